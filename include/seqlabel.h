@@ -1,0 +1,181 @@
+/* seqlabel — audio sequence labeling: the one public header of libseqlabel.
+ *
+ * Data flows one way: PCM -> features (sl_features) -> encoder (sl_model) ->
+ * streaming labeler + decoder (sl_labeler) -> labels and segments. The GStreamer
+ * element and the `seqlabel` command are thin front-ends over these calls.
+ *
+ * Conventions: functions that can fail return 0 on success and a negative
+ * value on failure, writing a one-line message (naming the file and the
+ * problem where there is one) into `err` (at most `errlen` bytes, may be NULL).
+ * No global state: objects are independent and may be used from different
+ * threads as long as one object is not used by two threads at once.
+ */
+#ifndef SEQLABEL_H
+#define SEQLABEL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define SL_VERSION_STRING "0.1.0"
+#define SL_ERR_LEN 512 /* a comfortable size for error buffers */
+
+/* ======================================================================
+ * Features (features/): Kaldi-compatible framing, FFT, log-mel, MFCC.
+ * ====================================================================== */
+
+typedef enum {
+    SL_WINDOW_POVEY = 0, /* Kaldi's default: hann^0.85 */
+    SL_WINDOW_HANN,
+    SL_WINDOW_HAMMING,
+    SL_WINDOW_RECTANGULAR,
+} sl_window_type;
+
+typedef struct {
+    int sample_rate;          /* Hz; default 16000 */
+    float frame_length_ms;    /* window length; default 25 */
+    float frame_shift_ms;     /* hop; default 10 */
+    int num_mel_bins;         /* default 80 */
+    float low_freq;           /* Hz; default 20 */
+    float high_freq;          /* Hz; <= 0 means Nyquist + high_freq (Kaldi); default 0 */
+    sl_window_type window;    /* default SL_WINDOW_POVEY */
+    float preemph;            /* pre-emphasis coefficient; default 0.97 */
+    int remove_dc;            /* subtract each frame's mean; default 1 */
+    float dither;             /* Gaussian dither stddev in int16 units; default 0 (off) */
+    uint32_t dither_seed;     /* seed of the dither generator; default 0 */
+    int use_energy;           /* log-energy as dimension 0, as Kaldi does; default 0 */
+    float energy_floor;       /* Kaldi's energy floor (linear); default 0 */
+    int raw_energy;           /* energy before pre-emphasis and window; default 1 */
+    int num_ceps;             /* 0: log-mel fbank; > 0: that many MFCCs; default 0 */
+    float cepstral_lifter;    /* MFCC liftering coefficient; default 22 */
+    float input_scale;        /* samples are multiplied by this first: Kaldi works on
+                                 int16-scaled values, so float PCM in [-1, 1] is scaled
+                                 by 32768 by default */
+} sl_feature_config;
+
+void sl_feature_config_default(sl_feature_config *cfg);
+/* Checks ranges and that the settings fit together (mel bins vs FFT size, ...). */
+int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t errlen);
+/* Derived sizes (valid config required). */
+int sl_feature_dim(const sl_feature_config *cfg);          /* mel bins (+1 with energy) or num_ceps (+1) */
+int sl_feature_frame_length(const sl_feature_config *cfg); /* window in samples */
+int sl_feature_frame_shift(const sl_feature_config *cfg);  /* hop in samples */
+/* Frames that snip_edges framing yields for n samples: 0 if n < window. */
+int64_t sl_feature_num_frames(const sl_feature_config *cfg, int64_t n_samples);
+
+/* Streaming extractor. Frames come out as soon as their window is complete and
+ * are bit-identical to extracting the whole signal at once, whatever the push
+ * sizes. FFT plans are made once per extractor. */
+typedef struct sl_features sl_features;
+
+/* Called for each finished frame; `index` counts frames from 0 since creation or
+ * the last reset. Return non-zero to stop the push (it then returns that value). */
+typedef int (*sl_frame_fn)(void *user, int64_t index, const float *frame, int dim);
+
+sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t errlen);
+void sl_features_free(sl_features *f);
+void sl_features_reset(sl_features *f); /* forget buffered samples; next frame is index 0 */
+const sl_feature_config *sl_features_config(const sl_features *f);
+/* Pushes n samples. Non-finite samples are refused: returns -1 with a message
+ * giving the absolute sample position. */
+int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
+                     char *err, size_t errlen);
+/* Samples received since creation/reset. */
+int64_t sl_features_samples_seen(const sl_features *f);
+
+/* Per-dimension mean/variance normalisation: x = (x - mean) * inv_std. */
+void sl_normalize(float *frame, const float *mean, const float *inv_std, int dim);
+
+/* Accumulates mean and variance (in double) over frames, for the trainer. */
+typedef struct {
+    int dim;
+    int64_t count;
+    double *sum, *sum_sq;
+} sl_stats;
+int sl_stats_init(sl_stats *s, int dim);
+void sl_stats_add(sl_stats *s, const float *frame);
+/* Writes mean and 1/stddev (stddev floored so constant dims do not blow up). */
+void sl_stats_finish(const sl_stats *s, float *mean, float *inv_std);
+void sl_stats_free(sl_stats *s);
+
+/* ======================================================================
+ * Audio files (io/): any format libsndfile reads, downmixed to mono and
+ * resampled (libsamplerate) to a target rate, read in bounded blocks.
+ * ====================================================================== */
+
+typedef struct sl_audio_reader sl_audio_reader;
+
+/* path "-" reads standard input (WAV or other self-describing format).
+ * target_rate 0 keeps the file's own rate. */
+sl_audio_reader *sl_audio_open(const char *path, int target_rate, char *err, size_t errlen);
+int sl_audio_rate(const sl_audio_reader *r);        /* output rate */
+int sl_audio_file_rate(const sl_audio_reader *r);   /* the file's own rate */
+int sl_audio_channels(const sl_audio_reader *r);    /* the file's channel count */
+int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes) */
+/* Reads up to max mono samples at the output rate. Returns the count (0 at end),
+ * or -1 with a message naming the file (corrupt data, NaN/Inf at a position). */
+long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t errlen);
+void sl_audio_close(sl_audio_reader *r);
+
+/* ======================================================================
+ * Model (model/): the model file, the encoder forward pass.
+ * ====================================================================== */
+
+typedef enum { SL_ACT_RELU = 0, SL_ACT_GELU = 1 } sl_activation;
+
+typedef struct {
+    int n_features;   /* input dimension (= sl_feature_dim of the feature config) */
+    int d_model;
+    int n_heads;      /* d_model % n_heads == 0 */
+    int n_layers;
+    int d_ff;
+    int n_classes;
+    int max_window;   /* longest window T the model accepts */
+    sl_activation activation;
+    int norm_first;   /* 0: post-norm (the paper's), 1: pre-norm + final LayerNorm */
+    int qkv_bias;     /* biases on the Q/K/V projections */
+    int scale_input;  /* multiply the input projection by sqrt(d_model) */
+    int band_left;    /* attention reaches this many frames back; -1 = whole window */
+    int band_right;   /* ... and this many frames ahead; -1 = whole window */
+    float ln_eps;     /* LayerNorm epsilon; default 1e-5 */
+    /* Streaming window the model was trained with (defaults of the labeler). */
+    int stream_window;    /* frames per encoder window */
+    int stream_left;      /* left context frames whose outputs are discarded */
+    int stream_lookahead; /* right context frames whose outputs are discarded */
+} sl_model_config;
+
+#define SL_MAX_CLASSES 256
+#define SL_MAX_CLASS_NAME 64
+
+typedef struct sl_model sl_model;
+
+sl_model *sl_model_load(const char *path, char *err, size_t errlen);
+/* `name` is used in error messages. */
+sl_model *sl_model_load_memory(const void *data, size_t size, const char *name, char *err, size_t errlen);
+void sl_model_free(sl_model *m);
+int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen); /* atomic: temp + rename */
+
+const sl_model_config *sl_model_get_config(const sl_model *m);
+const sl_feature_config *sl_model_feature_config(const sl_model *m);
+const float *sl_model_norm_mean(const sl_model *m);    /* n_features values */
+const float *sl_model_norm_inv_std(const sl_model *m); /* n_features values */
+const char *sl_model_class_name(const sl_model *m, int k);
+int sl_model_class_index(const sl_model *m, const char *name); /* -1 if absent */
+size_t sl_model_num_params(const sl_model *m);
+
+/* Scratch memory for one thread running the encoder on windows of up to max_T
+ * frames (max_T <= config max_window). Allocated once; forward allocates nothing. */
+typedef struct sl_encoder sl_encoder;
+sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen);
+void sl_encoder_free(sl_encoder *e);
+/* feats: T x n_features, already normalised. probs: T x n_classes softmax
+ * probabilities. logits (optional, may be NULL): T x n_classes. */
+int sl_encoder_forward(sl_encoder *e, const float *feats, int T, float *logits, float *probs);
+
+#ifdef __cplusplus
+}
+#endif
+#endif /* SEQLABEL_H */

@@ -1,0 +1,37 @@
+/* Shared helpers of the `seqlabel` command's subcommands. */
+#ifndef SL_CLI_H
+#define SL_CLI_H
+
+#include <stdio.h>
+#include "seqlabel.h"
+
+/* Each subcommand: argv[0] is the subcommand name. Returns the exit code. */
+typedef int (*sl_cmd_fn)(int argc, char **argv);
+int sl_cmd_features(int argc, char **argv);
+int sl_cmd_info(int argc, char **argv);
+int sl_cmd_label(int argc, char **argv);
+int sl_cmd_train(int argc, char **argv);
+int sl_cmd_eval(int argc, char **argv);
+int sl_cmd_bench(int argc, char **argv);
+
+/* Prints "seqlabel: <message>" on stderr. Returns 1 (an exit code). */
+int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* Strict number parsing for option values: the whole string must be a number
+ * within [lo, hi]; otherwise prints an error naming the option and returns -1. */
+int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out);
+int cli_parse_float(const char *opt, const char *s, double lo, double hi, double *out);
+
+/* Output written to a temporary file beside the destination and renamed into
+ * place only on success, so a failure never leaves a partial or clobbered file.
+ * path "-" writes to stdout directly. */
+typedef struct {
+    FILE *fp;
+    char *path;     /* destination */
+    char *tmp_path; /* NULL for stdout */
+} cli_output;
+int cli_output_open(cli_output *o, const char *path, const char *mode);
+int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */
+void cli_output_abort(cli_output *o); /* close and remove the temporary file */
+
+#endif

@@ -1,0 +1,50 @@
+/* `seqlabel`: the command-line front-end. Each subcommand lives in its own
+ * cmd_*.c file; this file only dispatches. */
+#include <stdio.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+static const struct {
+    const char *name;
+    sl_cmd_fn fn;
+    const char *summary;
+} commands[] = {
+    {"label", sl_cmd_label, "label audio files frame by frame (Audacity, frames, JSON Lines, RTTM)"},
+    {"features", sl_cmd_features, "compute Kaldi-compatible log-mel / MFCC features of an audio file"},
+    {"info", sl_cmd_info, "print everything a model file says about itself"},
+    {"train", sl_cmd_train, "train a labeler from a manifest of audio + Audacity labels"},
+    {"eval", sl_cmd_eval, "measure a model on a labeled manifest"},
+    {"bench", sl_cmd_bench, "benchmarks: features, encoder, label, train"},
+};
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: seqlabel COMMAND [OPTIONS...]\n\n"
+                "Audio sequence labeling: a label for every 10 ms frame.\n\ncommands:\n");
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
+    fprintf(fp, "\n'seqlabel COMMAND --help' describes each command.\n"
+                "  --help      this text\n  --version   print the version\n");
+}
+
+int main(int argc, char **argv)
+{
+    if (argc < 2) {
+        usage(stderr);
+        return 2;
+    }
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+        usage(stdout);
+        return 0;
+    }
+    if (!strcmp(argv[1], "--version")) {
+        printf("seqlabel %s\n", SL_VERSION_STRING);
+        return 0;
+    }
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        if (!strcmp(argv[1], commands[i].name))
+            return commands[i].fn(argc - 1, argv + 1);
+    cli_error("unknown command '%s' (see seqlabel --help)", argv[1]);
+    return 2;
+}
