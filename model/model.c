@@ -1,0 +1,1 @@
+#include "seqlabel.h"
