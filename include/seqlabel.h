@@ -108,16 +108,50 @@ void sl_stats_free(sl_stats *s);
 
 typedef struct sl_audio_reader sl_audio_reader;
 
-/* path "-" reads standard input (WAV or other self-describing format).
- * target_rate 0 keeps the file's own rate. */
+/* Headerless input: when `raw_encoding` is not SL_RAW_NONE the file (or stdin)
+ * is read as interleaved samples of that encoding at raw_rate / raw_channels. */
+typedef enum {
+    SL_RAW_NONE = 0, /* self-describing file (WAV, FLAC, OGG, AIFF, ...) */
+    SL_RAW_S16LE,    /* signed 16-bit little-endian */
+    SL_RAW_F32LE,    /* 32-bit float little-endian */
+} sl_raw_encoding;
+
+/* How libsamplerate converts rates; values are libsamplerate's SRC_* types. */
+typedef enum {
+    SL_RESAMPLE_BEST = 0,   /* SRC_SINC_BEST_QUALITY */
+    SL_RESAMPLE_MEDIUM = 1, /* SRC_SINC_MEDIUM_QUALITY */
+    SL_RESAMPLE_FAST = 2,   /* SRC_SINC_FASTEST */
+} sl_resample_quality;
+
+typedef struct {
+    int target_rate;                 /* output rate; 0 keeps the file's rate (default 0) */
+    sl_resample_quality quality;     /* default SL_RESAMPLE_BEST (see io/audio_reader.c) */
+    sl_raw_encoding raw_encoding;    /* default SL_RAW_NONE */
+    int raw_rate;                    /* Hz, raw input only */
+    int raw_channels;                /* raw input only */
+} sl_audio_options;
+
+void sl_audio_options_default(sl_audio_options *opt);
+
+/* path "-" reads standard input (WAV or other self-describing format that
+ * libsndfile can read from a pipe, or raw samples via sl_audio_open_ex).
+ * target_rate 0 keeps the file's own rate. Output is mono (mean of channels).
+ * A file with no samples at all is refused ("contains no audio"); a file
+ * shorter than a feature window is not an error. */
 sl_audio_reader *sl_audio_open(const char *path, int target_rate, char *err, size_t errlen);
+sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt, char *err,
+                                  size_t errlen);
 int sl_audio_rate(const sl_audio_reader *r);        /* output rate */
 int sl_audio_file_rate(const sl_audio_reader *r);   /* the file's own rate */
 int sl_audio_channels(const sl_audio_reader *r);    /* the file's channel count */
 int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes) */
 /* Reads up to max mono samples at the output rate. Returns the count (0 at end),
- * or -1 with a message naming the file (corrupt data, NaN/Inf at a position). */
+ * or -1 with a message naming the file (corrupt data, NaN/Inf at a position
+ * counted in the file's own sample frames from 0). Memory is bounded: the file
+ * is read in fixed blocks whatever its length. */
 long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t errlen);
+/* Sample frames taken from the file so far (at the file's rate). */
+int64_t sl_audio_file_position(const sl_audio_reader *r);
 void sl_audio_close(sl_audio_reader *r);
 
 /* ======================================================================
@@ -128,7 +162,7 @@ typedef enum { SL_ACT_RELU = 0, SL_ACT_GELU = 1 } sl_activation;
 
 typedef struct {
     int n_features;   /* input dimension (= sl_feature_dim of the feature config) */
-    int d_model;
+    int d_model;      /* even (sinusoidal positions come in sin/cos pairs) */
     int n_heads;      /* d_model % n_heads == 0 */
     int n_layers;
     int d_ff;
@@ -136,7 +170,8 @@ typedef struct {
     int max_window;   /* longest window T the model accepts */
     sl_activation activation;
     int norm_first;   /* 0: post-norm (the paper's), 1: pre-norm + final LayerNorm */
-    int qkv_bias;     /* biases on the Q/K/V projections */
+    int qkv_bias;     /* biases on the Q/K/V projections (the output projection always
+                         has a bias; see docs/encoder.md for the PyTorch mapping) */
     int scale_input;  /* multiply the input projection by sqrt(d_model) */
     int band_left;    /* attention reaches this many frames back; -1 = whole window */
     int band_right;   /* ... and this many frames ahead; -1 = whole window */
@@ -148,32 +183,86 @@ typedef struct {
 } sl_model_config;
 
 #define SL_MAX_CLASSES 256
-#define SL_MAX_CLASS_NAME 64
+#define SL_MAX_CLASS_NAME 64   /* bytes of UTF-8 per class name, without the NUL */
+/* Limits the loader enforces before allocating anything. */
+#define SL_MAX_LAYERS 64
+#define SL_MAX_DIM 8192        /* n_features, d_model, d_ff */
+#define SL_MAX_HEADS 64
+#define SL_MAX_WINDOW 65536
+#define SL_MAX_TENSOR_NAME 64
+
+/* A small default: d_model 128, 4 heads, 4 layers, d_ff 512, post-norm, ReLU,
+ * qkv_bias 1, whole-window attention, max_window 1024, stream window 400 with
+ * 100 frames of left context and 50 of lookahead. n_features and n_classes are 0:
+ * the caller sets them. */
+void sl_model_config_default(sl_model_config *cfg);
+/* Checks ranges and that the dimensions fit together. */
+int sl_model_config_validate(const sl_model_config *cfg, char *err, size_t errlen);
 
 typedef struct sl_model sl_model;
 
 sl_model *sl_model_load(const char *path, char *err, size_t errlen);
 /* `name` is used in error messages. */
 sl_model *sl_model_load_memory(const void *data, size_t size, const char *name, char *err, size_t errlen);
+/* A new model with every parameter zero (see sl_model_init_params). norm_mean /
+ * norm_inv_std (n_features values) may be NULL: mean 0, inv_std 1. class_names:
+ * n_classes UTF-8 strings, distinct, 1..SL_MAX_CLASS_NAME bytes. The feature config
+ * must give sl_feature_dim(fcfg) == cfg->n_features. */
+sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *fcfg,
+                          const float *norm_mean, const float *norm_inv_std,
+                          const char *const *class_names, char *err, size_t errlen);
 void sl_model_free(sl_model *m);
 int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen); /* atomic: temp + rename */
+/* PyTorch's default initialisation of the reference module (Linear: uniform
+ * +-1/sqrt(fan_in); in_proj: Xavier uniform, its bias and out_proj's bias 0;
+ * LayerNorm 1/0), from a deterministic generator seeded with `seed`. */
+void sl_model_init_params(sl_model *m, uint64_t seed);
 
 const sl_model_config *sl_model_get_config(const sl_model *m);
 const sl_feature_config *sl_model_feature_config(const sl_model *m);
 const float *sl_model_norm_mean(const sl_model *m);    /* n_features values */
 const float *sl_model_norm_inv_std(const sl_model *m); /* n_features values */
+/* Replaces the normalisation statistics (the trainer computes them). */
+void sl_model_set_norm(sl_model *m, const float *mean, const float *inv_std);
+/* Replaces the streaming window (validated against max_window). */
+int sl_model_set_stream(sl_model *m, int window, int left, int lookahead, char *err, size_t errlen);
 const char *sl_model_class_name(const sl_model *m, int k);
 int sl_model_class_index(const sl_model *m, const char *name); /* -1 if absent */
 size_t sl_model_num_params(const sl_model *m);
 
+/* All parameters live in ONE contiguous float block, as named tensors in
+ * PyTorch's layouts (nn.Linear weight: out x in, row-major) named after the
+ * reference module's state_dict keys (tools/reference_model.py), in a fixed
+ * order (docs/model-format.md). A trainer allocates gradients and optimiser
+ * moments as blocks of sl_model_num_params floats with the same offsets. */
+typedef struct {
+    char name[SL_MAX_TENSOR_NAME]; /* e.g. "encoder.layers.0.self_attn.in_proj_weight" */
+    int ndim;                      /* 1 or 2 */
+    int shape[2];                  /* shape[1] is 1 when ndim == 1 */
+    size_t offset;                 /* in floats from the start of the block */
+    size_t count;                  /* shape[0] * shape[1] */
+} sl_tensor_info;
+
+float *sl_model_params(sl_model *m);
+const float *sl_model_params_const(const sl_model *m);
+int sl_model_num_tensors(const sl_model *m);
+const sl_tensor_info *sl_model_tensor(const sl_model *m, int i); /* NULL if out of range */
+/* Index of the tensor called `name`, or -1. */
+int sl_model_find_tensor(const sl_model *m, const char *name);
+
 /* Scratch memory for one thread running the encoder on windows of up to max_T
- * frames (max_T <= config max_window). Allocated once; forward allocates nothing. */
+ * frames (max_T <= config max_window). Allocated once; forward allocates nothing.
+ * Several encoders may share one model from different threads. */
 typedef struct sl_encoder sl_encoder;
 sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen);
 void sl_encoder_free(sl_encoder *e);
+int sl_encoder_max_T(const sl_encoder *e);
 /* feats: T x n_features, already normalised. probs: T x n_classes softmax
- * probabilities. logits (optional, may be NULL): T x n_classes. */
+ * probabilities (may be NULL when logits is given). logits (optional, may be
+ * NULL): T x n_classes. Returns -1 if T is not in 1..max_T. */
 int sl_encoder_forward(sl_encoder *e, const float *feats, int T, float *logits, float *probs);
+/* Floating-point operations of one forward pass over T frames (for benchmarks). */
+double sl_encoder_flops(const sl_model_config *cfg, int T);
 
 #ifdef __cplusplus
 }

@@ -1,1 +1,341 @@
+/* Audio files: libsndfile decodes, we downmix to mono and (when asked)
+ * libsamplerate converts the rate. Everything goes through fixed-size blocks
+ * allocated at open, so memory does not depend on the file's length and the
+ * read path allocates nothing. */
 #include "seqlabel.h"
+
+#include <errno.h>
+#include <math.h>
+#include <samplerate.h>
+#include <sndfile.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+/* Samples (frames x channels) per libsndfile read: large enough that the
+ * per-call overhead vanishes, small enough to stay in L2. */
+#define SL_AUDIO_BLOCK_SAMPLES 16384
+#define SL_AUDIO_MAX_CHANNELS 1024
+
+struct sl_audio_reader {
+    SNDFILE *sf;
+    char *name;          /* the path, or "standard input", for messages */
+    int channels;
+    int file_rate;
+    int out_rate;
+    int seekable;        /* regular file: the header's frame count can be trusted */
+    int check_length;    /* a short read before file_frames means truncation */
+    int64_t file_frames; /* -1 when unknown */
+    int64_t pos;         /* sample frames taken from the file so far */
+    int file_eof;        /* libsndfile has nothing more */
+    int done;            /* everything (including the resampler's tail) delivered */
+    long block_frames;   /* frames per libsndfile read */
+    float *block;        /* block_frames x channels, interleaved */
+    /* resampling only */
+    SRC_STATE *src;
+    double ratio;
+    float *mono;         /* block_frames mono samples awaiting the resampler */
+    long mono_len, mono_off;
+};
+
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+static void set_err(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (!err || errlen == 0)
+        return;
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(err, errlen, fmt, ap);
+    va_end(ap);
+}
+
+void sl_audio_options_default(sl_audio_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->target_rate = 0;
+    /* BEST: its pass band reaches ~97% of Nyquist, so the top mel bins are
+     * not attenuated, and on these machines it still converts 44.1 kHz to
+     * 16 kHz at hundreds of times real time (docs/io.md has the figures). */
+    opt->quality = SL_RESAMPLE_BEST;
+    opt->raw_encoding = SL_RAW_NONE;
+}
+
+sl_audio_reader *sl_audio_open(const char *path, int target_rate, char *err, size_t errlen)
+{
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.target_rate = target_rate;
+    return sl_audio_open_ex(path, &opt, err, errlen);
+}
+
+void sl_audio_close(sl_audio_reader *r)
+{
+    if (!r)
+        return;
+    if (r->sf)
+        sf_close(r->sf);
+    if (r->src)
+        src_delete(r->src);
+    free(r->block);
+    free(r->mono);
+    free(r->name);
+    free(r);
+}
+
+static int raw_format(const sl_audio_options *opt, SF_INFO *info, const char *name, char *err,
+                      size_t errlen)
+{
+    int sub;
+    switch (opt->raw_encoding) {
+    case SL_RAW_S16LE: sub = SF_FORMAT_PCM_16; break;
+    case SL_RAW_F32LE: sub = SF_FORMAT_FLOAT; break;
+    default:
+        set_err(err, errlen, "%s: unknown raw sample encoding %d", name, (int)opt->raw_encoding);
+        return -1;
+    }
+    if (opt->raw_rate <= 0 || opt->raw_channels <= 0 || opt->raw_channels > SL_AUDIO_MAX_CHANNELS) {
+        set_err(err, errlen, "%s: raw input needs a sample rate > 0 and 1..%d channels (got %d Hz, %d)",
+                name, SL_AUDIO_MAX_CHANNELS, opt->raw_rate, opt->raw_channels);
+        return -1;
+    }
+    info->format = SF_FORMAT_RAW | sub | SF_ENDIAN_LITTLE;
+    info->samplerate = opt->raw_rate;
+    info->channels = opt->raw_channels;
+    return 0;
+}
+
+/* Opens the libsndfile handle; on failure writes a message saying why in the
+ * user's terms (missing, a directory, empty, not audio). */
+static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
+                             SF_INFO *info, int *seekable, char *err, size_t errlen)
+{
+    int is_stdin = strcmp(path, "-") == 0;
+    struct stat st;
+    int have_st = is_stdin ? fstat(STDIN_FILENO, &st) == 0 : stat(path, &st) == 0;
+    if (!have_st) {
+        set_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+        return NULL;
+    }
+    if (S_ISDIR(st.st_mode)) {
+        set_err(err, errlen, "%s: is a directory, not an audio file", name);
+        return NULL;
+    }
+    *seekable = S_ISREG(st.st_mode);
+    if (*seekable && st.st_size == 0) {
+        set_err(err, errlen, "%s: empty file (0 bytes): contains no audio", name);
+        return NULL;
+    }
+    if (!is_stdin && access(path, R_OK) != 0) {
+        set_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+        return NULL;
+    }
+    memset(info, 0, sizeof *info);
+    if (opt->raw_encoding != SL_RAW_NONE && raw_format(opt, info, name, err, errlen) < 0)
+        return NULL;
+    SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
+                           : sf_open(path, SFM_READ, info);
+    if (!sf) {
+        int code = sf_error(NULL);
+        if (code == SF_ERR_UNRECOGNISED_FORMAT)
+            set_err(err, errlen, "%s: not an audio file in a format libsndfile reads", name);
+        else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
+            set_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
+        else
+            set_err(err, errlen, "%s: cannot read as audio: %s", name, sf_strerror(NULL));
+    }
+    return sf;
+}
+
+sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt, char *err,
+                                  size_t errlen)
+{
+    if (!path || !opt) {
+        set_err(err, errlen, "sl_audio_open: no path given");
+        return NULL;
+    }
+    const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
+    sl_audio_reader *r = calloc(1, sizeof *r);
+    if (!r || !(r->name = strdup(name))) {
+        set_err(err, errlen, "%s: out of memory", name);
+        free(r);
+        return NULL;
+    }
+    SF_INFO info;
+    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, err, errlen);
+    if (!r->sf)
+        goto fail;
+    if (info.channels <= 0 || info.channels > SL_AUDIO_MAX_CHANNELS || info.samplerate <= 0) {
+        set_err(err, errlen, "%s: unsupported layout: %d channels at %d Hz", name, info.channels,
+                info.samplerate);
+        goto fail;
+    }
+    r->channels = info.channels;
+    r->file_rate = info.samplerate;
+    r->out_rate = opt->target_rate > 0 ? opt->target_rate : info.samplerate;
+    /* Through a pipe the header's length may be a placeholder; from a regular
+     * file it is what libsndfile found (it already trims overlong headers). */
+    r->file_frames = r->seekable && info.frames >= 0 && info.frames != SF_COUNT_MAX ? info.frames : -1;
+    /* MPEG frame counts are estimates; elsewhere a short read is damage. */
+    r->check_length = r->file_frames >= 0 && (info.format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
+    if (r->file_frames == 0) {
+        set_err(err, errlen, "%s: contains no audio (0 samples)", name);
+        goto fail;
+    }
+    r->block_frames = SL_AUDIO_BLOCK_SAMPLES / r->channels;
+    if (r->block_frames < 64)
+        r->block_frames = 64;
+    r->block = malloc(sizeof(float) * (size_t)r->block_frames * (size_t)r->channels);
+    if (!r->block) {
+        set_err(err, errlen, "%s: out of memory", name);
+        goto fail;
+    }
+    if (r->out_rate != r->file_rate) {
+        r->ratio = (double)r->out_rate / r->file_rate;
+        if (!src_is_valid_ratio(r->ratio)) {
+            set_err(err, errlen, "%s: cannot resample %d Hz to %d Hz (ratio beyond 1:256)", name,
+                    r->file_rate, r->out_rate);
+            goto fail;
+        }
+        int converter = opt->quality == SL_RESAMPLE_FAST     ? SRC_SINC_FASTEST
+                        : opt->quality == SL_RESAMPLE_MEDIUM ? SRC_SINC_MEDIUM_QUALITY
+                                                             : SRC_SINC_BEST_QUALITY;
+        int e = 0;
+        r->src = src_new(converter, 1, &e);
+        r->mono = malloc(sizeof(float) * (size_t)r->block_frames);
+        if (!r->src || !r->mono) {
+            set_err(err, errlen, "%s: cannot start the resampler: %s", name,
+                    r->src ? "out of memory" : src_strerror(e));
+            goto fail;
+        }
+    }
+    return r;
+fail:
+    sl_audio_close(r);
+    return NULL;
+}
+
+int sl_audio_rate(const sl_audio_reader *r) { return r->out_rate; }
+int sl_audio_file_rate(const sl_audio_reader *r) { return r->file_rate; }
+int sl_audio_channels(const sl_audio_reader *r) { return r->channels; }
+int64_t sl_audio_file_frames(const sl_audio_reader *r) { return r->file_frames; }
+int64_t sl_audio_file_position(const sl_audio_reader *r) { return r->pos; }
+
+/* Reads up to `max` (<= block_frames) frames from the file into dst as mono.
+ * Returns the count, 0 at the end of the file, -1 on damage or non-finite
+ * samples. */
+static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_t errlen)
+{
+    if (r->file_eof)
+        return 0;
+    if (max > r->block_frames)
+        max = r->block_frames;
+    const int ch = r->channels;
+    float *buf = ch == 1 ? dst : r->block;
+    sf_count_t got = sf_readf_float(r->sf, buf, max);
+    if (got < max) {
+        int code = sf_error(r->sf);
+        if (code != SF_ERR_NO_ERROR) {
+            set_err(err, errlen, "%s: corrupt or unreadable audio data after sample %lld: %s",
+                    r->name, (long long)(r->pos + (got > 0 ? got : 0)), sf_strerror(r->sf));
+            return -1;
+        }
+    }
+    if (got <= 0) {
+        r->file_eof = 1;
+        if (r->pos == 0) {
+            set_err(err, errlen, "%s: contains no audio (0 samples)", r->name);
+            return -1;
+        }
+        if (r->check_length && r->pos < r->file_frames) {
+            set_err(err, errlen, "%s: truncated or corrupt: the header promises %lld samples, "
+                    "only %lld could be decoded", r->name, (long long)r->file_frames,
+                    (long long)r->pos);
+            return -1;
+        }
+        return 0;
+    }
+    const long n = (long)got;
+    const long total = n * ch;
+    for (long i = 0; i < total; i++) {
+        if (!isfinite(buf[i])) {
+            set_err(err, errlen, "%s: non-finite sample (%s) at sample %lld%s", r->name,
+                    isnan(buf[i]) ? "NaN" : "Inf", (long long)(r->pos + i / ch),
+                    ch > 1 ? " (a multi-channel frame)" : "");
+            return -1;
+        }
+    }
+    if (ch > 1) {
+        /* Mean of the channels: summing first keeps a sum of int16-derived
+         * values exact, so a stereo mean is exactly (a + b) / 2. */
+        for (long i = 0; i < n; i++) {
+            const float *f = buf + i * ch;
+            float s = 0.0f;
+            for (int c = 0; c < ch; c++)
+                s += f[c];
+            dst[i] = s / (float)ch;
+        }
+    }
+    r->pos += n;
+    return n;
+}
+
+static long read_resampled(sl_audio_reader *r, float *out, long max, char *err, size_t errlen)
+{
+    long total = 0;
+    while (total < max && !r->done) {
+        if (r->mono_off == r->mono_len && !r->file_eof) {
+            long n = read_mono(r, r->mono, r->block_frames, err, errlen);
+            if (n < 0)
+                return -1;
+            r->mono_len = n;
+            r->mono_off = 0;
+        }
+        SRC_DATA d;
+        memset(&d, 0, sizeof d);
+        d.data_in = r->mono + r->mono_off;
+        d.input_frames = r->mono_len - r->mono_off;
+        d.data_out = out + total;
+        d.output_frames = max - total;
+        d.end_of_input = r->file_eof;
+        d.src_ratio = r->ratio;
+        int e = src_process(r->src, &d);
+        if (e) {
+            set_err(err, errlen, "%s: resampling failed: %s", r->name, src_strerror(e));
+            return -1;
+        }
+        r->mono_off += d.input_frames_used;
+        total += d.output_frames_gen;
+        if (d.input_frames_used == 0 && d.output_frames_gen == 0) {
+            if (r->file_eof)
+                r->done = 1; /* the tail is flushed */
+            else if (d.input_frames > 0) {
+                set_err(err, errlen, "%s: the resampler stopped making progress", r->name);
+                return -1;
+            }
+        }
+    }
+    return total;
+}
+
+long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t errlen)
+{
+    if (max <= 0)
+        return 0;
+    if (r->src)
+        return read_resampled(r, out, max, err, errlen);
+    /* Same rate: fill `out` directly, one block at a time. */
+    long total = 0;
+    while (total < max) {
+        long n = read_mono(r, out + total, max - total, err, errlen);
+        if (n < 0)
+            return -1;
+        if (n == 0)
+            break;
+        total += n;
+    }
+    return total;
+}
