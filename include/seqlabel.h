@@ -264,6 +264,196 @@ int sl_encoder_forward(sl_encoder *e, const float *feats, int T, float *logits, 
 /* Floating-point operations of one forward pass over T frames (for benchmarks). */
 double sl_encoder_flops(const sl_model_config *cfg, int T);
 
+/* ======================================================================
+ * Streaming labeler and decoder (model/labeler.c, model/decoder.c) and the
+ * label output formats (io/label_format.c). One implementation for every
+ * front-end: the `seqlabel label` command and the GStreamer element call these.
+ *
+ * Frames: frame i stands for the samples [i*hop, (i+1)*hop) of the stream
+ * (hop = sl_feature_frame_shift of the model's feature config); its time is
+ * i*hop / sample_rate seconds. A segment [start, end) covers frames
+ * start..end-1, i.e. the time span [start*hop, end*hop) / sample_rate.
+ * ====================================================================== */
+
+/* How frame labels are smoothed before minimum durations apply. */
+typedef enum {
+    SL_SMOOTH_NONE = 0,    /* per-frame argmax */
+    SL_SMOOTH_VITERBI = 1, /* most probable label path where every label change costs
+                              `switch_penalty` nats, decided with a fixed lag of
+                              `smoothing_lag` frames (docs/labeling.md says why) */
+} sl_smoothing;
+
+/* The decoder: probabilities -> labels -> segments, in five stages, each with a
+ * bounded delay (their sum is sl_decoder_delay_frames):
+ *  1. argmax, or fixed-lag Viterbi with a switch penalty (delay: smoothing_lag);
+ *  2. target class hysteresis (VAD use): when target_class >= 0, a frame is the
+ *     target class while p[target] stays >= off_threshold after having reached
+ *     on_threshold; other frames take the best non-target label of stage 1
+ *     (delay 0);
+ *  3. minimum durations: a run of label c shorter than min_duration_s[c] becomes
+ *     the label before it (a new label is accepted once it has lasted its minimum;
+ *     the first run of a stream and a run that equals the current label are
+ *     accepted at once) (delay: longest minimum - 1 frame);
+ *  4. padding: target-class segments grow by pad_before_s earlier and pad_after_s
+ *     later, over other labels (delay: pad_before);
+ *  5. segments: runs of equal labels with their mean confidence.
+ * Durations in seconds are rounded to whole frames. */
+typedef struct {
+    sl_smoothing smoothing;               /* default SL_SMOOTH_NONE */
+    float switch_penalty;                 /* nats per label change; default 5 */
+    int smoothing_lag;                    /* frames; default 20 (200 ms at 10 ms hop) */
+    float min_duration_s[SL_MAX_CLASSES]; /* per class; 0 = none (default) */
+    int target_class;                     /* class index; -1 = none (default) */
+    float on_threshold;                   /* default 0.5 */
+    float off_threshold;                  /* <= on_threshold; default 0.35 */
+    float pad_before_s;                   /* default 0 */
+    float pad_after_s;                    /* default 0 */
+} sl_decoder_config;
+
+void sl_decoder_config_default(sl_decoder_config *cfg);
+
+/* Parses per-class minimum durations such as "speech=0.2,music=0.5" (seconds)
+ * into cfg->min_duration_s, resolving class names with the model; classes not
+ * named keep their value. Unknown class or bad number: -1 with a message. The
+ * command and the element share it so that both accept the same strings. */
+int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, const char *spec,
+                                   char *err, size_t errlen);
+
+/* Where labels go. Either callback may be NULL. A callback that returns
+ * non-zero stops the current push/finish, which returns that value; the
+ * labeler (or decoder) must then be reset before it is used again.
+ * Frames arrive in index order, each exactly once, each after every frame
+ * before it; a segment arrives as soon as its last frame has been emitted and
+ * the label changes (or at finish). */
+typedef struct {
+    void *user;
+    /* probs: n_classes probabilities of the encoder for this frame (valid only
+     * during the call); confidence = probs[label]. */
+    int (*on_frame)(void *user, int64_t index, int label, float confidence,
+                    const float *probs, int n_classes);
+    /* frames [start, end); mean_confidence = mean of the frames' confidences. */
+    int (*on_segment)(void *user, int64_t start, int64_t end, int label,
+                      float mean_confidence);
+} sl_label_sink;
+
+/* The decoder alone, for probabilities computed elsewhere (the labeler owns one;
+ * eval and tests use it directly). Frames are pushed in order from index 0.
+ * Constant memory; allocates nothing after creation. */
+typedef struct sl_decoder sl_decoder;
+/* frames_per_second converts the config's seconds to frames (100 at 10 ms hop). */
+sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double frames_per_second,
+                           char *err, size_t errlen);
+void sl_decoder_free(sl_decoder *d);
+void sl_decoder_reset(sl_decoder *d);
+int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink);
+/* End of stream: emits every frame still held and closes the last segment, then
+ * resets (the next push is frame 0 of a new stream). */
+int sl_decoder_finish(sl_decoder *d, const sl_label_sink *sink);
+/* The most frames by which emission lags the pushed frames. */
+int sl_decoder_delay_frames(const sl_decoder *d);
+
+typedef struct {
+    /* Encoder windows, in frames; -1 takes the model's stream_* value. With window
+     * -1, changing left_context or lookahead keeps the model's core (window - left
+     * - lookahead) and changes the window, so a smaller lookahead means a smaller
+     * latency. Requires core >= 1 and window <= the model's max_window. */
+    int left_context;
+    int lookahead;
+    int window;
+    int num_threads;          /* encoder threads (pthreads, created once); default 1.
+                                 Labels are identical for every thread count. */
+    sl_decoder_config decoder;
+} sl_labeler_config;
+
+void sl_labeler_config_default(sl_labeler_config *cfg);
+
+/* The streaming labeler: PCM in any push sizes -> features (the model's own
+ * feature config and normalisation) -> encoder windows anchored to frame
+ * indices -> decoder -> sink. Core block k is frames [k*core, (k+1)*core); the
+ * encoder sees the window [k*core - left, (k+1)*core + lookahead) clipped to
+ * [0, frames available at end of stream], with positions from 0, and emits the
+ * core's probabilities. So labels depend only on the samples, never on push
+ * sizes or thread count. Constant memory and work per frame for endless input.
+ * The model must outlive the labeler. */
+typedef struct sl_labeler sl_labeler;
+
+sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg, char *err,
+                           size_t errlen);
+void sl_labeler_free(sl_labeler *l);
+/* Forget the stream: the next sample is sample 0, the next frame frame 0. */
+void sl_labeler_reset(sl_labeler *l);
+/* Pushes n mono samples at the model's sample rate (float, nominally [-1, 1]).
+ * Every frame whose label is decided by these samples reaches the sink before
+ * the call returns. Non-finite samples: -1 with a message giving the position. */
+int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
+                    char *err, size_t errlen);
+/* The same for signed 16-bit samples (scaled by 1/32768), converted in bounded
+ * blocks without allocating. */
+int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_label_sink *sink,
+                        char *err, size_t errlen);
+/* End of stream: labels the tail (the last window is shorter), emits every
+ * remaining frame and the last segment, then resets. After finish, exactly
+ * sl_feature_num_frames(samples pushed) frames have been emitted. */
+int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_t errlen);
+
+/* Latency: frame i has been emitted once sample (i+1)*hop + latency - 1 has been
+ * pushed, and this is the smallest such number for the worst frame:
+ *   latency = frame_length - hop + (core - 1 + lookahead + decoder delay) * hop
+ * (window length beyond the hop, waiting for a whole core block and its
+ * lookahead, then the decoder's smoothing/min-duration/padding delay). */
+int64_t sl_labeler_latency_samples(const sl_labeler *l);
+int sl_labeler_sample_rate(const sl_labeler *l);
+int sl_labeler_frame_shift(const sl_labeler *l);  /* hop in samples */
+int sl_labeler_frame_length(const sl_labeler *l); /* feature window in samples */
+int sl_labeler_num_classes(const sl_labeler *l);
+/* The window settings in force (defaults resolved). Any pointer may be NULL. */
+void sl_labeler_window(const sl_labeler *l, int *window, int *left_context, int *lookahead,
+                       int *core);
+int64_t sl_labeler_samples_pushed(const sl_labeler *l); /* since creation/reset */
+int64_t sl_labeler_frames_emitted(const sl_labeler *l); /* since creation/reset */
+const sl_model *sl_labeler_model(const sl_labeler *l);
+
+/* ---- Label output formats (io/label_format.c): text lines for files, pipes and
+ * GStreamer buffers. Times in seconds with 6 decimals; probabilities %.9g. */
+typedef enum {
+    SL_FORMAT_AUDACITY = 0, /* segments: "start\tend\tlabel" (an Audacity label track) */
+    SL_FORMAT_FRAMES,       /* frames: TSV with a header line: frame, time, label,
+                               confidence, then one column per class probability */
+    SL_FORMAT_JSONL,        /* one JSON object per frame, or per segment (jsonl_segments) */
+    SL_FORMAT_RTTM,         /* segments: "SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>" */
+} sl_label_format;
+
+/* "audacity", "frames", "jsonl", "rttm": 0, else -1. */
+int sl_label_format_parse(const char *name, sl_label_format *out);
+const char *sl_label_format_name(sl_label_format f);
+
+typedef struct {
+    sl_label_format format;
+    int jsonl_segments;     /* jsonl: 1 = one object per segment, 0 = per frame (default) */
+    int skip_label;         /* segment formats: class index left out (e.g. silence); -1 none */
+    int sample_rate;        /* times = frame * hop / sample_rate */
+    int hop;
+    int n_classes;
+    const char *class_names[SL_MAX_CLASSES]; /* borrowed */
+    char file_id[128];      /* RTTM file column (whitespace replaced by '_') */
+} sl_label_writer;
+
+/* Fills the writer from a model (class names, rate, hop); file_id may be NULL
+ * ("-" is used then). */
+void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_model *m,
+                          const char *file_id);
+/* Each formats one piece of text into buf (NUL-terminated, truncated to len like
+ * snprintf) and returns the length it needs, 0 when the format has nothing for
+ * this call (e.g. segments in the frames format), or -1 on a bad argument.
+ * Lines end with '\n'. */
+int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len);
+int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64_t index,
+                          int label, float confidence, const float *probs);
+int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int64_t start,
+                            int64_t end, int label, float mean_confidence);
+/* 1 if the format is written per frame (frames, jsonl per frame), 0 per segment. */
+int sl_label_format_is_per_frame(const sl_label_writer *w);
+
 #ifdef __cplusplus
 }
 #endif
