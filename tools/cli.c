@@ -1,10 +1,58 @@
 #include "tools/cli.h"
 
 #include <errno.h>
+#include <libgen.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
+
+/* The temporary output file of this process, removed if a signal ends it
+ * (the command writes one output at a time). Tool-side state only. */
+static char *volatile pending_tmp;
+
+static void remove_pending_and_die(int sig)
+{
+    char *p = pending_tmp;
+    if (p)
+        unlink(p); /* async-signal-safe */
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
+static void watch_tmp(char *path)
+{
+    static int installed;
+    pending_tmp = path;
+    if (!installed && path) {
+        const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+            struct sigaction sa;
+            memset(&sa, 0, sizeof sa);
+            sa.sa_handler = remove_pending_and_die;
+            sigemptyset(&sa.sa_mask);
+            sigaction(sigs[i], &sa, NULL);
+        }
+        installed = 1;
+    }
+}
+
+/* Says why `path` cannot be created in user terms. */
+static void explain_open_failure(const char *path, int e)
+{
+    char *copy = strdup(path);
+    const char *dir = copy ? dirname(copy) : ".";
+    struct stat st;
+    if (e == ENOENT && stat(dir, &st) != 0)
+        cli_error("%s: cannot write: directory '%s' does not exist", path, dir);
+    else if (e == ENOTDIR || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)))
+        cli_error("%s: cannot write: '%s' is not a directory", path, dir);
+    else
+        cli_error("%s: cannot write: %s", path, strerror(e));
+    free(copy);
+}
 
 int cli_error(const char *fmt, ...)
 {
@@ -58,15 +106,24 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
     if (!o->tmp_path)
         return cli_error("out of memory");
     snprintf(o->tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
-    o->fp = fopen(o->tmp_path, mode);
-    if (!o->fp) {
-        int e = errno;
-        cli_error("%s: cannot write: %s", path, strerror(e));
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+        cli_error("%s: cannot write: it is a directory", path);
         free(o->tmp_path);
         free(o->path);
         memset(o, 0, sizeof *o);
         return 1;
     }
+    o->fp = fopen(o->tmp_path, mode);
+    if (!o->fp) {
+        int e = errno;
+        explain_open_failure(path, e);
+        free(o->tmp_path);
+        free(o->path);
+        memset(o, 0, sizeof *o);
+        return 1;
+    }
+    watch_tmp(o->tmp_path);
     return 0;
 }
 
@@ -86,6 +143,7 @@ int cli_output_commit(cli_output *o)
             remove(o->tmp_path);
         }
     }
+    watch_tmp(NULL);
     free(o->tmp_path);
     free(o->path);
     memset(o, 0, sizeof *o);
@@ -98,6 +156,7 @@ void cli_output_abort(cli_output *o)
         fclose(o->fp);
         remove(o->tmp_path);
     }
+    watch_tmp(NULL);
     free(o->tmp_path);
     free(o->path);
     memset(o, 0, sizeof *o);

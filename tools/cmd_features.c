@@ -1,8 +1,350 @@
+/* `seqlabel features FILE -o OUT`: log-mel / MFCC features of an audio file as
+ * a frames x dims float32 .npy or TSV. The file is streamed in blocks through
+ * the reader and the streaming extractor, so memory does not grow with its
+ * length; the output appears (atomically, by rename) only when all went well. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "seqlabel.h"
 #include "tools/cli.h"
+#include "tools/npy.h"
+
+#define READ_BLOCK 4096 /* samples per read: bounded memory, negligible call overhead */
+
+typedef enum { FORMAT_AUTO = 0, FORMAT_NPY, FORMAT_TSV } out_format;
+
+static void usage(FILE *fp)
+{
+    sl_feature_config d;
+    sl_feature_config_default(&d);
+    fprintf(fp,
+        "usage: seqlabel features FILE -o OUT [OPTIONS]\n"
+        "\n"
+        "Kaldi-compatible log-mel filterbank (or MFCC) features of an audio file,\n"
+        "one row per frame (snip_edges framing: 1 + (samples - window) / hop rows;\n"
+        "none for audio shorter than one window). FILE is any format libsndfile\n"
+        "reads (WAV, FLAC, OGG/Vorbis, AIFF, ...) or '-' for standard input; it is\n"
+        "downmixed to mono (mean of the channels) and resampled with libsamplerate\n"
+        "when --sample-rate differs from the file's rate.\n"
+        "\n"
+        "output:\n"
+        "  -o, --output OUT        output file; '-' writes to standard output. Written to\n"
+        "                          a temporary file beside OUT and renamed at the end, so\n"
+        "                          a failure leaves no partial file and OUT untouched\n"
+        "  --format npy|tsv        npy: frames x dims float32 NumPy array (numpy.load);\n"
+        "                          tsv: one frame per line, tab-separated, values that\n"
+        "                          parse back to the same float32. Default: from OUT's\n"
+        "                          extension (.npy; .tsv or .txt); tsv for '-'\n"
+        "\n"
+        "features (defaults in brackets):\n"
+        "  --sample-rate R         compute features at R Hz [the file's own rate]\n"
+        "  --frame-length MS       window length in ms [%g]\n"
+        "  --frame-shift MS        hop in ms [%g]\n"
+        "  --mel-bins N            mel filterbank bins [%d]\n"
+        "  --window NAME           povey|hann|hamming|rectangular [povey]\n"
+        "  --low-freq HZ           lowest filterbank frequency [%g]\n"
+        "  --high-freq HZ          highest frequency; <= 0 means Nyquist + HZ [%g]\n"
+        "  --energy                add log-energy as dimension 0 (Kaldi's use_energy)\n"
+        "  --mfcc N                N cepstral coefficients instead of log-mel [off]\n"
+        "  --dither X              Gaussian dither, stddev in int16 units [%g = off]\n"
+        "  --seed S                seed of the dither generator [%u]\n"
+        "\n"
+        "input:\n"
+        "  --resample-quality Q    best|medium|fast (libsamplerate sinc converters) [best]\n"
+        "  --raw-format ENC        headerless input: s16le|f32le, with --raw-rate and\n"
+        "                          --raw-channels (default 1)\n"
+        "  --raw-rate R            sample rate of headerless input\n"
+        "  --raw-channels C        channels of headerless input [1]\n"
+        "\n"
+        "  -h, --help              this text\n"
+        "\n"
+        "Errors (missing, unreadable or empty file, NaN/Inf samples with their\n"
+        "position, missing output directory) print one line naming the file and exit 1.\n",
+        d.frame_length_ms, d.frame_shift_ms, d.num_mel_bins, d.low_freq, d.high_freq, d.dither,
+        (unsigned)d.dither_seed);
+}
+
+enum {
+    OPT_FORMAT = 256, OPT_MEL, OPT_WINDOW, OPT_RATE, OPT_FLEN, OPT_FSHIFT, OPT_LOW, OPT_HIGH,
+    OPT_ENERGY, OPT_MFCC, OPT_DITHER, OPT_SEED, OPT_QUALITY, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+};
+
+static const struct option long_opts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"mel-bins", required_argument, NULL, OPT_MEL},
+    {"window", required_argument, NULL, OPT_WINDOW},
+    {"sample-rate", required_argument, NULL, OPT_RATE},
+    {"frame-length", required_argument, NULL, OPT_FLEN},
+    {"frame-shift", required_argument, NULL, OPT_FSHIFT},
+    {"low-freq", required_argument, NULL, OPT_LOW},
+    {"high-freq", required_argument, NULL, OPT_HIGH},
+    {"energy", no_argument, NULL, OPT_ENERGY},
+    {"mfcc", required_argument, NULL, OPT_MFCC},
+    {"dither", required_argument, NULL, OPT_DITHER},
+    {"seed", required_argument, NULL, OPT_SEED},
+    {"resample-quality", required_argument, NULL, OPT_QUALITY},
+    {"raw-format", required_argument, NULL, OPT_RAW},
+    {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
+    {"raw-channels", required_argument, NULL, OPT_RAW_CH},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct {
+    const char *in_path, *out_path;
+    out_format format;
+    sl_feature_config cfg;
+    int want_rate; /* 0: the file's own */
+    sl_audio_options audio;
+} features_args;
+
+static int parse_window(const char *s, sl_window_type *w)
+{
+    static const struct {
+        const char *name;
+        sl_window_type type;
+    } names[] = {{"povey", SL_WINDOW_POVEY}, {"hann", SL_WINDOW_HANN},
+                 {"hamming", SL_WINDOW_HAMMING}, {"rectangular", SL_WINDOW_RECTANGULAR}};
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (!strcmp(s, names[i].name)) {
+            *w = names[i].type;
+            return 0;
+        }
+    cli_error("--window: '%s' is not one of povey, hann, hamming, rectangular", s);
+    return -1;
+}
+
+static out_format format_from_name(const char *path)
+{
+    if (!strcmp(path, "-"))
+        return FORMAT_TSV;
+    const char *dot = strrchr(path, '.');
+    const char *slash = strrchr(path, '/');
+    if (!dot || (slash && dot < slash))
+        return FORMAT_AUTO;
+    if (!strcasecmp(dot, ".npy"))
+        return FORMAT_NPY;
+    if (!strcasecmp(dot, ".tsv") || !strcasecmp(dot, ".txt"))
+        return FORMAT_TSV;
+    return FORMAT_AUTO;
+}
+
+/* Returns 0 to run, 1 on a usage error, -1 after --help. */
+static int parse_args(int argc, char **argv, features_args *a)
+{
+    memset(a, 0, sizeof *a);
+    sl_feature_config_default(&a->cfg);
+    sl_audio_options_default(&a->audio);
+    a->audio.raw_channels = 1;
+    long iv;
+    double dv;
+    opterr = 0;
+    optind = 1;
+    int c;
+    while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': a->out_path = optarg; break;
+        case 'h': usage(stdout); return -1;
+        case OPT_FORMAT:
+            if (!strcmp(optarg, "npy")) a->format = FORMAT_NPY;
+            else if (!strcmp(optarg, "tsv")) a->format = FORMAT_TSV;
+            else return cli_error("--format: '%s' is not npy or tsv", optarg);
+            break;
+        case OPT_MEL:
+            if (cli_parse_int("--mel-bins", optarg, 1, 4096, &iv)) return 1;
+            a->cfg.num_mel_bins = (int)iv;
+            break;
+        case OPT_WINDOW:
+            if (parse_window(optarg, &a->cfg.window)) return 1;
+            break;
+        case OPT_RATE:
+            if (cli_parse_int("--sample-rate", optarg, 1000, 1000000, &iv)) return 1;
+            a->want_rate = (int)iv;
+            break;
+        case OPT_FLEN:
+            if (cli_parse_float("--frame-length", optarg, 0.1, 10000, &dv)) return 1;
+            a->cfg.frame_length_ms = (float)dv;
+            break;
+        case OPT_FSHIFT:
+            if (cli_parse_float("--frame-shift", optarg, 0.1, 10000, &dv)) return 1;
+            a->cfg.frame_shift_ms = (float)dv;
+            break;
+        case OPT_LOW:
+            if (cli_parse_float("--low-freq", optarg, 0, 1e6, &dv)) return 1;
+            a->cfg.low_freq = (float)dv;
+            break;
+        case OPT_HIGH:
+            if (cli_parse_float("--high-freq", optarg, -1e6, 1e6, &dv)) return 1;
+            a->cfg.high_freq = (float)dv;
+            break;
+        case OPT_ENERGY: a->cfg.use_energy = 1; break;
+        case OPT_MFCC:
+            if (cli_parse_int("--mfcc", optarg, 1, 4096, &iv)) return 1;
+            a->cfg.num_ceps = (int)iv;
+            break;
+        case OPT_DITHER:
+            if (cli_parse_float("--dither", optarg, 0, 1e6, &dv)) return 1;
+            a->cfg.dither = (float)dv;
+            break;
+        case OPT_SEED:
+            if (cli_parse_int("--seed", optarg, 0, 4294967295L, &iv)) return 1;
+            a->cfg.dither_seed = (uint32_t)iv;
+            break;
+        case OPT_QUALITY:
+            if (!strcmp(optarg, "best")) a->audio.quality = SL_RESAMPLE_BEST;
+            else if (!strcmp(optarg, "medium")) a->audio.quality = SL_RESAMPLE_MEDIUM;
+            else if (!strcmp(optarg, "fast")) a->audio.quality = SL_RESAMPLE_FAST;
+            else return cli_error("--resample-quality: '%s' is not best, medium or fast", optarg);
+            break;
+        case OPT_RAW:
+            if (!strcmp(optarg, "s16le")) a->audio.raw_encoding = SL_RAW_S16LE;
+            else if (!strcmp(optarg, "f32le")) a->audio.raw_encoding = SL_RAW_F32LE;
+            else return cli_error("--raw-format: '%s' is not s16le or f32le", optarg);
+            break;
+        case OPT_RAW_RATE:
+            if (cli_parse_int("--raw-rate", optarg, 1, 1000000, &iv)) return 1;
+            a->audio.raw_rate = (int)iv;
+            break;
+        case OPT_RAW_CH:
+            if (cli_parse_int("--raw-channels", optarg, 1, 1024, &iv)) return 1;
+            a->audio.raw_channels = (int)iv;
+            break;
+        case ':': return cli_error("features: option %s needs a value", argv[optind - 1]);
+        default: return cli_error("features: unknown option '%s' (see seqlabel features --help)", argv[optind - 1]);
+        }
+    }
+    if (optind != argc - 1)
+        return cli_error(optind >= argc ? "features: no input file (see seqlabel features --help)"
+                                        : "features: exactly one input file, please (see --help)");
+    a->in_path = argv[optind];
+    if (!a->out_path)
+        return cli_error("features: no output given: -o OUT (a .npy or .tsv file, or '-')");
+    if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
+        return cli_error("features: --raw-format needs --raw-rate");
+    if (a->format == FORMAT_AUTO) {
+        a->format = format_from_name(a->out_path);
+        if (a->format == FORMAT_AUTO)
+            return cli_error("%s: cannot tell the format from the name: use --format npy|tsv", a->out_path);
+    }
+    a->audio.target_rate = a->want_rate;
+    return 0;
+}
+
+typedef struct {
+    FILE *fp;
+    out_format format;
+    int failed;     /* a write failed: stop pushing */
+    int64_t frames; /* rows written */
+} frame_sink;
+
+static int write_frame(void *user, int64_t index, const float *frame, int dim)
+{
+    (void)index;
+    frame_sink *s = user;
+    s->frames++;
+    if (s->format == FORMAT_NPY) {
+        if (npy_write_rows(s->fp, frame, 1, dim) != 0)
+            s->failed = 1;
+    } else {
+        /* %.9g: nine significant digits read back as the same float32. */
+        for (int j = 0; j < dim; j++)
+            if (fprintf(s->fp, j ? "\t%.9g" : "%.9g", (double)frame[j]) < 0)
+                s->failed = 1;
+        if (fputc('\n', s->fp) == EOF)
+            s->failed = 1;
+    }
+    return s->failed;
+}
+
+/* Copies a finished spool file to standard output (npy needs to seek back to
+ * its header, which a pipe cannot). */
+static int copy_to_stdout(FILE *spool)
+{
+    char buf[65536];
+    size_t n;
+    rewind(spool);
+    while ((n = fread(buf, 1, sizeof buf, spool)) > 0)
+        if (fwrite(buf, 1, n, stdout) != n)
+            return -1;
+    return ferror(spool) ? -1 : 0;
+}
 
 int sl_cmd_features(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("'features' is not implemented yet");
+    features_args a;
+    int rc = parse_args(argc, argv, &a);
+    if (rc)
+        return rc < 0 ? 0 : 1;
+
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open_ex(a.in_path, &a.audio, err, sizeof err);
+    if (!r)
+        return cli_error("%s", err);
+    a.cfg.sample_rate = sl_audio_rate(r);
+    sl_features *feat = sl_features_new(&a.cfg, err, sizeof err);
+    if (!feat) {
+        sl_audio_close(r);
+        return cli_error("features: %s", err);
+    }
+    const int dim = sl_feature_dim(&a.cfg);
+
+    cli_output out;
+    FILE *spool = NULL;
+    float *pcm = malloc(sizeof(float) * READ_BLOCK);
+    if (!pcm || cli_output_open(&out, a.out_path, "wb") != 0) {
+        if (!pcm)
+            cli_error("out of memory");
+        free(pcm);
+        sl_features_free(feat);
+        sl_audio_close(r);
+        return 1;
+    }
+    frame_sink sink = {.fp = out.fp, .format = a.format};
+    if (a.format == FORMAT_NPY && out.fp == stdout) {
+        spool = tmpfile();
+        if (!spool) {
+            rc = cli_error("cannot create a temporary file to assemble the .npy output");
+            goto done;
+        }
+        sink.fp = spool;
+    }
+    if (a.format == FORMAT_NPY && npy_begin(sink.fp, dim) != 0) {
+        rc = cli_error("%s: write failed", a.out_path);
+        goto done;
+    }
+    for (;;) {
+        long n = sl_audio_read(r, pcm, READ_BLOCK, err, sizeof err);
+        if (n < 0) {
+            rc = cli_error("%s", err);
+            goto done;
+        }
+        if (n == 0)
+            break;
+        if (sl_features_push(feat, pcm, (size_t)n, write_frame, &sink, err, sizeof err) != 0) {
+            rc = sink.failed ? cli_error("%s: write failed", a.out_path)
+                             : cli_error("%s: %s", strcmp(a.in_path, "-") ? a.in_path : "standard input", err);
+            goto done;
+        }
+    }
+    if (a.format == FORMAT_NPY && npy_finish(sink.fp, sink.frames, dim) != 0) {
+        rc = cli_error("%s: write failed", a.out_path);
+        goto done;
+    }
+    if (spool && copy_to_stdout(spool) != 0)
+        rc = cli_error("standard output: write failed");
+done:
+    if (spool)
+        fclose(spool);
+    if (rc == 0)
+        rc = cli_output_commit(&out);
+    else
+        cli_output_abort(&out);
+    free(pcm);
+    sl_features_free(feat);
+    sl_audio_close(r);
+    return rc;
 }

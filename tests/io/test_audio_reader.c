@@ -1,0 +1,550 @@
+/* sl_audio_*: files the test writes itself with libsndfile, so every expected
+ * value is known analytically (int16 samples decode to s / 32768 exactly in
+ * lossless formats; a resampled sine is compared with the analytic sine at the
+ * new rate). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <sndfile.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "seqlabel.h"
+
+static char tmpdir[256];
+
+static const char *tmp_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static int setup_dir(void **state)
+{
+    (void)state;
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(tmpdir, sizeof tmpdir, "%s/sl-io-test-XXXXXX", base);
+    return mkdtemp(tmpdir) ? 0 : -1;
+}
+
+static int teardown_dir(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Integer sine samples: deterministic, exactly representable. */
+static short sine16(long i, int ch, double freq, int rate)
+{
+    return (short)lrint(12000.0 * sin(2.0 * M_PI * freq * (double)i / rate + 0.7 * ch));
+}
+
+static void write_short(const char *path, int format, int rate, int channels, const short *data,
+                        long frames)
+{
+    SF_INFO info = {.samplerate = rate, .channels = channels, .format = format};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_short(sf, data, frames), frames);
+    sf_close(sf);
+}
+
+static void write_float(const char *path, int format, int rate, int channels, const float *data,
+                        long frames)
+{
+    SF_INFO info = {.samplerate = rate, .channels = channels, .format = format};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_float(sf, data, frames), frames);
+    sf_close(sf);
+}
+
+/* Reads the whole output in chunks of `chunk` samples. */
+static float *read_all(sl_audio_reader *r, long chunk, long *n_out)
+{
+    long cap = 1 << 16, n = 0;
+    float *out = malloc(sizeof(float) * cap);
+    char err[SL_ERR_LEN];
+    for (;;) {
+        if (n + chunk > cap) {
+            cap = 2 * (n + chunk);
+            out = realloc(out, sizeof(float) * cap);
+        }
+        long got = sl_audio_read(r, out + n, chunk, err, sizeof err);
+        if (got < 0)
+            fail_msg("unexpected read error: %s", err);
+        if (got == 0)
+            break;
+        n += got;
+    }
+    *n_out = n;
+    return out;
+}
+
+/* Opens `path` and expects the given error fragments at open. */
+static void expect_open_error(const char *path, const char *frag)
+{
+    char err[SL_ERR_LEN] = "";
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    if (r)
+        fail_msg("%s opened but should have failed", path);
+    if (!strstr(err, frag) || !strstr(err, strcmp(path, "-") ? path : "standard input"))
+        fail_msg("error '%s' lacks '%s' or the file name", err, frag);
+    assert_null(strchr(err, '\n'));
+}
+
+/* Opens `path` and expects reading to fail with the given fragment. */
+static void expect_read_error2(const char *path, const char *frag, const char *frag2)
+{
+    char err[SL_ERR_LEN] = "";
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    if (!r)
+        fail_msg("open failed: %s", err);
+    float buf[777];
+    long got;
+    while ((got = sl_audio_read(r, buf, 777, err, sizeof err)) > 0)
+        ;
+    sl_audio_close(r);
+    if (got != -1)
+        fail_msg("%s: read ended without an error (expected '%s')", path, frag);
+    if (!(strstr(err, frag) || strstr(err, frag2)) || !strstr(err, path))
+        fail_msg("error '%s' lacks '%s' or the file name", err, frag);
+    assert_null(strchr(err, '\n'));
+}
+
+static void expect_read_error(const char *path, const char *frag)
+{
+    expect_read_error2(path, frag, frag);
+}
+
+static void check_lossless(int format, const char *name)
+{
+    const long n = 20011;
+    short *pcm = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = sine16(i, 0, 440.0, 16000);
+    pcm[5] = -32768; /* full scale both ways */
+    pcm[6] = 32767;
+    const char *path = tmp_path(name);
+    write_short(path, format, 16000, 1, pcm, n);
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    assert_int_equal(sl_audio_rate(r), 16000);
+    assert_int_equal(sl_audio_file_rate(r), 16000);
+    assert_int_equal(sl_audio_channels(r), 1);
+    assert_int_equal(sl_audio_file_frames(r), n);
+    long got;
+    float *out = read_all(r, 1000, &got);
+    assert_int_equal(got, n);
+    assert_int_equal(sl_audio_file_position(r), n);
+    for (long i = 0; i < n; i++)
+        if (out[i] != (float)pcm[i] / 32768.0f)
+            fail_msg("%s sample %ld: %.9g != %d/32768", name, i, out[i], pcm[i]);
+    sl_audio_close(r);
+    free(out);
+    free(pcm);
+}
+
+static void test_wav_exact(void **state)
+{
+    (void)state;
+    check_lossless(SF_FORMAT_WAV | SF_FORMAT_PCM_16, "sine.wav");
+}
+
+static void test_flac_exact(void **state)
+{
+    (void)state;
+    check_lossless(SF_FORMAT_FLAC | SF_FORMAT_PCM_16, "sine.flac");
+}
+
+static void test_aiff_exact(void **state)
+{
+    (void)state;
+    check_lossless(SF_FORMAT_AIFF | SF_FORMAT_PCM_16, "sine.aiff");
+}
+
+/* Vorbis is lossy: the decoded sine (amplitude 0.37) must stay close to the
+ * analytic one: max error < 0.05, RMS error < 0.005 (libsndfile's default
+ * quality gives about 0.011 max here). Sample-aligned: no codec delay. */
+static void test_ogg_vorbis_close(void **state)
+{
+    (void)state;
+    const long n = 16000;
+    float *pcm = malloc(sizeof(float) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = (float)(0.37 * sin(2.0 * M_PI * 440.0 * i / 16000.0));
+    const char *path = tmp_path("sine.ogg");
+    write_float(path, SF_FORMAT_OGG | SF_FORMAT_VORBIS, 16000, 1, pcm, n);
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    long got;
+    float *out = read_all(r, 4096, &got);
+    assert_int_equal(got, n);
+    double maxd = 0, sq = 0;
+    for (long i = 200; i < n - 200; i++) {
+        maxd = fmax(maxd, fabs(out[i] - pcm[i]));
+        sq += (out[i] - pcm[i]) * (double)(out[i] - pcm[i]);
+    }
+    double rms = sqrt(sq / (n - 400));
+    print_message("vorbis: max |decoded - sine| = %.3g, rms %.3g\n", maxd, rms);
+    assert_true(maxd < 0.05);
+    assert_true(rms < 0.005);
+    sl_audio_close(r);
+    free(out);
+    free(pcm);
+}
+
+/* Stereo and 3-channel files: the mono output is exactly the mean. */
+static void test_downmix_exact(void **state)
+{
+    (void)state;
+    for (int ch = 2; ch <= 3; ch++) {
+        const long n = 9001;
+        short *pcm = malloc(sizeof(short) * n * ch);
+        for (long i = 0; i < n; i++)
+            for (int c = 0; c < ch; c++)
+                pcm[i * ch + c] = sine16(i, c, 300.0 + 100 * c, 16000);
+        pcm[0] = pcm[1] = 32767; /* the sum exceeds int16: still exact in float */
+        const char *path = tmp_path(ch == 2 ? "stereo.wav" : "three.wav");
+        write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, ch, pcm, n);
+        char err[SL_ERR_LEN];
+        sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+        if (!r)
+            fail_msg("%s", err);
+        assert_int_equal(sl_audio_channels(r), ch);
+        long got;
+        float *out = read_all(r, 333, &got);
+        assert_int_equal(got, n);
+        for (long i = 0; i < n; i++) {
+            double s = 0; /* in double: the exact mean, then rounded once */
+            for (int c = 0; c < ch; c++)
+                s += pcm[i * ch + c] / 32768.0;
+            float want = (float)(s / ch);
+            if (out[i] != want)
+                fail_msg("%d channels, sample %ld: %.9g != %.9g", ch, i, out[i], want);
+        }
+        sl_audio_close(r);
+        free(out);
+        free(pcm);
+    }
+}
+
+/* 44.1 kHz -> 16 kHz: a 1 kHz and a 7 kHz sine (7 kHz = 87.5% of the new
+ * Nyquist, inside BEST's pass band) must come out as the same sines sampled
+ * at 16 kHz. Edges (100 samples) are skipped: the filter needs context. */
+static void check_resampled_sine(double freq, double amp, int read_chunk, double tol)
+{
+    const int in_rate = 44100, out_rate = 16000;
+    const long n = in_rate; /* 1 s */
+    float *pcm = malloc(sizeof(float) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = (float)(amp * sin(2.0 * M_PI * freq * i / in_rate));
+    const char *path = tmp_path("sine44k.wav");
+    write_float(path, SF_FORMAT_WAV | SF_FORMAT_FLOAT, in_rate, 1, pcm, n);
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, out_rate, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    assert_int_equal(sl_audio_rate(r), out_rate);
+    assert_int_equal(sl_audio_file_rate(r), in_rate);
+    long got;
+    float *out = read_all(r, read_chunk, &got);
+    /* libsamplerate delivers round(n * ratio) samples, give or take one. */
+    assert_true(labs(got - 16000) <= 1);
+    double maxd = 0;
+    for (long i = 100; i < got - 100; i++)
+        maxd = fmax(maxd, fabs(out[i] - amp * sin(2.0 * M_PI * freq * i / out_rate)));
+    print_message("resample %g Hz (chunk %d): max |out - sine| = %.3g (tolerance %g)\n", freq,
+                  read_chunk, maxd, tol);
+    assert_true(maxd < tol);
+    sl_audio_close(r);
+    free(out);
+    free(pcm);
+}
+
+static void test_resample_sine(void **state)
+{
+    (void)state;
+    check_resampled_sine(1000.0, 0.5, 4096, 1e-4);
+    check_resampled_sine(7000.0, 0.5, 4096, 1e-3);
+}
+
+/* The output does not depend on how the caller slices its reads. */
+static void test_resample_read_sizes(void **state)
+{
+    (void)state;
+    const long n = 30000;
+    float *pcm = malloc(sizeof(float) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = (float)(0.3 * sin(0.05 * i) + 0.2 * sin(0.31 * i * (1 + i * 1e-5)));
+    const char *path = tmp_path("chirp.wav");
+    write_float(path, SF_FORMAT_WAV | SF_FORMAT_FLOAT, 22050, 1, pcm, n);
+    char err[SL_ERR_LEN];
+    sl_audio_reader *a = sl_audio_open(path, 16000, err, sizeof err);
+    sl_audio_reader *b = sl_audio_open(path, 16000, err, sizeof err);
+    assert_non_null(a);
+    assert_non_null(b);
+    long na, nb;
+    float *oa = read_all(a, 1, &na);
+    float *ob = read_all(b, 100000, &nb);
+    assert_int_equal(na, nb);
+    assert_memory_equal(oa, ob, sizeof(float) * na);
+    sl_audio_close(a);
+    sl_audio_close(b);
+    free(oa);
+    free(ob);
+    free(pcm);
+}
+
+/* A file shorter than any feature window is fine: it yields its samples. */
+static void test_short_file(void **state)
+{
+    (void)state;
+    short pcm[3] = {1, -2, 3};
+    const char *path = tmp_path("three-samples.wav");
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 8000, 1, pcm, 3);
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    long got;
+    float *out = read_all(r, 10, &got);
+    assert_int_equal(got, 3);
+    assert_true(out[1] == -2.0f / 32768.0f);
+    sl_audio_close(r);
+    free(out);
+}
+
+/* Raw s16le samples, stereo, described by the caller. */
+static void test_raw_input(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("raw.s16");
+    int16_t pcm[2 * 500];
+    for (int i = 0; i < 1000; i++)
+        pcm[i] = (int16_t)(i * 37 - 15000);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(pcm, sizeof pcm, 1, fp), 1); /* the host is little-endian here */
+    fclose(fp);
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.raw_encoding = SL_RAW_S16LE;
+    opt.raw_rate = 8000;
+    opt.raw_channels = 2;
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open_ex(path, &opt, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    assert_int_equal(sl_audio_file_rate(r), 8000);
+    long got;
+    float *out = read_all(r, 64, &got);
+    assert_int_equal(got, 500);
+    for (int i = 0; i < 500; i++)
+        assert_true(out[i] == (float)((pcm[2 * i] / 32768.0 + pcm[2 * i + 1] / 32768.0) / 2));
+    sl_audio_close(r);
+    free(out);
+}
+
+/* "-": a WAV streamed through a pipe (length unknown to the reader). */
+static void test_stdin_pipe(void **state)
+{
+    (void)state;
+    const long n = 12345;
+    short *pcm = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = sine16(i, 0, 1234.0, 16000);
+    const char *path = tmp_path("pipe.wav");
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, n);
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        close(fds[0]);
+        FILE *in = fopen(path, "rb");
+        char buf[4096];
+        size_t k;
+        while (in && (k = fread(buf, 1, sizeof buf, in)) > 0)
+            if (write(fds[1], buf, k) != (ssize_t)k)
+                _exit(1);
+        _exit(0);
+    }
+    close(fds[1]);
+    int saved = dup(STDIN_FILENO);
+    dup2(fds[0], STDIN_FILENO);
+    close(fds[0]);
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open("-", 0, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    assert_int_equal(sl_audio_file_frames(r), -1);
+    long got;
+    float *out = read_all(r, 1000, &got);
+    sl_audio_close(r);
+    dup2(saved, STDIN_FILENO);
+    close(saved);
+    waitpid(pid, NULL, 0);
+    assert_int_equal(got, n);
+    for (long i = 0; i < n; i++)
+        assert_true(out[i] == pcm[i] / 32768.0f);
+    free(out);
+    free(pcm);
+}
+
+static void test_error_missing(void **state)
+{
+    (void)state;
+    expect_open_error(tmp_path("no-such-file.wav"), "No such file");
+}
+
+static void test_error_directory(void **state)
+{
+    (void)state;
+    expect_open_error(tmpdir, "directory");
+}
+
+static void test_error_not_audio(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("notes.txt");
+    FILE *fp = fopen(path, "w");
+    fputs("these are words, not samples\n", fp);
+    fclose(fp);
+    expect_open_error(path, "not an audio file");
+}
+
+static void test_error_empty_file(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("empty.wav");
+    fclose(fopen(path, "w"));
+    expect_open_error(path, "contains no audio");
+}
+
+static void test_error_zero_samples(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("zero.wav");
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, NULL, 0);
+    expect_open_error(path, "contains no audio");
+}
+
+/* A float WAV with a NaN (or Inf) at sample 1234: refused with that position. */
+static void test_error_nonfinite(void **state)
+{
+    (void)state;
+    for (int k = 0; k < 3; k++) {
+        const int ch = k == 2 ? 2 : 1;
+        const long n = 5000;
+        float *pcm = calloc(n * ch, sizeof(float));
+        pcm[1234 * ch + ch - 1] = k == 0 ? NAN : k == 1 ? INFINITY : -INFINITY;
+        const char *path = tmp_path("nonfinite.wav");
+        write_float(path, SF_FORMAT_WAV | SF_FORMAT_FLOAT, 16000, ch, pcm, n);
+        expect_read_error(path, "sample 1234");
+        expect_read_error(path, k == 0 ? "NaN" : "Inf");
+        free(pcm);
+    }
+}
+
+/* The same through the resampler: the position is still in file samples. */
+static void test_error_nonfinite_resampled(void **state)
+{
+    (void)state;
+    const long n = 40000;
+    float *pcm = calloc(n, sizeof(float));
+    pcm[33333] = NAN;
+    const char *path = tmp_path("nan44k.wav");
+    write_float(path, SF_FORMAT_WAV | SF_FORMAT_FLOAT, 44100, 1, pcm, n);
+    char err[SL_ERR_LEN] = "";
+    sl_audio_reader *r = sl_audio_open(path, 16000, err, sizeof err);
+    assert_non_null(r);
+    float buf[500];
+    long got;
+    while ((got = sl_audio_read(r, buf, 500, err, sizeof err)) > 0)
+        ;
+    sl_audio_close(r);
+    assert_int_equal(got, -1);
+    if (!strstr(err, "sample 33333"))
+        fail_msg("%s", err);
+    free(pcm);
+}
+
+/* FLAC cut in the middle, and FLAC with garbage over its middle. */
+static void test_error_corrupt_flac(void **state)
+{
+    (void)state;
+    const long n = 48000;
+    short *pcm = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = (short)(sine16(i, 0, 440.0, 16000) ^ (short)(i * 7919 % 4096)); /* hard to compress */
+    const char *src = tmp_path("good.flac");
+    write_short(src, SF_FORMAT_FLAC | SF_FORMAT_PCM_16, 16000, 1, pcm, n);
+    FILE *fp = fopen(src, "rb");
+    fseek(fp, 0, SEEK_END);
+    long size = ftell(fp);
+    rewind(fp);
+    char *bytes = malloc(size);
+    assert_int_equal(fread(bytes, 1, size, fp), size);
+    fclose(fp);
+
+    const char *cut = tmp_path("cut.flac");
+    fp = fopen(cut, "wb");
+    fwrite(bytes, 1, size / 2, fp);
+    fclose(fp);
+    /* libFLAC notices either the lost sync or the missing samples */
+    expect_read_error2(cut, "truncated", "corrupt");
+
+    const char *bad = tmp_path("garbage.flac");
+    for (long i = size / 3; i < size / 3 + 2000; i++)
+        bytes[i] = (char)(i * 131 + 17);
+    fp = fopen(bad, "wb");
+    fwrite(bytes, 1, size, fp);
+    fclose(fp);
+    expect_read_error(bad, "corrupt");
+    free(bytes);
+    free(pcm);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_wav_exact),
+        cmocka_unit_test(test_flac_exact),
+        cmocka_unit_test(test_aiff_exact),
+        cmocka_unit_test(test_ogg_vorbis_close),
+        cmocka_unit_test(test_downmix_exact),
+        cmocka_unit_test(test_resample_sine),
+        cmocka_unit_test(test_resample_read_sizes),
+        cmocka_unit_test(test_short_file),
+        cmocka_unit_test(test_raw_input),
+        cmocka_unit_test(test_stdin_pipe),
+        cmocka_unit_test(test_error_missing),
+        cmocka_unit_test(test_error_directory),
+        cmocka_unit_test(test_error_not_audio),
+        cmocka_unit_test(test_error_empty_file),
+        cmocka_unit_test(test_error_zero_samples),
+        cmocka_unit_test(test_error_nonfinite),
+        cmocka_unit_test(test_error_nonfinite_resampled),
+        cmocka_unit_test(test_error_corrupt_flac),
+    };
+    return cmocka_run_group_tests_name("io/audio_reader", tests, setup_dir, teardown_dir);
+}
