@@ -1,1 +1,214 @@
-#include "seqlabel.h"
+/* Forward layers of the encoder over plain arrays (see layers.h). Matrix work
+ * goes to cblas_sgemm; the elementwise kernels are written so the compiler
+ * vectorises them, with AVX2 clones picked at load time where the CPU has it. */
+#include "model/layers.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+/* Elementwise kernels dominate the non-sgemm time (softmax over T x T scores);
+ * an AVX2 clone doubles their width over the x86-64 baseline. */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SL_VECTOR_CLONES
+#endif
+
+void sl_linear_forward(float *out, const float *in, const float *w, const float *b,
+                       int T, int K, int N, int accumulate)
+{
+    float beta = accumulate ? 1.0f : 0.0f;
+    if (b) {
+        /* Bias first, then the product accumulates onto it: no extra pass. */
+        for (int t = 0; t < T; t++) {
+            float *row = out + (size_t)t * N;
+            if (accumulate)
+                for (int j = 0; j < N; j++)
+                    row[j] += b[j];
+            else
+                memcpy(row, b, sizeof(float) * (size_t)N);
+        }
+        beta = 1.0f;
+    }
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, N, K, 1.0f, in, K, w, K, beta, out, N);
+}
+
+SL_VECTOR_CLONES
+void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
+                          const float *w, const float *b, int T, int d, float eps)
+{
+    for (int t = 0; t < T; t++) {
+        const float *x = in + (size_t)t * d;
+        float *y = out + (size_t)t * d;
+        float s = 0.0f;
+        for (int i = 0; i < d; i++)
+            s += x[i];
+        float m = s / (float)d;
+        float v = 0.0f;
+        for (int i = 0; i < d; i++) {
+            float c = x[i] - m;
+            v += c * c;
+        }
+        v /= (float)d;
+        float r = 1.0f / sqrtf(v + eps);
+        for (int i = 0; i < d; i++)
+            y[i] = (x[i] - m) * r * w[i] + b[i];
+        if (mean)
+            mean[t] = m;
+        if (rstd)
+            rstd[t] = r;
+    }
+}
+
+SL_VECTOR_CLONES
+void sl_relu_forward(float *out, const float *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        out[i] = in[i] > 0.0f ? in[i] : 0.0f;
+}
+
+void sl_gelu_forward(float *out, const float *in, size_t n)
+{
+    const float inv_sqrt2 = 0.70710678118654752f;
+    for (size_t i = 0; i < n; i++)
+        out[i] = 0.5f * in[i] * (1.0f + erff(in[i] * inv_sqrt2));
+}
+
+/* Cephes' expf: exp(x) = 2^n * exp(r), |r| <= ln2/2, a degree-6 polynomial for
+ * exp(r), 2^n built in the exponent bits. Branch-free so it vectorises. */
+SL_VECTOR_CLONES
+void sl_exp_forward(float *out, const float *in, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        float x = in[i];
+        float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
+        float fx = xc * 1.44269504088896341f + 0.5f;
+        float fl = (float)(int32_t)fx;
+        fl = fl > fx ? fl - 1.0f : fl; /* floor */
+        float r = xc - fl * 0.693359375f - fl * -2.12194440e-4f;
+        float p = 1.9875691500e-4f;
+        p = p * r + 1.3981999507e-3f;
+        p = p * r + 8.3334519073e-3f;
+        p = p * r + 4.1665795894e-2f;
+        p = p * r + 1.6666665459e-1f;
+        p = p * r + 5.0000001201e-1f;
+        p = p * r * r + r + 1.0f;
+        union {
+            int32_t i;
+            float f;
+        } u;
+        u.i = ((int32_t)fl + 127) << 23;
+        float y = p * u.f;
+        out[i] = x < -87.0f ? 0.0f : y; /* exp(-87) ~ 1.6e-38: below it, 0 */
+    }
+}
+
+/* One row's softmax, in place; the caller zeroes what lies outside it. */
+SL_VECTOR_CLONES
+static void softmax_row(float *x, int n)
+{
+    float mx = x[0];
+    for (int i = 1; i < n; i++)
+        mx = x[i] > mx ? x[i] : mx;
+    for (int i = 0; i < n; i++)
+        x[i] -= mx;
+    sl_exp_forward(x, x, (size_t)n);
+    float s = 0.0f;
+    for (int i = 0; i < n; i++)
+        s += x[i];
+    float inv = 1.0f / s;
+    for (int i = 0; i < n; i++)
+        x[i] *= inv;
+}
+
+void sl_softmax_rows(float *x, int rows, int cols)
+{
+    for (int r = 0; r < rows; r++)
+        softmax_row(x + (size_t)r * cols, cols);
+}
+
+void sl_positional_encoding(float *pe, int T, int d)
+{
+    for (int i = 0; i < d / 2; i++) {
+        double div = pow(10000.0, (double)(2 * i) / (double)d);
+        for (int p = 0; p < T; p++) {
+            double a = (double)p / div;
+            pe[(size_t)p * d + 2 * i] = (float)sin(a);
+            pe[(size_t)p * d + 2 * i + 1] = (float)cos(a);
+        }
+    }
+}
+
+void sl_scale_add_positions(float *x, const float *pe, float scale, int T, int d)
+{
+    size_t n = (size_t)T * d;
+    if (scale != 1.0f)
+        for (size_t i = 0; i < n; i++)
+            x[i] = x[i] * scale + pe[i];
+    else
+        for (size_t i = 0; i < n; i++)
+            x[i] += pe[i];
+}
+
+void sl_attention_key_range(int r0, int r1, int T, int bl, int br, int *k0, int *k1)
+{
+    int lo = bl < 0 ? 0 : r0 - bl;
+    int hi = br < 0 ? T : r1 - 1 + br + 1;
+    *k0 = lo < 0 ? 0 : lo;
+    *k1 = hi > T ? T : hi;
+}
+
+size_t sl_attention_scratch(int T, int n_heads, int save_probs)
+{
+    if (save_probs)
+        return (size_t)n_heads * T * T;
+    return (size_t)(T < SL_ATTN_BLOCK ? T : SL_ATTN_BLOCK) * T;
+}
+
+void sl_attention_forward(float *out, float *att, int save_probs, const float *qkv,
+                          int T, int d, int n_heads, int band_left, int band_right)
+{
+    const int dk = d / n_heads;
+    const int ld = 3 * d;
+    const float scale = (float)(1.0 / sqrt((double)dk));
+    if (save_probs)
+        memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
+    for (int h = 0; h < n_heads; h++) {
+        const float *q = qkv + h * dk;
+        const float *k = qkv + d + h * dk;
+        const float *v = qkv + 2 * d + h * dk;
+        for (int r0 = 0; r0 < T; r0 += SL_ATTN_BLOCK) {
+            int r1 = r0 + SL_ATTN_BLOCK < T ? r0 + SL_ATTN_BLOCK : T;
+            int k0, k1;
+            sl_attention_key_range(r0, r1, T, band_left, band_right, &k0, &k1);
+            int rn = r1 - r0, kn = k1 - k0;
+            float *S;
+            int ldS;
+            if (save_probs) {
+                S = att + (size_t)h * T * T + (size_t)r0 * T + k0;
+                ldS = T;
+            } else {
+                S = att;
+                ldS = kn;
+            }
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, scale,
+                        q + (size_t)r0 * ld, ld, k + (size_t)k0 * ld, ld, 0.0f, S, ldS);
+            for (int r = r0; r < r1; r++) {
+                float *row = S + (size_t)(r - r0) * ldS;
+                int lo = band_left < 0 ? 0 : r - band_left;
+                int hi = band_right < 0 ? T : r + band_right + 1;
+                lo = lo < k0 ? k0 : lo;
+                hi = hi > k1 ? k1 : hi;
+                for (int j = k0; j < lo; j++)
+                    row[j - k0] = 0.0f;
+                softmax_row(row + (lo - k0), hi - lo);
+                for (int j = hi; j < k1; j++)
+                    row[j - k0] = 0.0f;
+            }
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
+                        v + (size_t)k0 * ld, ld, 0.0f, out + (size_t)r0 * d + h * dk, d);
+        }
+    }
+}

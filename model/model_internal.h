@@ -1,0 +1,65 @@
+/* The model object and its parameter layout, shared by model/ (loader, encoder,
+ * trainer). Internal to libseqlabel (not installed).
+ *
+ * All parameters live in one float block. The layout (which tensor sits at
+ * which offset) is a pure function of the model config, so a trainer can bind
+ * the same named views (sl_params) onto a gradient block or Adam moment blocks
+ * of the same size and walk them in lock-step with the parameters. */
+#ifndef SL_MODEL_INTERNAL_H
+#define SL_MODEL_INTERNAL_H
+
+#include "seqlabel.h"
+
+/* Tensors: input_proj.{weight,bias}, per layer up to 12, encoder.norm.{weight,bias},
+ * classifier.{weight,bias}. */
+#define SL_MAX_TENSORS (2 + 12 * SL_MAX_LAYERS + 2 + 2)
+
+/* One encoder layer's tensors (PyTorch names, PyTorch layouts). */
+typedef struct {
+    float *in_proj_weight;  /* 3d x d: rows [Wq; Wk; Wv] */
+    float *in_proj_bias;    /* 3d, NULL when qkv_bias == 0 */
+    float *out_proj_weight; /* d x d */
+    float *out_proj_bias;   /* d */
+    float *linear1_weight;  /* d_ff x d */
+    float *linear1_bias;    /* d_ff */
+    float *linear2_weight;  /* d x d_ff */
+    float *linear2_bias;    /* d */
+    float *norm1_weight, *norm1_bias; /* d */
+    float *norm2_weight, *norm2_bias; /* d */
+} sl_layer_params;
+
+typedef struct {
+    float *input_weight;      /* d x n_features */
+    float *input_bias;        /* d */
+    sl_layer_params layers[SL_MAX_LAYERS];
+    float *final_norm_weight; /* d, NULL for post-norm */
+    float *final_norm_bias;
+    float *classifier_weight; /* n_classes x d */
+    float *classifier_bias;   /* n_classes */
+} sl_params;
+
+/* Fills `table` (room for SL_MAX_TENSORS, may be NULL) with the tensors of a
+ * valid config in file order; returns the tensor count and stores the total
+ * float count in *total (may be NULL). */
+int sl_param_layout(const sl_model_config *cfg, sl_tensor_info *table, size_t *total);
+/* Named views into `block` (sl_param_layout's total floats) for a valid config. */
+void sl_params_bind(const sl_model_config *cfg, float *block, sl_params *p);
+
+struct sl_model {
+    sl_model_config cfg;
+    sl_feature_config fcfg;
+    float *norm_mean;    /* n_features */
+    float *norm_inv_std; /* n_features */
+    char (*class_names)[SL_MAX_CLASS_NAME + 1];
+    float *params;       /* the one parameter block */
+    size_t n_params;
+    sl_tensor_info *tensors;
+    int n_tensors;
+    sl_params views;     /* bound to params */
+};
+
+/* Validates that a class name is 1..SL_MAX_CLASS_NAME bytes of valid UTF-8
+ * without control characters (names go into TSV/JSON/RTTM outputs). */
+int sl_class_name_valid(const char *s, size_t len);
+
+#endif
