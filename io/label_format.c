@@ -1,1 +1,184 @@
+/* Label output formats as text lines: Audacity label tracks, the per-frame TSV
+ * table, JSON Lines and RTTM. Formatting into caller buffers (not FILE *) so
+ * that the command writes files and the GStreamer element fills buffers with
+ * the same bytes. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
 #include "seqlabel.h"
+
+static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm"};
+
+int sl_label_format_parse(const char *name, sl_label_format *out)
+{
+    for (int i = 0; i < (int)(sizeof format_names / sizeof format_names[0]); i++)
+        if (name && !strcmp(name, format_names[i])) {
+            *out = (sl_label_format)i;
+            return 0;
+        }
+    return -1;
+}
+
+const char *sl_label_format_name(sl_label_format f)
+{
+    if ((int)f < 0 || (int)f >= (int)(sizeof format_names / sizeof format_names[0]))
+        return "unknown";
+    return format_names[f];
+}
+
+void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_model *m,
+                          const char *file_id)
+{
+    memset(w, 0, sizeof *w);
+    w->format = format;
+    w->skip_label = -1;
+    const sl_feature_config *fc = sl_model_feature_config(m);
+    w->sample_rate = fc->sample_rate;
+    w->hop = sl_feature_frame_shift(fc);
+    w->n_classes = sl_model_get_config(m)->n_classes;
+    for (int k = 0; k < w->n_classes && k < SL_MAX_CLASSES; k++)
+        w->class_names[k] = sl_model_class_name(m, k);
+    /* RTTM fields are separated by spaces: keep the id one field. */
+    const char *id = file_id && *file_id ? file_id : "-";
+    size_t i = 0;
+    for (; id[i] && i + 1 < sizeof w->file_id; i++)
+        w->file_id[i] = (id[i] == ' ' || id[i] == '\t' || id[i] == '\n' || id[i] == '\r') ? '_' : id[i];
+    w->file_id[i] = '\0';
+}
+
+int sl_label_format_is_per_frame(const sl_label_writer *w)
+{
+    return w->format == SL_FORMAT_FRAMES || (w->format == SL_FORMAT_JSONL && !w->jsonl_segments);
+}
+
+/* Appending formatter: keeps the snprintf contract (total length needed is
+ * returned even when buf is too small). */
+typedef struct {
+    char *buf;
+    size_t len;
+    size_t pos; /* length needed so far */
+} text;
+
+__attribute__((format(printf, 2, 3))) static void put(text *t, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    size_t room = t->pos < t->len ? t->len - t->pos : 0;
+    int n = vsnprintf(room ? t->buf + t->pos : NULL, room, fmt, ap);
+    va_end(ap);
+    if (n > 0)
+        t->pos += (size_t)n;
+}
+
+/* A JSON string: class names are valid UTF-8 (the model loader checks), so only
+ * quotes, backslashes and control characters need escapes. */
+static void put_json_string(text *t, const char *s)
+{
+    put(t, "\"");
+    for (; *s; s++) {
+        unsigned char c = (unsigned char)*s;
+        if (c == '"' || c == '\\')
+            put(t, "\\%c", c);
+        else if (c < 0x20)
+            put(t, "\\u%04x", c);
+        else
+            put(t, "%c", c);
+    }
+    put(t, "\"");
+}
+
+static double frame_time(const sl_label_writer *w, int64_t frame)
+{
+    return (double)frame * (double)w->hop / (double)w->sample_rate;
+}
+
+static int finish(text *t)
+{
+    if (t->len > 0 && t->pos >= t->len)
+        t->buf[t->len - 1] = '\0';
+    else if (t->len > 0)
+        t->buf[t->pos] = '\0';
+    return (int)t->pos;
+}
+
+static int valid(const sl_label_writer *w, char *buf, size_t len)
+{
+    if (!w || (!buf && len) || w->n_classes < 1 || w->sample_rate <= 0 || w->hop <= 0)
+        return 0;
+    if (len)
+        buf[0] = '\0';
+    return 1;
+}
+
+int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len)
+{
+    if (!valid(w, buf, len))
+        return -1;
+    text t = {buf, len, 0};
+    if (w->format == SL_FORMAT_FRAMES) {
+        put(&t, "frame\ttime\tlabel\tconfidence");
+        for (int k = 0; k < w->n_classes; k++)
+            put(&t, "\t%s", w->class_names[k]);
+        put(&t, "\n");
+    }
+    return finish(&t);
+}
+
+int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64_t index, int label,
+                          float confidence, const float *probs)
+{
+    if (!valid(w, buf, len) || label < 0 || label >= w->n_classes || !probs)
+        return -1;
+    if (!sl_label_format_is_per_frame(w))
+        return 0;
+    text t = {buf, len, 0};
+    if (w->format == SL_FORMAT_FRAMES) {
+        put(&t, "%lld\t%.6f\t%s\t%.9g", (long long)index, frame_time(w, index),
+            w->class_names[label], confidence);
+        for (int k = 0; k < w->n_classes; k++)
+            put(&t, "\t%.9g", probs[k]);
+        put(&t, "\n");
+    } else {
+        put(&t, "{\"frame\":%lld,\"time\":%.6f,\"label\":", (long long)index, frame_time(w, index));
+        put_json_string(&t, w->class_names[label]);
+        put(&t, ",\"confidence\":%.9g,\"probs\":{", confidence);
+        for (int k = 0; k < w->n_classes; k++) {
+            if (k)
+                put(&t, ",");
+            put_json_string(&t, w->class_names[k]);
+            put(&t, ":%.9g", probs[k]);
+        }
+        put(&t, "}}\n");
+    }
+    return finish(&t);
+}
+
+int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int64_t start,
+                            int64_t end, int label, float mean_confidence)
+{
+    if (!valid(w, buf, len) || label < 0 || label >= w->n_classes || end < start)
+        return -1;
+    if (sl_label_format_is_per_frame(w) || label == w->skip_label)
+        return 0;
+    text t = {buf, len, 0};
+    double t0 = frame_time(w, start), t1 = frame_time(w, end);
+    switch (w->format) {
+    case SL_FORMAT_AUDACITY:
+        put(&t, "%.6f\t%.6f\t%s\n", t0, t1, w->class_names[label]);
+        break;
+    case SL_FORMAT_RTTM:
+        put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> %s <NA> <NA>\n", w->file_id, t0, t1 - t0,
+            w->class_names[label]);
+        break;
+    case SL_FORMAT_JSONL:
+        put(&t, "{\"start\":%.6f,\"end\":%.6f,\"label\":", t0, t1);
+        put_json_string(&t, w->class_names[label]);
+        put(&t, ",\"confidence\":%.9g,\"start_frame\":%lld,\"end_frame\":%lld}\n", mean_confidence,
+            (long long)start, (long long)end);
+        break;
+    default:
+        return -1;
+    }
+    return finish(&t);
+}

@@ -1,1 +1,506 @@
+/* The decoder: per-frame class probabilities -> labels -> segments.
+ *
+ * Five stages run one after another on each frame (see seqlabel.h); each one
+ * may hold a bounded number of frames, so the whole decoder has a fixed worst
+ * delay (sl_decoder_delay_frames) and constant memory for endless input. A
+ * frame's probabilities stay in a ring until its final label is emitted, so the
+ * sink always gets the encoder's probabilities next to the decided label. */
+#include <limits.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "seqlabel.h"
+
+#define SL_MAX_DECODER_FRAMES 1000000 /* any delay above this is a settings mistake */
+
+struct sl_decoder {
+    sl_decoder_config cfg;
+    int K;
+    int lag;           /* stage 1 delay (0 without smoothing) */
+    int max_min;       /* longest minimum duration, frames */
+    int min_frames[SL_MAX_CLASSES];
+    int pad_before, pad_after;
+    int delay;         /* sum of the stages' worst delays */
+
+    /* Probabilities of the frames not yet emitted: frame f at slot f % ring_len. */
+    float *probs_ring;
+    int ring_len;
+    int64_t next_in; /* index of the next pushed frame */
+
+    /* Stage 1: Viterbi scores (log domain, kept near 0 by subtracting the max)
+     * and back-pointers of the last lag+1 frames (frame f at row f % (lag+1)). */
+    double *score, *score_new;
+    uint16_t *backptr;
+    int *path; /* scratch for the end-of-stream traceback, lag + 1 labels */
+
+    /* Stage 2: hysteresis state of the target class. */
+    int target_on;
+
+    /* Stage 3: the accepted label and the run waiting to reach its minimum. */
+    int committed;
+    int pend_label;
+    int64_t pend_start;
+    int pend_len;
+
+    /* Stage 4: the last pad_before frames (labels, frame f at f % (pad_before+1))
+     * and frames since the last target frame. */
+    int *pad_queue;
+    int64_t pad_first; /* index of the oldest queued frame */
+    int pad_count;
+    int64_t since_target;
+
+    /* Stage 5: the open segment. */
+    int seg_label;
+    int64_t seg_start;
+    double seg_conf_sum;
+    int64_t next_out;
+};
+
+void sl_decoder_config_default(sl_decoder_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->smoothing = SL_SMOOTH_NONE;
+    cfg->switch_penalty = 5.0f;
+    cfg->smoothing_lag = 20;
+    cfg->target_class = -1;
+    cfg->on_threshold = 0.5f;
+    cfg->off_threshold = 0.35f;
+}
+
+static int seconds_to_frames(double s, double fps)
+{
+    return (int)lround(s * fps);
+}
+
+static int check_seconds(const char *what, double s, char *err, size_t errlen)
+{
+    if (!(s >= 0.0 && s <= 3600.0)) {
+        if (err)
+            snprintf(err, errlen, "decoder: %s %g s is not in [0, 3600]", what, s);
+        return -1;
+    }
+    return 0;
+}
+
+sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double frames_per_second,
+                           char *err, size_t errlen)
+{
+    if (n_classes < 1 || n_classes > SL_MAX_CLASSES) {
+        if (err)
+            snprintf(err, errlen, "decoder: %d classes is not in [1, %d]", n_classes, SL_MAX_CLASSES);
+        return NULL;
+    }
+    if (!(frames_per_second > 0.0 && frames_per_second < 1e6)) {
+        if (err)
+            snprintf(err, errlen, "decoder: frame rate %g is not positive", frames_per_second);
+        return NULL;
+    }
+    if (cfg->smoothing != SL_SMOOTH_NONE && cfg->smoothing != SL_SMOOTH_VITERBI) {
+        if (err)
+            snprintf(err, errlen, "decoder: unknown smoothing %d", (int)cfg->smoothing);
+        return NULL;
+    }
+    if (cfg->smoothing == SL_SMOOTH_VITERBI &&
+        (!(cfg->switch_penalty >= 0.0f && cfg->switch_penalty <= 1e6f) || cfg->smoothing_lag < 0 ||
+         cfg->smoothing_lag > SL_MAX_DECODER_FRAMES)) {
+        if (err)
+            snprintf(err, errlen, "decoder: switch penalty %g or lag %d out of range",
+                     cfg->switch_penalty, cfg->smoothing_lag);
+        return NULL;
+    }
+    if (cfg->target_class < -1 || cfg->target_class >= n_classes) {
+        if (err)
+            snprintf(err, errlen, "decoder: target class %d is not a class (0..%d)",
+                     cfg->target_class, n_classes - 1);
+        return NULL;
+    }
+    if (cfg->target_class >= 0 &&
+        !(cfg->on_threshold >= 0.0f && cfg->on_threshold <= 1.0f && cfg->off_threshold >= 0.0f &&
+          cfg->off_threshold <= cfg->on_threshold)) {
+        if (err)
+            snprintf(err, errlen,
+                     "decoder: thresholds need 0 <= off (%g) <= on (%g) <= 1",
+                     cfg->off_threshold, cfg->on_threshold);
+        return NULL;
+    }
+    if (check_seconds("pad before", cfg->pad_before_s, err, errlen) ||
+        check_seconds("pad after", cfg->pad_after_s, err, errlen))
+        return NULL;
+    for (int k = 0; k < n_classes; k++)
+        if (check_seconds("minimum duration", cfg->min_duration_s[k], err, errlen))
+            return NULL;
+
+    sl_decoder *d = calloc(1, sizeof *d);
+    if (!d)
+        goto oom;
+    d->cfg = *cfg;
+    d->K = n_classes;
+    d->lag = cfg->smoothing == SL_SMOOTH_VITERBI ? cfg->smoothing_lag : 0;
+    d->max_min = 1;
+    for (int k = 0; k < n_classes; k++) {
+        int f = seconds_to_frames(cfg->min_duration_s[k], frames_per_second);
+        d->min_frames[k] = f < 1 ? 1 : f;
+        if (d->min_frames[k] > d->max_min)
+            d->max_min = d->min_frames[k];
+    }
+    if (cfg->target_class >= 0) {
+        d->pad_before = seconds_to_frames(cfg->pad_before_s, frames_per_second);
+        d->pad_after = seconds_to_frames(cfg->pad_after_s, frames_per_second);
+    }
+    d->delay = d->lag + (d->max_min - 1) + d->pad_before;
+    d->ring_len = d->delay + 1;
+    d->probs_ring = malloc((size_t)d->ring_len * n_classes * sizeof(float));
+    d->score = malloc((size_t)n_classes * sizeof(double));
+    d->score_new = malloc((size_t)n_classes * sizeof(double));
+    d->backptr = malloc((size_t)(d->lag + 1) * n_classes * sizeof(uint16_t));
+    d->path = malloc((size_t)(d->lag + 1) * sizeof(int));
+    d->pad_queue = malloc((size_t)(d->pad_before + 1) * sizeof(int));
+    if (!d->probs_ring || !d->score || !d->score_new || !d->backptr || !d->path || !d->pad_queue) {
+        sl_decoder_free(d);
+        goto oom;
+    }
+    sl_decoder_reset(d);
+    return d;
+oom:
+    if (err)
+        snprintf(err, errlen, "decoder: out of memory");
+    return NULL;
+}
+
+void sl_decoder_free(sl_decoder *d)
+{
+    if (!d)
+        return;
+    free(d->probs_ring);
+    free(d->score);
+    free(d->score_new);
+    free(d->backptr);
+    free(d->path);
+    free(d->pad_queue);
+    free(d);
+}
+
+void sl_decoder_reset(sl_decoder *d)
+{
+    d->next_in = 0;
+    d->target_on = 0;
+    d->committed = -1;
+    d->pend_len = 0;
+    d->pad_count = 0;
+    d->since_target = INT64_MAX / 2;
+    d->seg_label = -1;
+    d->seg_conf_sum = 0.0;
+    d->next_out = 0;
+}
+
+int sl_decoder_delay_frames(const sl_decoder *d)
+{
+    return d->delay;
+}
+
+static const float *frame_probs(const sl_decoder *d, int64_t f)
+{
+    return d->probs_ring + (size_t)(f % d->ring_len) * d->K;
+}
+
+/* ---- stage 5: emit a frame, grow or close segments ---- */
+static int emit_frame(sl_decoder *d, int64_t f, int label, const sl_label_sink *sink)
+{
+    const float *p = frame_probs(d, f);
+    float conf = p[label];
+    int rc = 0;
+    if (label != d->seg_label) {
+        if (d->seg_label >= 0 && sink && sink->on_segment)
+            rc = sink->on_segment(sink->user, d->seg_start, f, d->seg_label,
+                                  (float)(d->seg_conf_sum / (double)(f - d->seg_start)));
+        d->seg_label = label;
+        d->seg_start = f;
+        d->seg_conf_sum = 0.0;
+        if (rc)
+            return rc;
+    }
+    d->seg_conf_sum += conf;
+    d->next_out = f + 1;
+    if (sink && sink->on_frame)
+        return sink->on_frame(sink->user, f, label, conf, p, d->K);
+    return 0;
+}
+
+/* ---- stage 4: padding of the target class ---- */
+static int pad_pop(sl_decoder *d, const sl_label_sink *sink)
+{
+    int64_t f = d->pad_first;
+    int label = d->pad_queue[f % (d->pad_before + 1)];
+    d->pad_first++;
+    d->pad_count--;
+    return emit_frame(d, f, label, sink);
+}
+
+static int stage_pad(sl_decoder *d, int64_t f, int label, const sl_label_sink *sink)
+{
+    int t = d->cfg.target_class;
+    if (t < 0)
+        return emit_frame(d, f, label, sink);
+    if (label == t) {
+        for (int64_t g = d->pad_first; g < d->pad_first + d->pad_count; g++)
+            d->pad_queue[g % (d->pad_before + 1)] = t;
+        d->since_target = 0;
+    } else {
+        d->since_target++;
+        if (d->since_target <= d->pad_after)
+            label = t;
+    }
+    if (d->pad_count == 0)
+        d->pad_first = f;
+    d->pad_queue[f % (d->pad_before + 1)] = label;
+    d->pad_count++;
+    if (d->pad_count > d->pad_before)
+        return pad_pop(d, sink);
+    return 0;
+}
+
+/* ---- stage 3: minimum durations ---- */
+static int flush_pending(sl_decoder *d, int label, const sl_label_sink *sink)
+{
+    for (int i = 0; i < d->pend_len; i++) {
+        int rc = stage_pad(d, d->pend_start + i, label, sink);
+        if (rc) {
+            d->pend_start += i + 1;
+            d->pend_len -= i + 1;
+            return rc;
+        }
+    }
+    d->pend_len = 0;
+    return 0;
+}
+
+static int stage_min_duration(sl_decoder *d, int64_t f, int label, const sl_label_sink *sink)
+{
+    int rc;
+    if (d->committed < 0) { /* the first run of a stream is accepted at once */
+        d->committed = label;
+        return stage_pad(d, f, label, sink);
+    }
+    if (d->pend_len > 0) {
+        if (label == d->pend_label) {
+            d->pend_len++;
+            if (d->pend_len >= d->min_frames[label]) {
+                d->committed = label;
+                return flush_pending(d, label, sink);
+            }
+            return 0;
+        }
+        /* The waiting run ended too short: it becomes the accepted label. */
+        if ((rc = flush_pending(d, d->committed, sink)))
+            return rc;
+    }
+    if (label == d->committed)
+        return stage_pad(d, f, label, sink);
+    if (d->min_frames[label] <= 1) {
+        d->committed = label;
+        return stage_pad(d, f, label, sink);
+    }
+    d->pend_label = label;
+    d->pend_start = f;
+    d->pend_len = 1;
+    return 0;
+}
+
+/* ---- stage 2: target-class hysteresis ---- */
+static int best_non_target(const float *p, int K, int t)
+{
+    int best = -1;
+    for (int k = 0; k < K; k++)
+        if (k != t && (best < 0 || p[k] > p[best]))
+            best = k;
+    return best < 0 ? t : best;
+}
+
+static int stage_hysteresis(sl_decoder *d, int64_t f, int label, const sl_label_sink *sink)
+{
+    int t = d->cfg.target_class;
+    if (t >= 0) {
+        const float *p = frame_probs(d, f);
+        if (d->target_on)
+            d->target_on = p[t] >= d->cfg.off_threshold;
+        else
+            d->target_on = p[t] >= d->cfg.on_threshold;
+        if (d->target_on)
+            label = t;
+        else if (label == t)
+            label = best_non_target(p, d->K, t);
+    }
+    return stage_min_duration(d, f, label, sink);
+}
+
+/* ---- stage 1: argmax or fixed-lag Viterbi ---- */
+static int argmax(const float *p, int K)
+{
+    int best = 0;
+    for (int k = 1; k < K; k++)
+        if (p[k] > p[best])
+            best = k;
+    return best;
+}
+
+static int argmax_d(const double *s, int K)
+{
+    int best = 0;
+    for (int k = 1; k < K; k++)
+        if (s[k] > s[best])
+            best = k;
+    return best;
+}
+
+static double log_prob(float p)
+{
+    return log(p > 1e-30f ? (double)p : 1e-30);
+}
+
+/* One Viterbi step for frame f: the best path into class k either stays in k
+ * or comes from the best class of the previous frame paying the penalty (one
+ * uniform penalty makes the step O(K) instead of O(K^2)). Ties keep the label. */
+static void viterbi_step(sl_decoder *d, int64_t f, const float *p)
+{
+    int K = d->K;
+    uint16_t *bp = d->backptr + (size_t)(f % (d->lag + 1)) * K;
+    if (f == 0) {
+        for (int k = 0; k < K; k++) {
+            d->score[k] = log_prob(p[k]);
+            bp[k] = (uint16_t)k;
+        }
+        return;
+    }
+    int best = argmax_d(d->score, K);
+    double from_best = d->score[best] - d->cfg.switch_penalty;
+    double top = -INFINITY;
+    for (int k = 0; k < K; k++) {
+        double stay = d->score[k];
+        if (stay >= from_best) {
+            d->score_new[k] = stay;
+            bp[k] = (uint16_t)k;
+        } else {
+            d->score_new[k] = from_best;
+            bp[k] = (uint16_t)best;
+        }
+        d->score_new[k] += log_prob(p[k]);
+        if (d->score_new[k] > top)
+            top = d->score_new[k];
+    }
+    for (int k = 0; k < K; k++)
+        d->score[k] = d->score_new[k] - top;
+}
+
+/* Follows back-pointers from class k at frame `from` down to frame `to`,
+ * writing path[i] = label of frame to + i. */
+static void traceback(const sl_decoder *d, int64_t from, int k, int64_t to, int *path)
+{
+    for (int64_t f = from; f >= to; f--) {
+        path[f - to] = k;
+        k = d->backptr[(size_t)(f % (d->lag + 1)) * d->K + k];
+    }
+}
+
+int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink)
+{
+    int64_t f = d->next_in++;
+    memcpy(d->probs_ring + (size_t)(f % d->ring_len) * d->K, probs, (size_t)d->K * sizeof(float));
+    if (d->cfg.smoothing == SL_SMOOTH_NONE)
+        return stage_hysteresis(d, f, argmax(probs, d->K), sink);
+    viterbi_step(d, f, probs);
+    int64_t decided = f - d->lag;
+    if (decided < 0)
+        return 0;
+    /* Fixed lag: frame f - lag takes its label from the best path ending now. */
+    int k = argmax_d(d->score, d->K);
+    int64_t g = f;
+    for (; g > decided; g--)
+        k = d->backptr[(size_t)(g % (d->lag + 1)) * d->K + k];
+    return stage_hysteresis(d, decided, k, sink);
+}
+
+int sl_decoder_finish(sl_decoder *d, const sl_label_sink *sink)
+{
+    int rc = 0;
+    int64_t n = d->next_in;
+    if (d->cfg.smoothing == SL_SMOOTH_VITERBI && n > 0) {
+        /* The frames still undecided follow the best complete path. */
+        int64_t first = n - d->lag < 0 ? 0 : n - d->lag;
+        if (first < n) {
+            traceback(d, n - 1, argmax_d(d->score, d->K), first, d->path);
+            for (int64_t f = first; f < n && !rc; f++)
+                rc = stage_hysteresis(d, f, d->path[f - first], sink);
+        }
+    }
+    if (!rc && d->pend_len > 0)
+        rc = flush_pending(d, d->committed, sink);
+    while (!rc && d->pad_count > 0)
+        rc = pad_pop(d, sink);
+    if (!rc && d->seg_label >= 0 && sink && sink->on_segment)
+        rc = sink->on_segment(sink->user, d->seg_start, d->next_out, d->seg_label,
+                              (float)(d->seg_conf_sum / (double)(d->next_out - d->seg_start)));
+    sl_decoder_reset(d);
+    return rc;
+}
+
+int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, const char *spec,
+                                   char *err, size_t errlen)
+{
+    const char *s = spec;
+    float values[SL_MAX_CLASSES];
+    memcpy(values, cfg->min_duration_s, sizeof values);
+    while (*s) {
+        const char *eq = strchr(s, '=');
+        const char *comma = strchr(s, ',');
+        if (!comma)
+            comma = s + strlen(s);
+        if (!eq || eq > comma || eq == s) {
+            if (err)
+                snprintf(err, errlen, "minimum durations '%s': expected class=seconds[,class=seconds...]",
+                         spec);
+            return -1;
+        }
+        char name[SL_MAX_CLASS_NAME + 1];
+        size_t nlen = (size_t)(eq - s);
+        int k = -1;
+        if (nlen <= SL_MAX_CLASS_NAME) {
+            memcpy(name, s, nlen);
+            name[nlen] = '\0';
+            k = sl_model_class_index(m, name);
+        }
+        if (k < 0) {
+            if (err)
+                snprintf(err, errlen, "minimum durations '%s': the model has no class '%.*s'", spec,
+                         (int)(nlen > 64 ? 64 : nlen), s);
+            return -1;
+        }
+        char num[64];
+        size_t vlen = (size_t)(comma - eq - 1);
+        char *end = NULL;
+        double v = -1.0;
+        if (vlen > 0 && vlen < sizeof num) {
+            memcpy(num, eq + 1, vlen);
+            num[vlen] = '\0';
+            v = strtod(num, &end);
+            if (*end != '\0')
+                v = -1.0;
+        }
+        if (!(v >= 0.0 && v <= 3600.0)) {
+            if (err)
+                snprintf(err, errlen, "minimum durations '%s': '%.*s' is not a duration in seconds "
+                         "in [0, 3600]", spec, (int)(vlen > 64 ? 64 : vlen), eq + 1);
+            return -1;
+        }
+        values[k] = (float)v;
+        s = *comma ? comma + 1 : comma;
+        if (*comma && !*s) {
+            if (err)
+                snprintf(err, errlen, "minimum durations '%s': trailing comma", spec);
+            return -1;
+        }
+    }
+    memcpy(cfg->min_duration_s, values, sizeof values);
+    return 0;
+}

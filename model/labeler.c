@@ -1,1 +1,476 @@
+/* The streaming labeler: PCM -> features -> encoder windows -> decoder.
+ *
+ * Windows are anchored to frame indices: core block k is the frames
+ * [k*C, (k+1)*C) and the encoder sees [k*C - L, (k+1)*C + R) clipped to the
+ * frames that exist (0 at the start, the last frame at end of stream). A block
+ * is labelled as soon as its lookahead has arrived, so what the encoder sees
+ * depends only on the frame sequence, never on push sizes or threads.
+ *
+ * Frames wait in one linear buffer holding at most L + T*C + R frames (T
+ * threads): when T blocks are ready they run at once, one per thread, and the
+ * buffer keeps only the left context of the next block. At the end of every
+ * push the blocks that are ready run too, so a frame's emission never waits
+ * for a later push (the latency is a property of the settings alone). */
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
 #include "seqlabel.h"
+
+#define S16_BLOCK 4096
+
+typedef struct {
+    sl_encoder *enc;
+    float *probs;      /* window x n_classes */
+    int64_t win_start; /* job: first frame of the window */
+    int win_len;
+    int rc;
+} sl_worker_slot;
+
+struct sl_labeler {
+    const sl_model *m;
+    sl_labeler_config cfg;
+    int K, F; /* classes, feature dimension */
+    int rate, hop, flen;
+    int W, L, R, C, T;
+
+    sl_features *feat;
+    sl_decoder *dec;
+    const float *mean, *inv_std;
+
+    float *frames;       /* buffered normalised frames, cap x F */
+    int cap;
+    int64_t buf_base;    /* frame index of frames[0] */
+    int buf_count;
+    int64_t total;       /* frames received since reset */
+    int64_t next_block;  /* next core block to label */
+    int64_t emitted;
+
+    sl_worker_slot *slots; /* T slots; slot 0 runs on the calling thread */
+
+    /* Worker threads 1..T-1, started once. */
+    pthread_t *threads;
+    int nthreads_started;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_work, cv_done;
+    uint64_t generation;
+    int njobs, pending, quit;
+
+    /* Per-push state for the feature callback. */
+    const sl_label_sink *sink;
+    int stop_rc;
+    char *err;
+    size_t errlen;
+
+    float s16_buf[S16_BLOCK];
+};
+
+typedef struct {
+    sl_labeler *l;
+    int index;
+} sl_thread_arg;
+
+void sl_labeler_config_default(sl_labeler_config *cfg)
+{
+    memset(cfg, 0, sizeof *cfg);
+    cfg->left_context = -1;
+    cfg->lookahead = -1;
+    cfg->window = -1;
+    cfg->num_threads = 1;
+    sl_decoder_config_default(&cfg->decoder);
+}
+
+static void run_slot(sl_labeler *l, int j)
+{
+    sl_worker_slot *s = &l->slots[j];
+    const float *x = l->frames + (size_t)(s->win_start - l->buf_base) * l->F;
+    s->rc = sl_encoder_forward(s->enc, x, s->win_len, NULL, s->probs);
+}
+
+static void *worker_main(void *arg)
+{
+    sl_thread_arg *a = arg;
+    sl_labeler *l = a->l;
+    int j = a->index;
+    free(a);
+    uint64_t seen = 0;
+    pthread_mutex_lock(&l->mu);
+    for (;;) {
+        while (l->generation == seen && !l->quit)
+            pthread_cond_wait(&l->cv_work, &l->mu);
+        if (l->quit)
+            break;
+        seen = l->generation;
+        if (j < l->njobs) {
+            pthread_mutex_unlock(&l->mu);
+            run_slot(l, j);
+            pthread_mutex_lock(&l->mu);
+            if (--l->pending == 0)
+                pthread_cond_signal(&l->cv_done);
+        }
+    }
+    pthread_mutex_unlock(&l->mu);
+    return NULL;
+}
+
+static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err, size_t errlen)
+{
+    const sl_model_config *mc = sl_model_get_config(l->m);
+    int mw = mc->stream_window, ml = mc->stream_left, mr = mc->stream_lookahead;
+    if (mw <= 0 || ml < 0 || mr < 0 || mw - ml - mr < 1) { /* a model without a stream window */
+        mw = mc->max_window < 400 ? mc->max_window : 400;
+        ml = mw / 4;
+        mr = mw / 8;
+    }
+    int L = cfg->left_context >= 0 ? cfg->left_context : ml;
+    int R = cfg->lookahead >= 0 ? cfg->lookahead : mr;
+    long W = cfg->window >= 0 ? cfg->window : (long)L + (mw - ml - mr) + R;
+    if (cfg->left_context < -1 || cfg->lookahead < -1 || cfg->window < -1 || W > mc->max_window ||
+        W - L - R < 1) {
+        if (err)
+            snprintf(err, errlen,
+                     "labeler: window %ld with left context %d and lookahead %d leaves no core "
+                     "frames or exceeds the model's maximum window %d",
+                     W, L, R, mc->max_window);
+        return -1;
+    }
+    l->W = (int)W;
+    l->L = L;
+    l->R = R;
+    l->C = (int)W - L - R;
+    return 0;
+}
+
+sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, char *err,
+                           size_t errlen)
+{
+    sl_labeler_config defcfg;
+    if (!cfg_in) {
+        sl_labeler_config_default(&defcfg);
+        cfg_in = &defcfg;
+    }
+    if (cfg_in->num_threads < 1 || cfg_in->num_threads > 256) {
+        if (err)
+            snprintf(err, errlen, "labeler: %d threads is not in [1, 256]", cfg_in->num_threads);
+        return NULL;
+    }
+    sl_labeler *l = calloc(1, sizeof *l);
+    if (!l) {
+        if (err)
+            snprintf(err, errlen, "labeler: out of memory");
+        return NULL;
+    }
+    l->m = m;
+    l->cfg = *cfg_in;
+    const sl_model_config *mc = sl_model_get_config(m);
+    const sl_feature_config *fc = sl_model_feature_config(m);
+    l->K = mc->n_classes;
+    l->F = mc->n_features;
+    l->rate = fc->sample_rate;
+    l->hop = sl_feature_frame_shift(fc);
+    l->flen = sl_feature_frame_length(fc);
+    l->T = cfg_in->num_threads;
+    l->mean = sl_model_norm_mean(m);
+    l->inv_std = sl_model_norm_inv_std(m);
+    pthread_mutex_init(&l->mu, NULL);
+    pthread_cond_init(&l->cv_work, NULL);
+    pthread_cond_init(&l->cv_done, NULL);
+    if (resolve_window(l, cfg_in, err, errlen))
+        goto fail;
+    if (!(l->feat = sl_features_new(fc, err, errlen)))
+        goto fail;
+    if (!(l->dec = sl_decoder_new(&cfg_in->decoder, l->K, (double)l->rate / l->hop, err, errlen)))
+        goto fail;
+    l->cap = l->L + l->T * l->C + l->R;
+    l->frames = malloc((size_t)l->cap * l->F * sizeof(float));
+    l->slots = calloc((size_t)l->T, sizeof *l->slots);
+    if (!l->frames || !l->slots)
+        goto oom;
+    for (int j = 0; j < l->T; j++) {
+        if (!(l->slots[j].enc = sl_encoder_new(m, l->W, err, errlen)))
+            goto fail;
+        if (!(l->slots[j].probs = malloc((size_t)l->W * l->K * sizeof(float))))
+            goto oom;
+    }
+    if (l->T > 1) {
+        if (!(l->threads = calloc((size_t)l->T, sizeof *l->threads)))
+            goto oom;
+        for (int j = 1; j < l->T; j++) {
+            sl_thread_arg *a = malloc(sizeof *a);
+            if (!a)
+                goto oom;
+            a->l = l;
+            a->index = j;
+            if (pthread_create(&l->threads[j], NULL, worker_main, a) != 0) {
+                free(a);
+                if (err)
+                    snprintf(err, errlen, "labeler: cannot start thread %d", j);
+                goto fail;
+            }
+            l->nthreads_started = j;
+        }
+    }
+    sl_labeler_reset(l);
+    return l;
+oom:
+    if (err)
+        snprintf(err, errlen, "labeler: out of memory");
+fail:
+    sl_labeler_free(l);
+    return NULL;
+}
+
+void sl_labeler_free(sl_labeler *l)
+{
+    if (!l)
+        return;
+    if (l->nthreads_started > 0) {
+        pthread_mutex_lock(&l->mu);
+        l->quit = 1;
+        pthread_cond_broadcast(&l->cv_work);
+        pthread_mutex_unlock(&l->mu);
+        for (int j = 1; j <= l->nthreads_started; j++)
+            pthread_join(l->threads[j], NULL);
+    }
+    free(l->threads);
+    if (l->slots)
+        for (int j = 0; j < l->T; j++) {
+            sl_encoder_free(l->slots[j].enc);
+            free(l->slots[j].probs);
+        }
+    free(l->slots);
+    free(l->frames);
+    sl_decoder_free(l->dec);
+    sl_features_free(l->feat);
+    pthread_mutex_destroy(&l->mu);
+    pthread_cond_destroy(&l->cv_work);
+    pthread_cond_destroy(&l->cv_done);
+    free(l);
+}
+
+void sl_labeler_reset(sl_labeler *l)
+{
+    sl_features_reset(l->feat);
+    sl_decoder_reset(l->dec);
+    l->buf_base = 0;
+    l->buf_count = 0;
+    l->total = 0;
+    l->next_block = 0;
+    l->emitted = 0;
+    l->stop_rc = 0;
+}
+
+/* Labels blocks next_block .. next_block + n - 1 (the window ends are clipped
+ * to the frames received, which only matters at end of stream), feeds their
+ * cores to the decoder in order, and drops frames no later block needs. */
+static int run_blocks(sl_labeler *l, int n)
+{
+    int64_t C = l->C;
+    for (int j = 0; j < n; j++) {
+        int64_t k = l->next_block + j;
+        int64_t ws = k * C - l->L;
+        int64_t we = (k + 1) * C + l->R;
+        if (ws < 0)
+            ws = 0;
+        if (we > l->total)
+            we = l->total;
+        l->slots[j].win_start = ws;
+        l->slots[j].win_len = (int)(we - ws);
+    }
+    if (n > 1) {
+        pthread_mutex_lock(&l->mu);
+        l->njobs = n;
+        l->pending = n - 1;
+        l->generation++;
+        pthread_cond_broadcast(&l->cv_work);
+        pthread_mutex_unlock(&l->mu);
+    }
+    run_slot(l, 0);
+    if (n > 1) {
+        pthread_mutex_lock(&l->mu);
+        while (l->pending > 0)
+            pthread_cond_wait(&l->cv_done, &l->mu);
+        pthread_mutex_unlock(&l->mu);
+    }
+    for (int j = 0; j < n; j++) {
+        sl_worker_slot *s = &l->slots[j];
+        if (s->rc) {
+            if (l->err)
+                snprintf(l->err, l->errlen, "labeler: the encoder refused a window of %d frames",
+                         s->win_len);
+            return -1;
+        }
+        int64_t k = l->next_block + j;
+        int64_t cs = k * C, ce = (k + 1) * C;
+        if (ce > l->total)
+            ce = l->total;
+        for (int64_t f = cs; f < ce; f++) {
+            int rc = sl_decoder_push(l->dec, s->probs + (size_t)(f - s->win_start) * l->K, l->sink);
+            if (rc) {
+                l->stop_rc = rc;
+                return rc;
+            }
+        }
+    }
+    l->next_block += n;
+    int64_t keep_from = l->next_block * C - l->L;
+    if (keep_from < 0)
+        keep_from = 0;
+    if (keep_from > l->total)
+        keep_from = l->total;
+    int drop = (int)(keep_from - l->buf_base);
+    if (drop > 0) {
+        l->buf_count -= drop;
+        memmove(l->frames, l->frames + (size_t)drop * l->F, (size_t)l->buf_count * l->F * sizeof(float));
+        l->buf_base = keep_from;
+    }
+    return 0;
+}
+
+/* Blocks whose window is complete (their lookahead has arrived). */
+static int64_t ready_blocks(const sl_labeler *l)
+{
+    int64_t avail = l->total - l->R;
+    if (avail < l->C)
+        return 0;
+    return avail / l->C - l->next_block;
+}
+
+static int on_feature_frame(void *user, int64_t index, const float *frame, int dim)
+{
+    sl_labeler *l = user;
+    (void)index;
+    float *dst = l->frames + (size_t)l->buf_count * l->F;
+    memcpy(dst, frame, (size_t)dim * sizeof(float));
+    sl_normalize(dst, l->mean, l->inv_std, dim);
+    l->buf_count++;
+    l->total++;
+    if (ready_blocks(l) >= l->T) {
+        int rc = run_blocks(l, l->T);
+        if (rc)
+            return rc;
+    }
+    return 0;
+}
+
+/* Runs every block that is ready (or, at end of stream, every block left). */
+static int drain(sl_labeler *l, int at_end)
+{
+    for (;;) {
+        int64_t n = at_end ? (l->total - l->next_block * l->C + l->C - 1) / l->C : ready_blocks(l);
+        if (n <= 0)
+            return 0;
+        int rc = run_blocks(l, n > l->T ? l->T : (int)n);
+        if (rc)
+            return rc;
+    }
+}
+
+static int finish_call(sl_labeler *l, int rc)
+{
+    l->sink = NULL;
+    l->err = NULL;
+    if (rc && l->stop_rc)
+        return l->stop_rc;
+    return rc;
+}
+
+/* The decoder counts emitted frames through this wrapper sink. */
+typedef struct {
+    sl_labeler *l;
+    const sl_label_sink *outer;
+} sl_counting_sink;
+
+static int counting_on_frame(void *user, int64_t index, int label, float confidence,
+                             const float *probs, int n_classes)
+{
+    sl_counting_sink *c = user;
+    c->l->emitted = index + 1;
+    if (c->outer && c->outer->on_frame)
+        return c->outer->on_frame(c->outer->user, index, label, confidence, probs, n_classes);
+    return 0;
+}
+
+static int counting_on_segment(void *user, int64_t start, int64_t end, int label, float conf)
+{
+    sl_counting_sink *c = user;
+    if (c->outer && c->outer->on_segment)
+        return c->outer->on_segment(c->outer->user, start, end, label, conf);
+    return 0;
+}
+
+int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
+                    char *err, size_t errlen)
+{
+    sl_counting_sink cs = {l, sink};
+    sl_label_sink wrap = {&cs, counting_on_frame, counting_on_segment};
+    l->sink = &wrap;
+    l->err = err;
+    l->errlen = errlen;
+    l->stop_rc = 0;
+    int rc = sl_features_push(l->feat, pcm, n, on_feature_frame, l, err, errlen);
+    if (!rc)
+        rc = drain(l, 0);
+    return finish_call(l, rc);
+}
+
+int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_label_sink *sink,
+                        char *err, size_t errlen)
+{
+    while (n > 0) {
+        size_t b = n < S16_BLOCK ? n : S16_BLOCK;
+        for (size_t i = 0; i < b; i++)
+            l->s16_buf[i] = (float)pcm[i] * (1.0f / 32768.0f);
+        int rc = sl_labeler_push(l, l->s16_buf, b, sink, err, errlen);
+        if (rc)
+            return rc;
+        pcm += b;
+        n -= b;
+    }
+    return 0;
+}
+
+int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_t errlen)
+{
+    sl_counting_sink cs = {l, sink};
+    sl_label_sink wrap = {&cs, counting_on_frame, counting_on_segment};
+    l->sink = &wrap;
+    l->err = err;
+    l->errlen = errlen;
+    l->stop_rc = 0;
+    int rc = drain(l, 1);
+    if (!rc)
+        rc = sl_decoder_finish(l->dec, &wrap);
+    rc = finish_call(l, rc);
+    if (!rc)
+        sl_labeler_reset(l);
+    return rc;
+}
+
+int64_t sl_labeler_latency_samples(const sl_labeler *l)
+{
+    return (int64_t)l->flen - l->hop +
+           ((int64_t)l->C - 1 + l->R + sl_decoder_delay_frames(l->dec)) * l->hop;
+}
+
+int sl_labeler_sample_rate(const sl_labeler *l) { return l->rate; }
+int sl_labeler_frame_shift(const sl_labeler *l) { return l->hop; }
+int sl_labeler_frame_length(const sl_labeler *l) { return l->flen; }
+int sl_labeler_num_classes(const sl_labeler *l) { return l->K; }
+const sl_model *sl_labeler_model(const sl_labeler *l) { return l->m; }
+int64_t sl_labeler_samples_pushed(const sl_labeler *l) { return sl_features_samples_seen(l->feat); }
+int64_t sl_labeler_frames_emitted(const sl_labeler *l) { return l->emitted; }
+
+void sl_labeler_window(const sl_labeler *l, int *window, int *left_context, int *lookahead,
+                       int *core)
+{
+    if (window)
+        *window = l->W;
+    if (left_context)
+        *left_context = l->L;
+    if (lookahead)
+        *lookahead = l->R;
+    if (core)
+        *core = l->C;
+}
