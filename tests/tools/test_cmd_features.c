@@ -1,0 +1,482 @@
+/* `seqlabel features` end to end: the built command (path in SL_SEQLABEL) on
+ * files this test writes. The .npy it writes must be bit-identical to the
+ * library's sl_features fed with the same samples, the TSV must hold the same
+ * float32 values, and every bad input must give a non-zero exit, one line on
+ * stderr naming the file, and no output or temporary file left behind. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <dirent.h>
+#include <math.h>
+#include <sndfile.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include "seqlabel.h"
+
+static char tmpdir[256];
+static char outdir[300];
+static const char *seqlabel;
+
+static const char *in_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
+    return buf[k];
+}
+
+static const char *out_path(const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", outdir, name);
+    return buf[k];
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    seqlabel = getenv("SL_SEQLABEL");
+    if (!seqlabel) {
+        fprintf(stderr, "SL_SEQLABEL is not set (meson test sets it)\n");
+        return -1;
+    }
+    const char *base = getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp";
+    snprintf(tmpdir, sizeof tmpdir, "%s/sl-tools-test-XXXXXX", base);
+    if (!mkdtemp(tmpdir))
+        return -1;
+    snprintf(outdir, sizeof outdir, "%s/out", tmpdir);
+    return mkdir(outdir, 0700);
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", tmpdir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+/* Runs `seqlabel ARGS` through the shell, stderr captured into err (its full
+ * text). Returns the exit status (128 + signal if killed). */
+static int run(char *err, size_t errlen, const char *fmt, ...)
+{
+    char args[2048], cmd[4096];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(args, sizeof args, fmt, ap);
+    va_end(ap);
+    const char *errfile = in_path("stderr.txt");
+    snprintf(cmd, sizeof cmd, "'%s' %s 2>'%s'", seqlabel, args, errfile);
+    int st = system(cmd);
+    if (err) {
+        FILE *fp = fopen(errfile, "r");
+        size_t n = fp ? fread(err, 1, errlen - 1, fp) : 0;
+        err[n] = '\0';
+        if (fp)
+            fclose(fp);
+    }
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+/* Noise plus a sine, int16, so every decoder yields exactly s / 32768. */
+static short *make_pcm(long frames, int channels, unsigned seed)
+{
+    short *pcm = malloc(sizeof(short) * frames * channels);
+    uint32_t x = seed * 2654435761u + 1;
+    for (long i = 0; i < frames * channels; i++) {
+        x = x * 1664525u + 1013904223u;
+        pcm[i] = (short)(((int)(x >> 20) - 2048) + 8000 * sin(0.06 * (double)i));
+    }
+    return pcm;
+}
+
+static void write_wav(const char *path, int rate, int channels, const short *pcm, long frames)
+{
+    SF_INFO info = {.samplerate = rate, .channels = channels, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_short(sf, pcm, frames), frames);
+    sf_close(sf);
+}
+
+static void write_float_wav(const char *path, int rate, const float *pcm, long frames)
+{
+    SF_INFO info = {.samplerate = rate, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_FLOAT};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_float(sf, pcm, frames), frames);
+    sf_close(sf);
+}
+
+static char *slurp(const char *path, long *size)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        fail_msg("cannot read %s", path);
+    fseek(fp, 0, SEEK_END);
+    *size = ftell(fp);
+    rewind(fp);
+    char *b = malloc(*size + 1);
+    assert_int_equal(fread(b, 1, *size, fp), *size);
+    b[*size] = '\0';
+    fclose(fp);
+    return b;
+}
+
+/* Parses a .npy the way numpy does for '<f4' C-order 2-D arrays. */
+static float *load_npy(const char *path, long *rows, long *cols)
+{
+    long size;
+    char *b = slurp(path, &size);
+    assert_true(size >= 10);
+    assert_memory_equal(b, "\x93NUMPY\x01\x00", 8);
+    long hlen = (unsigned char)b[8] | ((unsigned char)b[9] << 8);
+    assert_true(10 + hlen <= size);
+    assert_int_equal((10 + hlen) % 64, 0); /* data aligned as numpy wants */
+    char *h = strndup(b + 10, hlen);
+    assert_non_null(strstr(h, "'descr': '<f4'"));
+    assert_non_null(strstr(h, "'fortran_order': False"));
+    char *sh = strstr(h, "'shape': (");
+    assert_non_null(sh);
+    assert_int_equal(sscanf(sh, "'shape': (%ld, %ld)", rows, cols), 2);
+    assert_int_equal(h[hlen - 1], '\n');
+    assert_int_equal(size - 10 - hlen, (long)sizeof(float) * *rows * *cols);
+    float *data = malloc(sizeof(float) * (*rows * *cols + 1));
+    memcpy(data, b + 10 + hlen, sizeof(float) * *rows * *cols);
+    free(h);
+    free(b);
+    return data;
+}
+
+typedef struct {
+    float *data;
+    long rows, dim, cap;
+} frames_buf;
+
+static int collect(void *user, int64_t index, const float *frame, int dim)
+{
+    frames_buf *fb = user;
+    assert_int_equal(index, fb->rows);
+    if ((fb->rows + 1) * dim > fb->cap) {
+        fb->cap = 2 * (fb->rows + 1) * dim;
+        fb->data = realloc(fb->data, sizeof(float) * fb->cap);
+    }
+    memcpy(fb->data + fb->rows * dim, frame, sizeof(float) * dim);
+    fb->rows++;
+    fb->dim = dim;
+    return 0;
+}
+
+/* The library's own features of a file: sl_audio_open + sl_features. */
+static frames_buf reference(const char *path, int rate, const sl_feature_config *base)
+{
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, rate, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    sl_feature_config cfg = *base;
+    cfg.sample_rate = sl_audio_rate(r);
+    sl_features *f = sl_features_new(&cfg, err, sizeof err);
+    if (!f)
+        fail_msg("%s", err);
+    frames_buf fb = {0};
+    fb.dim = sl_feature_dim(&cfg);
+    float buf[1000];
+    long n;
+    while ((n = sl_audio_read(r, buf, 1000, err, sizeof err)) > 0)
+        assert_int_equal(sl_features_push(f, buf, n, collect, &fb, err, sizeof err), 0);
+    assert_int_equal(n, 0);
+    sl_features_free(f);
+    sl_audio_close(r);
+    return fb;
+}
+
+static void assert_npy_equals(const char *npy, const frames_buf *ref)
+{
+    long rows, cols;
+    float *data = load_npy(npy, &rows, &cols);
+    assert_int_equal(rows, ref->rows);
+    assert_int_equal(cols, ref->dim);
+    assert_memory_equal(data, ref->data, sizeof(float) * rows * cols);
+    free(data);
+}
+
+/* Default settings at the file's own rate: bit-identical to the library. */
+static void test_npy_default(void **state)
+{
+    (void)state;
+    const long n = 16000 + 1234;
+    short *pcm = make_pcm(n, 1, 1);
+    const char *wav = in_path("speechlike.wav");
+    write_wav(wav, 16000, 1, pcm, n);
+    char err[4096];
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", wav, out_path("a.npy")), 0);
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    frames_buf ref = reference(wav, 0, &cfg);
+    assert_int_equal(ref.rows, sl_feature_num_frames(&(sl_feature_config){.sample_rate = 16000,
+        .frame_length_ms = 25, .frame_shift_ms = 10}, n));
+    assert_int_equal(ref.rows, 1 + (n - 400) / 160);
+    assert_npy_equals(out_path("a.npy"), &ref);
+    free(ref.data);
+    free(pcm);
+}
+
+/* Non-default options reach the extractor: 40 bins, hann, energy; 13 MFCCs;
+ * a stereo 44.1 kHz file resampled to 16 kHz. */
+static void test_npy_options(void **state)
+{
+    (void)state;
+    const long n = 44100;
+    short *pcm = make_pcm(n, 2, 2);
+    const char *wav = in_path("stereo44k.wav");
+    write_wav(wav, 44100, 2, pcm, n);
+    char err[4096];
+
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    cfg.num_mel_bins = 40;
+    cfg.window = SL_WINDOW_HANN;
+    cfg.use_energy = 1;
+    cfg.frame_length_ms = 20;
+    cfg.low_freq = 60;
+    cfg.high_freq = -400;
+    assert_int_equal(run(err, sizeof err,
+                         "features '%s' -o '%s' --mel-bins 40 --window hann --energy --sample-rate 16000 "
+                         "--frame-length 20 --low-freq 60 --high-freq -400",
+                         wav, out_path("b.npy")), 0);
+    frames_buf ref = reference(wav, 16000, &cfg);
+    assert_int_equal(ref.dim, 41);
+    assert_true(ref.rows >= 98 && ref.rows <= 99); /* 16000 +- 1 samples after resampling */
+    assert_npy_equals(out_path("b.npy"), &ref);
+    free(ref.data);
+
+    sl_feature_config_default(&cfg);
+    cfg.num_ceps = 13;
+    cfg.num_mel_bins = 23;
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --mfcc 13 --mel-bins 23", wav,
+                         out_path("c.npy")), 0);
+    ref = reference(wav, 0, &cfg);
+    assert_int_equal(ref.dim, 13);
+    assert_npy_equals(out_path("c.npy"), &ref);
+    free(ref.data);
+    free(pcm);
+}
+
+/* TSV holds the same float32 values as the .npy; "-o -" and "-" (stdin)
+ * give the same bytes as files. */
+static void test_tsv_and_stdio(void **state)
+{
+    (void)state;
+    const long n = 8000 * 2;
+    short *pcm = make_pcm(n, 1, 3);
+    const char *wav = in_path("eight.wav");
+    write_wav(wav, 8000, 1, pcm, n);
+    char err[4096];
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --mel-bins 23", wav, out_path("d.npy")), 0);
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --mel-bins 23", wav, out_path("d.tsv")), 0);
+    long rows, cols;
+    float *npy = load_npy(out_path("d.npy"), &rows, &cols);
+    assert_int_equal(cols, 23);
+    assert_int_equal(rows, 1 + (n - 200) / 80);
+    long size;
+    char *tsv = slurp(out_path("d.tsv"), &size);
+    char *p = tsv;
+    for (long i = 0; i < rows; i++)
+        for (long j = 0; j < cols; j++) {
+            char *end;
+            float v = strtof(p, &end);
+            assert_true(end != p);
+            if (v != npy[i * cols + j])
+                fail_msg("tsv[%ld][%ld] = %.9g, npy %.9g", i, j, v, npy[i * cols + j]);
+            assert_int_equal(*end, j + 1 < cols ? '\t' : '\n');
+            p = end + 1;
+        }
+    assert_int_equal(*p, '\0');
+    free(tsv);
+
+    long s1, s2;
+    assert_int_equal(run(err, sizeof err, "features - -o - --format npy --mel-bins 23 < '%s' > '%s'", wav,
+                         out_path("e.npy")), 0);
+    char *a = slurp(out_path("d.npy"), &s1);
+    char *b = slurp(out_path("e.npy"), &s2);
+    assert_int_equal(s1, s2);
+    assert_memory_equal(a, b, s1);
+    free(a);
+    free(b);
+    assert_int_equal(run(err, sizeof err, "features '%s' -o - --mel-bins 23 | cat > '%s'", wav,
+                         out_path("f.tsv")), 0);
+    a = slurp(out_path("d.tsv"), &s1);
+    b = slurp(out_path("f.tsv"), &s2);
+    assert_int_equal(s1, s2);
+    assert_memory_equal(a, b, s1);
+    free(a);
+    free(b);
+    free(npy);
+    free(pcm);
+}
+
+/* Shorter than one window: not an error, an empty (0, 80) array. */
+static void test_short_input(void **state)
+{
+    (void)state;
+    short *pcm = make_pcm(399, 1, 4);
+    const char *wav = in_path("short.wav");
+    write_wav(wav, 16000, 1, pcm, 399);
+    char err[4096];
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", wav, out_path("g.npy")), 0);
+    long rows, cols;
+    free(load_npy(out_path("g.npy"), &rows, &cols));
+    assert_int_equal(rows, 0);
+    assert_int_equal(cols, 80);
+    free(pcm);
+}
+
+/* Lists outdir: names other than `keep` mean something was left behind. */
+static void assert_outdir_holds_only(const char *keep)
+{
+    DIR *d = opendir(outdir);
+    assert_non_null(d);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        if (strcmp(e->d_name, ".") && strcmp(e->d_name, "..") && (!keep || strcmp(e->d_name, keep)))
+            fail_msg("left behind after a failure: %s", e->d_name);
+    closedir(d);
+}
+
+static void clear_outdir(void)
+{
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -f '%s'/*", outdir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* One bad case: non-zero exit, exactly one stderr line naming `name` and
+ * containing `why`, and the pre-existing output untouched, nothing else. */
+static void expect_failure(const char *input, const char *name, const char *why, const char *extra)
+{
+    clear_outdir();
+    const char *out = out_path("precious.npy");
+    FILE *fp = fopen(out, "w");
+    fputs("KEEP", fp);
+    fclose(fp);
+    char err[4096];
+    int rc = run(err, sizeof err, "features '%s' -o '%s' %s", input, out, extra ? extra : "");
+    if (rc == 0)
+        fail_msg("%s: exit 0, expected a failure", input);
+    char *nl = strchr(err, '\n');
+    if (!nl || nl[1] != '\0')
+        fail_msg("%s: expected exactly one line on stderr, got '%s'", input, err);
+    if (!strstr(err, name) || !strstr(err, why))
+        fail_msg("%s: message '%s' lacks '%s' or '%s'", input, err, name, why);
+    long size;
+    char *kept = slurp(out, &size);
+    assert_string_equal(kept, "KEEP");
+    free(kept);
+    assert_outdir_holds_only("precious.npy");
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    char path[600];
+    expect_failure(in_path("missing.wav"), "missing.wav", "No such file", NULL);
+
+    snprintf(path, sizeof path, "%s", in_path("words.wav"));
+    FILE *fp = fopen(path, "w");
+    fputs("RIFF? no: words\n", fp);
+    fclose(fp);
+    expect_failure(path, "words.wav", "not an audio file", NULL);
+
+    snprintf(path, sizeof path, "%s", in_path("empty.wav"));
+    fclose(fopen(path, "w"));
+    expect_failure(path, "empty.wav", "contains no audio", NULL);
+
+    snprintf(path, sizeof path, "%s", in_path("zero.wav"));
+    write_wav(path, 16000, 1, NULL, 0);
+    expect_failure(path, "zero.wav", "contains no audio", NULL);
+
+    /* NaN late in a file: frames were already written to the temp file. */
+    const long n = 48000;
+    float *f = calloc(n, sizeof(float));
+    for (long i = 0; i < n; i++)
+        f[i] = (float)(0.1 * sin(0.01 * i));
+    f[40000] = NAN;
+    snprintf(path, sizeof path, "%s", in_path("nan.wav"));
+    write_float_wav(path, 16000, f, n);
+    expect_failure(path, "nan.wav", "sample 40000", NULL);
+    f[40000] = 0;
+    f[47999] = -INFINITY;
+    snprintf(path, sizeof path, "%s", in_path("inf.wav"));
+    write_float_wav(path, 16000, f, n);
+    expect_failure(path, "inf.wav", "sample 47999", "--sample-rate 8000");
+    free(f);
+
+    /* Option errors name the option. */
+    short *pcm = make_pcm(4000, 1, 5);
+    snprintf(path, sizeof path, "%s", in_path("ok.wav"));
+    write_wav(path, 16000, 1, pcm, 4000);
+    expect_failure(path, "--mel-bins", "not an integer", "--mel-bins 0");
+    expect_failure(path, "--window", "povey", "--window triangle");
+    free(pcm);
+}
+
+/* The output directory does not exist: a clear error, nothing created. */
+static void test_missing_output_dir(void **state)
+{
+    (void)state;
+    short *pcm = make_pcm(4000, 1, 6);
+    const char *wav = in_path("fine.wav");
+    write_wav(wav, 16000, 1, pcm, 4000);
+    char err[4096];
+    char out[700];
+    snprintf(out, sizeof out, "%s/no-such-dir/x.npy", tmpdir);
+    assert_int_not_equal(run(err, sizeof err, "features '%s' -o '%s'", wav, out), 0);
+    if (!strstr(err, "does not exist") || !strstr(err, "no-such-dir"))
+        fail_msg("message: %s", err);
+    assert_int_equal(access(out, F_OK), -1);
+    free(pcm);
+}
+
+static void test_help(void **state)
+{
+    (void)state;
+    char cmd[700];
+    snprintf(cmd, sizeof cmd, "'%s' features --help > '%s'", seqlabel, in_path("help.txt"));
+    assert_int_equal(system(cmd), 0);
+    long size;
+    char *help = slurp(in_path("help.txt"), &size);
+    const char *opts[] = {"--output", "--format", "--mel-bins", "--window", "--sample-rate", "--frame-length",
+                          "--frame-shift", "--low-freq", "--high-freq", "--energy", "--mfcc", "--dither",
+                          "--seed", "--resample-quality", "--raw-format", "--raw-rate", "--raw-channels"};
+    for (size_t i = 0; i < sizeof opts / sizeof opts[0]; i++)
+        if (!strstr(help, opts[i]))
+            fail_msg("--help does not describe %s", opts[i]);
+    free(help);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_npy_default),
+        cmocka_unit_test(test_npy_options),
+        cmocka_unit_test(test_tsv_and_stdio),
+        cmocka_unit_test(test_short_input),
+        cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_missing_output_dir),
+        cmocka_unit_test(test_help),
+    };
+    return cmocka_run_group_tests_name("tools/features", tests, setup, teardown);
+}
