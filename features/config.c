@@ -1,6 +1,12 @@
-#include "seqlabel.h"
-
+/* Feature settings: defaults (Kaldi's, except dither off and int16 input
+ * scaling of float PCM), validation with messages a user can act on, and the
+ * sizes derived from them. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
 #include <string.h>
+
+#include "features/features_internal.h"
 
 void sl_feature_config_default(sl_feature_config *cfg)
 {
@@ -18,4 +24,119 @@ void sl_feature_config_default(sl_feature_config *cfg)
     cfg->raw_energy = 1;
     cfg->cepstral_lifter = 22.0f;
     cfg->input_scale = 32768.0f;
+}
+
+/* Kaldi: static_cast<int32>(samp_freq * 0.001 * ms), truncation included, so
+ * 22050 Hz with 25 ms gives 551 samples. */
+static int ms_to_samples(int rate, float ms)
+{
+    double v = (double)rate * 0.001 * (double)ms;
+    if (!(v >= 0.0) || v > 1e9)
+        return -1;
+    return (int)v;
+}
+
+int sl_feature_frame_length(const sl_feature_config *cfg)
+{
+    return ms_to_samples(cfg->sample_rate, cfg->frame_length_ms);
+}
+
+int sl_feature_frame_shift(const sl_feature_config *cfg)
+{
+    return ms_to_samples(cfg->sample_rate, cfg->frame_shift_ms);
+}
+
+int sl_feature_fft_size(const sl_feature_config *cfg)
+{
+    int w = sl_feature_frame_length(cfg), n = 1;
+    while (n < w)
+        n <<= 1;
+    return n;
+}
+
+int sl_feature_dim(const sl_feature_config *cfg)
+{
+    /* Kaldi's MFCC puts the log-energy in place of C0, so it adds no dimension. */
+    if (cfg->num_ceps > 0)
+        return cfg->num_ceps;
+    return cfg->num_mel_bins + (cfg->use_energy ? 1 : 0);
+}
+
+int64_t sl_feature_num_frames(const sl_feature_config *cfg, int64_t n_samples)
+{
+    int w = sl_feature_frame_length(cfg), s = sl_feature_frame_shift(cfg);
+    if (w <= 0 || s <= 0 || n_samples < w)
+        return 0;
+    return 1 + (n_samples - w) / s;
+}
+
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        int n = snprintf(err, errlen, "feature settings: ");
+        if (n >= 0 && (size_t)n < errlen)
+            vsnprintf(err + n, errlen - (size_t)n, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+#define SL_MAX_WINDOW_SAMPLES 65536
+#define SL_MAX_MEL_BINS 1024
+
+int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t errlen)
+{
+    if (!cfg)
+        return fail(err, errlen, "no settings given");
+    if (cfg->sample_rate < 1000 || cfg->sample_rate > 384000)
+        return fail(err, errlen, "sample rate %d Hz is outside 1000..384000", cfg->sample_rate);
+    if (!isfinite(cfg->frame_length_ms) || cfg->frame_length_ms <= 0.0f)
+        return fail(err, errlen, "frame length %g ms must be positive", (double)cfg->frame_length_ms);
+    if (!isfinite(cfg->frame_shift_ms) || cfg->frame_shift_ms <= 0.0f)
+        return fail(err, errlen, "frame shift %g ms must be positive", (double)cfg->frame_shift_ms);
+    int w = sl_feature_frame_length(cfg), s = sl_feature_frame_shift(cfg);
+    if (w < 2 || w > SL_MAX_WINDOW_SAMPLES)
+        return fail(err, errlen, "frame length %g ms is %d samples at %d Hz; it must be 2..%d samples",
+                    (double)cfg->frame_length_ms, w, cfg->sample_rate, SL_MAX_WINDOW_SAMPLES);
+    if (s < 1)
+        return fail(err, errlen, "frame shift %g ms is less than one sample at %d Hz",
+                    (double)cfg->frame_shift_ms, cfg->sample_rate);
+    if (cfg->num_mel_bins < 3 || cfg->num_mel_bins > SL_MAX_MEL_BINS)
+        return fail(err, errlen, "%d mel bins; it must be 3..%d", cfg->num_mel_bins, SL_MAX_MEL_BINS);
+    if ((unsigned)cfg->window > SL_WINDOW_RECTANGULAR)
+        return fail(err, errlen, "unknown window type %d", (int)cfg->window);
+    double nyquist = 0.5 * cfg->sample_rate, high = sl_feature_high_freq(cfg);
+    if (!isfinite(cfg->low_freq) || cfg->low_freq < 0.0f || cfg->low_freq >= nyquist)
+        return fail(err, errlen, "low frequency %g Hz must be in [0, Nyquist %g Hz)",
+                    (double)cfg->low_freq, nyquist);
+    if (!isfinite(cfg->high_freq) || high <= 0.0 || high > nyquist)
+        return fail(err, errlen, "high frequency %g Hz (%g Hz after the offset from Nyquist) must be in (0, %g]",
+                    (double)cfg->high_freq, high, nyquist);
+    if (high <= cfg->low_freq)
+        return fail(err, errlen, "high frequency %g Hz must be above low frequency %g Hz",
+                    high, (double)cfg->low_freq);
+    if (!isfinite(cfg->preemph) || cfg->preemph < 0.0f || cfg->preemph > 1.0f)
+        return fail(err, errlen, "pre-emphasis %g must be in [0, 1]", (double)cfg->preemph);
+    if (!isfinite(cfg->dither) || cfg->dither < 0.0f)
+        return fail(err, errlen, "dither %g must be >= 0", (double)cfg->dither);
+    if (!isfinite(cfg->energy_floor) || cfg->energy_floor < 0.0f)
+        return fail(err, errlen, "energy floor %g must be >= 0", (double)cfg->energy_floor);
+    if (cfg->num_ceps < 0 || cfg->num_ceps > cfg->num_mel_bins)
+        return fail(err, errlen, "%d cepstra with %d mel bins; it must be 0..%d",
+                    cfg->num_ceps, cfg->num_mel_bins, cfg->num_mel_bins);
+    if (!isfinite(cfg->cepstral_lifter) || cfg->cepstral_lifter < 0.0f)
+        return fail(err, errlen, "cepstral lifter %g must be >= 0", (double)cfg->cepstral_lifter);
+    if (!isfinite(cfg->input_scale) || cfg->input_scale <= 0.0f)
+        return fail(err, errlen, "input scale %g must be positive", (double)cfg->input_scale);
+    /* Kaldi refuses a mel bin that covers no FFT bin ("--num-mel-bins too large"). */
+    int fft = sl_feature_fft_size(cfg);
+    for (int m = 0; m < cfg->num_mel_bins; m++)
+        if (sl_mel_bin_width(cfg, fft, m) == 0)
+            return fail(err, errlen,
+                        "%d mel bins are too many for a %d-point FFT (%d-sample window at %d Hz, %g..%g Hz): "
+                        "mel bin %d covers no FFT bin; use fewer mel bins, a longer window or a wider range",
+                        cfg->num_mel_bins, fft, w, cfg->sample_rate, (double)cfg->low_freq, high, m);
+    return 0;
 }

@@ -60,9 +60,11 @@ void sl_feature_config_default(sl_feature_config *cfg);
 /* Checks ranges and that the settings fit together (mel bins vs FFT size, ...). */
 int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t errlen);
 /* Derived sizes (valid config required). */
-int sl_feature_dim(const sl_feature_config *cfg);          /* mel bins (+1 with energy) or num_ceps (+1) */
+int sl_feature_dim(const sl_feature_config *cfg);          /* mel bins (+1 with energy) or num_ceps
+                                                            (Kaldi: energy replaces C0, no extra dim) */
 int sl_feature_frame_length(const sl_feature_config *cfg); /* window in samples */
 int sl_feature_frame_shift(const sl_feature_config *cfg);  /* hop in samples */
+int sl_feature_fft_size(const sl_feature_config *cfg);     /* window rounded up to a power of two */
 /* Frames that snip_edges framing yields for n samples: 0 if n < window. */
 int64_t sl_feature_num_frames(const sl_feature_config *cfg, int64_t n_samples);
 

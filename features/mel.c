@@ -1,0 +1,114 @@
+/* Triangular mel filterbank as Kaldi's MelBanks builds it: num_bins + 2 points
+ * equally spaced on the mel scale between low and high frequency; FFT bin k
+ * (centre k * rate / fft_size, k < fft_size / 2, so the Nyquist bin never
+ * contributes) gets max(0, min(up slope, down slope)) in mel units. */
+#include <math.h>
+#include <stdlib.h>
+
+#include "features/features_internal.h"
+
+double sl_mel_scale(double hz)
+{
+    return 1127.0 * log(1.0 + hz / 700.0);
+}
+
+double sl_feature_high_freq(const sl_feature_config *cfg)
+{
+    double nyquist = 0.5 * cfg->sample_rate;
+    return cfg->high_freq <= 0.0f ? nyquist + cfg->high_freq : cfg->high_freq;
+}
+
+/* Weight of FFT bin k in mel bin m (0 outside the triangle). */
+static double mel_weight(double mel_low, double delta, int m, double mel_k)
+{
+    double left = mel_low + m * delta;
+    double center = mel_low + (m + 1.0) * delta;
+    double right = mel_low + (m + 2.0) * delta;
+    if (!(mel_k > left && mel_k < right))
+        return 0.0;
+    double up = (mel_k - left) / (center - left);
+    double down = (right - mel_k) / (right - center);
+    return up < down ? up : down;
+}
+
+typedef struct {
+    double mel_low, delta, bin_width;
+    int half;
+} mel_layout;
+
+static mel_layout layout_of(const sl_feature_config *cfg, int fft_size)
+{
+    mel_layout l;
+    l.mel_low = sl_mel_scale(cfg->low_freq);
+    double mel_high = sl_mel_scale(sl_feature_high_freq(cfg));
+    l.delta = (mel_high - l.mel_low) / (cfg->num_mel_bins + 1);
+    l.bin_width = (double)cfg->sample_rate / fft_size;
+    l.half = fft_size / 2;
+    return l;
+}
+
+/* Span [*first, *first + *len) of non-zero weights of bin m. */
+static void bin_span(const mel_layout *l, int m, int *first, int *len)
+{
+    int lo = -1, hi = -1;
+    for (int k = 0; k < l->half; k++) {
+        if (mel_weight(l->mel_low, l->delta, m, sl_mel_scale(l->bin_width * k)) > 0.0) {
+            if (lo < 0)
+                lo = k;
+            hi = k;
+        }
+    }
+    *first = lo < 0 ? 0 : lo;
+    *len = lo < 0 ? 0 : hi - lo + 1;
+}
+
+int sl_mel_bin_width(const sl_feature_config *cfg, int fft_size, int m)
+{
+    mel_layout l = layout_of(cfg, fft_size);
+    int first, len;
+    bin_span(&l, m, &first, &len);
+    return len;
+}
+
+int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size)
+{
+    mel_layout l = layout_of(cfg, fft_size);
+    int n = cfg->num_mel_bins;
+    b->num_bins = n;
+    b->first = calloc((size_t)n, sizeof *b->first);
+    b->len = calloc((size_t)n, sizeof *b->len);
+    b->offset = calloc((size_t)n + 1, sizeof *b->offset);
+    b->weights = NULL;
+    if (!b->first || !b->len || !b->offset)
+        goto fail;
+    int total = 0;
+    for (int m = 0; m < n; m++) {
+        bin_span(&l, m, &b->first[m], &b->len[m]);
+        b->offset[m] = total;
+        total += b->len[m];
+    }
+    b->offset[n] = total;
+    b->weights = calloc((size_t)total + 1, sizeof *b->weights);
+    if (!b->weights)
+        goto fail;
+    for (int m = 0; m < n; m++)
+        for (int j = 0; j < b->len[m]; j++) {
+            int k = b->first[m] + j;
+            b->weights[b->offset[m] + j] =
+                (float)mel_weight(l.mel_low, l.delta, m, sl_mel_scale(l.bin_width * k));
+        }
+    return 0;
+fail:
+    sl_mel_bank_free(b);
+    return -1;
+}
+
+void sl_mel_bank_free(sl_mel_bank *b)
+{
+    free(b->first);
+    free(b->len);
+    free(b->offset);
+    free(b->weights);
+    b->first = b->len = b->offset = NULL;
+    b->weights = NULL;
+}
