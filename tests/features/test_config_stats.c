@@ -1,0 +1,107 @@
+/* Settings validation messages, and normalisation statistics against values
+ * computed by hand. */
+#include <math.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "seqlabel.h"
+
+static void expect_invalid(const sl_feature_config *cfg, const char *needle)
+{
+    char err[SL_ERR_LEN] = "";
+    assert_int_equal(sl_feature_config_validate(cfg, err, sizeof err), -1);
+    printf("  %s\n", err);
+    if (!strstr(err, needle))
+        fail_msg("message \"%s\" lacks \"%s\"", err, needle);
+    assert_null(sl_features_new(cfg, err, sizeof err));
+}
+
+static void test_validate(void **state)
+{
+    (void)state;
+    sl_feature_config cfg, d;
+    sl_feature_config_default(&d);
+    assert_int_equal(sl_feature_config_validate(&d, NULL, 0), 0);
+    assert_int_equal(d.dither, 0.0f);
+    assert_int_equal(d.input_scale, 32768.0f);
+
+    cfg = d; cfg.sample_rate = 8000; cfg.num_mel_bins = 128; /* 256-point FFT */
+    expect_invalid(&cfg, "too many for a 256-point FFT");
+    cfg = d; cfg.low_freq = 4000; cfg.high_freq = 3000;
+    expect_invalid(&cfg, "must be above low frequency");
+    cfg = d; cfg.high_freq = -9000; /* Nyquist - 9000 < 0 */
+    expect_invalid(&cfg, "high frequency");
+    cfg = d; cfg.high_freq = 9000;
+    expect_invalid(&cfg, "high frequency");
+    cfg = d; cfg.low_freq = 8000;
+    expect_invalid(&cfg, "low frequency");
+    cfg = d; cfg.sample_rate = 0;
+    expect_invalid(&cfg, "sample rate 0");
+    cfg = d; cfg.frame_shift_ms = 0.01f;
+    expect_invalid(&cfg, "less than one sample");
+    cfg = d; cfg.frame_length_ms = NAN;
+    expect_invalid(&cfg, "frame length");
+    cfg = d; cfg.num_mel_bins = 2;
+    expect_invalid(&cfg, "mel bins");
+    cfg = d; cfg.num_ceps = 81;
+    expect_invalid(&cfg, "cepstra");
+    cfg = d; cfg.window = (sl_window_type)9;
+    expect_invalid(&cfg, "window");
+    cfg = d; cfg.input_scale = 0;
+    expect_invalid(&cfg, "input scale");
+    cfg = d; cfg.preemph = 1.5f;
+    expect_invalid(&cfg, "pre-emphasis");
+    /* Near the limit but valid: 40 bins at 8 kHz (the fixtures use it). */
+    cfg = d; cfg.sample_rate = 8000; cfg.num_mel_bins = 40;
+    assert_int_equal(sl_feature_config_validate(&cfg, NULL, 0), 0);
+}
+
+static void test_stats_and_normalize(void **state)
+{
+    (void)state;
+    sl_stats s;
+    assert_int_equal(sl_stats_init(&s, 3), 0);
+    const float frames[3][3] = {{1, 2, 7}, {3, 4, 7}, {5, 9, 7}};
+    for (int i = 0; i < 3; i++)
+        sl_stats_add(&s, frames[i]);
+    float mean[3], inv_std[3];
+    sl_stats_finish(&s, mean, inv_std);
+    /* dim 0: mean 3, variance (1 + 9 + 25) / 3 - 9 = 8/3; dim 1: mean 5,
+     * variance (4 + 16 + 81) / 3 - 25 = 26/3; dim 2 constant. */
+    assert_float_equal(mean[0], 3.0, 1e-6);
+    assert_float_equal(mean[1], 5.0, 1e-6);
+    assert_float_equal(mean[2], 7.0, 1e-6);
+    assert_float_equal(inv_std[0], 1.0 / sqrt(8.0 / 3.0), 1e-6);
+    assert_float_equal(inv_std[1], 1.0 / sqrt(26.0 / 3.0), 1e-6);
+    assert_true(isfinite(inv_std[2]) && inv_std[2] > 0);
+    float v[3] = {5, 2, 7};
+    sl_normalize(v, mean, inv_std, 3);
+    assert_float_equal(v[0], 2.0 / sqrt(8.0 / 3.0), 1e-6);
+    assert_float_equal(v[1], -3.0 / sqrt(26.0 / 3.0), 1e-6);
+    assert_float_equal(v[2], 0.0, 1e-6);
+    sl_stats_free(&s);
+
+    /* Double accumulation: a large offset does not swamp a small variance
+     * (float sums of squares would give 0 or negative variance here). */
+    assert_int_equal(sl_stats_init(&s, 1), 0);
+    for (int i = 0; i < 100000; i++) {
+        float x = 1000.0f + (i % 2 ? 0.5f : -0.5f);
+        sl_stats_add(&s, &x);
+    }
+    sl_stats_finish(&s, mean, inv_std);
+    assert_float_equal(mean[0], 1000.0, 1e-4);
+    assert_float_equal(inv_std[0], 2.0, 1e-3);
+    sl_stats_free(&s);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_stats_and_normalize),
+    };
+    return cmocka_run_group_tests_name("features_config_stats", tests, NULL, NULL);
+}

@@ -1,0 +1,224 @@
+/* Streaming: any push sizes give frames bit-identical (memcmp) to one push of
+ * the whole signal; short audio gives no frame; NaN/Inf are refused with their
+ * absolute position and leave the extractor as it was. */
+#include <math.h>
+#include <stdarg.h>
+#include <setjmp.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <cmocka.h>
+
+#include "test_util.h"
+
+static uint64_t lcg = 12345;
+static size_t rand_size(size_t max)
+{
+    lcg = lcg * 6364136223846793005ull + 1442695040888963407ull;
+    return 1 + (size_t)((lcg >> 33) % max);
+}
+
+static void check_config(const sl_feature_config *cfg, const float *x, size_t n)
+{
+    frame_sink whole, ones, random;
+    extract(cfg, x, n, NULL, 0, &whole);
+    assert_int_equal(whole.frames, sl_feature_num_frames(cfg, (int64_t)n));
+    assert_true(whole.frames > 10);
+    size_t one = 1;
+    extract(cfg, x, n, &one, 1, &ones);
+    size_t sizes[200];
+    for (int i = 0; i < 200; i++) /* mostly small, some larger than the internal buffer */
+        sizes[i] = i % 17 == 0 ? rand_size(20000) : rand_size(700);
+    extract(cfg, x, n, sizes, 200, &random);
+    size_t bytes = (size_t)(whole.frames * whole.dim) * sizeof(float);
+    assert_int_equal(ones.frames, whole.frames);
+    assert_int_equal(random.frames, whole.frames);
+    assert_memory_equal(ones.data, whole.data, bytes);
+    assert_memory_equal(random.data, whole.data, bytes);
+    sink_free(&whole);
+    sink_free(&ones);
+    sink_free(&random);
+}
+
+static void test_push_sizes_bit_identical(void **state)
+{
+    (void)state;
+    size_t n;
+    float *x = fx_read_f32("speech16k.f32", &n);
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    check_config(&cfg, x, n);
+    cfg.use_energy = 1;
+    cfg.num_ceps = 13;
+    cfg.num_mel_bins = 23;
+    check_config(&cfg, x, n);
+    /* Dither on: seeded, drawn per frame in frame order, so still identical. */
+    sl_feature_config_default(&cfg);
+    cfg.dither = 1.0f;
+    cfg.dither_seed = 42;
+    check_config(&cfg, x, n);
+    /* A hop longer than the window skips samples between frames. */
+    sl_feature_config_default(&cfg);
+    cfg.frame_shift_ms = 40.0f;
+    check_config(&cfg, x, n);
+    free(x);
+    x = fx_read_f32("speech22k.f32", &n);
+    sl_feature_config_default(&cfg);
+    cfg.sample_rate = 22050; /* 551-sample window, 220-sample hop */
+    check_config(&cfg, x, n);
+    free(x);
+}
+
+/* With a hop longer than the window, frame i must be the features of samples
+ * [i * hop, i * hop + window) alone: checked against fresh extractors. */
+static void test_long_hop_frames_are_their_own_windows(void **state)
+{
+    (void)state;
+    size_t n;
+    float *x = fx_read_f32("noise16k.f32", &n);
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    cfg.frame_shift_ms = 40.0f; /* 640 samples > 400 */
+    frame_sink all;
+    extract(&cfg, x, n, NULL, 0, &all);
+    assert_int_equal(all.frames, 1 + ((int64_t)n - 400) / 640);
+    for (int64_t i = 0; i < all.frames; i++) {
+        frame_sink one;
+        extract(&cfg, x + i * 640, 400, NULL, 0, &one);
+        assert_int_equal(one.frames, 1);
+        assert_memory_equal(one.data, all.data + i * all.dim, (size_t)all.dim * sizeof(float));
+        sink_free(&one);
+    }
+    sink_free(&all);
+    free(x);
+}
+
+static void test_frame_counts(void **state)
+{
+    (void)state;
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    assert_int_equal(sl_feature_frame_length(&cfg), 400);
+    assert_int_equal(sl_feature_frame_shift(&cfg), 160);
+    assert_int_equal(sl_feature_fft_size(&cfg), 512);
+    assert_int_equal(sl_feature_dim(&cfg), 80);
+    assert_int_equal(sl_feature_num_frames(&cfg, 0), 0);
+    assert_int_equal(sl_feature_num_frames(&cfg, 399), 0);
+    assert_int_equal(sl_feature_num_frames(&cfg, 400), 1);
+    assert_int_equal(sl_feature_num_frames(&cfg, 559), 1);
+    assert_int_equal(sl_feature_num_frames(&cfg, 560), 2);
+    assert_int_equal(sl_feature_num_frames(&cfg, 16000), 98);
+    /* Kaldi truncates rate * ms / 1000: 551.25 -> 551 and 220.5 -> 220 at 22.05 kHz. */
+    const int rates[] = {8000, 16000, 22050, 44100, 48000};
+    const int wins[] = {200, 400, 551, 1102, 1200}, hops[] = {80, 160, 220, 441, 480},
+              ffts[] = {256, 512, 1024, 2048, 2048};
+    for (int i = 0; i < 5; i++) {
+        cfg.sample_rate = rates[i];
+        assert_int_equal(sl_feature_config_validate(&cfg, NULL, 0), 0);
+        assert_int_equal(sl_feature_frame_length(&cfg), wins[i]);
+        assert_int_equal(sl_feature_frame_shift(&cfg), hops[i]);
+        assert_int_equal(sl_feature_fft_size(&cfg), ffts[i]);
+        assert_int_equal(sl_feature_num_frames(&cfg, rates[i]), 1 + (rates[i] - wins[i]) / hops[i]);
+    }
+    sl_feature_config_default(&cfg);
+    cfg.use_energy = 1;
+    assert_int_equal(sl_feature_dim(&cfg), 81);
+    cfg.num_ceps = 13; /* Kaldi: the energy replaces C0 */
+    assert_int_equal(sl_feature_dim(&cfg), 13);
+
+    /* Short audio: no frame and no error, in one push or many. */
+    sl_feature_config_default(&cfg);
+    float quiet[399] = {0};
+    frame_sink s;
+    extract(&cfg, quiet, 399, NULL, 0, &s);
+    assert_int_equal(s.frames, 0);
+    size_t three = 3;
+    extract(&cfg, quiet, 399, &three, 1, &s);
+    assert_int_equal(s.frames, 0);
+    char err[SL_ERR_LEN];
+    sl_features *f = sl_features_new(&cfg, err, sizeof err);
+    assert_non_null(f);
+    assert_int_equal(sl_features_push(f, quiet, 0, sink_frame, &s, err, sizeof err), 0);
+    assert_int_equal(sl_features_samples_seen(f), 0);
+    sl_features_free(f);
+}
+
+static void test_non_finite_refused_with_position(void **state)
+{
+    (void)state;
+    size_t n;
+    float *x = fx_read_f32("speech16k.f32", &n);
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    frame_sink ref, got = {0};
+    extract(&cfg, x, n, NULL, 0, &ref);
+
+    char err[SL_ERR_LEN] = "";
+    sl_features *f = sl_features_new(&cfg, err, sizeof err);
+    assert_non_null(f);
+    assert_int_equal(sl_features_push(f, x, 1000, sink_frame, &got, err, sizeof err), 0);
+    float *bad = malloc(5000 * sizeof *bad);
+    memcpy(bad, x + 1000, 5000 * sizeof *bad);
+    bad[1234] = NAN;
+    assert_int_equal(sl_features_push(f, bad, 5000, sink_frame, &got, err, sizeof err), -1);
+    assert_non_null(strstr(err, "NaN"));
+    assert_non_null(strstr(err, "sample 2234"));
+    printf("  %s\n", err);
+    bad[1234] = x[2234];
+    bad[4999] = -INFINITY;
+    assert_int_equal(sl_features_push(f, bad, 5000, sink_frame, &got, err, sizeof err), -1);
+    assert_non_null(strstr(err, "Inf"));
+    assert_non_null(strstr(err, "sample 5999"));
+    /* The refused chunks were not taken: the rest of the clean signal gives
+     * exactly the frames of an uninterrupted run. */
+    assert_int_equal(sl_features_samples_seen(f), 1000);
+    assert_int_equal(sl_features_push(f, x + 1000, n - 1000, sink_frame, &got, err, sizeof err), 0);
+    assert_int_equal(got.frames, ref.frames);
+    assert_memory_equal(got.data, ref.data, (size_t)(ref.frames * ref.dim) * sizeof(float));
+
+    /* reset starts over: frame indices from 0 again, same frames. */
+    sl_features_reset(f);
+    frame_sink again = {0};
+    assert_int_equal(sl_features_push(f, x, n, sink_frame, &again, err, sizeof err), 0);
+    assert_memory_equal(again.data, ref.data, (size_t)(ref.frames * ref.dim) * sizeof(float));
+    sl_features_free(f);
+    sink_free(&again);
+    sink_free(&got);
+    sink_free(&ref);
+    free(bad);
+    free(x);
+}
+
+static int stop_after_two(void *user, int64_t index, const float *frame, int dim)
+{
+    (void)frame;
+    (void)dim;
+    *(int64_t *)user = index;
+    return index == 1 ? 7 : 0;
+}
+
+static void test_callback_stops_push(void **state)
+{
+    (void)state;
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    float *x = calloc(16000, sizeof *x);
+    int64_t last = -1;
+    sl_features *f = sl_features_new(&cfg, NULL, 0);
+    assert_int_equal(sl_features_push(f, x, 16000, stop_after_two, &last, NULL, 0), 7);
+    assert_int_equal(last, 1);
+    sl_features_free(f);
+    free(x);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_push_sizes_bit_identical),
+        cmocka_unit_test(test_long_hop_frames_are_their_own_windows),
+        cmocka_unit_test(test_frame_counts),
+        cmocka_unit_test(test_non_finite_refused_with_position),
+        cmocka_unit_test(test_callback_stops_push),
+    };
+    return cmocka_run_group_tests_name("features_streaming", tests, NULL, NULL);
+}
