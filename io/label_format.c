@@ -88,6 +88,13 @@ static void put_json_string(text *t, const char *s)
     put(t, "\"");
 }
 
+/* An RTTM field: fields are separated by spaces, so whitespace becomes '_'. */
+static void put_field(text *t, const char *s)
+{
+    for (; *s; s++)
+        put(t, "%c", (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') ? '_' : *s);
+}
+
 static double frame_time(const sl_label_writer *w, int64_t frame)
 {
     return (double)frame * (double)w->hop / (double)w->sample_rate;
@@ -168,8 +175,9 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
         put(&t, "%.6f\t%.6f\t%s\n", t0, t1, w->class_names[label]);
         break;
     case SL_FORMAT_RTTM:
-        put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> %s <NA> <NA>\n", w->file_id, t0, t1 - t0,
-            w->class_names[label]);
+        put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> ", w->file_id, t0, t1 - t0);
+        put_field(&t, w->class_names[label]);
+        put(&t, " <NA> <NA>\n");
         break;
     case SL_FORMAT_JSONL:
         put(&t, "{\"start\":%.6f,\"end\":%.6f,\"label\":", t0, t1);

@@ -1,0 +1,461 @@
+/* The decoder on hand-made probability sequences: every expected label,
+ * segment and mean confidence below was worked out by hand from the rules in
+ * seqlabel.h (comments show the working), except the Viterbi comparison, whose
+ * reference is an independent full-sequence O(T K^2) Viterbi written here. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "seqlabel.h"
+
+#define MAXF 4096
+
+typedef struct {
+    int n;
+    int64_t index[MAXF];
+    int label[MAXF];
+    float conf[MAXF];
+    int64_t emitted_at[MAXF]; /* frames pushed when the frame came out */
+    int nseg;
+    int64_t seg_start[MAXF], seg_end[MAXF];
+    int seg_label[MAXF];
+    float seg_conf[MAXF];
+    int64_t pushed;
+    int stop_after; /* on_frame returns 7 once this many frames came out (0: never) */
+} collector;
+
+static int on_frame(void *user, int64_t index, int label, float confidence, const float *probs,
+                    int n_classes)
+{
+    collector *c = user;
+    assert_true(c->n < MAXF);
+    assert_true(label >= 0 && label < n_classes);
+    assert_true(confidence == probs[label]);
+    c->index[c->n] = index;
+    c->label[c->n] = label;
+    c->conf[c->n] = confidence;
+    c->emitted_at[c->n] = c->pushed;
+    c->n++;
+    if (c->stop_after && c->n == c->stop_after)
+        return 7;
+    return 0;
+}
+
+static int on_segment(void *user, int64_t start, int64_t end, int label, float mean_confidence)
+{
+    collector *c = user;
+    assert_true(c->nseg < MAXF);
+    c->seg_start[c->nseg] = start;
+    c->seg_end[c->nseg] = end;
+    c->seg_label[c->nseg] = label;
+    c->seg_conf[c->nseg] = mean_confidence;
+    c->nseg++;
+    return 0;
+}
+
+/* Pushes T frames of K probabilities and finishes; checks the generic
+ * properties: each frame exactly once, in order, never later than the
+ * decoder's delay, segments tiling the frames with matching labels. */
+static void run(sl_decoder *d, const float *probs, int T, int K, collector *c)
+{
+    sl_label_sink sink = {c, on_frame, on_segment};
+    memset(c, 0, sizeof *c);
+    int delay = sl_decoder_delay_frames(d);
+    for (int t = 0; t < T; t++) {
+        c->pushed = t + 1;
+        assert_int_equal(sl_decoder_push(d, probs + (size_t)t * K, &sink), 0);
+    }
+    c->pushed = T + 1000000;
+    assert_int_equal(sl_decoder_finish(d, &sink), 0);
+    assert_int_equal(c->n, T);
+    for (int i = 0; i < T; i++) {
+        assert_int_equal(c->index[i], i);
+        if (c->emitted_at[i] <= T)
+            assert_true(c->emitted_at[i] - 1 - i <= delay);
+    }
+    int64_t pos = 0;
+    for (int s = 0; s < c->nseg; s++) {
+        assert_int_equal(c->seg_start[s], pos);
+        assert_true(c->seg_end[s] > c->seg_start[s]);
+        if (s > 0)
+            assert_int_not_equal(c->seg_label[s], c->seg_label[s - 1]);
+        double sum = 0;
+        for (int64_t f = c->seg_start[s]; f < c->seg_end[s]; f++) {
+            assert_int_equal(c->label[f], c->seg_label[s]);
+            sum += c->conf[f];
+        }
+        assert_float_equal(c->seg_conf[s], sum / (double)(c->seg_end[s] - c->seg_start[s]), 1e-6);
+        pos = c->seg_end[s];
+    }
+    assert_int_equal(pos, T);
+}
+
+static void expect_labels(const collector *c, const int *labels, int T)
+{
+    for (int i = 0; i < T; i++) {
+        if (c->label[i] != labels[i])
+            fail_msg("frame %d: label %d, expected %d", i, c->label[i], labels[i]);
+    }
+}
+
+/* Probabilities of K classes from per-frame argmax labels: the label gets p_hi,
+ * the others share the rest. */
+static void one_hot(float *probs, const int *labels, int T, int K, float p_hi)
+{
+    for (int t = 0; t < T; t++)
+        for (int k = 0; k < K; k++)
+            probs[t * K + k] = k == labels[t] ? p_hi : (1.0f - p_hi) / (float)(K - 1);
+}
+
+static sl_decoder *make(const sl_decoder_config *cfg, int K)
+{
+    char err[SL_ERR_LEN];
+    sl_decoder *d = sl_decoder_new(cfg, K, 100.0, err, sizeof err);
+    if (!d)
+        fail_msg("%s", err);
+    return d;
+}
+
+static void test_argmax_and_segments(void **state)
+{
+    (void)state;
+    const float probs[] = {
+        0.7f, 0.2f, 0.1f, /* 0 */
+        0.5f, 0.4f, 0.1f, /* 0 */
+        0.1f, 0.8f, 0.1f, /* 1 */
+        0.3f, 0.3f, 0.4f, /* 2 */
+        0.2f, 0.2f, 0.6f, /* 2 */
+        0.4f, 0.4f, 0.2f, /* tie 0/1: the lower index, 0 */
+    };
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    sl_decoder *d = make(&cfg, 3);
+    assert_int_equal(sl_decoder_delay_frames(d), 0);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, 6, 3, c);
+    const int want[] = {0, 0, 1, 2, 2, 0};
+    expect_labels(c, want, 6);
+    assert_int_equal(c->nseg, 4);
+    assert_int_equal(c->seg_start[0], 0);
+    assert_int_equal(c->seg_end[0], 2);
+    assert_float_equal(c->seg_conf[0], 0.6, 1e-6); /* (0.7 + 0.5) / 2 */
+    assert_int_equal(c->seg_label[1], 1);
+    assert_float_equal(c->seg_conf[1], 0.8, 1e-6);
+    assert_int_equal(c->seg_start[2], 3);
+    assert_int_equal(c->seg_end[2], 5);
+    assert_float_equal(c->seg_conf[2], 0.5, 1e-6); /* (0.4 + 0.6) / 2 */
+    assert_int_equal(c->seg_start[3], 5);
+    assert_int_equal(c->seg_end[3], 6);
+    /* Every frame came out in the push that delivered it (no delay). */
+    for (int i = 0; i < 6; i++)
+        assert_int_equal(c->emitted_at[i], i + 1);
+    /* Reuse after finish starts a new stream at frame 0. */
+    run(d, probs, 6, 3, c);
+    expect_labels(c, want, 6);
+    free(c);
+    sl_decoder_free(d);
+}
+
+/* Penalty 2 nats, two classes. A single B frame at p=0.6 carries ln(0.6/0.4)
+ * = 0.41 nats of evidence, less than the 4 nats of two switches: it becomes A.
+ * A run of four B frames at p=0.8 carries 4 ln 4 = 5.55 > 4: it stays B. */
+static void test_viterbi_hand(void **state)
+{
+    (void)state;
+    float pb[] = {0.1f, 0.1f, 0.1f, 0.6f, 0.1f, 0.1f, 0.8f, 0.8f, 0.8f, 0.8f, 0.1f, 0.1f,
+                  0.1f, 0.9f, 0.9f, 0.1f, 0.1f, 0.1f};
+    /* frames 13-14: two B at 0.9: 2 ln 9 = 4.39 > 4, stay B. */
+    int T = (int)(sizeof pb / sizeof pb[0]);
+    float probs[2 * 32];
+    for (int t = 0; t < T; t++) {
+        probs[2 * t] = 1.0f - pb[t];
+        probs[2 * t + 1] = pb[t];
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.smoothing = SL_SMOOTH_VITERBI;
+    cfg.switch_penalty = 2.0f;
+    cfg.smoothing_lag = 10;
+    sl_decoder *d = make(&cfg, 2);
+    assert_int_equal(sl_decoder_delay_frames(d), 10);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, T, 2, c);
+    const int want[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 1, 1, 0, 0, 0};
+    expect_labels(c, want, T);
+    /* The fixed lag is exact: frame i comes out when frame i + 10 is pushed. */
+    for (int i = 0; i + 10 < T; i++)
+        assert_int_equal(c->emitted_at[i], i + 11);
+    /* The flicker frame keeps the encoder's probability as its confidence. */
+    assert_float_equal(c->conf[3], 0.4, 1e-6);
+    sl_decoder_free(d);
+
+    /* Penalty 2.5: two B at 0.9 (4.39 < 5) no longer pay for two switches. */
+    cfg.switch_penalty = 2.5f;
+    d = make(&cfg, 2);
+    run(d, probs, T, 2, c);
+    const int want2[] = {0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0, 0, 0};
+    expect_labels(c, want2, T);
+    sl_decoder_free(d);
+    free(c);
+}
+
+/* Independent reference: full Viterbi with an explicit K x K transition cost. */
+static void full_viterbi(const float *p, int T, int K, double pen, int *out)
+{
+    double *s = malloc(sizeof(double) * T * K);
+    int *bp = malloc(sizeof(int) * T * K);
+    for (int k = 0; k < K; k++)
+        s[k] = log(p[k]);
+    for (int t = 1; t < T; t++)
+        for (int k = 0; k < K; k++) {
+            double best = -INFINITY;
+            int arg = -1;
+            for (int j = 0; j < K; j++) {
+                double v = s[(t - 1) * K + j] - (j == k ? 0.0 : pen);
+                if (v > best) {
+                    best = v;
+                    arg = j;
+                }
+            }
+            s[t * K + k] = best + log(p[t * K + k]);
+            bp[t * K + k] = arg;
+        }
+    int k = 0;
+    for (int j = 1; j < K; j++)
+        if (s[(T - 1) * K + j] > s[(T - 1) * K + k])
+            k = j;
+    for (int t = T - 1; t >= 0; t--) {
+        out[t] = k;
+        if (t > 0)
+            k = bp[t * K + k];
+    }
+    free(s);
+    free(bp);
+}
+
+/* With a lag as long as the sequence, the fixed-lag decoder is the full
+ * Viterbi path; random sequences with continuous probabilities (no ties). */
+static void test_viterbi_matches_full(void **state)
+{
+    (void)state;
+    enum { T = 300, K = 4 };
+    float *probs = malloc(sizeof(float) * T * K);
+    int ref[T];
+    uint64_t x = 12345;
+    collector *c = malloc(sizeof *c);
+    for (int trial = 0; trial < 5; trial++) {
+        int cur = 0;
+        for (int t = 0; t < T; t++) {
+            x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+            if ((x >> 33) % 10 == 0)
+                cur = (int)((x >> 20) % K);
+            double sum = 0;
+            for (int k = 0; k < K; k++) {
+                x = x * 6364136223846793005ULL + 1442695040888963407ULL;
+                double v = 0.05 + (double)(x >> 40) / (double)(1ULL << 24) + (k == cur ? 1.0 : 0.0);
+                probs[t * K + k] = (float)v;
+                sum += v;
+            }
+            for (int k = 0; k < K; k++)
+                probs[t * K + k] = (float)(probs[t * K + k] / sum);
+        }
+        double pen = 1.0 + trial;
+        full_viterbi(probs, T, K, pen, ref);
+        sl_decoder_config cfg;
+        sl_decoder_config_default(&cfg);
+        cfg.smoothing = SL_SMOOTH_VITERBI;
+        cfg.switch_penalty = (float)pen;
+        cfg.smoothing_lag = T;
+        sl_decoder *d = make(&cfg, K);
+        run(d, probs, T, K, c);
+        expect_labels(c, ref, T);
+        sl_decoder_free(d);
+    }
+    free(c);
+    free(probs);
+}
+
+/* Target class 1 with on 0.6 / off 0.3:
+ * p1:    0.5 0.7 0.5 0.35 0.2 0.55 0.65 0.1
+ * state: off on  on  on   off off  on   off  -> 0 1 1 1 0 0 1 0
+ * (frame 5: argmax says 1 but hysteresis is off, so the best other class, 0). */
+static void test_hysteresis(void **state)
+{
+    (void)state;
+    const float p1[] = {0.5f, 0.7f, 0.5f, 0.35f, 0.2f, 0.55f, 0.65f, 0.1f};
+    float probs[16];
+    for (int t = 0; t < 8; t++) {
+        probs[2 * t] = 1.0f - p1[t];
+        probs[2 * t + 1] = p1[t];
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.target_class = 1;
+    cfg.on_threshold = 0.6f;
+    cfg.off_threshold = 0.3f;
+    sl_decoder *d = make(&cfg, 2);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, 8, 2, c);
+    const int want[] = {0, 1, 1, 1, 0, 0, 1, 0};
+    expect_labels(c, want, 8);
+    assert_float_equal(c->conf[3], 0.35, 1e-6); /* confidence of the decided label */
+    assert_float_equal(c->conf[5], 0.45, 1e-6);
+    assert_int_equal(c->nseg, 5);
+    assert_float_equal(c->seg_conf[1], (0.7 + 0.5 + 0.35) / 3.0, 1e-6);
+    free(c);
+    sl_decoder_free(d);
+}
+
+/* Minimum durations at 100 frames/s: class 1 0.03 s = 3 frames, class 2
+ * 0.02 s = 2 frames.
+ * in:  0 0 1 1 0 2 2 0 1 1 1 2 0 0
+ * f2-3: run of 1 ends after 2 < 3 frames -> becomes the accepted 0;
+ * f5-6: 2 reaches 2 frames -> accepted; f7: 0 has no minimum -> accepted;
+ * f8-10: 1 reaches 3 -> accepted; f11: 2 lasts 1 < 2 -> becomes 1.
+ * out: 0 0 0 0 0 2 2 0 1 1 1 1 0 0 */
+static void test_min_durations(void **state)
+{
+    (void)state;
+    const int in[] = {0, 0, 1, 1, 0, 2, 2, 0, 1, 1, 1, 2, 0, 0};
+    float probs[14 * 3];
+    one_hot(probs, in, 14, 3, 0.8f);
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.min_duration_s[1] = 0.03f;
+    cfg.min_duration_s[2] = 0.02f;
+    sl_decoder *d = make(&cfg, 3);
+    assert_int_equal(sl_decoder_delay_frames(d), 2);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, 14, 3, c);
+    const int want[] = {0, 0, 0, 0, 0, 2, 2, 0, 1, 1, 1, 1, 0, 0};
+    expect_labels(c, want, 14);
+    assert_int_equal(c->nseg, 5);
+    const int64_t ss[] = {0, 5, 7, 8, 12}, se[] = {5, 7, 8, 12, 14};
+    for (int s = 0; s < 5; s++) {
+        assert_int_equal(c->seg_start[s], ss[s]);
+        assert_int_equal(c->seg_end[s], se[s]);
+    }
+    /* Relabelled frames carry the probability of their new label: segment 0 has
+     * frames 0,1,4 at 0.8 and frames 2,3 at 0.1. */
+    assert_float_equal(c->seg_conf[0], (3 * 0.8 + 2 * 0.1) / 5.0, 1e-6);
+    /* Frame 2 waited until frame 4 (pushed 5th) showed its run was too short. */
+    assert_int_equal(c->emitted_at[2], 5);
+
+    /* A run still waiting at end of stream becomes the accepted label; a first
+     * run is accepted at once even when short. */
+    const int in2[] = {1, 0, 0, 0, 1, 1};
+    one_hot(probs, in2, 6, 3, 0.8f);
+    run(d, probs, 6, 3, c);
+    const int want2[] = {1, 0, 0, 0, 0, 0};
+    expect_labels(c, want2, 6);
+    free(c);
+    sl_decoder_free(d);
+}
+
+/* Target 1, thresholds 0.5/0.5, pad 0.02 s before (2 frames), 0.01 s after (1).
+ * stage 2: 0 0 0 0 0 1 1 0 0 0 0 1 0 0 0
+ * padded:  0 0 0 1 1 1 1 1 0 1 1 1 1 0 0 */
+static void test_padding(void **state)
+{
+    (void)state;
+    const float p1[] = {0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.9f, 0.9f, 0.1f,
+                        0.1f, 0.1f, 0.1f, 0.9f, 0.1f, 0.1f, 0.1f};
+    float probs[30];
+    for (int t = 0; t < 15; t++) {
+        probs[2 * t] = 1.0f - p1[t];
+        probs[2 * t + 1] = p1[t];
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.target_class = 1;
+    cfg.on_threshold = 0.5f;
+    cfg.off_threshold = 0.5f;
+    cfg.pad_before_s = 0.02f;
+    cfg.pad_after_s = 0.01f;
+    sl_decoder *d = make(&cfg, 2);
+    assert_int_equal(sl_decoder_delay_frames(d), 2);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, 15, 2, c);
+    const int want[] = {0, 0, 0, 1, 1, 1, 1, 1, 0, 1, 1, 1, 1, 0, 0};
+    expect_labels(c, want, 15);
+    assert_int_equal(c->nseg, 5);
+    assert_int_equal(c->seg_start[1], 3);
+    assert_int_equal(c->seg_end[1], 8);
+    assert_float_equal(c->seg_conf[1], (0.1 + 0.1 + 0.9 + 0.9 + 0.1) / 5.0, 1e-6);
+    assert_int_equal(c->seg_start[3], 9);
+    assert_int_equal(c->seg_end[3], 13);
+    /* Padding before is a delay of exactly 2 frames. */
+    for (int i = 0; i + 2 < 15; i++)
+        assert_int_equal(c->emitted_at[i], i + 3);
+    free(c);
+    sl_decoder_free(d);
+}
+
+/* All stages at once: the delay is the sum of the stage delays. */
+static void test_delay_sum_and_errors(void **state)
+{
+    (void)state;
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.smoothing = SL_SMOOTH_VITERBI;
+    cfg.smoothing_lag = 7;
+    cfg.min_duration_s[0] = 0.05f;  /* 5 frames */
+    cfg.target_class = 1;
+    cfg.pad_before_s = 0.03f;       /* 3 frames */
+    sl_decoder *d = make(&cfg, 2);
+    assert_int_equal(sl_decoder_delay_frames(d), 7 + 4 + 3);
+    sl_decoder_free(d);
+
+    char err[SL_ERR_LEN] = "";
+    sl_decoder_config bad = cfg;
+    bad.target_class = 2;
+    assert_null(sl_decoder_new(&bad, 2, 100.0, err, sizeof err));
+    assert_non_null(strstr(err, "target class"));
+    bad = cfg;
+    bad.off_threshold = 0.9f;
+    bad.on_threshold = 0.5f;
+    assert_null(sl_decoder_new(&bad, 2, 100.0, err, sizeof err));
+    assert_non_null(strstr(err, "threshold"));
+    bad = cfg;
+    bad.min_duration_s[1] = NAN;
+    assert_null(sl_decoder_new(&bad, 2, 100.0, err, sizeof err));
+    assert_null(sl_decoder_new(&cfg, 0, 100.0, err, sizeof err));
+}
+
+/* A sink that returns non-zero stops the push with that value. */
+static void test_sink_stop(void **state)
+{
+    (void)state;
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    sl_decoder *d = make(&cfg, 2);
+    collector *c = calloc(1, sizeof *c);
+    c->stop_after = 2;
+    sl_label_sink sink = {c, on_frame, on_segment};
+    const float p[2] = {0.9f, 0.1f};
+    assert_int_equal(sl_decoder_push(d, p, &sink), 0);
+    assert_int_equal(sl_decoder_push(d, p, &sink), 7);
+    free(c);
+    sl_decoder_free(d);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_argmax_and_segments),
+        cmocka_unit_test(test_viterbi_hand),
+        cmocka_unit_test(test_viterbi_matches_full),
+        cmocka_unit_test(test_hysteresis),
+        cmocka_unit_test(test_min_durations),
+        cmocka_unit_test(test_padding),
+        cmocka_unit_test(test_delay_sum_and_errors),
+        cmocka_unit_test(test_sink_stop),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
