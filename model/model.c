@@ -229,7 +229,7 @@ sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *f
         return NULL;
     }
     if (sl_feature_config_validate(fcfg, why, sizeof why)) {
-        fail(err, errlen, "feature config: %s", why);
+        fail(err, errlen, "%s", why);
         return NULL;
     }
     if (sl_feature_dim(fcfg) != cfg->n_features) {

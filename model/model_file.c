@@ -224,7 +224,7 @@ sl_model *sl_model_load_memory(const void *data, size_t size, const char *name, 
     if (sl_model_config_validate(&cfg, why, sizeof why))
         BAD("model config: %s", why);
     if (sl_feature_config_validate(&fcfg, why, sizeof why))
-        BAD("feature settings: %s", why);
+        BAD("%s", why);
     if (sl_feature_dim(&fcfg) != cfg.n_features)
         BAD("the feature settings give %d values per frame, the model takes %d",
             sl_feature_dim(&fcfg), cfg.n_features);

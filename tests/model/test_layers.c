@@ -1,0 +1,187 @@
+/* The layer functions (model/layers.h) against hand-computed values and a naive
+ * double-precision attention written here from the formula. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "model/layers.h"
+
+static void test_positional_encoding(void **state)
+{
+    (void)state;
+    float pe[6 * 8];
+    sl_positional_encoding(pe, 6, 8);
+    for (int i = 0; i < 8; i++)
+        assert_true(pe[i] == (i % 2 ? 1.0f : 0.0f)); /* position 0 */
+    /* d = 8: 10000^(2i/8) is 1, 10, 100, 1000 for i = 0..3 */
+    assert_true(pe[1 * 8 + 0] == (float)sin(1.0));
+    assert_true(pe[1 * 8 + 1] == (float)cos(1.0));
+    assert_true(pe[3 * 8 + 2] == (float)sin(0.3));
+    assert_true(pe[3 * 8 + 3] == (float)cos(0.3));
+    assert_true(pe[5 * 8 + 4] == (float)sin(0.05));
+    assert_true(pe[5 * 8 + 7] == (float)cos(0.005));
+}
+
+static void test_exp(void **state)
+{
+    (void)state;
+    enum { N = 200001 };
+    float *x = malloc(sizeof(float) * N), *y = malloc(sizeof(float) * N);
+    for (int i = 0; i < N; i++)
+        x[i] = -87.0f * (float)i / (N - 1);
+    sl_exp_forward(y, x, N);
+    double worst = 0;
+    for (int i = 0; i < N; i++) {
+        double r = exp((double)x[i]);
+        worst = fmax(worst, fabs(y[i] - r) / r);
+    }
+    printf("exp: max relative error %.2e over [-87, 0]\n", worst);
+    assert_true(worst < 3e-7);
+    float special[3] = {0.0f, -100.0f, -INFINITY}, out[3];
+    sl_exp_forward(out, special, 3);
+    assert_true(out[0] == 1.0f);
+    assert_true(out[1] == 0.0f);
+    assert_true(out[2] == 0.0f);
+    free(x);
+    free(y);
+}
+
+static void test_small_layers(void **state)
+{
+    (void)state;
+    /* linear: [1 2 3; 4 5 6] x W^T + b, W = [1 0 -1; 2 1 0], b = [0.5, -1] */
+    float in[6] = {1, 2, 3, 4, 5, 6}, w[6] = {1, 0, -1, 2, 1, 0}, b[2] = {0.5f, -1};
+    float out[4] = {100, 100, 100, 100};
+    sl_linear_forward(out, in, w, b, 2, 3, 2, 0);
+    assert_true(out[0] == -1.5f && out[1] == 3.0f && out[2] == -1.5f && out[3] == 12.0f);
+    sl_linear_forward(out, in, w, NULL, 2, 3, 2, 1); /* accumulate, no bias */
+    assert_true(out[0] == -3.5f && out[1] == 7.0f && out[2] == -3.5f && out[3] == 25.0f);
+
+    /* LayerNorm of [1 2 3 4]: mean 2.5, variance 1.25 */
+    float x[4] = {1, 2, 3, 4}, g[4] = {1, 2, 1, 1}, be[4] = {0, 0, 1, 0}, y[4], mean, rstd;
+    sl_layernorm_forward(y, &mean, &rstd, x, g, be, 1, 4, 1e-5f);
+    double r = 1.0 / sqrt(1.25 + 1e-5);
+    assert_true(fabs(mean - 2.5) < 1e-7 && fabs(rstd - r) < 1e-6);
+    assert_true(fabs(y[0] - -1.5 * r) < 1e-6 && fabs(y[1] - 2 * -0.5 * r) < 1e-6);
+    assert_true(fabs(y[2] - (0.5 * r + 1)) < 1e-6 && fabs(y[3] - 1.5 * r) < 1e-6);
+
+    /* GELU (exact erf form) and ReLU */
+    float a[3] = {1, -1, 0}, o[3];
+    sl_gelu_forward(o, a, 3);
+    assert_true(fabs(o[0] - 0.8413447460685429) < 1e-7);
+    assert_true(fabs(o[1] - -0.15865525393145707) < 1e-7);
+    assert_true(o[2] == 0.0f);
+    sl_relu_forward(o, a, 3);
+    assert_true(o[0] == 1.0f && o[1] == 0.0f && o[2] == 0.0f);
+
+    /* softmax of [1 2 3] */
+    float s[3] = {1, 2, 3};
+    sl_softmax_rows(s, 1, 3);
+    double z = exp(1) + exp(2) + exp(3);
+    for (int i = 0; i < 3; i++)
+        assert_true(fabs(s[i] - exp(i + 1) / z) < 1e-7);
+}
+
+/* Naive attention in double: for each head and query, softmax over the band. */
+static void naive_attention(double *out, const float *qkv, int T, int d, int H, int bl, int br)
+{
+    int dk = d / H;
+    double *p = malloc(sizeof(double) * T);
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++) {
+            double mx = -INFINITY, sum = 0;
+            for (int j = 0; j < T; j++) {
+                int ok = (bl < 0 || j >= i - bl) && (br < 0 || j <= i + br);
+                double s = -INFINITY;
+                if (ok) {
+                    s = 0;
+                    for (int c = 0; c < dk; c++)
+                        s += (double)qkv[i * 3 * d + h * dk + c] * qkv[j * 3 * d + d + h * dk + c];
+                    s /= sqrt((double)dk);
+                }
+                p[j] = s;
+                mx = fmax(mx, s);
+            }
+            for (int j = 0; j < T; j++)
+                sum += p[j] = exp(p[j] - mx);
+            for (int c = 0; c < dk; c++) {
+                double acc = 0;
+                for (int j = 0; j < T; j++)
+                    acc += p[j] / sum * qkv[j * 3 * d + 2 * d + h * dk + c];
+                out[i * d + h * dk + c] = acc;
+            }
+        }
+    free(p);
+}
+
+static void check_attention(int T, int d, int H, int bl, int br)
+{
+    float *qkv = malloc(sizeof(float) * T * 3 * d);
+    uint32_t s = 12345;
+    for (int i = 0; i < T * 3 * d; i++) {
+        s = s * 1664525u + 1013904223u;
+        qkv[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 4.0f;
+    }
+    double *ref = malloc(sizeof(double) * T * d);
+    naive_attention(ref, qkv, T, d, H, bl, br);
+    float *out = malloc(sizeof(float) * T * d), *out2 = malloc(sizeof(float) * T * d);
+    float *att = malloc(sizeof(float) * sl_attention_scratch(T, H, 0));
+    float *probs = malloc(sizeof(float) * sl_attention_scratch(T, H, 1));
+    sl_attention_forward(out, att, 0, qkv, T, d, H, bl, br);
+    sl_attention_forward(out2, probs, 1, qkv, T, d, H, bl, br);
+    double worst = 0;
+    for (int i = 0; i < T * d; i++)
+        worst = fmax(worst, fabs(out[i] - ref[i]));
+    printf("attention T=%d d=%d heads=%d band=(%d,%d): max abs diff %.2e\n", T, d, H, bl, br,
+           worst);
+    assert_true(worst < 1e-5);
+    assert_memory_equal(out, out2, sizeof(float) * T * d); /* saving probabilities changes nothing */
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < T; i++) {
+            double sum = 0;
+            for (int j = 0; j < T; j++) {
+                float p = probs[(size_t)h * T * T + (size_t)i * T + j];
+                int ok = (bl < 0 || j >= i - bl) && (br < 0 || j <= i + br);
+                if (!ok)
+                    assert_true(p == 0.0f);
+                sum += p;
+            }
+            assert_true(fabs(sum - 1) < 1e-5);
+        }
+    free(qkv);
+    free(ref);
+    free(out);
+    free(out2);
+    free(att);
+    free(probs);
+}
+
+static void test_attention(void **state)
+{
+    (void)state;
+    check_attention(1, 8, 2, -1, -1);
+    check_attention(50, 8, 2, -1, -1);
+    check_attention(300, 16, 4, -1, -1);  /* several query blocks */
+    check_attention(300, 16, 2, 5, 2);    /* band across block edges */
+    check_attention(260, 8, 1, 0, -1);    /* looks only ahead */
+    check_attention(260, 8, 8, -1, 0);    /* causal */
+    check_attention(200, 12, 3, 0, 0);    /* each frame sees only itself */
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_positional_encoding),
+        cmocka_unit_test(test_exp),
+        cmocka_unit_test(test_small_layers),
+        cmocka_unit_test(test_attention),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}

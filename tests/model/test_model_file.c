@@ -1,0 +1,402 @@
+/* The model file loader as an attack surface: tiny.slm (written by the Python
+ * writer in tools/convert_torch.py) loads with the header the generator wrote;
+ * every truncation, every flipped byte, an unknown version, dimensions that do
+ * not fit together or overflow, NaN/Inf weights, bad UTF-8 class names and
+ * trailing bytes are refused with a message naming the file, without crashing.
+ * The C writer reproduces the Python writer's bytes exactly. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include <cmocka.h>
+
+#include "model_test_util.h"
+#include "seqlabel.h"
+
+static unsigned char *tiny;
+static size_t tiny_size;
+
+static int setup(void **state)
+{
+    (void)state;
+    char path[4096];
+    tiny = read_file(fixture_path(path, sizeof path, "tiny.slm"), &tiny_size);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    free(tiny);
+    return 0;
+}
+
+static void put32(unsigned char *p, uint32_t v)
+{
+    p[0] = (unsigned char)v, p[1] = (unsigned char)(v >> 8), p[2] = (unsigned char)(v >> 16),
+    p[3] = (unsigned char)(v >> 24);
+}
+
+/* Recomputes the trailing CRC so the change reaches the parser. */
+static void fix_crc(unsigned char *b, size_t n)
+{
+    put32(b + n - 4, (uint32_t)crc32(crc32(0, Z_NULL, 0), b, (uInt)(n - 4)));
+}
+
+/* Loads a copy with the int32 header field at byte offset `off` set to v. */
+static sl_model *load_with_field(size_t off, int32_t v, char *err, size_t errlen)
+{
+    unsigned char *b = malloc(tiny_size);
+    memcpy(b, tiny, tiny_size);
+    put32(b + off, (uint32_t)v);
+    fix_crc(b, tiny_size);
+    sl_model *m = sl_model_load_memory(b, tiny_size, "hostile.slm", err, errlen);
+    free(b);
+    return m;
+}
+
+/* Byte offsets of header fields (docs/model-format.md). */
+#define OFF_VERSION 8
+#define OFF_MODEL 16
+#define FIELD(i) (OFF_MODEL + 4 * (i))
+enum { F_NFEAT, F_DMODEL, F_HEADS, F_LAYERS, F_DFF, F_CLASSES, F_MAXWIN, F_ACT, F_NORMFIRST,
+       F_QKVBIAS, F_SCALE, F_BANDL, F_BANDR, F_EPS, F_SWIN, F_SLEFT, F_SLOOK };
+
+static void expect_refused(sl_model *m, const char *err, const char *needle)
+{
+    if (m)
+        fail_msg("a hostile file was accepted (expected '%s')", needle);
+    if (!strstr(err, "hostile.slm") || !strstr(err, needle))
+        fail_msg("message '%s' should name the file and say '%s'", err, needle);
+}
+
+static void test_header_fields(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load_memory(tiny, tiny_size, "tiny.slm", err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    const sl_model_config *c = sl_model_get_config(m);
+    assert_int_equal(c->n_features, 4);
+    assert_int_equal(c->d_model, 8);
+    assert_int_equal(c->n_heads, 2);
+    assert_int_equal(c->n_layers, 1);
+    assert_int_equal(c->d_ff, 8);
+    assert_int_equal(c->n_classes, 3);
+    assert_int_equal(c->max_window, 32);
+    assert_int_equal(c->norm_first, 1);
+    assert_int_equal(c->qkv_bias, 1);
+    assert_int_equal(c->band_left, 3);
+    assert_int_equal(c->band_right, 1);
+    assert_int_equal(c->stream_window, 16);
+    assert_int_equal(c->stream_left, 4);
+    assert_int_equal(c->stream_lookahead, 2);
+    assert_true(c->ln_eps == 1e-5f);
+    const sl_feature_config *f = sl_model_feature_config(m);
+    assert_int_equal(f->sample_rate, 8000);
+    assert_int_equal(f->num_mel_bins, 4);
+    assert_int_equal(f->window, SL_WINDOW_HAMMING);
+    assert_true(f->preemph == 0.97f);
+    assert_true(f->input_scale == 32768.0f);
+    assert_true(sl_model_norm_mean(m)[1] == -0.25f);
+    assert_true(sl_model_norm_inv_std(m)[3] == 4.0f);
+    assert_string_equal(sl_model_class_name(m, 1), "m\xc3\xbasica");
+    assert_int_equal(sl_model_class_index(m, "ruido"), 2);
+    assert_int_equal(sl_model_class_index(m, "speech"), -1);
+    assert_null(sl_model_class_name(m, 3));
+    /* parameters: d x nf + d; layer: 3d x d + 3d + d x d + d + ff x d + ff + d x ff + d + 4d;
+     * final norm 2d; classifier 3 x d + 3 */
+    size_t d = 8, ff = 8, expect = d * 4 + d + (3 * d * d + 3 * d + d * d + d + ff * d + ff +
+                                                 d * ff + d + 4 * d) + 2 * d + 3 * d + 3;
+    assert_int_equal(sl_model_num_params(m), expect);
+    assert_int_equal(sl_model_num_tensors(m), 2 + 12 + 2 + 2);
+    int i = sl_model_find_tensor(m, "encoder.layers.0.self_attn.in_proj_weight");
+    assert_true(i >= 0);
+    assert_int_equal(sl_model_tensor(m, i)->shape[0], 24);
+    assert_int_equal(sl_model_tensor(m, i)->shape[1], 8);
+    size_t total = 0;
+    for (int k = 0; k < sl_model_num_tensors(m); k++) {
+        assert_int_equal(sl_model_tensor(m, k)->offset, total); /* contiguous, in order */
+        total += sl_model_tensor(m, k)->count;
+    }
+    assert_int_equal(total, sl_model_num_params(m));
+    sl_model_free(m);
+}
+
+/* Saving gives back the very bytes the Python writer produced, atomically. */
+static void test_save_roundtrip(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN], path[] = "/tmp/sl_model_test_XXXXXX";
+    sl_model *m = sl_model_load_memory(tiny, tiny_size, "tiny.slm", err, sizeof err);
+    assert_non_null(m);
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(sl_model_save(m, path, err, sizeof err), 0);
+    size_t n;
+    unsigned char *b = read_file(path, &n);
+    assert_int_equal(n, tiny_size);
+    assert_memory_equal(b, tiny, n);
+    free(b);
+    unlink(path);
+    /* a destination in a missing folder: an error naming it, nothing left behind */
+    assert_int_equal(sl_model_save(m, "/nonexistent-dir/x.slm", err, sizeof err), -1);
+    assert_non_null(strstr(err, "/nonexistent-dir/x.slm"));
+    sl_model_free(m);
+}
+
+static void test_every_truncation(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    unsigned char *b = malloc(tiny_size);
+    for (size_t n = 0; n < tiny_size; n++) {
+        memcpy(b, tiny, n); /* an exact-size copy, so ASan sees any over-read */
+        unsigned char *exact = malloc(n ? n : 1);
+        memcpy(exact, tiny, n);
+        err[0] = 0;
+        sl_model *m = sl_model_load_memory(exact, n, "hostile.slm", err, sizeof err);
+        free(exact);
+        if (m)
+            fail_msg("truncation to %zu of %zu bytes accepted", n, tiny_size);
+        assert_non_null(strstr(err, "hostile.slm"));
+    }
+    free(b);
+    /* also through the file path */
+    char path[] = "/tmp/sl_trunc_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(write(fd, tiny, tiny_size / 2) == (ssize_t)(tiny_size / 2));
+    close(fd);
+    assert_null(sl_model_load(path, err, sizeof err));
+    assert_non_null(strstr(err, path));
+    unlink(path);
+    assert_null(sl_model_load("/nonexistent/model.slm", err, sizeof err));
+    assert_non_null(strstr(err, "/nonexistent/model.slm"));
+}
+
+static void test_every_flipped_byte(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    unsigned char *b = malloc(tiny_size);
+    for (size_t i = 0; i < tiny_size; i++) {
+        memcpy(b, tiny, tiny_size);
+        b[i] ^= (unsigned char)(1u << (i % 8));
+        sl_model *m = sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err);
+        if (m)
+            fail_msg("flipped byte %zu accepted", i);
+        assert_non_null(strstr(err, "hostile.slm"));
+    }
+    /* after the header, a flip is caught by the checksum */
+    memcpy(b, tiny, tiny_size);
+    b[tiny_size / 2] ^= 0x40;
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "checksum");
+    free(b);
+}
+
+static void test_unknown_version(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    expect_refused(load_with_field(OFF_VERSION, 2, err, sizeof err), err, "version 2");
+    expect_refused(load_with_field(OFF_VERSION, 0, err, sizeof err), err, "version");
+    unsigned char *b = malloc(tiny_size);
+    memcpy(b, tiny, tiny_size);
+    b[0] = 'X';
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "not a seqlabel model");
+    free(b);
+}
+
+static void test_bad_dimensions(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    expect_refused(load_with_field(FIELD(F_HEADS), 3, err, sizeof err), err, "multiple of n_heads");
+    expect_refused(load_with_field(FIELD(F_DMODEL), 9, err, sizeof err), err, "odd");
+    expect_refused(load_with_field(FIELD(F_DMODEL), 16, err, sizeof err), err, "");
+    expect_refused(load_with_field(FIELD(F_DMODEL), INT32_MAX, err, sizeof err), err, "d_model");
+    expect_refused(load_with_field(FIELD(F_DMODEL), INT32_MIN, err, sizeof err), err, "d_model");
+    expect_refused(load_with_field(FIELD(F_LAYERS), 1000000000, err, sizeof err), err, "n_layers");
+    expect_refused(load_with_field(FIELD(F_LAYERS), 0, err, sizeof err), err, "n_layers");
+    expect_refused(load_with_field(FIELD(F_DFF), -1, err, sizeof err), err, "d_ff");
+    expect_refused(load_with_field(FIELD(F_CLASSES), 0x40000000, err, sizeof err), err, "n_classes");
+    expect_refused(load_with_field(FIELD(F_NFEAT), 5, err, sizeof err), err, "values per frame");
+    expect_refused(load_with_field(FIELD(F_MAXWIN), -5, err, sizeof err), err, "max_window");
+    expect_refused(load_with_field(FIELD(F_MAXWIN), 8, err, sizeof err), err, "stream_window");
+    expect_refused(load_with_field(FIELD(F_ACT), 7, err, sizeof err), err, "activation");
+    expect_refused(load_with_field(FIELD(F_BANDL), -2, err, sizeof err), err, "band_left");
+    expect_refused(load_with_field(FIELD(F_SLEFT), 14, err, sizeof err), err, "stream_left");
+    /* the largest sizes the limits allow: refused for want of bytes, before allocating */
+    unsigned char *b = malloc(tiny_size);
+    memcpy(b, tiny, tiny_size);
+    put32(b + FIELD(F_DMODEL), 4096);
+    put32(b + FIELD(F_DFF), 4096);
+    put32(b + FIELD(F_HEADS), 64);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "truncated");
+    put32(b + FIELD(F_LAYERS), 64); /* beyond the parameter limit */
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "exceed the limit");
+    /* NaN epsilon */
+    memcpy(b, tiny, tiny_size);
+    put32(b + FIELD(F_EPS), 0x7fc00000u);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "ln_eps");
+    free(b);
+}
+
+/* Byte offset of the first float of tensor `name` in tiny.slm. */
+static size_t tensor_data_offset(const char *name, int ndim)
+{
+    size_t len = strlen(name);
+    for (size_t i = 4; i + len < tiny_size; i++)
+        if (!memcmp(tiny + i, name, len) && tiny[i - 4] == len)
+            return i + len + 4 + 4 * (size_t)ndim;
+    fail_msg("tensor %s not found", name);
+    return 0;
+}
+
+static void test_non_finite_weights(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    unsigned char *b = malloc(tiny_size);
+    const uint32_t bad[] = {0x7fc00000u, 0x7f800000u, 0xff800000u};
+    for (int k = 0; k < 3; k++) {
+        memcpy(b, tiny, tiny_size);
+        put32(b + tensor_data_offset("encoder.layers.0.linear2.weight", 2) + 12, bad[k]);
+        fix_crc(b, tiny_size);
+        expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                       k == 0 ? "NaN" : "infinite");
+        assert_non_null(strstr(err, "linear2.weight"));
+    }
+    /* NaN in the normalisation statistics */
+    memcpy(b, tiny, tiny_size);
+    put32(b + 16 + 136 + 4, 0x7fc00000u);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "normalisation");
+    free(b);
+}
+
+static void test_bad_class_names(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    unsigned char *b = malloc(tiny_size + 8);
+    unsigned char *u = memmem(tiny, tiny_size, "m\xc3\xbasica", 7);
+    assert_non_null(u);
+    size_t at = (size_t)(u - tiny);
+    const char *bad[] = {"m\xc3\x28sica", "m\xc0\xafsica", "m\xed\xa0\x80ica", "mu\x01sica",
+                         "m\xff\xfesica"};
+    for (int k = 0; k < 5; k++) {
+        memcpy(b, tiny, tiny_size);
+        memcpy(b + at, bad[k], 7);
+        fix_crc(b, tiny_size);
+        expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                       "UTF-8");
+    }
+    /* a length of 0 and one beyond the file */
+    memcpy(b, tiny, tiny_size);
+    put32(b + at - 4, 0);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "class name 1");
+    memcpy(b, tiny, tiny_size);
+    put32(b + at - 4, 0xfffffff0u);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "class name 1");
+    free(b);
+}
+
+static void test_create_checks(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    /* built through sl_model_create: the loader goes through it too */
+    sl_feature_config f;
+    sl_feature_config_default(&f);
+    f.num_mel_bins = 4;
+    sl_model_config c;
+    sl_model_config_default(&c);
+    c.n_features = 4;
+    c.n_classes = 2;
+    const char *names[] = {"speech", "speech"};
+    assert_null(sl_model_create(&c, &f, NULL, NULL, names, err, sizeof err));
+    assert_non_null(strstr(err, "twice"));
+    const char *names2[] = {"speech", "music"};
+    sl_model *m = sl_model_create(&c, &f, NULL, NULL, names2, err, sizeof err);
+    assert_non_null(m);
+    sl_model_free(m);
+    c.n_features = 5;
+    assert_null(sl_model_create(&c, &f, NULL, NULL, names2, err, sizeof err));
+    assert_non_null(strstr(err, "values per frame"));
+}
+
+static void test_trailing_bytes_and_tensor_table(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    unsigned char *b = malloc(tiny_size + 4);
+    memcpy(b, tiny, tiny_size - 4);
+    memset(b + tiny_size - 4, 0, 4);
+    fix_crc(b, tiny_size + 4);
+    expect_refused(sl_model_load_memory(b, tiny_size + 4, "hostile.slm", err, sizeof err), err,
+                   "unexpected bytes");
+    /* a tensor renamed to one this configuration lacks */
+    memcpy(b, tiny, tiny_size);
+    unsigned char *u = memmem(b, tiny_size, "classifier.bias", 15);
+    assert_non_null(u);
+    memcpy(u, "classifier.bia5", 15);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "unexpected tensor");
+    /* a tensor renamed to one that is already present */
+    memcpy(b, tiny, tiny_size);
+    u = memmem(b, tiny_size, "encoder.norm.bias", 17);
+    assert_non_null(u);
+    memcpy(u, "encoder.norm.weig", 17); /* same length: "weig" != "weight", unknown */
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "tensor");
+    /* a shape that disagrees with the config */
+    memcpy(b, tiny, tiny_size);
+    size_t off = tensor_data_offset("classifier.weight", 2);
+    put32(b + off - 8, 4);
+    fix_crc(b, tiny_size);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "classifier.weight");
+    free(b);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_header_fields),
+        cmocka_unit_test(test_save_roundtrip),
+        cmocka_unit_test(test_every_truncation),
+        cmocka_unit_test(test_every_flipped_byte),
+        cmocka_unit_test(test_unknown_version),
+        cmocka_unit_test(test_bad_dimensions),
+        cmocka_unit_test(test_non_finite_weights),
+        cmocka_unit_test(test_bad_class_names),
+        cmocka_unit_test(test_create_checks),
+        cmocka_unit_test(test_trailing_bytes_and_tensor_table),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
