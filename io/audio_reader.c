@@ -51,6 +51,12 @@ static void set_err(char *err, size_t errlen, const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(err, errlen, fmt, ap);
     va_end(ap);
+    /* libsndfile's texts may carry newlines; the contract is one line */
+    for (char *p = err; *p; p++)
+        if (*p == '\n' || *p == '\r')
+            *p = ' ';
+    for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--)
+        err[n - 1] = '\0';
 }
 
 void sl_audio_options_default(sl_audio_options *opt)

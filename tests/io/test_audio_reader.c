@@ -448,6 +448,29 @@ static void test_error_zero_samples(void **state)
     expect_open_error(path, "contains no audio");
 }
 
+/* A WAV cut inside its header, and one that ends right after its header. */
+static void test_error_cut_header(void **state)
+{
+    (void)state;
+    short pcm[1000] = {0};
+    const char *path = tmp_path("whole.wav");
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, 1000);
+    FILE *fp = fopen(path, "rb");
+    char head[44];
+    assert_int_equal(fread(head, 1, 44, fp), 44);
+    fclose(fp);
+    const char *cut = tmp_path("cut-header.wav");
+    fp = fopen(cut, "wb");
+    fwrite(head, 1, 30, fp);
+    fclose(fp);
+    expect_open_error(cut, "cut-header.wav"); /* libsndfile's reason varies; the name must be there */
+    const char *bare = tmp_path("header-only.wav");
+    fp = fopen(bare, "wb");
+    fwrite(head, 1, 44, fp);
+    fclose(fp);
+    expect_open_error(bare, "contains no audio");
+}
+
 /* A float WAV with a NaN (or Inf) at sample 1234: refused with that position. */
 static void test_error_nonfinite(void **state)
 {
@@ -542,6 +565,7 @@ int main(void)
         cmocka_unit_test(test_error_not_audio),
         cmocka_unit_test(test_error_empty_file),
         cmocka_unit_test(test_error_zero_samples),
+        cmocka_unit_test(test_error_cut_header),
         cmocka_unit_test(test_error_nonfinite),
         cmocka_unit_test(test_error_nonfinite_resampled),
         cmocka_unit_test(test_error_corrupt_flac),
