@@ -1,8 +1,497 @@
+/* `seqlabel label FILE...`: a label for every frame of audio files, written as
+ * an Audacity label track, a per-frame table, JSON Lines or RTTM. Each file is
+ * streamed in blocks through the streaming labeler (the same code the
+ * GStreamer element runs), so memory does not grow with the file's length;
+ * each output appears (by rename) only when its file was labelled completely. */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "seqlabel.h"
 #include "tools/cli.h"
+
+#ifndef SL_DEFAULT_MODEL
+#define SL_DEFAULT_MODEL "/usr/local/share/seqlabel/default.slm"
+#endif
+#ifndef SL_SOURCE_MODEL
+#define SL_SOURCE_MODEL "model/default.slm"
+#endif
+
+#define READ_BLOCK 8192 /* samples per read: bounded memory, negligible call overhead */
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+        "usage: seqlabel label FILE... [OPTIONS]\n"
+        "\n"
+        "Labels every 10 ms frame of each FILE with the model's classes. FILE is any\n"
+        "format libsndfile reads (any rate and channel count: downmixed to mono and\n"
+        "resampled to the model's rate) or '-' for standard input (WAV, or raw samples\n"
+        "with --raw-format).\n"
+        "\n"
+        "output:\n"
+        "  -o, --output PATH       a file (one input), or a directory (PATH exists as a\n"
+        "                          directory or ends in '/'): one output per input named\n"
+        "                          after it (.txt, .tsv, .jsonl, .rttm). Default: standard\n"
+        "                          output. Files are written under a temporary name and\n"
+        "                          renamed when complete: a failure leaves no partial file\n"
+        "  --format F              audacity: segments 'start<TAB>end<TAB>label' (default;\n"
+        "                          Audacity: File > Import > Labels)\n"
+        "                          frames: TSV, one line per frame: frame, time, label,\n"
+        "                          confidence and every class probability (%%.9g)\n"
+        "                          jsonl: one JSON object per frame (--segments: per segment)\n"
+        "                          rttm: 'SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>'\n"
+        "  --segments              jsonl: one object per segment instead of per frame\n"
+        "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence)\n"
+        "\n"
+        "model and windows:\n"
+        "  --model PATH            model file [$SEQLABEL_MODEL, else the installed default\n"
+        "                          %s, else the source tree's %s]\n"
+        "  --threads N             encoder threads; labels do not depend on it [1]\n"
+        "  --left-context N        encoder window: frames of left context [the model's]\n"
+        "  --lookahead N           frames of lookahead (latency) [the model's]\n"
+        "  --window N              frames per encoder window [the model's]\n"
+        "\n"
+        "decoder (docs/labeling.md):\n"
+        "  --smoothing none|viterbi  viterbi: every label change costs --switch-penalty nats,\n"
+        "                          decided --smoothing-lag frames late [none]\n"
+        "  --switch-penalty X      [5]\n"
+        "  --smoothing-lag N       frames [20]\n"
+        "  --min-duration SPEC     per-class minimum segment durations in seconds,\n"
+        "                          e.g. speech=0.2,music=0.5 (shorter runs take the label\n"
+        "                          before them)\n"
+        "  --target CLASS          voice-activity use: hysteresis on CLASS's probability\n"
+        "  --on-threshold X        CLASS starts at p >= X [0.5]\n"
+        "  --off-threshold X       ... and ends at p < X [0.35]\n"
+        "  --pad-before S          CLASS segments start S seconds earlier [0]\n"
+        "  --pad-after S           ... and end S seconds later [0]\n"
+        "\n"
+        "input:\n"
+        "  --raw-format ENC        headerless input: s16le|f32le, with --raw-rate\n"
+        "  --raw-rate R            sample rate of headerless input\n"
+        "  --raw-channels C        channels of headerless input [1]\n"
+        "  -q, --quiet             no progress line (shown only when stderr is a terminal)\n"
+        "  -h, --help              this text\n"
+        "\n"
+        "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples, bad\n"
+        "options) print one line naming the file; the other files are still labelled and\n"
+        "the exit status is 1.\n",
+        SL_DEFAULT_MODEL, SL_SOURCE_MODEL);
+}
+
+enum {
+    OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
+    OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
+    OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+};
+
+static const struct option long_opts[] = {
+    {"output", required_argument, NULL, 'o'},
+    {"format", required_argument, NULL, OPT_FORMAT},
+    {"segments", no_argument, NULL, OPT_SEGMENTS},
+    {"skip", required_argument, NULL, OPT_SKIP},
+    {"model", required_argument, NULL, OPT_MODEL},
+    {"threads", required_argument, NULL, OPT_THREADS},
+    {"left-context", required_argument, NULL, OPT_LEFT},
+    {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
+    {"window", required_argument, NULL, OPT_WINDOW},
+    {"smoothing", required_argument, NULL, OPT_SMOOTHING},
+    {"switch-penalty", required_argument, NULL, OPT_PENALTY},
+    {"smoothing-lag", required_argument, NULL, OPT_LAG},
+    {"min-duration", required_argument, NULL, OPT_MIN_DUR},
+    {"target", required_argument, NULL, OPT_TARGET},
+    {"on-threshold", required_argument, NULL, OPT_ON},
+    {"off-threshold", required_argument, NULL, OPT_OFF},
+    {"pad-before", required_argument, NULL, OPT_PAD_BEFORE},
+    {"pad-after", required_argument, NULL, OPT_PAD_AFTER},
+    {"raw-format", required_argument, NULL, OPT_RAW},
+    {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
+    {"raw-channels", required_argument, NULL, OPT_RAW_CH},
+    {"quiet", no_argument, NULL, 'q'},
+    {"help", no_argument, NULL, 'h'},
+    {NULL, 0, NULL, 0},
+};
+
+typedef struct {
+    const char *out_path, *model_path, *min_dur, *target, *skip;
+    sl_label_format format;
+    int segments, quiet;
+    sl_labeler_config cfg;
+    sl_audio_options audio;
+} label_args;
+
+/* Writes each frame/segment as text; remembers the first write error. */
+typedef struct {
+    FILE *fp;
+    sl_label_writer w;
+    char *buf;
+    size_t cap;
+    int failed;
+} text_sink;
+
+static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), void *arg)
+{
+    if (n < 0)
+        return -1;
+    if ((size_t)n >= t->cap) { /* a long line (many classes): grow once, format again */
+        char *b = realloc(t->buf, (size_t)n + 1);
+        if (!b)
+            return -1;
+        t->buf = b;
+        t->cap = (size_t)n + 1;
+        n = again(t, arg);
+    }
+    if (n > 0 && fwrite(t->buf, 1, (size_t)n, t->fp) != (size_t)n) {
+        t->failed = 1;
+        return -1;
+    }
+    return 0;
+}
+
+typedef struct {
+    int64_t index, start, end;
+    int label;
+    float conf;
+    const float *probs;
+} text_item;
+
+static int format_frame(text_sink *t, void *arg)
+{
+    text_item *it = arg;
+    return sl_label_format_frame(&t->w, t->buf, t->cap, it->index, it->label, it->conf, it->probs);
+}
+
+static int format_segment(text_sink *t, void *arg)
+{
+    text_item *it = arg;
+    return sl_label_format_segment(&t->w, t->buf, t->cap, it->start, it->end, it->label, it->conf);
+}
+
+static int text_on_frame(void *user, int64_t index, int label, float confidence, const float *probs,
+                         int n_classes)
+{
+    (void)n_classes;
+    text_sink *t = user;
+    if (!sl_label_format_is_per_frame(&t->w))
+        return 0;
+    text_item it = {.index = index, .label = label, .conf = confidence, .probs = probs};
+    return emit_text(t, format_frame(t, &it), format_frame, &it);
+}
+
+static int text_on_segment(void *user, int64_t start, int64_t end, int label, float mean_conf)
+{
+    text_sink *t = user;
+    if (sl_label_format_is_per_frame(&t->w))
+        return 0;
+    text_item it = {.start = start, .end = end, .label = label, .conf = mean_conf};
+    return emit_text(t, format_segment(t, &it), format_segment, &it);
+}
+
+static const char *extension(sl_label_format f)
+{
+    switch (f) {
+    case SL_FORMAT_FRAMES: return ".tsv";
+    case SL_FORMAT_JSONL: return ".jsonl";
+    case SL_FORMAT_RTTM: return ".rttm";
+    default: return ".txt";
+    }
+}
+
+/* The file's name without directories and extension: RTTM's file id and the
+ * name of its output in a directory. */
+static void file_stem(const char *path, char *out, size_t len)
+{
+    const char *base = strrchr(path, '/');
+    base = base ? base + 1 : path;
+    if (!strcmp(path, "-"))
+        base = "stdin";
+    snprintf(out, len, "%s", base);
+    char *dot = strrchr(out, '.');
+    if (dot && dot != out)
+        *dot = '\0';
+}
+
+static int is_dir_path(const char *p)
+{
+    struct stat st;
+    size_t n = strlen(p);
+    return (n > 0 && p[n - 1] == '/') || (stat(p, &st) == 0 && S_ISDIR(st.st_mode));
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+/* Labels one file into out_path ("-": stdout). Returns 0 or 1 (error printed). */
+static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char *in_path,
+                     const char *out_path, float *block, int progress)
+{
+    char err[SL_ERR_LEN];
+    const sl_feature_config *fc = sl_model_feature_config(m);
+    sl_audio_options opt = a->audio;
+    opt.target_rate = fc->sample_rate;
+    sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
+    if (!r)
+        return cli_error("%s", err);
+
+    char stem[256];
+    file_stem(in_path, stem, sizeof stem);
+    text_sink t = {0};
+    sl_label_writer_init(&t.w, a->format, m, stem);
+    t.w.jsonl_segments = a->segments;
+    if (a->skip)
+        t.w.skip_label = sl_model_class_index(m, a->skip);
+    t.cap = 4096;
+    t.buf = malloc(t.cap);
+    cli_output out;
+    if (!t.buf) {
+        sl_audio_close(r);
+        return cli_error("out of memory");
+    }
+    if (cli_output_open(&out, out_path, "w") != 0) {
+        free(t.buf);
+        sl_audio_close(r);
+        return 1;
+    }
+    t.fp = out.fp;
+    sl_label_sink sink = {&t, text_on_frame, text_on_segment};
+    int rc = 0;
+    int n = sl_label_format_header(&t.w, t.buf, t.cap);
+    if (n > 0 && fwrite(t.buf, 1, (size_t)n, t.fp) != (size_t)n)
+        t.failed = 1;
+
+    sl_labeler_reset(l);
+    int64_t total = sl_audio_file_frames(r);
+    int file_rate = sl_audio_file_rate(r);
+    double last = 0.0;
+    for (;;) {
+        long got = sl_audio_read(r, block, READ_BLOCK, err, sizeof err);
+        if (got < 0) {
+            rc = cli_error("%s", err);
+            break;
+        }
+        if (got == 0)
+            break;
+        if (sl_labeler_push(l, block, (size_t)got, &sink, err, sizeof err) != 0) {
+            rc = t.failed ? 1 : cli_error("%s: %s", in_path, err);
+            break;
+        }
+        if (progress) {
+            double tn = now_s();
+            if (tn - last > 0.25) {
+                last = tn;
+                double done = (double)sl_audio_file_position(r) / file_rate;
+                if (total > 0)
+                    fprintf(stderr, "\r%s: %.1f / %.1f s (%.0f%%)", in_path, done,
+                            (double)total / file_rate, 100.0 * done * file_rate / (double)total);
+                else
+                    fprintf(stderr, "\r%s: %.1f s", in_path, done);
+            }
+        }
+    }
+    if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
+        rc = t.failed ? 1 : cli_error("%s: %s", in_path, err);
+    if (progress)
+        fprintf(stderr, "\r\033[K");
+    if (!rc && t.failed)
+        rc = cli_error("%s: write failed: %s", out_path, strerror(errno));
+    if (rc) {
+        cli_output_abort(&out);
+        sl_labeler_reset(l);
+    } else {
+        rc = cli_output_commit(&out) ? 1 : 0;
+    }
+    free(t.buf);
+    sl_audio_close(r);
+    return rc;
+}
+
+static const char *default_model(void)
+{
+    const char *env = getenv("SEQLABEL_MODEL");
+    if (env && *env)
+        return env;
+    if (access(SL_DEFAULT_MODEL, R_OK) == 0)
+        return SL_DEFAULT_MODEL;
+    if (access(SL_SOURCE_MODEL, R_OK) == 0)
+        return SL_SOURCE_MODEL;
+    return NULL;
+}
+
+static int parse_args(int argc, char **argv, label_args *a)
+{
+    memset(a, 0, sizeof *a);
+    a->format = SL_FORMAT_AUDACITY;
+    sl_labeler_config_default(&a->cfg);
+    sl_audio_options_default(&a->audio);
+    a->audio.raw_channels = 1;
+    long v;
+    double d;
+    int c;
+    optind = 1;
+    opterr = 0;
+    while ((c = getopt_long(argc, argv, ":o:qh", long_opts, NULL)) != -1) {
+        switch (c) {
+        case 'o': a->out_path = optarg; break;
+        case 'q': a->quiet = 1; break;
+        case 'h': usage(stdout); return 1;
+        case OPT_FORMAT:
+            if (sl_label_format_parse(optarg, &a->format))
+                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm", optarg), -1;
+            break;
+        case OPT_SEGMENTS: a->segments = 1; break;
+        case OPT_SKIP: a->skip = optarg; break;
+        case OPT_MODEL: a->model_path = optarg; break;
+        case OPT_THREADS:
+            if (cli_parse_int("--threads", optarg, 1, 64, &v)) return -1;
+            a->cfg.num_threads = (int)v;
+            break;
+        case OPT_LEFT:
+            if (cli_parse_int("--left-context", optarg, 0, SL_MAX_WINDOW, &v)) return -1;
+            a->cfg.left_context = (int)v;
+            break;
+        case OPT_LOOKAHEAD:
+            if (cli_parse_int("--lookahead", optarg, 0, SL_MAX_WINDOW, &v)) return -1;
+            a->cfg.lookahead = (int)v;
+            break;
+        case OPT_WINDOW:
+            if (cli_parse_int("--window", optarg, 1, SL_MAX_WINDOW, &v)) return -1;
+            a->cfg.window = (int)v;
+            break;
+        case OPT_SMOOTHING:
+            if (!strcmp(optarg, "none"))
+                a->cfg.decoder.smoothing = SL_SMOOTH_NONE;
+            else if (!strcmp(optarg, "viterbi"))
+                a->cfg.decoder.smoothing = SL_SMOOTH_VITERBI;
+            else
+                return cli_error("--smoothing: '%s' is not none or viterbi", optarg), -1;
+            break;
+        case OPT_PENALTY:
+            if (cli_parse_float("--switch-penalty", optarg, 0, 1e6, &d)) return -1;
+            a->cfg.decoder.switch_penalty = (float)d;
+            break;
+        case OPT_LAG:
+            if (cli_parse_int("--smoothing-lag", optarg, 0, 100000, &v)) return -1;
+            a->cfg.decoder.smoothing_lag = (int)v;
+            break;
+        case OPT_MIN_DUR: a->min_dur = optarg; break;
+        case OPT_TARGET: a->target = optarg; break;
+        case OPT_ON:
+            if (cli_parse_float("--on-threshold", optarg, 0, 1, &d)) return -1;
+            a->cfg.decoder.on_threshold = (float)d;
+            break;
+        case OPT_OFF:
+            if (cli_parse_float("--off-threshold", optarg, 0, 1, &d)) return -1;
+            a->cfg.decoder.off_threshold = (float)d;
+            break;
+        case OPT_PAD_BEFORE:
+            if (cli_parse_float("--pad-before", optarg, 0, 3600, &d)) return -1;
+            a->cfg.decoder.pad_before_s = (float)d;
+            break;
+        case OPT_PAD_AFTER:
+            if (cli_parse_float("--pad-after", optarg, 0, 3600, &d)) return -1;
+            a->cfg.decoder.pad_after_s = (float)d;
+            break;
+        case OPT_RAW:
+            if (!strcmp(optarg, "s16le"))
+                a->audio.raw_encoding = SL_RAW_S16LE;
+            else if (!strcmp(optarg, "f32le"))
+                a->audio.raw_encoding = SL_RAW_F32LE;
+            else
+                return cli_error("--raw-format: '%s' is not s16le or f32le", optarg), -1;
+            break;
+        case OPT_RAW_RATE:
+            if (cli_parse_int("--raw-rate", optarg, 1, 1000000, &v)) return -1;
+            a->audio.raw_rate = (int)v;
+            break;
+        case OPT_RAW_CH:
+            if (cli_parse_int("--raw-channels", optarg, 1, 256, &v)) return -1;
+            a->audio.raw_channels = (int)v;
+            break;
+        case ':':
+            return cli_error("option %s needs a value", argv[optind - 1]), -1;
+        default:
+            return cli_error("unknown option '%s' (see seqlabel label --help)", argv[optind - 1]), -1;
+        }
+    }
+    if (optind >= argc)
+        return cli_error("no input files (see seqlabel label --help)"), -1;
+    if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
+        return cli_error("--raw-format needs --raw-rate"), -1;
+    return 0;
+}
 
 int sl_cmd_label(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("'label' is not implemented yet");
+    label_args a;
+    int prc = parse_args(argc, argv, &a);
+    if (prc)
+        return prc > 0 ? 0 : 2;
+    int nin = argc - optind;
+    char **inputs = argv + optind;
+    int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
+    if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
+        return cli_error("%s: several inputs need -o DIR (an existing directory)", a.out_path), 2;
+    int stdin_uses = 0;
+    for (int i = 0; i < nin; i++)
+        stdin_uses += !strcmp(inputs[i], "-");
+    if (stdin_uses > 1)
+        return cli_error("standard input ('-') can be labelled only once"), 2;
+
+    const char *model_path = a.model_path ? a.model_path : default_model();
+    if (!model_path)
+        return cli_error("no model: give --model PATH or set SEQLABEL_MODEL (no default model at %s "
+                         "or %s)", SL_DEFAULT_MODEL, SL_SOURCE_MODEL);
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load(model_path, err, sizeof err);
+    if (!m)
+        return cli_error("%s", err);
+    int rc = 0;
+    if (a.min_dur &&
+        sl_decoder_parse_min_durations(&a.cfg.decoder, m, a.min_dur, err, sizeof err) != 0)
+        rc = cli_error("--min-duration: %s", err);
+    if (!rc && a.target && (a.cfg.decoder.target_class = sl_model_class_index(m, a.target)) < 0)
+        rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
+    if (!rc && a.skip && sl_model_class_index(m, a.skip) < 0)
+        rc = cli_error("--skip: %s has no class '%s'", model_path, a.skip);
+    if (rc) {
+        sl_model_free(m);
+        return 2;
+    }
+    sl_labeler *l = sl_labeler_new(m, &a.cfg, err, sizeof err);
+    float *block = malloc(READ_BLOCK * sizeof(float));
+    if (!l || !block) {
+        rc = cli_error("%s: %s", model_path, l ? "out of memory" : err);
+        free(block);
+        sl_labeler_free(l);
+        sl_model_free(m);
+        return rc;
+    }
+    int progress = !a.quiet && isatty(STDERR_FILENO);
+    for (int i = 0; i < nin; i++) {
+        char path[4096];
+        const char *out = a.out_path ? a.out_path : "-";
+        if (to_dir) {
+            char stem[256];
+            file_stem(inputs[i], stem, sizeof stem);
+            size_t n = strlen(a.out_path);
+            snprintf(path, sizeof path, "%s%s%s%s", a.out_path,
+                     n && a.out_path[n - 1] == '/' ? "" : "/", stem, extension(a.format));
+            out = path;
+        }
+        if (label_one(&a, m, l, inputs[i], out, block, progress))
+            rc = 1;
+    }
+    free(block);
+    sl_labeler_free(l);
+    sl_model_free(m);
+    return rc;
 }

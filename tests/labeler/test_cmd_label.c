@@ -1,0 +1,393 @@
+/* `seqlabel label` end to end: the built command (SL_SEQLABEL) on a WAV file
+ * and a random-weight model the test writes, every format parsed back and
+ * compared with the library's streaming labeler run here on the same samples;
+ * then the bad inputs. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+#include <sndfile.h>
+
+#include "labeler_test_util.h"
+
+#define NSAMP 24000 /* 148 frames */
+#define NFRAMES 148
+
+static const char *seqlabel;
+static char dir[256];
+static char model_path[512], wav_path[512];
+static tu_record ref; /* the library's labels of the same samples */
+
+static void write_wav(const char *path, const float *x, int64_t n, int rate, int channels, int fmt)
+{
+    SF_INFO info = {0};
+    info.samplerate = rate;
+    info.channels = channels;
+    info.format = SF_FORMAT_WAV | fmt;
+    SNDFILE *f = sf_open(path, SFM_WRITE, &info);
+    if (!f)
+        fail_msg("%s: %s", path, sf_strerror(NULL));
+    assert_int_equal(sf_writef_float(f, x, n), n);
+    sf_close(f);
+}
+
+static int setup(void **state)
+{
+    (void)state;
+    seqlabel = getenv("SL_SEQLABEL");
+    if (!seqlabel) {
+        fprintf(stderr, "SL_SEQLABEL is not set (meson test sets it)\n");
+        return -1;
+    }
+    snprintf(dir, sizeof dir, "/tmp/sl_cmd_label_XXXXXX");
+    if (!mkdtemp(dir))
+        return -1;
+    snprintf(model_path, sizeof model_path, "%s/m.slm", dir);
+    snprintf(wav_path, sizeof wav_path, "%s/in.wav", dir);
+    sl_model *m = tu_make_model(11, 20, 5, 3);
+    char err[SL_ERR_LEN];
+    if (sl_model_save(m, model_path, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    float *x = tu_make_signal(NSAMP, 3);
+    write_wav(wav_path, x, NSAMP, 16000, 1, SF_FORMAT_FLOAT);
+
+    /* Reference: the library labeler with the model as saved and loaded back. */
+    sl_model *m2 = sl_model_load(model_path, err, sizeof err);
+    sl_labeler *l = sl_labeler_new(m2, NULL, err, sizeof err);
+    tu_record_init(&ref, 1000, 3);
+    sl_label_sink sink = tu_record_sink(&ref);
+    if (!m2 || !l || sl_labeler_push(l, x, NSAMP, &sink, err, sizeof err) ||
+        sl_labeler_finish(l, &sink, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    sl_labeler_free(l);
+    sl_model_free(m2);
+    sl_model_free(m);
+    free(x);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    if (system(cmd) != 0)
+        return -1;
+    tu_record_free(&ref);
+    return 0;
+}
+
+/* Runs `seqlabel label ARGS` with stderr to dir/err.txt; returns the exit code. */
+static int run_label(const char *args)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' label %s 2> err.txt", dir, seqlabel, args);
+    int st = system(cmd);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : -1;
+}
+
+static void sh(const char *what)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s", dir, what);
+    assert_int_equal(system(cmd), 0);
+}
+
+static char *slurp(const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    if (!f)
+        return NULL;
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    return s;
+}
+
+static int exists(const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    struct stat st;
+    return stat(path, &st) == 0;
+}
+
+static const char *names[] = {"silence", "speech", "music"};
+
+static int class_of(const char *s, size_t len)
+{
+    for (int k = 0; k < 3; k++)
+        if (strlen(names[k]) == len && !strncmp(s, names[k], len))
+            return k;
+    fail_msg("unknown label '%.*s'", (int)len, s);
+    return -1;
+}
+
+static void test_frames_format(void **state)
+{
+    (void)state;
+    char args[1100];
+    snprintf(args, sizeof args, "in.wav --model m.slm --format frames -o out.tsv");
+    assert_int_equal(run_label(args), 0);
+    char *text = slurp("out.tsv");
+    assert_non_null(text);
+    char *line = strtok(text, "\n");
+    assert_string_equal(line, "frame\ttime\tlabel\tconfidence\tsilence\tspeech\tmusic");
+    int n = 0;
+    while ((line = strtok(NULL, "\n"))) {
+        long long idx;
+        double t;
+        char label[64];
+        float conf, p[3];
+        assert_int_equal(sscanf(line, "%lld\t%lf\t%63s\t%g\t%g\t%g\t%g", &idx, &t, label, &conf,
+                                &p[0], &p[1], &p[2]), 7);
+        assert_int_equal(idx, n);
+        assert_float_equal(t, n * 0.01, 1e-9);
+        int k = class_of(label, strlen(label));
+        assert_int_equal(k, ref.label[n]);
+        /* %.9g round-trips float32 exactly: the command's numbers are the library's. */
+        assert_true(conf == ref.conf[n]);
+        for (int c = 0; c < 3; c++)
+            assert_true(p[c] == ref.probs[n * 3 + c]);
+        assert_true(conf == p[k]);
+        n++;
+    }
+    assert_int_equal(n, NFRAMES);
+    free(text);
+}
+
+static void test_audacity_and_rttm(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o out.txt"), 0);
+    char *text = slurp("out.txt");
+    assert_non_null(text);
+    double prev_end = 0.0;
+    int nseg = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), nseg++) {
+        double a, b;
+        char label[64];
+        assert_int_equal(sscanf(line, "%lf\t%lf\t%63s", &a, &b, label), 3);
+        assert_true(nseg < ref.nseg);
+        assert_float_equal(a, ref.seg_start[nseg] * 0.01, 1e-9);
+        assert_float_equal(b, ref.seg_end[nseg] * 0.01, 1e-9);
+        assert_float_equal(a, prev_end, 1e-9);
+        assert_int_equal(class_of(label, strlen(label)), ref.seg_label[nseg]);
+        prev_end = b;
+    }
+    assert_int_equal(nseg, ref.nseg);
+    assert_float_equal(prev_end, NFRAMES * 0.01, 1e-9);
+    free(text);
+
+    assert_int_equal(run_label("in.wav --model m.slm --format rttm -o out.rttm"), 0);
+    text = slurp("out.rttm");
+    nseg = 0;
+    double total = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), nseg++) {
+        double a, d;
+        char label[64];
+        assert_int_equal(sscanf(line, "SPEAKER in 1 %lf %lf <NA> <NA> %63s <NA> <NA>", &a, &d, label), 3);
+        assert_float_equal(a, ref.seg_start[nseg] * 0.01, 1e-9);
+        assert_float_equal(d, (ref.seg_end[nseg] - ref.seg_start[nseg]) * 0.01, 1e-6);
+        total += d;
+    }
+    assert_int_equal(nseg, ref.nseg);
+    assert_float_equal(total, NFRAMES * 0.01, 1e-5);
+    free(text);
+}
+
+static void test_jsonl(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm --format jsonl -o out.jsonl"), 0);
+    char *text = slurp("out.jsonl");
+    int n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), n++) {
+        long long idx;
+        double t;
+        char label[64];
+        float conf, p[3];
+        assert_int_equal(sscanf(line, "{\"frame\":%lld,\"time\":%lf,\"label\":\"%63[^\"]\",\"confidence\":%g,"
+                                      "\"probs\":{\"silence\":%g,\"speech\":%g,\"music\":%g}}",
+                                &idx, &t, label, &conf, &p[0], &p[1], &p[2]), 7);
+        assert_int_equal(idx, n);
+        assert_int_equal(class_of(label, strlen(label)), ref.label[n]);
+        for (int c = 0; c < 3; c++)
+            assert_true(p[c] == ref.probs[n * 3 + c]);
+    }
+    assert_int_equal(n, NFRAMES);
+    free(text);
+    assert_int_equal(run_label("in.wav --model m.slm --format jsonl --segments -o seg.jsonl"), 0);
+    text = slurp("seg.jsonl");
+    n = 0;
+    for (char *line = strtok(text, "\n"); line; line = strtok(NULL, "\n"), n++) {
+        double a, b;
+        char label[64];
+        float conf;
+        long long sf, ef;
+        assert_int_equal(sscanf(line, "{\"start\":%lf,\"end\":%lf,\"label\":\"%63[^\"]\",\"confidence\":%g,"
+                                      "\"start_frame\":%lld,\"end_frame\":%lld}",
+                                &a, &b, label, &conf, &sf, &ef), 6);
+        assert_int_equal(sf, ref.seg_start[n]);
+        assert_int_equal(ef, ref.seg_end[n]);
+        double sum = 0;
+        for (long long f = sf; f < ef; f++)
+            sum += ref.conf[f];
+        assert_float_equal(conf, sum / (double)(ef - sf), 1e-6);
+    }
+    assert_int_equal(n, ref.nseg);
+    free(text);
+}
+
+/* Standard input, a stereo 44.1 kHz copy (resampled: labels need not match
+ * but every frame must be there), several files into a directory. */
+static void test_stdin_and_several_files(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("- --model m.slm --format frames < in.wav > stdin.tsv"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format frames > file.tsv"), 0);
+    char *a = slurp("stdin.tsv"), *b = slurp("file.tsv");
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+
+    /* Raw s16 from a pipe equals the same samples in a 16-bit WAV. */
+    float *x = tu_make_signal(NSAMP, 3);
+    short *s16 = malloc(sizeof(short) * NSAMP);
+    for (int i = 0; i < NSAMP; i++)
+        s16[i] = (short)lrintf(x[i] * 32767.0f);
+    char path[600];
+    snprintf(path, sizeof path, "%s/in16.wav", dir);
+    SF_INFO info = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_short(sf, s16, NSAMP), NSAMP);
+    sf_close(sf);
+    snprintf(path, sizeof path, "%s/in16.raw", dir);
+    FILE *rf = fopen(path, "wb");
+    assert_int_equal(fwrite(s16, sizeof(short), NSAMP, rf), NSAMP); /* little-endian host */
+    fclose(rf);
+    free(s16);
+    assert_int_equal(run_label("in16.wav --model m.slm --format frames -o w16.tsv"), 0);
+    assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 16000 "
+                               "-o raw16.tsv < in16.raw"), 0);
+    a = slurp("w16.tsv");
+    b = slurp("raw16.tsv");
+    assert_string_equal(a, b);
+    free(a);
+    free(b);
+
+    float *st = malloc(sizeof(float) * 2 * 66150);
+    for (int i = 0; i < 66150; i++)
+        st[2 * i] = st[2 * i + 1] = x[i % NSAMP];
+    snprintf(path, sizeof path, "%s/stereo44.wav", dir);
+    write_wav(path, st, 66150, 44100, 2, SF_FORMAT_PCM_16);
+    free(st);
+    free(x);
+    sh("mkdir outdir");
+    assert_int_equal(run_label("in.wav stereo44.wav --model m.slm --format frames -o outdir/"), 0);
+    assert_true(exists("outdir/in.tsv"));
+    a = slurp("outdir/stereo44.tsv");
+    assert_non_null(a);
+    int lines = 0;
+    for (char *p = a; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 148 + 1); /* 1.5 s at 16 kHz: 148 frames and the header */
+    free(a);
+}
+
+static void expect_error(const char *args, int code, const char *needle)
+{
+    int rc = run_label(args);
+    char *e = slurp("err.txt");
+    if (rc != code || !strstr(e, needle))
+        fail_msg("'%s': exit %d (want %d), stderr: %s (want '%s')", args, rc, code, e, needle);
+    free(e);
+}
+
+static void test_bad_inputs(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/keep.txt", dir);
+    FILE *f = fopen(path, "w");
+    fputs("keep\n", f);
+    fclose(f);
+    /* A missing input names the file and leaves an existing output untouched. */
+    expect_error("missing.wav --model m.slm -o keep.txt", 1, "missing.wav");
+    char *k = slurp("keep.txt");
+    assert_string_equal(k, "keep\n");
+    free(k);
+    /* Corrupt audio. */
+    snprintf(path, sizeof path, "%s/junk.wav", dir);
+    f = fopen(path, "w");
+    fputs("RIFF\x10\x00\x00\x00WAVEjunkjunkjunkjunkjunk", f);
+    fclose(f);
+    expect_error("junk.wav --model m.slm -o junk.txt", 1, "junk.wav");
+    assert_false(exists("junk.txt"));
+    /* NaN samples: the position, and no output. */
+    float x[8000];
+    for (int i = 0; i < 8000; i++)
+        x[i] = 0.01f * sinf(0.1f * (float)i);
+    x[5000] = NAN;
+    snprintf(path, sizeof path, "%s/nan.wav", dir);
+    write_wav(path, x, 8000, 16000, 1, SF_FORMAT_FLOAT);
+    expect_error("nan.wav --model m.slm -o nan.txt", 1, "nan.wav");
+    assert_false(exists("nan.txt"));
+    /* One bad file among good ones: the good ones are written, exit 1. */
+    sh("mkdir mixed");
+    expect_error("in.wav nan.wav --model m.slm -o mixed", 1, "nan.wav");
+    assert_true(exists("mixed/in.txt"));
+    assert_false(exists("mixed/nan.txt"));
+    /* Model and option errors. */
+    expect_error("in.wav --model nomodel.slm", 1, "nomodel.slm");
+    expect_error("in.wav --model in.wav", 1, "in.wav");
+    expect_error("in.wav --model m.slm --format csv", 2, "--format");
+    expect_error("in.wav --model m.slm --threads 0", 2, "--threads");
+    expect_error("in.wav --model m.slm --target noise", 2, "noise");
+    expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
+    expect_error("in.wav --model m.slm --lookahead 100", 1, "window");
+    expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");
+    expect_error("--model m.slm", 2, "no input");
+    expect_error("in.wav --model m.slm --bogus", 2, "--bogus");
+    /* Decoder knobs reach the labeler: a huge switch penalty leaves one segment. */
+    assert_int_equal(run_label("in.wav --model m.slm --smoothing viterbi --switch-penalty 1000 "
+                               "--smoothing-lag 200 -o one_seg.txt"), 0);
+    char *t = slurp("one_seg.txt");
+    int lines = 0;
+    for (char *p = t; *p; p++)
+        lines += *p == '\n';
+    assert_int_equal(lines, 1);
+    free(t);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frames_format),
+        cmocka_unit_test(test_audacity_and_rttm),
+        cmocka_unit_test(test_jsonl),
+        cmocka_unit_test(test_stdin_and_several_files),
+        cmocka_unit_test(test_bad_inputs),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,428 @@
+/* The streaming labeler: same labels whatever the push sizes and thread count,
+ * windows equal to a direct sl_encoder_forward on windows cut by hand, every
+ * frame exactly once, the latency it reports is the latency it has. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "labeler_test_util.h"
+
+/* Model window 20 = 5 left + 12 core + 3 lookahead. */
+#define WIN 20
+#define LEFT 5
+#define LOOK 3
+#define CORE (WIN - LEFT - LOOK)
+#define NSAMP 24000 /* 1.5 s: 148 frames, 13 core blocks, the last one short */
+
+typedef struct {
+    sl_model *m;
+    float *x;
+} fixture;
+
+static int setup(void **state)
+{
+    fixture *f = calloc(1, sizeof *f);
+    f->m = tu_make_model(7, WIN, LEFT, LOOK);
+    f->x = tu_make_signal(NSAMP, 99);
+    *state = f;
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    fixture *f = *state;
+    sl_model_free(f->m);
+    free(f->x);
+    free(f);
+    return 0;
+}
+
+static sl_labeler *make(const sl_model *m, const sl_labeler_config *cfg)
+{
+    char err[SL_ERR_LEN];
+    sl_labeler *l = sl_labeler_new(m, cfg, err, sizeof err);
+    if (!l)
+        fail_msg("%s", err);
+    return l;
+}
+
+/* Labels x[0..n) in pushes whose sizes come from `sizes` (cycled; 0 = all at
+ * once) and finishes. */
+static void label_in_pushes(sl_labeler *l, const float *x, int64_t n, const int *sizes, int nsizes,
+                            tu_record *r)
+{
+    char err[SL_ERR_LEN];
+    sl_label_sink sink = tu_record_sink(r);
+    tu_record_clear(r);
+    int64_t pos = 0;
+    for (int i = 0; pos < n; i++) {
+        int64_t b = nsizes ? sizes[i % nsizes] : n;
+        if (b > n - pos)
+            b = n - pos;
+        r->samples = pos + b;
+        if (sl_labeler_push(l, x + pos, (size_t)b, &sink, err, sizeof err) != 0)
+            fail_msg("push: %s", err);
+        pos += b;
+    }
+    r->samples = INT64_MAX;
+    if (sl_labeler_finish(l, &sink, err, sizeof err) != 0)
+        fail_msg("finish: %s", err);
+}
+
+static void decoder_with_every_stage(sl_labeler_config *cfg)
+{
+    sl_labeler_config_default(cfg);
+    cfg->decoder.smoothing = SL_SMOOTH_VITERBI;
+    cfg->decoder.switch_penalty = 0.02f;
+    cfg->decoder.smoothing_lag = 4;
+    cfg->decoder.min_duration_s[0] = 0.03f;
+    cfg->decoder.target_class = 1;
+    cfg->decoder.on_threshold = 0.47f;
+    cfg->decoder.off_threshold = 0.43f;
+    cfg->decoder.pad_before_s = 0.02f;
+    cfg->decoder.pad_after_s = 0.01f;
+}
+
+static void test_push_sizes(void **state)
+{
+    fixture *f = *state;
+    sl_labeler_config cfg;
+    decoder_with_every_stage(&cfg);
+    sl_labeler *l = make(f->m, &cfg);
+    tu_record whole, other;
+    tu_record_init(&whole, 1000, 3);
+    tu_record_init(&other, 1000, 3);
+    label_in_pushes(l, f->x, NSAMP, NULL, 0, &whole);
+    assert_int_equal(whole.n, sl_feature_num_frames(sl_model_feature_config(f->m), NSAMP));
+    /* The signal is not labelled all alike. */
+    if (whole.nseg < 4)
+        fail_msg("only %lld segments", (long long)whole.nseg);
+
+    int one = 1;
+    label_in_pushes(l, f->x, NSAMP, &one, 1, &other);
+    tu_record_assert_equal(&whole, &other);
+
+    int sizes[64];
+    uint64_t s = 5;
+    for (int i = 0; i < 64; i++) {
+        s = s * 6364136223846793005ULL + 1442695040888963407ULL;
+        int kind = (int)((s >> 33) % 4);
+        sizes[i] = kind == 0 ? 1 : kind == 1 ? (int)((s >> 40) % 7) + 1
+                 : kind == 2 ? (int)((s >> 40) % 400) + 1 : (int)((s >> 40) % 5000) + 1;
+    }
+    label_in_pushes(l, f->x, NSAMP, sizes, 64, &other);
+    tu_record_assert_equal(&whole, &other);
+    /* The push size that matches the hop exactly, and one prime size. */
+    int hop = 160, prime = 997;
+    label_in_pushes(l, f->x, NSAMP, &hop, 1, &other);
+    tu_record_assert_equal(&whole, &other);
+    label_in_pushes(l, f->x, NSAMP, &prime, 1, &other);
+    tu_record_assert_equal(&whole, &other);
+    sl_labeler_free(l);
+    tu_record_free(&whole);
+    tu_record_free(&other);
+}
+
+static void test_threads(void **state)
+{
+    fixture *f = *state;
+    sl_labeler_config cfg;
+    decoder_with_every_stage(&cfg);
+    tu_record one, more;
+    tu_record_init(&one, 1000, 3);
+    tu_record_init(&more, 1000, 3);
+    sl_labeler *l = make(f->m, &cfg);
+    label_in_pushes(l, f->x, NSAMP, NULL, 0, &one);
+    sl_labeler_free(l);
+    for (int t = 2; t <= 3; t++) {
+        cfg.num_threads = t;
+        l = make(f->m, &cfg);
+        label_in_pushes(l, f->x, NSAMP, NULL, 0, &more);
+        tu_record_assert_equal(&one, &more);
+        int sz = 1234;
+        label_in_pushes(l, f->x, NSAMP, &sz, 1, &more);
+        tu_record_assert_equal(&one, &more);
+        sl_labeler_free(l);
+    }
+    tu_record_free(&one);
+    tu_record_free(&more);
+}
+
+/* The reference: features of the whole signal, normalised here, cut into the
+ * windows DESIGN.md describes, each run through its own encoder. */
+typedef struct {
+    float *frames;
+    int64_t n;
+    int dim;
+} frame_store;
+
+static int store_frame(void *user, int64_t index, const float *frame, int dim)
+{
+    frame_store *s = user;
+    assert_int_equal(index, s->n);
+    memcpy(s->frames + (size_t)s->n * dim, frame, (size_t)dim * sizeof(float));
+    s->dim = dim;
+    s->n++;
+    return 0;
+}
+
+static void test_windows_by_hand(void **state)
+{
+    fixture *f = *state;
+    const sl_feature_config *fc = sl_model_feature_config(f->m);
+    const sl_model_config *mc = sl_model_get_config(f->m);
+    int F = mc->n_features, K = mc->n_classes;
+    char err[SL_ERR_LEN];
+    sl_features *fe = sl_features_new(fc, err, sizeof err);
+    assert_non_null(fe);
+    frame_store st = {malloc(sizeof(float) * 200 * F), 0, 0};
+    assert_int_equal(sl_features_push(fe, f->x, NSAMP, store_frame, &st, err, sizeof err), 0);
+    sl_features_free(fe);
+    int64_t N = st.n;
+    assert_int_equal(N, 148);
+    const float *mean = sl_model_norm_mean(f->m), *istd = sl_model_norm_inv_std(f->m);
+    for (int64_t t = 0; t < N; t++)
+        for (int d = 0; d < F; d++)
+            st.frames[t * F + d] = (st.frames[t * F + d] - mean[d]) * istd[d];
+
+    float *ref = malloc(sizeof(float) * N * K);
+    float probs[WIN * 3];
+    sl_encoder *enc = sl_encoder_new(f->m, WIN, err, sizeof err);
+    assert_non_null(enc);
+    int blocks = 0;
+    for (int64_t k = 0; k * CORE < N; k++, blocks++) {
+        int64_t ws = k * CORE - LEFT < 0 ? 0 : k * CORE - LEFT;
+        int64_t we = (k + 1) * CORE + LOOK > N ? N : (k + 1) * CORE + LOOK;
+        assert_int_equal(sl_encoder_forward(enc, st.frames + ws * F, (int)(we - ws), NULL, probs), 0);
+        for (int64_t t = k * CORE; t < (k + 1) * CORE && t < N; t++)
+            memcpy(ref + t * K, probs + (t - ws) * K, sizeof(float) * K);
+    }
+    assert_int_equal(blocks, 13); /* 12 blocks of 12 and one of 4 frames */
+    sl_encoder_free(enc);
+
+    sl_labeler *l = make(f->m, NULL);
+    tu_record r;
+    tu_record_init(&r, 1000, 3);
+    int sz = 3333;
+    label_in_pushes(l, f->x, NSAMP, &sz, 1, &r);
+    assert_int_equal(r.n, N);
+    for (int64_t t = 0; t < N; t++) {
+        int arg = 0;
+        for (int k = 0; k < K; k++) {
+            if (fabsf(r.probs[t * K + k] - ref[t * K + k]) > 1e-6f)
+                fail_msg("frame %lld class %d: %g vs %g", (long long)t, k, r.probs[t * K + k],
+                         ref[t * K + k]);
+            if (ref[t * K + k] > ref[t * K + arg])
+                arg = k;
+        }
+        assert_int_equal(r.label[t], arg); /* default decoder: argmax */
+    }
+    sl_labeler_free(l);
+    tu_record_free(&r);
+    free(ref);
+    free(st.frames);
+}
+
+static void test_frame_counts(void **state)
+{
+    fixture *f = *state;
+    const sl_feature_config *fc = sl_model_feature_config(f->m);
+    sl_labeler_config cfg;
+    decoder_with_every_stage(&cfg);
+    cfg.num_threads = 2;
+    sl_labeler *l = make(f->m, &cfg);
+    tu_record r;
+    tu_record_init(&r, 1000, 3);
+    const int64_t lengths[] = {0, 1, 399, 400, 559, 560, 400 + 160 * 11, 400 + 160 * 12,
+                               400 + 160 * 14, 400 + 160 * 15, NSAMP};
+    const int64_t want[] = {0, 0, 0, 1, 1, 2, 12, 13, 15, 16, 148};
+    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+        int sz = 77;
+        label_in_pushes(l, f->x, lengths[i], &sz, 1, &r);
+        assert_int_equal(sl_feature_num_frames(fc, lengths[i]), want[i]);
+        assert_int_equal(r.n, want[i]);
+        for (int64_t t = 0; t < r.n; t++)
+            assert_int_equal(r.index[t], t);
+        if (r.n) /* segments tile every frame */
+            assert_int_equal(r.seg_end[r.nseg - 1], r.n);
+        else
+            assert_int_equal(r.nseg, 0);
+    }
+    sl_labeler_free(l);
+    tu_record_free(&r);
+}
+
+/* latency = frame_length - hop + (core - 1 + lookahead + decoder delay) * hop;
+ * here 400 - 160 + (12 - 1 + 3 + (4 + 2 + 2)) * 160 = 3760 samples, and the
+ * worst frame really comes out exactly that many samples after its span. */
+static void test_latency(void **state)
+{
+    fixture *f = *state;
+    sl_labeler_config cfg;
+    decoder_with_every_stage(&cfg); /* lag 4, silence min 3 frames (delay 2), pad before 2 */
+    sl_labeler *l = make(f->m, &cfg);
+    assert_int_equal(sl_labeler_latency_samples(l), 3760);
+    tu_record r;
+    tu_record_init(&r, 1000, 3);
+    int one = 1;
+    label_in_pushes(l, f->x, NSAMP, &one, 1, &r);
+    int64_t worst = 0;
+    for (int64_t i = 0; i < r.n; i++) {
+        if (r.emitted_at[i] == INT64_MAX) /* the tail, emitted by finish */
+            continue;
+        int64_t late = r.emitted_at[i] - (i + 1) * 160;
+        assert_true(late <= 3760);
+        if (late > worst)
+            worst = late;
+    }
+    /* The minimum-duration stage holds frames only when a short run of class 0
+     * appears; the bound must be reached without it, so allow its 2 frames. */
+    assert_true(worst >= 3760 - 2 * 160);
+    sl_labeler_free(l);
+
+    /* Without a decoder delay the worst case is exact: the first frame of each
+     * block waits for the whole block and its lookahead. */
+    sl_labeler_config plain;
+    sl_labeler_config_default(&plain);
+    l = make(f->m, &plain);
+    assert_int_equal(sl_labeler_latency_samples(l), 400 - 160 + (12 - 1 + 3) * 160);
+    label_in_pushes(l, f->x, NSAMP, &one, 1, &r);
+    worst = 0;
+    for (int64_t i = 0; i < r.n; i++)
+        if (r.emitted_at[i] != INT64_MAX && r.emitted_at[i] - (i + 1) * 160 > worst)
+            worst = r.emitted_at[i] - (i + 1) * 160;
+    assert_int_equal(worst, 400 - 160 + (12 - 1 + 3) * 160);
+    sl_labeler_free(l);
+    tu_record_free(&r);
+}
+
+static void test_window_settings(void **state)
+{
+    fixture *f = *state;
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    sl_labeler *l = make(f->m, &cfg);
+    int w, left, look, core;
+    sl_labeler_window(l, &w, &left, &look, &core);
+    assert_int_equal(w, WIN);
+    assert_int_equal(left, LEFT);
+    assert_int_equal(look, LOOK);
+    assert_int_equal(core, CORE);
+    assert_int_equal(sl_labeler_frame_shift(l), 160);
+    assert_int_equal(sl_labeler_frame_length(l), 400);
+    assert_int_equal(sl_labeler_sample_rate(l), 16000);
+    assert_int_equal(sl_labeler_num_classes(l), 3);
+    sl_labeler_free(l);
+    /* Less lookahead keeps the core: a smaller window and latency. */
+    cfg.lookahead = 1;
+    l = make(f->m, &cfg);
+    sl_labeler_window(l, &w, &left, &look, &core);
+    assert_int_equal(w, LEFT + CORE + 1);
+    assert_int_equal(core, CORE);
+    assert_int_equal(sl_labeler_latency_samples(l), 240 + (12 - 1 + 1) * 160);
+    sl_labeler_free(l);
+    /* An explicit window sets the core. */
+    cfg.window = 10;
+    cfg.left_context = 2;
+    l = make(f->m, &cfg);
+    sl_labeler_window(l, &w, &left, &look, &core);
+    assert_int_equal(core, 7);
+    sl_labeler_free(l);
+    char err[SL_ERR_LEN] = "";
+    cfg.window = 65; /* beyond the model's max_window 64 */
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "maximum window"));
+    cfg.window = 4;
+    cfg.left_context = 2;
+    cfg.lookahead = 2;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    sl_labeler_config_default(&cfg);
+    cfg.num_threads = 0;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+}
+
+static void test_s16_and_bad_samples(void **state)
+{
+    fixture *f = *state;
+    int16_t *s = malloc(sizeof(int16_t) * NSAMP);
+    float *x = malloc(sizeof(float) * NSAMP);
+    for (int i = 0; i < NSAMP; i++) {
+        long v = lrintf(f->x[i] * 32768.0f);
+        s[i] = (int16_t)(v > 32767 ? 32767 : v < -32768 ? -32768 : v);
+        x[i] = (float)s[i] / 32768.0f;
+    }
+    sl_labeler *l = make(f->m, NULL);
+    tu_record a, b;
+    tu_record_init(&a, 1000, 3);
+    tu_record_init(&b, 1000, 3);
+    label_in_pushes(l, x, NSAMP, NULL, 0, &a);
+    sl_label_sink sink = tu_record_sink(&b);
+    char err[SL_ERR_LEN];
+    tu_record_clear(&b);
+    assert_int_equal(sl_labeler_push_s16(l, s, 5000, &sink, err, sizeof err), 0);
+    assert_int_equal(sl_labeler_push_s16(l, s + 5000, NSAMP - 5000, &sink, err, sizeof err), 0);
+    assert_int_equal(sl_labeler_samples_pushed(l), NSAMP);
+    assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), 0);
+    tu_record_assert_equal(&a, &b);
+
+    /* A NaN is refused with its position; reset makes the labeler usable again. */
+    x[1000] = NAN;
+    err[0] = '\0';
+    assert_true(sl_labeler_push(l, x, NSAMP, &sink, err, sizeof err) < 0);
+    assert_non_null(strstr(err, "1000"));
+    sl_labeler_reset(l);
+    x[1000] = (float)s[1000] / 32768.0f;
+    label_in_pushes(l, x, NSAMP, NULL, 0, &b);
+    tu_record_assert_equal(&a, &b);
+    sl_labeler_free(l);
+    tu_record_free(&a);
+    tu_record_free(&b);
+    free(s);
+    free(x);
+}
+
+static void test_parse_min_durations(void **state)
+{
+    fixture *f = *state;
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "speech=0.2,music=0.5", err, sizeof err), 0);
+    assert_float_equal(cfg.min_duration_s[0], 0.0, 0);
+    assert_float_equal(cfg.min_duration_s[1], 0.2, 1e-7);
+    assert_float_equal(cfg.min_duration_s[2], 0.5, 1e-7);
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "", err, sizeof err), 0);
+    const char *bad[] = {"noise=0.2", "speech", "speech=", "speech=abc", "speech=-1",
+                         "speech=0.2,", "=0.2", "speech=0.2;music=1"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        err[0] = '\0';
+        if (sl_decoder_parse_min_durations(&cfg, f->m, bad[i], err, sizeof err) != -1)
+            fail_msg("'%s' accepted", bad[i]);
+        assert_true(strlen(err) > 0);
+    }
+    /* A refused string leaves the config untouched. */
+    assert_float_equal(cfg.min_duration_s[1], 0.2, 1e-7);
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "silence=1,noise=2", err, sizeof err), -1);
+    assert_float_equal(cfg.min_duration_s[0], 0.0, 0);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_push_sizes),
+        cmocka_unit_test(test_threads),
+        cmocka_unit_test(test_windows_by_hand),
+        cmocka_unit_test(test_frame_counts),
+        cmocka_unit_test(test_latency),
+        cmocka_unit_test(test_window_settings),
+        cmocka_unit_test(test_s16_and_bad_samples),
+        cmocka_unit_test(test_parse_min_durations),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
