@@ -8,8 +8,12 @@
 #include <stdint.h>
 #include <string.h>
 
-/* Elementwise kernels dominate the non-sgemm time (softmax over T x T scores);
- * an AVX2 clone doubles their width over the x86-64 baseline. */
+/* The elementwise kernels (softmax over T x T scores above all) must vectorise;
+ * an AVX2 clone doubles their width over the x86-64 baseline. (No fast-math
+ * options: the exp range reduction below depends on evaluation order.) */
+#if defined(__GNUC__) && !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define SL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -77,32 +81,55 @@ void sl_gelu_forward(float *out, const float *in, size_t n)
 }
 
 /* Cephes' expf: exp(x) = 2^n * exp(r), |r| <= ln2/2, a degree-6 polynomial for
- * exp(r), 2^n built in the exponent bits. Branch-free so it vectorises. */
+ * exp(r), 2^n built in the exponent bits; below -87 the result is 0. Written
+ * with GCC/Clang vector extensions, 8 lanes at a time: the compiler would not
+ * if-convert the scalar loop, and this form becomes plain AVX2 in the AVX2
+ * clone and pairs of SSE2 operations in the baseline one. */
+typedef float v8f __attribute__((vector_size(32)));
+typedef int32_t v8i __attribute__((vector_size(32)));
+
+static inline __attribute__((always_inline)) void exp8(float *out, const float *in)
+{
+    v8f x, zero = {0};
+    memcpy(&x, in, sizeof x);
+    const v8f lo = zero - 87.0f, hi = zero + 88.0f;
+    v8i under = x < lo;
+    v8f xc = (v8f)(((v8i)x & ~under) | ((v8i)lo & under));
+    v8i over = xc > hi;
+    xc = (v8f)(((v8i)xc & ~over) | ((v8i)hi & over));
+    v8f fx = xc * 1.44269504088896341f + 0.5f;
+    v8i n = __builtin_convertvector(fx, v8i);
+    n += (v8i)(__builtin_convertvector(n, v8f) > fx); /* floor: -1 where truncation rounded up */
+    v8f fl = __builtin_convertvector(n, v8f);
+    v8f r = xc - fl * 0.693359375f - fl * -2.12194440e-4f;
+    v8f p = zero + 1.9875691500e-4f;
+    p = p * r + 1.3981999507e-3f;
+    p = p * r + 8.3334519073e-3f;
+    p = p * r + 4.1665795894e-2f;
+    p = p * r + 1.6666665459e-1f;
+    p = p * r + 5.0000001201e-1f;
+    p = p * r * r + r + 1.0f;
+    v8f y = p * (v8f)((n + 127) << 23);
+    y = (v8f)((v8i)y & ~under);
+    memcpy(out, &y, sizeof y);
+}
+
+static inline __attribute__((always_inline)) void exp_tail(float *out, const float *in, size_t n)
+{
+    float buf[8] = {0};
+    memcpy(buf, in, n * sizeof(float));
+    exp8(buf, buf);
+    memcpy(out, buf, n * sizeof(float));
+}
+
 SL_VECTOR_CLONES
 void sl_exp_forward(float *out, const float *in, size_t n)
 {
-    for (size_t i = 0; i < n; i++) {
-        float x = in[i];
-        float xc = x < -87.0f ? -87.0f : (x > 88.0f ? 88.0f : x);
-        float fx = xc * 1.44269504088896341f + 0.5f;
-        float fl = (float)(int32_t)fx;
-        fl = fl > fx ? fl - 1.0f : fl; /* floor */
-        float r = xc - fl * 0.693359375f - fl * -2.12194440e-4f;
-        float p = 1.9875691500e-4f;
-        p = p * r + 1.3981999507e-3f;
-        p = p * r + 8.3334519073e-3f;
-        p = p * r + 4.1665795894e-2f;
-        p = p * r + 1.6666665459e-1f;
-        p = p * r + 5.0000001201e-1f;
-        p = p * r * r + r + 1.0f;
-        union {
-            int32_t i;
-            float f;
-        } u;
-        u.i = ((int32_t)fl + 127) << 23;
-        float y = p * u.f;
-        out[i] = x < -87.0f ? 0.0f : y; /* exp(-87) ~ 1.6e-38: below it, 0 */
-    }
+    size_t i = 0;
+    for (; i + 8 <= n; i += 8)
+        exp8(out + i, in + i);
+    if (i < n)
+        exp_tail(out + i, in + i, n - i);
 }
 
 /* One row's softmax, in place; the caller zeroes what lies outside it. */
@@ -110,17 +137,48 @@ SL_VECTOR_CLONES
 static void softmax_row(float *x, int n)
 {
     float mx = x[0];
-    for (int i = 1; i < n; i++)
+    int i = 0;
+    if (n >= 8) {
+        v8f m;
+        memcpy(&m, x, sizeof m);
+        for (i = 8; i + 8 <= n; i += 8) {
+            v8f v;
+            memcpy(&v, x + i, sizeof v);
+            v8i gt = v > m;
+            m = (v8f)(((v8i)v & gt) | ((v8i)m & ~gt));
+        }
+        for (int k = 0; k < 8; k++)
+            mx = m[k] > mx ? m[k] : mx;
+    }
+    for (; i < n; i++)
         mx = x[i] > mx ? x[i] : mx;
-    for (int i = 0; i < n; i++)
-        x[i] -= mx;
-    sl_exp_forward(x, x, (size_t)n);
+    i = 0;
+    v8f acc = {0};
+    for (; i + 8 <= n; i += 8) {
+        v8f v;
+        memcpy(&v, x + i, sizeof v);
+        v -= mx;
+        memcpy(x + i, &v, sizeof v);
+        exp8(x + i, x + i);
+        memcpy(&v, x + i, sizeof v);
+        acc += v;
+    }
     float s = 0.0f;
-    for (int i = 0; i < n; i++)
-        s += x[i];
+    for (int k = 0; k < 8; k++)
+        s += acc[k];
+    if (i < n) {
+        float buf[8];
+        for (int k = 0; k < n - i; k++)
+            buf[k] = x[i + k] - mx;
+        exp_tail(buf, buf, (size_t)(n - i));
+        for (int k = 0; k < n - i; k++) {
+            x[i + k] = buf[k];
+            s += buf[k];
+        }
+    }
     float inv = 1.0f / s;
-    for (int i = 0; i < n; i++)
-        x[i] *= inv;
+    for (int k = 0; k < n; k++)
+        x[k] *= inv;
 }
 
 void sl_softmax_rows(float *x, int rows, int cols)

@@ -1,9 +1,226 @@
+/* `seqlabel bench encoder`: frames per second and GFLOP/s of the encoder forward
+ * pass for d_model 64/128/256 x 2/4/6 layers x windows of 128/256/512 frames, on
+ * 1 and 2 OpenBLAS threads, and the measured single-thread cblas_sgemm GFLOP/s
+ * on a large square product (the roofline). Models: 80 log-mel inputs, 4 heads,
+ * d_ff = 4 d_model, 4 classes, post-norm ReLU, whole-window attention, PyTorch's
+ * default initialisation. bench/encoder/run.sh runs the same models in PyTorch in
+ * the same run and prints the ratios. */
+#include <cblas.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
 #include "tools/bench.h"
 #include "tools/cli.h"
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static int cmp_double(const void *a, const void *b)
+{
+    double x = *(const double *)a, y = *(const double *)b;
+    return (x > y) - (x < y);
+}
+
+/* Parses "64,128,256" into v (at most max values). Returns the count or -1. */
+static int parse_list(const char *opt, const char *s, long lo, long hi, int *v, int max)
+{
+    char buf[256];
+    snprintf(buf, sizeof buf, "%s", s);
+    int n = 0;
+    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+        long x;
+        if (n == max || cli_parse_int(opt, tok, lo, hi, &x))
+            return -1;
+        v[n++] = (int)x;
+    }
+    return n;
+}
+
+/* Median seconds of one call of fn over `reps` timed batches of ~min_s each. */
+typedef void (*work_fn)(void *);
+static double median_seconds(work_fn fn, void *arg, int reps, double min_s)
+{
+    fn(arg); /* warm: first touch of every buffer, OpenBLAS thread start */
+    double t0 = now_s();
+    fn(arg);
+    double one = now_s() - t0;
+    int inner = one > 0 ? (int)(min_s / one) + 1 : 1;
+    double times[32];
+    if (reps > 32)
+        reps = 32;
+    for (int r = 0; r < reps; r++) {
+        t0 = now_s();
+        for (int i = 0; i < inner; i++)
+            fn(arg);
+        times[r] = (now_s() - t0) / inner;
+    }
+    qsort(times, (size_t)reps, sizeof times[0], cmp_double);
+    return times[reps / 2];
+}
+
+typedef struct {
+    int n;
+    float *a, *b, *c;
+} sgemm_job;
+
+static void run_sgemm(void *arg)
+{
+    sgemm_job *j = arg;
+    cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, j->n, j->n, j->n, 1.0f, j->a, j->n,
+                j->b, j->n, 0.0f, j->c, j->n);
+}
+
+typedef struct {
+    sl_encoder *e;
+    const float *feats;
+    float *probs;
+    int T;
+} encoder_job;
+
+static void run_encoder(void *arg)
+{
+    encoder_job *j = arg;
+    sl_encoder_forward(j->e, j->feats, j->T, NULL, j->probs);
+}
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: seqlabel bench encoder [OPTIONS]\n\n"
+            "Encoder forward speed (frames/s, GFLOP/s) on random-weight models, and the\n"
+            "single-thread cblas_sgemm roofline. Prints a TSV table.\n\n"
+            "  --d-model LIST   default 64,128,256\n"
+            "  --layers LIST    default 2,4,6\n"
+            "  --windows LIST   frames per window, default 128,256,512\n"
+            "  --threads LIST   OpenBLAS threads, default 1,2\n"
+            "  --heads N        default 4 (d_ff is 4 x d_model)\n"
+            "  --band L,R       banded attention (default: whole window)\n"
+            "  --reps N         timed repetitions, the median is reported (default 5)\n"
+            "  --min-time S     seconds per repetition (default 0.05)\n");
+}
+
 int bench_encoder(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("bench encoder is not implemented yet");
+    int dms[8] = {64, 128, 256}, n_dm = 3;
+    int layers[8] = {2, 4, 6}, n_layers = 3;
+    int wins[8] = {128, 256, 512}, n_wins = 3;
+    int threads[8] = {1, 2}, n_threads = 2;
+    int band[2] = {-1, -1};
+    long heads = 4, reps = 5;
+    double min_time = 0.05;
+    for (int i = 1; i < argc; i++) {
+        const char *a = argv[i];
+        const char *v = i + 1 < argc ? argv[i + 1] : NULL;
+        int ok = 1;
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            usage(stdout);
+            return 0;
+        } else if (!v) {
+            ok = 0;
+        } else if (!strcmp(a, "--d-model")) {
+            ok = (n_dm = parse_list(a, v, 2, 4096, dms, 8)) > 0;
+        } else if (!strcmp(a, "--layers")) {
+            ok = (n_layers = parse_list(a, v, 1, SL_MAX_LAYERS, layers, 8)) > 0;
+        } else if (!strcmp(a, "--windows")) {
+            ok = (n_wins = parse_list(a, v, 1, SL_MAX_WINDOW, wins, 8)) > 0;
+        } else if (!strcmp(a, "--threads")) {
+            ok = (n_threads = parse_list(a, v, 1, 256, threads, 8)) > 0;
+        } else if (!strcmp(a, "--band")) {
+            ok = parse_list(a, v, -1, SL_MAX_WINDOW, band, 2) == 2;
+        } else if (!strcmp(a, "--heads")) {
+            ok = !cli_parse_int(a, v, 1, SL_MAX_HEADS, &heads);
+        } else if (!strcmp(a, "--reps")) {
+            ok = !cli_parse_int(a, v, 1, 32, &reps);
+        } else if (!strcmp(a, "--min-time")) {
+            ok = !cli_parse_float(a, v, 0.0, 60.0, &min_time);
+        } else {
+            usage(stderr);
+            return cli_error("unknown option '%s'", a);
+        }
+        if (!ok)
+            return cli_error("option %s needs a valid value", a);
+        i++;
+    }
+
+    /* Roofline: one thread, 1024^3. */
+    openblas_set_num_threads(1);
+    sgemm_job sj = {1024, NULL, NULL, NULL};
+    size_t nn = (size_t)sj.n * sj.n;
+    sj.a = malloc(nn * sizeof(float));
+    sj.b = malloc(nn * sizeof(float));
+    sj.c = malloc(nn * sizeof(float));
+    if (!sj.a || !sj.b || !sj.c)
+        return cli_error("out of memory");
+    for (size_t i = 0; i < nn; i++) {
+        sj.a[i] = (float)(i % 7) * 0.1f;
+        sj.b[i] = (float)(i % 5) * 0.1f;
+    }
+    double ts = median_seconds(run_sgemm, &sj, (int)reps, 0.2);
+    printf("# roofline: single-thread cblas_sgemm 1024x1024x1024: %.1f GFLOP/s\n",
+           2.0 * sj.n * sj.n * sj.n / ts / 1e9);
+    free(sj.a);
+    free(sj.b);
+    free(sj.c);
+
+    printf("d_model\tlayers\twindow\tthreads\tframes_per_s\tgflop_per_s\tms_per_window\n");
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    const char *names[4] = {"silence", "speech", "music", "noise"};
+    for (int di = 0; di < n_dm; di++)
+        for (int li = 0; li < n_layers; li++) {
+            sl_model_config c;
+            sl_model_config_default(&c);
+            c.n_features = sl_feature_dim(&fc);
+            c.d_model = dms[di];
+            c.n_heads = (int)heads;
+            c.d_ff = 4 * dms[di];
+            c.n_layers = layers[li];
+            c.n_classes = 4;
+            c.band_left = band[0];
+            c.band_right = band[1];
+            c.max_window = 0;
+            for (int wi = 0; wi < n_wins; wi++)
+                c.max_window = wins[wi] > c.max_window ? wins[wi] : c.max_window;
+            if (c.stream_window > c.max_window) {
+                c.stream_window = c.max_window;
+                c.stream_left = c.stream_lookahead = 0;
+            }
+            char err[SL_ERR_LEN];
+            sl_model *m = sl_model_create(&c, &fc, NULL, NULL, names, err, sizeof err);
+            if (!m)
+                return cli_error("%s", err);
+            sl_model_init_params(m, 42);
+            sl_encoder *e = sl_encoder_new(m, c.max_window, err, sizeof err);
+            float *feats = malloc(sizeof(float) * (size_t)c.max_window * c.n_features);
+            float *probs = malloc(sizeof(float) * (size_t)c.max_window * c.n_classes);
+            if (!e || !feats || !probs)
+                return cli_error("out of memory");
+            uint32_t s = 1;
+            for (size_t i = 0; i < (size_t)c.max_window * c.n_features; i++) {
+                s = s * 1664525u + 1013904223u;
+                feats[i] = (float)(s >> 8) / 16777216.0f * 2.0f - 1.0f;
+            }
+            for (int wi = 0; wi < n_wins; wi++)
+                for (int ti = 0; ti < n_threads; ti++) {
+                    openblas_set_num_threads(threads[ti]);
+                    encoder_job ej = {e, feats, probs, wins[wi]};
+                    double t = median_seconds(run_encoder, &ej, (int)reps, min_time);
+                    printf("%d\t%d\t%d\t%d\t%.0f\t%.1f\t%.3f\n", c.d_model, c.n_layers, wins[wi],
+                           threads[ti], wins[wi] / t, sl_encoder_flops(&c, wins[wi]) / t / 1e9,
+                           t * 1e3);
+                    fflush(stdout);
+                }
+            free(feats);
+            free(probs);
+            sl_encoder_free(e);
+            sl_model_free(m);
+        }
+    openblas_set_num_threads(1);
+    return 0;
 }
