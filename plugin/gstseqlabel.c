@@ -1,0 +1,706 @@
+/* The `seqlabel` element: GObject boilerplate, properties, pads, caps,
+ * queries and events. The labeling itself is libseqlabel's (seqlabel_run.c
+ * feeds it); this file only wires it into GStreamer. See docs/element.md. */
+#include "gstseqlabel.h"
+
+#include <string.h>
+
+GST_DEBUG_CATEGORY (gst_seqlabel_debug);
+#define GST_CAT_DEFAULT gst_seqlabel_debug
+
+#ifndef SEQLABEL_DEFAULT_MODEL
+#define SEQLABEL_DEFAULT_MODEL "/usr/local/share/seqlabel/default.slm"
+#endif
+
+#define DEFAULT_LEFT_CONTEXT -1
+#define DEFAULT_LOOKAHEAD -1
+#define DEFAULT_SMOOTHING SL_SMOOTH_NONE
+#define DEFAULT_SWITCH_PENALTY 5.0
+#define DEFAULT_SMOOTHING_LAG 20
+#define DEFAULT_THRESHOLD_ON 0.5
+#define DEFAULT_THRESHOLD_OFF 0.35
+#define DEFAULT_PADDING 0.0
+#define DEFAULT_POST_MESSAGES TRUE
+#define DEFAULT_MESSAGE_MODE GST_SEQLABEL_MESSAGE_SEGMENT
+#define DEFAULT_LABEL_FORMAT GST_SEQLABEL_FORMAT_AUDACITY
+#define DEFAULT_NUM_THREADS 1
+
+enum {
+  PROP_0,
+  PROP_MODEL,
+  PROP_LEFT_CONTEXT,
+  PROP_LOOKAHEAD,
+  PROP_SMOOTHING,
+  PROP_SWITCH_PENALTY,
+  PROP_SMOOTHING_LAG,
+  PROP_MIN_DURATIONS,
+  PROP_TARGET_CLASS,
+  PROP_THRESHOLD_ON,
+  PROP_THRESHOLD_OFF,
+  PROP_PADDING,
+  PROP_POST_MESSAGES,
+  PROP_MESSAGE_MODE,
+  PROP_LABEL_FORMAT,
+  PROP_NUM_THREADS,
+  PROP_LATENCY,
+};
+
+/* Any rate and channel count get through the template so that set_caps can
+ * refuse a mismatch with a message that names it; caps queries answer with the
+ * model's rate and mono, so audioconvert ! audioresample pick them. */
+#define SEQLABEL_AUDIO_CAPS \
+  "audio/x-raw, format = (string) { F32LE, S16LE }, rate = (int) [ 1, MAX ], " \
+  "channels = (int) [ 1, MAX ], layout = (string) interleaved"
+
+static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
+    GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEQLABEL_AUDIO_CAPS));
+static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
+    GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEQLABEL_AUDIO_CAPS));
+static GstStaticPadTemplate labels_template = GST_STATIC_PAD_TEMPLATE ("labels",
+    GST_PAD_SRC, GST_PAD_REQUEST,
+    GST_STATIC_CAPS ("text/x-raw, format = (string) utf8; application/x-json"));
+
+#define gst_seqlabel_parent_class parent_class
+G_DEFINE_TYPE (GstSeqLabel, gst_seqlabel, GST_TYPE_BASE_TRANSFORM);
+
+GType
+gst_seqlabel_smoothing_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_SEQLABEL_SMOOTHING_NONE, "Per-frame argmax", "none"},
+    {GST_SEQLABEL_SMOOTHING_VITERBI,
+        "Fixed-lag Viterbi: each label change costs switch-penalty nats", "viterbi"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSeqLabelSmoothing", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_seqlabel_message_mode_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_SEQLABEL_MESSAGE_FRAME, "One message per frame", "frame"},
+    {GST_SEQLABEL_MESSAGE_SEGMENT, "One message per finished segment", "segment"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSeqLabelMessageMode", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_seqlabel_format_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_SEQLABEL_FORMAT_AUDACITY,
+        "Audacity label track lines: start<TAB>end<TAB>label per segment", "audacity"},
+    {GST_SEQLABEL_FORMAT_JSONL, "JSON Lines, one object per frame", "jsonl"},
+    {GST_SEQLABEL_FORMAT_JSONL_SEGMENTS, "JSON Lines, one object per segment",
+        "jsonl-segments"},
+    {GST_SEQLABEL_FORMAT_FRAMES,
+        "TSV table, one row per frame with every class probability", "frames"},
+    {GST_SEQLABEL_FORMAT_RTTM, "RTTM lines, one per segment", "rttm"},
+    {GST_SEQLABEL_FORMAT_TEXT,
+        "The bare label of each segment (subtitles, textoverlay)", "text"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSeqLabelFormat", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+/* ---------------------------------------------------------------------- */
+/* properties */
+
+static void
+gst_seqlabel_set_property (GObject * object, guint prop_id,
+    const GValue * value, GParamSpec * pspec)
+{
+  GstSeqLabel *self = GST_SEQLABEL (object);
+  GstSeqLabelSettings *p = &self->props;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+      g_free (p->model_path);
+      p->model_path = g_value_dup_string (value);
+      if (p->model_path == NULL || p->model_path[0] == '\0') {
+        g_free (p->model_path);
+        p->model_path = g_strdup (SEQLABEL_DEFAULT_MODEL);
+      }
+      break;
+    case PROP_LEFT_CONTEXT:
+      p->left_context = g_value_get_int (value);
+      break;
+    case PROP_LOOKAHEAD:
+      p->lookahead = g_value_get_int (value);
+      break;
+    case PROP_SMOOTHING:
+      p->smoothing = g_value_get_enum (value);
+      break;
+    case PROP_SWITCH_PENALTY:
+      p->switch_penalty = g_value_get_double (value);
+      break;
+    case PROP_SMOOTHING_LAG:
+      p->smoothing_lag = g_value_get_int (value);
+      break;
+    case PROP_MIN_DURATIONS:
+      g_free (p->min_durations);
+      p->min_durations = g_value_dup_string (value);
+      break;
+    case PROP_TARGET_CLASS:
+      g_free (p->target_class);
+      p->target_class = g_value_dup_string (value);
+      break;
+    case PROP_THRESHOLD_ON:
+      p->threshold_on = g_value_get_double (value);
+      break;
+    case PROP_THRESHOLD_OFF:
+      p->threshold_off = g_value_get_double (value);
+      break;
+    case PROP_PADDING:
+      p->padding = g_value_get_double (value);
+      break;
+    case PROP_POST_MESSAGES:
+      self->post_messages = g_value_get_boolean (value);
+      break;
+    case PROP_MESSAGE_MODE:
+      self->message_mode = g_value_get_enum (value);
+      break;
+    case PROP_LABEL_FORMAT:
+      self->label_format = g_value_get_enum (value);
+      break;
+    case PROP_NUM_THREADS:
+      p->num_threads = g_value_get_int (value);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+static void
+gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
+    GParamSpec * pspec)
+{
+  GstSeqLabel *self = GST_SEQLABEL (object);
+  GstSeqLabelSettings *p = &self->props;
+
+  GST_OBJECT_LOCK (self);
+  switch (prop_id) {
+    case PROP_MODEL:
+      g_value_set_string (value, p->model_path);
+      break;
+    case PROP_LEFT_CONTEXT:
+      g_value_set_int (value, p->left_context);
+      break;
+    case PROP_LOOKAHEAD:
+      g_value_set_int (value, p->lookahead);
+      break;
+    case PROP_SMOOTHING:
+      g_value_set_enum (value, p->smoothing);
+      break;
+    case PROP_SWITCH_PENALTY:
+      g_value_set_double (value, p->switch_penalty);
+      break;
+    case PROP_SMOOTHING_LAG:
+      g_value_set_int (value, p->smoothing_lag);
+      break;
+    case PROP_MIN_DURATIONS:
+      g_value_set_string (value, p->min_durations);
+      break;
+    case PROP_TARGET_CLASS:
+      g_value_set_string (value, p->target_class);
+      break;
+    case PROP_THRESHOLD_ON:
+      g_value_set_double (value, p->threshold_on);
+      break;
+    case PROP_THRESHOLD_OFF:
+      g_value_set_double (value, p->threshold_off);
+      break;
+    case PROP_PADDING:
+      g_value_set_double (value, p->padding);
+      break;
+    case PROP_POST_MESSAGES:
+      g_value_set_boolean (value, self->post_messages);
+      break;
+    case PROP_MESSAGE_MODE:
+      g_value_set_enum (value, self->message_mode);
+      break;
+    case PROP_LABEL_FORMAT:
+      g_value_set_enum (value, self->label_format);
+      break;
+    case PROP_NUM_THREADS:
+      g_value_set_int (value, p->num_threads);
+      break;
+    case PROP_LATENCY:
+      g_value_set_uint64 (value, self->latency);
+      break;
+    default:
+      G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
+      break;
+  }
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* caps */
+
+static GstCaps *
+gst_seqlabel_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
+    GstCaps * caps, GstCaps * filter)
+{
+  GstSeqLabel *self = GST_SEQLABEL (trans);
+  GstCaps *res;
+  gint rate;
+
+  /* From sink to src the audio passes unchanged. Towards the sink (what we
+   * accept, asked by upstream) narrow to the model's rate and mono. */
+  if (direction == GST_PAD_SRC && gst_seqlabel_ensure_model (self, FALSE)) {
+    GstCaps *model_caps;
+    GST_OBJECT_LOCK (self);
+    rate = self->rate;
+    GST_OBJECT_UNLOCK (self);
+    model_caps = gst_caps_new_simple ("audio/x-raw", "rate", G_TYPE_INT, rate,
+        "channels", G_TYPE_INT, 1, NULL);
+    res = gst_caps_intersect_full (caps, model_caps, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (model_caps);
+  } else {
+    res = gst_caps_ref (caps);
+  }
+  if (filter) {
+    GstCaps *tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
+    gst_caps_unref (res);
+    res = tmp;
+  }
+  GST_LOG_OBJECT (self, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+      direction == GST_PAD_SRC ? "src" : "sink", caps, res);
+  return res;
+}
+
+static gboolean
+gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
+{
+  GstSeqLabel *self = GST_SEQLABEL (trans);
+  GstAudioInfo info;
+  (void) outcaps;
+
+  if (!gst_audio_info_from_caps (&info, incaps)) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("seqlabel: unreadable audio caps"),
+        ("caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  if (!gst_seqlabel_ensure_model (self, TRUE))
+    return FALSE;
+  if (GST_AUDIO_INFO_CHANNELS (&info) != 1 || GST_AUDIO_INFO_RATE (&info) != self->rate) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("seqlabel: model %s expects mono audio at %d Hz, got %d channel(s) at %d Hz; "
+            "put audioconvert ! audioresample in front",
+            self->model_loaded_path, self->rate, GST_AUDIO_INFO_CHANNELS (&info),
+            GST_AUDIO_INFO_RATE (&info)), ("caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  if (GST_AUDIO_INFO_FORMAT (&info) != GST_AUDIO_FORMAT_F32LE &&
+      GST_AUDIO_INFO_FORMAT (&info) != GST_AUDIO_FORMAT_S16LE) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("seqlabel: sample format %s is not F32LE or S16LE; put audioconvert in front",
+            GST_AUDIO_INFO_NAME (&info)), ("caps %" GST_PTR_FORMAT, incaps));
+    return FALSE;
+  }
+  /* A change between F32LE and S16LE mid-stream keeps the run going: the
+   * samples mean the same, only their encoding changed. */
+  if (self->have_info && !gst_audio_info_is_equal (&self->info, &info))
+    GST_INFO_OBJECT (self, "caps changed mid-stream to %" GST_PTR_FORMAT
+        ", labeling continues", incaps);
+  self->info = info;
+  self->have_info = TRUE;
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
+/* latency */
+
+/* Adds our latency to an upstream answer (for the src and the labels pad). */
+static gboolean
+gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query)
+{
+  GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
+  gboolean live;
+  GstClockTime min, max, ours;
+
+  if (!gst_pad_peer_query (trans->sinkpad, query))
+    return FALSE;
+  gst_query_parse_latency (query, &live, &min, &max);
+  GST_OBJECT_LOCK (self);
+  ours = self->latency;
+  GST_OBJECT_UNLOCK (self);
+  if (GST_CLOCK_TIME_IS_VALID (ours)) {
+    min += ours;
+    if (GST_CLOCK_TIME_IS_VALID (max))
+      max += ours;
+  }
+  GST_DEBUG_OBJECT (self, "latency: ours %" GST_TIME_FORMAT ", total min %"
+      GST_TIME_FORMAT " max %" GST_TIME_FORMAT, GST_TIME_ARGS (ours),
+      GST_TIME_ARGS (min), GST_TIME_ARGS (max));
+  gst_query_set_latency (query, live, min, max);
+  return TRUE;
+}
+
+static gboolean
+gst_seqlabel_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
+{
+  if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
+    return gst_seqlabel_answer_latency (GST_SEQLABEL (trans), query);
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
+}
+
+static gboolean
+gst_seqlabel_labelpad_query (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  GstSeqLabel *self = GST_SEQLABEL (parent);
+
+  switch (GST_QUERY_TYPE (query)) {
+    case GST_QUERY_LATENCY:
+      return gst_seqlabel_answer_latency (self, query);
+    case GST_QUERY_CAPS:{
+      GstSeqLabelFormat format;
+      GstCaps *caps, *filter;
+      GST_OBJECT_LOCK (self);
+      format = self->label_format;
+      GST_OBJECT_UNLOCK (self);
+      caps = gst_seqlabel_labelpad_caps (format);
+      gst_query_parse_caps (query, &filter);
+      if (filter) {
+        GstCaps *tmp = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+        gst_caps_unref (caps);
+        caps = tmp;
+      }
+      gst_query_set_caps_result (query, caps);
+      gst_caps_unref (caps);
+      return TRUE;
+    }
+    default:
+      return gst_pad_query_default (pad, parent, query);
+  }
+}
+
+/* ---------------------------------------------------------------------- */
+/* events */
+
+static gboolean
+gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
+{
+  GstSeqLabel *self = GST_SEQLABEL (trans);
+
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_STREAM_START:
+      self->labelpad_need_start = TRUE;
+      break;
+    case GST_EVENT_FLUSH_START:
+      gst_seqlabel_labelpad_event (self, gst_event_ref (event));
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      /* a flush (a seek) discards the run: its tail is not wanted */
+      gst_seqlabel_reset_run (self);
+      gst_seqlabel_labelpad_event (self, gst_event_ref (event));
+      self->labelpad_need_segment = TRUE;
+      break;
+    case GST_EVENT_SEGMENT:{
+      const GstSegment *in;
+      GstSegment seg, cur;
+      gst_event_parse_segment (event, &in);
+      if (in->format == GST_FORMAT_TIME)
+        gst_segment_copy_into (in, &seg);
+      else
+        gst_segment_init (&seg, GST_FORMAT_TIME);
+      /* The same timeline again (a repeated segment) changes nothing. A new
+       * one maps times differently: finish the frames of the old first. */
+      cur = self->segment;
+      cur.position = seg.position;
+      if (gst_segment_is_equal (&cur, &seg))
+        break;
+      if (self->run_started)
+        gst_seqlabel_finish_run (self);
+      gst_seqlabel_reset_run (self);
+      self->segment = seg;
+      self->labelpad_need_segment = TRUE;
+      break;
+    }
+    case GST_EVENT_GAP:{
+      GstClockTime ts, dur;
+      /* no audio for a while: the frames before the gap are finished, the
+       * run after it starts at the next buffer's timestamp */
+      if (self->run_started)
+        gst_seqlabel_finish_run (self);
+      gst_seqlabel_reset_run (self);
+      gst_event_parse_gap (event, &ts, &dur);
+      gst_seqlabel_labelpad_gap (self, ts);
+      break;
+    }
+    case GST_EVENT_EOS:
+      if (self->run_started)
+        gst_seqlabel_finish_run (self);
+      gst_seqlabel_reset_run (self);
+      gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
+      break;
+    default:
+      break;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
+}
+
+/* ---------------------------------------------------------------------- */
+/* the labels request pad */
+
+static GstPad *
+gst_seqlabel_request_new_pad (GstElement * element, GstPadTemplate * templ,
+    const gchar * name, const GstCaps * caps)
+{
+  GstSeqLabel *self = GST_SEQLABEL (element);
+  GstPad *pad;
+  (void) caps;
+
+  if (name != NULL && strcmp (name, "labels") != 0) {
+    GST_WARNING_OBJECT (self, "no pad called %s; the request pad is \"labels\"", name);
+    return NULL;
+  }
+  GST_OBJECT_LOCK (self);
+  if (self->labelpad != NULL) {
+    GST_OBJECT_UNLOCK (self);
+    GST_WARNING_OBJECT (self, "the labels pad exists already");
+    return NULL;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  pad = gst_pad_new_from_template (templ, "labels");
+  gst_pad_set_query_function (pad, gst_seqlabel_labelpad_query);
+  gst_pad_use_fixed_caps (pad);
+
+  GST_OBJECT_LOCK (self);
+  self->labelpad = pad;
+  self->labelpad_need_start = TRUE;
+  self->labelpad_need_segment = TRUE;
+  GST_OBJECT_UNLOCK (self);
+
+  if (!gst_element_add_pad (element, pad)) {
+    GST_OBJECT_LOCK (self);
+    self->labelpad = NULL;
+    GST_OBJECT_UNLOCK (self);
+    return NULL;
+  }
+  return pad;
+}
+
+static void
+gst_seqlabel_release_pad (GstElement * element, GstPad * pad)
+{
+  GstSeqLabel *self = GST_SEQLABEL (element);
+
+  GST_OBJECT_LOCK (self);
+  if (self->labelpad == pad)
+    self->labelpad = NULL;
+  GST_OBJECT_UNLOCK (self);
+  gst_pad_set_active (pad, FALSE);
+  gst_element_remove_pad (element, pad);
+}
+
+/* ---------------------------------------------------------------------- */
+/* life cycle */
+
+static gboolean
+gst_seqlabel_start (GstBaseTransform * trans)
+{
+  GstSeqLabel *self = GST_SEQLABEL (trans);
+
+  gst_segment_init (&self->segment, GST_FORMAT_TIME);
+  self->have_info = FALSE;
+  self->labelpad_need_start = TRUE;
+  self->labelpad_need_segment = TRUE;
+  if (!gst_seqlabel_ensure_model (self, TRUE) || !gst_seqlabel_open (self))
+    return FALSE;
+  /* the latency is known now: let a live pipeline reconfigure */
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_latency (GST_OBJECT (self)));
+  return TRUE;
+}
+
+static gboolean
+gst_seqlabel_stop (GstBaseTransform * trans)
+{
+  gst_seqlabel_close (GST_SEQLABEL (trans));
+  return TRUE;
+}
+
+static GstFlowReturn
+gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
+{
+  return gst_seqlabel_process (GST_SEQLABEL (trans), buf);
+}
+
+static void
+gst_seqlabel_finalize (GObject * object)
+{
+  GstSeqLabel *self = GST_SEQLABEL (object);
+
+  gst_seqlabel_close (self);
+  g_free (self->props.model_path);
+  g_free (self->props.min_durations);
+  g_free (self->props.target_class);
+  g_array_free (self->frames, TRUE);
+  g_array_free (self->probs, TRUE);
+  g_free (self->text);
+  g_mutex_clear (&self->model_lock);
+  G_OBJECT_CLASS (parent_class)->finalize (object);
+}
+
+static void
+gst_seqlabel_init (GstSeqLabel * self)
+{
+  GstSeqLabelSettings *p = &self->props;
+
+  p->model_path = g_strdup (SEQLABEL_DEFAULT_MODEL);
+  p->left_context = DEFAULT_LEFT_CONTEXT;
+  p->lookahead = DEFAULT_LOOKAHEAD;
+  p->smoothing = DEFAULT_SMOOTHING;
+  p->switch_penalty = DEFAULT_SWITCH_PENALTY;
+  p->smoothing_lag = DEFAULT_SMOOTHING_LAG;
+  p->min_durations = NULL;
+  p->target_class = NULL;
+  p->threshold_on = DEFAULT_THRESHOLD_ON;
+  p->threshold_off = DEFAULT_THRESHOLD_OFF;
+  p->padding = DEFAULT_PADDING;
+  p->num_threads = DEFAULT_NUM_THREADS;
+  self->post_messages = DEFAULT_POST_MESSAGES;
+  self->message_mode = DEFAULT_MESSAGE_MODE;
+  self->label_format = DEFAULT_LABEL_FORMAT;
+  self->latency = GST_CLOCK_TIME_NONE;
+  self->speech_class = -1;
+  self->frames = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
+  self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
+  gst_segment_init (&self->segment, GST_FORMAT_TIME);
+  g_mutex_init (&self->model_lock);
+
+  /* in place, never passthrough: the samples stay, but metas are added */
+  gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
+  gst_base_transform_set_passthrough (GST_BASE_TRANSFORM (self), FALSE);
+}
+
+static void
+gst_seqlabel_class_init (GstSeqLabelClass * klass)
+{
+  GObjectClass *gobject_class = G_OBJECT_CLASS (klass);
+  GstElementClass *element_class = GST_ELEMENT_CLASS (klass);
+  GstBaseTransformClass *trans_class = GST_BASE_TRANSFORM_CLASS (klass);
+  const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
+  const GParamFlags rw_ready = rw | GST_PARAM_MUTABLE_READY;
+  const GParamFlags rw_playing = rw | GST_PARAM_MUTABLE_PLAYING;
+
+  gobject_class->set_property = gst_seqlabel_set_property;
+  gobject_class->get_property = gst_seqlabel_get_property;
+  gobject_class->finalize = gst_seqlabel_finalize;
+
+  g_object_class_install_property (gobject_class, PROP_MODEL,
+      g_param_spec_string ("model", "Model",
+          "Path of the seqlabel model file; the model fixes the sample rate, "
+          "features and classes (empty: the installed default model)",
+          SEQLABEL_DEFAULT_MODEL, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_LEFT_CONTEXT,
+      g_param_spec_int ("left-context", "Left context",
+          "Frames of past context in each encoder window (-1: the model's)",
+          -1, SL_MAX_WINDOW, DEFAULT_LEFT_CONTEXT, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_LOOKAHEAD,
+      g_param_spec_int ("lookahead", "Lookahead",
+          "Frames of future context each label waits for (-1: the model's); "
+          "less lookahead means less latency", -1, SL_MAX_WINDOW,
+          DEFAULT_LOOKAHEAD, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SMOOTHING,
+      g_param_spec_enum ("smoothing", "Smoothing",
+          "How frame labels are smoothed (viterbi adds smoothing-lag frames of latency)",
+          gst_seqlabel_smoothing_get_type (), DEFAULT_SMOOTHING, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SWITCH_PENALTY,
+      g_param_spec_double ("switch-penalty", "Switch penalty",
+          "Viterbi smoothing: cost of one label change, in nats",
+          0.0, 1000.0, DEFAULT_SWITCH_PENALTY, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SMOOTHING_LAG,
+      g_param_spec_int ("smoothing-lag", "Smoothing lag",
+          "Viterbi smoothing: frames after which a label is decided",
+          0, 10000, DEFAULT_SMOOTHING_LAG, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_MIN_DURATIONS,
+      g_param_spec_string ("min-durations", "Minimum durations",
+          "Shortest segment per class in seconds, e.g. \"speech=0.2,music=0.5\"; "
+          "shorter runs take the label before them", NULL, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_TARGET_CLASS,
+      g_param_spec_string ("target-class", "Target class",
+          "Class decided by hysteresis thresholds and padding (voice activity "
+          "detection: \"speech\"); empty: none", NULL, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD_ON,
+      g_param_spec_double ("threshold-on", "Threshold on",
+          "Target class: probability at which a segment starts",
+          0.0, 1.0, DEFAULT_THRESHOLD_ON, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_THRESHOLD_OFF,
+      g_param_spec_double ("threshold-off", "Threshold off",
+          "Target class: probability below which a segment ends (<= threshold-on)",
+          0.0, 1.0, DEFAULT_THRESHOLD_OFF, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_PADDING,
+      g_param_spec_double ("padding", "Padding",
+          "Target class: seconds added before and after each target segment",
+          0.0, 60.0, DEFAULT_PADDING, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
+      g_param_spec_boolean ("post-messages", "Post messages",
+          "Post \"seqlabel\" element messages on the bus",
+          DEFAULT_POST_MESSAGES, rw_playing));
+  g_object_class_install_property (gobject_class, PROP_MESSAGE_MODE,
+      g_param_spec_enum ("message-mode", "Message mode",
+          "One bus message per frame or per finished segment",
+          gst_seqlabel_message_mode_get_type (), DEFAULT_MESSAGE_MODE, rw_playing));
+  g_object_class_install_property (gobject_class, PROP_LABEL_FORMAT,
+      g_param_spec_enum ("label-format", "Label format",
+          "Text written on the \"labels\" request pad",
+          gst_seqlabel_format_get_type (), DEFAULT_LABEL_FORMAT, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_NUM_THREADS,
+      g_param_spec_int ("num-threads", "Threads",
+          "Encoder threads (labels are the same for any count)",
+          1, 64, DEFAULT_NUM_THREADS, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_LATENCY,
+      g_param_spec_uint64 ("latency", "Latency",
+          "How long after its audio a frame's label is final, in nanoseconds "
+          "(window, lookahead and decoder delay; known once the model is loaded)",
+          0, G_MAXUINT64, GST_CLOCK_TIME_NONE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
+
+  gst_element_class_add_static_pad_template (element_class, &sink_template);
+  gst_element_class_add_static_pad_template (element_class, &src_template);
+  gst_element_class_add_static_pad_template (element_class, &labels_template);
+  gst_element_class_set_static_metadata (element_class,
+      "Audio sequence labeler", "Filter/Analyzer/Audio",
+      "Labels every 10 ms frame of audio (e.g. silence/speech/music/noise) with a "
+      "transformer model; audio passes unchanged, labels go out as buffer metas, "
+      "bus messages and text on the \"labels\" pad", "seqlabel developers");
+
+  element_class->request_new_pad = gst_seqlabel_request_new_pad;
+  element_class->release_pad = gst_seqlabel_release_pad;
+
+  trans_class->start = gst_seqlabel_start;
+  trans_class->stop = gst_seqlabel_stop;
+  trans_class->transform_caps = gst_seqlabel_transform_caps;
+  trans_class->set_caps = gst_seqlabel_set_caps;
+  trans_class->transform_ip = gst_seqlabel_transform_ip;
+  trans_class->sink_event = gst_seqlabel_sink_event;
+  trans_class->query = gst_seqlabel_query;
+  trans_class->passthrough_on_same_caps = FALSE;
+
+  gst_type_mark_as_plugin_api (gst_seqlabel_smoothing_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_seqlabel_message_mode_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_seqlabel_format_get_type (), 0);
+}

@@ -1,0 +1,136 @@
+/* The `seqlabel` element: audio passes through unchanged; each frame's label
+ * (from libseqlabel's streaming labeler) comes out as a GstSeqLabelMeta on the
+ * audio buffers, as "seqlabel" element messages on the bus, and as text on the
+ * optional "labels" request pad. See docs/element.md. */
+#ifndef GST_SEQLABEL_H
+#define GST_SEQLABEL_H
+
+#include <gst/gst.h>
+#include <gst/audio/audio.h>
+#include <gst/base/gstbasetransform.h>
+
+#include "seqlabel.h"
+#include "gstseqlabelmeta.h"
+
+G_BEGIN_DECLS
+
+#define GST_TYPE_SEQLABEL (gst_seqlabel_get_type ())
+G_DECLARE_FINAL_TYPE (GstSeqLabel, gst_seqlabel, GST, SEQLABEL, GstBaseTransform)
+
+GST_DEBUG_CATEGORY_EXTERN (gst_seqlabel_debug);
+
+typedef enum {
+  GST_SEQLABEL_MESSAGE_FRAME = 0,   /* one bus message per frame */
+  GST_SEQLABEL_MESSAGE_SEGMENT = 1, /* one bus message per finished segment */
+} GstSeqLabelMessageMode;
+
+/* What the "labels" pad carries; all but TEXT map onto the library's formats. */
+typedef enum {
+  GST_SEQLABEL_FORMAT_AUDACITY = 0,       /* segments: start<TAB>end<TAB>label */
+  GST_SEQLABEL_FORMAT_JSONL = 1,          /* one JSON object per frame */
+  GST_SEQLABEL_FORMAT_JSONL_SEGMENTS = 2, /* one JSON object per segment */
+  GST_SEQLABEL_FORMAT_FRAMES = 3,         /* TSV, one row per frame, header first */
+  GST_SEQLABEL_FORMAT_RTTM = 4,           /* segments, RTTM lines */
+  GST_SEQLABEL_FORMAT_TEXT = 5,           /* segments: the bare label (subtitles) */
+} GstSeqLabelFormat;
+
+typedef enum {
+  GST_SEQLABEL_SMOOTHING_NONE = SL_SMOOTH_NONE,
+  GST_SEQLABEL_SMOOTHING_VITERBI = SL_SMOOTH_VITERBI,
+} GstSeqLabelSmoothing;
+
+GType gst_seqlabel_smoothing_get_type (void);
+GType gst_seqlabel_message_mode_get_type (void);
+GType gst_seqlabel_format_get_type (void);
+
+/* Settings copied from the properties when the labeler is created. */
+typedef struct {
+  gchar *model_path;
+  gint left_context;       /* frames; -1: the model's default */
+  gint lookahead;          /* frames; -1: the model's default */
+  gint smoothing;          /* sl_smoothing */
+  gdouble switch_penalty;
+  gint smoothing_lag;
+  gchar *min_durations;    /* "class=seconds,..." */
+  gchar *target_class;     /* NULL or "": none */
+  gdouble threshold_on;
+  gdouble threshold_off;
+  gdouble padding;         /* seconds, before and after target segments */
+  gint num_threads;
+} GstSeqLabelSettings;
+
+struct _GstSeqLabel {
+  GstBaseTransform parent;
+
+  /* --- properties (GST_OBJECT_LOCK) --- */
+  GstSeqLabelSettings props;
+  gboolean post_messages;
+  GstSeqLabelMessageMode message_mode;
+  GstSeqLabelFormat label_format;
+
+  /* --- library objects: made in start(), used by the streaming thread --- */
+  sl_model *model;
+  gchar *model_loaded_path; /* the path `model` came from */
+  sl_labeler *labeler;
+  sl_label_writer writer;   /* for the labels pad */
+  GstClockTime latency;     /* of the labeler; GST_CLOCK_TIME_NONE before (lock) */
+  gint rate;                /* the model's sample rate */
+  gint hop;                 /* samples per frame */
+  gint n_classes;
+  gint speech_class;        /* index of `speech` in the model, -1 if none */
+  GQuark *class_quarks;     /* n_classes interned class names */
+  GMutex model_lock;        /* serialises model loading (start vs caps query) */
+
+  GstAudioInfo info;        /* negotiated input format */
+  gboolean have_info;
+  GstSegment segment;       /* the sink segment, for stream/running time */
+
+  /* the current run of the labeler (a new one after flush/discont/gap/segment) */
+  gboolean run_started;
+  GstClockTime base_ts;     /* buffer time of the run's sample 0 */
+  gint64 frame_offset;      /* run frame 0 is stream frame frame_offset */
+  guint64 run_samples;      /* samples pushed in this run */
+
+  /* what one push produced (reused, grows only) */
+  GArray *frames;           /* GstSeqLabelFrame */
+  GArray *probs;            /* gfloat, n_classes per frame */
+  gboolean last_is_speech;  /* latest completed frame is labeled speech */
+  gboolean cb_post_messages;             /* property snapshot for this push */
+  GstSeqLabelMessageMode cb_message_mode;
+  GstPad *cb_labelpad;      /* ref held during a push, NULL if none */
+  GstFlowReturn cb_flow;    /* first fatal flow from the labels pad */
+  gchar *text;              /* reused formatting buffer */
+  gsize text_len;
+
+  /* --- the "labels" request pad (pointer under GST_OBJECT_LOCK) --- */
+  GstPad *labelpad;
+  gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
+  gboolean labelpad_need_segment;
+};
+
+/* seqlabel_run.c: the library inside the element */
+gboolean gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error);
+gboolean gst_seqlabel_open (GstSeqLabel * self);
+void gst_seqlabel_close (GstSeqLabel * self);
+GstFlowReturn gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf);
+/* End of a run (EOS, gap, new segment, discontinuity): the tail frames go to
+ * the messages and the labels pad, and into self->frames (the caller may put
+ * them on a buffer). The labeler is ready for a new run afterwards. */
+GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
+void gst_seqlabel_reset_run (GstSeqLabel * self);
+
+/* seqlabel_output.c: completed frames/segments -> bus messages, labels pad */
+void gst_seqlabel_post_frame (GstSeqLabel * self, const GstSeqLabelFrame * f,
+    const float *probs);
+void gst_seqlabel_post_segment (GstSeqLabel * self, GstClockTime start,
+    GstClockTime duration, int class_index, double confidence,
+    gint64 start_frame, gint64 end_frame);
+GstCaps *gst_seqlabel_labelpad_caps (GstSeqLabelFormat format);
+GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
+    GstClockTime pts, GstClockTime duration, const char *text, gsize len);
+void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
+void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
+
+G_END_DECLS
+
+#endif

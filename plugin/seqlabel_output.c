@@ -1,0 +1,159 @@
+/* Where completed labels go besides the buffer meta: "seqlabel" element
+ * messages on the bus (in the manner of `level` and `spectrum`) and text
+ * buffers on the "labels" request pad. Field names: docs/element.md. */
+#include "gstseqlabel.h"
+
+#define GST_CAT_DEFAULT gst_seqlabel_debug
+
+/* timestamp, stream-time, running-time, duration: as `level` posts them */
+static GstStructure *
+new_message_structure (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
+{
+  GstClockTime stream_time, running_time;
+
+  stream_time = gst_segment_to_stream_time (&self->segment, GST_FORMAT_TIME, ts);
+  running_time = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME, ts);
+  return gst_structure_new ("seqlabel",
+      "timestamp", G_TYPE_UINT64, (guint64) ts,
+      "stream-time", G_TYPE_UINT64, (guint64) stream_time,
+      "running-time", G_TYPE_UINT64, (guint64) running_time,
+      "duration", G_TYPE_UINT64, (guint64) duration, NULL);
+}
+
+void
+gst_seqlabel_post_frame (GstSeqLabel * self, const GstSeqLabelFrame * f,
+    const float *probs)
+{
+  GstStructure *s = new_message_structure (self, f->pts, f->duration);
+  GValue list = G_VALUE_INIT, v = G_VALUE_INIT;
+
+  gst_structure_set (s,
+      "frame", G_TYPE_UINT64, f->index,
+      "label", G_TYPE_STRING, g_quark_to_string (f->label),
+      "class", G_TYPE_INT, f->class_index,
+      "confidence", G_TYPE_DOUBLE, (gdouble) f->confidence, NULL);
+  /* a list of doubles, like spectrum's "magnitude" */
+  g_value_init (&list, GST_TYPE_LIST);
+  g_value_init (&v, G_TYPE_DOUBLE);
+  for (int k = 0; k < self->n_classes; k++) {
+    g_value_set_double (&v, probs[k]);
+    gst_value_list_append_value (&list, &v);
+  }
+  gst_structure_take_value (s, "probabilities", &list);
+  g_value_unset (&v);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+void
+gst_seqlabel_post_segment (GstSeqLabel * self, GstClockTime start,
+    GstClockTime duration, int class_index, double confidence,
+    gint64 start_frame, gint64 end_frame)
+{
+  GstStructure *s = new_message_structure (self, start, duration);
+
+  gst_structure_set (s,
+      "start-frame", G_TYPE_UINT64, (guint64) start_frame,
+      "end-frame", G_TYPE_UINT64, (guint64) end_frame,
+      "label", G_TYPE_STRING, g_quark_to_string (self->class_quarks[class_index]),
+      "class", G_TYPE_INT, class_index,
+      "confidence", G_TYPE_DOUBLE, confidence, NULL);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* ---------------------------------------------------------------------- */
+/* the labels pad */
+
+GstCaps *
+gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
+{
+  if (format == GST_SEQLABEL_FORMAT_JSONL || format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS)
+    return gst_caps_new_empty_simple ("application/x-json");
+  return gst_caps_new_simple ("text/x-raw", "format", G_TYPE_STRING, "utf8", NULL);
+}
+
+static GstPad *
+labelpad_ref (GstSeqLabel * self)
+{
+  GstPad *pad;
+  GST_OBJECT_LOCK (self);
+  pad = self->labelpad ? gst_object_ref (self->labelpad) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  return pad;
+}
+
+/* Sends what must precede data: stream-start, caps and the header line of the
+ * format once per stream, the segment once per segment/flush. */
+static void
+labelpad_prepare (GstSeqLabel * self, GstPad * pad)
+{
+  gboolean need_start, need_segment;
+  GstSeqLabelFormat format;
+
+  GST_OBJECT_LOCK (self);
+  need_start = self->labelpad_need_start;
+  need_segment = self->labelpad_need_segment || need_start;
+  self->labelpad_need_start = FALSE;
+  self->labelpad_need_segment = FALSE;
+  format = self->label_format;
+  GST_OBJECT_UNLOCK (self);
+
+  if (need_start) {
+    gchar *id = gst_pad_create_stream_id (pad, GST_ELEMENT (self), "labels");
+    GstCaps *caps = gst_seqlabel_labelpad_caps (format);
+    gst_pad_push_event (pad, gst_event_new_stream_start (id));
+    gst_pad_push_event (pad, gst_event_new_caps (caps));
+    gst_caps_unref (caps);
+    g_free (id);
+  }
+  if (need_segment)
+    gst_pad_push_event (pad, gst_event_new_segment (&self->segment));
+  if (need_start && self->labeler != NULL) {
+    char header[1024];
+    int n = sl_label_format_header (&self->writer, header, sizeof header);
+    if (n > 0 && (gsize) n < sizeof header) {
+      GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
+      GST_BUFFER_PTS (b) = self->segment.start;
+      GST_BUFFER_DURATION (b) = 0;
+      gst_pad_push (pad, b);
+    }
+  }
+}
+
+GstFlowReturn
+gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
+    GstClockTime pts, GstClockTime duration, const char *text, gsize len)
+{
+  GstBuffer *b;
+
+  labelpad_prepare (self, pad);
+  b = gst_buffer_new_memdup (text, len);
+  GST_BUFFER_PTS (b) = pts;
+  GST_BUFFER_DURATION (b) = duration;
+  return gst_pad_push (pad, b);
+}
+
+void
+gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
+{
+  GstPad *pad = labelpad_ref (self);
+
+  if (pad == NULL) {
+    gst_event_unref (event);
+    return;
+  }
+  if (GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_START &&
+      GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_STOP)
+    labelpad_prepare (self, pad);
+  gst_pad_push_event (pad, event);
+  gst_object_unref (pad);
+}
+
+void
+gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts)
+{
+  if (!GST_CLOCK_TIME_IS_VALID (ts))
+    return;
+  gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, 0));
+}

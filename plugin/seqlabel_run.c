@@ -1,0 +1,477 @@
+/* libseqlabel inside the element: loading the model, making the labeler from
+ * the properties, feeding it each buffer's samples, and turning its callbacks
+ * into frames for the buffer meta, bus messages and labels-pad text.
+ *
+ * Where the work runs: in the streaming thread, inside transform_ip. The
+ * labeler costs a small fraction of real time (num-threads spreads the encoder
+ * when it does not), so a live pipeline is not stalled; a worker thread would
+ * only add a copy and a queue. See docs/element.md. */
+#include "gstseqlabel.h"
+#include "seqlabelmeta.h"
+
+#include <math.h>
+#include <string.h>
+
+#define GST_CAT_DEFAULT gst_seqlabel_debug
+
+/* S16 input is converted by the library in bounded blocks; no scratch here. */
+
+/* Buffer time of frame `index` of the current run. */
+static GstClockTime
+run_frame_time (GstSeqLabel * self, gint64 index)
+{
+  return self->base_ts + gst_util_uint64_scale_int ((guint64) index * self->hop,
+      GST_SECOND, self->rate);
+}
+
+gboolean
+gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
+{
+  char err[SL_ERR_LEN];
+  gchar *path;
+  sl_model *m;
+  const sl_feature_config *fc;
+  gboolean ok = TRUE;
+
+  g_mutex_lock (&self->model_lock);
+  GST_OBJECT_LOCK (self);
+  path = g_strdup (self->props.model_path);
+  if (self->model != NULL && g_strcmp0 (self->model_loaded_path, path) == 0) {
+    GST_OBJECT_UNLOCK (self);
+    goto done;
+  }
+  GST_OBJECT_UNLOCK (self);
+
+  m = sl_model_load (path, err, sizeof err);
+  if (m == NULL) {
+    if (post_error)
+      GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
+          ("seqlabel: cannot load model: %s", err), ("model property: %s", path));
+    else
+      GST_DEBUG_OBJECT (self, "cannot load model yet: %s", err);
+    ok = FALSE;
+    goto done;
+  }
+  fc = sl_model_feature_config (m);
+
+  GST_OBJECT_LOCK (self);
+  /* a labeler made from the old model must not outlive it */
+  g_assert (self->labeler == NULL);
+  if (self->model)
+    sl_model_free (self->model);
+  self->model = m;
+  g_free (self->model_loaded_path);
+  self->model_loaded_path = g_strdup (path);
+  self->rate = fc->sample_rate;
+  self->hop = sl_feature_frame_shift (fc);
+  self->n_classes = sl_model_get_config (m)->n_classes;
+  self->speech_class = sl_model_class_index (m, "speech");
+  g_free (self->class_quarks);
+  self->class_quarks = g_new (GQuark, self->n_classes);
+  for (int k = 0; k < self->n_classes; k++)
+    self->class_quarks[k] = g_quark_from_string (sl_model_class_name (m, k));
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "model %s: %d Hz, hop %d, %d classes", path, self->rate,
+      self->hop, self->n_classes);
+
+done:
+  g_free (path);
+  g_mutex_unlock (&self->model_lock);
+  return ok;
+}
+
+static sl_label_format
+library_format (GstSeqLabelFormat f)
+{
+  switch (f) {
+    case GST_SEQLABEL_FORMAT_JSONL:
+    case GST_SEQLABEL_FORMAT_JSONL_SEGMENTS:
+      return SL_FORMAT_JSONL;
+    case GST_SEQLABEL_FORMAT_FRAMES:
+      return SL_FORMAT_FRAMES;
+    case GST_SEQLABEL_FORMAT_RTTM:
+      return SL_FORMAT_RTTM;
+    case GST_SEQLABEL_FORMAT_AUDACITY:
+    case GST_SEQLABEL_FORMAT_TEXT:
+    default:
+      return SL_FORMAT_AUDACITY; /* TEXT: segments too, formatted here */
+  }
+}
+
+/* Makes the labeler from the properties (the model is loaded). */
+gboolean
+gst_seqlabel_open (GstSeqLabel * self)
+{
+  char err[SL_ERR_LEN];
+  sl_labeler_config cfg;
+  GstSeqLabelSettings p;
+  GstSeqLabelFormat format;
+  sl_labeler *lab;
+  gboolean ok = FALSE;
+
+  GST_OBJECT_LOCK (self);
+  p = self->props;
+  p.min_durations = g_strdup (self->props.min_durations);
+  p.target_class = g_strdup (self->props.target_class);
+  format = self->label_format;
+  GST_OBJECT_UNLOCK (self);
+
+  sl_labeler_config_default (&cfg);
+  cfg.left_context = p.left_context;
+  cfg.lookahead = p.lookahead;
+  cfg.num_threads = p.num_threads;
+  cfg.decoder.smoothing = (sl_smoothing) p.smoothing;
+  cfg.decoder.switch_penalty = (float) p.switch_penalty;
+  cfg.decoder.smoothing_lag = p.smoothing_lag;
+  cfg.decoder.on_threshold = (float) p.threshold_on;
+  cfg.decoder.off_threshold = (float) p.threshold_off;
+  cfg.decoder.pad_before_s = (float) p.padding;
+  cfg.decoder.pad_after_s = (float) p.padding;
+  if (p.min_durations && p.min_durations[0] &&
+      sl_decoder_parse_min_durations (&cfg.decoder, self->model, p.min_durations,
+          err, sizeof err) != 0) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: min-durations \"%s\": %s", p.min_durations, err), (NULL));
+    goto out;
+  }
+  if (p.target_class && p.target_class[0]) {
+    cfg.decoder.target_class = sl_model_class_index (self->model, p.target_class);
+    if (cfg.decoder.target_class < 0) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: target-class \"%s\" is not a class of model %s",
+              p.target_class, self->model_loaded_path), (NULL));
+      goto out;
+    }
+  }
+  if (cfg.decoder.off_threshold > cfg.decoder.on_threshold) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: threshold-off %g is above threshold-on %g",
+            p.threshold_off, p.threshold_on), (NULL));
+    goto out;
+  }
+
+  lab = sl_labeler_new (self->model, &cfg, err, sizeof err);
+  if (lab == NULL) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: cannot make the labeler for model %s: %s",
+            self->model_loaded_path, err), (NULL));
+    goto out;
+  }
+
+  GST_OBJECT_LOCK (self);
+  self->labeler = lab;
+  self->latency = gst_util_uint64_scale_int_ceil (sl_labeler_latency_samples (lab),
+      GST_SECOND, self->rate);
+  sl_label_writer_init (&self->writer, library_format (format), self->model, NULL);
+  self->writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
+  GST_OBJECT_UNLOCK (self);
+  GST_INFO_OBJECT (self, "labeler ready, latency %" GST_TIME_FORMAT " (%" G_GINT64_FORMAT
+      " samples)", GST_TIME_ARGS (self->latency), sl_labeler_latency_samples (lab));
+  self->run_started = FALSE;
+  ok = TRUE;
+out:
+  g_free (p.min_durations);
+  g_free (p.target_class);
+  return ok;
+}
+
+void
+gst_seqlabel_close (GstSeqLabel * self)
+{
+  GST_OBJECT_LOCK (self);
+  if (self->labeler)
+    sl_labeler_free (self->labeler);
+  self->labeler = NULL;
+  if (self->model)
+    sl_model_free (self->model);
+  self->model = NULL;
+  g_free (self->model_loaded_path);
+  self->model_loaded_path = NULL;
+  g_free (self->class_quarks);
+  self->class_quarks = NULL;
+  self->latency = GST_CLOCK_TIME_NONE;
+  self->run_started = FALSE;
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* ---------------------------------------------------------------------- */
+/* the sink the labeler calls */
+
+static gboolean
+format_is_per_frame (GstSeqLabel * self)
+{
+  return sl_label_format_is_per_frame (&self->writer) != 0;
+}
+
+/* Formats with the library into the reused text buffer; returns the length. */
+static int
+format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int label,
+    float confidence, const float *probs)
+{
+  for (int attempt = 0; attempt < 2; attempt++) {
+    int n = is_frame ?
+        sl_label_format_frame (&self->writer, self->text, self->text_len, a, label,
+        confidence, probs) :
+        sl_label_format_segment (&self->writer, self->text, self->text_len, a, b,
+        label, confidence);
+    if (n < 0 || (gsize) n < self->text_len)
+      return n;
+    /* rare: a line longer than any before it */
+    self->text_len = MAX ((gsize) n + 1, 2 * self->text_len);
+    self->text = g_realloc (self->text, self->text_len);
+  }
+  return -1;
+}
+
+static int
+on_frame (void *user, int64_t index, int label, float confidence,
+    const float *probs, int n_classes)
+{
+  GstSeqLabel *self = user;
+  GstSeqLabelFrame f;
+
+  f.index = (guint64) (self->frame_offset + index);
+  f.pts = run_frame_time (self, index);
+  f.duration = run_frame_time (self, index + 1) - f.pts;
+  f.class_index = label;
+  f.label = self->class_quarks[label];
+  f.confidence = confidence;
+  g_array_append_val (self->frames, f);
+  g_array_append_vals (self->probs, probs, n_classes);
+  self->last_is_speech = label == self->speech_class;
+
+  if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
+    gst_seqlabel_post_frame (self, &f, probs);
+
+  if (self->cb_labelpad && format_is_per_frame (self)) {
+    int n = format_text (self, TRUE, (gint64) f.index, 0, label, confidence, probs);
+    if (n > 0) {
+      GstFlowReturn ret = gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
+          f.pts, f.duration, self->text, (gsize) n);
+      if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && self->cb_flow == GST_FLOW_OK)
+        self->cb_flow = ret;
+    }
+  }
+  return self->cb_flow == GST_FLOW_OK ? 0 : 1;
+}
+
+static int
+on_segment (void *user, int64_t start, int64_t end, int label, float mean_confidence)
+{
+  GstSeqLabel *self = user;
+  GstClockTime t0 = run_frame_time (self, start), t1 = run_frame_time (self, end);
+
+  if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_SEGMENT)
+    gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
+        self->frame_offset + start, self->frame_offset + end);
+
+  if (self->cb_labelpad && !format_is_per_frame (self)) {
+    int n;
+    if (self->label_format == GST_SEQLABEL_FORMAT_TEXT) {
+      const char *name = g_quark_to_string (self->class_quarks[label]);
+      n = (int) strlen (name);
+      if (self->text_len < (gsize) n + 1) {
+        self->text_len = n + 1;
+        self->text = g_realloc (self->text, self->text_len);
+      }
+      memcpy (self->text, name, n + 1);
+    } else {
+      n = format_text (self, FALSE, self->frame_offset + start,
+          self->frame_offset + end, label, mean_confidence, NULL);
+    }
+    if (n > 0) {
+      GstFlowReturn ret = gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
+          t0, t1 - t0, self->text, (gsize) n);
+      if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && self->cb_flow == GST_FLOW_OK)
+        self->cb_flow = ret;
+    }
+  }
+  return self->cb_flow == GST_FLOW_OK ? 0 : 1;
+}
+
+/* Snapshot of what the callbacks need, taken once per push. */
+static void
+begin_callbacks (GstSeqLabel * self, sl_label_sink * sink)
+{
+  GST_OBJECT_LOCK (self);
+  self->cb_post_messages = self->post_messages;
+  self->cb_message_mode = self->message_mode;
+  self->cb_labelpad = self->labelpad ? gst_object_ref (self->labelpad) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  self->cb_flow = GST_FLOW_OK;
+  sink->user = self;
+  sink->on_frame = on_frame;
+  sink->on_segment = on_segment;
+}
+
+static void
+end_callbacks (GstSeqLabel * self)
+{
+  if (self->cb_labelpad)
+    gst_object_unref (self->cb_labelpad);
+  self->cb_labelpad = NULL;
+}
+
+/* ---------------------------------------------------------------------- */
+/* runs */
+
+void
+gst_seqlabel_reset_run (GstSeqLabel * self)
+{
+  if (self->labeler)
+    sl_labeler_reset (self->labeler);
+  self->run_started = FALSE;
+  self->run_samples = 0;
+}
+
+GstFlowReturn
+gst_seqlabel_finish_run (GstSeqLabel * self)
+{
+  char err[SL_ERR_LEN];
+  sl_label_sink sink;
+  GstFlowReturn ret = GST_FLOW_OK;
+  int rc;
+
+  if (self->labeler == NULL || !self->run_started)
+    return GST_FLOW_OK;
+  begin_callbacks (self, &sink);
+  rc = sl_labeler_finish (self->labeler, &sink, err, sizeof err);
+  if (rc != 0) {
+    ret = self->cb_flow;
+    if (ret == GST_FLOW_OK) {
+      GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err), (NULL));
+      ret = GST_FLOW_ERROR;
+    }
+  }
+  end_callbacks (self);
+  GST_DEBUG_OBJECT (self, "run finished after %" G_GUINT64_FORMAT " samples",
+      self->run_samples);
+  gst_seqlabel_reset_run (self);
+  return ret;
+}
+
+/* Starts a run at buffer time ts: frame indices continue the stream's frame
+ * grid (frame i at stream time i * hop), so text times stay stream times. */
+static void
+start_run (GstSeqLabel * self, GstClockTime ts)
+{
+  guint64 stream_time;
+
+  if (!GST_CLOCK_TIME_IS_VALID (ts))
+    ts = self->segment.start;
+  self->base_ts = ts;
+  stream_time = gst_segment_to_stream_time (&self->segment, GST_FORMAT_TIME, ts);
+  self->frame_offset = GST_CLOCK_TIME_IS_VALID (stream_time) ?
+      (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
+      (guint64) self->hop * GST_SECOND) : 0;
+  self->run_samples = 0;
+  self->run_started = TRUE;
+  GST_DEBUG_OBJECT (self, "run starts at %" GST_TIME_FORMAT ", stream frame %"
+      G_GINT64_FORMAT, GST_TIME_ARGS (ts), self->frame_offset);
+  /* lets a sink on the labels pad preroll before the first label exists */
+  gst_seqlabel_labelpad_gap (self, ts);
+}
+
+/* RFC 6464 level: -dBov of the buffer's RMS, 0 (loud) .. 127 (silent). */
+static guint8
+level_dbov (const GstMapInfo * map, gboolean is_s16, gsize n)
+{
+  double sum = 0.0, rms, db;
+  if (n == 0)
+    return 127;
+  if (is_s16) {
+    const gint16 *s = (const gint16 *) map->data;
+    for (gsize i = 0; i < n; i++)
+      sum += (double) s[i] * s[i];
+    rms = sqrt (sum / n) / 32768.0;
+  } else {
+    const gfloat *s = (const gfloat *) map->data;
+    for (gsize i = 0; i < n; i++)
+      sum += (double) s[i] * s[i];
+    rms = sqrt (sum / n);
+  }
+  if (!(rms > 0.0))
+    return 127;
+  db = -20.0 * log10 (rms);
+  if (db < 0.0)
+    db = 0.0;
+  if (!(db < 127.0))
+    db = 127.0;
+  return (guint8) lrint (db);
+}
+
+GstFlowReturn
+gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
+{
+  char err[SL_ERR_LEN];
+  sl_label_sink sink;
+  GstMapInfo map;
+  GstClockTime ts = GST_BUFFER_PTS (buf);
+  gboolean is_s16;
+  gsize n;
+  int rc;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (!self->have_info || self->labeler == NULL)
+    return GST_FLOW_NOT_NEGOTIATED;
+  g_array_set_size (self->frames, 0);
+  g_array_set_size (self->probs, 0);
+
+  /* Discontinuity rule: a buffer whose timestamp is more than one frame hop
+   * away from where the run's sample count puts it ends the run (its tail is
+   * labeled) and starts a new one at its own timestamp. */
+  if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
+    GstClockTime expected = self->base_ts +
+        gst_util_uint64_scale_int (self->run_samples, GST_SECOND, self->rate);
+    GstClockTime hop_time = gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate);
+    GstClockTimeDiff diff = GST_CLOCK_DIFF (expected, ts);
+    if (diff > (GstClockTimeDiff) hop_time || -diff > (GstClockTimeDiff) hop_time) {
+      GST_INFO_OBJECT (self, "discontinuity: buffer at %" GST_TIME_FORMAT
+          ", expected %" GST_TIME_FORMAT "; new run", GST_TIME_ARGS (ts),
+          GST_TIME_ARGS (expected));
+      ret = gst_seqlabel_finish_run (self);
+      if (ret != GST_FLOW_OK)
+        return ret;
+    }
+  }
+  if (!self->run_started)
+    start_run (self, ts);
+
+  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+    GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: cannot map buffer"), (NULL));
+    return GST_FLOW_ERROR;
+  }
+  is_s16 = GST_AUDIO_INFO_FORMAT (&self->info) == GST_AUDIO_FORMAT_S16LE;
+  n = map.size / (is_s16 ? sizeof (gint16) : sizeof (gfloat));
+
+  begin_callbacks (self, &sink);
+  if (is_s16)
+    rc = sl_labeler_push_s16 (self->labeler, (const int16_t *) map.data, n, &sink,
+        err, sizeof err);
+  else
+    rc = sl_labeler_push (self->labeler, (const float *) map.data, n, &sink,
+        err, sizeof err);
+  end_callbacks (self);
+  self->run_samples += n;
+
+  if (rc != 0) {
+    ret = self->cb_flow;
+    if (ret == GST_FLOW_OK) {
+      /* e.g. NaN/Inf samples: the library names the position in the run */
+      GST_ELEMENT_ERROR (self, STREAM, DECODE, ("seqlabel: %s", err),
+          ("buffer %" GST_TIME_FORMAT ", run started at %" GST_TIME_FORMAT,
+              GST_TIME_ARGS (ts), GST_TIME_ARGS (self->base_ts)));
+      ret = GST_FLOW_ERROR;
+    }
+    gst_seqlabel_reset_run (self);
+  }
+
+  if (self->frames->len > 0)
+    gst_buffer_add_seqlabel_meta (buf, (const GstSeqLabelFrame *) self->frames->data,
+        self->frames->len, (const gfloat *) self->probs->data, self->n_classes);
+  if (self->speech_class >= 0)
+    gst_buffer_add_audio_level_meta (buf, level_dbov (&map, is_s16, n),
+        self->last_is_speech);
+  gst_buffer_unmap (buf, &map);
+  return ret;
+}

@@ -1,0 +1,64 @@
+/* Helpers of the element tests: a small random-weight model saved to a temp
+ * file, a test signal, the library's own labels as the reference, and the
+ * element's labels read back from bus messages and buffer metas. */
+#ifndef PLUGIN_TEST_UTIL_H
+#define PLUGIN_TEST_UTIL_H
+
+#include <gst/gst.h>
+#include <stdint.h>
+
+#include "seqlabel.h"
+
+#define PT_RATE 16000
+#define PT_HOP 160
+
+/* Initialises GStreamer once and checks the seqlabel plugin is found. */
+void pt_init(void);
+
+/* Classes silence, speech, music, noise; 23 mel bins at 16 kHz; d_model 16,
+ * 2 heads, 2 layers; stream window 24 frames, 6 left, 4 lookahead. Saved once
+ * per process in a temporary directory; returns its path. */
+const char *pt_model_path(void);
+const char *pt_tmp_dir(void);
+
+/* n samples of noise whose loudness and colour change every ~0.3 s, in
+ * [-0.5, 0.5] and quantised to k/32768 (so S16 and F32 carry the same values). */
+float *pt_signal(int64_t n, uint64_t seed);
+
+typedef struct {
+  int64_t n, cap;
+  int64_t *index;
+  int *label;
+  float *conf;
+  float *probs;          /* n x PT_K */
+  GstClockTime *pts;     /* element side only */
+  GstClockTime *dur;
+} pt_frames;
+
+#define PT_K 4
+
+void pt_frames_init (pt_frames * f);
+void pt_frames_free (pt_frames * f);
+void pt_frames_add (pt_frames * f, int64_t index, int label, float conf,
+    const float *probs, GstClockTime pts, GstClockTime dur);
+
+/* The library's labels for pcm pushed at once, then finish; cfg may be NULL
+ * (defaults). Segments (start, end, label) go to segs when not NULL (3 per). */
+void pt_reference (const float *pcm, int64_t n, const sl_labeler_config * cfg,
+    pt_frames * out, GArray * segs);
+
+/* Pops every "seqlabel" frame message (those with a "frame" field). */
+void pt_collect_frame_messages (GstBus * bus, pt_frames * out);
+/* Appends the frames of a buffer's GstSeqLabelMeta (none: nothing). */
+void pt_collect_meta (GstBuffer * buf, pt_frames * out);
+
+/* Same frames, labels, bitwise equal confidences and probabilities; and, if
+ * the element side has times, frame i of the run starting at t0 at
+ * t0 + i * 10 ms. */
+void pt_assert_frames_equal (const pt_frames * element, const pt_frames * ref,
+    int64_t index_offset, GstClockTime t0);
+
+/* Writes a 16-bit PCM WAV of pcm (already k/32768 values). */
+void pt_write_wav (const char *path, const float *pcm, int64_t n, int rate, int channels);
+
+#endif

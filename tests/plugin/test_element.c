@@ -1,0 +1,622 @@
+/* The seqlabel element in GstHarness and in whole pipelines. The reference is
+ * always libseqlabel's labeler run directly on the same samples in one push:
+ * the element must give exactly its labels (same frames, labels, bitwise equal
+ * confidences and probabilities) with the right timestamps, whatever the
+ * buffering, and honour flushes, discontinuities, EOS and caps. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gst/audio/audio.h>
+#include <gst/check/gstharness.h>
+
+#include "gstseqlabelmeta.h"
+#include "plugin_test_util.h"
+
+#define F32_CAPS "audio/x-raw,format=F32LE,rate=16000,channels=1,layout=interleaved"
+#define S16_CAPS "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved"
+
+static GstClockTime
+samples_time (int64_t n)
+{
+  return gst_util_uint64_scale ((guint64) n, GST_SECOND, PT_RATE);
+}
+
+/* An element with the test model, per-frame messages, on its own bus. */
+static GstHarness *
+make_harness (GstBus ** bus, const char *caps)
+{
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  GstHarness *h;
+
+  assert_non_null (el);
+  g_object_set (el, "model", pt_model_path (), NULL);
+  gst_util_set_object_arg (G_OBJECT (el), "message-mode", "frame");
+  *bus = gst_bus_new ();
+  gst_element_set_bus (el, *bus);
+  h = gst_harness_new_with_element (el, "sink", "src");
+  gst_object_unref (el);
+  if (caps)
+    gst_harness_set_src_caps_str (h, caps);
+  return h;
+}
+
+static void
+free_harness (GstHarness * h, GstBus * bus)
+{
+  gst_element_set_bus (h->element, NULL);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+static GstFlowReturn
+push_f32 (GstHarness * h, const float *x, int64_t n, int64_t offset)
+{
+  GstBuffer *b = gst_buffer_new_memdup (x, (gsize) n * sizeof *x);
+  GST_BUFFER_PTS (b) = samples_time (offset);
+  GST_BUFFER_DURATION (b) = samples_time (offset + n) - samples_time (offset);
+  return gst_harness_push (h, b);
+}
+
+static GstFlowReturn
+push_s16 (GstHarness * h, const float *x, int64_t n, int64_t offset)
+{
+  gint16 *s = g_new (gint16, n);
+  GstBuffer *b;
+  for (int64_t i = 0; i < n; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  b = gst_buffer_new_wrapped (s, (gsize) n * sizeof *s);
+  GST_BUFFER_PTS (b) = samples_time (offset);
+  GST_BUFFER_DURATION (b) = samples_time (offset + n) - samples_time (offset);
+  return gst_harness_push (h, b);
+}
+
+static void
+pull_metas (GstHarness * h, pt_frames * metas)
+{
+  GstBuffer *b;
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    pt_collect_meta (b, metas);
+    gst_buffer_unref (b);
+  }
+}
+
+static int64_t
+expected_frames (int64_t n)
+{
+  /* snip_edges framing: 25 ms windows every 10 ms, independent of the library */
+  return n < 400 ? 0 : 1 + (n - 400) / PT_HOP;
+}
+
+/* ---------------------------------------------------------------------- */
+
+/* Buffers of random sizes (many of 1..3 samples) vs one buffer vs the
+ * library: the same labels, from the messages and from the metas. F32 and S16. */
+static void
+test_buffer_sizes (void **state)
+{
+  const int64_t N = 3 * PT_RATE + 77;
+  float *x = pt_signal (N, 1);
+  pt_frames ref;
+  uint64_t seed = 99;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, NULL);
+  assert_int_equal (ref.n, expected_frames (N));
+
+  for (int variant = 0; variant < 3; variant++) {
+    GstBus *bus;
+    GstHarness *h = make_harness (&bus, variant == 2 ? S16_CAPS : F32_CAPS);
+    pt_frames msgs, metas, pref;
+    int64_t off = 0;
+
+    pt_frames_init (&msgs);
+    pt_frames_init (&metas);
+    while (off < N) {
+      int64_t n;
+      if (variant == 0) {
+        n = N;
+      } else {
+        seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+        n = (seed >> 33) % 10 < 3 ? 1 + (int64_t) ((seed >> 20) % 3)
+            : 1 + (int64_t) ((seed >> 20) % 2500);
+      }
+      if (n > N - off)
+        n = N - off;
+      assert_int_equal (variant == 2 ? push_s16 (h, x + off, n, off)
+          : push_f32 (h, x + off, n, off), GST_FLOW_OK);
+      off += n;
+    }
+    pull_metas (h, &metas);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    pull_metas (h, &metas);
+    pt_collect_frame_messages (bus, &msgs);
+
+    pt_assert_frames_equal (&msgs, &ref, 0, 0);
+    /* the metas hold every frame completed before EOS, in order */
+    assert_true (metas.n > 0 && metas.n < ref.n);
+    pref = ref;
+    pref.n = metas.n;
+    pt_assert_frames_equal (&metas, &pref, 0, 0);
+    pt_frames_free (&msgs);
+    pt_frames_free (&metas);
+    free_harness (h, bus);
+  }
+  pt_frames_free (&ref);
+  free (x);
+}
+
+/* EOS labels the tail: every frame exactly once, before EOS goes on. */
+static void
+test_eos_tail (void **state)
+{
+  const int64_t N = PT_RATE + 123;
+  float *x = pt_signal (N, 2);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, F32_CAPS);
+  pt_frames before, after;
+  GstEvent *ev;
+  int64_t total = expected_frames (N);
+  (void) state;
+
+  pt_frames_init (&before);
+  pt_frames_init (&after);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  pt_collect_frame_messages (bus, &before);
+  assert_true (before.n > 0 && before.n < total);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &after);
+  assert_int_equal (before.n + after.n, total);
+  for (int64_t i = 0; i < before.n; i++)
+    assert_int_equal (before.index[i], i);
+  for (int64_t i = 0; i < after.n; i++)
+    assert_int_equal (after.index[i], before.n + i);
+  /* EOS is forwarded after the tail (stream-start, caps, segment come first) */
+  while ((ev = gst_harness_try_pull_event (h)) != NULL) {
+    GstEventType t = GST_EVENT_TYPE (ev);
+    gst_event_unref (ev);
+    if (t == GST_EVENT_EOS)
+      break;
+  }
+  assert_non_null (ev);
+  pt_frames_free (&before);
+  pt_frames_free (&after);
+  free_harness (h, bus);
+  free (x);
+}
+
+/* A flush (what a seek does) discards the run: after it, the labels are those
+ * of a fresh stream, frame indices from 0, nothing left from before. */
+static void
+test_flush_resets (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 3), *y = pt_signal (PT_RATE, 4);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, F32_CAPS);
+  pt_frames ref, drop, got;
+  GstSegment seg;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&drop);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+
+  assert_int_equal (push_f32 (h, y, PT_RATE, 0), GST_FLOW_OK);
+  pt_collect_frame_messages (bus, &drop);
+  assert_true (drop.n > 0);
+  assert_true (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  assert_true (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  pt_collect_frame_messages (bus, &drop);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&drop);
+  pt_frames_free (&got);
+  free_harness (h, bus);
+  free (x);
+  free (y);
+}
+
+/* The LATENCY answer is the labeler's latency, and it is real: frame 0 comes
+ * out with exactly hop + latency samples pushed, not one sample earlier. */
+static void
+test_latency (void **state)
+{
+  (void) state;
+  for (int lookahead = -1; lookahead <= 1; lookahead += 2) {
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load (pt_model_path (), err, sizeof err);
+    sl_labeler_config cfg;
+    sl_labeler *l;
+    int64_t lat;
+    GstClockTime want, got;
+    guint64 prop;
+    GstBus *bus;
+    GstHarness *h;
+    pt_frames f;
+    float *x;
+
+    assert_non_null (m);
+    sl_labeler_config_default (&cfg);
+    cfg.lookahead = lookahead;
+    l = sl_labeler_new (m, &cfg, err, sizeof err);
+    assert_non_null (l);
+    lat = sl_labeler_latency_samples (l);
+    sl_labeler_free (l);
+    sl_model_free (m);
+    want = gst_util_uint64_scale_ceil ((guint64) lat, GST_SECOND, PT_RATE);
+
+    h = make_harness (&bus, F32_CAPS);
+    g_object_set (h->element, "lookahead", lookahead, NULL);
+    /* lookahead is read when the element starts: restart it */
+    gst_element_set_state (h->element, GST_STATE_NULL);
+    gst_harness_play (h);
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    got = gst_harness_query_latency (h);
+    assert_int_equal (got, want);
+    g_object_get (h->element, "latency", &prop, NULL);
+    assert_int_equal (prop, want);
+
+    x = pt_signal (PT_HOP + lat, 5);
+    pt_frames_init (&f);
+    assert_int_equal (push_f32 (h, x, PT_HOP + lat - 1, 0), GST_FLOW_OK);
+    pt_collect_frame_messages (bus, &f);
+    assert_int_equal (f.n, 0);
+    assert_int_equal (push_f32 (h, x + PT_HOP + lat - 1, 1, PT_HOP + lat - 1), GST_FLOW_OK);
+    pt_collect_frame_messages (bus, &f);
+    assert_true (f.n >= 1);
+    assert_int_equal (f.index[0], 0);
+    pt_frames_free (&f);
+    free (x);
+    free_harness (h, bus);
+  }
+}
+
+static void
+assert_error_mentions (GstBus * bus, const char *a, const char *b)
+{
+  GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  GError *e = NULL;
+  gchar *dbg = NULL;
+
+  assert_non_null (msg);
+  gst_message_parse_error (msg, &e, &dbg);
+  if (strstr (e->message, a) == NULL || strstr (e->message, b) == NULL)
+    fail_msg ("error message \"%s\" does not name %s and %s", e->message, a, b);
+  g_error_free (e);
+  g_free (dbg);
+  gst_message_unref (msg);
+}
+
+/* A rate or channel count the model cannot take: a clear error on the bus. */
+static void
+test_caps_refusal (void **state)
+{
+  float x[320] = { 0 };
+  GstBus *bus;
+  GstHarness *h;
+  (void) state;
+
+  h = make_harness (&bus, "audio/x-raw,format=F32LE,rate=44100,channels=1,layout=interleaved");
+  assert_int_not_equal (push_f32 (h, x, 320, 0), GST_FLOW_OK);
+  assert_error_mentions (bus, "44100", "16000");
+  free_harness (h, bus);
+
+  h = make_harness (&bus, "audio/x-raw,format=S16LE,rate=16000,channels=2,layout=interleaved");
+  assert_int_not_equal (push_f32 (h, x, 320, 0), GST_FLOW_OK);
+  assert_error_mentions (bus, "2 channel", "audioconvert");
+  free_harness (h, bus);
+
+  /* and what the element asks upstream for: the model's rate, mono */
+  h = make_harness (&bus, NULL);
+  {
+    GstCaps *caps = gst_pad_peer_query_caps (h->srcpad, NULL);
+    GstCaps *want = gst_caps_from_string ("audio/x-raw,rate=16000,channels=1");
+    assert_false (gst_caps_is_empty (caps));
+    assert_true (gst_caps_is_subset (caps, want));
+    gst_caps_unref (caps);
+    gst_caps_unref (want);
+  }
+  free_harness (h, bus);
+}
+
+/* A timestamp jump ends the run (tail labeled) and starts a new one whose
+ * frames continue the stream's 10 ms grid at the new time. */
+static void
+test_discontinuity (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x1 = pt_signal (N, 6), *x2 = pt_signal (N, 7);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, F32_CAPS);
+  pt_frames r1, r2, got, a, b;
+  (void) state;
+
+  pt_frames_init (&r1);
+  pt_frames_init (&r2);
+  pt_frames_init (&got);
+  pt_reference (x1, N, NULL, &r1, NULL);
+  pt_reference (x2, N, NULL, &r2, NULL);
+  assert_int_equal (push_f32 (h, x1, N, 0), GST_FLOW_OK);
+  assert_int_equal (push_f32 (h, x2, N, 5 * PT_RATE), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  assert_int_equal (got.n, r1.n + r2.n);
+  a = got;
+  a.n = r1.n;
+  pt_assert_frames_equal (&a, &r1, 0, 0);
+  b = got;
+  b.index += r1.n;
+  b.label += r1.n;
+  b.conf += r1.n;
+  b.probs += r1.n * PT_K;
+  b.pts += r1.n;
+  b.dur += r1.n;
+  b.n = r2.n;
+  pt_assert_frames_equal (&b, &r2, 500, 5 * GST_SECOND);
+  pt_frames_free (&r1);
+  pt_frames_free (&r2);
+  pt_frames_free (&got);
+  free_harness (h, bus);
+  free (x1);
+  free (x2);
+}
+
+/* NaN samples: an error naming the problem, not a crash or silent garbage. */
+static void
+test_nan_refused (void **state)
+{
+  float x[1000] = { 0 };
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstMessage *msg;
+  (void) state;
+
+  x[500] = NAN;
+  assert_int_equal (push_f32 (h, x, 1000, 0), GST_FLOW_ERROR);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  assert_non_null (msg);
+  gst_message_unref (msg);
+  free_harness (h, bus);
+}
+
+/* A format change mid-stream (F32 -> S16, same rate) keeps the run going. */
+static void
+test_caps_change_midstream (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 8);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, F32_CAPS);
+  pt_frames ref, got;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+  assert_int_equal (push_f32 (h, x, 12345, 0), GST_FLOW_OK);
+  gst_harness_set_src_caps_str (h, S16_CAPS);
+  assert_int_equal (push_s16 (h, x + 12345, N - 12345, 12345), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  free_harness (h, bus);
+  free (x);
+}
+
+/* The meta is kept by audioconvert and audioresample (audio tag only). */
+static void
+test_meta_survives_convert (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 9);
+  gchar *launch = g_strdup_printf ("seqlabel model=%s ! audioconvert ! audioresample",
+      pt_model_path ());
+  GstHarness *h = gst_harness_new_parse (launch);
+  pt_frames ref, metas, pref;
+  GstBuffer *b;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&metas);
+  pt_reference (x, N, NULL, &ref, NULL);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  gst_harness_set_sink_caps_str (h,
+      "audio/x-raw,format=S16LE,rate=8000,channels=1,layout=interleaved");
+  for (int i = 0; i < 10; i++)
+    assert_int_equal (push_f32 (h, x + i * (N / 10), N / 10, i * (N / 10)), GST_FLOW_OK);
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    pt_collect_meta (b, &metas);
+    gst_buffer_unref (b);
+  }
+  assert_true (metas.n > 0);
+  pref = ref;
+  pref.n = metas.n;
+  pt_assert_frames_equal (&metas, &pref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&metas);
+  gst_harness_teardown (h);
+  g_free (launch);
+  free (x);
+}
+
+/* GstAudioLevelMeta (the model has `speech`): the buffer's level in -dBov and
+ * the voice-activity flag of the latest completed frame. */
+static void
+test_audio_level_meta (void **state)
+{
+  const int64_t N = PT_RATE / 2;
+  float *x = malloc (N * sizeof *x);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstBuffer *b;
+  GstAudioLevelMeta *lm;
+  GstSeqLabelMeta *sm;
+  (void) state;
+
+  /* a sine of amplitude 0.1: RMS 0.0707 = -23.01 dBov -> level 23 */
+  for (int64_t i = 0; i < N; i++)
+    x[i] = (float) (0.1 * sin (2.0 * M_PI * 440.0 * i / PT_RATE));
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  b = gst_harness_pull (h);
+  lm = gst_buffer_get_audio_level_meta (b);
+  assert_non_null (lm);
+  assert_int_equal (lm->level, 23);
+  sm = gst_buffer_get_seqlabel_meta (b);
+  assert_non_null (sm);
+  assert_int_equal (lm->voice_activity,
+      sm->frames[sm->n_frames - 1].label == g_quark_from_string ("speech"));
+  gst_buffer_unref (b);
+  free_harness (h, bus);
+  free (x);
+}
+
+/* ---------------------------------------------------------------------- */
+/* the labels pad */
+
+static gchar *
+buffer_text (GstBuffer * b)
+{
+  GstMapInfo map;
+  gchar *s;
+  gst_buffer_map (b, &map, GST_MAP_READ);
+  s = g_strndup ((const gchar *) map.data, map.size);
+  gst_buffer_unmap (b, &map);
+  return s;
+}
+
+/* Audacity lines, one buffer per segment, with the segment's PTS/duration;
+ * the lines are formatted here independently of the library. */
+static void
+test_labels_pad_audacity (void **state)
+{
+  static const char *names[PT_K] = { "silence", "speech", "music", "noise" };
+  const int64_t N = 3 * PT_RATE;
+  float *x = pt_signal (N, 10);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, NULL);
+  GstHarness *hl;
+  pt_frames ref;
+  GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GstBuffer *b;
+  GstEvent *ev;
+  guint nseg, got = 0;
+  gboolean eos = FALSE;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, segs);
+  nseg = segs->len / 3;
+  assert_true (nseg >= 1);
+
+  gst_element_set_state (h->element, GST_STATE_NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "label-format", "audacity");
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  gst_harness_play (h);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  for (int i = 0; i < 3; i++)
+    assert_int_equal (push_f32 (h, x + i * PT_RATE, PT_RATE, i * PT_RATE), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    const gint64 *s = &g_array_index (segs, gint64, 3 * got);
+    gchar *text = buffer_text (b), *want;
+    assert_true (got < nseg);
+    want = g_strdup_printf ("%.6f\t%.6f\t%s\n", s[0] * 0.01, s[1] * 0.01, names[s[2]]);
+    assert_string_equal (text, want);
+    assert_int_equal (GST_BUFFER_PTS (b), s[0] * 10 * GST_MSECOND);
+    assert_int_equal (GST_BUFFER_DURATION (b), (s[1] - s[0]) * 10 * GST_MSECOND);
+    g_free (text);
+    g_free (want);
+    gst_buffer_unref (b);
+    got++;
+  }
+  assert_int_equal (got, nseg);
+  while ((ev = gst_harness_try_pull_event (hl)) != NULL) {
+    if (GST_EVENT_TYPE (ev) == GST_EVENT_CAPS) {
+      GstCaps *caps;
+      gst_event_parse_caps (ev, &caps);
+      assert_true (gst_structure_has_name (gst_caps_get_structure (caps, 0), "text/x-raw"));
+    }
+    eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
+    gst_event_unref (ev);
+  }
+  assert_true (eos);
+  g_array_free (segs, TRUE);
+  pt_frames_free (&ref);
+  gst_harness_teardown (hl);
+  free_harness (h, bus);
+  free (x);
+}
+
+/* JSON Lines per frame: one buffer per frame, in order, each one object. */
+static void
+test_labels_pad_jsonl (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 11);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, NULL);
+  GstHarness *hl;
+  GstBuffer *b;
+  int64_t got = 0;
+  (void) state;
+
+  gst_element_set_state (h->element, GST_STATE_NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "label-format", "jsonl");
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  gst_harness_play (h);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    gchar *text = buffer_text (b);
+    size_t len = strlen (text);
+    assert_true (len > 2 && text[0] == '{' && text[len - 2] == '}' && text[len - 1] == '\n');
+    assert_non_null (strstr (text, "\"label\""));
+    assert_int_equal (GST_BUFFER_PTS (b), got * 10 * GST_MSECOND);
+    g_free (text);
+    gst_buffer_unref (b);
+    got++;
+  }
+  assert_int_equal (got, expected_frames (N));
+  gst_harness_teardown (hl);
+  free_harness (h, bus);
+  free (x);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_buffer_sizes),
+    cmocka_unit_test (test_eos_tail),
+    cmocka_unit_test (test_flush_resets),
+    cmocka_unit_test (test_latency),
+    cmocka_unit_test (test_caps_refusal),
+    cmocka_unit_test (test_discontinuity),
+    cmocka_unit_test (test_nan_refused),
+    cmocka_unit_test (test_caps_change_midstream),
+    cmocka_unit_test (test_meta_survives_convert),
+    cmocka_unit_test (test_audio_level_meta),
+    cmocka_unit_test (test_labels_pad_audacity),
+    cmocka_unit_test (test_labels_pad_jsonl),
+  };
+  pt_init ();
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}

@@ -1,0 +1,252 @@
+/* The element in whole pipelines: a WAV file through filesrc ! wavparse !
+ * audioconvert ! audioresample ! seqlabel, a live source, and the element
+ * against the `seqlabel label --format frames` command on the same file. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <glib/gstdio.h>
+
+#include "plugin_test_util.h"
+
+static int64_t
+expected_frames (int64_t n)
+{
+  return n < 400 ? 0 : 1 + (n - 400) / PT_HOP;
+}
+
+/* Runs a gst-launch description to EOS, collecting the frame messages of its
+ * seqlabel element; fails on an error message. Returns the pipeline's
+ * latency (min) queried while playing. */
+static GstClockTime
+run_pipeline (const char *launch, pt_frames * out)
+{
+  GError *e = NULL;
+  GstElement *pipe = gst_parse_launch (launch, &e);
+  GstBus *bus;
+  GstClockTime latency = GST_CLOCK_TIME_NONE;
+  gboolean done = FALSE;
+
+  if (pipe == NULL)
+    fail_msg ("%s: %s", launch, e ? e->message : "?");
+  bus = gst_element_get_bus (pipe);
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 20 * GST_SECOND);
+    if (msg == NULL)
+      fail_msg ("%s: no EOS after 20 s", launch);
+    switch (GST_MESSAGE_TYPE (msg)) {
+      case GST_MESSAGE_ERROR:{
+        GError *err = NULL;
+        gchar *dbg = NULL;
+        gst_message_parse_error (msg, &err, &dbg);
+        fail_msg ("%s: error %s (%s)", launch, err->message, dbg ? dbg : "");
+        break;
+      }
+      case GST_MESSAGE_EOS:
+        done = TRUE;
+        break;
+      case GST_MESSAGE_ASYNC_DONE:
+        if (!GST_CLOCK_TIME_IS_VALID (latency)) {
+          GstQuery *q = gst_query_new_latency ();
+          if (gst_element_query (pipe, q))
+            gst_query_parse_latency (q, NULL, &latency, NULL);
+          gst_query_unref (q);
+        }
+        break;
+      case GST_MESSAGE_ELEMENT:{
+        /* put it back for the collector: it reads from a bus */
+        GstBus *tmp = gst_bus_new ();
+        gst_bus_post (tmp, gst_message_ref (msg));
+        pt_collect_frame_messages (tmp, out);
+        gst_object_unref (tmp);
+        break;
+      }
+      default:
+        break;
+    }
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  return latency;
+}
+
+/* 16 kHz mono WAV: the pipeline's labels equal the library's on the samples. */
+static void
+test_wav_pipeline (void **state)
+{
+  const int64_t N = 5 * PT_RATE / 2 + 33;
+  float *x = pt_signal (N, 21);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "a.wav", NULL);
+  gchar *launch;
+  pt_frames ref, got;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  pt_reference (x, N, NULL, &ref, NULL);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
+      "audioresample ! seqlabel model=%s message-mode=frame ! fakesink", wav,
+      pt_model_path ());
+  run_pipeline (launch, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  g_free (launch);
+  g_remove (wav);
+  g_free (wav);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  free (x);
+}
+
+/* 44.1 kHz stereo: audioconvert ! audioresample make it fit; every frame of
+ * the resampled stream is labeled once. */
+static void
+test_wav_pipeline_resampled (void **state)
+{
+  const int64_t N = 2 * 44100;
+  float *x = pt_signal (N, 22);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "b.wav", NULL);
+  gchar *launch;
+  pt_frames got;
+  (void) state;
+
+  pt_frames_init (&got);
+  pt_write_wav (wav, x, N, 44100, 2);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
+      "audioresample ! seqlabel model=%s message-mode=frame ! fakesink", wav,
+      pt_model_path ());
+  run_pipeline (launch, &got);
+  assert_int_equal (got.n, expected_frames (2 * PT_RATE));
+  for (int64_t i = 0; i < got.n; i++)
+    assert_int_equal (got.index[i], i);
+  g_free (launch);
+  g_remove (wav);
+  g_free (wav);
+  pt_frames_free (&got);
+  free (x);
+}
+
+/* Behind a live source: runs in real time to EOS, every frame labeled, and
+ * the pipeline latency includes the element's. */
+static void
+test_live_source (void **state)
+{
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  gchar *launch = g_strdup_printf ("audiotestsrc is-live=true num-buffers=30 "
+      "samplesperbuffer=320 wave=pink-noise ! audio/x-raw,rate=16000,channels=1 ! "
+      "seqlabel model=%s message-mode=frame ! fakesink sync=true", pt_model_path ());
+  pt_frames got;
+  GstClockTime latency, ours;
+  guint64 prop;
+  (void) state;
+
+  /* the element's own latency, from a stand-alone instance */
+  g_object_set (el, "model", pt_model_path (), NULL);
+  gst_element_set_state (el, GST_STATE_PAUSED);
+  g_object_get (el, "latency", &prop, NULL);
+  gst_element_set_state (el, GST_STATE_NULL);
+  gst_object_unref (el);
+  ours = prop;
+  assert_true (ours > 0 && ours < GST_SECOND);
+
+  pt_frames_init (&got);
+  latency = run_pipeline (launch, &got);
+  assert_int_equal (got.n, expected_frames (30 * 320));
+  assert_true (GST_CLOCK_TIME_IS_VALID (latency));
+  assert_true (latency >= ours);
+  g_free (launch);
+  pt_frames_free (&got);
+}
+
+/* The element and `seqlabel label --format frames` on the same file. */
+static void
+test_same_as_command (void **state)
+{
+  const int64_t N = 3 * PT_RATE + 1;
+  float *x = pt_signal (N, 23);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "c.wav", NULL);
+  gchar *tsv = g_build_filename (pt_tmp_dir (), "c.tsv", NULL);
+  const char *cmd = g_getenv ("SL_SEQLABEL");
+  gchar *launch, *out = NULL, *errs = NULL, *contents = NULL;
+  gchar **lines;
+  gint status = 0;
+  pt_frames got;
+  int64_t row = 0;
+  (void) state;
+
+  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
+    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  {
+    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--format",
+      "frames", "-o", tsv, wav, NULL
+    };
+    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
+            &out, &errs, &status, NULL));
+  }
+  if (!g_spawn_check_wait_status (status, NULL)) {
+    if (errs && strstr (errs, "not implemented")) {
+      g_remove (wav);
+      print_message ("seqlabel label is not implemented yet: %s", errs);
+      skip ();
+    }
+    fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  }
+  pt_frames_init (&got);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
+      "audioresample ! seqlabel model=%s message-mode=frame ! fakesink", wav,
+      pt_model_path ());
+  run_pipeline (launch, &got);
+  assert_int_equal (got.n, expected_frames (N));
+
+  /* frame, time, label, confidence, one probability per class */
+  assert_true (g_file_get_contents (tsv, &contents, NULL, NULL));
+  lines = g_strsplit (contents, "\n", -1);
+  for (int i = 1; lines[i] && lines[i][0]; i++, row++) {
+    static const char *names[PT_K] = { "silence", "speech", "music", "noise" };
+    gchar **col = g_strsplit (lines[i], "\t", -1);
+    assert_int_equal (g_strv_length (col), 4 + PT_K);
+    assert_true (row < got.n);
+    assert_int_equal (g_ascii_strtoll (col[0], NULL, 10), got.index[row]);
+    assert_string_equal (col[2], names[got.label[row]]);
+    /* %.9g round-trips a float exactly */
+    assert_true (strtof (col[3], NULL) == got.conf[row]);
+    for (int k = 0; k < PT_K; k++)
+      assert_true (strtof (col[4 + k], NULL) == got.probs[row * PT_K + k]);
+    g_strfreev (col);
+  }
+  assert_int_equal (row, got.n);
+  g_strfreev (lines);
+  g_free (contents);
+  g_free (out);
+  g_free (errs);
+  g_free (launch);
+  g_remove (wav);
+  g_remove (tsv);
+  g_free (wav);
+  g_free (tsv);
+  pt_frames_free (&got);
+  free (x);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_wav_pipeline),
+    cmocka_unit_test (test_wav_pipeline_resampled),
+    cmocka_unit_test (test_live_source),
+    cmocka_unit_test (test_same_as_command),
+  };
+  pt_init ();
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
