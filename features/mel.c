@@ -85,7 +85,7 @@ int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size)
     for (int m = 0; m < n; m++) {
         bin_span(&l, m, &b->first[m], &b->len[m]);
         b->offset[m] = total;
-        total += b->len[m];
+        total += SL_MEL_PADDED(b->len[m]);
     }
     b->offset[n] = total;
     b->weights = calloc((size_t)total + 1, sizeof *b->weights);
