@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# The whole corpus recipe, resumable, niced, logged to $CACHE/build.log:
+#   install tools -> fetch packages -> clips -> mix -> stats.
+# Usage: tools/corpus/build.sh [--hours H] [--seed S]      (defaults: 12 hours, seed 20261129)
+# Run in the background:  nohup tools/corpus/build.sh >/dev/null 2>&1 &
+set -euo pipefail
+. "$(dirname "$0")/common.sh"
+HOURS=12; SEED=20261129
+while [ $# -gt 0 ]; do
+  case "$1" in
+    --hours) HOURS="$2"; shift 2 ;;
+    --seed) SEED="$2"; shift 2 ;;
+    *) echo "usage: $0 [--hours H] [--seed S]" >&2; exit 2 ;;
+  esac
+done
+export PYTHONDONTWRITEBYTECODE=1
+exec >>"$CACHE/build.log" 2>&1
+log "build start: recipe corpus-v1, hours=$HOURS seed=$SEED, cache $CACHE"
+"$CORPUS_TOOLS/install-tools.sh"
+nice -n 10 "$CORPUS_TOOLS/fetch.sh"
+nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/clips.py"
+nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/mix.py" --hours "$HOURS" --seed "$SEED"
+nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/stats.py" | tee "$CACHE/corpus-v1/STATS.md"
+log "build done"

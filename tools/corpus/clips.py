@@ -1,0 +1,436 @@
+#!/usr/bin/python3
+"""Step 2 of the corpus recipe: turns every usable sound of the unpacked packages (and TTS, MIDI
+renderings, sox-made noise) into 16 kHz mono clips under $CACHE/clips, each with a class, a source
+id (a voice, a track, an effect file) and the split its source falls in; writes $CACHE/clips.tsv.
+
+Resumable: a clip whose wav exists is not made again. Usage: clips.py [--only pkgs|tts|midi|synth]
+"""
+import argparse
+import fnmatch
+import glob
+import os
+import random
+import re
+import subprocess
+import sys
+import zipfile
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_common import (SR, cache_dir, log, split_of, unit_hash, frame_db, activity,  # noqa: E402
+                           read_wav, write_wav)
+
+CACHE = cache_dir()
+PKGS = os.path.join(CACHE, "pkgs")
+CLIPS = os.path.join(CACHE, "clips")
+AUDIO_EXT = {".ogg", ".wav", ".flac", ".gsm", ".mp3", ".oga", ".au", ".wv"}
+MIDI_EXT = {".mid", ".midi"}
+
+# Hedgewars voice files that are vocal but not words (grunts, laughs, coughs): not used at all,
+# so that no class learns them by accident.
+HEDGEWARS_NONWORDS = re.compile(
+    r"^(firepunch\d|jump\d|laugh|ooff\d|ow\d|poisoncough|poisonmoan|hmm|nooo|ouch)\.", re.I)
+# In effect folders, names that suggest a voice or music: skipped so the noise class stays clean.
+NOT_NOISE = re.compile(
+    r"voice|speech|talk|vox|narrat|dialog|taunt|shout|scream|laugh|yell|grunt|cheer|crowd|"
+    r"death|die\b|dying|hurt|pain|cry|sing|choir|jingle|fanfare|music|theme|victory|"
+    r"intro|outro|/units?/|/heroes?/|/speak|/announcer|/tutorial|/lang", re.I)
+MUSIC_DIR = re.compile(r"/(music|musics|soundtrack|tracks)/", re.I)
+EFFECT_DIR = re.compile(r"sound|sfx|ambien|effect|/audio/", re.I)
+
+
+def classify(pkg, rel):
+    """(class, group, source id) for one file of an unpacked package, or None to skip it."""
+    low = rel.lower()
+    base = os.path.basename(rel)
+    ext = os.path.splitext(low)[1]
+    if ext not in AUDIO_EXT or "/doc/" in low:
+        return None
+    if pkg == "fillets-ng-data-cs":
+        # level-SPEAKER-line.ogg, or SPEAKER-line.ogg in a few levels
+        parts = base.split("-")
+        if len(parts) < 2:
+            return None
+        return ("speech", "real", "fillets-cs:" + (parts[1] if len(parts) > 2 else parts[0]))
+    if pkg == "tuxpaint-stamps-default":
+        m = re.search(r"_desc(?:_([A-Za-z@]+))?\.ogg$", base)
+        if m:
+            return ("speech", "real", "tuxpaint:" + (m.group(1) or "en"))
+        if re.search(r"_[a-z]{2,3}(_[A-Z]{2})?\.ogg$", base):
+            return None  # a spoken name in one language (7_en_GB.ogg), not an effect
+        return ("noise", "effects", "%s:%s" % (pkg, rel))
+    if pkg == "hedgewars-data":
+        m = re.search(r"/sounds/voices/([^/]+)/", low)
+        if m:
+            if HEDGEWARS_NONWORDS.match(base):
+                return None
+            return ("speech", "real", "hedgewars:" + m.group(1))
+        if "/music/" in low:
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        if re.search(r"/data/sounds/[^/]+$", low) and not NOT_NOISE.search(low):
+            return ("noise", "effects", "%s:%s" % (pkg, rel))
+        return None
+    if pkg.startswith("asterisk-"):
+        if "/silence/" in low or re.search(r"beep|tone|silence", base, re.I):
+            return None
+        return ("speech", "real", pkg)
+    if pkg in ("klettres-data", "ktuberling-data"):
+        m = re.search(r"/(?:klettres|ktuberling/sounds)/([^/]+)/", low)
+        if not m:
+            return None
+        return ("speech", "isolated", "%s:%s" % (pkg.split("-")[0], m.group(1)))
+    if pkg == "gcin-voice":
+        return ("speech", "isolated", "gcin")
+    if pkg == "fillets-ng-data":
+        # level folders mix words and grunts: only the soundtrack and the shared effects
+        if "/music/" in low:
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        if "/sound/share/" in low:
+            return ("noise", "effects", "%s:%s" % (pkg, rel))
+        return None
+    if pkg == "megaglest-data" and ("/units/" in low or "/upgrades/" in low or
+                                    re.search(r"_(ack|select|die|attack|hit)\d", base)):
+        return None  # unit acknowledgements are spoken, battle cries vocal: neither class
+    if pkg == "frozen-bubble-data":
+        if "zik" in base:
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        if "/snd/" in low and not re.search(r"snore|noh|chatted|hurry", base):
+            return ("noise", "effects", "%s:%s" % (pkg, rel))
+        return None
+    if pkg == "lincity-ng-data" and re.search(
+            r"market|school|health|university|commune|residence|sport|monument", low):
+        return None  # may carry crowd voices
+    if MUSIC_DIR.search(low):
+        return ("music", "recorded", "%s:%s" % (pkg, rel))
+    if EFFECT_DIR.search(low) and not NOT_NOISE.search(low):
+        return ("noise", "effects", "%s:%s" % (pkg, rel))
+    return None
+
+
+def clip_path(cls, pkg, key):
+    return os.path.join(CLIPS, cls, pkg, "%012x.wav" % int(unit_hash(key) * (1 << 48)))
+
+
+def sox_convert(src, dst, extra_in=()):
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    tmp = dst + ".tmp.wav"
+    r = subprocess.run(["sox", "-V1", "-R", "-G"] + list(extra_in) +
+                       [src, "-b", "16", "-c", "1", tmp, "rate", str(SR)],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        log("skip %s: sox: %s" % (src, r.stderr.decode(errors="replace").strip()[:200]))
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        return False
+    os.replace(tmp, dst)
+    return True
+
+
+def unpack_0ad():
+    """0 A.D. keeps its audio inside public.zip: pull out audio/ only, once."""
+    dest = os.path.join(PKGS, "0ad-data", "_audio")
+    if os.path.exists(os.path.join(dest, ".done")):
+        return
+    zips = glob.glob(os.path.join(PKGS, "0ad-data", "**", "public.zip"), recursive=True)
+    if not zips:
+        return
+    log("unzip 0ad audio from %s" % zips[0])
+    with zipfile.ZipFile(zips[0]) as z:
+        for name in z.namelist():
+            if name.startswith("audio/") and not name.endswith("/"):
+                z.extract(name, dest)
+    open(os.path.join(dest, ".done"), "w").close()
+
+
+def classify_0ad(rel):
+    low = rel.lower()
+    if "/audio/music/" in low:
+        return ("music", "recorded", "0ad:" + rel)
+    if "/audio/ambient/" in low or "/audio/actor/" in low or "/audio/attack/" in low:
+        # human actors shout and groan: left out with everything voice-like
+        if NOT_NOISE.search(low.split("/audio/", 1)[1]) or "/voice/" in low or \
+                "/actor/human/" in low:
+            return None
+        return ("noise", "effects", "0ad:" + rel)
+    return None
+
+
+def listed_packages():
+    """packages.tsv minus reserved.txt (checked again here, not only at download)."""
+    here = os.path.dirname(os.path.abspath(__file__))
+    reserved = [ln.strip() for ln in open(os.path.join(here, "reserved.txt"))
+                if ln.strip() and not ln.startswith("#")]
+    out = []
+    for ln in open(os.path.join(here, "packages.tsv"), encoding="utf-8"):
+        pkg = ln.split("\t")[0].strip()
+        if not pkg or pkg.startswith("#"):
+            continue
+        if any(fnmatch.fnmatch(pkg, r) for r in reserved):
+            raise SystemExit("packages.tsv lists %s, which is reserved for evaluation" % pkg)
+        out.append(pkg)
+    return out
+
+
+def package_files(only):
+    """Yields (package, absolute path, relative path, classification) for every usable file."""
+    for pkg in listed_packages():
+        d = os.path.join(PKGS, pkg)
+        if only and pkg not in only:
+            continue
+        if not os.path.exists(os.path.join(d, ".done")):
+            continue
+        if pkg == "0ad-data":
+            unpack_0ad()
+        for root, _, files in os.walk(d):
+            for f in sorted(files):
+                path = os.path.join(root, f)
+                rel = os.path.relpath(path, d)
+                if pkg == "0ad-data":
+                    c = classify_0ad(rel) if rel.startswith("_audio/") else None
+                else:
+                    c = classify(pkg, "/" + rel)
+                if os.path.splitext(f.lower())[1] in MIDI_EXT:
+                    c = ("music", "midi", "%s:%s" % (pkg, rel))
+                if c:
+                    yield pkg, path, rel, c
+
+
+SOUNDFONTS = ["/usr/share/sounds/sf2/FluidR3_GM.sf2",
+              "/usr/share/sounds/sf3/MuseScore_General.sf3",
+              "/usr/share/sounds/sf2/TimGM6mb.sf2"]
+
+
+def render_midi(src, key, rows):
+    """Each MIDI track through two of the three soundfonts (same source id: same split)."""
+    first = int(unit_hash("sf:" + key) * len(SOUNDFONTS))
+    for k in range(2):
+        sf2 = SOUNDFONTS[(first + k) % len(SOUNDFONTS)]
+        dst = clip_path("music", "midi", key + ":" + os.path.basename(sf2))
+        if not os.path.exists(dst):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            tmp = dst + ".fs.wav"
+            r = subprocess.run(["timeout", "600", "fluidsynth", "-ni", "-q", "-g", "0.6",
+                                "-r", "44100", "-F", tmp, sf2, src],
+                               stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+            ok = r.returncode == 0 and os.path.exists(tmp) and sox_convert(tmp, dst)
+            if os.path.exists(tmp):
+                os.remove(tmp)
+            if not ok:
+                log("skip midi %s with %s" % (src, sf2))
+                continue
+        rows.append((dst, "music", "midi", "midi:" + key, "midi:" + os.path.basename(sf2), src))
+
+
+def make_package_clips(only, rows):
+    n = 0
+    for pkg, path, rel, (cls, group, source) in package_files(only):
+        if group == "midi":
+            render_midi(path, "%s:%s" % (pkg, rel), rows)
+            continue
+        dst = clip_path(cls, pkg, "%s:%s" % (pkg, rel))
+        if not os.path.exists(dst) and not sox_convert(path, dst):
+            continue
+        rows.append((dst, cls, group, source, pkg, "%s:%s" % (pkg, rel)))
+        n += 1
+        if n % 1000 == 0:
+            log("clips: %d package files" % n)
+
+
+# ---------------------------------------------------------------------------------- TTS
+def dialog_texts():
+    """Sentences per language from fillets-ng-data's dialog scripts (text only, any licence-free
+    use as TTS input). Dutch is left out: fillets-ng-data-nl is reserved for evaluation."""
+    texts = {}
+    for f in sorted(glob.glob(os.path.join(PKGS, "fillets-ng-data", "**", "dialogs_*.lua"),
+                              recursive=True)):
+        lang = re.search(r"dialogs_([a-zA-Z_]+)\.lua$", f).group(1).split("_")[0]
+        if lang == "nl":
+            continue
+        src = open(f, encoding="utf-8", errors="replace").read()
+        if lang == "en":
+            found = re.findall(r'dialogId\("[^"]*",\s*"[^"]*",\s*"((?:[^"\\]|\\.)*)"\)', src)
+        else:
+            found = re.findall(r'dialogStr\("((?:[^"\\]|\\.)*)"\)', src)
+        texts.setdefault(lang, []).extend(t.replace('\\"', '"') for t in found if len(t) > 3)
+    for lang in texts:
+        texts[lang] = sorted(set(texts[lang]))
+    return texts
+
+
+def utterance(rng, texts, lang):
+    pool = texts.get(lang) or texts.get("en") or ["This is a test of the speech synthesizer."]
+    return " ".join(rng.choice(pool) for _ in range(rng.randint(1, 3)))
+
+
+def espeak_voices():
+    out = subprocess.run(["espeak-ng", "--voices"], stdout=subprocess.PIPE, check=True).stdout
+    langs = [ln.split()[1] for ln in out.decode().splitlines()[1:] if len(ln.split()) > 1]
+    out = subprocess.run(["espeak-ng", "--voices=variant"], stdout=subprocess.PIPE,
+                         check=True).stdout
+    variants = [ln.split()[4].split("/")[-1] for ln in out.decode().splitlines()[1:]
+                if len(ln.split()) > 4]
+    return sorted(set(langs)), sorted(set(variants))
+
+
+FESTIVAL_VOICES = [  # (voice, text language, text encoding)
+    ("kal_diphone", "en", "latin-1"), ("ked_diphone", "en", "latin-1"),
+    ("cmu_us_slt_arctic_hts", "en", "latin-1"), ("lp_diphone", "it", "latin-1"),
+    ("pc_diphone", "it", "latin-1"), ("czech_dita", "cs", "iso-8859-2"),
+    ("czech_krb", "cs", "iso-8859-2"), ("czech_machac", "cs", "iso-8859-2"),
+    ("czech_ph", "cs", "iso-8859-2"), ("upc_ca_ona_hts", "es", "latin-1"),
+    ("hy_fi_mv_diphone", "en", "latin-1"), ("suo_fi_lj_diphone", "en", "latin-1"),
+]
+FLITE_VOICES = ["kal", "kal16", "awb", "rms", "slt"]
+
+
+def tts_clip(rows, engine, voice, idx, cmd_for, tmp_ext=".wav"):
+    key = "tts:%s:%s:%d" % (engine, voice, idx)
+    dst = clip_path("speech", "tts-" + engine, key)
+    if not os.path.exists(dst):
+        os.makedirs(os.path.dirname(dst), exist_ok=True)
+        tmp = dst + ".raw" + tmp_ext
+        cmd = cmd_for(tmp)
+        r = subprocess.run(["timeout", "120"] + cmd, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        ok = r.returncode == 0 and os.path.exists(tmp) and os.path.getsize(tmp) > 2000 \
+            and sox_convert(tmp, dst)
+        for f in (tmp, tmp + ".txt"):
+            if os.path.exists(f):
+                os.remove(f)
+        if not ok:
+            log("skip tts %s %s: %s" % (engine, voice, r.stderr.decode(errors="replace")[:150]))
+            return False
+    rows.append((dst, "speech", "tts", "%s:%s" % (engine, voice), engine, key))
+    return True
+
+
+def make_tts(rows, per_espeak=8, per_flite=40, per_festival=30):
+    texts = dialog_texts()
+    log("tts: texts for %s" % ", ".join("%s=%d" % (k, len(v)) for k, v in sorted(texts.items())))
+    langs, variants = espeak_voices()
+    for lang in langs:
+        rng = random.Random("espeak:" + lang)
+        for i in range(per_espeak):
+            text = utterance(rng, texts, lang.split("-")[0])
+            voice = "%s+%s" % (lang, rng.choice(variants))
+            speed, pitch = rng.randint(120, 210), rng.randint(20, 80)
+            tts_clip(rows, "espeak", lang, i, lambda tmp: [
+                "espeak-ng", "-v", voice, "-s", str(speed), "-p", str(pitch), "-w", tmp, text])
+    log("tts: espeak done")
+    for voice in FLITE_VOICES:
+        rng = random.Random("flite:" + voice)
+        for i in range(per_flite):
+            text = utterance(rng, texts, "en")
+            tts_clip(rows, "flite", voice, i, lambda tmp: ["flite", "-voice", voice, "-t", text,
+                                                           "-o", tmp])
+    log("tts: flite done")
+    for voice, lang, enc in FESTIVAL_VOICES:
+        rng = random.Random("festival:" + voice)
+        for i in range(per_festival):
+            text = utterance(rng, texts, lang)
+
+            def cmd(tmp, voice=voice, text=text, enc=enc):
+                with open(tmp + ".txt", "wb") as f:
+                    f.write(text.encode(enc, errors="ignore"))
+                return ["text2wave", "-eval", "(voice_%s)" % voice, "-o", tmp, tmp + ".txt"]
+            if not tts_clip(rows, "festival", voice, i, cmd) and i == 0:
+                break  # a voice that cannot speak its first line is not tried further
+    log("tts: festival done")
+
+
+# ------------------------------------------------------------------------ sox-made noise
+def make_synth_noise(rows, count=90, seconds=20):
+    for i in range(count):
+        rng = random.Random("synth:%d" % i)
+        kind = ["whitenoise", "pinknoise", "brownnoise", "hum", "hum+noise"][i % 5]
+        dst = clip_path("noise", "synth", "synth:%d" % i)
+        if not os.path.exists(dst):
+            os.makedirs(os.path.dirname(dst), exist_ok=True)
+            if kind.startswith("hum"):
+                t = np.arange(seconds * SR) / SR
+                f0 = rng.choice([50.0, 60.0]) * (1 + rng.uniform(-0.01, 0.01))
+                x = np.zeros_like(t)
+                for h in range(1, 12):
+                    x += rng.uniform(0, 1) / h ** rng.uniform(0.3, 1.5) * \
+                        np.sin(2 * np.pi * f0 * h * t + rng.uniform(0, 6.28))
+                if kind == "hum+noise":
+                    x += np.random.default_rng(i).standard_normal(len(t)) * rng.uniform(0.02, 0.3)
+                write_wav(dst, 0.5 * x / np.max(np.abs(x)))
+            else:
+                shape = rng.choice([[], ["lowpass", str(rng.randint(300, 4000))],
+                                    ["highpass", str(rng.randint(200, 3000))],
+                                    ["sinc", "%d-%d" % (rng.randint(100, 1000),
+                                                        rng.randint(2000, 7000))]])
+                subprocess.run(["sox", "-V1", "-R", "-n", "-r", str(SR), "-c", "1", "-b", "16",
+                                dst, "synth", str(seconds), kind, "vol", "0.5"] + shape,
+                               check=True)
+        rows.append((dst, "noise", "synth", "synth:%d" % i, "sox", kind))
+
+
+# ------------------------------------------------------------------------------- index
+def clip_stats(path, cls):
+    x = read_wav(path)
+    db = frame_db(x)
+    if len(db) == 0:
+        return None
+    mx = float(db.max())
+    act = activity(x, cls, mx)
+    return len(x) / SR, mx, act.sum() / 100.0
+
+
+def write_index(rows):
+    """clips.tsv: one row per clip; stats are cached in clips-stats.tsv by path and size."""
+    stats_file = os.path.join(CACHE, "clips-stats.tsv")
+    stats = {}
+    if os.path.exists(stats_file):
+        for ln in open(stats_file, encoding="utf-8"):
+            p, size, dur, mx, act = ln.rstrip("\n").split("\t")
+            stats[(p, int(size))] = (float(dur), float(mx), float(act))
+    out = []
+    with open(stats_file, "a", encoding="utf-8") as sfile:
+        for dst, cls, group, source, pkg, origin in rows:
+            rel = os.path.relpath(dst, CACHE)
+            size = os.path.getsize(dst)
+            st = stats.get((rel, size))
+            if st is None:
+                st = clip_stats(dst, cls)
+                if st is None:
+                    continue
+                stats[(rel, size)] = st
+                sfile.write("%s\t%d\t%.3f\t%.2f\t%.2f\n" % ((rel, size) + st))
+            dur, mx, act = st
+            if act < 0.1 or mx < -70:
+                continue  # silent or nearly empty files carry no class
+            out.append((rel, cls, group, source, split_of(source), pkg, "%.3f" % dur,
+                        "%.2f" % mx, "%.2f" % act, origin.replace("\t", " ")))
+    out.sort()
+    tmp = os.path.join(CACHE, "clips.tsv.tmp")
+    with open(tmp, "w", encoding="utf-8") as f:
+        f.write("clip\tclass\tgroup\tsource\tsplit\tpackage\tseconds\tmax_db\tactive_s\torigin\n")
+        for r in out:
+            f.write("\t".join(r) + "\n")
+    os.replace(tmp, os.path.join(CACHE, "clips.tsv"))
+    log("clips.tsv: %d clips" % len(out))
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__)
+    ap.add_argument("--only", nargs="*", default=None,
+                    help="limit to these packages (and/or tts, midi, synth); testing aid")
+    ap.add_argument("--tts-per-espeak-voice", type=int, default=8)
+    args = ap.parse_args()
+    only = set(args.only) if args.only is not None else None
+    rows = []
+    pkgs_only = {p for p in only if p not in ("tts", "synth")} if only is not None else None
+    if only is None or pkgs_only:
+        make_package_clips(pkgs_only, rows)
+    if only is None or "synth" in only:
+        make_synth_noise(rows)
+    if only is None or "tts" in only:
+        make_tts(rows, per_espeak=args.tts_per_espeak_voice)
+    write_index(rows)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,301 @@
+#!/usr/bin/python3
+"""Step 3 of the corpus recipe: mixes the clips of clips.tsv into labeled files of 30-120 s.
+
+Each file is a random sequence of 1-15 s segments: speech, music, noise, silence, speech over
+music or noise (SNR 0-20 dB), music over noise; augmented (reverberation on speech, telephone band,
+old 11 kHz recordings, EQ, noise floors) at a random level (peak -35..-3 dBFS). Labels follow a
+rule, frame by frame (10 ms), decided on the clean clips: speech where speech is active, else music
+where music is active, else noise where noise is active, else silence.
+
+Writes $CACHE/corpus-v1/<split>/<name>.wav, <name>.txt (Audacity labels), <name>.meta.tsv (what
+each segment is made of) and the manifests train.tsv, valid.tsv, test.tsv (audio, labels, split).
+The same seed and hours give the same corpus; more hours add files and keep the first ones.
+Resumable: a file whose wav and labels exist is skipped.
+"""
+import argparse
+import csv
+import os
+import sys
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+from corpus_common import (SR, HOP, RECIPE_VERSION, cache_dir, log, activity,  # noqa: E402
+                           read_wav, write_wav, sox_filter)
+
+SPLITS = (("train", 0.8), ("valid", 0.1), ("test", 0.1))
+# How a class is drawn: first a group (real recorded voices weigh most), then a source
+# uniformly, then one of its clips uniformly, so a source with many files does not dominate.
+GROUP_WEIGHTS = {
+    "speech": {"real": 0.62, "isolated": 0.08, "tts": 0.30},
+    "music": {"recorded": 0.75, "midi": 0.25},
+    "noise": {"effects": 0.65, "synth": 0.35},
+}
+SEGMENT_KINDS = (("speech", 0.20), ("speech+music", 0.14), ("speech+noise", 0.14),
+                 ("music", 0.18), ("noise", 0.14), ("music+noise", 0.08), ("silence", 0.12))
+CHANNELS = (("full", 0.62), ("telephone", 0.13), ("old11k", 0.10), ("eq", 0.15))
+LABEL_PRIORITY = ("speech", "music", "noise")
+
+
+class Pools:
+    """Clips of one split, grouped class -> group -> source -> [clip rows]."""
+
+    def __init__(self, rows, split):
+        self.by = {}
+        for r in rows:
+            if r["split"] != split:
+                continue
+            self.by.setdefault(r["class"], {}).setdefault(r["group"], {}) \
+                .setdefault(r["source"], []).append(r)
+        for cls in GROUP_WEIGHTS:
+            if cls not in self.by:
+                raise SystemExit("split %s has no %s clips: run clips.py first" % (split, cls))
+        self.sources = {c: {g: sorted(s) for g, s in gs.items()} for c, gs in self.by.items()}
+
+    def pick(self, rng, cls, group=None):
+        groups = self.sources[cls]
+        if group is None or group not in groups:
+            names = sorted(groups)
+            w = np.array([GROUP_WEIGHTS[cls].get(g, 0.05) for g in names])
+            group = names[rng.choice(len(names), p=w / w.sum())]
+        src = groups[group][rng.integers(len(groups[group]))]
+        clips = self.by[cls][group][src]
+        return clips[rng.integers(len(clips))]
+
+
+def choose(rng, table):
+    names = [n for n, _ in table]
+    w = np.array([p for _, p in table])
+    return names[rng.choice(len(names), p=w / w.sum())]
+
+
+def clip_audio(row):
+    return os.path.join(CACHE, row["clip"])
+
+
+def excerpt(rng, row, n):
+    """n samples of a clip from a random start (the whole clip, zero-padded, if shorter)."""
+    total = int(float(row["seconds"]) * SR)
+    if total > n:
+        start = int(rng.integers(0, (total - n) // HOP + 1)) * HOP
+        x = read_wav(clip_audio(row), start, n)
+    else:
+        x = read_wav(clip_audio(row))
+    act = activity(x, row["class"], float(row["max_db"]))
+    return x, act
+
+
+def place(dst, mask, x, act, at):
+    """Adds x at sample `at` (a multiple of HOP) into dst and its activity into mask."""
+    n = min(len(x), len(dst) - at)
+    if n <= 0:
+        return
+    dst[at:at + n] += x[:n]
+    f0 = at // HOP
+    nf = min(len(act), len(mask) - f0, (n + HOP - 1) // HOP)
+    mask[f0:f0 + nf] |= act[:nf]
+
+
+def active_rms(x, mask):
+    frames = len(x) // HOP
+    m = np.repeat(mask[:frames], HOP)
+    sel = x[:frames * HOP][m] if m.any() else x
+    return float(np.sqrt(np.mean(sel.astype(np.float64) ** 2) + 1e-20))
+
+
+def speech_track(rng, pools, n, used):
+    """Utterances one after another with short pauses; each at its own level (+-4 dB)."""
+    x = np.zeros(n, np.float32)
+    mask = np.zeros(n // HOP, bool)
+    at = int(rng.uniform(0, 0.5) * SR) // HOP * HOP
+    tries = 0
+    while at < n - SR // 4 and tries < 50:
+        tries += 1
+        row = pools.pick(rng, "speech")
+        u, act = excerpt(rng, row, n - at)
+        if not act.any():
+            continue
+        u = u / active_rms(u, act) * 0.1 * 10 ** (rng.uniform(-4, 4) / 20)
+        place(x, mask, u, act, at)
+        used.append(row["source"])
+        at += (len(u) + int(rng.uniform(0.05, 0.8) * SR)) // HOP * HOP + HOP
+    if rng.random() < 0.25:  # a room around the speaker; labels stay those of the dry voice
+        x = sox_filter(x, ["reverb", str(int(rng.uniform(20, 90))), "50",
+                           str(int(rng.uniform(20, 100)))])
+        used.append("reverb")
+    return x, mask
+
+
+def background(rng, pools, cls, n, used):
+    """Music: one track (and the next, if it ends). Noise: an ambience, a synthetic noise or a
+    string of effects with gaps."""
+    x = np.zeros(n, np.float32)
+    mask = np.zeros(n // HOP, bool)
+    row = pools.pick(rng, cls)
+    long_clip = float(row["seconds"]) * SR >= 0.6 * n
+    at = 0
+    while at < n - HOP:
+        u, act = excerpt(rng, row, n - at)
+        peak = np.max(np.abs(u)) if len(u) else 0.0
+        if peak > 0 and act.any():
+            place(x, mask, u / active_rms(u, act) * 0.1, act, at)
+            used.append(row["source"])
+        gap = 0 if (cls == "music" or long_clip) else int(rng.uniform(0, 1.0) * SR)
+        at += (len(u) + gap) // HOP * HOP + HOP
+        row = pools.pick(rng, cls, row["group"] if cls == "noise" else None)
+    return x, mask
+
+
+def silence_floor(rng, n):
+    """Digital silence or a very low noise floor (-85..-55 dBFS RMS)."""
+    if rng.random() < 0.4:
+        return np.zeros(n, np.float32)
+    w = rng.standard_normal(n).astype(np.float32)
+    if rng.random() < 0.5:  # a darker hiss
+        w = np.cumsum(w) * 0.02
+        w -= np.convolve(w, np.ones(801) / 801, mode="same")
+    return w / (np.sqrt(np.mean(w ** 2)) + 1e-12) * 10 ** (rng.uniform(-85, -55) / 20)
+
+
+def channel(rng, x, kind):
+    if kind == "telephone":
+        return sox_filter(x, ["rate", "8000", "sinc", "300-3400", "rate", str(SR)])
+    if kind == "old11k":
+        y = sox_filter(x, ["rate", "11025", "lowpass", str(int(rng.uniform(3500, 5000))),
+                           "rate", str(SR)])
+        if rng.random() < 0.5:  # 8-bit samples of early game recordings
+            peak = np.max(np.abs(y)) + 1e-9
+            y = np.round(y / peak * 127) / 127 * peak
+        return y
+    if kind == "eq":
+        return sox_filter(x, ["bass", "%.1f" % rng.uniform(-8, 8),
+                              "treble", "%.1f" % rng.uniform(-8, 8)])
+    return x
+
+
+def make_segment(rng, pools, kind, frames):
+    n = frames * HOP
+    masks = {c: np.zeros(frames, bool) for c in LABEL_PRIORITY}
+    used = []
+    snr = ""
+    if kind == "silence":
+        x = silence_floor(rng, n)
+    else:
+        parts = kind.split("+")
+        fg_cls = parts[0]
+        if fg_cls == "speech":
+            x, masks["speech"] = speech_track(rng, pools, n, used)
+        else:
+            x, masks[fg_cls] = background(rng, pools, fg_cls, n, used)
+        if len(parts) == 2:
+            bg_cls = parts[1]
+            b, masks[bg_cls] = background(rng, pools, bg_cls, n, used)
+            s = float(rng.uniform(0, 20))
+            snr = "%.1f" % s
+            fg = active_rms(x, masks[fg_cls])
+            bg = active_rms(b, masks[bg_cls])
+            if bg > 0 and masks[bg_cls].any():
+                x = x + b * (fg / bg) * 10 ** (-s / 20)
+    ch = choose(rng, CHANNELS) if kind != "silence" else "full"
+    x = channel(rng, x, ch)
+    gain_db = ""
+    peak = float(np.max(np.abs(x))) if n else 0.0
+    if kind != "silence" and peak > 0:
+        g = float(rng.uniform(-35, -3))
+        x = x / peak * 10 ** (g / 20)
+        gain_db = "%.1f" % g
+    labels = np.full(frames, "silence", dtype=object)
+    for cls in reversed(LABEL_PRIORITY):  # speech last, so it wins
+        labels[masks[cls][:frames]] = cls
+    meta = (kind, snr, ch, gain_db, ",".join(sorted(set(used))))
+    return x.astype(np.float32), labels, meta
+
+
+def write_labels(path, labels):
+    tmp = path + ".tmp"
+    with open(tmp, "w") as f:
+        start = 0
+        for i in range(1, len(labels) + 1):
+            if i == len(labels) or labels[i] != labels[start]:
+                f.write("%.2f\t%.2f\t%s\n" % (start / 100.0, i / 100.0, labels[start]))
+                start = i
+    os.replace(tmp, path)
+
+
+def make_file(seed, split_idx, index, pools, base):
+    rng = np.random.default_rng([seed, split_idx, index])
+    frames = int(rng.uniform(30, 120) * 100)
+    x = np.zeros(frames * HOP, np.float32)
+    labels = np.empty(frames, dtype=object)
+    metas = []
+    f = 0
+    while f < frames:
+        seg = min(int(rng.uniform(1, 15) * 100), frames - f)
+        kind = choose(rng, SEGMENT_KINDS)
+        y, lab, meta = make_segment(rng, pools, kind, seg)
+        x[f * HOP:(f + seg) * HOP] = y
+        labels[f:f + seg] = lab
+        metas.append(("%.2f" % (f / 100), "%.2f" % ((f + seg) / 100)) + meta)
+        f += seg
+    if rng.random() < 0.5:  # a noise floor under the whole file, below every class's rule
+        x += silence_floor(rng, len(x)) * (1 if rng.random() < 0.5 else 0.3)
+        metas.append(("0.00", "%.2f" % (frames / 100), "floor", "", "", "", ""))
+    write_wav(base + ".wav", x)
+    with open(base + ".meta.tsv", "w") as fm:
+        for m in metas:
+            fm.write("\t".join(m) + "\n")
+    write_labels(base + ".txt", labels)
+    return frames / 100.0
+
+
+def plan(seed, split_idx, seconds):
+    """File indices of a split until their lengths reach `seconds`. A file's length is the first
+    draw of its own RNG, so the list only grows with --hours and earlier files stay the same."""
+    out, total, i = [], 0.0, 0
+    while total < seconds:
+        total += np.random.default_rng([seed, split_idx, i]).uniform(30, 120)
+        out.append(i)
+        i += 1
+    return out
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--hours", type=float, default=12.0, help="total hours, all splits")
+    ap.add_argument("--seed", type=int, default=20261129)
+    ap.add_argument("--out", default=None, help="corpus folder (default $CACHE/%s)" %
+                    RECIPE_VERSION)
+    ap.add_argument("--splits", nargs="*", default=[n for n, _ in SPLITS])
+    args = ap.parse_args()
+    out = args.out or os.path.join(CACHE, RECIPE_VERSION)
+    with open(os.path.join(CACHE, "clips.tsv"), encoding="utf-8") as f:
+        rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    for split_idx, (split, frac) in enumerate(SPLITS):
+        if split not in args.splits:
+            continue
+        pools = Pools(rows, split)
+        os.makedirs(os.path.join(out, split), exist_ok=True)
+        todo = plan(args.seed, split_idx, args.hours * 3600 * frac)
+        manifest = []
+        done_s = 0.0
+        for k, i in enumerate(todo):
+            base = os.path.join(out, split, "%s-%05d" % (split, i))
+            if not (os.path.exists(base + ".wav") and os.path.exists(base + ".txt")):
+                done_s += make_file(args.seed, split_idx, i, pools, base)
+                if k % 20 == 0:
+                    log("mix %s: file %d/%d (%.0f s made this run)" % (split, k + 1, len(todo),
+                                                                     done_s))
+            manifest.append("%s.wav\t%s.txt\t%s\n" % (base, base, split))
+        tmp = os.path.join(out, split + ".tsv.tmp")
+        with open(tmp, "w") as f:
+            f.writelines(manifest)
+        os.replace(tmp, os.path.join(out, split + ".tsv"))
+        log("mix %s: %d files, manifest %s" % (split, len(todo),
+                                              os.path.join(out, split + ".tsv")))
+
+
+CACHE = cache_dir()
+
+if __name__ == "__main__":
+    main()
