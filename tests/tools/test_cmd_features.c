@@ -478,6 +478,60 @@ static void test_help(void **state)
     free(help);
 }
 
+/* End to end against torchaudio.compliance.kaldi on whole files (fixtures by
+ * tests/fixtures/tools/gen_command_reference.py): decoding, downmix, int16
+ * scaling, framing and features together. Tolerance: max |diff| <= 1e-3
+ * (log-mel, log-energy and MFCC values alike). */
+#define TORCHAUDIO_TOLERANCE 1e-3
+static void test_against_torchaudio(void **state)
+{
+    (void)state;
+    const char *fixtures = getenv("SL_FIXTURES"), *root = getenv("SL_SOURCE_ROOT");
+    assert_non_null(fixtures);
+    assert_non_null(root);
+    char path[1024], line[1024];
+    snprintf(path, sizeof path, "%s/tools/cases.txt", fixtures);
+    FILE *cases = fopen(path, "r");
+    if (!cases)
+        fail_msg("cannot read %s", path);
+    int n_cases = 0;
+    double worst = 0;
+    while (fgets(line, sizeof line, cases)) {
+        if (line[0] == '#')
+            continue;
+        char name[128], input[512];
+        long frames, dim;
+        int used = 0;
+        assert_int_equal(sscanf(line, "%127s %511s %ld %ld %n", name, input, &frames, &dim, &used), 4);
+        char *opts = line + used;
+        opts[strcspn(opts, "\n")] = '\0';
+        char err[4096];
+        if (run(err, sizeof err, "features '%s/%s' -o '%s' %s", root, input, out_path("ref.npy"), opts) != 0)
+            fail_msg("%s: %s", name, err);
+        long rows, cols;
+        float *got = load_npy(out_path("ref.npy"), &rows, &cols);
+        assert_int_equal(rows, frames);
+        assert_int_equal(cols, dim);
+        snprintf(path, sizeof path, "%s/tools/%s.f32", fixtures, name);
+        long size;
+        float *want = (float *)slurp(path, &size);
+        assert_int_equal(size, (long)sizeof(float) * frames * dim);
+        double maxd = 0;
+        for (long i = 0; i < frames * dim; i++)
+            maxd = fmax(maxd, fabs((double)got[i] - want[i]));
+        print_message("%-34s %4ld x %-3ld max |seqlabel - torchaudio| = %.3g\n", name, rows, cols, maxd);
+        if (!(maxd <= TORCHAUDIO_TOLERANCE))
+            fail_msg("%s: max |diff| %.3g exceeds %g", name, maxd, TORCHAUDIO_TOLERANCE);
+        worst = fmax(worst, maxd);
+        n_cases++;
+        free(got);
+        free(want);
+    }
+    fclose(cases);
+    assert_int_equal(n_cases, 3);
+    print_message("%d files, worst %.3g (tolerance %g)\n", n_cases, worst, TORCHAUDIO_TOLERANCE);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -488,6 +542,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_missing_output_dir),
         cmocka_unit_test(test_help),
+        cmocka_unit_test(test_against_torchaudio),
     };
     return cmocka_run_group_tests_name("tools/features", tests, setup, teardown);
 }
