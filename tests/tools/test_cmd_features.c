@@ -272,6 +272,26 @@ static void test_npy_options(void **state)
     assert_int_equal(ref.dim, 13);
     assert_npy_equals(out_path("c.npy"), &ref);
     free(ref.data);
+
+    /* seeded dither: reproducible, and not silently ignored */
+    sl_feature_config_default(&cfg);
+    cfg.dither = 1.5f;
+    cfg.dither_seed = 7;
+    cfg.frame_shift_ms = 12.5f;
+    cfg.window = SL_WINDOW_RECTANGULAR;
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --dither 1.5 --seed 7 --frame-shift 12.5 "
+                         "--window rectangular --sample-rate 22050", wav, out_path("d.npy")), 0);
+    ref = reference(wav, 22050, &cfg);
+    assert_npy_equals(out_path("d.npy"), &ref);
+    free(ref.data);
+    cfg.dither = 0;
+    ref = reference(wav, 22050, &cfg);
+    long rows, cols;
+    float *dithered = load_npy(out_path("d.npy"), &rows, &cols);
+    assert_int_equal(rows, ref.rows);
+    assert_true(memcmp(dithered, ref.data, sizeof(float) * rows * cols) != 0);
+    free(dithered);
+    free(ref.data);
     free(pcm);
 }
 
