@@ -8,9 +8,6 @@
 GST_DEBUG_CATEGORY (gst_seqlabel_debug);
 #define GST_CAT_DEFAULT gst_seqlabel_debug
 
-#ifndef SEQLABEL_DEFAULT_MODEL
-#define SEQLABEL_DEFAULT_MODEL "/usr/local/share/seqlabel/default.slm"
-#endif
 
 #define DEFAULT_LEFT_CONTEXT -1
 #define DEFAULT_LOOKAHEAD -1
@@ -133,11 +130,12 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODEL:
+      /* NULL: the default model, resolved when it is loaded */
       g_free (p->model_path);
       p->model_path = g_value_dup_string (value);
-      if (p->model_path == NULL || p->model_path[0] == '\0') {
+      if (p->model_path != NULL && p->model_path[0] == '\0') {
         g_free (p->model_path);
-        p->model_path = g_strdup (SEQLABEL_DEFAULT_MODEL);
+        p->model_path = NULL;
       }
       break;
     case PROP_LEFT_CONTEXT:
@@ -201,7 +199,7 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODEL:
-      g_value_set_string (value, p->model_path);
+      g_value_set_string (value, p->model_path ? p->model_path : SL_DEFAULT_MODEL);
       break;
     case PROP_LEFT_CONTEXT:
       g_value_set_int (value, p->left_context);
@@ -570,7 +568,7 @@ gst_seqlabel_init (GstSeqLabel * self)
 {
   GstSeqLabelSettings *p = &self->props;
 
-  p->model_path = g_strdup (SEQLABEL_DEFAULT_MODEL);
+  p->model_path = NULL;
   p->left_context = DEFAULT_LEFT_CONTEXT;
   p->lookahead = DEFAULT_LOOKAHEAD;
   p->smoothing = DEFAULT_SMOOTHING;
@@ -614,8 +612,9 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_MODEL,
       g_param_spec_string ("model", "Model",
           "Path of the seqlabel model file; the model fixes the sample rate, "
-          "features and classes (empty: the installed default model)",
-          SEQLABEL_DEFAULT_MODEL, rw_ready));
+          "features and classes. Unset: $SEQLABEL_MODEL, else the installed default "
+          "model, else the source tree's model/default.slm",
+          SL_DEFAULT_MODEL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_LEFT_CONTEXT,
       g_param_spec_int ("left-context", "Left context",
           "Frames of past context in each encoder window (-1: the model's)",

@@ -14,6 +14,14 @@
 
 G_BEGIN_DECLS
 
+/* The same defaults as `seqlabel label` (set by meson). */
+#ifndef SL_DEFAULT_MODEL
+#define SL_DEFAULT_MODEL "/usr/local/share/seqlabel/default.slm"
+#endif
+#ifndef SL_SOURCE_MODEL
+#define SL_SOURCE_MODEL "model/default.slm"
+#endif
+
 #define GST_TYPE_SEQLABEL (gst_seqlabel_get_type ())
 G_DECLARE_FINAL_TYPE (GstSeqLabel, gst_seqlabel, GST, SEQLABEL, GstBaseTransform)
 
@@ -45,7 +53,7 @@ GType gst_seqlabel_format_get_type (void);
 
 /* Settings copied from the properties when the labeler is created. */
 typedef struct {
-  gchar *model_path;
+  gchar *model_path;       /* NULL: the default model */
   gint left_context;       /* frames; -1: the model's default */
   gint lookahead;          /* frames; -1: the model's default */
   gint smoothing;          /* sl_smoothing */

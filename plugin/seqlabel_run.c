@@ -9,8 +9,10 @@
 #include "gstseqlabel.h"
 #include "seqlabelmeta.h"
 
+#include <glib/gstdio.h>
 #include <math.h>
 #include <string.h>
+#include <unistd.h>
 
 #define GST_CAT_DEFAULT gst_seqlabel_debug
 
@@ -24,6 +26,21 @@ run_frame_time (GstSeqLabel * self, gint64 index)
       GST_SECOND, self->rate);
 }
 
+/* The model an unset `model` property means, in the order the command uses:
+ * $SEQLABEL_MODEL, the installed default, the source tree's. */
+static gchar *
+default_model_path (void)
+{
+  const gchar *env = g_getenv ("SEQLABEL_MODEL");
+  if (env && env[0])
+    return g_strdup (env);
+  if (g_access (SL_DEFAULT_MODEL, R_OK) == 0)
+    return g_strdup (SL_DEFAULT_MODEL);
+  if (g_access (SL_SOURCE_MODEL, R_OK) == 0)
+    return g_strdup (SL_SOURCE_MODEL);
+  return g_strdup (SL_DEFAULT_MODEL); /* the error will name it */
+}
+
 gboolean
 gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
 {
@@ -35,7 +52,11 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
 
   g_mutex_lock (&self->model_lock);
   GST_OBJECT_LOCK (self);
-  path = g_strdup (self->props.model_path);
+  path = self->props.model_path ? g_strdup (self->props.model_path) : NULL;
+  GST_OBJECT_UNLOCK (self);
+  if (path == NULL)
+    path = default_model_path ();
+  GST_OBJECT_LOCK (self);
   if (self->model != NULL && g_strcmp0 (self->model_loaded_path, path) == 0) {
     GST_OBJECT_UNLOCK (self);
     goto done;

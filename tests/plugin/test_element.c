@@ -27,16 +27,24 @@ samples_time (int64_t n)
   return gst_util_uint64_scale ((guint64) n, GST_SECOND, PT_RATE);
 }
 
-/* An element with the test model, per-frame messages, on its own bus. */
+/* An element with the test model, per-frame messages, on its own bus; then
+ * the given properties (NULL-terminated name/value pairs), set before start. */
 static GstHarness *
-make_harness (GstBus ** bus, const char *caps)
+make_harness (GstBus ** bus, const char *caps, ...)
 {
   GstElement *el = gst_element_factory_make ("seqlabel", NULL);
   GstHarness *h;
+  const char *first;
+  va_list ap;
 
   assert_non_null (el);
   g_object_set (el, "model", pt_model_path (), NULL);
   gst_util_set_object_arg (G_OBJECT (el), "message-mode", "frame");
+  va_start (ap, caps);
+  first = va_arg (ap, const char *);
+  if (first)
+    g_object_set_valist (G_OBJECT (el), first, ap);
+  va_end (ap);
   *bus = gst_bus_new ();
   gst_element_set_bus (el, *bus);
   h = gst_harness_new_with_element (el, "sink", "src");
@@ -76,12 +84,19 @@ push_s16 (GstHarness * h, const float *x, int64_t n, int64_t offset)
   return gst_harness_push (h, b);
 }
 
+/* Pulls every output buffer: their metas, and their samples as bytes. */
 static void
-pull_metas (GstHarness * h, pt_frames * metas)
+pull_metas (GstHarness * h, pt_frames * metas, GByteArray * bytes)
 {
   GstBuffer *b;
   while ((b = gst_harness_try_pull (h)) != NULL) {
     pt_collect_meta (b, metas);
+    if (bytes) {
+      GstMapInfo map;
+      assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+      g_byte_array_append (bytes, map.data, (guint) map.size);
+      gst_buffer_unmap (b, &map);
+    }
     gst_buffer_unref (b);
   }
 }
@@ -96,7 +111,8 @@ expected_frames (int64_t n)
 /* ---------------------------------------------------------------------- */
 
 /* Buffers of random sizes (many of 1..3 samples) vs one buffer vs the
- * library: the same labels, from the messages and from the metas. F32 and S16. */
+ * library: the same labels, from the messages and from the metas; F32, S16,
+ * and 2 encoder threads. The samples come out unchanged. */
 static void
 test_buffer_sizes (void **state)
 {
@@ -110,9 +126,11 @@ test_buffer_sizes (void **state)
   pt_reference (x, N, NULL, &ref, NULL);
   assert_int_equal (ref.n, expected_frames (N));
 
-  for (int variant = 0; variant < 3; variant++) {
+  for (int variant = 0; variant < 4; variant++) {
     GstBus *bus;
-    GstHarness *h = make_harness (&bus, variant == 2 ? S16_CAPS : F32_CAPS);
+    GstHarness *h = make_harness (&bus, variant == 2 ? S16_CAPS : F32_CAPS,
+        "num-threads", variant == 3 ? 2 : 1, NULL);
+    GByteArray *bytes = g_byte_array_new ();
     pt_frames msgs, metas, pref;
     int64_t off = 0;
 
@@ -133,10 +151,21 @@ test_buffer_sizes (void **state)
           : push_f32 (h, x + off, n, off), GST_FLOW_OK);
       off += n;
     }
-    pull_metas (h, &metas);
+    pull_metas (h, &metas, bytes);
     assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-    pull_metas (h, &metas);
+    pull_metas (h, &metas, bytes);
     pt_collect_frame_messages (bus, &msgs);
+
+    /* audio passes unchanged */
+    if (variant == 2) {
+      assert_int_equal (bytes->len, N * sizeof (gint16));
+      for (int64_t i = 0; i < N; i++)
+        assert_int_equal (((gint16 *) bytes->data)[i], (gint16) lrint (x[i] * 32768.0));
+    } else {
+      assert_int_equal (bytes->len, N * sizeof (float));
+      assert_memory_equal (bytes->data, x, N * sizeof (float));
+    }
+    g_byte_array_unref (bytes);
 
     pt_assert_frames_equal (&msgs, &ref, 0, 0);
     /* the metas hold every frame completed before EOS, in order */
@@ -159,7 +188,7 @@ test_eos_tail (void **state)
   const int64_t N = PT_RATE + 123;
   float *x = pt_signal (N, 2);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
   pt_frames before, after;
   GstEvent *ev;
   int64_t total = expected_frames (N);
@@ -199,7 +228,7 @@ test_flush_resets (void **state)
   const int64_t N = 2 * PT_RATE;
   float *x = pt_signal (N, 3), *y = pt_signal (PT_RATE, 4);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
   pt_frames ref, drop, got;
   GstSegment seg;
   (void) state;
@@ -258,12 +287,7 @@ test_latency (void **state)
     sl_model_free (m);
     want = gst_util_uint64_scale_ceil ((guint64) lat, GST_SECOND, PT_RATE);
 
-    h = make_harness (&bus, F32_CAPS);
-    g_object_set (h->element, "lookahead", lookahead, NULL);
-    /* lookahead is read when the element starts: restart it */
-    gst_element_set_state (h->element, GST_STATE_NULL);
-    gst_harness_play (h);
-    gst_harness_set_src_caps_str (h, F32_CAPS);
+    h = make_harness (&bus, F32_CAPS, "lookahead", lookahead, NULL);
     got = gst_harness_query_latency (h);
     assert_int_equal (got, want);
     g_object_get (h->element, "latency", &prop, NULL);
@@ -309,18 +333,18 @@ test_caps_refusal (void **state)
   GstHarness *h;
   (void) state;
 
-  h = make_harness (&bus, "audio/x-raw,format=F32LE,rate=44100,channels=1,layout=interleaved");
+  h = make_harness (&bus, "audio/x-raw,format=F32LE,rate=44100,channels=1,layout=interleaved", NULL);
   assert_int_not_equal (push_f32 (h, x, 320, 0), GST_FLOW_OK);
   assert_error_mentions (bus, "44100", "16000");
   free_harness (h, bus);
 
-  h = make_harness (&bus, "audio/x-raw,format=S16LE,rate=16000,channels=2,layout=interleaved");
+  h = make_harness (&bus, "audio/x-raw,format=S16LE,rate=16000,channels=2,layout=interleaved", NULL);
   assert_int_not_equal (push_f32 (h, x, 320, 0), GST_FLOW_OK);
   assert_error_mentions (bus, "2 channel", "audioconvert");
   free_harness (h, bus);
 
   /* and what the element asks upstream for: the model's rate, mono */
-  h = make_harness (&bus, NULL);
+  h = make_harness (&bus, NULL, NULL);
   {
     GstCaps *caps = gst_pad_peer_query_caps (h->srcpad, NULL);
     GstCaps *want = gst_caps_from_string ("audio/x-raw,rate=16000,channels=1");
@@ -340,7 +364,7 @@ test_discontinuity (void **state)
   const int64_t N = PT_RATE;
   float *x1 = pt_signal (N, 6), *x2 = pt_signal (N, 7);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
   pt_frames r1, r2, got, a, b;
   (void) state;
 
@@ -380,7 +404,7 @@ test_nan_refused (void **state)
 {
   float x[1000] = { 0 };
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
   GstMessage *msg;
   (void) state;
 
@@ -399,7 +423,7 @@ test_caps_change_midstream (void **state)
   const int64_t N = 2 * PT_RATE;
   float *x = pt_signal (N, 8);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
   pt_frames ref, got;
   (void) state;
 
@@ -429,7 +453,6 @@ test_meta_survives_convert (void **state)
       pt_model_path ());
   GstHarness *h = gst_harness_new_parse (launch);
   pt_frames ref, metas, pref;
-  GstBuffer *b;
   (void) state;
 
   pt_frames_init (&ref);
@@ -440,10 +463,7 @@ test_meta_survives_convert (void **state)
       "audio/x-raw,format=S16LE,rate=8000,channels=1,layout=interleaved");
   for (int i = 0; i < 10; i++)
     assert_int_equal (push_f32 (h, x + i * (N / 10), N / 10, i * (N / 10)), GST_FLOW_OK);
-  while ((b = gst_harness_try_pull (h)) != NULL) {
-    pt_collect_meta (b, &metas);
-    gst_buffer_unref (b);
-  }
+  pull_metas (h, &metas, NULL);
   assert_true (metas.n > 0);
   pref = ref;
   pref.n = metas.n;
@@ -463,7 +483,7 @@ test_audio_level_meta (void **state)
   const int64_t N = PT_RATE / 2;
   float *x = malloc (N * sizeof *x);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS);
+  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
   GstBuffer *b;
   GstAudioLevelMeta *lm;
   GstSeqLabelMeta *sm;
@@ -482,6 +502,133 @@ test_audio_level_meta (void **state)
   assert_int_equal (lm->voice_activity,
       sm->frames[sm->n_frames - 1].label == g_quark_from_string ("speech"));
   gst_buffer_unref (b);
+  free_harness (h, bus);
+  free (x);
+}
+
+/* The decoder properties reach the library: smoothing, minimum durations,
+ * target class with thresholds and padding give the library's labels for the
+ * same settings (and differ from the plain argmax, so they were applied). */
+static void
+test_decoder_properties (void **state)
+{
+  const int64_t N = 4 * PT_RATE;
+  float *x = pt_signal (N, 12);
+  sl_labeler_config cfg;
+  GstBus *bus;
+  GstHarness *h;
+  pt_frames ref, plain, got;
+  int64_t differ = 0;
+  (void) state;
+
+  sl_labeler_config_default (&cfg);
+  cfg.decoder.smoothing = SL_SMOOTH_VITERBI;
+  cfg.decoder.switch_penalty = 2.0f;
+  cfg.decoder.smoothing_lag = 7;
+  cfg.decoder.min_duration_s[2] = 0.08f;        /* music */
+  cfg.decoder.target_class = 1;                 /* speech */
+  cfg.decoder.on_threshold = 0.3f;
+  cfg.decoder.off_threshold = 0.2f;
+  cfg.decoder.pad_before_s = 0.05f;
+  cfg.decoder.pad_after_s = 0.05f;
+  pt_frames_init (&ref);
+  pt_frames_init (&plain);
+  pt_frames_init (&got);
+  pt_reference (x, N, &cfg, &ref, NULL);
+  pt_reference (x, N, NULL, &plain, NULL);
+  assert_int_equal (ref.n, plain.n);
+  for (int64_t i = 0; i < ref.n; i++)
+    differ += ref.label[i] != plain.label[i];
+  assert_true (differ > 0);
+
+  h = make_harness (&bus, NULL, "smoothing", 1, "switch-penalty", 2.0,
+      "smoothing-lag", 7, "min-durations", "music=0.08", "target-class", "speech",
+      "threshold-on", 0.3, "threshold-off", 0.2, "padding", 0.05, NULL);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&plain);
+  pt_frames_free (&got);
+  free_harness (h, bus);
+  free (x);
+}
+
+/* Unknown target class or bad min-durations: the element refuses to start
+ * with an error naming the setting. */
+static void
+test_bad_settings (void **state)
+{
+  static const char *prop[2] = { "target-class", "min-durations" };
+  static const char *val[2] = { "laughter", "speech=abc" };
+  (void) state;
+  for (int i = 0; i < 2; i++) {
+    GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+    GstBus *bus = gst_bus_new ();
+    g_object_set (el, "model", pt_model_path (), prop[i], val[i], NULL);
+    gst_element_set_bus (el, bus);
+    assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    assert_error_mentions (bus, prop[i], i == 0 ? "laughter" : "speech=abc");
+    gst_element_set_state (el, GST_STATE_NULL);
+    gst_element_set_bus (el, NULL);
+    gst_object_unref (el);
+    gst_object_unref (bus);
+  }
+}
+
+/* message-mode=segment: one message per segment, as the library segments
+ * them, with the mean confidence of their frames. */
+static void
+test_segment_messages (void **state)
+{
+  const int64_t N = 3 * PT_RATE;
+  float *x = pt_signal (N, 13);
+  GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GstBus *bus;
+  GstHarness *h;
+  GstMessage *msg;
+  pt_frames ref;
+  guint got = 0;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, segs);
+  h = make_harness (&bus, F32_CAPS, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "message-mode", "segment");
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+    const GstStructure *st = gst_message_get_structure (msg);
+    const gint64 *sg = &g_array_index (segs, gint64, 3 * got);
+    guint64 a, b, ts, dur;
+    gint cls;
+    gdouble conf, mean = 0.0;
+    assert_true (gst_structure_has_name (st, "seqlabel"));
+    assert_false (gst_structure_has_field (st, "frame"));
+    assert_true (got < segs->len / 3);
+    assert_true (gst_structure_get_uint64 (st, "start-frame", &a));
+    assert_true (gst_structure_get_uint64 (st, "end-frame", &b));
+    assert_true (gst_structure_get_uint64 (st, "timestamp", &ts));
+    assert_true (gst_structure_get_uint64 (st, "duration", &dur));
+    assert_true (gst_structure_get_int (st, "class", &cls));
+    assert_true (gst_structure_get_double (st, "confidence", &conf));
+    assert_int_equal (a, sg[0]);
+    assert_int_equal (b, sg[1]);
+    assert_int_equal (cls, sg[2]);
+    assert_int_equal (ts, sg[0] * 10 * GST_MSECOND);
+    assert_int_equal (dur, (sg[1] - sg[0]) * 10 * GST_MSECOND);
+    for (gint64 i = sg[0]; i < sg[1]; i++)
+      mean += ref.conf[i];
+    mean /= (double) (sg[1] - sg[0]);
+    assert_true (fabs (conf - mean) < 1e-5);
+    gst_message_unref (msg);
+    got++;
+  }
+  assert_int_equal (got, segs->len / 3);
+  g_array_free (segs, TRUE);
+  pt_frames_free (&ref);
   free_harness (h, bus);
   free (x);
 }
@@ -509,7 +656,7 @@ test_labels_pad_audacity (void **state)
   const int64_t N = 3 * PT_RATE;
   float *x = pt_signal (N, 10);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, NULL);
+  GstHarness *h = make_harness (&bus, NULL, NULL);
   GstHarness *hl;
   pt_frames ref;
   GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -571,7 +718,7 @@ test_labels_pad_jsonl (void **state)
   const int64_t N = PT_RATE;
   float *x = pt_signal (N, 11);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, NULL);
+  GstHarness *h = make_harness (&bus, NULL, NULL);
   GstHarness *hl;
   GstBuffer *b;
   int64_t got = 0;
@@ -614,6 +761,9 @@ main (void)
     cmocka_unit_test (test_caps_change_midstream),
     cmocka_unit_test (test_meta_survives_convert),
     cmocka_unit_test (test_audio_level_meta),
+    cmocka_unit_test (test_decoder_properties),
+    cmocka_unit_test (test_bad_settings),
+    cmocka_unit_test (test_segment_messages),
     cmocka_unit_test (test_labels_pad_audacity),
     cmocka_unit_test (test_labels_pad_jsonl),
   };
