@@ -16,6 +16,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -498,6 +499,50 @@ static void test_help(void **state)
     free(help);
 }
 
+/* Peak RSS (KiB) of one `seqlabel features IN -o OUT` run. */
+static long peak_rss_kib(const char *in, const char *out)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        execl(seqlabel, seqlabel, "features", in, "-o", out, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    struct rusage ru;
+    assert_int_equal(wait4(pid, &st, 0, &ru), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    return ru.ru_maxrss;
+}
+
+/* Streaming: 20 minutes of audio (19 MB in, 38 MB of .npy out) must not
+ * need more memory than 1 second does, give or take 4 MiB. */
+static void test_memory_bounded(void **state)
+{
+    (void)state;
+    const int rate = 8000;
+    const long block = rate * 10;
+    short *pcm = make_pcm(block, 1, 9);
+    const char *longwav = in_path("long.wav"), *shortwav = in_path("second.wav");
+    write_wav(shortwav, rate, 1, pcm, rate);
+    SF_INFO info = {.samplerate = rate, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+    SNDFILE *sf = sf_open(longwav, SFM_WRITE, &info);
+    assert_non_null(sf);
+    for (int k = 0; k < 120; k++)
+        assert_int_equal(sf_writef_short(sf, pcm, block), block);
+    sf_close(sf);
+    long small = peak_rss_kib(shortwav, out_path("second.npy"));
+    long big = peak_rss_kib(longwav, out_path("long.npy"));
+    print_message("peak RSS: 1 s of audio %ld KiB, 20 min %ld KiB\n", small, big);
+    assert_true(big - small < 4096);
+    long rows, cols;
+    free(load_npy(out_path("long.npy"), &rows, &cols));
+    assert_int_equal(rows, 1 + (120 * block - 200) / 80);
+    unlink(longwav);
+    unlink(out_path("long.npy"));
+    free(pcm);
+}
+
 /* End to end against torchaudio.compliance.kaldi on whole files (fixtures by
  * tests/fixtures/tools/gen_command_reference.py): decoding, downmix, int16
  * scaling, framing and features together. Tolerance: max |diff| <= 1e-3
@@ -563,6 +608,7 @@ int main(void)
         cmocka_unit_test(test_missing_output_dir),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_against_torchaudio),
+        cmocka_unit_test(test_memory_bounded),
     };
     return cmocka_run_group_tests_name("tools/features", tests, setup, teardown);
 }
