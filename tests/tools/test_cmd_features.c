@@ -12,6 +12,8 @@
 
 #include <dirent.h>
 #include <math.h>
+#include <signal.h>
+#include <time.h>
 #include <sndfile.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -499,6 +501,68 @@ static void test_help(void **state)
     free(help);
 }
 
+/* Killed mid-stream (SIGTERM while it waits on a pipe): the temporary file
+ * it was writing disappears with it, and no output appears. */
+static void test_signal_removes_temp(void **state)
+{
+    (void)state;
+    const long n = 16000;
+    short *pcm = make_pcm(n, 1, 10);
+    const char *wav = in_path("half.wav");
+    write_wav(wav, 16000, 1, pcm, n);
+    long size;
+    char *bytes = slurp(wav, &size);
+    clear_outdir();
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(fds[0], STDIN_FILENO);
+        close(fds[0]);
+        close(fds[1]);
+        execl(seqlabel, seqlabel, "features", "-", "-o", out_path("killed.npy"), (char *)NULL);
+        _exit(127);
+    }
+    close(fds[0]);
+    /* the header and half of the samples; the pipe stays open */
+    assert_int_equal(write(fds[1], bytes, size / 2), size / 2);
+    int seen = 0;
+    for (int tries = 0; tries < 500 && !seen; tries++) { /* up to 5 s */
+        DIR *d = opendir(outdir);
+        struct dirent *e;
+        while ((e = readdir(d)))
+            seen |= strstr(e->d_name, "killed.npy.tmp") != NULL;
+        closedir(d);
+        if (!seen)
+            nanosleep(&(struct timespec){0, 10000000}, NULL);
+    }
+    assert_true(seen);
+    kill(pid, SIGTERM);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    close(fds[1]);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    assert_outdir_holds_only(NULL);
+    free(bytes);
+    free(pcm);
+}
+
+/* `seqlabel --version` and `seqlabel --help` exist. */
+static void test_version_and_help(void **state)
+{
+    (void)state;
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --version > '%s' && '%s' --help >> '%s'", seqlabel,
+             in_path("top.txt"), seqlabel, in_path("top.txt"));
+    assert_int_equal(system(cmd), 0);
+    long size;
+    char *text = slurp(in_path("top.txt"), &size);
+    assert_non_null(strstr(text, "seqlabel " SL_VERSION_STRING "\n"));
+    assert_non_null(strstr(text, "features"));
+    free(text);
+}
+
 /* Peak RSS (KiB) of one `seqlabel features IN -o OUT` run. */
 static long peak_rss_kib(const char *in, const char *out)
 {
@@ -609,6 +673,8 @@ int main(void)
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_against_torchaudio),
         cmocka_unit_test(test_memory_bounded),
+        cmocka_unit_test(test_signal_removes_temp),
+        cmocka_unit_test(test_version_and_help),
     };
     return cmocka_run_group_tests_name("tools/features", tests, setup, teardown);
 }
