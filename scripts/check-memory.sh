@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
+# (build-asan/) and then under valgrind memcheck (build-valgrind/), failing on
+# any report. Usage: scripts/check-memory.sh [asan|valgrind] [meson test args]
+set -euo pipefail
+cd "$(dirname "$0")/.."
+export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
+what="${1:-all}"; shift || true
+if [ "$what" = all ] || [ "$what" = asan ]; then
+  bash scripts/build.sh build-asan -Db_sanitize=address,undefined -Dbuildtype=debug -Db_lundef=false
+  # GLib/GStreamer and OpenBLAS keep caches alive until exit: leaks are checked
+  # by valgrind below with suppressions instead.
+  ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+    meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 "$@"
+fi
+if [ "$what" = all ] || [ "$what" = valgrind ]; then
+  bash scripts/build.sh build-valgrind -Dbuildtype=debugoptimized
+  meson test -C build-valgrind --print-errorlogs --num-processes 2 --timeout-multiplier 20 \
+    --wrap="valgrind --error-exitcode=99 --quiet --leak-check=full --errors-for-leak-kinds=definite --suppressions=$PWD/scripts/valgrind.supp --gen-suppressions=all" "$@"
+fi
