@@ -259,6 +259,13 @@ typedef struct sl_encoder sl_encoder;
 sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen);
 void sl_encoder_free(sl_encoder *e);
 int sl_encoder_max_T(const sl_encoder *e);
+/* Splits each window's frames between n_threads threads that the encoder owns
+ * (started here, never in forward; 1 = the caller's thread only, the default).
+ * Results are bit-identical for any thread count. Meant for OpenBLAS running
+ * single-threaded (OPENBLAS_NUM_THREADS=1 or openblas_set_num_threads(1)):
+ * both kinds of threads at once oversubscribe the cores. */
+int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errlen);
+int sl_encoder_threads(const sl_encoder *e);
 /* feats: T x n_features, already normalised. probs: T x n_classes softmax
  * probabilities (may be NULL when logits is given). logits (optional, may be
  * NULL): T x n_classes. Returns -1 if T is not in 1..max_T. */

@@ -1,25 +1,78 @@
 /* The encoder forward pass for inference: the layers of layers.c applied to a
  * window of T frames, with every buffer allocated once in sl_encoder_new.
- * The computation is the one tools/reference_model.py defines in PyTorch. */
+ * The computation is the one tools/reference_model.py defines in PyTorch.
+ *
+ * Threads: sl_encoder_set_threads splits each window's frames between threads
+ * the encoder owns. Every row-wise step (projections, LayerNorm, feed-forward,
+ * classifier) runs on the thread's own rows; only attention needs the keys and
+ * values of all rows, so there is one barrier per layer, after the Q/K/V
+ * projection. The Q/K/V buffer alternates between two copies from layer to
+ * layer, so a thread that runs ahead into the next layer never overwrites keys
+ * another thread is still reading. Rows are split at multiples of the attention
+ * block (SL_ATTN_BLOCK, see layers.h), which keeps the results bit-identical
+ * for any thread count (a test checks it). */
 #include "model/layers.h"
 #include "model/model_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+
+typedef struct {
+    sl_encoder *e;
+    int id;
+    pthread_t th;
+} worker;
 
 struct sl_encoder {
     const sl_model *m;
     int max_T;
-    float *pe;   /* max_T x d positional table */
-    float *x;    /* T x d residual stream */
-    float *h;    /* T x d: normalised input (pre-norm), projection outputs */
-    float *qkv;  /* T x 3d */
-    float *ao;   /* T x d attention output before out_proj */
-    float *ff;   /* T x d_ff */
-    float *att;  /* attention scores scratch */
-    float *logits; /* T x n_classes, when the caller wants only probabilities */
+    float *pe;      /* max_T x d positional table */
+    float *x;       /* T x d residual stream */
+    float *h;       /* T x d normalised input (pre-norm) */
+    float *qkv[2];  /* T x 3d, alternating between layers */
+    float *ao;      /* T x d attention output before out_proj */
+    float *ff;      /* T x d_ff */
+    float *att;     /* attention score scratch, att_stride floats per thread */
+    size_t att_stride;
+    float *logits;  /* T x n_classes, when the caller wants only probabilities */
+
+    /* thread pool (n_threads - 1 workers; the caller's thread is number 0) */
+    int n_threads;
+    worker *workers;
+    pthread_mutex_t mu;
+    pthread_cond_t cv_start, cv_done;
+    pthread_barrier_t layer_barrier;
+    int pool_ready;
+    unsigned generation;
+    int pending;
+    int stop;
+    /* the current job */
+    const float *feats;
+    int T;
+    float *out_logits, *out_probs;
 };
+
+static int set_err(char *err, size_t errlen, const char *msg, int v)
+{
+    if (err && errlen)
+        snprintf(err, errlen, msg, v);
+    return -1;
+}
+
+static void free_buffers(sl_encoder *e)
+{
+    free(e->pe);
+    free(e->x);
+    free(e->h);
+    free(e->qkv[0]);
+    free(e->qkv[1]);
+    free(e->ao);
+    free(e->ff);
+    free(e->att);
+    free(e->logits);
+}
 
 sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen)
 {
@@ -31,114 +84,238 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
         return NULL;
     }
     sl_encoder *e = calloc(1, sizeof *e);
-    if (!e)
-        goto oom;
+    if (!e) {
+        set_err(err, errlen, "out of memory for an encoder of window %d", max_T);
+        return NULL;
+    }
     e->m = m;
     e->max_T = max_T;
+    e->n_threads = 1;
     size_t T = (size_t)max_T, d = (size_t)c->d_model;
     e->pe = malloc(sizeof(float) * T * d);
     e->x = malloc(sizeof(float) * T * d);
     e->h = malloc(sizeof(float) * T * d);
-    e->qkv = malloc(sizeof(float) * T * 3 * d);
+    e->qkv[0] = malloc(sizeof(float) * T * 3 * d);
+    e->qkv[1] = malloc(sizeof(float) * T * 3 * d);
     e->ao = malloc(sizeof(float) * T * d);
     e->ff = malloc(sizeof(float) * T * (size_t)c->d_ff);
-    e->att = malloc(sizeof(float) * sl_attention_scratch(max_T, c->n_heads, 0));
+    e->att_stride = sl_attention_scratch(max_T, c->n_heads, 0);
+    e->att = malloc(sizeof(float) * e->att_stride);
     e->logits = malloc(sizeof(float) * T * (size_t)c->n_classes);
-    if (!e->pe || !e->x || !e->h || !e->qkv || !e->ao || !e->ff || !e->att || !e->logits)
-        goto oom;
+    if (!e->pe || !e->x || !e->h || !e->qkv[0] || !e->qkv[1] || !e->ao || !e->ff || !e->att ||
+        !e->logits) {
+        free_buffers(e);
+        free(e);
+        set_err(err, errlen, "out of memory for an encoder of window %d", max_T);
+        return NULL;
+    }
     sl_positional_encoding(e->pe, max_T, c->d_model);
     return e;
-oom:
-    sl_encoder_free(e);
-    if (err && errlen)
-        snprintf(err, errlen, "out of memory for an encoder of window %d", max_T);
-    return NULL;
+}
+
+static void stop_pool(sl_encoder *e)
+{
+    if (!e->pool_ready)
+        return;
+    pthread_mutex_lock(&e->mu);
+    e->stop = 1;
+    pthread_cond_broadcast(&e->cv_start);
+    pthread_mutex_unlock(&e->mu);
+    for (int i = 0; i < e->n_threads - 1; i++)
+        pthread_join(e->workers[i].th, NULL);
+    free(e->workers);
+    e->workers = NULL;
+    pthread_mutex_destroy(&e->mu);
+    pthread_cond_destroy(&e->cv_start);
+    pthread_cond_destroy(&e->cv_done);
+    pthread_barrier_destroy(&e->layer_barrier);
+    e->pool_ready = 0;
+    e->stop = 0;
+    e->n_threads = 1;
 }
 
 void sl_encoder_free(sl_encoder *e)
 {
     if (!e)
         return;
-    free(e->pe);
-    free(e->x);
-    free(e->h);
-    free(e->qkv);
-    free(e->ao);
-    free(e->ff);
-    free(e->att);
-    free(e->logits);
+    stop_pool(e);
+    free_buffers(e);
     free(e);
 }
 
 int sl_encoder_max_T(const sl_encoder *e) { return e->max_T; }
+int sl_encoder_threads(const sl_encoder *e) { return e->n_threads; }
 
-/* Self-attention block: x += out_proj(attention(in_proj(src))). */
-static void attention_block(sl_encoder *e, const sl_layer_params *L, const float *src, int T)
+/* The forward pass over this thread's rows [r0, r1) of the current job. */
+static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
 {
     const sl_model_config *c = &e->m->cfg;
-    const int d = c->d_model;
-    sl_linear_forward(e->qkv, src, L->in_proj_weight, L->in_proj_bias, T, d, 3 * d, 0);
-    sl_attention_forward(e->ao, e->att, 0, e->qkv, T, d, c->n_heads, c->band_left,
-                         c->band_right);
-    sl_linear_forward(e->x, e->ao, L->out_proj_weight, L->out_proj_bias, T, d, d, 1);
+    const sl_params *p = &e->m->views;
+    const int d = c->d_model, f = c->d_ff, nc = c->n_classes, T = e->T;
+    const float eps = c->ln_eps;
+    const int n = r1 - r0;
+    const size_t rd = (size_t)r0 * d;
+    float *x = e->x + rd, *h = e->h + rd, *ao = e->ao + rd, *ff = e->ff + (size_t)r0 * f;
+    float *att = e->att + (size_t)tid * e->att_stride;
+
+    if (n > 0) {
+        sl_linear_forward(x, e->feats + (size_t)r0 * c->n_features, p->input_weight,
+                          p->input_bias, n, c->n_features, d, 0);
+        sl_scale_add_positions(x, e->pe + rd, c->scale_input ? (float)sqrt((double)d) : 1.0f,
+                               n, d);
+    }
+    for (int l = 0; l < c->n_layers; l++) {
+        const sl_layer_params *L = &p->layers[l];
+        float *qkv = e->qkv[l & 1];
+        if (n > 0) {
+            const float *src = x;
+            if (c->norm_first) {
+                sl_layernorm_forward(h, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
+                src = h;
+            }
+            sl_linear_forward(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, L->in_proj_bias,
+                              n, d, 3 * d, 0);
+        }
+        if (e->n_threads > 1)
+            pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
+        if (n == 0)
+            continue;
+        sl_attention_forward_rows(e->ao, att, qkv, T, d, c->n_heads, c->band_left, c->band_right,
+                                  r0, r1);
+        sl_linear_forward(x, ao, L->out_proj_weight, L->out_proj_bias, n, d, d, 1);
+        const float *src = x;
+        if (c->norm_first) {
+            sl_layernorm_forward(h, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
+            src = h;
+        } else {
+            sl_layernorm_forward(x, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
+        }
+        sl_linear_forward(ff, src, L->linear1_weight, L->linear1_bias, n, d, f, 0);
+        if (c->activation == SL_ACT_GELU)
+            sl_gelu_forward(ff, ff, (size_t)n * f);
+        else
+            sl_relu_forward(ff, ff, (size_t)n * f);
+        sl_linear_forward(x, ff, L->linear2_weight, L->linear2_bias, n, f, d, 1);
+        if (!c->norm_first)
+            sl_layernorm_forward(x, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
+    }
+    if (n == 0)
+        return;
+    if (c->norm_first)
+        sl_layernorm_forward(x, NULL, NULL, x, p->final_norm_weight, p->final_norm_bias, n, d,
+                             eps);
+    float *out = (e->out_logits ? e->out_logits : e->logits) + (size_t)r0 * nc;
+    sl_linear_forward(out, x, p->classifier_weight, p->classifier_bias, n, d, nc, 0);
+    if (e->out_probs) {
+        float *probs = e->out_probs + (size_t)r0 * nc;
+        for (size_t i = 0; i < (size_t)n * nc; i++)
+            probs[i] = out[i];
+        sl_softmax_rows(probs, n, nc);
+    }
 }
 
-/* Feed-forward block: x += linear2(act(linear1(src))). */
-static void feedforward_block(sl_encoder *e, const sl_layer_params *L, const float *src, int T)
+/* Thread tid's rows: whole attention blocks, as evenly as they divide. */
+static void rows_of(const sl_encoder *e, int tid, int *r0, int *r1)
 {
-    const sl_model_config *c = &e->m->cfg;
-    const int d = c->d_model, f = c->d_ff;
-    sl_linear_forward(e->ff, src, L->linear1_weight, L->linear1_bias, T, d, f, 0);
-    if (c->activation == SL_ACT_GELU)
-        sl_gelu_forward(e->ff, e->ff, (size_t)T * f);
-    else
-        sl_relu_forward(e->ff, e->ff, (size_t)T * f);
-    sl_linear_forward(e->x, e->ff, L->linear2_weight, L->linear2_bias, T, f, d, 1);
+    int blocks = (e->T + SL_ATTN_BLOCK - 1) / SL_ATTN_BLOCK;
+    int b0 = (int)((long)blocks * tid / e->n_threads);
+    int b1 = (int)((long)blocks * (tid + 1) / e->n_threads);
+    *r0 = b0 * SL_ATTN_BLOCK < e->T ? b0 * SL_ATTN_BLOCK : e->T;
+    *r1 = b1 * SL_ATTN_BLOCK < e->T ? b1 * SL_ATTN_BLOCK : e->T;
+}
+
+static void *worker_main(void *arg)
+{
+    worker *w = arg;
+    sl_encoder *e = w->e;
+    unsigned seen = 0;
+    for (;;) {
+        pthread_mutex_lock(&e->mu);
+        while (!e->stop && e->generation == seen)
+            pthread_cond_wait(&e->cv_start, &e->mu);
+        if (e->stop) {
+            pthread_mutex_unlock(&e->mu);
+            return NULL;
+        }
+        seen = e->generation;
+        pthread_mutex_unlock(&e->mu);
+        int r0, r1;
+        rows_of(e, w->id, &r0, &r1);
+        forward_rows(e, w->id, r0, r1);
+        pthread_mutex_lock(&e->mu);
+        if (--e->pending == 0)
+            pthread_cond_signal(&e->cv_done);
+        pthread_mutex_unlock(&e->mu);
+    }
+}
+
+int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errlen)
+{
+    if (n_threads < 1 || n_threads > 64)
+        return set_err(err, errlen, "encoder threads %d is outside 1..64", n_threads);
+    if (n_threads == e->n_threads)
+        return 0;
+    stop_pool(e);
+    if (n_threads == 1)
+        return 0;
+    float *att = realloc(e->att, sizeof(float) * e->att_stride * (size_t)n_threads);
+    if (!att)
+        return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
+    e->att = att;
+    e->workers = calloc((size_t)n_threads - 1, sizeof *e->workers);
+    if (!e->workers)
+        return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
+    pthread_mutex_init(&e->mu, NULL);
+    pthread_cond_init(&e->cv_start, NULL);
+    pthread_cond_init(&e->cv_done, NULL);
+    pthread_barrier_init(&e->layer_barrier, NULL, (unsigned)n_threads);
+    e->generation = 0;
+    e->pool_ready = 1;
+    int started = 0;
+    for (; started < n_threads - 1; started++) {
+        e->workers[started].e = e;
+        e->workers[started].id = started + 1;
+        if (pthread_create(&e->workers[started].th, NULL, worker_main, &e->workers[started]))
+            break;
+    }
+    e->n_threads = started + 1;
+    if (started < n_threads - 1) {
+        stop_pool(e);
+        return set_err(err, errlen, "cannot start encoder thread %d", started + 1);
+    }
+    return 0;
 }
 
 int sl_encoder_forward(sl_encoder *e, const float *feats, int T, float *logits, float *probs)
 {
     if (T < 1 || T > e->max_T || (!logits && !probs))
         return -1;
-    const sl_model_config *c = &e->m->cfg;
-    const sl_params *p = &e->m->views;
-    const int d = c->d_model;
-    const float eps = c->ln_eps;
-
-    sl_linear_forward(e->x, feats, p->input_weight, p->input_bias, T, c->n_features, d, 0);
-    sl_scale_add_positions(e->x, e->pe, c->scale_input ? (float)sqrt((double)d) : 1.0f, T, d);
-
-    for (int l = 0; l < c->n_layers; l++) {
-        const sl_layer_params *L = &p->layers[l];
-        if (c->norm_first) {
-            sl_layernorm_forward(e->h, NULL, NULL, e->x, L->norm1_weight, L->norm1_bias, T, d, eps);
-            attention_block(e, L, e->h, T);
-            sl_layernorm_forward(e->h, NULL, NULL, e->x, L->norm2_weight, L->norm2_bias, T, d, eps);
-            feedforward_block(e, L, e->h, T);
-        } else {
-            attention_block(e, L, e->x, T);
-            sl_layernorm_forward(e->x, NULL, NULL, e->x, L->norm1_weight, L->norm1_bias, T, d, eps);
-            feedforward_block(e, L, e->x, T);
-            sl_layernorm_forward(e->x, NULL, NULL, e->x, L->norm2_weight, L->norm2_bias, T, d, eps);
-        }
+    e->feats = feats;
+    e->T = T;
+    e->out_logits = logits;
+    e->out_probs = probs;
+    if (e->n_threads == 1) {
+        forward_rows(e, 0, 0, T);
+        return 0;
     }
-    if (c->norm_first)
-        sl_layernorm_forward(e->x, NULL, NULL, e->x, p->final_norm_weight, p->final_norm_bias, T,
-                             d, eps);
-
-    float *out = logits ? logits : e->logits;
-    sl_linear_forward(out, e->x, p->classifier_weight, p->classifier_bias, T, d, c->n_classes, 0);
-    if (probs) {
-        for (size_t i = 0; i < (size_t)T * c->n_classes; i++)
-            probs[i] = out[i];
-        sl_softmax_rows(probs, T, c->n_classes);
-    }
+    pthread_mutex_lock(&e->mu);
+    e->pending = e->n_threads - 1;
+    e->generation++;
+    pthread_cond_broadcast(&e->cv_start);
+    pthread_mutex_unlock(&e->mu);
+    int r0, r1;
+    rows_of(e, 0, &r0, &r1);
+    forward_rows(e, 0, r0, r1);
+    pthread_mutex_lock(&e->mu);
+    while (e->pending > 0)
+        pthread_cond_wait(&e->cv_done, &e->mu);
+    pthread_mutex_unlock(&e->mu);
     return 0;
 }
 
 double sl_encoder_flops(const sl_model_config *c, int T)
 {
-    /* Multiply-adds count 2; attention counts only the band it computes. */
+    /* Multiply-adds count 2; attention counts only the keys it computes. */
     double d = c->d_model, f = c->d_ff, t = T;
     double keys = 0;
     for (int r0 = 0; r0 < T; r0 += SL_ATTN_BLOCK) {

@@ -225,20 +225,19 @@ size_t sl_attention_scratch(int T, int n_heads, int save_probs)
     return (size_t)(T < SL_ATTN_BLOCK ? T : SL_ATTN_BLOCK) * T;
 }
 
-void sl_attention_forward(float *out, float *att, int save_probs, const float *qkv,
-                          int T, int d, int n_heads, int band_left, int band_right)
+/* Queries [q0, q1) in blocks of SL_ATTN_BLOCK starting at q0. */
+static void attention_impl(float *out, float *att, int save_probs, const float *qkv, int T,
+                           int d, int n_heads, int band_left, int band_right, int q0, int q1)
 {
     const int dk = d / n_heads;
     const int ld = 3 * d;
     const float scale = (float)(1.0 / sqrt((double)dk));
-    if (save_probs)
-        memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
     for (int h = 0; h < n_heads; h++) {
         const float *q = qkv + h * dk;
         const float *k = qkv + d + h * dk;
         const float *v = qkv + 2 * d + h * dk;
-        for (int r0 = 0; r0 < T; r0 += SL_ATTN_BLOCK) {
-            int r1 = r0 + SL_ATTN_BLOCK < T ? r0 + SL_ATTN_BLOCK : T;
+        for (int r0 = q0; r0 < q1; r0 += SL_ATTN_BLOCK) {
+            int r1 = r0 + SL_ATTN_BLOCK < q1 ? r0 + SL_ATTN_BLOCK : q1;
             int k0, k1;
             sl_attention_key_range(r0, r1, T, band_left, band_right, &k0, &k1);
             int rn = r1 - r0, kn = k1 - k0;
@@ -269,4 +268,18 @@ void sl_attention_forward(float *out, float *att, int save_probs, const float *q
                         v + (size_t)k0 * ld, ld, 0.0f, out + (size_t)r0 * d + h * dk, d);
         }
     }
+}
+
+void sl_attention_forward(float *out, float *att, int save_probs, const float *qkv,
+                          int T, int d, int n_heads, int band_left, int band_right)
+{
+    if (save_probs)
+        memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
+    attention_impl(out, att, save_probs, qkv, T, d, n_heads, band_left, band_right, 0, T);
+}
+
+void sl_attention_forward_rows(float *out, float *att, const float *qkv, int T, int d,
+                               int n_heads, int band_left, int band_right, int q0, int q1)
+{
+    attention_impl(out, att, 0, qkv, T, d, n_heads, band_left, band_right, q0, q1);
 }

@@ -45,8 +45,11 @@ void sl_positional_encoding(float *pe, int T, int d);
 void sl_scale_add_positions(float *x, const float *pe, float scale, int T, int d);
 
 /* Rows are processed in blocks of this many queries; a block's scores are
- * computed only against the keys its band can reach. */
-#define SL_ATTN_BLOCK 128
+ * computed only against the keys its band can reach. The encoder also splits
+ * windows between threads at multiples of it: 48 = 2^4 x 3 is a multiple of the
+ * row unrolling of OpenBLAS's sgemm kernels (12 on Haswell, 16 on SkylakeX), so
+ * a product over a subset of rows gives the same bits as over all rows. */
+#define SL_ATTN_BLOCK 48
 
 /* Keys [*k0, *k1) that queries [r0, r1) may attend to with band (bl, br)
  * (-1 = unlimited on that side), clipped to [0, T). */
@@ -70,5 +73,12 @@ size_t sl_attention_scratch(int T, int n_heads, int save_probs);
  * for probabilities x values. */
 void sl_attention_forward(float *out, float *att, int save_probs, const float *qkv,
                           int T, int d, int n_heads, int band_left, int band_right);
+
+/* The same for queries [q0, q1) only (all T keys), without saving
+ * probabilities; att as for save_probs == 0. With q0 a multiple of
+ * SL_ATTN_BLOCK the rows are bit-identical to sl_attention_forward's, which is
+ * how the encoder splits a window between threads without changing results. */
+void sl_attention_forward_rows(float *out, float *att, const float *qkv, int T, int d,
+                               int n_heads, int band_left, int band_right, int q0, int q1);
 
 #endif

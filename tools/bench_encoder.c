@@ -1,6 +1,7 @@
 /* `seqlabel bench encoder`: frames per second and GFLOP/s of the encoder forward
  * pass for d_model 64/128/256 x 2/4/6 layers x windows of 128/256/512 frames, on
- * 1 and 2 OpenBLAS threads, and the measured single-thread cblas_sgemm GFLOP/s
+ * 1 and 2 threads (OpenBLAS's threads, and the encoder's own: sl_encoder_set_threads
+ * with OpenBLAS on one thread), and the measured single-thread cblas_sgemm GFLOP/s
  * on a large square product (the roofline). Models: 80 log-mel inputs, 4 heads,
  * d_ff = 4 d_model, 4 classes, post-norm ReLU, whole-window attention, PyTorch's
  * default initialisation. bench/encoder/run.sh runs the same models in PyTorch in
@@ -168,7 +169,7 @@ int bench_encoder(int argc, char **argv)
     free(sj.b);
     free(sj.c);
 
-    printf("d_model\tlayers\twindow\tthreads\tframes_per_s\tgflop_per_s\tms_per_window\n");
+    printf("d_model\tlayers\twindow\tthreads\tthreaded_by\tframes_per_s\tgflop_per_s\tms_per_window\n");
     sl_feature_config fc;
     sl_feature_config_default(&fc);
     const char *names[4] = {"silence", "speech", "music", "noise"};
@@ -207,15 +208,19 @@ int bench_encoder(int argc, char **argv)
                 feats[i] = (float)(s >> 8) / 16777216.0f * 2.0f - 1.0f;
             }
             for (int wi = 0; wi < n_wins; wi++)
-                for (int ti = 0; ti < n_threads; ti++) {
-                    openblas_set_num_threads(threads[ti]);
-                    encoder_job ej = {e, feats, probs, wins[wi]};
-                    double t = median_seconds(run_encoder, &ej, (int)reps, min_time);
-                    printf("%d\t%d\t%d\t%d\t%.0f\t%.1f\t%.3f\n", c.d_model, c.n_layers, wins[wi],
-                           threads[ti], wins[wi] / t, sl_encoder_flops(&c, wins[wi]) / t / 1e9,
-                           t * 1e3);
-                    fflush(stdout);
-                }
+                for (int ti = 0; ti < n_threads; ti++)
+                    for (int mode = 0; mode < (threads[ti] > 1 ? 2 : 1); mode++) {
+                        /* mode 0: OpenBLAS threads; 1: the encoder's own threads */
+                        openblas_set_num_threads(mode ? 1 : threads[ti]);
+                        if (sl_encoder_set_threads(e, mode ? threads[ti] : 1, err, sizeof err))
+                            return cli_error("%s", err);
+                        encoder_job ej = {e, feats, probs, wins[wi]};
+                        double t = median_seconds(run_encoder, &ej, (int)reps, min_time);
+                        printf("%d\t%d\t%d\t%d\t%s\t%.0f\t%.1f\t%.3f\n", c.d_model, c.n_layers,
+                               wins[wi], threads[ti], mode ? "encoder" : "openblas", wins[wi] / t,
+                               sl_encoder_flops(&c, wins[wi]) / t / 1e9, t * 1e3);
+                        fflush(stdout);
+                    }
             free(feats);
             free(probs);
             sl_encoder_free(e);

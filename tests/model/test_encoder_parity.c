@@ -43,6 +43,19 @@ static void check_case(const char *name, int T, int nf, int nc, int max_T)
     printf("%-40s T=%-4d encoder max_T=%-4d max diff %.2e\n", name, T, max_T, diff);
     assert_true(diff <= TOLERANCE);
 
+    /* split between threads: bit-identical to one thread */
+    float *split = malloc(sizeof(float) * n_ref);
+    for (int threads = 2; threads <= 3; threads++) {
+        assert_int_equal(sl_encoder_set_threads(e, threads, err, sizeof err), 0);
+        assert_int_equal(sl_encoder_threads(e), threads);
+        memset(split, 0, sizeof(float) * n_ref);
+        assert_int_equal(sl_encoder_forward(e, in, T, split, NULL), 0);
+        assert_memory_equal(split, logits, sizeof(float) * n_ref);
+    }
+    assert_int_equal(sl_encoder_set_threads(e, 1, err, sizeof err), 0);
+    assert_int_equal(sl_encoder_set_threads(e, 0, err, sizeof err), -1);
+    free(split);
+
     /* probs are the softmax of the logits */
     for (int t = 0; t < T; t++) {
         double mx = -INFINITY, s = 0;
