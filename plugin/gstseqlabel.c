@@ -484,6 +484,7 @@ gst_seqlabel_request_new_pad (GstElement * element, GstPadTemplate * templ,
 
   pad = gst_pad_new_from_template (templ, "labels");
   gst_pad_set_query_function (pad, gst_seqlabel_labelpad_query);
+  gst_seqlabel_labelpad_setup (self, pad);
   gst_pad_use_fixed_caps (pad);
 
   GST_OBJECT_LOCK (self);
@@ -560,6 +561,10 @@ gst_seqlabel_finalize (GObject * object)
   g_array_free (self->probs, TRUE);
   g_free (self->text);
   g_mutex_clear (&self->model_lock);
+  while (!g_queue_is_empty (&self->lq))
+    gst_mini_object_unref (g_queue_pop_head (&self->lq));
+  g_mutex_clear (&self->lq_lock);
+  g_cond_clear (&self->lq_cond);
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
@@ -589,6 +594,10 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   g_mutex_init (&self->model_lock);
+  g_mutex_init (&self->lq_lock);
+  g_cond_init (&self->lq_cond);
+  g_queue_init (&self->lq);
+  self->lq_flushing = TRUE;
 
   /* in place, never passthrough: the samples stay, but metas are added */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);

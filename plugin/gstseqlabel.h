@@ -114,6 +114,12 @@ struct _GstSeqLabel {
   GstPad *labelpad;
   gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
   gboolean labelpad_need_segment;
+  /* its queue, served by the pad's task (lq_lock) */
+  GMutex lq_lock;
+  GCond lq_cond;
+  GQueue lq;                /* GstBuffer / serialized GstEvent */
+  gboolean lq_flushing;
+  GstFlowReturn lq_flow;    /* a fatal flow downstream of the labels pad */
 };
 
 /* seqlabel_run.c: the library inside the element */
@@ -136,6 +142,7 @@ void gst_seqlabel_post_segment (GstSeqLabel * self, GstClockTime start,
 GstCaps *gst_seqlabel_labelpad_caps (GstSeqLabelFormat format);
 GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);
+void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
 

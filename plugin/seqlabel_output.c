@@ -73,6 +73,14 @@ gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
   return gst_caps_new_simple ("text/x-raw", "format", G_TYPE_STRING, "utf8", NULL);
 }
 
+/* The labels pad is served by its own task from a small queue, like a
+ * `queue` after a `tee` branch: the streaming thread only enqueues, so a sink
+ * on the labels pad that waits (preroll, sync) never blocks the audio, and
+ * `... ! seqlabel name=l ! sink l.labels ! filesink` needs no queue. The queue
+ * is bounded (LABELQ_MAX items); labels are tiny, so it never fills in
+ * practice, and if it does the streaming thread waits, as with `queue`. */
+#define LABELQ_MAX 20000
+
 static GstPad *
 labelpad_ref (GstSeqLabel * self)
 {
@@ -83,8 +91,126 @@ labelpad_ref (GstSeqLabel * self)
   return pad;
 }
 
-/* Sends what must precede data: stream-start, caps and the header line of the
- * format once per stream, the segment once per segment/flush. */
+static void
+labelq_clear_locked (GstSeqLabel * self)
+{
+  GstMiniObject *item;
+  while ((item = g_queue_pop_head (&self->lq)) != NULL)
+    gst_mini_object_unref (item);
+}
+
+/* Takes ownership of item (a buffer or a serialized event). */
+static void
+labelq_enqueue (GstSeqLabel * self, GstMiniObject * item)
+{
+  g_mutex_lock (&self->lq_lock);
+  while (g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
+    g_cond_wait (&self->lq_cond, &self->lq_lock);
+  if (self->lq_flushing) {
+    g_mutex_unlock (&self->lq_lock);
+    gst_mini_object_unref (item);
+    return;
+  }
+  g_queue_push_tail (&self->lq, item);
+  g_cond_broadcast (&self->lq_cond);
+  g_mutex_unlock (&self->lq_lock);
+}
+
+static void
+labelpad_loop (gpointer user)
+{
+  GstPad *pad = user;
+  GstSeqLabel *self = GST_SEQLABEL (gst_pad_get_parent_element (pad));
+  GstMiniObject *item;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (self == NULL) {
+    gst_pad_pause_task (pad);
+    return;
+  }
+  g_mutex_lock (&self->lq_lock);
+  while (g_queue_is_empty (&self->lq) && !self->lq_flushing)
+    g_cond_wait (&self->lq_cond, &self->lq_lock);
+  if (self->lq_flushing) {
+    g_mutex_unlock (&self->lq_lock);
+    gst_pad_pause_task (pad);
+    gst_object_unref (self);
+    return;
+  }
+  item = g_queue_pop_head (&self->lq);
+  g_cond_broadcast (&self->lq_cond);
+  g_mutex_unlock (&self->lq_lock);
+
+  if (GST_IS_BUFFER (item))
+    ret = gst_pad_push (pad, GST_BUFFER (item));
+  else
+    gst_pad_push_event (pad, GST_EVENT (item));
+  if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && ret != GST_FLOW_FLUSHING) {
+    /* the audio keeps flowing; the labels branch reports its failure */
+    GST_ELEMENT_FLOW_ERROR (self, ret);
+    g_mutex_lock (&self->lq_lock);
+    self->lq_flow = ret;
+    g_mutex_unlock (&self->lq_lock);
+  }
+  gst_object_unref (self);
+}
+
+/* Starts the task when the pad becomes active, stops it when it stops. */
+static gboolean
+labelpad_activate_mode (GstPad * pad, GstObject * parent, GstPadMode mode,
+    gboolean active)
+{
+  GstSeqLabel *self = GST_SEQLABEL (parent);
+
+  if (mode != GST_PAD_MODE_PUSH)
+    return FALSE;
+  g_mutex_lock (&self->lq_lock);
+  self->lq_flushing = !active;
+  self->lq_flow = GST_FLOW_OK;
+  labelq_clear_locked (self);
+  g_cond_broadcast (&self->lq_cond);
+  g_mutex_unlock (&self->lq_lock);
+  if (active)
+    return gst_pad_start_task (pad, labelpad_loop, pad, NULL);
+  return gst_pad_stop_task (pad);
+}
+
+void
+gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad)
+{
+  (void) self;
+  gst_pad_set_activatemode_function (pad, labelpad_activate_mode);
+}
+
+/* Flushing comes from another thread: unblock both the queue and the task's
+ * push downstream, then wait for the task to pause. */
+static void
+labelpad_flush_start (GstSeqLabel * self, GstPad * pad, GstEvent * event)
+{
+  g_mutex_lock (&self->lq_lock);
+  self->lq_flushing = TRUE;
+  labelq_clear_locked (self);
+  g_cond_broadcast (&self->lq_cond);
+  g_mutex_unlock (&self->lq_lock);
+  gst_pad_push_event (pad, event);
+  gst_pad_pause_task (pad);
+}
+
+static void
+labelpad_flush_stop (GstSeqLabel * self, GstPad * pad, GstEvent * event)
+{
+  gst_pad_push_event (pad, event);
+  g_mutex_lock (&self->lq_lock);
+  self->lq_flushing = FALSE;
+  self->lq_flow = GST_FLOW_OK;
+  labelq_clear_locked (self);
+  g_mutex_unlock (&self->lq_lock);
+  if (GST_PAD_IS_ACTIVE (pad))
+    gst_pad_start_task (pad, labelpad_loop, pad, NULL);
+}
+
+/* Queues what must precede data: stream-start, caps and the header line of
+ * the format once per stream, the segment once per segment/flush. */
 static void
 labelpad_prepare (GstSeqLabel * self, GstPad * pad)
 {
@@ -102,13 +228,13 @@ labelpad_prepare (GstSeqLabel * self, GstPad * pad)
   if (need_start) {
     gchar *id = gst_pad_create_stream_id (pad, GST_ELEMENT (self), "labels");
     GstCaps *caps = gst_seqlabel_labelpad_caps (format);
-    gst_pad_push_event (pad, gst_event_new_stream_start (id));
-    gst_pad_push_event (pad, gst_event_new_caps (caps));
+    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_stream_start (id)));
+    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_caps (caps)));
     gst_caps_unref (caps);
     g_free (id);
   }
   if (need_segment)
-    gst_pad_push_event (pad, gst_event_new_segment (&self->segment));
+    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&self->segment)));
   if (need_start && self->labeler != NULL) {
     char header[1024];
     int n = sl_label_format_header (&self->writer, header, sizeof header);
@@ -116,7 +242,7 @@ labelpad_prepare (GstSeqLabel * self, GstPad * pad)
       GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
       GST_BUFFER_PTS (b) = self->segment.start;
       GST_BUFFER_DURATION (b) = 0;
-      gst_pad_push (pad, b);
+      labelq_enqueue (self, GST_MINI_OBJECT (b));
     }
   }
 }
@@ -126,12 +252,17 @@ gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len)
 {
   GstBuffer *b;
+  GstFlowReturn ret;
 
   labelpad_prepare (self, pad);
   b = gst_buffer_new_memdup (text, len);
   GST_BUFFER_PTS (b) = pts;
   GST_BUFFER_DURATION (b) = duration;
-  return gst_pad_push (pad, b);
+  labelq_enqueue (self, GST_MINI_OBJECT (b));
+  g_mutex_lock (&self->lq_lock);
+  ret = self->lq_flow;
+  g_mutex_unlock (&self->lq_lock);
+  return ret;
 }
 
 void
@@ -143,10 +274,18 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
     gst_event_unref (event);
     return;
   }
-  if (GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_START &&
-      GST_EVENT_TYPE (event) != GST_EVENT_FLUSH_STOP)
-    labelpad_prepare (self, pad);
-  gst_pad_push_event (pad, event);
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_FLUSH_START:
+      labelpad_flush_start (self, pad, event);
+      break;
+    case GST_EVENT_FLUSH_STOP:
+      labelpad_flush_stop (self, pad, event);
+      break;
+    default:
+      labelpad_prepare (self, pad);
+      labelq_enqueue (self, GST_MINI_OBJECT (event));
+      break;
+  }
   gst_object_unref (pad);
 }
 

@@ -647,6 +647,30 @@ buffer_text (GstBuffer * b)
   return s;
 }
 
+/* The labels pad pushes from its own task: wait for its EOS (pulling events
+ * blocks up to the harness's timeout), checking the caps on the way. */
+static void
+wait_eos (GstHarness * hl, const char *media_type)
+{
+  gboolean caps_seen = FALSE;
+  for (;;) {
+    GstEvent *ev = gst_harness_pull_event (hl);
+    GstEventType t;
+    assert_non_null (ev);
+    t = GST_EVENT_TYPE (ev);
+    if (t == GST_EVENT_CAPS) {
+      GstCaps *caps;
+      gst_event_parse_caps (ev, &caps);
+      assert_true (gst_structure_has_name (gst_caps_get_structure (caps, 0), media_type));
+      caps_seen = TRUE;
+    }
+    gst_event_unref (ev);
+    if (t == GST_EVENT_EOS)
+      break;
+  }
+  assert_true (caps_seen);
+}
+
 /* Audacity lines, one buffer per segment, with the segment's PTS/duration;
  * the lines are formatted here independently of the library. */
 static void
@@ -661,9 +685,7 @@ test_labels_pad_audacity (void **state)
   pt_frames ref;
   GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
   GstBuffer *b;
-  GstEvent *ev;
   guint nseg, got = 0;
-  gboolean eos = FALSE;
   (void) state;
 
   pt_frames_init (&ref);
@@ -679,6 +701,7 @@ test_labels_pad_audacity (void **state)
   for (int i = 0; i < 3; i++)
     assert_int_equal (push_f32 (h, x + i * PT_RATE, PT_RATE, i * PT_RATE), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "text/x-raw");
 
   while ((b = gst_harness_try_pull (hl)) != NULL) {
     const gint64 *s = &g_array_index (segs, gint64, 3 * got);
@@ -694,16 +717,6 @@ test_labels_pad_audacity (void **state)
     got++;
   }
   assert_int_equal (got, nseg);
-  while ((ev = gst_harness_try_pull_event (hl)) != NULL) {
-    if (GST_EVENT_TYPE (ev) == GST_EVENT_CAPS) {
-      GstCaps *caps;
-      gst_event_parse_caps (ev, &caps);
-      assert_true (gst_structure_has_name (gst_caps_get_structure (caps, 0), "text/x-raw"));
-    }
-    eos |= GST_EVENT_TYPE (ev) == GST_EVENT_EOS;
-    gst_event_unref (ev);
-  }
-  assert_true (eos);
   g_array_free (segs, TRUE);
   pt_frames_free (&ref);
   gst_harness_teardown (hl);
@@ -731,6 +744,7 @@ test_labels_pad_jsonl (void **state)
   gst_harness_set_src_caps_str (h, F32_CAPS);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
   while ((b = gst_harness_try_pull (hl)) != NULL) {
     gchar *text = buffer_text (b);
     size_t len = strlen (text);
