@@ -19,6 +19,12 @@
 
 #include "features/features_internal.h"
 
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SL_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SL_CLONES
+#endif
+
 /* Hops buffered beyond one window: bounds memory while amortising the move of
  * the buffer tail over many frames. */
 #define SL_BLOCK_FRAMES 64
@@ -42,7 +48,7 @@ struct sl_features {
     fftwf_complex *fft_out; /* half + 1 */
     float *power;          /* half */
     float *out;            /* dim */
-    float *mel_log;        /* num_mel: log-mel before the DCT (MFCC only) */
+    float *mel_log;        /* num_mel rounded up to SL_MEL_LANES: log-mel energies */
     float *dct;            /* num_ceps x num_mel, liftering folded in */
     sl_mel_bank mel;
     fftwf_plan plan;
@@ -107,9 +113,9 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
     f->frame = malloc((size_t)f->win * sizeof *f->frame);
     f->fft_in = fftwf_alloc_real((size_t)f->fft_size);
     f->fft_out = fftwf_alloc_complex((size_t)f->half + 1);
-    f->power = calloc((size_t)f->half + SL_MEL_PAD, sizeof *f->power);
+    f->power = calloc((size_t)f->half, sizeof *f->power);
     f->out = malloc((size_t)(f->dim + 1) * sizeof *f->out);
-    f->mel_log = malloc((size_t)f->num_mel * sizeof *f->mel_log);
+    f->mel_log = malloc((size_t)(f->num_mel + SL_MEL_LANES) * sizeof *f->mel_log);
     if (cfg->num_ceps > 0)
         f->dct = malloc((size_t)cfg->num_ceps * f->num_mel * sizeof *f->dct);
     if (!f->buf || !f->window || !f->frame || !f->fft_in || !f->fft_out || !f->power || !f->out ||
@@ -182,8 +188,38 @@ static float log_floored(float x)
     return logf(x > FLT_EPSILON ? x : FLT_EPSILON);
 }
 
-/* One frame from x[0..win-1] (already scaled) into f->out. */
-static void compute_frame(sl_features *f, const float *x)
+/* Sums in 8 fixed lanes: vectorised, and the same association whatever the
+ * vector width, so results do not depend on which clone runs. */
+static inline float sum8(const float *x, int n)
+{
+    float acc[8] = {0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++)
+            acc[k] += x[i + k];
+    float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; i < n; i++)
+        s += x[i];
+    return s;
+}
+
+static inline float sum_sq8(const float *x, float mean, int n)
+{
+    float acc[8] = {0};
+    int i = 0;
+    for (; i + 8 <= n; i += 8)
+        for (int k = 0; k < 8; k++)
+            acc[k] += (x[i + k] - mean) * (x[i + k] - mean);
+    float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
+    for (; i < n; i++)
+        s += (x[i] - mean) * (x[i] - mean);
+    return s;
+}
+
+/* One frame from x[0..win-1] (already scaled) into f->out. Compiled twice,
+ * for AVX2 and for baseline x86-64, and picked at load time: the binary runs
+ * on any x86-64 and uses 8-wide vectors where the CPU has them. */
+SL_CLONES static void compute_frame(sl_features *f, const float *x)
 {
     const int n = f->win;
     const sl_feature_config *c = &f->cfg;
@@ -194,65 +230,51 @@ static void compute_frame(sl_features *f, const float *x)
             d[i] = x[i] + c->dither * rng_gauss(&f->rng);
         x = d;
     }
-    if (c->remove_dc) {
-        float acc[8] = {0};
-        int i = 0;
-        for (; i + 8 <= n; i += 8)
-            for (int k = 0; k < 8; k++)
-                acc[k] += x[i + k];
-        float sum = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-        for (; i < n; i++)
-            sum += x[i];
-        float mean = sum / (float)n;
-        for (i = 0; i < n; i++)
-            d[i] = x[i] - mean;
-        x = d;
-    }
+    float mean = 0.0f;
+    if (c->remove_dc)
+        mean = sum8(x, n) / (float)n;
     float log_energy = 0.0f;
-    if (c->use_energy && c->raw_energy) {
-        float acc[8] = {0};
-        int i = 0;
-        for (; i + 8 <= n; i += 8)
-            for (int k = 0; k < 8; k++)
-                acc[k] += x[i + k] * x[i + k];
-        float e = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-        for (; i < n; i++)
-            e += x[i] * x[i];
-        log_energy = log_floored(e);
-    }
-    /* Pre-emphasis as Kaldi: y[i] = x[i] - p x[i-1], and y[0] = x[0] - p x[0]. */
+    if (c->use_energy && c->raw_energy) /* after DC removal, before pre-emphasis */
+        log_energy = log_floored(sum_sq8(x, mean, n));
+    /* DC removal, pre-emphasis as Kaldi (y[i] = x[i] - p x[i-1], y[0] = x[0] - p x[0])
+     * and the window in one pass over the frame. */
     float *y = f->fft_in;
     const float p = c->preemph, *w = f->window;
-    y[0] = (x[0] - p * x[0]) * w[0];
+    y[0] = ((x[0] - mean) - p * (x[0] - mean)) * w[0];
     for (int i = 1; i < n; i++)
-        y[i] = (x[i] - p * x[i - 1]) * w[i];
+        y[i] = ((x[i] - mean) - p * (x[i - 1] - mean)) * w[i];
     /* y[n..fft_size-1] stays zero: nothing else writes there. */
-    if (c->use_energy && !c->raw_energy) {
-        float e = 0.0f;
-        for (int i = 0; i < n; i++)
-            e += y[i] * y[i];
-        log_energy = log_floored(e);
-    }
+    if (c->use_energy && !c->raw_energy)
+        log_energy = log_floored(sum_sq8(y, 0.0f, n));
     fftwf_execute(f->plan);
     const fftwf_complex *z = f->fft_out;
     float *pw = f->power;
     for (int k = 0; k < f->half; k++)
         pw[k] = z[k][0] * z[k][0] + z[k][1] * z[k][1];
 
+    /* Mel energies, 8 filters at a time (see sl_mel_bank), floored as Kaldi
+     * does before the log; lanes past the last filter are computed and unused. */
     const sl_mel_bank *mb = &f->mel;
-    float *mel = c->num_ceps > 0 ? f->mel_log : f->out + (c->use_energy ? 1 : 0);
-    for (int m = 0; m < f->num_mel; m++) {
-        const float *wt = mb->weights + mb->offset[m];
-        const float *pp = pw + mb->first[m];
-        const int len = SL_MEL_PADDED(mb->len[m]);
-        float acc[SL_MEL_PAD] = {0};
-        for (int j = 0; j < len; j += SL_MEL_PAD)
-            for (int k = 0; k < SL_MEL_PAD; k++)
-                acc[k] += wt[j + k] * pp[j + k];
-        float s = ((acc[0] + acc[4]) + (acc[1] + acc[5])) + ((acc[2] + acc[6]) + (acc[3] + acc[7]));
-        mel[m] = s > FLT_EPSILON ? s : FLT_EPSILON; /* Kaldi's floor before the log */
+    float *mel8 = f->mel_log;
+    for (int b = 0; b < mb->num_blocks; b++) {
+        const sl_v8 *wt = (const sl_v8 *)mb->weights + mb->block_offset[b];
+        const float *pp = pw + mb->block_first[b];
+        /* Two accumulators halve the chain of dependent vector adds. */
+        sl_v8 even = {0}, odd = {0};
+        int j = 0, len = mb->block_len[b];
+        for (; j + 2 <= len; j += 2) {
+            even += wt[j] * pp[j];
+            odd += wt[j + 1] * pp[j + 1];
+        }
+        if (j < len)
+            even += wt[j] * pp[j];
+        even += odd;
+        memcpy(mel8 + b * SL_MEL_LANES, &even, sizeof even);
     }
-    sl_log_block(mel, f->num_mel);
+    sl_log_floored_block(mel8, mb->num_blocks * SL_MEL_LANES, FLT_EPSILON);
+    const float *mel = mel8;
+    if (c->num_ceps == 0)
+        memcpy(f->out + (c->use_energy ? 1 : 0), mel8, (size_t)f->num_mel * sizeof *f->out);
     if (c->num_ceps > 0) {
         for (int i = 0; i < c->num_ceps; i++) {
             const float *row = f->dct + (size_t)i * f->num_mel;

@@ -2,8 +2,9 @@
  * (libm's logf is one call per value and was a third of the frame time). The
  * mantissa goes to [sqrt(1/2), sqrt(2)) and a degree-9 minimax polynomial
  * (Cephes' logf coefficients) gives log(1 + f); relative error ~1e-7, far
- * below the 1e-3 the log-mel values are checked to. Inputs are already floored
- * to FLT_EPSILON, so zeros, negatives, denormals and infinities never reach it. */
+ * below the 1e-3 the log-mel values are checked to. Inputs are floored first
+ * (Kaldi floors at FLT_EPSILON), so zeros, negatives and denormals never reach
+ * the bit manipulation. */
 /* The per-frame loops are written to be vectorised; -O2 (the release build)
  * uses the "very cheap" cost model, which leaves most of them scalar. */
 #if defined(__GNUC__) && !defined(__clang__)
@@ -14,11 +15,15 @@
 
 #include "features/features_internal.h"
 
-void sl_log_block(float *v, int n)
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+__attribute__((target_clones("avx2", "default")))
+#endif
+void sl_log_floored_block(float *v, int n, float floor)
 {
     for (int i = 0; i < n; i++) {
+        float x = v[i] > floor ? v[i] : floor;
         uint32_t u;
-        memcpy(&u, &v[i], sizeof u);
+        memcpy(&u, &x, sizeof u);
         int e = (int)(u >> 23) - 126;                /* v = m 2^e, m in [0.5, 1) */
         uint32_t mu = (u & 0x007fffffu) | 0x3f000000u;
         float m;

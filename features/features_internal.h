@@ -11,18 +11,22 @@ double sl_mel_scale(double hz);
 /* The high frequency after Kaldi's "<= 0 means offset from Nyquist" rule. */
 double sl_feature_high_freq(const sl_feature_config *cfg);
 
-/* Sparse triangular filterbank: filter m has weights[offset[m] + j] for FFT
- * bins first[m] + j, 0 <= j < len[m]. Only the non-zero span of each triangle
- * is stored, so the per-frame mel step touches about two weights per FFT bin. */
-/* Each filter's weights are stored padded with zeros to a multiple of 8 so the
- * dot product runs in 8 independent lanes (vectorised, no add-latency chain);
- * the power spectrum has SL_MEL_PAD zeros after its last bin for the same reason. */
-#define SL_MEL_PAD 8
-#define SL_MEL_PADDED(len) (((len) + SL_MEL_PAD - 1) / SL_MEL_PAD * SL_MEL_PAD)
+/* Triangular filterbank stored for an 8-lanes-at-a-time product: filters go
+ * in blocks of SL_MEL_LANES consecutive bins; block b covers FFT bins
+ * block_first[b] .. + block_len[b] - 1 (the union of its filters' non-zero
+ * spans) and holds, for each of them, the SL_MEL_LANES weights of its filters
+ * (zeros outside a triangle). Each FFT bin lies under at most two triangles,
+ * so a block touches each of its bins once with one vector multiply-add and no
+ * horizontal sums: about 300 vector steps per frame for 80 bins at 16 kHz. */
+#define SL_MEL_LANES 8
+/* 8 floats in GCC's generic vectors: two SSE registers on baseline x86-64, one
+ * AVX register in the AVX2 clone; each lane's arithmetic is the same either way. */
+typedef float sl_v8 __attribute__((vector_size(SL_MEL_LANES * sizeof(float))));
 typedef struct {
-    int num_bins;
-    int *first, *len, *offset;
-    float *weights;
+    int num_bins, num_blocks;
+    int *first, *len;                 /* per filter: non-zero span (for sizes and checks) */
+    int *block_first, *block_len, *block_offset; /* per block; offset in rows of SL_MEL_LANES */
+    float *weights;                   /* rows of SL_MEL_LANES weights, 32-byte aligned */
 } sl_mel_bank;
 
 /* Number of FFT bins (0 .. fft_size/2 - 1) with a non-zero weight in mel bin m,
@@ -34,7 +38,8 @@ void sl_mel_bank_free(sl_mel_bank *b);
 /* Fills w[0..n-1] with the window of the given type (Kaldi's definitions). */
 void sl_window_fill(float *w, int n, sl_window_type type);
 
-/* v[i] = ln(v[i]) for v[i] >= FLT_EPSILON (finite), vectorisable. */
-void sl_log_block(float *v, int n);
+/* v[i] = ln(max(v[i], floor)) for finite v[i] and floor >= FLT_EPSILON (Kaldi's
+ * log floor), vectorised. */
+void sl_log_floored_block(float *v, int n, float floor);
 
 #endif

@@ -4,6 +4,7 @@
  * contributes) gets max(0, min(up slope, down slope)) in mel units. */
 #include <math.h>
 #include <stdlib.h>
+#include <string.h>
 
 #include "features/features_internal.h"
 
@@ -73,29 +74,49 @@ int sl_mel_bin_width(const sl_feature_config *cfg, int fft_size, int m)
 int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size)
 {
     mel_layout l = layout_of(cfg, fft_size);
-    int n = cfg->num_mel_bins;
+    int n = cfg->num_mel_bins, nb = (n + SL_MEL_LANES - 1) / SL_MEL_LANES;
+    memset(b, 0, sizeof *b);
     b->num_bins = n;
+    b->num_blocks = nb;
     b->first = calloc((size_t)n, sizeof *b->first);
     b->len = calloc((size_t)n, sizeof *b->len);
-    b->offset = calloc((size_t)n + 1, sizeof *b->offset);
-    b->weights = NULL;
-    if (!b->first || !b->len || !b->offset)
-        goto fail;
-    int total = 0;
-    for (int m = 0; m < n; m++) {
-        bin_span(&l, m, &b->first[m], &b->len[m]);
-        b->offset[m] = total;
-        total += SL_MEL_PADDED(b->len[m]);
-    }
-    b->offset[n] = total;
-    b->weights = calloc((size_t)total + 1, sizeof *b->weights);
-    if (!b->weights)
+    b->block_first = calloc((size_t)nb, sizeof *b->block_first);
+    b->block_len = calloc((size_t)nb, sizeof *b->block_len);
+    b->block_offset = calloc((size_t)nb + 1, sizeof *b->block_offset);
+    if (!b->first || !b->len || !b->block_first || !b->block_len || !b->block_offset)
         goto fail;
     for (int m = 0; m < n; m++)
-        for (int j = 0; j < b->len[m]; j++) {
-            int k = b->first[m] + j;
-            b->weights[b->offset[m] + j] =
-                (float)mel_weight(l.mel_low, l.delta, m, sl_mel_scale(l.bin_width * k));
+        bin_span(&l, m, &b->first[m], &b->len[m]);
+    int rows = 0;
+    for (int k = 0; k < nb; k++) {
+        int lo = l.half, hi = 0;
+        for (int m = k * SL_MEL_LANES; m < n && m < (k + 1) * SL_MEL_LANES; m++) {
+            if (b->len[m] == 0)
+                continue;
+            if (b->first[m] < lo)
+                lo = b->first[m];
+            if (b->first[m] + b->len[m] > hi)
+                hi = b->first[m] + b->len[m];
+        }
+        b->block_first[k] = hi > lo ? lo : 0;
+        b->block_len[k] = hi > lo ? hi - lo : 0;
+        b->block_offset[k] = rows;
+        rows += b->block_len[k];
+    }
+    b->block_offset[nb] = rows;
+    size_t bytes = ((size_t)rows + 1) * sizeof(sl_v8); /* a multiple of 32, as aligned_alloc wants */
+    b->weights = aligned_alloc(32, bytes);
+    if (!b->weights)
+        goto fail;
+    memset(b->weights, 0, bytes);
+    for (int k = 0; k < nb; k++)
+        for (int j = 0; j < b->block_len[k]; j++) {
+            double mel_k = sl_mel_scale(l.bin_width * (b->block_first[k] + j));
+            float *row = b->weights + (size_t)(b->block_offset[k] + j) * SL_MEL_LANES;
+            for (int lane = 0; lane < SL_MEL_LANES; lane++) {
+                int m = k * SL_MEL_LANES + lane;
+                row[lane] = m < n ? (float)mel_weight(l.mel_low, l.delta, m, mel_k) : 0.0f;
+            }
         }
     return 0;
 fail:
@@ -107,8 +128,9 @@ void sl_mel_bank_free(sl_mel_bank *b)
 {
     free(b->first);
     free(b->len);
-    free(b->offset);
+    free(b->block_first);
+    free(b->block_len);
+    free(b->block_offset);
     free(b->weights);
-    b->first = b->len = b->offset = NULL;
-    b->weights = NULL;
+    memset(b, 0, sizeof *b);
 }
