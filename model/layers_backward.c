@@ -1,0 +1,184 @@
+/* Backward functions of the encoder's layers (see layers_backward.h). Matrix
+ * work goes to cblas_sgemm over all rows at once; the elementwise passes are
+ * single loops the compiler vectorises. */
+#include "model/layers_backward.h"
+
+#include "model/layers.h"
+
+#include <cblas.h>
+#include <math.h>
+#include <string.h>
+
+void sl_linear_backward(float *din, float *dw, float *db, const float *dout, const float *in,
+                        const float *w, int T, int K, int N, int accumulate)
+{
+    if (din)
+        cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, T, K, N, 1.0f, dout, N, w, K,
+                    accumulate ? 1.0f : 0.0f, din, K);
+    cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, N, K, T, 1.0f, dout, N, in, K, 0.0f,
+                dw, K);
+    if (db) {
+        memset(db, 0, sizeof(float) * (size_t)N);
+        for (int t = 0; t < T; t++) {
+            const float *row = dout + (size_t)t * N;
+            for (int j = 0; j < N; j++)
+                db[j] += row[j];
+        }
+    }
+}
+
+void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, const float *in,
+                           const float *mean, const float *rstd, const float *w, int T, int d,
+                           int accumulate)
+{
+    memset(dw, 0, sizeof(float) * (size_t)d);
+    memset(db, 0, sizeof(float) * (size_t)d);
+    const float inv_d = 1.0f / (float)d;
+    for (int t = 0; t < T; t++) {
+        const float *x = in + (size_t)t * d, *g = dout + (size_t)t * d;
+        float *dx = din + (size_t)t * d;
+        const float m = mean[t], r = rstd[t];
+        /* One pass for the two row means and the parameter gradients, one for
+         * the input gradient (which may overwrite dout). */
+        float sg = 0.0f, sgx = 0.0f;
+        for (int i = 0; i < d; i++) {
+            float xh = (x[i] - m) * r, gi = g[i];
+            float gw = gi * w[i];
+            sg += gw;
+            sgx += gw * xh;
+            dw[i] += gi * xh;
+            db[i] += gi;
+        }
+        sg *= inv_d;
+        sgx *= inv_d;
+        if (accumulate)
+            for (int i = 0; i < d; i++)
+                dx[i] += r * (g[i] * w[i] - sg - (x[i] - m) * r * sgx);
+        else
+            for (int i = 0; i < d; i++)
+                dx[i] = r * (g[i] * w[i] - sg - (x[i] - m) * r * sgx);
+    }
+}
+
+void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
+{
+    for (size_t i = 0; i < n; i++)
+        din[i] = pre[i] > 0.0f ? dout[i] : 0.0f;
+}
+
+void sl_gelu_backward(float *din, const float *dout, const float *pre, size_t n)
+{
+    const float inv_sqrt2 = 0.70710678118654752f;
+    const float inv_sqrt_2pi = 0.39894228040143268f;
+    for (size_t i = 0; i < n; i++) {
+        float x = pre[i];
+        float cdf = 0.5f * (1.0f + erff(x * inv_sqrt2));
+        float pdf = inv_sqrt_2pi * expf(-0.5f * x * x);
+        din[i] = dout[i] * (cdf + x * pdf);
+    }
+}
+
+void sl_scale_add_positions_backward(float *din, const float *dout, float scale, size_t n)
+{
+    if (scale == 1.0f) {
+        if (din != dout)
+            memcpy(din, dout, sizeof(float) * n);
+        return;
+    }
+    for (size_t i = 0; i < n; i++)
+        din[i] = dout[i] * scale;
+}
+
+size_t sl_attention_backward_scratch(int T) { return (size_t)T * T; }
+
+void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const float *qkv,
+                           const float *probs, int T, int d, int n_heads, int band_left,
+                           int band_right)
+{
+    const int dk = d / n_heads, ld = 3 * d;
+    const float scale = (float)(1.0 / sqrt((double)dk));
+    /* Whole-window attention: one block of all T queries (the biggest sgemms);
+     * banded: blocks of queries against only the keys they reach. */
+    const int block = (band_left < 0 && band_right < 0) ? T : SL_ATTN_BLOCK;
+    memset(dqkv, 0, sizeof(float) * (size_t)T * ld); /* dK, dV accumulate over blocks */
+    for (int h = 0; h < n_heads; h++) {
+        const float *q = qkv + h * dk, *k = qkv + d + h * dk, *v = qkv + 2 * d + h * dk;
+        float *dq = dqkv + h * dk, *dkk = dqkv + d + h * dk, *dv = dqkv + 2 * d + h * dk;
+        const float *P = probs + (size_t)h * T * T;
+        for (int r0 = 0; r0 < T; r0 += block) {
+            int r1 = r0 + block < T ? r0 + block : T, k0, k1;
+            sl_attention_key_range(r0, r1, T, band_left, band_right, &k0, &k1);
+            const int rn = r1 - r0, kn = k1 - k0;
+            const float *Pb = P + (size_t)r0 * T + k0;
+            const float *dO = dout + (size_t)r0 * d + h * dk;
+            float *dS = scratch;
+            /* dV[k0:k1] += P^T dO */
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kn, dk, rn, 1.0f, Pb, T, dO, d,
+                        1.0f, dv + (size_t)k0 * ld, ld);
+            /* dP = dO V^T */
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, 1.0f, dO, d,
+                        v + (size_t)k0 * ld, ld, 0.0f, dS, kn);
+            /* softmax backward, with the 1/sqrt(dk) of the scores folded in:
+             * dS = scale * P (dP - sum_j P dP). Masked keys have P = 0. */
+            for (int r = 0; r < rn; r++) {
+                const float *p = Pb + (size_t)r * T;
+                float *g = dS + (size_t)r * kn;
+                float dot = 0.0f;
+                for (int j = 0; j < kn; j++)
+                    dot += p[j] * g[j];
+                for (int j = 0; j < kn; j++)
+                    g[j] = scale * p[j] * (g[j] - dot);
+            }
+            /* dQ[r0:r1] = dS K, dK[k0:k1] += dS^T Q */
+            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, dS, kn,
+                        k + (size_t)k0 * ld, ld, 0.0f, dq + (size_t)r0 * ld, ld);
+            cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kn, dk, rn, 1.0f, dS, kn,
+                        q + (size_t)r0 * ld, ld, 1.0f, dkk + (size_t)k0 * ld, ld);
+        }
+    }
+}
+
+double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
+                                         const int32_t *labels, const float *weights, int N,
+                                         int C, int64_t *counted)
+{
+    double wsum = 0.0;
+    int64_t n = 0;
+    for (int i = 0; i < N; i++) {
+        int32_t y = labels[i];
+        if (y >= 0 && y < C) {
+            wsum += weights ? (double)weights[y] : 1.0;
+            n++;
+        }
+    }
+    if (counted)
+        *counted = n;
+    if (n == 0 || wsum == 0.0) {
+        memset(dlogits, 0, sizeof(float) * (size_t)N * C);
+        return 0.0;
+    }
+    const double inv_wsum = 1.0 / wsum;
+    double loss = 0.0;
+    for (int i = 0; i < N; i++) {
+        const float *z = logits + (size_t)i * C;
+        float *g = dlogits + (size_t)i * C;
+        int32_t y = labels[i];
+        if (y < 0 || y >= C) {
+            memset(g, 0, sizeof(float) * (size_t)C);
+            continue;
+        }
+        double wy = weights ? (double)weights[y] : 1.0;
+        double mx = z[0];
+        for (int c = 1; c < C; c++)
+            mx = z[c] > mx ? z[c] : mx;
+        double s = 0.0;
+        for (int c = 0; c < C; c++)
+            s += exp((double)z[c] - mx);
+        double lse = mx + log(s), zy = z[y];
+        loss += wy * (lse - zy);
+        double k = wy * inv_wsum;
+        for (int c = 0; c < C; c++)
+            g[c] = (float)(k * (exp((double)z[c] - lse) - (c == y ? 1.0 : 0.0)));
+    }
+    return loss * inv_wsum;
+}
