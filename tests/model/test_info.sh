@@ -1,0 +1,22 @@
+#!/bin/sh
+# `seqlabel info` prints the header of tiny.slm (values set by gen_model_fixtures.py),
+# its classes, tensors and parameter count (547, counted by hand in
+# test_model_file.c), and refuses a corrupt file with a message naming it.
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+out=$("$SL_SEQLABEL" info "$SL_FIXTURES/model/tiny.slm") || fail "info exited $?"
+echo "$out"
+for want in "d_model            8" "n_heads            2" "band_left          3 frames" \
+    "band_right         1 frames" "stream_window      16 frames" "sample_rate        8000 Hz" \
+    "window             hamming" "norm               pre-norm" "inv_std            2 1 0.5 4" \
+    "1	música" "encoder.layers.0.self_attn.in_proj_weight     24 x 8" \
+    "classifier.bias                               3" "parameters: 547"; do
+    printf '%s\n' "$out" | grep -qF -- "$want" || fail "missing '$want'"
+done
+tmp=$(mktemp)
+head -c 100 "$SL_FIXTURES/model/tiny.slm" > "$tmp"
+err=$("$SL_SEQLABEL" info "$tmp" 2>&1) && fail "a truncated file was accepted"
+printf '%s\n' "$err" | grep -qF "$tmp" || fail "message '$err' does not name the file"
+rm -f "$tmp"
+"$SL_SEQLABEL" info 2>/dev/null && fail "no argument accepted"
+echo "ok"
