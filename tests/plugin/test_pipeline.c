@@ -238,6 +238,142 @@ test_same_as_command (void **state)
   free (x);
 }
 
+/* A flushing seek restarts labeling at the seek position: the frames after it
+ * are the library's labels of the samples from there, on the stream's frame
+ * grid (frame 100 at 1 s). */
+static void
+test_seek (void **state)
+{
+  const int64_t N = 3 * PT_RATE;
+  float *x = pt_signal (N, 24);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "d.wav", NULL);
+  gchar *launch;
+  GstElement *pipe;
+  GstBus *bus;
+  GError *e = NULL;
+  pt_frames ref, got;
+  gboolean done = FALSE;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  pt_reference (x + PT_RATE, N - PT_RATE, NULL, &ref, NULL);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
+      "audioresample ! seqlabel model=%s message-mode=frame ! fakesink", wav,
+      pt_model_path ());
+  pipe = gst_parse_launch (launch, &e);
+  assert_non_null (pipe);
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME,
+          GST_SEEK_FLAG_FLUSH | GST_SEEK_FLAG_ACCURATE, GST_SECOND));
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  /* what came before the seek is discarded */
+  gst_bus_set_flushing (bus, TRUE);
+  gst_bus_set_flushing (bus, FALSE);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  while (!done) {
+    GstMessage *msg = gst_bus_timed_pop (bus, 20 * GST_SECOND);
+    assert_non_null (msg);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ERROR)
+      fail_msg ("error after seek");
+    done = GST_MESSAGE_TYPE (msg) == GST_MESSAGE_EOS;
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_ELEMENT) {
+      GstBus *tmp = gst_bus_new ();
+      gst_bus_post (tmp, gst_message_ref (msg));
+      pt_collect_frame_messages (tmp, &got);
+      gst_object_unref (tmp);
+    }
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  /* frames labeled while prerolling before the seek may have been posted
+   * before the bus was flushed; keep those from the seek position on */
+  {
+    int64_t first = got.n - 1;
+    while (first >= 0 && got.index[first] != 100)
+      first--;
+    assert_true (first >= 0);
+    got.index += first;
+    got.label += first;
+    got.conf += first;
+    got.probs += first * PT_K;
+    got.pts += first;
+    got.dur += first;
+    got.n -= first;
+    pt_assert_frames_equal (&got, &ref, 100, GST_SECOND);
+    got.index -= first;
+    got.label -= first;
+    got.conf -= first;
+    got.probs -= first * PT_K;
+    got.pts -= first;
+    got.dur -= first;
+  }
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_free (launch);
+  g_remove (wav);
+  g_free (wav);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  free (x);
+}
+
+/* The labels pad written by filesink (no queue needed) is byte for byte the
+ * Audacity file `seqlabel label` writes for the same file. */
+static void
+test_labels_file_same_as_command (void **state)
+{
+  const int64_t N = 3 * PT_RATE + 5;
+  float *x = pt_signal (N, 25);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "e.wav", NULL);
+  gchar *txt = g_build_filename (pt_tmp_dir (), "e.txt", NULL);
+  gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "e.cmd.txt", NULL);
+  const char *cmd = g_getenv ("SL_SEQLABEL");
+  gchar *launch, *errs = NULL, *a = NULL, *b = NULL;
+  gint status = 0;
+  pt_frames got;
+  (void) state;
+
+  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
+    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  {
+    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "-o", cmd_txt,
+      wav, NULL
+    };
+    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+            NULL, NULL, NULL, &errs, &status, NULL));
+  }
+  if (!g_spawn_check_wait_status (status, NULL))
+    fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  pt_frames_init (&got);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
+      "audioresample ! seqlabel model=%s name=l ! fakesink sync=true "
+      "l.labels ! filesink location=%s", wav, pt_model_path (), txt);
+  run_pipeline (launch, &got);
+  assert_true (g_file_get_contents (txt, &a, NULL, NULL));
+  assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
+  assert_true (strlen (b) > 0);
+  assert_string_equal (a, b);
+  g_free (a);
+  g_free (b);
+  g_free (errs);
+  g_free (launch);
+  g_remove (wav);
+  g_remove (txt);
+  g_remove (cmd_txt);
+  g_free (wav);
+  g_free (txt);
+  g_free (cmd_txt);
+  pt_frames_free (&got);
+  free (x);
+}
+
 int
 main (void)
 {
@@ -246,6 +382,8 @@ main (void)
     cmocka_unit_test (test_wav_pipeline_resampled),
     cmocka_unit_test (test_live_source),
     cmocka_unit_test (test_same_as_command),
+    cmocka_unit_test (test_seek),
+    cmocka_unit_test (test_labels_file_same_as_command),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
