@@ -91,6 +91,13 @@ int bench_features(int argc, char **argv)
             energy = 1;
             continue;
         }
+        static const char *const valued[] = {"--seconds", "--mel-bins", "--sample-rate", "--runs", "--mfcc",
+                                             "--save-signal"};
+        int known = 0;
+        for (size_t o = 0; o < sizeof valued / sizeof valued[0]; o++)
+            known |= !strcmp(a, valued[o]);
+        if (!known)
+            return cli_error("bench features: unknown option %s (see --help)", a);
         if (!v)
             return cli_error("bench features: %s needs a value (see --help)", a);
         i++;
