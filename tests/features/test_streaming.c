@@ -2,6 +2,7 @@
  * the whole signal; short audio gives no frame; NaN/Inf are refused with their
  * absolute position and leave the extractor as it was. */
 #include <math.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <setjmp.h>
 #include <stdio.h>
@@ -211,6 +212,74 @@ static void test_callback_stops_push(void **state)
     free(x);
 }
 
+/* Extractors made, used and freed on several threads at once (FFTW's planner
+ * is shared and not thread-safe) give the frames of a single-threaded run. */
+typedef struct {
+    const float *x;
+    size_t n;
+    const frame_sink *ref;
+    int ok;
+} thread_job;
+
+/* No cmocka asserts off the main thread: count and copy, check afterwards. */
+static int thread_sink(void *user, int64_t index, const float *frame, int dim)
+{
+    frame_sink *s = user;
+    if (index == s->frames && index < s->cap && dim == s->dim)
+        memcpy(s->data + index * dim, frame, (size_t)dim * sizeof *frame);
+    s->frames++;
+    return 0;
+}
+
+static void *thread_main(void *arg)
+{
+    thread_job *job = arg;
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    job->ok = 1;
+    for (int rep = 0; rep < 4; rep++) {
+        sl_features *f = sl_features_new(&cfg, NULL, 0);
+        if (!f) {
+            job->ok = 0;
+            return NULL;
+        }
+        const int64_t frames = job->ref->frames, dim = job->ref->dim;
+        float *got = malloc((size_t)(frames * dim) * sizeof *got);
+        frame_sink s = {got, 0, frames, (int)dim};
+        size_t chunk = 37 + 101 * (size_t)rep;
+        for (size_t pos = 0; pos < job->n; pos += chunk)
+            sl_features_push(f, job->x + pos, job->n - pos < chunk ? job->n - pos : chunk, thread_sink, &s, NULL, 0);
+        if (s.frames != frames || memcmp(got, job->ref->data, (size_t)(frames * dim) * sizeof *got) != 0)
+            job->ok = 0;
+        free(got);
+        sl_features_free(f);
+    }
+    return NULL;
+}
+
+static void test_threads_same_frames(void **state)
+{
+    (void)state;
+    size_t n;
+    float *x = fx_read_f32("speech16k.f32", &n);
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    frame_sink ref;
+    extract(&cfg, x, n, NULL, 0, &ref);
+    pthread_t th[4];
+    thread_job jobs[4];
+    for (int i = 0; i < 4; i++) {
+        jobs[i] = (thread_job){x, n, &ref, 0};
+        assert_int_equal(pthread_create(&th[i], NULL, thread_main, &jobs[i]), 0);
+    }
+    for (int i = 0; i < 4; i++) {
+        pthread_join(th[i], NULL);
+        assert_true(jobs[i].ok);
+    }
+    sink_free(&ref);
+    free(x);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -219,6 +288,7 @@ int main(void)
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_non_finite_refused_with_position),
         cmocka_unit_test(test_callback_stops_push),
+        cmocka_unit_test(test_threads_same_frames),
     };
     return cmocka_run_group_tests_name("features_streaming", tests, NULL, NULL);
 }
