@@ -463,6 +463,125 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
 /* 1 if the format is written per frame (frames, jsonl per frame), 0 per segment. */
 int sl_label_format_is_per_frame(const sl_label_writer *w);
 
+/* ======================================================================
+ * Training and evaluation (model/trainer.c and the model/train_*.c,
+ * model/manifest.c, model/feature_cache.c files): the library behind
+ * `seqlabel train` and `seqlabel eval` (docs/training.md).
+ *
+ * Data: a manifest is a TSV file, one labeled audio file per line:
+ *   audio<TAB>labels[<TAB>train|valid|test]
+ * (relative paths are taken from the manifest's folder; empty lines and lines
+ * starting with '#' are skipped). Labels are Audacity label tracks
+ * ("start<TAB>end<TAB>name", seconds). Frame i (the samples [i*hop, (i+1)*hop))
+ * takes the label of the segment containing its centre (i + 0.5) * hop;
+ * frames outside every segment are unlabeled and ignored (-1).
+ * ====================================================================== */
+
+typedef enum { SL_SPLIT_NONE = 0, SL_SPLIT_TRAIN, SL_SPLIT_VALID, SL_SPLIT_TEST } sl_split;
+
+typedef struct {
+    char *audio;  /* resolved path */
+    char *labels; /* resolved path */
+    sl_split split; /* SL_SPLIT_NONE when the line has no split column */
+    int line;     /* 1-based line in the manifest */
+} sl_manifest_entry;
+
+typedef struct {
+    char *path;
+    sl_manifest_entry *entries;
+    int n;
+} sl_manifest;
+
+int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen);
+void sl_manifest_free(sl_manifest *m);
+
+typedef struct {
+    double start, end; /* seconds, start <= end */
+    char *name;
+    int line;          /* 1-based line in the label file */
+} sl_label_segment;
+
+/* Reads an Audacity label file (Audacity's frequency lines "\\t..." are
+ * skipped). Segments come sorted by start; overlapping segments, end < start,
+ * bad numbers and empty names are errors naming the file and line. */
+int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
+void sl_label_segments_free(sl_label_segment *segs, int n);
+
+/* Per-frame metrics of a labeled set. confusion[t * n_classes + p] counts
+ * frames of true class t predicted as p. */
+typedef struct {
+    int n_classes;
+    int64_t *confusion;
+    double loss_sum; /* sum of -log p(true class) over counted frames */
+    int64_t frames;  /* counted (labeled) frames */
+} sl_metrics;
+
+int sl_metrics_init(sl_metrics *mt, int n_classes);
+void sl_metrics_reset(sl_metrics *mt);
+void sl_metrics_free(sl_metrics *mt);
+double sl_metrics_accuracy(const sl_metrics *mt);
+double sl_metrics_loss(const sl_metrics *mt); /* mean NLL, 0 when empty */
+/* precision/recall/F1 of class k (0 where undefined). */
+void sl_metrics_class(const sl_metrics *mt, int k, double *precision, double *recall, double *f1);
+/* Mean F1 over the classes that occur (as truth or prediction): the
+ * validation score by which the trainer keeps its best model. */
+double sl_metrics_macro_f1(const sl_metrics *mt);
+/* F1 of class k against all other classes merged (speech vs rest). */
+double sl_metrics_binary_f1(const sl_metrics *mt, int k);
+/* Loss, accuracy, per-class P/R/F1, macro F1, speech-vs-rest F1 (when a class
+ * is called "speech") and the confusion matrix, as text lines starting with
+ * `prefix`. class names from the model. */
+void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefix, void *fp);
+
+/* Evaluates a model on every entry of a manifest (split filter: SL_SPLIT_NONE
+ * takes all) with the labeler's own windows (the model's stream window, left
+ * context and lookahead; positions from 0 in each window), adding to `mt`
+ * (initialised with the model's class count). Label names unknown to the model
+ * are errors. cache_dir: feature cache folder or NULL. */
+int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
+                         const char *cache_dir, int num_threads, sl_metrics *mt, char *err,
+                         size_t errlen);
+
+typedef enum { SL_SCHEDULE_COSINE = 0, SL_SCHEDULE_LINEAR = 1 } sl_lr_schedule;
+
+typedef struct {
+    const char *train_manifest;  /* train (and valid) rows; test rows are skipped */
+    const char *valid_manifest;  /* NULL: the valid rows of train_manifest */
+    const char *out_path;        /* the best model by validation macro F1 (the last
+                                    model without validation data), saved atomically */
+    const char *checkpoint_path; /* NULL: none. Written atomically (temp + rename) */
+    int resume;                  /* continue from checkpoint_path, exactly */
+    const char *cache_dir;       /* feature cache folder; NULL: no cache */
+    int n_classes;               /* 0: the label names, in order of first appearance */
+    const char *class_names[SL_MAX_CLASSES];
+    sl_model_config model;       /* n_features and n_classes are filled in */
+    sl_feature_config features;
+    int window;                  /* crop length in frames; default 400 */
+    int batch;                   /* windows per step; default 16 */
+    int epochs;                  /* default 20; an epoch = ceil(train frames / (batch*window)) steps */
+    int64_t max_steps;           /* > 0: total steps, overriding epochs */
+    int64_t stop_after;          /* > 0: leave after this step (checkpoint written) */
+    float lr;                    /* peak learning rate; default 1e-3 */
+    int warmup;                  /* steps of linear warm-up; -1 (default): 5% of the steps, at most 500 */
+    sl_lr_schedule schedule;     /* decay after warm-up; default cosine */
+    float min_lr_ratio;          /* lr at the end / peak lr; default 0.05 */
+    float weight_decay;          /* AdamW; default 0.01 */
+    float beta1, beta2, adam_eps;/* default 0.9, 0.999, 1e-8 */
+    float clip;                  /* global gradient norm limit; 0 = none; default 1 */
+    int class_weights;           /* 1: inverse class frequency in the loss */
+    float augment_gain_db;       /* > 0: random gain in [-x, x] dB per window */
+    uint64_t seed;               /* default 1 */
+    int num_threads;             /* OpenBLAS threads; default 1 */
+    int checkpoint_every;        /* steps between checkpoints; 0: after each epoch only */
+    int progress;                /* progress lines on stderr; default 1 */
+    void *report;                /* FILE * for per-epoch metrics, or NULL */
+} sl_train_config;
+
+void sl_train_config_default(sl_train_config *c);
+/* Trains; 0 on success. Same config, seed and thread count: the same model,
+ * also when stopped (stop_after or a crash) and resumed from a checkpoint. */
+int sl_train(const sl_train_config *c, char *err, size_t errlen);
+
 #ifdef __cplusplus
 }
 #endif

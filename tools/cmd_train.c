@@ -1,8 +1,197 @@
+/* `seqlabel train`: trains a labeler from a manifest of audio files and
+ * Audacity label tracks (the library's sl_train; docs/training.md). Options
+ * map one to one onto sl_train_config; this file only parses them. */
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seqlabel.h"
 #include "tools/cli.h"
+#include "tools/train_cli.h"
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+        "usage: seqlabel train --manifest TRAIN.tsv --out MODEL [OPTIONS]\n"
+        "\n"
+        "Trains a frame labeler. TRAIN.tsv: one line per file, audio<TAB>labels[<TAB>split]\n"
+        "(split: train, valid or test; relative paths from the manifest's folder); labels\n"
+        "are Audacity label tracks 'start<TAB>end<TAB>class'. Per-epoch metrics go to\n"
+        "standard output, progress to standard error. docs/training.md has the details.\n"
+        "\n"
+        "data:\n"
+        "  --manifest FILE       training manifest (its 'valid' lines validate) [required]\n"
+        "  --valid FILE          validation manifest (every line but 'test' ones)\n"
+        "  --out MODEL           the best model by validation macro F1 (written atomically)\n"
+        "  --classes a,b,c       class names and order [the label names, first seen first]\n"
+        "  --cache-dir DIR       feature cache [$XDG_CACHE_HOME or ~/.cache, /seqlabel/features]\n"
+        "  --no-cache            keep features in memory only\n"
+        "\n"
+        "features (stored in the model, used as-is at inference):\n"
+        "  --sample-rate HZ      [16000]   --mel-bins N [80]   --mfcc N (0: log-mel) [0]\n"
+        "\n"
+        "model:\n"
+        "  --d-model N [128]  --heads N [4]  --layers N [4]  --d-ff N [512]\n"
+        "  --activation relu|gelu [relu]  --norm post|pre [post]\n"
+        "  --band L,R            attention reaches L frames back, R ahead (-1: no limit) [-1,-1]\n"
+        "  --window T            training crop length in frames; also the model's streaming\n"
+        "                        window (left context T/4, lookahead T/8) [400]\n"
+        "\n"
+        "optimisation:\n"
+        "  --epochs N [20]   --steps N (total, overrides --epochs)   --batch N [16]\n"
+        "  --lr X [1e-3]   --warmup N steps [5%% of the steps, at most 500]\n"
+        "  --schedule cosine|linear [cosine]   --min-lr-ratio X [0.05]\n"
+        "  --weight-decay X [0.01]   --clip X (global grad norm, 0: off) [1]\n"
+        "  --class-weights       weigh the loss by inverse class frequency\n"
+        "  --augment-gain DB     random gain in [-DB, DB] per window (log-mel only)\n"
+        "  --seed N [1]   --threads N (OpenBLAS threads) [1]\n"
+        "  same seed, settings and thread count: the same model\n"
+        "\n"
+        "checkpoints:\n"
+        "  --checkpoint PATH     weights, AdamW moments, generator state and step, written\n"
+        "                        after each epoch (temp file + rename: never half-written)\n"
+        "  --checkpoint-every N  also every N steps\n"
+        "  --resume              continue from --checkpoint exactly (fresh start if absent)\n"
+        "  --stop-after N        leave after step N with a checkpoint\n"
+        "  --quiet               no progress lines\n");
+}
+
+enum {
+    O_MANIFEST = 256, O_VALID, O_OUT, O_CLASSES, O_CACHE, O_NOCACHE, O_RATE, O_MEL, O_MFCC,
+    O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
+    O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
+    O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP
+};
 
 int sl_cmd_train(int argc, char **argv)
 {
-    (void)argc;
-    (void)argv;
-    return cli_error("'train' is not implemented yet");
+    static const struct option opts[] = {
+        {"manifest", required_argument, 0, O_MANIFEST}, {"valid", required_argument, 0, O_VALID},
+        {"out", required_argument, 0, O_OUT}, {"classes", required_argument, 0, O_CLASSES},
+        {"cache-dir", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
+        {"sample-rate", required_argument, 0, O_RATE}, {"mel-bins", required_argument, 0, O_MEL},
+        {"mfcc", required_argument, 0, O_MFCC}, {"d-model", required_argument, 0, O_DMODEL},
+        {"heads", required_argument, 0, O_HEADS}, {"layers", required_argument, 0, O_LAYERS},
+        {"d-ff", required_argument, 0, O_DFF}, {"activation", required_argument, 0, O_ACT},
+        {"norm", required_argument, 0, O_NORM}, {"band", required_argument, 0, O_BAND},
+        {"window", required_argument, 0, O_WINDOW}, {"epochs", required_argument, 0, O_EPOCHS},
+        {"steps", required_argument, 0, O_STEPS}, {"batch", required_argument, 0, O_BATCH},
+        {"lr", required_argument, 0, O_LR}, {"warmup", required_argument, 0, O_WARMUP},
+        {"schedule", required_argument, 0, O_SCHEDULE},
+        {"min-lr-ratio", required_argument, 0, O_MINLR},
+        {"weight-decay", required_argument, 0, O_WD}, {"clip", required_argument, 0, O_CLIP},
+        {"class-weights", no_argument, 0, O_CW}, {"augment-gain", required_argument, 0, O_GAIN},
+        {"seed", required_argument, 0, O_SEED}, {"threads", required_argument, 0, O_THREADS},
+        {"checkpoint", required_argument, 0, O_CKPT},
+        {"checkpoint-every", required_argument, 0, O_CKPT_EVERY},
+        {"resume", no_argument, 0, O_RESUME}, {"stop-after", required_argument, 0, O_STOP},
+        {"quiet", no_argument, 0, O_QUIET}, {"help", no_argument, 0, O_HELP},
+        {0, 0, 0, 0}};
+    sl_train_config c;
+    sl_train_config_default(&c);
+    c.report = stdout;
+    char *class_buf = NULL;
+    int no_cache = 0;
+    const char *cache_dir = NULL;
+    long v;
+    double d;
+    optind = 1;
+    opterr = 0;
+    int o;
+    while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+        const char *a = optarg;
+        int bad = 0;
+        switch (o) {
+        case O_MANIFEST: c.train_manifest = a; break;
+        case O_VALID: c.valid_manifest = a; break;
+        case O_OUT: c.out_path = a; break;
+        case O_CLASSES:
+            free(class_buf);
+            class_buf = strdup(a);
+            if (!class_buf || train_cli_split_classes(class_buf, c.class_names, &c.n_classes)) {
+                free(class_buf);
+                return cli_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
+                                 SL_MAX_CLASSES, SL_MAX_CLASS_NAME);
+            }
+            break;
+        case O_CACHE: cache_dir = a; break;
+        case O_NOCACHE: no_cache = 1; break;
+        case O_RATE: bad = cli_parse_int("--sample-rate", a, 1000, 384000, &v); c.features.sample_rate = (int)v; break;
+        case O_MEL: bad = cli_parse_int("--mel-bins", a, 1, 1024, &v); c.features.num_mel_bins = (int)v; break;
+        case O_MFCC: bad = cli_parse_int("--mfcc", a, 0, 1024, &v); c.features.num_ceps = (int)v; break;
+        case O_DMODEL: bad = cli_parse_int("--d-model", a, 2, SL_MAX_DIM, &v); c.model.d_model = (int)v; break;
+        case O_HEADS: bad = cli_parse_int("--heads", a, 1, SL_MAX_HEADS, &v); c.model.n_heads = (int)v; break;
+        case O_LAYERS: bad = cli_parse_int("--layers", a, 1, SL_MAX_LAYERS, &v); c.model.n_layers = (int)v; break;
+        case O_DFF: bad = cli_parse_int("--d-ff", a, 1, SL_MAX_DIM, &v); c.model.d_ff = (int)v; break;
+        case O_ACT:
+            if (!strcmp(a, "relu")) c.model.activation = SL_ACT_RELU;
+            else if (!strcmp(a, "gelu")) c.model.activation = SL_ACT_GELU;
+            else bad = cli_error("--activation: '%s' is not relu or gelu", a);
+            break;
+        case O_NORM:
+            if (!strcmp(a, "post")) c.model.norm_first = 0;
+            else if (!strcmp(a, "pre")) c.model.norm_first = 1;
+            else bad = cli_error("--norm: '%s' is not post or pre", a);
+            break;
+        case O_BAND:
+            if (train_cli_parse_pair(a, &c.model.band_left, &c.model.band_right))
+                bad = cli_error("--band: expected L,R (frames, -1 = no limit), got '%s'", a);
+            break;
+        case O_WINDOW: bad = cli_parse_int("--window", a, 1, SL_MAX_WINDOW, &v); c.window = (int)v; break;
+        case O_EPOCHS: bad = cli_parse_int("--epochs", a, 1, 1000000, &v); c.epochs = (int)v; break;
+        case O_STEPS: bad = cli_parse_int("--steps", a, 1, 1000000000, &v); c.max_steps = v; break;
+        case O_BATCH: bad = cli_parse_int("--batch", a, 1, 65536, &v); c.batch = (int)v; break;
+        case O_LR: bad = cli_parse_float("--lr", a, 1e-9, 10.0, &d); c.lr = (float)d; break;
+        case O_WARMUP: bad = cli_parse_int("--warmup", a, 0, 1000000000, &v); c.warmup = (int)v; break;
+        case O_SCHEDULE:
+            if (!strcmp(a, "cosine")) c.schedule = SL_SCHEDULE_COSINE;
+            else if (!strcmp(a, "linear")) c.schedule = SL_SCHEDULE_LINEAR;
+            else bad = cli_error("--schedule: '%s' is not cosine or linear", a);
+            break;
+        case O_MINLR: bad = cli_parse_float("--min-lr-ratio", a, 0.0, 1.0, &d); c.min_lr_ratio = (float)d; break;
+        case O_WD: bad = cli_parse_float("--weight-decay", a, 0.0, 10.0, &d); c.weight_decay = (float)d; break;
+        case O_CLIP: bad = cli_parse_float("--clip", a, 0.0, 1e9, &d); c.clip = (float)d; break;
+        case O_CW: c.class_weights = 1; break;
+        case O_GAIN: bad = cli_parse_float("--augment-gain", a, 0.0, 60.0, &d); c.augment_gain_db = (float)d; break;
+        case O_SEED: bad = cli_parse_int("--seed", a, 0, 0x7fffffffL, &v); c.seed = (uint64_t)v; break;
+        case O_THREADS: bad = cli_parse_int("--threads", a, 1, 256, &v); c.num_threads = (int)v; break;
+        case O_CKPT: c.checkpoint_path = a; break;
+        case O_CKPT_EVERY: bad = cli_parse_int("--checkpoint-every", a, 0, 1000000000, &v); c.checkpoint_every = (int)v; break;
+        case O_RESUME: c.resume = 1; break;
+        case O_STOP: bad = cli_parse_int("--stop-after", a, 1, 1000000000, &v); c.stop_after = v; break;
+        case O_QUIET: c.progress = 0; break;
+        case O_HELP:
+        case 'h':
+            usage(stdout);
+            free(class_buf);
+            return 0;
+        default:
+            free(class_buf);
+            usage(stderr);
+            return cli_error("train: unknown option or missing value: '%s'", argv[optind - 1]);
+        }
+        if (bad) {
+            free(class_buf);
+            return 1;
+        }
+    }
+    if (optind < argc) {
+        free(class_buf);
+        return cli_error("train: unexpected argument '%s' (options only; see --help)", argv[optind]);
+    }
+    if (!c.train_manifest || !c.out_path) {
+        free(class_buf);
+        usage(stderr);
+        return cli_error("train: --manifest and --out are required");
+    }
+    char cache_buf[4096];
+    if (!no_cache)
+        c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
+    char err[SL_ERR_LEN];
+    int rc = sl_train(&c, err, sizeof err);
+    free(class_buf);
+    if (rc)
+        return cli_error("%s", err);
+    return 0;
 }

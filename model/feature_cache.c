@@ -1,0 +1,283 @@
+/* Features of whole audio files for the trainer, computed with the same
+ * streaming extractor as inference (sl_features) and kept in an on-disk cache
+ * so that epochs and runs after the first do not decode and resample again.
+ * See trainer_internal.h for the keying and safety rules. */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/trainer_internal.h"
+
+#define CACHE_MAGIC "SLFEAT01"
+#define CACHE_HEADER 48 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, reserved 8 */
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* FNV-1a, 64 bits: a cache key, not a security boundary (entries are also
+ * checked against the stored path). */
+static void fnv(uint64_t *h, const void *data, size_t n)
+{
+    const unsigned char *p = data;
+    for (size_t i = 0; i < n; i++) {
+        *h ^= p[i];
+        *h *= 1099511628211ull;
+    }
+}
+static void fnv_i64(uint64_t *h, int64_t v) { fnv(h, &v, sizeof v); }
+static void fnv_f(uint64_t *h, float v) { fnv(h, &v, sizeof v); }
+
+static uint64_t cache_key(const char *real, const struct stat *st, const sl_feature_config *c)
+{
+    uint64_t h = 1469598103934665603ull;
+    fnv(&h, CACHE_MAGIC, 8);
+    fnv(&h, real, strlen(real) + 1);
+    fnv_i64(&h, (int64_t)st->st_size);
+    fnv_i64(&h, (int64_t)st->st_mtim.tv_sec);
+    fnv_i64(&h, (int64_t)st->st_mtim.tv_nsec);
+    fnv_i64(&h, (int64_t)st->st_ino);
+    fnv_i64(&h, (int64_t)st->st_dev);
+    /* Field by field: struct padding bytes are unspecified. */
+    fnv_i64(&h, c->sample_rate);
+    fnv_f(&h, c->frame_length_ms);
+    fnv_f(&h, c->frame_shift_ms);
+    fnv_i64(&h, c->num_mel_bins);
+    fnv_f(&h, c->low_freq);
+    fnv_f(&h, c->high_freq);
+    fnv_i64(&h, c->window);
+    fnv_f(&h, c->preemph);
+    fnv_i64(&h, c->remove_dc);
+    fnv_f(&h, c->dither);
+    fnv_i64(&h, c->dither_seed);
+    fnv_i64(&h, c->use_energy);
+    fnv_f(&h, c->energy_floor);
+    fnv_i64(&h, c->raw_energy);
+    fnv_i64(&h, c->num_ceps);
+    fnv_f(&h, c->cepstral_lifter);
+    fnv_f(&h, c->input_scale);
+    return h;
+}
+
+typedef struct {
+    float *buf;
+    int64_t n, cap;
+    int dim;
+} frame_sink;
+
+static int collect_frame(void *user, int64_t index, const float *frame, int dim)
+{
+    (void)index;
+    frame_sink *s = user;
+    if (s->n == s->cap) {
+        int64_t nc = s->cap ? 2 * s->cap : 4096;
+        float *nb = realloc(s->buf, (size_t)nc * (size_t)dim * sizeof *nb);
+        if (!nb)
+            return 1;
+        s->buf = nb;
+        s->cap = nc;
+    }
+    memcpy(s->buf + (size_t)s->n * (size_t)dim, frame, (size_t)dim * sizeof *frame);
+    s->n++;
+    return 0;
+}
+
+static int compute(const char *audio, const sl_feature_config *fc, sl_feature_file *out,
+                   char *err, size_t errlen)
+{
+    sl_audio_reader *r = sl_audio_open(audio, fc->sample_rate, err, errlen);
+    if (!r)
+        return -1;
+    sl_features *f = sl_features_new(fc, err, errlen);
+    enum { BLOCK = 16384 };
+    float *pcm = malloc(BLOCK * sizeof *pcm);
+    frame_sink sink = {NULL, 0, 0, sl_feature_dim(fc)};
+    int rc = (!f || !pcm) ? -1 : 0;
+    if (f && !pcm)
+        fail(err, errlen, "%s: out of memory", audio);
+    int64_t samples = 0;
+    while (rc == 0) {
+        long got = sl_audio_read(r, pcm, BLOCK, err, errlen);
+        if (got < 0) {
+            rc = -1;
+            break;
+        }
+        if (got == 0)
+            break;
+        samples += got;
+        int prc = sl_features_push(f, pcm, (size_t)got, collect_frame, &sink, err, errlen);
+        if (prc > 0)
+            rc = fail(err, errlen, "%s: out of memory", audio);
+        else if (prc < 0) {
+            /* The extractor names no file: add it. */
+            char msg[SL_ERR_LEN];
+            snprintf(msg, sizeof msg, "%s", err ? err : "");
+            rc = fail(err, errlen, "%s: %s", audio, msg);
+        }
+    }
+    free(pcm);
+    sl_features_free(f);
+    sl_audio_close(r);
+    if (rc) {
+        free(sink.buf);
+        return -1;
+    }
+    out->owned = sink.buf;
+    out->feats = sink.buf;
+    out->n_frames = sink.n;
+    out->dim = sink.dim;
+    out->n_samples = samples;
+    return 0;
+}
+
+static int mkdir_p(const char *dir)
+{
+    char buf[4096];
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+        return -1;
+    for (char *p = buf + 1; *p; p++)
+        if (*p == '/') {
+            *p = '\0';
+            if (mkdir(buf, 0777) && errno != EEXIST)
+                return -1;
+            *p = '/';
+        }
+    if (mkdir(buf, 0777) && errno != EEXIST)
+        return -1;
+    return 0;
+}
+
+static void put64(unsigned char *p, uint64_t v)
+{
+    for (int i = 0; i < 8; i++)
+        p[i] = (unsigned char)(v >> (8 * i));
+}
+static uint64_t get64(const unsigned char *p)
+{
+    uint64_t v = 0;
+    for (int i = 7; i >= 0; i--)
+        v = (v << 8) | p[i];
+    return v;
+}
+
+/* Maps a cache entry if it is exactly what we want; 0 on success. */
+static int try_read(const char *entry, uint64_t key, const char *real, int dim,
+                    sl_feature_file *out)
+{
+    int fd = open(entry, O_RDONLY | O_CLOEXEC);
+    if (fd < 0)
+        return -1;
+    struct stat st;
+    size_t plen = strlen(real);
+    if (fstat(fd, &st) || (size_t)st.st_size < CACHE_HEADER + plen) {
+        close(fd);
+        return -1;
+    }
+    size_t len = (size_t)st.st_size;
+    void *map = mmap(NULL, len, PROT_READ, MAP_PRIVATE, fd, 0);
+    close(fd);
+    if (map == MAP_FAILED)
+        return -1;
+    const unsigned char *p = map;
+    uint64_t n_frames = get64(p + 24);
+    uint32_t fdim = (uint32_t)get64(p + 32) & 0xffffffffu;
+    uint32_t flen = (uint32_t)(get64(p + 32) >> 32);
+    size_t off = (CACHE_HEADER + plen + 3) & ~(size_t)3;
+    if (memcmp(p, CACHE_MAGIC, 8) || get64(p + 8) != key || (int)fdim != dim || flen != plen ||
+        memcmp(p + CACHE_HEADER, real, plen) || n_frames > (uint64_t)1 << 40 ||
+        off + n_frames * (uint64_t)dim * sizeof(float) != len) {
+        munmap(map, len);
+        return -1;
+    }
+    out->map = map;
+    out->map_len = len;
+    out->feats = (const float *)(p + off);
+    out->n_frames = (int64_t)n_frames;
+    out->dim = dim;
+    out->n_samples = (int64_t)get64(p + 16);
+    out->from_cache = 1;
+    return 0;
+}
+
+/* Best effort: a cache that cannot be written only costs time. */
+static void try_write(const char *entry, uint64_t key, const char *real, const sl_feature_file *f)
+{
+    size_t plen = strlen(real);
+    size_t off = (CACHE_HEADER + plen + 3) & ~(size_t)3;
+    char tmp[4200];
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", entry, (long)getpid()) >= (int)sizeof tmp)
+        return;
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp)
+        return;
+    unsigned char head[CACHE_HEADER] = {0};
+    memcpy(head, CACHE_MAGIC, 8);
+    put64(head + 8, key);
+    put64(head + 16, (uint64_t)f->n_samples);
+    put64(head + 24, (uint64_t)f->n_frames);
+    put64(head + 32, (uint64_t)(uint32_t)f->dim | ((uint64_t)plen << 32));
+    static const char zeros[4] = {0};
+    int ok = fwrite(head, 1, sizeof head, fp) == sizeof head &&
+             fwrite(real, 1, plen, fp) == plen &&
+             fwrite(zeros, 1, off - CACHE_HEADER - plen, fp) == off - CACHE_HEADER - plen &&
+             fwrite(f->feats, sizeof(float), (size_t)f->n_frames * (size_t)f->dim, fp) ==
+                 (size_t)f->n_frames * (size_t)f->dim;
+    ok = (fclose(fp) == 0) && ok;
+    if (!ok || rename(tmp, entry))
+        unlink(tmp);
+}
+
+int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
+                         sl_feature_file *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    if (stat(audio, &st))
+        return fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail(err, errlen, "%s: is a directory, not an audio file", audio);
+    if (!cache_dir || !cache_dir[0])
+        return compute(audio, fc, out, err, errlen);
+    char *real = realpath(audio, NULL);
+    if (!real)
+        return fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
+    uint64_t key = cache_key(real, &st, fc);
+    char entry[4096];
+    int rc;
+    if (snprintf(entry, sizeof entry, "%s/%016llx.feat", cache_dir, (unsigned long long)key) >=
+        (int)sizeof entry) {
+        rc = compute(audio, fc, out, err, errlen);
+    } else if (try_read(entry, key, real, sl_feature_dim(fc), out) == 0) {
+        rc = 0;
+    } else {
+        rc = compute(audio, fc, out, err, errlen);
+        if (rc == 0 && mkdir_p(cache_dir) == 0)
+            try_write(entry, key, real, out);
+    }
+    free(real);
+    return rc;
+}
+
+void sl_feature_file_free(sl_feature_file *f)
+{
+    if (!f)
+        return;
+    if (f->map)
+        munmap(f->map, f->map_len);
+    free(f->owned);
+    memset(f, 0, sizeof *f);
+}

@@ -1,0 +1,305 @@
+/* Training data lists: the manifest (TSV of audio, labels, split) and Audacity
+ * label files. Every error names the file and the line, because these files
+ * are written by hand or by scripts and a user must be able to find the fault. */
+#include <errno.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seqlabel.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* Reads a whole text file into a NUL-terminated buffer. */
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    size_t cap = 4096, n = 0;
+    char *buf = malloc(cap);
+    while (buf) {
+        if (n + 1 >= cap) {
+            char *nb = realloc(buf, cap * 2);
+            if (!nb) {
+                free(buf);
+                buf = NULL;
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        size_t got = fread(buf + n, 1, cap - 1 - n, fp);
+        n += got;
+        if (got == 0)
+            break;
+    }
+    int bad = ferror(fp);
+    fclose(fp);
+    if (!buf || bad) {
+        free(buf);
+        fail(err, errlen, "%s: cannot read%s", path, buf ? "" : ": out of memory");
+        return NULL;
+    }
+    buf[n] = '\0';
+    if (strlen(buf) != n) {
+        free(buf);
+        fail(err, errlen, "%s: not a text file (contains NUL bytes)", path);
+        return NULL;
+    }
+    *len = n;
+    return buf;
+}
+
+/* Splits the next line off *p in place (strips "\r\n"); NULL at the end. */
+static char *next_line(char **p)
+{
+    if (!**p)
+        return NULL;
+    char *line = *p, *nl = strchr(line, '\n');
+    if (nl) {
+        *nl = '\0';
+        *p = nl + 1;
+    } else {
+        *p = line + strlen(line);
+    }
+    size_t len = strlen(line);
+    if (len && line[len - 1] == '\r')
+        line[len - 1] = '\0';
+    return line;
+}
+
+static char *resolve(const char *manifest, const char *path)
+{
+    if (path[0] == '/')
+        return strdup(path);
+    const char *slash = strrchr(manifest, '/');
+    if (!slash)
+        return strdup(path);
+    size_t dl = (size_t)(slash - manifest) + 1, pl = strlen(path);
+    char *out = malloc(dl + pl + 1);
+    if (out) {
+        memcpy(out, manifest, dl);
+        memcpy(out + dl, path, pl + 1);
+    }
+    return out;
+}
+
+void sl_manifest_free(sl_manifest *m)
+{
+    if (!m)
+        return;
+    for (int i = 0; i < m->n; i++) {
+        free(m->entries[i].audio);
+        free(m->entries[i].labels);
+    }
+    free(m->entries);
+    free(m->path);
+    memset(m, 0, sizeof *m);
+}
+
+int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    size_t len;
+    char *text = read_text(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    out->path = strdup(path);
+    int cap = 0, line_no = 0, rc = 0;
+    char *p = text, *line;
+    while (rc == 0 && (line = next_line(&p)) != NULL) {
+        line_no++;
+        if (line[0] == '\0' || line[0] == '#')
+            continue;
+        char *cols[4] = {0};
+        int nc = 0;
+        for (char *c = line; nc < 4;) {
+            cols[nc++] = c;
+            char *tab = strchr(c, '\t');
+            if (!tab)
+                break;
+            *tab = '\0';
+            c = tab + 1;
+        }
+        if (nc < 2 || nc > 3) {
+            rc = fail(err, errlen, "%s:%d: expected audio<TAB>labels[<TAB>split], found %d column%s",
+                      path, line_no, nc, nc == 1 ? "" : "s");
+            break;
+        }
+        if (!cols[0][0] || !cols[1][0]) {
+            rc = fail(err, errlen, "%s:%d: empty %s path", path, line_no,
+                      cols[0][0] ? "label" : "audio");
+            break;
+        }
+        sl_split split = SL_SPLIT_NONE;
+        if (nc == 3) {
+            if (!strcmp(cols[2], "train"))
+                split = SL_SPLIT_TRAIN;
+            else if (!strcmp(cols[2], "valid"))
+                split = SL_SPLIT_VALID;
+            else if (!strcmp(cols[2], "test"))
+                split = SL_SPLIT_TEST;
+            else {
+                rc = fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test)", path,
+                          line_no, cols[2]);
+                break;
+            }
+        }
+        if (out->n == cap) {
+            int nc2 = cap ? 2 * cap : 64;
+            sl_manifest_entry *ne = realloc(out->entries, (size_t)nc2 * sizeof *ne);
+            if (!ne) {
+                rc = fail(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            out->entries = ne;
+            cap = nc2;
+        }
+        sl_manifest_entry *e = &out->entries[out->n];
+        e->audio = resolve(path, cols[0]);
+        e->labels = resolve(path, cols[1]);
+        e->split = split;
+        e->line = line_no;
+        out->n++;
+        if (!e->audio || !e->labels)
+            rc = fail(err, errlen, "%s: out of memory", path);
+    }
+    free(text);
+    if (rc == 0 && !out->path)
+        rc = fail(err, errlen, "%s: out of memory", path);
+    if (rc)
+        sl_manifest_free(out);
+    return rc;
+}
+
+void sl_label_segments_free(sl_label_segment *segs, int n)
+{
+    if (!segs)
+        return;
+    for (int i = 0; i < n; i++)
+        free(segs[i].name);
+    free(segs);
+}
+
+/* Strict seconds: a finite number >= 0 and the whole field. */
+static int parse_seconds(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end != '\0' || !isfinite(v) || v < 0.0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+static int cmp_segment(const void *a, const void *b)
+{
+    const sl_label_segment *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    if (x->end != y->end)
+        return x->end < y->end ? -1 : 1;
+    return x->line - y->line;
+}
+
+int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
+    *segs = NULL;
+    *n = 0;
+    size_t len;
+    char *text = read_text(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    sl_label_segment *s = NULL;
+    int cnt = 0, cap = 0, line_no = 0, rc = 0;
+    char *p = text, *line;
+    while (rc == 0 && (line = next_line(&p)) != NULL) {
+        line_no++;
+        if (line[0] == '\0')
+            continue;
+        if (line[0] == '\\') /* Audacity's spectral selection line under a label */
+            continue;
+        char *t1 = strchr(line, '\t');
+        char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
+        if (!t1 || !t2) {
+            rc = fail(err, errlen, "%s:%d: expected start<TAB>end<TAB>label", path, line_no);
+            break;
+        }
+        *t1 = *t2 = '\0';
+        const char *name = t2 + 1;
+        double a, b;
+        if (parse_seconds(line, &a) || parse_seconds(t1 + 1, &b)) {
+            rc = fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line_no,
+                      parse_seconds(line, &a) ? line : t1 + 1);
+            break;
+        }
+        if (b < a) {
+            rc = fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
+                      line_no, b, a);
+            break;
+        }
+        size_t nl = strlen(name);
+        if (nl == 0 || nl > SL_MAX_CLASS_NAME || strchr(name, '\t')) {
+            rc = fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
+                      line_no, SL_MAX_CLASS_NAME);
+            break;
+        }
+        if (cnt == cap) {
+            int nc = cap ? 2 * cap : 32;
+            sl_label_segment *ns = realloc(s, (size_t)nc * sizeof *ns);
+            if (!ns) {
+                rc = fail(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            s = ns;
+            cap = nc;
+        }
+        s[cnt].start = a;
+        s[cnt].end = b;
+        s[cnt].line = line_no;
+        s[cnt].name = strdup(name);
+        cnt++;
+        if (!s[cnt - 1].name)
+            rc = fail(err, errlen, "%s: out of memory", path);
+    }
+    free(text);
+    if (rc == 0) {
+        qsort(s, (size_t)cnt, sizeof *s, cmp_segment);
+        /* Point labels (start == end) mark instants, not spans: they label no
+         * frame and may sit anywhere, so only spans are checked for overlap. */
+        int prev = -1;
+        for (int i = 0; i < cnt && rc == 0; i++) {
+            if (s[i].end == s[i].start)
+                continue;
+            if (prev >= 0 && s[i].start < s[prev].end)
+                rc = fail(err, errlen,
+                          "%s:%d: segment %g-%g s overlaps the segment %g-%g s of line %d", path,
+                          s[i].line, s[i].start, s[i].end, s[prev].start, s[prev].end,
+                          s[prev].line);
+            prev = i;
+        }
+    }
+    if (rc) {
+        sl_label_segments_free(s, cnt);
+        return -1;
+    }
+    *segs = s;
+    *n = cnt;
+    return 0;
+}

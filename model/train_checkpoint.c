@@ -1,0 +1,236 @@
+/* Training checkpoints: one file holding the model file (weights, config,
+ * normalisation, classes), the AdamW moments, the generator state and the
+ * step, closed by a CRC32. Written to a temporary file, flushed to disk, then
+ * renamed over the old one, so an interrupted write (Ctrl-C, crash, full
+ * disk) leaves the previous checkpoint intact; a damaged file is refused.
+ *
+ * Layout (little-endian, as the hosts we build for):
+ *   "SLCKPT01" | u32 version 1 | u32 0 | u64 model_bytes | model file
+ *   | u64 n_params | i64 step | u64 rng[4] | f64 best_score | i64 best_step
+ *   | f64 epoch_loss_sum | i64 epoch_loss_steps | u64 settings_hash
+ *   | f32 adam_m[n_params] | f32 adam_v[n_params] | u32 crc32(all before) */
+#include <errno.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <zlib.h>
+
+#include "model/trainer_internal.h"
+
+#define CKPT_MAGIC "SLCKPT01"
+#define CKPT_VERSION 1u
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static unsigned char *read_all(const char *path, size_t *len, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp) {
+        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    unsigned char *buf = NULL;
+    long size = -1;
+    if (fseek(fp, 0, SEEK_END) == 0)
+        size = ftell(fp);
+    if (size >= 0 && fseek(fp, 0, SEEK_SET) == 0)
+        buf = malloc((size_t)size + 1);
+    if (!buf || fread(buf, 1, (size_t)size, fp) != (size_t)size) {
+        fclose(fp);
+        free(buf);
+        fail(err, errlen, "%s: cannot read", path);
+        return NULL;
+    }
+    fclose(fp);
+    *len = (size_t)size;
+    return buf;
+}
+
+typedef struct {
+    FILE *fp;
+    uLong crc;
+    int ok;
+} crc_writer;
+
+static void put(crc_writer *w, const void *p, size_t n)
+{
+    if (!w->ok || n == 0)
+        return;
+    w->crc = crc32(w->crc, p, (uInt)n);
+    w->ok = fwrite(p, 1, n, w->fp) == n;
+}
+
+/* crc32 takes uInt lengths: feed big blocks in pieces. */
+static void put_big(crc_writer *w, const void *p, size_t n)
+{
+    const unsigned char *b = p;
+    while (n) {
+        size_t k = n > (1u << 30) ? (1u << 30) : n;
+        put(w, b, k);
+        b += k;
+        n -= k;
+    }
+}
+
+int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
+                       const float *adam_v, const sl_train_state *st, char *err, size_t errlen)
+{
+    size_t plen = strlen(path) + 64;
+    char *tmp = malloc(plen), *mtmp = malloc(plen);
+    if (!tmp || !mtmp) {
+        free(tmp);
+        free(mtmp);
+        return fail(err, errlen, "%s: out of memory", path);
+    }
+    snprintf(tmp, plen, "%s.tmp.%ld", path, (long)getpid());
+    snprintf(mtmp, plen, "%s.model.tmp.%ld", path, (long)getpid());
+    size_t mlen = 0;
+    unsigned char *mbytes = NULL;
+    int rc = sl_model_save(m, mtmp, err, errlen);
+    if (rc == 0)
+        mbytes = read_all(mtmp, &mlen, err, errlen);
+    unlink(mtmp);
+    free(mtmp);
+    if (!mbytes) {
+        free(tmp);
+        return -1;
+    }
+    FILE *fp = fopen(tmp, "wb");
+    if (!fp) {
+        rc = fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+        free(mbytes);
+        free(tmp);
+        return rc;
+    }
+    crc_writer w = {fp, crc32(0L, Z_NULL, 0), 1};
+    uint32_t ver[2] = {CKPT_VERSION, 0};
+    uint64_t ml = mlen, np = sl_model_num_params(m);
+    put(&w, CKPT_MAGIC, 8);
+    put(&w, ver, sizeof ver);
+    put(&w, &ml, 8);
+    put_big(&w, mbytes, mlen);
+    put(&w, &np, 8);
+    put(&w, &st->step, 8);
+    put(&w, st->rng.s, sizeof st->rng.s);
+    put(&w, &st->best_score, 8);
+    put(&w, &st->best_step, 8);
+    put(&w, &st->epoch_loss_sum, 8);
+    put(&w, &st->epoch_loss_steps, 8);
+    put(&w, &st->settings_hash, 8);
+    put_big(&w, adam_m, np * sizeof(float));
+    put_big(&w, adam_v, np * sizeof(float));
+    uint32_t crc = (uint32_t)w.crc;
+    int ok = w.ok && fwrite(&crc, 4, 1, fp) == 1;
+    ok = fflush(fp) == 0 && ok;
+    ok = fsync(fileno(fp)) == 0 && ok; /* the rename must not outrun the data */
+    ok = fclose(fp) == 0 && ok;
+    free(mbytes);
+    if (!ok || rename(tmp, path)) {
+        rc = fail(err, errlen, "%s: cannot write the checkpoint: %s", path, strerror(errno));
+        unlink(tmp);
+    }
+    free(tmp);
+    return rc;
+}
+
+typedef struct {
+    const unsigned char *p;
+    size_t left;
+} cursor;
+
+static int take(cursor *c, void *out, size_t n)
+{
+    if (c->left < n)
+        return -1;
+    memcpy(out, c->p, n);
+    c->p += n;
+    c->left -= n;
+    return 0;
+}
+
+int sl_checkpoint_load(const char *path, sl_model **mp, float **am, float **av,
+                       sl_train_state *st, char *err, size_t errlen)
+{
+    *mp = NULL;
+    *am = *av = NULL;
+    size_t len;
+    unsigned char *buf = read_all(path, &len, err, errlen);
+    if (!buf)
+        return -1;
+    int rc = 0;
+    uint32_t ver[2];
+    uint64_t mlen = 0, np = 0;
+    cursor c = {buf, len};
+    if (len < 8 + 8 + 8 + 4 || memcmp(buf, CKPT_MAGIC, 8)) {
+        rc = fail(err, errlen, "%s: not a seqlabel checkpoint", path);
+        goto out;
+    }
+    uint32_t stored;
+    memcpy(&stored, buf + len - 4, 4);
+    uLong crc = crc32(0L, Z_NULL, 0);
+    for (size_t off = 0; off < len - 4;) {
+        size_t k = len - 4 - off > (1u << 30) ? (1u << 30) : len - 4 - off;
+        crc = crc32(crc, buf + off, (uInt)k);
+        off += k;
+    }
+    if ((uint32_t)crc != stored) {
+        rc = fail(err, errlen, "%s: checkpoint is damaged (checksum mismatch)", path);
+        goto out;
+    }
+    c.left -= 4;
+    c.p += 8;
+    c.left -= 8;
+    if (take(&c, ver, sizeof ver) || ver[0] != CKPT_VERSION) {
+        rc = fail(err, errlen, "%s: unsupported checkpoint version", path);
+        goto out;
+    }
+    if (take(&c, &mlen, 8) || mlen > c.left) {
+        rc = fail(err, errlen, "%s: checkpoint is truncated", path);
+        goto out;
+    }
+    *mp = sl_model_load_memory(c.p, (size_t)mlen, path, err, errlen);
+    if (!*mp) {
+        rc = -1;
+        goto out;
+    }
+    c.p += mlen;
+    c.left -= mlen;
+    if (take(&c, &np, 8) || np != sl_model_num_params(*mp) || take(&c, &st->step, 8) ||
+        take(&c, st->rng.s, sizeof st->rng.s) || take(&c, &st->best_score, 8) ||
+        take(&c, &st->best_step, 8) || take(&c, &st->epoch_loss_sum, 8) ||
+        take(&c, &st->epoch_loss_steps, 8) || take(&c, &st->settings_hash, 8) ||
+        c.left != 2 * np * sizeof(float)) {
+        rc = fail(err, errlen, "%s: checkpoint state does not match its model", path);
+        goto out;
+    }
+    *am = malloc(np * sizeof(float));
+    *av = malloc(np * sizeof(float));
+    if (!*am || !*av) {
+        rc = fail(err, errlen, "%s: out of memory", path);
+        goto out;
+    }
+    take(&c, *am, np * sizeof(float));
+    take(&c, *av, np * sizeof(float));
+out:
+    free(buf);
+    if (rc) {
+        sl_model_free(*mp);
+        free(*am);
+        free(*av);
+        *mp = NULL;
+        *am = *av = NULL;
+    }
+    return rc;
+}

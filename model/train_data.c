@@ -1,0 +1,252 @@
+/* Labeled datasets for training and evaluation: manifest entries -> features
+ * (feature cache) + one class index per frame from the Audacity labels, and
+ * the random-crop sampling of training windows. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "model/trainer_internal.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+static int selected(const sl_manifest_entry *e, unsigned mask)
+{
+    return (mask & SL_SPLIT_BIT(e->split)) != 0;
+}
+
+/* Prefixes err with "manifest:line: " so the user finds the entry. */
+static int blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err,
+                       size_t errlen)
+{
+    if (err && errlen) {
+        char msg[SL_ERR_LEN];
+        snprintf(msg, sizeof msg, "%s", err);
+        snprintf(err, errlen, "%s:%d: %s", man->path, e->line, msg);
+    }
+    return -1;
+}
+
+int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char **names, int *n,
+                               char *err, size_t errlen)
+{
+    for (int i = 0; i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!selected(e, split_mask))
+            continue;
+        sl_label_segment *segs;
+        int ns;
+        if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+            return blame_entry(man, e, err, errlen);
+        int rc = 0;
+        for (int k = 0; k < ns && rc == 0; k++) {
+            int found = 0;
+            for (int c = 0; c < *n && !found; c++)
+                found = !strcmp(names[c], segs[k].name);
+            if (found)
+                continue;
+            if (*n == SL_MAX_CLASSES)
+                rc = fail(err, errlen, "%s:%d: more than %d distinct label names", e->labels,
+                          segs[k].line, SL_MAX_CLASSES);
+            else if (!(names[*n] = strdup(segs[k].name)))
+                rc = fail(err, errlen, "out of memory");
+            else
+                (*n)++;
+        }
+        sl_label_segments_free(segs, ns);
+        if (rc)
+            return -1;
+    }
+    return 0;
+}
+
+static int class_of(const char *name, const char *const *classes, int n)
+{
+    for (int c = 0; c < n; c++)
+        if (!strcmp(classes[c], name))
+            return c;
+    return -1;
+}
+
+static void list_classes(char *buf, size_t len, const char *const *classes, int n)
+{
+    size_t used = 0;
+    buf[0] = '\0';
+    for (int c = 0; c < n && used + 1 < len; c++) {
+        int w = snprintf(buf + used, len - used, "%s%s", c ? ", " : "", classes[c]);
+        if (w < 0)
+            break;
+        used += (size_t)w;
+    }
+}
+
+/* Frame labels of one file. Segments are sorted and do not overlap (spans). */
+static int label_frames(const sl_label_segment *segs, int ns, const char *label_path,
+                        const char *audio, const sl_feature_file *ff,
+                        const sl_feature_config *fc, const char *const *classes, int n_classes,
+                        int32_t *labels, char *err, size_t errlen)
+{
+    const double rate = fc->sample_rate, hop = sl_feature_frame_shift(fc);
+    const double duration = (double)ff->n_samples / rate;
+    /* Labels are usually written with 10 ms (or coarser) rounding: allow one hop. */
+    const double slack = hop / rate + 1e-6;
+    int *idx = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *idx);
+    if (!idx)
+        return fail(err, errlen, "out of memory");
+    for (int k = 0; k < ns; k++) {
+        idx[k] = class_of(segs[k].name, classes, n_classes);
+        if (idx[k] < 0) {
+            char list[SL_ERR_LEN / 2];
+            list_classes(list, sizeof list, classes, n_classes);
+            free(idx);
+            return fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", label_path,
+                        segs[k].line, segs[k].name, list);
+        }
+        if (segs[k].end > duration + slack) {
+            free(idx);
+            return fail(err, errlen,
+                        "%s:%d: segment %g-%g s ends after the audio (%s is %.3f s long)",
+                        label_path, segs[k].line, segs[k].start, segs[k].end, audio, duration);
+        }
+    }
+    int k = 0;
+    for (int64_t i = 0; i < ff->n_frames; i++) {
+        double t = ((double)i + 0.5) * hop / rate;
+        while (k < ns && (segs[k].end <= t || segs[k].end == segs[k].start))
+            k++;
+        labels[i] = (k < ns && segs[k].start <= t) ? idx[k] : -1;
+    }
+    free(idx);
+    return 0;
+}
+
+int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
+                    const sl_feature_config *fc, const char *cache_dir,
+                    const char *const *class_names, int n_classes, char *err, size_t errlen)
+{
+    memset(ds, 0, sizeof *ds);
+    ds->n_classes = n_classes;
+    int count = 0;
+    for (int i = 0; i < man->n; i++)
+        count += selected(&man->entries[i], split_mask);
+    ds->files = calloc((size_t)(count ? count : 1), sizeof *ds->files);
+    ds->class_frames = calloc((size_t)n_classes, sizeof *ds->class_frames);
+    if (!ds->files || !ds->class_frames)
+        return fail(err, errlen, "out of memory");
+    /* First the cheap checks for every entry (audio present, labels valid), so
+     * a typo in the last line fails at once, not after an hour of features. */
+    for (int i = 0; i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!selected(e, split_mask))
+            continue;
+        if (access(e->audio, R_OK)) {
+            fail(err, errlen, "%s: cannot open the audio file", e->audio);
+            return blame_entry(man, e, err, errlen);
+        }
+        sl_label_segment *segs;
+        int ns;
+        if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+            return blame_entry(man, e, err, errlen);
+        int rc = 0;
+        for (int k = 0; k < ns && rc == 0; k++)
+            if (class_of(segs[k].name, class_names, n_classes) < 0) {
+                char list[SL_ERR_LEN / 2];
+                list_classes(list, sizeof list, class_names, n_classes);
+                rc = fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", e->labels,
+                          segs[k].line, segs[k].name, list);
+            }
+        sl_label_segments_free(segs, ns);
+        if (rc)
+            return blame_entry(man, e, err, errlen);
+    }
+    for (int i = 0; i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!selected(e, split_mask))
+            continue;
+        sl_data_file *df = &ds->files[ds->n_files];
+        if (!(df->audio = strdup(e->audio)))
+            return fail(err, errlen, "out of memory");
+        ds->n_files++;
+        if (sl_feature_file_load(e->audio, fc, cache_dir, &df->ff, err, errlen))
+            return blame_entry(man, e, err, errlen);
+        df->labels = malloc((size_t)(df->ff.n_frames ? df->ff.n_frames : 1) * sizeof *df->labels);
+        if (!df->labels)
+            return fail(err, errlen, "out of memory");
+        sl_label_segment *segs;
+        int ns;
+        if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+            return blame_entry(man, e, err, errlen);
+        int rc = label_frames(segs, ns, e->labels, e->audio, &df->ff, fc, class_names, n_classes,
+                              df->labels, err, errlen);
+        sl_label_segments_free(segs, ns);
+        if (rc)
+            return blame_entry(man, e, err, errlen);
+        ds->frames += df->ff.n_frames;
+        for (int64_t t = 0; t < df->ff.n_frames; t++)
+            if (df->labels[t] >= 0) {
+                ds->labeled++;
+                ds->class_frames[df->labels[t]]++;
+            }
+    }
+    return 0;
+}
+
+void sl_dataset_free(sl_dataset *ds)
+{
+    if (!ds)
+        return;
+    for (int i = 0; i < ds->n_files; i++) {
+        free(ds->files[i].audio);
+        free(ds->files[i].labels);
+        sl_feature_file_free(&ds->files[i].ff);
+    }
+    free(ds->files);
+    free(ds->class_frames);
+    free(ds->crop_starts_cum);
+    memset(ds, 0, sizeof *ds);
+}
+
+/* Every start frame of a full window is equally likely, so long files are
+ * seen in proportion to their length; a file shorter than the window gives
+ * one (padded) crop. Files without frames give none. */
+int sl_dataset_prepare_crops(sl_dataset *ds, int T)
+{
+    free(ds->crop_starts_cum);
+    ds->crop_starts_cum = malloc((size_t)(ds->n_files + 1) * sizeof *ds->crop_starts_cum);
+    if (!ds->crop_starts_cum)
+        return -1;
+    ds->crop_window = T;
+    int64_t acc = 0;
+    ds->crop_starts_cum[0] = 0;
+    for (int i = 0; i < ds->n_files; i++) {
+        int64_t n = ds->files[i].ff.n_frames;
+        acc += n <= 0 ? 0 : (n > T ? n - T + 1 : 1);
+        ds->crop_starts_cum[i + 1] = acc;
+    }
+    return 0;
+}
+
+void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
+{
+    int lo = 0, hi = ds->n_files - 1; /* first i with cum[i+1] > u */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (ds->crop_starts_cum[mid + 1] > u)
+            hi = mid;
+        else
+            lo = mid + 1;
+    }
+    *file = lo;
+    *start = u - ds->crop_starts_cum[lo];
+}

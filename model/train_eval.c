@@ -1,0 +1,235 @@
+/* Frame metrics (confusion matrix, P/R/F1) and evaluation of a model on
+ * labeled files in exactly the windows the streaming labeler uses, so the
+ * validation score measures what `seqlabel label` will do. */
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/trainer_internal.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+int sl_metrics_init(sl_metrics *mt, int n_classes)
+{
+    memset(mt, 0, sizeof *mt);
+    mt->n_classes = n_classes;
+    mt->confusion = calloc((size_t)n_classes * (size_t)n_classes, sizeof *mt->confusion);
+    return mt->confusion ? 0 : -1;
+}
+
+void sl_metrics_reset(sl_metrics *mt)
+{
+    memset(mt->confusion, 0, (size_t)mt->n_classes * (size_t)mt->n_classes * sizeof *mt->confusion);
+    mt->loss_sum = 0.0;
+    mt->frames = 0;
+}
+
+void sl_metrics_free(sl_metrics *mt)
+{
+    if (mt) {
+        free(mt->confusion);
+        memset(mt, 0, sizeof *mt);
+    }
+}
+
+double sl_metrics_accuracy(const sl_metrics *mt)
+{
+    int64_t right = 0;
+    for (int k = 0; k < mt->n_classes; k++)
+        right += mt->confusion[k * mt->n_classes + k];
+    return mt->frames ? (double)right / (double)mt->frames : 0.0;
+}
+
+double sl_metrics_loss(const sl_metrics *mt)
+{
+    return mt->frames ? mt->loss_sum / (double)mt->frames : 0.0;
+}
+
+static void class_counts(const sl_metrics *mt, int k, int64_t *tp, int64_t *truth, int64_t *pred)
+{
+    int n = mt->n_classes;
+    *tp = mt->confusion[k * n + k];
+    *truth = *pred = 0;
+    for (int j = 0; j < n; j++) {
+        *truth += mt->confusion[k * n + j];
+        *pred += mt->confusion[j * n + k];
+    }
+}
+
+void sl_metrics_class(const sl_metrics *mt, int k, double *precision, double *recall, double *f1)
+{
+    int64_t tp, truth, pred;
+    class_counts(mt, k, &tp, &truth, &pred);
+    double p = pred ? (double)tp / (double)pred : 0.0;
+    double r = truth ? (double)tp / (double)truth : 0.0;
+    *precision = p;
+    *recall = r;
+    *f1 = p + r > 0 ? 2.0 * p * r / (p + r) : 0.0;
+}
+
+double sl_metrics_macro_f1(const sl_metrics *mt)
+{
+    double sum = 0.0;
+    int used = 0;
+    for (int k = 0; k < mt->n_classes; k++) {
+        int64_t tp, truth, pred;
+        class_counts(mt, k, &tp, &truth, &pred);
+        if (!truth && !pred)
+            continue;
+        double p, r, f;
+        sl_metrics_class(mt, k, &p, &r, &f);
+        sum += f;
+        used++;
+    }
+    return used ? sum / used : 0.0;
+}
+
+double sl_metrics_binary_f1(const sl_metrics *mt, int k)
+{
+    int64_t tp, truth, pred;
+    class_counts(mt, k, &tp, &truth, &pred);
+    return truth + pred ? 2.0 * (double)tp / (double)(truth + pred) : 0.0;
+}
+
+void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefix, void *fpv)
+{
+    FILE *fp = fpv;
+    int n = mt->n_classes;
+    fprintf(fp, "%sframes %lld  loss %.4f  accuracy %.4f  macro_f1 %.4f\n", prefix,
+            (long long)mt->frames, sl_metrics_loss(mt), sl_metrics_accuracy(mt),
+            sl_metrics_macro_f1(mt));
+    int speech = sl_model_class_index(m, "speech");
+    if (speech >= 0)
+        fprintf(fp, "%sspeech_vs_rest_f1 %.4f\n", prefix, sl_metrics_binary_f1(mt, speech));
+    fprintf(fp, "%s%-16s %9s %9s %9s %10s\n", prefix, "class", "precision", "recall", "f1",
+            "frames");
+    for (int k = 0; k < n; k++) {
+        double p, r, f;
+        int64_t tp, truth, pred;
+        sl_metrics_class(mt, k, &p, &r, &f);
+        class_counts(mt, k, &tp, &truth, &pred);
+        fprintf(fp, "%s%-16s %9.4f %9.4f %9.4f %10lld\n", prefix, sl_model_class_name(m, k), p,
+                r, f, (long long)truth);
+    }
+    fprintf(fp, "%sconfusion (rows: true class, columns: predicted)\n%s%-16s", prefix, prefix, "");
+    for (int k = 0; k < n; k++)
+        fprintf(fp, " %10.10s", sl_model_class_name(m, k));
+    fputc('\n', fp);
+    for (int t = 0; t < n; t++) {
+        fprintf(fp, "%s%-16s", prefix, sl_model_class_name(m, t));
+        for (int p = 0; p < n; p++)
+            fprintf(fp, " %10lld", (long long)mt->confusion[t * n + p]);
+        fputc('\n', fp);
+    }
+}
+
+/* Core block k covers frames [k*core, (k+1)*core); the encoder sees
+ * [k*core - left, (k+1)*core + lookahead) clipped to [0, n) with positions
+ * from 0 — the rule of sl_labeler (include/seqlabel.h). */
+int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const int32_t *labels,
+                   int64_t n, float *x, float *logits, sl_metrics *mt)
+{
+    const sl_model_config *c = sl_model_get_config(m);
+    const int F = c->n_features, C = c->n_classes;
+    const int left = c->stream_left, look = c->stream_lookahead;
+    const int core = c->stream_window - left - look;
+    const float *mean = sl_model_norm_mean(m), *istd = sl_model_norm_inv_std(m);
+    for (int64_t c0 = 0; c0 < n; c0 += core) {
+        int64_t c1 = c0 + core < n ? c0 + core : n;
+        int64_t w0 = c0 - left > 0 ? c0 - left : 0;
+        int64_t w1 = c1 + look < n ? c1 + look : n;
+        int T = (int)(w1 - w0);
+        int any = 0;
+        for (int64_t i = c0; i < c1 && !any; i++)
+            any = labels[i] >= 0;
+        if (!any)
+            continue;
+        for (int t = 0; t < T; t++) {
+            memcpy(x + (size_t)t * F, feats + (size_t)(w0 + t) * F, (size_t)F * sizeof *x);
+            sl_normalize(x + (size_t)t * F, mean, istd, F);
+        }
+        if (sl_encoder_forward(e, x, T, logits, NULL))
+            return -1;
+        for (int64_t i = c0; i < c1; i++) {
+            int y = labels[i];
+            if (y < 0)
+                continue;
+            const float *z = logits + (size_t)(i - w0) * C;
+            int best = 0;
+            double zmax = z[0];
+            for (int k = 1; k < C; k++)
+                if (z[k] > z[best])
+                    best = k;
+            zmax = z[best];
+            double s = 0.0;
+            for (int k = 0; k < C; k++)
+                s += exp((double)z[k] - zmax);
+            mt->loss_sum += zmax + log(s) - (double)z[y];
+            mt->confusion[y * C + best]++;
+            mt->frames++;
+        }
+    }
+    return 0;
+}
+
+int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, sl_metrics *mt, char *err,
+                    size_t errlen)
+{
+    const sl_model_config *c = sl_model_get_config(m);
+    int W = c->stream_window;
+    sl_encoder *e = sl_encoder_new(m, W, err, errlen);
+    float *x = malloc((size_t)W * c->n_features * sizeof *x);
+    float *logits = malloc((size_t)W * c->n_classes * sizeof *logits);
+    int rc = (!e || !x || !logits) ? -1 : 0;
+    if (e && rc)
+        fail(err, errlen, "out of memory");
+    for (int i = 0; i < ds->n_files && rc == 0; i++) {
+        const sl_data_file *f = &ds->files[i];
+        if (sl_eval_frames(e, m, f->ff.feats, f->labels, f->ff.n_frames, x, logits, mt))
+            rc = fail(err, errlen, "%s: the encoder refused a window", f->audio);
+    }
+    free(x);
+    free(logits);
+    sl_encoder_free(e);
+    return rc;
+}
+
+int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
+                         const char *cache_dir, int num_threads, sl_metrics *mt, char *err,
+                         size_t errlen)
+{
+    (void)num_threads; /* OpenBLAS threads are the caller's setting */
+    sl_manifest man;
+    if (sl_manifest_load(manifest, &man, err, errlen))
+        return -1;
+    unsigned mask = split == SL_SPLIT_NONE
+                        ? SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN) |
+                              SL_SPLIT_BIT(SL_SPLIT_VALID) | SL_SPLIT_BIT(SL_SPLIT_TEST)
+                        : SL_SPLIT_BIT(split);
+    const sl_model_config *c = sl_model_get_config(m);
+    const char *names[SL_MAX_CLASSES];
+    for (int k = 0; k < c->n_classes; k++)
+        names[k] = sl_model_class_name(m, k);
+    sl_dataset ds;
+    int rc = sl_dataset_load(&ds, &man, mask, sl_model_feature_config(m), cache_dir, names,
+                             c->n_classes, err, errlen);
+    if (rc == 0 && ds.n_files == 0)
+        rc = fail(err, errlen, "%s: no entries to evaluate", manifest);
+    if (rc == 0)
+        rc = sl_eval_dataset(m, &ds, mt, err, errlen);
+    sl_dataset_free(&ds);
+    sl_manifest_free(&man);
+    return rc;
+}

@@ -1,0 +1,580 @@
+/* The training loop behind `seqlabel train`: data (train_data.c), random
+ * crops with optional gain augmentation, the training step (train_step.h:
+ * forward + backward + clipping + AdamW), the learning-rate schedule,
+ * per-epoch validation in the labeler's windows (train_eval.c), the best model
+ * and exact-resume checkpoints (train_checkpoint.c).
+ *
+ * Determinism: every random choice comes from one seeded generator whose
+ * state is in the checkpoint, and the draws per step do not depend on timing;
+ * so a seed and a thread count give one model, also across a stop + resume. */
+#include <cblas.h>
+#include <float.h>
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "model/train_step.h"
+#include "model/trainer_internal.h"
+
+static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+static int fail(char *err, size_t errlen, const char *fmt, ...)
+{
+    if (err && errlen) {
+        va_list ap;
+        va_start(ap, fmt);
+        vsnprintf(err, errlen, fmt, ap);
+        va_end(ap);
+    }
+    return -1;
+}
+
+/* ---- generator: xoshiro256** seeded through splitmix64 ---------------------- */
+
+static uint64_t splitmix64(uint64_t *x)
+{
+    uint64_t z = (*x += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+void sl_rng_seed(sl_rng *r, uint64_t seed)
+{
+    for (int i = 0; i < 4; i++)
+        r->s[i] = splitmix64(&seed);
+}
+
+static uint64_t rotl(uint64_t x, int k) { return (x << k) | (x >> (64 - k)); }
+
+uint64_t sl_rng_next(sl_rng *r)
+{
+    uint64_t *s = r->s;
+    uint64_t out = rotl(s[1] * 5, 7) * 9, t = s[1] << 17;
+    s[2] ^= s[0];
+    s[3] ^= s[1];
+    s[1] ^= s[2];
+    s[0] ^= s[3];
+    s[2] ^= t;
+    s[3] = rotl(s[3], 45);
+    return out;
+}
+
+uint64_t sl_rng_below(sl_rng *r, uint64_t n)
+{
+    uint64_t threshold = (0 - n) % n; /* rejection keeps it exactly uniform */
+    for (;;) {
+        uint64_t x = sl_rng_next(r);
+        if (x >= threshold)
+            return x % n;
+    }
+}
+
+double sl_rng_uniform(sl_rng *r) { return (double)(sl_rng_next(r) >> 11) * 0x1.0p-53; }
+
+/* ---- configuration ---------------------------------------------------------- */
+
+void sl_train_config_default(sl_train_config *c)
+{
+    memset(c, 0, sizeof *c);
+    sl_model_config_default(&c->model);
+    sl_feature_config_default(&c->features);
+    c->window = 400;
+    c->batch = 16;
+    c->epochs = 20;
+    c->lr = 1e-3f;
+    c->warmup = -1;
+    c->schedule = SL_SCHEDULE_COSINE;
+    c->min_lr_ratio = 0.05f;
+    c->weight_decay = 0.01f;
+    c->beta1 = 0.9f;
+    c->beta2 = 0.999f;
+    c->adam_eps = 1e-8f;
+    c->clip = 1.0f;
+    c->seed = 1;
+    c->num_threads = 1;
+    c->progress = 1;
+}
+
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
+static double lr_at(const sl_train_config *c, int64_t step, int64_t total, int64_t warmup)
+{
+    if (warmup > 0 && step <= warmup)
+        return c->lr * (double)step / (double)warmup;
+    double p = total > warmup ? (double)(step - warmup) / (double)(total - warmup) : 1.0;
+    if (p > 1.0)
+        p = 1.0;
+    double lo = c->min_lr_ratio;
+    double f = c->schedule == SL_SCHEDULE_LINEAR ? 1.0 - (1.0 - lo) * p
+                                                 : lo + (1.0 - lo) * 0.5 * (1.0 + cos(M_PI * p));
+    return c->lr * f;
+}
+
+/* Gain g multiplies every power spectrum value by g^2, so a log-mel energy
+ * (and Kaldi's log energy) moves by exactly 2 ln g, except where the floor
+ * (FLT_EPSILON before the log) applies: a floored value (digital silence)
+ * stays floored. So for log-mel features without dither, gain augmentation
+ * is exact in the feature domain and cached features can be reused. MFCCs
+ * (DCT + lifter of the logs) and dither (noise that does not scale) break
+ * this, and are refused with gain augmentation. */
+static int gain_exact(const sl_feature_config *f)
+{
+    return f->num_ceps == 0 && f->dither == 0.0f && (!f->use_energy || f->energy_floor == 0.0f);
+}
+
+typedef struct {
+    const sl_dataset *ds;
+    const float *mean, *inv_std;
+    int F, T, B;
+    float gain_db;
+    float log_floor; /* features at or below it were floored */
+} batch_maker;
+
+static void make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y)
+{
+    const int F = bm->F, T = bm->T;
+    const sl_dataset *ds = bm->ds;
+    for (int b = 0; b < bm->B; b++) {
+        int fi;
+        int64_t start;
+        sl_dataset_crop(ds, (int64_t)sl_rng_below(rng, (uint64_t)ds->crop_starts_cum[ds->n_files]),
+                        &fi, &start);
+        float shift = 0.0f;
+        if (bm->gain_db > 0.0f) {
+            double db = (2.0 * sl_rng_uniform(rng) - 1.0) * bm->gain_db;
+            shift = (float)(db * log(10.0) / 10.0); /* 2 ln(10^(db/20)) */
+        }
+        const sl_data_file *df = &ds->files[fi];
+        int64_t L = df->ff.n_frames - start < T ? df->ff.n_frames - start : T;
+        float *xb = x + (size_t)b * T * F;
+        int32_t *yb = y + (size_t)b * T;
+        for (int t = 0; t < (int)L; t++) {
+            const float *f = df->ff.feats + (size_t)(start + t) * F;
+            float *o = xb + (size_t)t * F;
+            for (int j = 0; j < F; j++) {
+                float v = f[j];
+                if (shift != 0.0f && v > bm->log_floor) {
+                    v += shift;
+                    if (v < bm->log_floor)
+                        v = bm->log_floor;
+                }
+                o[j] = (v - bm->mean[j]) * bm->inv_std[j];
+            }
+            yb[t] = df->labels[start + t];
+        }
+        /* A file shorter than the window: the rest is padding, ignored by the loss. */
+        for (int t = (int)L; t < T; t++) {
+            memset(xb + (size_t)t * F, 0, (size_t)F * sizeof *xb);
+            yb[t] = -1;
+        }
+    }
+}
+
+static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t train_frames)
+{
+    double v[] = {c->window, c->batch, (double)total, c->lr, c->warmup, c->schedule,
+                  c->min_lr_ratio, c->weight_decay, c->beta1, c->beta2, c->adam_eps, c->clip,
+                  c->class_weights, c->augment_gain_db, (double)c->seed, c->num_threads,
+                  (double)train_frames};
+    uint64_t h = 1469598103934665603ull;
+    const unsigned char *p = (const unsigned char *)v;
+    for (size_t i = 0; i < sizeof v; i++) {
+        h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
+static void fmt_duration(char *buf, size_t len, double s)
+{
+    long t = s > 0 ? (long)(s + 0.5) : 0;
+    if (t >= 3600)
+        snprintf(buf, len, "%ldh%02ldm", t / 3600, t / 60 % 60);
+    else
+        snprintf(buf, len, "%ldm%02lds", t / 60, t % 60);
+}
+
+/* Everything sl_train owns, freed in one place. */
+typedef struct {
+    sl_manifest train_man, valid_man;
+    int have_valid_man;
+    char *names[SL_MAX_CLASSES];
+    int n_names;
+    sl_dataset train, valid;
+    sl_model *m;
+    sl_train_step *step;
+    float *grads, *adam_m, *adam_v, *x, *weights;
+    int32_t *y;
+    uint8_t *decay;
+    sl_metrics metrics;
+} train_run;
+
+static void run_free(train_run *r)
+{
+    sl_manifest_free(&r->train_man);
+    if (r->have_valid_man)
+        sl_manifest_free(&r->valid_man);
+    for (int i = 0; i < r->n_names; i++)
+        free(r->names[i]);
+    sl_dataset_free(&r->train);
+    sl_dataset_free(&r->valid);
+    sl_train_step_free(r->step);
+    sl_model_free(r->m);
+    free(r->grads);
+    free(r->adam_m);
+    free(r->adam_v);
+    free(r->x);
+    free(r->weights);
+    free(r->y);
+    free(r->decay);
+    sl_metrics_free(&r->metrics);
+}
+
+static int check_config(const sl_train_config *c, char *err, size_t errlen)
+{
+    if (!c->train_manifest || !c->out_path)
+        return fail(err, errlen, "training needs a manifest and an output model path");
+    if (c->window < 1 || c->window > SL_MAX_WINDOW || c->batch < 1 || c->batch > 65536)
+        return fail(err, errlen, "window must be 1..%d frames and batch 1..65536", SL_MAX_WINDOW);
+    if (c->epochs < 1 && c->max_steps <= 0)
+        return fail(err, errlen, "epochs must be at least 1");
+    if (!(c->lr > 0.0f) || !(c->min_lr_ratio >= 0.0f && c->min_lr_ratio <= 1.0f) ||
+        !(c->weight_decay >= 0.0f) || !(c->clip >= 0.0f) || !(c->beta1 >= 0.0f && c->beta1 < 1.0f) ||
+        !(c->beta2 >= 0.0f && c->beta2 < 1.0f) || !(c->adam_eps > 0.0f))
+        return fail(err, errlen, "optimiser settings out of range (lr > 0, 0 <= betas < 1, ...)");
+    if (c->resume && !c->checkpoint_path)
+        return fail(err, errlen, "resuming needs a checkpoint path");
+    if (c->augment_gain_db < 0.0f || c->augment_gain_db > 60.0f)
+        return fail(err, errlen, "gain augmentation must be 0..60 dB");
+    if (c->augment_gain_db > 0.0f && !gain_exact(&c->features))
+        return fail(err, errlen, "gain augmentation needs log-mel features without dither "
+                                 "(it is applied to cached features; docs/training.md)");
+    if (c->n_classes < 0 || c->n_classes > SL_MAX_CLASSES)
+        return fail(err, errlen, "too many classes");
+    for (int i = 0; i < c->n_classes; i++)
+        for (int j = 0; j < i; j++)
+            if (!strcmp(c->class_names[i], c->class_names[j]))
+                return fail(err, errlen, "class '%s' is listed twice", c->class_names[i]);
+    return sl_feature_config_validate(&c->features, err, errlen);
+}
+
+/* The model for a fresh run: the config's shape, the data's feature size and
+ * classes, normalisation from the training frames, a streaming window equal
+ * to the crop length (the labeler then sees what training saw). */
+static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
+                           const char *const *names, int n_classes, char *err, size_t errlen)
+{
+    sl_model_config mc = c->model;
+    mc.n_features = sl_feature_dim(&c->features);
+    mc.n_classes = n_classes;
+    if (mc.max_window < c->window)
+        mc.max_window = c->window;
+    mc.stream_window = c->window;
+    mc.stream_left = c->window / 4;
+    mc.stream_lookahead = c->window / 8;
+    if (sl_model_config_validate(&mc, err, errlen))
+        return NULL;
+    sl_stats st;
+    if (sl_stats_init(&st, mc.n_features)) {
+        fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < train->n_files; i++)
+        for (int64_t t = 0; t < train->files[i].ff.n_frames; t++)
+            sl_stats_add(&st, train->files[i].ff.feats + (size_t)t * mc.n_features);
+    float *mean = malloc((size_t)mc.n_features * sizeof *mean);
+    float *istd = malloc((size_t)mc.n_features * sizeof *istd);
+    sl_model *m = NULL;
+    if (mean && istd) {
+        sl_stats_finish(&st, mean, istd);
+        m = sl_model_create(&mc, &c->features, mean, istd, names, err, errlen);
+        if (m)
+            sl_model_init_params(m, c->seed);
+    } else {
+        fail(err, errlen, "out of memory");
+    }
+    free(mean);
+    free(istd);
+    sl_stats_free(&st);
+    return m;
+}
+
+static int file_exists(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0;
+}
+
+int sl_train(const sl_train_config *c, char *err, size_t errlen)
+{
+    if (check_config(c, err, errlen))
+        return -1;
+    FILE *rep = c->report;
+    train_run r;
+    memset(&r, 0, sizeof r);
+    int rc = -1;
+    openblas_set_num_threads(c->num_threads);
+
+    /* Data. */
+    const unsigned train_mask = SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
+    unsigned valid_mask = SL_SPLIT_BIT(SL_SPLIT_VALID);
+    const sl_manifest *vman = &r.train_man;
+    if (sl_manifest_load(c->train_manifest, &r.train_man, err, errlen))
+        goto out;
+    if (c->valid_manifest) {
+        if (sl_manifest_load(c->valid_manifest, &r.valid_man, err, errlen))
+            goto out;
+        r.have_valid_man = 1;
+        vman = &r.valid_man;
+        valid_mask |= SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
+    }
+    int n_train_entries = 0;
+    for (int i = 0; i < r.train_man.n; i++)
+        n_train_entries += (train_mask & SL_SPLIT_BIT(r.train_man.entries[i].split)) != 0;
+    if (n_train_entries == 0) {
+        fail(err, errlen, "%s: the training split is empty (no line without a split column "
+                          "or marked 'train')", c->train_manifest);
+        goto out;
+    }
+
+    sl_model *resumed = NULL;
+    sl_train_state st;
+    memset(&st, 0, sizeof st);
+    if (c->resume && file_exists(c->checkpoint_path)) {
+        if (sl_checkpoint_load(c->checkpoint_path, &resumed, &r.adam_m, &r.adam_v, &st, err,
+                               errlen))
+            goto out;
+        r.m = resumed;
+    }
+    const char *names[SL_MAX_CLASSES];
+    int n_classes = 0;
+    if (r.m) {
+        n_classes = sl_model_get_config(r.m)->n_classes;
+        for (int k = 0; k < n_classes; k++)
+            names[k] = sl_model_class_name(r.m, k);
+    } else if (c->n_classes > 0) {
+        n_classes = c->n_classes;
+        for (int k = 0; k < n_classes; k++)
+            names[k] = c->class_names[k];
+    } else {
+        if (sl_dataset_collect_classes(&r.train_man, train_mask, r.names, &r.n_names, err, errlen) ||
+            sl_dataset_collect_classes(vman, valid_mask, r.names, &r.n_names, err, errlen))
+            goto out;
+        n_classes = r.n_names;
+        for (int k = 0; k < n_classes; k++)
+            names[k] = r.names[k];
+        if (n_classes < 2) {
+            fail(err, errlen, "%s: the labels name %d class%s; training needs at least 2",
+                 c->train_manifest, n_classes, n_classes == 1 ? "" : "es");
+            goto out;
+        }
+    }
+    const sl_feature_config *fc = r.m ? sl_model_feature_config(r.m) : &c->features;
+    if (c->progress)
+        fprintf(stderr, "seqlabel train: reading %d training files (features cached in %s)\n",
+                n_train_entries, c->cache_dir ? c->cache_dir : "memory only");
+    if (sl_dataset_load(&r.train, &r.train_man, train_mask, fc, c->cache_dir, names, n_classes,
+                        err, errlen) ||
+        sl_dataset_load(&r.valid, vman, valid_mask, fc, c->cache_dir, names, n_classes, err,
+                        errlen))
+        goto out;
+    if (r.train.labeled == 0) {
+        fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
+        goto out;
+    }
+    if (sl_dataset_prepare_crops(&r.train, c->window) ||
+        r.train.crop_starts_cum[r.train.n_files] == 0) {
+        fail(err, errlen, "%s: the training audio is too short for a single frame",
+             c->train_manifest);
+        goto out;
+    }
+
+    /* Model and optimiser. */
+    if (!r.m && !(r.m = new_model(c, &r.train, names, n_classes, err, errlen)))
+        goto out;
+    const sl_model_config *mc = sl_model_get_config(r.m);
+    if (mc->max_window < c->window) {
+        fail(err, errlen, "%s: the checkpoint's model takes windows of at most %d frames",
+             c->checkpoint_path, mc->max_window);
+        goto out;
+    }
+    const size_t np = sl_model_num_params(r.m);
+    const int F = mc->n_features, T = c->window, B = c->batch;
+    r.step = sl_train_step_new(r.m, B, T, err, errlen);
+    if (!r.step)
+        goto out;
+    r.grads = malloc(np * sizeof *r.grads);
+    if (!r.adam_m)
+        r.adam_m = calloc(np, sizeof *r.adam_m);
+    if (!r.adam_v)
+        r.adam_v = calloc(np, sizeof *r.adam_v);
+    r.x = malloc((size_t)B * T * F * sizeof *r.x);
+    r.y = malloc((size_t)B * T * sizeof *r.y);
+    r.decay = malloc(np);
+    if (!r.grads || !r.adam_m || !r.adam_v || !r.x || !r.y || !r.decay ||
+        sl_metrics_init(&r.metrics, n_classes)) {
+        fail(err, errlen, "out of memory");
+        goto out;
+    }
+    sl_model_decay_mask(r.m, r.decay);
+    if (c->class_weights) {
+        /* Inverse frequency, normalised so a balanced set gets weights of 1. */
+        r.weights = malloc((size_t)n_classes * sizeof *r.weights);
+        if (!r.weights) {
+            fail(err, errlen, "out of memory");
+            goto out;
+        }
+        int present = 0;
+        for (int k = 0; k < n_classes; k++)
+            present += r.train.class_frames[k] > 0;
+        for (int k = 0; k < n_classes; k++)
+            r.weights[k] = r.train.class_frames[k] > 0
+                               ? (float)((double)r.train.labeled /
+                                         ((double)present * (double)r.train.class_frames[k]))
+                               : 1.0f;
+    }
+
+    const int64_t per_step = (int64_t)B * T;
+    const int64_t spe = (r.train.frames + per_step - 1) / per_step > 0
+                            ? (r.train.frames + per_step - 1) / per_step
+                            : 1;
+    const int64_t total = c->max_steps > 0 ? c->max_steps : (int64_t)c->epochs * spe;
+    const int64_t n_epochs = (total + spe - 1) / spe;
+    const int64_t warmup = c->warmup >= 0 ? c->warmup : (total / 20 < 500 ? total / 20 : 500);
+    const uint64_t hash = settings_hash(c, total, r.train.frames);
+    if (resumed) {
+        if (st.settings_hash != hash) {
+            fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
+                              "(batch, window, steps, optimiser, seed, threads, training frames)",
+                 c->checkpoint_path);
+            goto out;
+        }
+    } else {
+        sl_rng_seed(&st.rng, c->seed);
+        st.best_score = -1.0;
+        st.best_step = 0;
+        st.settings_hash = hash;
+    }
+    if (c->progress)
+        fprintf(stderr,
+                "seqlabel train: %d train files (%.1f min, %lld labeled frames), %d valid files; "
+                "%zu parameters; %lld steps (%lld epochs of %lld) of %d x %d frames%s\n",
+                r.train.n_files, (double)r.train.frames / 6000.0, (long long)r.train.labeled,
+                r.valid.n_files, np, (long long)total, (long long)n_epochs, (long long)spe, B, T,
+                resumed ? "; resumed" : "");
+    if (resumed && c->progress)
+        fprintf(stderr, "seqlabel train: resuming at step %lld from %s\n", (long long)st.step,
+                c->checkpoint_path);
+
+    batch_maker bm = {&r.train, sl_model_norm_mean(r.m), sl_model_norm_inv_std(r.m), F, T, B,
+                      c->augment_gain_db, logf(FLT_EPSILON) + 1e-3f};
+    sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
+    float *params = sl_model_params(r.m);
+    double t_start = now_s(), t_last = t_start;
+    const int64_t first = st.step;
+    for (int64_t step = st.step + 1; step <= total; step++) {
+        make_batch(&bm, &st.rng, r.x, r.y);
+        int64_t counted = 0;
+        float loss = sl_train_step_run(r.step, r.m, r.x, r.y, r.weights, B, T, r.grads, NULL,
+                                       &counted);
+        if (!isfinite(loss)) {
+            fail(err, errlen, "training diverged at step %lld (loss %g): try a lower --lr",
+                 (long long)step, loss);
+            goto out;
+        }
+        if (c->clip > 0.0f)
+            sl_grad_clip(r.grads, np, c->clip);
+        ac.lr = (float)lr_at(c, step, total, warmup);
+        sl_adamw_update(params, r.grads, r.adam_m, r.adam_v, np, step, &ac, r.decay);
+        st.step = step;
+        if (counted > 0) {
+            st.epoch_loss_sum += loss;
+            st.epoch_loss_steps++;
+        }
+
+        double now = now_s();
+        if (c->progress && (now - t_last >= 2.0 || step == total)) {
+            double per = (now - t_start) / (double)(step - first);
+            char eta[32];
+            fmt_duration(eta, sizeof eta, per * (double)(total - step));
+            fprintf(stderr, "step %lld/%lld  epoch %lld/%lld  loss %.4f  lr %.2e  %.0f frames/s  ETA %s\n",
+                    (long long)step, (long long)total, (long long)((step - 1) / spe + 1),
+                    (long long)n_epochs, loss, ac.lr, (double)per_step / per, eta);
+            t_last = now;
+        }
+
+        if (step % spe == 0 || step == total) {
+            int64_t epoch = (step - 1) / spe + 1;
+            double train_loss = st.epoch_loss_steps ? st.epoch_loss_sum / st.epoch_loss_steps : 0.0;
+            st.epoch_loss_sum = 0.0;
+            st.epoch_loss_steps = 0;
+            if (r.valid.n_files > 0) {
+                sl_metrics_reset(&r.metrics);
+                if (sl_eval_dataset(r.m, &r.valid, &r.metrics, err, errlen))
+                    goto out;
+                double score = sl_metrics_macro_f1(&r.metrics);
+                int best = score > st.best_score;
+                if (best) {
+                    if (sl_model_save(r.m, c->out_path, err, errlen))
+                        goto out;
+                    st.best_score = score;
+                    st.best_step = step;
+                }
+                if (rep) {
+                    fprintf(rep, "epoch %lld/%lld step %lld train_loss %.4f valid_loss %.4f "
+                                 "valid_accuracy %.4f valid_macro_f1 %.4f%s\n",
+                            (long long)epoch, (long long)n_epochs, (long long)step, train_loss,
+                            sl_metrics_loss(&r.metrics), sl_metrics_accuracy(&r.metrics), score,
+                            best ? "  (best, saved)" : "");
+                    sl_metrics_print(&r.metrics, r.m, "  ", rep);
+                    fflush(rep);
+                }
+            } else {
+                if (sl_model_save(r.m, c->out_path, err, errlen))
+                    goto out;
+                st.best_step = step;
+                if (rep) {
+                    fprintf(rep, "epoch %lld/%lld step %lld train_loss %.4f  (no validation data: "
+                                 "saved)\n",
+                            (long long)epoch, (long long)n_epochs, (long long)step, train_loss);
+                    fflush(rep);
+                }
+            }
+            if (c->checkpoint_path &&
+                sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
+                goto out;
+        } else if (c->checkpoint_path && c->checkpoint_every > 0 && step % c->checkpoint_every == 0) {
+            if (sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
+                goto out;
+        }
+        if (c->stop_after > 0 && step >= c->stop_after) {
+            if (c->checkpoint_path && step % spe != 0 && step != total &&
+                sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
+                goto out;
+            if (c->progress)
+                fprintf(stderr, "seqlabel train: stopped after step %lld as asked\n",
+                        (long long)step);
+            break;
+        }
+    }
+    if (rep && st.step == total) {
+        if (r.valid.n_files > 0)
+            fprintf(rep, "best valid_macro_f1 %.4f at step %lld: %s\n", st.best_score,
+                    (long long)st.best_step, c->out_path);
+        else
+            fprintf(rep, "model after step %lld: %s\n", (long long)st.best_step, c->out_path);
+    }
+    rc = 0;
+out:
+    run_free(&r);
+    return rc;
+}

@@ -1,0 +1,108 @@
+/* Pieces of the trainer shared between model/trainer.c, model/train_data.c,
+ * model/train_eval.c, model/train_checkpoint.c and model/feature_cache.c.
+ * Internal to libseqlabel (not installed). */
+#ifndef SL_MODEL_TRAINER_INTERNAL_H
+#define SL_MODEL_TRAINER_INTERNAL_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "seqlabel.h"
+
+/* ---- feature cache (model/feature_cache.c) ---------------------------------
+ * The features of one audio file under one feature config. With a cache
+ * folder they live in <cache>/<key>.feat, where the key hashes the audio's
+ * resolved path, size, mtime (ns), inode and every feature setting: any change
+ * of the audio or the settings gives another key, so a stale entry is never
+ * read (old entries are simply left behind). Entries are written to a
+ * temporary file and renamed, and are checked (magic, key, path, size) before
+ * use, so a damaged entry is recomputed, never trusted. */
+typedef struct {
+    const float *feats;  /* n_frames x dim, not normalised */
+    int64_t n_frames;
+    int dim;
+    int64_t n_samples;   /* samples at the feature sample rate */
+    int from_cache;      /* 1 when read from the cache */
+    void *map;           /* mmap of the cache entry, or NULL */
+    size_t map_len;
+    float *owned;        /* malloc'ed features when not mapped */
+} sl_feature_file;
+
+int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
+                         sl_feature_file *out, char *err, size_t errlen);
+void sl_feature_file_free(sl_feature_file *f);
+
+/* ---- datasets (model/train_data.c) ------------------------------------------ */
+typedef struct {
+    char *audio;
+    sl_feature_file ff;
+    int32_t *labels; /* n_frames class indices, -1 = unlabeled */
+} sl_data_file;
+
+typedef struct {
+    sl_data_file *files;
+    int n_files;
+    int64_t frames;            /* all frames */
+    int64_t labeled;           /* frames with a label */
+    int64_t *class_frames;     /* n_classes counts */
+    int n_classes;
+    int64_t *crop_starts_cum;  /* n_files + 1: cumulative count of crop starts (window T) */
+    int crop_window;
+} sl_dataset;
+
+/* Entries of `man` whose split bit (1 << split) is in split_mask. */
+#define SL_SPLIT_BIT(s) (1u << (unsigned)(s))
+
+/* Appends the label names of the selected entries that are not yet in
+ * names[0..*n) (order of first appearance). Errors name the file and line. */
+int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char **names, int *n,
+                               char *err, size_t errlen);
+/* Loads features (via the cache) and frame labels of the selected entries.
+ * Labels must be among class_names (errors name the label file and line);
+ * segments may not end after the audio (one hop of rounding allowed). */
+int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
+                    const sl_feature_config *fc, const char *cache_dir,
+                    const char *const *class_names, int n_classes, char *err, size_t errlen);
+void sl_dataset_free(sl_dataset *ds);
+/* Prepares crop sampling for windows of T frames. */
+int sl_dataset_prepare_crops(sl_dataset *ds, int T);
+/* Maps u in [0, crop_starts_cum[n_files]) to a file and start frame. */
+void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start);
+
+/* ---- evaluation (model/train_eval.c) ---------------------------------------- */
+/* Runs the model over one file's (unnormalised) features in the labeler's
+ * windows and adds the labeled frames to mt. x: window x n_features scratch,
+ * logits: window x n_classes scratch (window = the encoder's max_T). */
+int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const int32_t *labels,
+                   int64_t n, float *x, float *logits, sl_metrics *mt);
+int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, sl_metrics *mt, char *err,
+                    size_t errlen);
+
+/* ---- random numbers (model/trainer.c) --------------------------------------- */
+typedef struct {
+    uint64_t s[4];
+} sl_rng;
+void sl_rng_seed(sl_rng *r, uint64_t seed);
+uint64_t sl_rng_next(sl_rng *r);
+uint64_t sl_rng_below(sl_rng *r, uint64_t n); /* uniform in [0, n), n > 0 */
+double sl_rng_uniform(sl_rng *r);             /* [0, 1) */
+
+/* ---- checkpoints (model/train_checkpoint.c) ---------------------------------- */
+typedef struct {
+    int64_t step;
+    sl_rng rng;
+    double best_score;   /* -1 before the first validation */
+    int64_t best_step;
+    double epoch_loss_sum; /* training loss of the epoch in progress */
+    int64_t epoch_loss_steps;
+    uint64_t settings_hash; /* training settings the run depends on */
+} sl_train_state;
+
+/* Writes model + AdamW moments (n_params floats each) + state atomically. */
+int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
+                       const float *adam_v, const sl_train_state *st, char *err, size_t errlen);
+/* Loads them; *m is a new model, *adam_m / *adam_v new blocks of its size. */
+int sl_checkpoint_load(const char *path, sl_model **m, float **adam_m, float **adam_v,
+                       sl_train_state *st, char *err, size_t errlen);
+
+#endif

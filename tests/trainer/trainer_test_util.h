@@ -1,0 +1,35 @@
+/* Helpers of the trainer tests: a generated labeled task written as WAV files
+ * with Audacity label tracks, temporary folders, and running the command. */
+#ifndef TRAINER_TEST_UTIL_H
+#define TRAINER_TEST_UTIL_H
+
+#include <stdint.h>
+
+#include "seqlabel.h"
+
+/* A fresh temporary folder (under $TMPDIR or /tmp); removed by tt_rmtree. */
+void tt_mkdtemp(char *out, size_t len, const char *tag);
+void tt_rmtree(const char *dir);
+/* dir/name into a rotating static buffer. */
+const char *tt_path(const char *dir, const char *name);
+void tt_write_text(const char *path, const char *text);
+/* Reads a whole file; NULL if absent. */
+char *tt_read_file(const char *path, size_t *len);
+
+/* Writes dir/<name>.wav (16 kHz mono, 16-bit) and dir/<name>.txt: `seconds`
+ * of segments 0.3-1.0 s long (boundaries on the 10 ms grid), each one of
+ * "tone" (a sine of 300-3000 Hz, 0.1-0.5 amplitude), "noise" (white, 0.05-0.3)
+ * or "silence" (white, 1e-4), every label exact. Returns the frame count of
+ * each class in counts[3] (may be NULL). */
+void tt_make_task_file(const char *dir, const char *name, double seconds, uint64_t seed);
+
+/* Writes dir/<manifest> listing files name_0..name_{n-1} (made with
+ * tt_make_task_file), with `split` as third column (or none when NULL). */
+void tt_make_task_set(const char *dir, const char *manifest, const char *prefix, int n,
+                      double seconds, uint64_t seed, const char *split);
+
+/* Runs the command line `cmd` through /bin/sh, capturing stderr into *err_out
+ * (malloc'ed, may be NULL) and returns the exit status (-1 if killed). */
+int tt_run(const char *cmd, char **err_out);
+
+#endif
