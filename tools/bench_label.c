@@ -150,7 +150,14 @@ static void measure(const char *path, const sl_model *m, int threads, bench_resu
     cfg.num_threads = threads;
     sl_labeler *l = sl_labeler_new(m, &cfg, err, sizeof err);
     sl_audio_reader *r = l ? sl_audio_open(path, sl_model_feature_config(m)->sample_rate, err, sizeof err) : NULL;
-    float *block = malloc(READ_BLOCK * sizeof(float));
+    /* As `seqlabel label`: reads of threads x core frames, so that threads help. */
+    int core = 1;
+    if (l)
+        sl_labeler_window(l, NULL, NULL, NULL, &core);
+    long block_len = (long)threads * core * sl_feature_frame_shift(sl_model_feature_config(m));
+    if (block_len < READ_BLOCK)
+        block_len = READ_BLOCK;
+    float *block = malloc((size_t)block_len * sizeof(float));
     if (!l || !r || !block) {
         cli_error("%s", err);
         return;
@@ -175,7 +182,7 @@ static void measure(const char *path, const sl_model *m, int threads, bench_resu
     long got;
     for (;;) {
         double w0 = now_s(), c0 = cpu_s();
-        got = sl_audio_read(r, block, READ_BLOCK, err, sizeof err);
+        got = sl_audio_read(r, block, block_len, err, sizeof err);
         if (got > 0 && sl_labeler_push(l, block, (size_t)got, &sink, err, sizeof err)) {
             cli_error("%s", err);
             return;

@@ -22,7 +22,17 @@
 #define SL_SOURCE_MODEL "model/default.slm"
 #endif
 
-#define READ_BLOCK 8192 /* samples per read: bounded memory, negligible call overhead */
+#define READ_BLOCK 8192 /* samples per read at least: bounded memory, negligible call overhead */
+
+/* Samples per read: with T threads a push must carry T core blocks for the
+ * labeler to run them at once (it never holds a ready block back for later). */
+static long read_block(const sl_labeler *l, int threads)
+{
+    int core;
+    sl_labeler_window(l, NULL, NULL, NULL, &core);
+    long b = (long)threads * core * sl_labeler_frame_shift(l);
+    return b > READ_BLOCK ? b : READ_BLOCK;
+}
 
 static void usage(FILE *fp)
 {
@@ -232,7 +242,7 @@ static double now_s(void)
 
 /* Labels one file into out_path ("-": stdout). Returns 0 or 1 (error printed). */
 static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char *in_path,
-                     const char *out_path, float *block, int progress)
+                     const char *out_path, float *block, long block_len, int progress)
 {
     char err[SL_ERR_LEN];
     const sl_feature_config *fc = sl_model_feature_config(m);
@@ -273,7 +283,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     int file_rate = sl_audio_file_rate(r);
     double last = 0.0;
     for (;;) {
-        long got = sl_audio_read(r, block, READ_BLOCK, err, sizeof err);
+        long got = sl_audio_read(r, block, block_len, err, sizeof err);
         if (got < 0) {
             rc = cli_error("%s", err);
             break;
@@ -467,7 +477,8 @@ int sl_cmd_label(int argc, char **argv)
         return 2;
     }
     sl_labeler *l = sl_labeler_new(m, &a.cfg, err, sizeof err);
-    float *block = malloc(READ_BLOCK * sizeof(float));
+    long block_len = l ? read_block(l, a.cfg.num_threads) : 0;
+    float *block = l ? malloc((size_t)block_len * sizeof(float)) : NULL;
     if (!l || !block) {
         rc = cli_error("%s: %s", model_path, l ? "out of memory" : err);
         free(block);
@@ -487,7 +498,7 @@ int sl_cmd_label(int argc, char **argv)
                      n && a.out_path[n - 1] == '/' ? "" : "/", stem, extension(a.format));
             out = path;
         }
-        if (label_one(&a, m, l, inputs[i], out, block, progress))
+        if (label_one(&a, m, l, inputs[i], out, block, block_len, progress))
             rc = 1;
     }
     free(block);
