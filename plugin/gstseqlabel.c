@@ -107,7 +107,8 @@ gst_seqlabel_format_get_type (void)
         "TSV table, one row per frame with every class probability", "frames"},
     {GST_SEQLABEL_FORMAT_RTTM, "RTTM lines, one per segment", "rttm"},
     {GST_SEQLABEL_FORMAT_TEXT,
-        "The bare label of each segment (subtitles, textoverlay)", "text"},
+        "The bare label, segments cut into pieces of at most 0.25 s so that "
+        "subtitle muxers and textoverlay need not wait for a segment's end", "text"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {
@@ -590,6 +591,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->label_format = DEFAULT_LABEL_FORMAT;
   self->latency = GST_CLOCK_TIME_NONE;
   self->speech_class = -1;
+  self->piece_label = -1;
   self->frames = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
   gst_segment_init (&self->segment, GST_FORMAT_TIME);

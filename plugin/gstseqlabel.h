@@ -39,7 +39,8 @@ typedef enum {
   GST_SEQLABEL_FORMAT_JSONL_SEGMENTS = 2, /* one JSON object per segment */
   GST_SEQLABEL_FORMAT_FRAMES = 3,         /* TSV, one row per frame, header first */
   GST_SEQLABEL_FORMAT_RTTM = 4,           /* segments, RTTM lines */
-  GST_SEQLABEL_FORMAT_TEXT = 5,           /* segments: the bare label (subtitles) */
+  GST_SEQLABEL_FORMAT_TEXT = 5,           /* the bare label, segments cut into pieces of
+                                             at most 0.25 s (subtitles, textoverlay) */
 } GstSeqLabelFormat;
 
 typedef enum {
@@ -108,6 +109,9 @@ struct _GstSeqLabel {
   GstPad *cb_labelpad;      /* ref held during a push, NULL if none */
   GstFlowReturn cb_flow;    /* first fatal flow from the labels pad */
   gchar *text;              /* reused formatting buffer */
+  gint piece_label;         /* "text" format: the open piece, -1 none */
+  gint64 piece_start;       /* its first frame (run index) */
+  gint piece_len;
   gsize text_len;
 
   /* --- the "labels" request pad (pointer under GST_OBJECT_LOCK) --- */

@@ -244,6 +244,46 @@ format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int labe
   return -1;
 }
 
+static void
+note_flow (GstSeqLabel * self, GstFlowReturn ret)
+{
+  if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && self->cb_flow == GST_FLOW_OK)
+    self->cb_flow = ret;
+}
+
+/* The "text" format is for subtitles and textoverlay, whose consumers wait
+ * for text up to the time of their other streams: a segment would only come
+ * out when it ends, possibly minutes later. So the text goes out in pieces
+ * of at most TEXT_PIECE_FRAMES frames (0.25 s), each as soon as it is complete. */
+#define TEXT_PIECE_FRAMES 25
+
+static void
+push_text_piece (GstSeqLabel * self)
+{
+  if (self->piece_label >= 0 && self->cb_labelpad) {
+    GstClockTime t0 = run_frame_time (self, self->piece_start);
+    GstClockTime t1 = run_frame_time (self, self->piece_start + self->piece_len);
+    const char *name = g_quark_to_string (self->class_quarks[self->piece_label]);
+    note_flow (self, gst_seqlabel_labelpad_push_text (self, self->cb_labelpad, t0,
+            t1 - t0, name, strlen (name)));
+  }
+  self->piece_label = -1;
+  self->piece_len = 0;
+}
+
+static void
+add_to_text_piece (GstSeqLabel * self, int64_t index, int label)
+{
+  if (self->piece_label != label)
+    push_text_piece (self);
+  if (self->piece_label < 0) {
+    self->piece_label = label;
+    self->piece_start = index;
+  }
+  if (++self->piece_len == TEXT_PIECE_FRAMES)
+    push_text_piece (self);
+}
+
 static int
 on_frame (void *user, int64_t index, int label, float confidence,
     const float *probs, int n_classes)
@@ -264,14 +304,13 @@ on_frame (void *user, int64_t index, int label, float confidence,
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
     gst_seqlabel_post_frame (self, &f, probs);
 
-  if (self->cb_labelpad && format_is_per_frame (self)) {
+  if (self->cb_labelpad && self->label_format == GST_SEQLABEL_FORMAT_TEXT) {
+    add_to_text_piece (self, index, label);
+  } else if (self->cb_labelpad && format_is_per_frame (self)) {
     int n = format_text (self, TRUE, (gint64) f.index, 0, label, confidence, probs);
-    if (n > 0) {
-      GstFlowReturn ret = gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
-          f.pts, f.duration, self->text, (gsize) n);
-      if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && self->cb_flow == GST_FLOW_OK)
-        self->cb_flow = ret;
-    }
+    if (n > 0)
+      note_flow (self, gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
+              f.pts, f.duration, self->text, (gsize) n));
   }
   return self->cb_flow == GST_FLOW_OK ? 0 : 1;
 }
@@ -286,26 +325,13 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
     gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
         self->frame_offset + start, self->frame_offset + end);
 
-  if (self->cb_labelpad && !format_is_per_frame (self)) {
-    int n;
-    if (self->label_format == GST_SEQLABEL_FORMAT_TEXT) {
-      const char *name = g_quark_to_string (self->class_quarks[label]);
-      n = (int) strlen (name);
-      if (self->text_len < (gsize) n + 1) {
-        self->text_len = n + 1;
-        self->text = g_realloc (self->text, self->text_len);
-      }
-      memcpy (self->text, name, n + 1);
-    } else {
-      n = format_text (self, FALSE, self->frame_offset + start,
-          self->frame_offset + end, label, mean_confidence, NULL);
-    }
-    if (n > 0) {
-      GstFlowReturn ret = gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
-          t0, t1 - t0, self->text, (gsize) n);
-      if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && self->cb_flow == GST_FLOW_OK)
-        self->cb_flow = ret;
-    }
+  if (self->cb_labelpad && !format_is_per_frame (self) &&
+      self->label_format != GST_SEQLABEL_FORMAT_TEXT) {
+    int n = format_text (self, FALSE, self->frame_offset + start,
+        self->frame_offset + end, label, mean_confidence, NULL);
+    if (n > 0)
+      note_flow (self, gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
+              t0, t1 - t0, self->text, (gsize) n));
   }
   return self->cb_flow == GST_FLOW_OK ? 0 : 1;
 }
@@ -343,6 +369,8 @@ gst_seqlabel_reset_run (GstSeqLabel * self)
     sl_labeler_reset (self->labeler);
   self->run_started = FALSE;
   self->run_samples = 0;
+  self->piece_label = -1;
+  self->piece_len = 0;
 }
 
 GstFlowReturn
@@ -357,6 +385,7 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
     return GST_FLOW_OK;
   begin_callbacks (self, &sink);
   rc = sl_labeler_finish (self->labeler, &sink, err, sizeof err);
+  push_text_piece (self);
   if (rc != 0) {
     ret = self->cb_flow;
     if (ret == GST_FLOW_OK) {

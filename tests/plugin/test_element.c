@@ -761,6 +761,57 @@ test_labels_pad_jsonl (void **state)
   free (x);
 }
 
+/* "text": the bare label in pieces of at most 0.25 s that tile the stream
+ * without gaps, each piece's label the label of all its frames. */
+static void
+test_labels_pad_text (void **state)
+{
+  static const char *names[PT_K] = { "silence", "speech", "music", "noise" };
+  const int64_t N = 3 * PT_RATE + 50;
+  float *x = pt_signal (N, 14);
+  GstBus *bus;
+  GstHarness *h = make_harness (&bus, NULL, "label-format", 5, NULL);
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstBuffer *b;
+  pt_frames ref;
+  int64_t next = 0, pieces = 0;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, NULL);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  for (int i = 0; i < 4; i++) {
+    int64_t a = i * N / 4, z = (i + 1) * N / 4;
+    assert_int_equal (push_f32 (h, x + a, z - a, a), GST_FLOW_OK);
+  }
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "text/x-raw");
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    gchar *text = buffer_text (b);
+    int64_t n = (int64_t) (GST_BUFFER_DURATION (b) / (10 * GST_MSECOND));
+    assert_int_equal (GST_BUFFER_PTS (b), next * 10 * GST_MSECOND);
+    assert_int_equal (GST_BUFFER_DURATION (b), n * 10 * GST_MSECOND);
+    assert_in_range (n, 1, 25);
+    for (int64_t i = next; i < next + n; i++) {
+      assert_true (i < ref.n);
+      assert_string_equal (text, names[ref.label[i]]);
+    }
+    /* a piece shorter than 25 frames ends at a label change or the end */
+    if (n < 25 && next + n < ref.n)
+      assert_int_not_equal (ref.label[next + n], ref.label[next + n - 1]);
+    next += n;
+    pieces++;
+    g_free (text);
+    gst_buffer_unref (b);
+  }
+  assert_int_equal (next, ref.n);
+  assert_true (pieces > ref.n / 25);
+  pt_frames_free (&ref);
+  gst_harness_teardown (hl);
+  free_harness (h, bus);
+  free (x);
+}
+
 int
 main (void)
 {
@@ -780,6 +831,7 @@ main (void)
     cmocka_unit_test (test_segment_messages),
     cmocka_unit_test (test_labels_pad_audacity),
     cmocka_unit_test (test_labels_pad_jsonl),
+    cmocka_unit_test (test_labels_pad_text),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
