@@ -138,9 +138,8 @@ void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const
     }
 }
 
-double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
-                                         const int32_t *labels, const float *weights, int N,
-                                         int C, int64_t *counted)
+double sl_cross_entropy_total_weight(const int32_t *labels, const float *weights, int N, int C,
+                                     int64_t *counted)
 {
     double wsum = 0.0;
     int64_t n = 0;
@@ -151,6 +150,19 @@ double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
             n++;
         }
     }
+    if (counted)
+        *counted = n;
+    return wsum;
+}
+
+double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
+                                         const int32_t *labels, const float *weights, int N,
+                                         int C, double total_weight, int64_t *counted)
+{
+    int64_t n;
+    double wsum = sl_cross_entropy_total_weight(labels, weights, N, C, &n);
+    if (total_weight > 0.0)
+        wsum = total_weight;
     if (counted)
         *counted = n;
     if (n == 0 || wsum == 0.0) {

@@ -58,10 +58,18 @@ void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const
  * sum_i w[y_i] over rows whose label lies in 0..C-1 (any other label, -1 above
  * all, is ignored). weights may be NULL (all 1). dlogits (N x C, may equal
  * logits) receives d loss / d logits (zero rows for ignored frames).
+ * total_weight: the denominator sum_i w[y_i] of the whole batch when these N
+ * rows are only part of it (threads each take some windows; their returned
+ * losses then add up to the batch loss), or 0 to use these rows' own sum.
  * *counted (may be NULL) gets the number of counted rows. Returns the loss,
  * 0 when nothing is counted or the weights sum to 0 (then dlogits is 0). */
 double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
                                          const int32_t *labels, const float *weights, int N,
-                                         int C, int64_t *counted);
+                                         int C, double total_weight, int64_t *counted);
+
+/* sum_i w[y_i] over the N labels that count (weights NULL: all 1); *counted
+ * (may be NULL) gets how many count. */
+double sl_cross_entropy_total_weight(const int32_t *labels, const float *weights, int N, int C,
+                                     int64_t *counted);
 
 #endif

@@ -31,6 +31,17 @@ void sl_train_step_free(sl_train_step *s);
 float sl_train_step_run(sl_train_step *s, const sl_model *m, const float *x, const int32_t *labels,
                         const float *class_weights, int B, int T, float *grads, float *logits_out, int64_t *n_counted);
 
+/* Splits each batch's windows between n_threads threads that the step owns
+ * (started here, never in run; 1 = the caller's thread only, the default).
+ * Each thread runs the forward and backward of its windows into its own
+ * gradient block (allocated here); the blocks are summed in a fixed order, so
+ * results are deterministic for a given thread count (and differ between
+ * counts only by rounding). Meant for OpenBLAS running single-threaded
+ * (openblas_set_num_threads(1)): both kinds of threads at once oversubscribe
+ * the cores. Returns 0, or -1 with a message. */
+int sl_train_step_set_threads(sl_train_step *s, int n_threads, char *err, size_t errlen);
+int sl_train_step_threads(const sl_train_step *s);
+
 /* Scales grads so their global L2 norm is at most max_norm (as torch.nn.utils.clip_grad_norm_); returns the norm before. */
 float sl_grad_clip(float *grads, size_t n, float max_norm);
 

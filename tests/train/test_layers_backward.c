@@ -289,7 +289,7 @@ static void ce_fwd(void *p, float *out)
     ce_ctx *c = p;
     float *scratch = malloc(sizeof(float) * c->N * c->C);
     out[0] = (float)sl_cross_entropy_forward_backward(scratch, c->logits, c->labels, c->w, c->N,
-                                                      c->C, NULL);
+                                                      c->C, 0.0, NULL);
     free(scratch);
 }
 
@@ -303,7 +303,7 @@ static void test_cross_entropy(void **state)
     c.logits = rand_array(N * C, 3.0);
     float dl[N * C], one = 1.0f;
     int64_t counted = 0;
-    double loss = sl_cross_entropy_forward_backward(dl, c.logits, labels, w, N, C, &counted);
+    double loss = sl_cross_entropy_forward_backward(dl, c.logits, labels, w, N, C, 0.0, &counted);
     assert_int_equal(counted, 5);
     /* the loss from its definition: sum w_y (logsumexp - z_y) / sum w_y */
     double num = 0, den = 0;
@@ -321,17 +321,29 @@ static void test_cross_entropy(void **state)
         assert_true(dl[2 * C + k] == 0.0f);
         assert_true(dl[5 * C + k] == 0.0f);
     }
+    /* rows split in two parts with the whole batch's weight sum: the partial
+     * losses add up to the loss and the gradients are the same */
+    {
+        float part[N * C];
+        double total = sl_cross_entropy_total_weight(labels, w, N, C, NULL);
+        assert_true(fabs(total - den) < 1e-12);
+        double l1 = sl_cross_entropy_forward_backward(part, c.logits, labels, w, 3, C, total, NULL);
+        double l2 = sl_cross_entropy_forward_backward(part + 3 * C, c.logits + 3 * C, labels + 3, w,
+                                                      N - 3, C, total, NULL);
+        assert_true(fabs(l1 + l2 - loss) < 1e-12);
+        assert_memory_equal(part, dl, sizeof part);
+    }
     printf("cross-entropy (class weights, ignored frames)\n");
     check_input("d logits", ce_fwd, &c, c.logits, N * C, dl, &one, 1, 1e-3);
     /* without weights: the plain mean */
-    sl_cross_entropy_forward_backward(dl, c.logits, labels, NULL, N, C, NULL);
+    sl_cross_entropy_forward_backward(dl, c.logits, labels, NULL, N, C, 0.0, NULL);
     c.w = NULL;
     check_input("d logits, no weights", ce_fwd, &c, c.logits, N * C, dl, &one, 1, 1e-3);
     /* nothing counted: loss 0, gradient 0 */
     const int32_t none[N] = {-1, -1, -1, -1, -1, -1, -1};
     for (int i = 0; i < N * C; i++)
         dl[i] = 1.0f;
-    assert_true(sl_cross_entropy_forward_backward(dl, c.logits, none, w, N, C, &counted) == 0.0);
+    assert_true(sl_cross_entropy_forward_backward(dl, c.logits, none, w, N, C, 0.0, &counted) == 0.0);
     assert_int_equal(counted, 0);
     for (int i = 0; i < N * C; i++)
         assert_true(dl[i] == 0.0f);

@@ -105,8 +105,10 @@ static void test_loss_and_gradients(void **state)
 {
     (void)state;
     double overall = 0, overall_elem = 0;
-    for (int k = 0; k < F.n; k++) {
-        const fixture_case *c = &F.cases[k];
+    /* 3 threads with B = 2 leaves thread 0 without windows */
+    for (int k = 0; k < F.n * 3; k++) {
+        const fixture_case *c = &F.cases[k % F.n];
+        const int threads = 1 + k / F.n;
         sl_model *m = case_model(c);
         const sl_model_config *cfg = sl_model_get_config(m);
         const size_t BT = (size_t)c->B * c->T, np = c->n_params;
@@ -121,6 +123,9 @@ static void test_loss_and_gradients(void **state)
         sl_train_step *s = sl_train_step_new(m, c->B + 1, max_T, err, sizeof err);
         if (!s)
             fail_msg("%s", err);
+        if (sl_train_step_set_threads(s, threads, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(sl_train_step_threads(s), threads);
         float *grads = malloc(4 * np), *grads2 = malloc(4 * np);
         float *logits = malloc(4 * BT * cfg->n_classes);
         for (size_t i = 0; i < np; i++)
@@ -152,9 +157,9 @@ static void test_loss_and_gradients(void **state)
             if (fabs(ref_grads[i]) > 1e-3 * gmax)
                 worst_elem = fmax(worst_elem, fabs((double)grads[i] - ref_grads[i]) /
                                                   fabs(ref_grads[i]));
-        printf("%-26s loss %.9f (torch %.9f, rel %.1e)  logits %.1e  grads: worst tensor %.1e "
+        printf("%d thread(s) %-24s loss %.9f (torch %.9f, rel %.1e)  logits %.1e  grads: worst tensor %.1e "
                "(%s), worst element (|g| > 1e-3 max) %.1e\n",
-               c->name, loss, c->loss, loss_err, logit_err, worst, worst_name, worst_elem);
+               threads, c->name, loss, c->loss, loss_err, logit_err, worst, worst_name, worst_elem);
         assert_true(loss_err < 1e-5);
         assert_true(logit_err < 1e-5);
         assert_true(worst < 1e-4);
