@@ -132,9 +132,9 @@ void sl_exp_forward(float *out, const float *in, size_t n)
         exp_tail(out + i, in + i, n - i);
 }
 
-/* One row's softmax, in place; the caller zeroes what lies outside it. */
+/* exp(x - max) of one row, in place; returns the row's sum. */
 SL_VECTOR_CLONES
-static void softmax_row(float *x, int n)
+static float exp_row(float *x, int n)
 {
     float mx = x[0];
     int i = 0;
@@ -176,9 +176,19 @@ static void softmax_row(float *x, int n)
             s += buf[k];
         }
     }
-    float inv = 1.0f / s;
+    return s;
+}
+
+static void scale_row(float *x, int n, float v)
+{
     for (int k = 0; k < n; k++)
-        x[k] *= inv;
+        x[k] *= v;
+}
+
+/* One row's softmax, in place. */
+static void softmax_row(float *x, int n)
+{
+    scale_row(x, n, 1.0f / exp_row(x, n));
 }
 
 void sl_softmax_rows(float *x, int rows, int cols)
@@ -222,22 +232,36 @@ size_t sl_attention_scratch(int T, int n_heads, int save_probs)
 {
     if (save_probs)
         return (size_t)n_heads * T * T;
-    return (size_t)(T < SL_ATTN_BLOCK ? T : SL_ATTN_BLOCK) * T;
+    /* scores of one block of queries, then one 1/sum per query of the block */
+    return (size_t)(T < SL_ATTN_FULL_BLOCK ? T : SL_ATTN_FULL_BLOCK) * ((size_t)T + 1);
 }
 
-/* Queries [q0, q1) in blocks of SL_ATTN_BLOCK starting at q0. */
+/* Queries [q0, q1) in blocks starting at q0: SL_ATTN_BLOCK queries when the
+ * band limits the keys (a block then computes only the keys its band reaches),
+ * SL_ATTN_FULL_BLOCK for whole-window attention (fewer, larger products).
+ * Without save_probs the probabilities stay unnormalised and each output row is
+ * scaled by its 1/sum after the product with V: T x dk multiplies instead of
+ * T x T. */
 static void attention_impl(float *out, float *att, int save_probs, const float *qkv, int T,
                            int d, int n_heads, int band_left, int band_right, int q0, int q1)
 {
     const int dk = d / n_heads;
     const int ld = 3 * d;
     const float scale = (float)(1.0 / sqrt((double)dk));
+    const int full = band_left < 0 && band_right < 0;
+    const int block = full ? SL_ATTN_FULL_BLOCK : SL_ATTN_BLOCK;
+    /* after the largest block of scores: its rows' 1/sum */
+    float *inv_sum = att + (save_probs ? (size_t)n_heads * T * T
+                                       : (size_t)(T < block ? T : block) * T);
+    float inv_save[SL_ATTN_FULL_BLOCK];
+    if (save_probs)
+        inv_sum = inv_save;
     for (int h = 0; h < n_heads; h++) {
         const float *q = qkv + h * dk;
         const float *k = qkv + d + h * dk;
         const float *v = qkv + 2 * d + h * dk;
-        for (int r0 = q0; r0 < q1; r0 += SL_ATTN_BLOCK) {
-            int r1 = r0 + SL_ATTN_BLOCK < q1 ? r0 + SL_ATTN_BLOCK : q1;
+        for (int r0 = q0; r0 < q1; r0 += block) {
+            int r1 = r0 + block < q1 ? r0 + block : q1;
             int k0, k1;
             sl_attention_key_range(r0, r1, T, band_left, band_right, &k0, &k1);
             int rn = r1 - r0, kn = k1 - k0;
@@ -260,12 +284,20 @@ static void attention_impl(float *out, float *att, int save_probs, const float *
                 hi = hi > k1 ? k1 : hi;
                 for (int j = k0; j < lo; j++)
                     row[j - k0] = 0.0f;
-                softmax_row(row + (lo - k0), hi - lo);
+                float inv = 1.0f / exp_row(row + (lo - k0), hi - lo);
+                if (save_probs)
+                    scale_row(row + (lo - k0), hi - lo, inv);
+                else
+                    inv_sum[r - r0] = inv;
                 for (int j = hi; j < k1; j++)
                     row[j - k0] = 0.0f;
             }
+            float *o = out + (size_t)r0 * d + h * dk;
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
-                        v + (size_t)k0 * ld, ld, 0.0f, out + (size_t)r0 * d + h * dk, d);
+                        v + (size_t)k0 * ld, ld, 0.0f, o, d);
+            if (!save_probs)
+                for (int r = 0; r < rn; r++)
+                    scale_row(o + (size_t)r * d, dk, inv_sum[r]);
         }
     }
 }

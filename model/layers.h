@@ -50,6 +50,10 @@ void sl_scale_add_positions(float *x, const float *pe, float scale, int T, int d
  * row unrolling of OpenBLAS's sgemm kernels (12 on Haswell, 16 on SkylakeX), so
  * a product over a subset of rows gives the same bits as over all rows. */
 #define SL_ATTN_BLOCK 48
+/* Whole-window attention takes queries in blocks this large (a multiple of
+ * SL_ATTN_BLOCK): the keys are the same for every block, so larger products
+ * only save packing work. */
+#define SL_ATTN_FULL_BLOCK 480
 
 /* Keys [*k0, *k1) that queries [r0, r1) may attend to with band (bl, br)
  * (-1 = unlimited on that side), clipped to [0, T). */
@@ -57,7 +61,7 @@ void sl_attention_key_range(int r0, int r1, int T, int bl, int br, int *k0, int 
 
 /* Floats of `att` scratch that sl_attention_forward needs.
  * save_probs == 0: one block of scores, reused for every head and block
- *   (SL_ATTN_BLOCK x T, or T x T when T is smaller).
+ *   (SL_ATTN_FULL_BLOCK x T, or T x T when T is smaller), and a sum per query.
  * save_probs != 0: n_heads x T x T; head h's softmax probabilities end up in
  *   att + h*T*T as a full row-major T x T matrix, zero outside the band
  *   (what the attention backward needs). */

@@ -142,7 +142,11 @@ static void check_attention(int T, int d, int H, int bl, int br)
     printf("attention T=%d d=%d heads=%d band=(%d,%d): max abs diff %.2e\n", T, d, H, bl, br,
            worst);
     assert_true(worst < 1e-5);
-    assert_memory_equal(out, out2, sizeof(float) * T * d); /* saving probabilities changes nothing */
+    /* saving probabilities normalises them before the product with V, not after */
+    double apart = 0;
+    for (int i = 0; i < T * d; i++)
+        apart = fmax(apart, fabs(out[i] - out2[i]));
+    assert_true(apart < 1e-6);
     for (int h = 0; h < H; h++)
         for (int i = 0; i < T; i++) {
             double sum = 0;
