@@ -1,0 +1,225 @@
+/* Bad training data through `seqlabel train` / `seqlabel eval`: each case must
+ * exit 1 with one line on stderr naming the file and line at fault, and must
+ * not create the output model. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include "trainer_test_util.h"
+
+static char dir[512];
+static const char *seqlabel;
+
+#define TINY "--mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 " \
+             "--batch 8 --steps 3 --quiet --no-cache"
+
+static int setup(void **state)
+{
+    (void)state;
+    seqlabel = getenv("SL_SEQLABEL");
+    if (!seqlabel)
+        return -1;
+    tt_mkdtemp(dir, sizeof dir, "badinput");
+    tt_make_task_file(dir, "a", 3.0, 1); /* 3 s: labels tone/noise/silence */
+    tt_make_task_file(dir, "b", 3.0, 2);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    return 0;
+}
+
+/* Runs train with `manifest` text (written to m.tsv) and extra options;
+ * asserts exit 1, every expected piece in stderr, one line, no model. */
+static void expect_failure(const char *manifest, const char *extra, const char *const *want)
+{
+    tt_write_text(tt_path(dir, "m.tsv"), manifest);
+    unlink(tt_path(dir, "out.slm"));
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/m.tsv --out %s/out.slm " TINY " %s",
+             seqlabel, dir, dir, extra ? extra : "");
+    char *err = NULL;
+    int rc = tt_run(cmd, &err);
+    printf("stderr: %s", err);
+    assert_int_equal(rc, 1);
+    for (int i = 0; want[i]; i++)
+        if (!strstr(err, want[i]))
+            fail_msg("'%s' not in stderr: %s", want[i], err);
+    char *nl = strchr(err, '\n');
+    assert_non_null(nl);
+    assert_int_equal(nl[1], '\0'); /* one line */
+    free(err);
+    assert_int_equal(access(tt_path(dir, "out.slm"), F_OK), -1);
+}
+
+static void good_manifest_trains(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "good.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\tvalid\n");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good.tsv --out %s/good.slm " TINY " >/dev/null",
+             seqlabel, dir, dir);
+    char *err = NULL;
+    int rc = tt_run(cmd, &err);
+    if (rc)
+        fail_msg("%s", err);
+    free(err);
+    assert_int_equal(access(tt_path(dir, "good.slm"), F_OK), 0);
+}
+
+static void missing_audio(void **state)
+{
+    (void)state;
+    const char *want[] = {"m.tsv:2:", "nope.wav", NULL};
+    expect_failure("a.wav\ta.txt\n# comment\n\nnope.wav\ta.txt\n", NULL,
+                   (const char *[]){"m.tsv:4:", "nope.wav", NULL});
+    expect_failure("a.wav\ta.txt\nnope.wav\ta.txt\n", NULL, want);
+}
+
+static void missing_labels(void **state)
+{
+    (void)state;
+    const char *want[] = {"m.tsv:1:", "none.txt", "cannot open", NULL};
+    expect_failure("a.wav\tnone.txt\n", NULL, want);
+}
+
+static void labels_beyond_the_audio(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "long.txt"), "0.00\t1.00\ttone\n1.00\t2.00\tnoise\n2.00\t3.50\tsilence\n");
+    const char *want[] = {"long.txt:3:", "ends after the audio", "a.wav", NULL};
+    expect_failure("b.wav\tb.txt\na.wav\tlong.txt\n", NULL, want);
+}
+
+static void unknown_class_with_classes_option(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "odd.txt"), "0.00\t1.00\ttone\n1.00\t2.00\tnoise\n2.00\t3.00\tbirds\n");
+    const char *want[] = {"odd.txt:3:", "unknown class 'birds'", "tone, noise, silence", NULL};
+    expect_failure("a.wav\ta.txt\na.wav\todd.txt\n", "--classes tone,noise,silence", want);
+}
+
+static void overlapping_segments(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "over.txt"), "0.00\t1.00\ttone\n2.00\t3.00\tnoise\n0.50\t1.50\tsilence\n");
+    const char *want[] = {"over.txt:3:", "overlaps", "line 1", NULL};
+    expect_failure("a.wav\tover.txt\n", NULL, want);
+}
+
+static void empty_training_split(void **state)
+{
+    (void)state;
+    const char *want[] = {"m.tsv", "training split is empty", NULL};
+    expect_failure("a.wav\ta.txt\tvalid\nb.wav\tb.txt\ttest\n", NULL, want);
+    const char *want2[] = {"m.tsv", "training split is empty", NULL};
+    expect_failure("# nothing here\n\n", NULL, want2);
+}
+
+static void malformed_lines(void **state)
+{
+    (void)state;
+    expect_failure("a.wav\ta.txt\nb.wav\n", NULL,
+                   (const char *[]){"m.tsv:2:", "expected audio<TAB>labels", NULL});
+    expect_failure("a.wav\ta.txt\tholdout\n", NULL,
+                   (const char *[]){"m.tsv:1:", "unknown split 'holdout'", NULL});
+    tt_write_text(tt_path(dir, "badtime.txt"), "0.00\t1.00\ttone\n1.00\tsoon\tnoise\n");
+    expect_failure("a.wav\tbadtime.txt\n", NULL,
+                   (const char *[]){"badtime.txt:2:", "bad time 'soon'", NULL});
+    tt_write_text(tt_path(dir, "back.txt"), "1.00\t0.50\ttone\n");
+    expect_failure("a.wav\tback.txt\n", NULL,
+                   (const char *[]){"back.txt:1:", "ends (0.5 s) before it starts", NULL});
+    tt_write_text(tt_path(dir, "cols.txt"), "0.00\t1.00\n");
+    expect_failure("a.wav\tcols.txt\n", NULL,
+                   (const char *[]){"cols.txt:1:", "start<TAB>end<TAB>label", NULL});
+}
+
+static void one_class_only(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "one.txt"), "0.00\t3.00\ttone\n");
+    expect_failure("a.wav\tone.txt\n", NULL, (const char *[]){"m.tsv", "at least 2", NULL});
+}
+
+static void damaged_checkpoint(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "good2.tsv"), "a.wav\ta.txt\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good2.tsv --out %s/c.slm --checkpoint %s/c.ckpt " TINY
+             " > /dev/null", seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    /* Flip one byte in the middle. */
+    FILE *fp = fopen(tt_path(dir, "c.ckpt"), "r+b");
+    fseek(fp, 0, SEEK_END);
+    long n = ftell(fp);
+    fseek(fp, n / 2, SEEK_SET);
+    int ch = fgetc(fp);
+    fseek(fp, n / 2, SEEK_SET);
+    fputc(ch ^ 0x5a, fp);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good2.tsv --out %s/c.slm --checkpoint %s/c.ckpt " TINY
+             " --resume", seqlabel, dir, dir, dir);
+    char *err = NULL;
+    assert_int_equal(tt_run(cmd, &err), 1);
+    assert_non_null(strstr(err, "c.ckpt"));
+    assert_non_null(strstr(err, "damaged"));
+    free(err);
+}
+
+static void eval_reports_and_checks_labels(void **state)
+{
+    (void)state;
+    char cmd[4096];
+    tt_write_text(tt_path(dir, "e.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\n");
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache > %s/eval.txt",
+             seqlabel, dir, dir, dir);
+    char *err = NULL;
+    int rc = tt_run(cmd, &err);
+    if (rc)
+        fail_msg("%s", err);
+    free(err);
+    char *out = tt_read_file(tt_path(dir, "eval.txt"), NULL);
+    /* 2 files x (1 + (48000 - 400) / 160 = 298) frames, every one labeled. */
+    assert_non_null(strstr(out, "frames 596 "));
+    assert_non_null(strstr(out, "accuracy"));
+    assert_non_null(strstr(out, "confusion"));
+    free(out);
+    tt_write_text(tt_path(dir, "odd2.txt"), "0.00\t1.00\ttone\n1.00\t2.00\tbirds\n");
+    tt_write_text(tt_path(dir, "e2.tsv"), "a.wav\ta.txt\na.wav\todd2.txt\n");
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e2.tsv --no-cache",
+             seqlabel, dir, dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    assert_non_null(strstr(err, "odd2.txt:2: unknown class 'birds'"));
+    assert_non_null(strstr(err, "e2.tsv:2:"));
+    free(err);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(good_manifest_trains),
+        cmocka_unit_test(missing_audio),
+        cmocka_unit_test(missing_labels),
+        cmocka_unit_test(labels_beyond_the_audio),
+        cmocka_unit_test(unknown_class_with_classes_option),
+        cmocka_unit_test(overlapping_segments),
+        cmocka_unit_test(empty_training_split),
+        cmocka_unit_test(malformed_lines),
+        cmocka_unit_test(one_class_only),
+        cmocka_unit_test(damaged_checkpoint),
+        cmocka_unit_test(eval_reports_and_checks_labels),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}

@@ -1,0 +1,187 @@
+/* `seqlabel train` is deterministic and resumes exactly:
+ *  - the same seed and thread count twice: byte-identical checkpoints and models;
+ *  - another seed: different weights (so the comparison can fail);
+ *  - 40 steps straight == 20 steps (--stop-after, mid-epoch) + --resume to 40:
+ *    byte-identical checkpoints (weights, AdamW moments, generator, step) and
+ *    best models; the same holds on 2 threads;
+ *  - SIGKILL at random moments of a run that checkpoints every step never
+ *    leaves a checkpoint that fails to load (temp file + rename).
+ * The manifest's split column is honoured (train and valid lines in one file). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "model/trainer_internal.h"
+#include "trainer_test_util.h"
+
+static char dir[512];
+static const char *seqlabel;
+
+#define TINY "--mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 " \
+             "--batch 8 --lr 3e-3 --warmup 5 --quiet"
+
+static int setup(void **state)
+{
+    (void)state;
+    seqlabel = getenv("SL_SEQLABEL");
+    if (!seqlabel)
+        return -1;
+    tt_mkdtemp(dir, sizeof dir, "resume");
+    tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, 11, "train");
+    tt_make_task_set(dir, "va.tsv", "va", 1, 4.0, 12, "valid");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    return 0;
+}
+
+static void train(const char *extra, const char *tag, int expect_rc)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s train --manifest %s/all.tsv --out %s/%s.slm --checkpoint %s/%s.ckpt "
+             "--cache-dir %s/cache " TINY " %s > %s/%s.report",
+             seqlabel, dir, dir, tag, dir, tag, dir, extra, dir, tag);
+    char *err = NULL;
+    int rc = tt_run(cmd, &err);
+    if (rc != expect_rc)
+        fail_msg("'%s' exited %d: %s", cmd, rc, err ? err : "");
+    free(err);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = tt_read_file(tt_path(dir, a), &la), *y = tt_read_file(tt_path(dir, b), &lb);
+    assert_non_null(x);
+    assert_non_null(y);
+    int same = la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static void same_seed_same_model(void **state)
+{
+    (void)state;
+    train("--steps 40 --seed 7", "a", 0);
+    train("--steps 40 --seed 7", "a2", 0);
+    train("--steps 40 --seed 8", "other", 0);
+    assert_true(same_file("a.ckpt", "a2.ckpt"));
+    assert_true(same_file("a.slm", "a2.slm"));
+    assert_false(same_file("a.ckpt", "other.ckpt"));
+    /* The report: 2 train files of 598 frames, windows of 8 x 64 = 512 frames:
+     * ceil(1196 / 512) = 3 steps per epoch, 40 steps = 14 epochs. */
+    char *rep = tt_read_file(tt_path(dir, "a.report"), NULL);
+    assert_non_null(strstr(rep, "epoch 14/14 step 40 "));
+    assert_non_null(strstr(rep, "epoch 1/14 step 3 "));
+    assert_non_null(strstr(rep, "best valid_macro_f1"));
+    free(rep);
+}
+
+static void resume_is_exact(void **state)
+{
+    (void)state;
+    train("--steps 40 --seed 7", "a", 0);
+    train("--steps 40 --seed 7 --stop-after 20", "b", 0);
+    assert_false(same_file("a.ckpt", "b.ckpt")); /* really stopped early */
+    train("--steps 40 --seed 7 --resume", "b", 0);
+    assert_true(same_file("a.ckpt", "b.ckpt"));
+    assert_true(same_file("a.slm", "b.slm"));
+}
+
+static void resume_is_exact_on_two_threads(void **state)
+{
+    (void)state;
+    train("--steps 30 --seed 3 --threads 2", "t", 0);
+    train("--steps 30 --seed 3 --threads 2", "t2", 0);
+    assert_true(same_file("t.ckpt", "t2.ckpt"));
+    train("--steps 30 --seed 3 --threads 2 --stop-after 16", "u", 0);
+    train("--steps 30 --seed 3 --threads 2 --resume", "u", 0);
+    assert_true(same_file("t.ckpt", "u.ckpt"));
+}
+
+static void resume_with_other_settings_is_refused(void **state)
+{
+    (void)state;
+    train("--steps 40 --seed 7 --stop-after 10", "c", 0);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s train --manifest %s/all.tsv --out %s/c.slm --checkpoint %s/c.ckpt --cache-dir "
+             "%s/cache " TINY " --steps 40 --seed 7 --batch 4 --resume",
+             seqlabel, dir, dir, dir, dir);
+    char *err = NULL;
+    assert_int_equal(tt_run(cmd, &err), 1);
+    assert_non_null(strstr(err, "c.ckpt"));
+    assert_non_null(strstr(err, "other training settings"));
+    free(err);
+}
+
+static void kill_never_corrupts_the_checkpoint(void **state)
+{
+    (void)state;
+    const char *ck = tt_path(dir, "k.ckpt");
+    train("--steps 5 --seed 5", "k", 0); /* a good checkpoint to start from */
+    srand(12345);
+    for (int round = 0; round < 4; round++) {
+        pid_t pid = fork();
+        if (pid == 0) {
+            char out[1024], ckp[1024], man[1024], cache[1024];
+            snprintf(out, sizeof out, "%s/k.slm", dir);
+            snprintf(ckp, sizeof ckp, "%s/k.ckpt", dir);
+            snprintf(man, sizeof man, "%s/all.tsv", dir);
+            snprintf(cache, sizeof cache, "%s/cache", dir);
+            freopen("/dev/null", "w", stdout);
+            execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--checkpoint", ckp,
+                  "--checkpoint-every", "1", "--cache-dir", cache, "--mel-bins", "24",
+                  "--d-model", "32", "--heads", "2", "--layers", "1", "--d-ff", "64", "--window",
+                  "64", "--batch", "8", "--steps", "100000", "--quiet", (char *)NULL);
+            _exit(127);
+        }
+        struct timespec ts = {0, 150000000L + (long)(rand() % 300) * 1000000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        int st;
+        waitpid(pid, &st, 0);
+        assert_true(WIFSIGNALED(st));
+        sl_model *m;
+        float *am, *av;
+        sl_train_state s;
+        char err[SL_ERR_LEN];
+        if (sl_checkpoint_load(ck, &m, &am, &av, &s, err, sizeof err))
+            fail_msg("round %d: %s", round, err);
+        assert_true(s.step >= 1);
+        sl_model_free(m);
+        free(am);
+        free(av);
+    }
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(same_seed_same_model),
+        cmocka_unit_test(resume_is_exact),
+        cmocka_unit_test(resume_is_exact_on_two_threads),
+        cmocka_unit_test(resume_with_other_settings_is_refused),
+        cmocka_unit_test(kill_never_corrupts_the_checkpoint),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
