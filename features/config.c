@@ -131,10 +131,9 @@ int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t e
     if (!isfinite(cfg->input_scale) || cfg->input_scale <= 0.0f)
         return fail(err, errlen, "input scale %g must be positive", (double)cfg->input_scale);
     /* Kaldi refuses a mel bin that covers no FFT bin ("--num-mel-bins too large"). */
-    int fft = sl_feature_fft_size(cfg);
-    for (int m = 0; m < cfg->num_mel_bins; m++)
-        if (sl_mel_bin_width(cfg, fft, m) == 0)
-            return fail(err, errlen,
+    int fft = sl_feature_fft_size(cfg), m = sl_mel_first_empty_bin(cfg, fft);
+    if (m >= 0)
+        return fail(err, errlen,
                         "%d mel bins are too many for a %d-point FFT (%d-sample window at %d Hz, %g..%g Hz): "
                         "mel bin %d covers no FFT bin; use fewer mel bins, a longer window or a wider range",
                         cfg->num_mel_bins, fft, w, cfg->sample_rate, (double)cfg->low_freq, high, m);

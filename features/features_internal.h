@@ -29,9 +29,9 @@ typedef struct {
     float *weights;                   /* rows of SL_MEL_LANES weights, 32-byte aligned */
 } sl_mel_bank;
 
-/* Number of FFT bins (0 .. fft_size/2 - 1) with a non-zero weight in mel bin m,
- * computed without allocating; used by validation to reject empty filters. */
-int sl_mel_bin_width(const sl_feature_config *cfg, int fft_size, int m);
+/* First mel bin that no FFT bin (0 .. fft_size/2 - 1) falls inside, or -1:
+ * Kaldi refuses such settings. Allocates nothing. */
+int sl_mel_first_empty_bin(const sl_feature_config *cfg, int fft_size);
 int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size);
 void sl_mel_bank_free(sl_mel_bank *b);
 

@@ -63,12 +63,20 @@ static void bin_span(const mel_layout *l, int m, int *first, int *len)
     *len = lo < 0 ? 0 : hi - lo + 1;
 }
 
-int sl_mel_bin_width(const sl_feature_config *cfg, int fft_size, int m)
+int sl_mel_first_empty_bin(const sl_feature_config *cfg, int fft_size)
 {
+    /* Both ends of a triangle rise with m, so one pointer over the FFT bins
+     * serves all filters: O(bins + FFT bins), no allocation. */
     mel_layout l = layout_of(cfg, fft_size);
-    int first, len;
-    bin_span(&l, m, &first, &len);
-    return len;
+    int k = 0;
+    for (int m = 0; m < cfg->num_mel_bins; m++) {
+        double left = l.mel_low + m * l.delta;
+        while (k < l.half && !(sl_mel_scale(l.bin_width * k) > left))
+            k++;
+        if (k >= l.half || mel_weight(l.mel_low, l.delta, m, sl_mel_scale(l.bin_width * k)) <= 0.0)
+            return m;
+    }
+    return -1;
 }
 
 int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size)

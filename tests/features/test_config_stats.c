@@ -59,6 +59,49 @@ static void test_validate(void **state)
     assert_int_equal(sl_feature_config_validate(&cfg, NULL, 0), 0);
 }
 
+/* Brute force, straight from Kaldi's definition: does every mel bin have an
+ * FFT bin strictly inside its triangle? */
+static int all_bins_covered(int rate, int fft, int bins, double low, double high)
+{
+    double ml = 1127.0 * log(1.0 + low / 700.0), mh = 1127.0 * log(1.0 + high / 700.0);
+    double delta = (mh - ml) / (bins + 1);
+    for (int m = 0; m < bins; m++) {
+        int covered = 0;
+        for (int k = 0; k < fft / 2; k++) {
+            double mk = 1127.0 * log(1.0 + (double)k * rate / fft / 700.0);
+            covered |= mk > ml + m * delta && mk < ml + (m + 2) * delta;
+        }
+        if (!covered)
+            return 0;
+    }
+    return 1;
+}
+
+static void test_mel_bin_limit_matches_brute_force(void **state)
+{
+    (void)state;
+    const int rates[] = {8000, 16000};
+    const float lows[] = {20.0f, 300.0f};
+    for (int r = 0; r < 2; r++)
+        for (int lo = 0; lo < 2; lo++) {
+            sl_feature_config cfg;
+            sl_feature_config_default(&cfg);
+            cfg.sample_rate = rates[r];
+            cfg.low_freq = lows[lo];
+            int last_valid = 0;
+            for (int bins = 3; bins <= 200; bins++) {
+                cfg.num_mel_bins = bins;
+                int valid = sl_feature_config_validate(&cfg, NULL, 0) == 0;
+                assert_int_equal(valid, all_bins_covered(rates[r], sl_feature_fft_size(&cfg), bins, lows[lo],
+                                                         rates[r] / 2.0));
+                if (valid)
+                    last_valid = bins;
+            }
+            printf("  %d Hz from %g Hz: at most %d mel bins\n", rates[r], (double)lows[lo], last_valid);
+            assert_true(last_valid >= 23);
+        }
+}
+
 static void test_stats_and_normalize(void **state)
 {
     (void)state;
@@ -101,6 +144,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_validate),
+        cmocka_unit_test(test_mel_bin_limit_matches_brute_force),
         cmocka_unit_test(test_stats_and_normalize),
     };
     return cmocka_run_group_tests_name("features_config_stats", tests, NULL, NULL);
