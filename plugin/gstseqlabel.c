@@ -25,6 +25,7 @@ GST_DEBUG_CATEGORY (gst_seqlabel_debug);
 enum {
   PROP_0,
   PROP_MODEL,
+  PROP_WINDOW,
   PROP_LEFT_CONTEXT,
   PROP_LOOKAHEAD,
   PROP_SMOOTHING,
@@ -139,6 +140,9 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
         p->model_path = NULL;
       }
       break;
+    case PROP_WINDOW:
+      p->window = g_value_get_int (value);
+      break;
     case PROP_LEFT_CONTEXT:
       p->left_context = g_value_get_int (value);
       break;
@@ -201,6 +205,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
   switch (prop_id) {
     case PROP_MODEL:
       g_value_set_string (value, p->model_path ? p->model_path : SL_DEFAULT_MODEL);
+      break;
+    case PROP_WINDOW:
+      g_value_set_int (value, p->window);
       break;
     case PROP_LEFT_CONTEXT:
       g_value_set_int (value, p->left_context);
@@ -575,6 +582,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   GstSeqLabelSettings *p = &self->props;
 
   p->model_path = NULL;
+  p->window = -1;
   p->left_context = DEFAULT_LEFT_CONTEXT;
   p->lookahead = DEFAULT_LOOKAHEAD;
   p->smoothing = DEFAULT_SMOOTHING;
@@ -626,6 +634,12 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "features and classes. Unset: $SEQLABEL_MODEL, else the installed default "
           "model, else the source tree's model/default.slm",
           SL_DEFAULT_MODEL, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_WINDOW,
+      g_param_spec_int ("window", "Window",
+          "Frames per encoder window (-1: the model's, or, when left-context or "
+          "lookahead change, the model's core plus them); the core (window - "
+          "left-context - lookahead) sets how often the encoder runs and most "
+          "of the latency", -1, SL_MAX_WINDOW, -1, rw_ready));
   g_object_class_install_property (gobject_class, PROP_LEFT_CONTEXT,
       g_param_spec_int ("left-context", "Left context",
           "Frames of past context in each encoder window (-1: the model's)",

@@ -55,6 +55,7 @@ GType gst_seqlabel_format_get_type (void);
 /* Settings copied from the properties when the labeler is created. */
 typedef struct {
   gchar *model_path;       /* NULL: the default model */
+  gint window;             /* frames; -1: the model's default */
   gint left_context;       /* frames; -1: the model's default */
   gint lookahead;          /* frames; -1: the model's default */
   gint smoothing;          /* sl_smoothing */

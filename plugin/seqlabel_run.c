@@ -138,6 +138,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   GST_OBJECT_UNLOCK (self);
 
   sl_labeler_config_default (&cfg);
+  cfg.window = p.window;
   cfg.left_context = p.left_context;
   cfg.lookahead = p.lookahead;
   cfg.num_threads = p.num_threads;
