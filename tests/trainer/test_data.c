@@ -1,0 +1,325 @@
+/* The trainer's data path, against hand-computed expectations:
+ *  - frame labels: frame i takes the segment containing (i + 0.5) * 10 ms;
+ *    gaps and point labels label nothing; segment order in the file is free;
+ *  - metrics: accuracy, P/R/F1, macro F1 of a hand-made confusion matrix;
+ *  - feature cache: cached features are bit-identical to features of the
+ *    samples pushed straight into sl_features; a changed mtime, a changed
+ *    setting or a damaged entry is recomputed, never trusted;
+ *  - evaluation windows: sl_evaluate_manifest sees exactly what sl_labeler
+ *    sees (same argmax labels and the same loss from the labeler's probs). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <fcntl.h>
+#include <math.h>
+#include <sndfile.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/trainer_internal.h"
+#include "trainer_test_util.h"
+
+static char dir[512];
+
+static int setup(void **state)
+{
+    (void)state;
+    tt_mkdtemp(dir, sizeof dir, "data");
+    tt_make_task_file(dir, "one", 1.0, 3); /* 16000 samples: 98 frames */
+    tt_make_task_file(dir, "three", 3.0, 4);
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    return 0;
+}
+
+static void load_labels(const char *label_text, sl_dataset *ds)
+{
+    tt_write_text(tt_path(dir, "l.txt"), label_text);
+    tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tl.txt\n");
+    sl_manifest man;
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    const char *names[] = {"a", "b", "point"};
+    if (sl_dataset_load(ds, &man, SL_SPLIT_BIT(SL_SPLIT_NONE), &fc, NULL, names, 3, err, sizeof err))
+        fail_msg("%s", err);
+    sl_manifest_free(&man);
+}
+
+static void check_frame_labels(const sl_dataset *ds)
+{
+    assert_int_equal(ds->n_files, 1);
+    assert_int_equal(ds->frames, 98); /* 1 + (16000 - 400) / 160 */
+    const int32_t *y = ds->files[0].labels;
+    for (int i = 0; i < 98; i++) {
+        int want = i <= 24 ? 0 : i <= 29 ? -1 : i <= 49 ? 1 : -1;
+        if (y[i] != want)
+            fail_msg("frame %d: label %d, expected %d", i, y[i], want);
+    }
+    assert_int_equal(ds->labeled, 45);
+    assert_int_equal(ds->class_frames[0], 25);
+    assert_int_equal(ds->class_frames[1], 20);
+    assert_int_equal(ds->class_frames[2], 0);
+}
+
+static void frame_labels_follow_centres(void **state)
+{
+    (void)state;
+    sl_dataset ds;
+    /* a: centres in [0, 0.255) -> frames 0..24 (frame 25's centre is 0.255);
+     * gap 25..29; b: [0.30, 0.50) -> 30..49; the point label labels nothing. */
+    load_labels("0.00\t0.255\ta\n0.30\t0.50\tb\n0.50\t0.50\tpoint\n", &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    load_labels("0.50\t0.50\tpoint\n0.30\t0.50\tb\n\\\t100\t200\n0.00\t0.255\ta\n", &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+}
+
+static void crops_cover_every_start(void **state)
+{
+    (void)state;
+    sl_dataset ds;
+    load_labels("0.00\t0.255\ta\n", &ds);
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 64), 0);
+    assert_int_equal(ds.crop_starts_cum[1], 98 - 64 + 1);
+    int f;
+    int64_t s;
+    sl_dataset_crop(&ds, 34, &f, &s);
+    assert_int_equal(f, 0);
+    assert_int_equal(s, 34);
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 200), 0); /* longer than the file: one crop */
+    assert_int_equal(ds.crop_starts_cum[1], 1);
+    sl_dataset_free(&ds);
+}
+
+static void metrics_by_hand(void **state)
+{
+    (void)state;
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    /* rows true, columns predicted; class 2 never occurs. */
+    int64_t conf[9] = {3, 1, 0, 2, 4, 0, 0, 0, 0};
+    memcpy(mt.confusion, conf, sizeof conf);
+    mt.frames = 10;
+    mt.loss_sum = 5.0;
+    assert_float_equal(sl_metrics_accuracy(&mt), 0.7, 1e-12);
+    assert_float_equal(sl_metrics_loss(&mt), 0.5, 1e-12);
+    double p, r, f;
+    sl_metrics_class(&mt, 0, &p, &r, &f);
+    assert_float_equal(p, 0.6, 1e-12);
+    assert_float_equal(r, 0.75, 1e-12);
+    assert_float_equal(f, 2.0 / 3.0, 1e-12);
+    sl_metrics_class(&mt, 1, &p, &r, &f);
+    assert_float_equal(p, 0.8, 1e-12);
+    assert_float_equal(r, 4.0 / 6.0, 1e-12);
+    assert_float_equal(f, 8.0 / 11.0, 1e-12);
+    sl_metrics_class(&mt, 2, &p, &r, &f);
+    assert_float_equal(f, 0.0, 0.0);
+    assert_float_equal(sl_metrics_macro_f1(&mt), (2.0 / 3.0 + 8.0 / 11.0) / 2.0, 1e-12);
+    assert_float_equal(sl_metrics_binary_f1(&mt, 1), 8.0 / 11.0, 1e-12);
+    sl_metrics_free(&mt);
+}
+
+typedef struct {
+    float *buf;
+    int64_t n;
+} sink;
+
+static int grab(void *user, int64_t index, const float *frame, int dim)
+{
+    sink *s = user;
+    memcpy(s->buf + index * dim, frame, (size_t)dim * sizeof(float));
+    s->n = index + 1;
+    return 0;
+}
+
+/* Features of the WAV straight from libsndfile into sl_features. */
+static float *direct_features(const char *wav, const sl_feature_config *fc, int64_t *n)
+{
+    SF_INFO info = {0};
+    SNDFILE *sf = sf_open(wav, SFM_READ, &info);
+    assert_non_null(sf);
+    float *pcm = malloc((size_t)info.frames * sizeof *pcm);
+    assert_int_equal(sf_readf_float(sf, pcm, info.frames), info.frames);
+    sf_close(sf);
+    char err[SL_ERR_LEN];
+    sl_features *f = sl_features_new(fc, err, sizeof err);
+    int dim = sl_feature_dim(fc);
+    sink s = {malloc((size_t)sl_feature_num_frames(fc, info.frames) * dim * sizeof(float)), 0};
+    assert_int_equal(sl_features_push(f, pcm, (size_t)info.frames, grab, &s, err, sizeof err), 0);
+    sl_features_free(f);
+    free(pcm);
+    *n = s.n;
+    return s.buf;
+}
+
+static int count_entries(const char *cache)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ls %s/*.feat 2>/dev/null | wc -l", cache);
+    FILE *p = popen(cmd, "r");
+    int n = -1;
+    if (fscanf(p, "%d", &n) != 1)
+        n = -1;
+    pclose(p);
+    return n;
+}
+
+static void feature_cache_is_exact_and_invalidated(void **state)
+{
+    (void)state;
+    const char *wav = tt_path(dir, "three.wav");
+    const char *cache = tt_path(dir, "cache/sub");
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    int64_t n;
+    float *ref = direct_features(wav, &fc, &n);
+    assert_int_equal(n, 298);
+    char err[SL_ERR_LEN];
+    sl_feature_file ff;
+    for (int round = 0; round < 2; round++) {
+        assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+        assert_int_equal(ff.from_cache, round); /* computed, then read back */
+        assert_int_equal(ff.n_frames, n);
+        assert_int_equal(ff.n_samples, 48000);
+        assert_memory_equal(ff.feats, ref, (size_t)n * 80 * sizeof(float));
+        sl_feature_file_free(&ff);
+    }
+    assert_int_equal(count_entries(cache), 1);
+    /* Another setting: another entry. */
+    sl_feature_config fc2 = fc;
+    fc2.num_mel_bins = 40;
+    assert_int_equal(sl_feature_file_load(wav, &fc2, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.from_cache, 0);
+    assert_int_equal(ff.dim, 40);
+    sl_feature_file_free(&ff);
+    assert_int_equal(count_entries(cache), 2);
+    /* New audio of the same size (another seed): the mtime changes, so the key does. */
+    struct timespec later[2] = {{0, UTIME_OMIT}, {2000000000, 0}};
+    tt_make_task_file(dir, "three", 3.0, 99);
+    assert_int_equal(utimensat(AT_FDCWD, wav, later, 0), 0);
+    float *ref2 = direct_features(wav, &fc, &n);
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.from_cache, 0);
+    assert_memory_equal(ff.feats, ref2, (size_t)n * 80 * sizeof(float));
+    assert_memory_not_equal(ff.feats, ref, (size_t)n * 80 * sizeof(float));
+    sl_feature_file_free(&ff);
+    /* A damaged entry (cut short) is recomputed and rewritten. */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "for f in %s/*.feat; do truncate -s -4 \"$f\"; done", cache);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.from_cache, 0);
+    assert_memory_equal(ff.feats, ref2, (size_t)n * 80 * sizeof(float));
+    sl_feature_file_free(&ff);
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.from_cache, 1);
+    sl_feature_file_free(&ff);
+    free(ref);
+    free(ref2);
+}
+
+typedef struct {
+    int64_t hist[3];
+    double nll;
+    int64_t n;
+} lab_record;
+
+static int on_frame(void *user, int64_t index, int label, float conf, const float *probs, int K)
+{
+    (void)index;
+    (void)conf;
+    (void)K;
+    lab_record *r = user;
+    r->hist[label]++;
+    r->nll -= log((double)probs[0]);
+    r->n++;
+    return 0;
+}
+
+static void evaluation_uses_the_labeler_windows(void **state)
+{
+    (void)state;
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    fc.num_mel_bins = 24;
+    sl_model_config mc;
+    sl_model_config_default(&mc);
+    mc.n_features = 24;
+    mc.n_classes = 3;
+    mc.d_model = 16;
+    mc.n_heads = 2;
+    mc.n_layers = 2;
+    mc.d_ff = 32;
+    mc.max_window = 64;
+    mc.stream_window = 50;
+    mc.stream_left = 10;
+    mc.stream_lookahead = 7;
+    const char *names[] = {"a", "b", "c"};
+    float mean[24], istd[24];
+    for (int i = 0; i < 24; i++) {
+        mean[i] = 8.0f + 0.1f * i;
+        istd[i] = 0.3f;
+    }
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_create(&mc, &fc, mean, istd, names, err, sizeof err);
+    assert_non_null(m);
+    sl_model_init_params(m, 77);
+    tt_make_task_file(dir, "three", 3.0, 5);
+    tt_write_text(tt_path(dir, "all_a.txt"), "0.00\t3.00\ta\n");
+    tt_write_text(tt_path(dir, "w.tsv"), "three.wav\tall_a.txt\n");
+    sl_metrics mt;
+    sl_metrics_init(&mt, 3);
+    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), SL_SPLIT_NONE, NULL, 1, &mt, err, sizeof err))
+        fail_msg("%s", err);
+
+    sl_labeler_config lc;
+    sl_labeler_config_default(&lc);
+    sl_labeler *l = sl_labeler_new(m, &lc, err, sizeof err);
+    assert_non_null(l);
+    lab_record rec = {{0, 0, 0}, 0.0, 0};
+    sl_label_sink sk = {&rec, on_frame, NULL};
+    SF_INFO info = {0};
+    SNDFILE *sf = sf_open(tt_path(dir, "three.wav"), SFM_READ, &info);
+    float *pcm = malloc((size_t)info.frames * sizeof *pcm);
+    sf_readf_float(sf, pcm, info.frames);
+    sf_close(sf);
+    assert_int_equal(sl_labeler_push(l, pcm, (size_t)info.frames, &sk, err, sizeof err), 0);
+    assert_int_equal(sl_labeler_finish(l, &sk, err, sizeof err), 0);
+    assert_int_equal(rec.n, 298);
+    assert_int_equal(mt.frames, 298);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(mt.confusion[k], rec.hist[k]);
+    assert_true(rec.hist[0] != 298 && rec.hist[1] != 298 && rec.hist[2] != 298);
+    assert_float_equal(mt.loss_sum, rec.nll, 1e-4 * rec.nll);
+    free(pcm);
+    sl_labeler_free(l);
+    sl_metrics_free(&mt);
+    sl_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(frame_labels_follow_centres),
+        cmocka_unit_test(crops_cover_every_start),
+        cmocka_unit_test(metrics_by_hand),
+        cmocka_unit_test(feature_cache_is_exact_and_invalidated),
+        cmocka_unit_test(evaluation_uses_the_labeler_windows),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
