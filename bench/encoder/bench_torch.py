@@ -21,19 +21,23 @@ def ints(s):
 
 
 def median_seconds(fn, reps, min_s):
+    """Median wall and process-CPU seconds per call (as the C bench measures)."""
     fn()
     t0 = time.perf_counter()
     fn()
     one = time.perf_counter() - t0
     inner = int(min_s / one) + 1 if one > 0 else 1
-    times = []
+    times, cpu = [], []
     for _ in range(reps):
+        c0 = time.process_time()
         t0 = time.perf_counter()
         for _ in range(inner):
             fn()
         times.append((time.perf_counter() - t0) / inner)
+        cpu.append((time.process_time() - c0) / inner)
     times.sort()
-    return times[len(times) // 2]
+    cpu.sort()
+    return times[len(times) // 2], cpu[len(cpu) // 2]
 
 
 def main():
@@ -50,7 +54,7 @@ def main():
     torch.manual_seed(0)
     print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}")
-    print("d_model\tlayers\twindow\tthreads\tframes_per_s\tms_per_window")
+    print("d_model\tlayers\twindow\tthreads\tframes_per_s\tms_per_window\tframes_per_cpu_s")
     for d in a.d_model:
         for L in a.layers:
             net = SeqLabelEncoder(n_features=80, d_model=d, n_heads=a.heads, n_layers=L,
@@ -61,8 +65,9 @@ def main():
                 def run():
                     with torch.inference_mode():
                         torch.softmax(net(x), dim=-1)
-                t = median_seconds(run, a.reps, a.min_time)
-                print(f"{d}\t{L}\t{T}\t{a.threads}\t{T / t:.0f}\t{t * 1e3:.3f}", flush=True)
+                t, cpu = median_seconds(run, a.reps, a.min_time)
+                print(f"{d}\t{L}\t{T}\t{a.threads}\t{T / t:.0f}\t{t * 1e3:.3f}\t{T / cpu:.0f}",
+                      flush=True)
 
 
 if __name__ == "__main__":
