@@ -80,6 +80,9 @@ static void usage(FILE *fp)
         "  --off-threshold X       ... and ends at p < X [0.35]\n"
         "  --pad-before S          CLASS segments start S seconds earlier [0]\n"
         "  --pad-after S           ... and end S seconds later [0]\n"
+        "  --padding S             both (the element's property)\n"
+        "  The element's property names work too: --min-durations, --target-class,\n"
+        "  --threshold-on, --threshold-off, --num-threads.\n"
         "\n"
         "input:\n"
         "  --raw-format ENC        headerless input: s16le|f32le, with --raw-rate\n"
@@ -97,7 +100,7 @@ static void usage(FILE *fp)
 enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
-    OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+    OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
 };
 
 static const struct option long_opts[] = {
@@ -119,6 +122,13 @@ static const struct option long_opts[] = {
     {"off-threshold", required_argument, NULL, OPT_OFF},
     {"pad-before", required_argument, NULL, OPT_PAD_BEFORE},
     {"pad-after", required_argument, NULL, OPT_PAD_AFTER},
+    /* The GStreamer element's property names, so a setting copies across. */
+    {"min-durations", required_argument, NULL, OPT_MIN_DUR},
+    {"target-class", required_argument, NULL, OPT_TARGET},
+    {"threshold-on", required_argument, NULL, OPT_ON},
+    {"threshold-off", required_argument, NULL, OPT_OFF},
+    {"padding", required_argument, NULL, OPT_PADDING},
+    {"num-threads", required_argument, NULL, OPT_THREADS},
     {"raw-format", required_argument, NULL, OPT_RAW},
     {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
@@ -409,6 +419,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_PAD_AFTER:
             if (cli_parse_float("--pad-after", optarg, 0, 3600, &d)) return -1;
             a->cfg.decoder.pad_after_s = (float)d;
+            break;
+        case OPT_PADDING:
+            if (cli_parse_float("--padding", optarg, 0, 3600, &d)) return -1;
+            a->cfg.decoder.pad_before_s = a->cfg.decoder.pad_after_s = (float)d;
             break;
         case OPT_RAW:
             if (!strcmp(optarg, "s16le"))

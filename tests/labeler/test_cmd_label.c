@@ -173,6 +173,10 @@ static void test_frames_format(void **state)
     }
     assert_int_equal(n, NFRAMES);
     free(text);
+    /* Success prints nothing on stderr (no progress line: not a terminal). */
+    char *e = slurp("err.txt");
+    assert_string_equal(e, "");
+    free(e);
 }
 
 static void test_audacity_and_rttm(void **state)
@@ -377,6 +381,13 @@ static void test_bad_inputs(void **state)
     for (char *p = t; *p; p++)
         lines += *p == '\n';
     assert_int_equal(lines, 1);
+    free(t);
+    /* The element's property names set the same knobs: target speech always
+     * on (thresholds 0) gives one speech segment, padded or not. */
+    assert_int_equal(run_label("in.wav --model m.slm --target-class speech --threshold-on 0 "
+                               "--threshold-off 0 --padding 0.1 --num-threads 2 -o vad.txt"), 0);
+    t = slurp("vad.txt");
+    assert_string_equal(t, "0.000000\t1.480000\tspeech\n");
     free(t);
 }
 
