@@ -57,7 +57,10 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   if (path == NULL)
     path = default_model_path ();
   GST_OBJECT_LOCK (self);
-  if (self->model != NULL && g_strcmp0 (self->model_loaded_path, path) == 0) {
+  /* the labeler in use keeps its model: a new path takes effect at the next
+   * start (the property is documented as changeable in NULL/READY only) */
+  if (self->model != NULL && (self->labeler != NULL ||
+          g_strcmp0 (self->model_loaded_path, path) == 0)) {
     GST_OBJECT_UNLOCK (self);
     goto done;
   }
@@ -76,8 +79,6 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   fc = sl_model_feature_config (m);
 
   GST_OBJECT_LOCK (self);
-  /* a labeler made from the old model must not outlive it */
-  g_assert (self->labeler == NULL);
   if (self->model)
     sl_model_free (self->model);
   self->model = m;
