@@ -23,8 +23,10 @@ void sl_linear_forward(float *out, const float *in, const float *w, const float 
 void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
                           const float *w, const float *b, int T, int d, float eps);
 
-/* Elementwise activations; out may equal in. GELU is the exact erf form
- * (torch's approximate='none'). */
+/* Elementwise activations; out may equal in. GELU is the erf form (torch's
+ * approximate='none'), with erf within 1.5e-7 (Abramowitz & Stegun 7.1.26, as
+ * PyTorch's own vectorised CPU kernel computes it); a trainer's backward can use
+ * erff for the derivative, the difference is below float resolution. */
 void sl_relu_forward(float *out, const float *in, size_t n);
 void sl_gelu_forward(float *out, const float *in, size_t n);
 

@@ -78,6 +78,21 @@ static void test_small_layers(void **state)
     assert_true(fabs(o[0] - 0.8413447460685429) < 1e-7);
     assert_true(fabs(o[1] - -0.15865525393145707) < 1e-7);
     assert_true(o[2] == 0.0f);
+    /* GELU over [-12, 12] against the erf formula in double (relative where |y| > 1) */
+    enum { NG = 24001 };
+    float *gx = malloc(sizeof(float) * NG), *gy = malloc(sizeof(float) * NG);
+    for (int i = 0; i < NG; i++)
+        gx[i] = -12.0f + 24.0f * (float)i / (NG - 1);
+    sl_gelu_forward(gy, gx, NG);
+    double gworst = 0;
+    for (int i = 0; i < NG; i++) {
+        double ref = 0.5 * gx[i] * (1.0 + erf(gx[i] / sqrt(2.0)));
+        gworst = fmax(gworst, fabs(gy[i] - ref) / fmax(1.0, fabs(ref)));
+    }
+    printf("gelu: max error %.2e over [-12, 12]\n", gworst);
+    assert_true(gworst < 5e-7); /* A&S 7.1.26: |erf error| < 1.5e-7, plus float rounding */
+    free(gx);
+    free(gy);
     sl_relu_forward(o, a, 3);
     assert_true(o[0] == 1.0f && o[1] == 0.0f && o[2] == 0.0f);
 
