@@ -48,19 +48,21 @@ static mel_layout layout_of(const sl_feature_config *cfg, int fft_size)
     return l;
 }
 
-/* Span [*first, *first + *len) of non-zero weights of bin m. */
-static void bin_span(const mel_layout *l, int m, int *first, int *len)
+/* Span [*first, *first + *len) of non-zero weights of bin m. The mel scale
+ * rises with k, so the span is contiguous; *k0 carries the search start from
+ * one bin to the next (left edges rise too), keeping the whole bank O(bins + FFT bins). */
+static void bin_span(const mel_layout *l, int m, int *k0, int *first, int *len)
 {
-    int lo = -1, hi = -1;
-    for (int k = 0; k < l->half; k++) {
-        if (mel_weight(l->mel_low, l->delta, m, sl_mel_scale(l->bin_width * k)) > 0.0) {
-            if (lo < 0)
-                lo = k;
-            hi = k;
-        }
-    }
-    *first = lo < 0 ? 0 : lo;
-    *len = lo < 0 ? 0 : hi - lo + 1;
+    int k = *k0;
+    const double left = l->mel_low + m * l->delta;
+    while (k < l->half && sl_mel_scale(l->bin_width * k) <= left)
+        k++;
+    *k0 = k;
+    int n = 0;
+    while (k + n < l->half && mel_weight(l->mel_low, l->delta, m, sl_mel_scale(l->bin_width * (k + n))) > 0.0)
+        n++;
+    *first = n > 0 ? k : 0;
+    *len = n;
 }
 
 int sl_mel_first_empty_bin(const sl_feature_config *cfg, int fft_size)
@@ -93,8 +95,8 @@ int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size)
     b->block_offset = calloc((size_t)nb + 1, sizeof *b->block_offset);
     if (!b->first || !b->len || !b->block_first || !b->block_len || !b->block_offset)
         goto fail;
-    for (int m = 0; m < n; m++)
-        bin_span(&l, m, &b->first[m], &b->len[m]);
+    for (int m = 0, k0 = 0; m < n; m++)
+        bin_span(&l, m, &k0, &b->first[m], &b->len[m]);
     int rows = 0;
     for (int k = 0; k < nb; k++) {
         int lo = l.half, hi = 0;

@@ -74,7 +74,9 @@ int64_t sl_feature_num_frames(const sl_feature_config *cfg, int64_t n_samples);
 typedef struct sl_features sl_features;
 
 /* Called for each finished frame; `index` counts frames from 0 since creation or
- * the last reset. Return non-zero to stop the push (it then returns that value). */
+ * the last reset. Return non-zero to stop the push (it then returns that value;
+ * samples of that chunk not yet taken are dropped: sl_features_samples_seen
+ * says how many were). */
 typedef int (*sl_frame_fn)(void *user, int64_t index, const float *frame, int dim);
 
 sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t errlen);
@@ -82,7 +84,8 @@ void sl_features_free(sl_features *f);
 void sl_features_reset(sl_features *f); /* forget buffered samples; next frame is index 0 */
 const sl_feature_config *sl_features_config(const sl_features *f);
 /* Pushes n samples. Non-finite samples are refused: returns -1 with a message
- * giving the absolute sample position. */
+ * giving the absolute sample position, and nothing of the chunk is taken (the
+ * caller may repair or skip it and push on). */
 int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
                      char *err, size_t errlen);
 /* Samples received since creation/reset. */
@@ -537,7 +540,8 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
  * takes all) with the labeler's own windows (the model's stream window, left
  * context and lookahead; positions from 0 in each window), adding to `mt`
  * (initialised with the model's class count). Label names unknown to the model
- * are errors. cache_dir: feature cache folder or NULL. */
+ * are errors. cache_dir: feature cache folder or NULL. num_threads: encoder
+ * threads (sl_encoder_set_threads; the metrics do not depend on them). */
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
                          const char *cache_dir, int num_threads, sl_metrics *mt, char *err,
                          size_t errlen);
@@ -571,7 +575,8 @@ typedef struct {
     int class_weights;           /* 1: inverse class frequency in the loss */
     float augment_gain_db;       /* > 0: random gain in [-x, x] dB per window */
     uint64_t seed;               /* default 1 */
-    int num_threads;             /* OpenBLAS threads; default 1 */
+    int num_threads;             /* training-step threads (the batch split by windows;
+                                    OpenBLAS then runs on one); default 1 */
     int checkpoint_every;        /* steps between checkpoints; 0: after each epoch only */
     int progress;                /* progress lines on stderr; default 1 */
     void *report;                /* FILE * for per-epoch metrics, or NULL */
