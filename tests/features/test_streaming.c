@@ -190,6 +190,41 @@ static void test_non_finite_refused_with_position(void **state)
     free(x);
 }
 
+/* Dither is off by default, and when on it is reproducible: the same seed
+ * gives the same frames, another seed other frames. */
+static void test_dither_seeded(void **state)
+{
+    (void)state;
+    size_t n;
+    float *x = fx_read_f32("silence16k.f32", &n); /* digital zeros: dither is all there is */
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    assert_true(cfg.dither == 0.0f);
+    frame_sink plain, a, b, c;
+    extract(&cfg, x, n, NULL, 0, &plain);
+    cfg.dither = 1.0f;
+    cfg.dither_seed = 1;
+    extract(&cfg, x, n, NULL, 0, &a);
+    size_t sizes[] = {1, 7, 160, 999};
+    extract(&cfg, x, n, sizes, 4, &b);
+    cfg.dither_seed = 2;
+    extract(&cfg, x, n, NULL, 0, &c);
+    size_t bytes = (size_t)(plain.frames * plain.dim) * sizeof(float);
+    assert_memory_equal(a.data, b.data, bytes);
+    assert_memory_not_equal(a.data, c.data, bytes);
+    /* Frame 0 is all zeros: without dither every log-mel is log(FLT_EPSILON);
+     * with 1 LSB of dither they rise well above it. */
+    for (int d = 0; d < plain.dim; d++) {
+        assert_float_equal(plain.data[d], -15.942385, 1e-5);
+        assert_true(a.data[d] > -10.0f);
+    }
+    sink_free(&plain);
+    sink_free(&a);
+    sink_free(&b);
+    sink_free(&c);
+    free(x);
+}
+
 static int stop_after_two(void *user, int64_t index, const float *frame, int dim)
 {
     (void)frame;
@@ -287,6 +322,7 @@ int main(void)
         cmocka_unit_test(test_long_hop_frames_are_their_own_windows),
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_non_finite_refused_with_position),
+        cmocka_unit_test(test_dither_seeded),
         cmocka_unit_test(test_callback_stops_push),
         cmocka_unit_test(test_threads_same_frames),
     };
