@@ -62,8 +62,11 @@ void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, 
 
 void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
 {
-    for (size_t i = 0; i < n; i++)
-        din[i] = pre[i] > 0.0f ? dout[i] : 0.0f;
+    /* both loads unconditional, so the select vectorises */
+    for (size_t i = 0; i < n; i++) {
+        float g = dout[i];
+        din[i] = pre[i] > 0.0f ? g : 0.0f;
+    }
 }
 
 void sl_gelu_backward(float *din, const float *dout, const float *pre, size_t n)
