@@ -184,12 +184,16 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const i
     return 0;
 }
 
-int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, sl_metrics *mt, char *err,
-                    size_t errlen)
+int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, sl_metrics *mt,
+                    char *err, size_t errlen)
 {
     const sl_model_config *c = sl_model_get_config(m);
     int W = c->stream_window;
     sl_encoder *e = sl_encoder_new(m, W, err, errlen);
+    if (e && num_threads > 1 && sl_encoder_set_threads(e, num_threads, err, errlen)) {
+        sl_encoder_free(e);
+        return -1;
+    }
     float *x = malloc((size_t)W * c->n_features * sizeof *x);
     float *logits = malloc((size_t)W * c->n_classes * sizeof *logits);
     int rc = (!e || !x || !logits) ? -1 : 0;
@@ -210,7 +214,6 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
                          const char *cache_dir, int num_threads, sl_metrics *mt, char *err,
                          size_t errlen)
 {
-    (void)num_threads; /* OpenBLAS threads are the caller's setting */
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;
@@ -228,7 +231,7 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
     if (rc == 0 && ds.n_files == 0)
         rc = fail(err, errlen, "%s: no entries to evaluate", manifest);
     if (rc == 0)
-        rc = sl_eval_dataset(m, &ds, mt, err, errlen);
+        rc = sl_eval_dataset(m, &ds, num_threads, mt, err, errlen);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;

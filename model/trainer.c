@@ -322,7 +322,10 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     train_run r;
     memset(&r, 0, sizeof r);
     int rc = -1;
-    openblas_set_num_threads(c->num_threads);
+    /* Threads are the step's own (whole windows per thread, a fixed summation
+     * order: deterministic per thread count) with OpenBLAS on one thread, as
+     * two kinds of threads at once oversubscribe the cores. */
+    openblas_set_num_threads(1);
 
     /* Data. */
     const unsigned train_mask = SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
@@ -410,7 +413,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     const size_t np = sl_model_num_params(r.m);
     const int F = mc->n_features, T = c->window, B = c->batch;
     r.step = sl_train_step_new(r.m, B, T, err, errlen);
-    if (!r.step)
+    if (!r.step || sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
         goto out;
     r.grads = malloc(np * sizeof *r.grads);
     if (!r.adam_m)
@@ -519,7 +522,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             st.epoch_loss_steps = 0;
             if (r.valid.n_files > 0) {
                 sl_metrics_reset(&r.metrics);
-                if (sl_eval_dataset(r.m, &r.valid, &r.metrics, err, errlen))
+                if (sl_eval_dataset(r.m, &r.valid, c->num_threads, &r.metrics, err, errlen))
                     goto out;
                 double score = sl_metrics_macro_f1(&r.metrics);
                 int best = score > st.best_score;

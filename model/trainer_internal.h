@@ -75,8 +75,9 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
  * logits: window x n_classes scratch (window = the encoder's max_T). */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const int32_t *labels,
                    int64_t n, float *x, float *logits, sl_metrics *mt);
-int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, sl_metrics *mt, char *err,
-                    size_t errlen);
+/* num_threads: the encoder's own threads (results do not depend on them). */
+int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, sl_metrics *mt,
+                    char *err, size_t errlen);
 
 /* ---- random numbers (model/trainer.c) --------------------------------------- */
 typedef struct {

@@ -3,7 +3,8 @@
  * clipping, AdamW update) on random normalised inputs and random labels, for
  * the default model size (80 log-mel inputs, d_model 128, 4 heads, 4 layers,
  * d_ff 512, 4 classes, post-norm ReLU) and a batch of 16 windows of 400
- * frames, on 1 and 2 OpenBLAS threads. bench/train/run.sh runs the same model
+ * frames, on 1 and 2 threads (the step's own, as `seqlabel train --threads`
+ * uses them). bench/train/run.sh runs the same model
  * and batch in PyTorch in the same run and prints the ratios. */
 #include <cblas.h>
 #include <stdio.h>
@@ -35,7 +36,7 @@ static void usage(FILE *fp)
             "usage: seqlabel bench train [OPTIONS]\n\n"
             "Frames/s of full training steps (forward, loss, backward, clip, AdamW) on the\n"
             "default model size. Prints a TSV table; the median of --reps steps.\n\n"
-            "  --threads LIST   OpenBLAS threads, default 1,2\n"
+            "  --threads LIST   training-step threads, default 1,2\n"
             "  --batch N        windows per step, default 16\n"
             "  --window T       frames per window, default 400\n"
             "  --d-model N --heads N --layers N --d-ff N   default 128, 4, 4, 512\n"
@@ -142,7 +143,11 @@ int bench_train(int argc, char **argv)
     printf("threads\tframes_per_s\tms_per_step\tloss\n");
     int64_t step = 0;
     for (int ti = 0; ti < n_threads; ti++) {
-        openblas_set_num_threads(threads[ti]);
+        /* The trainer's threading: the step's own threads over whole windows,
+         * OpenBLAS on one thread. */
+        openblas_set_num_threads(1);
+        if (sl_train_step_set_threads(s, threads[ti], err, sizeof err))
+            return cli_error("%s", err);
         double times[1000];
         float loss = 0.0f;
         for (int rep = -1; rep < (int)reps; rep++) { /* rep -1: warm-up */

@@ -23,7 +23,7 @@ static void usage(FILE *fp)
         "  --split train|valid|test  only the lines of that split [all lines]\n"
         "  --cache-dir DIR           feature cache [as train]\n"
         "  --no-cache                keep features in memory only\n"
-        "  --threads N               OpenBLAS threads [1]\n");
+        "  --threads N               encoder threads; results do not depend on them [1]\n");
 }
 
 int sl_cmd_eval(int argc, char **argv)
@@ -81,7 +81,7 @@ int sl_cmd_eval(int argc, char **argv)
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
         return cli_error("%s", err);
-    openblas_set_num_threads((int)threads);
+    openblas_set_num_threads(1); /* the encoder's own threads do the splitting */
     sl_metrics mt;
     if (sl_metrics_init(&mt, sl_model_get_config(m)->n_classes)) {
         sl_model_free(m);

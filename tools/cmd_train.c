@@ -45,7 +45,7 @@ static void usage(FILE *fp)
         "  --weight-decay X [0.01]   --clip X (global grad norm, 0: off) [1]\n"
         "  --class-weights       weigh the loss by inverse class frequency\n"
         "  --augment-gain DB     random gain in [-DB, DB] per window (log-mel only)\n"
-        "  --seed N [1]   --threads N (OpenBLAS threads) [1]\n"
+        "  --seed N [1]   --threads N (the batch's windows split between threads) [1]\n"
         "  same seed, settings and thread count: the same model\n"
         "\n"
         "checkpoints:\n"
