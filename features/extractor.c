@@ -43,7 +43,7 @@ struct sl_features {
     float *buf;            /* buf[0] is sample next_start when buf_len > 0 */
     int buf_len, buf_cap;
     float *window;         /* win */
-    float *frame;          /* win: the frame after dither and DC removal */
+    float *frame;          /* win: the frame with dither added (dither only) */
     float *fft_in;         /* fft_size, FFTW-aligned */
     fftwf_complex *fft_out; /* half + 1 */
     float *power;          /* half */
