@@ -21,7 +21,8 @@ typedef struct sl_train_step sl_train_step;
 sl_train_step *sl_train_step_new(const sl_model *m, int max_B, int max_T, char *err, size_t errlen);
 void sl_train_step_free(sl_train_step *s);
 
-/* x: B x T x n_features (already normalised), labels: B x T class indices, -1 = ignore (unlabeled frame);
+/* x: B x T x n_features (already normalised), labels: B x T class indices, -1 = ignore (unlabeled frame;
+ * any label outside 0..n_classes-1 is ignored the same way);
  * class_weights: n_classes values or NULL (all 1). Loss = torch.nn.CrossEntropyLoss(weight=class_weights, ignore_index=-1,
  * reduction='mean') over all B*T frames, i.e. sum(w_y * nll) / sum(w_y). grads (sl_model_num_params floats, the model's
  * parameter-block layout) are OVERWRITTEN with d loss / d params. logits_out (B x T x n_classes) may be NULL.
