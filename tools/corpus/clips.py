@@ -145,6 +145,8 @@ def unpack_0ad():
 
 def classify_0ad(rel):
     low = rel.lower()
+    if os.path.splitext(low)[1] not in AUDIO_EXT:
+        return None
     if "/audio/music/" in low:
         return ("music", "recorded", "0ad:" + rel)
     if "/audio/ambient/" in low or "/audio/actor/" in low or "/audio/attack/" in low:

@@ -114,7 +114,7 @@ def write_wav(path, x):
 
 def sox_filter(x, effects):
     """Runs float samples through `sox ... effects` (rate stays 16 kHz at the end)."""
-    cmd = ["sox", "-V1", "-t", "f32", "-r", str(SR), "-c", "1", "-",
+    cmd = ["sox", "-V1", "-R", "-t", "f32", "-r", str(SR), "-c", "1", "-",
            "-t", "f32", "-r", str(SR), "-c", "1", "-"] + effects
     out = subprocess.run(cmd, input=x.astype("<f4").tobytes(), stdout=subprocess.PIPE,
                          check=True).stdout

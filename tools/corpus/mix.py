@@ -14,7 +14,9 @@ Resumable: a file whose wav and labels exist is skipped.
 """
 import argparse
 import csv
+import hashlib
 import os
+import shutil
 import sys
 
 import numpy as np
@@ -51,6 +53,14 @@ class Pools:
             if cls not in self.by:
                 raise SystemExit("split %s has no %s clips: run clips.py first" % (split, cls))
         self.sources = {c: {g: sorted(s) for g, s in gs.items()} for c, gs in self.by.items()}
+        # A source weighs the square root of its minutes: big voices and long tracks count
+        # more than a two-line voice, but cannot crowd out the other sources.
+        self.source_p = {}
+        for c, gs in self.sources.items():
+            for g, names in gs.items():
+                w = np.array([np.sqrt(sum(float(r["seconds"]) for r in self.by[c][g][n]))
+                              for n in names])
+                self.source_p[(c, g)] = w / w.sum()
 
     def pick(self, rng, cls, group=None):
         groups = self.sources[cls]
@@ -58,7 +68,8 @@ class Pools:
             names = sorted(groups)
             w = np.array([GROUP_WEIGHTS[cls].get(g, 0.05) for g in names])
             group = names[rng.choice(len(names), p=w / w.sum())]
-        src = groups[group][rng.integers(len(groups[group]))]
+        names = groups[group]
+        src = names[rng.choice(len(names), p=self.source_p[(cls, group)])]
         clips = self.by[cls][group][src]
         return clips[rng.integers(len(clips))]
 
@@ -259,6 +270,29 @@ def plan(seed, split_idx, seconds):
     return out
 
 
+def check_stamp(out, seed, rebuild):
+    """Skipping finished files is only right when they came from the same code, seed and clips:
+    a stamp of those guards the resume."""
+    h = hashlib.sha1()
+    here = os.path.dirname(os.path.abspath(__file__))
+    for name in ("mix.py", "corpus_common.py"):
+        h.update(open(os.path.join(here, name), "rb").read())
+    h.update(open(os.path.join(CACHE, "clips.tsv"), "rb").read())
+    h.update(str(seed).encode())
+    stamp = "%s seed=%d %s\n" % (RECIPE_VERSION, seed, h.hexdigest())
+    path = os.path.join(out, "STAMP")
+    os.makedirs(out, exist_ok=True)
+    old = open(path).read() if os.path.exists(path) else None
+    if old is not None and old != stamp:
+        if not rebuild:
+            raise SystemExit("%s holds files of another recipe/seed/clip set (%s): rerun with "
+                             "--rebuild to replace them" % (out, old.strip()))
+        for split, _ in SPLITS:
+            shutil.rmtree(os.path.join(out, split), ignore_errors=True)
+    with open(path, "w") as f:
+        f.write(stamp)
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
@@ -267,10 +301,13 @@ def main():
     ap.add_argument("--out", default=None, help="corpus folder (default $CACHE/%s)" %
                     RECIPE_VERSION)
     ap.add_argument("--splits", nargs="*", default=[n for n, _ in SPLITS])
+    ap.add_argument("--rebuild", action="store_true",
+                    help="delete files made by another recipe, seed or clip set, then rebuild")
     args = ap.parse_args()
     out = args.out or os.path.join(CACHE, RECIPE_VERSION)
     with open(os.path.join(CACHE, "clips.tsv"), encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
+    check_stamp(out, args.seed, args.rebuild)
     for split_idx, (split, frac) in enumerate(SPLITS):
         if split not in args.splits:
             continue
