@@ -103,7 +103,11 @@ void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const
     /* Whole-window attention: one block of all T queries (the biggest sgemms);
      * banded: blocks of queries against only the keys they reach. */
     const int block = (band_left < 0 && band_right < 0) ? T : SL_ATTN_BLOCK;
-    memset(dqkv, 0, sizeof(float) * (size_t)T * ld); /* dK, dV accumulate over blocks */
+    /* Banded blocks share keys, so dK and dV accumulate from zero; one block
+     * writes them outright. */
+    const float kv_beta = block < T ? 1.0f : 0.0f;
+    if (block < T)
+        memset(dqkv, 0, sizeof(float) * (size_t)T * ld);
     for (int h = 0; h < n_heads; h++) {
         const float *q = qkv + h * dk, *k = qkv + d + h * dk, *v = qkv + 2 * d + h * dk;
         float *dq = dqkv + h * dk, *dkk = dqkv + d + h * dk, *dv = dqkv + 2 * d + h * dk;
@@ -117,7 +121,7 @@ void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const
             float *dS = scratch;
             /* dV[k0:k1] += P^T dO */
             cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kn, dk, rn, 1.0f, Pb, T, dO, d,
-                        1.0f, dv + (size_t)k0 * ld, ld);
+                        kv_beta, dv + (size_t)k0 * ld, ld);
             /* dP = dO V^T */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, 1.0f, dO, d,
                         v + (size_t)k0 * ld, ld, 0.0f, dS, kn);
@@ -136,7 +140,7 @@ void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, dS, kn,
                         k + (size_t)k0 * ld, ld, 0.0f, dq + (size_t)r0 * ld, ld);
             cblas_sgemm(CblasRowMajor, CblasTrans, CblasNoTrans, kn, dk, rn, 1.0f, dS, kn,
-                        q + (size_t)r0 * ld, ld, 1.0f, dkk + (size_t)k0 * ld, ld);
+                        q + (size_t)r0 * ld, ld, kv_beta, dkk + (size_t)k0 * ld, ld);
         }
     }
 }

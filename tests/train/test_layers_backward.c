@@ -254,7 +254,9 @@ static void check_attention(int T, int d, int H, int bl, int br)
     c.qkv = rand_array(n_in, 1.5);
     c.att = malloc(sizeof(float) * sl_attention_scratch(T, H, 1));
     float *R = rand_array(n_out, 1.0), *y = malloc(sizeof(float) * n_out);
-    float *dqkv = rand_array(n_in, 1.0); /* garbage: must be overwritten */
+    float *dqkv = rand_array(n_in, 1.0);
+    for (size_t i = 0; i < n_in; i++) /* garbage: must be overwritten, not scaled by 0 */
+        dqkv[i] = NAN;
     float *scratch = malloc(sizeof(float) * sl_attention_backward_scratch(T));
     att_fwd(&c, y);
     sl_attention_backward(dqkv, scratch, R, c.qkv, c.att, T, d, H, bl, br);
