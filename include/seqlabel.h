@@ -574,6 +574,10 @@ typedef struct {
     float clip;                  /* global gradient norm limit; 0 = none; default 1 */
     int class_weights;           /* 1: inverse class frequency in the loss */
     float augment_gain_db;       /* > 0: random gain in [-x, x] dB per window */
+    const char *noise_list;      /* NULL, or a file of noise audio paths (one a line):
+                                    mixed into windows, features recomputed */
+    float snr_min_db, snr_max_db;/* SNR range of the noise; default 0, 20 */
+    float noise_prob;            /* share of windows that get noise; default 0.5 */
     uint64_t seed;               /* default 1 */
     int num_threads;             /* training-step threads (the batch split by windows;
                                     OpenBLAS then runs on one); default 1 */

@@ -14,7 +14,8 @@
 
 #include "model/trainer_internal.h"
 
-#define CACHE_MAGIC "SLFEAT01"
+#define CACHE_MAGIC "SLFEAT01" /* features */
+#define PCM_MAGIC "SLPCM001"   /* samples at one rate (noise augmentation) */
 #define CACHE_HEADER 48 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, reserved 8 */
 
 static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
@@ -175,7 +176,7 @@ static uint64_t get64(const unsigned char *p)
 }
 
 /* Maps a cache entry if it is exactly what we want; 0 on success. */
-static int try_read(const char *entry, uint64_t key, const char *real, int dim,
+static int try_read(const char *entry, const char *magic, uint64_t key, const char *real, int dim,
                     sl_feature_file *out)
 {
     int fd = open(entry, O_RDONLY | O_CLOEXEC);
@@ -197,7 +198,7 @@ static int try_read(const char *entry, uint64_t key, const char *real, int dim,
     uint32_t fdim = (uint32_t)get64(p + 32) & 0xffffffffu;
     uint32_t flen = (uint32_t)(get64(p + 32) >> 32);
     size_t off = (CACHE_HEADER + plen + 3) & ~(size_t)3;
-    if (memcmp(p, CACHE_MAGIC, 8) || get64(p + 8) != key || (int)fdim != dim || flen != plen ||
+    if (memcmp(p, magic, 8) || get64(p + 8) != key || (int)fdim != dim || flen != plen ||
         memcmp(p + CACHE_HEADER, real, plen) || n_frames > (uint64_t)1 << 40 ||
         off + n_frames * (uint64_t)dim * sizeof(float) != len) {
         munmap(map, len);
@@ -214,7 +215,8 @@ static int try_read(const char *entry, uint64_t key, const char *real, int dim,
 }
 
 /* Best effort: a cache that cannot be written only costs time. */
-static void try_write(const char *entry, uint64_t key, const char *real, const sl_feature_file *f)
+static void try_write(const char *entry, const char *magic, uint64_t key, const char *real,
+                      const sl_feature_file *f)
 {
     size_t plen = strlen(real);
     size_t off = (CACHE_HEADER + plen + 3) & ~(size_t)3;
@@ -225,7 +227,7 @@ static void try_write(const char *entry, uint64_t key, const char *real, const s
     if (!fp)
         return;
     unsigned char head[CACHE_HEADER] = {0};
-    memcpy(head, CACHE_MAGIC, 8);
+    memcpy(head, magic, 8);
     put64(head + 8, key);
     put64(head + 16, (uint64_t)f->n_samples);
     put64(head + 24, (uint64_t)f->n_frames);
@@ -261,12 +263,85 @@ int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const c
     if (snprintf(entry, sizeof entry, "%s/%016llx.feat", cache_dir, (unsigned long long)key) >=
         (int)sizeof entry) {
         rc = compute(audio, fc, out, err, errlen);
-    } else if (try_read(entry, key, real, sl_feature_dim(fc), out) == 0) {
+    } else if (try_read(entry, CACHE_MAGIC, key, real, sl_feature_dim(fc), out) == 0) {
         rc = 0;
     } else {
         rc = compute(audio, fc, out, err, errlen);
         if (rc == 0 && mkdir_p(cache_dir) == 0)
-            try_write(entry, key, real, out);
+            try_write(entry, CACHE_MAGIC, key, real, out);
+    }
+    free(real);
+    return rc;
+}
+
+static int compute_pcm(const char *audio, int rate, sl_feature_file *out, char *err, size_t errlen)
+{
+    sl_audio_reader *r = sl_audio_open(audio, rate, err, errlen);
+    if (!r)
+        return -1;
+    int64_t cap = 1 << 16, n = 0;
+    float *buf = malloc((size_t)cap * sizeof *buf);
+    int rc = buf ? 0 : fail(err, errlen, "%s: out of memory", audio);
+    while (rc == 0) {
+        if (n == cap) {
+            float *nb = realloc(buf, (size_t)cap * 2 * sizeof *nb);
+            if (!nb) {
+                rc = fail(err, errlen, "%s: out of memory", audio);
+                break;
+            }
+            buf = nb;
+            cap *= 2;
+        }
+        long got = sl_audio_read(r, buf + n, (long)(cap - n), err, errlen);
+        if (got < 0)
+            rc = -1;
+        else if (got == 0)
+            break;
+        else
+            n += got;
+    }
+    sl_audio_close(r);
+    if (rc) {
+        free(buf);
+        return -1;
+    }
+    out->owned = buf;
+    out->feats = buf;
+    out->n_frames = n;
+    out->n_samples = n;
+    out->dim = 1;
+    return 0;
+}
+
+int sl_pcm_file_load(const char *audio, int rate, const char *cache_dir, sl_feature_file *out,
+                     char *err, size_t errlen)
+{
+    memset(out, 0, sizeof *out);
+    struct stat st;
+    if (stat(audio, &st))
+        return fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
+    if (S_ISDIR(st.st_mode))
+        return fail(err, errlen, "%s: is a directory, not an audio file", audio);
+    if (!cache_dir || !cache_dir[0])
+        return compute_pcm(audio, rate, out, err, errlen);
+    char *real = realpath(audio, NULL);
+    if (!real)
+        return fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
+    sl_feature_config only_rate;
+    memset(&only_rate, 0, sizeof only_rate);
+    only_rate.sample_rate = rate;
+    uint64_t key = cache_key(real, &st, &only_rate) ^ 0x50434d50434d5043ull; /* "PCM" */
+    char entry[4096];
+    int rc;
+    if (snprintf(entry, sizeof entry, "%s/%016llx.pcm", cache_dir, (unsigned long long)key) >=
+        (int)sizeof entry) {
+        rc = compute_pcm(audio, rate, out, err, errlen);
+    } else if (try_read(entry, PCM_MAGIC, key, real, 1, out) == 0) {
+        rc = 0;
+    } else {
+        rc = compute_pcm(audio, rate, out, err, errlen);
+        if (rc == 0 && mkdir_p(cache_dir) == 0)
+            try_write(entry, PCM_MAGIC, key, real, out);
     }
     free(real);
     return rc;

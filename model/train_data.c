@@ -210,6 +210,7 @@ void sl_dataset_free(sl_dataset *ds)
         free(ds->files[i].audio);
         free(ds->files[i].labels);
         sl_feature_file_free(&ds->files[i].ff);
+        sl_feature_file_free(&ds->files[i].pcm);
     }
     free(ds->files);
     free(ds->class_frames);
@@ -249,4 +250,76 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
     }
     *file = lo;
     *start = u - ds->crop_starts_cum[lo];
+}
+
+int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *err, size_t errlen)
+{
+    for (int i = 0; i < ds->n_files; i++) {
+        sl_data_file *df = &ds->files[i];
+        if (sl_pcm_file_load(df->audio, rate, cache_dir, &df->pcm, err, errlen))
+            return -1;
+        if (df->pcm.n_samples != df->ff.n_samples)
+            return fail(err, errlen, "%s: %lld samples now, %lld when its features were made "
+                                     "(file changed during training?)",
+                        df->audio, (long long)df->pcm.n_samples, (long long)df->ff.n_samples);
+    }
+    return 0;
+}
+
+int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *cache_dir,
+                      char *err, size_t errlen)
+{
+    memset(ns, 0, sizeof *ns);
+    FILE *fp = fopen(list, "r");
+    if (!fp)
+        return fail(err, errlen, "%s: cannot open the noise list", list);
+    const char *slash = strrchr(list, '/');
+    int dir_len = slash ? (int)(slash - list) + 1 : 0;
+    char line[4096], path[8300];
+    int line_no = 0, cap = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, fp)) {
+        line_no++;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        if (line[0] == '/')
+            snprintf(path, sizeof path, "%s", line);
+        else
+            snprintf(path, sizeof path, "%.*s%s", dir_len, list, line);
+        if (ns->n == cap) {
+            int nc = cap ? 2 * cap : 16;
+            sl_feature_file *nf = realloc(ns->files, (size_t)nc * sizeof *nf);
+            if (!nf) {
+                rc = fail(err, errlen, "out of memory");
+                break;
+            }
+            ns->files = nf;
+            cap = nc;
+        }
+        if (sl_pcm_file_load(path, rate, cache_dir, &ns->files[ns->n], err, errlen)) {
+            char msg[SL_ERR_LEN];
+            snprintf(msg, sizeof msg, "%s", err ? err : "");
+            rc = fail(err, errlen, "%s:%d: %s", list, line_no, msg);
+            break;
+        }
+        ns->n++;
+        if (ns->files[ns->n - 1].n_samples == 0)
+            rc = fail(err, errlen, "%s:%d: %s has no samples", list, line_no, path);
+    }
+    fclose(fp);
+    if (rc == 0 && ns->n == 0)
+        rc = fail(err, errlen, "%s: the noise list names no file", list);
+    if (rc)
+        sl_noise_set_free(ns);
+    return rc;
+}
+
+void sl_noise_set_free(sl_noise_set *ns)
+{
+    if (!ns)
+        return;
+    for (int i = 0; i < ns->n; i++)
+        sl_feature_file_free(&ns->files[i]);
+    free(ns->files);
+    memset(ns, 0, sizeof *ns);
 }

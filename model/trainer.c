@@ -89,6 +89,9 @@ void sl_train_config_default(sl_train_config *c)
     c->warmup = -1;
     c->schedule = SL_SCHEDULE_COSINE;
     c->min_lr_ratio = 0.05f;
+    c->snr_min_db = 0.0f;
+    c->snr_max_db = 20.0f;
+    c->noise_prob = 0.5f;
     c->weight_decay = 0.01f;
     c->beta1 = 0.9f;
     c->beta2 = 0.999f;
@@ -137,9 +140,18 @@ typedef struct {
     int F, T, B;
     float gain_db;
     float log_floor; /* features at or below it were floored */
+    const sl_noise_set *noise; /* NULL: no noise mixing */
+    float snr_min, snr_max, noise_prob;
+    sl_augmenter *aug;
+    float *raw; /* T x F scratch for recomputed features */
 } batch_maker;
 
-static void make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y)
+/* Every window draws, in this order: its crop, its gain (with gain
+ * augmentation), whether it gets noise, which noise, where in it and at which
+ * SNR (with a noise list). The count of draws never depends on data values,
+ * so the generator state at a step is a function of the step alone. */
+static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, char *err,
+                      size_t errlen)
 {
     const int F = bm->F, T = bm->T;
     const sl_dataset *ds = bm->ds;
@@ -149,14 +161,40 @@ static void make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y)
         sl_dataset_crop(ds, (int64_t)sl_rng_below(rng, (uint64_t)ds->crop_starts_cum[ds->n_files]),
                         &fi, &start);
         float shift = 0.0f;
+        double db = 0.0;
         if (bm->gain_db > 0.0f) {
-            double db = (2.0 * sl_rng_uniform(rng) - 1.0) * bm->gain_db;
+            db = (2.0 * sl_rng_uniform(rng) - 1.0) * bm->gain_db;
             shift = (float)(db * log(10.0) / 10.0); /* 2 ln(10^(db/20)) */
         }
         const sl_data_file *df = &ds->files[fi];
         int64_t L = df->ff.n_frames - start < T ? df->ff.n_frames - start : T;
         float *xb = x + (size_t)b * T * F;
         int32_t *yb = y + (size_t)b * T;
+        if (bm->noise) {
+            double u = sl_rng_uniform(rng);
+            int k = (int)sl_rng_below(rng, (uint64_t)bm->noise->n);
+            const sl_feature_file *nf = &bm->noise->files[k];
+            int64_t off = (int64_t)sl_rng_below(rng, (uint64_t)nf->n_samples);
+            float snr = bm->snr_min + (float)sl_rng_uniform(rng) * (bm->snr_max - bm->snr_min);
+            if (u < bm->noise_prob) {
+                if (sl_augment_frames(bm->aug, df->pcm.feats, df->pcm.n_samples, start, (int)L,
+                                      (float)pow(10.0, db / 20.0), nf->feats, nf->n_samples, off,
+                                      snr, bm->raw, err, errlen))
+                    return -1;
+                for (int t = 0; t < (int)L; t++) {
+                    const float *f = bm->raw + (size_t)t * F;
+                    float *o = xb + (size_t)t * F;
+                    for (int j = 0; j < F; j++)
+                        o[j] = (f[j] - bm->mean[j]) * bm->inv_std[j];
+                    yb[t] = df->labels[start + t];
+                }
+                for (int t = (int)L; t < T; t++) {
+                    memset(xb + (size_t)t * F, 0, (size_t)F * sizeof *xb);
+                    yb[t] = -1;
+                }
+                continue;
+            }
+        }
         for (int t = 0; t < (int)L; t++) {
             const float *f = df->ff.feats + (size_t)(start + t) * F;
             float *o = xb + (size_t)t * F;
@@ -177,6 +215,7 @@ static void make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y)
             yb[t] = -1;
         }
     }
+    return 0;
 }
 
 static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t train_frames)
@@ -184,11 +223,16 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     double v[] = {c->window, c->batch, (double)total, c->lr, c->warmup, c->schedule,
                   c->min_lr_ratio, c->weight_decay, c->beta1, c->beta2, c->adam_eps, c->clip,
                   c->class_weights, c->augment_gain_db, (double)c->seed, c->num_threads,
-                  (double)train_frames};
+                  (double)train_frames, c->noise_list != NULL, c->snr_min_db, c->snr_max_db,
+                  c->noise_prob};
     uint64_t h = 1469598103934665603ull;
     const unsigned char *p = (const unsigned char *)v;
     for (size_t i = 0; i < sizeof v; i++) {
         h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    for (const char *q = c->noise_list; q && *q; q++) {
+        h ^= (unsigned char)*q;
         h *= 1099511628211ull;
     }
     return h;
@@ -216,6 +260,9 @@ typedef struct {
     int32_t *y;
     uint8_t *decay;
     sl_metrics metrics;
+    sl_noise_set noise;
+    sl_augmenter *aug;
+    float *raw;
 } train_run;
 
 static void run_free(train_run *r)
@@ -237,6 +284,9 @@ static void run_free(train_run *r)
     free(r->y);
     free(r->decay);
     sl_metrics_free(&r->metrics);
+    sl_noise_set_free(&r->noise);
+    sl_augmenter_free(r->aug);
+    free(r->raw);
 }
 
 static int check_config(const sl_train_config *c, char *err, size_t errlen)
@@ -258,6 +308,10 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
     if (c->augment_gain_db > 0.0f && !gain_exact(&c->features))
         return fail(err, errlen, "gain augmentation needs log-mel features without dither "
                                  "(it is applied to cached features; docs/training.md)");
+    if (c->noise_list && !(c->snr_min_db <= c->snr_max_db && c->snr_min_db >= -60.0f &&
+                           c->snr_max_db <= 100.0f && c->noise_prob >= 0.0f && c->noise_prob <= 1.0f))
+        return fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
+                                 "probability in [0, 1] expected");
     if (c->n_classes < 0 || c->n_classes > SL_MAX_CLASSES)
         return fail(err, errlen, "too many classes");
     for (int i = 0; i < c->n_classes; i++)
@@ -401,6 +455,19 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         goto out;
     }
 
+    if (c->noise_list) {
+        if (c->progress)
+            fprintf(stderr, "seqlabel train: reading samples for noise mixing\n");
+        if (sl_noise_set_load(&r.noise, c->noise_list, fc->sample_rate, c->cache_dir, err, errlen) ||
+            sl_dataset_load_pcm(&r.train, fc->sample_rate, c->cache_dir, err, errlen) ||
+            !(r.aug = sl_augmenter_new(fc, c->window, err, errlen)))
+            goto out;
+        if (!(r.raw = malloc((size_t)c->window * sl_feature_dim(fc) * sizeof *r.raw))) {
+            fail(err, errlen, "out of memory");
+            goto out;
+        }
+    }
+
     /* Model and optimiser. */
     if (!r.m && !(r.m = new_model(c, &r.train, names, n_classes, err, errlen)))
         goto out;
@@ -479,13 +546,16 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 c->checkpoint_path);
 
     batch_maker bm = {&r.train, sl_model_norm_mean(r.m), sl_model_norm_inv_std(r.m), F, T, B,
-                      c->augment_gain_db, logf(FLT_EPSILON) + 1e-3f};
+                      c->augment_gain_db, logf(FLT_EPSILON) + 1e-3f,
+                      c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
+                      c->noise_prob, r.aug, r.raw};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;
     const int64_t first = st.step;
     for (int64_t step = st.step + 1; step <= total; step++) {
-        make_batch(&bm, &st.rng, r.x, r.y);
+        if (make_batch(&bm, &st.rng, r.x, r.y, err, errlen))
+            goto out;
         int64_t counted = 0;
         float loss = sl_train_step_run(r.step, r.m, r.x, r.y, r.weights, B, T, r.grads, NULL,
                                        &counted);

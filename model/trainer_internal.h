@@ -31,11 +31,32 @@ typedef struct {
 int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
                          sl_feature_file *out, char *err, size_t errlen);
 void sl_feature_file_free(sl_feature_file *f);
+/* The audio's samples at `rate` (mono), cached the same way (<key>.pcm):
+ * n_frames = n_samples samples, dim 1. For augmentation that needs PCM. */
+int sl_pcm_file_load(const char *audio, int rate, const char *cache_dir, sl_feature_file *out,
+                     char *err, size_t errlen);
+
+/* ---- augmentation (model/augment.c) ------------------------------------------
+ * Features of a training window recomputed from its samples, after mixing a
+ * noise at a given SNR and applying a gain, with the model's own extractor:
+ * with gain 1 and no noise they are bit-identical to the cached features. */
+typedef struct sl_augmenter sl_augmenter;
+sl_augmenter *sl_augmenter_new(const sl_feature_config *fc, int max_T, char *err, size_t errlen);
+void sl_augmenter_free(sl_augmenter *a);
+/* Frames [start, start + L) of pcm (n samples; the frames must exist) into out
+ * (L x dim, not normalised). noise (noise_n samples, looped from noise_off)
+ * may be NULL; it is scaled so that signal power / noise power over the
+ * window is 10^(snr_db / 10) (no noise when either power is 0); then the
+ * mix is multiplied by gain. Returns 0, or -1 with a message. */
+int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t start, int L,
+                      float gain, const float *noise, int64_t noise_n, int64_t noise_off,
+                      float snr_db, float *out, char *err, size_t errlen);
 
 /* ---- datasets (model/train_data.c) ------------------------------------------ */
 typedef struct {
     char *audio;
     sl_feature_file ff;
+    sl_feature_file pcm; /* samples, only when loaded for augmentation */
     int32_t *labels; /* n_frames class indices, -1 = unlabeled */
 } sl_data_file;
 
@@ -64,6 +85,18 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                     const sl_feature_config *fc, const char *cache_dir,
                     const char *const *class_names, int n_classes, char *err, size_t errlen);
 void sl_dataset_free(sl_dataset *ds);
+/* Loads every file's samples (for noise mixing) at the feature rate. */
+int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *err, size_t errlen);
+/* A noise list: one audio path per line (relative to the list's folder; '#'
+ * comments and empty lines skipped), each loaded at `rate`. Errors name the
+ * list and the line. */
+typedef struct {
+    sl_feature_file *files;
+    int n;
+} sl_noise_set;
+int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *cache_dir,
+                      char *err, size_t errlen);
+void sl_noise_set_free(sl_noise_set *ns);
 /* Prepares crop sampling for windows of T frames. */
 int sl_dataset_prepare_crops(sl_dataset *ds, int T);
 /* Maps u in [0, crop_starts_cum[n_files]) to a file and start frame. */

@@ -45,6 +45,9 @@ static void usage(FILE *fp)
         "  --weight-decay X [0.01]   --clip X (global grad norm, 0: off) [1]\n"
         "  --class-weights       weigh the loss by inverse class frequency\n"
         "  --augment-gain DB     random gain in [-DB, DB] per window (log-mel only)\n"
+        "  --noise-list FILE     noise audio files, one path a line: mixed into windows\n"
+        "  --snr-range A,B       their SNR in dB, uniform in [A, B] [0,20]\n"
+        "  --noise-prob P        share of windows that get noise [0.5]\n"
         "  --seed N [1]   --threads N (the batch's windows split between threads) [1]\n"
         "  same seed, settings and thread count: the same model\n"
         "\n"
@@ -61,7 +64,7 @@ enum {
     O_MANIFEST = 256, O_VALID, O_OUT, O_CLASSES, O_CACHE, O_NOCACHE, O_RATE, O_MEL, O_MFCC,
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
-    O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP
+    O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -87,6 +90,8 @@ int sl_cmd_train(int argc, char **argv)
         {"checkpoint-every", required_argument, 0, O_CKPT_EVERY},
         {"resume", no_argument, 0, O_RESUME}, {"stop-after", required_argument, 0, O_STOP},
         {"quiet", no_argument, 0, O_QUIET}, {"help", no_argument, 0, O_HELP},
+        {"noise-list", required_argument, 0, O_NOISE}, {"snr-range", required_argument, 0, O_SNR},
+        {"noise-prob", required_argument, 0, O_NOISE_PROB},
         {0, 0, 0, 0}};
     sl_train_config c;
     sl_train_config_default(&c);
@@ -161,6 +166,23 @@ int sl_cmd_train(int argc, char **argv)
         case O_RESUME: c.resume = 1; break;
         case O_STOP: bad = cli_parse_int("--stop-after", a, 1, 1000000000, &v); c.stop_after = v; break;
         case O_QUIET: c.progress = 0; break;
+        case O_NOISE: c.noise_list = a; break;
+        case O_SNR: {
+            char *end;
+            double lo = strtod(a, &end), hi = 0.0;
+            int ok = end != a && *end == ',';
+            if (ok) {
+                const char *b = end + 1;
+                hi = strtod(b, &end);
+                ok = end != b && *end == '\0' && lo >= -60.0 && lo <= hi && hi <= 100.0;
+            }
+            if (!ok)
+                bad = cli_error("--snr-range: expected A,B dB with -60 <= A <= B <= 100, got '%s'", a);
+            c.snr_min_db = (float)lo;
+            c.snr_max_db = (float)hi;
+            break;
+        }
+        case O_NOISE_PROB: bad = cli_parse_float("--noise-prob", a, 0.0, 1.0, &d); c.noise_prob = (float)d; break;
         case O_HELP:
         case 'h':
             usage(stdout);

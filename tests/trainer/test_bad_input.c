@@ -152,6 +152,19 @@ static void one_class_only(void **state)
     expect_failure("a.wav\tone.txt\n", NULL, (const char *[]){"m.tsv", "at least 2", NULL});
 }
 
+static void bad_noise_list(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "noise.txt"), "a.wav\n# next is missing\nquiet.wav\n");
+    char extra[1024];
+    snprintf(extra, sizeof extra, "--noise-list %s/noise.txt", dir);
+    expect_failure("a.wav\ta.txt\n", extra, (const char *[]){"noise.txt:3:", "quiet.wav", NULL});
+    expect_failure("a.wav\ta.txt\n", "--noise-list a.wav --snr-range 10,5",
+                   (const char *[]){"--snr-range", NULL});
+    expect_failure("a.wav\ta.txt\n", "--augment-gain 6 --mfcc 13",
+                   (const char *[]){"gain augmentation needs log-mel", NULL});
+}
+
 static void damaged_checkpoint(void **state)
 {
     (void)state;
@@ -218,6 +231,7 @@ int main(void)
         cmocka_unit_test(empty_training_split),
         cmocka_unit_test(malformed_lines),
         cmocka_unit_test(one_class_only),
+        cmocka_unit_test(bad_noise_list),
         cmocka_unit_test(damaged_checkpoint),
         cmocka_unit_test(eval_reports_and_checks_labels),
     };

@@ -4,6 +4,7 @@
  *  - 40 steps straight == 20 steps (--stop-after, mid-epoch) + --resume to 40:
  *    byte-identical checkpoints (weights, AdamW moments, generator, step) and
  *    best models; the same holds on 2 threads;
+ *  - with gain augmentation and noise mixing (--noise-list) the same holds;
  *  - SIGKILL at random moments of a run that checkpoints every step never
  *    leaves a checkpoint that fails to load (temp file + rename).
  * The manifest's split column is honoured (train and valid lines in one file). */
@@ -118,6 +119,27 @@ static void resume_is_exact_on_two_threads(void **state)
     assert_true(same_file("t.ckpt", "u.ckpt"));
 }
 
+static void resume_is_exact_with_augmentation(void **state)
+{
+    (void)state;
+    tt_make_task_file(dir, "nz0", 2.0, 31);
+    tt_make_task_file(dir, "nz1", 1.5, 32);
+    tt_write_text(tt_path(dir, "noise.txt"), "# noises\nnz0.wav\n\nnz1.wav\n");
+    char opts[1024];
+    snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --noise-list %s/noise.txt "
+             "--snr-range 5,15 --noise-prob 0.7", dir);
+    train(opts, "n", 0);
+    char opts2[1100];
+    snprintf(opts2, sizeof opts2, "%s --stop-after 11", opts);
+    train(opts2, "n2", 0);
+    snprintf(opts2, sizeof opts2, "%s --resume", opts);
+    train(opts2, "n2", 0);
+    assert_true(same_file("n.ckpt", "n2.ckpt"));
+    /* Augmentation changes training: not the same as without it. */
+    train("--steps 24 --seed 9", "plain", 0);
+    assert_false(same_file("n.ckpt", "plain.ckpt"));
+}
+
 static void resume_with_other_settings_is_refused(void **state)
 {
     (void)state;
@@ -180,6 +202,7 @@ int main(void)
         cmocka_unit_test(same_seed_same_model),
         cmocka_unit_test(resume_is_exact),
         cmocka_unit_test(resume_is_exact_on_two_threads),
+        cmocka_unit_test(resume_is_exact_with_augmentation),
         cmocka_unit_test(resume_with_other_settings_is_refused),
         cmocka_unit_test(kill_never_corrupts_the_checkpoint),
     };

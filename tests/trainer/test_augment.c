@@ -1,0 +1,166 @@
+/* Augmentation against independent computations:
+ *  - recomputing a window's features from its samples (gain 1, no noise) is
+ *    bit-identical to the cached features of the whole file;
+ *  - a gain of +6 dB / -9 dB in the samples moves every log-mel value by
+ *    2 ln(gain), which is what the trainer adds to cached features (<= 2e-3);
+ *  - noise mixing equals features of a mix made here in double precision at
+ *    the requested SNR (<= 2e-3). */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/trainer_internal.h"
+#include "trainer_test_util.h"
+
+static char dir[512];
+static sl_feature_config fc;
+static sl_feature_file ff, pcm;
+
+static int setup(void **state)
+{
+    (void)state;
+    tt_mkdtemp(dir, sizeof dir, "augment");
+    tt_make_task_file(dir, "x", 3.0, 21);
+    sl_feature_config_default(&fc);
+    char err[SL_ERR_LEN];
+    if (sl_feature_file_load(tt_path(dir, "x.wav"), &fc, NULL, &ff, err, sizeof err) ||
+        sl_pcm_file_load(tt_path(dir, "x.wav"), 16000, tt_path(dir, "cache"), &pcm, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    return 0;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    sl_feature_file_free(&ff);
+    sl_feature_file_free(&pcm);
+    tt_rmtree(dir);
+    return 0;
+}
+
+static void recomputed_window_equals_cache(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    assert_int_equal(pcm.n_samples, 48000);
+    sl_augmenter *a = sl_augmenter_new(&fc, 64, err, sizeof err);
+    assert_non_null(a);
+    float out[64 * 80];
+    const int64_t starts[] = {0, 37, 298 - 64};
+    for (int i = 0; i < 3; i++) {
+        assert_int_equal(sl_augment_frames(a, pcm.feats, pcm.n_samples, starts[i], 64, 1.0f, NULL,
+                                           0, 0, 0.0f, out, err, sizeof err), 0);
+        assert_memory_equal(out, ff.feats + starts[i] * 80, sizeof out);
+    }
+    /* Past the end: refused, not read. */
+    assert_int_equal(sl_augment_frames(a, pcm.feats, pcm.n_samples, 298 - 63, 64, 1.0f, NULL, 0,
+                                       0, 0.0f, out, err, sizeof err), -1);
+    sl_augmenter_free(a);
+}
+
+static void gain_is_a_shift_of_log_mel(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    sl_augmenter *a = sl_augmenter_new(&fc, 100, err, sizeof err);
+    float out[100 * 80];
+    const double dbs[] = {6.0, -9.0};
+    for (int k = 0; k < 2; k++) {
+        float g = (float)pow(10.0, dbs[k] / 20.0);
+        double shift = 2.0 * log((double)g);
+        assert_int_equal(sl_augment_frames(a, pcm.feats, pcm.n_samples, 150, 100, g, NULL, 0, 0,
+                                           0.0f, out, err, sizeof err), 0);
+        double worst = 0.0;
+        for (int i = 0; i < 100 * 80; i++) {
+            double d = fabs((double)out[i] - ((double)ff.feats[150 * 80 + i] + shift));
+            worst = d > worst ? d : worst;
+        }
+        printf("gain %+.0f dB: worst |features - (cached + 2 ln g)| = %.2e\n", dbs[k], worst);
+        assert_true(worst <= 2e-3);
+    }
+    sl_augmenter_free(a);
+}
+
+typedef struct {
+    float *buf;
+    int64_t n;
+} sink;
+
+static int grab(void *user, int64_t index, const float *frame, int dim)
+{
+    sink *s = user;
+    memcpy(s->buf + index * dim, frame, (size_t)dim * sizeof(float));
+    s->n = index + 1;
+    return 0;
+}
+
+static void noise_mixed_at_the_snr(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    const int64_t nn = 5000, start = 40, off = 4321;
+    const int L = 50;
+    const float snr = 3.0f;
+    float *noise = malloc(nn * sizeof *noise);
+    uint32_t r = 7;
+    for (int64_t i = 0; i < nn; i++) {
+        r = r * 1664525u + 1013904223u;
+        noise[i] = (float)(r >> 8) / 16777216.0f - 0.5f;
+    }
+    sl_augmenter *a = sl_augmenter_new(&fc, L, err, sizeof err);
+    float *out = malloc((size_t)L * 80 * sizeof *out);
+    assert_int_equal(sl_augment_frames(a, pcm.feats, pcm.n_samples, start, L, 0.5f, noise, nn, off,
+                                       snr, out, err, sizeof err), 0);
+    /* The same mix by hand: noise looped from `off`, scaled in double. */
+    const int64_t S = (int64_t)(L - 1) * 160 + 400, s0 = start * 160;
+    double px = 0, pn = 0;
+    for (int64_t i = 0; i < S; i++) {
+        px += (double)pcm.feats[s0 + i] * pcm.feats[s0 + i];
+        double v = noise[(off + i) % nn];
+        pn += v * v;
+    }
+    double scale = sqrt(px / pn / pow(10.0, snr / 10.0));
+    float *mix = malloc(S * sizeof *mix);
+    for (int64_t i = 0; i < S; i++)
+        mix[i] = (float)(0.5 * ((double)pcm.feats[s0 + i] + scale * noise[(off + i) % nn]));
+    sl_features *f = sl_features_new(&fc, err, sizeof err);
+    sink sk = {malloc((size_t)L * 80 * sizeof(float)), 0};
+    assert_int_equal(sl_features_push(f, mix, (size_t)S, grab, &sk, err, sizeof err), 0);
+    assert_int_equal(sk.n, L);
+    double worst = 0.0, moved = 0.0;
+    for (int i = 0; i < L * 80; i++) {
+        double d = fabs((double)out[i] - sk.buf[i]);
+        worst = d > worst ? d : worst;
+        moved += fabs((double)out[i] - ff.feats[start * 80 + i]);
+    }
+    printf("noise at %.0f dB SNR: worst difference from the hand mix %.2e, mean change %.3f\n",
+           snr, worst, moved / (L * 80));
+    assert_true(worst <= 2e-3);
+    assert_true(moved / (L * 80) > 0.1); /* the noise did something */
+    free(sk.buf);
+    free(mix);
+    free(out);
+    free(noise);
+    sl_features_free(f);
+    sl_augmenter_free(a);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(recomputed_window_equals_cache),
+        cmocka_unit_test(gain_is_a_shift_of_log_mel),
+        cmocka_unit_test(noise_mixed_at_the_snr),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
