@@ -9,6 +9,14 @@
 #include <math.h>
 #include <string.h>
 
+/* AVX2 clones of the elementwise passes, picked at load time (as layers.c
+ * does; not under ASan, whose instrumentation does not mix with ifuncs). */
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
+#define SL_BW_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define SL_BW_CLONES
+#endif
+
 void sl_linear_backward(float *din, float *dw, float *db, const float *dout, const float *in,
                         const float *w, int T, int K, int N, int accumulate)
 {
@@ -27,6 +35,7 @@ void sl_linear_backward(float *din, float *dw, float *db, const float *dout, con
     }
 }
 
+SL_BW_CLONES
 void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, const float *in,
                            const float *mean, const float *rstd, const float *w, int T, int d,
                            int accumulate)
@@ -60,6 +69,7 @@ void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, 
     }
 }
 
+SL_BW_CLONES
 void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
 {
     /* both loads unconditional, so the select vectorises */
@@ -69,15 +79,34 @@ void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
     }
 }
 
+/* GELU'(x) = Phi(x) + x phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi), Phi(x) =
+ * (1 + erf(x / sqrt 2)) / 2. One vectorised exp per element serves both: erf
+ * comes from Abramowitz & Stegun 7.1.26 (|error| <= 1.5e-7, float rounding
+ * level), erf(z) = 1 - poly(1 / (1 + p|z|)) exp(-z^2), and exp(-z^2) with
+ * z = x / sqrt 2 is the same exp(-x^2/2). libm's erff and expf per element
+ * cost more than the two sgemms beside them. */
+SL_BW_CLONES
 void sl_gelu_backward(float *din, const float *dout, const float *pre, size_t n)
 {
-    const float inv_sqrt2 = 0.70710678118654752f;
-    const float inv_sqrt_2pi = 0.39894228040143268f;
-    for (size_t i = 0; i < n; i++) {
-        float x = pre[i];
-        float cdf = 0.5f * (1.0f + erff(x * inv_sqrt2));
-        float pdf = inv_sqrt_2pi * expf(-0.5f * x * x);
-        din[i] = dout[i] * (cdf + x * pdf);
+    const float inv_sqrt2 = 0.70710678118654752f, inv_sqrt_2pi = 0.39894228040143268f;
+    const float p = 0.3275911f, a1 = 0.254829592f, a2 = -0.284496736f, a3 = 1.421413741f,
+                a4 = -1.453152027f, a5 = 1.061405429f;
+    float e[256];
+    for (size_t i0 = 0; i0 < n; i0 += 256) {
+        size_t m = n - i0 < 256 ? n - i0 : 256;
+        const float *x = pre + i0, *g = dout + i0;
+        float *o = din + i0;
+        for (size_t i = 0; i < m; i++)
+            e[i] = -0.5f * x[i] * x[i];
+        sl_exp_forward(e, e, m);
+        for (size_t i = 0; i < m; i++) {
+            float z = fabsf(x[i]) * inv_sqrt2;
+            float t = 1.0f / (1.0f + p * z);
+            float poly = t * (a1 + t * (a2 + t * (a3 + t * (a4 + t * a5))));
+            float erf_abs = 1.0f - poly * e[i];
+            float erf = x[i] < 0.0f ? -erf_abs : erf_abs;
+            o[i] = g[i] * (0.5f * (1.0f + erf) + x[i] * inv_sqrt_2pi * e[i]);
+        }
     }
 }
 
@@ -90,6 +119,23 @@ void sl_scale_add_positions_backward(float *din, const float *dout, float scale,
     }
     for (size_t i = 0; i < n; i++)
         din[i] = dout[i] * scale;
+}
+
+/* dS = scale * P (dP - sum_j P dP) for rn rows of kn keys (dS holds dP on
+ * entry, P has row stride ldP): the softmax backward with the 1/sqrt(dk) of
+ * the scores folded in. Masked keys have P = 0, so they get 0. */
+SL_BW_CLONES
+static void softmax_backward_rows(float *dS, const float *P, int ldP, int rn, int kn, float scale)
+{
+    for (int r = 0; r < rn; r++) {
+        const float *p = P + (size_t)r * ldP;
+        float *g = dS + (size_t)r * kn;
+        float dot = 0.0f;
+        for (int j = 0; j < kn; j++)
+            dot += p[j] * g[j];
+        for (int j = 0; j < kn; j++)
+            g[j] = scale * p[j] * (g[j] - dot);
+    }
 }
 
 size_t sl_attention_backward_scratch(int T) { return (size_t)T * T; }
@@ -127,15 +173,7 @@ void sl_attention_backward(float *dqkv, float *scratch, const float *dout, const
                         v + (size_t)k0 * ld, ld, 0.0f, dS, kn);
             /* softmax backward, with the 1/sqrt(dk) of the scores folded in:
              * dS = scale * P (dP - sum_j P dP). Masked keys have P = 0. */
-            for (int r = 0; r < rn; r++) {
-                const float *p = Pb + (size_t)r * T;
-                float *g = dS + (size_t)r * kn;
-                float dot = 0.0f;
-                for (int j = 0; j < kn; j++)
-                    dot += p[j] * g[j];
-                for (int j = 0; j < kn; j++)
-                    g[j] = scale * p[j] * (g[j] - dot);
-            }
+            softmax_backward_rows(dS, Pb, T, rn, kn, scale);
             /* dQ[r0:r1] = dS K, dK[k0:k1] += dS^T Q */
             cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, dS, kn,
                         k + (size_t)k0 * ld, ld, 0.0f, dq + (size_t)r0 * ld, ld);

@@ -206,6 +206,29 @@ static void test_activations(void **state)
     c.gelu = 1;
     sl_gelu_backward(dx, R, c.x, N);
     check_input("gelu", act_fwd, &c, c.x, N, dx, R, N, 1e-3);
+    /* the GELU slope against its formula in double over a wide range (the
+     * backward uses a polynomial erf; its error must stay at float rounding) */
+    {
+        enum { M = 4001 };
+        float *xs = malloc(sizeof(float) * M), *ones = malloc(sizeof(float) * M),
+              *d = malloc(sizeof(float) * M);
+        for (int i = 0; i < M; i++) {
+            xs[i] = -20.0f + 40.0f * (float)i / (M - 1);
+            ones[i] = 1.0f;
+        }
+        sl_gelu_backward(d, ones, xs, M);
+        double worst = 0;
+        for (int i = 0; i < M; i++) {
+            double x = xs[i];
+            double exact = 0.5 * (1.0 + erf(x / sqrt(2.0))) + x * exp(-0.5 * x * x) / sqrt(2.0 * M_PI);
+            worst = fmax(worst, fabs(d[i] - exact));
+        }
+        printf("  gelu slope on [-20, 20] vs formula in double: max abs error %.2e\n", worst);
+        assert_true(worst < 5e-7);
+        free(xs);
+        free(ones);
+        free(d);
+    }
     /* in place */
     float *ip = malloc(sizeof(float) * N);
     memcpy(ip, R, sizeof(float) * N);
