@@ -338,7 +338,9 @@ static void attention_impl(float *out, float *att, int save_probs, const float *
 void sl_attention_forward(float *out, float *att, int save_probs, const float *qkv,
                           int T, int d, int n_heads, int band_left, int band_right)
 {
-    if (save_probs)
+    /* Whole-window attention writes every probability; only a band leaves
+     * entries outside its blocks' key ranges to be zero. */
+    if (save_probs && (band_left >= 0 || band_right >= 0))
         memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
     attention_impl(out, att, save_probs, qkv, T, d, n_heads, band_left, band_right, 0, T);
 }
