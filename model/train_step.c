@@ -181,6 +181,9 @@ sl_train_step *sl_train_step_new(const sl_model *m, int max_B, int max_T, char *
                 return NULL;
             }
             base = s->block;
+            /* touch every page now, not in the first step (first touch of
+             * fresh memory costs microseconds per page here) */
+            memset(base, 0, used * sizeof(float));
         }
     }
     sl_positional_encoding(s->pe, max_T, c->d_model);
@@ -480,6 +483,8 @@ int sl_train_step_set_threads(sl_train_step *s, int n_threads, char *err, size_t
             snprintf(err, errlen, "out of memory for %d training threads", n_threads);
         return -1;
     }
+    memset(s->tgrads, 0, sizeof(float) * s->n_params * (size_t)(n_threads - 1));
+    memset(dS, 0, sizeof(float) * dS_total);
     free(s->dS_threads);
     s->dS_threads = dS;
     s->dS = dS;
