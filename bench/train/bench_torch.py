@@ -3,7 +3,8 @@
 size: 80 inputs, d_model 128, 4 heads, 4 layers, d_ff 512, 4 classes, post-norm ReLU) and
 the same batch (16 windows of 400 frames, random inputs and labels), one full training step
 timed: forward, CrossEntropyLoss(ignore_index=-1), backward, clip_grad_norm_(1.0),
-AdamW.step(). Median of --reps steps after one warm-up step. Prints the same TSV columns.
+AdamW.step(). Median of --reps steps after one warm-up step (wall and process CPU time). Prints the
+same TSV columns.
 Run with OPENBLAS_NUM_THREADS equal to --threads (bench/train/run.sh does)."""
 import argparse
 import os
@@ -39,11 +40,13 @@ def main():
     nparams = sum(p.numel() for p in net.parameters() if p.requires_grad)
     print(f"# torch {torch.__version__}, {torch.get_num_threads()} threads, "
           f"OPENBLAS_NUM_THREADS={os.environ.get('OPENBLAS_NUM_THREADS')}, {nparams} parameters")
-    print("threads\tframes_per_s\tms_per_step\tloss")
+    print("threads\tframes_per_s\tms_per_step\tloss\tcpu_frames_per_s")
     times = []
+    cpus = []
     loss = None
     for rep in range(-1, a.reps):
         t0 = time.perf_counter()
+        c0 = time.process_time()
         opt.zero_grad(set_to_none=True)
         loss = loss_fn(net(x).reshape(B * T, 4), y.reshape(B * T))
         loss.backward()
@@ -51,9 +54,13 @@ def main():
         opt.step()
         if rep >= 0:
             times.append(time.perf_counter() - t0)
+            cpus.append(time.process_time() - c0)
     times.sort()
+    cpus.sort()
     t = times[len(times) // 2]
-    print(f"{a.threads}\t{B * T / t:.0f}\t{t * 1e3:.1f}\t{loss.item():.4f}", flush=True)
+    tc = cpus[len(cpus) // 2]
+    print(f"{a.threads}\t{B * T / t:.0f}\t{t * 1e3:.1f}\t{loss.item():.4f}\t{B * T / tc:.0f}",
+          flush=True)
 
 
 if __name__ == "__main__":
