@@ -5,6 +5,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "model/trainer_internal.h"
@@ -131,9 +132,25 @@ static int label_frames(const sl_label_segment *segs, int ns, const char *label_
     return 0;
 }
 
+static double now_s(void)
+{
+    struct timespec ts;
+    clock_gettime(CLOCK_MONOTONIC, &ts);
+    return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
+}
+
 int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                     const sl_feature_config *fc, const char *cache_dir,
                     const char *const *class_names, int n_classes, char *err, size_t errlen)
+{
+    return sl_dataset_load_ex(ds, man, split_mask, fc, cache_dir, class_names, n_classes, NULL,
+                              err, errlen);
+}
+
+int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
+                       const sl_feature_config *fc, const char *cache_dir,
+                       const char *const *class_names, int n_classes, const char *progress,
+                       char *err, size_t errlen)
 {
     memset(ds, 0, sizeof *ds);
     ds->n_classes = n_classes;
@@ -170,16 +187,24 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
         if (rc)
             return blame_entry(man, e, err, errlen);
     }
+    double t_last = now_s();
+    int cached = 0;
     for (int i = 0; i < man->n; i++) {
         const sl_manifest_entry *e = &man->entries[i];
         if (!selected(e, split_mask))
             continue;
+        if (progress && now_s() - t_last >= 2.0) {
+            fprintf(stderr, "%s: features of %d/%d files (%d from the cache)\n", progress,
+                    ds->n_files, count, cached);
+            t_last = now_s();
+        }
         sl_data_file *df = &ds->files[ds->n_files];
         if (!(df->audio = strdup(e->audio)))
             return fail(err, errlen, "out of memory");
         ds->n_files++;
         if (sl_feature_file_load(e->audio, fc, cache_dir, &df->ff, err, errlen))
             return blame_entry(man, e, err, errlen);
+        cached += df->ff.from_cache;
         df->labels = malloc((size_t)(df->ff.n_frames ? df->ff.n_frames : 1) * sizeof *df->labels);
         if (!df->labels)
             return fail(err, errlen, "out of memory");
@@ -199,6 +224,9 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                 ds->class_frames[df->labels[t]]++;
             }
     }
+    if (progress && count)
+        fprintf(stderr, "%s: features of %d files ready (%d from the cache)\n", progress, count,
+                cached);
     return 0;
 }
 
