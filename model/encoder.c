@@ -11,6 +11,7 @@
  * another thread is still reading. Rows are split at multiples of the attention
  * block (SL_ATTN_BLOCK, see layers.h), which keeps the results bit-identical
  * for any thread count (a test checks it). */
+#include "model/gemm.h"
 #include "model/layers.h"
 #include "model/model_internal.h"
 
@@ -18,12 +19,23 @@
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 
 typedef struct {
     sl_encoder *e;
     int id;
     pthread_t th;
 } worker;
+
+/* Weights packed for model/gemm.h's AVX-512 kernel (NULL pointers: cblas). */
+typedef struct {
+    float *in_proj, *out_proj, *linear1, *linear2;
+} packed_layer;
+
+typedef struct {
+    float *input, *classifier;
+    packed_layer layers[SL_MAX_LAYERS];
+} packed_weights;
 
 struct sl_encoder {
     const sl_model *m;
@@ -36,7 +48,11 @@ struct sl_encoder {
     float *ff;      /* T x d_ff */
     float *att;     /* attention score scratch, att_stride floats per thread */
     size_t att_stride;
+    float *pack;    /* packed keys and values per thread, pack_stride floats each */
+    size_t pack_stride;
     float *logits;  /* T x n_classes, when the caller wants only probabilities */
+    float *wblock;  /* the packed weights' storage */
+    packed_weights pw;
 
     /* thread pool (n_threads - 1 workers; the caller's thread is number 0) */
     int n_threads;
@@ -71,7 +87,66 @@ static void free_buffers(sl_encoder *e)
     free(e->ao);
     free(e->ff);
     free(e->att);
+    free(e->pack);
     free(e->logits);
+    free(e->wblock);
+}
+
+/* Packs every weight matrix once (the kernels want panels of 32 output columns).
+ * The encoder thus holds a copy of the weights: parameters changed after
+ * sl_encoder_new need a new encoder. */
+static int pack_weights(sl_encoder *e)
+{
+    const sl_model_config *c = &e->m->cfg;
+    const sl_params *p = &e->m->views;
+    const int d = c->d_model, f = c->d_ff;
+    size_t total = sl_gemm_packed_size(d, c->n_features) + sl_gemm_packed_size(c->n_classes, d) +
+                   (size_t)c->n_layers * (sl_gemm_packed_size(3 * d, d) + sl_gemm_packed_size(d, d) +
+                                          sl_gemm_packed_size(f, d) + sl_gemm_packed_size(d, f));
+    e->wblock = malloc(sizeof(float) * total);
+    if (!e->wblock)
+        return -1;
+    float *at = e->wblock;
+#define PACK(dst, w, N, K)                                                                \
+    do {                                                                                  \
+        dst = at;                                                                         \
+        sl_gemm_pack_nt(at, w, K, N, K);                                                  \
+        at += sl_gemm_packed_size(N, K);                                                  \
+    } while (0)
+    PACK(e->pw.input, p->input_weight, d, c->n_features);
+    PACK(e->pw.classifier, p->classifier_weight, c->n_classes, d);
+    for (int l = 0; l < c->n_layers; l++) {
+        const sl_layer_params *L = &p->layers[l];
+        packed_layer *P = &e->pw.layers[l];
+        PACK(P->in_proj, L->in_proj_weight, 3 * d, d);
+        PACK(P->out_proj, L->out_proj_weight, d, d);
+        PACK(P->linear1, L->linear1_weight, f, d);
+        PACK(P->linear2, L->linear2_weight, d, f);
+    }
+#undef PACK
+    return 0;
+}
+
+/* out[n x N] (+)= in[n x K] W^T + b, through the packed weights when there are. */
+static void linear(float *out, const float *in, const float *w, const float *packed,
+                   const float *b, int n, int K, int N, int accumulate)
+{
+    if (!packed) {
+        sl_linear_forward(out, in, w, b, n, K, N, accumulate);
+        return;
+    }
+    if (b) {
+        for (int t = 0; t < n; t++) {
+            float *row = out + (size_t)t * N;
+            if (accumulate)
+                for (int j = 0; j < N; j++)
+                    row[j] += b[j];
+            else
+                memcpy(row, b, sizeof(float) * (size_t)N);
+        }
+        accumulate = 1;
+    }
+    sl_gemm_packed(out, N, in, K, packed, n, N, K, 1.0f, accumulate);
 }
 
 sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen)
@@ -102,8 +177,13 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
     e->att_stride = sl_attention_scratch(max_T, c->n_heads, 0);
     e->att = malloc(sizeof(float) * e->att_stride);
     e->logits = malloc(sizeof(float) * T * (size_t)c->n_classes);
+    int packed = sl_gemm_available();
+    if (packed) {
+        e->pack_stride = sl_attention_pack_scratch(max_T, c->d_model, c->n_heads);
+        e->pack = malloc(sizeof(float) * e->pack_stride);
+    }
     if (!e->pe || !e->x || !e->h || !e->qkv[0] || !e->qkv[1] || !e->ao || !e->ff || !e->att ||
-        !e->logits) {
+        !e->logits || (packed && (!e->pack || pack_weights(e)))) {
         free_buffers(e);
         free(e);
         set_err(err, errlen, "out of memory for an encoder of window %d", max_T);
@@ -157,10 +237,12 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
     const size_t rd = (size_t)r0 * d;
     float *x = e->x + rd, *h = e->h + rd, *ao = e->ao + rd, *ff = e->ff + (size_t)r0 * f;
     float *att = e->att + (size_t)tid * e->att_stride;
+    float *pack = e->pack ? e->pack + (size_t)tid * e->pack_stride : NULL;
+    const packed_weights *pw = &e->pw;
 
     if (n > 0) {
-        sl_linear_forward(x, e->feats + (size_t)r0 * c->n_features, p->input_weight,
-                          p->input_bias, n, c->n_features, d, 0);
+        linear(x, e->feats + (size_t)r0 * c->n_features, p->input_weight, pw->input,
+               p->input_bias, n, c->n_features, d, 0);
         sl_scale_add_positions(x, e->pe + rd, c->scale_input ? (float)sqrt((double)d) : 1.0f,
                                n, d);
     }
@@ -173,16 +255,16 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
                 sl_layernorm_forward(h, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
                 src = h;
             }
-            sl_linear_forward(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, L->in_proj_bias,
-                              n, d, 3 * d, 0);
+            linear(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
+                   L->in_proj_bias, n, d, 3 * d, 0);
         }
         if (e->n_threads > 1)
             pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
         if (n == 0)
             continue;
-        sl_attention_forward_rows(e->ao, att, qkv, T, d, c->n_heads, c->band_left, c->band_right,
-                                  r0, r1);
-        sl_linear_forward(x, ao, L->out_proj_weight, L->out_proj_bias, n, d, d, 1);
+        sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
+                                  c->band_right, r0, r1);
+        linear(x, ao, L->out_proj_weight, pw->layers[l].out_proj, L->out_proj_bias, n, d, d, 1);
         const float *src = x;
         if (c->norm_first) {
             sl_layernorm_forward(h, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
@@ -190,12 +272,12 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
         } else {
             sl_layernorm_forward(x, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
         }
-        sl_linear_forward(ff, src, L->linear1_weight, L->linear1_bias, n, d, f, 0);
+        linear(ff, src, L->linear1_weight, pw->layers[l].linear1, L->linear1_bias, n, d, f, 0);
         if (c->activation == SL_ACT_GELU)
             sl_gelu_forward(ff, ff, (size_t)n * f);
         else
             sl_relu_forward(ff, ff, (size_t)n * f);
-        sl_linear_forward(x, ff, L->linear2_weight, L->linear2_bias, n, f, d, 1);
+        linear(x, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, n, f, d, 1);
         if (!c->norm_first)
             sl_layernorm_forward(x, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
     }
@@ -205,7 +287,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
         sl_layernorm_forward(x, NULL, NULL, x, p->final_norm_weight, p->final_norm_bias, n, d,
                              eps);
     float *out = (e->out_logits ? e->out_logits : e->logits) + (size_t)r0 * nc;
-    sl_linear_forward(out, x, p->classifier_weight, p->classifier_bias, n, d, nc, 0);
+    linear(out, x, p->classifier_weight, pw->classifier, p->classifier_bias, n, d, nc, 0);
     if (e->out_probs) {
         float *probs = e->out_probs + (size_t)r0 * nc;
         for (size_t i = 0; i < (size_t)n * nc; i++)
@@ -262,6 +344,12 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
     if (!att)
         return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
     e->att = att;
+    if (e->pack) {
+        float *pack = realloc(e->pack, sizeof(float) * e->pack_stride * (size_t)n_threads);
+        if (!pack)
+            return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
+        e->pack = pack;
+    }
     e->workers = calloc((size_t)n_threads - 1, sizeof *e->workers);
     if (!e->workers)
         return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);

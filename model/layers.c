@@ -2,6 +2,7 @@
  * goes to cblas_sgemm; the elementwise kernels are written so the compiler
  * vectorises them, with AVX2 clones picked at load time where the CPU has it. */
 #include "model/layers.h"
+#include "model/gemm.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -275,8 +276,9 @@ size_t sl_attention_scratch(int T, int n_heads, int save_probs)
  * Without save_probs the probabilities stay unnormalised and each output row is
  * scaled by its 1/sum after the product with V: T x dk multiplies instead of
  * T x T. */
-static void attention_impl(float *out, float *att, int save_probs, const float *qkv, int T,
-                           int d, int n_heads, int band_left, int band_right, int q0, int q1)
+static void attention_impl(float *out, float *att, int save_probs, float *pack,
+                           const float *qkv, int T, int d, int n_heads, int band_left,
+                           int band_right, int q0, int q1)
 {
     const int dk = d / n_heads;
     const int ld = 3 * d;
@@ -289,10 +291,13 @@ static void attention_impl(float *out, float *att, int save_probs, const float *
     float inv_save[SL_ATTN_FULL_BLOCK];
     if (save_probs)
         inv_sum = inv_save;
+    /* packed keys and values (AVX-512 path), reused while the key range stays */
+    float *kpack = pack, *vpack = pack ? pack + sl_gemm_packed_size(T, dk) : NULL;
     for (int h = 0; h < n_heads; h++) {
         const float *q = qkv + h * dk;
         const float *k = qkv + d + h * dk;
         const float *v = qkv + 2 * d + h * dk;
+        int packed_k0 = -1, packed_k1 = -1;
         for (int r0 = q0; r0 < q1; r0 += block) {
             int r1 = r0 + block < q1 ? r0 + block : q1;
             int k0, k1;
@@ -307,8 +312,17 @@ static void attention_impl(float *out, float *att, int save_probs, const float *
                 S = att;
                 ldS = kn;
             }
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, scale,
-                        q + (size_t)r0 * ld, ld, k + (size_t)k0 * ld, ld, 0.0f, S, ldS);
+            if (pack && (k0 != packed_k0 || k1 != packed_k1)) {
+                sl_gemm_pack_nt(kpack, k + (size_t)k0 * ld, ld, kn, dk);
+                sl_gemm_pack_nn(vpack, v + (size_t)k0 * ld, ld, kn, dk);
+                packed_k0 = k0;
+                packed_k1 = k1;
+            }
+            if (pack)
+                sl_gemm_packed(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale, 0);
+            else
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, scale,
+                            q + (size_t)r0 * ld, ld, k + (size_t)k0 * ld, ld, 0.0f, S, ldS);
             for (int r = r0; r < r1; r++) {
                 float *row = S + (size_t)(r - r0) * ldS;
                 int lo = band_left < 0 ? 0 : r - band_left;
@@ -326,8 +340,11 @@ static void attention_impl(float *out, float *att, int save_probs, const float *
                     row[j - k0] = 0.0f;
             }
             float *o = out + (size_t)r0 * d + h * dk;
-            cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
-                        v + (size_t)k0 * ld, ld, 0.0f, o, d);
+            if (pack)
+                sl_gemm_packed(o, d, S, ldS, vpack, rn, dk, kn, 1.0f, 0);
+            else
+                cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
+                            v + (size_t)k0 * ld, ld, 0.0f, o, d);
             if (!save_probs)
                 for (int r = 0; r < rn; r++)
                     scale_row(o + (size_t)r * d, dk, inv_sum[r]);
@@ -342,11 +359,17 @@ void sl_attention_forward(float *out, float *att, int save_probs, const float *q
      * entries outside its blocks' key ranges to be zero. */
     if (save_probs && (band_left >= 0 || band_right >= 0))
         memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
-    attention_impl(out, att, save_probs, qkv, T, d, n_heads, band_left, band_right, 0, T);
+    attention_impl(out, att, save_probs, NULL, qkv, T, d, n_heads, band_left, band_right, 0, T);
 }
 
-void sl_attention_forward_rows(float *out, float *att, const float *qkv, int T, int d,
-                               int n_heads, int band_left, int band_right, int q0, int q1)
+void sl_attention_forward_rows(float *out, float *att, float *pack, const float *qkv, int T,
+                               int d, int n_heads, int band_left, int band_right, int q0, int q1)
 {
-    attention_impl(out, att, 0, qkv, T, d, n_heads, band_left, band_right, q0, q1);
+    attention_impl(out, att, 0, pack, qkv, T, d, n_heads, band_left, band_right, q0, q1);
+}
+
+size_t sl_attention_pack_scratch(int T, int d, int n_heads)
+{
+    int dk = d / n_heads;
+    return sl_gemm_packed_size(T, dk) + sl_gemm_packed_size(dk, T);
 }

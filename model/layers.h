@@ -82,9 +82,12 @@ void sl_attention_forward(float *out, float *att, int save_probs, const float *q
 
 /* The same for queries [q0, q1) only (all T keys), without saving
  * probabilities; att as for save_probs == 0. With q0 a multiple of
- * SL_ATTN_BLOCK the rows are bit-identical to sl_attention_forward's, which is
- * how the encoder splits a window between threads without changing results. */
-void sl_attention_forward_rows(float *out, float *att, const float *qkv, int T, int d,
-                               int n_heads, int band_left, int band_right, int q0, int q1);
+ * SL_ATTN_BLOCK the rows are bit-identical whatever [q0, q1), which is how the
+ * encoder splits a window between threads without changing results.
+ * pack: NULL (cblas_sgemm), or sl_attention_pack_scratch floats for the
+ * AVX-512 products of model/gemm.h (only when sl_gemm_available()). */
+void sl_attention_forward_rows(float *out, float *att, float *pack, const float *qkv, int T,
+                               int d, int n_heads, int band_left, int band_right, int q0, int q1);
+size_t sl_attention_pack_scratch(int T, int d, int n_heads);
 
 #endif

@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include "model/gemm.h"
 #include "model/layers.h"
 
 static void test_positional_encoding(void **state)
@@ -194,6 +195,59 @@ static void test_attention(void **state)
     check_attention(200, 12, 3, 0, 0);    /* each frame sees only itself */
 }
 
+/* The AVX-512 product against a double-precision loop, every tail shape. */
+static void test_packed_gemm(void **state)
+{
+    (void)state;
+    if (!sl_gemm_available()) {
+        printf("no AVX-512 here: packed product not tested\n");
+        return;
+    }
+    const int shapes[][3] = {{1, 1, 1}, {7, 33, 5}, {8, 32, 16}, {9, 17, 64}, {13, 50, 17},
+                             {100, 64, 128}, {3, 100, 3}, {50, 16, 300}};
+    uint32_t s = 99;
+    double worst = 0;
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        int M = shapes[c][0], N = shapes[c][1], K = shapes[c][2];
+        float *A = malloc(sizeof(float) * M * K), *W = malloc(sizeof(float) * N * K);
+        float *C = malloc(sizeof(float) * M * (N + 3)), *P = malloc(sizeof(float) * sl_gemm_packed_size(N, K));
+        float *V = malloc(sizeof(float) * K * (N + 2)), *P2 = malloc(sizeof(float) * sl_gemm_packed_size(N, K));
+        for (int i = 0; i < M * K; i++)
+            A[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+        for (int i = 0; i < N * K; i++)
+            W[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N + 2; j++)
+                V[k * (N + 2) + j] = j < N ? W[j * K + k] : 99.0f; /* V = W^T, padded rows */
+        sl_gemm_pack_nt(P, W, K, N, K);
+        sl_gemm_pack_nn(P2, V, N + 2, K, N);
+        for (int pass = 0; pass < 3; pass++) {
+            int ldc = N + 3;
+            for (int i = 0; i < M * ldc; i++)
+                C[i] = 0.25f;
+            /* pass 0: C = 0.5 A W^T; 1: C += A W^T; 2: C = A V (same product) */
+            if (pass == 2)
+                sl_gemm_packed(C, ldc, A, K, P2, M, N, K, 1.0f, 0);
+            else
+                sl_gemm_packed(C, ldc, A, K, P, M, N, K, pass ? 1.0f : 0.5f, pass);
+            for (int i = 0; i < M; i++) {
+                for (int j = 0; j < N; j++) {
+                    double acc = 0;
+                    for (int k = 0; k < K; k++)
+                        acc += (double)A[i * K + k] * W[j * K + k];
+                    double want = pass == 0 ? 0.5 * acc : pass == 1 ? 0.25 + acc : acc;
+                    worst = fmax(worst, fabs(C[i * ldc + j] - want) / fmax(1.0, fabs(want)));
+                }
+                for (int j = N; j < ldc; j++)
+                    assert_true(C[i * ldc + j] == 0.25f); /* nothing written past N */
+            }
+        }
+        free(A), free(W), free(C), free(P), free(V), free(P2);
+    }
+    printf("packed product: max error %.2e\n", worst);
+    assert_true(worst < 1e-5);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -201,6 +255,7 @@ int main(void)
         cmocka_unit_test(test_exp),
         cmocka_unit_test(test_small_layers),
         cmocka_unit_test(test_attention),
+        cmocka_unit_test(test_packed_gemm),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

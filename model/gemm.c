@@ -1,0 +1,152 @@
+/* AVX-512 matrix product over packed right-hand sides (see gemm.h).
+ *
+ * Register tile: up to 8 rows of A x 32 columns (two 16-float vectors), 16
+ * accumulators; per k two vector loads of the packed panel, one broadcast per
+ * row, two FMAs per row. Rows are the outer loop so the 8 rows of A being
+ * broadcast stay in L1 while the panels stream from L2. Tails: fewer rows by
+ * instantiating the tile for 1..8 rows, fewer columns by masked stores. */
+#include "model/gemm.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+size_t sl_gemm_packed_size(int N, int K)
+{
+    return (size_t)((N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL) * SL_GEMM_PANEL * (size_t)K;
+}
+
+void sl_gemm_pack_nt(float *dst, const float *w, int ldw, int N, int K)
+{
+    const int np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
+    for (int p = 0; p < np; p++) {
+        float *d = dst + (size_t)p * SL_GEMM_PANEL * K;
+        for (int c = 0; c < SL_GEMM_PANEL; c++) {
+            int j = p * SL_GEMM_PANEL + c;
+            if (j < N) {
+                const float *row = w + (size_t)j * ldw;
+                for (int k = 0; k < K; k++)
+                    d[(size_t)k * SL_GEMM_PANEL + c] = row[k];
+            } else {
+                for (int k = 0; k < K; k++)
+                    d[(size_t)k * SL_GEMM_PANEL + c] = 0.0f;
+            }
+        }
+    }
+}
+
+void sl_gemm_pack_nn(float *dst, const float *b, int ldb, int K, int N)
+{
+    const int np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
+    for (int p = 0; p < np; p++) {
+        float *d = dst + (size_t)p * SL_GEMM_PANEL * K;
+        int n0 = p * SL_GEMM_PANEL, nn = N - n0 < SL_GEMM_PANEL ? N - n0 : SL_GEMM_PANEL;
+        for (int k = 0; k < K; k++) {
+            memcpy(d + (size_t)k * SL_GEMM_PANEL, b + (size_t)k * ldb + n0, sizeof(float) * (size_t)nn);
+            for (int c = nn; c < SL_GEMM_PANEL; c++)
+                d[(size_t)k * SL_GEMM_PANEL + c] = 0.0f;
+        }
+    }
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+
+#define SL_AVX512 __attribute__((target("avx512f")))
+
+/* SL_NO_AVX512=1 in the environment forces the cblas path (the tests run both). */
+int sl_gemm_available(void)
+{
+    const char *off = getenv("SL_NO_AVX512");
+    if (off && *off && strcmp(off, "0"))
+        return 0;
+    __builtin_cpu_init();
+    return __builtin_cpu_supports("avx512f");
+}
+
+/* MR rows x (16 NV) columns; MR and NV are constants after inlining, so the
+ * accumulator arrays live in registers. */
+static inline __attribute__((always_inline)) SL_AVX512 void
+tile(const int MR, const int NV, int K, const float *A, int lda, const float *P, float *C, int ldc,
+     float alpha, int accumulate, __mmask16 m0, __mmask16 m1)
+{
+    __m512 c0[8], c1[8];
+    for (int i = 0; i < MR; i++) {
+        c0[i] = _mm512_setzero_ps();
+        c1[i] = _mm512_setzero_ps();
+    }
+    for (int k = 0; k < K; k++) {
+        const float *pk = P + (size_t)k * SL_GEMM_PANEL;
+        __m512 b0 = _mm512_loadu_ps(pk);
+        __m512 b1 = NV == 2 ? _mm512_loadu_ps(pk + 16) : b0;
+        for (int i = 0; i < MR; i++) {
+            __m512 a = _mm512_set1_ps(A[(size_t)i * lda + k]);
+            c0[i] = _mm512_fmadd_ps(a, b0, c0[i]);
+            if (NV == 2)
+                c1[i] = _mm512_fmadd_ps(a, b1, c1[i]);
+        }
+    }
+    const __m512 va = _mm512_set1_ps(alpha);
+    for (int i = 0; i < MR; i++) {
+        float *c = C + (size_t)i * ldc;
+        __m512 r0 = alpha == 1.0f ? c0[i] : _mm512_mul_ps(c0[i], va);
+        if (accumulate)
+            r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, c), r0);
+        _mm512_mask_storeu_ps(c, m0, r0);
+        if (NV == 2) {
+            __m512 r1 = alpha == 1.0f ? c1[i] : _mm512_mul_ps(c1[i], va);
+            if (accumulate)
+                r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, c + 16), r1);
+            _mm512_mask_storeu_ps(c + 16, m1, r1);
+        }
+    }
+}
+
+#define TILE_ROWS(NV)                                                                    \
+    switch (mr) {                                                                        \
+    case 8: tile(8, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    case 7: tile(7, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    case 6: tile(6, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    case 5: tile(5, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    case 4: tile(4, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    case 3: tile(3, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    case 2: tile(2, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
+    default: tile(1, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;        \
+    }
+
+SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp,
+                              int M, int N, int K, float alpha, int accumulate)
+{
+    const int np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
+    for (int i0 = 0; i0 < M; i0 += 8) {
+        const int mr = M - i0 < 8 ? M - i0 : 8;
+        const float *a = A + (size_t)i0 * lda;
+        for (int p = 0; p < np; p++) {
+            const int n0 = p * SL_GEMM_PANEL;
+            const int nn = N - n0 < SL_GEMM_PANEL ? N - n0 : SL_GEMM_PANEL;
+            const __mmask16 m0 = nn >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nn) - 1);
+            const __mmask16 m1 = nn >= 32   ? (__mmask16)0xffff
+                                 : nn > 16 ? (__mmask16)((1u << (nn - 16)) - 1)
+                                           : (__mmask16)0;
+            const float *P = Bp + (size_t)p * SL_GEMM_PANEL * K;
+            float *c = C + (size_t)i0 * ldc + n0;
+            if (nn > 16) {
+                TILE_ROWS(2)
+            } else {
+                TILE_ROWS(1)
+            }
+        }
+    }
+}
+
+#else
+
+int sl_gemm_available(void) { return 0; }
+
+void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp, int M, int N,
+                    int K, float alpha, int accumulate)
+{
+    (void)C, (void)ldc, (void)A, (void)lda, (void)Bp, (void)M, (void)N, (void)K, (void)alpha;
+    (void)accumulate;
+}
+
+#endif

@@ -1,0 +1,40 @@
+/* An AVX-512 matrix product for the encoder's inference pass, used where the CPU
+ * has AVX-512F (checked at run time; otherwise callers use cblas_sgemm).
+ *
+ * Why: the project pins OpenBLAS to its Haswell (AVX2) kernels, which bounds
+ * sgemm at half of what these CPUs' 512-bit FMA units do; most of the encoder's
+ * time is matrix products.
+ *
+ * The right-hand side is packed in panels of 32 columns: panel p holds, for each
+ * k = 0..K-1, the 32 values B[k][32p .. 32p+31] (zero beyond N). A weight in
+ * nn.Linear layout (N x K, out x in) is packed once per encoder; per-window
+ * operands (keys, values) are packed per use, which costs K x N copies against
+ * M x N x K multiply-adds. Every output element is one dot product in k order
+ * whatever M is or how rows are split, so results do not depend on the split.
+ *
+ * Internal to libseqlabel (not installed). */
+#ifndef SL_MODEL_GEMM_H
+#define SL_MODEL_GEMM_H
+
+#include <stddef.h>
+
+#define SL_GEMM_PANEL 32
+
+/* 1 if this CPU runs the AVX-512 kernels (and SL_NO_AVX512 is not set to
+ * something other than 0 in the environment: the tests cover both paths). */
+int sl_gemm_available(void);
+
+/* Floats a packed N-column, K-deep operand takes. */
+size_t sl_gemm_packed_size(int N, int K);
+
+/* Packs w (N x K, row-major, rows ldw apart): B = w^T (the nn.Linear case). */
+void sl_gemm_pack_nt(float *dst, const float *w, int ldw, int N, int K);
+/* Packs b (K x N, row-major, rows ldb apart): B = b (probabilities x values). */
+void sl_gemm_pack_nn(float *dst, const float *b, int ldb, int K, int N);
+
+/* C[M x N] (rows ldc apart) = alpha * A[M x K] (rows lda apart) * B, B packed;
+ * accumulate != 0 adds to C instead. Only call when sl_gemm_available(). */
+void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp, int M, int N,
+                    int K, float alpha, int accumulate);
+
+#endif
