@@ -257,7 +257,9 @@ int sl_model_find_tensor(const sl_model *m, const char *name);
 
 /* Scratch memory for one thread running the encoder on windows of up to max_T
  * frames (max_T <= config max_window). Allocated once; forward allocates nothing.
- * Several encoders may share one model from different threads. */
+ * Several encoders may share one model from different threads. On CPUs with
+ * AVX-512 the encoder keeps its own copy of the weight matrices, packed for its
+ * kernels: parameters changed after sl_encoder_new need a new encoder. */
 typedef struct sl_encoder sl_encoder;
 sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen);
 void sl_encoder_free(sl_encoder *e);
