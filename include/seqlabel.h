@@ -586,6 +586,9 @@ typedef struct {
     int checkpoint_every;        /* steps between checkpoints; 0: after each epoch only */
     int progress;                /* progress lines on stderr; default 1 */
     void *report;                /* FILE * for per-epoch metrics, or NULL */
+    volatile int *interrupt;     /* NULL, or a flag (set by a signal handler): when it
+                                    becomes non-zero the run writes a checkpoint after the
+                                    current step and returns -1 ("interrupted at step N") */
 } sl_train_config;
 
 void sl_train_config_default(sl_train_config *c);

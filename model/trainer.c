@@ -553,6 +553,10 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;
     const int64_t first = st.step;
+    if (c->interrupt && *c->interrupt) {
+        fail(err, errlen, "interrupted before the first step");
+        goto out;
+    }
     for (int64_t step = st.step + 1; step <= total; step++) {
         if (make_batch(&bm, &st.rng, r.x, r.y, err, errlen))
             goto out;
@@ -628,6 +632,19 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         } else if (c->checkpoint_path && c->checkpoint_every > 0 && step % c->checkpoint_every == 0) {
             if (sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;
+        }
+        if (c->interrupt && *c->interrupt) {
+            if (c->checkpoint_path &&
+                sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
+                goto out;
+            if (c->checkpoint_path)
+                fail(err, errlen, "interrupted after step %lld; checkpoint %s written: the same "
+                                  "command with --resume continues", (long long)step,
+                     c->checkpoint_path);
+            else
+                fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
+                                  "from; the best model so far is %s)", (long long)step, c->out_path);
+            goto out;
         }
         if (c->stop_after > 0 && step >= c->stop_after) {
             if (c->checkpoint_path && step % spe != 0 && step != total &&

@@ -2,6 +2,7 @@
  * Audacity label tracks (the library's sl_train; docs/training.md). Options
  * map one to one onto sl_train_config; this file only parses them. */
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -57,7 +58,23 @@ static void usage(FILE *fp)
         "  --checkpoint-every N  also every N steps\n"
         "  --resume              continue from --checkpoint exactly (fresh start if absent)\n"
         "  --stop-after N        leave after step N with a checkpoint\n"
+        "  Ctrl-C / SIGTERM: checkpoint after the current step, then stop (twice: at once)\n"
         "  --quiet               no progress lines\n");
+}
+
+/* Ctrl-C (or SIGTERM) asks the trainer to checkpoint after the current step
+ * and stop; a second one ends the process at once (the last checkpoint stays
+ * intact either way: it is only ever replaced by rename). */
+static volatile int interrupted;
+
+static void on_signal(int sig)
+{
+    if (interrupted) {
+        signal(sig, SIG_DFL);
+        raise(sig);
+        return;
+    }
+    interrupted = 1;
 }
 
 enum {
@@ -210,8 +227,18 @@ int sl_cmd_train(int argc, char **argv)
     char cache_buf[4096];
     if (!no_cache)
         c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
+    struct sigaction sa, old_int, old_term;
+    memset(&sa, 0, sizeof sa);
+    sa.sa_handler = on_signal;
+    sigemptyset(&sa.sa_mask);
+    sigaction(SIGINT, &sa, &old_int);
+    sigaction(SIGTERM, &sa, &old_term);
+    interrupted = 0;
+    c.interrupt = &interrupted;
     char err[SL_ERR_LEN];
     int rc = sl_train(&c, err, sizeof err);
+    sigaction(SIGINT, &old_int, NULL);
+    sigaction(SIGTERM, &old_term, NULL);
     free(class_buf);
     if (rc)
         return cli_error("%s", err);

@@ -5,6 +5,8 @@
  *    byte-identical checkpoints (weights, AdamW moments, generator, step) and
  *    best models; the same holds on 2 threads;
  *  - with gain augmentation and noise mixing (--noise-list) the same holds;
+ *  - Ctrl-C (SIGINT) checkpoints after the current step and stops; resuming
+ *    from there ends with the checkpoint of an uninterrupted run;
  *  - SIGKILL at random moments of a run that checkpoints every step never
  *    leaves a checkpoint that fails to load (temp file + rename).
  * The manifest's split column is honoured (train and valid lines in one file). */
@@ -156,6 +158,55 @@ static void resume_with_other_settings_is_refused(void **state)
     free(err);
 }
 
+static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
+{
+    (void)state;
+    const char *ck = tt_path(dir, "i.ckpt");
+    unlink(ck);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char out[1024], man[1024], cache[1024], errf[1024];
+        snprintf(out, sizeof out, "%s/i.slm", dir);
+        snprintf(man, sizeof man, "%s/all.tsv", dir);
+        snprintf(cache, sizeof cache, "%s/cache", dir);
+        snprintf(errf, sizeof errf, "%s/i.err", dir);
+        freopen("/dev/null", "w", stdout);
+        freopen(errf, "w", stderr);
+        execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--checkpoint", ck,
+              "--checkpoint-every", "5", "--cache-dir", cache, "--mel-bins", "24", "--d-model",
+              "32", "--heads", "2", "--layers", "1", "--d-ff", "64", "--window", "64", "--batch",
+              "8", "--lr", "3e-3", "--warmup", "5", "--quiet", "--steps", "1000", "--seed", "4",
+              (char *)NULL);
+        _exit(127);
+    }
+    /* Interrupt once training is under way (the first checkpoint exists). */
+    for (int i = 0; i < 3000 && access(ck, F_OK) != 0; i++) {
+        struct timespec ts = {0, 5000000L};
+        nanosleep(&ts, NULL);
+    }
+    kill(pid, SIGINT);
+    int st;
+    waitpid(pid, &st, 0);
+    char *err = tt_read_file(tt_path(dir, "i.err"), NULL);
+    assert_true(WIFEXITED(st));
+    if (WEXITSTATUS(st) != 1 || !strstr(err, "interrupted after step"))
+        fail_msg("exit %d, stderr: %s", WEXITSTATUS(st), err);
+    printf("%s", err);
+    free(err);
+    sl_model *m;
+    float *am, *av;
+    sl_train_state s;
+    char e[SL_ERR_LEN];
+    assert_int_equal(sl_checkpoint_load(ck, &m, &am, &av, &s, e, sizeof e), 0);
+    assert_true(s.step >= 5 && s.step < 1000);
+    sl_model_free(m);
+    free(am);
+    free(av);
+    train("--steps 1000 --seed 4 --checkpoint-every 5 --resume", "i", 0);
+    train("--steps 1000 --seed 4", "j", 0);
+    assert_true(same_file("i.ckpt", "j.ckpt"));
+}
+
 static void kill_never_corrupts_the_checkpoint(void **state)
 {
     (void)state;
@@ -204,6 +255,7 @@ int main(void)
         cmocka_unit_test(resume_is_exact_on_two_threads),
         cmocka_unit_test(resume_is_exact_with_augmentation),
         cmocka_unit_test(resume_with_other_settings_is_refused),
+        cmocka_unit_test(ctrl_c_checkpoints_and_resume_is_exact),
         cmocka_unit_test(kill_never_corrupts_the_checkpoint),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
