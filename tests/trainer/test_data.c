@@ -131,6 +131,35 @@ static void metrics_by_hand(void **state)
     assert_float_equal(f, 0.0, 0.0);
     assert_float_equal(sl_metrics_macro_f1(&mt), (2.0 / 3.0 + 8.0 / 11.0) / 2.0, 1e-12);
     assert_float_equal(sl_metrics_binary_f1(&mt, 1), 8.0 / 11.0, 1e-12);
+
+    /* The printed report: speech-vs-rest F1 appears because a class is called
+     * "speech"; class 1 = speech: 2 * 4 / (6 + 5) = 0.7273. */
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    sl_model_config mc;
+    sl_model_config_default(&mc);
+    mc.n_features = 80;
+    mc.n_classes = 3;
+    mc.d_model = 8;
+    mc.n_heads = 2;
+    mc.n_layers = 1;
+    mc.d_ff = 8;
+    const char *names[] = {"music", "speech", "noise"};
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_create(&mc, &fc, NULL, NULL, names, err, sizeof err);
+    assert_non_null(m);
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    sl_metrics_print(&mt, m, "> ", fp);
+    fclose(fp);
+    printf("%s", text);
+    assert_non_null(strstr(text, "> frames 10  loss 0.5000  accuracy 0.7000  macro_f1 0.6970\n"));
+    assert_non_null(strstr(text, "> speech_vs_rest_f1 0.7273\n"));
+    assert_non_null(strstr(text, "> music               0.6000    0.7500    0.6667          4\n"));
+    assert_non_null(strstr(text, "> speech                    2          4          0\n"));
+    free(text);
+    sl_model_free(m);
     sl_metrics_free(&mt);
 }
 
