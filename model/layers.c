@@ -10,13 +10,13 @@
 #include <string.h>
 
 /* The elementwise kernels (softmax over T x T scores above all) must vectorise;
- * an AVX2 clone doubles their width over the x86-64 baseline. (No fast-math
+ * AVX-512 and AVX2 clones widen them over the x86-64 baseline. (No fast-math
  * options: the exp range reduction below depends on evaluation order.) */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define SL_VECTOR_CLONES __attribute__((target_clones("avx2", "default")))
+#define SL_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define SL_VECTOR_CLONES
 #endif
@@ -76,43 +76,44 @@ void sl_relu_forward(float *out, const float *in, size_t n)
 
 /* Cephes' expf: exp(x) = 2^n * exp(r), |r| <= ln2/2, a degree-6 polynomial for
  * exp(r), 2^n built in the exponent bits; below -87 the result is 0. Written
- * with GCC/Clang vector extensions, 8 lanes at a time: the compiler would not
- * if-convert the scalar loop, and this form becomes plain AVX2 in the AVX2
- * clone and pairs of SSE2 operations in the baseline one. */
-typedef float v8f __attribute__((vector_size(32)));
-typedef int32_t v8i __attribute__((vector_size(32)));
+ * with GCC/Clang vector extensions, LANES at a time: the compiler would not
+ * if-convert the scalar loop, and this form becomes AVX-512, AVX2 or SSE2
+ * operations in the three clones (the CPU picks one at load time). */
+#define LANES 16 /* one AVX-512 vector; two AVX2 or four SSE2 ones in the other clones */
+typedef float vecf __attribute__((vector_size(4 * LANES)));
+typedef int32_t veci __attribute__((vector_size(4 * LANES)));
 
-static inline __attribute__((always_inline)) void exp8(float *out, const float *in)
+static inline __attribute__((always_inline)) void expv(float *out, const float *in)
 {
-    v8f x, zero = {0};
+    vecf x, zero = {0};
     memcpy(&x, in, sizeof x);
-    const v8f lo = zero - 87.0f, hi = zero + 88.0f;
-    v8i under = x < lo;
-    v8f xc = (v8f)(((v8i)x & ~under) | ((v8i)lo & under));
-    v8i over = xc > hi;
-    xc = (v8f)(((v8i)xc & ~over) | ((v8i)hi & over));
-    v8f fx = xc * 1.44269504088896341f + 0.5f;
-    v8i n = __builtin_convertvector(fx, v8i);
-    n += (v8i)(__builtin_convertvector(n, v8f) > fx); /* floor: -1 where truncation rounded up */
-    v8f fl = __builtin_convertvector(n, v8f);
-    v8f r = xc - fl * 0.693359375f - fl * -2.12194440e-4f;
-    v8f p = zero + 1.9875691500e-4f;
+    const vecf lo = zero - 87.0f, hi = zero + 88.0f;
+    veci under = x < lo;
+    vecf xc = (vecf)(((veci)x & ~under) | ((veci)lo & under));
+    veci over = xc > hi;
+    xc = (vecf)(((veci)xc & ~over) | ((veci)hi & over));
+    vecf fx = xc * 1.44269504088896341f + 0.5f;
+    veci n = __builtin_convertvector(fx, veci);
+    n += (veci)(__builtin_convertvector(n, vecf) > fx); /* floor: -1 where truncation rounded up */
+    vecf fl = __builtin_convertvector(n, vecf);
+    vecf r = xc - fl * 0.693359375f - fl * -2.12194440e-4f;
+    vecf p = zero + 1.9875691500e-4f;
     p = p * r + 1.3981999507e-3f;
     p = p * r + 8.3334519073e-3f;
     p = p * r + 4.1665795894e-2f;
     p = p * r + 1.6666665459e-1f;
     p = p * r + 5.0000001201e-1f;
     p = p * r * r + r + 1.0f;
-    v8f y = p * (v8f)((n + 127) << 23);
-    y = (v8f)((v8i)y & ~under);
+    vecf y = p * (vecf)((n + 127) << 23);
+    y = (vecf)((veci)y & ~under);
     memcpy(out, &y, sizeof y);
 }
 
 static inline __attribute__((always_inline)) void exp_tail(float *out, const float *in, size_t n)
 {
-    float buf[8] = {0};
+    float buf[LANES] = {0};
     memcpy(buf, in, n * sizeof(float));
-    exp8(buf, buf);
+    expv(buf, buf);
     memcpy(out, buf, n * sizeof(float));
 }
 
@@ -120,8 +121,8 @@ SL_VECTOR_CLONES
 void sl_exp_forward(float *out, const float *in, size_t n)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        exp8(out + i, in + i);
+    for (; i + LANES <= n; i += LANES)
+        expv(out + i, in + i);
     if (i < n)
         exp_tail(out + i, in + i, n - i);
 }
@@ -129,26 +130,26 @@ void sl_exp_forward(float *out, const float *in, size_t n)
 /* GELU, 0.5 x (1 + erf(x / sqrt 2)), with erf from Abramowitz & Stegun 7.1.26
  * (|error| < 1.5e-7, the same formula PyTorch's vectorised CPU erf uses):
  * erf(a) = 1 - t (p1 + t (p2 + t (p3 + t (p4 + t p5)))) exp(-a^2), t = 1/(1 + p a),
- * for a >= 0, odd in a. Eight lanes at a time like exp8; libm's erff would be
+ * for a >= 0, odd in a. LANES at a time like expv; libm's erff would be
  * a scalar call per element (a third of a GELU layer's time). */
-static inline __attribute__((always_inline)) void gelu8(float *out, const float *in)
+static inline __attribute__((always_inline)) void geluv(float *out, const float *in)
 {
-    v8f x, zero = {0};
+    vecf x, zero = {0};
     memcpy(&x, in, sizeof x);
-    v8f z = x * 0.70710678118654752f;
-    const v8i sign_bit = (v8i){0} + INT32_MIN;
-    v8i sign = (v8i)z & sign_bit;
-    v8f a = (v8f)((v8i)z ^ sign);
-    v8f t = 1.0f / (a * 0.3275911f + 1.0f);
-    v8f r = t * 1.061405429f - 1.453152027f;
+    vecf z = x * 0.70710678118654752f;
+    const veci sign_bit = (veci){0} + INT32_MIN;
+    veci sign = (veci)z & sign_bit;
+    vecf a = (vecf)((veci)z ^ sign);
+    vecf t = 1.0f / (a * 0.3275911f + 1.0f);
+    vecf r = t * 1.061405429f - 1.453152027f;
     r = r * t + 1.421413741f;
     r = r * t - 0.284496736f;
     r = r * t + 0.254829592f;
-    v8f nz2 = zero - a * a, e;
-    exp8((float *)&e, (const float *)&nz2);
-    v8f erf_a = 1.0f - r * t * e;
-    v8f erf_z = (v8f)((v8i)erf_a ^ sign);
-    v8f y = 0.5f * x * (1.0f + erf_z);
+    vecf nz2 = zero - a * a, e;
+    expv((float *)&e, (const float *)&nz2);
+    vecf erf_a = 1.0f - r * t * e;
+    vecf erf_z = (vecf)((veci)erf_a ^ sign);
+    vecf y = 0.5f * x * (1.0f + erf_z);
     memcpy(out, &y, sizeof y);
 }
 
@@ -156,12 +157,12 @@ SL_VECTOR_CLONES
 void sl_gelu_forward(float *out, const float *in, size_t n)
 {
     size_t i = 0;
-    for (; i + 8 <= n; i += 8)
-        gelu8(out + i, in + i);
+    for (; i + LANES <= n; i += LANES)
+        geluv(out + i, in + i);
     if (i < n) {
-        float buf[8] = {0};
+        float buf[LANES] = {0};
         memcpy(buf, in + i, (n - i) * sizeof(float));
-        gelu8(buf, buf);
+        geluv(buf, buf);
         memcpy(out + i, buf, (n - i) * sizeof(float));
     }
 }
@@ -172,36 +173,36 @@ static float exp_row(float *x, int n)
 {
     float mx = x[0];
     int i = 0;
-    if (n >= 8) {
-        v8f m;
+    if (n >= LANES) {
+        vecf m;
         memcpy(&m, x, sizeof m);
-        for (i = 8; i + 8 <= n; i += 8) {
-            v8f v;
+        for (i = LANES; i + LANES <= n; i += LANES) {
+            vecf v;
             memcpy(&v, x + i, sizeof v);
-            v8i gt = v > m;
-            m = (v8f)(((v8i)v & gt) | ((v8i)m & ~gt));
+            veci gt = v > m;
+            m = (vecf)(((veci)v & gt) | ((veci)m & ~gt));
         }
-        for (int k = 0; k < 8; k++)
+        for (int k = 0; k < LANES; k++)
             mx = m[k] > mx ? m[k] : mx;
     }
     for (; i < n; i++)
         mx = x[i] > mx ? x[i] : mx;
     i = 0;
-    v8f acc = {0};
-    for (; i + 8 <= n; i += 8) {
-        v8f v;
+    vecf acc = {0};
+    for (; i + LANES <= n; i += LANES) {
+        vecf v;
         memcpy(&v, x + i, sizeof v);
         v -= mx;
         memcpy(x + i, &v, sizeof v);
-        exp8(x + i, x + i);
+        expv(x + i, x + i);
         memcpy(&v, x + i, sizeof v);
         acc += v;
     }
     float s = 0.0f;
-    for (int k = 0; k < 8; k++)
+    for (int k = 0; k < LANES; k++)
         s += acc[k];
     if (i < n) {
-        float buf[8];
+        float buf[LANES];
         for (int k = 0; k < n - i; k++)
             buf[k] = x[i + k] - mx;
         exp_tail(buf, buf, (size_t)(n - i));
