@@ -198,7 +198,7 @@ static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
     sl_train_state s;
     char e[SL_ERR_LEN];
     assert_int_equal(sl_checkpoint_load(ck, &m, &am, &av, &s, e, sizeof e), 0);
-    assert_true(s.step >= 5 && s.step < 1000);
+    assert_true(s.step >= 3 && s.step < 1000); /* first checkpoint: end of epoch 1, step 3 */
     sl_model_free(m);
     free(am);
     free(av);
