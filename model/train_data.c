@@ -144,13 +144,13 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                     const char *const *class_names, int n_classes, char *err, size_t errlen)
 {
     return sl_dataset_load_ex(ds, man, split_mask, fc, cache_dir, class_names, n_classes, NULL,
-                              err, errlen);
+                              NULL, err, errlen);
 }
 
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                        const sl_feature_config *fc, const char *cache_dir,
                        const char *const *class_names, int n_classes, const char *progress,
-                       char *err, size_t errlen)
+                       volatile int *interrupt, char *err, size_t errlen)
 {
     memset(ds, 0, sizeof *ds);
     ds->n_classes = n_classes;
@@ -193,6 +193,9 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         const sl_manifest_entry *e = &man->entries[i];
         if (!selected(e, split_mask))
             continue;
+        if (interrupt && *interrupt)
+            return fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
+                        ds->n_files, count, cache_dir ? " and cached" : "");
         if (progress && now_s() - t_last >= 2.0) {
             fprintf(stderr, "%s: features of %d/%d files (%d from the cache)\n", progress,
                     ds->n_files, count, cached);
