@@ -53,9 +53,9 @@ void sl_scale_add_positions(float *x, const float *pe, float scale, int T, int d
  * a product over a subset of rows gives the same bits as over all rows. */
 #define SL_ATTN_BLOCK 48
 /* Whole-window attention takes queries in blocks this large (a multiple of
- * SL_ATTN_BLOCK): the keys are the same for every block, so larger products
- * only save packing work. */
-#define SL_ATTN_FULL_BLOCK 480
+ * SL_ATTN_BLOCK): the keys are the same for every block, so the packed keys and
+ * values are reused, and a block's scores (96 x T floats) stay in L2. */
+#define SL_ATTN_FULL_BLOCK 96
 
 /* Keys [*k0, *k1) that queries [r0, r1) may attend to with band (bl, br)
  * (-1 = unlimited on that side), clipped to [0, T). */
