@@ -22,7 +22,7 @@ sig="$tmp/signal.f32"
 
 "$exe" bench features --seconds "$seconds" --mel-bins "$mel" --save-signal "$sig" | tee "$tmp/ours"
 ours=$(awk '/^frames_per_second/ {print $2}' "$tmp/ours")
-ours_cpu=$(awk '/median thread CPU time/ {print $(NF-1)}' "$tmp/ours")
+ours_cpu=$(awk '/^cpu_frames_per_second/ {print $2}' "$tmp/ours")
 
 py="$root/bench/features/torchaudio_fbank.py"
 /usr/bin/python3 "$py" "$sig" --mel-bins "$mel" | sed 's/^/plain malloc: /' | tee "$tmp/plain"
