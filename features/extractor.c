@@ -127,7 +127,14 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
     sl_window_fill(f->window, f->win, cfg->window);
     if (f->dct)
         fill_dct(f->dct, cfg->num_ceps, f->num_mel, cfg->cepstral_lifter);
+    /* Touch every buffer now: first touches of fresh pages are slow here, and
+     * belong in creation, not in the first pushes. */
     memset(f->fft_in, 0, (size_t)f->fft_size * sizeof *f->fft_in);
+    memset(f->buf, 0, (size_t)f->buf_cap * sizeof *f->buf);
+    memset(f->frame, 0, (size_t)f->win * sizeof *f->frame);
+    memset(f->fft_out, 0, ((size_t)f->half + 1) * sizeof *f->fft_out);
+    memset(f->out, 0, (size_t)(f->dim + 1) * sizeof *f->out);
+    memset(f->mel_log, 0, (size_t)(f->num_mel + SL_MEL_LANES) * sizeof *f->mel_log);
     /* FFTW_ESTIMATE chooses the algorithm without timing anything, so the plan
      * (and thus every output bit) is the same on every run. */
     pthread_mutex_lock(&fftw_plan_lock);
