@@ -2,9 +2,8 @@
  *
  * Register tile: up to 8 rows of A x 32 columns (two 16-float vectors), 16
  * accumulators; per k two vector loads of the packed panel, one broadcast per
- * row, two FMAs per row. Rows are the outer loop so the 8 rows of A being
- * broadcast stay in L1 while the panels stream from L2. Tails: fewer rows by
- * instantiating the tile for 1..8 rows, fewer columns by masked stores. */
+ * row, two FMAs per row. Tails: fewer rows by instantiating the tile for 1..8
+ * rows, fewer columns by masked stores. */
 #include "model/gemm.h"
 
 #include <stdlib.h>
@@ -101,25 +100,29 @@ tile(const int MR, const int NV, int K, const float *A, int lda, const float *P,
     }
 }
 
-#define TILE_ROWS(NV)                                                                    \
+#define TILE_ROWS(NV, KK, ACC)                                                           \
     switch (mr) {                                                                        \
-    case 8: tile(8, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    case 7: tile(7, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    case 6: tile(6, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    case 5: tile(5, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    case 4: tile(4, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    case 3: tile(3, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    case 2: tile(2, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;         \
-    default: tile(1, NV, K, a, lda, P, c, ldc, alpha, accumulate, m0, m1); break;        \
+    case 8: tile(8, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    case 7: tile(7, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    case 6: tile(6, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    case 5: tile(5, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    case 4: tile(4, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    case 3: tile(3, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    case 2: tile(2, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
+    default: tile(1, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;              \
     }
 
 SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp,
                               int M, int N, int K, float alpha, int accumulate)
 {
+    /* Panels outer, rows inner: each panel is read from memory once per call and
+     * stays in L1 while every row block passes over it. K in blocks of KC keeps a
+     * panel's block (KC x 32 floats) in L1 when K is large (d_ff). */
+    enum { KC = 256 };
     const int np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
-    for (int i0 = 0; i0 < M; i0 += 8) {
-        const int mr = M - i0 < 8 ? M - i0 : 8;
-        const float *a = A + (size_t)i0 * lda;
+    for (int kb = 0; kb < K; kb += KC) {
+        const int kc = K - kb < KC ? K - kb : KC;
+        const int acc = accumulate || kb > 0;
         for (int p = 0; p < np; p++) {
             const int n0 = p * SL_GEMM_PANEL;
             const int nn = N - n0 < SL_GEMM_PANEL ? N - n0 : SL_GEMM_PANEL;
@@ -127,12 +130,16 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
             const __mmask16 m1 = nn >= 32   ? (__mmask16)0xffff
                                  : nn > 16 ? (__mmask16)((1u << (nn - 16)) - 1)
                                            : (__mmask16)0;
-            const float *P = Bp + (size_t)p * SL_GEMM_PANEL * K;
-            float *c = C + (size_t)i0 * ldc + n0;
-            if (nn > 16) {
-                TILE_ROWS(2)
-            } else {
-                TILE_ROWS(1)
+            const float *P = Bp + (size_t)p * SL_GEMM_PANEL * K + (size_t)kb * SL_GEMM_PANEL;
+            for (int i0 = 0; i0 < M; i0 += 8) {
+                const int mr = M - i0 < 8 ? M - i0 : 8;
+                const float *a = A + (size_t)i0 * lda + kb;
+                float *c = C + (size_t)i0 * ldc + n0;
+                if (nn > 16) {
+                    TILE_ROWS(2, kc, acc)
+                } else {
+                    TILE_ROWS(1, kc, acc)
+                }
             }
         }
     }
