@@ -21,6 +21,10 @@
 #define SL_VECTOR_CLONES
 #endif
 
+#define LANES 16 /* one AVX-512 vector; two AVX2 or four SSE2 ones in the other clones */
+typedef float vecf __attribute__((vector_size(4 * LANES)));
+typedef int32_t veci __attribute__((vector_size(4 * LANES)));
+
 void sl_linear_forward(float *out, const float *in, const float *w, const float *b,
                        int T, int K, int N, int accumulate)
 {
@@ -47,12 +51,31 @@ void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
     for (int t = 0; t < T; t++) {
         const float *x = in + (size_t)t * d;
         float *y = out + (size_t)t * d;
+        /* sums in LANES partial sums (the compiler keeps float sums in order) */
+        vecf vs = {0};
+        int i = 0;
+        for (; i + LANES <= d; i += LANES) {
+            vecf xv;
+            memcpy(&xv, x + i, sizeof xv);
+            vs += xv;
+        }
         float s = 0.0f;
-        for (int i = 0; i < d; i++)
+        for (int k = 0; k < LANES; k++)
+            s += vs[k];
+        for (; i < d; i++)
             s += x[i];
         float m = s / (float)d;
+        vecf vv = {0};
+        for (i = 0; i + LANES <= d; i += LANES) {
+            vecf xv;
+            memcpy(&xv, x + i, sizeof xv);
+            xv -= m;
+            vv += xv * xv;
+        }
         float v = 0.0f;
-        for (int i = 0; i < d; i++) {
+        for (int k = 0; k < LANES; k++)
+            v += vv[k];
+        for (; i < d; i++) {
             float c = x[i] - m;
             v += c * c;
         }
@@ -79,9 +102,6 @@ void sl_relu_forward(float *out, const float *in, size_t n)
  * with GCC/Clang vector extensions, LANES at a time: the compiler would not
  * if-convert the scalar loop, and this form becomes AVX-512, AVX2 or SSE2
  * operations in the three clones (the CPU picks one at load time). */
-#define LANES 16 /* one AVX-512 vector; two AVX2 or four SSE2 ones in the other clones */
-typedef float vecf __attribute__((vector_size(4 * LANES)));
-typedef int32_t veci __attribute__((vector_size(4 * LANES)));
 
 static inline __attribute__((always_inline)) void expv(float *out, const float *in)
 {
