@@ -10,10 +10,13 @@
 #include <string.h>
 
 /* The elementwise kernels (softmax over T x T scores above all) must vectorise;
- * AVX-512 and AVX2 clones widen them over the x86-64 baseline. (No fast-math
- * options: the exp range reduction below depends on evaluation order.) */
+ * AVX-512 and AVX2 clones widen them over the x86-64 baseline. Multiply-adds
+ * may fuse into FMAs where the clone has them (-std=c11 would forbid it): the
+ * exp polynomial and its range reduction only gain accuracy from that. No other
+ * fast-math option: the range reduction depends on evaluation order. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
+#pragma GCC optimize("fp-contract=fast")
 #endif
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define SL_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
