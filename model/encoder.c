@@ -189,6 +189,18 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
         set_err(err, errlen, "out of memory for an encoder of window %d", max_T);
         return NULL;
     }
+    /* Touch every page now (first touch costs microseconds per page here), so the
+     * first window runs as fast as the others: bounded latency from the start. */
+    memset(e->x, 0, sizeof(float) * T * d);
+    memset(e->h, 0, sizeof(float) * T * d);
+    memset(e->qkv[0], 0, sizeof(float) * T * 3 * d);
+    memset(e->qkv[1], 0, sizeof(float) * T * 3 * d);
+    memset(e->ao, 0, sizeof(float) * T * d);
+    memset(e->ff, 0, sizeof(float) * T * (size_t)c->d_ff);
+    memset(e->att, 0, sizeof(float) * e->att_stride);
+    memset(e->logits, 0, sizeof(float) * T * (size_t)c->n_classes);
+    if (e->pack)
+        memset(e->pack, 0, sizeof(float) * e->pack_stride);
     sl_positional_encoding(e->pe, max_T, c->d_model);
     return e;
 }
@@ -344,11 +356,13 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
     if (!att)
         return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
     e->att = att;
+    memset(att + e->att_stride, 0, sizeof(float) * e->att_stride * (size_t)(n_threads - 1));
     if (e->pack) {
         float *pack = realloc(e->pack, sizeof(float) * e->pack_stride * (size_t)n_threads);
         if (!pack)
             return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
         e->pack = pack;
+        memset(pack + e->pack_stride, 0, sizeof(float) * e->pack_stride * (size_t)(n_threads - 1));
     }
     e->workers = calloc((size_t)n_threads - 1, sizeof *e->workers);
     if (!e->workers)
