@@ -1,9 +1,9 @@
 #!/usr/bin/env bash
-# The main job on a fresh Debian 12 machine: install, build, then run seqlabel on
-# each file of samples/. With the default model (model/default.slm) it prints
-# each sample's labels as Audacity segments (start, end, label); until that
-# model exists it prints the features (log-mel, 80 bins, 25 ms / 10 ms) of each
-# sample instead: the array's shape and the first values of the first frames.
+# The main job on a fresh Debian 12 machine: install the packages, build, then
+# label each file of samples/ with the shipped default model (model/default.slm)
+# and print its segments (start, end, label: an Audacity label track), followed
+# by the model's scores against the samples' expected labels (samples/*.txt, made
+# by the corpus' labelling rule, not by a model).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
@@ -14,17 +14,9 @@ model=model/default.slm
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for f in samples/*.wav; do
   name=$(basename "$f" .wav)
-  if [ -f "$model" ]; then
-    echo "== $f: segments (start end label), from $model"
-    "$seqlabel" label "$f" --model "$model" -o "$tmp/$name.txt"
-    sed 's/^/   /' "$tmp/$name.txt"
-    continue
-  fi
-  "$seqlabel" features "$f" -o "$tmp/$name.npy"
-  "$seqlabel" features "$f" -o "$tmp/$name.tsv"
-  # the shape as numpy will see it, straight from the .npy header
-  shape=$(head -c 128 "$tmp/$name.npy" | tr -d '\000' | grep -ao "'shape': ([0-9]*, [0-9]*)" | cut -d'(' -f2 | tr -d ')')
-  echo "== $f: $shape (frames, log-mel bins); first 3 frames, first 6 bins:"
-  head -n 3 "$tmp/$name.tsv" | cut -f1-6 | sed 's/^/   /'
+  echo "== $f ($(soxi -D "$f" 2>/dev/null || echo '?') s): segments (start end label) from $model"
+  "$seqlabel" label "$f" --model "$model" --threads 1 -q -o "$tmp/$name.txt"
+  sed 's/^/   /' "$tmp/$name.txt"
 done
-[ -f "$model" ] || echo "(no model/default.slm yet: features shown instead of labels)"
+echo "== all samples against their expected labels (samples/*.txt)"
+"$seqlabel" eval --model "$model" --manifest samples/samples.tsv --no-cache | sed 's/^/   /'

