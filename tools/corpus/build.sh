@@ -1,16 +1,18 @@
 #!/usr/bin/env bash
 # The whole corpus recipe, resumable, niced, logged to $CACHE/build.log:
-#   install tools -> fetch packages -> clips -> mix -> stats.
-# Usage: tools/corpus/build.sh [--hours H] [--seed S]      (defaults: 12 hours, seed 20261129)
+#   install tools -> fetch packages -> clips -> mix -> stats -> check.
+# Usage: tools/corpus/build.sh [--hours H] [--seed S] [--rebuild]   (defaults: 12 hours, seed 20261129)
+#   --rebuild: replace corpus files made by an earlier recipe, seed or clip set (see mix.py)
 # Run in the background:  nohup tools/corpus/build.sh >/dev/null 2>&1 &
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-HOURS=12; SEED=20261129
+HOURS=12; SEED=20261129; REBUILD=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --hours) HOURS="$2"; shift 2 ;;
     --seed) SEED="$2"; shift 2 ;;
-    *) echo "usage: $0 [--hours H] [--seed S]" >&2; exit 2 ;;
+    --rebuild) REBUILD=(--rebuild); shift ;;
+    *) echo "usage: $0 [--hours H] [--seed S] [--rebuild]" >&2; exit 2 ;;
   esac
 done
 export PYTHONDONTWRITEBYTECODE=1
@@ -19,6 +21,7 @@ log "build start: recipe corpus-v1, hours=$HOURS seed=$SEED, cache $CACHE"
 "$CORPUS_TOOLS/install-tools.sh"
 nice -n 10 "$CORPUS_TOOLS/fetch.sh"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/clips.py"
-nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/mix.py" --hours "$HOURS" --seed "$SEED"
+nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/mix.py" --hours "$HOURS" --seed "$SEED" "${REBUILD[@]}"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/stats.py" | tee "$CACHE/corpus-v1/STATS.md"
+nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/check.py"
 log "build done"

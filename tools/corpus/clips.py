@@ -8,6 +8,7 @@ Resumable: a clip whose wav exists is not made again. Usage: clips.py [--only pk
 import argparse
 import fnmatch
 import glob
+import hashlib
 import os
 import random
 import re
@@ -18,7 +19,8 @@ import zipfile
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus_common import (SR, cache_dir, log, split_of, unit_hash, frame_db, activity,  # noqa: E402
+from corpus_common import (SR, cache_dir, log, assign_splits, source_family,  # noqa: E402
+                           unit_hash, frame_db, activity,
                            read_wav, write_wav)
 
 CACHE = cache_dir()
@@ -92,6 +94,12 @@ def classify(pkg, rel):
     if pkg == "megaglest-data" and ("/units/" in low or "/upgrades/" in low or
                                     re.search(r"_(ack|select|die|attack|hit)\d", base)):
         return None  # unit acknowledgements are spoken, battle cries vocal: neither class
+    if pkg == "freedink-data" and ext == ".ogg":
+        return ("music", "recorded", "%s:%s" % (pkg, rel))  # its Sound/ holds tracks too
+    if pkg == "supertuxkart-data" and re.search(
+            r"wilhelm|airport|radio|restaurant|ugh|wee|flute|goal|race_finish|gp_end|"
+            r"track_intro|fireworks|start_race", base, re.I):
+        return None  # voices, crowds and jingles
     if pkg == "frozen-bubble-data":
         if "zik" in base:
             return ("music", "recorded", "%s:%s" % (pkg, rel))
@@ -184,7 +192,8 @@ def package_files(only):
             continue
         if pkg == "0ad-data":
             unpack_0ad()
-        for root, _, files in os.walk(d):
+        for root, dirs, files in os.walk(d):
+            dirs.sort()  # a fixed order, so the first of identical files is always the same
             for f in sorted(files):
                 path = os.path.join(root, f)
                 rel = os.path.relpath(path, d)
@@ -226,7 +235,12 @@ def render_midi(src, key, rows):
 
 def make_package_clips(only, rows):
     n = 0
+    seen = {}
     for pkg, path, rel, (cls, group, source) in package_files(only):
+        digest = hashlib.sha1(open(path, "rb").read()).hexdigest()
+        if digest in seen:  # the same sound shipped twice would be two sources: keep one
+            continue
+        seen[digest] = path
         if group == "midi":
             render_midi(path, "%s:%s" % (pkg, rel), rows)
             continue
@@ -404,8 +418,17 @@ def write_index(rows):
             dur, mx, act = st
             if act < 0.1 or mx < -70:
                 continue  # silent or nearly empty files carry no class
-            out.append((rel, cls, group, source, split_of(source), pkg, "%.3f" % dur,
-                        "%.2f" % mx, "%.2f" % act, origin.replace("\t", " ")))
+            out.append([rel, cls, group, source, "", pkg, "%.3f" % dur,
+                        "%.2f" % mx, "%.2f" % act, origin.replace("\t", " ")])
+    families = {}
+    for r in out:
+        fam = families.setdefault(source_family(r[1], r[2], r[5]), {})
+        fam[r[3]] = fam.get(r[3], 0.0) + float(r[6]) / 60
+    split = {}
+    for fam in families.values():
+        split.update(assign_splits(fam))
+    for r in out:
+        r[4] = split[r[3]]
     out.sort()
     tmp = os.path.join(CACHE, "clips.tsv.tmp")
     with open(tmp, "w", encoding="utf-8") as f:

@@ -23,7 +23,6 @@ ACTIVITY = {
     "music": dict(range_db=45.0, floor_db=-70.0, bridge_s=1.00, min_on_s=0.10),
     "noise": dict(range_db=40.0, floor_db=-70.0, bridge_s=0.30, min_on_s=0.05),
 }
-SPLIT_FRACTIONS = (("train", 0.8), ("valid", 0.9), ("test", 1.0))
 
 
 def cache_dir():
@@ -41,13 +40,35 @@ def unit_hash(text):
     return int(h[:12], 16) / float(1 << 48)
 
 
-def split_of(source_id):
-    """Split by source: a voice, a track or an effect file lands in exactly one split."""
-    u = unit_hash("split:" + source_id)
-    for name, upper in SPLIT_FRACTIONS:
-        if u < upper:
-            return name
-    return "test"
+def source_family(cls, group, package):
+    """Sources that are alike (one package's voices, tracks or effects; all asterisk voices;
+    one TTS engine; all MIDI renderings) are split together, so every split gets some of each."""
+    if package.startswith("asterisk-"):
+        package = "asterisk"
+    elif group == "midi":
+        package = "midi"
+    return "%s/%s/%s" % (cls, group, package)
+
+
+def assign_splits(minutes_by_source, held_out=0.10, cap=0.20):
+    """Split by source within one family: sources in the order of a hash of their id go to test
+    until it holds `held_out` of the family's minutes, then to valid likewise; a source that
+    would push a held-out split past `cap` (one voice that dominates) stays in train, and so do
+    families of fewer than three sources. Fixed by the source ids and minutes alone."""
+    names = sorted(minutes_by_source, key=lambda s: (unit_hash("split:" + s), s))
+    total = sum(minutes_by_source.values())
+    out = {s: "train" for s in names}
+    if len(names) < 3:
+        return out
+    held = {"test": 0.0, "valid": 0.0}
+    for s in names:
+        m = minutes_by_source[s]
+        for split in ("test", "valid"):
+            if held[split] < held_out * total and held[split] + m <= cap * total:
+                out[s] = split
+                held[split] += m
+                break
+    return out
 
 
 def frame_db(x):

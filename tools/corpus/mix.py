@@ -53,12 +53,14 @@ class Pools:
             if cls not in self.by:
                 raise SystemExit("split %s has no %s clips: run clips.py first" % (split, cls))
         self.sources = {c: {g: sorted(s) for g, s in gs.items()} for c, gs in self.by.items()}
-        # A source weighs the square root of its minutes: big voices and long tracks count
-        # more than a two-line voice, but cannot crowd out the other sources.
+        # A source weighs the square root of its minutes, counted up to 15: big voices and
+        # long tracks count more than a two-line voice, but cannot crowd out the other sources
+        # (some MIDI tracks loop for 25 minutes).
         self.source_p = {}
         for c, gs in self.sources.items():
             for g, names in gs.items():
-                w = np.array([np.sqrt(sum(float(r["seconds"]) for r in self.by[c][g][n]))
+                w = np.array([np.sqrt(min(900.0, sum(float(r["seconds"])
+                                                     for r in self.by[c][g][n])))
                               for n in names])
                 self.source_p[(c, g)] = w / w.sum()
 
