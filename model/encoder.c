@@ -127,26 +127,18 @@ static int pack_weights(sl_encoder *e)
     return 0;
 }
 
-/* out[n x N] (+)= in[n x K] W^T + b, through the packed weights when there are. */
-static void linear(float *out, const float *in, const float *w, const float *packed,
-                   const float *b, int n, int K, int N, int accumulate)
+/* out[n x N] (+)= in[n x K] W^T + b, through the packed weights when there are
+ * (bias, and ReLU when relu != 0, applied inside the product). Returns 1 if it
+ * applied the ReLU. */
+static int linear(float *out, const float *in, const float *w, const float *packed,
+                  const float *b, int n, int K, int N, int accumulate, int relu)
 {
     if (!packed) {
         sl_linear_forward(out, in, w, b, n, K, N, accumulate);
-        return;
+        return 0;
     }
-    if (b) {
-        for (int t = 0; t < n; t++) {
-            float *row = out + (size_t)t * N;
-            if (accumulate)
-                for (int j = 0; j < N; j++)
-                    row[j] += b[j];
-            else
-                memcpy(row, b, sizeof(float) * (size_t)N);
-        }
-        accumulate = 1;
-    }
-    sl_gemm_packed(out, N, in, K, packed, n, N, K, 1.0f, accumulate);
+    sl_gemm_packed(out, N, in, K, packed, n, N, K, 1.0f, accumulate, b, relu);
+    return relu;
 }
 
 sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errlen)
@@ -254,7 +246,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
 
     if (n > 0) {
         linear(x, e->feats + (size_t)r0 * c->n_features, p->input_weight, pw->input,
-               p->input_bias, n, c->n_features, d, 0);
+               p->input_bias, n, c->n_features, d, 0, 0);
         sl_scale_add_positions(x, e->pe + rd, c->scale_input ? (float)sqrt((double)d) : 1.0f,
                                n, d);
     }
@@ -268,7 +260,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
                 src = h;
             }
             linear(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
-                   L->in_proj_bias, n, d, 3 * d, 0);
+                   L->in_proj_bias, n, d, 3 * d, 0, 0);
         }
         if (e->n_threads > 1)
             pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
@@ -276,7 +268,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             continue;
         sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
                                   c->band_right, r0, r1);
-        linear(x, ao, L->out_proj_weight, pw->layers[l].out_proj, L->out_proj_bias, n, d, d, 1);
+        linear(x, ao, L->out_proj_weight, pw->layers[l].out_proj, L->out_proj_bias, n, d, d, 1, 0);
         const float *src = x;
         if (c->norm_first) {
             sl_layernorm_forward(h, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
@@ -284,12 +276,14 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
         } else {
             sl_layernorm_forward(x, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
         }
-        linear(ff, src, L->linear1_weight, pw->layers[l].linear1, L->linear1_bias, n, d, f, 0);
-        if (c->activation == SL_ACT_GELU)
+        const int relu = c->activation == SL_ACT_RELU;
+        const int relu_done = linear(ff, src, L->linear1_weight, pw->layers[l].linear1,
+                                     L->linear1_bias, n, d, f, 0, relu);
+        if (!relu)
             sl_gelu_forward(ff, ff, (size_t)n * f);
-        else
+        else if (!relu_done)
             sl_relu_forward(ff, ff, (size_t)n * f);
-        linear(x, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, n, f, d, 1);
+        linear(x, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, n, f, d, 1, 0);
         if (!c->norm_first)
             sl_layernorm_forward(x, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
     }
@@ -299,7 +293,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
         sl_layernorm_forward(x, NULL, NULL, x, p->final_norm_weight, p->final_norm_bias, n, d,
                              eps);
     float *out = (e->out_logits ? e->out_logits : e->logits) + (size_t)r0 * nc;
-    linear(out, x, p->classifier_weight, pw->classifier, p->classifier_bias, n, d, nc, 0);
+    linear(out, x, p->classifier_weight, pw->classifier, p->classifier_bias, n, d, nc, 0, 0);
     if (e->out_probs) {
         float *probs = e->out_probs + (size_t)r0 * nc;
         for (size_t i = 0; i < (size_t)n * nc; i++)

@@ -66,12 +66,14 @@ int sl_gemm_available(void)
  * accumulator arrays live in registers. */
 static inline __attribute__((always_inline)) SL_AVX512 void
 tile(const int MR, const int NV, int K, const float *A, int lda, const float *P, float *C, int ldc,
-     float alpha, int accumulate, __mmask16 m0, __mmask16 m1)
+     float alpha, int accumulate, const float *bias, int relu, __mmask16 m0, __mmask16 m1)
 {
     __m512 c0[8], c1[8];
+    const __m512 b0 = bias ? _mm512_maskz_loadu_ps(m0, bias) : _mm512_setzero_ps();
+    const __m512 b1 = bias && NV == 2 ? _mm512_maskz_loadu_ps(m1, bias + 16) : _mm512_setzero_ps();
     for (int i = 0; i < MR; i++) {
-        c0[i] = _mm512_setzero_ps();
-        c1[i] = _mm512_setzero_ps();
+        c0[i] = b0;
+        c1[i] = b1;
     }
     for (int k = 0; k < K; k++) {
         const float *pk = P + (size_t)k * SL_GEMM_PANEL;
@@ -90,30 +92,35 @@ tile(const int MR, const int NV, int K, const float *A, int lda, const float *P,
         __m512 r0 = alpha == 1.0f ? c0[i] : _mm512_mul_ps(c0[i], va);
         if (accumulate)
             r0 = _mm512_add_ps(_mm512_maskz_loadu_ps(m0, c), r0);
+        if (relu)
+            r0 = _mm512_max_ps(r0, _mm512_setzero_ps());
         _mm512_mask_storeu_ps(c, m0, r0);
         if (NV == 2) {
             __m512 r1 = alpha == 1.0f ? c1[i] : _mm512_mul_ps(c1[i], va);
             if (accumulate)
                 r1 = _mm512_add_ps(_mm512_maskz_loadu_ps(m1, c + 16), r1);
+            if (relu)
+                r1 = _mm512_max_ps(r1, _mm512_setzero_ps());
             _mm512_mask_storeu_ps(c + 16, m1, r1);
         }
     }
 }
 
-#define TILE_ROWS(NV, KK, ACC)                                                           \
+#define TILE_ROWS(NV, KK, ACC, BIAS, RELU)                                                      \
     switch (mr) {                                                                        \
-    case 8: tile(8, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    case 7: tile(7, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    case 6: tile(6, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    case 5: tile(5, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    case 4: tile(4, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    case 3: tile(3, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    case 2: tile(2, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;               \
-    default: tile(1, NV, KK, a, lda, P, c, ldc, alpha, ACC, m0, m1); break;              \
+    case 8: tile(8, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    case 7: tile(7, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    case 6: tile(6, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    case 5: tile(5, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    case 4: tile(4, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    case 3: tile(3, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    case 2: tile(2, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
+    default: tile(1, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;              \
     }
 
 SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp,
-                              int M, int N, int K, float alpha, int accumulate)
+                              int M, int N, int K, float alpha, int accumulate,
+                              const float *bias, int relu)
 {
     /* Panels outer, rows inner: each panel is read from memory once per call and
      * stays in L1 while every row block passes over it. K in blocks of KC keeps a
@@ -123,6 +130,7 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
     for (int kb = 0; kb < K; kb += KC) {
         const int kc = K - kb < KC ? K - kb : KC;
         const int acc = accumulate || kb > 0;
+        const int last = kb + KC >= K;
         for (int p = 0; p < np; p++) {
             const int n0 = p * SL_GEMM_PANEL;
             const int nn = N - n0 < SL_GEMM_PANEL ? N - n0 : SL_GEMM_PANEL;
@@ -135,10 +143,12 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
                 const int mr = M - i0 < 8 ? M - i0 : 8;
                 const float *a = A + (size_t)i0 * lda + kb;
                 float *c = C + (size_t)i0 * ldc + n0;
+                const float *bb = bias && kb == 0 ? bias + n0 : NULL;
+                const int rl = relu && last;
                 if (nn > 16) {
-                    TILE_ROWS(2, kc, acc)
+                    TILE_ROWS(2, kc, acc, bb, rl)
                 } else {
-                    TILE_ROWS(1, kc, acc)
+                    TILE_ROWS(1, kc, acc, bb, rl)
                 }
             }
         }
@@ -150,10 +160,10 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
 int sl_gemm_available(void) { return 0; }
 
 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp, int M, int N,
-                    int K, float alpha, int accumulate)
+                    int K, float alpha, int accumulate, const float *bias, int relu)
 {
     (void)C, (void)ldc, (void)A, (void)lda, (void)Bp, (void)M, (void)N, (void)K, (void)alpha;
-    (void)accumulate;
+    (void)accumulate, (void)bias, (void)relu;
 }
 
 #endif

@@ -33,8 +33,11 @@ void sl_gemm_pack_nt(float *dst, const float *w, int ldw, int N, int K);
 void sl_gemm_pack_nn(float *dst, const float *b, int ldb, int K, int N);
 
 /* C[M x N] (rows ldc apart) = alpha * A[M x K] (rows lda apart) * B, B packed;
- * accumulate != 0 adds to C instead. Only call when sl_gemm_available(). */
+ * accumulate != 0 adds to C instead. bias (N values, may be NULL; only with
+ * alpha 1) starts every row's sums; relu != 0 stores max(0, result). Bias and
+ * ReLU ride along in the registers: no extra pass over C. Only call when
+ * sl_gemm_available(). */
 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp, int M, int N,
-                    int K, float alpha, int accumulate);
+                    int K, float alpha, int accumulate, const float *bias, int relu);
 
 #endif

@@ -343,7 +343,7 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 packed_k1 = k1;
             }
             if (pack)
-                sl_gemm_packed(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale, 0);
+                sl_gemm_packed(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale, 0, NULL, 0);
             else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, scale,
                             q + (size_t)r0 * ld, ld, k + (size_t)k0 * ld, ld, 0.0f, S, ldS);
@@ -365,7 +365,7 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
             }
             float *o = out + (size_t)r0 * d + h * dk;
             if (pack)
-                sl_gemm_packed(o, d, S, ldS, vpack, rn, dk, kn, 1.0f, 0);
+                sl_gemm_packed(o, d, S, ldS, vpack, rn, dk, kn, 1.0f, 0, NULL, 0);
             else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
                             v + (size_t)k0 * ld, ld, 0.0f, o, d);

@@ -219,30 +219,37 @@ static void test_packed_gemm(void **state)
         for (int k = 0; k < K; k++)
             for (int j = 0; j < N + 2; j++)
                 V[k * (N + 2) + j] = j < N ? W[j * K + k] : 99.0f; /* V = W^T, padded rows */
+        float *bias = malloc(sizeof(float) * N);
+        for (int j = 0; j < N; j++)
+            bias[j] = 0.1f * (float)(j % 7) - 0.3f;
         sl_gemm_pack_nt(P, W, K, N, K);
         sl_gemm_pack_nn(P2, V, N + 2, K, N);
         for (int pass = 0; pass < 3; pass++) {
             int ldc = N + 3;
             for (int i = 0; i < M * ldc; i++)
                 C[i] = 0.25f;
-            /* pass 0: C = 0.5 A W^T; 1: C += A W^T; 2: C = A V (same product) */
+            /* pass 0: C = 0.5 A W^T; 1: C += A W^T + bias; 2: C = relu(A V + bias),
+             * V = W^T (the same product through the other packing) */
             if (pass == 2)
-                sl_gemm_packed(C, ldc, A, K, P2, M, N, K, 1.0f, 0);
+                sl_gemm_packed(C, ldc, A, K, P2, M, N, K, 1.0f, 0, bias, 1);
             else
-                sl_gemm_packed(C, ldc, A, K, P, M, N, K, pass ? 1.0f : 0.5f, pass);
+                sl_gemm_packed(C, ldc, A, K, P, M, N, K, pass ? 1.0f : 0.5f, pass,
+                               pass ? bias : NULL, 0);
             for (int i = 0; i < M; i++) {
                 for (int j = 0; j < N; j++) {
                     double acc = 0;
                     for (int k = 0; k < K; k++)
                         acc += (double)A[i * K + k] * W[j * K + k];
-                    double want = pass == 0 ? 0.5 * acc : pass == 1 ? 0.25 + acc : acc;
+                    double want = pass == 0   ? 0.5 * acc
+                                  : pass == 1 ? 0.25 + acc + bias[j]
+                                              : fmax(0.0, acc + bias[j]);
                     worst = fmax(worst, fabs(C[i * ldc + j] - want) / fmax(1.0, fabs(want)));
                 }
                 for (int j = N; j < ldc; j++)
                     assert_true(C[i * ldc + j] == 0.25f); /* nothing written past N */
             }
         }
-        free(A), free(W), free(C), free(P), free(V), free(P2);
+        free(A), free(W), free(C), free(P), free(V), free(P2), free(bias);
     }
     printf("packed product: max error %.2e\n", worst);
     assert_true(worst < 1e-5);
