@@ -12,6 +12,7 @@
 #include <string.h>
 #include <time.h>
 
+#include "model/gemm.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -180,6 +181,8 @@ int bench_encoder(int argc, char **argv)
     double ts = median_seconds(run_sgemm, &sj, (int)reps, 0.2, NULL);
     printf("# roofline: single-thread cblas_sgemm 1024x1024x1024: %.1f GFLOP/s\n",
            2.0 * sj.n * sj.n * sj.n / ts / 1e9);
+    printf("# encoder matrix products: %s\n",
+           sl_gemm_available() ? "AVX-512 kernels (model/gemm.c)" : "cblas_sgemm");
     free(sj.a);
     free(sj.b);
     free(sj.c);
