@@ -42,7 +42,9 @@ def main():
     env1 = dict(os.environ, OPENBLAS_NUM_THREADS="1")
     roof = run([seqlabel, "bench", "encoder", "--d-model", "64", "--layers", "2", "--windows",
                 "8", "--threads", "1", "--reps", reps], env1)
-    print(roof.splitlines()[0])
+    for line in roof.splitlines():
+        if line.startswith("#"):
+            print(line)
     print("d_model\tlayers\twindow\tthreads\tours_fps\tours_by\ttorch_fps\tratio\t"
           "ours_fps_cpu\ttorch_fps_cpu\tratio_cpu")
     worst = worst_cpu = None
