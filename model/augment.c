@@ -14,6 +14,7 @@
 #include <string.h>
 
 #include "model/trainer_internal.h"
+#include "common/errors.h"
 
 struct sl_augmenter {
     sl_features *fx;
@@ -23,23 +24,11 @@ struct sl_augmenter {
     int64_t got;   /* frames written */
 };
 
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
-
 sl_augmenter *sl_augmenter_new(const sl_feature_config *fc, int max_T, char *err, size_t errlen)
 {
     sl_augmenter *a = calloc(1, sizeof *a);
     if (!a) {
-        fail(err, errlen, "out of memory");
+        sl_fail(err, errlen, "out of memory");
         return NULL;
     }
     a->fx = sl_features_new(fc, err, errlen);
@@ -50,7 +39,7 @@ sl_augmenter *sl_augmenter_new(const sl_feature_config *fc, int max_T, char *err
     a->buf = malloc(((size_t)(max_T - 1) * a->hop + (size_t)a->win) * sizeof *a->buf);
     if (!a->fx || !a->buf) {
         if (a->fx)
-            fail(err, errlen, "out of memory");
+            sl_fail(err, errlen, "out of memory");
         sl_augmenter_free(a);
         return NULL;
     }
@@ -81,10 +70,10 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
                       float snr_db, float *out, char *err, size_t errlen)
 {
     if (L < 1 || L > a->max_T)
-        return fail(err, errlen, "augmentation window of %d frames (at most %d)", L, a->max_T);
+        return sl_fail(err, errlen, "augmentation window of %d frames (at most %d)", L, a->max_T);
     const int64_t s0 = start * a->hop, S = (int64_t)(L - 1) * a->hop + a->win;
     if (start < 0 || s0 + S > n)
-        return fail(err, errlen, "augmentation window beyond the audio");
+        return sl_fail(err, errlen, "augmentation window beyond the audio");
     const float *x = pcm + s0;
     float scale = 0.0f;
     if (noise && noise_n > 0) {
@@ -109,6 +98,6 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
     if (sl_features_push(a->fx, a->buf, (size_t)S, take_frame, a, err, errlen))
         return -1;
     if (a->got != L)
-        return fail(err, errlen, "augmentation made %lld frames, expected %d", (long long)a->got, L);
+        return sl_fail(err, errlen, "augmentation made %lld frames, expected %d", (long long)a->got, L);
     return 0;
 }

@@ -13,22 +13,11 @@
 #include <unistd.h>
 
 #include "model/trainer_internal.h"
+#include "common/errors.h"
 
 #define CACHE_MAGIC "SLFEAT01" /* features */
 #define PCM_MAGIC "SLPCM001"   /* samples at one rate (noise augmentation) */
 #define CACHE_HEADER 48 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, reserved 8 */
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 /* FNV-1a, 64 bits: a cache key, not a security boundary (entries are also
  * checked against the stored path). */
@@ -109,7 +98,7 @@ static int compute(const char *audio, const sl_feature_config *fc, sl_feature_fi
     frame_sink sink = {NULL, 0, 0, sl_feature_dim(fc)};
     int rc = (!f || !pcm) ? -1 : 0;
     if (f && !pcm)
-        fail(err, errlen, "%s: out of memory", audio);
+        sl_fail(err, errlen, "%s: out of memory", audio);
     int64_t samples = 0;
     while (rc == 0) {
         long got = sl_audio_read(r, pcm, BLOCK, err, errlen);
@@ -122,12 +111,12 @@ static int compute(const char *audio, const sl_feature_config *fc, sl_feature_fi
         samples += got;
         int prc = sl_features_push(f, pcm, (size_t)got, collect_frame, &sink, err, errlen);
         if (prc > 0)
-            rc = fail(err, errlen, "%s: out of memory", audio);
+            rc = sl_fail(err, errlen, "%s: out of memory", audio);
         else if (prc < 0) {
             /* The extractor names no file: add it. */
             char msg[SL_ERR_LEN];
             snprintf(msg, sizeof msg, "%s", err ? err : "");
-            rc = fail(err, errlen, "%s: %s", audio, msg);
+            rc = sl_fail(err, errlen, "%s: %s", audio, msg);
         }
     }
     free(pcm);
@@ -249,14 +238,14 @@ int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const c
     memset(out, 0, sizeof *out);
     struct stat st;
     if (stat(audio, &st))
-        return fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
+        return sl_fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
     if (S_ISDIR(st.st_mode))
-        return fail(err, errlen, "%s: is a directory, not an audio file", audio);
+        return sl_fail(err, errlen, "%s: is a directory, not an audio file", audio);
     if (!cache_dir || !cache_dir[0])
         return compute(audio, fc, out, err, errlen);
     char *real = realpath(audio, NULL);
     if (!real)
-        return fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
+        return sl_fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
     uint64_t key = cache_key(real, &st, fc);
     char entry[4096];
     int rc;
@@ -281,12 +270,12 @@ static int compute_pcm(const char *audio, int rate, sl_feature_file *out, char *
         return -1;
     int64_t cap = 1 << 16, n = 0;
     float *buf = malloc((size_t)cap * sizeof *buf);
-    int rc = buf ? 0 : fail(err, errlen, "%s: out of memory", audio);
+    int rc = buf ? 0 : sl_fail(err, errlen, "%s: out of memory", audio);
     while (rc == 0) {
         if (n == cap) {
             float *nb = realloc(buf, (size_t)cap * 2 * sizeof *nb);
             if (!nb) {
-                rc = fail(err, errlen, "%s: out of memory", audio);
+                rc = sl_fail(err, errlen, "%s: out of memory", audio);
                 break;
             }
             buf = nb;
@@ -319,14 +308,14 @@ int sl_pcm_file_load(const char *audio, int rate, const char *cache_dir, sl_feat
     memset(out, 0, sizeof *out);
     struct stat st;
     if (stat(audio, &st))
-        return fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
+        return sl_fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
     if (S_ISDIR(st.st_mode))
-        return fail(err, errlen, "%s: is a directory, not an audio file", audio);
+        return sl_fail(err, errlen, "%s: is a directory, not an audio file", audio);
     if (!cache_dir || !cache_dir[0])
         return compute_pcm(audio, rate, out, err, errlen);
     char *real = realpath(audio, NULL);
     if (!real)
-        return fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
+        return sl_fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
     sl_feature_config only_rate;
     memset(&only_rate, 0, sizeof only_rate);
     only_rate.sample_rate = rate;

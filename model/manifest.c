@@ -9,25 +9,14 @@
 #include <string.h>
 
 #include "seqlabel.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "common/errors.h"
 
 /* Reads a whole text file into a NUL-terminated buffer. */
 static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     size_t cap = 4096, n = 0;
@@ -52,13 +41,13 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
     fclose(fp);
     if (!buf || bad) {
         free(buf);
-        fail(err, errlen, "%s: cannot read%s", path, buf ? "" : ": out of memory");
+        sl_fail(err, errlen, "%s: cannot read%s", path, buf ? "" : ": out of memory");
         return NULL;
     }
     buf[n] = '\0';
     if (strlen(buf) != n) {
         free(buf);
-        fail(err, errlen, "%s: not a text file (contains NUL bytes)", path);
+        sl_fail(err, errlen, "%s: not a text file (contains NUL bytes)", path);
         return NULL;
     }
     *len = n;
@@ -137,12 +126,12 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
             c = tab + 1;
         }
         if (nc < 2 || nc > 3) {
-            rc = fail(err, errlen, "%s:%d: expected audio<TAB>labels[<TAB>split], found %d column%s",
+            rc = sl_fail(err, errlen, "%s:%d: expected audio<TAB>labels[<TAB>split], found %d column%s",
                       path, line_no, nc, nc == 1 ? "" : "s");
             break;
         }
         if (!cols[0][0] || !cols[1][0]) {
-            rc = fail(err, errlen, "%s:%d: empty %s path", path, line_no,
+            rc = sl_fail(err, errlen, "%s:%d: empty %s path", path, line_no,
                       cols[0][0] ? "label" : "audio");
             break;
         }
@@ -155,7 +144,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
             else if (!strcmp(cols[2], "test"))
                 split = SL_SPLIT_TEST;
             else {
-                rc = fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test)", path,
+                rc = sl_fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test)", path,
                           line_no, cols[2]);
                 break;
             }
@@ -164,7 +153,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
             int nc2 = cap ? 2 * cap : 64;
             sl_manifest_entry *ne = realloc(out->entries, (size_t)nc2 * sizeof *ne);
             if (!ne) {
-                rc = fail(err, errlen, "%s: out of memory", path);
+                rc = sl_fail(err, errlen, "%s: out of memory", path);
                 break;
             }
             out->entries = ne;
@@ -177,11 +166,11 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
         e->line = line_no;
         out->n++;
         if (!e->audio || !e->labels)
-            rc = fail(err, errlen, "%s: out of memory", path);
+            rc = sl_fail(err, errlen, "%s: out of memory", path);
     }
     free(text);
     if (rc == 0 && !out->path)
-        rc = fail(err, errlen, "%s: out of memory", path);
+        rc = sl_fail(err, errlen, "%s: out of memory", path);
     if (rc)
         sl_manifest_free(out);
     return rc;
@@ -238,25 +227,25 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
         char *t1 = strchr(line, '\t');
         char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
         if (!t1 || !t2) {
-            rc = fail(err, errlen, "%s:%d: expected start<TAB>end<TAB>label", path, line_no);
+            rc = sl_fail(err, errlen, "%s:%d: expected start<TAB>end<TAB>label", path, line_no);
             break;
         }
         *t1 = *t2 = '\0';
         const char *name = t2 + 1;
         double a, b;
         if (parse_seconds(line, &a) || parse_seconds(t1 + 1, &b)) {
-            rc = fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line_no,
+            rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line_no,
                       parse_seconds(line, &a) ? line : t1 + 1);
             break;
         }
         if (b < a) {
-            rc = fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
+            rc = sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
                       line_no, b, a);
             break;
         }
         size_t nl = strlen(name);
         if (nl == 0 || nl > SL_MAX_CLASS_NAME || strchr(name, '\t')) {
-            rc = fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
+            rc = sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
                       line_no, SL_MAX_CLASS_NAME);
             break;
         }
@@ -264,7 +253,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
             int nc = cap ? 2 * cap : 32;
             sl_label_segment *ns = realloc(s, (size_t)nc * sizeof *ns);
             if (!ns) {
-                rc = fail(err, errlen, "%s: out of memory", path);
+                rc = sl_fail(err, errlen, "%s: out of memory", path);
                 break;
             }
             s = ns;
@@ -276,7 +265,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
         s[cnt].name = strdup(name);
         cnt++;
         if (!s[cnt - 1].name)
-            rc = fail(err, errlen, "%s: out of memory", path);
+            rc = sl_fail(err, errlen, "%s: out of memory", path);
     }
     free(text);
     if (rc == 0) {
@@ -288,7 +277,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
             if (s[i].end == s[i].start)
                 continue;
             if (prev >= 0 && s[i].start < s[prev].end)
-                rc = fail(err, errlen,
+                rc = sl_fail(err, errlen,
                           "%s:%d: segment %g-%g s overlaps the segment %g-%g s of line %d", path,
                           s[i].line, s[i].start, s[i].end, s[prev].start, s[prev].end,
                           s[prev].line);

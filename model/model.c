@@ -8,21 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "common/errors.h"
 
 /* Largest parameter block accepted (floats): 1 GiB, far above any labeler. */
 #define SL_MAX_PARAMS ((size_t)1 << 28)
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 void sl_model_config_default(sl_model_config *cfg)
 {
@@ -47,7 +36,7 @@ void sl_model_config_default(sl_model_config *cfg)
 #define CHECK_RANGE(field, lo, hi)                                                             \
     do {                                                                                       \
         if (cfg->field < (lo) || cfg->field > (hi))                                            \
-            return fail(err, errlen, #field " is %d, must be in %d..%d", (int)cfg->field,      \
+            return sl_fail(err, errlen, #field " is %d, must be in %d..%d", (int)cfg->field,      \
                         (int)(lo), (int)(hi));                                                 \
     } while (0)
 
@@ -67,24 +56,24 @@ int sl_model_config_validate(const sl_model_config *cfg, char *err, size_t errle
     CHECK_RANGE(band_left, -1, SL_MAX_WINDOW);
     CHECK_RANGE(band_right, -1, SL_MAX_WINDOW);
     if (cfg->d_model % 2)
-        return fail(err, errlen, "d_model %d is odd: sinusoidal positions need an even d_model",
+        return sl_fail(err, errlen, "d_model %d is odd: sinusoidal positions need an even d_model",
                     cfg->d_model);
     if (cfg->d_model % cfg->n_heads)
-        return fail(err, errlen, "d_model %d is not a multiple of n_heads %d", cfg->d_model,
+        return sl_fail(err, errlen, "d_model %d is not a multiple of n_heads %d", cfg->d_model,
                     cfg->n_heads);
     if (!(cfg->ln_eps > 0.0f && cfg->ln_eps < 1.0f))
-        return fail(err, errlen, "ln_eps %g must be in (0, 1)", (double)cfg->ln_eps);
+        return sl_fail(err, errlen, "ln_eps %g must be in (0, 1)", (double)cfg->ln_eps);
     CHECK_RANGE(stream_window, 1, cfg->max_window);
     CHECK_RANGE(stream_left, 0, cfg->stream_window - 1);
     CHECK_RANGE(stream_lookahead, 0, cfg->stream_window - 1);
     if (cfg->stream_left + cfg->stream_lookahead >= cfg->stream_window)
-        return fail(err, errlen,
+        return sl_fail(err, errlen,
                     "stream_left %d + stream_lookahead %d leave no frame of stream_window %d",
                     cfg->stream_left, cfg->stream_lookahead, cfg->stream_window);
     size_t total;
     sl_param_layout(cfg, NULL, &total);
     if (total > SL_MAX_PARAMS)
-        return fail(err, errlen, "%zu parameters exceed the limit of %zu", total, SL_MAX_PARAMS);
+        return sl_fail(err, errlen, "%zu parameters exceed the limit of %zu", total, SL_MAX_PARAMS);
     return 0;
 }
 
@@ -225,42 +214,42 @@ sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *f
 {
     char why[SL_ERR_LEN];
     if (sl_model_config_validate(cfg, why, sizeof why)) {
-        fail(err, errlen, "model config: %s", why);
+        sl_fail(err, errlen, "model config: %s", why);
         return NULL;
     }
     if (sl_feature_config_validate(fcfg, why, sizeof why)) {
-        fail(err, errlen, "%s", why);
+        sl_fail(err, errlen, "%s", why);
         return NULL;
     }
     if (sl_feature_dim(fcfg) != cfg->n_features) {
-        fail(err, errlen, "the feature settings give %d values per frame, the model takes %d",
+        sl_fail(err, errlen, "the feature settings give %d values per frame, the model takes %d",
              sl_feature_dim(fcfg), cfg->n_features);
         return NULL;
     }
     for (int k = 0; k < cfg->n_classes; k++) {
         const char *s = class_names ? class_names[k] : NULL;
         if (!s || !sl_class_name_valid(s, strnlen(s, SL_MAX_CLASS_NAME + 1))) {
-            fail(err, errlen, "class %d: name missing, empty, longer than %d bytes, or not "
+            sl_fail(err, errlen, "class %d: name missing, empty, longer than %d bytes, or not "
                  "printable UTF-8", k, SL_MAX_CLASS_NAME);
             return NULL;
         }
         for (int j = 0; j < k; j++)
             if (!strcmp(class_names[j], s)) {
-                fail(err, errlen, "class name '%s' appears twice", s);
+                sl_fail(err, errlen, "class name '%s' appears twice", s);
                 return NULL;
             }
     }
     for (int i = 0; i < cfg->n_features; i++)
         if ((norm_mean && !isfinite(norm_mean[i])) ||
             (norm_inv_std && !(isfinite(norm_inv_std[i]) && norm_inv_std[i] > 0.0f))) {
-            fail(err, errlen, "normalisation statistics of dimension %d are not finite and "
+            sl_fail(err, errlen, "normalisation statistics of dimension %d are not finite and "
                  "positive", i);
             return NULL;
         }
 
     sl_model *m = calloc(1, sizeof *m);
     if (!m) {
-        fail(err, errlen, "out of memory");
+        sl_fail(err, errlen, "out of memory");
         return NULL;
     }
     m->cfg = *cfg;
@@ -272,7 +261,7 @@ sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *f
     m->norm_inv_std = malloc(sizeof(float) * (size_t)cfg->n_features);
     m->class_names = calloc((size_t)cfg->n_classes, sizeof *m->class_names);
     if (!m->tensors || !m->params || !m->norm_mean || !m->norm_inv_std || !m->class_names) {
-        fail(err, errlen, "out of memory for %zu parameters", m->n_params);
+        sl_fail(err, errlen, "out of memory for %zu parameters", m->n_params);
         sl_model_free(m);
         return NULL;
     }

@@ -18,27 +18,16 @@
 #include <zlib.h>
 
 #include "model/trainer_internal.h"
+#include "common/errors.h"
 
 #define CKPT_MAGIC "SLCKPT01"
 #define CKPT_VERSION 1u
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
 
 static unsigned char *read_all(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) {
-        fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
     unsigned char *buf = NULL;
@@ -50,7 +39,7 @@ static unsigned char *read_all(const char *path, size_t *len, char *err, size_t 
     if (!buf || fread(buf, 1, (size_t)size, fp) != (size_t)size) {
         fclose(fp);
         free(buf);
-        fail(err, errlen, "%s: cannot read", path);
+        sl_fail(err, errlen, "%s: cannot read", path);
         return NULL;
     }
     fclose(fp);
@@ -92,7 +81,7 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
     if (!tmp || !mtmp) {
         free(tmp);
         free(mtmp);
-        return fail(err, errlen, "%s: out of memory", path);
+        return sl_fail(err, errlen, "%s: out of memory", path);
     }
     snprintf(tmp, plen, "%s.tmp.%ld", path, (long)getpid());
     snprintf(mtmp, plen, "%s.model.tmp.%ld", path, (long)getpid());
@@ -109,7 +98,7 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
     }
     FILE *fp = fopen(tmp, "wb");
     if (!fp) {
-        rc = fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
+        rc = sl_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
         free(mbytes);
         free(tmp);
         return rc;
@@ -138,7 +127,7 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
     ok = fclose(fp) == 0 && ok;
     free(mbytes);
     if (!ok || rename(tmp, path)) {
-        rc = fail(err, errlen, "%s: cannot write the checkpoint: %s", path, strerror(errno));
+        rc = sl_fail(err, errlen, "%s: cannot write the checkpoint: %s", path, strerror(errno));
         unlink(tmp);
     }
     free(tmp);
@@ -174,7 +163,7 @@ int sl_checkpoint_load(const char *path, sl_model **mp, float **am, float **av,
     uint64_t mlen = 0, np = 0;
     cursor c = {buf, len};
     if (len < 8 + 8 + 8 + 4 || memcmp(buf, CKPT_MAGIC, 8)) {
-        rc = fail(err, errlen, "%s: not a seqlabel checkpoint", path);
+        rc = sl_fail(err, errlen, "%s: not a seqlabel checkpoint", path);
         goto out;
     }
     uint32_t stored;
@@ -186,18 +175,18 @@ int sl_checkpoint_load(const char *path, sl_model **mp, float **am, float **av,
         off += k;
     }
     if ((uint32_t)crc != stored) {
-        rc = fail(err, errlen, "%s: checkpoint is damaged (checksum mismatch)", path);
+        rc = sl_fail(err, errlen, "%s: checkpoint is damaged (checksum mismatch)", path);
         goto out;
     }
     c.left -= 4;
     c.p += 8;
     c.left -= 8;
     if (take(&c, ver, sizeof ver) || ver[0] != CKPT_VERSION) {
-        rc = fail(err, errlen, "%s: unsupported checkpoint version", path);
+        rc = sl_fail(err, errlen, "%s: unsupported checkpoint version", path);
         goto out;
     }
     if (take(&c, &mlen, 8) || mlen > c.left) {
-        rc = fail(err, errlen, "%s: checkpoint is truncated", path);
+        rc = sl_fail(err, errlen, "%s: checkpoint is truncated", path);
         goto out;
     }
     *mp = sl_model_load_memory(c.p, (size_t)mlen, path, err, errlen);
@@ -212,13 +201,13 @@ int sl_checkpoint_load(const char *path, sl_model **mp, float **am, float **av,
         take(&c, &st->best_step, 8) || take(&c, &st->epoch_loss_sum, 8) ||
         take(&c, &st->epoch_loss_steps, 8) || take(&c, &st->settings_hash, 8) ||
         c.left != 2 * np * sizeof(float)) {
-        rc = fail(err, errlen, "%s: checkpoint state does not match its model", path);
+        rc = sl_fail(err, errlen, "%s: checkpoint state does not match its model", path);
         goto out;
     }
     *am = malloc(np * sizeof(float));
     *av = malloc(np * sizeof(float));
     if (!*am || !*av) {
-        rc = fail(err, errlen, "%s: out of memory", path);
+        rc = sl_fail(err, errlen, "%s: out of memory", path);
         goto out;
     }
     take(&c, *am, np * sizeof(float));

@@ -9,18 +9,7 @@
 #include <unistd.h>
 
 #include "model/trainer_internal.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "common/errors.h"
 
 static int selected(const sl_manifest_entry *e, unsigned mask)
 {
@@ -58,10 +47,10 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
             if (found)
                 continue;
             if (*n == SL_MAX_CLASSES)
-                rc = fail(err, errlen, "%s:%d: more than %d distinct label names", e->labels,
+                rc = sl_fail(err, errlen, "%s:%d: more than %d distinct label names", e->labels,
                           segs[k].line, SL_MAX_CLASSES);
             else if (!(names[*n] = strdup(segs[k].name)))
-                rc = fail(err, errlen, "out of memory");
+                rc = sl_fail(err, errlen, "out of memory");
             else
                 (*n)++;
         }
@@ -104,19 +93,19 @@ static int label_frames(const sl_label_segment *segs, int ns, const char *label_
     const double slack = hop / rate + 1e-6;
     int *idx = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *idx);
     if (!idx)
-        return fail(err, errlen, "out of memory");
+        return sl_fail(err, errlen, "out of memory");
     for (int k = 0; k < ns; k++) {
         idx[k] = class_of(segs[k].name, classes, n_classes);
         if (idx[k] < 0) {
             char list[SL_ERR_LEN / 2];
             list_classes(list, sizeof list, classes, n_classes);
             free(idx);
-            return fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", label_path,
+            return sl_fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", label_path,
                         segs[k].line, segs[k].name, list);
         }
         if (segs[k].end > duration + slack) {
             free(idx);
-            return fail(err, errlen,
+            return sl_fail(err, errlen,
                         "%s:%d: segment %g-%g s ends after the audio (%s is %.3f s long)",
                         label_path, segs[k].line, segs[k].start, segs[k].end, audio, duration);
         }
@@ -160,7 +149,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     ds->files = calloc((size_t)(count ? count : 1), sizeof *ds->files);
     ds->class_frames = calloc((size_t)n_classes, sizeof *ds->class_frames);
     if (!ds->files || !ds->class_frames)
-        return fail(err, errlen, "out of memory");
+        return sl_fail(err, errlen, "out of memory");
     /* First the cheap checks for every entry (audio present, labels valid), so
      * a typo in the last line fails at once, not after an hour of features. */
     for (int i = 0; i < man->n; i++) {
@@ -168,7 +157,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         if (!selected(e, split_mask))
             continue;
         if (access(e->audio, R_OK)) {
-            fail(err, errlen, "%s: cannot open the audio file", e->audio);
+            sl_fail(err, errlen, "%s: cannot open the audio file", e->audio);
             return blame_entry(man, e, err, errlen);
         }
         sl_label_segment *segs;
@@ -180,7 +169,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
             if (class_of(segs[k].name, class_names, n_classes) < 0) {
                 char list[SL_ERR_LEN / 2];
                 list_classes(list, sizeof list, class_names, n_classes);
-                rc = fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", e->labels,
+                rc = sl_fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", e->labels,
                           segs[k].line, segs[k].name, list);
             }
         sl_label_segments_free(segs, ns);
@@ -194,7 +183,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         if (!selected(e, split_mask))
             continue;
         if (interrupt && *interrupt)
-            return fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
+            return sl_fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
                         ds->n_files, count, cache_dir ? " and cached" : "");
         if (progress && now_s() - t_last >= 2.0) {
             fprintf(stderr, "%s: features of %d/%d files (%d from the cache)\n", progress,
@@ -203,14 +192,14 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         }
         sl_data_file *df = &ds->files[ds->n_files];
         if (!(df->audio = strdup(e->audio)))
-            return fail(err, errlen, "out of memory");
+            return sl_fail(err, errlen, "out of memory");
         ds->n_files++;
         if (sl_feature_file_load(e->audio, fc, cache_dir, &df->ff, err, errlen))
             return blame_entry(man, e, err, errlen);
         cached += df->ff.from_cache;
         df->labels = malloc((size_t)(df->ff.n_frames ? df->ff.n_frames : 1) * sizeof *df->labels);
         if (!df->labels)
-            return fail(err, errlen, "out of memory");
+            return sl_fail(err, errlen, "out of memory");
         sl_label_segment *segs;
         int ns;
         if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
@@ -290,7 +279,7 @@ int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *e
         if (sl_pcm_file_load(df->audio, rate, cache_dir, &df->pcm, err, errlen))
             return -1;
         if (df->pcm.n_samples != df->ff.n_samples)
-            return fail(err, errlen, "%s: %lld samples now, %lld when its features were made "
+            return sl_fail(err, errlen, "%s: %lld samples now, %lld when its features were made "
                                      "(file changed during training?)",
                         df->audio, (long long)df->pcm.n_samples, (long long)df->ff.n_samples);
     }
@@ -303,7 +292,7 @@ int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *
     memset(ns, 0, sizeof *ns);
     FILE *fp = fopen(list, "r");
     if (!fp)
-        return fail(err, errlen, "%s: cannot open the noise list", list);
+        return sl_fail(err, errlen, "%s: cannot open the noise list", list);
     const char *slash = strrchr(list, '/');
     int dir_len = slash ? (int)(slash - list) + 1 : 0;
     char line[4096], path[8300];
@@ -321,7 +310,7 @@ int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *
             int nc = cap ? 2 * cap : 16;
             sl_feature_file *nf = realloc(ns->files, (size_t)nc * sizeof *nf);
             if (!nf) {
-                rc = fail(err, errlen, "out of memory");
+                rc = sl_fail(err, errlen, "out of memory");
                 break;
             }
             ns->files = nf;
@@ -330,16 +319,16 @@ int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *
         if (sl_pcm_file_load(path, rate, cache_dir, &ns->files[ns->n], err, errlen)) {
             char msg[SL_ERR_LEN];
             snprintf(msg, sizeof msg, "%s", err ? err : "");
-            rc = fail(err, errlen, "%s:%d: %s", list, line_no, msg);
+            rc = sl_fail(err, errlen, "%s:%d: %s", list, line_no, msg);
             break;
         }
         ns->n++;
         if (ns->files[ns->n - 1].n_samples == 0)
-            rc = fail(err, errlen, "%s:%d: %s has no samples", list, line_no, path);
+            rc = sl_fail(err, errlen, "%s:%d: %s has no samples", list, line_no, path);
     }
     fclose(fp);
     if (rc == 0 && ns->n == 0)
-        rc = fail(err, errlen, "%s: the noise list names no file", list);
+        rc = sl_fail(err, errlen, "%s: the noise list names no file", list);
     if (rc)
         sl_noise_set_free(ns);
     return rc;

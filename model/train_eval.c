@@ -8,18 +8,7 @@
 #include <string.h>
 
 #include "model/trainer_internal.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "common/errors.h"
 
 int sl_metrics_init(sl_metrics *mt, int n_classes)
 {
@@ -198,11 +187,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, sl
     float *logits = malloc((size_t)W * c->n_classes * sizeof *logits);
     int rc = (!e || !x || !logits) ? -1 : 0;
     if (e && rc)
-        fail(err, errlen, "out of memory");
+        sl_fail(err, errlen, "out of memory");
     for (int i = 0; i < ds->n_files && rc == 0; i++) {
         const sl_data_file *f = &ds->files[i];
         if (sl_eval_frames(e, m, f->ff.feats, f->labels, f->ff.n_frames, x, logits, mt))
-            rc = fail(err, errlen, "%s: the encoder refused a window", f->audio);
+            rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
     }
     free(x);
     free(logits);
@@ -229,7 +218,7 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
     int rc = sl_dataset_load(&ds, &man, mask, sl_model_feature_config(m), cache_dir, names,
                              c->n_classes, err, errlen);
     if (rc == 0 && ds.n_files == 0)
-        rc = fail(err, errlen, "%s: no entries to evaluate", manifest);
+        rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
     if (rc == 0)
         rc = sl_eval_dataset(m, &ds, num_threads, mt, err, errlen);
     sl_dataset_free(&ds);

@@ -19,18 +19,7 @@
 
 #include "model/train_step.h"
 #include "model/trainer_internal.h"
-
-static int fail(char *err, size_t errlen, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int fail(char *err, size_t errlen, const char *fmt, ...)
-{
-    if (err && errlen) {
-        va_list ap;
-        va_start(ap, fmt);
-        vsnprintf(err, errlen, fmt, ap);
-        va_end(ap);
-    }
-    return -1;
-}
+#include "common/errors.h"
 
 /* ---- generator: xoshiro256** seeded through splitmix64 ---------------------- */
 
@@ -292,32 +281,32 @@ static void run_free(train_run *r)
 static int check_config(const sl_train_config *c, char *err, size_t errlen)
 {
     if (!c->train_manifest || !c->out_path)
-        return fail(err, errlen, "training needs a manifest and an output model path");
+        return sl_fail(err, errlen, "training needs a manifest and an output model path");
     if (c->window < 1 || c->window > SL_MAX_WINDOW || c->batch < 1 || c->batch > 65536)
-        return fail(err, errlen, "window must be 1..%d frames and batch 1..65536", SL_MAX_WINDOW);
+        return sl_fail(err, errlen, "window must be 1..%d frames and batch 1..65536", SL_MAX_WINDOW);
     if (c->epochs < 1 && c->max_steps <= 0)
-        return fail(err, errlen, "epochs must be at least 1");
+        return sl_fail(err, errlen, "epochs must be at least 1");
     if (!(c->lr > 0.0f) || !(c->min_lr_ratio >= 0.0f && c->min_lr_ratio <= 1.0f) ||
         !(c->weight_decay >= 0.0f) || !(c->clip >= 0.0f) || !(c->beta1 >= 0.0f && c->beta1 < 1.0f) ||
         !(c->beta2 >= 0.0f && c->beta2 < 1.0f) || !(c->adam_eps > 0.0f))
-        return fail(err, errlen, "optimiser settings out of range (lr > 0, 0 <= betas < 1, ...)");
+        return sl_fail(err, errlen, "optimiser settings out of range (lr > 0, 0 <= betas < 1, ...)");
     if (c->resume && !c->checkpoint_path)
-        return fail(err, errlen, "resuming needs a checkpoint path");
+        return sl_fail(err, errlen, "resuming needs a checkpoint path");
     if (c->augment_gain_db < 0.0f || c->augment_gain_db > 60.0f)
-        return fail(err, errlen, "gain augmentation must be 0..60 dB");
+        return sl_fail(err, errlen, "gain augmentation must be 0..60 dB");
     if (c->augment_gain_db > 0.0f && !gain_exact(&c->features))
-        return fail(err, errlen, "gain augmentation needs log-mel features without dither "
+        return sl_fail(err, errlen, "gain augmentation needs log-mel features without dither "
                                  "(it is applied to cached features; docs/training.md)");
     if (c->noise_list && !(c->snr_min_db <= c->snr_max_db && c->snr_min_db >= -60.0f &&
                            c->snr_max_db <= 100.0f && c->noise_prob >= 0.0f && c->noise_prob <= 1.0f))
-        return fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
+        return sl_fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
                                  "probability in [0, 1] expected");
     if (c->n_classes < 0 || c->n_classes > SL_MAX_CLASSES)
-        return fail(err, errlen, "too many classes");
+        return sl_fail(err, errlen, "too many classes");
     for (int i = 0; i < c->n_classes; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(c->class_names[i], c->class_names[j]))
-                return fail(err, errlen, "class '%s' is listed twice", c->class_names[i]);
+                return sl_fail(err, errlen, "class '%s' is listed twice", c->class_names[i]);
     return sl_feature_config_validate(&c->features, err, errlen);
 }
 
@@ -339,7 +328,7 @@ static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
         return NULL;
     sl_stats st;
     if (sl_stats_init(&st, mc.n_features)) {
-        fail(err, errlen, "out of memory");
+        sl_fail(err, errlen, "out of memory");
         return NULL;
     }
     for (int i = 0; i < train->n_files; i++)
@@ -354,7 +343,7 @@ static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
         if (m)
             sl_model_init_params(m, c->seed);
     } else {
-        fail(err, errlen, "out of memory");
+        sl_fail(err, errlen, "out of memory");
     }
     free(mean);
     free(istd);
@@ -398,7 +387,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     for (int i = 0; i < r.train_man.n; i++)
         n_train_entries += (train_mask & SL_SPLIT_BIT(r.train_man.entries[i].split)) != 0;
     if (n_train_entries == 0) {
-        fail(err, errlen, "%s: the training split is empty (no line without a split column "
+        sl_fail(err, errlen, "%s: the training split is empty (no line without a split column "
                           "or marked 'train')", c->train_manifest);
         goto out;
     }
@@ -430,7 +419,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         for (int k = 0; k < n_classes; k++)
             names[k] = r.names[k];
         if (n_classes < 2) {
-            fail(err, errlen, "%s: the labels name %d class%s; training needs at least 2",
+            sl_fail(err, errlen, "%s: the labels name %d class%s; training needs at least 2",
                  c->train_manifest, n_classes, n_classes == 1 ? "" : "es");
             goto out;
         }
@@ -447,12 +436,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                            err, errlen))
         goto out;
     if (r.train.labeled == 0) {
-        fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
+        sl_fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
         goto out;
     }
     if (sl_dataset_prepare_crops(&r.train, c->window) ||
         r.train.crop_starts_cum[r.train.n_files] == 0) {
-        fail(err, errlen, "%s: the training audio is too short for a single frame",
+        sl_fail(err, errlen, "%s: the training audio is too short for a single frame",
              c->train_manifest);
         goto out;
     }
@@ -465,7 +454,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             !(r.aug = sl_augmenter_new(fc, c->window, err, errlen)))
             goto out;
         if (!(r.raw = malloc((size_t)c->window * sl_feature_dim(fc) * sizeof *r.raw))) {
-            fail(err, errlen, "out of memory");
+            sl_fail(err, errlen, "out of memory");
             goto out;
         }
     }
@@ -475,7 +464,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         goto out;
     const sl_model_config *mc = sl_model_get_config(r.m);
     if (mc->max_window < c->window) {
-        fail(err, errlen, "%s: the checkpoint's model takes windows of at most %d frames",
+        sl_fail(err, errlen, "%s: the checkpoint's model takes windows of at most %d frames",
              c->checkpoint_path, mc->max_window);
         goto out;
     }
@@ -494,7 +483,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     r.decay = malloc(np);
     if (!r.grads || !r.adam_m || !r.adam_v || !r.x || !r.y || !r.decay ||
         sl_metrics_init(&r.metrics, n_classes)) {
-        fail(err, errlen, "out of memory");
+        sl_fail(err, errlen, "out of memory");
         goto out;
     }
     sl_model_decay_mask(r.m, r.decay);
@@ -502,7 +491,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         /* Inverse frequency, normalised so a balanced set gets weights of 1. */
         r.weights = malloc((size_t)n_classes * sizeof *r.weights);
         if (!r.weights) {
-            fail(err, errlen, "out of memory");
+            sl_fail(err, errlen, "out of memory");
             goto out;
         }
         int present = 0;
@@ -525,7 +514,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     const uint64_t hash = settings_hash(c, total, r.train.frames);
     if (resumed) {
         if (st.settings_hash != hash) {
-            fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
+            sl_fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
                               "(batch, window, steps, optimiser, seed, threads, training frames)",
                  c->checkpoint_path);
             goto out;
@@ -556,7 +545,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     double t_start = now_s(), t_last = t_start;
     const int64_t first = st.step;
     if (c->interrupt && *c->interrupt) {
-        fail(err, errlen, "interrupted before the first step");
+        sl_fail(err, errlen, "interrupted before the first step");
         goto out;
     }
     for (int64_t step = st.step + 1; step <= total; step++) {
@@ -566,7 +555,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         float loss = sl_train_step_run(r.step, r.m, r.x, r.y, r.weights, B, T, r.grads, NULL,
                                        &counted);
         if (!isfinite(loss)) {
-            fail(err, errlen, "training diverged at step %lld (loss %g): try a lower --lr",
+            sl_fail(err, errlen, "training diverged at step %lld (loss %g): try a lower --lr",
                  (long long)step, loss);
             goto out;
         }
@@ -640,11 +629,11 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;
             if (c->checkpoint_path)
-                fail(err, errlen, "interrupted after step %lld; checkpoint %s written: the same "
+                sl_fail(err, errlen, "interrupted after step %lld; checkpoint %s written: the same "
                                   "command with --resume continues", (long long)step,
                      c->checkpoint_path);
             else
-                fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
+                sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
                                   "from; the best model so far is %s)", (long long)step, c->out_path);
             goto out;
         }
