@@ -6,6 +6,7 @@
  * rows, fewer columns by masked stores. */
 #include "model/gemm.h"
 
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -155,9 +156,68 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
     }
 }
 
+/* exp(x), x <= 88: n = floor(x log2 e + 1/2), r = x - n ln 2 (in two parts),
+ * exp(r) by the degree-6 polynomial, times 2^n (scalef); 0 below -87 and for
+ * -inf (a key outside the band). */
+static inline __attribute__((always_inline)) SL_AVX512 __m512 exp16(__m512 x)
+{
+    const __mmask16 keep = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.0f), _CMP_GE_OQ);
+    __m512 xc = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
+    __m512 fx = _mm512_fmadd_ps(xc, _mm512_set1_ps(1.44269504088896341f), _mm512_set1_ps(0.5f));
+    __m512 fl = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
+    __m512 r = _mm512_fnmadd_ps(fl, _mm512_set1_ps(0.693359375f), xc);
+    r = _mm512_fnmadd_ps(fl, _mm512_set1_ps(-2.12194440e-4f), r);
+    __m512 p = _mm512_set1_ps(1.9875691500e-4f);
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.3981999507e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(8.3334519073e-3f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(4.1665795894e-2f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(1.6666665459e-1f));
+    p = _mm512_fmadd_ps(p, r, _mm512_set1_ps(5.0000001201e-1f));
+    p = _mm512_fmadd_ps(_mm512_mul_ps(p, r), r, r);
+    p = _mm512_add_ps(p, _mm512_set1_ps(1.0f));
+    return _mm512_maskz_scalef_ps(keep, p, fl);
+}
+
+SL_AVX512 float sl_gemm_exp_row(float *x, int n)
+{
+    __m512 m0 = _mm512_set1_ps(-INFINITY), m1 = m0;
+    int i = 0;
+    for (; i + 32 <= n; i += 32) {
+        m0 = _mm512_max_ps(m0, _mm512_loadu_ps(x + i));
+        m1 = _mm512_max_ps(m1, _mm512_loadu_ps(x + i + 16));
+    }
+    for (; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        m0 = _mm512_mask_max_ps(m0, m, m0, _mm512_maskz_loadu_ps(m, x + i));
+    }
+    const __m512 mx = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(m0, m1)));
+    __m512 s0 = _mm512_setzero_ps(), s1 = s0;
+    for (i = 0; i + 32 <= n; i += 32) {
+        __m512 e0 = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i), mx));
+        __m512 e1 = exp16(_mm512_sub_ps(_mm512_loadu_ps(x + i + 16), mx));
+        _mm512_storeu_ps(x + i, e0);
+        _mm512_storeu_ps(x + i + 16, e1);
+        s0 = _mm512_add_ps(s0, e0);
+        s1 = _mm512_add_ps(s1, e1);
+    }
+    for (; i < n; i += 16) {
+        const __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+        __m512 e = exp16(_mm512_sub_ps(_mm512_maskz_loadu_ps(m, x + i), mx));
+        _mm512_mask_storeu_ps(x + i, m, e);
+        s0 = _mm512_add_ps(s0, _mm512_maskz_mov_ps(m, e));
+    }
+    return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
+}
+
 #else
 
 int sl_gemm_available(void) { return 0; }
+
+float sl_gemm_exp_row(float *x, int n)
+{
+    (void)x, (void)n;
+    return 0.0f;
+}
 
 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp, int M, int N,
                     int K, float alpha, int accumulate, const float *bias, int relu)

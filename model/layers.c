@@ -355,7 +355,9 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 hi = hi > k1 ? k1 : hi;
                 for (int j = k0; j < lo; j++)
                     row[j - k0] = 0.0f;
-                float inv = 1.0f / exp_row(row + (lo - k0), hi - lo);
+                /* pack: the AVX-512 path (gemm.h), whose exp is faster */
+                float inv = 1.0f / (pack ? sl_gemm_exp_row(row + (lo - k0), hi - lo)
+                                         : exp_row(row + (lo - k0), hi - lo));
                 if (save_probs)
                     scale_row(row + (lo - k0), hi - lo, inv);
                 else

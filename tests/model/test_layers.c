@@ -255,6 +255,50 @@ static void test_packed_gemm(void **state)
     assert_true(worst < 1e-5);
 }
 
+/* The AVX-512 softmax numerator against double exp(x - max), every tail length. */
+static void test_exp_row(void **state)
+{
+    (void)state;
+    if (!sl_gemm_available()) {
+        printf("no AVX-512 here: sl_gemm_exp_row not tested\n");
+        return;
+    }
+    const int lens[] = {1, 5, 16, 17, 31, 32, 33, 47, 100, 1000};
+    uint32_t s = 7;
+    double worst = 0, worst_sum = 0;
+    float x[1000];
+    double want[1000];
+    for (size_t c = 0; c < sizeof lens / sizeof lens[0]; c++) {
+        int n = lens[c];
+        for (int pass = 0; pass < 2; pass++) {
+            for (int i = 0; i < n; i++) {
+                s = s * 1664525u + 1013904223u;
+                x[i] = ((float)(s >> 8) / 16777216.0f) * 120.0f - 100.0f; /* [-100, 20) */
+            }
+            if (pass && n > 3)
+                x[n / 2] = -INFINITY, x[1] = 5e3f; /* masked key; others far below max */
+            double mx = -INFINITY, sum = 0;
+            for (int i = 0; i < n; i++)
+                mx = fmax(mx, x[i]);
+            for (int i = 0; i < n; i++) {
+                float d = x[i] - (float)mx; /* the float difference the kernel takes */
+                sum += want[i] = d < -87.0f ? 0.0 : exp((double)d);
+            }
+            double got_sum = sl_gemm_exp_row(x, n);
+            for (int i = 0; i < n; i++) {
+                if (want[i] == 0.0)
+                    assert_true(x[i] == 0.0f);
+                else
+                    worst = fmax(worst, fabs(x[i] - want[i]) / want[i]);
+            }
+            worst_sum = fmax(worst_sum, fabs(got_sum - sum) / sum);
+        }
+    }
+    printf("exp row: max relative error %.2e, sums %.2e\n", worst, worst_sum);
+    assert_true(worst < 3e-7);
+    assert_true(worst_sum < 1e-6);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -263,6 +307,7 @@ int main(void)
         cmocka_unit_test(test_small_layers),
         cmocka_unit_test(test_attention),
         cmocka_unit_test(test_packed_gemm),
+        cmocka_unit_test(test_exp_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
