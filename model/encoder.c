@@ -21,6 +21,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Rows per pass of a layer's row-wise part (out_proj to the last LayerNorm): a
+ * multiple of SL_ATTN_BLOCK (OpenBLAS's row unrolling divides it, so the cblas
+ * path gives the same bits as over all rows). */
+#define SL_ENCODER_CHUNK 96
+
 typedef struct {
     sl_encoder *e;
     int id;
@@ -268,24 +273,39 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             continue;
         sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
                                   c->band_right, r0, r1);
-        linear(x, ao, L->out_proj_weight, pw->layers[l].out_proj, L->out_proj_bias, n, d, d, 1, 0);
-        const float *src = x;
-        if (c->norm_first) {
-            sl_layernorm_forward(h, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
-            src = h;
-        } else {
-            sl_layernorm_forward(x, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
+        /* The rest of the layer is row-wise: take it SL_ENCODER_CHUNK rows at a
+         * time, so that the chunk's feed-forward activations (chunk x d_ff, the
+         * same scratch rows for every chunk) stay in L2 between the two
+         * products instead of going to L3 and back (T x d_ff is 2 MB at d_model
+         * 256, 512 frames). Chunks start at multiples of 48 rows, so the bits do
+         * not change (see rows_of). */
+        for (int c0 = 0; c0 < n; c0 += SL_ENCODER_CHUNK) {
+            const int cn = n - c0 < SL_ENCODER_CHUNK ? n - c0 : SL_ENCODER_CHUNK;
+            float *xc = x + (size_t)c0 * d, *hc = h + (size_t)c0 * d;
+            linear(xc, ao + (size_t)c0 * d, L->out_proj_weight, pw->layers[l].out_proj,
+                   L->out_proj_bias, cn, d, d, 1, 0);
+            const float *src = xc;
+            if (c->norm_first) {
+                sl_layernorm_forward(hc, NULL, NULL, xc, L->norm2_weight, L->norm2_bias, cn, d,
+                                     eps);
+                src = hc;
+            } else {
+                sl_layernorm_forward(xc, NULL, NULL, xc, L->norm1_weight, L->norm1_bias, cn, d,
+                                     eps);
+            }
+            const int relu = c->activation == SL_ACT_RELU;
+            const int relu_done = linear(ff, src, L->linear1_weight, pw->layers[l].linear1,
+                                         L->linear1_bias, cn, d, f, 0, relu);
+            if (!relu)
+                sl_gelu_forward(ff, ff, (size_t)cn * f);
+            else if (!relu_done)
+                sl_relu_forward(ff, ff, (size_t)cn * f);
+            linear(xc, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, cn, f, d, 1,
+                   0);
+            if (!c->norm_first)
+                sl_layernorm_forward(xc, NULL, NULL, xc, L->norm2_weight, L->norm2_bias, cn, d,
+                                     eps);
         }
-        const int relu = c->activation == SL_ACT_RELU;
-        const int relu_done = linear(ff, src, L->linear1_weight, pw->layers[l].linear1,
-                                     L->linear1_bias, n, d, f, 0, relu);
-        if (!relu)
-            sl_gelu_forward(ff, ff, (size_t)n * f);
-        else if (!relu_done)
-            sl_relu_forward(ff, ff, (size_t)n * f);
-        linear(x, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, n, f, d, 1, 0);
-        if (!c->norm_first)
-            sl_layernorm_forward(x, NULL, NULL, x, L->norm2_weight, L->norm2_bias, n, d, eps);
     }
     if (n == 0)
         return;
