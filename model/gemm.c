@@ -173,13 +173,13 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
     }
 }
 
-/* exp(x), x <= 88: n = floor(x log2 e + 1/2), r = x - n ln 2 (in two parts),
- * exp(r) by the degree-6 polynomial, times 2^n (scalef); 0 below -87 and for
- * -inf (a key outside the band). */
-static inline __attribute__((always_inline)) SL_AVX512 __m512 exp16(__m512 x)
+/* exp(x) for x <= 0 (a score minus its row's maximum): n = floor(x log2 e + 1/2),
+ * r = x - n ln 2 (in two parts), exp(r) by the degree-6 polynomial, times 2^n
+ * (scalef); 0 below -87 and for -inf (a key outside the band), whose NaN
+ * or denormal lanes the mask zeroes, so no clamping is needed. */
+static inline __attribute__((always_inline)) SL_AVX512 __m512 exp16(__m512 xc)
 {
-    const __mmask16 keep = _mm512_cmp_ps_mask(x, _mm512_set1_ps(-87.0f), _CMP_GE_OQ);
-    __m512 xc = _mm512_min_ps(_mm512_max_ps(x, _mm512_set1_ps(-87.0f)), _mm512_set1_ps(88.0f));
+    const __mmask16 keep = _mm512_cmp_ps_mask(xc, _mm512_set1_ps(-87.0f), _CMP_GE_OQ);
     __m512 fx = _mm512_fmadd_ps(xc, _mm512_set1_ps(1.44269504088896341f), _mm512_set1_ps(0.5f));
     __m512 fl = _mm512_roundscale_ps(fx, _MM_FROUND_TO_NEG_INF | _MM_FROUND_NO_EXC);
     __m512 r = _mm512_fnmadd_ps(fl, _mm512_set1_ps(0.693359375f), xc);
