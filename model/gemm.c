@@ -67,7 +67,8 @@ int sl_gemm_available(void)
  * accumulator arrays live in registers. */
 static inline __attribute__((always_inline)) SL_AVX512 void
 tile(const int MR, const int NV, int K, const float *A, int lda, const float *P, float *C, int ldc,
-     float alpha, int accumulate, const float *bias, int relu, __mmask16 m0, __mmask16 m1)
+     float alpha, int accumulate, const float *bias, int relu, __mmask16 m0, __mmask16 m1,
+     float *rmax)
 {
     __m512 c0[8], c1[8];
     const __m512 b0 = bias ? _mm512_maskz_loadu_ps(m0, bias) : _mm512_setzero_ps();
@@ -96,6 +97,9 @@ tile(const int MR, const int NV, int K, const float *A, int lda, const float *P,
         if (relu)
             r0 = _mm512_max_ps(r0, _mm512_setzero_ps());
         _mm512_mask_storeu_ps(c, m0, r0);
+        __m512 mx = rmax ? _mm512_mask_max_ps(_mm512_loadu_ps(rmax + 16 * i), m0,
+                                              _mm512_loadu_ps(rmax + 16 * i), r0)
+                         : r0;
         if (NV == 2) {
             __m512 r1 = alpha == 1.0f ? c1[i] : _mm512_mul_ps(c1[i], va);
             if (accumulate)
@@ -103,25 +107,31 @@ tile(const int MR, const int NV, int K, const float *A, int lda, const float *P,
             if (relu)
                 r1 = _mm512_max_ps(r1, _mm512_setzero_ps());
             _mm512_mask_storeu_ps(c + 16, m1, r1);
+            if (rmax)
+                mx = _mm512_mask_max_ps(mx, m1, mx, r1);
         }
+        if (rmax)
+            _mm512_storeu_ps(rmax + 16 * i, mx);
     }
 }
 
-#define TILE_ROWS(NV, KK, ACC, BIAS, RELU)                                                      \
+#define TILE_ROWS(NV, KK, ACC, BIAS, RELU, RMAX)                                                      \
     switch (mr) {                                                                        \
-    case 8: tile(8, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    case 7: tile(7, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    case 6: tile(6, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    case 5: tile(5, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    case 4: tile(4, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    case 3: tile(3, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    case 2: tile(2, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;               \
-    default: tile(1, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1); break;              \
+    case 8: tile(8, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    case 7: tile(7, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    case 6: tile(6, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    case 5: tile(5, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    case 4: tile(4, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    case 3: tile(3, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    case 2: tile(2, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;               \
+    default: tile(1, NV, KK, a, lda, P, c, ldc, alpha, ACC, BIAS, RELU, m0, m1, RMAX); break;              \
     }
 
-SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp,
-                              int M, int N, int K, float alpha, int accumulate,
-                              const float *bias, int relu)
+/* sl_gemm_packed, and with rowmax != NULL (16 floats per row, set to -inf
+ * here) also each row's maximum per lane after the last k block. */
+static SL_AVX512 void gemm(float *C, int ldc, const float *A, int lda, const float *Bp, int M,
+                           int N, int K, float alpha, int accumulate, const float *bias,
+                           int relu, float *rowmax)
 {
     /* Panels outer, rows inner: each panel is read from memory once per call and
      * stays in L1 while every row block passes over it. K in blocks of KC keeps a
@@ -131,6 +141,9 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
      * the next panel is prefetched into L2 meanwhile, spread over the row tiles. */
     enum { KC = 256 };
     const int np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
+    if (rowmax)
+        for (size_t i = 0; i < (size_t)M * 16; i++)
+            rowmax[i] = -INFINITY;
     for (int kb = 0; kb < K; kb += KC) {
         const int kc = K - kb < KC ? K - kb : KC;
         const int acc = accumulate || kb > 0;
@@ -163,14 +176,28 @@ SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const 
                 float *c = C + (size_t)i0 * ldc + n0;
                 const float *bb = bias && kb == 0 ? bias + n0 : NULL;
                 const int rl = relu && last;
+                float *rm = rowmax && last ? rowmax + (size_t)i0 * 16 : NULL;
                 if (nn > 16) {
-                    TILE_ROWS(2, kc, acc, bb, rl)
+                    TILE_ROWS(2, kc, acc, bb, rl, rm)
                 } else {
-                    TILE_ROWS(1, kc, acc, bb, rl)
+                    TILE_ROWS(1, kc, acc, bb, rl, rm)
                 }
             }
         }
     }
+}
+
+SL_AVX512 void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp,
+                              int M, int N, int K, float alpha, int accumulate,
+                              const float *bias, int relu)
+{
+    gemm(C, ldc, A, lda, Bp, M, N, K, alpha, accumulate, bias, relu, NULL);
+}
+
+SL_AVX512 void sl_gemm_packed_rowmax(float *C, int ldc, const float *A, int lda, const float *Bp,
+                                     int M, int N, int K, float alpha, float *rowmax)
+{
+    gemm(C, ldc, A, lda, Bp, M, N, K, alpha, 0, NULL, 0, rowmax);
 }
 
 /* exp(x) for x <= 0 (a score minus its row's maximum): n = floor(x log2 e + 1/2),
@@ -195,17 +222,23 @@ static inline __attribute__((always_inline)) SL_AVX512 __m512 exp16(__m512 xc)
     return _mm512_maskz_scalef_ps(keep, p, fl);
 }
 
-SL_AVX512 float sl_gemm_exp_row(float *x, int n)
+static inline __attribute__((always_inline)) SL_AVX512 float exp_row(float *x, int n,
+                                                                     const float *max16)
 {
     __m512 m0 = _mm512_set1_ps(-INFINITY), m1 = m0;
     int i = 0;
-    for (; i + 32 <= n; i += 32) {
-        m0 = _mm512_max_ps(m0, _mm512_loadu_ps(x + i));
-        m1 = _mm512_max_ps(m1, _mm512_loadu_ps(x + i + 16));
-    }
-    for (; i < n; i += 16) {
-        const __mmask16 m = n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
-        m0 = _mm512_mask_max_ps(m0, m, m0, _mm512_maskz_loadu_ps(m, x + i));
+    if (max16) {
+        m0 = _mm512_loadu_ps(max16);
+    } else {
+        for (; i + 32 <= n; i += 32) {
+            m0 = _mm512_max_ps(m0, _mm512_loadu_ps(x + i));
+            m1 = _mm512_max_ps(m1, _mm512_loadu_ps(x + i + 16));
+        }
+        for (; i < n; i += 16) {
+            const __mmask16 m =
+                n - i >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << (n - i)) - 1);
+            m0 = _mm512_mask_max_ps(m0, m, m0, _mm512_maskz_loadu_ps(m, x + i));
+        }
     }
     const __m512 mx = _mm512_set1_ps(_mm512_reduce_max_ps(_mm512_max_ps(m0, m1)));
     __m512 s0 = _mm512_setzero_ps(), s1 = s0;
@@ -226,6 +259,13 @@ SL_AVX512 float sl_gemm_exp_row(float *x, int n)
     return _mm512_reduce_add_ps(_mm512_add_ps(s0, s1));
 }
 
+SL_AVX512 float sl_gemm_exp_row(float *x, int n) { return exp_row(x, n, NULL); }
+
+SL_AVX512 float sl_gemm_exp_row_max(float *x, int n, const float *max16)
+{
+    return exp_row(x, n, max16);
+}
+
 #else
 
 int sl_gemm_available(void) { return 0; }
@@ -233,6 +273,19 @@ int sl_gemm_available(void) { return 0; }
 float sl_gemm_exp_row(float *x, int n)
 {
     (void)x, (void)n;
+    return 0.0f;
+}
+
+void sl_gemm_packed_rowmax(float *C, int ldc, const float *A, int lda, const float *Bp, int M,
+                           int N, int K, float alpha, float *rowmax)
+{
+    (void)C, (void)ldc, (void)A, (void)lda, (void)Bp, (void)M, (void)N, (void)K, (void)alpha;
+    (void)rowmax;
+}
+
+float sl_gemm_exp_row_max(float *x, int n, const float *max16)
+{
+    (void)x, (void)n, (void)max16;
     return 0.0f;
 }
 

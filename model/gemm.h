@@ -48,4 +48,13 @@ void sl_gemm_packed(float *C, int ldc, const float *A, int lda, const float *Bp,
  * encoder's time on 1000-frame windows. Only call when sl_gemm_available(). */
 float sl_gemm_exp_row(float *x, int n);
 
+/* Whole-window attention's scores without a second pass for the maxima:
+ * sl_gemm_packed (alpha, no bias, no accumulate) that also leaves in rowmax
+ * (16 floats per row of C) each row's maximum over its N values, per lane;
+ * sl_gemm_exp_row_max then takes the row's maximum from those 16 values instead
+ * of reading the row for it. Only call when sl_gemm_available(). */
+void sl_gemm_packed_rowmax(float *C, int ldc, const float *A, int lda, const float *Bp, int M,
+                           int N, int K, float alpha, float *rowmax);
+float sl_gemm_exp_row_max(float *x, int n, const float *max16);
+
 #endif

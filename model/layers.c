@@ -313,6 +313,7 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
     float *inv_sum = att + (save_probs ? (size_t)n_heads * T * T
                                        : (size_t)(T < block ? T : block) * T);
     float inv_save[SL_ATTN_FULL_BLOCK];
+    float rowmax[SL_ATTN_FULL_BLOCK * 16]; /* per-lane row maxima of a block's scores */
     if (save_probs)
         inv_sum = inv_save;
     /* packed keys and values (AVX-512 path), reused while the key range stays */
@@ -342,7 +343,10 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 packed_k0 = k0;
                 packed_k1 = k1;
             }
-            if (pack)
+            if (pack && full) /* every row's keys are the block's: the product's maxima */
+                sl_gemm_packed_rowmax(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale,
+                                      rowmax);
+            else if (pack)
                 sl_gemm_packed(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale, 0, NULL, 0);
             else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, scale,
@@ -356,8 +360,10 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 for (int j = k0; j < lo; j++)
                     row[j - k0] = 0.0f;
                 /* pack: the AVX-512 path (gemm.h), whose exp is faster */
-                float inv = 1.0f / (pack ? sl_gemm_exp_row(row + (lo - k0), hi - lo)
-                                         : exp_row(row + (lo - k0), hi - lo));
+                float inv = 1.0f / (pack && full ? sl_gemm_exp_row_max(row, hi - lo,
+                                                                       rowmax + (r - r0) * 16)
+                                    : pack ? sl_gemm_exp_row(row + (lo - k0), hi - lo)
+                                           : exp_row(row + (lo - k0), hi - lo));
                 if (save_probs)
                     scale_row(row + (lo - k0), hi - lo, inv);
                 else

@@ -294,6 +294,35 @@ static void test_exp_row(void **state)
             worst_sum = fmax(worst_sum, fabs(got_sum - sum) / sum);
         }
     }
+    /* with the maxima from the score product: the same numbers as above */
+    enum { M = 11, N = 50, K = 40 };
+    float A[M * K], W[N * K], P[64 * K], S[M * N], S2[M * N], rowmax[M * 16];
+    for (int i = 0; i < M * K; i++)
+        A[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f * 6.0f - 3.0f;
+    for (int i = 0; i < N * K; i++)
+        W[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f * 6.0f - 3.0f;
+    for (int i = 0; i < N * K; i++)
+        W[i] = fabsf(W[i]);
+    for (int k = 0; k < K; k++) /* row 0: every score negative, below the padding's 0 */
+        A[k] = -fabsf(A[k]) - 0.1f;
+    sl_gemm_pack_nt(P, W, K, N, K);
+    sl_gemm_packed(S2, N, A, K, P, M, N, K, 0.25f, 0, NULL, 0);
+    sl_gemm_packed_rowmax(S, N, A, K, P, M, N, K, 0.25f, rowmax);
+    for (int i = 0; i < M; i++) {
+        float mx = -INFINITY, lanes = -INFINITY;
+        for (int j = 0; j < N; j++) {
+            assert_true(S[i * N + j] == S2[i * N + j]); /* the product itself unchanged */
+            mx = fmaxf(mx, S[i * N + j]);
+        }
+        for (int l = 0; l < 16; l++)
+            lanes = fmaxf(lanes, rowmax[i * 16 + l]);
+        assert_true(lanes == mx); /* the padded columns (zeros) do not count */
+        float sum2 = sl_gemm_exp_row(S2 + i * N, N);
+        float sum = sl_gemm_exp_row_max(S + i * N, N, rowmax + i * 16);
+        assert_true(sum == sum2);
+        for (int j = 0; j < N; j++)
+            assert_true(S[i * N + j] == S2[i * N + j]);
+    }
     printf("exp row: max relative error %.2e, sums %.2e\n", worst, worst_sum);
     assert_true(worst < 3e-7);
     assert_true(worst_sum < 1e-6);
