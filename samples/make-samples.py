@@ -86,6 +86,8 @@ class Sample:
 MENARDI = "asterisk-prompt-it-menardi-wav:usr/share/asterisk/sounds/it_IT_f_Menardi/"
 FILLETS = "fillets-ng-data-cs:usr/share/games/fillets-ng/sound/"
 ZEROAD = "0ad-data:_audio/audio/"
+MEGAGLEST = "megaglest-data:usr/share/games/megaglest/"
+LINCITY = "lincity-ng-data:usr/share/games/lincity-ng/sounds/"
 
 
 def main():
@@ -100,17 +102,18 @@ def main():
     s.add(idx, ZEROAD + "music/Expedition.ogg", 1.0, 30.0, 14.0, -3)
     s.write("music")
 
-    s = Sample(15.0)  # sea waves, then a stone gate opening and bow shots
-    s.add(idx, ZEROAD + "ambient/water/wave_21.ogg", 0.5, 5.0, 8.0, -3)
-    s.hiss(8.5, 1.5, -72, 1)
-    s.add(idx, ZEROAD + "actor/gate/stonegate_open_21.ogg", 10.0, 0.0, 4.5, 0)
+    s = Sample(15.0)  # rain, a faint hiss, road traffic, rain again
+    s.add(idx, MEGAGLEST + "tilesets/birch_forest/sounds/rain.ogg", 0.5, 2.0, 6.0, -2)
+    s.hiss(6.5, 1.5, -72, 1)
+    s.add(idx, LINCITY + "TraficHigh2.wav", 8.0, 0.0, 4.0, 0)
+    s.add(idx, MEGAGLEST + "tilesets/birch_forest/sounds/rain.ogg", 12.5, 14.0, 2.5, -2)
     s.write("noise")
 
-    s = Sample(20.0)  # speech over music, music, music over a snowstorm, speech over waves
+    s = Sample(20.0)  # speech over music, music, music over a snowstorm, speech over rain
     s.add(idx, ZEROAD + "music/Helen_Leaves_Sparta.ogg", 0.0, 60.0, 10.0, -14)
     s.add(idx, FILLETS + "briefcase/cs/kd-zelva.ogg", 0.5, 0.0, 5.5, -4)
     s.add(idx, ZEROAD + "ambient/weather/snowstorm_11.ogg", 7.5, 20.0, 6.0, -2)
-    s.add(idx, ZEROAD + "ambient/water/wave_21.ogg", 13.5, 15.0, 6.5, -12)
+    s.add(idx, MEGAGLEST + "tilesets/birch_forest/sounds/rain.ogg", 13.5, 8.0, 6.5, -10)
     s.add(idx, MENARDI + "demo-echotest.wav", 14.0, 0.0, 5.5, -4)
     s.write("mixture")
 
