@@ -16,7 +16,7 @@ out=${4:-$(mktemp -d)}
 seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
 node_dir=${VAD_NODE_DIR:-$here}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
-mkdir -p "$out"
+mkdir -p "$out" "$out/seqlabel"
 
 # audio paths of the manifest, absolute (relative ones are from the manifest's folder)
 base=$(cd "$(dirname "$test_tsv")" && pwd)
@@ -33,7 +33,7 @@ s_webrtc=$(timed /usr/bin/python3 "$here/webrtc_vad.py" "$out/webrtc" "${files[@
 s_silero=$(NODE_PATH="$node_dir/node_modules" PATH="$here/ffmpeg-shim:$PATH" \
   timed node "$here/silero.js" "$out/silero" "${files[@]}")
 
-printf 'method\tframes\tprecision\trecall\tf1\tseconds\n'
+printf 'method\tframes\tprecision\trecall\tf1\tfalse_alarm\tseconds\n'
 for m in seqlabel energy webrtc silero; do
   s=$(eval echo "\$s_${m/seqlabel/ours}")
   printf '%s\t%s\n' "$(/usr/bin/python3 "$here/score.py" "$test_tsv" "$out/$m" --name "$m")" "$s"

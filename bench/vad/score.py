@@ -8,8 +8,13 @@ ignored. A frame is predicted `speech` when its centre lies in a predicted segme
 labeled `speech` (so 4-class output of `seqlabel label` scores the same way).
 Counts are summed over every file (micro average), as `seqlabel eval` does.
 
-usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S]
-prints: name frames precision recall f1 (TSV, one line)
+With --by-kind, the frames are also grouped by what the corpus mixed there (the
+`<name>.meta.tsv` beside each label file, tools/corpus/mix.py): segment kind
+(speech, speech+music, ..., silence) and channel (full, telephone, old11k, eq).
+
+usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind]
+prints: name frames precision recall f1 false_alarm (TSV, one line; --by-kind: one
+per group). false_alarm: share of the non-speech frames called speech.
 """
 import argparse
 import os
@@ -67,27 +72,63 @@ def reference_speech(audio, labels):
     return frame_classes(read_labels(labels), num_frames(audio))
 
 
+def read_meta(labels):
+    """(start, end, kind, channel) of each mixed segment, or [] without a meta file."""
+    path = labels[:-4] + ".meta.tsv" if labels.endswith(".txt") else labels + ".meta.tsv"
+    out = []
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                c = line.rstrip("\n").split("\t")
+                if len(c) >= 5 and c[2] != "floor":
+                    out.append((float(c[0]), float(c[1]), c[2], c[4] or "full"))
+    return out
+
+
+class Counts:
+    def __init__(self):
+        self.tp = self.fp = self.fn = self.total = self.neg = 0
+
+    def add(self, pred, ref):
+        known = ref >= 0
+        self.total += int(known.sum())
+        self.tp += int(np.sum(pred & (ref == 1)))
+        self.fp += int(np.sum(pred & (ref == 0)))
+        self.fn += int(np.sum(~pred & (ref == 1)))
+        self.neg += int(np.sum(ref == 0))
+
+    def row(self, name):
+        p = self.tp / max(1, self.tp + self.fp)
+        r = self.tp / max(1, self.tp + self.fn)
+        f1 = 2 * self.tp / max(1, 2 * self.tp + self.fp + self.fn)
+        fa = self.fp / max(1, self.neg)
+        return f"{name}\t{self.total}\t{p:.4f}\t{r:.4f}\t{f1:.4f}\t{fa:.4f}"
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('manifest')
     ap.add_argument('pred_dir')
     ap.add_argument('--name', default='')
     ap.add_argument('--split')
+    ap.add_argument('--by-kind', action='store_true')
     args = ap.parse_args()
-    tp = fp = fn = total = 0
+    name = args.name or args.pred_dir
+    allc, groups = Counts(), {}
     for audio, labels in read_manifest(args.manifest, args.split):
         ref = reference_speech(audio, labels)
-        name = os.path.splitext(os.path.basename(audio))[0]
-        pred = frame_classes(read_labels(os.path.join(args.pred_dir, name + '.txt')), len(ref)) == 1
-        known = ref >= 0
-        total += int(known.sum())
-        tp += int(np.sum(pred & (ref == 1)))
-        fp += int(np.sum(pred & (ref == 0)))
-        fn += int(np.sum(~pred & (ref == 1)))
-    p = tp / max(1, tp + fp)
-    r = tp / max(1, tp + fn)
-    f1 = 2 * tp / max(1, 2 * tp + fp + fn)
-    print(f'{args.name or args.pred_dir}\t{total}\t{p:.4f}\t{r:.4f}\t{f1:.4f}')
+        base = os.path.splitext(os.path.basename(audio))[0]
+        pred = frame_classes(read_labels(os.path.join(args.pred_dir, base + '.txt')), len(ref)) == 1
+        allc.add(pred, ref)
+        if args.by_kind:
+            centres = (np.arange(len(ref)) + 0.5) * 0.01
+            for a, b, kind, channel in read_meta(labels):
+                sel = (centres >= a) & (centres < b)
+                for key in ("kind=" + kind, "channel=" + channel):
+                    groups.setdefault(key, Counts()).add(pred[sel], ref[sel])
+    print(allc.row(name))
+    for key in sorted(groups):
+        print(groups[key].row(f"{name}\t{key}"))
     return 0
 
 
