@@ -14,7 +14,7 @@ model=model/default.slm
 tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for f in samples/*.wav; do
   name=$(basename "$f" .wav)
-  echo "== $f ($(soxi -D "$f" 2>/dev/null || echo '?') s): segments (start end label) from $model"
+  echo "== $f: segments (start end label) from $model"
   "$seqlabel" label "$f" --model "$model" --threads 1 -q -o "$tmp/$name.txt"
   sed 's/^/   /' "$tmp/$name.txt"
 done
