@@ -255,6 +255,14 @@ const sl_tensor_info *sl_model_tensor(const sl_model *m, int i); /* NULL if out 
 /* Index of the tensor called `name`, or -1. */
 int sl_model_find_tensor(const sl_model *m, const char *name);
 
+/* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
+ * the installed default model (<datadir>/seqlabel/default.slm) when readable, else
+ * the source tree's model/default.slm when readable (so an uninstalled build
+ * works), else NULL. The two fixed places, for help texts: */
+const char *sl_default_model_path(void);
+const char *sl_installed_model_path(void);
+const char *sl_source_model_path(void);
+
 /* Scratch memory for one thread running the encoder on windows of up to max_T
  * frames (max_T <= config max_window). Allocated once; forward allocates nothing.
  * Several encoders may share one model from different threads. On CPUs with

@@ -204,7 +204,7 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODEL:
-      g_value_set_string (value, p->model_path ? p->model_path : SL_DEFAULT_MODEL);
+      g_value_set_string (value, p->model_path ? p->model_path : sl_installed_model_path ());
       break;
     case PROP_WINDOW:
       g_value_set_int (value, p->window);
@@ -633,7 +633,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "Path of the seqlabel model file; the model fixes the sample rate, "
           "features and classes. Unset: $SEQLABEL_MODEL, else the installed default "
           "model, else the source tree's model/default.slm",
-          SL_DEFAULT_MODEL, rw_ready));
+          sl_installed_model_path (), rw_ready));
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       g_param_spec_int ("window", "Window",
           "Frames per encoder window (-1: the model's, or, when left-context or "

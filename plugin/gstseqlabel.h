@@ -14,14 +14,6 @@
 
 G_BEGIN_DECLS
 
-/* The same defaults as `seqlabel label` (set by meson). */
-#ifndef SL_DEFAULT_MODEL
-#define SL_DEFAULT_MODEL "/usr/local/share/seqlabel/default.slm"
-#endif
-#ifndef SL_SOURCE_MODEL
-#define SL_SOURCE_MODEL "model/default.slm"
-#endif
-
 #define GST_TYPE_SEQLABEL (gst_seqlabel_get_type ())
 G_DECLARE_FINAL_TYPE (GstSeqLabel, gst_seqlabel, GST, SEQLABEL, GstBaseTransform)
 

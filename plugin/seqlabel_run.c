@@ -31,14 +31,9 @@ run_frame_time (GstSeqLabel * self, gint64 index)
 static gchar *
 default_model_path (void)
 {
-  const gchar *env = g_getenv ("SEQLABEL_MODEL");
-  if (env && env[0])
-    return g_strdup (env);
-  if (g_access (SL_DEFAULT_MODEL, R_OK) == 0)
-    return g_strdup (SL_DEFAULT_MODEL);
-  if (g_access (SL_SOURCE_MODEL, R_OK) == 0)
-    return g_strdup (SL_SOURCE_MODEL);
-  return g_strdup (SL_DEFAULT_MODEL); /* the error will name it */
+  const char *path = sl_default_model_path ();
+  /* none found: the installed path, so the load error names it */
+  return g_strdup (path ? path : sl_installed_model_path ());
 }
 
 gboolean

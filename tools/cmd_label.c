@@ -15,13 +15,6 @@
 #include "seqlabel.h"
 #include "tools/cli.h"
 
-#ifndef SL_DEFAULT_MODEL
-#define SL_DEFAULT_MODEL "/usr/local/share/seqlabel/default.slm"
-#endif
-#ifndef SL_SOURCE_MODEL
-#define SL_SOURCE_MODEL "model/default.slm"
-#endif
-
 #define READ_BLOCK 8192 /* samples per read at least: bounded memory, negligible call overhead */
 
 /* Samples per read: with T threads a push must carry T core blocks for the
@@ -94,7 +87,7 @@ static void usage(FILE *fp)
         "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples, bad\n"
         "options) print one line naming the file; the other files are still labelled and\n"
         "the exit status is 1.\n",
-        SL_DEFAULT_MODEL, SL_SOURCE_MODEL);
+        sl_installed_model_path(), sl_source_model_path());
 }
 
 enum {
@@ -334,18 +327,6 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     return rc;
 }
 
-static const char *default_model(void)
-{
-    const char *env = getenv("SEQLABEL_MODEL");
-    if (env && *env)
-        return env;
-    if (access(SL_DEFAULT_MODEL, R_OK) == 0)
-        return SL_DEFAULT_MODEL;
-    if (access(SL_SOURCE_MODEL, R_OK) == 0)
-        return SL_SOURCE_MODEL;
-    return NULL;
-}
-
 static int parse_args(int argc, char **argv, label_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -470,10 +451,10 @@ int sl_cmd_label(int argc, char **argv)
     if (stdin_uses > 1)
         return cli_error("standard input ('-') can be labelled only once"), 2;
 
-    const char *model_path = a.model_path ? a.model_path : default_model();
+    const char *model_path = a.model_path ? a.model_path : sl_default_model_path();
     if (!model_path)
         return cli_error("no model: give --model PATH or set SEQLABEL_MODEL (no default model at %s "
-                         "or %s)", SL_DEFAULT_MODEL, SL_SOURCE_MODEL);
+                         "or %s)", sl_installed_model_path(), sl_source_model_path());
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
