@@ -232,8 +232,21 @@ static void try_write(const char *entry, const char *magic, uint64_t key, const 
         unlink(tmp);
 }
 
-int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
-                         sl_feature_file *out, char *err, size_t errlen)
+/* One kind of cache entry: log-mel features of a config, or samples at a rate. */
+typedef struct {
+    const char *magic;
+    const char *ext;
+    const sl_feature_config *key_cfg; /* the settings the entry depends on */
+    uint64_t key_salt;
+    int dim;
+    int (*compute)(const char *audio, const void *arg, sl_feature_file *out, char *err, size_t errlen);
+    const void *arg;
+} cache_kind;
+
+/* The entry for `audio` when it is valid, else computed (and stored when a
+ * cache directory is given). The key covers the path, size, mtime and settings. */
+static int cached_load(const char *audio, const char *cache_dir, const cache_kind *k,
+                       sl_feature_file *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
     struct stat st;
@@ -242,29 +255,44 @@ int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const c
     if (S_ISDIR(st.st_mode))
         return sl_fail(err, errlen, "%s: is a directory, not an audio file", audio);
     if (!cache_dir || !cache_dir[0])
-        return compute(audio, fc, out, err, errlen);
+        return k->compute(audio, k->arg, out, err, errlen);
     char *real = realpath(audio, NULL);
     if (!real)
         return sl_fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
-    uint64_t key = cache_key(real, &st, fc);
+    uint64_t key = cache_key(real, &st, k->key_cfg) ^ k->key_salt;
     char entry[4096];
     int rc;
-    if (snprintf(entry, sizeof entry, "%s/%016llx.feat", cache_dir, (unsigned long long)key) >=
+    if (snprintf(entry, sizeof entry, "%s/%016llx.%s", cache_dir, (unsigned long long)key, k->ext) >=
         (int)sizeof entry) {
-        rc = compute(audio, fc, out, err, errlen);
-    } else if (try_read(entry, CACHE_MAGIC, key, real, sl_feature_dim(fc), out) == 0) {
+        rc = k->compute(audio, k->arg, out, err, errlen);
+    } else if (try_read(entry, k->magic, key, real, k->dim, out) == 0) {
         rc = 0;
     } else {
-        rc = compute(audio, fc, out, err, errlen);
+        rc = k->compute(audio, k->arg, out, err, errlen);
         if (rc == 0 && mkdir_p(cache_dir) == 0)
-            try_write(entry, CACHE_MAGIC, key, real, out);
+            try_write(entry, k->magic, key, real, out);
     }
     free(real);
     return rc;
 }
 
-static int compute_pcm(const char *audio, int rate, sl_feature_file *out, char *err, size_t errlen)
+static int compute_features(const char *audio, const void *fc, sl_feature_file *out, char *err,
+                            size_t errlen)
 {
+    return compute(audio, fc, out, err, errlen);
+}
+
+int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
+                         sl_feature_file *out, char *err, size_t errlen)
+{
+    const cache_kind k = {CACHE_MAGIC, "feat", fc, 0, sl_feature_dim(fc), compute_features, fc};
+    return cached_load(audio, cache_dir, &k, out, err, errlen);
+}
+
+static int compute_pcm(const char *audio, const void *rate_arg, sl_feature_file *out, char *err,
+                       size_t errlen)
+{
+    int rate = *(const int *)rate_arg;
     sl_audio_reader *r = sl_audio_open(audio, rate, err, errlen);
     if (!r)
         return -1;
@@ -305,35 +333,12 @@ static int compute_pcm(const char *audio, int rate, sl_feature_file *out, char *
 int sl_pcm_file_load(const char *audio, int rate, const char *cache_dir, sl_feature_file *out,
                      char *err, size_t errlen)
 {
-    memset(out, 0, sizeof *out);
-    struct stat st;
-    if (stat(audio, &st))
-        return sl_fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
-    if (S_ISDIR(st.st_mode))
-        return sl_fail(err, errlen, "%s: is a directory, not an audio file", audio);
-    if (!cache_dir || !cache_dir[0])
-        return compute_pcm(audio, rate, out, err, errlen);
-    char *real = realpath(audio, NULL);
-    if (!real)
-        return sl_fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
     sl_feature_config only_rate;
     memset(&only_rate, 0, sizeof only_rate);
     only_rate.sample_rate = rate;
-    uint64_t key = cache_key(real, &st, &only_rate) ^ 0x50434d50434d5043ull; /* "PCM" */
-    char entry[4096];
-    int rc;
-    if (snprintf(entry, sizeof entry, "%s/%016llx.pcm", cache_dir, (unsigned long long)key) >=
-        (int)sizeof entry) {
-        rc = compute_pcm(audio, rate, out, err, errlen);
-    } else if (try_read(entry, PCM_MAGIC, key, real, 1, out) == 0) {
-        rc = 0;
-    } else {
-        rc = compute_pcm(audio, rate, out, err, errlen);
-        if (rc == 0 && mkdir_p(cache_dir) == 0)
-            try_write(entry, PCM_MAGIC, key, real, out);
-    }
-    free(real);
-    return rc;
+    const cache_kind k = {PCM_MAGIC, "pcm", &only_rate, 0x50434d50434d5043ull /* "PCM" */, 1,
+                          compute_pcm, &rate};
+    return cached_load(audio, cache_dir, &k, out, err, errlen);
 }
 
 void sl_feature_file_free(sl_feature_file *f)
