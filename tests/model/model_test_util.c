@@ -1,4 +1,5 @@
 #include "model_test_util.h"
+#include "tests/common/test_files.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -11,26 +12,9 @@
 
 const char *fixture_path(char *buf, size_t len, const char *name)
 {
-    const char *dir = getenv("SL_FIXTURES");
-    snprintf(buf, len, "%s/model/%s", dir ? dir : "tests/fixtures", name);
-    return buf;
+    return test_fixture_path(buf, len, "model", name);
 }
 
-unsigned char *read_file(const char *path, size_t *size)
-{
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        fail_msg("cannot open %s", path);
-    fseek(fp, 0, SEEK_END);
-    long n = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    unsigned char *buf = malloc((size_t)n + 1);
-    assert_non_null(buf);
-    assert_int_equal(fread(buf, 1, (size_t)n, fp), (size_t)n);
-    fclose(fp);
-    *size = (size_t)n;
-    return buf;
-}
 
 unsigned char *read_gz(const char *path, size_t *size)
 {
@@ -61,7 +45,7 @@ float *read_f32(const char *name, size_t *n)
 {
     char path[4096];
     size_t size;
-    unsigned char *b = read_file(fixture_path(path, sizeof path, name), &size);
+    unsigned char *b = test_read_file(fixture_path(path, sizeof path, name), &size);
     *n = size / 4;
     return (float *)b;
 }

@@ -5,11 +5,10 @@
 #include <stddef.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h" /* test_read_file */
 
 /* $SL_FIXTURES/model/<name> into buf (PATH_MAX-sized). */
 const char *fixture_path(char *buf, size_t len, const char *name);
-/* Whole file into a malloc'd buffer; *size gets its length. Aborts the test on error. */
-unsigned char *read_file(const char *path, size_t *size);
 /* Whole gzip file, decompressed. */
 unsigned char *read_gz(const char *path, size_t *size);
 /* A fixture's float32 file; *n gets the count of floats. */

@@ -88,7 +88,7 @@ static void test_all_cases(void **state)
     (void)state;
     char path[4096];
     size_t size;
-    char *txt = (char *)read_file(fixture_path(path, sizeof path, "cases.txt"), &size);
+    char *txt = (char *)test_read_file(fixture_path(path, sizeof path, "cases.txt"), &size);
     txt[size] = 0;
     int n = 0;
     for (char *line = strtok(txt, "\n"); line; line = strtok(NULL, "\n")) {

@@ -27,7 +27,7 @@ static int setup(void **state)
 {
     (void)state;
     char path[4096];
-    tiny = read_file(fixture_path(path, sizeof path, "tiny.slm"), &tiny_size);
+    tiny = test_read_file(fixture_path(path, sizeof path, "tiny.slm"), &tiny_size);
     return 0;
 }
 
@@ -143,7 +143,7 @@ static void test_save_roundtrip(void **state)
     close(fd);
     assert_int_equal(sl_model_save(m, path, err, sizeof err), 0);
     size_t n;
-    unsigned char *b = read_file(path, &n);
+    unsigned char *b = test_read_file(path, &n);
     assert_int_equal(n, tiny_size);
     assert_memory_equal(b, tiny, n);
     free(b);

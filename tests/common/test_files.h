@@ -1,0 +1,13 @@
+/* File helpers shared by the cmocka tests. */
+#ifndef SL_TEST_FILES_H
+#define SL_TEST_FILES_H
+
+#include <stddef.h>
+
+/* $SL_FIXTURES/<area>/<name> (tests/fixtures when unset) into buf. */
+const char *test_fixture_path(char *buf, size_t len, const char *area, const char *name);
+/* Whole file into a malloc'd, NUL-terminated buffer; *size gets its length.
+ * Fails the test when the file cannot be read. */
+unsigned char *test_read_file(const char *path, size_t *size);
+
+#endif
