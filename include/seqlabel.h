@@ -584,6 +584,10 @@ typedef struct {
     float clip;                  /* global gradient norm limit; 0 = none; default 1 */
     int class_weights;           /* 1: inverse class frequency in the loss */
     float augment_gain_db;       /* > 0: random gain in [-x, x] dB per window */
+    int augment_freq_mask;       /* > 0: two bands of up to this many feature bins per
+                                    window set to the mean (SpecAugment); default 0 */
+    int augment_time_mask;       /* > 0: two spans of up to this many frames per window
+                                    set to the mean, labels kept; default 0 */
     const char *noise_list;      /* NULL, or a file of noise audio paths (one a line):
                                     mixed into windows, features recomputed */
     float snr_min_db, snr_max_db;/* SNR range of the noise; default 0, 20 */

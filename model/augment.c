@@ -101,3 +101,20 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
         return sl_fail(err, errlen, "augmentation made %lld frames, expected %d", (long long)a->got, L);
     return 0;
 }
+
+void sl_augment_masks(float *x, int L, int F, int freq_max, int time_max, sl_rng *rng)
+{
+    for (int k = 0; k < 2; k++) {
+        int w = (int)sl_rng_below(rng, (uint64_t)freq_max + 1);
+        int f0 = (int)sl_rng_below(rng, (uint64_t)(F - (w < F ? w : F)) + 1);
+        for (int t = 0; t < L; t++)
+            for (int j = f0; j < f0 + w && j < F; j++)
+                x[(size_t)t * F + j] = 0.0f;
+    }
+    for (int k = 0; k < 2; k++) {
+        int w = (int)sl_rng_below(rng, (uint64_t)time_max + 1);
+        int t0 = (int)sl_rng_below(rng, (uint64_t)(L - (w < L ? w : L)) + 1);
+        for (int t = t0; t < t0 + w && t < L; t++)
+            memset(x + (size_t)t * F, 0, (size_t)F * sizeof *x);
+    }
+}

@@ -128,6 +128,7 @@ typedef struct {
     const float *mean, *inv_std;
     int F, T, B;
     float gain_db;
+    int freq_mask, time_mask;
     float log_floor; /* features at or below it were floored */
     const sl_noise_set *noise; /* NULL: no noise mixing */
     float snr_min, snr_max, noise_prob;
@@ -137,7 +138,7 @@ typedef struct {
 
 /* Every window draws, in this order: its crop, its gain (with gain
  * augmentation), whether it gets noise, which noise, where in it and at which
- * SNR (with a noise list). The count of draws never depends on data values,
+ * SNR (with a noise list), then its masks (with masking). The count of draws never depends on data values,
  * so the generator state at a step is a function of the step alone. */
 static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, char *err,
                       size_t errlen)
@@ -181,7 +182,7 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
                     memset(xb + (size_t)t * F, 0, (size_t)F * sizeof *xb);
                     yb[t] = -1;
                 }
-                continue;
+                goto masks;
             }
         }
         for (int t = 0; t < (int)L; t++) {
@@ -203,6 +204,9 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
             memset(xb + (size_t)t * F, 0, (size_t)F * sizeof *xb);
             yb[t] = -1;
         }
+    masks:
+        if (bm->freq_mask > 0 || bm->time_mask > 0)
+            sl_augment_masks(xb, (int)L, F, bm->freq_mask, bm->time_mask, rng);
     }
     return 0;
 }
@@ -213,7 +217,7 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
                   c->min_lr_ratio, c->weight_decay, c->beta1, c->beta2, c->adam_eps, c->clip,
                   c->class_weights, c->augment_gain_db, (double)c->seed, c->num_threads,
                   (double)train_frames, c->noise_list != NULL, c->snr_min_db, c->snr_max_db,
-                  c->noise_prob};
+                  c->noise_prob, c->augment_freq_mask, c->augment_time_mask};
     uint64_t h = 1469598103934665603ull;
     const unsigned char *p = (const unsigned char *)v;
     for (size_t i = 0; i < sizeof v; i++) {
@@ -297,6 +301,10 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
     if (c->augment_gain_db > 0.0f && !gain_exact(&c->features))
         return sl_fail(err, errlen, "gain augmentation needs log-mel features without dither "
                                  "(it is applied to cached features; docs/training.md)");
+    if (c->augment_freq_mask < 0 || c->augment_freq_mask > sl_feature_dim(&c->features) / 2 ||
+        c->augment_time_mask < 0 || c->augment_time_mask > c->window / 2)
+        return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the %d-frame "
+                                 "window", sl_feature_dim(&c->features), c->window);
     if (c->noise_list && !(c->snr_min_db <= c->snr_max_db && c->snr_min_db >= -60.0f &&
                            c->snr_max_db <= 100.0f && c->noise_prob >= 0.0f && c->noise_prob <= 1.0f))
         return sl_fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
@@ -537,7 +545,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 c->checkpoint_path);
 
     batch_maker bm = {&r.train, sl_model_norm_mean(r.m), sl_model_norm_inv_std(r.m), F, T, B,
-                      c->augment_gain_db, logf(FLT_EPSILON) + 1e-3f,
+                      c->augment_gain_db, c->augment_freq_mask, c->augment_time_mask,
+                      logf(FLT_EPSILON) + 1e-3f,
                       c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
                       c->noise_prob, r.aug, r.raw};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};

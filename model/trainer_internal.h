@@ -128,6 +128,16 @@ uint64_t sl_rng_next(sl_rng *r);
 uint64_t sl_rng_below(sl_rng *r, uint64_t n); /* uniform in [0, n), n > 0 */
 double sl_rng_uniform(sl_rng *r);             /* [0, 1) */
 
+/* SpecAugment-style masks on one normalised window x (T x F, its first L
+ * frames real): two frequency bands of width uniform in [0, freq_max] bins
+ * and two time spans of width uniform in [0, time_max] frames, each at a
+ * uniform position, are set to 0 (the feature mean after normalisation).
+ * Labels are kept, so the model learns to label from context and from the
+ * bands that remain (a telephone or codec channel loses its upper bands).
+ * Always 8 draws from rng, in the order: per band width then first bin, per
+ * span width then first frame; so the generator state never depends on data. */
+void sl_augment_masks(float *x, int L, int F, int freq_max, int time_max, sl_rng *rng);
+
 /* ---- checkpoints (model/train_checkpoint.c) ---------------------------------- */
 typedef struct {
     int64_t step;

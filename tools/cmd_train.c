@@ -46,6 +46,10 @@ static void usage(FILE *fp)
         "  --weight-decay X [0.01]   --clip X (global grad norm, 0: off) [1]\n"
         "  --class-weights       weigh the loss by inverse class frequency\n"
         "  --augment-gain DB     random gain in [-DB, DB] per window (log-mel only)\n"
+        "  --augment-freq-mask N two bands of up to N feature bins per window set to the\n"
+        "                        mean (SpecAugment) [0: off]\n"
+        "  --augment-time-mask N two spans of up to N frames per window set to the mean,\n"
+        "                        labels kept [0: off]\n"
         "  --noise-list FILE     noise audio files, one path a line: mixed into windows\n"
         "  --snr-range A,B       their SNR in dB, uniform in [A, B] [0,20]\n"
         "  --noise-prob P        share of windows that get noise [0.5]\n"
@@ -81,7 +85,8 @@ enum {
     O_MANIFEST = 256, O_VALID, O_OUT, O_CLASSES, O_CACHE, O_NOCACHE, O_RATE, O_MEL, O_MFCC,
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
-    O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB
+    O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
+    O_FMASK, O_TMASK
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -102,6 +107,8 @@ int sl_cmd_train(int argc, char **argv)
         {"min-lr-ratio", required_argument, 0, O_MINLR},
         {"weight-decay", required_argument, 0, O_WD}, {"clip", required_argument, 0, O_CLIP},
         {"class-weights", no_argument, 0, O_CW}, {"augment-gain", required_argument, 0, O_GAIN},
+        {"augment-freq-mask", required_argument, 0, O_FMASK},
+        {"augment-time-mask", required_argument, 0, O_TMASK},
         {"seed", required_argument, 0, O_SEED}, {"threads", required_argument, 0, O_THREADS},
         {"checkpoint", required_argument, 0, O_CKPT},
         {"checkpoint-every", required_argument, 0, O_CKPT_EVERY},
@@ -175,6 +182,8 @@ int sl_cmd_train(int argc, char **argv)
         case O_WD: bad = cli_parse_float("--weight-decay", a, 0.0, 10.0, &d); c.weight_decay = (float)d; break;
         case O_CLIP: bad = cli_parse_float("--clip", a, 0.0, 1e9, &d); c.clip = (float)d; break;
         case O_CW: c.class_weights = 1; break;
+        case O_FMASK: bad = cli_parse_int("--augment-freq-mask", a, 0, 512, &v); c.augment_freq_mask = (int)v; break;
+        case O_TMASK: bad = cli_parse_int("--augment-time-mask", a, 0, 4096, &v); c.augment_time_mask = (int)v; break;
         case O_GAIN: bad = cli_parse_float("--augment-gain", a, 0.0, 60.0, &d); c.augment_gain_db = (float)d; break;
         case O_SEED: bad = cli_parse_int("--seed", a, 0, 0x7fffffffL, &v); c.seed = (uint64_t)v; break;
         case O_THREADS: bad = cli_parse_int("--threads", a, 1, 256, &v); c.num_threads = (int)v; break;

@@ -4,7 +4,9 @@
  *  - a gain of +6 dB / -9 dB in the samples moves every log-mel value by
  *    2 ln(gain), which is what the trainer adds to cached features (<= 2e-3);
  *  - noise mixing equals features of a mix made here in double precision at
- *    the requested SNR (<= 2e-3). */
+ *    the requested SNR (<= 2e-3);
+ *  - masks zero exactly the bands and spans that the documented draws give,
+ *    never the padding, and always take 8 draws. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -155,12 +157,55 @@ static void noise_mixed_at_the_snr(void **state)
     sl_augmenter_free(a);
 }
 
+/* The rectangles are recomputed here from a copy of the generator, in the
+ * order the header documents; every other value must be untouched. */
+static void masks_zero_the_drawn_regions(void **state)
+{
+    (void)state;
+    enum { T = 40, F = 16, FMAX = 5, TMAX = 7 };
+    float x[T * F];
+    int saw_zero_width = 0, saw_full_width = 0;
+    for (uint64_t seed = 1; seed <= 300; seed++) {
+        const int L = seed % 3 == 0 ? 25 : T; /* some windows with padding */
+        for (int i = 0; i < T * F; i++)
+            x[i] = 1.0f + (float)i;
+        sl_rng rng, ref;
+        sl_rng_seed(&rng, seed);
+        ref = rng;
+        sl_augment_masks(x, L, F, FMAX, TMAX, &rng);
+        unsigned char masked[T][F];
+        memset(masked, 0, sizeof masked);
+        for (int k = 0; k < 2; k++) {
+            int w = (int)sl_rng_below(&ref, FMAX + 1);
+            int f0 = (int)sl_rng_below(&ref, (uint64_t)(F - w) + 1);
+            saw_zero_width |= w == 0;
+            saw_full_width |= w == FMAX;
+            for (int t = 0; t < L; t++)
+                for (int j = f0; j < f0 + w; j++)
+                    masked[t][j] = 1;
+        }
+        for (int k = 0; k < 2; k++) {
+            int w = (int)sl_rng_below(&ref, TMAX + 1);
+            int t0 = (int)sl_rng_below(&ref, (uint64_t)(L - w) + 1);
+            for (int t = t0; t < t0 + w; t++)
+                for (int j = 0; j < F; j++)
+                    masked[t][j] = 1;
+        }
+        for (int t = 0; t < T; t++)
+            for (int j = 0; j < F; j++)
+                assert_true(x[t * F + j] == (masked[t][j] ? 0.0f : 1.0f + (float)(t * F + j)));
+        assert_memory_equal(&rng, &ref, sizeof rng); /* exactly 8 draws */
+    }
+    assert_true(saw_zero_width && saw_full_width);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(recomputed_window_equals_cache),
         cmocka_unit_test(gain_is_a_shift_of_log_mel),
         cmocka_unit_test(noise_mixed_at_the_snr),
+        cmocka_unit_test(masks_zero_the_drawn_regions),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
