@@ -1,12 +1,13 @@
 #!/usr/bin/env bash
 # The whole corpus recipe, resumable, niced, logged to $CACHE/build.log:
 #   install tools -> fetch packages -> clips -> mix -> stats -> check.
-# Usage: tools/corpus/build.sh [--hours H] [--seed S] [--rebuild]   (defaults: 12 hours, seed 20261129)
+# Usage: tools/corpus/build.sh [--hours H] [--seed S] [--rebuild]   (defaults: 16 hours, seed 20261129)
+# The recipe version (the corpus folder's name) is corpus_common.RECIPE_VERSION.
 #   --rebuild: replace corpus files made by an earlier recipe, seed or clip set (see mix.py)
 # Run in the background:  nohup tools/corpus/build.sh >/dev/null 2>&1 &
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-HOURS=12; SEED=20261129; REBUILD=()
+HOURS=16; SEED=20261129; REBUILD=()
 while [ $# -gt 0 ]; do
   case "$1" in
     --hours) HOURS="$2"; shift 2 ;;
@@ -16,12 +17,13 @@ while [ $# -gt 0 ]; do
   esac
 done
 export PYTHONDONTWRITEBYTECODE=1
+VERSION=$(cd "$CORPUS_TOOLS" && /usr/bin/python3 -c 'import corpus_common; print(corpus_common.RECIPE_VERSION)')
 exec >>"$CACHE/build.log" 2>&1
-log "build start: recipe corpus-v1, hours=$HOURS seed=$SEED, cache $CACHE"
+log "build start: recipe $VERSION, hours=$HOURS seed=$SEED, cache $CACHE"
 "$CORPUS_TOOLS/install-tools.sh"
 nice -n 10 "$CORPUS_TOOLS/fetch.sh"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/clips.py"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/mix.py" --hours "$HOURS" --seed "$SEED" "${REBUILD[@]}"
-nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/stats.py" | tee "$CACHE/corpus-v1/STATS.md"
+nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/stats.py" | tee "$CACHE/$VERSION/STATS.md"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/check.py"
 log "build done"

@@ -14,7 +14,7 @@ import sys
 import soundfile as sf
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus_common import CLASSES, RECIPE_VERSION, SR, cache_dir  # noqa: E402
+from corpus_common import CLASSES, RECIPE_VERSION, clips_index, SR, cache_dir  # noqa: E402
 
 
 def main():
@@ -25,7 +25,7 @@ def main():
     here = os.path.dirname(os.path.abspath(__file__))
     reserved = [ln.strip() for ln in open(os.path.join(here, "reserved.txt"))
                 if ln.strip() and not ln.startswith("#")]
-    with open(os.path.join(cache_dir(), "clips.tsv"), encoding="utf-8") as f:
+    with open(clips_index(), encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
     splits = collections.defaultdict(set)
     for r in rows:

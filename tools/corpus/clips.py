@@ -1,7 +1,8 @@
 #!/usr/bin/python3
 """Step 2 of the corpus recipe: turns every usable sound of the unpacked packages (and TTS, MIDI
 renderings, sox-made noise) into 16 kHz mono clips under $CACHE/clips, each with a class, a source
-id (a voice, a track, an effect file) and the split its source falls in; writes $CACHE/clips.tsv.
+id (a voice, a track, an effect file) and the split its source falls in; writes the clip index
+$CACHE/<recipe>/clips.tsv (corpus_common.clips_index).
 
 Resumable: a clip whose wav exists is not made again. Usage: clips.py [--only pkgs|tts|midi|synth]
 """
@@ -20,13 +21,13 @@ import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus_common import (SR, cache_dir, log, assign_splits, source_family,  # noqa: E402
-                           unit_hash, frame_db, activity,
+                           unit_hash, frame_db, activity, clips_index,
                            read_wav, write_wav)
 
 CACHE = cache_dir()
 PKGS = os.path.join(CACHE, "pkgs")
 CLIPS = os.path.join(CACHE, "clips")
-AUDIO_EXT = {".ogg", ".wav", ".flac", ".gsm", ".mp3", ".oga", ".au", ".wv"}
+AUDIO_EXT = {".ogg", ".wav", ".flac", ".gsm", ".mp3", ".oga", ".au", ".wv", ".g722"}
 MIDI_EXT = {".mid", ".midi"}
 
 # Hedgewars voice files that are vocal but not words (grunts, laughs, coughs): not used at all,
@@ -38,6 +39,18 @@ NOT_NOISE = re.compile(
     r"voice|speech|talk|vox|narrat|dialog|taunt|shout|scream|laugh|yell|grunt|cheer|crowd|"
     r"death|die\b|dying|hurt|pain|cry|sing|choir|jingle|fanfare|music|theme|victory|"
     r"intro|outro|/units?/|/heroes?/|/speak|/announcer|/tutorial|/lang", re.I)
+# tuxpaint stamps: melodic instruments play a phrase (music, not noise as in corpus-v1);
+# percussion hits, spoken digits/letters/dreidel letters and emotion faces are neither.
+TUXPAINT_MELODIC = re.compile(r"^(bassoon|cello|violin)\.", re.I)
+TUXPAINT_NOT_NOISE = re.compile(
+    r"^(\d+|[a-z]_with_umlaut.*|ss_eszett.*|dreydl-.*|happy|sad|mad|excited|santahat|ghost|"
+    r"xing_school|final-roll-call|xanthia|cymbal.*|drum.*|mallet.*)\.", re.I)
+# supertux, cube2, tuxtype, widelands effects that are voices, jingles or instruments
+SUPERTUX_NOT_NOISE = re.compile(
+    r"^(excellent|welldone|grunts|hurt|yeti_.*|tada|lifeup|savebell.*|upgrade|invincible_start|"
+    r"phone|kill|mr_tree.*|tree_howling)\.", re.I)
+CUBE2_NOT_NOISE = re.compile(r"/(0ad|olpc/(?!MichaelBierylo|Berklee))|/(pain|die|grunt)\d", re.I)
+TUXTYPE_NOT_NOISE = re.compile(r"^(excuseme|cheer|harp|win|winfinal|lose)\.", re.I)
 MUSIC_DIR = re.compile(r"/(music|musics|soundtrack|tracks)/", re.I)
 EFFECT_DIR = re.compile(r"sound|sfx|ambien|effect|/audio/", re.I)
 
@@ -56,11 +69,16 @@ def classify(pkg, rel):
             return None
         return ("speech", "real", "fillets-cs:" + (parts[1] if len(parts) > 2 else parts[0]))
     if pkg == "tuxpaint-stamps-default":
-        m = re.search(r"_desc(?:_([A-Za-z@]+))?\.ogg$", base)
+        # corpus-v1 missed the pt_BR readings (*_desc_pt_BR.wav) and filed them as noise
+        m = re.search(r"_desc(?:_([A-Za-z@_]+))?\.(?:ogg|wav)$", base)
         if m:
             return ("speech", "real", "tuxpaint:" + (m.group(1) or "en"))
-        if re.search(r"_[a-z]{2,3}(_[A-Z]{2})?\.ogg$", base):
+        if re.search(r"_[a-z]{2,3}(_[A-Z]{2})?\.(ogg|wav)$", base):
             return None  # a spoken name in one language (7_en_GB.ogg), not an effect
+        if TUXPAINT_MELODIC.match(base):
+            return ("music", "recorded", "%s:%s" % (pkg, rel))  # a phrase played on it
+        if TUXPAINT_NOT_NOISE.match(base):
+            return None
         return ("noise", "effects", "%s:%s" % (pkg, rel))
     if pkg == "hedgewars-data":
         m = re.search(r"/sounds/voices/([^/]+)/", low)
@@ -76,6 +94,10 @@ def classify(pkg, rel):
     if pkg.startswith("asterisk-"):
         if "/silence/" in low or re.search(r"beep|tone|silence", base, re.I):
             return None
+        m = re.match(r"asterisk-core-sounds-(\w+)-g722$", pkg)
+        if m:
+            # the same voice (and prompts) as -<lang>-wav at 16 kHz: one source, so one split
+            return ("speech", "real", "asterisk-core-sounds-%s-wav" % m.group(1))
         return ("speech", "real", pkg)
     if pkg in ("klettres-data", "ktuberling-data"):
         m = re.search(r"/(?:klettres|ktuberling/sounds)/([^/]+)/", low)
@@ -109,6 +131,34 @@ def classify(pkg, rel):
     if pkg == "lincity-ng-data" and re.search(
             r"market|school|health|university|commune|residence|sport|monument", low):
         return None  # may carry crowd voices
+    if pkg == "redeclipse-data":
+        # player, voice, announcer and interface sounds are voices or beeps: left out
+        if "/sounds/music/" in low or re.search(r"/sounds/(theme\w*|original)\.ogg$", low):
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        if re.search(r"/sounds/(ambience|weapons)/", low) and "wakawaka" not in base:
+            return ("noise", "effects", "%s:%s" % (pkg, rel))
+        if "/sounds/sfx/" in low and not re.match(r"(alarm|chat|error|critical|\w*damage\d*)\.",
+                                                  base):
+            return ("noise", "effects", "%s:%s" % (pkg, rel))
+        return None
+    if pkg == "openclonk-data":
+        # Music.ocg is a folder; the effects sit in packed c4group archives (not read)
+        if "/music.ocg/" in low:
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        return None
+    if pkg == "supertux-data":
+        if "/speech/" in low or SUPERTUX_NOT_NOISE.match(base):
+            return None
+    if pkg == "cube2-data" and CUBE2_NOT_NOISE.search(low):
+        return None
+    if pkg == "tuxtype-data":
+        if "/themes/" in low or TUXTYPE_NOT_NOISE.match(base):
+            return None
+        if ext == ".ogg":
+            return ("music", "recorded", "%s:%s" % (pkg, rel))  # its sounds/ holds tracks too
+        return ("noise", "effects", "%s:%s" % (pkg, rel))
+    if pkg == "widelands-data" and re.search(r"/sound/(military/|[^/]+\.ogg$)", low):
+        return None  # horns and message chimes, lobby chat notices
     if MUSIC_DIR.search(low):
         return ("music", "recorded", "%s:%s" % (pkg, rel))
     if EFFECT_DIR.search(low) and not NOT_NOISE.search(low):
@@ -120,7 +170,25 @@ def clip_path(cls, pkg, key):
     return os.path.join(CLIPS, cls, pkg, "%012x.wav" % int(unit_hash(key) * (1 << 48)))
 
 
+def ffmpeg_convert(src, dst, fmt):
+    """Formats sox cannot read (raw G.722 bitstreams) go through ffmpeg."""
+    os.makedirs(os.path.dirname(dst), exist_ok=True)
+    tmp = dst + ".tmp.wav"
+    r = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", fmt, "-i", src,
+                        "-ac", "1", "-ar", str(SR), "-c:a", "pcm_s16le", tmp],
+                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if r.returncode != 0:
+        log("skip %s: ffmpeg: %s" % (src, r.stderr.decode(errors="replace").strip()[:200]))
+        if os.path.exists(tmp):
+            os.remove(tmp)
+        return False
+    os.replace(tmp, dst)
+    return True
+
+
 def sox_convert(src, dst, extra_in=()):
+    if src.endswith(".g722"):
+        return ffmpeg_convert(src, dst, "g722")
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     tmp = dst + ".tmp.wav"
     r = subprocess.run(["sox", "-V1", "-R", "-G"] + list(extra_in) +
@@ -149,6 +217,33 @@ def unpack_0ad():
             if name.startswith("audio/") and not name.endswith("/"):
                 z.extract(name, dest)
     open(os.path.join(dest, ".done"), "w").close()
+
+
+def unpack_trigger():
+    """trigger-rally keeps its data in data.zip: pull out sounds/ only, once."""
+    dest = os.path.join(PKGS, "trigger-rally-data", "_audio")
+    if os.path.exists(os.path.join(dest, ".done")):
+        return
+    zips = glob.glob(os.path.join(PKGS, "trigger-rally-data", "**", "data.zip"), recursive=True)
+    if not zips:
+        return
+    log("unzip trigger-rally sounds from %s" % zips[0])
+    with zipfile.ZipFile(zips[0]) as z:
+        for name in z.namelist():
+            if name.startswith("sounds/") and not name.endswith("/"):
+                z.extract(name, dest)
+    open(os.path.join(dest, ".done"), "w").close()
+
+
+def classify_trigger(rel):
+    """Co-driver pace notes are real speech (three voices); engine, gravel, wind are noise."""
+    low = rel.lower()
+    if os.path.splitext(low)[1] not in AUDIO_EXT:
+        return None
+    m = re.search(r"/codriver/([^/]+)/", low)
+    if m:
+        return ("speech", "real", "trigger-codriver:" + m.group(1))
+    return ("noise", "effects", "trigger-rally-data:" + rel)
 
 
 def classify_0ad(rel):
@@ -192,6 +287,8 @@ def package_files(only):
             continue
         if pkg == "0ad-data":
             unpack_0ad()
+        if pkg == "trigger-rally-data":
+            unpack_trigger()
         for root, dirs, files in os.walk(d):
             dirs.sort()  # a fixed order, so the first of identical files is always the same
             for f in sorted(files):
@@ -199,6 +296,10 @@ def package_files(only):
                 rel = os.path.relpath(path, d)
                 if pkg == "0ad-data":
                     c = classify_0ad(rel) if rel.startswith("_audio/") else None
+                elif pkg == "trigger-rally-data":
+                    c = classify_trigger(rel) if rel.startswith("_audio/") else None
+                elif pkg == SKY_PKG:
+                    c = None  # its speech comes through sky_speech.py (make_sky_clips)
                 else:
                     c = classify(pkg, "/" + rel)
                 if os.path.splitext(f.lower())[1] in MIDI_EXT:
@@ -253,6 +354,49 @@ def make_package_clips(only, rows):
             log("clips: %d package files" % n)
 
 
+# ------------------------------------------------------------- Beneath a Steel Sky voices
+SKY_PKG = "beneath-a-steel-sky"
+
+
+def make_sky_clips(rows):
+    """The CD version's recorded dialogue (11025 Hz, 8-bit in the game files), extracted by
+    sky_speech.py into $CACHE/sky-speech/<group>/<fileno>.wav with an index.tsv. Run here when
+    the folder is missing and the package is unpacked. Source id = sky:<group>."""
+    out = os.path.join(CACHE, "sky-speech")
+    index = os.path.join(out, "index.tsv")
+    script = os.path.join(os.path.dirname(os.path.abspath(__file__)), "sky_speech.py")
+    pkgdir = os.path.join(PKGS, SKY_PKG)
+    if not os.path.exists(index):
+        if not (os.path.exists(script) and os.path.exists(os.path.join(pkgdir, ".done"))):
+            log("sky: no %s and no way to make it: Beneath a Steel Sky speech left out" % index)
+            return
+        log("sky: running %s" % script)
+        r = subprocess.run([sys.executable, script, pkgdir, out], stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE)
+        if r.returncode != 0 or not os.path.exists(index):
+            log("sky: sky_speech.py failed (%s): left out" %
+                r.stderr.decode(errors="replace").strip()[-300:])
+            return
+    n = 0
+    for ln in open(index, encoding="utf-8"):
+        f = ln.rstrip("\n").split("\t")
+        if len(f) < 3 or not f[1].strip().isdigit():
+            continue  # a header line
+        path, fileno, group = f[0], f[1].strip(), f[2].strip()
+        src = os.path.join(out, path)
+        if not os.path.exists(src):
+            continue
+        # keyed by content: a re-extraction that changes a file makes a new clip
+        digest = hashlib.sha1(open(src, "rb").read()).hexdigest()
+        dst = clip_path("speech", SKY_PKG, "sky:%s:%s" % (fileno, digest))
+        if not os.path.exists(dst) and not sox_convert(src, dst):
+            continue
+        rows.append((dst, "speech", "real", "sky:" + group, SKY_PKG,
+                     "%s:%s" % (SKY_PKG, fileno)))
+        n += 1
+    log("sky: %d speech files from %s" % (n, index))
+
+
 # ---------------------------------------------------------------------------------- TTS
 def dialog_texts():
     """Sentences per language from fillets-ng-data's dialog scripts (text only, any licence-free
@@ -296,6 +440,7 @@ FESTIVAL_VOICES = [  # (voice, text language, text encoding)
     ("czech_krb", "cs", "iso-8859-2"), ("czech_machac", "cs", "iso-8859-2"),
     ("czech_ph", "cs", "iso-8859-2"), ("upc_ca_ona_hts", "es", "latin-1"),
     ("hy_fi_mv_diphone", "en", "latin-1"), ("suo_fi_lj_diphone", "en", "latin-1"),
+    ("msu_ru_nsh_clunits", "ru", "utf-8"),  # corpus-v2: unit selection from a real Russian voice
 ]
 FLITE_VOICES = ["kal", "kal16", "awb", "rms", "slt"]
 
@@ -430,26 +575,31 @@ def write_index(rows):
     for r in out:
         r[4] = split[r[3]]
     out.sort()
-    tmp = os.path.join(CACHE, "clips.tsv.tmp")
+    index = clips_index()
+    os.makedirs(os.path.dirname(index), exist_ok=True)
+    tmp = index + ".tmp"
     with open(tmp, "w", encoding="utf-8") as f:
         f.write("clip\tclass\tgroup\tsource\tsplit\tpackage\tseconds\tmax_db\tactive_s\torigin\n")
         for r in out:
             f.write("\t".join(r) + "\n")
-    os.replace(tmp, os.path.join(CACHE, "clips.tsv"))
-    log("clips.tsv: %d clips" % len(out))
+    os.replace(tmp, index)
+    log("%s: %d clips" % (index, len(out)))
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--only", nargs="*", default=None,
-                    help="limit to these packages (and/or tts, midi, synth); testing aid")
+                    help="limit to these packages (and/or tts, sky, synth); testing aid")
     ap.add_argument("--tts-per-espeak-voice", type=int, default=8)
     args = ap.parse_args()
     only = set(args.only) if args.only is not None else None
     rows = []
-    pkgs_only = {p for p in only if p not in ("tts", "synth")} if only is not None else None
+    pkgs_only = {p for p in only if p not in ("tts", "synth", "sky")} \
+        if only is not None else None
     if only is None or pkgs_only:
         make_package_clips(pkgs_only, rows)
+    if only is None or "sky" in only:
+        make_sky_clips(rows)
     if only is None or "synth" in only:
         make_synth_noise(rows)
     if only is None or "tts" in only:

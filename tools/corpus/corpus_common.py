@@ -8,7 +8,7 @@ import time
 import numpy as np
 import soundfile as sf
 
-RECIPE_VERSION = "corpus-v1"
+RECIPE_VERSION = "corpus-v2"
 SR = 16000
 HOP = 160          # 10 ms frames: the labeler's frame rate
 WIN = 400          # 25 ms energy window, like the features
@@ -27,6 +27,12 @@ ACTIVITY = {
 
 def cache_dir():
     return os.environ.get("SEQLABEL_CACHE", "/work/cache/seqlabel")
+
+
+def clips_index():
+    """The clip index of this recipe. corpus-v1 used $CACHE/clips.tsv; from corpus-v2 on each
+    recipe keeps its own inside its corpus folder, so rebuilding one never touches another's."""
+    return os.path.join(cache_dir(), RECIPE_VERSION, "clips.tsv")
 
 
 def log(msg):

@@ -4,10 +4,10 @@
 # Usage: tools/corpus/install-tools.sh
 set -euo pipefail
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
-PKGS=(sox libsox-fmt-all espeak-ng flite festival
+PKGS=(sox libsox-fmt-all espeak-ng flite festival codec2 ffmpeg
   festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts festvox-italp16k festvox-itapc16k
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-czech-ph festvox-czech-dita festvox-czech-krb
-  festvox-czech-machac festvox-ca-ona-hts festvox-hi-nsk
+  festvox-czech-machac festvox-ca-ona-hts festvox-hi-nsk festvox-ru
   fluidsynth fluid-soundfont-gm musescore-general-soundfont freepats timgm6mb-soundfont
   python3-numpy python3-soundfile dpkg-dev)
 missing=()

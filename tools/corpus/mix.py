@@ -3,11 +3,12 @@
 
 Each file is a random sequence of 1-15 s segments: speech, music, noise, silence, speech over
 music or noise (SNR 0-20 dB), music over noise; augmented (reverberation on speech, telephone band,
-old 11 kHz recordings, EQ, noise floors) at a random level (peak -35..-3 dBFS). Labels follow a
+narrowband codecs (GSM 06.10, mu-law, A-law, Codec 2), old 11 kHz recordings, EQ, noise floors)
+at a random level (peak -35..-3 dBFS). Labels follow a
 rule, frame by frame (10 ms), decided on the clean clips: speech where speech is active, else music
 where music is active, else noise where noise is active, else silence.
 
-Writes $CACHE/corpus-v1/<split>/<name>.wav, <name>.txt (Audacity labels), <name>.meta.tsv (what
+Writes $CACHE/<recipe>/<split>/<name>.wav, <name>.txt (Audacity labels), <name>.meta.tsv (what
 each segment is made of) and the manifests train.tsv, valid.tsv, test.tsv (audio, labels, split).
 The same seed and hours give the same corpus; more hours add files and keep the first ones.
 Resumable: a file whose wav and labels exist is skipped.
@@ -17,25 +18,32 @@ import csv
 import hashlib
 import os
 import shutil
+import subprocess
 import sys
 
 import numpy as np
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from corpus_common import (SR, HOP, RECIPE_VERSION, cache_dir, log, activity,  # noqa: E402
+                           clips_index,
                            read_wav, write_wav, sox_filter)
 
 SPLITS = (("train", 0.8), ("valid", 0.1), ("test", 0.1))
 # How a class is drawn: first a group (real recorded voices weigh most), then a source
 # uniformly, then one of its clips uniformly, so a source with many files does not dominate.
 GROUP_WEIGHTS = {
-    "speech": {"real": 0.62, "isolated": 0.08, "tts": 0.30},
+    "speech": {"real": 0.66, "isolated": 0.07, "tts": 0.27},
     "music": {"recorded": 0.75, "midi": 0.25},
-    "noise": {"effects": 0.65, "synth": 0.35},
+    "noise": {"effects": 0.70, "synth": 0.30},
 }
-SEGMENT_KINDS = (("speech", 0.20), ("speech+music", 0.14), ("speech+noise", 0.14),
-                 ("music", 0.18), ("noise", 0.14), ("music+noise", 0.08), ("silence", 0.12))
-CHANNELS = (("full", 0.62), ("telephone", 0.13), ("old11k", 0.10), ("eq", 0.15))
+# corpus-v2: noise gets a little more (its F1 was the lowest on corpus-v1), music a little less
+SEGMENT_KINDS = (("speech", 0.20), ("speech+music", 0.13), ("speech+noise", 0.15),
+                 ("music", 0.16), ("noise", 0.16), ("music+noise", 0.08), ("silence", 0.12))
+CHANNELS = (("full", 0.52), ("telephone", 0.12), ("codec", 0.12), ("old11k", 0.11), ("eq", 0.13))
+# Real narrowband codecs, each an encode and a decode at 8 kHz. Codec 2 is a speech vocoder: it
+# is drawn only for segments with speech (music on hold goes through the waveform codecs).
+CODECS = ("gsm", "ulaw", "alaw", "codec2-3200", "codec2-1600", "codec2-700C")
+WAVEFORM_CODECS = 3
 LABEL_PRIORITY = ("speech", "music", "noise")
 
 
@@ -170,6 +178,44 @@ def silence_floor(rng, n):
     return w / (np.sqrt(np.mean(w ** 2)) + 1e-12) * 10 ** (rng.uniform(-85, -55) / 20)
 
 
+def pipe(cmd, data):
+    return subprocess.run(cmd, input=data, stdout=subprocess.PIPE, stderr=subprocess.DEVNULL,
+                          check=True).stdout
+
+
+def codec(rng, x, speech):
+    """x through a narrowband codec: 16 kHz float -> 8 kHz 16-bit -> encode -> decode -> 16 kHz.
+    sox runs with -R -D (no dither: it is random, and a codec does not dither). Returns the
+    decoded signal (same length, same scale) and the codec's name."""
+    names = CODECS if speech else CODECS[:WAVEFORM_CODECS]
+    name = names[int(rng.integers(len(names)))]
+    peak = float(np.max(np.abs(x))) if len(x) else 0.0
+    if peak <= 0:
+        return x, name
+    s16 = ["-t", "s16", "-r", "8000", "-c", "1", "-"]
+    pcm = pipe(["sox", "-V1", "-R", "-D", "-t", "f32", "-r", str(SR), "-c", "1", "-"] + s16 +
+               ["rate", "8000"], (x / peak * 0.7).astype("<f4").tobytes())
+    if name == "gsm":
+        gsm = ["-t", "gsm", "-r", "8000", "-c", "1", "-"]
+        bits = pipe(["sox", "-V1", "-R", "-D"] + s16 + gsm, pcm)
+        pcm = pipe(["sox", "-V1", "-R", "-D"] + gsm + s16, bits)
+    elif name in ("ulaw", "alaw"):
+        enc = ["-t", "raw", "-e", "u-law" if name == "ulaw" else "a-law", "-b", "8",
+               "-r", "8000", "-c", "1", "-"]
+        bits = pipe(["sox", "-V1", "-R", "-D"] + s16 + enc, pcm)
+        pcm = pipe(["sox", "-V1", "-R", "-D"] + enc + s16, bits)
+    else:
+        mode = name.split("-")[1]
+        bits = pipe(["c2enc", mode, "-", "-"], pcm)
+        pcm = pipe(["c2dec", mode, "-", "-"], bits)
+    y = pipe(["sox", "-V1", "-R", "-D"] + s16 + ["-t", "f32", "-r", str(SR), "-c", "1", "-",
+                                           "rate", str(SR)], pcm)
+    y = np.frombuffer(y, dtype="<f4").astype(np.float32) * (peak / 0.7)
+    if len(y) >= len(x):
+        return y[:len(x)], name
+    return np.concatenate([y, np.zeros(len(x) - len(y), np.float32)]), name
+
+
 def channel(rng, x, kind):
     if kind == "telephone":
         return sox_filter(x, ["rate", "8000", "sinc", "300-3400", "rate", str(SR)])
@@ -210,7 +256,11 @@ def make_segment(rng, pools, kind, frames):
             if bg > 0 and masks[bg_cls].any():
                 x = x + b * (fg / bg) * 10 ** (-s / 20)
     ch = choose(rng, CHANNELS) if kind != "silence" else "full"
-    x = channel(rng, x, ch)
+    if ch == "codec":
+        x, name = codec(rng, x, kind.startswith("speech"))
+        ch = "codec-" + name
+    else:
+        x = channel(rng, x, ch)
     gain_db = ""
     peak = float(np.max(np.abs(x))) if n else 0.0
     if kind != "silence" and peak > 0:
@@ -279,7 +329,7 @@ def check_stamp(out, seed, rebuild):
     here = os.path.dirname(os.path.abspath(__file__))
     for name in ("mix.py", "corpus_common.py"):
         h.update(open(os.path.join(here, name), "rb").read())
-    h.update(open(os.path.join(CACHE, "clips.tsv"), "rb").read())
+    h.update(open(clips_index(), "rb").read())
     h.update(str(seed).encode())
     stamp = "%s seed=%d %s\n" % (RECIPE_VERSION, seed, h.hexdigest())
     path = os.path.join(out, "STAMP")
@@ -298,7 +348,7 @@ def check_stamp(out, seed, rebuild):
 def main():
     ap = argparse.ArgumentParser(description=__doc__,
                                  formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--hours", type=float, default=12.0, help="total hours, all splits")
+    ap.add_argument("--hours", type=float, default=16.0, help="total hours, all splits")
     ap.add_argument("--seed", type=int, default=20261129)
     ap.add_argument("--out", default=None, help="corpus folder (default $CACHE/%s)" %
                     RECIPE_VERSION)
@@ -307,7 +357,7 @@ def main():
                     help="delete files made by another recipe, seed or clip set, then rebuild")
     args = ap.parse_args()
     out = args.out or os.path.join(CACHE, RECIPE_VERSION)
-    with open(os.path.join(CACHE, "clips.tsv"), encoding="utf-8") as f:
+    with open(clips_index(), encoding="utf-8") as f:
         rows = list(csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE))
     check_stamp(out, args.seed, args.rebuild)
     for split_idx, (split, frac) in enumerate(SPLITS):

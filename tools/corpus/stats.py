@@ -10,7 +10,7 @@ import os
 import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
-from corpus_common import CLASSES, RECIPE_VERSION, cache_dir  # noqa: E402
+from corpus_common import CLASSES, RECIPE_VERSION, clips_index, cache_dir  # noqa: E402
 
 SPLITS = ("train", "valid", "test")
 
@@ -66,7 +66,7 @@ def main():
     table("Hours per channel augmentation",
           [[k] + ["%.2f" % (per_channel[(s, k)] / 3600) for s in SPLITS] for k in chans],
           ["channel"] + list(SPLITS))
-    clips_tsv = os.path.join(cache_dir(), "clips.tsv")
+    clips_tsv = clips_index()
     if os.path.exists(clips_tsv):
         mins = collections.defaultdict(float)
         sources = collections.defaultdict(set)
