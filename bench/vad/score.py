@@ -12,7 +12,11 @@ With --by-kind, the frames are also grouped by what the corpus mixed there (the
 `<name>.meta.tsv` beside each label file, tools/corpus/mix.py): segment kind
 (speech, speech+music, ..., silence) and channel (full, telephone, old11k, eq).
 
-usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind]
+With --classes a,b,c (the label names), a second line scores every class the same
+way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
+`seqlabel label --smoothing ...` can be compared with `seqlabel eval`'s argmax).
+
+usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind] [--classes LIST]
 prints: name frames precision recall f1 false_alarm (TSV, one line; --by-kind: one
 per group). false_alarm: share of the non-speech frames called speech.
 """
@@ -68,6 +72,16 @@ def frame_classes(segs, n, target='speech'):
     return out
 
 
+def frame_indices(segs, n, classes):
+    """Class index of each frame by its centre, -1 where no segment of a known class covers it."""
+    out = np.full(n, -1, dtype=np.int16)
+    centres = (np.arange(n) + 0.5) * 0.01
+    for a, b, lab in segs:
+        if lab in classes:
+            out[(centres >= a) & (centres < b)] = classes.index(lab)
+    return out
+
+
 def reference_speech(audio, labels):
     return frame_classes(read_labels(labels), num_frames(audio))
 
@@ -112,14 +126,23 @@ def main():
     ap.add_argument('--name', default='')
     ap.add_argument('--split')
     ap.add_argument('--by-kind', action='store_true')
+    ap.add_argument('--classes')
     args = ap.parse_args()
     name = args.name or args.pred_dir
     allc, groups = Counts(), {}
+    classes = args.classes.split(',') if args.classes else None
+    confusion = np.zeros((len(classes), len(classes)), dtype=np.int64) if classes else None
     for audio, labels in read_manifest(args.manifest, args.split):
         ref = reference_speech(audio, labels)
         base = os.path.splitext(os.path.basename(audio))[0]
-        pred = frame_classes(read_labels(os.path.join(args.pred_dir, base + '.txt')), len(ref)) == 1
+        pred_segs = read_labels(os.path.join(args.pred_dir, base + '.txt'))
+        pred = frame_classes(pred_segs, len(ref)) == 1
         allc.add(pred, ref)
+        if classes:
+            r = frame_indices(read_labels(labels), len(ref), classes)
+            q = frame_indices(pred_segs, len(ref), classes)
+            known = (r >= 0) & (q >= 0)
+            np.add.at(confusion, (r[known], q[known]), 1)
         if args.by_kind:
             centres = (np.arange(len(ref)) + 0.5) * 0.01
             for a, b, kind, channel in read_meta(labels):
@@ -127,6 +150,11 @@ def main():
                 for key in ("kind=" + kind, "channel=" + channel):
                     groups.setdefault(key, Counts()).add(pred[sel], ref[sel])
     print(allc.row(name))
+    if classes:
+        tp = np.diag(confusion)
+        f1 = 2 * tp / np.maximum(1, confusion.sum(0) + confusion.sum(1))
+        print(f"{name}\tclasses\t{confusion.sum()}\taccuracy {tp.sum() / max(1, confusion.sum()):.4f}"
+              f"\tmacro_f1 {f1.mean():.4f}\t" + " ".join(f"{c} {v:.4f}" for c, v in zip(classes, f1)))
     for key in sorted(groups):
         print(groups[key].row(f"{name}\t{key}"))
     return 0
