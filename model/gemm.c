@@ -210,8 +210,11 @@ SL_AVX512 void sl_gemm_packed_rowmax(float *C, int ldc, const float *A, int lda,
 static inline __attribute__((always_inline)) SL_AVX512 __m512 exp16(__m512 xc)
 {
     const __mmask16 keep = _mm512_cmp_ps_mask(xc, _mm512_set1_ps(-87.0f), _CMP_GE_OQ);
-    __m512 fl = _mm512_roundscale_ps(_mm512_mul_ps(xc, _mm512_set1_ps(1.44269504088896341f)),
-                                     _MM_FROUND_TO_NEAREST_INT | _MM_FROUND_NO_EXC);
+    /* n rounded to nearest by adding and taking off 1.5 x 2^23 (two operations
+     * on either FMA port; roundscale is two on port 0 only) */
+    const __m512 magic = _mm512_set1_ps(12582912.0f);
+    __m512 fl = _mm512_sub_ps(_mm512_fmadd_ps(xc, _mm512_set1_ps(1.44269504088896341f), magic),
+                              magic);
     __m512 r = _mm512_fnmadd_ps(fl, _mm512_set1_ps(0.693359375f), xc);
     r = _mm512_fnmadd_ps(fl, _mm512_set1_ps(-2.12194440e-4f), r);
     __m512 p = _mm512_set1_ps(8.2976194099e-3f);
