@@ -35,6 +35,9 @@ typedef struct {
 /* Weights packed for model/gemm.h's AVX-512 kernel (NULL pointers: cblas). */
 typedef struct {
     float *in_proj, *out_proj, *linear1, *linear2;
+    /* with shared packed keys (whole-window attention): in_proj's query rows
+     * and in_bias's query part (NULL without biases) scaled by 1/sqrt(dk) */
+    float *in_bias;
 } packed_layer;
 
 typedef struct {
@@ -119,9 +122,12 @@ static int pack_weights(sl_encoder *e)
     const sl_model_config *c = &e->m->cfg;
     const sl_params *p = &e->m->views;
     const int d = c->d_model, f = c->d_ff;
+    /* in_bias copies rounded to 16 floats, so every packed matrix after them
+     * starts on a cache line as well */
+    const size_t nb = ((size_t)3 * d + 15) & ~(size_t)15;
     size_t total = sl_gemm_packed_size(d, c->n_features) + sl_gemm_packed_size(c->n_classes, d) +
                    (size_t)c->n_layers * (sl_gemm_packed_size(3 * d, d) + sl_gemm_packed_size(d, d) +
-                                          sl_gemm_packed_size(f, d) + sl_gemm_packed_size(d, f));
+                                          sl_gemm_packed_size(f, d) + sl_gemm_packed_size(d, f) + nb);
     e->wblock = alloc_floats(total);
     if (!e->wblock)
         return -1;
@@ -138,6 +144,24 @@ static int pack_weights(sl_encoder *e)
         const sl_layer_params *L = &p->layers[l];
         packed_layer *P = &e->pw.layers[l];
         PACK(P->in_proj, L->in_proj_weight, 3 * d, d);
+        if (e->shared_kv) {
+            /* queries scaled here instead of every score later: the same bits
+             * where 1/sqrt(dk) is a power of two (dk = 4^i), within an ulp
+             * of the query otherwise */
+            const float qs = (float)(1.0 / sqrt((double)(d / c->n_heads)));
+            for (int j = 0; j < d; j++) {
+                float *col = P->in_proj + (size_t)(j / SL_GEMM_PANEL) * SL_GEMM_PANEL * d +
+                             j % SL_GEMM_PANEL;
+                for (int k = 0; k < d; k++)
+                    col[(size_t)k * SL_GEMM_PANEL] *= qs;
+            }
+            if (L->in_proj_bias) {
+                P->in_bias = at;
+                for (int j = 0; j < 3 * d; j++)
+                    at[j] = j < d ? L->in_proj_bias[j] * qs : L->in_proj_bias[j];
+            }
+        }
+        at += nb;
         PACK(P->out_proj, L->out_proj_weight, d, d);
         PACK(P->linear1, L->linear1_weight, f, d);
         PACK(P->linear2, L->linear2_weight, d, f);
@@ -290,7 +314,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
                 src = h;
             }
             linear(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
-                   L->in_proj_bias, n, d, 3 * d, 0, 0);
+                   e->shared_kv ? pw->layers[l].in_bias : L->in_proj_bias, n, d, 3 * d, 0, 0);
             if (e->shared_kv) /* this thread's share of the packed keys and values */
                 sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1);
         }

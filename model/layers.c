@@ -306,7 +306,8 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
 {
     const int dk = d / n_heads;
     const int ld = 3 * d;
-    const float scale = (float)(1.0 / sqrt((double)dk));
+    /* prepacked keys come with queries scaled by 1/sqrt(dk) already (see layers.h) */
+    const float scale = prepacked ? 1.0f : (float)(1.0 / sqrt((double)dk));
     const int full = band_left < 0 && band_right < 0;
     const int block = full ? SL_ATTN_FULL_BLOCK : SL_ATTN_BLOCK;
     /* after the largest block of scores: its rows' 1/sum */

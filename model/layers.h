@@ -95,8 +95,10 @@ size_t sl_attention_pack_scratch(int T, int d, int n_heads);
  * [r0, r1) (r0 a multiple of SL_GEMM_PANEL) into kv, n_heads x
  * sl_attention_pack_scratch(T, d, n_heads) floats laid out for the whole window;
  * once every row is packed, sl_attention_forward_rows_packed computes queries
- * [q0, q1) as sl_attention_forward_rows does with band (-1, -1), bit for bit,
- * and whatever q0 is (each query's sums run over the same keys in the same
+ * [q0, q1) as sl_attention_forward_rows does with band (-1, -1), except that
+ * the queries in qkv must come scaled by 1/sqrt(dk) already (the encoder folds
+ * the factor into its packed query weights: no multiply per score); the same
+ * bits whatever q0 is (each query's sums run over the same keys in the same
  * order). */
 void sl_attention_pack_rows(float *kv, const float *qkv, int T, int d, int n_heads, int r0,
                             int r1);
