@@ -24,7 +24,7 @@
 /* Rows per pass of a layer's row-wise part (out_proj to the last LayerNorm): a
  * multiple of SL_ATTN_BLOCK (OpenBLAS's row unrolling divides it, so the cblas
  * path gives the same bits as over all rows). */
-#define SL_ENCODER_CHUNK 96
+#define SL_ENCODER_CHUNK 192
 
 typedef struct {
     sl_encoder *e;
@@ -35,6 +35,9 @@ typedef struct {
 /* Weights packed for model/gemm.h's AVX-512 kernel (NULL pointers: cblas). */
 typedef struct {
     float *in_proj, *out_proj, *linear1, *linear2;
+    /* with shared packed keys (whole-window attention): in_proj's query rows
+     * and in_bias's query part (NULL without biases) scaled by 1/sqrt(dk) */
+    float *in_bias;
 } packed_layer;
 
 typedef struct {
@@ -55,6 +58,9 @@ struct sl_encoder {
     size_t att_stride;
     float *pack;    /* packed keys and values per thread, pack_stride floats each */
     size_t pack_stride;
+    float *kv[2];   /* whole-window attention, AVX-512 path: every head's keys and
+                       values packed once for all threads, alternating like qkv */
+    int shared_kv;  /* kv in use: rows split at multiples of SL_GEMM_PANEL */
     float *logits;  /* T x n_classes, when the caller wants only probabilities */
     float *wblock;  /* the packed weights' storage */
     packed_weights pw;
@@ -82,6 +88,15 @@ static int set_err(char *err, size_t errlen, const char *msg, int v)
     return -1;
 }
 
+/* Every buffer starts on a cache line: the AVX-512 kernels load 64-byte vectors,
+ * and one that straddles two lines costs two accesses (glibc's malloc gives
+ * 16-byte alignment; misaligned panels cost the products ~8%). */
+static float *alloc_floats(size_t n)
+{
+    size_t bytes = (sizeof(float) * n + 63) & ~(size_t)63;
+    return aligned_alloc(64, bytes ? bytes : 64);
+}
+
 static void free_buffers(sl_encoder *e)
 {
     free(e->pe);
@@ -93,6 +108,8 @@ static void free_buffers(sl_encoder *e)
     free(e->ff);
     free(e->att);
     free(e->pack);
+    free(e->kv[0]);
+    free(e->kv[1]);
     free(e->logits);
     free(e->wblock);
 }
@@ -105,10 +122,13 @@ static int pack_weights(sl_encoder *e)
     const sl_model_config *c = &e->m->cfg;
     const sl_params *p = &e->m->views;
     const int d = c->d_model, f = c->d_ff;
+    /* in_bias copies rounded to 16 floats, so every packed matrix after them
+     * starts on a cache line as well */
+    const size_t nb = ((size_t)3 * d + 15) & ~(size_t)15;
     size_t total = sl_gemm_packed_size(d, c->n_features) + sl_gemm_packed_size(c->n_classes, d) +
                    (size_t)c->n_layers * (sl_gemm_packed_size(3 * d, d) + sl_gemm_packed_size(d, d) +
-                                          sl_gemm_packed_size(f, d) + sl_gemm_packed_size(d, f));
-    e->wblock = malloc(sizeof(float) * total);
+                                          sl_gemm_packed_size(f, d) + sl_gemm_packed_size(d, f) + nb);
+    e->wblock = alloc_floats(total);
     if (!e->wblock)
         return -1;
     float *at = e->wblock;
@@ -124,6 +144,24 @@ static int pack_weights(sl_encoder *e)
         const sl_layer_params *L = &p->layers[l];
         packed_layer *P = &e->pw.layers[l];
         PACK(P->in_proj, L->in_proj_weight, 3 * d, d);
+        if (e->shared_kv) {
+            /* queries scaled here instead of every score later: the same bits
+             * where 1/sqrt(dk) is a power of two (dk = 4^i), within an ulp
+             * of the query otherwise */
+            const float qs = (float)(1.0 / sqrt((double)(d / c->n_heads)));
+            for (int j = 0; j < d; j++) {
+                float *col = P->in_proj + (size_t)(j / SL_GEMM_PANEL) * SL_GEMM_PANEL * d +
+                             j % SL_GEMM_PANEL;
+                for (int k = 0; k < d; k++)
+                    col[(size_t)k * SL_GEMM_PANEL] *= qs;
+            }
+            if (L->in_proj_bias) {
+                P->in_bias = at;
+                for (int j = 0; j < 3 * d; j++)
+                    at[j] = j < d ? L->in_proj_bias[j] * qs : L->in_proj_bias[j];
+            }
+        }
+        at += nb;
         PACK(P->out_proj, L->out_proj_weight, d, d);
         PACK(P->linear1, L->linear1_weight, f, d);
         PACK(P->linear2, L->linear2_weight, d, f);
@@ -164,23 +202,34 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
     e->max_T = max_T;
     e->n_threads = 1;
     size_t T = (size_t)max_T, d = (size_t)c->d_model;
-    e->pe = malloc(sizeof(float) * T * d);
-    e->x = malloc(sizeof(float) * T * d);
-    e->h = malloc(sizeof(float) * T * d);
-    e->qkv[0] = malloc(sizeof(float) * T * 3 * d);
-    e->qkv[1] = malloc(sizeof(float) * T * 3 * d);
-    e->ao = malloc(sizeof(float) * T * d);
-    e->ff = malloc(sizeof(float) * T * (size_t)c->d_ff);
-    e->att_stride = sl_attention_scratch(max_T, c->n_heads, 0);
-    e->att = malloc(sizeof(float) * e->att_stride);
-    e->logits = malloc(sizeof(float) * T * (size_t)c->n_classes);
+    e->pe = alloc_floats(T * d);
+    e->x = alloc_floats(T * d);
+    e->h = alloc_floats(T * d);
+    e->qkv[0] = alloc_floats(T * 3 * d);
+    e->qkv[1] = alloc_floats(T * 3 * d);
+    e->ao = alloc_floats(T * d);
+    e->ff = alloc_floats(T * (size_t)c->d_ff);
+    e->att_stride = (sl_attention_scratch(max_T, c->n_heads, 0) + 15) & ~(size_t)15;
+    e->att = alloc_floats(e->att_stride);
+    e->logits = alloc_floats(T * (size_t)c->n_classes);
     int packed = sl_gemm_available();
     if (packed) {
         e->pack_stride = sl_attention_pack_scratch(max_T, c->d_model, c->n_heads);
-        e->pack = malloc(sizeof(float) * e->pack_stride);
+        e->pack = alloc_floats(e->pack_stride);
+        e->shared_kv = c->band_left < 0 && c->band_right < 0;
+        if (e->shared_kv) {
+            size_t kvn = (size_t)c->n_heads * e->pack_stride;
+            e->kv[0] = alloc_floats(kvn);
+            e->kv[1] = alloc_floats(kvn);
+            if (e->kv[0] && e->kv[1]) {
+                memset(e->kv[0], 0, sizeof(float) * kvn);
+                memset(e->kv[1], 0, sizeof(float) * kvn);
+            }
+        }
     }
     if (!e->pe || !e->x || !e->h || !e->qkv[0] || !e->qkv[1] || !e->ao || !e->ff || !e->att ||
-        !e->logits || (packed && (!e->pack || pack_weights(e)))) {
+        !e->logits || (packed && (!e->pack || (e->shared_kv && (!e->kv[0] || !e->kv[1])) ||
+                                  pack_weights(e)))) {
         free_buffers(e);
         free(e);
         set_err(err, errlen, "out of memory for an encoder of window %d", max_T);
@@ -265,22 +314,33 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
                 src = h;
             }
             linear(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
-                   L->in_proj_bias, n, d, 3 * d, 0, 0);
+                   e->shared_kv ? pw->layers[l].in_bias : L->in_proj_bias, n, d, 3 * d, 0, 0);
+            if (e->shared_kv) /* this thread's share of the packed keys and values */
+                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1);
         }
         if (e->n_threads > 1)
             pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
         if (n == 0)
             continue;
-        sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
-                                  c->band_right, r0, r1);
+        if (e->shared_kv)
+            sl_attention_forward_rows_packed(e->ao, att, e->kv[l & 1], qkv, T, d, c->n_heads, r0,
+                                             r1);
+        else
+            sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
+                                      c->band_right, r0, r1);
         /* The rest of the layer is row-wise: take it SL_ENCODER_CHUNK rows at a
          * time, so that the chunk's feed-forward activations (chunk x d_ff, the
          * same scratch rows for every chunk) stay in L2 between the two
          * products instead of going to L3 and back (T x d_ff is 2 MB at d_model
-         * 256, 512 frames). Chunks start at multiples of 48 rows, so the bits do
-         * not change (see rows_of). */
-        for (int c0 = 0; c0 < n; c0 += SL_ENCODER_CHUNK) {
-            const int cn = n - c0 < SL_ENCODER_CHUNK ? n - c0 : SL_ENCODER_CHUNK;
+         * 256, 512 frames; a chunk of 192 rows, 768 KB). 192 rather than 96: each
+         * weight panel is then reused by 24 row tiles per load instead of 12
+         * (+1-3% on 512- and 1000-frame windows). Chunks start at multiples of
+         * 48 rows, so the bits do not change (see rows_of). */
+        for (int c0 = 0, cn; c0 < n; c0 += cn) {
+            /* the last chunk takes the rest when it is under 2 chunks: a
+             * short tail reuses each weight panel too few times (with chunks
+             * of 96: +2-5% on windows of 128 and 256) */
+            cn = n - c0 < 2 * SL_ENCODER_CHUNK ? n - c0 : SL_ENCODER_CHUNK;
             float *xc = x + (size_t)c0 * d, *hc = h + (size_t)c0 * d;
             linear(xc, ao + (size_t)c0 * d, L->out_proj_weight, pw->layers[l].out_proj,
                    L->out_proj_bias, cn, d, d, 1, 0);
@@ -322,14 +382,19 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
     }
 }
 
-/* Thread tid's rows: whole attention blocks, as evenly as they divide. */
+/* Thread tid's rows: whole attention blocks, as evenly as they divide. With
+ * shared packed keys (AVX-512 path, whole-window attention) every row's result
+ * is the same bits whatever rows a thread has, and threads pack whole panels
+ * of keys: rows go in multiples of SL_GEMM_PANEL instead (1000 frames on two
+ * threads: 512 + 488 rows instead of 480 + 520). */
 static void rows_of(const sl_encoder *e, int tid, int *r0, int *r1)
 {
-    int blocks = (e->T + SL_ATTN_BLOCK - 1) / SL_ATTN_BLOCK;
+    const int unit = e->shared_kv ? SL_GEMM_PANEL : SL_ATTN_BLOCK;
+    int blocks = (e->T + unit - 1) / unit;
     int b0 = (int)((long)blocks * tid / e->n_threads);
     int b1 = (int)((long)blocks * (tid + 1) / e->n_threads);
-    *r0 = b0 * SL_ATTN_BLOCK < e->T ? b0 * SL_ATTN_BLOCK : e->T;
-    *r1 = b1 * SL_ATTN_BLOCK < e->T ? b1 * SL_ATTN_BLOCK : e->T;
+    *r0 = b0 * unit < e->T ? b0 * unit : e->T;
+    *r1 = b1 * unit < e->T ? b1 * unit : e->T;
 }
 
 static void *worker_main(void *arg)
@@ -366,17 +431,21 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
     stop_pool(e);
     if (n_threads == 1)
         return 0;
-    float *att = realloc(e->att, sizeof(float) * e->att_stride * (size_t)n_threads);
+    /* per-thread scratch, each thread's part on a cache line (the strides are
+     * multiples of 16 floats); the contents need not survive */
+    float *att = alloc_floats(e->att_stride * (size_t)n_threads);
     if (!att)
         return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
+    free(e->att);
     e->att = att;
-    memset(att + e->att_stride, 0, sizeof(float) * e->att_stride * (size_t)(n_threads - 1));
+    memset(att, 0, sizeof(float) * e->att_stride * (size_t)n_threads);
     if (e->pack) {
-        float *pack = realloc(e->pack, sizeof(float) * e->pack_stride * (size_t)n_threads);
+        float *pack = alloc_floats(e->pack_stride * (size_t)n_threads);
         if (!pack)
             return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);
+        free(e->pack);
         e->pack = pack;
-        memset(pack + e->pack_stride, 0, sizeof(float) * e->pack_stride * (size_t)(n_threads - 1));
+        memset(pack, 0, sizeof(float) * e->pack_stride * (size_t)n_threads);
     }
     e->workers = calloc((size_t)n_threads - 1, sizeof *e->workers);
     if (!e->workers)

@@ -301,12 +301,13 @@ size_t sl_attention_scratch(int T, int n_heads, int save_probs)
  * scaled by its 1/sum after the product with V: T x dk multiplies instead of
  * T x T. */
 static void attention_impl(float *out, float *att, int save_probs, float *pack,
-                           const float *qkv, int T, int d, int n_heads, int band_left,
-                           int band_right, int q0, int q1)
+                           const float *prepacked, const float *qkv, int T, int d,
+                           int n_heads, int band_left, int band_right, int q0, int q1)
 {
     const int dk = d / n_heads;
     const int ld = 3 * d;
-    const float scale = (float)(1.0 / sqrt((double)dk));
+    /* prepacked keys come with queries scaled by 1/sqrt(dk) already (see layers.h) */
+    const float scale = prepacked ? 1.0f : (float)(1.0 / sqrt((double)dk));
     const int full = band_left < 0 && band_right < 0;
     const int block = full ? SL_ATTN_FULL_BLOCK : SL_ATTN_BLOCK;
     /* after the largest block of scores: its rows' 1/sum */
@@ -318,11 +319,18 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
         inv_sum = inv_save;
     /* packed keys and values (AVX-512 path), reused while the key range stays */
     float *kpack = pack, *vpack = pack ? pack + sl_gemm_packed_size(T, dk) : NULL;
+    const int avx = pack || prepacked; /* model/gemm.h's products */
     for (int h = 0; h < n_heads; h++) {
         const float *q = qkv + h * dk;
         const float *k = qkv + d + h * dk;
         const float *v = qkv + 2 * d + h * dk;
         int packed_k0 = -1, packed_k1 = -1;
+        if (prepacked) { /* whole window, every key packed already */
+            kpack = (float *)prepacked + (size_t)h * sl_attention_pack_scratch(T, d, n_heads);
+            vpack = kpack + sl_gemm_packed_size(T, dk);
+            packed_k0 = 0;
+            packed_k1 = T;
+        }
         for (int r0 = q0; r0 < q1; r0 += block) {
             int r1 = r0 + block < q1 ? r0 + block : q1;
             int k0, k1;
@@ -343,10 +351,10 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 packed_k0 = k0;
                 packed_k1 = k1;
             }
-            if (pack && full) /* every row's keys are the block's: the product's maxima */
+            if (avx && full) /* every row's keys are the block's: the product's maxima */
                 sl_gemm_packed_rowmax(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale,
                                       rowmax);
-            else if (pack)
+            else if (avx)
                 sl_gemm_packed(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale, 0, NULL, 0);
             else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, rn, kn, dk, scale,
@@ -360,9 +368,9 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 for (int j = k0; j < lo; j++)
                     row[j - k0] = 0.0f;
                 /* pack: the AVX-512 path (gemm.h), whose exp is faster */
-                float inv = 1.0f / (pack && full ? sl_gemm_exp_row_max(row, hi - lo,
+                float inv = 1.0f / (avx && full ? sl_gemm_exp_row_max(row, hi - lo,
                                                                        rowmax + (r - r0) * 16)
-                                    : pack ? sl_gemm_exp_row(row + (lo - k0), hi - lo)
+                                    : avx ? sl_gemm_exp_row(row + (lo - k0), hi - lo)
                                            : exp_row(row + (lo - k0), hi - lo));
                 if (save_probs)
                     scale_row(row + (lo - k0), hi - lo, inv);
@@ -372,7 +380,7 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                     row[j - k0] = 0.0f;
             }
             float *o = out + (size_t)r0 * d + h * dk;
-            if (pack)
+            if (avx)
                 sl_gemm_packed(o, d, S, ldS, vpack, rn, dk, kn, 1.0f, 0, NULL, 0);
             else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
@@ -391,13 +399,37 @@ void sl_attention_forward(float *out, float *att, int save_probs, const float *q
      * entries outside its blocks' key ranges to be zero. */
     if (save_probs && (band_left >= 0 || band_right >= 0))
         memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
-    attention_impl(out, att, save_probs, NULL, qkv, T, d, n_heads, band_left, band_right, 0, T);
+    attention_impl(out, att, save_probs, NULL, NULL, qkv, T, d, n_heads, band_left, band_right, 0,
+                   T);
 }
 
 void sl_attention_forward_rows(float *out, float *att, float *pack, const float *qkv, int T,
                                int d, int n_heads, int band_left, int band_right, int q0, int q1)
 {
-    attention_impl(out, att, 0, pack, qkv, T, d, n_heads, band_left, band_right, q0, q1);
+    attention_impl(out, att, 0, pack, NULL, qkv, T, d, n_heads, band_left, band_right, q0, q1);
+}
+
+void sl_attention_pack_rows(float *kv, const float *qkv, int T, int d, int n_heads, int r0,
+                            int r1)
+{
+    const int dk = d / n_heads, ld = 3 * d, n = r1 - r0;
+    const size_t hs = sl_attention_pack_scratch(T, d, n_heads);
+    for (int h = 0; h < n_heads; h++) {
+        float *kp = kv + (size_t)h * hs, *vp = kp + sl_gemm_packed_size(T, dk);
+        const float *k = qkv + (size_t)r0 * ld + d + h * dk, *v = k + d;
+        /* keys: panels of 32 keys, r0 / 32 panels in */
+        sl_gemm_pack_nt(kp + (size_t)r0 * dk, k, ld, n, dk);
+        /* values: panels of 32 of the dk columns, each T keys deep */
+        for (int c0 = 0; c0 < dk; c0 += SL_GEMM_PANEL)
+            sl_gemm_pack_nn(vp + (size_t)c0 * T + (size_t)r0 * SL_GEMM_PANEL, v + c0, ld, n,
+                            dk - c0 < SL_GEMM_PANEL ? dk - c0 : SL_GEMM_PANEL);
+    }
+}
+
+void sl_attention_forward_rows_packed(float *out, float *att, const float *kv, const float *qkv,
+                                      int T, int d, int n_heads, int q0, int q1)
+{
+    attention_impl(out, att, 0, NULL, kv, qkv, T, d, n_heads, -1, -1, q0, q1);
 }
 
 size_t sl_attention_pack_scratch(int T, int d, int n_heads)

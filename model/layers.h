@@ -90,4 +90,19 @@ void sl_attention_forward_rows(float *out, float *att, float *pack, const float 
                                int d, int n_heads, int band_left, int band_right, int q0, int q1);
 size_t sl_attention_pack_scratch(int T, int d, int n_heads);
 
+/* Whole-window attention with keys and values packed once for all threads
+ * (AVX-512 path only): sl_attention_pack_rows packs the keys and values of rows
+ * [r0, r1) (r0 a multiple of SL_GEMM_PANEL) into kv, n_heads x
+ * sl_attention_pack_scratch(T, d, n_heads) floats laid out for the whole window;
+ * once every row is packed, sl_attention_forward_rows_packed computes queries
+ * [q0, q1) as sl_attention_forward_rows does with band (-1, -1), except that
+ * the queries in qkv must come scaled by 1/sqrt(dk) already (the encoder folds
+ * the factor into its packed query weights: no multiply per score); the same
+ * bits whatever q0 is (each query's sums run over the same keys in the same
+ * order). */
+void sl_attention_pack_rows(float *kv, const float *qkv, int T, int d, int n_heads, int r0,
+                            int r1);
+void sl_attention_forward_rows_packed(float *out, float *att, const float *kv, const float *qkv,
+                                      int T, int d, int n_heads, int q0, int q1);
+
 #endif

@@ -2,7 +2,8 @@
  * pass for d_model 64/128/256 x 2/4/6 layers x windows of 128/256/512 frames, on
  * 1 and 2 threads (OpenBLAS's threads, and the encoder's own: sl_encoder_set_threads
  * with OpenBLAS on one thread), and the measured single-thread cblas_sgemm GFLOP/s
- * on a large square product (the roofline). Models: 80 log-mel inputs, 4 heads,
+ * on a large square product (the roofline); where the AVX-512 kernel runs, also
+ * its ceiling: 512-bit FMAs without loads, and the kernel on warm operands. Models: 80 log-mel inputs, 4 heads,
  * d_ff = 4 d_model, 4 classes, post-norm ReLU, whole-window attention, PyTorch's
  * default initialisation. bench/encoder/run.sh runs the same models in PyTorch in
  * the same run and prints the ratios. */
@@ -91,6 +92,65 @@ static void run_sgemm(void *arg)
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, j->n, j->n, j->n, 1.0f, j->a, j->n,
                 j->b, j->n, 0.0f, j->c, j->n);
 }
+
+/* The AVX-512 kernel alone (model/gemm.h), to read the encoder's figures
+ * against: a product whose operands all sit in L1 (8 x 32 outputs over k = 256,
+ * one register tile) and a feed-forward chunk as the encoder runs it at d_model
+ * 256 (192 rows x 1024 outputs over 256, weights from L2). */
+typedef struct {
+    int M, N, K;
+    float *a, *p, *c;
+} kernel_job;
+
+static void run_kernel(void *arg)
+{
+    kernel_job *j = arg;
+    sl_gemm_packed(j->c, j->N, j->a, j->K, j->p, j->M, j->N, j->K, 1.0f, 0, NULL, 0);
+}
+
+static double kernel_gflops(int M, int N, int K, int reps)
+{
+    kernel_job j = {M, N, K, NULL, NULL, NULL};
+    size_t np = sl_gemm_packed_size(N, K);
+    j.a = aligned_alloc(64, (sizeof(float) * (size_t)M * K + 63) & ~(size_t)63);
+    j.p = aligned_alloc(64, (sizeof(float) * np + 63) & ~(size_t)63);
+    j.c = aligned_alloc(64, (sizeof(float) * (size_t)M * N + 63) & ~(size_t)63);
+    double g = 0;
+    if (j.a && j.p && j.c) {
+        for (size_t i = 0; i < (size_t)M * K; i++)
+            j.a[i] = (float)(i % 7) * 0.01f;
+        for (size_t i = 0; i < np; i++)
+            j.p[i] = (float)(i % 5) * 0.01f;
+        double cpu;
+        median_seconds(run_kernel, &j, reps, 0.05, &cpu);
+        g = 2.0 * M * N * K / cpu / 1e9;
+    }
+    free(j.a);
+    free(j.p);
+    free(j.c);
+    return g;
+}
+
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+#include <immintrin.h>
+/* 512-bit FMA throughput without loads: 16 independent accumulators. */
+__attribute__((target("avx512f"))) static void run_fma(void *arg)
+{
+    float *out = arg;
+    __m512 a[16];
+    for (int i = 0; i < 16; i++)
+        a[i] = _mm512_set1_ps((float)i * 0.001f);
+    const __m512 b = _mm512_set1_ps(0.9999f), c = _mm512_set1_ps(1e-5f);
+    for (int n = 0; n < 100000; n++)
+        for (int i = 0; i < 16; i++)
+            a[i] = _mm512_fmadd_ps(a[i], b, c);
+    float s = 0;
+    for (int i = 0; i < 16; i++)
+        s += _mm512_reduce_add_ps(a[i]);
+    *out = s;
+}
+#define FMA_FLOPS (100000.0 * 16 * 32)
+#endif
 
 typedef struct {
     sl_encoder *e;
@@ -183,6 +243,17 @@ int bench_encoder(int argc, char **argv)
            2.0 * sj.n * sj.n * sj.n / ts / 1e9);
     printf("# encoder matrix products: %s\n",
            sl_gemm_available() ? "AVX-512 kernels (model/gemm.c)" : "cblas_sgemm");
+    if (sl_gemm_available()) {
+#ifdef FMA_FLOPS
+        float sink;
+        double fcpu;
+        median_seconds(run_fma, &sink, (int)reps, 0.05, &fcpu);
+        printf("# 512-bit FMA peak (no loads): %.1f GFLOP/s\n", FMA_FLOPS / fcpu / 1e9);
+#endif
+        printf("# AVX-512 kernel, CPU time: operands in L1 (8 x 32 x 256): %.1f GFLOP/s; "
+               "d_model 256 feed-forward chunk (192 x 1024 x 256): %.1f GFLOP/s\n",
+               kernel_gflops(8, 32, 256, (int)reps), kernel_gflops(192, 1024, 256, (int)reps));
+    }
     free(sj.a);
     free(sj.b);
     free(sj.c);
