@@ -203,34 +203,19 @@ def sox_convert(src, dst, extra_in=()):
     return True
 
 
-def unpack_0ad():
-    """0 A.D. keeps its audio inside public.zip: pull out audio/ only, once."""
-    dest = os.path.join(PKGS, "0ad-data", "_audio")
+def unpack_zip(pkg, archive, folder):
+    """Packages that keep their audio inside a zip (0 A.D.'s public.zip, trigger-rally's
+    data.zip): pull out `folder` only, once, into pkgs/<pkg>/_audio."""
+    dest = os.path.join(PKGS, pkg, "_audio")
     if os.path.exists(os.path.join(dest, ".done")):
         return
-    zips = glob.glob(os.path.join(PKGS, "0ad-data", "**", "public.zip"), recursive=True)
+    zips = glob.glob(os.path.join(PKGS, pkg, "**", archive), recursive=True)
     if not zips:
         return
-    log("unzip 0ad audio from %s" % zips[0])
+    log("unzip %s %s from %s" % (pkg, folder, zips[0]))
     with zipfile.ZipFile(zips[0]) as z:
         for name in z.namelist():
-            if name.startswith("audio/") and not name.endswith("/"):
-                z.extract(name, dest)
-    open(os.path.join(dest, ".done"), "w").close()
-
-
-def unpack_trigger():
-    """trigger-rally keeps its data in data.zip: pull out sounds/ only, once."""
-    dest = os.path.join(PKGS, "trigger-rally-data", "_audio")
-    if os.path.exists(os.path.join(dest, ".done")):
-        return
-    zips = glob.glob(os.path.join(PKGS, "trigger-rally-data", "**", "data.zip"), recursive=True)
-    if not zips:
-        return
-    log("unzip trigger-rally sounds from %s" % zips[0])
-    with zipfile.ZipFile(zips[0]) as z:
-        for name in z.namelist():
-            if name.startswith("sounds/") and not name.endswith("/"):
+            if name.startswith(folder) and not name.endswith("/"):
                 z.extract(name, dest)
     open(os.path.join(dest, ".done"), "w").close()
 
@@ -286,9 +271,9 @@ def package_files(only):
         if not os.path.exists(os.path.join(d, ".done")):
             continue
         if pkg == "0ad-data":
-            unpack_0ad()
+            unpack_zip("0ad-data", "public.zip", "audio/")
         if pkg == "trigger-rally-data":
-            unpack_trigger()
+            unpack_zip("trigger-rally-data", "data.zip", "sounds/")
         for root, dirs, files in os.walk(d):
             dirs.sort()  # a fixed order, so the first of identical files is always the same
             for f in sorted(files):
