@@ -103,13 +103,19 @@ static double agreement(const sl_model *m, const char *labels_path, const frame_
     return (double)same / (double)covered;
 }
 
-static void test_model_classes(void **state)
+static sl_model *load_shipped_model(void)
 {
-    (void)state;
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
         fail_msg("%s", err);
+    return m;
+}
+
+static void test_model_classes(void **state)
+{
+    (void)state;
+    sl_model *m = load_shipped_model();
     const char *want[] = {"silence", "speech", "music", "noise"};
     assert_int_equal(sl_model_get_config(m)->n_classes, 4);
     for (int k = 0; k < 4; k++)
@@ -120,10 +126,7 @@ static void test_model_classes(void **state)
 static void test_samples_agree(void **state)
 {
     (void)state;
-    char err[SL_ERR_LEN];
-    sl_model *m = sl_model_load(model_path, err, sizeof err);
-    if (!m)
-        fail_msg("%s", err);
+    sl_model *m = load_shipped_model();
     DIR *d = opendir(samples_dir);
     assert_non_null(d);
     struct dirent *e;

@@ -6,23 +6,14 @@
 #include <cmocka.h>
 
 #include "test_util.h"
+#include "tests/common/test_files.h"
 
 float *fx_read_f32(const char *name, size_t *n)
 {
-    const char *dir = getenv("SL_FIXTURES");
     char path[1024];
-    snprintf(path, sizeof path, "%s/features/%s", dir ? dir : "tests/fixtures", name);
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        fail_msg("cannot open fixture %s", path);
-    fseek(fp, 0, SEEK_END);
-    long bytes = ftell(fp);
-    fseek(fp, 0, SEEK_SET);
-    float *x = malloc((size_t)bytes + sizeof(float));
-    assert_non_null(x);
-    assert_int_equal(fread(x, 1, (size_t)bytes, fp), (size_t)bytes);
-    fclose(fp);
-    *n = (size_t)bytes / sizeof(float);
+    size_t bytes;
+    float *x = (float *)test_read_file(test_fixture_path(path, sizeof path, "features", name), &bytes);
+    *n = bytes / sizeof(float);
     return x;
 }
 
