@@ -60,6 +60,8 @@ def classify(pkg, rel):
     low = rel.lower()
     base = os.path.basename(rel)
     ext = os.path.splitext(low)[1]
+    if pkg in DRASCULA_VOICES:
+        return classify_drascula(pkg, base)
     if ext not in AUDIO_EXT or "/doc/" in low:
         return None
     if pkg == "fillets-ng-data-cs":
@@ -159,6 +161,14 @@ def classify(pkg, rel):
         return ("noise", "effects", "%s:%s" % (pkg, rel))
     if pkg == "widelands-data" and re.search(r"/sound/(military/|[^/]+\.ogg$)", low):
         return None  # horns and message chimes, lobby chat notices
+    if pkg in ("hyperrogue-music", "colobot-common-sounds", "drascula-music"):
+        # only their soundtracks: hyperrogue's and colobot's effects include creature voices
+        # and robot speech; drascula-music keeps its tracks in audio/
+        if re.search(r"/(music|audio)/", low):
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        return None
+    if pkg == "minetest-data" and re.search(r"player_damage|soundstuff|/devtest/", low):
+        return None  # a grunt, test tones
     if MUSIC_DIR.search(low):
         return ("music", "recorded", "%s:%s" % (pkg, rel))
     if EFFECT_DIR.search(low) and not NOT_NOISE.search(low):
@@ -205,7 +215,7 @@ def sox_convert(src, dst, extra_in=()):
 
 def unpack_zip(pkg, archive, folder):
     """Packages that keep their audio inside a zip (0 A.D.'s public.zip, trigger-rally's
-    data.zip): pull out `folder` only, once, into pkgs/<pkg>/_audio."""
+    data.zip, UFO:AI's 0snd.pk3): pull out `folder` only, once, into pkgs/<pkg>/_audio."""
     dest = os.path.join(PKGS, pkg, "_audio")
     if os.path.exists(os.path.join(dest, ".done")):
         return
@@ -246,6 +256,37 @@ def classify_0ad(rel):
     return None
 
 
+# Drascula's voice files: raw 8-bit unsigned PCM at 11025 Hz (*.ALS), one package per language
+# (different actors). The letters before the number name the speaker (none: the hero, D:
+# Drascula, VB: Von Braun, ...); S<n> are sound effects.
+DRASCULA_VOICES = {"drascula": "en", "drascula-spanish": "es", "drascula-italian": "it"}
+DRASCULA_RAW = ["-t", "raw", "-r", "11025", "-e", "unsigned", "-b", "8", "-c", "1"]
+
+
+def classify_drascula(pkg, base):
+    m = re.match(r"([A-Za-z]*)\d+\.als$", base, re.I)
+    if not m or m.group(1).upper() == "S":
+        return None
+    speaker = m.group(1).upper() or "hero"
+    return ("speech", "real", "drascula:%s:%s" % (DRASCULA_VOICES[pkg], speaker))
+
+
+# UFO:AI's effects (0snd.pk3, a zip): ambience loops (fire, water, wind, machines, crickets),
+# impacts, weapons, doors, footsteps, vehicles. Soldiers, civilians and aliens scream; the
+# ambience's disco, jingles, radio message and TV news hold music or speech.
+UFOAI_NOT_NOISE = re.compile(r"disco|jingle|radiomessage|tv_news|aliencom|lobbyprivmsg|popup|"
+                             r"roundstart|talk", re.I)
+
+
+def classify_ufoai(rel):
+    low = rel.lower()
+    if os.path.splitext(low)[1] not in AUDIO_EXT or UFOAI_NOT_NOISE.search(low):
+        return None
+    if re.search(r"/sound/(ambience|impact|weapons|doors|footsteps|misc|ugv)/", low):
+        return ("noise", "effects", "ufoai:" + rel)
+    return None
+
+
 def listed_packages():
     """packages.tsv minus reserved.txt (checked again here, not only at download)."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -274,15 +315,21 @@ def package_files(only):
             unpack_zip("0ad-data", "public.zip", "audio/")
         if pkg == "trigger-rally-data":
             unpack_zip("trigger-rally-data", "data.zip", "sounds/")
+        if pkg == "ufoai-sound":
+            unpack_zip("ufoai-sound", "0snd.pk3", "sound/")
         for root, dirs, files in os.walk(d):
             dirs.sort()  # a fixed order, so the first of identical files is always the same
             for f in sorted(files):
                 path = os.path.join(root, f)
+                if not os.path.exists(path):
+                    continue  # a link into another package (drascula-spanish -> drascula)
                 rel = os.path.relpath(path, d)
                 if pkg == "0ad-data":
                     c = classify_0ad(rel) if rel.startswith("_audio/") else None
                 elif pkg == "trigger-rally-data":
                     c = classify_trigger(rel) if rel.startswith("_audio/") else None
+                elif pkg == "ufoai-sound":
+                    c = classify_ufoai("/" + rel) if rel.startswith("_audio/") else None
                 elif pkg == SKY_PKG:
                     c = None  # its speech comes through sky_speech.py (make_sky_clips)
                 else:
@@ -331,7 +378,8 @@ def make_package_clips(only, rows):
             render_midi(path, "%s:%s" % (pkg, rel), rows)
             continue
         dst = clip_path(cls, pkg, "%s:%s" % (pkg, rel))
-        if not os.path.exists(dst) and not sox_convert(path, dst):
+        raw = DRASCULA_RAW if pkg in DRASCULA_VOICES else ()
+        if not os.path.exists(dst) and not sox_convert(path, dst, raw):
             continue
         rows.append((dst, cls, group, source, pkg, "%s:%s" % (pkg, rel)))
         n += 1

@@ -8,7 +8,7 @@ import time
 import numpy as np
 import soundfile as sf
 
-RECIPE_VERSION = "corpus-v2"
+RECIPE_VERSION = "corpus-v3"
 SR = 16000
 HOP = 160          # 10 ms frames: the labeler's frame rate
 WIN = 400          # 25 ms energy window, like the features
@@ -51,6 +51,8 @@ def source_family(cls, group, package):
     one TTS engine; all MIDI renderings) are split together, so every split gets some of each."""
     if package.startswith("asterisk-"):
         package = "asterisk"
+    elif package in ("drascula", "drascula-spanish", "drascula-italian"):
+        package = "drascula"  # one game dubbed three times: its ~30 voices split as one family
     elif group == "midi":
         package = "midi"
     return "%s/%s/%s" % (cls, group, package)

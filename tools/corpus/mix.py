@@ -174,7 +174,8 @@ def silence_floor(rng, n):
     w = rng.standard_normal(n).astype(np.float32)
     if rng.random() < 0.5:  # a darker hiss
         w = np.cumsum(w) * 0.02
-        w -= np.convolve(w, np.ones(801) / 801, mode="same")
+        k = min(801, n)  # a segment can be shorter than the 50 ms mean (mode="same" keeps n)
+        w -= np.convolve(w, np.ones(k) / k, mode="same")
     return w / (np.sqrt(np.mean(w ** 2)) + 1e-12) * 10 ** (rng.uniform(-85, -55) / 20)
 
 
