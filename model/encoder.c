@@ -328,7 +328,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             linear(e, qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
                    e->shared_kv ? pw->layers[l].in_bias : L->in_proj_bias, n, d, 3 * d, 0, 0);
             if (e->shared_kv) /* this thread's share of the packed keys and values */
-                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1);
+                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1, e->amx);
         }
         if (e->n_threads > 1)
             pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
@@ -336,7 +336,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             continue;
         if (e->shared_kv)
             sl_attention_forward_rows_packed(e->ao, att, e->kv[l & 1], qkv, T, d, c->n_heads, r0,
-                                             r1);
+                                             r1, e->amx);
         else
             sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
                                       c->band_right, r0, r1);

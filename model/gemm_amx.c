@@ -19,54 +19,6 @@ size_t sl_gemm_amx_packed_size(int N, int K)
     return sl_gemm_packed_size(N, (K + 31) & ~31);
 }
 
-/* fp32 -> bf16 bits, rounded to nearest even (finite x). */
-static uint16_t bf16_bits(float x)
-{
-    uint32_t u;
-    memcpy(&u, &x, 4);
-    u += 0x7fffu + ((u >> 16) & 1u);
-    return (uint16_t)(u >> 16);
-}
-
-static float bf16_float(uint16_t b)
-{
-    uint32_t u = (uint32_t)b << 16;
-    float x;
-    memcpy(&x, &u, 4);
-    return x;
-}
-
-/* B[k][n] = get(k, n) into the packed layout (K x N). */
-static void pack_b(float *dst, const float *src, size_t sk, size_t sn, int K, int N)
-{
-    const int Kp = (K + 31) & ~31, np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
-    uint16_t *d = (uint16_t *)dst;
-    for (int p = 0; p < np; p++)
-        for (int t = 0; t < Kp / 32; t++) {
-            uint16_t *chunk = d + ((size_t)p * 64 * Kp + (size_t)t * 2048);
-            for (int kk = 0; kk < 32; kk++)
-                for (int c = 0; c < 32; c++) {
-                    const int k = 32 * t + kk, n = 32 * p + c;
-                    const float x = k < K && n < N ? src[(size_t)k * sk + (size_t)n * sn] : 0.0f;
-                    const uint16_t hi = bf16_bits(x), lo = bf16_bits(x - bf16_float(hi));
-                    const size_t at = (size_t)(c / 16) * 512 + (size_t)(kk / 2) * 32 +
-                                      (size_t)(c % 16) * 2 + (size_t)(kk & 1);
-                    chunk[at] = hi;
-                    chunk[at + 1024] = lo;
-                }
-        }
-}
-
-void sl_gemm_amx_pack_nt(float *dst, const float *w, int ldw, int N, int K)
-{
-    pack_b(dst, w, 1, (size_t)ldw, K, N);
-}
-
-void sl_gemm_amx_pack_nn(float *dst, const float *b, int ldb, int K, int N)
-{
-    pack_b(dst, b, (size_t)ldb, 1, K, N);
-}
-
 #if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__)) && defined(__linux__)
 #include <cpuid.h>
 #include <immintrin.h>
@@ -110,19 +62,99 @@ typedef struct {
     uint8_t rows[16];
 } __attribute__((aligned(64))) tile_config;
 
-/* Splits 16 floats into bf16 hi and lo (round to nearest even each). */
-static inline __attribute__((always_inline)) SL_AMX void split16(__m512 x, __m256i *hi,
-                                                                  __m256i *lo)
+/* bf16 bits (round to nearest even) of x in the low half of each 32-bit lane,
+ * for hi = bf16(x) and lo = bf16(x - hi). */
+static inline __attribute__((always_inline)) SL_AMX void split32(__m512 x, __m512i *hi,
+                                                                  __m512i *lo)
 {
     const __m512i one = _mm512_set1_epi32(1), bias = _mm512_set1_epi32(0x7fff);
     __m512i u = _mm512_castps_si512(x);
     u = _mm512_add_epi32(u, _mm512_add_epi32(bias, _mm512_and_si512(_mm512_srli_epi32(u, 16), one)));
     u = _mm512_srli_epi32(u, 16);
-    *hi = _mm512_cvtepi32_epi16(u);
+    *hi = u;
     __m512 r = _mm512_sub_ps(x, _mm512_castsi512_ps(_mm512_slli_epi32(u, 16)));
     __m512i v = _mm512_castps_si512(r);
     v = _mm512_add_epi32(v, _mm512_add_epi32(bias, _mm512_and_si512(_mm512_srli_epi32(v, 16), one)));
-    *lo = _mm512_cvtepi32_epi16(_mm512_srli_epi32(v, 16));
+    *lo = _mm512_srli_epi32(v, 16);
+}
+
+static inline __attribute__((always_inline)) SL_AMX void split16(__m512 x, __m256i *hi,
+                                                                  __m256i *lo)
+{
+    __m512i h, l;
+    split32(x, &h, &l);
+    *hi = _mm512_cvtepi32_epi16(h);
+    *lo = _mm512_cvtepi32_epi16(l);
+}
+
+static inline __mmask16 first(int n)
+{
+    return n >= 16 ? (__mmask16)0xffff : n <= 0 ? (__mmask16)0 : (__mmask16)((1u << n) - 1);
+}
+
+/* B = w^T (w: N x K, rows ldw apart). For each column n of B, its 32 k of a
+ * chunk are contiguous in w: split them and scatter the 16 k pairs down the
+ * tile's rows (64 bytes apart). */
+SL_AMX void sl_gemm_amx_pack_nt(float *dst, const float *w, int ldw, int N, int K)
+{
+    const int Kp = (K + 31) & ~31, np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
+    const __m512i rows = _mm512_mullo_epi32(_mm512_set_epi32(15, 14, 13, 12, 11, 10, 9, 8, 7, 6,
+                                                             5, 4, 3, 2, 1, 0),
+                                            _mm512_set1_epi32(16));
+    uint32_t *d = (uint32_t *)dst;
+    for (int p = 0; p < np; p++)
+        for (int t = 0; t < Kp / 32; t++) {
+            uint32_t *chunk = d + (size_t)p * 32 * Kp + (size_t)t * 1024;
+            const int k0 = 32 * t;
+            for (int c = 0; c < 32; c++) {
+                const int n = 32 * p + c;
+                __m512 x0 = _mm512_setzero_ps(), x1 = x0;
+                if (n < N) {
+                    const float *row = w + (size_t)n * ldw + k0;
+                    x0 = _mm512_maskz_loadu_ps(first(K - k0), row);
+                    x1 = _mm512_maskz_loadu_ps(first(K - k0 - 16), row + 16);
+                }
+                __m256i h0, l0, h1, l1;
+                split16(x0, &h0, &l0);
+                split16(x1, &h1, &l1);
+                uint32_t *col = chunk + (size_t)(c / 16) * 256 + (c % 16);
+                _mm512_i32scatter_epi32(col, rows,
+                                        _mm512_inserti64x4(_mm512_castsi256_si512(h0), h1, 1), 4);
+                _mm512_i32scatter_epi32(col + 512, rows,
+                                        _mm512_inserti64x4(_mm512_castsi256_si512(l0), l1, 1), 4);
+            }
+        }
+}
+
+/* B = b (K x N, rows ldb apart): a tile row is rows 2r and 2r+1 of b,
+ * interleaved in 32-bit lanes. */
+SL_AMX void sl_gemm_amx_pack_nn(float *dst, const float *b, int ldb, int K, int N)
+{
+    const int Kp = (K + 31) & ~31, np = (N + SL_GEMM_PANEL - 1) / SL_GEMM_PANEL;
+    uint32_t *d = (uint32_t *)dst;
+    for (int p = 0; p < np; p++) {
+        const int n0 = 32 * p;
+        const __mmask16 m[2] = {first(N - n0), first(N - n0 - 16)};
+        for (int t = 0; t < Kp / 32; t++) {
+            uint32_t *chunk = d + (size_t)p * 32 * Kp + (size_t)t * 1024;
+            for (int r = 0; r < 16; r++) {
+                const int k = 32 * t + 2 * r;
+                for (int h = 0; h < 2; h++) {
+                    __m512 x0 = _mm512_setzero_ps(), x1 = x0;
+                    if (k < K)
+                        x0 = _mm512_maskz_loadu_ps(m[h], b + (size_t)k * ldb + n0 + 16 * h);
+                    if (k + 1 < K)
+                        x1 = _mm512_maskz_loadu_ps(m[h], b + (size_t)(k + 1) * ldb + n0 + 16 * h);
+                    __m512i h0, l0, h1, l1;
+                    split32(x0, &h0, &l0);
+                    split32(x1, &h1, &l1);
+                    uint32_t *row = chunk + (size_t)h * 256 + (size_t)r * 16;
+                    _mm512_storeu_si512(row, _mm512_or_si512(h0, _mm512_slli_epi32(h1, 16)));
+                    _mm512_storeu_si512(row + 512, _mm512_or_si512(l0, _mm512_slli_epi32(l1, 16)));
+                }
+            }
+        }
+    }
 }
 
 /* Rows [0, mr) of A (k from 0 to kc) into buf: per chunk of 32 k, tiles hi
@@ -303,6 +335,16 @@ SL_AMX void sl_gemm_amx_rowmax(float *C, int ldc, const float *A, int lda, const
 #else
 
 int sl_gemm_amx_available(void) { return 0; }
+
+void sl_gemm_amx_pack_nt(float *dst, const float *w, int ldw, int N, int K)
+{
+    (void)dst, (void)w, (void)ldw, (void)N, (void)K;
+}
+
+void sl_gemm_amx_pack_nn(float *dst, const float *b, int ldb, int K, int N)
+{
+    (void)dst, (void)b, (void)ldb, (void)K, (void)N;
+}
 
 void sl_gemm_amx(float *C, int ldc, const float *A, int lda, const float *Bp, int M, int N, int K,
                  float alpha, int accumulate, const float *bias, int relu)
