@@ -66,6 +66,9 @@ struct sl_encoder {
     float *logits;  /* T x n_classes, when the caller wants only probabilities */
     float *wblock;  /* the packed weights' storage */
     int amx;        /* the weights are packed for (and multiplied by) gemm_amx.h */
+    int amx_att;    /* kv too (whole-window attention with d_k >= 32; below that the
+                       tiles' 32-deep k and the 32-column panels of V would be at
+                       least half zeros: AVX-512 is faster) */
     packed_weights pw;
 
     /* thread pool (n_threads - 1 workers; the caller's thread is number 0) */
@@ -229,6 +232,7 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
         e->pack = alloc_floats(e->pack_stride);
         e->shared_kv = c->band_left < 0 && c->band_right < 0;
         e->amx = sl_gemm_amx_available();
+        e->amx_att = e->amx && e->shared_kv && c->d_model / c->n_heads >= 32;
         if (e->shared_kv) {
             size_t kvn = (size_t)c->n_heads * e->pack_stride;
             e->kv[0] = alloc_floats(kvn);
@@ -328,7 +332,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             linear(e, qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
                    e->shared_kv ? pw->layers[l].in_bias : L->in_proj_bias, n, d, 3 * d, 0, 0);
             if (e->shared_kv) /* this thread's share of the packed keys and values */
-                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1, e->amx);
+                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1, e->amx_att);
         }
         if (e->n_threads > 1)
             pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
@@ -336,7 +340,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             continue;
         if (e->shared_kv)
             sl_attention_forward_rows_packed(e->ao, att, e->kv[l & 1], qkv, T, d, c->n_heads, r0,
-                                             r1, e->amx);
+                                             r1, e->amx_att);
         else
             sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
                                       c->band_right, r0, r1);

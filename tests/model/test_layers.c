@@ -196,6 +196,64 @@ static void test_attention(void **state)
     check_attention(200, 12, 3, 0, 0);    /* each frame sees only itself */
 }
 
+/* Whole-window attention with keys and values packed once (the encoder's
+ * shared path) against the double loop: packed and computed in two row ranges
+ * as two threads would, bit-identical to one range; through the AVX-512 kernel
+ * and, where it runs, the AMX one (which the encoder uses for d_k >= 32). */
+static void check_packed_attention(int T, int d, int H, int amx)
+{
+    const int dk = d / H, split = (T / 2) & ~(SL_GEMM_PANEL - 1);
+    float *qkv = malloc(sizeof(float) * T * 3 * d);
+    uint32_t s = 777;
+    for (int i = 0; i < T * 3 * d; i++) {
+        s = s * 1664525u + 1013904223u;
+        qkv[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 4.0f;
+    }
+    double *ref = malloc(sizeof(double) * T * d);
+    naive_attention(ref, qkv, T, d, H, -1, -1);
+    /* the packed path wants the queries scaled by 1/sqrt(d_k) already */
+    const float qs = (float)(1.0 / sqrt((double)dk));
+    for (int i = 0; i < T; i++)
+        for (int c = 0; c < d; c++)
+            qkv[i * 3 * d + c] *= qs;
+    size_t kvn = (size_t)H * sl_attention_pack_scratch(T, d, H);
+    float *kv = calloc(kvn, sizeof(float));
+    float *att = malloc(sizeof(float) * sl_attention_scratch(T, H, 0));
+    float *out = malloc(sizeof(float) * T * d), *one = malloc(sizeof(float) * T * d);
+    sl_attention_pack_rows(kv, qkv, T, d, H, 0, split, amx);
+    sl_attention_pack_rows(kv, qkv, T, d, H, split, T, amx);
+    sl_attention_forward_rows_packed(out, att, kv, qkv, T, d, H, split, T, amx);
+    sl_attention_forward_rows_packed(out, att, kv, qkv, T, d, H, 0, split, amx);
+    memset(kv, 0, sizeof(float) * kvn);
+    sl_attention_pack_rows(kv, qkv, T, d, H, 0, T, amx);
+    sl_attention_forward_rows_packed(one, att, kv, qkv, T, d, H, 0, T, amx);
+    assert_memory_equal(out, one, sizeof(float) * T * d);
+    double worst = 0;
+    for (int i = 0; i < T * d; i++)
+        worst = fmax(worst, fabs(out[i] - ref[i]));
+    printf("packed attention (%s) T=%d d=%d heads=%d: max abs diff %.2e\n",
+           amx ? "AMX" : "AVX-512", T, d, H, worst);
+    /* values in [-2, 2]; AMX: scores within ~2^-15 of sum |q k| */
+    assert_true(worst < (amx ? 1e-4 : 1e-5));
+    free(qkv), free(ref), free(kv), free(att), free(out), free(one);
+}
+
+static void test_packed_attention(void **state)
+{
+    (void)state;
+    if (!sl_gemm_available()) {
+        printf("no AVX-512 here: packed attention not tested\n");
+        return;
+    }
+    for (int amx = 0; amx <= sl_gemm_amx_available(); amx++) {
+        check_packed_attention(300, 128, 2, amx); /* d_k 64, several query blocks */
+        check_packed_attention(100, 64, 2, amx);  /* d_k 32 */
+        check_packed_attention(37, 96, 2, amx);   /* d_k 48: k and key tails */
+        check_packed_attention(260, 64, 4, amx);  /* d_k 16 */
+        check_packed_attention(5, 64, 1, amx);
+    }
+}
+
 /* The AVX-512 product against a double-precision loop, every tail shape. */
 static void test_packed_gemm(void **state)
 {
@@ -425,6 +483,7 @@ int main(void)
         cmocka_unit_test(test_exp),
         cmocka_unit_test(test_small_layers),
         cmocka_unit_test(test_attention),
+        cmocka_unit_test(test_packed_attention),
         cmocka_unit_test(test_packed_gemm),
         cmocka_unit_test(test_amx_gemm),
         cmocka_unit_test(test_exp_row),
