@@ -60,7 +60,7 @@ struct sl_encoder {
     size_t att_stride;
     float *pack;    /* packed keys and values per thread, pack_stride floats each */
     size_t pack_stride;
-    float *kv[2];   /* whole-window attention, AVX-512 path: every head's keys and
+    float *kv[2];   /* whole-window attention, AVX-512 or AMX path: every head's keys and
                        values packed once for all threads, alternating like qkv */
     int shared_kv;  /* kv in use: rows split at multiples of SL_GEMM_PANEL */
     float *logits;  /* T x n_classes, when the caller wants only probabilities */
@@ -399,7 +399,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
 }
 
 /* Thread tid's rows: whole attention blocks, as evenly as they divide. With
- * shared packed keys (AVX-512 path, whole-window attention) every row's result
+ * shared packed keys (AVX-512 or AMX path, whole-window attention) every row's result
  * is the same bits whatever rows a thread has, and threads pack whole panels
  * of keys: rows go in multiples of SL_GEMM_PANEL instead (1000 frames on two
  * threads: 512 + 488 rows instead of 480 + 520). */

@@ -256,8 +256,8 @@ int bench_encoder(int argc, char **argv)
            2.0 * sj.n * sj.n * sj.n / ts / 1e9);
     const int amx = sl_gemm_amx_available();
     printf("# encoder matrix products: %s\n",
-           amx ? "AMX bf16x3 kernel (model/gemm_amx.c; banded attention: AVX-512, "
-                 "model/gemm.c)"
+           amx ? "AMX bf16x3 kernel (model/gemm_amx.c; attention with a band or d_k < 32: "
+                 "AVX-512, model/gemm.c)"
            : sl_gemm_available() ? "AVX-512 kernels (model/gemm.c)"
                                  : "cblas_sgemm");
     if (sl_gemm_available()) {
