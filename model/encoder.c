@@ -12,6 +12,7 @@
  * block (SL_ATTN_BLOCK, see layers.h), which keeps the results bit-identical
  * for any thread count (a test checks it). */
 #include "model/gemm.h"
+#include "model/gemm_amx.h"
 #include "model/layers.h"
 #include "model/model_internal.h"
 
@@ -32,7 +33,8 @@ typedef struct {
     pthread_t th;
 } worker;
 
-/* Weights packed for model/gemm.h's AVX-512 kernel (NULL pointers: cblas). */
+/* Weights packed for model/gemm.h's AVX-512 kernel, or for model/gemm_amx.h's
+ * AMX kernel where it runs (NULL pointers: cblas). */
 typedef struct {
     float *in_proj, *out_proj, *linear1, *linear2;
     /* with shared packed keys (whole-window attention): in_proj's query rows
@@ -58,11 +60,15 @@ struct sl_encoder {
     size_t att_stride;
     float *pack;    /* packed keys and values per thread, pack_stride floats each */
     size_t pack_stride;
-    float *kv[2];   /* whole-window attention, AVX-512 path: every head's keys and
+    float *kv[2];   /* whole-window attention, AVX-512 or AMX path: every head's keys and
                        values packed once for all threads, alternating like qkv */
     int shared_kv;  /* kv in use: rows split at multiples of SL_GEMM_PANEL */
     float *logits;  /* T x n_classes, when the caller wants only probabilities */
     float *wblock;  /* the packed weights' storage */
+    int amx;        /* the weights are packed for (and multiplied by) gemm_amx.h */
+    int amx_att;    /* kv too (whole-window attention with d_k >= 32; below that the
+                       tiles' 32-deep k and the 32-column panels of V would be at
+                       least half zeros: AVX-512 is faster) */
     packed_weights pw;
 
     /* thread pool (n_threads - 1 workers; the caller's thread is number 0) */
@@ -122,44 +128,47 @@ static int pack_weights(sl_encoder *e)
     const sl_model_config *c = &e->m->cfg;
     const sl_params *p = &e->m->views;
     const int d = c->d_model, f = c->d_ff;
+    size_t (*size)(int, int) = e->amx ? sl_gemm_amx_packed_size : sl_gemm_packed_size;
+    void (*pack)(float *, const float *, int, int, int) =
+        e->amx ? sl_gemm_amx_pack_nt : sl_gemm_pack_nt;
     /* in_bias copies rounded to 16 floats, so every packed matrix after them
      * starts on a cache line as well */
     const size_t nb = ((size_t)3 * d + 15) & ~(size_t)15;
-    size_t total = sl_gemm_packed_size(d, c->n_features) + sl_gemm_packed_size(c->n_classes, d) +
-                   (size_t)c->n_layers * (sl_gemm_packed_size(3 * d, d) + sl_gemm_packed_size(d, d) +
-                                          sl_gemm_packed_size(f, d) + sl_gemm_packed_size(d, f) + nb);
+    size_t total = size(d, c->n_features) + size(c->n_classes, d) +
+                   (size_t)c->n_layers * (size(3 * d, d) + size(d, d) + size(f, d) + size(d, f) + nb);
     e->wblock = alloc_floats(total);
-    if (!e->wblock)
+    float *scaled = e->shared_kv ? malloc(sizeof(float) * (size_t)3 * d * d) : NULL;
+    if (!e->wblock || (e->shared_kv && !scaled)) {
+        free(scaled);
         return -1;
+    }
     float *at = e->wblock;
 #define PACK(dst, w, N, K)                                                                \
     do {                                                                                  \
         dst = at;                                                                         \
-        sl_gemm_pack_nt(at, w, K, N, K);                                                  \
-        at += sl_gemm_packed_size(N, K);                                                  \
+        pack(at, w, K, N, K);                                                             \
+        at += size(N, K);                                                                 \
     } while (0)
     PACK(e->pw.input, p->input_weight, d, c->n_features);
     PACK(e->pw.classifier, p->classifier_weight, c->n_classes, d);
     for (int l = 0; l < c->n_layers; l++) {
         const sl_layer_params *L = &p->layers[l];
         packed_layer *P = &e->pw.layers[l];
-        PACK(P->in_proj, L->in_proj_weight, 3 * d, d);
         if (e->shared_kv) {
             /* queries scaled here instead of every score later: the same bits
              * where 1/sqrt(dk) is a power of two (dk = 4^i), within an ulp
              * of the query otherwise */
             const float qs = (float)(1.0 / sqrt((double)(d / c->n_heads)));
-            for (int j = 0; j < d; j++) {
-                float *col = P->in_proj + (size_t)(j / SL_GEMM_PANEL) * SL_GEMM_PANEL * d +
-                             j % SL_GEMM_PANEL;
-                for (int k = 0; k < d; k++)
-                    col[(size_t)k * SL_GEMM_PANEL] *= qs;
-            }
+            for (size_t i = 0; i < (size_t)3 * d * d; i++)
+                scaled[i] = i < (size_t)d * d ? L->in_proj_weight[i] * qs : L->in_proj_weight[i];
+            PACK(P->in_proj, scaled, 3 * d, d);
             if (L->in_proj_bias) {
                 P->in_bias = at;
                 for (int j = 0; j < 3 * d; j++)
                     at[j] = j < d ? L->in_proj_bias[j] * qs : L->in_proj_bias[j];
             }
+        } else {
+            PACK(P->in_proj, L->in_proj_weight, 3 * d, d);
         }
         at += nb;
         PACK(P->out_proj, L->out_proj_weight, d, d);
@@ -167,20 +176,25 @@ static int pack_weights(sl_encoder *e)
         PACK(P->linear2, L->linear2_weight, d, f);
     }
 #undef PACK
+    free(scaled);
     return 0;
 }
 
 /* out[n x N] (+)= in[n x K] W^T + b, through the packed weights when there are
  * (bias, and ReLU when relu != 0, applied inside the product). Returns 1 if it
  * applied the ReLU. */
-static int linear(float *out, const float *in, const float *w, const float *packed,
-                  const float *b, int n, int K, int N, int accumulate, int relu)
+static int linear(const sl_encoder *e, float *out, const float *in, const float *w,
+                  const float *packed, const float *b, int n, int K, int N, int accumulate,
+                  int relu)
 {
     if (!packed) {
         sl_linear_forward(out, in, w, b, n, K, N, accumulate);
         return 0;
     }
-    sl_gemm_packed(out, N, in, K, packed, n, N, K, 1.0f, accumulate, b, relu);
+    if (e->amx)
+        sl_gemm_amx(out, N, in, K, packed, n, N, K, 1.0f, accumulate, b, relu);
+    else
+        sl_gemm_packed(out, N, in, K, packed, n, N, K, 1.0f, accumulate, b, relu);
     return relu;
 }
 
@@ -217,6 +231,8 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
         e->pack_stride = sl_attention_pack_scratch(max_T, c->d_model, c->n_heads);
         e->pack = alloc_floats(e->pack_stride);
         e->shared_kv = c->band_left < 0 && c->band_right < 0;
+        e->amx = sl_gemm_amx_available();
+        e->amx_att = e->amx && e->shared_kv && c->d_model / c->n_heads >= 32;
         if (e->shared_kv) {
             size_t kvn = (size_t)c->n_heads * e->pack_stride;
             e->kv[0] = alloc_floats(kvn);
@@ -299,7 +315,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
     const packed_weights *pw = &e->pw;
 
     if (n > 0) {
-        linear(x, e->feats + (size_t)r0 * c->n_features, p->input_weight, pw->input,
+        linear(e, x, e->feats + (size_t)r0 * c->n_features, p->input_weight, pw->input,
                p->input_bias, n, c->n_features, d, 0, 0);
         sl_scale_add_positions(x, e->pe + rd, c->scale_input ? (float)sqrt((double)d) : 1.0f,
                                n, d);
@@ -313,10 +329,10 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
                 sl_layernorm_forward(h, NULL, NULL, x, L->norm1_weight, L->norm1_bias, n, d, eps);
                 src = h;
             }
-            linear(qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
+            linear(e, qkv + (size_t)r0 * 3 * d, src, L->in_proj_weight, pw->layers[l].in_proj,
                    e->shared_kv ? pw->layers[l].in_bias : L->in_proj_bias, n, d, 3 * d, 0, 0);
             if (e->shared_kv) /* this thread's share of the packed keys and values */
-                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1);
+                sl_attention_pack_rows(e->kv[l & 1], qkv, T, d, c->n_heads, r0, r1, e->amx_att);
         }
         if (e->n_threads > 1)
             pthread_barrier_wait(&e->layer_barrier); /* every row's keys and values ready */
@@ -324,7 +340,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
             continue;
         if (e->shared_kv)
             sl_attention_forward_rows_packed(e->ao, att, e->kv[l & 1], qkv, T, d, c->n_heads, r0,
-                                             r1);
+                                             r1, e->amx_att);
         else
             sl_attention_forward_rows(e->ao, att, pack, qkv, T, d, c->n_heads, c->band_left,
                                       c->band_right, r0, r1);
@@ -342,7 +358,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
              * of 96: +2-5% on windows of 128 and 256) */
             cn = n - c0 < 2 * SL_ENCODER_CHUNK ? n - c0 : SL_ENCODER_CHUNK;
             float *xc = x + (size_t)c0 * d, *hc = h + (size_t)c0 * d;
-            linear(xc, ao + (size_t)c0 * d, L->out_proj_weight, pw->layers[l].out_proj,
+            linear(e, xc, ao + (size_t)c0 * d, L->out_proj_weight, pw->layers[l].out_proj,
                    L->out_proj_bias, cn, d, d, 1, 0);
             const float *src = xc;
             if (c->norm_first) {
@@ -354,13 +370,13 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
                                      eps);
             }
             const int relu = c->activation == SL_ACT_RELU;
-            const int relu_done = linear(ff, src, L->linear1_weight, pw->layers[l].linear1,
+            const int relu_done = linear(e, ff, src, L->linear1_weight, pw->layers[l].linear1,
                                          L->linear1_bias, cn, d, f, 0, relu);
             if (!relu)
                 sl_gelu_forward(ff, ff, (size_t)cn * f);
             else if (!relu_done)
                 sl_relu_forward(ff, ff, (size_t)cn * f);
-            linear(xc, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, cn, f, d, 1,
+            linear(e, xc, ff, L->linear2_weight, pw->layers[l].linear2, L->linear2_bias, cn, f, d, 1,
                    0);
             if (!c->norm_first)
                 sl_layernorm_forward(xc, NULL, NULL, xc, L->norm2_weight, L->norm2_bias, cn, d,
@@ -373,7 +389,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
         sl_layernorm_forward(x, NULL, NULL, x, p->final_norm_weight, p->final_norm_bias, n, d,
                              eps);
     float *out = (e->out_logits ? e->out_logits : e->logits) + (size_t)r0 * nc;
-    linear(out, x, p->classifier_weight, pw->classifier, p->classifier_bias, n, d, nc, 0, 0);
+    linear(e, out, x, p->classifier_weight, pw->classifier, p->classifier_bias, n, d, nc, 0, 0);
     if (e->out_probs) {
         float *probs = e->out_probs + (size_t)r0 * nc;
         for (size_t i = 0; i < (size_t)n * nc; i++)
@@ -383,7 +399,7 @@ static void forward_rows(sl_encoder *e, int tid, int r0, int r1)
 }
 
 /* Thread tid's rows: whole attention blocks, as evenly as they divide. With
- * shared packed keys (AVX-512 path, whole-window attention) every row's result
+ * shared packed keys (AVX-512 or AMX path, whole-window attention) every row's result
  * is the same bits whatever rows a thread has, and threads pack whole panels
  * of keys: rows go in multiples of SL_GEMM_PANEL instead (1000 frames on two
  * threads: 512 + 488 rows instead of 480 + 520). */

@@ -1,6 +1,9 @@
 /* An AVX-512 matrix product for the encoder's inference pass, used where the CPU
  * has AVX-512F (checked at run time; otherwise callers use cblas_sgemm).
  *
+ * Where the CPU has AMX, model/gemm_amx.h's bf16x3 kernel takes the encoder's
+ * weight products and whole-window attention with d_k >= 32 instead.
+ *
  * Why: the project pins OpenBLAS to its Haswell (AVX2) kernels, which bounds
  * sgemm at half of what these CPUs' 512-bit FMA units do; most of the encoder's
  * time is matrix products.

@@ -3,6 +3,7 @@
  * vectorises them, with AVX2 clones picked at load time where the CPU has it. */
 #include "model/layers.h"
 #include "model/gemm.h"
+#include "model/gemm_amx.h"
 
 #include <cblas.h>
 #include <math.h>
@@ -301,7 +302,7 @@ size_t sl_attention_scratch(int T, int n_heads, int save_probs)
  * scaled by its 1/sum after the product with V: T x dk multiplies instead of
  * T x T. */
 static void attention_impl(float *out, float *att, int save_probs, float *pack,
-                           const float *prepacked, const float *qkv, int T, int d,
+                           const float *prepacked, int amx, const float *qkv, int T, int d,
                            int n_heads, int band_left, int band_right, int q0, int q1)
 {
     const int dk = d / n_heads;
@@ -327,7 +328,7 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
         int packed_k0 = -1, packed_k1 = -1;
         if (prepacked) { /* whole window, every key packed already */
             kpack = (float *)prepacked + (size_t)h * sl_attention_pack_scratch(T, d, n_heads);
-            vpack = kpack + sl_gemm_packed_size(T, dk);
+            vpack = kpack + (amx ? sl_gemm_amx_packed_size(T, dk) : sl_gemm_packed_size(T, dk));
             packed_k0 = 0;
             packed_k1 = T;
         }
@@ -351,7 +352,10 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                 packed_k0 = k0;
                 packed_k1 = k1;
             }
-            if (avx && full) /* every row's keys are the block's: the product's maxima */
+            if (amx) /* prepacked for gemm_amx.h: whole window */
+                sl_gemm_amx_rowmax(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale,
+                                   rowmax);
+            else if (avx && full) /* every row's keys are the block's: the product's maxima */
                 sl_gemm_packed_rowmax(S, ldS, q + (size_t)r0 * ld, ld, kpack, rn, kn, dk, scale,
                                       rowmax);
             else if (avx)
@@ -380,7 +384,9 @@ static void attention_impl(float *out, float *att, int save_probs, float *pack,
                     row[j - k0] = 0.0f;
             }
             float *o = out + (size_t)r0 * d + h * dk;
-            if (avx)
+            if (amx)
+                sl_gemm_amx(o, d, S, ldS, vpack, rn, dk, kn, 1.0f, 0, NULL, 0);
+            else if (avx)
                 sl_gemm_packed(o, d, S, ldS, vpack, rn, dk, kn, 1.0f, 0, NULL, 0);
             else
                 cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasNoTrans, rn, dk, kn, 1.0f, S, ldS,
@@ -399,41 +405,54 @@ void sl_attention_forward(float *out, float *att, int save_probs, const float *q
      * entries outside its blocks' key ranges to be zero. */
     if (save_probs && (band_left >= 0 || band_right >= 0))
         memset(att, 0, sizeof(float) * (size_t)n_heads * T * T);
-    attention_impl(out, att, save_probs, NULL, NULL, qkv, T, d, n_heads, band_left, band_right, 0,
-                   T);
+    attention_impl(out, att, save_probs, NULL, NULL, 0, qkv, T, d, n_heads, band_left, band_right,
+                   0, T);
 }
 
 void sl_attention_forward_rows(float *out, float *att, float *pack, const float *qkv, int T,
                                int d, int n_heads, int band_left, int band_right, int q0, int q1)
 {
-    attention_impl(out, att, 0, pack, NULL, qkv, T, d, n_heads, band_left, band_right, q0, q1);
+    attention_impl(out, att, 0, pack, NULL, 0, qkv, T, d, n_heads, band_left, band_right, q0, q1);
 }
 
 void sl_attention_pack_rows(float *kv, const float *qkv, int T, int d, int n_heads, int r0,
-                            int r1)
+                            int r1, int amx)
 {
     const int dk = d / n_heads, ld = 3 * d, n = r1 - r0;
     const size_t hs = sl_attention_pack_scratch(T, d, n_heads);
+    /* the AMX layout's panels are K deep rounded up to 32; its chunks of 32 k
+     * (keys, for the values) take 32 x 32 floats' room, as 32 fp32 rows do */
+    const size_t kfloats = amx ? sl_gemm_amx_packed_size(T, dk) : sl_gemm_packed_size(T, dk);
+    const size_t vpanel = amx ? (size_t)((T + 31) & ~31) : (size_t)T;
     for (int h = 0; h < n_heads; h++) {
-        float *kp = kv + (size_t)h * hs, *vp = kp + sl_gemm_packed_size(T, dk);
+        float *kp = kv + (size_t)h * hs, *vp = kp + kfloats;
         const float *k = qkv + (size_t)r0 * ld + d + h * dk, *v = k + d;
         /* keys: panels of 32 keys, r0 / 32 panels in */
-        sl_gemm_pack_nt(kp + (size_t)r0 * dk, k, ld, n, dk);
+        if (amx)
+            sl_gemm_amx_pack_nt(kp + sl_gemm_amx_packed_size(r0, dk), k, ld, n, dk);
+        else
+            sl_gemm_pack_nt(kp + (size_t)r0 * dk, k, ld, n, dk);
         /* values: panels of 32 of the dk columns, each T keys deep */
-        for (int c0 = 0; c0 < dk; c0 += SL_GEMM_PANEL)
-            sl_gemm_pack_nn(vp + (size_t)c0 * T + (size_t)r0 * SL_GEMM_PANEL, v + c0, ld, n,
-                            dk - c0 < SL_GEMM_PANEL ? dk - c0 : SL_GEMM_PANEL);
+        for (int c0 = 0; c0 < dk; c0 += SL_GEMM_PANEL) {
+            float *at = vp + (size_t)c0 * vpanel + (size_t)r0 * SL_GEMM_PANEL;
+            const int nc = dk - c0 < SL_GEMM_PANEL ? dk - c0 : SL_GEMM_PANEL;
+            if (amx)
+                sl_gemm_amx_pack_nn(at, v + c0, ld, n, nc);
+            else
+                sl_gemm_pack_nn(at, v + c0, ld, n, nc);
+        }
     }
 }
 
 void sl_attention_forward_rows_packed(float *out, float *att, const float *kv, const float *qkv,
-                                      int T, int d, int n_heads, int q0, int q1)
+                                      int T, int d, int n_heads, int q0, int q1, int amx)
 {
-    attention_impl(out, att, 0, NULL, kv, qkv, T, d, n_heads, -1, -1, q0, q1);
+    attention_impl(out, att, 0, NULL, kv, amx, qkv, T, d, n_heads, -1, -1, q0, q1);
 }
 
+/* room for either layout (the AMX one's is the larger: K rounded up to 32) */
 size_t sl_attention_pack_scratch(int T, int d, int n_heads)
 {
     int dk = d / n_heads;
-    return sl_gemm_packed_size(T, dk) + sl_gemm_packed_size(dk, T);
+    return sl_gemm_amx_packed_size(T, dk) + sl_gemm_amx_packed_size(dk, T);
 }

@@ -99,10 +99,11 @@ size_t sl_attention_pack_scratch(int T, int d, int n_heads);
  * the queries in qkv must come scaled by 1/sqrt(dk) already (the encoder folds
  * the factor into its packed query weights: no multiply per score); the same
  * bits whatever q0 is (each query's sums run over the same keys in the same
- * order). */
+ * order). amx != 0 (only when sl_gemm_amx_available()): the keys and values
+ * packed for, and both products through, model/gemm_amx.h's AMX kernel. */
 void sl_attention_pack_rows(float *kv, const float *qkv, int T, int d, int n_heads, int r0,
-                            int r1);
+                            int r1, int amx);
 void sl_attention_forward_rows_packed(float *out, float *att, const float *kv, const float *qkv,
-                                      int T, int d, int n_heads, int q0, int q1);
+                                      int T, int d, int n_heads, int q0, int q1, int amx);
 
 #endif

@@ -3,7 +3,8 @@
  * 1 and 2 threads (OpenBLAS's threads, and the encoder's own: sl_encoder_set_threads
  * with OpenBLAS on one thread), and the measured single-thread cblas_sgemm GFLOP/s
  * on a large square product (the roofline); where the AVX-512 kernel runs, also
- * its ceiling: 512-bit FMAs without loads, and the kernel on warm operands. Models: 80 log-mel inputs, 4 heads,
+ * its ceiling: 512-bit FMAs without loads, and the kernel on warm operands; where
+ * the AMX kernel runs, that kernel on the same and larger shapes. Models: 80 log-mel inputs, 4 heads,
  * d_ff = 4 d_model, 4 classes, post-norm ReLU, whole-window attention, PyTorch's
  * default initialisation. bench/encoder/run.sh runs the same models in PyTorch in
  * the same run and prints the ratios. */
@@ -14,6 +15,7 @@
 #include <time.h>
 
 #include "model/gemm.h"
+#include "model/gemm_amx.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -93,38 +95,49 @@ static void run_sgemm(void *arg)
                 j->b, j->n, 0.0f, j->c, j->n);
 }
 
-/* The AVX-512 kernel alone (model/gemm.h), to read the encoder's figures
- * against: a product whose operands all sit in L1 (8 x 32 outputs over k = 256,
- * one register tile) and a feed-forward chunk as the encoder runs it at d_model
- * 256 (192 rows x 1024 outputs over 256, weights from L2). */
+/* The AVX-512 kernel alone (model/gemm.h), and the AMX one (model/gemm_amx.h)
+ * where it runs, to read the encoder's figures against: a product whose
+ * operands all sit in L1 (8 x 32 outputs over k = 256, one register tile), a
+ * feed-forward chunk as the encoder runs it at d_model 256 (192 rows x 1024
+ * outputs over 256, weights from L2), and the Q/K/V projection of a 512-frame
+ * window at d_model 256 (512 x 768 x 256). GFLOP/s count 2 M N K either way. */
 typedef struct {
-    int M, N, K;
+    int M, N, K, amx;
     float *a, *p, *c;
 } kernel_job;
 
 static void run_kernel(void *arg)
 {
     kernel_job *j = arg;
-    sl_gemm_packed(j->c, j->N, j->a, j->K, j->p, j->M, j->N, j->K, 1.0f, 0, NULL, 0);
+    if (j->amx)
+        sl_gemm_amx(j->c, j->N, j->a, j->K, j->p, j->M, j->N, j->K, 1.0f, 0, NULL, 0);
+    else
+        sl_gemm_packed(j->c, j->N, j->a, j->K, j->p, j->M, j->N, j->K, 1.0f, 0, NULL, 0);
 }
 
-static double kernel_gflops(int M, int N, int K, int reps)
+static double kernel_gflops(int M, int N, int K, int amx, int reps)
 {
-    kernel_job j = {M, N, K, NULL, NULL, NULL};
-    size_t np = sl_gemm_packed_size(N, K);
+    kernel_job j = {M, N, K, amx, NULL, NULL, NULL};
+    size_t np = amx ? sl_gemm_amx_packed_size(N, K) : sl_gemm_packed_size(N, K);
+    float *w = malloc(sizeof(float) * (size_t)N * K);
     j.a = aligned_alloc(64, (sizeof(float) * (size_t)M * K + 63) & ~(size_t)63);
     j.p = aligned_alloc(64, (sizeof(float) * np + 63) & ~(size_t)63);
     j.c = aligned_alloc(64, (sizeof(float) * (size_t)M * N + 63) & ~(size_t)63);
     double g = 0;
-    if (j.a && j.p && j.c) {
+    if (w && j.a && j.p && j.c) {
         for (size_t i = 0; i < (size_t)M * K; i++)
             j.a[i] = (float)(i % 7) * 0.01f;
-        for (size_t i = 0; i < np; i++)
-            j.p[i] = (float)(i % 5) * 0.01f;
+        for (size_t i = 0; i < (size_t)N * K; i++)
+            w[i] = (float)(i % 5) * 0.01f;
+        if (amx)
+            sl_gemm_amx_pack_nt(j.p, w, K, N, K);
+        else
+            sl_gemm_pack_nt(j.p, w, K, N, K);
         double cpu;
         median_seconds(run_kernel, &j, reps, 0.05, &cpu);
         g = 2.0 * M * N * K / cpu / 1e9;
     }
+    free(w);
     free(j.a);
     free(j.p);
     free(j.c);
@@ -241,8 +254,12 @@ int bench_encoder(int argc, char **argv)
     double ts = median_seconds(run_sgemm, &sj, (int)reps, 0.2, NULL);
     printf("# roofline: single-thread cblas_sgemm 1024x1024x1024: %.1f GFLOP/s\n",
            2.0 * sj.n * sj.n * sj.n / ts / 1e9);
+    const int amx = sl_gemm_amx_available();
     printf("# encoder matrix products: %s\n",
-           sl_gemm_available() ? "AVX-512 kernels (model/gemm.c)" : "cblas_sgemm");
+           amx ? "AMX bf16x3 kernel (model/gemm_amx.c; attention with a band or d_k < 32: "
+                 "AVX-512, model/gemm.c)"
+           : sl_gemm_available() ? "AVX-512 kernels (model/gemm.c)"
+                                 : "cblas_sgemm");
     if (sl_gemm_available()) {
 #ifdef FMA_FLOPS
         float sink;
@@ -251,9 +268,16 @@ int bench_encoder(int argc, char **argv)
         printf("# 512-bit FMA peak (no loads): %.1f GFLOP/s\n", FMA_FLOPS / fcpu / 1e9);
 #endif
         printf("# AVX-512 kernel, CPU time: operands in L1 (8 x 32 x 256): %.1f GFLOP/s; "
-               "d_model 256 feed-forward chunk (192 x 1024 x 256): %.1f GFLOP/s\n",
-               kernel_gflops(8, 32, 256, (int)reps), kernel_gflops(192, 1024, 256, (int)reps));
+               "d_model 256 feed-forward chunk (192 x 1024 x 256): %.1f GFLOP/s; "
+               "512 x 768 x 256: %.1f GFLOP/s\n",
+               kernel_gflops(8, 32, 256, 0, (int)reps), kernel_gflops(192, 1024, 256, 0, (int)reps),
+               kernel_gflops(512, 768, 256, 0, (int)reps));
     }
+    if (amx)
+        printf("# AMX bf16x3 kernel, CPU time, fp32-equivalent flops: 8 x 32 x 256: %.1f GFLOP/s; "
+               "192 x 1024 x 256: %.1f GFLOP/s; 512 x 768 x 256: %.1f GFLOP/s\n",
+               kernel_gflops(8, 32, 256, 1, (int)reps), kernel_gflops(192, 1024, 256, 1, (int)reps),
+               kernel_gflops(512, 768, 256, 1, (int)reps));
     free(sj.a);
     free(sj.b);
     free(sj.c);

@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "model/gemm.h"
+#include "model/gemm_amx.h"
 #include "model/layers.h"
 
 static void test_positional_encoding(void **state)
@@ -195,6 +196,64 @@ static void test_attention(void **state)
     check_attention(200, 12, 3, 0, 0);    /* each frame sees only itself */
 }
 
+/* Whole-window attention with keys and values packed once (the encoder's
+ * shared path) against the double loop: packed and computed in two row ranges
+ * as two threads would, bit-identical to one range; through the AVX-512 kernel
+ * and, where it runs, the AMX one (which the encoder uses for d_k >= 32). */
+static void check_packed_attention(int T, int d, int H, int amx)
+{
+    const int dk = d / H, split = (T / 2) & ~(SL_GEMM_PANEL - 1);
+    float *qkv = malloc(sizeof(float) * T * 3 * d);
+    uint32_t s = 777;
+    for (int i = 0; i < T * 3 * d; i++) {
+        s = s * 1664525u + 1013904223u;
+        qkv[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 4.0f;
+    }
+    double *ref = malloc(sizeof(double) * T * d);
+    naive_attention(ref, qkv, T, d, H, -1, -1);
+    /* the packed path wants the queries scaled by 1/sqrt(d_k) already */
+    const float qs = (float)(1.0 / sqrt((double)dk));
+    for (int i = 0; i < T; i++)
+        for (int c = 0; c < d; c++)
+            qkv[i * 3 * d + c] *= qs;
+    size_t kvn = (size_t)H * sl_attention_pack_scratch(T, d, H);
+    float *kv = calloc(kvn, sizeof(float));
+    float *att = malloc(sizeof(float) * sl_attention_scratch(T, H, 0));
+    float *out = malloc(sizeof(float) * T * d), *one = malloc(sizeof(float) * T * d);
+    sl_attention_pack_rows(kv, qkv, T, d, H, 0, split, amx);
+    sl_attention_pack_rows(kv, qkv, T, d, H, split, T, amx);
+    sl_attention_forward_rows_packed(out, att, kv, qkv, T, d, H, split, T, amx);
+    sl_attention_forward_rows_packed(out, att, kv, qkv, T, d, H, 0, split, amx);
+    memset(kv, 0, sizeof(float) * kvn);
+    sl_attention_pack_rows(kv, qkv, T, d, H, 0, T, amx);
+    sl_attention_forward_rows_packed(one, att, kv, qkv, T, d, H, 0, T, amx);
+    assert_memory_equal(out, one, sizeof(float) * T * d);
+    double worst = 0;
+    for (int i = 0; i < T * d; i++)
+        worst = fmax(worst, fabs(out[i] - ref[i]));
+    printf("packed attention (%s) T=%d d=%d heads=%d: max abs diff %.2e\n",
+           amx ? "AMX" : "AVX-512", T, d, H, worst);
+    /* values in [-2, 2]; AMX: scores within ~2^-15 of sum |q k| */
+    assert_true(worst < (amx ? 1e-4 : 1e-5));
+    free(qkv), free(ref), free(kv), free(att), free(out), free(one);
+}
+
+static void test_packed_attention(void **state)
+{
+    (void)state;
+    if (!sl_gemm_available()) {
+        printf("no AVX-512 here: packed attention not tested\n");
+        return;
+    }
+    for (int amx = 0; amx <= sl_gemm_amx_available(); amx++) {
+        check_packed_attention(300, 128, 2, amx); /* d_k 64, several query blocks */
+        check_packed_attention(100, 64, 2, amx);  /* d_k 32 */
+        check_packed_attention(37, 96, 2, amx);   /* d_k 48: k and key tails */
+        check_packed_attention(260, 64, 4, amx);  /* d_k 16 */
+        check_packed_attention(5, 64, 1, amx);
+    }
+}
+
 /* The AVX-512 product against a double-precision loop, every tail shape. */
 static void test_packed_gemm(void **state)
 {
@@ -253,6 +312,95 @@ static void test_packed_gemm(void **state)
     }
     printf("packed product: max error %.2e\n", worst);
     assert_true(worst < 1e-5);
+}
+
+/* The AMX bf16x3 product (gemm_amx.h) against a double-precision loop: every
+ * tail shape, several k blocks, both packings, each epilogue. The bound is the
+ * split's: a = hi + lo within 2^-17 |a|, and the dropped lo_a lo_b below
+ * 2^-16 |a b|, so each product is within 2^-15 |a b|; plus fp32 summation. */
+static void test_amx_gemm(void **state)
+{
+    (void)state;
+    if (!sl_gemm_amx_available()) {
+        printf("no AMX here (or SL_NO_AMX): AMX product not tested\n");
+        return;
+    }
+    const int shapes[][3] = {{1, 1, 1},     {7, 33, 5},    {16, 32, 32},  {17, 17, 64},
+                             {33, 50, 17},  {100, 64, 128}, {3, 100, 3},  {50, 16, 300},
+                             {40, 70, 1100}, {64, 96, 512}, {31, 31, 513}};
+    uint32_t s = 7;
+    double worst = 0;
+    for (size_t c = 0; c < sizeof shapes / sizeof shapes[0]; c++) {
+        int M = shapes[c][0], N = shapes[c][1], K = shapes[c][2];
+        float *A = malloc(sizeof(float) * M * K), *W = malloc(sizeof(float) * N * K);
+        float *C = malloc(sizeof(float) * M * (N + 3)), *rowmax = malloc(sizeof(float) * M * 16);
+        float *P = malloc(sizeof(float) * sl_gemm_amx_packed_size(N, K));
+        float *V = malloc(sizeof(float) * K * (N + 2));
+        float *P2 = malloc(sizeof(float) * sl_gemm_amx_packed_size(N, K));
+        double *ref = malloc(sizeof(double) * M * N), *mag = malloc(sizeof(double) * M * N);
+        for (int i = 0; i < M * K; i++)
+            A[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+        for (int i = 0; i < N * K; i++)
+            W[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
+        for (int k = 0; k < K; k++)
+            for (int j = 0; j < N + 2; j++)
+                V[k * (N + 2) + j] = j < N ? W[j * K + k] : 99.0f; /* V = W^T, padded rows */
+        for (int i = 0; i < M; i++)
+            for (int j = 0; j < N; j++) {
+                double acc = 0, m = 0;
+                for (int k = 0; k < K; k++) {
+                    acc += (double)A[i * K + k] * W[j * K + k];
+                    m += fabs((double)A[i * K + k] * W[j * K + k]);
+                }
+                ref[i * N + j] = acc;
+                mag[i * N + j] = m;
+            }
+        float *bias = malloc(sizeof(float) * N);
+        for (int j = 0; j < N; j++)
+            bias[j] = 0.1f * (float)(j % 7) - 0.3f;
+        sl_gemm_amx_pack_nt(P, W, K, N, K);
+        sl_gemm_amx_pack_nn(P2, V, N + 2, K, N);
+        assert_memory_equal(P, P2, sizeof(float) * sl_gemm_amx_packed_size(N, K));
+        for (int pass = 0; pass < 4; pass++) {
+            int ldc = N + 3;
+            for (int i = 0; i < M * ldc; i++)
+                C[i] = 0.25f;
+            /* pass 0: C = 0.5 A W^T; 1: C += A W^T + bias; 2: C = relu(A V + bias),
+             * V = W^T; 3: C = 0.5 A W^T with row maxima */
+            if (pass == 3)
+                sl_gemm_amx_rowmax(C, ldc, A, K, P, M, N, K, 0.5f, rowmax);
+            else if (pass == 2)
+                sl_gemm_amx(C, ldc, A, K, P2, M, N, K, 1.0f, 0, bias, 1);
+            else
+                sl_gemm_amx(C, ldc, A, K, P, M, N, K, pass ? 1.0f : 0.5f, pass,
+                            pass ? bias : NULL, 0);
+            for (int i = 0; i < M; i++) {
+                float mx = -INFINITY;
+                for (int j = 0; j < N; j++) {
+                    double acc = ref[i * N + j];
+                    double want = pass == 0 || pass == 3 ? 0.5 * acc
+                                  : pass == 1            ? 0.25 + acc + bias[j]
+                                                         : fmax(0.0, acc + bias[j]);
+                    double bound = (pow(2, -15) + K * pow(2, -24)) * mag[i * N + j] +
+                                   pow(2, -23) * (fabs(want) + 1.0);
+                    worst = fmax(worst, fabs(C[i * ldc + j] - want) / bound);
+                    mx = fmaxf(mx, C[i * ldc + j]);
+                }
+                for (int j = N; j < ldc; j++)
+                    assert_true(C[i * ldc + j] == 0.25f); /* nothing written past N */
+                if (pass == 3) {
+                    float got = -INFINITY;
+                    for (int l = 0; l < 16; l++)
+                        got = fmaxf(got, rowmax[i * 16 + l]);
+                    assert_true(got == mx);
+                }
+            }
+        }
+        free(A), free(W), free(C), free(P), free(V), free(P2), free(bias), free(rowmax);
+        free(ref), free(mag);
+    }
+    printf("AMX product: max error %.3f of the bf16x3 bound\n", worst);
+    assert_true(worst <= 1.0);
 }
 
 /* The AVX-512 softmax numerator against double exp(x - max), every tail length. */
@@ -335,7 +483,9 @@ int main(void)
         cmocka_unit_test(test_exp),
         cmocka_unit_test(test_small_layers),
         cmocka_unit_test(test_attention),
+        cmocka_unit_test(test_packed_attention),
         cmocka_unit_test(test_packed_gemm),
+        cmocka_unit_test(test_amx_gemm),
         cmocka_unit_test(test_exp_row),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
