@@ -15,6 +15,25 @@
 #include "model/gemm_amx.h"
 #include "model/layers.h"
 
+/* n floats uniform in [lo, hi) from a linear congruential generator: the tests'
+ * reproducible operands (lo + (hi - lo) u, u in [0, 1) on a 2^-24 grid). */
+static void fill_uniform(float *x, size_t n, uint32_t *s, float lo, float hi)
+{
+    for (size_t i = 0; i < n; i++) {
+        *s = *s * 1664525u + 1013904223u;
+        x[i] = lo + (hi - lo) * ((float)(*s >> 8) / 16777216.0f);
+    }
+}
+
+/* V = W^T (W: N x K) with rows N + 2 wide, the two extra columns 99 (padding
+ * that no product may read). */
+static void transpose_padded(float *V, const float *W, int N, int K)
+{
+    for (int k = 0; k < K; k++)
+        for (int j = 0; j < N + 2; j++)
+            V[k * (N + 2) + j] = j < N ? W[j * K + k] : 99.0f;
+}
+
 static void test_positional_encoding(void **state)
 {
     (void)state;
@@ -142,10 +161,7 @@ static void check_attention(int T, int d, int H, int bl, int br)
 {
     float *qkv = malloc(sizeof(float) * T * 3 * d);
     uint32_t s = 12345;
-    for (int i = 0; i < T * 3 * d; i++) {
-        s = s * 1664525u + 1013904223u;
-        qkv[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 4.0f;
-    }
+    fill_uniform(qkv, (size_t)T * 3 * d, &s, -2.0f, 2.0f);
     double *ref = malloc(sizeof(double) * T * d);
     naive_attention(ref, qkv, T, d, H, bl, br);
     float *out = malloc(sizeof(float) * T * d), *out2 = malloc(sizeof(float) * T * d);
@@ -205,10 +221,7 @@ static void check_packed_attention(int T, int d, int H, int amx)
     const int dk = d / H, split = (T / 2) & ~(SL_GEMM_PANEL - 1);
     float *qkv = malloc(sizeof(float) * T * 3 * d);
     uint32_t s = 777;
-    for (int i = 0; i < T * 3 * d; i++) {
-        s = s * 1664525u + 1013904223u;
-        qkv[i] = ((float)(s >> 8) / 16777216.0f - 0.5f) * 4.0f;
-    }
+    fill_uniform(qkv, (size_t)T * 3 * d, &s, -2.0f, 2.0f);
     double *ref = malloc(sizeof(double) * T * d);
     naive_attention(ref, qkv, T, d, H, -1, -1);
     /* the packed path wants the queries scaled by 1/sqrt(d_k) already */
@@ -271,13 +284,9 @@ static void test_packed_gemm(void **state)
         float *A = malloc(sizeof(float) * M * K), *W = malloc(sizeof(float) * N * K);
         float *C = malloc(sizeof(float) * M * (N + 3)), *P = malloc(sizeof(float) * sl_gemm_packed_size(N, K));
         float *V = malloc(sizeof(float) * K * (N + 2)), *P2 = malloc(sizeof(float) * sl_gemm_packed_size(N, K));
-        for (int i = 0; i < M * K; i++)
-            A[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
-        for (int i = 0; i < N * K; i++)
-            W[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
-        for (int k = 0; k < K; k++)
-            for (int j = 0; j < N + 2; j++)
-                V[k * (N + 2) + j] = j < N ? W[j * K + k] : 99.0f; /* V = W^T, padded rows */
+        fill_uniform(A, (size_t)M * K, &s, -0.5f, 0.5f);
+        fill_uniform(W, (size_t)N * K, &s, -0.5f, 0.5f);
+        transpose_padded(V, W, N, K);
         float *bias = malloc(sizeof(float) * N);
         for (int j = 0; j < N; j++)
             bias[j] = 0.1f * (float)(j % 7) - 0.3f;
@@ -338,13 +347,9 @@ static void test_amx_gemm(void **state)
         float *V = malloc(sizeof(float) * K * (N + 2));
         float *P2 = malloc(sizeof(float) * sl_gemm_amx_packed_size(N, K));
         double *ref = malloc(sizeof(double) * M * N), *mag = malloc(sizeof(double) * M * N);
-        for (int i = 0; i < M * K; i++)
-            A[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
-        for (int i = 0; i < N * K; i++)
-            W[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f - 0.5f;
-        for (int k = 0; k < K; k++)
-            for (int j = 0; j < N + 2; j++)
-                V[k * (N + 2) + j] = j < N ? W[j * K + k] : 99.0f; /* V = W^T, padded rows */
+        fill_uniform(A, (size_t)M * K, &s, -0.5f, 0.5f);
+        fill_uniform(W, (size_t)N * K, &s, -0.5f, 0.5f);
+        transpose_padded(V, W, N, K);
         for (int i = 0; i < M; i++)
             for (int j = 0; j < N; j++) {
                 double acc = 0, m = 0;
@@ -419,10 +424,7 @@ static void test_exp_row(void **state)
     for (size_t c = 0; c < sizeof lens / sizeof lens[0]; c++) {
         int n = lens[c];
         for (int pass = 0; pass < 2; pass++) {
-            for (int i = 0; i < n; i++) {
-                s = s * 1664525u + 1013904223u;
-                x[i] = ((float)(s >> 8) / 16777216.0f) * 120.0f - 100.0f; /* [-100, 20) */
-            }
+            fill_uniform(x, (size_t)n, &s, -100.0f, 20.0f);
             if (pass && n > 3)
                 x[n / 2] = -INFINITY, x[1] = 5e3f; /* masked key; others far below max */
             double mx = -INFINITY, sum = 0;
@@ -445,10 +447,8 @@ static void test_exp_row(void **state)
     /* with the maxima from the score product: the same numbers as above */
     enum { M = 11, N = 50, K = 40 };
     float A[M * K], W[N * K], P[64 * K], S[M * N], S2[M * N], rowmax[M * 16];
-    for (int i = 0; i < M * K; i++)
-        A[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f * 6.0f - 3.0f;
-    for (int i = 0; i < N * K; i++)
-        W[i] = (float)((s = s * 1664525u + 1013904223u) >> 8) / 16777216.0f * 6.0f - 3.0f;
+    fill_uniform(A, (size_t)M * K, &s, -3.0f, 3.0f);
+    fill_uniform(W, (size_t)N * K, &s, -3.0f, 3.0f);
     for (int i = 0; i < N * K; i++)
         W[i] = fabsf(W[i]);
     for (int k = 0; k < K; k++) /* row 0: every score negative, below the padding's 0 */
