@@ -251,10 +251,7 @@ static SL_AMX void gemm(float *C, int ldc, const float *A, int lda, const float 
             for (int p = 0; p < np; p++) {
                 const int n0 = p * SL_GEMM_PANEL;
                 const int nn = N - n0 < SL_GEMM_PANEL ? N - n0 : SL_GEMM_PANEL;
-                const __mmask16 mk0 = nn >= 16 ? (__mmask16)0xffff : (__mmask16)((1u << nn) - 1);
-                const __mmask16 mk1 = nn >= 32   ? (__mmask16)0xffff
-                                      : nn > 16 ? (__mmask16)((1u << (nn - 16)) - 1)
-                                                : (__mmask16)0;
+                const __mmask16 mk0 = first(nn), mk1 = first(nn - 16);
                 const uint16_t *b = B + (size_t)p * 64 * Kp + (size_t)(kb / 32) * 2048;
                 _tile_zero(0);
                 _tile_zero(1);
