@@ -180,15 +180,14 @@ def clip_path(cls, pkg, key):
     return os.path.join(CLIPS, cls, pkg, "%012x.wav" % int(unit_hash(key) * (1 << 48)))
 
 
-def ffmpeg_convert(src, dst, fmt):
-    """Formats sox cannot read (raw G.722 bitstreams) go through ffmpeg."""
+def convert(src, dst, tool, cmd):
+    """Runs cmd (which writes dst + ".tmp.wav"), then renames the result to dst: a stop
+    never leaves a half-written clip. On failure logs why and returns False."""
     os.makedirs(os.path.dirname(dst), exist_ok=True)
     tmp = dst + ".tmp.wav"
-    r = subprocess.run(["ffmpeg", "-nostdin", "-v", "error", "-y", "-f", fmt, "-i", src,
-                        "-ac", "1", "-ar", str(SR), "-c:a", "pcm_s16le", tmp],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    r = subprocess.run(cmd(tmp), stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if r.returncode != 0:
-        log("skip %s: ffmpeg: %s" % (src, r.stderr.decode(errors="replace").strip()[:200]))
+        log("skip %s: %s: %s" % (src, tool, r.stderr.decode(errors="replace").strip()[:200]))
         if os.path.exists(tmp):
             os.remove(tmp)
         return False
@@ -197,20 +196,14 @@ def ffmpeg_convert(src, dst, fmt):
 
 
 def sox_convert(src, dst, extra_in=()):
+    """Any audio file to a 16 kHz mono 16-bit clip: sox, or ffmpeg for formats sox cannot
+    read (raw G.722 bitstreams)."""
     if src.endswith(".g722"):
-        return ffmpeg_convert(src, dst, "g722")
-    os.makedirs(os.path.dirname(dst), exist_ok=True)
-    tmp = dst + ".tmp.wav"
-    r = subprocess.run(["sox", "-V1", "-R", "-G"] + list(extra_in) +
-                       [src, "-b", "16", "-c", "1", tmp, "rate", str(SR)],
-                       stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
-    if r.returncode != 0:
-        log("skip %s: sox: %s" % (src, r.stderr.decode(errors="replace").strip()[:200]))
-        if os.path.exists(tmp):
-            os.remove(tmp)
-        return False
-    os.replace(tmp, dst)
-    return True
+        return convert(src, dst, "ffmpeg", lambda tmp: [
+            "ffmpeg", "-nostdin", "-v", "error", "-y", "-f", "g722", "-i", src,
+            "-ac", "1", "-ar", str(SR), "-c:a", "pcm_s16le", tmp])
+    return convert(src, dst, "sox", lambda tmp: ["sox", "-V1", "-R", "-G"] + list(extra_in) +
+                   [src, "-b", "16", "-c", "1", tmp, "rate", str(SR)])
 
 
 def unpack_zip(pkg, archive, folder):
