@@ -280,6 +280,15 @@ def classify_ufoai(rel):
     return None
 
 
+# Packages whose audio sits in an archive: (archive, folder in it, classifier of the
+# unpacked files' paths under _audio/). UFO:AI's source ids were made with a leading "/".
+ZIPPED = {
+    "0ad-data": ("public.zip", "audio/", classify_0ad),
+    "trigger-rally-data": ("data.zip", "sounds/", classify_trigger),
+    "ufoai-sound": ("0snd.pk3", "sound/", lambda rel: classify_ufoai("/" + rel)),
+}
+
+
 def listed_packages():
     """packages.tsv minus reserved.txt (checked again here, not only at download)."""
     here = os.path.dirname(os.path.abspath(__file__))
@@ -304,12 +313,9 @@ def package_files(only):
             continue
         if not os.path.exists(os.path.join(d, ".done")):
             continue
-        if pkg == "0ad-data":
-            unpack_zip("0ad-data", "public.zip", "audio/")
-        if pkg == "trigger-rally-data":
-            unpack_zip("trigger-rally-data", "data.zip", "sounds/")
-        if pkg == "ufoai-sound":
-            unpack_zip("ufoai-sound", "0snd.pk3", "sound/")
+        zipped = ZIPPED.get(pkg)
+        if zipped:
+            unpack_zip(pkg, zipped[0], zipped[1])
         for root, dirs, files in os.walk(d):
             dirs.sort()  # a fixed order, so the first of identical files is always the same
             for f in sorted(files):
@@ -317,12 +323,8 @@ def package_files(only):
                 if not os.path.exists(path):
                     continue  # a link into another package (drascula-spanish -> drascula)
                 rel = os.path.relpath(path, d)
-                if pkg == "0ad-data":
-                    c = classify_0ad(rel) if rel.startswith("_audio/") else None
-                elif pkg == "trigger-rally-data":
-                    c = classify_trigger(rel) if rel.startswith("_audio/") else None
-                elif pkg == "ufoai-sound":
-                    c = classify_ufoai("/" + rel) if rel.startswith("_audio/") else None
+                if zipped:
+                    c = zipped[2](rel) if rel.startswith("_audio/") else None
                 elif pkg == SKY_PKG:
                     c = None  # its speech comes through sky_speech.py (make_sky_clips)
                 else:
