@@ -10,7 +10,10 @@ Counts are summed over every file (micro average), as `seqlabel eval` does.
 
 With --by-kind, the frames are also grouped by what the corpus mixed there (the
 `<name>.meta.tsv` beside each label file, tools/corpus/mix.py): segment kind
-(speech, speech+music, ..., silence) and channel (full, telephone, old11k, eq).
+(speech, speech+music, ..., silence), channel (full, telephone, old11k, eq, codecs)
+and, for segments with speech, the kind of voices in them (`clips.tsv` beside the
+manifest: real recordings, tts, isolated words, or mixed when a segment holds more
+than one kind), since real voices are what the default model must carry over to.
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
@@ -87,7 +90,7 @@ def reference_speech(audio, labels):
 
 
 def read_meta(labels):
-    """(start, end, kind, channel) of each mixed segment, or [] without a meta file."""
+    """(start, end, kind, channel, sources) of each mixed segment, or [] without a meta file."""
     path = labels[:-4] + ".meta.tsv" if labels.endswith(".txt") else labels + ".meta.tsv"
     out = []
     if os.path.exists(path):
@@ -95,8 +98,24 @@ def read_meta(labels):
             for line in f:
                 c = line.rstrip("\n").split("\t")
                 if len(c) >= 5 and c[2] != "floor":
-                    out.append((float(c[0]), float(c[1]), c[2], c[4] or "full"))
+                    sources = c[6].split(",") if len(c) > 6 and c[6] else []
+                    out.append((float(c[0]), float(c[1]), c[2], c[4] or "full", sources))
     return out
+
+
+def speech_source_groups(manifest):
+    """Speech source id -> its clip group (real, tts, isolated) from the corpus' clips.tsv."""
+    path = os.path.join(os.path.dirname(os.path.abspath(manifest)), "clips.tsv")
+    groups = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            head = f.readline().rstrip("\n").split("\t")
+            cls, grp, src = head.index("class"), head.index("group"), head.index("source")
+            for line in f:
+                c = line.rstrip("\n").split("\t")
+                if c[cls] == "speech":
+                    groups[c[src]] = c[grp]
+    return groups
 
 
 class Counts:
@@ -131,6 +150,7 @@ def main():
     name = args.name or args.pred_dir
     allc, groups = Counts(), {}
     classes = args.classes.split(',') if args.classes else None
+    voice_group = speech_source_groups(args.manifest) if args.by_kind else {}
     confusion = np.zeros((len(classes), len(classes)), dtype=np.int64) if classes else None
     for audio, labels in read_manifest(args.manifest, args.split):
         ref = reference_speech(audio, labels)
@@ -145,9 +165,13 @@ def main():
             np.add.at(confusion, (r[known], q[known]), 1)
         if args.by_kind:
             centres = (np.arange(len(ref)) + 0.5) * 0.01
-            for a, b, kind, channel in read_meta(labels):
+            for a, b, kind, channel, sources in read_meta(labels):
                 sel = (centres >= a) & (centres < b)
-                for key in ("kind=" + kind, "channel=" + channel):
+                keys = ["kind=" + kind, "channel=" + channel]
+                voices = {voice_group[s] for s in sources if s in voice_group}
+                if voices:
+                    keys.append("voices=" + (voices.pop() if len(voices) == 1 else "mixed"))
+                for key in keys:
                     groups.setdefault(key, Counts()).add(pred[sel], ref[sel])
     print(allc.row(name))
     if classes:
