@@ -1,9 +1,8 @@
 #!/usr/bin/env bash
 # Trains the shipped default model (model/default.slm) exactly as it was trained:
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
-# `tools/corpus/build.sh --hours 20 --seed 20261129`, then `seqlabel train` with the
-# settings below, training seed 20261130 (docs/default-model.md has the why, and the
-# seed-20261129 run that scored lower on validation).
+# `tools/corpus/build.sh --hours 40 --seed 20261129`, then `seqlabel train` with the
+# settings below, training seed 20261130 (docs/default-model.md has the why).
 # Rerunnable: the same command resumes from its checkpoint (--resume) after a stop.
 #
 # usage: tools/train-default.sh [BUILD_DIR]      (default: build)
@@ -12,13 +11,13 @@
 #   OUT             model written [$SEQLABEL_CACHE/train-default-v3/default.slm]
 #   TRAIN_TSV / VALID_TSV  manifests [corpus-v3/train.tsv, corpus-v3/valid.tsv]
 # then: cp "$OUT" model/default.slm
-# Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3.log 2>&1 &
+# Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
 corpus=${CORPUS:-$cache/corpus-v3}
-work=$cache/train-default-v3
+work=$cache/train-default-v3-40h
 out=${OUT:-$work/default.slm}
 mkdir -p "$work"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
@@ -38,7 +37,7 @@ exec "$build/tools/seqlabel" train \
   --mel-bins 64 \
   --d-model 64 --heads 4 --layers 4 --d-ff 256 --activation gelu --norm pre \
   --window 128 \
-  --batch 32 --steps 30000 --lr 2e-3 --warmup 300 --weight-decay 0.01 --clip 1 \
+  --batch 32 --steps 60000 --lr 2e-3 --warmup 300 --weight-decay 0.01 --clip 1 \
   --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10 \
   --seed 20261130 --threads 2 \
   --checkpoint "$work/train.ckpt" --checkpoint-every 250 --resume
