@@ -8,7 +8,7 @@
 # usage: tools/train-default.sh [BUILD_DIR]      (default: build)
 #   SEQLABEL_CACHE  corpus cache [/work/cache/seqlabel]
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v3/default.slm]
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v3-40h/default.slm]
 #   TRAIN_TSV / VALID_TSV  manifests [corpus-v3/train.tsv, corpus-v3/valid.tsv]
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
