@@ -565,6 +565,11 @@ typedef struct {
                                     model without validation data), saved atomically */
     const char *checkpoint_path; /* NULL: none. Written atomically (temp + rename) */
     int resume;                  /* continue from checkpoint_path, exactly */
+    const char *init_path;       /* NULL, or a model file to start from (fine-tuning):
+                                    its weights, shape, features, normalisation and
+                                    classes; the optimiser and schedule start afresh, and
+                                    `model`, `features` and `class_names` must not ask
+                                    for anything else */
     const char *cache_dir;       /* feature cache folder; NULL: no cache */
     int n_classes;               /* 0: the label names, in order of first appearance */
     const char *class_names[SL_MAX_CLASSES];

@@ -217,7 +217,8 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
                   c->min_lr_ratio, c->weight_decay, c->beta1, c->beta2, c->adam_eps, c->clip,
                   c->class_weights, c->augment_gain_db, (double)c->seed, c->num_threads,
                   (double)train_frames, c->noise_list != NULL, c->snr_min_db, c->snr_max_db,
-                  c->noise_prob, c->augment_freq_mask, c->augment_time_mask};
+                  c->noise_prob, c->augment_freq_mask, c->augment_time_mask,
+                  c->init_path != NULL};
     uint64_t h = 1469598103934665603ull;
     const unsigned char *p = (const unsigned char *)v;
     for (size_t i = 0; i < sizeof v; i++) {
@@ -359,6 +360,27 @@ static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
     return m;
 }
 
+/* Fine-tuning keeps the starting model's output layer, so a class list given
+ * with it must be that model's, in its order. */
+static int check_init_classes(const sl_train_config *c, const sl_model *m, char *err,
+                              size_t errlen)
+{
+    int n = sl_model_get_config(m)->n_classes;
+    int same = c->n_classes == 0 || c->n_classes == n;
+    for (int k = 0; same && k < c->n_classes; k++)
+        same = !strcmp(c->class_names[k], sl_model_class_name(m, k));
+    if (same)
+        return 0;
+    char have[SL_MAX_CLASSES * (SL_MAX_CLASS_NAME + 1) + 1] = "";
+    for (int k = 0; k < n; k++) {
+        if (k)
+            strcat(have, ",");
+        strcat(have, sl_model_class_name(m, k));
+    }
+    return sl_fail(err, errlen, "%s: the model's classes are %s; fine-tuning keeps them (leave "
+                                "out --classes or name these, in this order)", c->init_path, have);
+}
+
 static int file_exists(const char *p)
 {
     struct stat st;
@@ -408,6 +430,11 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                                errlen))
             goto out;
         r.m = resumed;
+    } else if (c->init_path) {
+        if (!(r.m = sl_model_load(c->init_path, err, errlen)))
+            goto out;
+        if (check_init_classes(c, r.m, err, errlen))
+            goto out;
     }
     const char *names[SL_MAX_CLASSES];
     int n_classes = 0;
@@ -472,8 +499,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         goto out;
     const sl_model_config *mc = sl_model_get_config(r.m);
     if (mc->max_window < c->window) {
-        sl_fail(err, errlen, "%s: the checkpoint's model takes windows of at most %d frames",
-             c->checkpoint_path, mc->max_window);
+        sl_fail(err, errlen, "%s: the model takes windows of at most %d frames, not %d",
+             resumed ? c->checkpoint_path : c->init_path, mc->max_window, c->window);
         goto out;
     }
     const size_t np = sl_model_num_params(r.m);

@@ -28,6 +28,9 @@ static void usage(FILE *fp)
         "  --classes a,b,c       class names and order [the label names, first seen first]\n"
         "  --cache-dir DIR       feature cache [$XDG_CACHE_HOME or ~/.cache, /seqlabel/features]\n"
         "  --no-cache            keep features in memory only\n"
+        "  --init MODEL          fine-tune: start from MODEL's weights, shape, features and\n"
+        "                        classes (a fresh optimiser and schedule; the model and\n"
+        "                        feature options below then cannot be given)\n"
         "\n"
         "features (stored in the model, used as-is at inference):\n"
         "  --sample-rate HZ      [16000]   --mel-bins N [80]   --mfcc N (0: log-mel) [0]\n"
@@ -86,7 +89,7 @@ enum {
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
-    O_FMASK, O_TMASK
+    O_FMASK, O_TMASK, O_INIT
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -115,7 +118,7 @@ int sl_cmd_train(int argc, char **argv)
         {"resume", no_argument, 0, O_RESUME}, {"stop-after", required_argument, 0, O_STOP},
         {"quiet", no_argument, 0, O_QUIET}, {"help", no_argument, 0, O_HELP},
         {"noise-list", required_argument, 0, O_NOISE}, {"snr-range", required_argument, 0, O_SNR},
-        {"noise-prob", required_argument, 0, O_NOISE_PROB},
+        {"noise-prob", required_argument, 0, O_NOISE_PROB}, {"init", required_argument, 0, O_INIT},
         {0, 0, 0, 0}};
     sl_train_config c;
     sl_train_config_default(&c);
@@ -123,15 +126,20 @@ int sl_cmd_train(int argc, char **argv)
     char *class_buf = NULL;
     int no_cache = 0;
     const char *cache_dir = NULL;
+    const char *shape_option = NULL; /* the first model or feature option given */
     long v;
     double d;
     optind = 1;
     opterr = 0;
     int o;
-    while ((o = getopt_long(argc, argv, "h", opts, NULL)) != -1) {
+    int li = 0;
+    while ((o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
         const char *a = optarg;
         int bad = 0;
+        if (!shape_option && ((o >= O_RATE && o <= O_MFCC) || (o >= O_DMODEL && o <= O_BAND)))
+            shape_option = opts[li].name;
         switch (o) {
+        case O_INIT: c.init_path = a; break;
         case O_MANIFEST: c.train_manifest = a; break;
         case O_VALID: c.valid_manifest = a; break;
         case O_OUT: c.out_path = a; break;
@@ -232,6 +240,11 @@ int sl_cmd_train(int argc, char **argv)
         free(class_buf);
         usage(stderr);
         return cli_error("train: --manifest and --out are required");
+    }
+    if (c.init_path && shape_option) {
+        free(class_buf);
+        return cli_error("train: --%s cannot be given with --init: fine-tuning keeps the shape and "
+                         "features of %s", shape_option, c.init_path);
     }
     char cache_buf[4096];
     if (!no_cache)
