@@ -217,12 +217,18 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
                   c->min_lr_ratio, c->weight_decay, c->beta1, c->beta2, c->adam_eps, c->clip,
                   c->class_weights, c->augment_gain_db, (double)c->seed, c->num_threads,
                   (double)train_frames, c->noise_list != NULL, c->snr_min_db, c->snr_max_db,
-                  c->noise_prob, c->augment_freq_mask, c->augment_time_mask,
-                  c->init_path != NULL};
+                  c->noise_prob, c->augment_freq_mask, c->augment_time_mask};
     uint64_t h = 1469598103934665603ull;
     const unsigned char *p = (const unsigned char *)v;
     for (size_t i = 0; i < sizeof v; i++) {
         h ^= p[i];
+        h *= 1099511628211ull;
+    }
+    /* A fine-tuning run adds one more value, so the checkpoints of runs from
+     * scratch made before --init existed still resume. */
+    const double init = 1.0;
+    for (size_t i = 0; c->init_path && i < sizeof init; i++) {
+        h ^= ((const unsigned char *)&init)[i];
         h *= 1099511628211ull;
     }
     for (const char *q = c->noise_list; q && *q; q++) {

@@ -4,7 +4,8 @@
  *    model of the same shape is far from them (so the comparison can fail);
  *  - training from the model starts where it ended: the first epoch's loss is
  *    well below a fresh run's first epoch, close to the model's last;
- *  - a fine-tuning run stopped and resumed ends byte-identical to a straight one;
+ *  - a fine-tuning run stopped and resumed ends byte-identical to a straight one,
+ *    and a checkpoint from a run from scratch is not taken for one;
  *  - model or feature options, other classes, a longer window than the model
  *    takes, or a missing file are refused with the file and the reason. */
 #include <setjmp.h>
@@ -183,6 +184,14 @@ static void resume_is_exact(void **state)
     train_ok(opts2, "r");
     assert_true(same_file("s.ckpt", "r.ckpt"));
     assert_true(same_file("s.slm", "r.slm"));
+    /* A checkpoint of a run from scratch does not resume as a fine-tuning run. */
+    train_ok(SHAPE " --steps 12 --lr 1e-3 --seed 9 --stop-after 5", "p");
+    char *err = NULL;
+    snprintf(opts2, sizeof opts2, "%s --resume", opts);
+    assert_int_equal(train(opts2, "p", &err), 1);
+    assert_non_null(strstr(err, "p.ckpt"));
+    assert_non_null(strstr(err, "other training settings"));
+    free(err);
 }
 
 static void expect_refusal(const char *opts, const char *want1, const char *want2)
