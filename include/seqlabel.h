@@ -255,6 +255,14 @@ const sl_tensor_info *sl_model_tensor(const sl_model *m, int i); /* NULL if out 
 /* Index of the tensor called `name`, or -1. */
 int sl_model_find_tensor(const sl_model *m, const char *name);
 
+/* The mean of every parameter of n models (weight averaging of checkpoints or
+ * fine-tunings of one model: model/average.c says when that makes sense).
+ * Shape, features, normalisation, classes and streaming window must be
+ * identical; otherwise NULL with a message naming names[i] (used only in
+ * messages). A new model the caller frees. */
+sl_model *sl_model_average(const sl_model *const *models, const char *const *names, int n,
+                           char *err, size_t errlen);
+
 /* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
  * the installed default model (<datadir>/seqlabel/default.slm) when readable, else
  * the source tree's model/default.slm when readable (so an uninstalled build

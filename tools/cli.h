@@ -13,6 +13,7 @@ int sl_cmd_label(int argc, char **argv);
 int sl_cmd_train(int argc, char **argv);
 int sl_cmd_eval(int argc, char **argv);
 int sl_cmd_bench(int argc, char **argv);
+int sl_cmd_average(int argc, char **argv);
 
 /* Prints "seqlabel: <message>" on stderr. Returns 1 (an exit code). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));

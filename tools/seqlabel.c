@@ -15,6 +15,7 @@ static const struct {
     {"info", sl_cmd_info, "print everything a model file says about itself"},
     {"train", sl_cmd_train, "train a labeler from a manifest of audio + Audacity labels"},
     {"eval", sl_cmd_eval, "measure a model on a labeled manifest"},
+    {"average", sl_cmd_average, "average the weights of models of one shape (checkpoint averaging)"},
     {"bench", sl_cmd_bench, "benchmarks: features, encoder, label, train"},
 };
 

@@ -1,0 +1,67 @@
+/* `seqlabel average -o OUT MODEL...`: weight averaging of models of one shape
+ * (the library's sl_model_average; docs/training.md). */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "tools/cli.h"
+
+static void usage(FILE *fp)
+{
+    fprintf(fp,
+            "usage: seqlabel average -o OUT MODEL MODEL...\n\n"
+            "Writes the model whose every weight is the mean of the MODELs' (checkpoint\n"
+            "averaging, a 'model soup'). Meant for models with one training history: the\n"
+            "stages of one run, or fine-tunings (seqlabel train --init) of one model; the\n"
+            "average of unrelated models is a poor model. Shape, features, normalisation,\n"
+            "classes and streaming window must be identical. Evaluate the result (seqlabel\n"
+            "eval) before using it. OUT is written under a temporary name, then renamed.\n");
+}
+
+int sl_cmd_average(int argc, char **argv)
+{
+    const char *out = NULL;
+    int first = 1;
+    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        usage(stdout);
+        return 0;
+    }
+    if (argc >= 3 && (!strcmp(argv[1], "-o") || !strcmp(argv[1], "--output"))) {
+        out = argv[2];
+        first = 3;
+    }
+    int n = argc - first;
+    if (!out || n < 1) {
+        usage(stderr);
+        return cli_error("average: -o OUT and at least one MODEL are required");
+    }
+    for (int i = first; i < argc; i++)
+        if (!strcmp(argv[i], out))
+            return cli_error("average: %s is both an input and the output", out);
+    sl_model **models = calloc((size_t)n, sizeof *models);
+    if (!models)
+        return cli_error("out of memory");
+    char err[SL_ERR_LEN];
+    int rc = 1;
+    for (int i = 0; i < n; i++)
+        if (!(models[i] = sl_model_load(argv[first + i], err, sizeof err))) {
+            cli_error("%s", err);
+            goto done;
+        }
+    sl_model *avg = sl_model_average((const sl_model *const *)models,
+                                     (const char *const *)argv + first, n, err, sizeof err);
+    if (!avg) {
+        cli_error("%s", err);
+        goto done;
+    }
+    if (sl_model_save(avg, out, err, sizeof err))
+        cli_error("%s", err);
+    else
+        rc = 0;
+    sl_model_free(avg);
+done:
+    for (int i = 0; i < n; i++)
+        sl_model_free(models[i]);
+    free(models);
+    return rc;
+}
