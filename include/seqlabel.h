@@ -566,6 +566,8 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
 
 typedef enum { SL_SCHEDULE_COSINE = 0, SL_SCHEDULE_LINEAR = 1 } sl_lr_schedule;
 
+#define SL_MAX_TEACHERS 8
+
 typedef struct {
     const char *train_manifest;  /* train (and valid) rows; test rows are skipped */
     const char *valid_manifest;  /* NULL: the valid rows of train_manifest */
@@ -573,6 +575,12 @@ typedef struct {
                                     model without validation data), saved atomically */
     const char *checkpoint_path; /* NULL: none. Written atomically (temp + rename) */
     int resume;                  /* continue from checkpoint_path, exactly */
+    int n_teachers;              /* knowledge distillation: 0 (off) .. SL_MAX_TEACHERS */
+    const char *teacher_paths[SL_MAX_TEACHERS]; /* models run on every training window
+                                    (same features; classes matched by name); their
+                                    log-probabilities averaged give soft targets */
+    float distill_weight;        /* each frame's target: (1 - w) its label + w the
+                                    teachers' posteriors; default 0.5 */
     const char *init_path;       /* NULL, or a model file to start from (fine-tuning):
                                     its weights, shape, features, normalisation and
                                     classes; the optimiser and schedule start afresh, and

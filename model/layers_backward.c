@@ -204,6 +204,17 @@ double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
                                          const int32_t *labels, const float *weights, int N,
                                          int C, double total_weight, int64_t *counted)
 {
+    return sl_soft_cross_entropy_forward_backward(dlogits, logits, labels, weights, NULL, 0.0f,
+                                                  N, C, total_weight, counted);
+}
+
+double sl_soft_cross_entropy_forward_backward(float *dlogits, const float *logits,
+                                              const int32_t *labels, const float *weights,
+                                              const float *q, float alpha, int N, int C,
+                                              double total_weight, int64_t *counted)
+{
+    if (alpha == 0.0f)
+        q = NULL;
     int64_t n;
     double wsum = sl_cross_entropy_total_weight(labels, weights, N, C, &n);
     if (total_weight > 0.0)
@@ -231,11 +242,27 @@ double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
         double s = 0.0;
         for (int c = 0; c < C; c++)
             s += exp((double)z[c] - mx);
-        double lse = mx + log(s), zy = z[y];
-        loss += wy * (lse - zy);
-        double k = wy * inv_wsum;
-        for (int c = 0; c < C; c++)
-            g[c] = (float)(k * (exp((double)z[c] - lse) - (c == y ? 1.0 : 0.0)));
+        double lse = mx + log(s), k = wy * inv_wsum;
+        if (!q) {
+            loss += wy * (lse - (double)z[y]);
+            for (int c = 0; c < C; c++)
+                g[c] = (float)(k * (exp((double)z[c] - lse) - (c == y ? 1.0 : 0.0)));
+            continue;
+        }
+        /* -sum_c t_c log p_c, and its gradient p_c sum_k t_k - t_c (the t_k sum
+         * to 1 up to the rounding of q) */
+        const float *qi = q + (size_t)i * C;
+        double ce = 0.0, tsum = 0.0;
+        for (int c = 0; c < C; c++) {
+            double t = (double)alpha * (double)qi[c] + (c == y ? 1.0 - (double)alpha : 0.0);
+            ce += t * (lse - (double)z[c]);
+            tsum += t;
+        }
+        for (int c = 0; c < C; c++) {
+            double t = (double)alpha * (double)qi[c] + (c == y ? 1.0 - (double)alpha : 0.0);
+            g[c] = (float)(k * (exp((double)z[c] - lse) * tsum - t));
+        }
+        loss += wy * ce;
     }
     return loss * inv_wsum;
 }

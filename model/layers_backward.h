@@ -67,6 +67,18 @@ double sl_cross_entropy_forward_backward(float *dlogits, const float *logits,
                                          const int32_t *labels, const float *weights, int N,
                                          int C, double total_weight, int64_t *counted);
 
+/* The same with soft targets (knowledge distillation): each counted row's
+ * target is t = (1 - alpha) onehot(y_i) + alpha q_i, with q (N x C, rows
+ * summing to 1) e.g. a teacher's posteriors; loss = sum_i w[y_i] (-sum_c t_c
+ * log p_c) / sum_i w[y_i] (torch.nn.CrossEntropyLoss with probability targets,
+ * weighted per row), d loss / d z_c = w[y_i] (p_c sum_k t_k - t_c) / sum_i w[y_i]. Rows
+ * are counted and weighted by their label as above. q NULL or alpha 0: the
+ * plain loss, bit for bit. */
+double sl_soft_cross_entropy_forward_backward(float *dlogits, const float *logits,
+                                              const int32_t *labels, const float *weights,
+                                              const float *q, float alpha, int N, int C,
+                                              double total_weight, int64_t *counted);
+
 /* sum_i w[y_i] over the N labels that count (weights NULL: all 1); *counted
  * (may be NULL) gets how many count. */
 double sl_cross_entropy_total_weight(const int32_t *labels, const float *weights, int N, int C,

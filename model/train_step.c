@@ -93,6 +93,8 @@ struct sl_train_step {
     const float *x;
     const int32_t *labels;
     const float *weights;
+    const float *soft; /* B x T x n_classes soft targets, or NULL */
+    float soft_weight;
     double total_weight;
     int B, T;
     float *grads;
@@ -405,9 +407,10 @@ static void run_share(sl_train_step *s, int tid)
         sl_params_bind(&m->cfg, gblock, &g);
         forward(s, &m->views, s->x, b0, b1 - b0, T);
         const size_t r0 = (size_t)b0 * T;
-        s->part_loss[tid] = sl_cross_entropy_forward_backward(
+        s->part_loss[tid] = sl_soft_cross_entropy_forward_backward(
             s->dlogits + r0 * nc, s->logits + r0 * nc, s->labels + r0, s->weights,
-            (b1 - b0) * T, nc, s->total_weight, NULL);
+            s->soft ? s->soft + r0 * nc : NULL, s->soft_weight, (b1 - b0) * T, nc,
+            s->total_weight, NULL);
         backward(s, &m->views, &g, s->x, b0, b1 - b0, T, s->dS + (size_t)tid * s->dS_stride);
     }
     if (s->n_threads == 1)
@@ -512,6 +515,12 @@ int sl_train_step_set_threads(sl_train_step *s, int n_threads, char *err, size_t
 }
 
 int sl_train_step_threads(const sl_train_step *s) { return s->n_threads; }
+
+void sl_train_step_set_soft_targets(sl_train_step *s, const float *soft, float weight)
+{
+    s->soft = soft;
+    s->soft_weight = weight;
+}
 
 float sl_train_step_run(sl_train_step *s, const sl_model *m, const float *x, const int32_t *labels,
                         const float *class_weights, int B, int T, float *grads, float *logits_out,

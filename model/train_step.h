@@ -32,6 +32,13 @@ void sl_train_step_free(sl_train_step *s);
 float sl_train_step_run(sl_train_step *s, const sl_model *m, const float *x, const int32_t *labels,
                         const float *class_weights, int B, int T, float *grads, float *logits_out, int64_t *n_counted);
 
+/* Soft targets for the following runs (knowledge distillation): soft is B x T x
+ * n_classes probabilities, row-aligned with the labels, read at each run (so
+ * the caller refills the buffer between runs); each counted frame's target
+ * becomes (1 - weight) onehot(label) + weight soft (layers_backward.h,
+ * sl_soft_cross_entropy_forward_backward). NULL or weight 0: plain labels. */
+void sl_train_step_set_soft_targets(sl_train_step *s, const float *soft, float weight);
+
 /* Splits each batch's windows between n_threads threads that the step owns
  * (started here, never in run; 1 = the caller's thread only, the default).
  * Each thread runs the forward and backward of its windows into its own

@@ -81,6 +81,7 @@ void sl_train_config_default(sl_train_config *c)
     c->snr_min_db = 0.0f;
     c->snr_max_db = 20.0f;
     c->noise_prob = 0.5f;
+    c->distill_weight = 0.5f;
     c->weight_decay = 0.01f;
     c->beta1 = 0.9f;
     c->beta2 = 0.999f;
@@ -231,6 +232,12 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
         h ^= ((const unsigned char *)&init)[i];
         h *= 1099511628211ull;
     }
+    /* So does distillation: its teacher count and weight. */
+    const double distill[2] = {c->n_teachers, c->distill_weight};
+    for (size_t i = 0; c->n_teachers > 0 && i < sizeof distill; i++) {
+        h ^= ((const unsigned char *)distill)[i];
+        h *= 1099511628211ull;
+    }
     for (const char *q = c->noise_list; q && *q; q++) {
         h ^= (unsigned char)*q;
         h *= 1099511628211ull;
@@ -263,6 +270,7 @@ typedef struct {
     sl_noise_set noise;
     sl_augmenter *aug;
     float *raw;
+    sl_teachers teachers;
 } train_run;
 
 static void run_free(train_run *r)
@@ -287,6 +295,7 @@ static void run_free(train_run *r)
     sl_noise_set_free(&r->noise);
     sl_augmenter_free(r->aug);
     free(r->raw);
+    sl_teachers_free(&r->teachers);
 }
 
 static int check_config(const sl_train_config *c, char *err, size_t errlen)
@@ -316,6 +325,10 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
                            c->snr_max_db <= 100.0f && c->noise_prob >= 0.0f && c->noise_prob <= 1.0f))
         return sl_fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
                                  "probability in [0, 1] expected");
+    if (c->n_teachers < 0 || c->n_teachers > SL_MAX_TEACHERS ||
+        !(c->distill_weight >= 0.0f && c->distill_weight <= 1.0f))
+        return sl_fail(err, errlen, "distillation: 0..%d teachers and a weight in [0, 1] expected",
+                       SL_MAX_TEACHERS);
     if (c->n_classes < 0 || c->n_classes > SL_MAX_CLASSES)
         return sl_fail(err, errlen, "too many classes");
     for (int i = 0; i < c->n_classes; i++)
@@ -514,6 +527,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     r.step = sl_train_step_new(r.m, B, T, err, errlen);
     if (!r.step || sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
         goto out;
+    if (c->n_teachers > 0) {
+        if (sl_teachers_load(&r.teachers, c->teacher_paths, c->n_teachers, r.m, B, T,
+                             c->num_threads, err, errlen))
+            goto out;
+        sl_train_step_set_soft_targets(r.step, r.teachers.soft, c->distill_weight);
+    }
     r.grads = malloc(np * sizeof *r.grads);
     if (!r.adam_m)
         r.adam_m = calloc(np, sizeof *r.adam_m);
@@ -592,6 +611,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     }
     for (int64_t step = st.step + 1; step <= total; step++) {
         if (make_batch(&bm, &st.rng, r.x, r.y, err, errlen))
+            goto out;
+        if (c->n_teachers > 0 && sl_teachers_run(&r.teachers, r.m, r.x, B, T, err, errlen))
             goto out;
         int64_t counted = 0;
         float loss = sl_train_step_run(r.step, r.m, r.x, r.y, r.weights, B, T, r.grads, NULL,

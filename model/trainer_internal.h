@@ -156,4 +156,25 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
 int sl_checkpoint_load(const char *path, sl_model **m, float **adam_m, float **adam_v,
                        sl_train_state *st, char *err, size_t errlen);
 
+/* Teachers for knowledge distillation (train_teachers.c). */
+typedef struct {
+    int n;
+    sl_model *models[SL_MAX_TEACHERS];
+    sl_encoder *enc[SL_MAX_TEACHERS];
+    int class_map[SL_MAX_TEACHERS][SL_MAX_CLASSES]; /* teacher class -> student class */
+    float *scale[SL_MAX_TEACHERS], *shift[SL_MAX_TEACHERS]; /* normalisation map */
+    float *xt, *logits; /* one window */
+    double *acc;        /* B x T x C summed log-probabilities */
+    float *soft;        /* B x T x C soft targets */
+} sl_teachers;
+
+/* Loads n teachers for batches of B windows of T frames of `student`; on
+ * failure (message naming the teacher file) the caller still frees. */
+int sl_teachers_load(sl_teachers *t, const char *const *paths, int n, const sl_model *student,
+                     int B, int T, int threads, char *err, size_t errlen);
+/* Fills t->soft for the batch x (B x T x n_features, normalised for the student). */
+int sl_teachers_run(sl_teachers *t, const sl_model *student, const float *x, int B, int T,
+                    char *err, size_t errlen);
+void sl_teachers_free(sl_teachers *t);
+
 #endif

@@ -31,6 +31,9 @@ static void usage(FILE *fp)
         "  --init MODEL          fine-tune: start from MODEL's weights, shape, features and\n"
         "                        classes (a fresh optimiser and schedule; the model and\n"
         "                        feature options below then cannot be given)\n"
+        "  --teacher MODEL       distil: MODEL (repeat for an ensemble, up to 8) labels every\n"
+        "                        training window; its posteriors are mixed into the targets\n"
+        "  --distill-weight W    target = (1 - W) label + W teachers' posteriors [0.5]\n"
         "\n"
         "features (stored in the model, used as-is at inference):\n"
         "  --sample-rate HZ      [16000]   --mel-bins N [80]   --mfcc N (0: log-mel) [0]\n"
@@ -89,7 +92,7 @@ enum {
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
-    O_FMASK, O_TMASK, O_INIT
+    O_FMASK, O_TMASK, O_INIT, O_TEACHER, O_DISTILL
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -119,6 +122,8 @@ int sl_cmd_train(int argc, char **argv)
         {"quiet", no_argument, 0, O_QUIET}, {"help", no_argument, 0, O_HELP},
         {"noise-list", required_argument, 0, O_NOISE}, {"snr-range", required_argument, 0, O_SNR},
         {"noise-prob", required_argument, 0, O_NOISE_PROB}, {"init", required_argument, 0, O_INIT},
+        {"teacher", required_argument, 0, O_TEACHER},
+        {"distill-weight", required_argument, 0, O_DISTILL},
         {0, 0, 0, 0}};
     sl_train_config c;
     sl_train_config_default(&c);
@@ -127,6 +132,7 @@ int sl_cmd_train(int argc, char **argv)
     int no_cache = 0;
     const char *cache_dir = NULL;
     const char *shape_option = NULL; /* the first model or feature option given */
+    int distill_set = 0;
     long v;
     double d;
     optind = 1;
@@ -140,6 +146,13 @@ int sl_cmd_train(int argc, char **argv)
             shape_option = opts[li].name;
         switch (o) {
         case O_INIT: c.init_path = a; break;
+        case O_TEACHER:
+            if (c.n_teachers == SL_MAX_TEACHERS)
+                bad = cli_error("--teacher: at most %d teachers", SL_MAX_TEACHERS);
+            else
+                c.teacher_paths[c.n_teachers++] = a;
+            break;
+        case O_DISTILL: bad = cli_parse_float("--distill-weight", a, 0.0, 1.0, &d); c.distill_weight = (float)d; distill_set = 1; break;
         case O_MANIFEST: c.train_manifest = a; break;
         case O_VALID: c.valid_manifest = a; break;
         case O_OUT: c.out_path = a; break;
@@ -240,6 +253,10 @@ int sl_cmd_train(int argc, char **argv)
         free(class_buf);
         usage(stderr);
         return cli_error("train: --manifest and --out are required");
+    }
+    if (distill_set && c.n_teachers == 0) {
+        free(class_buf);
+        return cli_error("train: --distill-weight needs at least one --teacher");
     }
     if (c.init_path && shape_option) {
         free(class_buf);

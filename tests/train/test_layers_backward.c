@@ -375,12 +375,89 @@ static void test_cross_entropy(void **state)
     free(c.logits);
 }
 
+/* ---- cross-entropy with soft targets (distillation) ---- */
+typedef struct { float *logits; const int32_t *labels; const float *w, *q; float alpha; int N, C; } sce_ctx;
+static void sce_fwd(void *p, float *out)
+{
+    sce_ctx *c = p;
+    float *scratch = malloc(sizeof(float) * c->N * c->C);
+    out[0] = (float)sl_soft_cross_entropy_forward_backward(scratch, c->logits, c->labels, c->w,
+                                                           c->q, c->alpha, c->N, c->C, 0.0, NULL);
+    free(scratch);
+}
+
+static void test_soft_cross_entropy(void **state)
+{
+    (void)state;
+    enum { N = 6, C = 3 };
+    const int32_t labels[N] = {0, 2, -1, 1, 1, 0};
+    const float w[C] = {0.5f, 2.0f, 1.5f};
+    float q[N * C];
+    for (int i = 0; i < N; i++) { /* probability rows */
+        double a = 0.2 + 0.1 * i, b = 0.5 - 0.05 * i;
+        q[i * C] = (float)a, q[i * C + 1] = (float)b, q[i * C + 2] = (float)(1.0 - a - b);
+    }
+    sce_ctx c = {NULL, labels, w, q, 0.3f, N, C};
+    c.logits = rand_array(N * C, 3.0);
+    float dl[N * C], plain[N * C], one = 1.0f;
+    int64_t counted = 0;
+    double loss = sl_soft_cross_entropy_forward_backward(dl, c.logits, labels, w, q, 0.3f, N, C,
+                                                         0.0, &counted);
+    assert_int_equal(counted, 5);
+    /* from the definition: target t = (1 - A) onehot(y) + A q, loss = sum w_y (-sum t log p) / sum w_y */
+    const double A = 0.3f; /* the weight as the function receives it */
+    double num = 0, den = 0;
+    for (int i = 0; i < N; i++) {
+        if (labels[i] < 0)
+            continue;
+        double s = 0, ce = 0;
+        for (int k = 0; k < C; k++)
+            s += exp(c.logits[i * C + k]);
+        for (int k = 0; k < C; k++) {
+            double t = A * q[i * C + k] + (k == labels[i] ? 1.0 - A : 0.0);
+            ce -= t * (c.logits[i * C + k] - log(s));
+        }
+        num += w[labels[i]] * ce;
+        den += w[labels[i]];
+    }
+    assert_true(fabs(loss - num / den) < 1e-9 * fmax(1, num / den));
+    for (int i = 0; i < N; i++) {
+        if (labels[i] < 0) {
+            for (int k = 0; k < C; k++)
+                assert_true(dl[i * C + k] == 0.0f);
+            continue;
+        }
+        double s = 0;
+        for (int k = 0; k < C; k++)
+            s += exp(c.logits[i * C + k]);
+        for (int k = 0; k < C; k++) {
+            double t = A * q[i * C + k] + (k == labels[i] ? 1.0 - A : 0.0);
+            double want = w[labels[i]] * (exp(c.logits[i * C + k]) / s - t) / den;
+            assert_true(fabs(dl[i * C + k] - want) < 1e-6);
+        }
+    }
+    printf("cross-entropy with soft targets (weight 0.3, class weights, ignored frames)\n");
+    check_input("d logits", sce_fwd, &c, c.logits, N * C, dl, &one, 1, 1e-3);
+    /* weight 0, or no targets: the plain loss, bit for bit */
+    double l0 = sl_soft_cross_entropy_forward_backward(dl, c.logits, labels, w, q, 0.0f, N, C, 0.0,
+                                                       NULL);
+    double lp = sl_cross_entropy_forward_backward(plain, c.logits, labels, w, N, C, 0.0, NULL);
+    assert_true(l0 == lp);
+    assert_memory_equal(dl, plain, sizeof dl);
+    /* weight 1: the labels only count frames and weigh them */
+    c.alpha = 1.0f;
+    sl_soft_cross_entropy_forward_backward(dl, c.logits, labels, w, q, 1.0f, N, C, 0.0, NULL);
+    check_input("d logits, weight 1", sce_fwd, &c, c.logits, N * C, dl, &one, 1, 1e-3);
+    free(c.logits);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_linear),       cmocka_unit_test(test_layernorm),
         cmocka_unit_test(test_activations),  cmocka_unit_test(test_positions),
         cmocka_unit_test(test_attention),    cmocka_unit_test(test_cross_entropy),
+        cmocka_unit_test(test_soft_cross_entropy),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,266 @@
+/* Knowledge distillation (`seqlabel train --teacher MODEL`):
+ *  - the soft targets are the teacher's posteriors on the student's windows:
+ *    a teacher whose normalisation and class order differ from the student's
+ *    gives, through sl_teachers_run, the posteriors of its own forward on the
+ *    same raw features, in the student's class order; two teachers give the
+ *    renormalised geometric mean of their posteriors;
+ *  - a student trained only on wrong labels (every frame "silence") with
+ *    --distill-weight 1 learns the task from a teacher (held-out accuracy
+ *    >= 0.9), and with weight 0 it does not (<= 0.6): the teacher is what
+ *    teaches;
+ *  - weight 0 with a teacher trains the same model as no teacher, bit for bit;
+ *  - a teacher with other features or other classes, and --distill-weight
+ *    without --teacher, are refused with the file and the reason. */
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include <cmocka.h>
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "model/trainer_internal.h"
+#include "trainer_test_util.h"
+
+static char dir[512];
+static const char *seqlabel;
+
+#define SHAPE "--mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 " \
+              "--batch 8 --warmup 5 --quiet"
+
+static int setup(void **state)
+{
+    (void)state;
+    seqlabel = getenv("SL_SEQLABEL");
+    if (!seqlabel)
+        return -1;
+    tt_mkdtemp(dir, sizeof dir, "distill");
+    /* the teacher's own data, the student's audio and held-out files */
+    tt_make_task_set(dir, "te.tsv", "te", 4, 12.0, 41, NULL);
+    tt_make_task_set(dir, "st.tsv", "st", 2, 12.0, 42, NULL);
+    tt_make_task_set(dir, "va.tsv", "va", 2, 8.0, 43, NULL);
+    /* the student's labels: every frame 'silence' */
+    char man[4096] = "";
+    for (int i = 0; i < 2; i++) {
+        char name[64], line[256];
+        snprintf(name, sizeof name, "st_%d.wrong.txt", i);
+        tt_write_text(tt_path(dir, name), "0\t12\tsilence\n");
+        snprintf(line, sizeof line, "st_%d.wav\tst_%d.wrong.txt\n", i, i);
+        strcat(man, line);
+    }
+    tt_write_text(tt_path(dir, "wrong.tsv"), man);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s train --manifest %s/te.tsv --valid %s/va.tsv --out %s/teacher.slm --cache-dir "
+             "%s/cache " SHAPE " --classes silence,tone,noise --lr 3e-3 --steps 300 --seed 1 "
+             "> /dev/null", seqlabel, dir, dir, dir, dir);
+    return tt_run(cmd, NULL) == 0 ? 0 : -1;
+}
+
+static int teardown(void **state)
+{
+    (void)state;
+    tt_rmtree(dir);
+    return 0;
+}
+
+static int train(const char *opts, const char *tag, char **err)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "%s train --manifest %s/wrong.tsv --out %s/%s.slm --cache-dir %s/cache " SHAPE
+             " --classes silence,tone,noise --lr 3e-3 %s > /dev/null",
+             seqlabel, dir, dir, tag, dir, opts);
+    return tt_run(cmd, err);
+}
+
+static void train_ok(const char *opts, const char *tag)
+{
+    char *err = NULL;
+    int rc = train(opts, tag, &err);
+    if (rc)
+        fail_msg("train %s: exit %d: %s", opts, rc, err ? err : "");
+    free(err);
+}
+
+static double held_out_accuracy(const char *tag)
+{
+    char path[600], e[SL_ERR_LEN];
+    snprintf(path, sizeof path, "%s/%s.slm", dir, tag);
+    sl_model *m = sl_model_load(path, e, sizeof e);
+    assert_non_null(m);
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, sl_model_get_config(m)->n_classes), 0);
+    if (sl_evaluate_manifest(m, tt_path(dir, "va.tsv"), SL_SPLIT_NONE, NULL, 1, &mt, e, sizeof e))
+        fail_msg("%s", e);
+    double acc = sl_metrics_accuracy(&mt);
+    sl_metrics_free(&mt);
+    sl_model_free(m);
+    return acc;
+}
+
+static void soft_targets_are_the_teachers_posteriors(void **state)
+{
+    (void)state;
+    char e[SL_ERR_LEN], tpath[600];
+    snprintf(tpath, sizeof tpath, "%s/teacher.slm", dir);
+    sl_model *teacher = sl_model_load(tpath, e, sizeof e);
+    assert_non_null(teacher);
+    const sl_model_config *tc = sl_model_get_config(teacher);
+    const int F = tc->n_features, C = tc->n_classes, T = 40, B = 2;
+    /* the student: the teacher's shape, other normalisation, classes reversed */
+    float mean[64], istd[64];
+    for (int j = 0; j < F; j++) {
+        mean[j] = sl_model_norm_mean(teacher)[j] + 0.5f * (float)(j % 3);
+        istd[j] = sl_model_norm_inv_std(teacher)[j] * (1.0f + 0.1f * (float)(j % 4));
+    }
+    const char *rev[3] = {sl_model_class_name(teacher, 2), sl_model_class_name(teacher, 1),
+                          sl_model_class_name(teacher, 0)};
+    sl_model *student = sl_model_create(tc, sl_model_feature_config(teacher), mean, istd, rev, e,
+                                        sizeof e);
+    assert_non_null(student);
+    /* raw features: anything; the student sees them normalised its way */
+    float *raw = malloc(sizeof(float) * B * T * F), *x = malloc(sizeof(float) * B * T * F);
+    uint64_t s = 7;
+    for (int i = 0; i < B * T * F; i++) {
+        s = s * 6364136223846793005ull + 1442695040888963407ull;
+        raw[i] = (float)((double)(s >> 11) * 0x1.0p-53 * 8.0 - 4.0) + mean[i % F];
+        x[i] = (raw[i] - mean[i % F]) * istd[i % F];
+    }
+    sl_teachers t;
+    const char *paths[2] = {tpath, tpath};
+    assert_int_equal(sl_teachers_load(&t, paths, 1, student, B, T, 1, e, sizeof e), 0);
+    assert_int_equal(sl_teachers_run(&t, student, x, B, T, e, sizeof e), 0);
+    /* the teacher's own forward on the same raw features, normalised its way */
+    sl_encoder *enc = sl_encoder_new(teacher, T, e, sizeof e);
+    float *xt = malloc(sizeof(float) * T * F), *p = malloc(sizeof(float) * T * C);
+    double worst = 0.0;
+    for (int b = 0; b < B; b++) {
+        for (int i = 0; i < T * F; i++)
+            xt[i] = (raw[b * T * F + i] - sl_model_norm_mean(teacher)[i % F]) *
+                    sl_model_norm_inv_std(teacher)[i % F];
+        assert_int_equal(sl_encoder_forward(enc, xt, T, NULL, p), 0);
+        for (int r = 0; r < T; r++)
+            for (int k = 0; k < C; k++)
+                worst = fmax(worst, fabs(t.soft[((size_t)b * T + r) * C + (C - 1 - k)] -
+                                         p[r * C + k]));
+    }
+    printf("soft targets vs the teacher's posteriors: max difference %.2e\n", worst);
+    assert_true(worst < 1e-4);
+    sl_teachers_free(&t);
+    /* the same teacher twice: the same targets (geometric mean of equal rows) */
+    assert_int_equal(sl_teachers_load(&t, paths, 2, student, B, T, 2, e, sizeof e), 0);
+    assert_int_equal(sl_teachers_run(&t, student, x, B, T, e, sizeof e), 0);
+    for (int b = 0; b < B; b++) {
+        for (int i = 0; i < T * F; i++)
+            xt[i] = (raw[b * T * F + i] - sl_model_norm_mean(teacher)[i % F]) *
+                    sl_model_norm_inv_std(teacher)[i % F];
+        assert_int_equal(sl_encoder_forward(enc, xt, T, NULL, p), 0);
+        for (int r = 0; r < T; r++)
+            for (int k = 0; k < C; k++)
+                assert_true(fabs(t.soft[((size_t)b * T + r) * C + (C - 1 - k)] - p[r * C + k]) <
+                            1e-4);
+    }
+    sl_teachers_free(&t);
+    sl_encoder_free(enc);
+    free(raw);
+    free(x);
+    free(xt);
+    free(p);
+    sl_model_free(student);
+    sl_model_free(teacher);
+}
+
+static void the_teacher_teaches(void **state)
+{
+    (void)state;
+    char opts[1024];
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 1 --steps 300 --seed 3",
+             dir);
+    train_ok(opts, "distilled");
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0 --steps 300 --seed 3",
+             dir);
+    train_ok(opts, "labels_only");
+    double teacher = held_out_accuracy("teacher"), distilled = held_out_accuracy("distilled"),
+           labels_only = held_out_accuracy("labels_only");
+    printf("held-out accuracy: teacher %.4f, student from the teacher %.4f, student from the "
+           "wrong labels %.4f\n", teacher, distilled, labels_only);
+    assert_true(teacher >= 0.95);
+    assert_true(distilled >= 0.9);
+    assert_true(labels_only <= 0.6);
+}
+
+static int same_file(const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = tt_read_file(tt_path(dir, a), &la), *y = tt_read_file(tt_path(dir, b), &lb);
+    assert_non_null(x);
+    assert_non_null(y);
+    int same = la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+static void weight_zero_is_plain_training(void **state)
+{
+    (void)state;
+    char opts[1024];
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0 --steps 20 --seed 5",
+             dir);
+    train_ok(opts, "w0");
+    train_ok("--steps 20 --seed 5", "plain");
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0.5 --steps 20 --seed 5",
+             dir);
+    train_ok(opts, "w05");
+    assert_true(same_file("w0.slm", "plain.slm"));
+    assert_false(same_file("w05.slm", "plain.slm"));
+}
+
+static void expect_refusal(const char *opts, const char *want1, const char *want2)
+{
+    char *err = NULL;
+    int rc = train(opts, "refused", &err);
+    if (rc != 1 || !err || !strstr(err, want1) || !strstr(err, want2))
+        fail_msg("train %s: exit %d, stderr '%s'; expected exit 1 naming '%s' and '%s'", opts, rc,
+                 err ? err : "", want1, want2);
+    printf("%s", err);
+    free(err);
+}
+
+static void refusals(void **state)
+{
+    (void)state;
+    char cmd[4096], opts[1024];
+    /* a teacher with other features, one with other classes */
+    snprintf(cmd, sizeof cmd,
+             "%s train --manifest %s/te.tsv --out %s/other_feats.slm --cache-dir %s/cache "
+             "--mel-bins 16 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 --batch 8 "
+             "--quiet --steps 2 > /dev/null && "
+             "%s train --manifest %s/te.tsv --out %s/other_classes.slm --cache-dir %s/cache " SHAPE
+             " --classes silence,tone,noise,birds --steps 2 > /dev/null",
+             seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    snprintf(opts, sizeof opts, "--teacher %s/other_feats.slm --steps 2", dir);
+    expect_refusal(opts, "other_feats.slm", "feature settings");
+    snprintf(opts, sizeof opts, "--teacher %s/other_classes.slm --steps 2", dir);
+    expect_refusal(opts, "other_classes.slm", "classes");
+    snprintf(opts, sizeof opts, "--teacher %s/absent.slm --steps 2", dir);
+    expect_refusal(opts, "absent.slm", "");
+    expect_refusal("--distill-weight 0.5 --steps 2", "--distill-weight", "--teacher");
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(soft_targets_are_the_teachers_posteriors),
+        cmocka_unit_test(the_teacher_teaches),
+        cmocka_unit_test(weight_zero_is_plain_training),
+        cmocka_unit_test(refusals),
+    };
+    return cmocka_run_group_tests(tests, setup, teardown);
+}
