@@ -2,17 +2,19 @@
 # Trains the shipped default model (model/default.slm) exactly as it was trained:
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
 # `tools/corpus/build.sh --hours 40 --seed 20261129`, then `seqlabel train` with the
-# settings below in two stages (docs/default-model.md has the why): 60,000 steps from
-# random weights (training seed 20261130), then a second learning-rate cycle of 30,000
-# steps from the first stage's best model (`--init`, seed 20261201).
+# settings below in four runs (docs/default-model.md has the why): 60,000 steps from
+# random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
+# second learning-rate cycle of 30,000 steps from stage 1's best model (stage 2,
+# `--init`, seed 20261201), and 24,000 steps of distillation from stage 2 towards the
+# ensemble of stages 2 and 1b (stage 3, `--teacher`, seed 20261203).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
 # usage: tools/train-default.sh [BUILD_DIR]      (default: build)
 #   SEQLABEL_CACHE  corpus cache [/work/cache/seqlabel]
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v3-40h-ft/default.slm]
-#                   (the first stage's is $SEQLABEL_CACHE/train-default-v3-40h/default.slm)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v3-40h-distill/default.slm]
+#                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft}/default.slm)
 #   TRAIN_TSV / VALID_TSV  manifests [corpus-v3/train.tsv, corpus-v3/valid.tsv]
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
@@ -22,9 +24,11 @@ build=${1:-build}
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
 corpus=${CORPUS:-$cache/corpus-v3}
 work=$cache/train-default-v3-40h
+work1b=$cache/train-default-v3-40h-s29
 work2=$cache/train-default-v3-40h-ft
-out=${OUT:-$work2/default.slm}
-mkdir -p "$work" "$work2"
+work3=$cache/train-default-v3-40h-distill
+out=${OUT:-$work3/default.slm}
+mkdir -p "$work" "$work1b" "$work2" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
 # Model: 64 log-mel bins, d_model 64 x 4 layers (4 heads, d_ff 256, GELU, pre-norm):
@@ -40,18 +44,23 @@ data=(--manifest "${TRAIN_TSV:-$corpus/train.tsv}" --valid "${VALID_TSV:-$corpus
 common=(--window 128 --batch 32 --warmup 300 --weight-decay 0.01 --clip 1
   --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10
   --threads 2 --checkpoint-every 250 --resume)
+shape=(--mel-bins 64 --d-model 64 --heads 4 --layers 4 --d-ff 256 --activation gelu --norm pre)
+train() { "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" "$@"; }
 
-# Stage 1: from random weights; cosine decay from 2e-3 to 1e-4.
-"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" \
-  --out "$work/default.slm" --checkpoint "$work/train.ckpt" \
-  --mel-bins 64 \
-  --d-model 64 --heads 4 --layers 4 --d-ff 256 --activation gelu --norm pre \
+# Stages 1 and 1b: from random weights, two seeds; cosine decay from 2e-3 to 1e-4.
+train --out "$work/default.slm" --checkpoint "$work/train.ckpt" "${shape[@]}" \
   --steps 60000 --lr 2e-3 --seed 20261130
+train --out "$work1b/default.slm" --checkpoint "$work1b/train.ckpt" "${shape[@]}" \
+  --steps 60000 --lr 2e-3 --seed 20261129
 
 # Stage 2: a second cycle (warm restart) from stage 1's best model, with fresh AdamW
-# moments and new crops; cosine decay from 1e-3 to 5e-5. Validation macro F1 dips in
-# its first epochs and ends above stage 1's (docs/default-model.md).
-exec "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" \
-  --out "$out" --checkpoint "$work2/train.ckpt" \
-  --init "$work/default.slm" \
-  --steps 30000 --lr 1e-3 --seed 20261201
+# moments and new crops; cosine decay from 1e-3 to 5e-5.
+train --out "$work2/default.slm" --checkpoint "$work2/train.ckpt" \
+  --init "$work/default.slm" --steps 30000 --lr 1e-3 --seed 20261201
+
+# Stage 3: distillation. Stage 2 learns towards the ensemble of itself and stage 1b
+# (two seeds: their averaged posteriors beat either by half a point of speech F1);
+# each frame's target is half its label, half the ensemble's posteriors.
+train --out "$out" --checkpoint "$work3/train.ckpt" \
+  --init "$work2/default.slm" --teacher "$work2/default.slm" --teacher "$work1b/default.slm" \
+  --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261203
