@@ -107,10 +107,10 @@ int sl_teachers_run(sl_teachers *t, const sl_model *student, const float *x, int
     for (int i = 0; i < t->n; i++) {
         for (int b = 0; b < B; b++) {
             const float *xb = x + (size_t)b * T * F;
-            for (size_t e = 0; e < (size_t)T * F; e++) {
-                size_t j = e % (size_t)F;
-                t->xt[e] = xb[e] * t->scale[i][j] + t->shift[i][j];
-            }
+            for (int r = 0; r < T; r++)
+                for (int j = 0; j < F; j++)
+                    t->xt[(size_t)r * F + j] =
+                        xb[(size_t)r * F + j] * t->scale[i][j] + t->shift[i][j];
             if (sl_encoder_forward(t->enc[i], t->xt, T, t->logits, NULL))
                 return sl_fail(err, errlen, "teacher %d: window of %d frames refused", i + 1, T);
             for (int r = 0; r < T; r++) {

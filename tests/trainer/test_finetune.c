@@ -159,18 +159,6 @@ static void training_continues_from_the_model(void **state)
     assert_true(cont_first < 2.0 * base_last);
 }
 
-static int same_file(const char *a, const char *b)
-{
-    size_t la, lb;
-    char *x = tt_read_file(tt_path(dir, a), &la), *y = tt_read_file(tt_path(dir, b), &lb);
-    assert_non_null(x);
-    assert_non_null(y);
-    int same = la == lb && memcmp(x, y, la) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
 static void resume_is_exact(void **state)
 {
     (void)state;
@@ -179,11 +167,11 @@ static void resume_is_exact(void **state)
     train_ok(opts, "s");
     snprintf(opts2, sizeof opts2, "%s --stop-after 5", opts);
     train_ok(opts2, "r");
-    assert_false(same_file("s.ckpt", "r.ckpt"));
+    assert_false(tt_same_file(dir, "s.ckpt", "r.ckpt"));
     snprintf(opts2, sizeof opts2, "%s --resume", opts);
     train_ok(opts2, "r");
-    assert_true(same_file("s.ckpt", "r.ckpt"));
-    assert_true(same_file("s.slm", "r.slm"));
+    assert_true(tt_same_file(dir, "s.ckpt", "r.ckpt"));
+    assert_true(tt_same_file(dir, "s.slm", "r.slm"));
     /* A checkpoint of a run from scratch does not resume as a fine-tuning run. */
     train_ok(SHAPE " --steps 12 --lr 1e-3 --seed 9 --stop-after 5", "p");
     char *err = NULL;
@@ -198,11 +186,7 @@ static void expect_refusal(const char *opts, const char *want1, const char *want
 {
     char *err = NULL;
     int rc = train(opts, "refused", &err);
-    if (rc != 1 || !err || !strstr(err, want1) || !strstr(err, want2))
-        fail_msg("train %s: exit %d, stderr '%s'; expected exit 1 naming '%s' and '%s'", opts, rc,
-                 err ? err : "", want1, want2);
-    printf("%s", err);
-    free(err);
+    tt_expect_refusal(opts, rc, err, want1, want2);
 }
 
 static void refusals(void **state)

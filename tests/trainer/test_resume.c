@@ -69,27 +69,15 @@ static void train(const char *extra, const char *tag, int expect_rc)
     free(err);
 }
 
-static int same_file(const char *a, const char *b)
-{
-    size_t la, lb;
-    char *x = tt_read_file(tt_path(dir, a), &la), *y = tt_read_file(tt_path(dir, b), &lb);
-    assert_non_null(x);
-    assert_non_null(y);
-    int same = la == lb && memcmp(x, y, la) == 0;
-    free(x);
-    free(y);
-    return same;
-}
-
 static void same_seed_same_model(void **state)
 {
     (void)state;
     train("--steps 40 --seed 7", "a", 0);
     train("--steps 40 --seed 7", "a2", 0);
     train("--steps 40 --seed 8", "other", 0);
-    assert_true(same_file("a.ckpt", "a2.ckpt"));
-    assert_true(same_file("a.slm", "a2.slm"));
-    assert_false(same_file("a.ckpt", "other.ckpt"));
+    assert_true(tt_same_file(dir, "a.ckpt", "a2.ckpt"));
+    assert_true(tt_same_file(dir, "a.slm", "a2.slm"));
+    assert_false(tt_same_file(dir, "a.ckpt", "other.ckpt"));
     /* The report: 2 train files of 598 frames, windows of 8 x 64 = 512 frames:
      * ceil(1196 / 512) = 3 steps per epoch, 40 steps = 14 epochs. */
     char *rep = tt_read_file(tt_path(dir, "a.report"), NULL);
@@ -104,10 +92,10 @@ static void resume_is_exact(void **state)
     (void)state;
     train("--steps 40 --seed 7", "a", 0);
     train("--steps 40 --seed 7 --stop-after 20", "b", 0);
-    assert_false(same_file("a.ckpt", "b.ckpt")); /* really stopped early */
+    assert_false(tt_same_file(dir, "a.ckpt", "b.ckpt")); /* really stopped early */
     train("--steps 40 --seed 7 --resume", "b", 0);
-    assert_true(same_file("a.ckpt", "b.ckpt"));
-    assert_true(same_file("a.slm", "b.slm"));
+    assert_true(tt_same_file(dir, "a.ckpt", "b.ckpt"));
+    assert_true(tt_same_file(dir, "a.slm", "b.slm"));
 }
 
 static void resume_is_exact_on_two_threads(void **state)
@@ -115,10 +103,10 @@ static void resume_is_exact_on_two_threads(void **state)
     (void)state;
     train("--steps 30 --seed 3 --threads 2", "t", 0);
     train("--steps 30 --seed 3 --threads 2", "t2", 0);
-    assert_true(same_file("t.ckpt", "t2.ckpt"));
+    assert_true(tt_same_file(dir, "t.ckpt", "t2.ckpt"));
     train("--steps 30 --seed 3 --threads 2 --stop-after 16", "u", 0);
     train("--steps 30 --seed 3 --threads 2 --resume", "u", 0);
-    assert_true(same_file("t.ckpt", "u.ckpt"));
+    assert_true(tt_same_file(dir, "t.ckpt", "u.ckpt"));
 }
 
 static void resume_is_exact_with_augmentation(void **state)
@@ -136,10 +124,10 @@ static void resume_is_exact_with_augmentation(void **state)
     train(opts2, "n2", 0);
     snprintf(opts2, sizeof opts2, "%s --resume", opts);
     train(opts2, "n2", 0);
-    assert_true(same_file("n.ckpt", "n2.ckpt"));
+    assert_true(tt_same_file(dir, "n.ckpt", "n2.ckpt"));
     /* Augmentation changes training: not the same as without it. */
     train("--steps 24 --seed 9", "plain", 0);
-    assert_false(same_file("n.ckpt", "plain.ckpt"));
+    assert_false(tt_same_file(dir, "n.ckpt", "plain.ckpt"));
 }
 
 static void resume_with_other_settings_is_refused(void **state)
@@ -204,7 +192,7 @@ static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
     free(av);
     train("--steps 300 --seed 4 --checkpoint-every 5 --resume", "i", 0);
     train("--steps 300 --seed 4", "j", 0);
-    assert_true(same_file("i.ckpt", "j.ckpt"));
+    assert_true(tt_same_file(dir, "i.ckpt", "j.ckpt"));
 }
 
 static void kill_never_corrupts_the_checkpoint(void **state)

@@ -1,5 +1,11 @@
 #include "trainer_test_util.h"
 
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+
+#include <cmocka.h>
+
 #include <dirent.h>
 #include <math.h>
 #include <sndfile.h>
@@ -163,4 +169,25 @@ int tt_run(const char *cmd, char **err_out)
     if (st == -1 || !WIFEXITED(st))
         return -1;
     return WEXITSTATUS(st);
+}
+
+int tt_same_file(const char *dir, const char *a, const char *b)
+{
+    size_t la, lb;
+    char *x = tt_read_file(tt_path(dir, a), &la), *y = tt_read_file(tt_path(dir, b), &lb);
+    assert_non_null(x);
+    assert_non_null(y);
+    int same = la == lb && memcmp(x, y, la) == 0;
+    free(x);
+    free(y);
+    return same;
+}
+
+void tt_expect_refusal(const char *what, int rc, char *err, const char *want1, const char *want2)
+{
+    if (rc != 1 || !err || !strstr(err, want1) || !strstr(err, want2))
+        fail_msg("%s: exit %d, stderr '%s'; expected exit 1 naming '%s' and '%s'", what, rc,
+                 err ? err : "", want1, want2);
+    printf("%s", err);
+    free(err);
 }

@@ -28,6 +28,15 @@ void tt_make_task_file(const char *dir, const char *name, double seconds, uint64
 void tt_make_task_set(const char *dir, const char *manifest, const char *prefix, int n,
                       double seconds, uint64_t seed, const char *split);
 
+/* 1 when dir/a and dir/b hold the same bytes; fails the test when either is
+ * missing. */
+int tt_same_file(const char *dir, const char *a, const char *b);
+
+/* Checks a refused command: exit status 1 and a message on stderr (err, from
+ * tt_run; freed here) holding want1 and want2; prints the message. `what`
+ * names the command in the failure report. */
+void tt_expect_refusal(const char *what, int rc, char *err, const char *want1, const char *want2);
+
 /* Runs the command line `cmd` through /bin/sh, capturing stderr into *err_out
  * (malloc'ed, may be NULL) and returns the exit status (-1 if killed). */
 int tt_run(const char *cmd, char **err_out);
