@@ -13,7 +13,9 @@ With --by-kind, the frames are also grouped by what the corpus mixed there (the
 (speech, speech+music, ..., silence), channel (full, telephone, old11k, eq, codecs)
 and, for segments with speech, the kind of voices in them (`clips.tsv` beside the
 manifest: real recordings, tts, isolated words, or mixed when a segment holds more
-than one kind), since real voices are what the default model must carry over to.
+than one kind), since real voices are what the default model must carry over to,
+and, for speech over music or noise, the mixing SNR in 4 dB bins (`snr=speech+music
+00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
@@ -90,7 +92,8 @@ def reference_speech(audio, labels):
 
 
 def read_meta(labels):
-    """(start, end, kind, channel, sources) of each mixed segment, or [] without a meta file."""
+    """(start, end, kind, channel, sources, snr) of each mixed segment, or [] without a meta
+    file; snr (dB) is None where nothing was mixed under the segment's main sound."""
     path = labels[:-4] + ".meta.tsv" if labels.endswith(".txt") else labels + ".meta.tsv"
     out = []
     if os.path.exists(path):
@@ -99,7 +102,8 @@ def read_meta(labels):
                 c = line.rstrip("\n").split("\t")
                 if len(c) >= 5 and c[2] != "floor":
                     sources = c[6].split(",") if len(c) > 6 and c[6] else []
-                    out.append((float(c[0]), float(c[1]), c[2], c[4] or "full", sources))
+                    snr = float(c[3]) if c[3] else None
+                    out.append((float(c[0]), float(c[1]), c[2], c[4] or "full", sources, snr))
     return out
 
 
@@ -165,9 +169,12 @@ def main():
             np.add.at(confusion, (r[known], q[known]), 1)
         if args.by_kind:
             centres = (np.arange(len(ref)) + 0.5) * 0.01
-            for a, b, kind, channel, sources in read_meta(labels):
+            for a, b, kind, channel, sources, snr in read_meta(labels):
                 sel = (centres >= a) & (centres < b)
                 keys = ["kind=" + kind, "channel=" + channel]
+                if snr is not None and kind.startswith("speech+"):
+                    low = min(16, int(snr // 4) * 4)  # the mixer draws 0-20 dB
+                    keys.append(f"snr={kind} {low:02d}-{low + 4:02d}")
                 voices = {voice_group[s] for s in sources if s in voice_group}
                 if voices:
                     keys.append("voices=" + (voices.pop() if len(voices) == 1 else "mixed"))
