@@ -30,6 +30,18 @@ void sl_teachers_free(sl_teachers *t)
     memset(t, 0, sizeof *t);
 }
 
+/* sum_k exp(z_k - max z) over n values; *mx gets max z. */
+static double sum_exp(const double *z, int n, double *mx)
+{
+    double m = z[0], s = 0.0;
+    for (int k = 1; k < n; k++)
+        m = z[k] > m ? z[k] : m;
+    for (int k = 0; k < n; k++)
+        s += exp(z[k] - m);
+    *mx = m;
+    return s;
+}
+
 static int match_classes(sl_teachers *t, int i, const char *path, const sl_model *student,
                          char *err, size_t errlen)
 {
@@ -114,29 +126,24 @@ int sl_teachers_run(sl_teachers *t, const sl_model *student, const float *x, int
             if (sl_encoder_forward(t->enc[i], t->xt, T, t->logits, NULL))
                 return sl_fail(err, errlen, "teacher %d: window of %d frames refused", i + 1, T);
             for (int r = 0; r < T; r++) {
-                const float *z = t->logits + (size_t)r * C;
-                double mx = z[0], s = 0.0;
-                for (int k = 1; k < C; k++)
-                    mx = z[k] > mx ? z[k] : mx;
+                double z[SL_MAX_CLASSES], mx;
                 for (int k = 0; k < C; k++)
-                    s += exp((double)z[k] - mx);
-                double lse = mx + log(s);
+                    z[k] = t->logits[(size_t)r * C + k];
+                double lse = log(sum_exp(z, C, &mx)) + mx;
                 double *a = t->acc + ((size_t)b * T + r) * C;
                 for (int k = 0; k < C; k++)
-                    a[t->class_map[i][k]] += (double)z[k] - lse;
+                    a[t->class_map[i][k]] += z[k] - lse;
             }
         }
     }
     /* the geometric mean of the teachers' posteriors, renormalised */
     for (size_t r = 0; r < rows; r++) {
-        const double *a = t->acc + r * C;
-        double mx = a[0] / t->n, s = 0.0;
-        for (int k = 1; k < C; k++)
-            mx = a[k] / t->n > mx ? a[k] / t->n : mx;
+        double m[SL_MAX_CLASSES], mx;
         for (int k = 0; k < C; k++)
-            s += exp(a[k] / t->n - mx);
+            m[k] = t->acc[r * C + k] / t->n;
+        double s = sum_exp(m, C, &mx);
         for (int k = 0; k < C; k++)
-            t->soft[r * C + k] = (float)(exp(a[k] / t->n - mx) / s);
+            t->soft[r * C + k] = (float)(exp(m[k] - mx) / s);
     }
     return 0;
 }

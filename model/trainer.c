@@ -212,6 +212,16 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
     return 0;
 }
 
+/* FNV-1a over n more bytes. */
+static uint64_t fnv1a(uint64_t h, const void *bytes, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        h ^= ((const unsigned char *)bytes)[i];
+        h *= 1099511628211ull;
+    }
+    return h;
+}
+
 static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t train_frames)
 {
     double v[] = {c->window, c->batch, (double)total, c->lr, c->warmup, c->schedule,
@@ -219,29 +229,18 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
                   c->class_weights, c->augment_gain_db, (double)c->seed, c->num_threads,
                   (double)train_frames, c->noise_list != NULL, c->snr_min_db, c->snr_max_db,
                   c->noise_prob, c->augment_freq_mask, c->augment_time_mask};
-    uint64_t h = 1469598103934665603ull;
-    const unsigned char *p = (const unsigned char *)v;
-    for (size_t i = 0; i < sizeof v; i++) {
-        h ^= p[i];
-        h *= 1099511628211ull;
-    }
+    uint64_t h = fnv1a(1469598103934665603ull, v, sizeof v);
     /* A fine-tuning run adds one more value, so the checkpoints of runs from
      * scratch made before --init existed still resume. */
     const double init = 1.0;
-    for (size_t i = 0; c->init_path && i < sizeof init; i++) {
-        h ^= ((const unsigned char *)&init)[i];
-        h *= 1099511628211ull;
-    }
+    if (c->init_path)
+        h = fnv1a(h, &init, sizeof init);
     /* So does distillation: its teacher count and weight. */
     const double distill[2] = {c->n_teachers, c->distill_weight};
-    for (size_t i = 0; c->n_teachers > 0 && i < sizeof distill; i++) {
-        h ^= ((const unsigned char *)distill)[i];
-        h *= 1099511628211ull;
-    }
-    for (const char *q = c->noise_list; q && *q; q++) {
-        h ^= (unsigned char)*q;
-        h *= 1099511628211ull;
-    }
+    if (c->n_teachers > 0)
+        h = fnv1a(h, distill, sizeof distill);
+    if (c->noise_list)
+        h = fnv1a(h, c->noise_list, strlen(c->noise_list));
     return h;
 }
 
