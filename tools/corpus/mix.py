@@ -185,14 +185,20 @@ def pipe(cmd, data):
 
 
 def codec(rng, x, speech):
-    """x through a narrowband codec: 16 kHz float -> 8 kHz 16-bit -> encode -> decode -> 16 kHz.
-    sox runs with -R -D (no dither: it is random, and a codec does not dither). Returns the
-    decoded signal (same length, same scale) and the codec's name."""
+    """x through a narrowband codec drawn for the segment (Codec 2 only where there is
+    speech). Returns the decoded signal and the codec's name."""
     names = CODECS if speech else CODECS[:WAVEFORM_CODECS]
     name = names[int(rng.integers(len(names)))]
+    return codec_roundtrip(x, name), name
+
+
+def codec_roundtrip(x, name):
+    """x through the codec `name` of CODECS: 16 kHz float -> 8 kHz 16-bit -> encode -> decode
+    -> 16 kHz. sox runs with -R -D (no dither: it is random, and a codec does not dither).
+    Returns the decoded signal, same length, same scale."""
     peak = float(np.max(np.abs(x))) if len(x) else 0.0
     if peak <= 0:
-        return x, name
+        return x
     s16 = ["-t", "s16", "-r", "8000", "-c", "1", "-"]
     pcm = pipe(["sox", "-V1", "-R", "-D", "-t", "f32", "-r", str(SR), "-c", "1", "-"] + s16 +
                ["rate", "8000"], (x / peak * 0.7).astype("<f4").tobytes())
@@ -213,8 +219,8 @@ def codec(rng, x, speech):
                                            "rate", str(SR)], pcm)
     y = np.frombuffer(y, dtype="<f4").astype(np.float32) * (peak / 0.7)
     if len(y) >= len(x):
-        return y[:len(x)], name
-    return np.concatenate([y, np.zeros(len(x) - len(y), np.float32)]), name
+        return y[:len(x)]
+    return np.concatenate([y, np.zeros(len(x) - len(y), np.float32)])
 
 
 def channel(rng, x, kind):
