@@ -5,7 +5,9 @@ Codec 2 is a vocoder: its output does not follow the input's waveform, so the la
 on the envelopes instead. Each file goes through mix.py's own codec channel
 (`codec_roundtrip`: 16 kHz -> 8 kHz 16-bit -> c2enc/c2dec -> 16 kHz); the lag is the one (in 1 ms steps) at which the decoded
 log-RMS envelope correlates best with the input's. The corpus labels speech on the clean
-clip, so this lag is how far its Codec 2 segments trail their labels.
+clip, so this lag is how far Codec 2 segments would trail their labels. mix.py takes its
+per-mode median off (CODEC2_DELAY, from corpus-v4 on); the `left_ms` columns measure what is
+left of the lag after that alignment, which should be about 0.
 
 Usage: codec2_delay.py FILE.wav [FILE.wav ...]    (clean speech gives the clearest peak)
 """
@@ -38,10 +40,17 @@ def best_lag(a, b):
     return d, scores[d]
 
 
+def signed_lag(a, b):
+    """Like best_lag, but the decoded envelope b may also lead a (a negative lag)."""
+    d, r = best_lag(a, b)
+    e, q = best_lag(b, a)
+    return d if r >= q else -e
+
+
 def main():
     if len(sys.argv) < 2:
         sys.exit(__doc__)
-    print("file\t" + "\t".join("codec2-%s_ms\tr" % m for m in MODES))
+    print("file\t" + "\t".join("codec2-%s_ms\tr\tleft_ms" % m for m in MODES))
     for path in sys.argv[1:]:
         try:
             x = np.frombuffer(pipe(["sox", "-V1", "-R", "-D", path, "-t", "f32", "-r", str(SR),
@@ -50,8 +59,10 @@ def main():
             sys.exit("codec2_delay.py: %s: sox cannot read it as audio" % path)
         cells = []
         for mode in MODES:
-            lag, r = best_lag(envelope(x), envelope(codec_roundtrip(x, "codec2-" + mode)))
-            cells += [str(lag), "%.2f" % r]
+            name = "codec2-" + mode
+            lag, r = best_lag(envelope(x), envelope(codec_roundtrip(x, name, aligned=False)))
+            left = signed_lag(envelope(x), envelope(codec_roundtrip(x, name)))
+            cells += [str(lag), "%.2f" % r, str(left)]
         print(path + "\t" + "\t".join(cells))
 
 
