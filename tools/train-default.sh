@@ -1,21 +1,27 @@
 #!/usr/bin/env bash
 # Trains the shipped default model (model/default.slm) exactly as it was trained:
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
-# `tools/corpus/build.sh --hours 40 --seed 20261129`, then `seqlabel train` with the
-# settings below in four runs (docs/default-model.md has the why): 60,000 steps from
+# `tools/corpus/build.sh --hours 40 --seed 20261129` (the recipe of commit bbc7440's
+# tools/corpus/), and corpus-v4 (this tree's recipe) built with
+# `tools/corpus/build.sh --hours 40 --seed 20261130`, then `seqlabel train` with the
+# settings below in six runs (docs/default-model.md has the why): 60,000 steps from
 # random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
-# second learning-rate cycle of 30,000 steps from stage 1's best model (stage 2,
-# `--init`, seed 20261201), and 24,000 steps of distillation from stage 2 towards the
-# ensemble of stages 2 and 1b (stage 3, `--teacher`, seed 20261203).
+# second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
+# 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
+# towards the ensemble of stages 2 and 1b (stage 3, `--teacher`, seed 20261203), all on
+# corpus-v3, then distillation from stage 3 towards the ensemble of stages 3 and 2b on
+# the mixtures of corpus-v3 and corpus-v4 together (stage 4, seed 20261206).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
 # usage: tools/train-default.sh [BUILD_DIR]      (default: build)
 #   SEQLABEL_CACHE  corpus cache [/work/cache/seqlabel]
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v3-40h-distill/default.slm]
-#                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft}/default.slm)
-#   TRAIN_TSV / VALID_TSV  manifests [corpus-v3/train.tsv, corpus-v3/valid.tsv]
+#   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v4-80h-distill/default.slm]
+#                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/default.slm)
+#   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
+#                   stage 4 trains on corpus-v3's and corpus-v4's train.tsv and validates on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -26,9 +32,12 @@ corpus=${CORPUS:-$cache/corpus-v3}
 work=$cache/train-default-v3-40h
 work1b=$cache/train-default-v3-40h-s29
 work2=$cache/train-default-v3-40h-ft
+work2b=$cache/train-default-v3-40h-s29-ft
 work3=$cache/train-default-v3-40h-distill
-out=${OUT:-$work3/default.slm}
-mkdir -p "$work" "$work1b" "$work2" "$work3"
+work4=$cache/train-default-v4-80h-distill
+corpus4=${CORPUS4:-$cache/corpus-v4}
+out=${OUT:-$work4/default.slm}
+mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3" "$work4"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
 # Model: 64 log-mel bins, d_model 64 x 4 layers (4 heads, d_ff 256, GELU, pre-norm):
@@ -57,10 +66,23 @@ train --out "$work1b/default.slm" --checkpoint "$work1b/train.ckpt" "${shape[@]}
 # moments and new crops; cosine decay from 1e-3 to 5e-5.
 train --out "$work2/default.slm" --checkpoint "$work2/train.ckpt" \
   --init "$work/default.slm" --steps 30000 --lr 1e-3 --seed 20261201
+train --out "$work2b/default.slm" --checkpoint "$work2b/train.ckpt" \
+  --init "$work1b/default.slm" --steps 30000 --lr 1e-3 --seed 20261202
 
 # Stage 3: distillation. Stage 2 learns towards the ensemble of itself and stage 1b
 # (two seeds: their averaged posteriors beat either by half a point of speech F1);
 # each frame's target is half its label, half the ensemble's posteriors.
-train --out "$out" --checkpoint "$work3/train.ckpt" \
+train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
   --init "$work2/default.slm" --teacher "$work2/default.slm" --teacher "$work1b/default.slm" \
   --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261203
+
+# Stage 4: new mixtures. Stage 3 learns towards the ensemble of itself and stage 2b
+# (the strongest pair measured) on corpus-v3's and corpus-v4's training mixtures
+# together: the same sources and splits, twice the mixtures. On corpus-v3 alone the
+# same distillation gained nothing; a student learns more of its teachers from more
+# examples of their function.
+cat "$corpus/train.tsv" "$corpus4/train.tsv" > "$work4/train.tsv.tmp"
+mv "$work4/train.tsv.tmp" "$work4/train.tsv"
+train --manifest "$work4/train.tsv" --out "$out" --checkpoint "$work4/train.ckpt" \
+  --init "$work3/default.slm" --teacher "$work3/default.slm" --teacher "$work2b/default.slm" \
+  --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261206
