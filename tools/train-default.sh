@@ -81,7 +81,9 @@ train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
 # together: the same sources and splits, twice the mixtures. On corpus-v3 alone the
 # same distillation gained nothing; a student learns more of its teachers from more
 # examples of their function.
-cat "$corpus/train.tsv" "$corpus4/train.tsv" > "$work4/train.tsv.tmp"
+# corpus-v4's first 1526 training files are its 40-hour build (--hours only adds files
+# after them), so a corpus-v4 grown beyond 40 hours gives stage 4 the same data.
+{ cat "$corpus/train.tsv"; head -n 1526 "$corpus4/train.tsv"; } > "$work4/train.tsv.tmp"
 mv "$work4/train.tsv.tmp" "$work4/train.tsv"
 train --manifest "$work4/train.tsv" --out "$out" --checkpoint "$work4/train.ckpt" \
   --init "$work3/default.slm" --teacher "$work3/default.slm" --teacher "$work2b/default.slm" \
