@@ -3,14 +3,16 @@
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
 # `tools/corpus/build.sh --hours 40 --seed 20261129` (the recipe of commit bbc7440's
 # tools/corpus/), and corpus-v4 (this tree's recipe) built with
-# `tools/corpus/build.sh --hours 40 --seed 20261130`, then `seqlabel train` with the
-# settings below in six runs (docs/default-model.md has the why): 60,000 steps from
+# `tools/corpus/build.sh --hours 80 --seed 20261130`, then `seqlabel train` with the
+# settings below in seven runs (docs/default-model.md has the why): 60,000 steps from
 # random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
 # second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
 # towards the ensemble of stages 2 and 1b (stage 3, `--teacher`, seed 20261203), all on
 # corpus-v3, then distillation from stage 3 towards the ensemble of stages 3 and 2b on
-# the mixtures of corpus-v3 and corpus-v4 together (stage 4, seed 20261206).
+# the mixtures of corpus-v3 and corpus-v4's first 40 hours together (stage 4, seed
+# 20261206), and from stage 4 towards the ensemble of stages 4 and 2b on corpus-v3 and
+# all 80 hours of corpus-v4 (stage 5, seed 20261207).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -18,10 +20,11 @@
 #   SEQLABEL_CACHE  corpus cache [/work/cache/seqlabel]
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
 #   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v4-80h-distill/default.slm]
-#                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/default.slm)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v4-120h-distill/default.slm]
+#                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
+#                   and train-default-v4-80h-distill/, default.slm in each)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
-#                   stage 4 trains on corpus-v3's and corpus-v4's train.tsv and validates on VALID_TSV
+#                   stages 4 and 5 train on corpus-v3's and corpus-v4's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -35,9 +38,10 @@ work2=$cache/train-default-v3-40h-ft
 work2b=$cache/train-default-v3-40h-s29-ft
 work3=$cache/train-default-v3-40h-distill
 work4=$cache/train-default-v4-80h-distill
+work5=$cache/train-default-v4-120h-distill
 corpus4=${CORPUS4:-$cache/corpus-v4}
-out=${OUT:-$work4/default.slm}
-mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3" "$work4"
+out=${OUT:-$work5/default.slm}
+mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3" "$work4" "$work5"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
 # Model: 64 log-mel bins, d_model 64 x 4 layers (4 heads, d_ff 256, GELU, pre-norm):
@@ -85,6 +89,15 @@ train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
 # after them), so a corpus-v4 grown beyond 40 hours gives stage 4 the same data.
 { cat "$corpus/train.tsv"; head -n 1526 "$corpus4/train.tsv"; } > "$work4/train.tsv.tmp"
 mv "$work4/train.tsv.tmp" "$work4/train.tsv"
-train --manifest "$work4/train.tsv" --out "$out" --checkpoint "$work4/train.ckpt" \
+train --manifest "$work4/train.tsv" --out "$work4/default.slm" --checkpoint "$work4/train.ckpt" \
   --init "$work3/default.slm" --teacher "$work3/default.slm" --teacher "$work2b/default.slm" \
   --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261206
+
+# Stage 5: more mixtures again. Stage 4 learns towards the ensemble of itself and
+# stage 2b on corpus-v3 and all of corpus-v4 (80 hours, 3068 training files): 96 hours
+# of training mixtures, half of them new to it.
+cat "$corpus/train.tsv" "$corpus4/train.tsv" > "$work5/train.tsv.tmp"
+mv "$work5/train.tsv.tmp" "$work5/train.tsv"
+train --manifest "$work5/train.tsv" --out "$out" --checkpoint "$work5/train.ckpt" \
+  --init "$work4/default.slm" --teacher "$work4/default.slm" --teacher "$work2b/default.slm" \
+  --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261207
