@@ -80,24 +80,22 @@ train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
   --init "$work2/default.slm" --teacher "$work2/default.slm" --teacher "$work1b/default.slm" \
   --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261203
 
-# Stage 4: new mixtures. Stage 3 learns towards the ensemble of itself and stage 2b
-# (the strongest pair measured) on corpus-v3's and corpus-v4's training mixtures
-# together: the same sources and splits, twice the mixtures. On corpus-v3 alone the
-# same distillation gained nothing; a student learns more of its teachers from more
-# examples of their function.
-# corpus-v4's first 1526 training files are its 40-hour build (--hours only adds files
-# after them), so a corpus-v4 grown beyond 40 hours gives stage 4 the same data.
-{ cat "$corpus/train.tsv"; head -n 1526 "$corpus4/train.tsv"; } > "$work4/train.tsv.tmp"
-mv "$work4/train.tsv.tmp" "$work4/train.tsv"
-train --manifest "$work4/train.tsv" --out "$work4/default.slm" --checkpoint "$work4/train.ckpt" \
-  --init "$work3/default.slm" --teacher "$work3/default.slm" --teacher "$work2b/default.slm" \
-  --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261206
-
-# Stage 5: more mixtures again. Stage 4 learns towards the ensemble of itself and
-# stage 2b on corpus-v3 and corpus-v4's 80-hour build (its first 3068 training files):
-# 96 hours of training mixtures, a third of them new to it.
-{ cat "$corpus/train.tsv"; head -n 3068 "$corpus4/train.tsv"; } > "$work5/train.tsv.tmp"
-mv "$work5/train.tsv.tmp" "$work5/train.tsv"
-train --manifest "$work5/train.tsv" --out "$out" --checkpoint "$work5/train.ckpt" \
-  --init "$work4/default.slm" --teacher "$work4/default.slm" --teacher "$work2b/default.slm" \
-  --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261207
+# Stages 4 and 5: more mixtures. A model learns towards the ensemble of itself and
+# stage 2b (the strongest pair measured) on corpus-v3's training mixtures and the
+# first N training files of corpus-v4: the same sources and splits, new mixtures. On
+# corpus-v3 alone the same distillation gained nothing; a student learns more of its
+# teachers from more examples of their function. --hours only adds files after the
+# earlier ones, so the first N files of a corpus-v4 grown further are the same.
+# usage: more_mixtures WORK_DIR N_CORPUS4_FILES FROM_MODEL SEED OUT
+more_mixtures() {
+  { cat "$corpus/train.tsv"; head -n "$2" "$corpus4/train.tsv"; } > "$1/train.tsv.tmp"
+  mv "$1/train.tsv.tmp" "$1/train.tsv"
+  train --manifest "$1/train.tsv" --out "$5" --checkpoint "$1/train.ckpt" \
+    --init "$3" --teacher "$3" --teacher "$work2b/default.slm" \
+    --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed "$4"
+}
+# Stage 4: from stage 3, with corpus-v4's 40-hour build (1526 files): twice the mixtures.
+more_mixtures "$work4" 1526 "$work3/default.slm" 20261206 "$work4/default.slm"
+# Stage 5: from stage 4, with corpus-v4's 80-hour build (3068 files): 96 hours of
+# training mixtures, a third of them new to it.
+more_mixtures "$work5" 3068 "$work4/default.slm" 20261207 "$out"

@@ -57,11 +57,11 @@ def main():
                                     "-c", "1", "-", "remix", "-"], None), "<f4")
         except subprocess.CalledProcessError:
             sys.exit("codec2_delay.py: %s: sox cannot read it as audio" % path)
-        cells = []
+        cells, ref = [], envelope(x)
         for mode in MODES:
             name = "codec2-" + mode
-            lag, r = best_lag(envelope(x), envelope(codec_roundtrip(x, name, aligned=False)))
-            left = signed_lag(envelope(x), envelope(codec_roundtrip(x, name)))
+            lag, r = best_lag(ref, envelope(codec_roundtrip(x, name, aligned=False)))
+            left = signed_lag(ref, envelope(codec_roundtrip(x, name)))
             cells += [str(lag), "%.2f" % r, str(left)]
         print(path + "\t" + "\t".join(cells))
 
