@@ -14,12 +14,13 @@ With --by-kind, the frames are also grouped by what the corpus mixed there (the
 and, for segments with speech, the kind of voices in them (`clips.tsv` beside the
 manifest: real recordings, tts, isolated words, or mixed when a segment holds more
 than one kind), since real voices are what the default model must carry over to,
-and, for speech over music or noise, the mixing SNR in 4 dB bins (`snr=speech+music
-00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
+and, for speech over music or noise and music over noise, the mixing SNR in 4 dB bins
+(`snr=speech+music 00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
-`seqlabel label --smoothing ...` can be compared with `seqlabel eval`'s argmax).
+`seqlabel label --smoothing ...` can be compared with `seqlabel eval`'s argmax),
+and each --by-kind line gains a last column, the group's 4-class frame accuracy.
 
 usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind] [--classes LIST]
 prints: name frames precision recall f1 false_alarm (TSV, one line; --by-kind: one
@@ -125,6 +126,7 @@ def speech_source_groups(manifest):
 class Counts:
     def __init__(self):
         self.tp = self.fp = self.fn = self.total = self.neg = 0
+        self.right = self.known = 0  # 4-class frames (with --classes)
 
     def add(self, pred, ref):
         known = ref >= 0
@@ -134,12 +136,18 @@ class Counts:
         self.fn += int(np.sum(~pred & (ref == 1)))
         self.neg += int(np.sum(ref == 0))
 
-    def row(self, name):
+    def add_classes(self, pred, ref):
+        known = (ref >= 0) & (pred >= 0)
+        self.known += int(known.sum())
+        self.right += int(np.sum(known & (pred == ref)))
+
+    def row(self, name, classes=False):
         p = self.tp / max(1, self.tp + self.fp)
         r = self.tp / max(1, self.tp + self.fn)
         f1 = 2 * self.tp / max(1, 2 * self.tp + self.fp + self.fn)
         fa = self.fp / max(1, self.neg)
-        return f"{name}\t{self.total}\t{p:.4f}\t{r:.4f}\t{f1:.4f}\t{fa:.4f}"
+        row = f"{name}\t{self.total}\t{p:.4f}\t{r:.4f}\t{f1:.4f}\t{fa:.4f}"
+        return row + f"\t{self.right / max(1, self.known):.4f}" if classes else row
 
 
 def main():
@@ -163,23 +171,26 @@ def main():
         pred = frame_classes(pred_segs, len(ref)) == 1
         allc.add(pred, ref)
         if classes:
-            r = frame_indices(read_labels(labels), len(ref), classes)
-            q = frame_indices(pred_segs, len(ref), classes)
-            known = (r >= 0) & (q >= 0)
-            np.add.at(confusion, (r[known], q[known]), 1)
+            r4 = frame_indices(read_labels(labels), len(ref), classes)
+            q4 = frame_indices(pred_segs, len(ref), classes)
+            known = (r4 >= 0) & (q4 >= 0)
+            np.add.at(confusion, (r4[known], q4[known]), 1)
         if args.by_kind:
             centres = (np.arange(len(ref)) + 0.5) * 0.01
             for a, b, kind, channel, sources, snr in read_meta(labels):
                 sel = (centres >= a) & (centres < b)
                 keys = ["kind=" + kind, "channel=" + channel]
-                if snr is not None and kind.startswith("speech+"):
+                if snr is not None and "+" in kind:  # speech+music, speech+noise, music+noise
                     low = min(16, int(snr // 4) * 4)  # the mixer draws 0-20 dB
                     keys.append(f"snr={kind} {low:02d}-{low + 4:02d}")
                 voices = {voice_group[s] for s in sources if s in voice_group}
                 if voices:
                     keys.append("voices=" + (voices.pop() if len(voices) == 1 else "mixed"))
                 for key in keys:
-                    groups.setdefault(key, Counts()).add(pred[sel], ref[sel])
+                    counts = groups.setdefault(key, Counts())
+                    counts.add(pred[sel], ref[sel])
+                    if classes:
+                        counts.add_classes(q4[sel], r4[sel])
     print(allc.row(name))
     if classes:
         tp = np.diag(confusion)
@@ -187,7 +198,7 @@ def main():
         print(f"{name}\tclasses\t{confusion.sum()}\taccuracy {tp.sum() / max(1, confusion.sum()):.4f}"
               f"\tmacro_f1 {f1.mean():.4f}\t" + " ".join(f"{c} {v:.4f}" for c, v in zip(classes, f1)))
     for key in sorted(groups):
-        print(groups[key].row(f"{name}\t{key}"))
+        print(groups[key].row(f"{name}\t{key}", classes is not None))
     return 0
 
 
