@@ -44,7 +44,7 @@ work6=$cache/train-default-v4-160h-distill
 work7=$cache/train-default-v4-200h-distill
 corpus4=${CORPUS4:-$cache/corpus-v4}
 out=${OUT:-$work7/default.slm}
-mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3" "$work4" "$work5" "$work6" "$work7"
+mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
 # Model: 64 log-mel bins, d_model 64 x 4 layers (4 heads, d_ff 256, GELU, pre-norm):
@@ -91,6 +91,7 @@ train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
 # earlier ones, so the first N files of a corpus-v4 grown further are the same.
 # usage: more_mixtures WORK_DIR N_CORPUS4_FILES FROM_MODEL SEED OUT
 more_mixtures() {
+  mkdir -p "$1"
   { cat "$corpus/train.tsv"; head -n "$2" "$corpus4/train.tsv"; } > "$1/train.tsv.tmp"
   mv "$1/train.tsv.tmp" "$1/train.tsv"
   train --manifest "$1/train.tsv" --out "$5" --checkpoint "$1/train.ckpt" \
