@@ -2,7 +2,7 @@
 # Trains the shipped default model (model/default.slm) exactly as it was trained:
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
 # `tools/corpus/build.sh --hours 40 --seed 20261129` (the recipe of commit bbc7440's
-# tools/corpus/), and corpus-v4 (this tree's recipe) built with
+# tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, then `seqlabel train` with the
 # settings below in nine runs (docs/default-model.md has the why): 60,000 steps from
 # random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a

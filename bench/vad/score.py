@@ -12,10 +12,11 @@ With --by-kind, the frames are also grouped by what the corpus mixed there (the
 `<name>.meta.tsv` beside each label file, tools/corpus/mix.py): segment kind
 (speech, speech+music, ..., silence), channel (full, telephone, old11k, eq, codecs)
 and, for segments with speech, the kind of voices in them (`clips.tsv` beside the
-manifest: real recordings, tts, isolated words, or mixed when a segment holds more
-than one kind), since real voices are what the default model must carry over to,
-and, for speech over music or noise and music over noise, the mixing SNR in 4 dB bins
-(`snr=speech+music 00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
+manifest: real recordings, short game lines (from corpus-v5 on), tts, isolated words,
+or mixed when a segment holds more than one kind), since real voices are what the
+default model must carry over to, and, for speech over music or noise and music over
+noise, the mixing SNR in 4 dB bins (`snr=speech+music 00-04` holds SNRs from 0 up to
+4 dB, `16-20` from 16 to 20).
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
@@ -109,7 +110,7 @@ def read_meta(labels):
 
 
 def speech_source_groups(manifest):
-    """Speech source id -> its clip group (real, tts, isolated) from the corpus' clips.tsv."""
+    """Speech source id -> its clip group (real, lines, tts, isolated) from the corpus' clips.tsv."""
     path = os.path.join(os.path.dirname(os.path.abspath(manifest)), "clips.tsv")
     groups = {}
     if os.path.exists(path):

@@ -115,9 +115,13 @@ def classify(pkg, rel):
         if "/sound/share/" in low:
             return ("noise", "effects", "%s:%s" % (pkg, rel))
         return None
+    if pkg in GAME_LINES:
+        line = GAME_LINES[pkg](low, base)
+        if line:
+            return ("speech", "lines", line)
     if pkg == "megaglest-data" and ("/units/" in low or "/upgrades/" in low or
                                     re.search(r"_(ack|select|die|attack|hit)\d", base)):
-        return None  # unit acknowledgements are spoken, battle cries vocal: neither class
+        return None  # battle cries and death cries are vocal, not speech: neither class
     if pkg == "freedink-data" and ext == ".ogg":
         return ("music", "recorded", "%s:%s" % (pkg, rel))  # its Sound/ holds tracks too
     if pkg == "supertuxkart-data" and re.search(
@@ -174,6 +178,63 @@ def classify(pkg, rel):
     if EFFECT_DIR.search(low) and not NOT_NOISE.search(low):
         return ("noise", "effects", "%s:%s" % (pkg, rel))
     return None
+
+
+# corpus-v5: short acted game lines (announcers, unit acknowledgements, called tiles), a
+# speech group of their own ("lines"): the kind of short utterance the isolated-word row
+# missed, spoken by voices no other package has. Each function maps a lower-cased path and
+# file name to a source id (one voice), or None where the file is not a spoken line.
+# MegaGlest's units: only human ones; monsters, animals and spirits growl (daemon_* also
+# voices the norse battleaxes), and attack/die/hit files are battle and death cries.
+MEGAGLEST_HUMANS = re.compile(
+    r"^(archer|archmage|axe_thrower|guard|horseman|swordman|technician|worker|spearman|shaman|"
+    r"stickfighter|battlemage|initiate|summoner|dr|cudgel|valkyrie|princess)_(ack|select)\d+\.wav$")
+# Red Eclipse's taunts without the laughs, cries and effects (argh, haha, boom, pzap)
+REDECLIPSE_WORDS = re.compile(
+    r"^(damnit|gogogo|hangon|luckyshot|niceshot|no|noproblem|sorry|suckit|thanks|yes)2?\.ogg$")
+# Neverball's spoken words; its other sounds (ball, bump, coin, goal cheer, tick) are effects
+NEVERBALL_WORDS = re.compile(
+    r"^(birdie|bogey|double|eagle|fall|go|one|over|par|penalty|player\d|ready|record|select|"
+    r"set|success|time)\.ogg$")
+
+
+def megaglest_line(low, base):
+    m = MEGAGLEST_HUMANS.match(base)
+    if not m:
+        return None
+    f = re.search(r"/factions/([^/]+)/", low)
+    return "megaglest:%s:%s" % (f.group(1) if f else "common", m.group(1))
+
+
+def redeclipse_line(low, base):
+    if "/sounds/announcer/" in low:
+        return "redeclipse:announcer"
+    if "/sounds/voice/" in low and REDECLIPSE_WORDS.match(base):
+        return "redeclipse:taunts"
+    return None
+
+
+def kajongg_line(low, base):
+    # one folder per voice and language; the same three speakers recorded both languages, so
+    # the source is the speaker (the ARTIST tag: male1 Wolfgang, female1 Petra, female2 Maria,
+    # de/male2 Klaus; English male2 is untagged)
+    m = re.search(r"/voices/(?:(de)/)?(\w+)/[^/]+\.ogg$", low)
+    if not m:
+        return None
+    speaker = {"male1": "wolfgang", "female1": "petra", "female2": "maria"}.get(m.group(2))
+    if speaker is None:
+        speaker = "klaus" if m.group(1) == "de" else "en-male2"
+    return "kajongg:" + speaker
+
+
+def neverball_line(low, base):
+    if "/snd/" not in low or not NEVERBALL_WORDS.match(base):
+        return None
+    return "neverball:" + ("gd" if "/snd/gd/" in low else "default")
+
+
+GAME_LINES = {"megaglest-data": megaglest_line, "redeclipse-data": redeclipse_line,
+              "kajongg": kajongg_line, "neverball-common": neverball_line}
 
 
 def clip_path(cls, pkg, key):
@@ -240,6 +301,13 @@ def classify_0ad(rel):
         return None
     if "/audio/music/" in low:
         return ("music", "recorded", "0ad:" + rel)
+    m = re.search(r"/audio/voice/(\w+)/civ/civ_(female|male)_(\w+?)_?\d*\.ogg$", low)
+    if m:
+        # a civilisation's citizens answer orders in its ancient language, one female and one
+        # male voice each; "attack" lines are battle cries
+        if m.group(3) == "attack":
+            return None
+        return ("speech", "lines", "0ad:%s:%s" % (m.group(1), m.group(2)))
     if "/audio/ambient/" in low or "/audio/actor/" in low or "/audio/attack/" in low:
         # human actors shout and groan: left out with everything voice-like
         if NOT_NOISE.search(low.split("/audio/", 1)[1]) or "/voice/" in low or \
