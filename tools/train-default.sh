@@ -3,8 +3,9 @@
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
 # `tools/corpus/build.sh --hours 40 --seed 20261129` (the recipe of commit bbc7440's
 # tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
-# `tools/corpus/build.sh --hours 160 --seed 20261130`, then `seqlabel train` with the
-# settings below in nine runs (docs/default-model.md has the why): 60,000 steps from
+# `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (this tree's
+# recipe) built with `tools/corpus/build.sh --hours 40 --seed 20261201`, then
+# `seqlabel train` with the settings below in ten runs (docs/default-model.md has the why): 60,000 steps from
 # random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
 # second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -13,7 +14,8 @@
 # the mixtures of corpus-v3 and corpus-v4's first 40 hours together (stage 4, seed
 # 20261206), and the same three times more, each from the last model towards the
 # ensemble of it and stage 2b, on corpus-v3 and corpus-v4's first 80, 120 and all 160
-# hours (stages 5, 6 and 7, seeds 20261207, 20261208 and 20261209).
+# hours (stages 5, 6 and 7, seeds 20261207, 20261208 and 20261209), and once more from
+# stage 7 with corpus-v5's 40 hours on top (stage 9, seed 20261212).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -21,11 +23,12 @@
 #   SEQLABEL_CACHE  corpus cache [/work/cache/seqlabel]
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
 #   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v4-200h-distill/default.slm]
+#   CORPUS5         the third corpus folder [$SEQLABEL_CACHE/corpus-v5] (its train.tsv)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v5-40h-lines/default.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
-#                   and train-default-v4-{80h,120h,160h}-distill/, default.slm in each)
+#                   and train-default-v4-{80h,120h,160h,200h}-distill/, default.slm in each)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
-#                   stages 4 to 7 train on corpus-v3's and corpus-v4's train.tsv and validate on VALID_TSV
+#                   stages 4 to 9 train on the corpora's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -42,8 +45,10 @@ work4=$cache/train-default-v4-80h-distill
 work5=$cache/train-default-v4-120h-distill
 work6=$cache/train-default-v4-160h-distill
 work7=$cache/train-default-v4-200h-distill
+work9=$cache/train-default-v5-40h-lines
 corpus4=${CORPUS4:-$cache/corpus-v4}
-out=${OUT:-$work7/default.slm}
+corpus5=${CORPUS5:-$cache/corpus-v5}
+out=${OUT:-$work9/default.slm}
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
@@ -89,10 +94,11 @@ train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
 # corpus-v3 alone the same distillation gained nothing; a student learns more of its
 # teachers from more examples of their function. --hours only adds files after the
 # earlier ones, so the first N files of a corpus-v4 grown further are the same.
-# usage: more_mixtures WORK_DIR N_CORPUS4_FILES FROM_MODEL SEED OUT
+# usage: more_mixtures WORK_DIR N_CORPUS4_FILES FROM_MODEL SEED OUT [N_CORPUS5_FILES]
 more_mixtures() {
   mkdir -p "$1"
-  { cat "$corpus/train.tsv"; head -n "$2" "$corpus4/train.tsv"; } > "$1/train.tsv.tmp"
+  { cat "$corpus/train.tsv"; head -n "$2" "$corpus4/train.tsv"
+    [ -z "${6:-}" ] || head -n "$6" "$corpus5/train.tsv"; } > "$1/train.tsv.tmp"
   mv "$1/train.tsv.tmp" "$1/train.tsv"
   train --manifest "$1/train.tsv" --out "$5" --checkpoint "$1/train.ckpt" \
     --init "$3" --teacher "$3" --teacher "$work2b/default.slm" \
@@ -108,4 +114,8 @@ more_mixtures "$work5" 3068 "$work4/default.slm" 20261207 "$work5/default.slm"
 # 0.9186 with stage 2b): what still moves it is the new mixtures' labels.
 more_mixtures "$work6" 4583 "$work5/default.slm" 20261208 "$work6/default.slm"
 # Stage 7: from stage 6, with corpus-v4's 160-hour build (6129 files).
-more_mixtures "$work7" 6129 "$work6/default.slm" 20261209 "$out"
+more_mixtures "$work7" 6129 "$work6/default.slm" 20261209 "$work7/default.slm"
+# Stage 9: from stage 7, with corpus-v5's 40-hour build (1534 files) on top: new
+# mixtures that also hold short acted game lines, a speech group corpus-v4 lacks.
+# (Stage 8, corpus-v4 grown to 200 hours, was measured and not kept: docs/default-model.md.)
+more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$out" 1534

@@ -13,10 +13,10 @@ With --by-kind, the frames are also grouped by what the corpus mixed there (the
 (speech, speech+music, ..., silence), channel (full, telephone, old11k, eq, codecs)
 and, for segments with speech, the kind of voices in them (`clips.tsv` beside the
 manifest: real recordings, short game lines (from corpus-v5 on), tts, isolated words,
-or mixed when a segment holds more than one kind), since real voices are what the
-default model must carry over to, and, for speech over music or noise and music over
-noise, the mixing SNR in 4 dB bins (`snr=speech+music 00-04` holds SNRs from 0 up to
-4 dB, `16-20` from 16 to 20).
+or mixed when a segment holds more than one kind; `with=<kind>` counts every segment that
+holds one, alone or not), since real voices are what the default model must carry over
+to, and, for speech over music or noise and music over noise, the mixing SNR in 4 dB bins
+(`snr=speech+music 00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
@@ -185,6 +185,9 @@ def main():
                     low = min(16, int(snr // 4) * 4)  # the mixer draws 0-20 dB
                     keys.append(f"snr={kind} {low:02d}-{low + 4:02d}")
                 voices = {voice_group[s] for s in sources if s in voice_group}
+                # with=G: every segment holding a voice of group G, alone or among others
+                # (short game lines mostly sit among other voices, so voices=lines is small)
+                keys += ["with=" + v for v in sorted(voices)]
                 if voices:
                     keys.append("voices=" + (voices.pop() if len(voices) == 1 else "mixed"))
                 for key in keys:
