@@ -4,8 +4,8 @@
 # `tools/corpus/build.sh --hours 40 --seed 20261129` (the recipe of commit bbc7440's
 # tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (this tree's
-# recipe) built with `tools/corpus/build.sh --hours 40 --seed 20261201`, then
-# `seqlabel train` with the settings below in ten runs (docs/default-model.md has the why): 60,000 steps from
+# recipe) built with `tools/corpus/build.sh --hours 80 --seed 20261201`, then
+# `seqlabel train` with the settings below in eleven runs (docs/default-model.md has the why): 60,000 steps from
 # random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
 # second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -15,7 +15,8 @@
 # 20261206), and the same three times more, each from the last model towards the
 # ensemble of it and stage 2b, on corpus-v3 and corpus-v4's first 80, 120 and all 160
 # hours (stages 5, 6 and 7, seeds 20261207, 20261208 and 20261209), and once more from
-# stage 7 with corpus-v5's 40 hours on top (stage 9, seed 20261212).
+# stage 7 with corpus-v5's first 40 hours on top (stage 9, seed 20261212) and from
+# stage 9 with all 80 (stage 10, seed 20261213).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -24,9 +25,10 @@
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
 #   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
 #   CORPUS5         the third corpus folder [$SEQLABEL_CACHE/corpus-v5] (its train.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v5-40h-lines/default.slm]
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v5-80h-lines/default.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
-#                   and train-default-v4-{80h,120h,160h,200h}-distill/, default.slm in each)
+#                   train-default-v4-{80h,120h,160h,200h}-distill/ and train-default-v5-40h-lines/,
+#                   default.slm in each)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
 #                   stages 4 to 9 train on the corpora's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
@@ -46,9 +48,10 @@ work5=$cache/train-default-v4-120h-distill
 work6=$cache/train-default-v4-160h-distill
 work7=$cache/train-default-v4-200h-distill
 work9=$cache/train-default-v5-40h-lines
+work10=$cache/train-default-v5-80h-lines
 corpus4=${CORPUS4:-$cache/corpus-v4}
 corpus5=${CORPUS5:-$cache/corpus-v5}
-out=${OUT:-$work9/default.slm}
+out=${OUT:-$work10/default.slm}
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
@@ -118,4 +121,6 @@ more_mixtures "$work7" 6129 "$work6/default.slm" 20261209 "$work7/default.slm"
 # Stage 9: from stage 7, with corpus-v5's 40-hour build (1534 files) on top: new
 # mixtures that also hold short acted game lines, a speech group corpus-v4 lacks.
 # (Stage 8, corpus-v4 grown to 200 hours, was measured and not kept: docs/default-model.md.)
-more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$out" 1534
+more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$work9/default.slm" 1534
+# Stage 10: from stage 9, with corpus-v5's 80-hour build (3078 files).
+more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$out" 3078
