@@ -5,8 +5,8 @@
 # tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (this tree's
 # recipe) built with `tools/corpus/build.sh --hours 80 --seed 20261201`, then
-# `seqlabel train` with the settings below in eleven runs (docs/default-model.md has the why): 60,000 steps from
-# random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
+# `seqlabel train` with the settings below in eleven runs (docs/default-model.md has
+# the why): 60,000 steps from random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
 # second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
 # towards the ensemble of stages 2 and 1b (stage 3, `--teacher`, seed 20261203), all on
@@ -30,7 +30,7 @@
 #                   train-default-v4-{80h,120h,160h,200h}-distill/ and train-default-v5-40h-lines/,
 #                   default.slm in each)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
-#                   stages 4 to 9 train on the corpora's train.tsv and validate on VALID_TSV
+#                   stages 4 to 10 train on the corpora's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -91,7 +91,7 @@ train --out "$work3/default.slm" --checkpoint "$work3/train.ckpt" \
   --init "$work2/default.slm" --teacher "$work2/default.slm" --teacher "$work1b/default.slm" \
   --distill-weight 0.5 --steps 24000 --lr 6e-4 --seed 20261203
 
-# Stages 4 to 7: more mixtures. A model learns towards the ensemble of itself and
+# Stages 4 to 10: more mixtures. A model learns towards the ensemble of itself and
 # stage 2b (the strongest pair measured) on corpus-v3's training mixtures and the
 # first N training files of corpus-v4: the same sources and splits, new mixtures. On
 # corpus-v3 alone the same distillation gained nothing; a student learns more of its
