@@ -6,8 +6,8 @@
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (this tree's
 # recipe) built with `tools/corpus/build.sh --hours 80 --seed 20261201`, then
 # `seqlabel train` with the settings below in eleven runs (docs/default-model.md has
-# the why): 60,000 steps from random weights with training seeds 20261130 (stage 1) and 20261129 (stage 1b), a
-# second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
+# the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
+# and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
 # towards the ensemble of stages 2 and 1b (stage 3, `--teacher`, seed 20261203), all on
 # corpus-v3, then distillation from stage 3 towards the ensemble of stages 3 and 2b on
