@@ -23,7 +23,12 @@ way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
 `seqlabel label --smoothing ...` can be compared with `seqlabel eval`'s argmax),
 and each --by-kind line gains a last column, the group's 4-class frame accuracy.
 
+With --channel C (full, telephone, old11k, eq, codec-gsm, ...), only the frames of
+segments the corpus sent through channel C are scored, so --by-kind then breaks that
+channel down by segment kind, voice and SNR.
+
 usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind] [--classes LIST]
+                [--channel C]
 prints: name frames precision recall f1 false_alarm (TSV, one line; --by-kind: one
 per group). false_alarm: share of the non-speech frames called speech.
 """
@@ -109,6 +114,16 @@ def read_meta(labels):
     return out
 
 
+def channel_mask(labels, n, channel):
+    """Frames (of n) whose centre lies in a segment the corpus sent through `channel`."""
+    centres = (np.arange(n) + 0.5) * 0.01
+    mask = np.zeros(n, dtype=bool)
+    for a, b, _kind, ch, _sources, _snr in read_meta(labels):
+        if ch == channel:
+            mask |= (centres >= a) & (centres < b)
+    return mask
+
+
 def speech_source_groups(manifest):
     """Speech source id -> its clip group (real, lines, tts, isolated) from the corpus' clips.tsv."""
     path = os.path.join(os.path.dirname(os.path.abspath(manifest)), "clips.tsv")
@@ -159,6 +174,7 @@ def main():
     ap.add_argument('--split')
     ap.add_argument('--by-kind', action='store_true')
     ap.add_argument('--classes')
+    ap.add_argument('--channel', help='score only the segments the corpus sent through this channel')
     args = ap.parse_args()
     name = args.name or args.pred_dir
     allc, groups = Counts(), {}
@@ -167,12 +183,15 @@ def main():
     confusion = np.zeros((len(classes), len(classes)), dtype=np.int64) if classes else None
     for audio, labels in read_manifest(args.manifest, args.split):
         ref = reference_speech(audio, labels)
+        if args.channel:
+            ref = np.where(channel_mask(labels, len(ref), args.channel), ref, -1)
         base = os.path.splitext(os.path.basename(audio))[0]
         pred_segs = read_labels(os.path.join(args.pred_dir, base + '.txt'))
         pred = frame_classes(pred_segs, len(ref)) == 1
         allc.add(pred, ref)
         if classes:
             r4 = frame_indices(read_labels(labels), len(ref), classes)
+            r4 = np.where(ref >= 0, r4, -1)  # frames --channel leaves out
             q4 = frame_indices(pred_segs, len(ref), classes)
             known = (r4 >= 0) & (q4 >= 0)
             np.add.at(confusion, (r4[known], q4[known]), 1)
@@ -202,7 +221,8 @@ def main():
         print(f"{name}\tclasses\t{confusion.sum()}\taccuracy {tp.sum() / max(1, confusion.sum()):.4f}"
               f"\tmacro_f1 {f1.mean():.4f}\t" + " ".join(f"{c} {v:.4f}" for c, v in zip(classes, f1)))
     for key in sorted(groups):
-        print(groups[key].row(f"{name}\t{key}", classes is not None))
+        if groups[key].total:  # with --channel, the groups of other channels stay empty
+            print(groups[key].row(f"{name}\t{key}", classes is not None))
     return 0
 
 
