@@ -17,10 +17,11 @@ while [ $# -gt 0 ]; do
   esac
 done
 export PYTHONDONTWRITEBYTECODE=1
-VERSION=$(cd "$CORPUS_TOOLS" && /usr/bin/python3 -c 'import corpus_common; print(corpus_common.RECIPE_VERSION)')
 exec >>"$CACHE/build.log" 2>&1
-log "build start: recipe $VERSION, hours=$HOURS seed=$SEED, cache $CACHE"
+# Tools first: reading the recipe version imports corpus_common, which needs numpy.
 "$CORPUS_TOOLS/install-tools.sh"
+VERSION=$(cd "$CORPUS_TOOLS" && /usr/bin/python3 -c 'import corpus_common; print(corpus_common.RECIPE_VERSION)')
+log "build start: recipe $VERSION, hours=$HOURS seed=$SEED, cache $CACHE"
 nice -n 10 "$CORPUS_TOOLS/fetch.sh"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/clips.py"
 nice -n 10 /usr/bin/python3 "$CORPUS_TOOLS/mix.py" --hours "$HOURS" --seed "$SEED" "${REBUILD[@]}"
