@@ -227,6 +227,11 @@ const sl_model_config *sl_model_get_config(const sl_model *m);
 const sl_feature_config *sl_model_feature_config(const sl_model *m);
 const float *sl_model_norm_mean(const sl_model *m);    /* n_features values */
 const float *sl_model_norm_inv_std(const sl_model *m); /* n_features values */
+/* The normalised feature frame of digital silence: a window of zeros through the
+ * model's own front-end and normalisation. The labeler (unless clip_edges) and the
+ * trainer's crops give it to the encoder wherever a window reaches before the
+ * start or past the end of the stream or file. out: n_features floats. */
+int sl_model_silence_frame(const sl_model *m, float *out, char *err, size_t errlen);
 /* Replaces the normalisation statistics (the trainer computes them). */
 void sl_model_set_norm(sl_model *m, const float *mean, const float *inv_std);
 /* Replaces the streaming window (validated against max_window). */
@@ -390,6 +395,13 @@ typedef struct {
     int left_context;
     int lookahead;
     int window;
+    /* 0 (default): frames before the stream and past its end are the model's
+     * silence frame (sl_model_silence_frame), so every window is whole, as in
+     * training (the trainer's crops reach past file edges the same way; on short
+     * files this labels many more frames right, docs/labeling.md). 1: windows are
+     * clipped at the stream's ends instead (shorter first and last windows), as
+     * labelers before it did. */
+    int clip_edges;
     int num_threads;          /* encoder threads (pthreads, created once); default 1.
                                  Labels are identical for every thread count. */
     sl_decoder_config decoder;
@@ -400,9 +412,10 @@ void sl_labeler_config_default(sl_labeler_config *cfg);
 /* The streaming labeler: PCM in any push sizes -> features (the model's own
  * feature config and normalisation) -> encoder windows anchored to frame
  * indices -> decoder -> sink. Core block k is frames [k*core, (k+1)*core); the
- * encoder sees the window [k*core - left, (k+1)*core + lookahead) clipped to
- * [0, frames available at end of stream], with positions from 0, and emits the
- * core's probabilities. So labels depend only on the samples, never on push
+ * encoder sees the window [k*core - left, (k+1)*core + lookahead), with the
+ * model's silence frame before the stream and past its end (or, with
+ * clip_edges, clipped to the frames that exist), with positions from 0, and
+ * emits the core's probabilities. So labels depend only on the samples, never on push
  * sizes or thread count. Constant memory and work per frame for endless input.
  * The model must outlive the labeler. */
 typedef struct sl_labeler sl_labeler;
@@ -421,8 +434,9 @@ int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_si
  * blocks without allocating. */
 int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_label_sink *sink,
                         char *err, size_t errlen);
-/* End of stream: labels the tail (the last window is shorter), emits every
- * remaining frame and the last segment, then resets. After finish, exactly
+/* End of stream: labels the tail (its window filled out with silence frames, or
+ * shorter with clip_edges), emits every remaining frame and the last segment,
+ * then resets. After finish, exactly
  * sl_feature_num_frames(samples pushed) frames have been emitted. */
 int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_t errlen);
 
@@ -561,8 +575,8 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
  * are errors. cache_dir: feature cache folder or NULL. num_threads: encoder
  * threads (sl_encoder_set_threads; the metrics do not depend on them). */
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
-                         const char *cache_dir, int num_threads, sl_metrics *mt, char *err,
-                         size_t errlen);
+                         const char *cache_dir, int num_threads, int clip_edges, sl_metrics *mt,
+                         char *err, size_t errlen);
 
 typedef enum { SL_SCHEDULE_COSINE = 0, SL_SCHEDULE_LINEAR = 1 } sl_lr_schedule;
 
@@ -592,6 +606,15 @@ typedef struct {
     sl_model_config model;       /* n_features and n_classes are filled in */
     sl_feature_config features;
     int window;                  /* crop length in frames; default 400 */
+    int clip_edges;              /* 0 (default): crops also reach past a file's start
+                                    (up to the model's left context) and end (up to
+                                    window - left - 1 frames), where they hold the
+                                    silence frame and no labels, so that the model learns
+                                    the whole windows the labeler gives it at a stream's
+                                    edges; validation runs the labeler's windows. 1:
+                                    crops inside files, validation windows clipped
+                                    (sl_labeler_config.clip_edges); how seqlabel trained
+                                    before 2026-11-30 */
     int batch;                   /* windows per step; default 16 */
     int epochs;                  /* default 20; an epoch = ceil(train frames / (batch*window)) steps */
     int64_t max_steps;           /* > 0: total steps, overriding epochs */

@@ -1,14 +1,16 @@
 /* The streaming labeler: PCM -> features -> encoder windows -> decoder.
  *
  * Windows are anchored to frame indices: core block k is the frames
- * [k*C, (k+1)*C) and the encoder sees [k*C - L, (k+1)*C + R) clipped to the
- * frames that exist (0 at the start, the last frame at end of stream). A block
- * is labelled as soon as its lookahead has arrived, so what the encoder sees
- * depends only on the frame sequence, never on push sizes or threads.
+ * [k*C, (k+1)*C) and the encoder sees [k*C - L, (k+1)*C + R), filled out
+ * before the stream and past its end with the model's silence frame, so that
+ * the encoder always gets a whole window, as in training (with clip_edges:
+ * clipped to the frames that exist). A block is labelled as soon as its lookahead has arrived, so what the encoder
+ * sees depends only on the frame sequence, never on push sizes or threads.
  *
  * Frames wait in one linear buffer holding at most L + T*C + R frames (T
- * threads): when T blocks are ready they run at once, one per thread, and the
- * buffer keeps only the left context of the next block. At the end of every
+ * threads; unless clip_edges, it starts with L silence frames and gets silence
+ * frames after the last one at end of stream): when T blocks are ready they run at once, one
+ * per thread, and the buffer keeps only the left context of the next block. At the end of every
  * push the blocks that are ready run too, so a frame's emission never waits
  * for a later push (the latency is a property of the settings alone). */
 #include <pthread.h>
@@ -40,9 +42,10 @@ struct sl_labeler {
     const float *mean, *inv_std;
 
     float *frames;       /* buffered normalised frames, cap x F */
+    float *silence;      /* F: what windows see outside the stream ; NULL with clip_edges */
     int cap;
-    int64_t buf_base;    /* frame index of frames[0] */
-    int buf_count;
+    int64_t buf_base;    /* frame index of frames[0] (-L: silence before the stream) */
+    int buf_count;       /* frames buffered, silence ones included */
     int64_t total;       /* frames received since reset */
     int64_t next_block;  /* next core block to label */
     int64_t emitted;
@@ -187,6 +190,12 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
     l->slots = calloc((size_t)l->T, sizeof *l->slots);
     if (!l->frames || !l->slots)
         goto oom;
+    if (!cfg_in->clip_edges) {
+        if (!(l->silence = malloc((size_t)l->F * sizeof(float))))
+            goto oom;
+        if (sl_model_silence_frame(m, l->silence, err, errlen))
+            goto fail;
+    }
     for (int j = 0; j < l->T; j++) {
         if (!(l->slots[j].enc = sl_encoder_new(m, l->W, err, errlen)))
             goto fail;
@@ -241,6 +250,7 @@ void sl_labeler_free(sl_labeler *l)
         }
     free(l->slots);
     free(l->frames);
+    free(l->silence);
     sl_decoder_free(l->dec);
     sl_features_free(l->feat);
     pthread_mutex_destroy(&l->mu);
@@ -249,12 +259,23 @@ void sl_labeler_free(sl_labeler *l)
     free(l);
 }
 
+/* Unless clip_edges, appends silence frames until the buffer reaches frame
+ * index `end`. */
+static void pad_to(sl_labeler *l, int64_t end)
+{
+    while (l->silence && l->buf_base + l->buf_count < end) {
+        memcpy(l->frames + (size_t)l->buf_count * l->F, l->silence, (size_t)l->F * sizeof(float));
+        l->buf_count++;
+    }
+}
+
 void sl_labeler_reset(sl_labeler *l)
 {
     sl_features_reset(l->feat);
     sl_decoder_reset(l->dec);
-    l->buf_base = 0;
+    l->buf_base = l->silence ? -l->L : 0; /* silence: the first window's left context */
     l->buf_count = 0;
+    pad_to(l, 0);
     l->total = 0;
     l->next_block = 0;
     l->emitted = 0;
@@ -262,19 +283,21 @@ void sl_labeler_reset(sl_labeler *l)
 }
 
 /* Labels blocks next_block .. next_block + n - 1 (the window ends are clipped
- * to the frames received, which only matters at end of stream), feeds their
- * cores to the decoder in order, and drops frames no later block needs. */
+ * to the frames received, or filled out with silence frames, which only matters
+ * at end of stream), feeds their cores to the decoder in order, and drops frames
+ * no later block needs. */
 static int run_blocks(sl_labeler *l, int n)
 {
     int64_t C = l->C;
+    pad_to(l, (l->next_block + n) * C + l->R); /* only at end of stream does this add any */
     for (int j = 0; j < n; j++) {
         int64_t k = l->next_block + j;
         int64_t ws = k * C - l->L;
         int64_t we = (k + 1) * C + l->R;
-        if (ws < 0)
-            ws = 0;
-        if (we > l->total)
-            we = l->total;
+        if (ws < l->buf_base)
+            ws = l->buf_base;
+        if (we > l->buf_base + l->buf_count)
+            we = l->buf_base + l->buf_count;
         l->slots[j].win_start = ws;
         l->slots[j].win_len = (int)(we - ws);
     }
@@ -315,10 +338,8 @@ static int run_blocks(sl_labeler *l, int n)
     }
     l->next_block += n;
     int64_t keep_from = l->next_block * C - l->L;
-    if (keep_from < 0)
-        keep_from = 0;
-    if (keep_from > l->total)
-        keep_from = l->total;
+    if (keep_from > l->buf_base + l->buf_count)
+        keep_from = l->buf_base + l->buf_count;
     int drop = (int)(keep_from - l->buf_base);
     if (drop > 0) {
         l->buf_count -= drop;
@@ -341,10 +362,12 @@ static int on_feature_frame(void *user, int64_t index, const float *frame, int d
 {
     sl_labeler *l = user;
     (void)index;
-    float *dst = l->frames + (size_t)l->buf_count * l->F;
+    /* At its own index: over any silence frames a failed finish left behind. */
+    int at = (int)(l->total - l->buf_base);
+    float *dst = l->frames + (size_t)at * l->F;
     memcpy(dst, frame, (size_t)dim * sizeof(float));
     sl_normalize(dst, l->mean, l->inv_std, dim);
-    l->buf_count++;
+    l->buf_count = at + 1;
     l->total++;
     if (ready_blocks(l) >= l->T) {
         int rc = run_blocks(l, l->T);

@@ -297,6 +297,32 @@ float *sl_model_params(sl_model *m) { return m->params; }
 const float *sl_model_params_const(const sl_model *m) { return m->params; }
 int sl_model_num_tensors(const sl_model *m) { return m->n_tensors; }
 
+static int keep_first_frame(void *user, int64_t index, const float *frame, int dim)
+{
+    (void)index;
+    memcpy(user, frame, (size_t)dim * sizeof(float));
+    return 1; /* stop: one frame is all we need */
+}
+
+/* One window of zeros through the model's own front-end (its dither included,
+ * from a fresh generator), then its normalisation. */
+int sl_model_silence_frame(const sl_model *m, float *out, char *err, size_t errlen)
+{
+    int n = sl_feature_frame_length(&m->fcfg);
+    float *zeros = calloc((size_t)n, sizeof *zeros);
+    sl_features *f = zeros ? sl_features_new(&m->fcfg, err, errlen) : NULL;
+    int rc = -1;
+    if (!zeros)
+        sl_fail(err, errlen, "out of memory");
+    else if (f && sl_features_push(f, zeros, (size_t)n, keep_first_frame, out, err, errlen) == 1) {
+        sl_normalize(out, m->norm_mean, m->norm_inv_std, m->cfg.n_features);
+        rc = 0;
+    }
+    sl_features_free(f);
+    free(zeros);
+    return rc;
+}
+
 void sl_model_set_norm(sl_model *m, const float *mean, const float *inv_std)
 {
     memcpy(m->norm_mean, mean, sizeof(float) * (size_t)m->cfg.n_features);

@@ -240,19 +240,24 @@ void sl_dataset_free(sl_dataset *ds)
 
 /* Every start frame of a full window is equally likely, so long files are
  * seen in proportion to their length; a file shorter than the window gives
- * one (padded) crop. Files without frames give none. */
-int sl_dataset_prepare_crops(sl_dataset *ds, int T)
+ * at least one (padded) crop. Files without frames give none. With `left` and
+ * `right` the starts reach that far past the file's edges: left = the model's
+ * left context and right = T - left - 1 give every window the labeler runs at
+ * a stream's start and end, and n crops to a file of n frames. */
+int sl_dataset_prepare_crops(sl_dataset *ds, int T, int left, int right)
 {
     free(ds->crop_starts_cum);
     ds->crop_starts_cum = malloc((size_t)(ds->n_files + 1) * sizeof *ds->crop_starts_cum);
     if (!ds->crop_starts_cum)
         return -1;
     ds->crop_window = T;
+    ds->crop_left = left;
     int64_t acc = 0;
     ds->crop_starts_cum[0] = 0;
     for (int i = 0; i < ds->n_files; i++) {
         int64_t n = ds->files[i].ff.n_frames;
-        acc += n <= 0 ? 0 : (n > T ? n - T + 1 : 1);
+        int64_t starts = n - T + 1 + left + right;
+        acc += n <= 0 ? 0 : (starts > 1 ? starts : 1);
         ds->crop_starts_cum[i + 1] = acc;
     }
     return 0;
@@ -269,7 +274,7 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
             lo = mid + 1;
     }
     *file = lo;
-    *start = u - ds->crop_starts_cum[lo];
+    *start = u - ds->crop_starts_cum[lo] - ds->crop_left;
 }
 
 int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *err, size_t errlen)

@@ -125,10 +125,11 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
 }
 
 /* Core block k covers frames [k*core, (k+1)*core); the encoder sees
- * [k*core - left, (k+1)*core + lookahead) clipped to [0, n) with positions
- * from 0 — the rule of sl_labeler (include/seqlabel.h). */
-int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const int32_t *labels,
-                   int64_t n, float *x, float *logits, sl_metrics *mt)
+ * [k*core - left, (k+1)*core + lookahead) with positions from 0 and the
+ * silence frame outside [0, n), or, with silence NULL, that window clipped to
+ * [0, n) — the rule of sl_labeler (include/seqlabel.h). */
+int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
+                   const int32_t *labels, int64_t n, float *x, float *logits, sl_metrics *mt)
 {
     const sl_model_config *c = sl_model_get_config(m);
     const int F = c->n_features, C = c->n_classes;
@@ -137,8 +138,11 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const i
     const float *mean = sl_model_norm_mean(m), *istd = sl_model_norm_inv_std(m);
     for (int64_t c0 = 0; c0 < n; c0 += core) {
         int64_t c1 = c0 + core < n ? c0 + core : n;
-        int64_t w0 = c0 - left > 0 ? c0 - left : 0;
-        int64_t w1 = c1 + look < n ? c1 + look : n;
+        int64_t w0 = c0 - left, w1 = c0 + core + look;
+        if (!silence) {
+            w0 = w0 > 0 ? w0 : 0;
+            w1 = w1 < n ? w1 : n;
+        }
         int T = (int)(w1 - w0);
         int any = 0;
         for (int64_t i = c0; i < c1 && !any; i++)
@@ -146,8 +150,13 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const i
         if (!any)
             continue;
         for (int t = 0; t < T; t++) {
-            memcpy(x + (size_t)t * F, feats + (size_t)(w0 + t) * F, (size_t)F * sizeof *x);
-            sl_normalize(x + (size_t)t * F, mean, istd, F);
+            float *xt = x + (size_t)t * F;
+            if (w0 + t < 0 || w0 + t >= n) {
+                memcpy(xt, silence, (size_t)F * sizeof *x);
+                continue;
+            }
+            memcpy(xt, feats + (size_t)(w0 + t) * F, (size_t)F * sizeof *x);
+            sl_normalize(xt, mean, istd, F);
         }
         if (sl_encoder_forward(e, x, T, logits, NULL))
             return -1;
@@ -173,8 +182,8 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const i
     return 0;
 }
 
-int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, sl_metrics *mt,
-                    char *err, size_t errlen)
+int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
+                    sl_metrics *mt, char *err, size_t errlen)
 {
     const sl_model_config *c = sl_model_get_config(m);
     int W = c->stream_window;
@@ -185,23 +194,27 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, sl
     }
     float *x = malloc((size_t)W * c->n_features * sizeof *x);
     float *logits = malloc((size_t)W * c->n_classes * sizeof *logits);
-    int rc = (!e || !x || !logits) ? -1 : 0;
+    float *silence = clip_edges ? NULL : malloc((size_t)c->n_features * sizeof *silence);
+    int rc = (!e || !x || !logits || (!clip_edges && !silence)) ? -1 : 0;
     if (e && rc)
         sl_fail(err, errlen, "out of memory");
+    if (rc == 0 && silence)
+        rc = sl_model_silence_frame(m, silence, err, errlen);
     for (int i = 0; i < ds->n_files && rc == 0; i++) {
         const sl_data_file *f = &ds->files[i];
-        if (sl_eval_frames(e, m, f->ff.feats, f->labels, f->ff.n_frames, x, logits, mt))
+        if (sl_eval_frames(e, m, silence, f->ff.feats, f->labels, f->ff.n_frames, x, logits, mt))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
     }
     free(x);
     free(logits);
+    free(silence);
     sl_encoder_free(e);
     return rc;
 }
 
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
-                         const char *cache_dir, int num_threads, sl_metrics *mt, char *err,
-                         size_t errlen)
+                         const char *cache_dir, int num_threads, int clip_edges, sl_metrics *mt,
+                         char *err, size_t errlen)
 {
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
@@ -220,7 +233,7 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
     if (rc == 0 && ds.n_files == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
     if (rc == 0)
-        rc = sl_eval_dataset(m, &ds, num_threads, mt, err, errlen);
+        rc = sl_eval_dataset(m, &ds, num_threads, clip_edges, mt, err, errlen);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;

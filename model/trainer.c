@@ -135,7 +135,21 @@ typedef struct {
     float snr_min, snr_max, noise_prob;
     sl_augmenter *aug;
     float *raw; /* T x F scratch for recomputed features */
+    const float *silence; /* F: window frames outside the file, or NULL: zeros */
 } batch_maker;
+
+/* Window frames outside the file: the silence frame (so the model learns the
+ * windows the labeler runs at a stream's edges), unlabeled. */
+static void fill_outside(const batch_maker *bm, float *xb, int32_t *yb, int from, int to)
+{
+    for (int t = from; t < to; t++) {
+        if (bm->silence)
+            memcpy(xb + (size_t)t * bm->F, bm->silence, (size_t)bm->F * sizeof *xb);
+        else
+            memset(xb + (size_t)t * bm->F, 0, (size_t)bm->F * sizeof *xb);
+        yb[t] = -1;
+    }
+}
 
 /* Every window draws, in this order: its crop, its gain (with gain
  * augmentation), whether it gets noise, which noise, where in it and at which
@@ -158,9 +172,15 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
             shift = (float)(db * log(10.0) / 10.0); /* 2 ln(10^(db/20)) */
         }
         const sl_data_file *df = &ds->files[fi];
-        int64_t L = df->ff.n_frames - start < T ? df->ff.n_frames - start : T;
+        /* The file's frames [a, a + L) fill the window from frame o on. */
+        const int64_t a = start > 0 ? start : 0;
+        const int64_t end = start + T < df->ff.n_frames ? start + T : df->ff.n_frames;
+        const int64_t L = end - a;
+        const int o = (int)(a - start);
         float *xb = x + (size_t)b * T * F;
         int32_t *yb = y + (size_t)b * T;
+        fill_outside(bm, xb, yb, 0, o);
+        fill_outside(bm, xb, yb, o + (int)L, T);
         if (bm->noise) {
             double u = sl_rng_uniform(rng);
             int k = (int)sl_rng_below(rng, (uint64_t)bm->noise->n);
@@ -168,27 +188,23 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
             int64_t off = (int64_t)sl_rng_below(rng, (uint64_t)nf->n_samples);
             float snr = bm->snr_min + (float)sl_rng_uniform(rng) * (bm->snr_max - bm->snr_min);
             if (u < bm->noise_prob) {
-                if (sl_augment_frames(bm->aug, df->pcm.feats, df->pcm.n_samples, start, (int)L,
+                if (sl_augment_frames(bm->aug, df->pcm.feats, df->pcm.n_samples, a, (int)L,
                                       (float)pow(10.0, db / 20.0), nf->feats, nf->n_samples, off,
                                       snr, bm->raw, err, errlen))
                     return -1;
                 for (int t = 0; t < (int)L; t++) {
                     const float *f = bm->raw + (size_t)t * F;
-                    float *o = xb + (size_t)t * F;
+                    float *xo = xb + (size_t)(o + t) * F;
                     for (int j = 0; j < F; j++)
-                        o[j] = (f[j] - bm->mean[j]) * bm->inv_std[j];
-                    yb[t] = df->labels[start + t];
-                }
-                for (int t = (int)L; t < T; t++) {
-                    memset(xb + (size_t)t * F, 0, (size_t)F * sizeof *xb);
-                    yb[t] = -1;
+                        xo[j] = (f[j] - bm->mean[j]) * bm->inv_std[j];
+                    yb[o + t] = df->labels[a + t];
                 }
                 goto masks;
             }
         }
         for (int t = 0; t < (int)L; t++) {
-            const float *f = df->ff.feats + (size_t)(start + t) * F;
-            float *o = xb + (size_t)t * F;
+            const float *f = df->ff.feats + (size_t)(a + t) * F;
+            float *xo = xb + (size_t)(o + t) * F;
             for (int j = 0; j < F; j++) {
                 float v = f[j];
                 if (shift != 0.0f && v > bm->log_floor) {
@@ -196,18 +212,13 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
                     if (v < bm->log_floor)
                         v = bm->log_floor;
                 }
-                o[j] = (v - bm->mean[j]) * bm->inv_std[j];
+                xo[j] = (v - bm->mean[j]) * bm->inv_std[j];
             }
-            yb[t] = df->labels[start + t];
-        }
-        /* A file shorter than the window: the rest is padding, ignored by the loss. */
-        for (int t = (int)L; t < T; t++) {
-            memset(xb + (size_t)t * F, 0, (size_t)F * sizeof *xb);
-            yb[t] = -1;
+            yb[o + t] = df->labels[a + t];
         }
     masks:
         if (bm->freq_mask > 0 || bm->time_mask > 0)
-            sl_augment_masks(xb, (int)L, F, bm->freq_mask, bm->time_mask, rng);
+            sl_augment_masks(xb + (size_t)o * F, (int)L, F, bm->freq_mask, bm->time_mask, rng);
     }
     return 0;
 }
@@ -241,6 +252,11 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
         h = fnv1a(h, distill, sizeof distill);
     if (c->noise_list)
         h = fnv1a(h, c->noise_list, strlen(c->noise_list));
+    /* Crops past the files' edges (the default since 2026-11-30) add one more, so
+     * runs made before resume with clip_edges. */
+    const double edges = 1.0;
+    if (!c->clip_edges)
+        h = fnv1a(h, &edges, sizeof edges);
     return h;
 }
 
@@ -269,6 +285,7 @@ typedef struct {
     sl_noise_set noise;
     sl_augmenter *aug;
     float *raw;
+    float *silence; /* the silence frame, or NULL with clip_edges */
     sl_teachers teachers;
 } train_run;
 
@@ -294,6 +311,7 @@ static void run_free(train_run *r)
     sl_noise_set_free(&r->noise);
     sl_augmenter_free(r->aug);
     free(r->raw);
+    free(r->silence);
     sl_teachers_free(&r->teachers);
 }
 
@@ -492,7 +510,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         sl_fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
         goto out;
     }
-    if (sl_dataset_prepare_crops(&r.train, c->window) ||
+    if (sl_dataset_prepare_crops(&r.train, c->window, 0, 0) ||
         r.train.crop_starts_cum[r.train.n_files] == 0) {
         sl_fail(err, errlen, "%s: the training audio is too short for a single frame",
              c->train_manifest);
@@ -523,6 +541,16 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     }
     const size_t np = sl_model_num_params(r.m);
     const int F = mc->n_features, T = c->window, B = c->batch;
+    if (!c->clip_edges) { /* crops past the files' edges, filled with the silence frame */
+        int left = mc->stream_left < T - 1 ? mc->stream_left : T - 1;
+        if (!(r.silence = malloc((size_t)F * sizeof *r.silence)) ||
+            sl_dataset_prepare_crops(&r.train, T, left, T - 1 - left)) {
+            sl_fail(err, errlen, "out of memory");
+            goto out;
+        }
+        if (sl_model_silence_frame(r.m, r.silence, err, errlen))
+            goto out;
+    }
     r.step = sl_train_step_new(r.m, B, T, err, errlen);
     if (!r.step || sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
         goto out;
@@ -599,7 +627,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                       c->augment_gain_db, c->augment_freq_mask, c->augment_time_mask,
                       logf(FLT_EPSILON) + 1e-3f,
                       c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
-                      c->noise_prob, r.aug, r.raw};
+                      c->noise_prob, r.aug, r.raw, r.silence};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;
@@ -649,7 +677,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             st.epoch_loss_steps = 0;
             if (r.valid.n_files > 0) {
                 sl_metrics_reset(&r.metrics);
-                if (sl_eval_dataset(r.m, &r.valid, c->num_threads, &r.metrics, err, errlen))
+                if (sl_eval_dataset(r.m, &r.valid, c->num_threads, c->clip_edges, &r.metrics, err,
+                                    errlen))
                     goto out;
                 double score = sl_metrics_macro_f1(&r.metrics);
                 int best = score > st.best_score;

@@ -69,6 +69,7 @@ typedef struct {
     int n_classes;
     int64_t *crop_starts_cum;  /* n_files + 1: cumulative count of crop starts (window T) */
     int crop_window;
+    int crop_left;             /* crops start up to this many frames before a file */
 } sl_dataset;
 
 /* Entries of `man` whose split bit (1 << split) is in split_mask. */
@@ -104,20 +105,25 @@ typedef struct {
 int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *cache_dir,
                       char *err, size_t errlen);
 void sl_noise_set_free(sl_noise_set *ns);
-/* Prepares crop sampling for windows of T frames. */
-int sl_dataset_prepare_crops(sl_dataset *ds, int T);
-/* Maps u in [0, crop_starts_cum[n_files]) to a file and start frame. */
+/* Prepares crop sampling for windows of T frames that may start up to `left`
+ * frames before a file and end up to `right` frames past it (0, 0: inside). */
+int sl_dataset_prepare_crops(sl_dataset *ds, int T, int left, int right);
+/* Maps u in [0, crop_starts_cum[n_files]) to a file and start frame (negative:
+ * that many frames before the file). */
 void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start);
 
 /* ---- evaluation (model/train_eval.c) ---------------------------------------- */
 /* Runs the model over one file's (unnormalised) features in the labeler's
- * windows and adds the labeled frames to mt. x: window x n_features scratch,
- * logits: window x n_classes scratch (window = the encoder's max_T). */
-int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *feats, const int32_t *labels,
-                   int64_t n, float *x, float *logits, sl_metrics *mt);
-/* num_threads: the encoder's own threads (results do not depend on them). */
-int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, sl_metrics *mt,
-                    char *err, size_t errlen);
+ * windows (silence: the model's silence frame for window frames outside the
+ * file, or NULL: windows clipped to the file) and adds the labeled frames to
+ * mt. x: window x n_features scratch, logits: window x n_classes scratch
+ * (window = the model's stream_window). */
+int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
+                   const int32_t *labels, int64_t n, float *x, float *logits, sl_metrics *mt);
+/* num_threads: the encoder's own threads (results do not depend on them).
+ * clip_edges: as sl_labeler_config's. */
+int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
+                    sl_metrics *mt, char *err, size_t errlen);
 
 /* ---- random numbers (model/trainer.c) --------------------------------------- */
 typedef struct {

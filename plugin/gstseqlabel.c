@@ -11,6 +11,7 @@ GST_DEBUG_CATEGORY (gst_seqlabel_debug);
 
 #define DEFAULT_LEFT_CONTEXT -1
 #define DEFAULT_LOOKAHEAD -1
+#define DEFAULT_CLIP_EDGES FALSE
 #define DEFAULT_SMOOTHING SL_SMOOTH_NONE
 #define DEFAULT_SWITCH_PENALTY 5.0
 #define DEFAULT_SMOOTHING_LAG 20
@@ -28,6 +29,7 @@ enum {
   PROP_WINDOW,
   PROP_LEFT_CONTEXT,
   PROP_LOOKAHEAD,
+  PROP_CLIP_EDGES,
   PROP_SMOOTHING,
   PROP_SWITCH_PENALTY,
   PROP_SMOOTHING_LAG,
@@ -149,6 +151,9 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
     case PROP_LOOKAHEAD:
       p->lookahead = g_value_get_int (value);
       break;
+    case PROP_CLIP_EDGES:
+      p->clip_edges = g_value_get_boolean (value);
+      break;
     case PROP_SMOOTHING:
       p->smoothing = g_value_get_enum (value);
       break;
@@ -214,6 +219,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_LOOKAHEAD:
       g_value_set_int (value, p->lookahead);
+      break;
+    case PROP_CLIP_EDGES:
+      g_value_set_boolean (value, p->clip_edges);
       break;
     case PROP_SMOOTHING:
       g_value_set_enum (value, p->smoothing);
@@ -585,6 +593,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   p->window = -1;
   p->left_context = DEFAULT_LEFT_CONTEXT;
   p->lookahead = DEFAULT_LOOKAHEAD;
+  p->clip_edges = DEFAULT_CLIP_EDGES;
   p->smoothing = DEFAULT_SMOOTHING;
   p->switch_penalty = DEFAULT_SWITCH_PENALTY;
   p->smoothing_lag = DEFAULT_SMOOTHING_LAG;
@@ -649,6 +658,12 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "Frames of future context each label waits for (-1: the model's); "
           "less lookahead means less latency", -1, SL_MAX_WINDOW,
           DEFAULT_LOOKAHEAD, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_CLIP_EDGES,
+      g_param_spec_boolean ("clip-edges", "Clip edges",
+          "Cut the first and last encoder windows short at the ends of the stream "
+          "instead of filling them out with the model's silence frame (whole "
+          "windows, as in training, label short streams better)",
+          DEFAULT_CLIP_EDGES, rw_ready));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING,
       g_param_spec_enum ("smoothing", "Smoothing",
           "How frame labels are smoothed (viterbi adds smoothing-lag frames of latency)",

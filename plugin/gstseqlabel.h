@@ -50,6 +50,7 @@ typedef struct {
   gint window;             /* frames; -1: the model's default */
   gint left_context;       /* frames; -1: the model's default */
   gint lookahead;          /* frames; -1: the model's default */
+  gboolean clip_edges;     /* sl_labeler_config.clip_edges */
   gint smoothing;          /* sl_smoothing */
   gdouble switch_penalty;
   gint smoothing_lag;

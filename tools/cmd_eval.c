@@ -23,19 +23,20 @@ static void usage(FILE *fp)
         "  --split train|valid|test  only the lines of that split [all lines]\n"
         "  --cache-dir DIR           feature cache [as train]\n"
         "  --no-cache                keep features in memory only\n"
-        "  --threads N               encoder threads; results do not depend on them [1]\n");
+        "  --threads N               encoder threads; results do not depend on them [1]\n"
+        "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n");
 }
 
 int sl_cmd_eval(int argc, char **argv)
 {
-    enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_HELP };
+    enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_HELP };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
         {"no-cache", no_argument, 0, O_NOCACHE}, {"threads", required_argument, 0, O_THREADS},
-        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+        {"clip-edges", no_argument, 0, O_CLIP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL;
-    int no_cache = 0;
+    int no_cache = 0, clip_edges = 0;
     long threads = 1;
     sl_split split = SL_SPLIT_NONE;
     optind = 1;
@@ -53,6 +54,7 @@ int sl_cmd_eval(int argc, char **argv)
             break;
         case O_CACHE: cache_dir = optarg; break;
         case O_NOCACHE: no_cache = 1; break;
+        case O_CLIP: clip_edges = 1; break;
         case O_THREADS:
             if (cli_parse_int("--threads", optarg, 1, 256, &threads))
                 return 1;
@@ -87,7 +89,8 @@ int sl_cmd_eval(int argc, char **argv)
         sl_model_free(m);
         return cli_error("out of memory");
     }
-    int rc = sl_evaluate_manifest(m, manifest, split, cache_dir, (int)threads, &mt, err, sizeof err);
+    int rc = sl_evaluate_manifest(m, manifest, split, cache_dir, (int)threads, clip_edges, &mt,
+                                  err, sizeof err);
     if (rc == 0) {
         printf("model %s  set %s\n", model_path, manifest);
         sl_metrics_print(&mt, m, "", stdout);

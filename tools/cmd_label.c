@@ -59,6 +59,9 @@ static void usage(FILE *fp)
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
+        "  --clip-edges            cut the first and last windows short at the ends of the\n"
+        "                          stream instead of filling them out with the model's\n"
+        "                          silence frame (the labeling of seqlabel before 2026-11-30)\n"
         "\n"
         "decoder (docs/labeling.md):\n"
         "  --smoothing none|viterbi  viterbi: every label change costs --switch-penalty nats,\n"
@@ -94,6 +97,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+    OPT_CLIP_EDGES,
 };
 
 static const struct option long_opts[] = {
@@ -105,6 +109,7 @@ static const struct option long_opts[] = {
     {"threads", required_argument, NULL, OPT_THREADS},
     {"left-context", required_argument, NULL, OPT_LEFT},
     {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
+    {"clip-edges", no_argument, NULL, OPT_CLIP_EDGES},
     {"window", required_argument, NULL, OPT_WINDOW},
     {"smoothing", required_argument, NULL, OPT_SMOOTHING},
     {"switch-penalty", required_argument, NULL, OPT_PENALTY},
@@ -366,6 +371,9 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_WINDOW:
             if (cli_parse_int("--window", optarg, 1, SL_MAX_WINDOW, &v)) return -1;
             a->cfg.window = (int)v;
+            break;
+        case OPT_CLIP_EDGES:
+            a->cfg.clip_edges = 1;
             break;
         case OPT_SMOOTHING:
             if (!strcmp(optarg, "none"))

@@ -65,8 +65,10 @@ export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 # (SpecAugment: corpus-v1's validation plateaued after 10 epochs without it).
 data=(--manifest "${TRAIN_TSV:-$corpus/train.tsv}" --valid "${VALID_TSV:-$corpus/valid.tsv}"
   --classes silence,speech,music,noise --cache-dir "$cache/features")
+# --clip-edges: every stage here was trained before crops reached past file edges
+# (docs/training.md), so a rerun draws the same crops and keeps the same models.
 common=(--window 128 --batch 32 --warmup 300 --weight-decay 0.01 --clip 1
-  --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10
+  --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10 --clip-edges
   --threads 2 --checkpoint-every 250 --resume)
 shape=(--mel-bins 64 --d-model 64 --heads 4 --layers 4 --d-ff 256 --activation gelu --norm pre)
 train() { "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" "$@"; }

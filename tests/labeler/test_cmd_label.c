@@ -25,7 +25,8 @@
 static const char *seqlabel;
 static char dir[256];
 static char model_path[512], wav_path[512];
-static tu_record ref; /* the library's labels of the same samples */
+static tu_record ref;      /* the library's labels of the same samples */
+static tu_record ref_clip; /* ... with clip_edges */
 
 static void write_wav(const char *path, const float *x, int64_t n, int rate, int channels, int fmt)
 {
@@ -73,6 +74,19 @@ static int setup(void **state)
         return -1;
     }
     sl_labeler_free(l);
+    /* And with the windows cut short at the ends (--clip-edges). */
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    cfg.clip_edges = 1;
+    l = sl_labeler_new(m2, &cfg, err, sizeof err);
+    tu_record_init(&ref_clip, 1000, 3);
+    sink = tu_record_sink(&ref_clip);
+    if (!l || sl_labeler_push(l, x, NSAMP, &sink, err, sizeof err) ||
+        sl_labeler_finish(l, &sink, err, sizeof err)) {
+        fprintf(stderr, "%s\n", err);
+        return -1;
+    }
+    sl_labeler_free(l);
     sl_model_free(m2);
     sl_model_free(m);
     free(x);
@@ -87,6 +101,7 @@ static int teardown(void **state)
     if (system(cmd) != 0)
         return -1;
     tu_record_free(&ref);
+    tu_record_free(&ref_clip);
     return 0;
 }
 
@@ -177,6 +192,34 @@ static void test_frames_format(void **state)
     char *e = slurp("err.txt");
     assert_string_equal(e, "");
     free(e);
+}
+
+/* --clip-edges reaches the labeler: the command's probabilities are the
+ * library's with clip_edges, which differ from the default's at the edges. */
+static void test_clip_edges(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm --format frames --clip-edges -o clip.tsv"), 0);
+    char *text = slurp("clip.tsv");
+    assert_non_null(text);
+    char *line = strtok(text, "\n"); /* header */
+    int n = 0, differ = 0;
+    while ((line = strtok(NULL, "\n"))) {
+        long long idx;
+        double t;
+        char label[64];
+        float conf, p[3];
+        assert_int_equal(sscanf(line, "%lld\t%lf\t%63s\t%g\t%g\t%g\t%g", &idx, &t, label, &conf,
+                                &p[0], &p[1], &p[2]), 7);
+        for (int c = 0; c < 3; c++) {
+            assert_true(p[c] == ref_clip.probs[n * 3 + c]);
+            differ += p[c] != ref.probs[n * 3 + c];
+        }
+        n++;
+    }
+    assert_int_equal(n, NFRAMES);
+    assert_true(differ > 0);
+    free(text);
 }
 
 static void test_audacity_and_rttm(void **state)
@@ -395,6 +438,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_format),
+        cmocka_unit_test(test_clip_edges),
         cmocka_unit_test(test_audacity_and_rttm),
         cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_stdin_and_several_files),

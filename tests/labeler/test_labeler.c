@@ -89,11 +89,11 @@ static void decoder_with_every_stage(sl_labeler_config *cfg)
     cfg->decoder.pad_after_s = 0.01f;
 }
 
-static void test_push_sizes(void **state)
+static void check_push_sizes(fixture *f, int silence_edges)
 {
-    fixture *f = *state;
     sl_labeler_config cfg;
     decoder_with_every_stage(&cfg);
+    cfg.clip_edges = !silence_edges;
     sl_labeler *l = make(f->m, &cfg);
     tu_record whole, other;
     tu_record_init(&whole, 1000, 3);
@@ -129,11 +129,17 @@ static void test_push_sizes(void **state)
     tu_record_free(&other);
 }
 
-static void test_threads(void **state)
+static void test_push_sizes(void **state)
 {
-    fixture *f = *state;
+    check_push_sizes(*state, 0);
+    check_push_sizes(*state, 1);
+}
+
+static void check_threads(fixture *f, int silence_edges)
+{
     sl_labeler_config cfg;
     decoder_with_every_stage(&cfg);
+    cfg.clip_edges = !silence_edges;
     tu_record one, more;
     tu_record_init(&one, 1000, 3);
     tu_record_init(&more, 1000, 3);
@@ -154,6 +160,12 @@ static void test_threads(void **state)
     tu_record_free(&more);
 }
 
+static void test_threads(void **state)
+{
+    check_threads(*state, 0);
+    check_threads(*state, 1);
+}
+
 /* The reference: features of the whole signal, normalised here, cut into the
  * windows DESIGN.md describes, each run through its own encoder. */
 typedef struct {
@@ -172,9 +184,10 @@ static int store_frame(void *user, int64_t index, const float *frame, int dim)
     return 0;
 }
 
-static void test_windows_by_hand(void **state)
+/* With silence_edges, window frames outside [0, N) are the features of a window
+ * of zeros, normalised here. */
+static void check_windows_by_hand(fixture *f, int silence_edges)
 {
-    fixture *f = *state;
     const sl_feature_config *fc = sl_model_feature_config(f->m);
     const sl_model_config *mc = sl_model_get_config(f->m);
     int F = mc->n_features, K = mc->n_classes;
@@ -191,22 +204,42 @@ static void test_windows_by_hand(void **state)
         for (int d = 0; d < F; d++)
             st.frames[t * F + d] = (st.frames[t * F + d] - mean[d]) * istd[d];
 
+    float silence[64];
+    assert_true(F <= 64);
+    float zeros[400] = {0};
+    frame_store zs = {silence, 0, 0};
+    fe = sl_features_new(fc, err, sizeof err);
+    assert_int_equal(sl_features_push(fe, zeros, 400, store_frame, &zs, err, sizeof err), 0);
+    sl_features_free(fe);
+    assert_int_equal(zs.n, 1);
+    for (int d = 0; d < F; d++)
+        silence[d] = (silence[d] - mean[d]) * istd[d];
+
     float *ref = malloc(sizeof(float) * N * K);
-    float probs[WIN * 3];
+    float probs[WIN * 3], win[WIN * 64];
     sl_encoder *enc = sl_encoder_new(f->m, WIN, err, sizeof err);
     assert_non_null(enc);
     int blocks = 0;
     for (int64_t k = 0; k * CORE < N; k++, blocks++) {
-        int64_t ws = k * CORE - LEFT < 0 ? 0 : k * CORE - LEFT;
-        int64_t we = (k + 1) * CORE + LOOK > N ? N : (k + 1) * CORE + LOOK;
-        assert_int_equal(sl_encoder_forward(enc, st.frames + ws * F, (int)(we - ws), NULL, probs), 0);
+        int64_t ws = k * CORE - LEFT, we = (k + 1) * CORE + LOOK;
+        if (!silence_edges) {
+            ws = ws < 0 ? 0 : ws;
+            we = we > N ? N : we;
+        }
+        for (int64_t t = ws; t < we; t++)
+            memcpy(win + (t - ws) * F, t < 0 || t >= N ? silence : st.frames + t * F,
+                   sizeof(float) * F);
+        assert_int_equal(sl_encoder_forward(enc, win, (int)(we - ws), NULL, probs), 0);
         for (int64_t t = k * CORE; t < (k + 1) * CORE && t < N; t++)
             memcpy(ref + t * K, probs + (t - ws) * K, sizeof(float) * K);
     }
     assert_int_equal(blocks, 13); /* 12 blocks of 12 and one of 4 frames */
     sl_encoder_free(enc);
 
-    sl_labeler *l = make(f->m, NULL);
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    cfg.clip_edges = !silence_edges;
+    sl_labeler *l = make(f->m, &cfg);
     tu_record r;
     tu_record_init(&r, 1000, 3);
     int sz = 3333;
@@ -229,33 +262,46 @@ static void test_windows_by_hand(void **state)
     free(st.frames);
 }
 
+static void test_windows_by_hand(void **state)
+{
+    check_windows_by_hand(*state, 0);
+}
+
+static void test_silence_edges_by_hand(void **state)
+{
+    check_windows_by_hand(*state, 1);
+}
+
 static void test_frame_counts(void **state)
 {
     fixture *f = *state;
     const sl_feature_config *fc = sl_model_feature_config(f->m);
-    sl_labeler_config cfg;
-    decoder_with_every_stage(&cfg);
-    cfg.num_threads = 2;
-    sl_labeler *l = make(f->m, &cfg);
-    tu_record r;
-    tu_record_init(&r, 1000, 3);
-    const int64_t lengths[] = {0, 1, 399, 400, 559, 560, 400 + 160 * 11, 400 + 160 * 12,
-                               400 + 160 * 14, 400 + 160 * 15, NSAMP};
-    const int64_t want[] = {0, 0, 0, 1, 1, 2, 12, 13, 15, 16, 148};
-    for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
-        int sz = 77;
-        label_in_pushes(l, f->x, lengths[i], &sz, 1, &r);
-        assert_int_equal(sl_feature_num_frames(fc, lengths[i]), want[i]);
-        assert_int_equal(r.n, want[i]);
-        for (int64_t t = 0; t < r.n; t++)
-            assert_int_equal(r.index[t], t);
-        if (r.n) /* segments tile every frame */
-            assert_int_equal(r.seg_end[r.nseg - 1], r.n);
-        else
-            assert_int_equal(r.nseg, 0);
+    for (int edges = 0; edges <= 1; edges++) {
+        sl_labeler_config cfg;
+        decoder_with_every_stage(&cfg);
+        cfg.num_threads = 2;
+        cfg.clip_edges = !edges;
+        sl_labeler *l = make(f->m, &cfg);
+        tu_record r;
+        tu_record_init(&r, 1000, 3);
+        const int64_t lengths[] = {0, 1, 399, 400, 559, 560, 400 + 160 * 11, 400 + 160 * 12,
+                                   400 + 160 * 14, 400 + 160 * 15, NSAMP};
+        const int64_t want[] = {0, 0, 0, 1, 1, 2, 12, 13, 15, 16, 148};
+        for (size_t i = 0; i < sizeof lengths / sizeof lengths[0]; i++) {
+            int sz = 77;
+            label_in_pushes(l, f->x, lengths[i], &sz, 1, &r);
+            assert_int_equal(sl_feature_num_frames(fc, lengths[i]), want[i]);
+            assert_int_equal(r.n, want[i]);
+            for (int64_t t = 0; t < r.n; t++)
+                assert_int_equal(r.index[t], t);
+            if (r.n) /* segments tile every frame */
+                assert_int_equal(r.seg_end[r.nseg - 1], r.n);
+            else
+                assert_int_equal(r.nseg, 0);
+        }
+        sl_labeler_free(l);
+        tu_record_free(&r);
     }
-    sl_labeler_free(l);
-    tu_record_free(&r);
 }
 
 /* latency = frame_length - hop + (core - 1 + lookahead + decoder delay) * hop;
@@ -418,6 +464,7 @@ int main(void)
         cmocka_unit_test(test_push_sizes),
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_windows_by_hand),
+        cmocka_unit_test(test_silence_edges_by_hand),
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_latency),
         cmocka_unit_test(test_window_settings),

@@ -94,15 +94,25 @@ static void crops_cover_every_start(void **state)
     (void)state;
     sl_dataset ds;
     load_labels("0.00\t0.255\ta\n", &ds);
-    assert_int_equal(sl_dataset_prepare_crops(&ds, 64), 0);
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 64, 0, 0), 0);
     assert_int_equal(ds.crop_starts_cum[1], 98 - 64 + 1);
     int f;
     int64_t s;
     sl_dataset_crop(&ds, 34, &f, &s);
     assert_int_equal(f, 0);
     assert_int_equal(s, 34);
-    assert_int_equal(sl_dataset_prepare_crops(&ds, 200), 0); /* longer than the file: one crop */
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 200, 0, 0), 0); /* longer than the file: one crop */
     assert_int_equal(ds.crop_starts_cum[1], 1);
+    /* Past the edges, as the labeler's windows reach (left context 16 of 64):
+     * starts -16 .. 98 - 64 + 47 = 81, i.e. 98 of them, one per frame. */
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 64, 16, 64 - 16 - 1), 0);
+    assert_int_equal(ds.crop_starts_cum[1], 98);
+    sl_dataset_crop(&ds, 0, &f, &s);
+    assert_int_equal(s, -16);
+    sl_dataset_crop(&ds, 97, &f, &s);
+    assert_int_equal(s, 98 - 16 - 1); /* the last crop keeps the left context and one frame */
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 200, 16, 200 - 16 - 1), 0);
+    assert_int_equal(ds.crop_starts_cum[1], 98);
     sl_dataset_free(&ds);
 }
 
@@ -313,7 +323,7 @@ static void evaluation_uses_the_labeler_windows(void **state)
     tt_write_text(tt_path(dir, "w.tsv"), "three.wav\tall_a.txt\n");
     sl_metrics mt;
     sl_metrics_init(&mt, 3);
-    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), SL_SPLIT_NONE, NULL, 1, &mt, err, sizeof err))
+    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), SL_SPLIT_NONE, NULL, 1, 0, &mt, err, sizeof err))
         fail_msg("%s", err);
 
     sl_labeler_config lc;
