@@ -4,15 +4,17 @@
  * [k*C, (k+1)*C) and the encoder sees [k*C - L, (k+1)*C + R), filled out
  * before the stream and past its end with the model's silence frame, so that
  * the encoder always gets a whole window, as in training (with clip_edges:
- * clipped to the frames that exist). A block is labelled as soon as its lookahead has arrived, so what the encoder
- * sees depends only on the frame sequence, never on push sizes or threads.
+ * clipped to the frames that exist). A block is labelled as soon as its
+ * lookahead has arrived, so what the encoder sees depends only on the frame
+ * sequence, never on push sizes or threads.
  *
  * Frames wait in one linear buffer holding at most L + T*C + R frames (T
  * threads; unless clip_edges, it starts with L silence frames and gets silence
- * frames after the last one at end of stream): when T blocks are ready they run at once, one
- * per thread, and the buffer keeps only the left context of the next block. At the end of every
- * push the blocks that are ready run too, so a frame's emission never waits
- * for a later push (the latency is a property of the settings alone). */
+ * frames after the last one at end of stream): when T blocks are ready they run
+ * at once, one per thread, and the buffer keeps only the left context of the
+ * next block. At the end of every push the blocks that are ready run too, so a
+ * frame's emission never waits for a later push (the latency is a property of
+ * the settings alone). */
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -42,7 +44,7 @@ struct sl_labeler {
     const float *mean, *inv_std;
 
     float *frames;       /* buffered normalised frames, cap x F */
-    float *silence;      /* F: what windows see outside the stream ; NULL with clip_edges */
+    float *silence;      /* F: what windows see outside the stream; NULL with clip_edges */
     int cap;
     int64_t buf_base;    /* frame index of frames[0] (-L: silence before the stream) */
     int buf_count;       /* frames buffered, silence ones included */

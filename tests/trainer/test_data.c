@@ -101,7 +101,8 @@ static void crops_cover_every_start(void **state)
     sl_dataset_crop(&ds, 34, &f, &s);
     assert_int_equal(f, 0);
     assert_int_equal(s, 34);
-    assert_int_equal(sl_dataset_prepare_crops(&ds, 200, 0, 0), 0); /* longer than the file: one crop */
+    /* Longer than the file: one crop. */
+    assert_int_equal(sl_dataset_prepare_crops(&ds, 200, 0, 0), 0);
     assert_int_equal(ds.crop_starts_cum[1], 1);
     /* Past the edges, as the labeler's windows reach (left context 16 of 64):
      * starts -16 .. 98 - 64 + 47 = 81, i.e. 98 of them, one per frame. */
@@ -323,7 +324,8 @@ static void evaluation_uses_the_labeler_windows(void **state)
     tt_write_text(tt_path(dir, "w.tsv"), "three.wav\tall_a.txt\n");
     sl_metrics mt;
     sl_metrics_init(&mt, 3);
-    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), SL_SPLIT_NONE, NULL, 1, 0, &mt, err, sizeof err))
+    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), SL_SPLIT_NONE, NULL, 1, 0, &mt, err,
+                             sizeof err))
         fail_msg("%s", err);
 
     sl_labeler_config lc;
