@@ -114,13 +114,20 @@ def read_meta(labels):
     return out
 
 
+def meta_segments(labels, n):
+    """(frames, kind, channel, sources, snr) of each mixed segment: frames is the mask (of n)
+    of the frames whose centre lies in it."""
+    centres = (np.arange(n) + 0.5) * 0.01
+    for a, b, kind, channel, sources, snr in read_meta(labels):
+        yield (centres >= a) & (centres < b), kind, channel, sources, snr
+
+
 def channel_mask(labels, n, channel):
     """Frames (of n) whose centre lies in a segment the corpus sent through `channel`."""
-    centres = (np.arange(n) + 0.5) * 0.01
     mask = np.zeros(n, dtype=bool)
-    for a, b, _kind, ch, _sources, _snr in read_meta(labels):
+    for sel, _kind, ch, _sources, _snr in meta_segments(labels, n):
         if ch == channel:
-            mask |= (centres >= a) & (centres < b)
+            mask |= sel
     return mask
 
 
@@ -196,9 +203,7 @@ def main():
             known = (r4 >= 0) & (q4 >= 0)
             np.add.at(confusion, (r4[known], q4[known]), 1)
         if args.by_kind:
-            centres = (np.arange(len(ref)) + 0.5) * 0.01
-            for a, b, kind, channel, sources, snr in read_meta(labels):
-                sel = (centres >= a) & (centres < b)
+            for sel, kind, channel, sources, snr in meta_segments(labels, len(ref)):
                 keys = ["kind=" + kind, "channel=" + channel]
                 if snr is not None and "+" in kind:  # speech+music, speech+noise, music+noise
                     low = min(16, int(snr // 4) * 4)  # the mixer draws 0-20 dB
