@@ -510,12 +510,6 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         sl_fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
         goto out;
     }
-    if (sl_dataset_prepare_crops(&r.train, c->window, 0, 0) ||
-        r.train.crop_starts_cum[r.train.n_files] == 0) {
-        sl_fail(err, errlen, "%s: the training audio is too short for a single frame",
-             c->train_manifest);
-        goto out;
-    }
 
     if (c->noise_list) {
         if (c->progress)
@@ -541,16 +535,16 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     }
     const size_t np = sl_model_num_params(r.m);
     const int F = mc->n_features, T = c->window, B = c->batch;
-    if (!c->clip_edges) { /* crops past the files' edges, filled with the silence frame */
-        int left = mc->stream_left < T - 1 ? mc->stream_left : T - 1;
-        if (!(r.silence = malloc((size_t)F * sizeof *r.silence)) ||
-            sl_dataset_prepare_crops(&r.train, T, left, T - 1 - left)) {
-            sl_fail(err, errlen, "out of memory");
-            goto out;
-        }
-        if (sl_model_silence_frame(r.m, r.silence, err, errlen))
-            goto out;
+    /* Crops inside the files (clip_edges), or also past their edges, where they
+     * hold the silence frame: the windows the labeler runs at a stream's edges. */
+    const int left = c->clip_edges ? 0 : mc->stream_left < T - 1 ? mc->stream_left : T - 1;
+    if (sl_dataset_prepare_crops(&r.train, T, left, c->clip_edges ? 0 : T - 1 - left) ||
+        (!c->clip_edges && !(r.silence = malloc((size_t)F * sizeof *r.silence)))) {
+        sl_fail(err, errlen, "out of memory");
+        goto out;
     }
+    if (r.silence && sl_model_silence_frame(r.m, r.silence, err, errlen))
+        goto out;
     r.step = sl_train_step_new(r.m, B, T, err, errlen);
     if (!r.step || sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
         goto out;
