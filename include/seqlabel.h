@@ -107,19 +107,36 @@ void sl_stats_finish(const sl_stats *s, float *mean, float *inv_std);
 void sl_stats_free(sl_stats *s);
 
 /* ======================================================================
- * Audio files (io/): any format libsndfile reads, downmixed to mono and
- * resampled (libsamplerate) to a target rate, read in bounded blocks.
+ * Audio files (io/): any format libsndfile reads and Asterisk's headerless
+ * telephony files, downmixed to mono and resampled (libsamplerate) to a
+ * target rate, read in bounded blocks.
  * ====================================================================== */
 
 typedef struct sl_audio_reader sl_audio_reader;
 
 /* Headerless input: when `raw_encoding` is not SL_RAW_NONE the file (or stdin)
- * is read as interleaved samples of that encoding at raw_rate / raw_channels. */
+ * is read as interleaved samples of that encoding at raw_rate / raw_channels.
+ * The telephony codecs are mono only. */
 typedef enum {
     SL_RAW_NONE = 0, /* self-describing file (WAV, FLAC, OGG, AIFF, ...) */
     SL_RAW_S16LE,    /* signed 16-bit little-endian */
     SL_RAW_F32LE,    /* 32-bit float little-endian */
+    SL_RAW_ULAW,     /* G.711 mu-law, a byte per sample */
+    SL_RAW_ALAW,     /* G.711 A-law, a byte per sample */
+    SL_RAW_GSM,      /* GSM 06.10 full rate: 33-byte frames of 160 samples */
+    SL_RAW_G722,     /* G.722 at 64 kbit/s (spandsp decodes it): 16 kHz only, files only */
 } sl_raw_encoding;
+
+/* The command-line name of an encoding ("s16le", "f32le", "ulaw", "alaw", "gsm",
+ * "g722") to its value; -1 when the name is none of them. */
+int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc);
+/* The headerless telephony files Asterisk names by extension: .ulaw .ul .mu
+ * (mu-law), .alaw .al (A-law), .gsm and .sln at 8 kHz, .g722 at 16 kHz, and
+ * .sln12 .sln16 .sln24 .sln32 .sln44 (44.1 kHz) .sln48 .sln96 .sln192 (16-bit
+ * linear). Returns 1 and sets *enc and *rate when the path's extension is one
+ * of them (any case), else 0. sl_audio_open and sl_audio_open_ex read such a
+ * file this way unless the caller set a raw_encoding of its own. */
+int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate);
 
 /* How libsamplerate converts rates; values are libsamplerate's SRC_* types. */
 typedef enum {

@@ -2,7 +2,7 @@
  * libsamplerate converts the rate. Everything goes through fixed-size blocks
  * allocated at open, so memory does not depend on the file's length and the
  * read path allocates nothing. */
-#include "seqlabel.h"
+#include "io/io_internal.h"
 
 #include <errno.h>
 #include <math.h>
@@ -18,10 +18,10 @@
 /* Samples (frames x channels) per libsndfile read: large enough that the
  * per-call overhead vanishes, small enough to stay in L2. */
 #define SL_AUDIO_BLOCK_SAMPLES 16384
-#define SL_AUDIO_MAX_CHANNELS 1024
 
 struct sl_audio_reader {
     SNDFILE *sf;
+    sl_g722_source *g722; /* G.722 input only: what sf reads from */
     char *name;          /* the path, or "standard input", for messages */
     int channels;
     int file_rate;
@@ -41,9 +41,7 @@ struct sl_audio_reader {
     long mono_len, mono_off;
 };
 
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
-    __attribute__((format(printf, 3, 4)));
-static void set_err(char *err, size_t errlen, const char *fmt, ...)
+void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
@@ -86,6 +84,7 @@ void sl_audio_close(sl_audio_reader *r)
         return;
     if (r->sf)
         sf_close(r->sf);
+    sl_g722_source_free(r->g722);
     if (r->src)
         src_delete(r->src);
     free(r->block);
@@ -94,70 +93,58 @@ void sl_audio_close(sl_audio_reader *r)
     free(r);
 }
 
-static int raw_format(const sl_audio_options *opt, SF_INFO *info, const char *name, char *err,
-                      size_t errlen)
-{
-    int sub;
-    switch (opt->raw_encoding) {
-    case SL_RAW_S16LE: sub = SF_FORMAT_PCM_16; break;
-    case SL_RAW_F32LE: sub = SF_FORMAT_FLOAT; break;
-    default:
-        set_err(err, errlen, "%s: unknown raw sample encoding %d", name, (int)opt->raw_encoding);
-        return -1;
-    }
-    if (opt->raw_rate <= 0 || opt->raw_channels <= 0 || opt->raw_channels > SL_AUDIO_MAX_CHANNELS) {
-        set_err(err, errlen, "%s: raw input needs a sample rate > 0 and 1..%d channels (got %d Hz, %d)",
-                name, SL_AUDIO_MAX_CHANNELS, opt->raw_rate, opt->raw_channels);
-        return -1;
-    }
-    info->format = SF_FORMAT_RAW | sub | SF_ENDIAN_LITTLE;
-    info->samplerate = opt->raw_rate;
-    info->channels = opt->raw_channels;
-    return 0;
-}
-
 /* Opens the libsndfile handle; on failure writes a message saying why in the
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
-                             SF_INFO *info, int *seekable, char *err, size_t errlen)
+                             SF_INFO *info, int *seekable, sl_g722_source **g722, char *err,
+                             size_t errlen)
 {
     int is_stdin = strcmp(path, "-") == 0;
     struct stat st;
     int have_st = is_stdin ? fstat(STDIN_FILENO, &st) == 0 : stat(path, &st) == 0;
     if (!have_st) {
-        set_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+        sl_io_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
         return NULL;
     }
     if (S_ISDIR(st.st_mode)) {
-        set_err(err, errlen, "%s: is a directory, not an audio file", name);
+        sl_io_err(err, errlen, "%s: is a directory, not an audio file", name);
         return NULL;
     }
     *seekable = S_ISREG(st.st_mode);
     if (*seekable && st.st_size == 0) {
-        set_err(err, errlen, "%s: empty file (0 bytes): contains no audio", name);
+        sl_io_err(err, errlen, "%s: empty file (0 bytes): contains no audio", name);
         return NULL;
     }
     if (!is_stdin && access(path, R_OK) != 0) {
-        set_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+        sl_io_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
         return NULL;
     }
     memset(info, 0, sizeof *info);
-    if (opt->raw_encoding != SL_RAW_NONE && raw_format(opt, info, name, err, errlen) < 0)
+    /* A headerless telephony file is known by its name alone (.gsm, .ulaw, ...) */
+    sl_audio_options named = *opt;
+    if (opt->raw_encoding == SL_RAW_NONE && !is_stdin &&
+        sl_raw_format_from_path(path, &named.raw_encoding, &named.raw_rate)) {
+        named.raw_channels = 1;
+        opt = &named;
+    }
+    if (opt->raw_encoding != SL_RAW_NONE && sl_raw_sf_info(opt, name, info, err, errlen) < 0)
         return NULL;
+    if (opt->raw_encoding == SL_RAW_G722)
+        return sl_g722_open(path, name, info, g722, err, errlen);
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
     if (!sf) {
         int code = sf_error(NULL);
         if (code == SF_ERR_UNRECOGNISED_FORMAT)
-            set_err(err, errlen, "%s: not an audio file in a format libsndfile reads", name);
+            sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads", name);
         else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
-            set_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
+            sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
         else if (is_stdin && !*seekable)
             /* libsndfile decodes FLAC (and some others) only from seekable files */
-            set_err(err, errlen, "%s: cannot read as audio through a pipe (%s): "
+            sl_io_err(err, errlen, "%s: cannot read as audio through a pipe (%s): "
                     "pass the file's name, or pipe WAV", name, sf_strerror(NULL));
         else
-            set_err(err, errlen, "%s: cannot read as audio: %s", name, sf_strerror(NULL));
+            sl_io_err(err, errlen, "%s: cannot read as audio: %s", name, sf_strerror(NULL));
     }
     return sf;
 }
@@ -166,22 +153,22 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
                                   size_t errlen)
 {
     if (!path || !opt) {
-        set_err(err, errlen, "sl_audio_open: no path given");
+        sl_io_err(err, errlen, "sl_audio_open: no path given");
         return NULL;
     }
     const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
     sl_audio_reader *r = calloc(1, sizeof *r);
     if (!r || !(r->name = strdup(name))) {
-        set_err(err, errlen, "%s: out of memory", name);
+        sl_io_err(err, errlen, "%s: out of memory", name);
         free(r);
         return NULL;
     }
     SF_INFO info;
-    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, err, errlen);
+    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, err, errlen);
     if (!r->sf)
         goto fail;
     if (info.channels <= 0 || info.channels > SL_AUDIO_MAX_CHANNELS || info.samplerate <= 0) {
-        set_err(err, errlen, "%s: unsupported layout: %d channels at %d Hz", name, info.channels,
+        sl_io_err(err, errlen, "%s: unsupported layout: %d channels at %d Hz", name, info.channels,
                 info.samplerate);
         goto fail;
     }
@@ -194,7 +181,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     /* MPEG frame counts are estimates; elsewhere a short read is damage. */
     r->check_length = r->file_frames >= 0 && (info.format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
     if (r->file_frames == 0) {
-        set_err(err, errlen, "%s: contains no audio (0 samples)", name);
+        sl_io_err(err, errlen, "%s: contains no audio (0 samples)", name);
         goto fail;
     }
     r->block_frames = SL_AUDIO_BLOCK_SAMPLES / r->channels;
@@ -202,13 +189,13 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         r->block_frames = 64;
     r->block = malloc(sizeof(float) * (size_t)r->block_frames * (size_t)r->channels);
     if (!r->block) {
-        set_err(err, errlen, "%s: out of memory", name);
+        sl_io_err(err, errlen, "%s: out of memory", name);
         goto fail;
     }
     if (r->out_rate != r->file_rate) {
         r->ratio = (double)r->out_rate / r->file_rate;
         if (!src_is_valid_ratio(r->ratio)) {
-            set_err(err, errlen, "%s: cannot resample %d Hz to %d Hz (ratio beyond 1:256)", name,
+            sl_io_err(err, errlen, "%s: cannot resample %d Hz to %d Hz (ratio beyond 1:256)", name,
                     r->file_rate, r->out_rate);
             goto fail;
         }
@@ -219,7 +206,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         r->src = src_new(converter, 1, &e);
         r->mono = malloc(sizeof(float) * (size_t)r->block_frames);
         if (!r->src || !r->mono) {
-            set_err(err, errlen, "%s: cannot start the resampler: %s", name,
+            sl_io_err(err, errlen, "%s: cannot start the resampler: %s", name,
                     r->src ? "out of memory" : src_strerror(e));
             goto fail;
         }
@@ -251,7 +238,7 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     if (got < max) {
         int code = sf_error(r->sf);
         if (code != SF_ERR_NO_ERROR) {
-            set_err(err, errlen, "%s: corrupt or unreadable audio data after sample %lld: %s",
+            sl_io_err(err, errlen, "%s: corrupt or unreadable audio data after sample %lld: %s",
                     r->name, (long long)(r->pos + (got > 0 ? got : 0)), sf_strerror(r->sf));
             return -1;
         }
@@ -259,11 +246,11 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     if (got <= 0) {
         r->file_eof = 1;
         if (r->pos == 0) {
-            set_err(err, errlen, "%s: contains no audio (0 samples)", r->name);
+            sl_io_err(err, errlen, "%s: contains no audio (0 samples)", r->name);
             return -1;
         }
         if (r->check_length && r->pos < r->file_frames) {
-            set_err(err, errlen, "%s: truncated or corrupt: the header promises %lld samples, "
+            sl_io_err(err, errlen, "%s: truncated or corrupt: the header promises %lld samples, "
                     "only %lld could be decoded", r->name, (long long)r->file_frames,
                     (long long)r->pos);
             return -1;
@@ -274,7 +261,7 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     const long total = n * ch;
     for (long i = 0; i < total; i++) {
         if (!isfinite(buf[i])) {
-            set_err(err, errlen, "%s: non-finite sample (%s) at sample %lld%s", r->name,
+            sl_io_err(err, errlen, "%s: non-finite sample (%s) at sample %lld%s", r->name,
                     isnan(buf[i]) ? "NaN" : "Inf", (long long)(r->pos + i / ch),
                     ch > 1 ? " (a multi-channel frame)" : "");
             return -1;
@@ -316,7 +303,7 @@ static long read_resampled(sl_audio_reader *r, float *out, long max, char *err, 
         d.src_ratio = r->ratio;
         int e = src_process(r->src, &d);
         if (e) {
-            set_err(err, errlen, "%s: resampling failed: %s", r->name, src_strerror(e));
+            sl_io_err(err, errlen, "%s: resampling failed: %s", r->name, src_strerror(e));
             return -1;
         }
         r->mono_off += d.input_frames_used;
@@ -325,7 +312,7 @@ static long read_resampled(sl_audio_reader *r, float *out, long max, char *err, 
             if (r->file_eof)
                 r->done = 1; /* the tail is flushed */
             else if (d.input_frames > 0) {
-                set_err(err, errlen, "%s: the resampler stopped making progress", r->name);
+                sl_io_err(err, errlen, "%s: the resampler stopped making progress", r->name);
                 return -1;
             }
         }

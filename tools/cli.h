@@ -16,6 +16,9 @@ int sl_cmd_bench(int argc, char **argv);
 int sl_cmd_average(int argc, char **argv);
 
 /* Prints "seqlabel: <message>" on stderr. Returns 1 (an exit code). */
+/* The encodings --raw-format takes (sl_raw_encoding_from_name), for messages. */
+#define SL_CLI_RAW_FORMATS "s16le, f32le, ulaw, alaw, gsm, g722"
+
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Strict number parsing for option values: the whole string must be a number

@@ -26,9 +26,10 @@ static void usage(FILE *fp)
         "Kaldi-compatible log-mel filterbank (or MFCC) features of an audio file,\n"
         "one row per frame (snip_edges framing: 1 + (samples - window) / hop rows;\n"
         "none for audio shorter than one window). FILE is any format libsndfile\n"
-        "reads (WAV, FLAC, OGG/Vorbis, AIFF, ...) or '-' for standard input; it is\n"
-        "downmixed to mono (mean of the channels) and resampled with libsamplerate\n"
-        "when --sample-rate differs from the file's rate.\n"
+        "reads (WAV, FLAC, OGG/Vorbis, AIFF, ...), a headerless telephony file named\n"
+        "by Asterisk's extensions (.gsm .g722 .ulaw .alaw .sln .sln16 ...) or '-' for\n"
+        "standard input; it is downmixed to mono (mean of the channels) and resampled\n"
+        "with libsamplerate when --sample-rate differs from the file's rate.\n"
         "\n"
         "output:\n"
         "  -o, --output OUT        output file; '-' writes to standard output. Written to\n"
@@ -54,8 +55,9 @@ static void usage(FILE *fp)
         "\n"
         "input:\n"
         "  --resample-quality Q    best|medium|fast (libsamplerate sinc converters) [best]\n"
-        "  --raw-format ENC        headerless input: s16le|f32le, with --raw-rate and\n"
-        "                          --raw-channels (default 1)\n"
+        "  --raw-format ENC        headerless input: s16le|f32le|ulaw|alaw|gsm|g722\n"
+        "                          (G.722: 64 kbit/s, files only), with --raw-rate and\n"
+        "                          --raw-channels (default 1; the codecs are mono)\n"
         "  --raw-rate R            sample rate of headerless input\n"
         "  --raw-channels C        channels of headerless input [1]\n"
         "\n"
@@ -201,9 +203,8 @@ static int parse_args(int argc, char **argv, features_args *a)
             else return cli_error("--resample-quality: '%s' is not best, medium or fast", optarg);
             break;
         case OPT_RAW:
-            if (!strcmp(optarg, "s16le")) a->audio.raw_encoding = SL_RAW_S16LE;
-            else if (!strcmp(optarg, "f32le")) a->audio.raw_encoding = SL_RAW_F32LE;
-            else return cli_error("--raw-format: '%s' is not s16le or f32le", optarg);
+            if (sl_raw_encoding_from_name(optarg, &a->audio.raw_encoding) < 0)
+                return cli_error("--raw-format: '%s' is not one of " SL_CLI_RAW_FORMATS, optarg);
             break;
         case OPT_RAW_RATE:
             if (cli_parse_int("--raw-rate", optarg, 1, 1000000, &iv)) return 1;

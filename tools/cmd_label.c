@@ -34,8 +34,9 @@ static void usage(FILE *fp)
         "\n"
         "Labels every 10 ms frame of each FILE with the model's classes. FILE is any\n"
         "format libsndfile reads (any rate and channel count: downmixed to mono and\n"
-        "resampled to the model's rate) or '-' for standard input (WAV, or raw samples\n"
-        "with --raw-format).\n"
+        "resampled to the model's rate), a headerless telephony file that Asterisk\n"
+        "names by its extension (.gsm .g722 .ulaw .alaw .sln .sln16 ...), or '-' for\n"
+        "standard input (WAV, or raw samples with --raw-format).\n"
         "\n"
         "output:\n"
         "  -o, --output PATH       a file (one input), or a directory (PATH exists as a\n"
@@ -81,7 +82,8 @@ static void usage(FILE *fp)
         "  --threshold-on, --threshold-off, --num-threads.\n"
         "\n"
         "input:\n"
-        "  --raw-format ENC        headerless input: s16le|f32le, with --raw-rate\n"
+        "  --raw-format ENC        headerless input: s16le|f32le|ulaw|alaw|gsm|g722\n"
+        "                          (G.722: 64 kbit/s, files only), with --raw-rate\n"
         "  --raw-rate R            sample rate of headerless input\n"
         "  --raw-channels C        channels of headerless input [1]\n"
         "  -q, --quiet             no progress line (shown only when stderr is a terminal)\n"
@@ -414,12 +416,8 @@ static int parse_args(int argc, char **argv, label_args *a)
             a->cfg.decoder.pad_before_s = a->cfg.decoder.pad_after_s = (float)d;
             break;
         case OPT_RAW:
-            if (!strcmp(optarg, "s16le"))
-                a->audio.raw_encoding = SL_RAW_S16LE;
-            else if (!strcmp(optarg, "f32le"))
-                a->audio.raw_encoding = SL_RAW_F32LE;
-            else
-                return cli_error("--raw-format: '%s' is not s16le or f32le", optarg), -1;
+            if (sl_raw_encoding_from_name(optarg, &a->audio.raw_encoding) < 0)
+                return cli_error("--raw-format: '%s' is not one of " SL_CLI_RAW_FORMATS, optarg), -1;
             break;
         case OPT_RAW_RATE:
             if (cli_parse_int("--raw-rate", optarg, 1, 1000000, &v)) return -1;

@@ -19,6 +19,7 @@
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h"
 
 static char tmpdir[256];
 
@@ -364,6 +365,206 @@ static void test_raw_input(void **state)
     free(out);
 }
 
+/* Encoding names and the Asterisk extensions that name headerless files. */
+static void test_raw_names(void **state)
+{
+    (void)state;
+    const char *names[] = {"s16le", "f32le", "ulaw", "alaw", "gsm", "g722"};
+    const sl_raw_encoding encs[] = {SL_RAW_S16LE, SL_RAW_F32LE, SL_RAW_ULAW,
+                                    SL_RAW_ALAW, SL_RAW_GSM, SL_RAW_G722};
+    sl_raw_encoding e;
+    for (int i = 0; i < 6; i++) {
+        assert_int_equal(sl_raw_encoding_from_name(names[i], &e), 0);
+        assert_int_equal(e, encs[i]);
+    }
+    assert_int_equal(sl_raw_encoding_from_name("mulaw", &e), -1);
+    assert_int_equal(sl_raw_encoding_from_name("GSM", &e), -1);
+    const struct { const char *path; sl_raw_encoding enc; int rate; } known[] = {
+        {"a/b/hello.ulaw", SL_RAW_ULAW, 8000}, {"x.UL", SL_RAW_ULAW, 8000},
+        {"x.mu", SL_RAW_ULAW, 8000},           {"x.alaw", SL_RAW_ALAW, 8000},
+        {"x.al", SL_RAW_ALAW, 8000},           {"vm-intro.gsm", SL_RAW_GSM, 8000},
+        {"moh/x.G722", SL_RAW_G722, 16000},    {"x.sln", SL_RAW_S16LE, 8000},
+        {"x.sln16", SL_RAW_S16LE, 16000},      {"x.sln44", SL_RAW_S16LE, 44100},
+        {"x.sln192", SL_RAW_S16LE, 192000},
+    };
+    int rate;
+    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++) {
+        assert_int_equal(sl_raw_format_from_path(known[i].path, &e, &rate), 1);
+        assert_int_equal(e, known[i].enc);
+        assert_int_equal(rate, known[i].rate);
+    }
+    const char *other[] = {"x.wav", "x.raw", "x.pcm", "gsm", "dir.gsm/file", "x.sln17", "x.gsm.wav"};
+    for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
+        assert_int_equal(sl_raw_format_from_path(other[i], &e, &rate), 0);
+}
+
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, n, fp), n);
+    fclose(fp);
+}
+
+/* G.711 by file name: bytes against the standard's values (as Python's
+ * audioop.ulaw2lin / alaw2lin give them), 8 kHz. */
+static void test_g711_by_name(void **state)
+{
+    (void)state;
+    const unsigned char ulaw[] = {0xFF, 0x7F, 0x80, 0x00, 0x8F, 0x0F};
+    const short ulaw_pcm[] = {0, 0, 32124, -32124, 16764, -16764};
+    const unsigned char alaw[] = {0xD5, 0x55, 0x80, 0x00, 0xAA, 0x2A};
+    const short alaw_pcm[] = {8, -8, 5504, -5504, 32256, -32256};
+    const char *paths[] = {tmp_path("prompt.ulaw"), tmp_path("prompt.al")};
+    write_bytes(paths[0], ulaw, sizeof ulaw);
+    write_bytes(paths[1], alaw, sizeof alaw);
+    for (int k = 0; k < 2; k++) {
+        char err[SL_ERR_LEN];
+        sl_audio_reader *r = sl_audio_open(paths[k], 0, err, sizeof err);
+        if (!r)
+            fail_msg("%s", err);
+        assert_int_equal(sl_audio_file_rate(r), 8000);
+        assert_int_equal(sl_audio_file_frames(r), 6);
+        long got;
+        float *out = read_all(r, 4, &got);
+        assert_int_equal(got, 6);
+        for (int i = 0; i < 6; i++)
+            assert_true(out[i] == (float)(k ? alaw_pcm[i] : ulaw_pcm[i]) / 32768.0f);
+        sl_audio_close(r);
+        free(out);
+    }
+}
+
+/* 16-bit linear by file name (.sln16: 16 kHz); a raw_encoding the caller sets
+ * wins over the name. */
+static void test_sln_by_name(void **state)
+{
+    (void)state;
+    short pcm[300];
+    for (int i = 0; i < 300; i++)
+        pcm[i] = sine16(i, 0, 440.0, 16000);
+    const char *path = tmp_path("beep.sln16");
+    write_bytes(path, pcm, sizeof pcm); /* little-endian host */
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    assert_int_equal(sl_audio_file_rate(r), 16000);
+    long got;
+    float *out = read_all(r, 100, &got);
+    assert_int_equal(got, 300);
+    for (int i = 0; i < 300; i++)
+        assert_true(out[i] == pcm[i] / 32768.0f);
+    sl_audio_close(r);
+    free(out);
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.raw_encoding = SL_RAW_ULAW;
+    opt.raw_rate = 11025;
+    opt.raw_channels = 1;
+    if (!(r = sl_audio_open_ex(path, &opt, err, sizeof err)))
+        fail_msg("%s", err);
+    assert_int_equal(sl_audio_file_rate(r), 11025);
+    assert_int_equal(sl_audio_file_frames(r), 600); /* a byte per sample */
+    sl_audio_close(r);
+}
+
+/* A fixture decoded by the reader against another tool's decode of it
+ * (tests/fixtures/io/gen_telephony.sh); at most `tol` apart in int16 steps. */
+static void expect_fixture_decode(const char *coded, const char *reference, const char *as,
+                                  int rate, int tol)
+{
+    char path[1024], ref_path[1024];
+    test_fixture_path(path, sizeof path, "io", coded);
+    test_fixture_path(ref_path, sizeof ref_path, "io", reference);
+    size_t ref_bytes;
+    unsigned char *ref = test_read_file(ref_path, &ref_bytes);
+    const long n = (long)(ref_bytes / 2);
+    /* under another name too: no extension, the encoding given by the caller */
+    size_t coded_bytes;
+    unsigned char *data = test_read_file(path, &coded_bytes);
+    const char *plain = tmp_path("coded-audio");
+    write_bytes(plain, data, coded_bytes);
+    free(data);
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    assert_int_equal(sl_raw_encoding_from_name(as, &opt.raw_encoding), 0);
+    opt.raw_rate = rate;
+    opt.raw_channels = 1;
+    for (int k = 0; k < 2; k++) {
+        char err[SL_ERR_LEN];
+        sl_audio_reader *r = k ? sl_audio_open_ex(plain, &opt, err, sizeof err)
+                               : sl_audio_open(path, 0, err, sizeof err);
+        if (!r)
+            fail_msg("%s", err);
+        assert_int_equal(sl_audio_file_rate(r), rate);
+        assert_int_equal(sl_audio_file_frames(r), n);
+        long got;
+        float *out = read_all(r, 1000, &got);
+        assert_int_equal(got, n);
+        int worst = 0;
+        for (long i = 0; i < n; i++) {
+            short want = (short)(ref[2 * i] | ref[2 * i + 1] << 8);
+            int d = abs((int)lrintf(out[i] * 32768.0f) - want);
+            worst = d > worst ? d : worst;
+        }
+        if (worst > tol)
+            fail_msg("%s: %d int16 steps from the reference decode (allowed %d)", coded, worst, tol);
+        sl_audio_close(r);
+        free(out);
+    }
+    free(ref);
+}
+
+static void test_gsm_fixture(void **state)
+{
+    (void)state;
+    expect_fixture_decode("sweep8k.gsm", "sweep8k.gsm.s16", "gsm", 8000, 0);
+}
+
+static void test_g722_fixture(void **state)
+{
+    (void)state;
+    expect_fixture_decode("sweep16k.g722", "sweep16k.g722.s16", "g722", 16000, 0);
+    /* resampled: the decoded stream goes through libsamplerate like any other */
+    char path[1024], err[SL_ERR_LEN];
+    test_fixture_path(path, sizeof path, "io", "sweep16k.g722");
+    sl_audio_reader *r = sl_audio_open(path, 8000, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    long got;
+    float *out = read_all(r, 777, &got);
+    assert_true(labs(got - 8000) <= 1);
+    sl_audio_close(r);
+    free(out);
+}
+
+/* Telephony codecs are mono; G.722 is 16 kHz and read from files only. */
+static void test_raw_codec_errors(void **state)
+{
+    (void)state;
+    const unsigned char bytes[66] = {0};
+    const char *path = tmp_path("plain-bytes");
+    write_bytes(path, bytes, sizeof bytes);
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.raw_encoding = SL_RAW_GSM;
+    opt.raw_rate = 8000;
+    opt.raw_channels = 2;
+    char err[SL_ERR_LEN] = "";
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "one channel"));
+    assert_non_null(strstr(err, path));
+    opt.raw_encoding = SL_RAW_G722;
+    opt.raw_channels = 1;
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "16000 Hz"));
+    opt.raw_rate = 16000;
+    assert_null(sl_audio_open_ex("-", &opt, err, sizeof err));
+    assert_non_null(strstr(err, "standard input"));
+    assert_non_null(strstr(err, "files only"));
+}
+
 /* "-": a WAV streamed through a pipe (length unknown to the reader). */
 static void test_stdin_pipe(void **state)
 {
@@ -559,6 +760,12 @@ int main(void)
         cmocka_unit_test(test_resample_read_sizes),
         cmocka_unit_test(test_short_file),
         cmocka_unit_test(test_raw_input),
+        cmocka_unit_test(test_raw_names),
+        cmocka_unit_test(test_g711_by_name),
+        cmocka_unit_test(test_sln_by_name),
+        cmocka_unit_test(test_gsm_fixture),
+        cmocka_unit_test(test_g722_fixture),
+        cmocka_unit_test(test_raw_codec_errors),
         cmocka_unit_test(test_stdin_pipe),
         cmocka_unit_test(test_error_missing),
         cmocka_unit_test(test_error_directory),

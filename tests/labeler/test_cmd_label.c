@@ -329,8 +329,18 @@ static void test_stdin_and_several_files(void **state)
     a = slurp("w16.tsv");
     b = slurp("raw16.tsv");
     assert_string_equal(a, b);
+    free(b);
+    /* ... and so do they in a file that Asterisk's extension (.sln16) names */
+    sh("cp in16.raw in16.sln16");
+    assert_int_equal(run_label("in16.sln16 --model m.slm --format frames -o sln16.tsv"), 0);
+    b = slurp("sln16.tsv");
+    assert_string_equal(a, b);
     free(a);
     free(b);
+    assert_int_equal(run_label("- --model m.slm --raw-format mulaw --raw-rate 8000 < in16.raw"), 2);
+    a = slurp("err.txt");
+    assert_non_null(strstr(a, "'mulaw' is not one of s16le, f32le, ulaw, alaw, gsm, g722"));
+    free(a);
 
     float *st = malloc(sizeof(float) * 2 * 66150);
     for (int i = 0; i < 66150; i++)

@@ -1,0 +1,31 @@
+/* Internal to io/: how headerless input is handed to libsndfile. */
+#ifndef SL_IO_INTERNAL_H
+#define SL_IO_INTERNAL_H
+
+#include "seqlabel.h"
+
+#include <sndfile.h>
+#include <stddef.h>
+
+#define SL_AUDIO_MAX_CHANNELS 1024
+
+/* An error message into err (may be NULL), made one line. */
+void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
+    __attribute__((format(printf, 3, 4)));
+
+/* Fills info (format, rate, channels) for raw input of opt's encoding; -1 with a
+ * message naming `name` when the encoding, rate or channel count cannot be. */
+int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
+                   size_t errlen);
+
+/* G.722, which libsndfile does not decode: spandsp decodes the file and
+ * libsndfile reads the result as raw 16-bit PCM through its virtual I/O, so
+ * everything after the open (blocks, length checks, resampling) is shared.
+ * info must come from sl_raw_sf_info. *src is freed with sl_g722_source_free
+ * after sf_close. NULL with a message on failure. */
+typedef struct sl_g722_source sl_g722_source;
+SNDFILE *sl_g722_open(const char *path, const char *name, SF_INFO *info, sl_g722_source **src,
+                      char *err, size_t errlen);
+void sl_g722_source_free(sl_g722_source *src);
+
+#endif

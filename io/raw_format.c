@@ -1,0 +1,88 @@
+/* Headerless audio: the encodings `--raw-format` names, and the telephony
+ * files Asterisk names by extension alone (its prompts and music on hold ship
+ * as .gsm, .g722, .ulaw, .sln16, ... with no header to say what they hold). */
+#include "io/io_internal.h"
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+static const struct {
+    const char *name;
+    sl_raw_encoding enc;
+    int sf_subtype; /* 0: not libsndfile's (G.722) */
+} ENCODINGS[] = {
+    {"s16le", SL_RAW_S16LE, SF_FORMAT_PCM_16}, {"f32le", SL_RAW_F32LE, SF_FORMAT_FLOAT},
+    {"ulaw", SL_RAW_ULAW, SF_FORMAT_ULAW},     {"alaw", SL_RAW_ALAW, SF_FORMAT_ALAW},
+    {"gsm", SL_RAW_GSM, SF_FORMAT_GSM610},     {"g722", SL_RAW_G722, 0},
+};
+#define N_ENCODINGS (sizeof ENCODINGS / sizeof ENCODINGS[0])
+
+/* Asterisk's format modules: format_pcm, format_gsm, format_g722, format_sln. */
+static const struct {
+    const char *ext;
+    sl_raw_encoding enc;
+    int rate;
+} EXTENSIONS[] = {
+    {"ulaw", SL_RAW_ULAW, 8000},    {"ul", SL_RAW_ULAW, 8000},      {"mu", SL_RAW_ULAW, 8000},
+    {"alaw", SL_RAW_ALAW, 8000},    {"al", SL_RAW_ALAW, 8000},      {"gsm", SL_RAW_GSM, 8000},
+    {"g722", SL_RAW_G722, 16000},   {"sln", SL_RAW_S16LE, 8000},    {"sln12", SL_RAW_S16LE, 12000},
+    {"sln16", SL_RAW_S16LE, 16000}, {"sln24", SL_RAW_S16LE, 24000}, {"sln32", SL_RAW_S16LE, 32000},
+    {"sln44", SL_RAW_S16LE, 44100}, {"sln48", SL_RAW_S16LE, 48000}, {"sln96", SL_RAW_S16LE, 96000},
+    {"sln192", SL_RAW_S16LE, 192000},
+};
+
+int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc)
+{
+    for (size_t i = 0; name && i < N_ENCODINGS; i++)
+        if (!strcmp(name, ENCODINGS[i].name)) {
+            *enc = ENCODINGS[i].enc;
+            return 0;
+        }
+    return -1;
+}
+
+int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    if (!dot)
+        return 0;
+    for (size_t i = 0; i < sizeof EXTENSIONS / sizeof EXTENSIONS[0]; i++)
+        if (!strcasecmp(dot + 1, EXTENSIONS[i].ext)) {
+            *enc = EXTENSIONS[i].enc;
+            *rate = EXTENSIONS[i].rate;
+            return 1;
+        }
+    return 0;
+}
+
+int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
+                   size_t errlen)
+{
+    size_t i = 0;
+    while (i < N_ENCODINGS && ENCODINGS[i].enc != opt->raw_encoding)
+        i++;
+    if (i == N_ENCODINGS) {
+        sl_io_err(err, errlen, "%s: unknown raw sample encoding %d", name, (int)opt->raw_encoding);
+        return -1;
+    }
+    const int max_ch = opt->raw_encoding <= SL_RAW_F32LE ? SL_AUDIO_MAX_CHANNELS : 1;
+    if (opt->raw_rate <= 0 || opt->raw_channels <= 0 || opt->raw_channels > max_ch) {
+        sl_io_err(err, errlen, "%s: raw %s input needs a sample rate > 0 and %s (got %d Hz, %d)",
+                 name, ENCODINGS[i].name, max_ch == 1 ? "one channel" : "1..1024 channels",
+                 opt->raw_rate, opt->raw_channels);
+        return -1;
+    }
+    /* G.722 is decoded to 16-bit PCM before libsndfile sees it; its rate is fixed */
+    if (opt->raw_encoding == SL_RAW_G722 && opt->raw_rate != 16000) {
+        sl_io_err(err, errlen, "%s: G.722 audio is 16000 Hz, not %d", name, opt->raw_rate);
+        return -1;
+    }
+    info->format = SF_FORMAT_RAW | SF_ENDIAN_LITTLE |
+                   (ENCODINGS[i].sf_subtype ? ENCODINGS[i].sf_subtype : SF_FORMAT_PCM_16);
+    info->samplerate = opt->raw_rate;
+    info->channels = opt->raw_channels;
+    return 0;
+}
