@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 
@@ -92,6 +93,7 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
             v += scale * noise[(noise_off + i) % noise_n];
         a->buf[i] = gain * v;
     }
+    sl_quantize_s16(a->buf, a->buf, (size_t)S); /* as the feature cache does */
     sl_features_reset(a->fx);
     a->out = out;
     a->got = 0;

@@ -12,10 +12,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 
-#define CACHE_MAGIC "SLFEAT01" /* features */
+#define CACHE_MAGIC "SLFEAT02" /* features (02: of samples on the 16-bit grid) */
 #define PCM_MAGIC "SLPCM001"   /* samples at one rate (noise augmentation) */
 #define CACHE_HEADER 48 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, reserved 8 */
 
@@ -109,6 +110,7 @@ static int compute(const char *audio, const sl_feature_config *fc, sl_feature_fi
         if (got == 0)
             break;
         samples += got;
+        sl_quantize_s16(pcm, pcm, (size_t)got); /* as the labeler does (model_internal.h) */
         int prc = sl_features_push(f, pcm, (size_t)got, collect_frame, &sink, err, errlen);
         if (prc > 0)
             rc = sl_fail(err, errlen, "%s: out of memory", audio);

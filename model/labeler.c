@@ -21,6 +21,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
+#include "model/model_internal.h"
 
 #define S16_BLOCK 4096
 
@@ -68,7 +69,7 @@ struct sl_labeler {
     char *err;
     size_t errlen;
 
-    float s16_buf[S16_BLOCK];
+    float s16_buf[S16_BLOCK]; /* input on the 16-bit grid, a block at a time */
 };
 
 typedef struct {
@@ -425,8 +426,9 @@ static int counting_on_segment(void *user, int64_t start, int64_t end, int label
     return 0;
 }
 
-int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
-                    char *err, size_t errlen)
+/* Samples already on the 16-bit grid (sl_quantize_s16) into the model. */
+static int push_block(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
+                      char *err, size_t errlen)
 {
     sl_counting_sink cs = {l, sink};
     sl_label_sink wrap = {&cs, counting_on_frame, counting_on_segment};
@@ -440,6 +442,22 @@ int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_si
     return finish_call(l, rc);
 }
 
+int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
+                    char *err, size_t errlen)
+{
+    size_t done = 0;
+    do { /* once even for n == 0: a push drains what earlier pushes left */
+        size_t b = n - done < S16_BLOCK ? n - done : S16_BLOCK;
+        if (b)
+            sl_quantize_s16(pcm + done, l->s16_buf, b);
+        int rc = push_block(l, l->s16_buf, b, sink, err, errlen);
+        if (rc)
+            return rc;
+        done += b;
+    } while (done < n);
+    return 0;
+}
+
 int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_label_sink *sink,
                         char *err, size_t errlen)
 {
@@ -447,7 +465,7 @@ int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_la
         size_t b = n < S16_BLOCK ? n : S16_BLOCK;
         for (size_t i = 0; i < b; i++)
             l->s16_buf[i] = (float)pcm[i] * (1.0f / 32768.0f);
-        int rc = sl_labeler_push(l, l->s16_buf, b, sink, err, errlen);
+        int rc = push_block(l, l->s16_buf, b, sink, err, errlen);
         if (rc)
             return rc;
         pcm += b;

@@ -10,6 +10,17 @@
 
 #include "seqlabel.h"
 
+/* Models learn from 16-bit audio (every corpus file is 16-bit PCM), whose
+ * quantisation noise sits in every band at about -101 dBFS. Audio that never
+ * was 16-bit (float files, lossy decodes, and above all anything upsampled in
+ * float, such as 8 kHz telephone speech) has bands far emptier than that, which
+ * a model has never seen (8 kHz speech read that way lost a tenth of its
+ * recall: docs/labeling.md).
+ * So every path into a model (labeler, feature cache) rounds samples to the
+ * 16-bit grid first, clamped as a 16-bit file would hold them. A no-op on
+ * 16-bit input at the model's rate. dst may equal src. */
+void sl_quantize_s16(const float *src, float *dst, size_t n);
+
 /* Tensors: input_proj.{weight,bias}, per layer up to 12, encoder.norm.{weight,bias},
  * classifier.{weight,bias}. */
 #define SL_MAX_TENSORS (2 + 12 * SL_MAX_LAYERS + 2 + 2)

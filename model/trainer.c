@@ -116,7 +116,11 @@ static double lr_at(const sl_train_config *c, int64_t step, int64_t total, int64
  * (and Kaldi's log energy) moves by exactly 2 ln g, except where the floor
  * (FLT_EPSILON before the log) applies: a floored value (digital silence)
  * stays floored. So for log-mel features without dither, gain augmentation
- * is exact in the feature domain and cached features can be reused. MFCCs
+ * is exact in the feature domain and cached features can be reused. (Exact
+ * for the samples as they are: it moves their 16-bit quantisation floor with
+ * them, where gained samples rounded to 16 bits again, as the labeler feeds
+ * a model, would keep the floor in place; the model so sees floors up to
+ * the gain's range around the 16-bit one.) MFCCs
  * (DCT + lifter of the logs) and dither (noise that does not scale) break
  * this, and are refused with gain augmentation. */
 static int gain_exact(const sl_feature_config *f)

@@ -195,7 +195,12 @@ static void check_windows_by_hand(fixture *f, int silence_edges)
     sl_features *fe = sl_features_new(fc, err, sizeof err);
     assert_non_null(fe);
     frame_store st = {malloc(sizeof(float) * 200 * F), 0, 0};
-    assert_int_equal(sl_features_push(fe, f->x, NSAMP, store_frame, &st, err, sizeof err), 0);
+    /* the model's input: the samples rounded to the 16-bit grid (ties to even) */
+    float *xq = malloc(sizeof(float) * NSAMP);
+    for (int i = 0; i < NSAMP; i++)
+        xq[i] = (float)(fmin(fmax(nearbyint(f->x[i] * 32768.0), -32768.0), 32767.0) / 32768.0);
+    assert_int_equal(sl_features_push(fe, xq, NSAMP, store_frame, &st, err, sizeof err), 0);
+    free(xq);
     sl_features_free(fe);
     int64_t N = st.n;
     assert_int_equal(N, 148);
@@ -393,6 +398,39 @@ static void test_window_settings(void **state)
     assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
 }
 
+/* Models learn from 16-bit audio, so the labeler rounds float input to the
+ * 16-bit grid: a signal under half a step is digital silence to it, and one
+ * beyond full scale is clipped there, as a 16-bit file would hold them. */
+static void test_input_on_16bit_grid(void **state)
+{
+    fixture *f = *state;
+    float *x = calloc(NSAMP, sizeof *x);
+    float *whisper = malloc(sizeof(float) * NSAMP);
+    float *loud = malloc(sizeof(float) * NSAMP), *clipped = malloc(sizeof(float) * NSAMP);
+    for (int i = 0; i < NSAMP; i++) {
+        whisper[i] = 0.49f / 32768.0f * sinf(0.3f * (float)i);
+        loud[i] = 3.0f * sinf(0.05f * (float)i);
+        clipped[i] = loud[i] > 1.0f ? 32767.0f / 32768.0f : loud[i] < -1.0f ? -1.0f : loud[i];
+    }
+    const float *pairs[2][2] = {{whisper, x}, {loud, clipped}};
+    for (int k = 0; k < 2; k++) {
+        sl_labeler *l = make(f->m, NULL);
+        tu_record a, b;
+        tu_record_init(&a, 1000, 3);
+        tu_record_init(&b, 1000, 3);
+        label_in_pushes(l, pairs[k][0], NSAMP, NULL, 0, &a);
+        label_in_pushes(l, pairs[k][1], NSAMP, NULL, 0, &b);
+        tu_record_assert_equal(&a, &b);
+        tu_record_free(&a);
+        tu_record_free(&b);
+        sl_labeler_free(l);
+    }
+    free(x);
+    free(whisper);
+    free(loud);
+    free(clipped);
+}
+
 static void test_s16_and_bad_samples(void **state)
 {
     fixture *f = *state;
@@ -407,7 +445,7 @@ static void test_s16_and_bad_samples(void **state)
     tu_record a, b;
     tu_record_init(&a, 1000, 3);
     tu_record_init(&b, 1000, 3);
-    label_in_pushes(l, x, NSAMP, NULL, 0, &a);
+    label_in_pushes(l, f->x, NSAMP, NULL, 0, &a); /* float input, rounded by the labeler */
     sl_label_sink sink = tu_record_sink(&b);
     char err[SL_ERR_LEN];
     tu_record_clear(&b);
@@ -468,6 +506,7 @@ int main(void)
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_latency),
         cmocka_unit_test(test_window_settings),
+        cmocka_unit_test(test_input_on_16bit_grid),
         cmocka_unit_test(test_s16_and_bad_samples),
         cmocka_unit_test(test_parse_min_durations),
     };
