@@ -1,0 +1,36 @@
+#!/usr/bin/env bash
+# The held-out clips of standalone_clips.py as telephone audio: each clip
+# resampled to 8 kHz (16-bit WAV) and coded as GSM 06.10 (a headerless .gsm
+# file, Asterisk's format), labelled by `seqlabel label` as they are, and
+# scored against the clips' own labels with score.py (4 classes), next to the
+# clips at their own 16 kHz. docs/labeling.md ("Input on the 16-bit grid")
+# holds what it printed.
+#
+# usage: bench/vad/narrowband.sh CLIPS_DIR OUT_DIR [MODEL]
+#   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv)
+#   SEQLABEL   the command [build/tools/seqlabel]
+# needs sox
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+clips=$1 out=$2
+model=${3:-$here/../../model/default.slm}
+seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
+export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
+mkdir -p "$out/8k" "$out/gsm"
+mapfile -t wavs < <(cut -f1 "$clips/manifest.tsv")
+for w in "${wavs[@]}"; do
+  n=$(basename "$w" .wav)  # standalone_clips.py numbers its clips: names are unique
+  sox -D "$w" -r 8000 "$out/8k/$n.wav"
+  sox -D "$w" -r 8000 -t gsm "$out/gsm/$n.gsm"
+done
+for v in 16k 8k gsm; do
+  case $v in
+    16k) in=("${wavs[@]}") ;;
+    8k) in=("$out"/8k/*.wav) ;;
+    gsm) in=("$out"/gsm/*.gsm) ;;
+  esac
+  mkdir -p "$out/pred-$v"
+  "$seqlabel" label --model "$model" -q -o "$out/pred-$v/" "${in[@]}"
+  /usr/bin/python3 "$here/score.py" "$clips/manifest.tsv" "$out/pred-$v" \
+    --classes silence,speech,music,noise --name "$v"
+done
