@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
-# The held-out clips of standalone_clips.py as telephone audio: each clip
-# resampled to 8 kHz (16-bit WAV) and coded as GSM 06.10 (a headerless .gsm
-# file, Asterisk's format), labelled by `seqlabel label` as they are, and
+# The held-out clips of standalone_clips.py as narrowband audio: each clip
+# resampled to 11.025 kHz (old game recordings) and to 8 kHz (16-bit WAVs), and
+# coded as GSM 06.10 (a headerless .gsm file, Asterisk's format), labelled by
+# `seqlabel label` as they are, and
 # scored against the clips' own labels with score.py (4 classes), next to the
 # clips at their own 16 kHz. docs/labeling.md ("Input on the 16-bit grid")
 # holds what it printed.
@@ -16,17 +17,18 @@ clips=$1 out=$2
 model=${3:-$here/../../model/default.slm}
 seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
-mkdir -p "$out/8k" "$out/gsm"
+mkdir -p "$out/11k" "$out/8k" "$out/gsm"
 mapfile -t wavs < <(cut -f1 "$clips/manifest.tsv")
 for w in "${wavs[@]}"; do
   n=$(basename "$w" .wav)  # standalone_clips.py numbers its clips: names are unique
+  sox -D "$w" -r 11025 "$out/11k/$n.wav"
   sox -D "$w" -r 8000 "$out/8k/$n.wav"
   sox -D "$w" -r 8000 -t gsm "$out/gsm/$n.gsm"
 done
-for v in 16k 8k gsm; do
+for v in 16k 11k 8k gsm; do
   case $v in
     16k) in=("${wavs[@]}") ;;
-    8k) in=("$out"/8k/*.wav) ;;
+    11k | 8k) in=("$out"/$v/*.wav) ;;
     gsm) in=("$out"/gsm/*.gsm) ;;
   esac
   mkdir -p "$out/pred-$v"
