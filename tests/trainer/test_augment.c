@@ -73,19 +73,6 @@ static void recomputed_window_equals_cache(void **state)
     sl_augmenter_free(a);
 }
 
-typedef struct {
-    float *buf;
-    int64_t n;
-} sink;
-
-static int grab(void *user, int64_t index, const float *frame, int dim)
-{
-    sink *s = user;
-    memcpy(s->buf + index * dim, frame, (size_t)dim * sizeof(float));
-    s->n = index + 1;
-    return 0;
-}
-
 /* The features of samples made here: rounded to the 16-bit grid (ties to
  * even, clamped), then the plain extractor. Returns the largest difference
  * from `out` over L frames. */
@@ -96,8 +83,8 @@ static double worst_vs_hand(const double *x, int64_t S, int L, const float *out)
     for (int64_t i = 0; i < S; i++)
         q[i] = (float)(fmin(fmax(nearbyint(x[i] * 32768.0), -32768.0), 32767.0) / 32768.0);
     sl_features *f = sl_features_new(&fc, err, sizeof err);
-    sink sk = {malloc((size_t)L * 80 * sizeof(float)), 0};
-    assert_int_equal(sl_features_push(f, q, (size_t)S, grab, &sk, err, sizeof err), 0);
+    tt_frames sk = {malloc((size_t)L * 80 * sizeof(float)), 0};
+    assert_int_equal(sl_features_push(f, q, (size_t)S, tt_collect_frame, &sk, err, sizeof err), 0);
     assert_int_equal(sk.n, L);
     double worst = 0.0;
     for (int i = 0; i < L * 80; i++)

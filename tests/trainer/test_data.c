@@ -174,19 +174,6 @@ static void metrics_by_hand(void **state)
     sl_metrics_free(&mt);
 }
 
-typedef struct {
-    float *buf;
-    int64_t n;
-} sink;
-
-static int grab(void *user, int64_t index, const float *frame, int dim)
-{
-    sink *s = user;
-    memcpy(s->buf + index * dim, frame, (size_t)dim * sizeof(float));
-    s->n = index + 1;
-    return 0;
-}
-
 /* Features of the WAV straight from libsndfile into sl_features. */
 static float *direct_features(const char *wav, const sl_feature_config *fc, int64_t *n)
 {
@@ -199,8 +186,8 @@ static float *direct_features(const char *wav, const sl_feature_config *fc, int6
     char err[SL_ERR_LEN];
     sl_features *f = sl_features_new(fc, err, sizeof err);
     int dim = sl_feature_dim(fc);
-    sink s = {malloc((size_t)sl_feature_num_frames(fc, info.frames) * dim * sizeof(float)), 0};
-    assert_int_equal(sl_features_push(f, pcm, (size_t)info.frames, grab, &s, err, sizeof err), 0);
+    tt_frames s = {malloc((size_t)sl_feature_num_frames(fc, info.frames) * dim * sizeof(float)), 0};
+    assert_int_equal(sl_features_push(f, pcm, (size_t)info.frames, tt_collect_frame, &s, err, sizeof err), 0);
     sl_features_free(f);
     free(pcm);
     *n = s.n;

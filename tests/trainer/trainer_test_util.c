@@ -191,3 +191,11 @@ void tt_expect_refusal(const char *what, int rc, char *err, const char *want1, c
     printf("%s", err);
     free(err);
 }
+
+int tt_collect_frame(void *user, int64_t index, const float *frame, int dim)
+{
+    tt_frames *s = user;
+    memcpy(s->buf + index * dim, frame, (size_t)dim * sizeof(float));
+    s->n = index + 1;
+    return 0;
+}

@@ -16,6 +16,13 @@ void tt_write_text(const char *path, const char *text);
 /* Reads a whole file; NULL if absent. */
 char *tt_read_file(const char *path, size_t *len);
 
+/* An sl_frame_fn sink: frame `index` into buf (room for every frame), n = frames so far. */
+typedef struct {
+    float *buf;
+    int64_t n;
+} tt_frames;
+int tt_collect_frame(void *user, int64_t index, const float *frame, int dim);
+
 /* Writes dir/<name>.wav (16 kHz mono, 16-bit) and dir/<name>.txt: `seconds`
  * of segments 0.3-1.0 s long (boundaries on the 10 ms grid), each one of
  * "tone" (a sine of 300-3000 Hz, 0.1-0.5 amplitude), "noise" (white, 0.05-0.3)
