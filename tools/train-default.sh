@@ -5,7 +5,7 @@
 # tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (this tree's
 # recipe) built with `tools/corpus/build.sh --hours 80 --seed 20261201`, then
-# `seqlabel train` with the settings below in eleven runs (docs/default-model.md has
+# `seqlabel train` with the settings below in twelve runs (docs/default-model.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -16,7 +16,11 @@
 # ensemble of it and stage 2b, on corpus-v3 and corpus-v4's first 80, 120 and all 160
 # hours (stages 5, 6 and 7, seeds 20261207, 20261208 and 20261209), and once more from
 # stage 7 with corpus-v5's first 40 hours on top (stage 9, seed 20261212) and from
-# stage 9 with all 80 (stage 10, seed 20261213).
+# stage 9 with all 80 (stage 10, seed 20261213), and last 6,000 steps from stage 10
+# towards itself, with whole-window edge crops, on corpus-v3's and corpus-v5's training
+# mixtures and the training split's clips as files of their own, as they are, at 8 kHz
+# and coded as GSM 06.10 (stage 11, seed 20261218; features on the 16-bit grid, as
+# every build from commit ea61890 on computes them).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -25,12 +29,12 @@
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
 #   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
 #   CORPUS5         the third corpus folder [$SEQLABEL_CACHE/corpus-v5] (its train.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v5-80h-lines/default.slm]
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v5-clips-nb/default.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
-#                   train-default-v4-{80h,120h,160h,200h}-distill/ and train-default-v5-40h-lines/,
-#                   default.slm in each)
+#                   train-default-v4-{80h,120h,160h,200h}-distill/ and train-default-v5-{40h,80h}-lines/,
+#                   default.slm in each; stage 11's clips: $SEQLABEL_CACHE/standalone-train/)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
-#                   stages 4 to 10 train on the corpora's train.tsv and validate on VALID_TSV
+#                   stages 4 to 11 train on the corpora's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -49,9 +53,10 @@ work6=$cache/train-default-v4-160h-distill
 work7=$cache/train-default-v4-200h-distill
 work9=$cache/train-default-v5-40h-lines
 work10=$cache/train-default-v5-80h-lines
+work11=$cache/train-default-v5-clips-nb
 corpus4=${CORPUS4:-$cache/corpus-v4}
 corpus5=${CORPUS5:-$cache/corpus-v5}
-out=${OUT:-$work10/default.slm}
+out=${OUT:-$work11/default.slm}
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
@@ -65,13 +70,13 @@ export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 # (SpecAugment: corpus-v1's validation plateaued after 10 epochs without it).
 data=(--manifest "${TRAIN_TSV:-$corpus/train.tsv}" --valid "${VALID_TSV:-$corpus/valid.tsv}"
   --classes silence,speech,music,noise --cache-dir "$cache/features")
-# --clip-edges: every stage here was trained before crops reached past file edges
-# (docs/training.md), so a rerun draws the same crops and keeps the same models.
 common=(--window 128 --batch 32 --warmup 300 --weight-decay 0.01 --clip 1
-  --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10 --clip-edges
+  --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10
   --threads 2 --checkpoint-every 250 --resume)
 shape=(--mel-bins 64 --d-model 64 --heads 4 --layers 4 --d-ff 256 --activation gelu --norm pre)
-train() { "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" "$@"; }
+# --clip-edges: stages 1 to 10 were trained before crops reached past file edges
+# (docs/training.md), so a rerun draws the same crops and keeps the same models.
+train() { "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --clip-edges "$@"; }
 
 # Stages 1 and 1b: from random weights, two seeds; cosine decay from 2e-3 to 1e-4.
 train --out "$work/default.slm" --checkpoint "$work/train.ckpt" "${shape[@]}" \
@@ -125,4 +130,37 @@ more_mixtures "$work7" 6129 "$work6/default.slm" 20261209 "$work7/default.slm"
 # (Stage 8, corpus-v4 grown to 200 hours, was measured and not kept: docs/default-model.md.)
 more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$work9/default.slm" 1534
 # Stage 10: from stage 9, with corpus-v5's 80-hour build (3078 files).
-more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$out" 3078
+more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$work10/default.slm" 3078
+
+# Stage 11: short files and narrowband ones. Corpus files are 30-120 s, so a model
+# hears few file edges; and 8 kHz audio, even on the 16-bit grid, is labelled worse
+# than full band. Up to 30 clips of every training source as files of their own
+# (bench/vad/standalone_clips.py: 5,761 clips, 7.0 h), each also resampled to 8 kHz
+# and coded as GSM 06.10 (read as .gsm files), next to corpus-v3's and corpus-v5's
+# training mixtures; 6,000 steps from stage 10 towards itself at a third of the
+# learning rate, with whole windows at edges (no --clip-edges). corpus-v4 is left
+# out: this stage was first run on a machine that had not rebuilt it.
+clips=$cache/standalone-train
+if [ ! -f "$clips/nbgsm.tsv" ]; then
+  SEQLABEL_CACHE=$cache /usr/bin/python3 bench/vad/standalone_clips.py "$clips" \
+    --split train --per-source 30
+  mkdir -p "$clips/nb8k" "$clips/nbgsm"
+  rm -f "$clips/nb8k.tsv.tmp" "$clips/nbgsm.tsv.tmp"
+  while IFS=$'\t' read -r wav txt; do
+    n=$(echo "$wav" | sed "s#$clips/##; s#/#_#g; s#\.wav##")  # music/midi/0000.wav: music_midi_0000
+    sox -D "$wav" -r 8000 "$clips/nb8k/$n.wav"
+    sox -D "$wav" -r 8000 -t gsm "$clips/nbgsm/$n.gsm"
+    printf '%s\t%s\n' "$clips/nb8k/$n.wav" "$txt" >> "$clips/nb8k.tsv.tmp"
+    printf '%s\t%s\n' "$clips/nbgsm/$n.gsm" "$txt" >> "$clips/nbgsm.tsv.tmp"
+  done < <(cut -f1,2 "$clips/manifest.tsv")
+  mv "$clips/nb8k.tsv.tmp" "$clips/nb8k.tsv"
+  mv "$clips/nbgsm.tsv.tmp" "$clips/nbgsm.tsv"
+fi
+mkdir -p "$work11"
+cat "$corpus/train.tsv" "$corpus5/train.tsv" "$clips/manifest.tsv" "$clips/nb8k.tsv" \
+  "$clips/nbgsm.tsv" > "$work11/train.tsv.tmp"
+mv "$work11/train.tsv.tmp" "$work11/train.tsv"
+"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work11/train.tsv" \
+  --out "$out" --checkpoint "$work11/train.ckpt" \
+  --init "$work10/default.slm" --teacher "$work10/default.slm" \
+  --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261218
