@@ -135,7 +135,11 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                            : sf_open(path, SFM_READ, info);
     if (!sf) {
         int code = sf_error(NULL);
-        if (code == SF_ERR_UNRECOGNISED_FORMAT)
+        const char *codec = is_stdin ? NULL : sl_raw_undecoded_codec(path);
+        if (codec)
+            sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
+                      "here; convert it to WAV first (Asterisk: file convert)", name, codec);
+        else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads", name);
         else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
             sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));

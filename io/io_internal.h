@@ -18,6 +18,10 @@ void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
 int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
                    size_t errlen);
 
+/* The codec of a headerless Asterisk file that is not decoded here (.g729,
+ * .g723, .g726-*, .ilbc, .siren7, .siren14), by the path's extension; else NULL. */
+const char *sl_raw_undecoded_codec(const char *path);
+
 /* G.722, which libsndfile does not decode: spandsp decodes the file and
  * libsndfile reads the result as raw 16-bit PCM through its virtual I/O, so
  * everything after the open (blocks, length checks, resampling) is shared.

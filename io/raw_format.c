@@ -33,6 +33,32 @@ static const struct {
     {"sln192", SL_RAW_S16LE, 192000},
 };
 
+/* Asterisk's other headerless formats: known, so that the error can say what
+ * the file is, but not decoded (no Debian package ships sounds in them). */
+static const struct {
+    const char *ext, *codec;
+} UNDECODED[] = {
+    {"g729", "G.729"},        {"g723", "G.723.1"},        {"g726-16", "G.726"},
+    {"g726-24", "G.726"},     {"g726-32", "G.726"},       {"g726-40", "G.726"},
+    {"ilbc", "iLBC"},         {"siren7", "Siren7 (G.722.1)"}, {"siren14", "Siren14 (G.722.1C)"},
+};
+
+static const char *extension(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    const char *dot = strrchr(slash ? slash + 1 : path, '.');
+    return dot ? dot + 1 : NULL;
+}
+
+const char *sl_raw_undecoded_codec(const char *path)
+{
+    const char *ext = extension(path);
+    for (size_t i = 0; ext && i < sizeof UNDECODED / sizeof UNDECODED[0]; i++)
+        if (!strcasecmp(ext, UNDECODED[i].ext))
+            return UNDECODED[i].codec;
+    return NULL;
+}
+
 int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc)
 {
     for (size_t i = 0; name && i < N_ENCODINGS; i++)
@@ -45,12 +71,11 @@ int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc)
 
 int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate)
 {
-    const char *slash = strrchr(path, '/');
-    const char *dot = strrchr(slash ? slash + 1 : path, '.');
-    if (!dot)
+    const char *ext = extension(path);
+    if (!ext)
         return 0;
     for (size_t i = 0; i < sizeof EXTENSIONS / sizeof EXTENSIONS[0]; i++)
-        if (!strcasecmp(dot + 1, EXTENSIONS[i].ext)) {
+        if (!strcasecmp(ext, EXTENSIONS[i].ext)) {
             *enc = EXTENSIONS[i].enc;
             *rate = EXTENSIONS[i].rate;
             return 1;

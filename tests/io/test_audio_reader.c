@@ -539,7 +539,8 @@ static void test_g722_fixture(void **state)
     free(out);
 }
 
-/* Telephony codecs are mono; G.722 is 16 kHz and read from files only. */
+/* Telephony codecs are mono; G.722 is 16 kHz and read from files only; the
+ * Asterisk formats not decoded here say so. */
 static void test_raw_codec_errors(void **state)
 {
     (void)state;
@@ -563,6 +564,14 @@ static void test_raw_codec_errors(void **state)
     assert_null(sl_audio_open_ex("-", &opt, err, sizeof err));
     assert_non_null(strstr(err, "standard input"));
     assert_non_null(strstr(err, "files only"));
+    /* Asterisk's formats that are not decoded: named, not "not an audio file" */
+    const char *names[] = {"hold.g729", "hold.G726-32", "hold.ilbc", "hold.siren14"};
+    const char *codecs[] = {"G.729 audio", "G.726 audio", "iLBC audio", "Siren14"};
+    for (int i = 0; i < 4; i++) {
+        const char *p = tmp_path(names[i]);
+        write_bytes(p, bytes, sizeof bytes);
+        expect_open_error(p, codecs[i]);
+    }
 }
 
 /* "-": a WAV streamed through a pipe (length unknown to the reader). */
