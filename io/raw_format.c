@@ -12,10 +12,11 @@ static const struct {
     const char *name;
     sl_raw_encoding enc;
     int sf_subtype; /* 0: not libsndfile's (G.722) */
+    int mono;       /* a codec: one channel only */
 } ENCODINGS[] = {
-    {"s16le", SL_RAW_S16LE, SF_FORMAT_PCM_16}, {"f32le", SL_RAW_F32LE, SF_FORMAT_FLOAT},
-    {"ulaw", SL_RAW_ULAW, SF_FORMAT_ULAW},     {"alaw", SL_RAW_ALAW, SF_FORMAT_ALAW},
-    {"gsm", SL_RAW_GSM, SF_FORMAT_GSM610},     {"g722", SL_RAW_G722, 0},
+    {"s16le", SL_RAW_S16LE, SF_FORMAT_PCM_16, 0}, {"f32le", SL_RAW_F32LE, SF_FORMAT_FLOAT, 0},
+    {"ulaw", SL_RAW_ULAW, SF_FORMAT_ULAW, 1},     {"alaw", SL_RAW_ALAW, SF_FORMAT_ALAW, 1},
+    {"gsm", SL_RAW_GSM, SF_FORMAT_GSM610, 1},     {"g722", SL_RAW_G722, 0, 1},
 };
 #define N_ENCODINGS (sizeof ENCODINGS / sizeof ENCODINGS[0])
 
@@ -93,7 +94,7 @@ int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info,
         sl_io_err(err, errlen, "%s: unknown raw sample encoding %d", name, (int)opt->raw_encoding);
         return -1;
     }
-    const int max_ch = opt->raw_encoding <= SL_RAW_F32LE ? SL_AUDIO_MAX_CHANNELS : 1;
+    const int max_ch = ENCODINGS[i].mono ? 1 : SL_AUDIO_MAX_CHANNELS;
     if (opt->raw_rate <= 0 || opt->raw_channels <= 0 || opt->raw_channels > max_ch) {
         sl_io_err(err, errlen, "%s: raw %s input needs a sample rate > 0 and %s (got %d Hz, %d)",
                  name, ENCODINGS[i].name, max_ch == 1 ? "one channel" : "1..1024 channels",

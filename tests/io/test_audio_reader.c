@@ -334,6 +334,14 @@ static void test_short_file(void **state)
     free(out);
 }
 
+static void write_bytes(const char *path, const void *data, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(data, 1, n, fp), n);
+    fclose(fp);
+}
+
 /* Raw s16le samples, stereo, described by the caller. */
 static void test_raw_input(void **state)
 {
@@ -342,10 +350,7 @@ static void test_raw_input(void **state)
     int16_t pcm[2 * 500];
     for (int i = 0; i < 1000; i++)
         pcm[i] = (int16_t)(i * 37 - 15000);
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(pcm, sizeof pcm, 1, fp), 1); /* the host is little-endian here */
-    fclose(fp);
+    write_bytes(path, pcm, sizeof pcm); /* the host is little-endian here */
     sl_audio_options opt;
     sl_audio_options_default(&opt);
     opt.raw_encoding = SL_RAW_S16LE;
@@ -396,14 +401,6 @@ static void test_raw_names(void **state)
     const char *other[] = {"x.wav", "x.raw", "x.pcm", "gsm", "dir.gsm/file", "x.sln17", "x.gsm.wav"};
     for (size_t i = 0; i < sizeof other / sizeof other[0]; i++)
         assert_int_equal(sl_raw_format_from_path(other[i], &e, &rate), 0);
-}
-
-static void write_bytes(const char *path, const void *data, size_t n)
-{
-    FILE *fp = fopen(path, "wb");
-    assert_non_null(fp);
-    assert_int_equal(fwrite(data, 1, n, fp), n);
-    fclose(fp);
 }
 
 /* G.711 by file name: bytes against the standard's values (as Python's
