@@ -442,36 +442,37 @@ static int push_block(sl_labeler *l, const float *pcm, size_t n, const sl_label_
     return finish_call(l, rc);
 }
 
-int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
-                    char *err, size_t errlen)
+/* Float samples (rounded to the 16-bit grid) or, with s16 set, 16-bit ones
+ * into the model, a block at a time through s16_buf. A float push runs once
+ * even for n == 0: it drains what earlier pushes left. */
+static int push_samples(sl_labeler *l, const float *pcm, const int16_t *s16, size_t n,
+                        const sl_label_sink *sink, char *err, size_t errlen)
 {
-    size_t done = 0;
-    do { /* once even for n == 0: a push drains what earlier pushes left */
+    for (size_t done = 0, first = 1; done < n || (!s16 && first); first = 0) {
         size_t b = n - done < S16_BLOCK ? n - done : S16_BLOCK;
-        if (b)
+        if (s16)
+            for (size_t i = 0; i < b; i++)
+                l->s16_buf[i] = (float)s16[done + i] * (1.0f / 32768.0f);
+        else if (b)
             sl_quantize_s16(pcm + done, l->s16_buf, b);
         int rc = push_block(l, l->s16_buf, b, sink, err, errlen);
         if (rc)
             return rc;
         done += b;
-    } while (done < n);
+    }
     return 0;
+}
+
+int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
+                    char *err, size_t errlen)
+{
+    return push_samples(l, pcm, NULL, n, sink, err, errlen);
 }
 
 int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_label_sink *sink,
                         char *err, size_t errlen)
 {
-    while (n > 0) {
-        size_t b = n < S16_BLOCK ? n : S16_BLOCK;
-        for (size_t i = 0; i < b; i++)
-            l->s16_buf[i] = (float)pcm[i] * (1.0f / 32768.0f);
-        int rc = push_block(l, l->s16_buf, b, sink, err, errlen);
-        if (rc)
-            return rc;
-        pcm += b;
-        n -= b;
-    }
-    return 0;
+    return push_samples(l, NULL, pcm, n, sink, err, errlen);
 }
 
 int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_t errlen)
