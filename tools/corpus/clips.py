@@ -36,7 +36,7 @@ HEDGEWARS_NONWORDS = re.compile(
     r"^(firepunch\d|jump\d|laugh|ooff\d|ow\d|poisoncough|poisonmoan|hmm|nooo|ouch)\.", re.I)
 # In effect folders, names that suggest a voice or music: skipped so the noise class stays clean.
 NOT_NOISE = re.compile(
-    r"voice|speech|talk|vox|narrat|dialog|taunt|shout|scream|laugh|yell|grunt|cheer|crowd|"
+    r"voice|speech|talk|vox|/vo_|narrat|dialog|taunt|shout|scream|laugh|yell|grunt|cheer|crowd|"
     r"death|die\b|dying|hurt|pain|cry|sing|choir|jingle|fanfare|music|theme|victory|"
     r"intro|outro|/units?/|/heroes?/|/speak|/announcer|/tutorial|/lang", re.I)
 # tuxpaint stamps: melodic instruments play a phrase (music, not noise as in corpus-v1);
@@ -44,7 +44,7 @@ NOT_NOISE = re.compile(
 TUXPAINT_MELODIC = re.compile(r"^(bassoon|cello|violin)\.", re.I)
 TUXPAINT_NOT_NOISE = re.compile(
     r"^(\d+|[a-z]_with_umlaut.*|ss_eszett.*|dreydl-.*|happy|sad|mad|excited|santahat|ghost|"
-    r"xing_school|final-roll-call|xanthia|cymbal.*|drum.*|mallet.*)\.", re.I)
+    r"xing_school|final-roll-call|xanthia|cymbal.*|drum.*|mallet.*|apollo_lander)\.", re.I)
 # supertux, cube2, tuxtype, widelands effects that are voices, jingles or instruments
 SUPERTUX_NOT_NOISE = re.compile(
     r"^(excellent|welldone|grunts|hurt|yeti_.*|tada|lifeup|savebell.*|upgrade|invincible_start|"
@@ -90,6 +90,9 @@ def classify(pkg, rel):
             return ("speech", "real", "hedgewars:" + m.group(1))
         if "/music/" in low:
             return ("music", "recorded", "%s:%s" % (pkg, rel))
+        # its sounds include a voice (Yoohoo) and single piano notes (1C.ogg to 9D.ogg)
+        if re.search(r"/data/sounds/(yoohoo|\d[a-g])\.ogg$", low):
+            return None
         if re.search(r"/data/sounds/[^/]+$", low) and not NOT_NOISE.search(low):
             return ("noise", "effects", "%s:%s" % (pkg, rel))
         return None
@@ -110,7 +113,8 @@ def classify(pkg, rel):
         return ("speech", "isolated", "gcin")
     if pkg == "fillets-ng-data":
         # level folders mix words and grunts: only the soundtrack and the shared effects
-        if "/music/" in low:
+        # (sound/music/en/ holds spoken lines, not music)
+        if "/music/" in low and "/sound/music/" not in low:
             return ("music", "recorded", "%s:%s" % (pkg, rel))
         if "/sound/share/" in low:
             return ("noise", "effects", "%s:%s" % (pkg, rel))
@@ -120,7 +124,8 @@ def classify(pkg, rel):
         if line:
             return ("speech", "lines", line)
     if pkg == "megaglest-data" and ("/units/" in low or "/upgrades/" in low or
-                                    re.search(r"_(ack|select|die|attack|hit)\d", base)):
+                                    re.search(r"_(ack|select|die|attack|hit|work_end|heal)\d",
+                                              base) or "good_morning" in base):
         return None  # battle cries and death cries are vocal, not speech: neither class
     if pkg == "freedink-data" and ext == ".ogg":
         return ("music", "recorded", "%s:%s" % (pkg, rel))  # its Sound/ holds tracks too
@@ -128,6 +133,23 @@ def classify(pkg, rel):
             r"wilhelm|airport|radio|restaurant|ugh|wee|flute|goal|race_finish|gp_end|"
             r"track_intro|fireworks|start_race", base, re.I):
         return None  # voices, crowds and jingles
+    if pkg == "supertuxkart-data" and "/data/tracks/" in low:
+        # a race track's own sounds: a few soundtracks among engines, animals and a villain's
+        # speech (corpus-v5 filed them all as music by the folder name, audit.py found them)
+        if re.match(r"(gran_paradiso|battle_theme|beneath_the_rabbit_hole)", base, re.I):
+            return ("music", "recorded", "%s:%s" % (pkg, rel))
+        if base == "nolok_speech.ogg":
+            return ("speech", "lines", "supertuxkart:nolok")
+        if re.match(r"(steamlocomotive|cow|sheep|spaceship_engine\w*|button|bzzt\d)\.ogg$", low
+                    .rsplit("/", 1)[1]):
+            return ("noise", "effects", "%s:%s" % (pkg, rel))
+        return None  # intro2.ogg, hot.ogg: not clear which
+    if pkg == "freedroidrpg-data":
+        # Tux's in-game comments are spoken lines; the bots and shop sounds speak or beep
+        if "/tux_ingame_comments/" in low:
+            return ("speech", "lines", "freedroidrpg:tux")
+        if re.search(r"/bot_sounds/|/shop_item|thouartdefeated|spell_forcetoenergy", low):
+            return None
     if pkg == "frozen-bubble-data":
         if "zik" in base:
             return ("music", "recorded", "%s:%s" % (pkg, rel))
@@ -135,8 +157,9 @@ def classify(pkg, rel):
             return ("noise", "effects", "%s:%s" % (pkg, rel))
         return None
     if pkg == "lincity-ng-data" and re.search(
-            r"market|school|health|university|commune|residence|sport|monument", low):
-        return None  # may carry crowd voices
+            r"market|school|health|university|commune|residence|sport|monument|substation|"
+            r"pottery", low):
+        return None  # may carry crowd voices; the substation speaks
     if pkg == "redeclipse-data":
         # player, voice, announcer and interface sounds are voices or beeps: left out
         if "/sounds/music/" in low or re.search(r"/sounds/(theme\w*|original)\.ogg$", low):
@@ -155,6 +178,10 @@ def classify(pkg, rel):
     if pkg == "supertux-data":
         if "/speech/" in low or SUPERTUX_NOT_NOISE.match(base):
             return None
+    if pkg == "pingus-data" and re.match(r"(goodidea|letsgo|ohno|yipee)\.", base):
+        return None  # the pingus speak
+    if pkg in NEW_IN_V6:
+        return NEW_IN_V6[pkg](low, os.path.basename(low), "%s:%s" % (pkg, rel))
     if pkg == "cube2-data" and CUBE2_NOT_NOISE.search(low):
         return None
     if pkg == "tuxtype-data":
@@ -235,6 +262,99 @@ def neverball_line(low, base):
 
 GAME_LINES = {"megaglest-data": megaglest_line, "redeclipse-data": redeclipse_line,
               "kajongg": kajongg_line, "neverball-common": neverball_line}
+
+
+# corpus-v6: more soundtracks (rock, metal, electronic, orchestral, ambient) and more
+# ambience, from games no earlier recipe read; each maps a lower-cased path, file name and
+# source id to a classification, or None. Vocal sounds (creatures, deaths, laughs) are left
+# out as elsewhere.
+def flare_file(low, base, src):
+    if base == "wind_ambient.ogg":  # a wind loop among the tracks
+        return ("noise", "effects", src)
+    if "/music/" in low:
+        return ("music", "recorded", src)
+    if "/soundfx/npcs/" in low:  # merchants greet the player: one female, one male voice
+        return ("speech", "lines", "flare:" + base.split("_")[0])
+    if "/soundfx/" in low and not re.search(r"/enemies/|_die|_hit|level_up", low):
+        return ("noise", "effects", src)
+    return None
+
+
+def unknown_horizons_file(low, base, src):
+    if "/audio/music/" in low:
+        return ("music", "recorded", src)
+    m = re.search(r"/audio/voice/(\w+)/", low)
+    if m:  # the campaign's narrator, one voice per language
+        return ("speech", "lines", "unknown-horizons:" + m.group(1))
+    if "/audio/sounds/" in low and not re.search(r"/events/|tavern|chapel|main_square|success|"
+                                                 r"invalid", low):
+        return ("noise", "effects", src)
+    return None
+
+
+def marsshooter_file(low, base, src):
+    if "/audio/music/" in low:
+        return ("music", "recorded", src)
+    if "/audio/announcer/" in low:
+        return ("speech", "lines", "marsshooter:announcer")
+    if "/audio/toon/" in low and not re.match(r"(countdown|start|score)\.", base):
+        return ("noise", "effects", src)
+    return None
+
+
+def lugaru_file(low, base, src):
+    if base.startswith("music"):
+        return ("music", "recorded", src)
+    if re.match(r"(rabbit|growl|snarl|bark)", base):
+        return None  # the fighters' cries and the wolves' growls
+    return ("noise", "effects", src)
+
+
+def scorched3d_file(low, base, src):
+    if "/data/music/" in low:
+        return ("music", "recorded", src)
+    if "/data/wav/" in low and not re.match(r"(text|play)\.", base):
+        return ("noise", "effects", src)
+    return None
+
+
+def btanks_file(low, base, src):
+    if "/data/tunes/" in low:
+        return ("music", "recorded", src)
+    if "/data/sounds/" in low and not re.search(
+            r"/menu/|deadman|laugh|scream|zombie|klaxon-funny", low):
+        return ("noise", "effects", src)
+    return None
+
+
+def trackballs_file(low, base, src):
+    if "/music/" in low:
+        return ("music", "recorded", src)
+    if "/sfx/" in low and not re.match(
+            r"(crazylaugh|evillaugh|capuch\w*|die|levelcomplete|time_warning|timeout|"
+            r"savepoint|flag|start)\.", base):
+        return ("noise", "effects", src)
+    return None
+
+
+def endless_sky_file(low, base, src):
+    return ("noise", "effects", src) if "/sounds/" in low else None
+
+
+NEW_IN_V6 = {"flare-game": flare_file, "unknown-horizons": unknown_horizons_file,
+             "marsshooter-data": marsshooter_file, "lugaru-data": lugaru_file,
+             "scorched3d-data": scorched3d_file, "btanks-data": btanks_file,
+             "trackballs-data": trackballs_file, "endless-sky-data": endless_sky_file}
+
+
+def classify_nexuiz(rel):
+    """Nexuiz's soundtrack (music.pk3, a zip): electronic and metal tracks, and a thunder.
+    digital-pursuit is sung or rapped nearly throughout (Silero VAD hears speech in 91% of
+    it): left out rather than taught as music."""
+    low = rel.lower()
+    if os.path.splitext(low)[1] not in AUDIO_EXT or re.search(r"thunder|digital-pursuit", low):
+        return None
+    return ("music", "recorded", "nexuiz-music:" + rel)
 
 
 def clip_path(cls, pkg, key):
@@ -354,6 +474,7 @@ ZIPPED = {
     "0ad-data": ("public.zip", "audio/", classify_0ad),
     "trigger-rally-data": ("data.zip", "sounds/", classify_trigger),
     "ufoai-sound": ("0snd.pk3", "sound/", lambda rel: classify_ufoai("/" + rel)),
+    "nexuiz-music": ("music.pk3", "sound/cdtracks/", classify_nexuiz),
 }
 
 
