@@ -3,9 +3,11 @@
 # corpus recipe corpus-v3 (tools/corpus/, docs/corpus.md) built with
 # `tools/corpus/build.sh --hours 40 --seed 20261129` (the recipe of commit bbc7440's
 # tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
-# `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (this tree's
-# recipe) built with `tools/corpus/build.sh --hours 80 --seed 20261201`, then
-# `seqlabel train` with the settings below in twelve runs (docs/default-model.md has
+# `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (the recipe of
+# commit ce92796's tools/corpus/) built with `tools/corpus/build.sh --hours 80 --seed
+# 20261201`, and corpus-v6 (this tree's recipe) built with `tools/corpus/build.sh
+# --hours 40 --seed 20261202`, then
+# `seqlabel train` with the settings below in thirteen runs (docs/default-model.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -20,7 +22,9 @@
 # towards itself, with whole-window edge crops, on corpus-v3's and corpus-v5's training
 # mixtures and the training split's clips as files of their own, as they are, at 8 kHz
 # and coded as GSM 06.10 (stage 11, seed 20261218; features on the 16-bit grid, as
-# every build from commit ea61890 on computes them).
+# every build from commit ea61890 on computes them), and 6,000 steps more from stage 11
+# towards itself with corpus-v6's training mixtures and clips added (stage 12, seed
+# 20261219).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -28,13 +32,15 @@
 #   SEQLABEL_CACHE  corpus cache [/work/cache/seqlabel]
 #   CORPUS          the corpus folder [$SEQLABEL_CACHE/corpus-v3] (its train.tsv, valid.tsv)
 #   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
-#   CORPUS5         the third corpus folder [$SEQLABEL_CACHE/corpus-v5] (its train.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v5-clips-nb/default.slm]
+#   CORPUS5         the third corpus folder [$SEQLABEL_CACHE/corpus-v5] (its train.tsv, clips.tsv)
+#   CORPUS6         the fourth corpus folder [$SEQLABEL_CACHE/corpus-v6] (its train.tsv, clips.tsv)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v6/default.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
-#                   train-default-v4-{80h,120h,160h,200h}-distill/ and train-default-v5-{40h,80h}-lines/,
-#                   default.slm in each; stage 11's clips: $SEQLABEL_CACHE/standalone-train/)
+#                   train-default-v4-{80h,120h,160h,200h}-distill/, train-default-v5-{40h,80h}-lines/
+#                   and train-default-v5-clips-nb/, default.slm in each; stage 11's clips:
+#                   $SEQLABEL_CACHE/standalone-train/, stage 12's: standalone-train-v6/)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
-#                   stages 4 to 11 train on the corpora's train.tsv and validate on VALID_TSV
+#                   stages 4 to 12 train on the corpora's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -54,9 +60,11 @@ work7=$cache/train-default-v4-200h-distill
 work9=$cache/train-default-v5-40h-lines
 work10=$cache/train-default-v5-80h-lines
 work11=$cache/train-default-v5-clips-nb
+work12=$cache/train-default-v6
 corpus4=${CORPUS4:-$cache/corpus-v4}
 corpus5=${CORPUS5:-$cache/corpus-v5}
-out=${OUT:-$work11/default.slm}
+corpus6=${CORPUS6:-$cache/corpus-v6}
+out=${OUT:-$work12/default.slm}
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
@@ -140,10 +148,14 @@ more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$work10/default.slm"
 # training mixtures; 6,000 steps from stage 10 towards itself at a third of the
 # learning rate, with whole windows at edges (no --clip-edges). corpus-v4 is left
 # out: this stage was first run on a machine that had not rebuilt it.
-clips=$cache/standalone-train
-if [ ! -f "$clips/nbgsm.tsv" ]; then
+# usage: clips_as_files DIR CLIPS_TSV: up to 30 clips of every training source of a
+# recipe's clip index, as files of their own, and their 8 kHz and GSM copies
+# (DIR/manifest.tsv, DIR/nb8k.tsv, DIR/nbgsm.tsv)
+clips_as_files() {
+  local clips=$1
+  [ ! -f "$clips/nbgsm.tsv" ] || return 0
   SEQLABEL_CACHE=$cache /usr/bin/python3 bench/vad/standalone_clips.py "$clips" \
-    --split train --per-source 30
+    --split train --per-source 30 --index "$2"
   mkdir -p "$clips/nb8k" "$clips/nbgsm"
   rm -f "$clips/nb8k.tsv.tmp" "$clips/nbgsm.tsv.tmp"
   while IFS=$'\t' read -r wav txt; do
@@ -155,12 +167,32 @@ if [ ! -f "$clips/nbgsm.tsv" ]; then
   done < <(cut -f1,2 "$clips/manifest.tsv")
   mv "$clips/nb8k.tsv.tmp" "$clips/nb8k.tsv"
   mv "$clips/nbgsm.tsv.tmp" "$clips/nbgsm.tsv"
-fi
+}
+clips=$cache/standalone-train
+clips_as_files "$clips" "$corpus5/clips.tsv"
 mkdir -p "$work11"
 cat "$corpus/train.tsv" "$corpus5/train.tsv" "$clips/manifest.tsv" "$clips/nb8k.tsv" \
   "$clips/nbgsm.tsv" > "$work11/train.tsv.tmp"
 mv "$work11/train.tsv.tmp" "$work11/train.tsv"
 "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work11/train.tsv" \
-  --out "$out" --checkpoint "$work11/train.ckpt" \
+  --out "$work11/default.slm" --checkpoint "$work11/train.ckpt" \
   --init "$work10/default.slm" --teacher "$work10/default.slm" \
   --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261218
+
+# Stage 12: more real soundtracks and ambience, and misfiled sources refiled. corpus-v6
+# (this tree's recipe, `--hours 40 --seed 20261202`) adds nine games' soundtracks and
+# effects and files anew what tools/corpus/audit.py found filed under the wrong class
+# (race-track engines and animals filed as music, spoken lines filed as noise or music).
+# 6,000 steps from stage 11 towards itself, as stage 11 was made, on corpus-v3's,
+# corpus-v5's and corpus-v6's training mixtures and corpus-v6's training clips as files
+# of their own, as they are, at 8 kHz and as GSM.
+clips6=$cache/standalone-train-v6
+clips_as_files "$clips6" "$corpus6/clips.tsv"
+mkdir -p "$work12"
+cat "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$clips6/manifest.tsv" \
+  "$clips6/nb8k.tsv" "$clips6/nbgsm.tsv" > "$work12/train.tsv.tmp"
+mv "$work12/train.tsv.tmp" "$work12/train.tsv"
+"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work12/train.tsv" \
+  --out "$out" --checkpoint "$work12/train.ckpt" \
+  --init "$work11/default.slm" --teacher "$work11/default.slm" \
+  --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261219

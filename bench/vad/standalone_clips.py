@@ -1,7 +1,7 @@
 #!/usr/bin/python3
 """Held-out clips as short files of their own, labelled by the corpus rule.
 
-usage: standalone_clips.py OUT_DIR [--split test] [--per-source 6] [--max-s 20]
+usage: standalone_clips.py OUT_DIR [--split test] [--per-source 6] [--max-s 20] [--index TSV]
 
 Up to --per-source clips of every speech, music and noise source of the split
 (synthetic noise left out; a fixed draw), each cut to --max-s seconds and written
@@ -29,8 +29,10 @@ def main():
     ap.add_argument("--split", default="test")
     ap.add_argument("--per-source", type=int, default=6)
     ap.add_argument("--max-s", type=float, default=20.0)
+    ap.add_argument("--index", default=cc.clips_index(),
+                    help="a recipe's clip index [this tree's recipe's clips.tsv]")
     a = ap.parse_args()
-    with open(cc.clips_index(), encoding="utf-8") as f:
+    with open(a.index, encoding="utf-8") as f:
         head = f.readline().rstrip("\n").split("\t")
         rows = [dict(zip(head, ln.rstrip("\n").split("\t"))) for ln in f]
     by = {}
