@@ -181,7 +181,7 @@ def classify(pkg, rel):
     if pkg == "pingus-data" and re.match(r"(goodidea|letsgo|ohno|yipee)\.", base):
         return None  # the pingus speak
     if pkg in NEW_IN_V6:
-        return NEW_IN_V6[pkg](low, os.path.basename(low), "%s:%s" % (pkg, rel))
+        return classify_v6(pkg, low, "%s:%s" % (pkg, rel))
     if pkg == "cube2-data" and CUBE2_NOT_NOISE.search(low):
         return None
     if pkg == "tuxtype-data":
@@ -265,86 +265,47 @@ GAME_LINES = {"megaglest-data": megaglest_line, "redeclipse-data": redeclipse_li
 
 
 # corpus-v6: more soundtracks (rock, metal, electronic, orchestral, ambient) and more
-# ambience, from games no earlier recipe read; each maps a lower-cased path, file name and
-# source id to a classification, or None. Vocal sounds (creatures, deaths, laughs) are left
-# out as elsewhere.
-def flare_file(low, base, src):
-    if base == "wind_ambient.ogg":  # a wind loop among the tracks
-        return ("noise", "effects", src)
-    if "/music/" in low:
+# ambience, from games no earlier recipe read. Per package, regular expressions on the
+# lower-cased path: `music` and `noise` pick the soundtrack and the effects, `skip` leaves
+# out what is vocal (creatures, deaths, laughs) or unclear, `lines` picks spoken lines and
+# names their voice by its first group.
+NEW_IN_V6 = {
+    "flare-game": dict(  # wind_ambient.ogg is a wind loop among the tracks
+        music=r"/music/(?!wind_ambient)", noise=r"/soundfx/|/wind_ambient\.ogg$",
+        skip=r"/enemies/|_die|_hit|level_up",
+        lines=r"/soundfx/npcs/(female|male)_"),  # merchants greet the player
+    "unknown-horizons": dict(
+        music=r"/audio/music/", noise=r"/audio/sounds/",
+        skip=r"/events/|tavern|chapel|main_square|success|invalid",
+        lines=r"/audio/voice/(\w+)/"),  # the campaign's narrator, one voice per language
+    "marsshooter-data": dict(
+        music=r"/audio/music/", noise=r"/audio/toon/", skip=r"/(countdown|start|score)\.",
+        lines=r"/audio/(announcer)/"),
+    "lugaru-data": dict(  # the fighters' cries and the wolves' growls are left out
+        music=r"/music[^/]*$", noise=r".", skip=r"/(rabbit|growl|snarl|bark)[^/]*$"),
+    "scorched3d-data": dict(music=r"/data/music/", noise=r"/data/wav/",
+                            skip=r"/(text|play)\.wav$"),
+    "btanks-data": dict(music=r"/data/tunes/", noise=r"/data/sounds/",
+                        skip=r"/menu/|deadman|laugh|scream|zombie|klaxon-funny"),
+    "trackballs-data": dict(
+        music=r"/music/", noise=r"/sfx/",
+        skip=r"/(crazylaugh|evillaugh|capuch\w*|die|levelcomplete|time_warning|timeout|"
+             r"savepoint|flag|start)\.wav$"),
+    "endless-sky-data": dict(noise=r"/sounds/"),
+}
+
+
+def classify_v6(pkg, low, src):
+    rule = NEW_IN_V6[pkg]
+    if "music" in rule and re.search(rule["music"], low):
         return ("music", "recorded", src)
-    if "/soundfx/npcs/" in low:  # merchants greet the player: one female, one male voice
-        return ("speech", "lines", "flare:" + base.split("_")[0])
-    if "/soundfx/" in low and not re.search(r"/enemies/|_die|_hit|level_up", low):
-        return ("noise", "effects", src)
-    return None
-
-
-def unknown_horizons_file(low, base, src):
-    if "/audio/music/" in low:
-        return ("music", "recorded", src)
-    m = re.search(r"/audio/voice/(\w+)/", low)
-    if m:  # the campaign's narrator, one voice per language
-        return ("speech", "lines", "unknown-horizons:" + m.group(1))
-    if "/audio/sounds/" in low and not re.search(r"/events/|tavern|chapel|main_square|success|"
-                                                 r"invalid", low):
-        return ("noise", "effects", src)
-    return None
-
-
-def marsshooter_file(low, base, src):
-    if "/audio/music/" in low:
-        return ("music", "recorded", src)
-    if "/audio/announcer/" in low:
-        return ("speech", "lines", "marsshooter:announcer")
-    if "/audio/toon/" in low and not re.match(r"(countdown|start|score)\.", base):
-        return ("noise", "effects", src)
-    return None
-
-
-def lugaru_file(low, base, src):
-    if base.startswith("music"):
-        return ("music", "recorded", src)
-    if re.match(r"(rabbit|growl|snarl|bark)", base):
-        return None  # the fighters' cries and the wolves' growls
-    return ("noise", "effects", src)
-
-
-def scorched3d_file(low, base, src):
-    if "/data/music/" in low:
-        return ("music", "recorded", src)
-    if "/data/wav/" in low and not re.match(r"(text|play)\.", base):
+    m = re.search(rule["lines"], low) if "lines" in rule else None
+    if m:
+        return ("speech", "lines", "%s:%s" % (pkg.split("-data")[0].replace("-game", ""),
+                                              m.group(1)))
+    if re.search(rule["noise"], low) and not ("skip" in rule and re.search(rule["skip"], low)):
         return ("noise", "effects", src)
     return None
-
-
-def btanks_file(low, base, src):
-    if "/data/tunes/" in low:
-        return ("music", "recorded", src)
-    if "/data/sounds/" in low and not re.search(
-            r"/menu/|deadman|laugh|scream|zombie|klaxon-funny", low):
-        return ("noise", "effects", src)
-    return None
-
-
-def trackballs_file(low, base, src):
-    if "/music/" in low:
-        return ("music", "recorded", src)
-    if "/sfx/" in low and not re.match(
-            r"(crazylaugh|evillaugh|capuch\w*|die|levelcomplete|time_warning|timeout|"
-            r"savepoint|flag|start)\.", base):
-        return ("noise", "effects", src)
-    return None
-
-
-def endless_sky_file(low, base, src):
-    return ("noise", "effects", src) if "/sounds/" in low else None
-
-
-NEW_IN_V6 = {"flare-game": flare_file, "unknown-horizons": unknown_horizons_file,
-             "marsshooter-data": marsshooter_file, "lugaru-data": lugaru_file,
-             "scorched3d-data": scorched3d_file, "btanks-data": btanks_file,
-             "trackballs-data": trackballs_file, "endless-sky-data": endless_sky_file}
 
 
 def classify_nexuiz(rel):
