@@ -5,7 +5,7 @@
 # tools/corpus/), and corpus-v4 (the recipe of commit dbc9d6a's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (the recipe of
 # commit ce92796's tools/corpus/) built with `tools/corpus/build.sh --hours 80 --seed
-# 20261201`, and corpus-v6 (this tree's recipe) built with `tools/corpus/build.sh
+# 20261201`, and corpus-v6 (the recipe of commit 9fd0d48's tools/corpus/) built with `tools/corpus/build.sh
 # --hours 40 --seed 20261202`, then
 # `seqlabel train` with the settings below in thirteen runs (docs/default-model.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
@@ -180,7 +180,7 @@ mv "$work11/train.tsv.tmp" "$work11/train.tsv"
   --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261218
 
 # Stage 12: more real soundtracks and ambience, and misfiled sources refiled. corpus-v6
-# (this tree's recipe, `--hours 40 --seed 20261202`) adds nine games' soundtracks and
+# (commit 9fd0d48's recipe, `--hours 40 --seed 20261202`) adds nine games' soundtracks and
 # effects and files anew what tools/corpus/audit.py found filed under the wrong class
 # (race-track engines and animals filed as music, spoken lines filed as noise or music).
 # 6,000 steps from stage 11 towards itself, as stage 11 was made, on corpus-v3's,

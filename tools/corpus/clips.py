@@ -180,8 +180,8 @@ def classify(pkg, rel):
             return None
     if pkg == "pingus-data" and re.match(r"(goodidea|letsgo|ohno|yipee)\.", base):
         return None  # the pingus speak
-    if pkg in NEW_IN_V6:
-        return classify_v6(pkg, low, "%s:%s" % (pkg, rel))
+    if pkg in PATH_RULES:
+        return classify_by_path(pkg, low, "%s:%s" % (pkg, rel))
     if pkg == "cube2-data" and CUBE2_NOT_NOISE.search(low):
         return None
     if pkg == "tuxtype-data":
@@ -264,12 +264,12 @@ GAME_LINES = {"megaglest-data": megaglest_line, "redeclipse-data": redeclipse_li
               "kajongg": kajongg_line, "neverball-common": neverball_line}
 
 
-# corpus-v6: more soundtracks (rock, metal, electronic, orchestral, ambient) and more
-# ambience, from games no earlier recipe read. Per package, regular expressions on the
-# lower-cased path: `music` and `noise` pick the soundtrack and the effects, `skip` leaves
-# out what is vocal (creatures, deaths, laughs) or unclear, `lines` picks spoken lines and
-# names their voice by its first group.
-NEW_IN_V6 = {
+# corpus-v6 and corpus-v7: more soundtracks (rock, metal, electronic, orchestral, ambient)
+# and more ambience, from games no earlier recipe read. Per package, regular expressions on
+# the lower-cased path: `music` and `noise` pick the soundtrack and the effects, `skip`
+# leaves out what is vocal (creatures, deaths, laughs) or unclear, `lines` picks spoken
+# lines and names their voice by its first group (or by `voice`).
+PATH_RULES = {
     "flare-game": dict(  # wind_ambient.ogg is a wind loop among the tracks
         music=r"/music/(?!wind_ambient)", noise=r"/soundfx/|/wind_ambient\.ogg$",
         skip=r"/enemies/|_die|_hit|level_up",
@@ -292,18 +292,36 @@ NEW_IN_V6 = {
         skip=r"/(crazylaugh|evillaugh|capuch\w*|die|levelcomplete|time_warning|timeout|"
              r"savepoint|flag|start)\.wav$"),
     "endless-sky-data": dict(noise=r"/sounds/"),
+    # corpus-v7
+    "berusky2-data": dict(  # voc*, the village and the prayers hold voices (Silero VAD)
+        music=r"/berusky2/music/.*\.ogg$", noise=r"/sound/sound/.*\.wav$",
+        skip=r"/(voc\d|village|pray\d|hopla?\d|juch\d|eat\d|balance\d)\.wav$"),
+    "enigma-data": dict(music=r"/music/(game|menu)/", noise=r"/soundsets/enigma/"),
+    "adonthell-data": dict(music=r"/audio/at-demo"),
+    "holotz-castle-data": dict(music=r"/hc(credits|maintitle)"),  # the rest are jingles
+    "funnyboat": dict(music=r"/jdruid-trip", noise=r"/data/(blub|kraah|pam|poks)\.ogg$"),
+    "tecnoballz-data": dict(noise=r"/sounds/", skip=r"/rtecno\.wav$"),  # its music is .mod
+    "powermanga-data": dict(noise=r"/sounds/sound_.*\.wav$"),  # its music is .zik
+    "lbreakout2-data": dict(  # an announcer's few words among the effects
+        noise=r"/sounds/", lines=r"/sounds/(dammit|damn|excellent|verygood|wontgiveup)\.wav$",
+        voice="announcer"),
+    "chromium-bsu-data": dict(music=r"/wav/music_", noise=r"/wav/"),
+    "solarwolf": dict(music=r"/data/music/.*\.ogg$", noise=r"/data/audio/",
+                      skip=r"/(vaauw|gameover|startup)\.wav$"),
+    "ri-li-data": dict(noise=r"/sounds/.*\.wav$"),
 }
 
 
-def classify_v6(pkg, low, src):
-    rule = NEW_IN_V6[pkg]
+def classify_by_path(pkg, low, src):
+    rule = PATH_RULES[pkg]
     if "music" in rule and re.search(rule["music"], low):
         return ("music", "recorded", src)
     m = re.search(rule["lines"], low) if "lines" in rule else None
     if m:
         return ("speech", "lines", "%s:%s" % (pkg.split("-data")[0].replace("-game", ""),
-                                              m.group(1)))
-    if re.search(rule["noise"], low) and not ("skip" in rule and re.search(rule["skip"], low)):
+                                              rule.get("voice") or m.group(1)))
+    if "noise" in rule and re.search(rule["noise"], low) and \
+            not ("skip" in rule and re.search(rule["skip"], low)):
         return ("noise", "effects", src)
     return None
 
