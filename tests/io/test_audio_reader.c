@@ -96,6 +96,25 @@ static float *read_all(sl_audio_reader *r, long chunk, long *n_out)
     return out;
 }
 
+/* Opens `path` with `opt`, failing the test with the reader's own error. */
+static sl_audio_reader *open_ok_ex(const char *path, const sl_audio_options *opt)
+{
+    char err[SL_ERR_LEN];
+    sl_audio_reader *r = sl_audio_open_ex(path, opt, err, sizeof err);
+    if (!r)
+        fail_msg("%s", err);
+    return r;
+}
+
+/* The same with default options, resampled to `target_rate` (0: the file's). */
+static sl_audio_reader *open_ok(const char *path, int target_rate)
+{
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.target_rate = target_rate;
+    return open_ok_ex(path, &opt);
+}
+
 /* Opens `path` and expects the given error fragments at open. */
 static void expect_open_error(const char *path, const char *frag)
 {
@@ -142,10 +161,7 @@ static void check_lossless(int format, const char *name)
     pcm[6] = 32767;
     const char *path = tmp_path(name);
     write_short(path, format, 16000, 1, pcm, n);
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok(path, 0);
     assert_int_equal(sl_audio_rate(r), 16000);
     assert_int_equal(sl_audio_file_rate(r), 16000);
     assert_int_equal(sl_audio_channels(r), 1);
@@ -192,10 +208,7 @@ static void test_ogg_vorbis_close(void **state)
         pcm[i] = (float)(0.37 * sin(2.0 * M_PI * 440.0 * i / 16000.0));
     const char *path = tmp_path("sine.ogg");
     write_float(path, SF_FORMAT_OGG | SF_FORMAT_VORBIS, 16000, 1, pcm, n);
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok(path, 0);
     long got;
     float *out = read_all(r, 4096, &got);
     assert_int_equal(got, n);
@@ -226,10 +239,7 @@ static void test_downmix_exact(void **state)
         pcm[0] = pcm[1] = 32767; /* the sum exceeds int16: still exact in float */
         const char *path = tmp_path(ch == 2 ? "stereo.wav" : "three.wav");
         write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, ch, pcm, n);
-        char err[SL_ERR_LEN];
-        sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
-        if (!r)
-            fail_msg("%s", err);
+        sl_audio_reader *r = open_ok(path, 0);
         assert_int_equal(sl_audio_channels(r), ch);
         long got;
         float *out = read_all(r, 333, &got);
@@ -260,10 +270,7 @@ static void check_resampled_sine(double freq, double amp, int read_chunk, double
         pcm[i] = (float)(amp * sin(2.0 * M_PI * freq * i / in_rate));
     const char *path = tmp_path("sine44k.wav");
     write_float(path, SF_FORMAT_WAV | SF_FORMAT_FLOAT, in_rate, 1, pcm, n);
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open(path, out_rate, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok(path, out_rate);
     assert_int_equal(sl_audio_rate(r), out_rate);
     assert_int_equal(sl_audio_file_rate(r), in_rate);
     long got;
@@ -322,10 +329,7 @@ static void test_short_file(void **state)
     short pcm[3] = {1, -2, 3};
     const char *path = tmp_path("three-samples.wav");
     write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 8000, 1, pcm, 3);
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok(path, 0);
     long got;
     float *out = read_all(r, 10, &got);
     assert_int_equal(got, 3);
@@ -356,10 +360,7 @@ static void test_raw_input(void **state)
     opt.raw_encoding = SL_RAW_S16LE;
     opt.raw_rate = 8000;
     opt.raw_channels = 2;
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open_ex(path, &opt, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok_ex(path, &opt);
     assert_int_equal(sl_audio_file_rate(r), 8000);
     long got;
     float *out = read_all(r, 64, &got);
@@ -416,10 +417,7 @@ static void test_g711_by_name(void **state)
     write_bytes(paths[0], ulaw, sizeof ulaw);
     write_bytes(paths[1], alaw, sizeof alaw);
     for (int k = 0; k < 2; k++) {
-        char err[SL_ERR_LEN];
-        sl_audio_reader *r = sl_audio_open(paths[k], 0, err, sizeof err);
-        if (!r)
-            fail_msg("%s", err);
+        sl_audio_reader *r = open_ok(paths[k], 0);
         assert_int_equal(sl_audio_file_rate(r), 8000);
         assert_int_equal(sl_audio_file_frames(r), 6);
         long got;
@@ -442,10 +440,7 @@ static void test_sln_by_name(void **state)
         pcm[i] = sine16(i, 0, 440.0, 16000);
     const char *path = tmp_path("beep.sln16");
     write_bytes(path, pcm, sizeof pcm); /* little-endian host */
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok(path, 0);
     assert_int_equal(sl_audio_file_rate(r), 16000);
     long got;
     float *out = read_all(r, 100, &got);
@@ -459,8 +454,7 @@ static void test_sln_by_name(void **state)
     opt.raw_encoding = SL_RAW_ULAW;
     opt.raw_rate = 11025;
     opt.raw_channels = 1;
-    if (!(r = sl_audio_open_ex(path, &opt, err, sizeof err)))
-        fail_msg("%s", err);
+    r = open_ok_ex(path, &opt);
     assert_int_equal(sl_audio_file_rate(r), 11025);
     assert_int_equal(sl_audio_file_frames(r), 600); /* a byte per sample */
     sl_audio_close(r);
@@ -524,11 +518,9 @@ static void test_g722_fixture(void **state)
     (void)state;
     expect_fixture_decode("sweep16k.g722", "sweep16k.g722.s16", "g722", 16000, 0);
     /* resampled: the decoded stream goes through libsamplerate like any other */
-    char path[1024], err[SL_ERR_LEN];
+    char path[1024];
     test_fixture_path(path, sizeof path, "io", "sweep16k.g722");
-    sl_audio_reader *r = sl_audio_open(path, 8000, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok(path, 8000);
     long got;
     float *out = read_all(r, 777, &got);
     assert_true(labs(got - 8000) <= 1);
@@ -599,10 +591,7 @@ static void test_stdin_pipe(void **state)
     int saved = dup(STDIN_FILENO);
     dup2(fds[0], STDIN_FILENO);
     close(fds[0]);
-    char err[SL_ERR_LEN];
-    sl_audio_reader *r = sl_audio_open("-", 0, err, sizeof err);
-    if (!r)
-        fail_msg("%s", err);
+    sl_audio_reader *r = open_ok("-", 0);
     assert_int_equal(sl_audio_file_frames(r), -1);
     long got;
     float *out = read_all(r, 1000, &got);
