@@ -6,8 +6,9 @@
 # `tools/corpus/build.sh --hours 160 --seed 20261130`, and corpus-v5 (the recipe of
 # commit ce92796's tools/corpus/) built with `tools/corpus/build.sh --hours 80 --seed
 # 20261201`, and corpus-v6 (the recipe of commit 9fd0d48's tools/corpus/) built with `tools/corpus/build.sh
-# --hours 40 --seed 20261202`, then
-# `seqlabel train` with the settings below in thirteen runs (docs/default-model.md has
+# --hours 40 --seed 20261202`, and corpus-v7 (the recipe of commit fb5e2d4's tools/corpus/) built
+# with `tools/corpus/build.sh --hours 24 --seed 20261203`, then
+# `seqlabel train` with the settings below in fourteen runs (docs/default-model.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -24,7 +25,7 @@
 # and coded as GSM 06.10 (stage 11, seed 20261218; features on the 16-bit grid, as
 # every build from commit ea61890 on computes them), and 6,000 steps more from stage 11
 # towards itself with corpus-v6's training mixtures and clips added (stage 12, seed
-# 20261219).
+# 20261219), and the same from stage 12 with corpus-v7's added (stage 13, seed 20261220).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -34,13 +35,15 @@
 #   CORPUS4         the second corpus folder [$SEQLABEL_CACHE/corpus-v4] (its train.tsv)
 #   CORPUS5         the third corpus folder [$SEQLABEL_CACHE/corpus-v5] (its train.tsv, clips.tsv)
 #   CORPUS6         the fourth corpus folder [$SEQLABEL_CACHE/corpus-v6] (its train.tsv, clips.tsv)
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v6/default.slm]
+#   CORPUS7         the fifth corpus folder [$SEQLABEL_CACHE/corpus-v7] (its train.tsv, clips.tsv)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v7/default.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
 #                   train-default-v4-{80h,120h,160h,200h}-distill/, train-default-v5-{40h,80h}-lines/
-#                   and train-default-v5-clips-nb/, default.slm in each; stage 11's clips:
-#                   $SEQLABEL_CACHE/standalone-train/, stage 12's: standalone-train-v6/)
+#                   train-default-v5-clips-nb/ and train-default-v6/, default.slm in each;
+#                   stage 11's clips: $SEQLABEL_CACHE/standalone-train/, stage 12's:
+#                   standalone-train-v6/, stage 13's: standalone-train-v7/)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
-#                   stages 4 to 12 train on the corpora's train.tsv and validate on VALID_TSV
+#                   stages 4 to 13 train on the corpora's train.tsv and validate on VALID_TSV
 # then: cp "$OUT" model/default.slm
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
@@ -61,10 +64,12 @@ work9=$cache/train-default-v5-40h-lines
 work10=$cache/train-default-v5-80h-lines
 work11=$cache/train-default-v5-clips-nb
 work12=$cache/train-default-v6
+work13=$cache/train-default-v7
 corpus4=${CORPUS4:-$cache/corpus-v4}
 corpus5=${CORPUS5:-$cache/corpus-v5}
 corpus6=${CORPUS6:-$cache/corpus-v6}
-out=${OUT:-$work12/default.slm}
+corpus7=${CORPUS7:-$cache/corpus-v7}
+out=${OUT:-$work13/default.slm}
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 
@@ -193,6 +198,20 @@ cat "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$clips6/manif
   "$clips6/nb8k.tsv" "$clips6/nbgsm.tsv" > "$work12/train.tsv.tmp"
 mv "$work12/train.tsv.tmp" "$work12/train.tsv"
 "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work12/train.tsv" \
-  --out "$out" --checkpoint "$work12/train.ckpt" \
+  --out "$work12/default.slm" --checkpoint "$work12/train.ckpt" \
   --init "$work11/default.slm" --teacher "$work11/default.slm" \
   --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261219
+
+# Stage 13: eleven more games' soundtracks and effects (corpus-v7, commit fb5e2d4's recipe,
+# `--hours 24 --seed 20261203`, ambient tracks among them). 6,000 steps from stage 12
+# towards itself, as stage 12 was made, with corpus-v7's training mixtures and clips added.
+clips7=$cache/standalone-train-v7
+clips_as_files "$clips7" "$corpus7/clips.tsv"
+mkdir -p "$work13"
+cat "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$corpus7/train.tsv" \
+  "$clips7/manifest.tsv" "$clips7/nb8k.tsv" "$clips7/nbgsm.tsv" > "$work13/train.tsv.tmp"
+mv "$work13/train.tsv.tmp" "$work13/train.tsv"
+"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work13/train.tsv" \
+  --out "$out" --checkpoint "$work13/train.ckpt" \
+  --init "$work12/default.slm" --teacher "$work12/default.slm" \
+  --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261220
