@@ -212,10 +212,12 @@ def classify(pkg, rel):
 # missed, spoken by voices no other package has. Each function maps a lower-cased path and
 # file name to a source id (one voice), or None where the file is not a spoken line.
 # MegaGlest's units: only human ones; monsters, animals and spirits growl (daemon_* also
-# voices the norse battleaxes), and attack/die/hit files are battle and death cries.
+# voices the norse battleaxes), and attack/die/hit files are battle and death cries. The
+# dragon rider's dr_* files are its dragon's roars (Silero VAD hears no speech in them;
+# corpus-v5 to corpus-v7 filed them as lines): left out from corpus-v8 on.
 MEGAGLEST_HUMANS = re.compile(
     r"^(archer|archmage|axe_thrower|guard|horseman|swordman|technician|worker|spearman|shaman|"
-    r"stickfighter|battlemage|initiate|summoner|dr|cudgel|valkyrie|princess)_(ack|select)\d+\.wav$")
+    r"stickfighter|battlemage|initiate|summoner|cudgel|valkyrie|princess)_(ack|select)\d+\.wav$")
 # Red Eclipse's taunts without the laughs, cries and effects (argh, haha, boom, pzap)
 REDECLIPSE_WORDS = re.compile(
     r"^(damnit|gogogo|hangon|luckyshot|niceshot|no|noproblem|sorry|suckit|thanks|yes)2?\.ogg$")
