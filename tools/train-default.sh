@@ -173,16 +173,25 @@ clips_as_files() {
   mv "$clips/nb8k.tsv.tmp" "$clips/nb8k.tsv"
   mv "$clips/nbgsm.tsv.tmp" "$clips/nbgsm.tsv"
 }
+# usage: towards_itself WORK_DIR FROM_MODEL SEED OUT MANIFEST...: 6,000 steps from
+# FROM_MODEL towards itself alone at a peak learning rate of 2e-4, whole windows, on the
+# MANIFESTs in this order (stages 11 to 13)
+towards_itself() {
+  local work=$1 from=$2 seed=$3 out=$4
+  shift 4
+  mkdir -p "$work"
+  cat "$@" > "$work/train.tsv.tmp"
+  mv "$work/train.tsv.tmp" "$work/train.tsv"
+  "$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work/train.tsv" \
+    --out "$out" --checkpoint "$work/train.ckpt" \
+    --init "$from" --teacher "$from" \
+    --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed "$seed"
+}
 clips=$cache/standalone-train
 clips_as_files "$clips" "$corpus5/clips.tsv"
-mkdir -p "$work11"
-cat "$corpus/train.tsv" "$corpus5/train.tsv" "$clips/manifest.tsv" "$clips/nb8k.tsv" \
-  "$clips/nbgsm.tsv" > "$work11/train.tsv.tmp"
-mv "$work11/train.tsv.tmp" "$work11/train.tsv"
-"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work11/train.tsv" \
-  --out "$work11/default.slm" --checkpoint "$work11/train.ckpt" \
-  --init "$work10/default.slm" --teacher "$work10/default.slm" \
-  --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261218
+towards_itself "$work11" "$work10/default.slm" 20261218 "$work11/default.slm" \
+  "$corpus/train.tsv" "$corpus5/train.tsv" "$clips/manifest.tsv" "$clips/nb8k.tsv" \
+  "$clips/nbgsm.tsv"
 
 # Stage 12: more real soundtracks and ambience, and misfiled sources refiled. corpus-v6
 # (commit 9fd0d48's recipe, `--hours 40 --seed 20261202`) adds nine games' soundtracks and
@@ -193,25 +202,15 @@ mv "$work11/train.tsv.tmp" "$work11/train.tsv"
 # of their own, as they are, at 8 kHz and as GSM.
 clips6=$cache/standalone-train-v6
 clips_as_files "$clips6" "$corpus6/clips.tsv"
-mkdir -p "$work12"
-cat "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$clips6/manifest.tsv" \
-  "$clips6/nb8k.tsv" "$clips6/nbgsm.tsv" > "$work12/train.tsv.tmp"
-mv "$work12/train.tsv.tmp" "$work12/train.tsv"
-"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work12/train.tsv" \
-  --out "$work12/default.slm" --checkpoint "$work12/train.ckpt" \
-  --init "$work11/default.slm" --teacher "$work11/default.slm" \
-  --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261219
+towards_itself "$work12" "$work11/default.slm" 20261219 "$work12/default.slm" \
+  "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$clips6/manifest.tsv" \
+  "$clips6/nb8k.tsv" "$clips6/nbgsm.tsv"
 
 # Stage 13: eleven more games' soundtracks and effects (corpus-v7, commit fb5e2d4's recipe,
 # `--hours 24 --seed 20261203`, ambient tracks among them). 6,000 steps from stage 12
 # towards itself, as stage 12 was made, with corpus-v7's training mixtures and clips added.
 clips7=$cache/standalone-train-v7
 clips_as_files "$clips7" "$corpus7/clips.tsv"
-mkdir -p "$work13"
-cat "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$corpus7/train.tsv" \
-  "$clips7/manifest.tsv" "$clips7/nb8k.tsv" "$clips7/nbgsm.tsv" > "$work13/train.tsv.tmp"
-mv "$work13/train.tsv.tmp" "$work13/train.tsv"
-"$build/tools/seqlabel" train "${data[@]}" "${common[@]}" --manifest "$work13/train.tsv" \
-  --out "$out" --checkpoint "$work13/train.ckpt" \
-  --init "$work12/default.slm" --teacher "$work12/default.slm" \
-  --distill-weight 0.5 --steps 6000 --lr 2e-4 --seed 20261220
+towards_itself "$work13" "$work12/default.slm" 20261220 "$out" \
+  "$corpus/train.tsv" "$corpus5/train.tsv" "$corpus6/train.tsv" "$corpus7/train.tsv" \
+  "$clips7/manifest.tsv" "$clips7/nb8k.tsv" "$clips7/nbgsm.tsv"
