@@ -8,7 +8,7 @@
 # 20261201`, and corpus-v6 (the recipe of commit 9fd0d48's tools/corpus/) built with `tools/corpus/build.sh
 # --hours 40 --seed 20261202`, and corpus-v7 (the recipe of commit fb5e2d4's tools/corpus/) built
 # with `tools/corpus/build.sh --hours 24 --seed 20261203`, then
-# `seqlabel train` with the settings below in fourteen runs (docs/default-model.md has
+# `seqlabel train` with the settings below in fourteen runs (docs/default-model-history.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -140,7 +140,7 @@ more_mixtures "$work6" 4583 "$work5/default.slm" 20261208 "$work6/default.slm"
 more_mixtures "$work7" 6129 "$work6/default.slm" 20261209 "$work7/default.slm"
 # Stage 9: from stage 7, with corpus-v5's 40-hour build (1534 files) on top: new
 # mixtures that also hold short acted game lines, a speech group corpus-v4 lacks.
-# (Stage 8, corpus-v4 grown to 200 hours, was measured and not kept: docs/default-model.md.)
+# (Stage 8, corpus-v4 grown to 200 hours, was measured and not kept: docs/default-model-history.md.)
 more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$work9/default.slm" 1534
 # Stage 10: from stage 9, with corpus-v5's 80-hour build (3078 files).
 more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$work10/default.slm" 3078
