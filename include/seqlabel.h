@@ -285,6 +285,14 @@ int sl_model_find_tensor(const sl_model *m, const char *name);
 sl_model *sl_model_average(const sl_model *const *models, const char *const *names, int n,
                            char *err, size_t errlen);
 
+/* A bigger model that computes what `m` computes (model/grow.c): n_layers >= m's
+ * (the new layers come last and start as the identity) and d_ff >= m's (the new
+ * feed-forward units start adding nothing); what is new but feeds those zeros
+ * is initialised at random from `seed`. Pre-norm models only. Everything else
+ * is m's. A new model the caller frees; NULL with a message on error. */
+sl_model *sl_model_grow(const sl_model *m, int n_layers, int d_ff, uint64_t seed, char *err,
+                        size_t errlen);
+
 /* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
  * the installed default model (<datadir>/seqlabel/default.slm) when readable, else
  * the source tree's model/default.slm when readable (so an uninstalled build
@@ -616,7 +624,9 @@ typedef struct {
                                     its weights, shape, features, normalisation and
                                     classes; the optimiser and schedule start afresh, and
                                     `model`, `features` and `class_names` must not ask
-                                    for anything else */
+                                    for anything else, except: */
+    int grow_layers, grow_d_ff;  /* > 0: the init model grows to this many layers and
+                                    this d_ff first (sl_model_grow, seeded with seed) */
     const char *cache_dir;       /* feature cache folder; NULL: no cache */
     int n_classes;               /* 0: the label names, in order of first appearance */
     const char *class_names[SL_MAX_CLASSES];

@@ -331,6 +331,8 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
         !(c->weight_decay >= 0.0f) || !(c->clip >= 0.0f) || !(c->beta1 >= 0.0f && c->beta1 < 1.0f) ||
         !(c->beta2 >= 0.0f && c->beta2 < 1.0f) || !(c->adam_eps > 0.0f))
         return sl_fail(err, errlen, "optimiser settings out of range (lr > 0, 0 <= betas < 1, ...)");
+    if ((c->grow_layers > 0 || c->grow_d_ff > 0) && !c->init_path)
+        return sl_fail(err, errlen, "growing a model needs the model to start from (init)");
     if (c->resume && !c->checkpoint_path)
         return sl_fail(err, errlen, "resuming needs a checkpoint path");
     if (c->augment_gain_db < 0.0f || c->augment_gain_db > 60.0f)
@@ -421,6 +423,23 @@ static int check_init_classes(const sl_train_config *c, const sl_model *m, char 
                                 "out --classes or name these, in this order)", c->init_path, have);
 }
 
+/* --layers / --d-ff with --init: the starting model grows (model/grow.c). */
+static int grow_init(const sl_train_config *c, sl_model **m, char *err, size_t errlen)
+{
+    if (c->grow_layers <= 0 && c->grow_d_ff <= 0)
+        return 0;
+    const sl_model_config *mc = sl_model_get_config(*m);
+    char why[SL_ERR_LEN];
+    sl_model *g = sl_model_grow(*m, c->grow_layers > 0 ? c->grow_layers : mc->n_layers,
+                                c->grow_d_ff > 0 ? c->grow_d_ff : mc->d_ff, c->seed, why,
+                                sizeof why);
+    if (!g)
+        return sl_fail(err, errlen, "%s: %s", c->init_path, why);
+    sl_model_free(*m);
+    *m = g;
+    return 0;
+}
+
 static int file_exists(const char *p)
 {
     struct stat st;
@@ -473,7 +492,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     } else if (c->init_path) {
         if (!(r.m = sl_model_load(c->init_path, err, errlen)))
             goto out;
-        if (check_init_classes(c, r.m, err, errlen))
+        if (check_init_classes(c, r.m, err, errlen) || grow_init(c, &r.m, err, errlen))
             goto out;
     }
     const char *names[SL_MAX_CLASSES];

@@ -30,7 +30,9 @@ static void usage(FILE *fp)
         "  --no-cache            keep features in memory only\n"
         "  --init MODEL          fine-tune: start from MODEL's weights, shape, features and\n"
         "                        classes (a fresh optimiser and schedule; the model and\n"
-        "                        feature options below then cannot be given)\n"
+        "                        feature options below then cannot be given, except\n"
+        "                        --layers and --d-ff: larger ones grow MODEL, its new\n"
+        "                        layers and units starting at zero output: docs/training.md)\n"
         "  --teacher MODEL       distil: MODEL (repeat for an ensemble, up to 8) labels every\n"
         "                        training window; its posteriors are mixed into the targets\n"
         "  --distill-weight W    target = (1 - W) label + W teachers' posteriors [0.5]\n"
@@ -147,7 +149,8 @@ int sl_cmd_train(int argc, char **argv)
     while ((o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
         const char *a = optarg;
         int bad = 0;
-        if (!shape_option && ((o >= O_RATE && o <= O_MFCC) || (o >= O_DMODEL && o <= O_BAND)))
+        if (!shape_option && o != O_LAYERS && o != O_DFF &&
+            ((o >= O_RATE && o <= O_MFCC) || (o >= O_DMODEL && o <= O_BAND)))
             shape_option = opts[li].name;
         switch (o) {
         case O_INIT: c.init_path = a; break;
@@ -177,8 +180,8 @@ int sl_cmd_train(int argc, char **argv)
         case O_MFCC: bad = cli_parse_int("--mfcc", a, 0, 1024, &v); c.features.num_ceps = (int)v; break;
         case O_DMODEL: bad = cli_parse_int("--d-model", a, 2, SL_MAX_DIM, &v); c.model.d_model = (int)v; break;
         case O_HEADS: bad = cli_parse_int("--heads", a, 1, SL_MAX_HEADS, &v); c.model.n_heads = (int)v; break;
-        case O_LAYERS: bad = cli_parse_int("--layers", a, 1, SL_MAX_LAYERS, &v); c.model.n_layers = (int)v; break;
-        case O_DFF: bad = cli_parse_int("--d-ff", a, 1, SL_MAX_DIM, &v); c.model.d_ff = (int)v; break;
+        case O_LAYERS: bad = cli_parse_int("--layers", a, 1, SL_MAX_LAYERS, &v); c.model.n_layers = c.grow_layers = (int)v; break;
+        case O_DFF: bad = cli_parse_int("--d-ff", a, 1, SL_MAX_DIM, &v); c.model.d_ff = c.grow_d_ff = (int)v; break;
         case O_ACT:
             if (!strcmp(a, "relu")) c.model.activation = SL_ACT_RELU;
             else if (!strcmp(a, "gelu")) c.model.activation = SL_ACT_GELU;
@@ -269,6 +272,8 @@ int sl_cmd_train(int argc, char **argv)
         return cli_error("train: --%s cannot be given with --init: fine-tuning keeps the shape and "
                          "features of %s", shape_option, c.init_path);
     }
+    if (!c.init_path) /* without --init, --layers and --d-ff shape a new model */
+        c.grow_layers = c.grow_d_ff = 0;
     char cache_buf[4096];
     if (!no_cache)
         c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
