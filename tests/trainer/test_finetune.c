@@ -57,36 +57,22 @@ static int teardown(void **state)
     return 0;
 }
 
-/* Runs `seqlabel train` writing dir/<tag>.slm, .ckpt and .report; returns the
- * exit status and stderr in *err (malloc'ed). */
+/* The arguments of `seqlabel train` on all.tsv writing dir/<tag>.slm, .ckpt and .report. */
+static const char *args(const char *opts, const char *tag)
+{
+    static char a[3072];
+    snprintf(a, sizeof a, "--manifest %s/all.tsv --checkpoint %s/%s.ckpt --cache-dir %s/cache "
+             RUN " %s", dir, dir, tag, dir, opts);
+    return a;
+}
+
 static int train(const char *opts, const char *tag, char **err)
 {
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/%s.slm --checkpoint %s/%s.ckpt "
-             "--cache-dir %s/cache " RUN " %s > %s/%s.report",
-             seqlabel, dir, dir, tag, dir, tag, dir, opts, dir, tag);
-    return tt_run(cmd, err);
+    return tt_train(dir, tag, args(opts, tag), err);
 }
 
-static void train_ok(const char *opts, const char *tag)
-{
-    char *err = NULL;
-    int rc = train(opts, tag, &err);
-    if (rc != 0)
-        fail_msg("train %s exited %d: %s", opts, rc, err ? err : "");
-    free(err);
-}
-
-static sl_model *load(const char *tag)
-{
-    char name[64], e[SL_ERR_LEN];
-    snprintf(name, sizeof name, "%s.slm", tag);
-    sl_model *m = sl_model_load(tt_path(dir, name), e, sizeof e);
-    if (!m)
-        fail_msg("%s", e);
-    return m;
-}
+static void train_ok(const char *opts, const char *tag) { tt_train_ok(dir, tag, args(opts, tag)); }
+static sl_model *load(const char *tag) { return tt_load_model(dir, tag); }
 
 static double max_param_diff(const sl_model *a, const sl_model *b)
 {
@@ -96,24 +82,6 @@ static double max_param_diff(const sl_model *a, const sl_model *b)
     for (size_t i = 0; i < sl_model_num_params(a); i++)
         d = fmax(d, fabs((double)pa[i] - (double)pb[i]));
     return d;
-}
-
-/* The train_loss of the report's epoch line "epoch E/..." */
-static double epoch_train_loss(const char *tag, int epoch)
-{
-    char name[64], key[64];
-    snprintf(name, sizeof name, "%s.report", tag);
-    snprintf(key, sizeof key, "epoch %d/", epoch);
-    char *rep = tt_read_file(tt_path(dir, name), NULL);
-    assert_non_null(rep);
-    const char *line = strstr(rep, key);
-    if (!line)
-        fail_msg("no '%s' in %s:\n%s", key, name, rep);
-    const char *l = strstr(line, "train_loss ");
-    assert_non_null(l);
-    double v = atof(l + strlen("train_loss "));
-    free(rep);
-    return v;
 }
 
 /* The training loss of the last epoch whose model was saved (the best on
@@ -173,8 +141,9 @@ static void training_continues_from_the_model(void **state)
     snprintf(opts, sizeof opts, "--init %s/base.slm --steps 3 --lr 1e-3 --seed 5", dir);
     train_ok(opts, "cont");
     /* 2 x 6 s of training audio = 1196 frames, 512 per step: 3 steps an epoch. */
-    double base_first = epoch_train_loss("base", 1), base_saved = saved_epoch_train_loss("base");
-    double cont_first = epoch_train_loss("cont", 1);
+    double base_first = tt_epoch_train_loss(dir, "base", 1);
+    double base_saved = saved_epoch_train_loss("base");
+    double cont_first = tt_epoch_train_loss(dir, "cont", 1);
     printf("train loss: base epoch 1 %.4f, saved epoch %.4f; fine-tune epoch 1 %.4f\n",
            base_first, base_saved, cont_first);
     assert_true(base_saved < 0.5 * base_first); /* the base model did learn */

@@ -26,7 +26,6 @@
 #include "trainer_test_util.h"
 
 static char dir[512];
-static const char *seqlabel;
 
 #define NF 8
 #define T 40
@@ -197,11 +196,17 @@ static void refusals(void **state)
 #define BASE "--mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --norm pre --activation gelu"
 #define RUN "--window 64 --batch 8 --warmup 5 --quiet"
 
+static const char *args(const char *opts)
+{
+    static char a[3072];
+    snprintf(a, sizeof a, "--manifest %s/all.tsv --cache-dir %s/cache " RUN " %s", dir, dir, opts);
+    return a;
+}
+
 static int setup(void **state)
 {
     (void)state;
-    seqlabel = getenv("SL_SEQLABEL");
-    if (!seqlabel)
+    if (!getenv("SL_SEQLABEL"))
         return -1;
     tt_mkdtemp(dir, sizeof dir, "grow");
     tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, 31, "train");
@@ -210,15 +215,11 @@ static int setup(void **state)
     snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
     if (system(cmd) != 0)
         return -1;
-    for (int pre = 0; pre < 2; pre++) {
-        snprintf(cmd, sizeof cmd,
-                 "%s train --manifest %s/all.tsv --out %s/%s.slm --cache-dir %s/cache " BASE
-                 " %s " RUN " --lr 3e-3 --steps 60 --seed 7 > %s/%s.report",
-                 seqlabel, dir, dir, pre ? "base" : "post", dir, pre ? "" : "--norm post", dir,
-                 pre ? "base" : "post");
-        if (tt_run(cmd, NULL) != 0)
+    for (int pre = 0; pre < 2; pre++)
+        if (tt_train(dir, pre ? "base" : "post",
+                     args(pre ? BASE " --lr 3e-3 --steps 60 --seed 7"
+                              : BASE " --norm post --lr 3e-3 --steps 60 --seed 7"), NULL) != 0)
             return -1;
-    }
     return 0;
 }
 
@@ -229,47 +230,8 @@ static int teardown(void **state)
     return 0;
 }
 
-static int train(const char *opts, const char *tag, char **err)
-{
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/%s.slm --cache-dir %s/cache " RUN
-             " %s > %s/%s.report", seqlabel, dir, dir, tag, dir, opts, dir, tag);
-    return tt_run(cmd, err);
-}
-
-static void train_ok(const char *opts, const char *tag)
-{
-    char *err = NULL;
-    int rc = train(opts, tag, &err);
-    if (rc != 0)
-        fail_msg("train %s exited %d: %s", opts, rc, err ? err : "");
-    free(err);
-}
-
-static sl_model *load(const char *tag)
-{
-    char name[64], e[SL_ERR_LEN];
-    snprintf(name, sizeof name, "%s.slm", tag);
-    sl_model *m = sl_model_load(tt_path(dir, name), e, sizeof e);
-    if (!m)
-        fail_msg("%s", e);
-    return m;
-}
-
-static double first_epoch_loss(const char *tag)
-{
-    char name[64];
-    snprintf(name, sizeof name, "%s.report", tag);
-    char *rep = tt_read_file(tt_path(dir, name), NULL);
-    assert_non_null(rep);
-    const char *l = strstr(rep, "train_loss ");
-    if (!l)
-        fail_msg("no train_loss in %s:\n%s", name, rep);
-    double v = atof(l + strlen("train_loss "));
-    free(rep);
-    return v;
-}
+static void train_ok(const char *opts, const char *tag) { tt_train_ok(dir, tag, args(opts)); }
+static sl_model *load(const char *tag) { return tt_load_model(dir, tag); }
 
 static void command_grows_the_model(void **state)
 {
@@ -305,8 +267,8 @@ static void command_grows_the_model(void **state)
     const float *w = tensor(g, "encoder.layers.1.self_attn.out_proj.weight", &n);
     printf("new layer's out_proj after 3 steps: %zu of %zu weights still zero\n", zeros(w, n), n);
     assert_true(zeros(w, n) < n / 10);
-    double lg = first_epoch_loss("grown"), lf = first_epoch_loss("fresh");
-    double lb = first_epoch_loss("base");
+    double lg = tt_epoch_train_loss(dir, "grown", 1), lf = tt_epoch_train_loss(dir, "fresh", 1);
+    double lb = tt_epoch_train_loss(dir, "base", 1);
     printf("first epoch train loss: grown %.4f, fresh %.4f (base's first %.4f)\n", lg, lf, lb);
     assert_true(lg < 0.5 * lf);
     sl_model_free(g);
@@ -317,7 +279,7 @@ static void refused(const char *what, const char *opts_fmt, const char *want1, c
 {
     char opts[1024], *err = NULL;
     snprintf(opts, sizeof opts, opts_fmt, dir);
-    int rc = train(opts, "refused", &err);
+    int rc = tt_train(dir, "refused", args(opts), &err);
     tt_expect_refusal(what, rc, err, want1, want2);
 }
 

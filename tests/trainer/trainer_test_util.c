@@ -171,6 +171,52 @@ int tt_run(const char *cmd, char **err_out)
     return WEXITSTATUS(st);
 }
 
+int tt_train(const char *dir, const char *tag, const char *args, char **err)
+{
+    const char *seqlabel = getenv("SL_SEQLABEL");
+    assert_non_null(seqlabel);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s train --out %s/%s.slm %s > %s/%s.report", seqlabel, dir, tag,
+             args, dir, tag);
+    return tt_run(cmd, err);
+}
+
+void tt_train_ok(const char *dir, const char *tag, const char *args)
+{
+    char *err = NULL;
+    int rc = tt_train(dir, tag, args, &err);
+    if (rc != 0)
+        fail_msg("train %s exited %d: %s", args, rc, err ? err : "");
+    free(err);
+}
+
+sl_model *tt_load_model(const char *dir, const char *tag)
+{
+    char name[256], e[SL_ERR_LEN];
+    snprintf(name, sizeof name, "%s.slm", tag);
+    sl_model *m = sl_model_load(tt_path(dir, name), e, sizeof e);
+    if (!m)
+        fail_msg("%s", e);
+    return m;
+}
+
+double tt_epoch_train_loss(const char *dir, const char *tag, int epoch)
+{
+    char name[64], key[64];
+    snprintf(name, sizeof name, "%s.report", tag);
+    snprintf(key, sizeof key, "epoch %d/", epoch);
+    char *rep = tt_read_file(tt_path(dir, name), NULL);
+    assert_non_null(rep);
+    const char *line = strstr(rep, key);
+    if (!line)
+        fail_msg("no '%s' in %s:\n%s", key, name, rep);
+    const char *l = strstr(line, "train_loss ");
+    assert_non_null(l);
+    double v = atof(l + strlen("train_loss "));
+    free(rep);
+    return v;
+}
+
 int tt_same_file(const char *dir, const char *a, const char *b)
 {
     size_t la, lb;

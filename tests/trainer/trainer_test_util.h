@@ -35,6 +35,17 @@ void tt_make_task_file(const char *dir, const char *name, double seconds, uint64
 void tt_make_task_set(const char *dir, const char *manifest, const char *prefix, int n,
                       double seconds, uint64_t seed, const char *split);
 
+/* Runs `$SL_SEQLABEL train --out dir/<tag>.slm <args> > dir/<tag>.report`; returns the
+ * exit status, stderr in *err (malloc'ed; err may be NULL). */
+int tt_train(const char *dir, const char *tag, const char *args, char **err);
+/* The same, failing the test unless it exits 0. */
+void tt_train_ok(const char *dir, const char *tag, const char *args);
+/* dir/<tag>.slm, loaded; fails the test when it cannot be. */
+sl_model *tt_load_model(const char *dir, const char *tag);
+
+/* The train_loss of dir/<tag>.report's line "epoch E/..."; fails the test without one. */
+double tt_epoch_train_loss(const char *dir, const char *tag, int epoch);
+
 /* 1 when dir/a and dir/b hold the same bytes; fails the test when either is
  * missing. */
 int tt_same_file(const char *dir, const char *a, const char *b);
