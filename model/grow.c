@@ -60,7 +60,8 @@ sl_model *sl_model_grow(const sl_model *m, int n_layers, int d_ff, uint64_t seed
     }
     if (n_layers < c->n_layers || d_ff < c->d_ff) {
         sl_fail(err, errlen, "a model grows, never shrinks: it has %d layers and d_ff %d, "
-                             "more than the %d and %d asked for", c->n_layers, c->d_ff, n_layers, d_ff);
+                             "more than the %d and %d asked for",
+                c->n_layers, c->d_ff, n_layers, d_ff);
         return NULL;
     }
     sl_model_config g = *c;
