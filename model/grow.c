@@ -21,32 +21,16 @@
 #include "common/errors.h"
 #include "model_internal.h"
 
-static void copy_rows(float *dst, int dst_cols, const float *src, int src_cols, int rows)
+/* Tensor `t` of the old model into the new model's tensor of the same name, which
+ * may have more rows (linear1) or more columns (linear2): the old values fill its
+ * top-left corner. */
+static void copy_into(const sl_tensor_info *t, const float *src, sl_model *out)
 {
-    for (int r = 0; r < rows; r++)
-        memcpy(dst + (size_t)r * dst_cols, src + (size_t)r * src_cols,
-               (size_t)src_cols * sizeof *dst);
-}
-
-/* Old layer `s` into new layer `d`, whose d_ff may be larger: the first rows of
- * linear1 and the first columns of linear2 are the old ones. */
-static void copy_layer(const sl_layer_params *s, sl_layer_params *d, int dm, int f_old, int f_new)
-{
-    size_t dd = (size_t)dm * dm;
-    memcpy(d->in_proj_weight, s->in_proj_weight, 3 * dd * sizeof(float));
-    if (s->in_proj_bias)
-        memcpy(d->in_proj_bias, s->in_proj_bias, 3 * (size_t)dm * sizeof(float));
-    memcpy(d->out_proj_weight, s->out_proj_weight, dd * sizeof(float));
-    memcpy(d->out_proj_bias, s->out_proj_bias, (size_t)dm * sizeof(float));
-    memcpy(d->linear1_weight, s->linear1_weight, (size_t)f_old * dm * sizeof(float));
-    memcpy(d->linear1_bias, s->linear1_bias, (size_t)f_old * sizeof(float));
-    memset(d->linear2_weight, 0, (size_t)dm * f_new * sizeof(float));
-    copy_rows(d->linear2_weight, f_new, s->linear2_weight, f_old, dm);
-    memcpy(d->linear2_bias, s->linear2_bias, (size_t)dm * sizeof(float));
-    memcpy(d->norm1_weight, s->norm1_weight, (size_t)dm * sizeof(float));
-    memcpy(d->norm1_bias, s->norm1_bias, (size_t)dm * sizeof(float));
-    memcpy(d->norm2_weight, s->norm2_weight, (size_t)dm * sizeof(float));
-    memcpy(d->norm2_bias, s->norm2_bias, (size_t)dm * sizeof(float));
+    const sl_tensor_info *n = sl_model_tensor(out, sl_model_find_tensor(out, t->name));
+    float *dst = out->params + n->offset;
+    for (int r = 0; r < t->shape[0]; r++)
+        memcpy(dst + (size_t)r * n->shape[1], src + (size_t)r * t->shape[1],
+               (size_t)t->shape[1] * sizeof *dst);
 }
 
 sl_model *sl_model_grow(const sl_model *m, int n_layers, int d_ff, uint64_t seed, char *err,
@@ -76,25 +60,22 @@ sl_model *sl_model_grow(const sl_model *m, int n_layers, int d_ff, uint64_t seed
         return NULL;
     /* Random weights everywhere first: what nothing below overwrites is new. */
     sl_model_init_params(out, seed);
-    const sl_params *s = &m->views;
-    sl_params *d = &out->views;
+    /* Zero what must start adding nothing: every linear2 weight (the old columns
+     * are copied back below), and the new layers' branch outputs. */
     const int dm = c->d_model;
-    memcpy(d->input_weight, s->input_weight, (size_t)dm * c->n_features * sizeof(float));
-    memcpy(d->input_bias, s->input_bias, (size_t)dm * sizeof(float));
     for (int l = 0; l < n_layers; l++) {
-        const sl_layer_params *L = &d->layers[l];
-        if (l < c->n_layers) {
-            copy_layer(&s->layers[l], &d->layers[l], dm, c->d_ff, d_ff);
+        const sl_layer_params *L = &out->views.layers[l];
+        memset(L->linear2_weight, 0, (size_t)dm * d_ff * sizeof(float));
+        if (l < c->n_layers)
             continue;
-        }
         memset(L->out_proj_weight, 0, (size_t)dm * dm * sizeof(float));
         memset(L->out_proj_bias, 0, (size_t)dm * sizeof(float));
-        memset(L->linear2_weight, 0, (size_t)dm * d_ff * sizeof(float));
         memset(L->linear2_bias, 0, (size_t)dm * sizeof(float));
     }
-    memcpy(d->final_norm_weight, s->final_norm_weight, (size_t)dm * sizeof(float));
-    memcpy(d->final_norm_bias, s->final_norm_bias, (size_t)dm * sizeof(float));
-    memcpy(d->classifier_weight, s->classifier_weight, (size_t)c->n_classes * dm * sizeof(float));
-    memcpy(d->classifier_bias, s->classifier_bias, (size_t)c->n_classes * sizeof(float));
+    /* Every old tensor has a namesake here, at least as large. */
+    for (int i = 0; i < sl_model_num_tensors(m); i++) {
+        const sl_tensor_info *t = sl_model_tensor(m, i);
+        copy_into(t, m->params + t->offset, out);
+    }
     return out;
 }

@@ -37,12 +37,9 @@ static int setup(void **state)
     if (!seqlabel)
         return -1;
     tt_mkdtemp(dir, sizeof dir, "finetune");
-    tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, 21, "train");
-    tt_make_task_set(dir, "va.tsv", "va", 1, 4.0, 22, "valid");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
-    if (system(cmd) != 0)
+    if (tt_make_train_valid(dir, 21))
         return -1;
+    char cmd[4096];
     snprintf(cmd, sizeof cmd,
              "%s train --manifest %s/all.tsv --out %s/base.slm --cache-dir %s/cache " SHAPE
              " " RUN " --lr 3e-3 --steps 60 --seed 7 > %s/base.report",

@@ -209,11 +209,7 @@ static int setup(void **state)
     if (!getenv("SL_SEQLABEL"))
         return -1;
     tt_mkdtemp(dir, sizeof dir, "grow");
-    tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, 31, "train");
-    tt_make_task_set(dir, "va.tsv", "va", 1, 4.0, 32, "valid");
-    char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
-    if (system(cmd) != 0)
+    if (tt_make_train_valid(dir, 31))
         return -1;
     for (int pre = 0; pre < 2; pre++)
         if (tt_train(dir, pre ? "base" : "post",

@@ -41,11 +41,7 @@ static int setup(void **state)
     if (!seqlabel)
         return -1;
     tt_mkdtemp(dir, sizeof dir, "resume");
-    tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, 11, "train");
-    tt_make_task_set(dir, "va.tsv", "va", 1, 4.0, 12, "valid");
-    char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
-    return system(cmd) == 0 ? 0 : -1;
+    return tt_make_train_valid(dir, 11);
 }
 
 static int teardown(void **state)

@@ -171,6 +171,15 @@ int tt_run(const char *cmd, char **err_out)
     return WEXITSTATUS(st);
 }
 
+int tt_make_train_valid(const char *dir, uint64_t seed)
+{
+    tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, seed, "train");
+    tt_make_task_set(dir, "va.tsv", "va", 1, 4.0, seed + 1, "valid");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
+    return system(cmd) == 0 ? 0 : -1;
+}
+
 int tt_train(const char *dir, const char *tag, const char *args, char **err)
 {
     const char *seqlabel = getenv("SL_SEQLABEL");

@@ -35,6 +35,11 @@ void tt_make_task_file(const char *dir, const char *name, double seconds, uint64
 void tt_make_task_set(const char *dir, const char *manifest, const char *prefix, int n,
                       double seconds, uint64_t seed, const char *split);
 
+/* The small task most command tests train on: dir/tr.tsv (2 x 6 s, split "train",
+ * from `seed`), dir/va.tsv (1 x 4 s, "valid", seed + 1) and dir/all.tsv holding
+ * both. 0, or -1 when the files cannot be written. */
+int tt_make_train_valid(const char *dir, uint64_t seed);
+
 /* Runs `$SL_SEQLABEL train --out dir/<tag>.slm <args> > dir/<tag>.report`; returns the
  * exit status, stderr in *err (malloc'ed; err may be NULL). */
 int tt_train(const char *dir, const char *tag, const char *args, char **err);
