@@ -2,7 +2,7 @@
 """Held-out clips as short files of their own, labelled by the corpus rule.
 
 usage: standalone_clips.py OUT_DIR [--split test] [--per-source 6] [--max-s 20] [--index TSV]
-                            [--package NAME]
+                            [--package NAME[,NAME...]]
 
 Up to --per-source clips of every speech, music and noise source of the split
 (synthetic noise left out; a fixed draw), each cut to --max-s seconds and written
@@ -33,8 +33,9 @@ def main():
     ap.add_argument("--index", default=cc.clips_index(),
                     help="a recipe's clip index [this tree's recipe's clips.tsv]")
     ap.add_argument("--package", default="",
-                    help="only clips of packages whose name holds this text (one voice's "
-                         "prompts, say) [all]")
+                    help="only clips of packages whose name holds this text, or one of these "
+                         "comma-separated texts (one voice's prompts, a recipe's new "
+                         "packages) [all]")
     a = ap.parse_args()
     with open(a.index, encoding="utf-8") as f:
         head = f.readline().rstrip("\n").split("\t")
@@ -42,7 +43,8 @@ def main():
     by = {}
     for r in rows:
         if r["split"] == a.split and r["class"] in ("speech", "music", "noise") \
-                and r["group"] != "synth" and a.package in r["package"]:
+                and r["group"] != "synth" and \
+                any(p in r["package"] for p in a.package.split(",")):
             by.setdefault((r["class"], r["group"], r["source"]), []).append(r)
     rng = np.random.default_rng(7)
     meta = []

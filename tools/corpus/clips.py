@@ -180,6 +180,12 @@ def classify(pkg, rel):
             return None
     if pkg == "pingus-data" and re.match(r"(goodidea|letsgo|ohno|yipee)\.", base):
         return None  # the pingus speak
+    if pkg.startswith("fretsonfire-songs-"):
+        # each song folder holds the band (song.ogg) and its lead guitar (guitar.ogg): one
+        # source, so both land in one split; notes.mid is the game's note chart, not music
+        if base in ("song.ogg", "guitar.ogg"):
+            return ("music", "recorded", "%s:%s" % (pkg, os.path.basename(os.path.dirname(rel))))
+        return None
     if pkg in PATH_RULES:
         return classify_by_path(pkg, low, "%s:%s" % (pkg, rel))
     if pkg == "cube2-data" and CUBE2_NOT_NOISE.search(low):
@@ -311,6 +317,25 @@ PATH_RULES = {
     "solarwolf": dict(music=r"/data/music/.*\.ogg$", noise=r"/data/audio/",
                       skip=r"/(vaauw|gameover|startup)\.wav$"),
     "ri-li-data": dict(noise=r"/sounds/.*\.wav$"),
+    # corpus-v9
+    "naev-data": dict(music=r"/snd/music/", noise=r"/snd/sounds/", skip=r"/hail\."),
+    "starfighter-data": dict(music=r"/starfighter/music/", noise=r"/starfighter/sound/",
+                             skip=r"/maledeath\."),
+    "ardentryst": dict(  # its heroes' cries and monsters sit in sub-folders, not read
+        music=r"/ardentryst/music/", noise=r"/ardentryst/sounds/[^/]+$",
+        skip=r"/(maea|obelisk|newgame|chimegliss|treasure)\.ogg$",  # jingles
+        lines=r"/sounds/voi_intro_\d", voice="narrator"),
+    "netpanzer-data": dict(  # the units answer orders over the radio
+        noise=r"/sound/", skip=r"/(attack|scream\w*)\.wav$",
+        lines=r"/sound/(move_|target_|yessir|\w\w-selected_)", voice="radio"),
+    "freeciv-data": dict(music=r"/stdmusic/", noise=r"/stdsounds/"),
+    "tuxfootball": dict(music=r"/sound/(titlemusic|ingame)\.ogg$", noise=r"/sound/",
+                        skip=r"/crowd"),  # the crowd cheers and boos: voices
+    "sonic-pi-samples": dict(  # loops and phrases; single drum hits are neither class
+        music=r"/samples/(loop_(?!3d_printer)|guit_|ambi_(piano|choir|drone|lunar_land|"
+              r"glass_hum|haunted_hum))",
+        noise=r"/samples/(vinyl_|misc_(crow|cineboom)|loop_3d_printer|perc_(door|swoosh|"
+              r"swash|impact))"),
 }
 
 
@@ -385,6 +410,39 @@ def unpack_zip(pkg, archive, folder):
     open(os.path.join(dest, ".done"), "w").close()
 
 
+# Nexuiz's players call to their team ("cover me", "incoming"), nine voices; their taunts
+# (laughs among them), pains, deaths, jumps and gasps are left out.
+NEXUIZ_CALLS = re.compile(
+    r"^(attack\d?|attackinfive|coverme|defend|freelance\d|incoming|meet|needhelp\d?|seenflag|"
+    r"flagseen|teamshoot\d?|waypoint|letsgo|getourflagback|flagcarriertakingdamage)\.ogg$")
+
+
+def classify_nexuiz_data(rel):
+    """corpus-v9: Nexuiz's data.pk3 sound/: the players' team calls and the two announcers
+    (one a robot voice) as lines, the tutorial's narrator as real speech, ambience, weapons
+    and machines as noise."""
+    low = rel.lower()
+    base = os.path.basename(low)
+    if os.path.splitext(low)[1] not in AUDIO_EXT:
+        return None
+    m = re.search(r"/sound/player/([^/]+)/", low)
+    if m:
+        if "/player/" in low.split("/sound/player/", 1)[1] or not NEXUIZ_CALLS.match(base):
+            return None
+        return ("speech", "lines", "nexuiz:" + m.group(1))
+    m = re.search(r"/sound/announcer/(male|robotic)/", low)
+    if m:
+        return None if base == "welcome.ogg" else ("speech", "lines", "nexuiz:" + m.group(1))
+    if "/sound/tutorial/" in low:
+        # misc-door is a door
+        return None if base == "misc-door.ogg" else ("speech", "real", "nexuiz:tutorial")
+    if re.search(r"/sound/(ambient|desertfactory|weapons|misc|onslaught|porto|weather|plats|"
+                 r"turrets|nexball|cyberparcour01)/", low) and not NOT_NOISE.search(low) and \
+            not re.search(r"radio|talk|hitsound|typehit", base):
+        return ("noise", "effects", "nexuiz-data:" + rel)
+    return None
+
+
 def classify_trigger(rel):
     """Co-driver pace notes are real speech (three voices); engine, gravel, wind are noise."""
     low = rel.lower()
@@ -456,6 +514,7 @@ ZIPPED = {
     "trigger-rally-data": ("data.zip", "sounds/", classify_trigger),
     "ufoai-sound": ("0snd.pk3", "sound/", lambda rel: classify_ufoai("/" + rel)),
     "nexuiz-music": ("music.pk3", "sound/cdtracks/", classify_nexuiz),
+    "nexuiz-data": ("data.pk3", "sound/", classify_nexuiz_data),
 }
 
 
@@ -499,7 +558,8 @@ def package_files(only):
                     c = None  # its speech comes through sky_speech.py (make_sky_clips)
                 else:
                     c = classify(pkg, "/" + rel)
-                if os.path.splitext(f.lower())[1] in MIDI_EXT:
+                if os.path.splitext(f.lower())[1] in MIDI_EXT and \
+                        not pkg.startswith("fretsonfire-songs-"):  # note charts
                     c = ("music", "midi", "%s:%s" % (pkg, rel))
                 if c:
                     yield pkg, path, rel, c
