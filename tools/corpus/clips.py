@@ -62,6 +62,12 @@ def classify(pkg, rel):
     ext = os.path.splitext(low)[1]
     if pkg in DRASCULA_VOICES:
         return classify_drascula(pkg, base)
+    if ext in MIDI_EXT:
+        # rendered through soundfonts (render_midi); Frets on Fire's notes.mid are the
+        # game's note charts, not music
+        if pkg.startswith("fretsonfire-songs-"):
+            return None
+        return ("music", "midi", "%s:%s" % (pkg, rel.lstrip("/")))
     if ext not in AUDIO_EXT or "/doc/" in low:
         return None
     if pkg == "fillets-ng-data-cs":
@@ -182,7 +188,7 @@ def classify(pkg, rel):
         return None  # the pingus speak
     if pkg.startswith("fretsonfire-songs-"):
         # each song folder holds the band (song.ogg) and its lead guitar (guitar.ogg): one
-        # source, so both land in one split; notes.mid is the game's note chart, not music
+        # source, so both land in one split
         if base in ("song.ogg", "guitar.ogg"):
             return ("music", "recorded", "%s:%s" % (pkg, os.path.basename(os.path.dirname(rel))))
         return None
@@ -558,9 +564,6 @@ def package_files(only):
                     c = None  # its speech comes through sky_speech.py (make_sky_clips)
                 else:
                     c = classify(pkg, "/" + rel)
-                if os.path.splitext(f.lower())[1] in MIDI_EXT and \
-                        not pkg.startswith("fretsonfire-songs-"):  # note charts
-                    c = ("music", "midi", "%s:%s" % (pkg, rel))
                 if c:
                     yield pkg, path, rel, c
 
