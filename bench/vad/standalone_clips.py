@@ -71,10 +71,12 @@ def main():
                         s = j
             meta.append((base + ".wav", base + ".txt", r["class"], r["group"], r["source"],
                          "%.2f" % (len(x) / cc.SR)))
-    with open(os.path.join(a.out, "manifest.tsv"), "w") as f:
-        f.writelines("%s\t%s\n" % m[:2] for m in meta)
-    with open(os.path.join(a.out, "meta.tsv"), "w") as f:
-        f.writelines("\t".join(m) + "\n" for m in meta)
+    # meta.tsv first, manifest.tsv last and by rename: a manifest means a finished set
+    for name, lines in (("meta.tsv", ("\t".join(m) + "\n" for m in meta)),
+                        ("manifest.tsv", ("%s\t%s\n" % m[:2] for m in meta))):
+        with open(os.path.join(a.out, name + ".tmp"), "w") as f:
+            f.writelines(lines)
+        os.replace(os.path.join(a.out, name + ".tmp"), os.path.join(a.out, name))
     print("%d clips in %s" % (len(meta), a.out))
 
 
