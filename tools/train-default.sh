@@ -11,7 +11,7 @@
 # commit 10b9deb's tools/corpus/) built with `tools/corpus/build.sh --hours 32 --seed
 # 20261204`, and corpus-v9 (the recipe of commit 910f861's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 32 --seed 20261205`, then
-# `seqlabel train` with the settings below in eighteen runs (docs/default-model-history.md has
+# `seqlabel train` with the settings below in nineteen runs (docs/default-model-history.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -294,8 +294,8 @@ towards_itself "$work17" "$work16/default.slm" 20261229 12000 "$work17/default.s
 # channel low-passes at 3.5-5 kHz, below what an 11.025 kHz file holds. 12,000 steps from
 # stage 17 towards itself on stage 17's fine-tune files with corpus-v7's and the new
 # packages' training clips at 11.025 kHz added (59,990 files). Not averaged with stage 17
-# this time: the average was level with it on the validation splits and behind it on
-# validation clips as files (docs/default-model-history.md).
+# this time: the average was level with it on the validation splits and level or behind it
+# on every set of validation clips as files (docs/default-model-history.md).
 clips_resampled "$clips7" nb11k 11025 wav
 clips_resampled "$clips9" nb11k 11025 wav
 towards_itself "$work18" "$work17/average.slm" 20261230 12000 "$out" \
