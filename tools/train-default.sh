@@ -312,11 +312,12 @@ towards_itself "$work18" "$work17/average.slm" 20261230 12000 "$work18/default.s
 # narrator, real isolated English words), their training clips as files only: its
 # mixtures would need about 7 GB more of disk than the cache had. 12,000 steps from stage
 # 18 towards itself on stage 18's files with the new clips (as they are, at 8 kHz, as GSM
-# and at 11.025 kHz) listed three times (64,202 files). A second seed (20261232) and the
-# average of the two were ahead of this run on validation, but were lost with the machine
-# that made them (docs/default-model-history.md); this run alone is level with stage 18
-# or ahead of it on four of the six validation splits of the mixtures and behind by 0.01
-# and 0.04 points on the other two.
+# and at 11.025 kHz) listed three times (64,202 files): ahead of stage 18 on four of the
+# six validation splits of the mixtures and behind by 0.01 and 0.04 points on the other
+# two. A second seed (20261232) was level with this run on validation and the average of
+# the two level or ahead, but both were lost with the machine that made them; this run
+# averaged with stage 18 was level with it on the mixtures and behind it on the new
+# packages' validation clips (docs/default-model-history.md).
 new10=singularity-music,asc-music,lordsawar-data,searchandrescue-data,plee-the-bear-data
 new10=$new10,glob2-data,brainparty-data,wordwarvi-sound,micropolis-data,boswars-data,qabcs-data
 clips10=$cache/standalone-train-v10
