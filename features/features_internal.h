@@ -33,6 +33,11 @@ typedef struct {
  * Kaldi refuses such settings. Allocates nothing. */
 int sl_mel_first_empty_bin(const sl_feature_config *cfg, int fft_size);
 int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size);
+/* out[m]: the mean of v (one value per FFT bin, 0 .. fft_size/2 - 1) under
+ * mel filter m, weighted by the filter. With v the share of each FFT bin's
+ * power that a filter lets through, out is each mel bin's share (flat
+ * spectrum within a filter assumed). */
+void sl_mel_weighted_mean(const sl_feature_config *cfg, const float *v, float *out);
 void sl_mel_bank_free(sl_mel_bank *b);
 
 /* Fills w[0..n-1] with the window of the given type (Kaldi's definitions). */

@@ -81,6 +81,22 @@ int sl_mel_first_empty_bin(const sl_feature_config *cfg, int fft_size)
     return -1;
 }
 
+void sl_mel_weighted_mean(const sl_feature_config *cfg, const float *v, float *out)
+{
+    mel_layout l = layout_of(cfg, sl_feature_fft_size(cfg));
+    for (int m = 0, k0 = 0; m < cfg->num_mel_bins; m++) {
+        int first, len;
+        bin_span(&l, m, &k0, &first, &len);
+        double sum = 0.0, all = 0.0;
+        for (int k = first; k < first + len; k++) {
+            double w = mel_weight(l.mel_low, l.delta, m, sl_mel_scale(l.bin_width * k));
+            all += w;
+            sum += w * v[k];
+        }
+        out[m] = all > 0.0 ? (float)(sum / all) : 0.0f;
+    }
+}
+
 int sl_mel_bank_init(sl_mel_bank *b, const sl_feature_config *cfg, int fft_size)
 {
     mel_layout l = layout_of(cfg, fft_size);

@@ -659,6 +659,9 @@ typedef struct {
                                     window set to the mean (SpecAugment); default 0 */
     int augment_time_mask;       /* > 0: two spans of up to this many frames per window
                                     set to the mean, labels kept; default 0 */
+    float augment_lowpass;       /* > 0: share of windows low-passed at a random cutoff
+                                    (3 to 7.5 kHz at 16 kHz) and floored as 16-bit audio
+                                    (model/augment_band.c); default 0 */
     const char *noise_list;      /* NULL, or a file of noise audio paths (one a line):
                                     mixed into windows, features recomputed */
     float snr_min_db, snr_max_db;/* SNR range of the noise; default 0, 20 */

@@ -138,8 +138,10 @@ typedef struct {
     const sl_noise_set *noise; /* NULL: no noise mixing */
     float snr_min, snr_max, noise_prob;
     sl_augmenter *aug;
-    float *raw; /* T x F scratch for recomputed features */
+    float *raw; /* T x F scratch for recomputed or band-limited features */
     const float *silence; /* F: window frames outside the file, or NULL: zeros */
+    float lowpass_prob;
+    sl_band_limiter *band; /* NULL: no band-limit augmentation */
 } batch_maker;
 
 /* Window frames outside the file: the silence frame (so the model learns the
@@ -155,9 +157,19 @@ static void fill_outside(const batch_maker *bm, float *xb, int32_t *yb, int from
     }
 }
 
+/* The window's raw features (T x F rows, its first L real) normalised into x. */
+static void normalise(const batch_maker *bm, const float *raw, int L, float *x)
+{
+    for (int t = 0; t < L; t++)
+        for (int j = 0; j < bm->F; j++)
+            x[(size_t)t * bm->F + j] = (raw[(size_t)t * bm->F + j] - bm->mean[j]) * bm->inv_std[j];
+}
+
 /* Every window draws, in this order: its crop, its gain (with gain
- * augmentation), whether it gets noise, which noise, where in it and at which
- * SNR (with a noise list), then its masks (with masking). The count of draws never depends on data values,
+ * augmentation), whether it is low-passed, its cutoff and its noise floor's
+ * first frame (with band-limit augmentation), whether it gets noise, which
+ * noise, where in it and at which SNR (with a noise list), then its masks
+ * (with masking). The count of draws never depends on data values,
  * so the generator state at a step is a function of the step alone. */
 static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, char *err,
                       size_t errlen)
@@ -174,6 +186,14 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
         if (bm->gain_db > 0.0f) {
             db = (2.0 * sl_rng_uniform(rng) - 1.0) * bm->gain_db;
             shift = (float)(db * log(10.0) / 10.0); /* 2 ln(10^(db/20)) */
+        }
+        int lowpass = 0;
+        double cutoff = 0.0;
+        int64_t floor_off = 0;
+        if (bm->band) {
+            lowpass = sl_rng_uniform(rng) < bm->lowpass_prob;
+            cutoff = sl_band_limit_cutoff(bm->band, sl_rng_uniform(rng));
+            floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
         }
         const sl_data_file *df = &ds->files[fi];
         /* The file's frames [a, a + L) fill the window from frame o on. */
@@ -196,19 +216,17 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
                                       (float)pow(10.0, db / 20.0), nf->feats, nf->n_samples, off,
                                       snr, bm->raw, err, errlen))
                     return -1;
-                for (int t = 0; t < (int)L; t++) {
-                    const float *f = bm->raw + (size_t)t * F;
-                    float *xo = xb + (size_t)(o + t) * F;
-                    for (int j = 0; j < F; j++)
-                        xo[j] = (f[j] - bm->mean[j]) * bm->inv_std[j];
+                if (lowpass)
+                    sl_band_limit(bm->band, bm->raw, (int)L, cutoff, floor_off, bm->log_floor);
+                normalise(bm, bm->raw, (int)L, xb + (size_t)o * F);
+                for (int t = 0; t < (int)L; t++)
                     yb[o + t] = df->labels[a + t];
-                }
                 goto masks;
             }
         }
         for (int t = 0; t < (int)L; t++) {
             const float *f = df->ff.feats + (size_t)(a + t) * F;
-            float *xo = xb + (size_t)(o + t) * F;
+            float *xo = xb + (size_t)(o + t) * F, *ro = lowpass ? bm->raw + (size_t)t * F : NULL;
             for (int j = 0; j < F; j++) {
                 float v = f[j];
                 if (shift != 0.0f && v > bm->log_floor) {
@@ -216,9 +234,16 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
                     if (v < bm->log_floor)
                         v = bm->log_floor;
                 }
-                xo[j] = (v - bm->mean[j]) * bm->inv_std[j];
+                if (ro)
+                    ro[j] = v;
+                else
+                    xo[j] = (v - bm->mean[j]) * bm->inv_std[j];
             }
             yb[o + t] = df->labels[a + t];
+        }
+        if (lowpass) {
+            sl_band_limit(bm->band, bm->raw, (int)L, cutoff, floor_off, bm->log_floor);
+            normalise(bm, bm->raw, (int)L, xb + (size_t)o * F);
         }
     masks:
         if (bm->freq_mask > 0 || bm->time_mask > 0)
@@ -261,6 +286,10 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     const double edges = 1.0;
     if (!c->clip_edges)
         h = fnv1a(h, &edges, sizeof edges);
+    /* So does band-limit augmentation (since 2026-12-02). */
+    const double lowpass = c->augment_lowpass;
+    if (c->augment_lowpass > 0.0f)
+        h = fnv1a(h, &lowpass, sizeof lowpass);
     return h;
 }
 
@@ -288,6 +317,7 @@ typedef struct {
     sl_metrics metrics;
     sl_noise_set noise;
     sl_augmenter *aug;
+    sl_band_limiter *band;
     float *raw;
     float *silence; /* the silence frame, or NULL with clip_edges */
     sl_teachers teachers;
@@ -314,6 +344,7 @@ static void run_free(train_run *r)
     sl_metrics_free(&r->metrics);
     sl_noise_set_free(&r->noise);
     sl_augmenter_free(r->aug);
+    sl_band_limiter_free(r->band);
     free(r->raw);
     free(r->silence);
     sl_teachers_free(&r->teachers);
@@ -340,6 +371,8 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
     if (c->augment_gain_db > 0.0f && !gain_exact(&c->features))
         return sl_fail(err, errlen, "gain augmentation needs log-mel features without dither "
                                  "(it is applied to cached features; docs/training.md)");
+    if (!(c->augment_lowpass >= 0.0f && c->augment_lowpass <= 1.0f))
+        return sl_fail(err, errlen, "band-limit augmentation: a share of windows in [0, 1] expected");
     if (c->augment_freq_mask < 0 || c->augment_freq_mask > sl_feature_dim(&c->features) / 2 ||
         c->augment_time_mask < 0 || c->augment_time_mask > c->window / 2)
         return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the %d-frame "
@@ -541,10 +574,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             sl_dataset_load_pcm(&r.train, fc->sample_rate, c->cache_dir, err, errlen) ||
             !(r.aug = sl_augmenter_new(fc, c->window, err, errlen)))
             goto out;
-        if (!(r.raw = malloc((size_t)c->window * sl_feature_dim(fc) * sizeof *r.raw))) {
-            sl_fail(err, errlen, "out of memory");
-            goto out;
-        }
+    }
+    if (c->augment_lowpass > 0.0f && !(r.band = sl_band_limiter_new(fc, err, errlen)))
+        goto out;
+    if ((r.aug || r.band) && !(r.raw = malloc((size_t)c->window * sl_feature_dim(fc) * sizeof *r.raw))) {
+        sl_fail(err, errlen, "out of memory");
+        goto out;
     }
 
     /* Model and optimiser. */
@@ -644,7 +679,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                       c->augment_gain_db, c->augment_freq_mask, c->augment_time_mask,
                       logf(FLT_EPSILON) + 1e-3f,
                       c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
-                      c->noise_prob, r.aug, r.raw, r.silence};
+                      c->noise_prob, r.aug, r.raw, r.silence, c->augment_lowpass, r.band};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;

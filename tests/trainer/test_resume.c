@@ -4,7 +4,8 @@
  *  - 40 steps straight == 20 steps (--stop-after, mid-epoch) + --resume to 40:
  *    byte-identical checkpoints (weights, AdamW moments, generator, step) and
  *    best models; the same holds on 2 threads;
- *  - with gain augmentation and noise mixing (--noise-list) the same holds;
+ *  - with gain augmentation, band-limit augmentation and noise mixing
+ *    (--noise-list) the same holds;
  *  - Ctrl-C (SIGINT) checkpoints after the current step and stops; resuming
  *    from there ends with the checkpoint of an uninterrupted run;
  *  - SIGKILL at random moments of a run that checkpoints every step never
@@ -112,8 +113,8 @@ static void resume_is_exact_with_augmentation(void **state)
     tt_make_task_file(dir, "nz1", 1.5, 32);
     tt_write_text(tt_path(dir, "noise.txt"), "# noises\nnz0.wav\n\nnz1.wav\n");
     char opts[1024];
-    snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --noise-list %s/noise.txt "
-             "--snr-range 5,15 --noise-prob 0.7", dir);
+    snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
+             "--noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
     train(opts, "n", 0);
     char opts2[1100];
     snprintf(opts2, sizeof opts2, "%s --stop-after 11", opts);
@@ -124,6 +125,11 @@ static void resume_is_exact_with_augmentation(void **state)
     /* Augmentation changes training: not the same as without it. */
     train("--steps 24 --seed 9", "plain", 0);
     assert_false(tt_same_file(dir, "n.ckpt", "plain.ckpt"));
+    /* Nor is it without the band limit alone. */
+    snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --noise-list %s/noise.txt "
+             "--snr-range 5,15 --noise-prob 0.7", dir);
+    train(opts, "nolp", 0);
+    assert_false(tt_same_file(dir, "n.ckpt", "nolp.ckpt"));
 }
 
 static void resume_with_other_settings_is_refused(void **state)
