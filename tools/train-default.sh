@@ -11,7 +11,7 @@
 # commit 10b9deb's tools/corpus/) built with `tools/corpus/build.sh --hours 32 --seed
 # 20261204`, and corpus-v9 (the recipe of commit 910f861's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 32 --seed 20261205`, and corpus-v10's clip index (the recipe of
-# commit a1d756f's tools/corpus/, its mixtures not built), then
+# commit a1d756f's tools/corpus/; stage 19 predates its mixtures), then
 # `seqlabel train` with the settings below in twenty runs (docs/default-model-history.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
