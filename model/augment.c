@@ -21,8 +21,6 @@ struct sl_augmenter {
     sl_features *fx;
     int hop, win, dim, max_T;
     float *buf;    /* samples of one window */
-    float *out;    /* where the frame callback writes */
-    int64_t got;   /* frames written */
 };
 
 sl_augmenter *sl_augmenter_new(const sl_feature_config *fc, int max_T, char *err, size_t errlen)
@@ -56,13 +54,13 @@ void sl_augmenter_free(sl_augmenter *a)
     free(a);
 }
 
-static int take_frame(void *user, int64_t index, const float *frame, int dim)
+int sl_frame_sink_take(void *user, int64_t index, const float *frame, int dim)
 {
-    sl_augmenter *a = user;
-    if (index >= a->max_T)
+    sl_frame_sink *k = user;
+    if (index >= k->max)
         return 1;
-    memcpy(a->out + (size_t)index * dim, frame, (size_t)dim * sizeof *frame);
-    a->got = index + 1;
+    memcpy(k->out + (size_t)index * dim, frame, (size_t)dim * sizeof *frame);
+    k->got = index + 1;
     return 0;
 }
 
@@ -95,12 +93,11 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
     }
     sl_quantize_s16(a->buf, a->buf, (size_t)S); /* as the feature cache does */
     sl_features_reset(a->fx);
-    a->out = out;
-    a->got = 0;
-    if (sl_features_push(a->fx, a->buf, (size_t)S, take_frame, a, err, errlen))
+    sl_frame_sink sink = {out, a->max_T, 0};
+    if (sl_features_push(a->fx, a->buf, (size_t)S, sl_frame_sink_take, &sink, err, errlen))
         return -1;
-    if (a->got != L)
-        return sl_fail(err, errlen, "augmentation made %lld frames, expected %d", (long long)a->got, L);
+    if (sink.got != L)
+        return sl_fail(err, errlen, "augmentation made %lld frames, expected %d", (long long)sink.got, L);
     return 0;
 }
 

@@ -36,7 +36,6 @@ struct sl_band_limiter {
     float *floor; /* FLOOR_FRAMES x dim */
     float *pass;  /* half: share of each FFT bin's power let through */
     float *share; /* dim */
-    int64_t got;
 };
 
 /* cum[] from the window's power response |W(f)|^2 = |sum_n w[n] e^(-2 pi i f n / rate)|^2
@@ -76,17 +75,6 @@ static double response_integral(const sl_band_limiter *b, double f)
     return (d < 0 ? -part : part) + q * 2.0 * b->cum[GRID];
 }
 
-static int take_floor(void *user, int64_t index, const float *frame, int dim)
-{
-    sl_band_limiter *b = user;
-    if (index >= FLOOR_FRAMES)
-        return 1;
-    for (int j = 0; j < dim; j++)
-        b->floor[(size_t)index * dim + j] = frame[j];
-    b->got = index + 1;
-    return 0;
-}
-
 sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, size_t errlen)
 {
     if (fc->num_ceps != 0 || fc->use_energy || fc->dither != 0.0f) {
@@ -124,12 +112,13 @@ sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, siz
     sl_rng_seed(&rng, 16);
     for (size_t i = 0; i < S; i++)
         noise[i] = (float)((sl_rng_uniform(&rng) - 0.5) / 32768.0);
+    sl_frame_sink sink = {b->floor, FLOOR_FRAMES, 0};
     if (!(fx = sl_features_new(fc, err, errlen)) ||
-        sl_features_push(fx, noise, S, take_floor, b, err, errlen))
+        sl_features_push(fx, noise, S, sl_frame_sink_take, &sink, err, errlen))
         goto fail;
-    if (b->got != FLOOR_FRAMES) {
+    if (sink.got != FLOOR_FRAMES) {
         sl_fail(err, errlen, "rounding-noise features: %lld frames, expected %d",
-                (long long)b->got, FLOOR_FRAMES);
+                (long long)sink.got, FLOOR_FRAMES);
         goto fail;
     }
     sl_features_free(fx);

@@ -138,7 +138,6 @@ typedef struct {
     const sl_noise_set *noise; /* NULL: no noise mixing */
     float snr_min, snr_max, noise_prob;
     sl_augmenter *aug;
-    float *raw; /* T x F scratch for recomputed or band-limited features */
     const float *silence; /* F: window frames outside the file, or NULL: zeros */
     float lowpass_prob;
     sl_band_limiter *band; /* NULL: no band-limit augmentation */
@@ -157,12 +156,12 @@ static void fill_outside(const batch_maker *bm, float *xb, int32_t *yb, int from
     }
 }
 
-/* The window's raw features (T x F rows, its first L real) normalised into x. */
-static void normalise(const batch_maker *bm, const float *raw, int L, float *x)
+/* A window's first L frames of features (F values each) normalised in place. */
+static void normalise(const batch_maker *bm, float *x, int L)
 {
     for (int t = 0; t < L; t++)
         for (int j = 0; j < bm->F; j++)
-            x[(size_t)t * bm->F + j] = (raw[(size_t)t * bm->F + j] - bm->mean[j]) * bm->inv_std[j];
+            x[(size_t)t * bm->F + j] = (x[(size_t)t * bm->F + j] - bm->mean[j]) * bm->inv_std[j];
 }
 
 /* Every window draws, in this order: its crop, its gain (with gain
@@ -205,6 +204,10 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
         int32_t *yb = y + (size_t)b * T;
         fill_outside(bm, xb, yb, 0, o);
         fill_outside(bm, xb, yb, o + (int)L, T);
+        /* The file's features go to the window as they are, recomputed with noise
+         * or gained; then band-limited, then normalised, all in place. */
+        float *xf = xb + (size_t)o * F;
+        int mixed = 0;
         if (bm->noise) {
             double u = sl_rng_uniform(rng);
             int k = (int)sl_rng_below(rng, (uint64_t)bm->noise->n);
@@ -214,19 +217,14 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
             if (u < bm->noise_prob) {
                 if (sl_augment_frames(bm->aug, df->pcm.feats, df->pcm.n_samples, a, (int)L,
                                       (float)pow(10.0, db / 20.0), nf->feats, nf->n_samples, off,
-                                      snr, bm->raw, err, errlen))
+                                      snr, xf, err, errlen))
                     return -1;
-                if (lowpass)
-                    sl_band_limit(bm->band, bm->raw, (int)L, cutoff, floor_off, bm->log_floor);
-                normalise(bm, bm->raw, (int)L, xb + (size_t)o * F);
-                for (int t = 0; t < (int)L; t++)
-                    yb[o + t] = df->labels[a + t];
-                goto masks;
+                mixed = 1;
             }
         }
-        for (int t = 0; t < (int)L; t++) {
+        for (int t = 0; t < (int)L && !mixed; t++) {
             const float *f = df->ff.feats + (size_t)(a + t) * F;
-            float *xo = xb + (size_t)(o + t) * F, *ro = lowpass ? bm->raw + (size_t)t * F : NULL;
+            float *xo = xf + (size_t)t * F;
             for (int j = 0; j < F; j++) {
                 float v = f[j];
                 if (shift != 0.0f && v > bm->log_floor) {
@@ -234,20 +232,16 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
                     if (v < bm->log_floor)
                         v = bm->log_floor;
                 }
-                if (ro)
-                    ro[j] = v;
-                else
-                    xo[j] = (v - bm->mean[j]) * bm->inv_std[j];
+                xo[j] = v;
             }
+        }
+        for (int t = 0; t < (int)L; t++)
             yb[o + t] = df->labels[a + t];
-        }
-        if (lowpass) {
-            sl_band_limit(bm->band, bm->raw, (int)L, cutoff, floor_off, bm->log_floor);
-            normalise(bm, bm->raw, (int)L, xb + (size_t)o * F);
-        }
-    masks:
+        if (lowpass)
+            sl_band_limit(bm->band, xf, (int)L, cutoff, floor_off, bm->log_floor);
+        normalise(bm, xf, (int)L);
         if (bm->freq_mask > 0 || bm->time_mask > 0)
-            sl_augment_masks(xb + (size_t)o * F, (int)L, F, bm->freq_mask, bm->time_mask, rng);
+            sl_augment_masks(xf, (int)L, F, bm->freq_mask, bm->time_mask, rng);
     }
     return 0;
 }
@@ -318,7 +312,6 @@ typedef struct {
     sl_noise_set noise;
     sl_augmenter *aug;
     sl_band_limiter *band;
-    float *raw;
     float *silence; /* the silence frame, or NULL with clip_edges */
     sl_teachers teachers;
 } train_run;
@@ -345,7 +338,6 @@ static void run_free(train_run *r)
     sl_noise_set_free(&r->noise);
     sl_augmenter_free(r->aug);
     sl_band_limiter_free(r->band);
-    free(r->raw);
     free(r->silence);
     sl_teachers_free(&r->teachers);
 }
@@ -577,10 +569,6 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     }
     if (c->augment_lowpass > 0.0f && !(r.band = sl_band_limiter_new(fc, err, errlen)))
         goto out;
-    if ((r.aug || r.band) && !(r.raw = malloc((size_t)c->window * sl_feature_dim(fc) * sizeof *r.raw))) {
-        sl_fail(err, errlen, "out of memory");
-        goto out;
-    }
 
     /* Model and optimiser. */
     if (!r.m && !(r.m = new_model(c, &r.train, names, n_classes, err, errlen)))
@@ -679,7 +667,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                       c->augment_gain_db, c->augment_freq_mask, c->augment_time_mask,
                       logf(FLT_EPSILON) + 1e-3f,
                       c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
-                      c->noise_prob, r.aug, r.raw, r.silence, c->augment_lowpass, r.band};
+                      c->noise_prob, r.aug, r.silence, c->augment_lowpass, r.band};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;

@@ -41,6 +41,13 @@ int sl_pcm_file_load(const char *audio, int rate, const char *cache_dir, sl_feat
  * noise at a given SNR and applying a gain, with the model's own extractor:
  * with gain 1 and no noise they are bit-identical to the cached features. */
 typedef struct sl_augmenter sl_augmenter;
+/* An sl_frame_fn that copies frame `index` to out + index * dim while index < max
+ * (it stops the extractor after that) and counts what it copied in got. */
+typedef struct {
+    float *out;
+    int64_t max, got;
+} sl_frame_sink;
+int sl_frame_sink_take(void *user, int64_t index, const float *frame, int dim);
 sl_augmenter *sl_augmenter_new(const sl_feature_config *fc, int max_T, char *err, size_t errlen);
 void sl_augmenter_free(sl_augmenter *a);
 /* Frames [start, start + L) of pcm (n samples; the frames must exist) into out
