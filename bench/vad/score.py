@@ -17,6 +17,8 @@ or mixed when a segment holds more than one kind; `with=<kind>` counts every seg
 holds one, alone or not), since real voices are what the default model must carry over
 to, and, for speech over music or noise and music over noise, the mixing SNR in 4 dB bins
 (`snr=speech+music 00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
+On a clip set of bench/vad/standalone_clips.py (a `meta.tsv` beside the manifest) the
+whole files are grouped instead, by the clip's class and group (`clip=speech/isolated`).
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
@@ -131,6 +133,19 @@ def channel_mask(labels, n, channel):
     return mask
 
 
+def clip_groups(manifest):
+    """Audio path -> 'class/group' from standalone_clips.py's meta.tsv beside the manifest."""
+    path = os.path.join(os.path.dirname(os.path.abspath(manifest)), "meta.tsv")
+    groups = {}
+    if os.path.exists(path):
+        with open(path) as f:
+            for line in f:
+                c = line.rstrip("\n").split("\t")
+                if len(c) >= 4:
+                    groups[c[0]] = c[2] + "/" + c[3]
+    return groups
+
+
 def speech_source_groups(manifest):
     """Speech source id -> its clip group (real, lines, tts, isolated) from the corpus' clips.tsv."""
     path = os.path.join(os.path.dirname(os.path.abspath(manifest)), "clips.tsv")
@@ -187,6 +202,7 @@ def main():
     allc, groups = Counts(), {}
     classes = args.classes.split(',') if args.classes else None
     voice_group = speech_source_groups(args.manifest) if args.by_kind else {}
+    clip_group = clip_groups(args.manifest) if args.by_kind else {}
     confusion = np.zeros((len(classes), len(classes)), dtype=np.int64) if classes else None
     for audio, labels in read_manifest(args.manifest, args.split):
         ref = reference_speech(audio, labels)
@@ -202,6 +218,11 @@ def main():
             q4 = frame_indices(pred_segs, len(ref), classes)
             known = (r4 >= 0) & (q4 >= 0)
             np.add.at(confusion, (r4[known], q4[known]), 1)
+        if audio in clip_group:  # a clip set: the whole file is one group
+            counts = groups.setdefault("clip=" + clip_group[audio], Counts())
+            counts.add(pred, ref)
+            if classes:
+                counts.add_classes(q4, r4)
         if args.by_kind:
             for sel, kind, channel, sources, snr in meta_segments(labels, len(ref)):
                 keys = ["kind=" + kind, "channel=" + channel]
