@@ -135,14 +135,15 @@ def channel_mask(labels, n, channel):
 
 def clip_groups(manifest):
     """Audio path -> 'class/group' from standalone_clips.py's meta.tsv beside the manifest."""
-    path = os.path.join(os.path.dirname(os.path.abspath(manifest)), "meta.tsv")
+    base = os.path.dirname(os.path.abspath(manifest))
+    path = os.path.join(base, "meta.tsv")
     groups = {}
     if os.path.exists(path):
         with open(path) as f:
             for line in f:
                 c = line.rstrip("\n").split("\t")
-                if len(c) >= 4:
-                    groups[c[0]] = c[2] + "/" + c[3]
+                if len(c) >= 4:  # paths as read_manifest makes them
+                    groups[os.path.join(base, c[0])] = c[2] + "/" + c[3]
     return groups
 
 
@@ -218,11 +219,14 @@ def main():
             q4 = frame_indices(pred_segs, len(ref), classes)
             known = (r4 >= 0) & (q4 >= 0)
             np.add.at(confusion, (r4[known], q4[known]), 1)
-        if audio in clip_group:  # a clip set: the whole file is one group
-            counts = groups.setdefault("clip=" + clip_group[audio], Counts())
-            counts.add(pred, ref)
+        def tally(key, sel):
+            counts = groups.setdefault(key, Counts())
+            counts.add(pred[sel], ref[sel])
             if classes:
-                counts.add_classes(q4, r4)
+                counts.add_classes(q4[sel], r4[sel])
+
+        if audio in clip_group:  # a clip set: the whole file is one group
+            tally("clip=" + clip_group[audio], slice(None))
         if args.by_kind:
             for sel, kind, channel, sources, snr in meta_segments(labels, len(ref)):
                 keys = ["kind=" + kind, "channel=" + channel]
@@ -236,10 +240,7 @@ def main():
                 if voices:
                     keys.append("voices=" + (voices.pop() if len(voices) == 1 else "mixed"))
                 for key in keys:
-                    counts = groups.setdefault(key, Counts())
-                    counts.add(pred[sel], ref[sel])
-                    if classes:
-                        counts.add_classes(q4[sel], r4[sel])
+                    tally(key, sel)
     print(allc.row(name))
     if classes:
         tp = np.diag(confusion)
