@@ -2,7 +2,6 @@
 # Installs the Debian 12 packages seqlabel needs to build, test and benchmark.
 # Usage: scripts/install-deps.sh [--dev]   (--dev adds PyTorch for fixture generators and benches)
 set -euo pipefail
-SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 BUILD_PKGS=(build-essential meson ninja-build pkg-config
   libgstreamer1.0-dev libgstreamer-plugins-base1.0-dev
   gstreamer1.0-tools gstreamer1.0-plugins-base gstreamer1.0-plugins-good gstreamer1.0-plugins-bad
@@ -10,12 +9,4 @@ BUILD_PKGS=(build-essential meson ninja-build pkg-config
 DEV_PKGS=(python3-torch python3-torchaudio python3-numpy espeak-ng sox ffmpeg valgrind)
 want=("${BUILD_PKGS[@]}")
 [ "${1:-}" = "--dev" ] && want+=("${DEV_PKGS[@]}")
-missing=()
-for p in "${want[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}" >&2
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash "$(dirname "$0")/apt-install-missing.sh" "${want[@]}"

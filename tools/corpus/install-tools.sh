@@ -3,20 +3,11 @@
 # installed here: fetch.sh downloads and unpacks them into the cache instead.
 # Usage: tools/corpus/install-tools.sh
 set -euo pipefail
-SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
 PKGS=(sox libsox-fmt-all espeak-ng flite festival codec2 ffmpeg
   festvox-kallpc16k festvox-kdlpc16k festvox-us-slt-hts festvox-italp16k festvox-itapc16k
   festvox-suopuhe-lj festvox-suopuhe-mv festvox-czech-ph festvox-czech-dita festvox-czech-krb
   festvox-czech-machac festvox-ca-ona-hts festvox-hi-nsk festvox-ru
   fluidsynth fluid-soundfont-gm musescore-general-soundfont freepats timgm6mb-soundfont
   python3-numpy python3-soundfile dpkg-dev)
-missing=()
-for p in "${PKGS[@]}"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
-done
-if [ ${#missing[@]} -gt 0 ]; then
-  echo "installing: ${missing[*]}" >&2
-  $SUDO apt-get update -qq
-  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
-fi
+bash "$(dirname "$0")/../../scripts/apt-install-missing.sh" "${PKGS[@]}"
 echo "corpus tools ready" >&2

@@ -1,0 +1,14 @@
+#!/usr/bin/env bash
+# Installs those of the named Debian packages that are not installed yet (apt-get, as
+# root or through sudo); nothing is fetched when all are there.
+# Usage: scripts/apt-install-missing.sh PACKAGE...
+set -euo pipefail
+SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+missing=()
+for p in "$@"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+[ ${#missing[@]} -gt 0 ] || exit 0
+echo "installing: ${missing[*]}" >&2
+$SUDO apt-get update -qq
+DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
