@@ -579,12 +579,15 @@ static void test_stdin_pipe(void **state)
     assert_true(pid >= 0);
     if (pid == 0) {
         close(fds[0]);
+        free(pcm); /* the writer only copies the file: nothing of the parent's outlives it */
         FILE *in = fopen(path, "rb");
         char buf[4096];
         size_t k;
         while (in && (k = fread(buf, 1, sizeof buf, in)) > 0)
             if (write(fds[1], buf, k) != (ssize_t)k)
                 _exit(1);
+        if (in)
+            fclose(in);
         _exit(0);
     }
     close(fds[1]);
