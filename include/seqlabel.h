@@ -598,7 +598,8 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
  * context and lookahead; positions from 0 in each window), adding to `mt`
  * (initialised with the model's class count). Label names unknown to the model
  * are errors. cache_dir: feature cache folder or NULL. num_threads: encoder
- * threads (sl_encoder_set_threads; the metrics do not depend on them). */
+ * threads (sl_encoder_set_threads), and files whose features are computed at
+ * once; the metrics do not depend on them. */
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
                          const char *cache_dir, int num_threads, int clip_edges, sl_metrics *mt,
                          char *err, size_t errlen);
@@ -668,7 +669,8 @@ typedef struct {
     float noise_prob;            /* share of windows that get noise; default 0.5 */
     uint64_t seed;               /* default 1 */
     int num_threads;             /* training-step threads (the batch split by windows;
-                                    OpenBLAS then runs on one); default 1 */
+                                    OpenBLAS then runs on one), and files whose
+                                    features are computed at once; default 1 */
     int checkpoint_every;        /* steps between checkpoints; 0: after each epoch only */
     int progress;                /* progress lines on stderr; default 1 */
     void *report;                /* FILE * for per-epoch metrics, or NULL */

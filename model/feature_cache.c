@@ -5,6 +5,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -212,7 +213,11 @@ static void try_write(const char *entry, const char *magic, uint64_t key, const 
     size_t plen = strlen(real);
     size_t off = (CACHE_HEADER + plen + 3) & ~(size_t)3;
     char tmp[4200];
-    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld", entry, (long)getpid()) >= (int)sizeof tmp)
+    /* pid and a per-process count: two threads may write the same entry (a file
+     * listed twice) without sharing a temporary; the last rename wins, same bytes. */
+    static atomic_ulong serial;
+    if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", entry, (long)getpid(),
+                 atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
         return;
     FILE *fp = fopen(tmp, "wb");
     if (!fp)

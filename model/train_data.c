@@ -1,7 +1,9 @@
 /* Labeled datasets for training and evaluation: manifest entries -> features
  * (feature cache) + one class index per frame from the Audacity labels, and
  * the random-crop sampling of training windows. */
+#include <pthread.h>
 #include <stdarg.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -128,18 +130,98 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The shared state of sl_dataset_load_ex's workers: entry i goes to ds->files[i]. */
+enum { LOAD_PENDING, LOAD_OK, LOAD_FAILED, LOAD_INTERRUPTED };
+typedef struct {
+    int state;
+    char msg[SL_ERR_LEN];
+} load_err;
+typedef struct {
+    sl_dataset *ds;
+    const sl_manifest_entry **entries;
+    load_err *errs;
+    const sl_feature_config *fc;
+    const char *cache_dir;
+    const char *const *class_names;
+    int n_classes;
+    volatile int *interrupt;
+    atomic_int next, done, cached, failed;
+} load_job;
+
+static void load_one(load_job *j, int i)
+{
+    const sl_manifest_entry *e = j->entries[i];
+    sl_data_file *df = &j->ds->files[i];
+    load_err *le = &j->errs[i];
+    char *err = le->msg;
+    size_t errlen = sizeof le->msg;
+    le->state = LOAD_FAILED;
+    if (j->interrupt && *j->interrupt) {
+        le->state = LOAD_INTERRUPTED;
+        return;
+    }
+    if (!(df->audio = strdup(e->audio))) {
+        sl_fail(err, errlen, "out of memory");
+        return;
+    }
+    if (sl_feature_file_load(e->audio, j->fc, j->cache_dir, &df->ff, err, errlen))
+        return;
+    atomic_fetch_add(&j->cached, df->ff.from_cache);
+    df->labels = malloc((size_t)(df->ff.n_frames ? df->ff.n_frames : 1) * sizeof *df->labels);
+    if (!df->labels) {
+        sl_fail(err, errlen, "out of memory");
+        return;
+    }
+    sl_label_segment *segs;
+    int ns;
+    if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+        return;
+    int rc = label_frames(segs, ns, e->labels, e->audio, &df->ff, j->fc, j->class_names,
+                          j->n_classes, df->labels, err, errlen);
+    sl_label_segments_free(segs, ns);
+    if (rc == 0)
+        le->state = LOAD_OK;
+    atomic_fetch_add(&j->done, 1);
+}
+
+/* Entry i is the next to do, or -1 once all are taken or one has failed: files are
+ * taken in manifest order, so every entry before a failure is done, and the first
+ * failure in that order is the same whatever the threads. */
+static int load_next(load_job *j)
+{
+    if (atomic_load(&j->failed))
+        return -1;
+    int i = atomic_fetch_add(&j->next, 1);
+    return i < j->ds->n_files ? i : -1;
+}
+
+static void load_take(load_job *j, int i)
+{
+    load_one(j, i);
+    if (j->errs[i].state != LOAD_OK)
+        atomic_store(&j->failed, 1);
+}
+
+static void *load_worker(void *arg)
+{
+    load_job *j = arg;
+    for (int i; (i = load_next(j)) >= 0;)
+        load_take(j, i);
+    return NULL;
+}
+
 int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                     const sl_feature_config *fc, const char *cache_dir,
                     const char *const *class_names, int n_classes, char *err, size_t errlen)
 {
     return sl_dataset_load_ex(ds, man, split_mask, fc, cache_dir, class_names, n_classes, NULL,
-                              NULL, err, errlen);
+                              NULL, 1, err, errlen);
 }
 
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                        const sl_feature_config *fc, const char *cache_dir,
                        const char *const *class_names, int n_classes, const char *progress,
-                       volatile int *interrupt, char *err, size_t errlen)
+                       volatile int *interrupt, int n_threads, char *err, size_t errlen)
 {
     memset(ds, 0, sizeof *ds);
     ds->n_classes = n_classes;
@@ -176,39 +258,60 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         if (rc)
             return blame_entry(man, e, err, errlen);
     }
+    /* Features, then frame labels, of every selected entry: each file on its own,
+     * so n_threads workers take the files in turn (results do not depend on them). */
+    load_job job = {.ds = ds, .fc = fc, .cache_dir = cache_dir, .class_names = class_names,
+                    .n_classes = n_classes, .interrupt = interrupt};
+    job.entries = malloc((size_t)(count ? count : 1) * sizeof *job.entries);
+    job.errs = calloc((size_t)(count ? count : 1), sizeof *job.errs);
+    if (!job.entries || !job.errs) {
+        free(job.entries);
+        free(job.errs);
+        return sl_fail(err, errlen, "out of memory");
+    }
+    for (int i = 0; i < man->n; i++)
+        if (selected(&man->entries[i], split_mask))
+            job.entries[ds->n_files++] = &man->entries[i];
+    if (n_threads < 1)
+        n_threads = 1;
+    if (n_threads > count)
+        n_threads = count > 0 ? count : 1;
+    pthread_t *tids = calloc((size_t)n_threads, sizeof *tids);
+    int started = 0;
+    for (int t = 1; tids && t < n_threads; t++, started++)
+        if (pthread_create(&tids[t], NULL, load_worker, &job))
+            break;
+    /* This thread works too, and reports progress between its files. */
     double t_last = now_s();
-    int cached = 0;
-    for (int i = 0; i < man->n; i++) {
-        const sl_manifest_entry *e = &man->entries[i];
-        if (!selected(e, split_mask))
-            continue;
-        if (interrupt && *interrupt)
-            return sl_fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
-                        ds->n_files, count, cache_dir ? " and cached" : "");
+    for (int i; (i = load_next(&job)) >= 0;) {
+        load_take(&job, i);
         if (progress && now_s() - t_last >= 2.0) {
             fprintf(stderr, "%s: features of %d/%d files (%d from the cache)\n", progress,
-                    ds->n_files, count, cached);
+                    atomic_load(&job.done), count, atomic_load(&job.cached));
             t_last = now_s();
         }
-        sl_data_file *df = &ds->files[ds->n_files];
-        if (!(df->audio = strdup(e->audio)))
-            return sl_fail(err, errlen, "out of memory");
-        ds->n_files++;
-        if (sl_feature_file_load(e->audio, fc, cache_dir, &df->ff, err, errlen))
-            return blame_entry(man, e, err, errlen);
-        cached += df->ff.from_cache;
-        df->labels = malloc((size_t)(df->ff.n_frames ? df->ff.n_frames : 1) * sizeof *df->labels);
-        if (!df->labels)
-            return sl_fail(err, errlen, "out of memory");
-        sl_label_segment *segs;
-        int ns;
-        if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
-            return blame_entry(man, e, err, errlen);
-        int rc = label_frames(segs, ns, e->labels, e->audio, &df->ff, fc, class_names, n_classes,
-                              df->labels, err, errlen);
-        sl_label_segments_free(segs, ns);
-        if (rc)
-            return blame_entry(man, e, err, errlen);
+    }
+    for (int t = 1; t <= started; t++)
+        pthread_join(tids[t], NULL);
+    free(tids);
+    int cached = atomic_load(&job.cached);
+    /* The first failure in manifest order is the one reported, whatever the threads. */
+    int rc = 0;
+    for (int i = 0; i < count && rc == 0; i++) {
+        if (job.errs[i].state == LOAD_INTERRUPTED)
+            rc = sl_fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
+                         atomic_load(&job.done), count, cache_dir ? " and cached" : "");
+        else if (job.errs[i].state == LOAD_FAILED) {
+            snprintf(err, errlen, "%s", job.errs[i].msg);
+            rc = blame_entry(man, job.entries[i], err, errlen);
+        }
+    }
+    free(job.entries);
+    free(job.errs);
+    if (rc)
+        return rc;
+    for (int i = 0; i < count; i++) {
+        const sl_data_file *df = &ds->files[i];
         ds->frames += df->ff.n_frames;
         for (int64_t t = 0; t < df->ff.n_frames; t++)
             if (df->labels[t] >= 0) {

@@ -228,8 +228,8 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
     for (int k = 0; k < c->n_classes; k++)
         names[k] = sl_model_class_name(m, k);
     sl_dataset ds;
-    int rc = sl_dataset_load(&ds, &man, mask, sl_model_feature_config(m), cache_dir, names,
-                             c->n_classes, err, errlen);
+    int rc = sl_dataset_load_ex(&ds, &man, mask, sl_model_feature_config(m), cache_dir, names,
+                                c->n_classes, NULL, NULL, num_threads, err, errlen);
     if (rc == 0 && ds.n_files == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
     if (rc == 0)

@@ -549,10 +549,10 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 n_train_entries, c->cache_dir ? c->cache_dir : "memory only");
     if (sl_dataset_load_ex(&r.train, &r.train_man, train_mask, fc, c->cache_dir, names, n_classes,
                            c->progress ? "seqlabel train: training set" : NULL, c->interrupt,
-                           err, errlen) ||
+                           c->num_threads, err, errlen) ||
         sl_dataset_load_ex(&r.valid, vman, valid_mask, fc, c->cache_dir, names, n_classes,
                            c->progress ? "seqlabel train: validation set" : NULL, c->interrupt,
-                           err, errlen))
+                           c->num_threads, err, errlen))
         goto out;
     if (r.train.labeled == 0) {
         sl_fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);

@@ -111,12 +111,13 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                     const sl_feature_config *fc, const char *cache_dir,
                     const char *const *class_names, int n_classes, char *err, size_t errlen);
 /* The same, printing "<progress>: features of k/n files" on stderr every 2 s
- * when progress is not NULL, and giving up between files once *interrupt
- * (may be NULL) is non-zero. */
+ * when progress is not NULL, giving up between files once *interrupt (may be
+ * NULL) is non-zero, and computing n_threads files at a time (the dataset does
+ * not depend on it; an error names the first failing entry in manifest order). */
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                        const sl_feature_config *fc, const char *cache_dir,
                        const char *const *class_names, int n_classes, const char *progress,
-                       volatile int *interrupt, char *err, size_t errlen);
+                       volatile int *interrupt, int n_threads, char *err, size_t errlen);
 void sl_dataset_free(sl_dataset *ds);
 /* Loads every file's samples (for noise mixing) at the feature rate. */
 int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *err, size_t errlen);

@@ -340,12 +340,82 @@ static void evaluation_uses_the_labeler_windows(void **state)
     sl_model_free(m);
 }
 
+/* sl_dataset_load_ex with several threads: the same dataset as one thread, entry by
+ * entry (a file listed twice, its cache entry written by two threads at once), and a
+ * failure reported for the first failing entry in manifest order. */
+static void load_list(const char *tsv, int threads, const char *cache, sl_dataset *ds, int *rc,
+                      char *err)
+{
+    sl_manifest man;
+    assert_int_equal(sl_manifest_load(tsv, &man, err, SL_ERR_LEN), 0);
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    const char *names[] = {"tone", "noise", "silence"}; /* tt_make_task_file's */
+    *rc = sl_dataset_load_ex(ds, &man, SL_SPLIT_BIT(SL_SPLIT_NONE), &fc, cache, names, 3, NULL,
+                             NULL, threads, err, SL_ERR_LEN);
+    sl_manifest_free(&man);
+}
+
+static void threads_load_the_same_dataset(void **state)
+{
+    (void)state;
+    FILE *f = fopen(tt_path(dir, "many.tsv"), "w");
+    assert_non_null(f);
+    for (int i = 0; i < 12; i++)
+        fprintf(f, "%s.wav\t%s.txt\n", i % 3 ? "three" : "one", i % 3 ? "three" : "one");
+    fclose(f);
+    char err[SL_ERR_LEN], cache[600];
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    sl_dataset one, four;
+    int rc;
+    load_list(tt_path(dir, "many.tsv"), 1, NULL, &one, &rc, err);
+    if (rc)
+        fail_msg("%s", err);
+    load_list(tt_path(dir, "many.tsv"), 4, cache, &four, &rc, err);
+    if (rc)
+        fail_msg("%s", err);
+    assert_int_equal(four.n_files, 12);
+    assert_int_equal(four.frames, one.frames);
+    assert_int_equal(four.frames, 4 * 98 + 8 * 298);
+    assert_int_equal(four.labeled, one.labeled);
+    for (int c = 0; c < 3; c++)
+        assert_int_equal(four.class_frames[c], one.class_frames[c]);
+    for (int i = 0; i < 12; i++) {
+        const sl_data_file *a = &one.files[i], *b = &four.files[i];
+        assert_string_equal(a->audio, b->audio);
+        assert_int_equal(a->ff.n_frames, b->ff.n_frames);
+        size_t n = (size_t)a->ff.n_frames * (size_t)a->ff.dim;
+        assert_memory_equal(a->ff.feats, b->ff.feats, n * sizeof *a->ff.feats);
+        assert_memory_equal(a->labels, b->labels, (size_t)a->ff.n_frames * sizeof *a->labels);
+    }
+    sl_dataset_free(&one);
+    sl_dataset_free(&four);
+
+    /* entries 5 and 9 are not audio: entry 5 (manifest line 5) is named */
+    tt_write_text(tt_path(dir, "bad1.wav"), "not audio at all");
+    tt_write_text(tt_path(dir, "bad2.wav"), "not audio either");
+    f = fopen(tt_path(dir, "bad.tsv"), "w");
+    assert_non_null(f);
+    for (int i = 1; i <= 12; i++)
+        fprintf(f, "%s\tone.txt\n", i == 5 ? "bad1.wav" : i == 9 ? "bad2.wav" : "one.wav");
+    fclose(f);
+    for (int threads = 1; threads <= 4; threads += 3) {
+        sl_dataset ds;
+        load_list(tt_path(dir, "bad.tsv"), threads, cache, &ds, &rc, err);
+        assert_int_not_equal(rc, 0);
+        if (!strstr(err, "bad1.wav") || !strstr(err, ":5") || strstr(err, "bad2.wav"))
+            fail_msg("threads %d: %s", threads, err);
+        sl_dataset_free(&ds);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(crops_cover_every_start),
         cmocka_unit_test(metrics_by_hand),
+        cmocka_unit_test(threads_load_the_same_dataset),
         cmocka_unit_test(feature_cache_is_exact_and_invalidated),
         cmocka_unit_test(evaluation_uses_the_labeler_windows),
     };
