@@ -108,7 +108,7 @@ void sl_stats_free(sl_stats *s);
 
 /* ======================================================================
  * Audio files (io/): any format libsndfile reads and Asterisk's headerless
- * telephony files, downmixed to mono and resampled (libsamplerate) to a
+ * telephony files, downmixed to mono and resampled (libsoxr) to a
  * target rate, read in bounded blocks.
  * ====================================================================== */
 
@@ -138,11 +138,11 @@ int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc);
  * file this way unless the caller set a raw_encoding of its own. */
 int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate);
 
-/* How libsamplerate converts rates; values are libsamplerate's SRC_* types. */
+/* How libsoxr converts rates (linear phase; docs/io.md has the figures). */
 typedef enum {
-    SL_RESAMPLE_BEST = 0,   /* SRC_SINC_BEST_QUALITY */
-    SL_RESAMPLE_MEDIUM = 1, /* SRC_SINC_MEDIUM_QUALITY */
-    SL_RESAMPLE_FAST = 2,   /* SRC_SINC_FASTEST */
+    SL_RESAMPLE_BEST = 0,   /* SOXR_VHQ | SOXR_STEEP_FILTER: flat to 99% of Nyquist */
+    SL_RESAMPLE_MEDIUM = 1, /* SOXR_HQ */
+    SL_RESAMPLE_FAST = 2,   /* SOXR_LQ */
 } sl_resample_quality;
 
 typedef struct {
