@@ -221,12 +221,22 @@ static void feature_cache_is_exact_and_invalidated(void **state)
     for (int round = 0; round < 2; round++) {
         assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
         assert_int_equal(ff.from_cache, round); /* computed, then read back */
+        /* Both times the features are the entry's mapped pages, not a malloc'ed
+         * copy: a training set larger than memory loads on a fresh cache too. */
+        assert_non_null(ff.map);
+        assert_null(ff.owned);
         assert_int_equal(ff.n_frames, n);
         assert_int_equal(ff.n_samples, 48000);
         assert_memory_equal(ff.feats, ref, (size_t)n * 80 * sizeof(float));
         sl_feature_file_free(&ff);
     }
     assert_int_equal(count_entries(cache), 1);
+    /* Without a cache the computed copy is what comes back. */
+    assert_int_equal(sl_feature_file_load(wav, &fc, NULL, &ff, err, sizeof err), 0);
+    assert_null(ff.map);
+    assert_non_null(ff.owned);
+    assert_memory_equal(ff.feats, ref, (size_t)n * 80 * sizeof(float));
+    sl_feature_file_free(&ff);
     /* Another setting: another entry. */
     sl_feature_config fc2 = fc;
     fc2.num_mel_bins = 40;
