@@ -139,6 +139,7 @@ typedef struct {
 typedef struct {
     sl_dataset *ds;
     const sl_manifest_entry **entries;
+    const int *first;  /* per entry: the first entry with its audio and labels */
     load_err *errs;
     const sl_feature_config *fc;
     const char *cache_dir;
@@ -156,6 +157,11 @@ static void load_one(load_job *j, int i)
     char *err = le->msg;
     size_t errlen = sizeof le->msg;
     le->state = LOAD_FAILED;
+    if (j->first[i] != i) { /* a repeat: it borrows the first's arrays once all are done */
+        le->state = LOAD_OK;
+        atomic_fetch_add(&j->done, 1);
+        return;
+    }
     if (j->interrupt && *j->interrupt) {
         le->state = LOAD_INTERRUPTED;
         return;
@@ -208,6 +214,48 @@ static void *load_worker(void *arg)
     for (int i; (i = load_next(j)) >= 0;)
         load_take(j, i);
     return NULL;
+}
+
+/* qsort order of entry indices by (audio, labels), then index. */
+static const sl_manifest_entry **sort_entries;
+static int by_paths(const void *a, const void *b)
+{
+    int i = *(const int *)a, k = *(const int *)b;
+    int c = strcmp(sort_entries[i]->audio, sort_entries[k]->audio);
+    if (!c)
+        c = strcmp(sort_entries[i]->labels, sort_entries[k]->labels);
+    return c ? c : (i > k) - (i < k);
+}
+
+/* first[i]: the lowest index with entry i's audio and labels (i itself if none).
+ * Lists repeat files to weight them (the default model's lists hold 65,000
+ * entries, a third of them repeats); each is held in memory, and mapped from
+ * the cache, once. */
+static int *first_of_each(const sl_manifest_entry **entries, int n)
+{
+    int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    int *first = malloc((size_t)(n ? n : 1) * sizeof *first);
+    if (!order || !first) {
+        free(order);
+        free(first);
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        order[i] = i;
+    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* qsort has no context */
+    pthread_mutex_lock(&lock);
+    sort_entries = entries;
+    qsort(order, (size_t)n, sizeof *order, by_paths);
+    pthread_mutex_unlock(&lock);
+    for (int s = 0; s < n; s++) {
+        const int i = order[s], p = s ? order[s - 1] : -1;
+        first[i] = p >= 0 && !strcmp(entries[i]->audio, entries[p]->audio) &&
+                           !strcmp(entries[i]->labels, entries[p]->labels)
+                       ? first[p]
+                       : i;
+    }
+    free(order);
+    return first;
 }
 
 int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
@@ -272,6 +320,13 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     for (int i = 0; i < man->n; i++)
         if (selected(&man->entries[i], split_mask))
             job.entries[ds->n_files++] = &man->entries[i];
+    int *first = first_of_each(job.entries, count);
+    if (!first) {
+        free(job.entries);
+        free(job.errs);
+        return sl_fail(err, errlen, "out of memory");
+    }
+    job.first = first;
     if (n_threads < 1)
         n_threads = 1;
     if (n_threads > count)
@@ -306,6 +361,20 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
             rc = blame_entry(man, job.entries[i], err, errlen);
         }
     }
+    /* Repeats borrow their first entry's arrays (which come before them). */
+    for (int i = 0; i < count && rc == 0; i++) {
+        sl_data_file *df = &ds->files[i];
+        if (first[i] == i)
+            continue;
+        const sl_data_file *src = &ds->files[first[i]];
+        df->ff = src->ff;
+        df->labels = src->labels;
+        df->borrowed = 1;
+        df->first = first[i];
+        if (!(df->audio = strdup(src->audio)))
+            rc = sl_fail(err, errlen, "out of memory");
+    }
+    free(first);
     free(job.entries);
     free(job.errs);
     if (rc)
@@ -330,10 +399,13 @@ void sl_dataset_free(sl_dataset *ds)
     if (!ds)
         return;
     for (int i = 0; i < ds->n_files; i++) {
-        free(ds->files[i].audio);
-        free(ds->files[i].labels);
-        sl_feature_file_free(&ds->files[i].ff);
-        sl_feature_file_free(&ds->files[i].pcm);
+        sl_data_file *df = &ds->files[i];
+        free(df->audio);
+        if (df->borrowed)
+            continue;
+        free(df->labels);
+        sl_feature_file_free(&df->ff);
+        sl_feature_file_free(&df->pcm);
     }
     free(ds->files);
     free(ds->class_frames);
@@ -384,6 +456,10 @@ int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *e
 {
     for (int i = 0; i < ds->n_files; i++) {
         sl_data_file *df = &ds->files[i];
+        if (df->borrowed) { /* its first entry, earlier, holds the samples */
+            df->pcm = ds->files[df->first].pcm;
+            continue;
+        }
         if (sl_pcm_file_load(df->audio, rate, cache_dir, &df->pcm, err, errlen))
             return -1;
         if (df->pcm.n_samples != df->ff.n_samples)

@@ -83,6 +83,9 @@ typedef struct {
     sl_feature_file ff;
     sl_feature_file pcm; /* samples, only when loaded for augmentation */
     int32_t *labels; /* n_frames class indices, -1 = unlabeled */
+    int borrowed;    /* ff, pcm and labels are entry `first`'s (the same audio and
+                      * labels listed again earlier): held once, not freed here */
+    int first;
 } sl_data_file;
 
 typedef struct {

@@ -397,6 +397,18 @@ static void threads_load_the_same_dataset(void **state)
         size_t n = (size_t)a->ff.n_frames * (size_t)a->ff.dim;
         assert_memory_equal(a->ff.feats, b->ff.feats, n * sizeof *a->ff.feats);
         assert_memory_equal(a->labels, b->labels, (size_t)a->ff.n_frames * sizeof *a->labels);
+        /* A file listed again is held once: entries 0 and 1 hold "one" and "three",
+         * every later entry borrows their arrays. */
+        for (const sl_dataset *d = &one; d; d = d == &one ? &four : NULL) {
+            const sl_data_file *df = &d->files[i];
+            assert_int_equal(df->borrowed, i >= 2);
+            if (i >= 2) {
+                const sl_data_file *owner = &d->files[i % 3 ? 1 : 0];
+                assert_int_equal(df->first, i % 3 ? 1 : 0);
+                assert_ptr_equal(df->ff.feats, owner->ff.feats);
+                assert_ptr_equal(df->labels, owner->labels);
+            }
+        }
     }
     sl_dataset_free(&one);
     sl_dataset_free(&four);
