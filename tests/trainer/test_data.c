@@ -410,6 +410,12 @@ static void threads_load_the_same_dataset(void **state)
             }
         }
     }
+    /* The samples for noise mixing are shared the same way. */
+    assert_int_equal(sl_dataset_load_pcm(&four, 16000, cache, err, SL_ERR_LEN), 0);
+    for (int i = 2; i < 12; i++) {
+        assert_ptr_equal(four.files[i].pcm.feats, four.files[i % 3 ? 1 : 0].pcm.feats);
+        assert_int_equal(four.files[i].pcm.n_samples, four.files[i].ff.n_samples);
+    }
     sl_dataset_free(&one);
     sl_dataset_free(&four);
 
