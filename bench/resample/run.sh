@@ -2,8 +2,8 @@
 # Speed of rate conversion as `seqlabel features` and `seqlabel label` read a file:
 # a 10-minute 44.1 kHz stereo 16-bit WAV (pink noise) to 16 kHz log-mel features at
 # each --resample-quality, against a 16 kHz file of the same length (no conversion)
-# and against sox's own `rate -v` converting the file to 16 kHz float, in one run,
-# one thread each. Prints seconds and times real time per line.
+# and against sox's own `rate -v` converting the file to 16 kHz float, and
+# `seqlabel label` (the default model) on both files, in one run, one thread each. Prints seconds and times real time per line.
 # Usage: bench/resample/run.sh [SEQLABEL] [--seconds S] [--rate R]
 set -euo pipefail
 root="$(cd "$(dirname "$0")/../.." && pwd)"
@@ -40,3 +40,6 @@ for q in best medium fast; do
     --resample-quality "$q" -o "$tmp/f.npy"
 done
 timed "sox rate -v (to a float WAV)" sox -D "$tmp/in.wav" -r 16000 -e float -b 32 "$tmp/o.wav" rate -v
+# end to end with the default model: what resampling adds to labeling
+timed "seqlabel label, a 16 kHz file" "$exe" label -q "$tmp/in16.wav" -o "$tmp/l.txt"
+timed "seqlabel label, the $rate Hz file" "$exe" label -q "$tmp/in.wav" -o "$tmp/l.txt"
