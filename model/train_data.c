@@ -216,15 +216,18 @@ static void *load_worker(void *arg)
     return NULL;
 }
 
-/* qsort order of entry indices by (audio, labels), then index. */
-static const sl_manifest_entry **sort_entries;
+/* An entry's paths and index, sorted to find repeats. */
+typedef struct {
+    const char *audio, *labels;
+    int index;
+} entry_key;
 static int by_paths(const void *a, const void *b)
 {
-    int i = *(const int *)a, k = *(const int *)b;
-    int c = strcmp(sort_entries[i]->audio, sort_entries[k]->audio);
+    const entry_key *x = a, *y = b;
+    int c = strcmp(x->audio, y->audio);
     if (!c)
-        c = strcmp(sort_entries[i]->labels, sort_entries[k]->labels);
-    return c ? c : (i > k) - (i < k);
+        c = strcmp(x->labels, y->labels);
+    return c ? c : (x->index > y->index) - (x->index < y->index);
 }
 
 /* first[i]: the lowest index with entry i's audio and labels (i itself if none).
@@ -233,28 +236,23 @@ static int by_paths(const void *a, const void *b)
  * the cache, once. */
 static int *first_of_each(const sl_manifest_entry **entries, int n)
 {
-    int *order = malloc((size_t)(n ? n : 1) * sizeof *order);
+    entry_key *keys = malloc((size_t)(n ? n : 1) * sizeof *keys);
     int *first = malloc((size_t)(n ? n : 1) * sizeof *first);
-    if (!order || !first) {
-        free(order);
+    if (!keys || !first) {
+        free(keys);
         free(first);
         return NULL;
     }
     for (int i = 0; i < n; i++)
-        order[i] = i;
-    static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER; /* qsort has no context */
-    pthread_mutex_lock(&lock);
-    sort_entries = entries;
-    qsort(order, (size_t)n, sizeof *order, by_paths);
-    pthread_mutex_unlock(&lock);
+        keys[i] = (entry_key){entries[i]->audio, entries[i]->labels, i};
+    qsort(keys, (size_t)n, sizeof *keys, by_paths);
     for (int s = 0; s < n; s++) {
-        const int i = order[s], p = s ? order[s - 1] : -1;
-        first[i] = p >= 0 && !strcmp(entries[i]->audio, entries[p]->audio) &&
-                           !strcmp(entries[i]->labels, entries[p]->labels)
-                       ? first[p]
-                       : i;
+        const entry_key *k = &keys[s], *prev = s ? &keys[s - 1] : NULL;
+        first[k->index] = prev && !strcmp(k->audio, prev->audio) && !strcmp(k->labels, prev->labels)
+                              ? first[prev->index]
+                              : k->index;
     }
-    free(order);
+    free(keys);
     return first;
 }
 
