@@ -140,7 +140,7 @@ int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate);
 
 /* How libsoxr converts rates (linear phase; docs/io.md has the figures). */
 typedef enum {
-    SL_RESAMPLE_BEST = 0,   /* SOXR_VHQ | SOXR_STEEP_FILTER: flat to 99% of Nyquist */
+    SL_RESAMPLE_BEST = 0,   /* SOXR_VHQ | SOXR_STEEP_FILTER: flat to 97.5% of Nyquist (tested) */
     SL_RESAMPLE_MEDIUM = 1, /* SOXR_HQ */
     SL_RESAMPLE_FAST = 2,   /* SOXR_LQ */
 } sl_resample_quality;

@@ -61,7 +61,7 @@ void sl_audio_options_default(sl_audio_options *opt)
     memset(opt, 0, sizeof *opt);
     opt->target_rate = 0;
     /* BEST: flat (error < 1e-4) up to 7.8 kHz when going from 44.1 to
-     * 16 kHz, so the top mel bins keep their content, and still ~2000x real
+     * 16 kHz, so the top mel bins keep their content, and still ~1500x real
      * time on one core; MEDIUM and FAST narrow the pass band (docs/io.md has
      * the figures). */
     opt->quality = SL_RESAMPLE_BEST;
