@@ -11,8 +11,9 @@
 # commit 10b9deb's tools/corpus/) built with `tools/corpus/build.sh --hours 32 --seed
 # 20261204`, and corpus-v9 (the recipe of commit 910f861's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 32 --seed 20261205`, and corpus-v10's clip index (the recipe of
-# commit a1d756f's tools/corpus/; stage 19 predates its mixtures), then
-# `seqlabel train` with the settings below in twenty runs (docs/default-model-history.md has
+# commit a1d756f's tools/corpus/) built with `tools/corpus/build.sh --hours 32 --seed
+# 20261206` (stage 19 had its clip index only; stage 20 its mixtures too), then
+# `seqlabel train` with the settings below in twenty-one runs (docs/default-model-history.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -40,10 +41,9 @@
 # from stage 17 towards itself with the training clips of corpus-v7 and corpus-v9's new
 # packages at 11.025 kHz too (stage 18, seed 20261230), and last 12,000 steps from
 # stage 18 towards itself with corpus-v10's eleven new packages' training clips added
-# (stage 19, seed 20261231: the shipped model). Stage 20, measured and not yet shipped
-# (docs/default-model-history.md): 12,000 steps from stage 19 towards itself with
-# corpus-v10's training mixtures added and a quarter of the windows low-passed (seed
-# 20270104).
+# (stage 19, seed 20261231), and last 12,000 steps from stage 19 towards itself with
+# corpus-v10's training mixtures added and a quarter of the windows low-passed (stage 20,
+# seed 20270104: the shipped model).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -75,7 +75,7 @@
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
 #                   stages 4 to 19 train on the corpora's train.tsv and validate on VALID_TSV,
 #                   stage 20 on corpus-v10's valid.tsv
-# then: cp "$SEQLABEL_CACHE/train-default-v10/default.slm" model/default.slm (stage 19)
+# then: cp "$SEQLABEL_CACHE/train-default-v10-mix/default.slm" model/default.slm (stage 20)
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -344,7 +344,7 @@ files19=("${files17[@]}" "$clips7/nb11k.tsv" "$clips9/nb11k.tsv"
 stage 19 && towards_itself "$work19" "$work18/default.slm" 20261231 12000 "$work19/default.slm" \
   "${files19[@]}"
 
-# Stage 20 (measured, not yet shipped: docs/default-model-history.md): corpus-v10's training mixtures (its sources hold the eleven packages that
+# Stage 20, the shipped model (docs/default-model.md): corpus-v10's training mixtures (its sources hold the eleven packages that
 # stage 19 had as clips only) and band-limit augmentation: a quarter of the windows
 # low-passed at a random cutoff (--augment-lowpass 0.25), so that speech cut anywhere
 # between telephone band and full band is heard in training, not only at the rates
