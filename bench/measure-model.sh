@@ -13,11 +13,12 @@
 #                   valid.tsv and a test.tsv is evaluated
 #   VAD_NODE_DIR    folder of Silero's npm packages; unset: no VAD comparison
 #   SEQLABEL        the command [build/tools/seqlabel]
-# writes OUT_DIR/*.txt and prints the headline lines (accuracy, macro F1, speech F1)
+# writes OUT_DIR/*.txt and prints the headline lines (accuracy, macro F1, speech F1);
+# bench/compare-measures.py puts two or more OUT_DIRs side by side as Markdown tables
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ $# -ge 2 ] || { sed -n '9,16p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '9,17p' "$0" >&2; exit 2; }
 model=$(realpath "$1") out=$2
 shift 2
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
