@@ -40,6 +40,12 @@ def read_clips(path):
     return {v: f"{acc[v]} / {f1.get(v, '-')}" for v in acc}
 
 
+def read_vad(path):
+    """{method: 'precision / recall / F1 / false alarm'} of a bench/vad/run.sh output."""
+    rows = (line.rstrip("\n").split("\t") for line in open(path))
+    return {cols[0]: " / ".join(cols[2:6]) for cols in rows if cols[0] != "method"}
+
+
 def read_bykind(path):
     """{group: (frames, precision, recall, f1, false_alarm, accuracy)} of score.py --by-kind."""
     groups = {}
@@ -52,6 +58,11 @@ def read_bykind(path):
         else:
             groups[cols[1]] = cols[2:]
     return groups
+
+
+def stem(filename, prefix):
+    """'corpus-v3' of ('vad-corpus-v3.txt', 'vad-')."""
+    return filename[len(prefix):-len(".txt")]
 
 
 def table(header, rows):
@@ -83,7 +94,7 @@ def main():
     print("Mixtures (accuracy / macro F1 / speech-vs-rest F1):\n")
     rows = []
     for f in sorted(files("eval-corpus-v*.txt"), key=split_key):
-        split = f[len("eval-"):-len(".txt")].replace("-valid", " validation").replace("-test", " test")
+        split = stem(f, "eval-").replace("-valid", " validation").replace("-test", " test")
         rows.append([split] + [read_eval(os.path.join(d, f)) for _, d in models])
     if os.path.exists(os.path.join(models[0][1], "samples.txt")):
         rows.append(["samples"] + [read_eval(os.path.join(d, "samples.txt")) for _, d in models])
@@ -97,23 +108,20 @@ def main():
             per_model = [read_clips(os.path.join(d, f)) for _, d in models]
             for version in ("16k", "11k", "8k", "gsm"):
                 if all(version in m for m in per_model):
-                    rows.append([f"{f[len('clips-'):-len('.txt')]} {version}"] + [m[version] for m in per_model])
+                    rows.append([f"{stem(f, 'clips-')} {version}"] + [m[version] for m in per_model])
         table(["clips"] + names, rows)
 
     for f in files("vad-corpus-v*.txt"):
-        print(f"{f[len('vad-'):-len('.txt')]} test split, seqlabel against the VADs "
+        print(f"{stem(f, 'vad-')} test split, seqlabel against the VADs "
               "(precision / recall / F1 / false alarm):\n")
-        rows = []
-        for i, (name, d) in enumerate(models):
-            for line in open(os.path.join(d, f)):
-                cols = line.rstrip("\n").split("\t")
-                if cols[0] == "seqlabel" or (i == 0 and cols[0] not in ("method", "seqlabel")):
-                    label = name if cols[0] == "seqlabel" else cols[0]
-                    rows.append([label, " / ".join(cols[2:6])])
+        # each model's seqlabel line, then the VADs, which are the same in every folder
+        lines = [read_vad(os.path.join(d, f)) for _, d in models]
+        rows = [[name, vad["seqlabel"]] for name, vad in zip(names, lines)]
+        rows += [[method, scores] for method, scores in lines[0].items() if method != "seqlabel"]
         table(["method", "scores"], rows)
 
     for f in files("bykind-corpus-v*.txt"):
-        print(f"{f[len('bykind-'):-len('.txt')]} by group (F1 / false alarm / 4-class accuracy):\n")
+        print(f"{stem(f, 'bykind-')} by group (F1 / false alarm / 4-class accuracy):\n")
         per_model = [read_bykind(os.path.join(d, f)) for _, d in models]
         rows = []
         for group in per_model[0]:
