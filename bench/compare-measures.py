@@ -11,7 +11,7 @@ telephone channel (F1 where the group holds speech, false alarm where it holds n
 4-class accuracy).
 
 usage: bench/compare-measures.py NAME=DIR [NAME=DIR ...]
-  e.g. bench/compare-measures.py "stage 20=/tmp/measure20" "stage 19=/tmp/measure19"
+  e.g. bench/compare-measures.py "stage 21=/tmp/measure21" "stage 20=/tmp/measure20"
 """
 import glob
 import os

@@ -12,8 +12,9 @@
 # 20261204`, and corpus-v9 (the recipe of commit 910f861's tools/corpus/) built with
 # `tools/corpus/build.sh --hours 32 --seed 20261205`, and corpus-v10's clip index (the recipe of
 # commit a1d756f's tools/corpus/) built with `tools/corpus/build.sh --hours 32 --seed
-# 20261206` (stage 19 had its clip index only; stage 20 its mixtures too), then
-# `seqlabel train` with the settings below in twenty-one runs (docs/default-model-history.md has
+# 20261206` (stage 19 had its clip index only; stage 20 its mixtures too; stage 21 also
+# its recipe's training split mixed again with seed 20261207), then
+# `seqlabel train` with the settings below in twenty-three runs (docs/default-model-history.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -43,7 +44,10 @@
 # stage 18 towards itself with corpus-v10's eleven new packages' training clips added
 # (stage 19, seed 20261231), and last 12,000 steps from stage 19 towards itself with
 # corpus-v10's training mixtures added and a quarter of the windows low-passed (stage 20,
-# seed 20270104: the shipped model).
+# seed 20270104), and last 12,000 steps from stage 20 towards itself twice, seeds 20270105
+# and 20270106, on corpus-v10's training mixtures, 64 hours more of them from the same
+# recipe with seed 20261207, and stage 19's clip lists, the two averaged (stage 21: the
+# shipped model).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -60,12 +64,15 @@
 #                   train.tsv, valid.tsv; corpus-v10 is `tools/corpus/build.sh --hours 32
 #                   --seed 20261206`, the recipe of commit a1d756f's tools/corpus/)
 #   FROM_STAGE      first stage run [1]: see below
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v10-mix/default.slm]
+#   CORPUS10B       corpus-v10's recipe with seed 20261207, its training split only
+#                   [$SEQLABEL_CACHE/corpus-v10-s20261207; made by stage 21 if missing]
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v10-s2/average.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
 #                   train-default-v4-{80h,120h,160h,200h}-distill/, train-default-v5-{40h,80h}-lines/
 #                   train-default-v5-clips-nb/, train-default-v6/, train-default-v7/,
 #                   train-default-v7-epoch/, train-default-v8/, train-default-v8-clips/,
-#                   train-default-v9/, train-default-v9-11k/ and train-default-v10/, default.slm
+#                   train-default-v9/, train-default-v9-11k/, train-default-v10/,
+#                   train-default-v10-mix/ and train-default-v10-s2{,b}/, default.slm
 #                   in each, and stage 17's
 #                   average.slm in train-default-v9/;
 #                   stage 11's clips: $SEQLABEL_CACHE/standalone-train/, stage 12's:
@@ -74,8 +81,8 @@
 #                   19's: standalone-train-v10/)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
 #                   stages 4 to 19 train on the corpora's train.tsv and validate on VALID_TSV,
-#                   stage 20 on corpus-v10's valid.tsv
-# then: cp "$SEQLABEL_CACHE/train-default-v10-mix/default.slm" model/default.slm (stage 20)
+#                   stages 20 and 21 on corpus-v10's valid.tsv
+# then: cp "$SEQLABEL_CACHE/train-default-v10-s2/average.slm" model/default.slm (stage 21)
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -110,10 +117,14 @@ corpus8=${CORPUS8:-$cache/corpus-v8}
 corpus9=${CORPUS9:-$cache/corpus-v9}
 corpus10=${CORPUS10:-$cache/corpus-v10}
 work20=$cache/train-default-v10-mix
-out=${OUT:-$work20/default.slm}
+work21=$cache/train-default-v10-s2
+work21b=$cache/train-default-v10-s2b
+# corpus-v10's recipe again with another seed: new training mixtures of the same sources
+corpus10b=${CORPUS10B:-$cache/corpus-v10-s20261207}
+out=${OUT:-$work21/average.slm}
 # FROM_STAGE=N skips the stages before N (their models must be in their folders:
-# e.g. FROM_STAGE=20 with stage 19, model/default.slm of commit 167a8c2, copied to
-# $work19/default.slm); the clip lists are made as before.
+# e.g. FROM_STAGE=21 with stage 20, model/default.slm of commit c254563, copied to
+# $work20/default.slm); the clip lists are made as before.
 from_stage=${FROM_STAGE:-1}
 stage() { [ "$1" -ge "$from_stage" ]; }
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
@@ -344,16 +355,41 @@ files19=("${files17[@]}" "$clips7/nb11k.tsv" "$clips9/nb11k.tsv"
 stage 19 && towards_itself "$work19" "$work18/default.slm" 20261231 12000 "$work19/default.slm" \
   "${files19[@]}"
 
-# Stage 20, the shipped model (docs/default-model.md): corpus-v10's training mixtures (its sources hold the eleven packages that
-# stage 19 had as clips only) and band-limit augmentation: a quarter of the windows
-# low-passed at a random cutoff (--augment-lowpass 0.25), so that speech cut anywhere
-# between telephone band and full band is heard in training, not only at the rates
-# the clip lists were resampled to. 12,000 steps from stage 19 towards itself on stage
+# Stage 20 (docs/default-model-history.md): corpus-v10's training mixtures (its sources
+# hold the eleven packages that stage 19 had as clips only) and band-limit augmentation: a
+# quarter of the windows low-passed at a random cutoff (--augment-lowpass 0.25), so that
+# speech cut anywhere between telephone band and full band is heard in training, not only
+# at the rates the clip lists were resampled to. 12,000 steps from stage 19 towards itself on stage
 # 19's files with corpus-v10's training mixtures after them, validated on corpus-v10's
 # validation split (every recipe's sources). Features of the 8 and 11.025 kHz clip
 # files are libsoxr's from this stage on; stages 11 to 19 read them through
 # libsamplerate (before commit dcbb94f, docs/io.md), so a rerun of those stages now
 # gives models that differ from the shipped ones by that much.
 stage_opts=(--augment-lowpass 0.25 --valid "$corpus10/valid.tsv")
-stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$out" \
+stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work20/default.slm" \
   "${files19[@]}" "$corpus10/train.tsv"
+
+# Stage 21, the shipped model (docs/default-model.md): new mixtures of every source, two
+# seeds, averaged. corpus-v10's recipe with another seed, 80 hours (`tools/corpus/mix.py
+# --hours 80 --seed 20261207 --out $CACHE/corpus-v10-s20261207 --splits train`: its
+# training split alone, 64 h), after corpus-v10's own training mixtures, and stage 19's
+# clip lists, corpus-v7's listed once instead of twice so that the clips stay about a
+# third of the frames (44 h against 90 h of mixtures; in stage 20, 67 h against about
+# 250 h). The older recipes' mixtures are left out: their training splits and features
+# would need about 50 GB of disk, more than a machine of this size has free after the
+# measuring corpora, and corpus-v10's sources hold all of theirs. 12,000 steps from
+# stage 20 towards itself as stage 20 was made (band-limit augmentation, corpus-v10's
+# validation split), with seeds 20270105 and 20270106, then the two averaged: the
+# average was ahead of either seed on most validation splits and clip sets
+# (docs/default-model-history.md).
+files21=("${clips7_lists[@]}" "$clips7/nb11k.tsv"
+  "${clips9_lists[@]}" "${clips9_lists[@]}" "${clips9_lists[@]}" "$clips9/nb11k.tsv"
+  "${clips10_lists[@]}" "${clips10_lists[@]}" "${clips10_lists[@]}"
+  "$corpus10/train.tsv" "$corpus10b/train.tsv")
+stage 21 && { [ -f "$corpus10b/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 \
+  tools/corpus/mix.py --hours 80 --seed 20261207 --out "$corpus10b" --splits train; }
+stage 21 && towards_itself "$work21" "$work20/default.slm" 20270105 12000 "$work21/default.slm" \
+  "${files21[@]}"
+stage 21 && towards_itself "$work21b" "$work20/default.slm" 20270106 12000 "$work21b/default.slm" \
+  "${files21[@]}"
+stage 21 && "$build/tools/seqlabel" average -o "$out" "$work21/default.slm" "$work21b/default.slm"
