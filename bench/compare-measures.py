@@ -6,9 +6,10 @@ with the old model's beside it; this prints them as Markdown tables, read straig
 from the files measure-model.sh wrote, so no figure is copied by hand:
 the mixtures' splits (accuracy / macro F1 / speech-vs-rest F1), the samples, each
 clip set at 16 / 11.025 / 8 kHz and GSM (accuracy / speech-vs-rest F1), the VAD
-line, and the `--by-kind` groups of corpus-v3's test split and of corpus-v5's
-telephone channel (F1 where the group holds speech, false alarm where it holds none,
-4-class accuracy).
+line of each split run.sh scored, and the groups of every `--by-kind` file
+(bykind-*.txt: corpus-v3's and corpus-v6's test splits, corpus-v5's whole and through
+its telephone channel; F1 where the group holds speech, false alarm where it holds
+none, 4-class accuracy).
 
 usage: bench/compare-measures.py NAME=DIR [NAME=DIR ...]
   e.g. bench/compare-measures.py "stage 21=/tmp/measure21" "stage 20=/tmp/measure20"
