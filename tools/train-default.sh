@@ -359,9 +359,9 @@ stage 19 && towards_itself "$work19" "$work18/default.slm" 20261231 12000 "$work
 # hold the eleven packages that stage 19 had as clips only) and band-limit augmentation: a
 # quarter of the windows low-passed at a random cutoff (--augment-lowpass 0.25), so that
 # speech cut anywhere between telephone band and full band is heard in training, not only
-# at the rates the clip lists were resampled to. 12,000 steps from stage 19 towards itself on stage
-# 19's files with corpus-v10's training mixtures after them, validated on corpus-v10's
-# validation split (every recipe's sources). Features of the 8 and 11.025 kHz clip
+# at the rates the clip lists were resampled to. 12,000 steps from stage 19 towards itself
+# on stage 19's files with corpus-v10's training mixtures after them, validated on
+# corpus-v10's validation split (every recipe's sources). Features of the 8 and 11.025 kHz clip
 # files are libsoxr's from this stage on; stages 11 to 19 read them through
 # libsamplerate (before commit dcbb94f, docs/io.md), so a rerun of those stages now
 # gives models that differ from the shipped ones by that much.
