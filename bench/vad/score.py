@@ -19,6 +19,11 @@ to, and, for speech over music or noise and music over noise, the mixing SNR in 
 (`snr=speech+music 00-04` holds SNRs from 0 up to 4 dB, `16-20` from 16 to 20).
 On a clip set of bench/vad/standalone_clips.py (a `meta.tsv` beside the manifest) the
 whole files are grouped instead, by the clip's class and group (`clip=speech/isolated`).
+With --by-level as well, each clip group's frames are grouped again by how far below the
+clip's loudest frame they lie (the energy of a 25 ms window on the frame, 5 dB bins:
+`clip=speech/isolated level=25-30`; 40 dB and more below: `level=40+`), which tells misses on
+quiet word tails and noise floors (that the corpus' activity rule counts as speech within
+30 dB of the peak) from misses on the loud part of the voice.
 
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
@@ -29,8 +34,8 @@ With --channel C (full, telephone, old11k, eq, codec-gsm, ...), only the frames 
 segments the corpus sent through channel C are scored, so --by-kind then breaks that
 channel down by segment kind, voice and SNR.
 
-usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind] [--classes LIST]
-                [--channel C]
+usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind [--by-level]]
+                [--classes LIST] [--channel C]
 prints: name frames precision recall f1 false_alarm (TSV, one line; --by-kind: one
 per group). false_alarm: share of the non-speech frames called speech.
 """
@@ -94,6 +99,19 @@ def frame_indices(segs, n, classes):
         if lab in classes:
             out[(centres >= a) & (centres < b)] = classes.index(lab)
     return out
+
+
+def level_below_peak(audio, n):
+    """dB below the file's loudest frame of each of its n frames: the energy of a 25 ms
+    window centred on the frame's centre, as the corpus' activity rule measures it
+    (tools/corpus/corpus_common.py), on the 16 kHz audio."""
+    x, rate = sf.read(audio, dtype='float64', always_2d=True)
+    if rate != 16000:
+        raise SystemExit(f"{audio}: --by-level needs 16 kHz audio, not {rate} Hz")
+    x = np.concatenate([np.zeros(120), x.mean(axis=1), np.zeros(400)])
+    idx = np.arange(n)[:, None] * 160 + np.arange(400)[None, :]
+    db = 10 * np.log10(np.mean(x[idx] ** 2, axis=1) + 1e-10)
+    return db.max() - db if n else db
 
 
 def reference_speech(audio, labels):
@@ -198,6 +216,8 @@ def main():
     ap.add_argument('--by-kind', action='store_true')
     ap.add_argument('--classes')
     ap.add_argument('--channel', help='score only the segments the corpus sent through this channel')
+    ap.add_argument('--by-level', action='store_true',
+                    help='clip sets: group each clip group by level below the clip\'s peak')
     args = ap.parse_args()
     name = args.name or args.pred_dir
     allc, groups = Counts(), {}
@@ -227,6 +247,11 @@ def main():
 
         if audio in clip_group:  # a clip set: the whole file is one group
             tally("clip=" + clip_group[audio], slice(None))
+            if args.by_level:
+                low = np.minimum(level_below_peak(audio, len(ref)) // 5, 8).astype(int) * 5
+                for b in np.unique(low):
+                    span = "40+" if b == 40 else f"{b:02d}-{b + 5:02d}"
+                    tally(f"clip={clip_group[audio]} level={span}", low == b)
         if args.by_kind:
             for sel, kind, channel, sources, snr in meta_segments(labels, len(ref)):
                 keys = ["kind=" + kind, "channel=" + channel]
