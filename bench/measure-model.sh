@@ -8,7 +8,8 @@
 #
 # usage: bench/measure-model.sh MODEL OUT_DIR [CLIPS_DIR...]
 #   CLIPS_DIR       a clip set of standalone_clips.py (its manifest.tsv), scored by
-#                   bench/vad/narrowband.sh into OUT_DIR/clips-<its name>.txt
+#                   bench/vad/narrowband.sh into OUT_DIR/clips-<its name>.txt, and at
+#                   16 kHz by group and level (score.py --by-level) into bylevel-<name>.txt
 #   SEQLABEL_CACHE  the corpus cache [/work/cache/seqlabel]: each corpus-v*/ with a
 #                   valid.tsv and a test.tsv is evaluated
 #   VAD_NODE_DIR    folder of Silero's npm packages; unset: no VAD comparison
@@ -18,7 +19,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ $# -ge 2 ] || { sed -n '9,17p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '9,18p' "$0" >&2; exit 2; }
 model=$(realpath "$1") out=$2
 shift 2
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
@@ -54,6 +55,9 @@ for clips in "$@"; do
   name=$(basename "$clips")
   "$here/vad/narrowband.sh" "$clips" "$out/nb-$name" "$model" 2> /dev/null > "$out/clips-$name.txt"
   grep classes "$out/clips-$name.txt" | sed "s/^/clips $name: /"
+  # the clips at 16 kHz by clip group and by level below each clip's peak
+  /usr/bin/python3 "$here/vad/score.py" "$clips/manifest.tsv" "$out/nb-$name/pred-16k" --by-kind \
+    --by-level --classes silence,speech,music,noise --name seqlabel > "$out/bylevel-$name.txt"
 done
 
 [ -n "${VAD_NODE_DIR:-}" ] || exit 0
