@@ -46,6 +46,10 @@ import sys
 import numpy as np
 import soundfile as sf
 
+sys.path.insert(0, os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..",
+                                "tools", "corpus"))
+import corpus_common as cc  # noqa: E402  (the activity rule's frame energy)
+
 
 def read_manifest(path, split=None):
     base = os.path.dirname(os.path.abspath(path))
@@ -102,15 +106,12 @@ def frame_indices(segs, n, classes):
 
 
 def level_below_peak(audio, n):
-    """dB below the file's loudest frame of each of its n frames: the energy of a 25 ms
-    window centred on the frame's centre, as the corpus' activity rule measures it
-    (tools/corpus/corpus_common.py), on the 16 kHz audio."""
-    x, rate = sf.read(audio, dtype='float64', always_2d=True)
-    if rate != 16000:
-        raise SystemExit(f"{audio}: --by-level needs 16 kHz audio, not {rate} Hz")
-    x = np.concatenate([np.zeros(120), x.mean(axis=1), np.zeros(400)])
-    idx = np.arange(n)[:, None] * 160 + np.arange(400)[None, :]
-    db = 10 * np.log10(np.mean(x[idx] ** 2, axis=1) + 1e-10)
+    """dB below the file's loudest frame of each of its n frames, measured as the corpus'
+    activity rule measures it (corpus_common.frame_db), on the 16 kHz audio."""
+    try:
+        db = cc.frame_db(cc.read_wav(audio))[:n]
+    except ValueError as e:  # not at the corpus' rate
+        raise SystemExit(f"--by-level: {e}")
     return db.max() - db if n else db
 
 
