@@ -12,7 +12,7 @@ its telephone channel; F1 where the group holds speech, false alarm where it hol
 none, 4-class accuracy).
 
 usage: bench/compare-measures.py NAME=DIR [NAME=DIR ...]
-  e.g. bench/compare-measures.py "stage 21=/tmp/measure21" "stage 20=/tmp/measure20"
+  e.g. bench/compare-measures.py "stage 22=/tmp/measure22" "stage 21=/tmp/measure21"
 """
 import glob
 import os

@@ -13,8 +13,9 @@
 # `tools/corpus/build.sh --hours 32 --seed 20261205`, and corpus-v10's clip index (the recipe of
 # commit a1d756f's tools/corpus/) built with `tools/corpus/build.sh --hours 32 --seed
 # 20261206` (stage 19 had its clip index only; stage 20 its mixtures too; stage 21 also
-# its recipe's training split mixed again with seed 20261207), then
-# `seqlabel train` with the settings below in twenty-three runs (docs/default-model-history.md has
+# its recipe's training split mixed again with seed 20261207, stage 22 with seed 20261208
+# too, and each older recipe's training split mixed again with a seed of its own), then
+# `seqlabel train` with the settings below in twenty-five runs (docs/default-model-history.md has
 # the why): 60,000 steps from random weights with training seeds 20261130 (stage 1)
 # and 20261129 (stage 1b), a second learning-rate cycle of 30,000 steps from each one's best model (stages 2 and
 # 2b, `--init`, seeds 20261201 and 20261202), 24,000 steps of distillation from stage 2
@@ -46,8 +47,11 @@
 # corpus-v10's training mixtures added and a quarter of the windows low-passed (stage 20,
 # seed 20270104), and last 12,000 steps from stage 20 towards itself twice, seeds 20270105
 # and 20270106, on corpus-v10's training mixtures, 64 hours more of them from the same
-# recipe with seed 20261207, and stage 19's clip lists, the two averaged (stage 21: the
-# shipped model).
+# recipe with seed 20261207, and stage 19's clip lists, the two averaged (stage 21), and
+# last 12,000 steps from stage 21 towards itself twice, seeds 20270113 and 20270114, on
+# stage 21's list with 64 hours more of corpus-v10's recipe (seed 20261208), 36 hours of
+# the older recipes' training mixtures mixed again and the clip lists once more, the two
+# averaged (stage 22: the shipped model).
 # Rerunnable: each stage resumes from its checkpoint (--resume) after a stop, and a
 # finished stage is not run again.
 #
@@ -66,23 +70,28 @@
 #   FROM_STAGE      first stage run [1]: see below
 #   CORPUS10B       corpus-v10's recipe with seed 20261207, its training split only
 #                   [$SEQLABEL_CACHE/corpus-v10-s20261207; made by stage 21 if missing]
-#   OUT             model written [$SEQLABEL_CACHE/train-default-v10-s2/average.slm]
+#   CORPUS10C       the same with seed 20261208 [$SEQLABEL_CACHE/corpus-v10-s20261208; made
+#                   by stage 22 if missing]; stage 22 also mixes each older recipe's
+#                   training split again into $SEQLABEL_CACHE/corpus-vN-sSEED (from that
+#                   recipe's clip index, $SEQLABEL_CACHE/corpus-vN/clips.tsv, with the
+#                   recipe's own tools/corpus/ taken from git into $SEQLABEL_CACHE/recipes/vN)
+#   OUT             model written [$SEQLABEL_CACHE/train-default-v10-s6/average.slm]
 #                   (the others': $SEQLABEL_CACHE/train-default-v3-40h{,-s29,-ft,-s29-ft,-distill}/
 #                   train-default-v4-{80h,120h,160h,200h}-distill/, train-default-v5-{40h,80h}-lines/
 #                   train-default-v5-clips-nb/, train-default-v6/, train-default-v7/,
 #                   train-default-v7-epoch/, train-default-v8/, train-default-v8-clips/,
 #                   train-default-v9/, train-default-v9-11k/, train-default-v10/,
-#                   train-default-v10-mix/ and train-default-v10-s2{,b}/, default.slm
-#                   in each, and stage 17's
-#                   average.slm in train-default-v9/;
+#                   train-default-v10-mix/, train-default-v10-s2{,b}/ and
+#                   train-default-v10-s6{,b}/, default.slm in each, and stage 17's
+#                   average.slm in train-default-v9/, stage 21's in train-default-v10-s2/;
 #                   stage 11's clips: $SEQLABEL_CACHE/standalone-train/, stage 12's:
 #                   standalone-train-v6/, stage 13's: standalone-train-v7/, stage 17's:
 #                   standalone-train-v9/; stage 18 adds nb11k/ to the last two; stage
 #                   19's: standalone-train-v10/)
 #   TRAIN_TSV / VALID_TSV  manifests of stages 1-3 [corpus-v3/train.tsv, corpus-v3/valid.tsv];
 #                   stages 4 to 19 train on the corpora's train.tsv and validate on VALID_TSV,
-#                   stages 20 and 21 on corpus-v10's valid.tsv
-# then: cp "$SEQLABEL_CACHE/train-default-v10-s2/average.slm" model/default.slm (stage 21)
+#                   stages 20 to 22 on corpus-v10's valid.tsv
+# then: cp "$SEQLABEL_CACHE/train-default-v10-s6/average.slm" model/default.slm (stage 22)
 # Background use: nohup nice tools/train-default.sh build >>$SEQLABEL_CACHE/train-default-v3-40h.log 2>&1 &
 set -euo pipefail
 cd "$(dirname "$0")/.."
@@ -121,10 +130,13 @@ work21=$cache/train-default-v10-s2
 work21b=$cache/train-default-v10-s2b
 # corpus-v10's recipe again with another seed: new training mixtures of the same sources
 corpus10b=${CORPUS10B:-$cache/corpus-v10-s20261207}
-out=${OUT:-$work21/average.slm}
+corpus10c=${CORPUS10C:-$cache/corpus-v10-s20261208}
+work22=$cache/train-default-v10-s6
+work22b=$cache/train-default-v10-s6b
+out=${OUT:-$work22/average.slm}
 # FROM_STAGE=N skips the stages before N (their models must be in their folders:
-# e.g. FROM_STAGE=21 with stage 20, model/default.slm of commit c254563, copied to
-# $work20/default.slm); the clip lists are made as before.
+# e.g. FROM_STAGE=22 with stage 21, model/default.slm of commit 9316107, copied to
+# $work21/average.slm); the clip lists are made as before.
 from_stage=${FROM_STAGE:-1}
 stage() { [ "$1" -ge "$from_stage" ]; }
 mkdir -p "$work" "$work1b" "$work2" "$work2b" "$work3"
@@ -369,7 +381,7 @@ stage_opts=(--augment-lowpass 0.25 --valid "$corpus10/valid.tsv")
 stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work20/default.slm" \
   "${files19[@]}" "$corpus10/train.tsv"
 
-# Stage 21, the shipped model (docs/default-model.md): new mixtures of every source, two
+# Stage 21 (docs/default-model-history.md): new mixtures of every source, two
 # seeds, averaged. corpus-v10's recipe with another seed, 80 hours (`tools/corpus/mix.py
 # --hours 80 --seed 20261207 --out $CACHE/corpus-v10-s20261207 --splits train`: its
 # training split alone, 64 h), after corpus-v10's own training mixtures, and stage 19's
@@ -382,14 +394,47 @@ stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work
 # validation split), with seeds 20270105 and 20270106, then the two averaged: the
 # average was ahead of either seed on most validation splits and clip sets
 # (docs/default-model-history.md).
-files21=("${clips7_lists[@]}" "$clips7/nb11k.tsv"
+clips21=("${clips7_lists[@]}" "$clips7/nb11k.tsv"
   "${clips9_lists[@]}" "${clips9_lists[@]}" "${clips9_lists[@]}" "$clips9/nb11k.tsv"
-  "${clips10_lists[@]}" "${clips10_lists[@]}" "${clips10_lists[@]}"
-  "$corpus10/train.tsv" "$corpus10b/train.tsv")
+  "${clips10_lists[@]}" "${clips10_lists[@]}" "${clips10_lists[@]}")
+files21=("${clips21[@]}" "$corpus10/train.tsv" "$corpus10b/train.tsv")
 stage 21 && { [ -f "$corpus10b/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 \
   tools/corpus/mix.py --hours 80 --seed 20261207 --out "$corpus10b" --splits train; }
 stage 21 && towards_itself "$work21" "$work20/default.slm" 20270105 12000 "$work21/default.slm" \
   "${files21[@]}"
 stage 21 && towards_itself "$work21b" "$work20/default.slm" 20270106 12000 "$work21b/default.slm" \
   "${files21[@]}"
-stage 21 && "$build/tools/seqlabel" average -o "$out" "$work21/default.slm" "$work21b/default.slm"
+stage 21 && { [ -f "$work21/average.slm" ] || "$build/tools/seqlabel" average \
+  -o "$work21/average.slm" "$work21/default.slm" "$work21b/default.slm"; }
+
+# Stage 22, the shipped model (docs/default-model.md): more new mixtures, the older
+# recipes' among them, with the clips kept at about a third of the frames. Stage 21's list,
+# then corpus-v10's recipe mixed a third time (seed 20261208, its training split alone:
+# 64 h), then each older recipe's training split mixed again (`mix.py --hours 7.5 --seed
+# 2026130N --splits train` with the recipe's own tools/corpus/: 6.0 h each, 36 h), then
+# stage 21's clip lists once more (78,290 files, 277 h). 12,000 steps from stage 21
+# towards itself as stage 21 was made, seeds 20270113 and 20270114, then the two
+# averaged. The new mixtures alone gained on the mixtures and lost on clips as files, the
+# clips listed twice alone did the reverse; both at once were level or ahead on both
+# (docs/default-model-history.md).
+older=("3 bbc7440 20261303" "5 ce92796 20261305" "6 9fd0d48 20261306" "7 fb5e2d4 20261307"
+  "8 10b9deb 20261308" "9 910f861 20261309")
+files22=("${files21[@]}" "$corpus10c/train.tsv")
+for spec in "${older[@]}"; do
+  read -r v commit seed <<< "$spec"
+  files22+=("$cache/corpus-v$v-s$seed/train.tsv")
+  if stage 22 && [ ! -f "$cache/corpus-v$v-s$seed/train.tsv" ]; then
+    rm -rf "$cache/recipes/v$v"; mkdir -p "$cache/recipes/v$v"
+    git archive "$commit" tools/corpus | tar -x -C "$cache/recipes/v$v"
+    (cd "$cache/recipes/v$v" && SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
+      --hours 7.5 --seed "$seed" --out "$cache/corpus-v$v-s$seed" --splits train)
+  fi
+done
+files22+=("${clips21[@]}")
+stage 22 && { [ -f "$corpus10c/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 \
+  tools/corpus/mix.py --hours 80 --seed 20261208 --out "$corpus10c" --splits train; }
+stage 22 && towards_itself "$work22" "$work21/average.slm" 20270113 12000 "$work22/default.slm" \
+  "${files22[@]}"
+stage 22 && towards_itself "$work22b" "$work21/average.slm" 20270114 12000 "$work22b/default.slm" \
+  "${files22[@]}"
+stage 22 && "$build/tools/seqlabel" average -o "$out" "$work22/default.slm" "$work22b/default.slm"
