@@ -397,15 +397,27 @@ stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work
 clips21=("${clips7_lists[@]}" "$clips7/nb11k.tsv"
   "${clips9_lists[@]}" "${clips9_lists[@]}" "${clips9_lists[@]}" "$clips9/nb11k.tsv"
   "${clips10_lists[@]}" "${clips10_lists[@]}" "${clips10_lists[@]}")
+# usage: new_mixtures DIR SEED: corpus-v10's recipe, its training split alone mixed again
+# with SEED into DIR (`--hours 80`: 64 h of training mixtures); nothing is done if DIR
+# has its list
+new_mixtures() {
+  [ -f "$1/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
+    --hours 80 --seed "$2" --out "$1" --splits train
+}
+# usage: averaged_pair WORK_A WORK_B FROM_MODEL SEED_A SEED_B OUT MANIFEST...: 12,000 steps
+# from FROM_MODEL towards itself twice (towards_itself), with two seeds, then the two runs
+# averaged into OUT (stages 21 and 22)
+averaged_pair() {
+  local a=$1 b=$2 from=$3 seed_a=$4 seed_b=$5 avg=$6
+  shift 6
+  towards_itself "$a" "$from" "$seed_a" 12000 "$a/default.slm" "$@"
+  towards_itself "$b" "$from" "$seed_b" 12000 "$b/default.slm" "$@"
+  [ -f "$avg" ] || "$build/tools/seqlabel" average -o "$avg" "$a/default.slm" "$b/default.slm"
+}
 files21=("${clips21[@]}" "$corpus10/train.tsv" "$corpus10b/train.tsv")
-stage 21 && { [ -f "$corpus10b/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 \
-  tools/corpus/mix.py --hours 80 --seed 20261207 --out "$corpus10b" --splits train; }
-stage 21 && towards_itself "$work21" "$work20/default.slm" 20270105 12000 "$work21/default.slm" \
-  "${files21[@]}"
-stage 21 && towards_itself "$work21b" "$work20/default.slm" 20270106 12000 "$work21b/default.slm" \
-  "${files21[@]}"
-stage 21 && { [ -f "$work21/average.slm" ] || "$build/tools/seqlabel" average \
-  -o "$work21/average.slm" "$work21/default.slm" "$work21b/default.slm"; }
+stage 21 && new_mixtures "$corpus10b" 20261207
+stage 21 && averaged_pair "$work21" "$work21b" "$work20/default.slm" 20270105 20270106 \
+  "$work21/average.slm" "${files21[@]}"
 
 # Stage 22, the shipped model (docs/default-model.md): more new mixtures, the older
 # recipes' among them, with the clips kept at about a third of the frames. Stage 21's list,
@@ -431,10 +443,6 @@ for spec in "${older[@]}"; do
   fi
 done
 files22+=("${clips21[@]}")
-stage 22 && { [ -f "$corpus10c/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 \
-  tools/corpus/mix.py --hours 80 --seed 20261208 --out "$corpus10c" --splits train; }
-stage 22 && towards_itself "$work22" "$work21/average.slm" 20270113 12000 "$work22/default.slm" \
+stage 22 && new_mixtures "$corpus10c" 20261208
+stage 22 && averaged_pair "$work22" "$work22b" "$work21/average.slm" 20270113 20270114 "$out" \
   "${files22[@]}"
-stage 22 && towards_itself "$work22b" "$work21/average.slm" 20270114 12000 "$work22b/default.slm" \
-  "${files22[@]}"
-stage 22 && "$build/tools/seqlabel" average -o "$out" "$work22/default.slm" "$work22b/default.slm"
