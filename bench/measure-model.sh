@@ -1,10 +1,10 @@
 #!/usr/bin/env bash
 # Every figure docs/default-model.md gives for a model, in one run: speed, `seqlabel eval`
 # on each built corpus' validation and test splits, the samples, held-out clips as files
-# at 16 / 11.025 / 8 kHz and as GSM, and the comparison with three VADs on corpus-v3's
-# and corpus-v6's test splits with its breakdown by segment kind. Data preparation and
-# measurement only: the corpora come from tools/corpus/, the clip sets from
-# bench/vad/standalone_clips.py, Silero from bench/vad/install-silero.sh.
+# at 16 / 11.025 / 8 kHz, as GSM and as 8-bit 11.025 kHz WAV, and the comparison with
+# three VADs on corpus-v3's and corpus-v6's test splits with its breakdown by segment
+# kind. Data preparation and measurement only: the corpora come from tools/corpus/,
+# the clip sets from bench/vad/standalone_clips.py, Silero from bench/vad/install-silero.sh.
 #
 # usage: bench/measure-model.sh MODEL OUT_DIR [CLIPS_DIR...]
 #   CLIPS_DIR       a clip set of standalone_clips.py (its manifest.tsv), scored by

@@ -1,7 +1,9 @@
 #!/usr/bin/env bash
 # The held-out clips of standalone_clips.py as narrowband audio: each clip
-# resampled to 11.025 kHz (old game recordings) and to 8 kHz (16-bit WAVs), and
-# coded as GSM 06.10 (a headerless .gsm file, Asterisk's format), labelled by
+# resampled to 11.025 kHz (old game recordings) and to 8 kHz (16-bit WAVs), coded
+# as GSM 06.10 (a headerless .gsm file, Asterisk's format), and as 8-bit WAV at
+# 11.025 kHz (old game recordings as they were stored: a quantization floor 48 dB
+# below full scale, not below the clip's own peak; "u8"), labelled by
 # `seqlabel label` as they are, and
 # scored against the clips' own labels with score.py (4 classes), next to the
 # clips at their own 16 kHz. docs/labeling.md ("Input on the 16-bit grid")
@@ -17,18 +19,19 @@ clips=$1 out=$2
 model=${3:-$here/../../model/default.slm}
 seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
-mkdir -p "$out/11k" "$out/8k" "$out/gsm"
+mkdir -p "$out/11k" "$out/8k" "$out/gsm" "$out/u8"
 mapfile -t wavs < <(cut -f1 "$clips/manifest.tsv")
 for w in "${wavs[@]}"; do
   n=$(basename "$w" .wav)  # standalone_clips.py numbers its clips: names are unique
   sox -D "$w" -r 11025 "$out/11k/$n.wav"
   sox -D "$w" -r 8000 "$out/8k/$n.wav"
   sox -D "$w" -r 8000 -t gsm "$out/gsm/$n.gsm"
+  sox -D "$w" -r 11025 -b 8 -e unsigned "$out/u8/$n.wav"
 done
-for v in 16k 11k 8k gsm; do
+for v in 16k 11k 8k gsm u8; do
   case $v in
     16k) in=("${wavs[@]}") ;;
-    11k | 8k) in=("$out"/$v/*.wav) ;;
+    11k | 8k | u8) in=("$out"/$v/*.wav) ;;
     gsm) in=("$out"/gsm/*.gsm) ;;
   esac
   mkdir -p "$out/pred-$v"
