@@ -397,12 +397,13 @@ stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work
 clips21=("${clips7_lists[@]}" "$clips7/nb11k.tsv"
   "${clips9_lists[@]}" "${clips9_lists[@]}" "${clips9_lists[@]}" "$clips9/nb11k.tsv"
   "${clips10_lists[@]}" "${clips10_lists[@]}" "${clips10_lists[@]}")
-# usage: new_mixtures DIR SEED: corpus-v10's recipe, its training split alone mixed again
-# with SEED into DIR (`--hours 80`: 64 h of training mixtures); nothing is done if DIR
-# has its list
+# usage: new_mixtures DIR SEED [HOURS [RECIPE_DIR]]: a recipe's training split alone mixed
+# again with SEED into DIR (`mix.py --hours HOURS`, 80 by default: corpus-v10's 64 h of
+# training mixtures), by RECIPE_DIR's tools/corpus/ (this tree's by default); nothing is
+# done if DIR has its list
 new_mixtures() {
-  [ -f "$1/train.tsv" ] || SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
-    --hours 80 --seed "$2" --out "$1" --splits train
+  [ -f "$1/train.tsv" ] || (cd "${4:-.}" && SEQLABEL_CACHE=$cache /usr/bin/python3 \
+    tools/corpus/mix.py --hours "${3:-80}" --seed "$2" --out "$1" --splits train)
 }
 # usage: averaged_pair WORK_A WORK_B FROM_MODEL SEED_A SEED_B OUT MANIFEST...: 12,000 steps
 # from FROM_MODEL towards itself twice (towards_itself), with two seeds, then the two runs
@@ -438,8 +439,7 @@ for spec in "${older[@]}"; do
   if stage 22 && [ ! -f "$cache/corpus-v$v-s$seed/train.tsv" ]; then
     rm -rf "$cache/recipes/v$v"; mkdir -p "$cache/recipes/v$v"
     git archive "$commit" tools/corpus | tar -x -C "$cache/recipes/v$v"
-    (cd "$cache/recipes/v$v" && SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
-      --hours 7.5 --seed "$seed" --out "$cache/corpus-v$v-s$seed" --splits train)
+    new_mixtures "$cache/corpus-v$v-s$seed" "$seed" 7.5 "$cache/recipes/v$v"
   fi
 done
 files22+=("${clips21[@]}")
