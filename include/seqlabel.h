@@ -663,6 +663,9 @@ typedef struct {
     float augment_lowpass;       /* > 0: share of windows low-passed at a random cutoff
                                     (3 to 7.5 kHz at 16 kHz) and floored as 16-bit audio
                                     (model/augment_band.c); default 0 */
+    float augment_8bit;          /* > 0: share of windows floored as 8-bit audio (rounding
+                                    noise 48 dB below full scale; with augment_lowpass,
+                                    under the cutoff only); default 0 */
     const char *noise_list;      /* NULL, or a file of noise audio paths (one a line):
                                     mixed into windows, features recomputed */
     float snr_min_db, snr_max_db;/* SNR range of the noise; default 0, 20 */

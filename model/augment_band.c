@@ -13,7 +13,17 @@
  * into the first few hundred hertz above the cutoff), averaged under the mel
  * filter (sl_mel_weighted_mean); a flat spectrum within a filter and
  * around the cutoff is assumed. Digital silence (floored values) stays
- * silent: zeros filtered and rounded are zeros. */
+ * silent: zeros filtered and rounded are zeros.
+ *
+ * The same floor, 256^2 times stronger, is an 8-bit file's (old game sounds
+ * were stored as 8-bit WAV): its rounding noise lies under the audio at a
+ * fixed level, 48 dB below full scale, whatever the audio's own level. Such a
+ * file low-passed (an 11.025 kHz one) holds that noise only below its cutoff,
+ * and the 16-bit rounding after resampling above it:
+ *     x' = log(share * (e^x + 256^2 e^n) + e^n2)
+ * with n2 another frame of the floor; at its own rate, x' = log(e^x + 256^2 e^n).
+ * Rounding noise is white while the audio spans several steps; a signal of a
+ * step or two is distorted rather than noisy, which this does not model. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -26,6 +36,9 @@ enum {
     FLOOR_FRAMES = 1000, /* 10 s of noise at a 10 ms hop */
     GRID = 4096          /* steps of the window's power response from 0 to Nyquist */
 };
+
+/* An 8-bit step is 256 16-bit steps: its rounding noise has 256^2 times the power. */
+static const float STEP8_POWER = 65536.0f;
 
 struct sl_band_limiter {
     sl_feature_config fc;
@@ -153,25 +166,37 @@ int64_t sl_band_limit_floor_frames(void)
 }
 
 void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_t floor_off,
-                   float log_floor)
+                   float log_floor, int bits8)
 {
     const int F = b->dim;
-    /* FFT bin k at f gets the pass band [-cutoff, cutoff] seen through |W|^2
-     * centred on f: the response's integral from f - cutoff to f + cutoff. */
-    const double all = 2.0 * b->cum[GRID];
-    for (int k = 0; k < b->half; k++) {
-        const double f = k * b->rate / (2.0 * b->half);
-        b->pass[k] = (float)((response_integral(b, f + cutoff_hz) -
-                              response_integral(b, f - cutoff_hz)) / all);
+    if (cutoff_hz > 0.0) {
+        /* FFT bin k at f gets the pass band [-cutoff, cutoff] seen through |W|^2
+         * centred on f: the response's integral from f - cutoff to f + cutoff. */
+        const double all = 2.0 * b->cum[GRID];
+        for (int k = 0; k < b->half; k++) {
+            const double f = k * b->rate / (2.0 * b->half);
+            b->pass[k] = (float)((response_integral(b, f + cutoff_hz) -
+                                  response_integral(b, f - cutoff_hz)) / all);
+        }
+        sl_mel_weighted_mean(&b->fc, b->pass, b->share);
+    } else {
+        for (int j = 0; j < F; j++)
+            b->share[j] = 1.0f;
     }
-    sl_mel_weighted_mean(&b->fc, b->pass, b->share);
     for (int t = 0; t < L; t++) {
         const float *n = b->floor + (size_t)((floor_off + t) % FLOOR_FRAMES) * F;
+        /* A second draw of 16-bit rounding, for the 8-bit file's resampled output. */
+        const float *n2 = b->floor + (size_t)((floor_off + t + FLOOR_FRAMES / 2) % FLOOR_FRAMES) * F;
         float *xt = x + (size_t)t * F;
         for (int j = 0; j < F; j++) {
             if (xt[j] <= log_floor)
                 continue;
-            xt[j] = logf(b->share[j] * expf(xt[j]) + expf(n[j]));
+            if (!bits8)
+                xt[j] = logf(b->share[j] * expf(xt[j]) + expf(n[j]));
+            else if (cutoff_hz > 0.0)
+                xt[j] = logf(b->share[j] * (expf(xt[j]) + STEP8_POWER * expf(n[j])) + expf(n2[j]));
+            else
+                xt[j] = logf(expf(xt[j]) + STEP8_POWER * expf(n[j]));
         }
     }
 }

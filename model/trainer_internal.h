@@ -61,7 +61,7 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
 
 /* ---- band-limit augmentation (model/augment_band.c) -------------------------
  * Cached log-mel windows as if their audio had been low-passed and rounded to
- * 16 bits again (the file says how). Log-mel features without energy or
+ * 16 bits again, or stored in 8 bits (the file says how). Log-mel features without energy or
  * dither only. */
 typedef struct sl_band_limiter sl_band_limiter;
 sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, size_t errlen);
@@ -71,11 +71,12 @@ void sl_band_limiter_free(sl_band_limiter *b);
 double sl_band_limit_cutoff(const sl_band_limiter *b, double u);
 /* Frames of rounding-noise features that floor_off below picks from. */
 int64_t sl_band_limit_floor_frames(void);
-/* Low-passes x (L x dim, not normalised) at cutoff_hz in place; frame t gets
- * the noise floor's frame (floor_off + t) mod the count above; values at or
+/* Low-passes x (L x dim, not normalised) at cutoff_hz in place (cutoff_hz <= 0:
+ * not at all) and floors it as 16-bit audio, or as 8-bit audio when bits8; frame t
+ * gets the noise floor's frame (floor_off + t) mod the count above; values at or
  * below log_floor (digital silence) are kept. */
 void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_t floor_off,
-                   float log_floor);
+                   float log_floor, int bits8);
 
 /* ---- datasets (model/train_data.c) ------------------------------------------ */
 typedef struct {
