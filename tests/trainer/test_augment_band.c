@@ -29,6 +29,13 @@
 
 enum { N = 8000, F = 80, L = (N - 400) / 160 + 1, N8 = 4 * N, L8 = (N8 - 400) / 160 + 1 };
 
+/* A uniform value in [-0.5, 0.5) from a linear congruential generator. */
+static double centred_uniform(uint32_t *r)
+{
+    *r = *r * 1664525u + 1013904223u;
+    return (double)(*r >> 8) / 16777216.0 - 0.5;
+}
+
 /* x (n samples) rounded to a grid of 2^(bits - 1) steps per unit, clipped. */
 static void round_to(const double *x, int n, int bits, double *y)
 {
@@ -92,8 +99,7 @@ static void matches_an_ideal_lowpass(void **state)
     double *x = malloc(N * sizeof *x), *y = malloc(N * sizeof *y);
     uint32_t r = 11;
     for (int i = 0; i < N; i++) {
-        r = r * 1664525u + 1013904223u;
-        x[i] = nearbyint(3276.8 * ((double)(r >> 8) / 16777216.0 - 0.5)) / 32768.0; /* -35 dBFS */
+        x[i] = nearbyint(3276.8 * centred_uniform(&r)) / 32768.0; /* -35 dBFS */
     }
     ideal_lowpass(x, N, cutoff, y);
     float *fx = malloc((size_t)L * F * sizeof *fx), *fy = malloc((size_t)L * F * sizeof *fy);
@@ -172,13 +178,11 @@ static void matches_8bit_rounding(void **state)
      * is distorted instead), and white noise 13 dB below the 8-bit floor, so
      * that the bins above 1 kHz show the floor. */
     for (int i = 0; i < N8; i++) {
-        r = r * 1664525u + 1013904223u;
-        q[i] = 0.76 * ((double)(r >> 8) / 16777216.0 - 0.5);
+        q[i] = 0.76 * centred_uniform(&r);
     }
     ideal_lowpass(q, N8, 1000.0, x);
     for (int i = 0; i < N8; i++) {
-        r = r * 1664525u + 1013904223u;
-        x[i] += 0.0017 * ((double)(r >> 8) / 16777216.0 - 0.5);
+        x[i] += 0.0017 * centred_uniform(&r);
     }
     float *fx = malloc((size_t)L8 * F * sizeof *fx), *fq = malloc((size_t)L8 * F * sizeof *fq);
     float *aug = malloc((size_t)L8 * F * sizeof *aug), *aug16 = malloc((size_t)L8 * F * sizeof *aug16);
