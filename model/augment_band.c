@@ -91,8 +91,8 @@ static double response_integral(const sl_band_limiter *b, double f)
 sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, size_t errlen)
 {
     if (fc->num_ceps != 0 || fc->use_energy || fc->dither != 0.0f) {
-        sl_fail(err, errlen, "band-limit augmentation needs log-mel features without energy or "
-                             "dither (it is applied to cached features; docs/training.md)");
+        sl_fail(err, errlen, "band-limit and 8-bit augmentation need log-mel features without "
+                             "energy or dither (they are applied to cached features; docs/training.md)");
         return NULL;
     }
     sl_band_limiter *b = calloc(1, sizeof *b);
