@@ -183,20 +183,21 @@ void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_
         for (int j = 0; j < F; j++)
             b->share[j] = 1.0f;
     }
+    /* One formula for the three cases, x' = log(share * (e^x + q e^n) + e^m):
+     * 16 bits: q = 0, m = n; 8 bits low-passed: q = 256^2, m = n2, a second draw
+     * of 16-bit rounding for the resampled output; 8 bits at its own rate
+     * (share 1): q = 256^2 and no m. */
+    const float q = bits8 ? STEP8_POWER : 0.0f;
+    const int64_t m_off = !bits8 ? 0 : cutoff_hz > 0.0 ? FLOOR_FRAMES / 2 : -1;
     for (int t = 0; t < L; t++) {
         const float *n = b->floor + (size_t)((floor_off + t) % FLOOR_FRAMES) * F;
-        /* A second draw of 16-bit rounding, for the 8-bit file's resampled output. */
-        const float *n2 = b->floor + (size_t)((floor_off + t + FLOOR_FRAMES / 2) % FLOOR_FRAMES) * F;
+        const float *m = m_off < 0 ? NULL
+                                   : b->floor + (size_t)((floor_off + t + m_off) % FLOOR_FRAMES) * F;
         float *xt = x + (size_t)t * F;
         for (int j = 0; j < F; j++) {
             if (xt[j] <= log_floor)
                 continue;
-            if (!bits8)
-                xt[j] = logf(b->share[j] * expf(xt[j]) + expf(n[j]));
-            else if (cutoff_hz > 0.0)
-                xt[j] = logf(b->share[j] * (expf(xt[j]) + STEP8_POWER * expf(n[j])) + expf(n2[j]));
-            else
-                xt[j] = logf(expf(xt[j]) + STEP8_POWER * expf(n[j]));
+            xt[j] = logf(b->share[j] * (expf(xt[j]) + q * expf(n[j])) + (m ? expf(m[j]) : 0.0f));
         }
     }
 }
