@@ -666,6 +666,9 @@ typedef struct {
     float augment_8bit;          /* > 0: share of windows floored as 8-bit audio (rounding
                                     noise 48 dB below full scale; with augment_lowpass,
                                     under the cutoff only); default 0 */
+    float augment_eq_db;         /* > 0: every window coloured by a bass and a treble
+                                    shelf of gains uniform in [-x, x] dB (corners
+                                    100-500 Hz and 1.5-6 kHz at 16 kHz); default 0 */
     const char *noise_list;      /* NULL, or a file of noise audio paths (one a line):
                                     mixed into windows, features recomputed */
     float snr_min_db, snr_max_db;/* SNR range of the noise; default 0, 20 */

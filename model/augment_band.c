@@ -23,7 +23,15 @@
  *     x' = log(share * (e^x + 256^2 e^n) + e^n2)
  * with n2 another frame of the floor; at its own rate, x' = log(e^x + 256^2 e^n).
  * Rounding noise is white while the audio spans several steps; a signal of a
- * step or two is distorted rather than noisy, which this does not model. */
+ * step or two is distorted rather than noisy, which this does not model.
+ *
+ * A recording channel's colour (a microphone, a small loudspeaker, a tone
+ * control) is a smooth gain curve |H(f)|^2 over the spectrum: a bass and a
+ * treble shelf, first-order. Under a smooth curve each mel bin's energy is
+ * scaled by the curve averaged under its filter, eq[m], applied to the audio
+ * before any 8-bit floor (the channel came before the storage):
+ *     x' = log(share * (eq * e^x + q e^n) + e^m)
+ * and, as for the low-pass, the result is rounded to 16 bits again. */
 #include <math.h>
 #include <stdlib.h>
 
@@ -49,6 +57,7 @@ struct sl_band_limiter {
     float *floor; /* FLOOR_FRAMES x dim */
     float *pass;  /* half: share of each FFT bin's power let through */
     float *share; /* dim */
+    float *eq;    /* dim: the shelves' power gain under each mel filter */
 };
 
 /* cum[] from the window's power response |W(f)|^2 = |sum_n w[n] e^(-2 pi i f n / rate)|^2
@@ -91,7 +100,7 @@ static double response_integral(const sl_band_limiter *b, double f)
 sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, size_t errlen)
 {
     if (fc->num_ceps != 0 || fc->use_energy || fc->dither != 0.0f) {
-        sl_fail(err, errlen, "band-limit and 8-bit augmentation need log-mel features without "
+        sl_fail(err, errlen, "band-limit, 8-bit and EQ augmentation need log-mel features without "
                              "energy or dither (they are applied to cached features; docs/training.md)");
         return NULL;
     }
@@ -116,7 +125,8 @@ sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, siz
     b->floor = malloc((size_t)FLOOR_FRAMES * b->dim * sizeof *b->floor);
     b->pass = malloc((size_t)b->half * sizeof *b->pass);
     b->share = malloc((size_t)b->dim * sizeof *b->share);
-    if (!b->cum || !b->floor || !b->pass || !b->share || fill_window_response(b, fc)) {
+    b->eq = malloc((size_t)b->dim * sizeof *b->eq);
+    if (!b->cum || !b->floor || !b->pass || !b->share || !b->eq || fill_window_response(b, fc)) {
         sl_fail(err, errlen, "out of memory");
         goto fail;
     }
@@ -152,6 +162,7 @@ void sl_band_limiter_free(sl_band_limiter *b)
     free(b->floor);
     free(b->pass);
     free(b->share);
+    free(b->eq);
     free(b);
 }
 
@@ -160,15 +171,42 @@ double sl_band_limit_cutoff(const sl_band_limiter *b, double u)
     return b->lo_hz + u * (b->hi_hz - b->lo_hz);
 }
 
+void sl_band_eq_draw(const sl_band_limiter *b, double max_db, const double u[4], sl_band_channel *ch)
+{
+    ch->bass_db = (2.0 * u[0] - 1.0) * max_db;
+    ch->bass_hz = 100.0 * pow(5.0, u[1]);
+    ch->treble_db = (2.0 * u[2] - 1.0) * max_db;
+    ch->treble_hz = 0.1875 * (b->rate / 2.0) * pow(4.0, u[3]);
+}
+
+/* Power gain at f of first-order shelves: the bass one tends to 10^(bass_db/10)
+ * below its corner and to 1 above it, the treble one the other way round. */
+double sl_band_eq_power(const sl_band_channel *ch, double f)
+{
+    const double gb = pow(10.0, ch->bass_db / 10.0), ub = (f / ch->bass_hz) * (f / ch->bass_hz);
+    const double gt = pow(10.0, ch->treble_db / 10.0), ut = (f / ch->treble_hz) * (f / ch->treble_hz);
+    return (gb + ub) / (1.0 + ub) * (1.0 + gt * ut) / (1.0 + ut);
+}
+
 int64_t sl_band_limit_floor_frames(void)
 {
     return FLOOR_FRAMES;
 }
 
-void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_t floor_off,
-                   float log_floor, int bits8)
+void sl_band_limit(sl_band_limiter *b, float *x, int L, const sl_band_channel *ch, float log_floor)
 {
     const int F = b->dim;
+    const double cutoff_hz = ch->cutoff_hz;
+    const int bits8 = ch->bits8;
+    const int64_t floor_off = ch->floor_off;
+    if (ch->bass_db != 0.0 || ch->treble_db != 0.0) {
+        for (int k = 0; k < b->half; k++)
+            b->pass[k] = (float)sl_band_eq_power(ch, k * b->rate / (2.0 * b->half));
+        sl_mel_weighted_mean(&b->fc, b->pass, b->eq);
+    } else {
+        for (int j = 0; j < F; j++)
+            b->eq[j] = 1.0f;
+    }
     if (cutoff_hz > 0.0) {
         /* FFT bin k at f gets the pass band [-cutoff, cutoff] seen through |W|^2
          * centred on f: the response's integral from f - cutoff to f + cutoff. */
@@ -183,7 +221,7 @@ void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_
         for (int j = 0; j < F; j++)
             b->share[j] = 1.0f;
     }
-    /* One formula for the three cases, x' = log(share * (e^x + q e^n) + e^m):
+    /* One formula for the three cases, x' = log(share * (eq * e^x + q e^n) + e^m):
      * 16 bits: q = 0, m = n; 8 bits low-passed: q = 256^2, m = n2, a second draw
      * of 16-bit rounding for the resampled output; 8 bits at its own rate
      * (share 1): q = 256^2 and no m. */
@@ -197,7 +235,8 @@ void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_
         for (int j = 0; j < F; j++) {
             if (xt[j] <= log_floor)
                 continue;
-            xt[j] = logf(b->share[j] * (expf(xt[j]) + q * expf(n[j])) + (m ? expf(m[j]) : 0.0f));
+            xt[j] = logf(b->share[j] * (b->eq[j] * expf(xt[j]) + q * expf(n[j])) +
+                         (m ? expf(m[j]) : 0.0f));
         }
     }
 }

@@ -139,8 +139,8 @@ typedef struct {
     float snr_min, snr_max, noise_prob;
     sl_augmenter *aug;
     const float *silence; /* F: window frames outside the file, or NULL: zeros */
-    float lowpass_prob, bits8_prob;
-    sl_band_limiter *band; /* NULL: neither band-limit nor 8-bit augmentation */
+    float lowpass_prob, bits8_prob, eq_db;
+    sl_band_limiter *band; /* NULL: none of band-limit, 8-bit and EQ augmentation */
 } batch_maker;
 
 /* Window frames outside the file: the silence frame (so the model learns the
@@ -168,7 +168,8 @@ static void normalise(const batch_maker *bm, float *x, int L)
  * augmentation), whether it is low-passed, its cutoff and its noise floor's
  * first frame (with band-limit augmentation), whether it is stored in 8 bits
  * (with 8-bit augmentation; also its floor's first frame without band-limit
- * augmentation), whether it gets noise, which
+ * augmentation), its shelves' gains and corners (with EQ augmentation; also
+ * its floor's first frame without either before), whether it gets noise, which
  * noise, where in it and at which SNR (with a noise list), then its masks
  * (with masking). The count of draws never depends on data values,
  * so the generator state at a step is a function of the step alone. */
@@ -188,18 +189,27 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
             db = (2.0 * sl_rng_uniform(rng) - 1.0) * bm->gain_db;
             shift = (float)(db * log(10.0) / 10.0); /* 2 ln(10^(db/20)) */
         }
-        int lowpass = 0, bits8 = 0;
+        sl_band_channel ch = {0};
+        int lowpass = 0;
         double cutoff = 0.0;
-        int64_t floor_off = 0;
         if (bm->lowpass_prob > 0.0f) {
             lowpass = sl_rng_uniform(rng) < bm->lowpass_prob;
             cutoff = sl_band_limit_cutoff(bm->band, sl_rng_uniform(rng));
-            floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+            ch.floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
         }
+        ch.cutoff_hz = lowpass ? cutoff : 0.0;
         if (bm->bits8_prob > 0.0f) {
-            bits8 = sl_rng_uniform(rng) < bm->bits8_prob;
+            ch.bits8 = sl_rng_uniform(rng) < bm->bits8_prob;
             if (!(bm->lowpass_prob > 0.0f))
-                floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+                ch.floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+        }
+        if (bm->eq_db > 0.0f) {
+            double u[4];
+            for (int i = 0; i < 4; i++)
+                u[i] = sl_rng_uniform(rng);
+            sl_band_eq_draw(bm->band, bm->eq_db, u, &ch);
+            if (!(bm->lowpass_prob > 0.0f) && !(bm->bits8_prob > 0.0f))
+                ch.floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
         }
         const sl_data_file *df = &ds->files[fi];
         /* The file's frames [a, a + L) fill the window from frame o on. */
@@ -244,9 +254,8 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
         }
         for (int t = 0; t < (int)L; t++)
             yb[o + t] = df->labels[a + t];
-        if (lowpass || bits8)
-            sl_band_limit(bm->band, xf, (int)L, lowpass ? cutoff : 0.0, floor_off, bm->log_floor,
-                          bits8);
+        if (lowpass || ch.bits8 || bm->eq_db > 0.0f)
+            sl_band_limit(bm->band, xf, (int)L, &ch, bm->log_floor);
         normalise(bm, xf, (int)L);
         if (bm->freq_mask > 0 || bm->time_mask > 0)
             sl_augment_masks(xf, (int)L, F, bm->freq_mask, bm->time_mask, rng);
@@ -296,6 +305,10 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     const double bits8 = c->augment_8bit;
     if (c->augment_8bit > 0.0f)
         h = fnv1a(h, &bits8, sizeof bits8);
+    /* And EQ augmentation (since 2026-12-03, later), after them. */
+    const double eq = c->augment_eq_db;
+    if (c->augment_eq_db > 0.0f)
+        h = fnv1a(h, &eq, sizeof eq);
     return h;
 }
 
@@ -379,6 +392,8 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
         return sl_fail(err, errlen, "band-limit augmentation: a share of windows in [0, 1] expected");
     if (!(c->augment_8bit >= 0.0f && c->augment_8bit <= 1.0f))
         return sl_fail(err, errlen, "8-bit augmentation: a share of windows in [0, 1] expected");
+    if (!(c->augment_eq_db >= 0.0f && c->augment_eq_db <= 20.0f))
+        return sl_fail(err, errlen, "EQ augmentation: shelf gains of 0..20 dB expected");
     if (c->augment_freq_mask < 0 || c->augment_freq_mask > sl_feature_dim(&c->features) / 2 ||
         c->augment_time_mask < 0 || c->augment_time_mask > c->window / 2)
         return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the %d-frame "
@@ -581,7 +596,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             !(r.aug = sl_augmenter_new(fc, c->window, err, errlen)))
             goto out;
     }
-    if ((c->augment_lowpass > 0.0f || c->augment_8bit > 0.0f) &&
+    if ((c->augment_lowpass > 0.0f || c->augment_8bit > 0.0f || c->augment_eq_db > 0.0f) &&
         !(r.band = sl_band_limiter_new(fc, err, errlen)))
         goto out;
 
@@ -683,7 +698,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                       logf(FLT_EPSILON) + 1e-3f,
                       c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
                       c->noise_prob, r.aug, r.silence, c->augment_lowpass, c->augment_8bit,
-                      r.band};
+                      c->augment_eq_db, r.band};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;

@@ -60,23 +60,37 @@ int sl_augment_frames(sl_augmenter *a, const float *pcm, int64_t n, int64_t star
                       float snr_db, float *out, char *err, size_t errlen);
 
 /* ---- band-limit augmentation (model/augment_band.c) -------------------------
- * Cached log-mel windows as if their audio had been low-passed and rounded to
- * 16 bits again, or stored in 8 bits (the file says how). Log-mel features without energy or
+ * Cached log-mel windows as if their audio had passed a recording channel:
+ * coloured by bass and treble shelves, low-passed and rounded to 16 bits again,
+ * or stored in 8 bits (the file says how). Log-mel features without energy or
  * dither only. */
 typedef struct sl_band_limiter sl_band_limiter;
+/* One window's channel. */
+typedef struct {
+    double cutoff_hz;  /* > 0: low-passed there */
+    int bits8;         /* stored as 8-bit audio */
+    double bass_db, bass_hz, treble_db, treble_hz; /* shelves' gains (0: none) and corners */
+    int64_t floor_off; /* the noise floor's first frame (below) */
+} sl_band_channel;
 sl_band_limiter *sl_band_limiter_new(const sl_feature_config *fc, char *err, size_t errlen);
 void sl_band_limiter_free(sl_band_limiter *b);
 /* The cutoff for u in [0, 1): uniform from 0.375 to 0.9375 of the features'
  * high frequency (3 to 7.5 kHz at 16 kHz). */
 double sl_band_limit_cutoff(const sl_band_limiter *b, double u);
-/* Frames of rounding-noise features that floor_off below picks from. */
+/* The shelves for u[0..3] in [0, 1): gains uniform in [-max_db, max_db], the bass
+ * corner log-uniform from 100 to 500 Hz, the treble corner from 0.1875 to 0.75 of
+ * the Nyquist frequency (1.5 to 6 kHz at 16 kHz). */
+void sl_band_eq_draw(const sl_band_limiter *b, double max_db, const double u[4], sl_band_channel *ch);
+/* The shelves' power gain at f Hz. */
+double sl_band_eq_power(const sl_band_channel *ch, double f);
+/* Frames of rounding-noise features that floor_off picks from. */
 int64_t sl_band_limit_floor_frames(void);
-/* Low-passes x (L x dim, not normalised) at cutoff_hz in place (cutoff_hz <= 0:
- * not at all) and floors it as 16-bit audio, or as 8-bit audio when bits8; frame t
- * gets the noise floor's frame (floor_off + t) mod the count above; values at or
- * below log_floor (digital silence) are kept. */
-void sl_band_limit(sl_band_limiter *b, float *x, int L, double cutoff_hz, int64_t floor_off,
-                   float log_floor, int bits8);
+/* Passes x (L x dim, not normalised) through ch in place: the shelves, then
+ * the low-pass at ch->cutoff_hz (<= 0: none), floored as 16-bit audio, or as
+ * 8-bit audio when ch->bits8; frame t gets the noise floor's frame
+ * (floor_off + t) mod the count above; values at or below log_floor (digital
+ * silence) are kept. */
+void sl_band_limit(sl_band_limiter *b, float *x, int L, const sl_band_channel *ch, float log_floor);
 
 /* ---- datasets (model/train_data.c) ------------------------------------------ */
 typedef struct {

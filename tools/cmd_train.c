@@ -64,6 +64,9 @@ static void usage(FILE *fp)
         "  --augment-8bit P      share P of the windows floored as 8-bit audio (48 dB below\n"
         "                        full scale; with --augment-lowpass, below the cutoff),\n"
         "                        labels kept (log-mel only) [0: off]\n"
+        "  --augment-eq DB       every window coloured by a bass shelf (corner 100-500 Hz)\n"
+        "                        and a treble shelf (1.5-6 kHz at 16 kHz) of gains uniform\n"
+        "                        in [-DB, DB], labels kept (log-mel only) [0: off]\n"
         "  --clip-edges          crops only inside files and validation windows cut short\n"
         "                        at file edges (as seqlabel trained before 2026-11-30);\n"
         "                        default: crops also reach past file edges, filled with the\n"
@@ -105,7 +108,7 @@ enum {
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
-    O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_INIT, O_TEACHER, O_DISTILL, O_EDGES
+    O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_INIT, O_TEACHER, O_DISTILL, O_EDGES
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -130,6 +133,7 @@ int sl_cmd_train(int argc, char **argv)
         {"augment-time-mask", required_argument, 0, O_TMASK},
         {"augment-lowpass", required_argument, 0, O_LOWPASS},
         {"augment-8bit", required_argument, 0, O_BITS8},
+        {"augment-eq", required_argument, 0, O_EQ},
         {"clip-edges", no_argument, 0, O_EDGES},
         {"seed", required_argument, 0, O_SEED}, {"threads", required_argument, 0, O_THREADS},
         {"checkpoint", required_argument, 0, O_CKPT},
@@ -225,6 +229,7 @@ int sl_cmd_train(int argc, char **argv)
         case O_EDGES: c.clip_edges = 1; break;
         case O_LOWPASS: bad = cli_parse_float("--augment-lowpass", a, 0.0, 1.0, &d); c.augment_lowpass = (float)d; break;
         case O_BITS8: bad = cli_parse_float("--augment-8bit", a, 0.0, 1.0, &d); c.augment_8bit = (float)d; break;
+        case O_EQ: bad = cli_parse_float("--augment-eq", a, 0.0, 20.0, &d); c.augment_eq_db = (float)d; break;
         case O_GAIN: bad = cli_parse_float("--augment-gain", a, 0.0, 60.0, &d); c.augment_gain_db = (float)d; break;
         case O_SEED: bad = cli_parse_int("--seed", a, 0, 0x7fffffffL, &v); c.seed = (uint64_t)v; break;
         case O_THREADS: bad = cli_parse_int("--threads", a, 1, 256, &v); c.num_threads = (int)v; break;

@@ -164,9 +164,13 @@ static void bad_noise_list(void **state)
     expect_failure("a.wav\ta.txt\n", "--augment-gain 6 --mfcc 13",
                    (const char *[]){"gain augmentation needs log-mel", NULL});
     expect_failure("a.wav\ta.txt\n", "--augment-8bit 0.2 --mfcc 13",
-                   (const char *[]){"8-bit augmentation need log-mel", NULL});
+                   (const char *[]){"8-bit and EQ augmentation need log-mel", NULL});
     expect_failure("a.wav\ta.txt\n", "--augment-8bit 1.5",
                    (const char *[]){"--augment-8bit", "[0, 1]", NULL});
+    expect_failure("a.wav\ta.txt\n", "--augment-eq 6 --mfcc 13",
+                   (const char *[]){"EQ augmentation need log-mel", NULL});
+    expect_failure("a.wav\ta.txt\n", "--augment-eq 25",
+                   (const char *[]){"--augment-eq", "[0, 20]", NULL});
     /* 24 mel bins here: a band of 13 would hide more than half of them. */
     expect_failure("a.wav\ta.txt\n", "--augment-freq-mask 13",
                    (const char *[]){"masks: at most half the 24 feature bins", NULL});

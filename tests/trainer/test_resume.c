@@ -114,7 +114,8 @@ static void resume_is_exact_with_augmentation(void **state)
     tt_write_text(tt_path(dir, "noise.txt"), "# noises\nnz0.wav\n\nnz1.wav\n");
     char opts[1024];
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
-             "--augment-8bit 0.5 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+             "--augment-8bit 0.5 --augment-eq 6 --noise-list %s/noise.txt --snr-range 5,15 "
+             "--noise-prob 0.7", dir);
     train(opts, "n", 0);
     char opts2[1100];
     snprintf(opts2, sizeof opts2, "%s --stop-after 11", opts);
@@ -127,14 +128,19 @@ static void resume_is_exact_with_augmentation(void **state)
     assert_false(tt_same_file(dir, "n.ckpt", "plain.ckpt"));
     /* Nor is it without the band limit alone. */
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-8bit 0.5 "
-             "--noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+             "--augment-eq 6 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
     train(opts, "nolp", 0);
     assert_false(tt_same_file(dir, "n.ckpt", "nolp.ckpt"));
     /* Nor without the 8-bit floor alone. */
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
-             "--noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+             "--augment-eq 6 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
     train(opts, "no8", 0);
     assert_false(tt_same_file(dir, "n.ckpt", "no8.ckpt"));
+    /* Nor without the shelves alone. */
+    snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
+             "--augment-8bit 0.5 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+    train(opts, "noeq", 0);
+    assert_false(tt_same_file(dir, "n.ckpt", "noeq.ckpt"));
 }
 
 static void resume_with_other_settings_is_refused(void **state)
