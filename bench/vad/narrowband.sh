@@ -7,11 +7,14 @@
 # `seqlabel label` as they are, and
 # scored against the clips' own labels with score.py (4 classes), next to the
 # clips at their own 16 kHz. docs/labeling.md ("Input on the 16-bit grid")
-# holds what it printed.
+# holds what it printed. Two more channels on request: "dark" (sox bass +8 dB
+# at 100 Hz, treble -8 dB at 3 kHz: a muffled microphone) and "thin" (bass -8,
+# treble +8: a small one), at 16 kHz, gain lowered where the shelf would clip.
 #
 # usage: bench/vad/narrowband.sh CLIPS_DIR OUT_DIR [MODEL]
 #   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv)
 #   SEQLABEL   the command [build/tools/seqlabel]
+#   CHANNELS   which to score ["16k 11k 8k gsm u8"]; also: dark thin
 # needs sox
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
@@ -19,20 +22,29 @@ clips=$1 out=$2
 model=${3:-$here/../../model/default.slm}
 seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
-mkdir -p "$out/11k" "$out/8k" "$out/gsm" "$out/u8"
+channels=${CHANNELS:-16k 11k 8k gsm u8}
 mapfile -t wavs < <(cut -f1 "$clips/manifest.tsv")
-for w in "${wavs[@]}"; do
-  n=$(basename "$w" .wav)  # standalone_clips.py numbers its clips: names are unique
-  sox -D "$w" -r 11025 "$out/11k/$n.wav"
-  sox -D "$w" -r 8000 "$out/8k/$n.wav"
-  sox -D "$w" -r 8000 -t gsm "$out/gsm/$n.gsm"
-  sox -D "$w" -r 11025 -b 8 -e unsigned "$out/u8/$n.wav"
+for v in $channels; do
+  [ "$v" = 16k ] && continue
+  mkdir -p "$out/$v"
+  for w in "${wavs[@]}"; do
+    n=$(basename "$w" .wav)  # standalone_clips.py numbers its clips: names are unique
+    case $v in
+      11k) sox -D "$w" -r 11025 "$out/11k/$n.wav" ;;
+      8k) sox -D "$w" -r 8000 "$out/8k/$n.wav" ;;
+      gsm) sox -D "$w" -r 8000 -t gsm "$out/gsm/$n.gsm" ;;
+      u8) sox -D "$w" -r 11025 -b 8 -e unsigned "$out/u8/$n.wav" ;;
+      dark) sox -D -G "$w" "$out/dark/$n.wav" bass 8 treble -8 ;;
+      thin) sox -D -G "$w" "$out/thin/$n.wav" bass -8 treble 8 ;;
+      *) echo "narrowband.sh: unknown channel '$v'" >&2; exit 2 ;;
+    esac
+  done
 done
-for v in 16k 11k 8k gsm u8; do
+for v in $channels; do
   case $v in
     16k) in=("${wavs[@]}") ;;
-    11k | 8k | u8) in=("$out"/$v/*.wav) ;;
     gsm) in=("$out"/gsm/*.gsm) ;;
+    *) in=("$out"/$v/*.wav) ;;
   esac
   mkdir -p "$out/pred-$v"
   "$seqlabel" label --model "$model" -q -o "$out/pred-$v/" "${in[@]}"
