@@ -621,6 +621,10 @@ typedef struct {
                                     log-probabilities averaged give soft targets */
     float distill_weight;        /* each frame's target: (1 - w) its label + w the
                                     teachers' posteriors; default 0.5 */
+    int teacher_clean;           /* 1: the teachers hear each window as its file holds it
+                                    (no gain, noise, channel or masks), so the student
+                                    learns to give augmented audio clean audio's
+                                    posteriors; default 0: the student's own window */
     const char *init_path;       /* NULL, or a model file to start from (fine-tuning):
                                     its weights, shape, features, normalisation and
                                     classes; the optimiser and schedule start afresh, and

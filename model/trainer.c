@@ -141,6 +141,7 @@ typedef struct {
     const float *silence; /* F: window frames outside the file, or NULL: zeros */
     float lowpass_prob, bits8_prob, eq_db;
     sl_band_limiter *band; /* NULL: none of band-limit, 8-bit and EQ augmentation */
+    float *x_clean;        /* NULL, or B x T x F: each window as its file holds it */
 } batch_maker;
 
 /* Window frames outside the file: the silence frame (so the model learns the
@@ -221,6 +222,15 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
         int32_t *yb = y + (size_t)b * T;
         fill_outside(bm, xb, yb, 0, o);
         fill_outside(bm, xb, yb, o + (int)L, T);
+        if (bm->x_clean) {
+            /* The window unaugmented, for the teachers: the same frames outside
+             * the file, the file's cached features inside. */
+            float *xc = bm->x_clean + (size_t)b * T * F;
+            memcpy(xc, xb, (size_t)T * F * sizeof *xc);
+            memcpy(xc + (size_t)o * F, ds->files[fi].ff.feats + (size_t)a * F,
+                   (size_t)L * F * sizeof *xc);
+            normalise(bm, xc + (size_t)o * F, (int)L);
+        }
         /* The file's features go to the window as they are, recomputed with noise
          * or gained; then band-limited, then normalised, all in place. */
         float *xf = xb + (size_t)o * F;
@@ -309,6 +319,10 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     const double eq = c->augment_eq_db;
     if (c->augment_eq_db > 0.0f)
         h = fnv1a(h, &eq, sizeof eq);
+    /* And teachers hearing the unaugmented windows. */
+    const double clean = 1.0;
+    if (c->teacher_clean)
+        h = fnv1a(h, &clean, sizeof clean);
     return h;
 }
 
@@ -330,7 +344,7 @@ typedef struct {
     sl_dataset train, valid;
     sl_model *m;
     sl_train_step *step;
-    float *grads, *adam_m, *adam_v, *x, *weights;
+    float *grads, *adam_m, *adam_v, *x, *x_clean, *weights;
     int32_t *y;
     uint8_t *decay;
     sl_metrics metrics;
@@ -356,6 +370,7 @@ static void run_free(train_run *r)
     free(r->adam_m);
     free(r->adam_v);
     free(r->x);
+    free(r->x_clean);
     free(r->weights);
     free(r->y);
     free(r->decay);
@@ -394,6 +409,8 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
         return sl_fail(err, errlen, "8-bit augmentation: a share of windows in [0, 1] expected");
     if (!(c->augment_eq_db >= 0.0f && c->augment_eq_db <= 20.0f))
         return sl_fail(err, errlen, "EQ augmentation: shelf gains of 0..20 dB expected");
+    if (c->teacher_clean && c->n_teachers == 0)
+        return sl_fail(err, errlen, "teachers on unaugmented windows (teacher_clean) need a teacher");
     if (c->augment_freq_mask < 0 || c->augment_freq_mask > sl_feature_dim(&c->features) / 2 ||
         c->augment_time_mask < 0 || c->augment_time_mask > c->window / 2)
         return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the %d-frame "
@@ -636,9 +653,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     if (!r.adam_v)
         r.adam_v = calloc(np, sizeof *r.adam_v);
     r.x = malloc((size_t)B * T * F * sizeof *r.x);
+    if (c->teacher_clean)
+        r.x_clean = malloc((size_t)B * T * F * sizeof *r.x_clean);
     r.y = malloc((size_t)B * T * sizeof *r.y);
     r.decay = malloc(np);
-    if (!r.grads || !r.adam_m || !r.adam_v || !r.x || !r.y || !r.decay ||
+    if (!r.grads || !r.adam_m || !r.adam_v || !r.x || (c->teacher_clean && !r.x_clean) || !r.y ||
+        !r.decay ||
         sl_metrics_init(&r.metrics, n_classes)) {
         sl_fail(err, errlen, "out of memory");
         goto out;
@@ -698,7 +718,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                       logf(FLT_EPSILON) + 1e-3f,
                       c->noise_list ? &r.noise : NULL, c->snr_min_db, c->snr_max_db,
                       c->noise_prob, r.aug, r.silence, c->augment_lowpass, c->augment_8bit,
-                      c->augment_eq_db, r.band};
+                      c->augment_eq_db, r.band, r.x_clean};
     sl_adamw_config ac = {c->lr, c->beta1, c->beta2, c->adam_eps, c->weight_decay};
     float *params = sl_model_params(r.m);
     double t_start = now_s(), t_last = t_start;
@@ -710,7 +730,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     for (int64_t step = st.step + 1; step <= total; step++) {
         if (make_batch(&bm, &st.rng, r.x, r.y, err, errlen))
             goto out;
-        if (c->n_teachers > 0 && sl_teachers_run(&r.teachers, r.m, r.x, B, T, err, errlen))
+        if (c->n_teachers > 0 &&
+            sl_teachers_run(&r.teachers, r.m, c->teacher_clean ? r.x_clean : r.x, B, T, err, errlen))
             goto out;
         int64_t counted = 0;
         float loss = sl_train_step_run(r.step, r.m, r.x, r.y, r.weights, B, T, r.grads, NULL,

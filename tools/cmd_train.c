@@ -36,6 +36,8 @@ static void usage(FILE *fp)
         "  --teacher MODEL       distil: MODEL (repeat for an ensemble, up to 8) labels every\n"
         "                        training window; its posteriors are mixed into the targets\n"
         "  --distill-weight W    target = (1 - W) label + W teachers' posteriors [0.5]\n"
+        "  --teacher-clean       the teachers hear each window unaugmented (no gain, noise,\n"
+        "                        channel or masks) while the student hears it augmented\n"
         "\n"
         "features (stored in the model, used as-is at inference):\n"
         "  --sample-rate HZ      [16000]   --mel-bins N [80]   --mfcc N (0: log-mel) [0]\n"
@@ -108,7 +110,7 @@ enum {
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
-    O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_INIT, O_TEACHER, O_DISTILL, O_EDGES
+    O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_TEACHER_CLEAN, O_INIT, O_TEACHER, O_DISTILL, O_EDGES
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -143,6 +145,7 @@ int sl_cmd_train(int argc, char **argv)
         {"noise-list", required_argument, 0, O_NOISE}, {"snr-range", required_argument, 0, O_SNR},
         {"noise-prob", required_argument, 0, O_NOISE_PROB}, {"init", required_argument, 0, O_INIT},
         {"teacher", required_argument, 0, O_TEACHER},
+        {"teacher-clean", no_argument, 0, O_TEACHER_CLEAN},
         {"distill-weight", required_argument, 0, O_DISTILL},
         {0, 0, 0, 0}};
     sl_train_config c;
@@ -173,6 +176,7 @@ int sl_cmd_train(int argc, char **argv)
             else
                 c.teacher_paths[c.n_teachers++] = a;
             break;
+        case O_TEACHER_CLEAN: c.teacher_clean = 1; break;
         case O_DISTILL: bad = cli_parse_float("--distill-weight", a, 0.0, 1.0, &d); c.distill_weight = (float)d; distill_set = 1; break;
         case O_MANIFEST: c.train_manifest = a; break;
         case O_VALID: c.valid_manifest = a; break;
@@ -279,9 +283,10 @@ int sl_cmd_train(int argc, char **argv)
         usage(stderr);
         return cli_error("train: --manifest and --out are required");
     }
-    if (distill_set && c.n_teachers == 0) {
+    if ((distill_set || c.teacher_clean) && c.n_teachers == 0) {
         free(class_buf);
-        return cli_error("train: --distill-weight needs at least one --teacher");
+        return cli_error("train: --%s needs at least one --teacher",
+                         distill_set ? "distill-weight" : "teacher-clean");
     }
     if (c.init_path && shape_option) {
         free(class_buf);

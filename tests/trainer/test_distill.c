@@ -9,6 +9,10 @@
  *    >= 0.9), and with weight 0 it does not (<= 0.6): the teacher is what
  *    teaches;
  *  - weight 0 with a teacher trains the same model as no teacher, bit for bit;
+ *  - --teacher-clean: without augmentation the teachers' unaugmented windows
+ *    are the student's windows, so the model is the same bit for bit (frames
+ *    outside the file, offsets and normalisation copied right); with
+ *    augmentation it is not; without a teacher it is refused;
  *  - a teacher with other features or other classes, and --distill-weight
  *    without --teacher, are refused with the file and the reason. */
 #include <setjmp.h>
@@ -207,6 +211,24 @@ static void weight_zero_is_plain_training(void **state)
     assert_false(tt_same_file(dir, "w05.slm", "plain.slm"));
 }
 
+static void clean_windows_for_the_teacher(void **state)
+{
+    (void)state;
+    char opts[1024];
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --steps 20 --seed 6", dir);
+    train_ok(opts, "heard_as_student");
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --teacher-clean --steps 20 --seed 6", dir);
+    train_ok(opts, "heard_clean");
+    assert_true(tt_same_file(dir, "heard_as_student.slm", "heard_clean.slm"));
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --steps 20 --seed 6 --augment-gain 20 "
+             "--augment-time-mask 8", dir);
+    train_ok(opts, "aug_heard_as_student");
+    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --teacher-clean --steps 20 --seed 6 "
+             "--augment-gain 20 --augment-time-mask 8", dir);
+    train_ok(opts, "aug_heard_clean");
+    assert_false(tt_same_file(dir, "aug_heard_as_student.slm", "aug_heard_clean.slm"));
+}
+
 static void expect_refusal(const char *opts, const char *want1, const char *want2)
 {
     char *err = NULL;
@@ -234,6 +256,7 @@ static void refusals(void **state)
     snprintf(opts, sizeof opts, "--teacher %s/absent.slm --steps 2", dir);
     expect_refusal(opts, "absent.slm", "");
     expect_refusal("--distill-weight 0.5 --steps 2", "--distill-weight", "--teacher");
+    expect_refusal("--teacher-clean --steps 2", "--teacher-clean", "--teacher");
 }
 
 int main(void)
@@ -242,6 +265,7 @@ int main(void)
         cmocka_unit_test(soft_targets_are_the_teachers_posteriors),
         cmocka_unit_test(the_teacher_teaches),
         cmocka_unit_test(weight_zero_is_plain_training),
+        cmocka_unit_test(clean_windows_for_the_teacher),
         cmocka_unit_test(refusals),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
