@@ -165,6 +165,15 @@ static void normalise(const batch_maker *bm, float *x, int L)
             x[(size_t)t * bm->F + j] = (x[(size_t)t * bm->F + j] - bm->mean[j]) * bm->inv_std[j];
 }
 
+/* Draws ch's noise floor's first frame unless *drawn says it has been. */
+static void draw_floor_once(sl_rng *rng, sl_band_channel *ch, int *drawn)
+{
+    if (*drawn)
+        return;
+    ch->floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+    *drawn = 1;
+}
+
 /* Every window draws, in this order: its crop, its gain (with gain
  * augmentation), whether it is low-passed, its cutoff and its noise floor's
  * first frame (with band-limit augmentation), whether it is stored in 8 bits
@@ -190,27 +199,26 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
             db = (2.0 * sl_rng_uniform(rng) - 1.0) * bm->gain_db;
             shift = (float)(db * log(10.0) / 10.0); /* 2 ln(10^(db/20)) */
         }
+        /* The window's channel; its noise floor's first frame is drawn once,
+         * by the first of the channel augmentations in use. */
         sl_band_channel ch = {0};
-        int lowpass = 0;
-        double cutoff = 0.0;
+        int floor_drawn = 0;
         if (bm->lowpass_prob > 0.0f) {
-            lowpass = sl_rng_uniform(rng) < bm->lowpass_prob;
-            cutoff = sl_band_limit_cutoff(bm->band, sl_rng_uniform(rng));
-            ch.floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+            const int lowpass = sl_rng_uniform(rng) < bm->lowpass_prob;
+            const double cutoff = sl_band_limit_cutoff(bm->band, sl_rng_uniform(rng));
+            ch.cutoff_hz = lowpass ? cutoff : 0.0;
+            draw_floor_once(rng, &ch, &floor_drawn);
         }
-        ch.cutoff_hz = lowpass ? cutoff : 0.0;
         if (bm->bits8_prob > 0.0f) {
             ch.bits8 = sl_rng_uniform(rng) < bm->bits8_prob;
-            if (!(bm->lowpass_prob > 0.0f))
-                ch.floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+            draw_floor_once(rng, &ch, &floor_drawn);
         }
         if (bm->eq_db > 0.0f) {
             double u[4];
             for (int i = 0; i < 4; i++)
                 u[i] = sl_rng_uniform(rng);
             sl_band_eq_draw(bm->band, bm->eq_db, u, &ch);
-            if (!(bm->lowpass_prob > 0.0f) && !(bm->bits8_prob > 0.0f))
-                ch.floor_off = (int64_t)sl_rng_below(rng, (uint64_t)sl_band_limit_floor_frames());
+            draw_floor_once(rng, &ch, &floor_drawn);
         }
         const sl_data_file *df = &ds->files[fi];
         /* The file's frames [a, a + L) fill the window from frame o on. */
@@ -227,7 +235,7 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
              * the file, the file's cached features inside. */
             float *xc = bm->x_clean + (size_t)b * T * F;
             memcpy(xc, xb, (size_t)T * F * sizeof *xc);
-            memcpy(xc + (size_t)o * F, ds->files[fi].ff.feats + (size_t)a * F,
+            memcpy(xc + (size_t)o * F, df->ff.feats + (size_t)a * F,
                    (size_t)L * F * sizeof *xc);
             normalise(bm, xc + (size_t)o * F, (int)L);
         }
@@ -264,7 +272,7 @@ static int make_batch(const batch_maker *bm, sl_rng *rng, float *x, int32_t *y, 
         }
         for (int t = 0; t < (int)L; t++)
             yb[o + t] = df->labels[a + t];
-        if (lowpass || ch.bits8 || bm->eq_db > 0.0f)
+        if (ch.cutoff_hz > 0.0 || ch.bits8 || bm->eq_db > 0.0f)
             sl_band_limit(bm->band, xf, (int)L, &ch, bm->log_floor);
         normalise(bm, xf, (int)L);
         if (bm->freq_mask > 0 || bm->time_mask > 0)
