@@ -14,17 +14,25 @@
 #                   valid.tsv and a test.tsv is evaluated
 #   VAD_NODE_DIR    folder of Silero's npm packages; unset: no VAD comparison
 #   SEQLABEL        the command [build/tools/seqlabel]
+#   SPLITS          the splits evaluated ["valid test"]; SPLITS=valid with corpus-v10's
+#                   validation clips is how a candidate is chosen, the test splits unseen:
+#                   no VAD comparison and no corpus-v5 test labels then
 # writes OUT_DIR/*.txt and prints the headline lines (accuracy, macro F1, speech F1);
 # bench/compare-measures.py puts two or more OUT_DIRs side by side as Markdown tables
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ $# -ge 2 ] || { sed -n '9,18p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '9,21p' "$0" >&2; exit 2; }
 model=$(realpath "$1") out=$2
 shift 2
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
 seqlabel=$(realpath "${SEQLABEL:-$root/build/tools/seqlabel}")
 export SEQLABEL=$seqlabel OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
+read -r -a wanted <<< "${SPLITS:-valid test}"
+for s in "${wanted[@]}"; do
+  case $s in valid | test) ;; *) echo "SPLITS: '$s' is neither valid nor test" >&2; exit 2 ;; esac
+done
+tests=$([[ " ${wanted[*]} " == *" test "* ]] && echo yes || echo no)
 mkdir -p "$out"
 
 # speed first, while nothing else of this script runs
@@ -40,12 +48,13 @@ evaluate() {
 splits=()
 for d in "$cache"/corpus-v*/; do
   v=$(basename "$d")
-  [ -f "$d/valid.tsv" ] && [ -f "$d/test.tsv" ] && splits+=("$v/valid" "$v/test")
+  [ -f "$d/valid.tsv" ] && [ -f "$d/test.tsv" ] || continue
+  for s in "${wanted[@]}"; do splits+=("$v/$s"); done
 done
 for ((i = 0; i < ${#splits[@]}; i += 2)); do
   evaluate "${splits[i]}" &
   pid=$!
-  evaluate "${splits[i + 1]}"
+  [ $((i + 1)) -lt ${#splits[@]} ] && evaluate "${splits[i + 1]}"
   wait $pid
 done
 "$seqlabel" eval --model "$model" --manifest "$root/samples/samples.tsv" > "$out/samples.txt"
@@ -60,7 +69,7 @@ for clips in "$@"; do
     --by-level --classes silence,speech,music,noise --name seqlabel > "$out/bylevel-$name.txt"
 done
 
-[ -n "${VAD_NODE_DIR:-}" ] || exit 0
+[ -n "${VAD_NODE_DIR:-}" ] && [ $tests = yes ] || exit 0
 for v in corpus-v3 corpus-v6; do
   [ -f "$cache/$v/test.tsv" ] || continue
   "$here/vad/run.sh" "$cache/$v/test.tsv" "$cache/$v/valid.tsv" "$model" "$out/vad-$v" \
@@ -70,7 +79,7 @@ for v in corpus-v3 corpus-v6; do
     --classes silence,speech,music,noise --name seqlabel > "$out/bykind-$v.txt"
 done
 # telephone-band speech, the weakest channel, on corpus-v5's test split
-if [ -f "$cache/corpus-v5/test.tsv" ]; then
+if [ $tests = yes ] && [ -f "$cache/corpus-v5/test.tsv" ]; then
   mapfile -t files < <(cut -f1 "$cache/corpus-v5/test.tsv")
   mkdir -p "$out/label-corpus-v5"
   "$seqlabel" label --model "$model" -q -o "$out/label-corpus-v5/" "${files[@]}"
