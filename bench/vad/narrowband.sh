@@ -9,13 +9,16 @@
 # clips at their own 16 kHz. docs/labeling.md ("Input on the 16-bit grid")
 # holds what it printed. Two more channels on request: "dark" (sox bass +8 dB
 # at 100 Hz, treble -8 dB at 3 kHz: a muffled microphone) and "thin" (bass -8,
-# treble +8: a small one), at 16 kHz, gain lowered where the shelf would clip.
+# treble +8: a small one), at 16 kHz, gain lowered where the shelf would clip;
+# and Asterisk's other headerless telephone formats, as its prompt and
+# music-on-hold packages ship them: "ulaw" and "alaw" (G.711 at 8 kHz, sox) and
+# "g722" (G.722 at 64 kbit/s, 16 kHz, ffmpeg's encoder).
 #
 # usage: bench/vad/narrowband.sh CLIPS_DIR OUT_DIR [MODEL]
 #   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv)
 #   SEQLABEL   the command [build/tools/seqlabel]
-#   CHANNELS   which to score ["16k 11k 8k gsm u8"]; also: dark thin
-# needs sox
+#   CHANNELS   which to score ["16k 11k 8k gsm u8"]; also: dark thin ulaw alaw g722
+# needs sox (and ffmpeg for g722)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 clips=$1 out=$2
@@ -36,6 +39,9 @@ for v in $channels; do
       u8) sox -D "$w" -r 11025 -b 8 -e unsigned "$out/u8/$n.wav" ;;
       dark) sox -D -G "$w" "$out/dark/$n.wav" bass 8 treble -8 ;;
       thin) sox -D -G "$w" "$out/thin/$n.wav" bass -8 treble 8 ;;
+      ulaw) sox -D "$w" -r 8000 -t ul "$out/ulaw/$n.ulaw" ;;
+      alaw) sox -D "$w" -r 8000 -t al "$out/alaw/$n.alaw" ;;
+      g722) ffmpeg -v error -y -i "$w" -c:a g722 -f g722 "$out/g722/$n.g722" ;;
       *) echo "narrowband.sh: unknown channel '$v'" >&2; exit 2 ;;
     esac
   done
@@ -43,7 +49,7 @@ done
 for v in $channels; do
   case $v in
     16k) in=("${wavs[@]}") ;;
-    gsm) in=("$out"/gsm/*.gsm) ;;
+    gsm | ulaw | alaw | g722) in=("$out/$v"/*."$v") ;;
     *) in=("$out"/$v/*.wav) ;;
   esac
   mkdir -p "$out/pred-$v"
