@@ -5,7 +5,8 @@ Shipping a new default model means rewriting every figure of docs/default-model.
 with the old model's beside it; this prints them as Markdown tables, read straight
 from the files measure-model.sh wrote, so no figure is copied by hand:
 the mixtures' splits (accuracy / macro F1 / speech-vs-rest F1), the samples, each
-clip set at 16 / 11.025 / 8 kHz, GSM and 8-bit (accuracy / speech-vs-rest F1), the VAD
+clip set in each channel narrowband.sh scored (16 / 11.025 / 8 kHz, GSM and 8-bit unless
+CHANNELS said otherwise; accuracy / speech-vs-rest F1), the VAD
 line of each split run.sh scored, and the groups of every `--by-kind` file
 (bykind-*.txt: corpus-v3's and corpus-v6's test splits, corpus-v5's whole and through
 its telephone channel; F1 where the group holds speech, false alarm where it holds
@@ -107,7 +108,7 @@ def main():
         rows = []
         for f in clip_files:
             per_model = [read_clips(os.path.join(d, f)) for _, d in models]
-            for version in ("16k", "11k", "8k", "gsm", "u8"):
+            for version in per_model[0]:  # narrowband.sh's CHANNELS, in its order
                 if all(version in m for m in per_model):
                     rows.append([f"{stem(f, 'clips-')} {version}"] + [m[version] for m in per_model])
         table(["clips"] + names, rows)

@@ -9,7 +9,8 @@
 # usage: bench/measure-model.sh MODEL OUT_DIR [CLIPS_DIR...]
 #   CLIPS_DIR       a clip set of standalone_clips.py (its manifest.tsv), scored by
 #                   bench/vad/narrowband.sh into OUT_DIR/clips-<its name>.txt, and at
-#                   16 kHz by group and level (score.py --by-level) into bylevel-<name>.txt
+#                   16 kHz by group and level (score.py --by-level) into bylevel-<name>.txt;
+#                   CHANNELS (narrowband.sh's) picks the rates and codecs
 #   SEQLABEL_CACHE  the corpus cache [/work/cache/seqlabel]: each corpus-v*/ with a
 #                   valid.tsv and a test.tsv is evaluated
 #   VAD_NODE_DIR    folder of Silero's npm packages; unset: no VAD comparison
@@ -22,7 +23,7 @@
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ $# -ge 2 ] || { sed -n '9,21p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '9,22p' "$0" >&2; exit 2; }
 model=$(realpath "$1") out=$2
 shift 2
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
