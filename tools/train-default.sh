@@ -97,6 +97,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
+. tools/corpus/common.sh   # recipe_dir: an older recipe's tools/corpus/ from git
+CACHE=$cache
 corpus=${CORPUS:-$cache/corpus-v3}
 work=$cache/train-default-v3-40h
 work1b=$cache/train-default-v3-40h-s29
@@ -430,16 +432,15 @@ stage 21 && averaged_pair "$work21" "$work21b" "$work20/default.slm" 20270105 20
 # averaged. The new mixtures alone gained on the mixtures and lost on clips as files, the
 # clips listed twice alone did the reverse; both at once were level or ahead on both
 # (docs/default-model-history.md).
-older=("3 bbc7440 20261303" "5 ce92796 20261305" "6 9fd0d48 20261306" "7 fb5e2d4 20261307"
-  "8 10b9deb 20261308" "9 910f861 20261309")
+# (each recipe's commit: OLDER_RECIPES in tools/corpus/common.sh, whose recipe_dir takes it
+# from git)
+older=("3 20261303" "5 20261305" "6 20261306" "7 20261307" "8 20261308" "9 20261309")
 files22=("${files21[@]}" "$corpus10c/train.tsv")
 for spec in "${older[@]}"; do
-  read -r v commit seed <<< "$spec"
+  read -r v seed <<< "$spec"
   files22+=("$cache/corpus-v$v-s$seed/train.tsv")
   if stage 22 && [ ! -f "$cache/corpus-v$v-s$seed/train.tsv" ]; then
-    rm -rf "$cache/recipes/v$v"; mkdir -p "$cache/recipes/v$v"
-    git archive "$commit" tools/corpus | tar -x -C "$cache/recipes/v$v"
-    new_mixtures "$cache/corpus-v$v-s$seed" "$seed" 7.5 "$cache/recipes/v$v"
+    new_mixtures "$cache/corpus-v$v-s$seed" "$seed" 7.5 "$(recipe_dir "$v")"
   fi
 done
 files22+=("${clips21[@]}")

@@ -11,20 +11,16 @@
 # usage: tools/corpus/older-recipes.sh [VERSION...]   (default: 3 5 6 7 8 9)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-root=$(cd "$CORPUS_TOOLS/../.." && pwd)
-# version, the commit of its recipe, its hours and seed
-recipes=("3 bbc7440 40 20261129" "5 ce92796 80 20261201" "6 9fd0d48 40 20261202"
-  "7 fb5e2d4 24 20261203" "8 10b9deb 32 20261204" "9 910f861 32 20261205")
+# version, the hours and seed of its first build (its commit: OLDER_RECIPES, common.sh)
+recipes=("3 40 20261129" "5 80 20261201" "6 40 20261202" "7 24 20261203" "8 32 20261204"
+  "9 32 20261205")
 [ $# -gt 0 ] || set -- 3 5 6 7 8 9
 
-# usage: in_recipe V COMMIT STEP ARGS...: a step of corpus-vV's own recipe, logged
+# usage: in_recipe V STEP ARGS...: a step of corpus-vV's own recipe, logged
 in_recipe() {
-  local v=$1 commit=$2 step=$3 dir=$CACHE/recipes/v$1
-  shift 3
-  if [ ! -f "$dir/tools/corpus/mix.py" ]; then
-    rm -rf "$dir" && mkdir -p "$dir"
-    git -C "$root" archive "$commit" tools/corpus | tar -x -C "$dir"
-  fi
+  local v=$1 step=$2 dir
+  shift 2
+  dir=$(recipe_dir "$v")
   (cd "$dir" && SEQLABEL_CACHE=$CACHE PYTHONDONTWRITEBYTECODE=1 nice -n 10 \
     /usr/bin/python3 "tools/corpus/$step" "$@") >> "$CACHE/recipes/v$v.log" 2>&1 ||
     { log "corpus-v$v: $step failed: $CACHE/recipes/v$v.log"; return 1; }
@@ -39,12 +35,12 @@ done
 # the clip indexes one after another: two clips.py converting the same clip that no
 # recipe has cached yet would write the same file at once
 for spec in "${specs[@]}"; do
-  read -r v commit _ <<< "$spec"
-  log "corpus-v$v: clips.py ($commit)"
-  in_recipe "$v" "$commit" clips.py
+  read -r v _ <<< "$spec"
+  log "corpus-v$v: clips.py"
+  in_recipe "$v" clips.py
 done
 mix() {
-  in_recipe "$1" "$2" mix.py --hours "$3" --seed "$4" --splits valid test &&
+  in_recipe "$1" mix.py --hours "$2" --seed "$3" --splits valid test &&
     log "corpus-v$1 mixed: $(cat "$CACHE/corpus-v$1/STAMP")"
 }
 pids=() status=0
