@@ -440,7 +440,8 @@ for spec in "${older[@]}"; do
   read -r v seed <<< "$spec"
   files22+=("$cache/corpus-v$v-s$seed/train.tsv")
   if stage 22 && [ ! -f "$cache/corpus-v$v-s$seed/train.tsv" ]; then
-    new_mixtures "$cache/corpus-v$v-s$seed" "$seed" 7.5 "$(recipe_dir "$v")"
+    recipe=$(recipe_dir "$v")  # not inside the call: a failure must stop the script
+    new_mixtures "$cache/corpus-v$v-s$seed" "$seed" 7.5 "$recipe"
   fi
 done
 files22+=("${clips21[@]}")

@@ -20,7 +20,7 @@ recipes=("3 40 20261129" "5 80 20261201" "6 40 20261202" "7 24 20261203" "8 32 2
 in_recipe() {
   local v=$1 step=$2 dir
   shift 2
-  dir=$(recipe_dir "$v")
+  dir=$(recipe_dir "$v") || return 1
   (cd "$dir" && SEQLABEL_CACHE=$CACHE PYTHONDONTWRITEBYTECODE=1 nice -n 10 \
     /usr/bin/python3 "tools/corpus/$step" "$@") >> "$CACHE/recipes/v$v.log" 2>&1 ||
     { log "corpus-v$v: $step failed: $CACHE/recipes/v$v.log"; return 1; }
