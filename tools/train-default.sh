@@ -65,11 +65,13 @@
 #   CORPUS8         the sixth corpus folder [$SEQLABEL_CACHE/corpus-v8] (its train.tsv)
 #   CORPUS9         the seventh corpus folder [$SEQLABEL_CACHE/corpus-v9] (its train.tsv, clips.tsv)
 #   CORPUS10        the eighth corpus folder [$SEQLABEL_CACHE/corpus-v10] (its clips.tsv,
-#                   train.tsv, valid.tsv; corpus-v10 is `tools/corpus/build.sh --hours 32
-#                   --seed 20261206`, the recipe of commit a1d756f's tools/corpus/)
+#                   train.tsv, valid.tsv; corpus-v10 is the recipe of commit a1d756f's
+#                   tools/corpus/ built with `--hours 32 --seed 20261206`: since corpus-v11
+#                   an older recipe, whose clip index and validation split
+#                   tools/corpus/older-recipes.sh makes, and its training split this script)
 #   FROM_STAGE      first stage run [1]: see below
 #   CORPUS10B       corpus-v10's recipe with seed 20261207, its training split only
-#                   [$SEQLABEL_CACHE/corpus-v10-s20261207; made by stage 21 if missing]
+#                   [$SEQLABEL_CACHE/corpus-v10-s20261207; made if missing]
 #   CORPUS10C       the same with seed 20261208 [$SEQLABEL_CACHE/corpus-v10-s20261208; made
 #                   by stage 22 if missing]; stage 22 also mixes each older recipe's
 #                   training split again into $SEQLABEL_CACHE/corpus-vN-sSEED (from that
@@ -224,6 +226,18 @@ stage 10 && more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$work10/
 # training mixtures; 6,000 steps from stage 10 towards itself at a third of the
 # learning rate, with whole windows at edges (no --clip-edges). corpus-v4 is left
 # out: this stage was first run on a machine that had not rebuilt it.
+# usage: recipe_mixtures V DIR SEED [HOURS]: corpus-vV's recipe (its commit's tools/corpus/,
+# from git: recipe_dir, tools/corpus/common.sh) mixes its training split alone with SEED
+# into DIR (`mix.py --hours HOURS --splits train`, 80 by default: 64 h of training
+# mixtures); nothing is done if DIR has its list. Every recipe these stages train on is an
+# older one since corpus-v11, so a rerun mixes exactly what they were trained on.
+recipe_mixtures() {
+  [ ! -f "$2/train.tsv" ] || return 0
+  local recipe
+  recipe=$(recipe_dir "$1") || return 1
+  (cd "$recipe" && SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
+    --hours "${4:-80}" --seed "$3" --out "$2" --splits train)
+}
 # usage: clips_as_files DIR CLIPS_TSV [PACKAGES]: up to 30 clips of every training source
 # of a recipe's clip index (of PACKAGES alone, comma-separated, if given), as files of
 # their own, and their 8 kHz and GSM copies (DIR/manifest.tsv, DIR/nb8k.tsv, DIR/nbgsm.tsv)
@@ -379,6 +393,7 @@ stage 19 && towards_itself "$work19" "$work18/default.slm" 20261231 12000 "$work
 # files are libsoxr's from this stage on; stages 11 to 19 read them through
 # libsamplerate (before commit dcbb94f, docs/io.md), so a rerun of those stages now
 # gives models that differ from the shipped ones by that much.
+recipe_mixtures 10 "$corpus10" 20261206 32  # corpus-v10's training split, stages 20 to 22
 stage_opts=(--augment-lowpass 0.25 --valid "$corpus10/valid.tsv")
 stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work20/default.slm" \
   "${files19[@]}" "$corpus10/train.tsv"
@@ -399,14 +414,6 @@ stage 20 && towards_itself "$work20" "$work19/default.slm" 20270104 12000 "$work
 clips21=("${clips7_lists[@]}" "$clips7/nb11k.tsv"
   "${clips9_lists[@]}" "${clips9_lists[@]}" "${clips9_lists[@]}" "$clips9/nb11k.tsv"
   "${clips10_lists[@]}" "${clips10_lists[@]}" "${clips10_lists[@]}")
-# usage: new_mixtures DIR SEED [HOURS [RECIPE_DIR]]: a recipe's training split alone mixed
-# again with SEED into DIR (`mix.py --hours HOURS`, 80 by default: corpus-v10's 64 h of
-# training mixtures), by RECIPE_DIR's tools/corpus/ (this tree's by default); nothing is
-# done if DIR has its list
-new_mixtures() {
-  [ -f "$1/train.tsv" ] || (cd "${4:-.}" && SEQLABEL_CACHE=$cache /usr/bin/python3 \
-    tools/corpus/mix.py --hours "${3:-80}" --seed "$2" --out "$1" --splits train)
-}
 # usage: averaged_pair WORK_A WORK_B FROM_MODEL SEED_A SEED_B OUT MANIFEST...: 12,000 steps
 # from FROM_MODEL towards itself twice (towards_itself), with two seeds, then the two runs
 # averaged into OUT (stages 21 and 22)
@@ -418,7 +425,7 @@ averaged_pair() {
   [ -f "$avg" ] || "$build/tools/seqlabel" average -o "$avg" "$a/default.slm" "$b/default.slm"
 }
 files21=("${clips21[@]}" "$corpus10/train.tsv" "$corpus10b/train.tsv")
-stage 21 && new_mixtures "$corpus10b" 20261207
+recipe_mixtures 10 "$corpus10b" 20261207  # stage 22's list holds it too
 stage 21 && averaged_pair "$work21" "$work21b" "$work20/default.slm" 20270105 20270106 \
   "$work21/average.slm" "${files21[@]}"
 
@@ -439,12 +446,9 @@ files22=("${files21[@]}" "$corpus10c/train.tsv")
 for spec in "${older[@]}"; do
   read -r v seed <<< "$spec"
   files22+=("$cache/corpus-v$v-s$seed/train.tsv")
-  if stage 22 && [ ! -f "$cache/corpus-v$v-s$seed/train.tsv" ]; then
-    recipe=$(recipe_dir "$v")  # not inside the call: a failure must stop the script
-    new_mixtures "$cache/corpus-v$v-s$seed" "$seed" 7.5 "$recipe"
-  fi
+  stage 22 && recipe_mixtures "$v" "$cache/corpus-v$v-s$seed" "$seed" 7.5
 done
 files22+=("${clips21[@]}")
-stage 22 && new_mixtures "$corpus10c" 20261208
+stage 22 && recipe_mixtures 10 "$corpus10c" 20261208
 stage 22 && averaged_pair "$work22" "$work22b" "$work21/average.slm" 20270113 20270114 "$out" \
   "${files22[@]}"

@@ -16,7 +16,8 @@ is_reserved() {
 }
 
 # The older recipes, each the tools/corpus/ of one commit: version and commit.
-OLDER_RECIPES=("3 bbc7440" "5 ce92796" "6 9fd0d48" "7 fb5e2d4" "8 10b9deb" "9 910f861")
+OLDER_RECIPES=("3 bbc7440" "5 ce92796" "6 9fd0d48" "7 fb5e2d4" "8 10b9deb" "9 910f861"
+  "10 a1d756f")
 # usage: recipe_dir V: corpus-vV's own tools/corpus/, taken from git into $CACHE/recipes/vV
 # the first time; prints that folder (run its scripts from there)
 recipe_dir() {
