@@ -8,7 +8,7 @@ import time
 import numpy as np
 import soundfile as sf
 
-RECIPE_VERSION = "corpus-v10"
+RECIPE_VERSION = "corpus-v11"
 SR = 16000
 HOP = 160          # 10 ms frames: the labeler's frame rate
 WIN = 400          # 25 ms energy window, like the features

@@ -3,7 +3,7 @@
 
 Each file is a random sequence of 1-15 s segments: speech, music, noise, silence, speech over
 music or noise (SNR 0-20 dB), music over noise; augmented (reverberation on speech, telephone band,
-narrowband codecs (GSM 06.10, mu-law, A-law, Codec 2), old 11 kHz recordings, EQ, noise floors)
+telephone codecs (GSM 06.10, mu-law, A-law, G.722, Codec 2), old 11 kHz recordings, EQ, noise floors)
 at a random level (peak -35..-3 dBFS). Labels follow a
 rule, frame by frame (10 ms), decided on the clean clips: speech where speech is active, else music
 where music is active, else noise where noise is active, else silence.
@@ -45,15 +45,19 @@ GROUP_WEIGHTS = {
 SEGMENT_KINDS = (("speech", 0.20), ("speech+music", 0.16), ("speech+noise", 0.15),
                  ("music", 0.16), ("noise", 0.16), ("music+noise", 0.07), ("silence", 0.10))
 CHANNELS = (("full", 0.52), ("telephone", 0.12), ("codec", 0.12), ("old11k", 0.11), ("eq", 0.13))
-# Real narrowband codecs, each an encode and a decode at 8 kHz. Codec 2 is a speech vocoder: it
-# is drawn only for segments with speech (music on hold goes through the waveform codecs).
-CODECS = ("gsm", "ulaw", "alaw", "codec2-3200", "codec2-1600", "codec2-700C")
-WAVEFORM_CODECS = 3
+# Real telephone codecs, each an encode and a decode: the narrowband ones at 8 kHz, G.722
+# (corpus-v11: the wideband codec of Asterisk's .g722 prompts and music on hold, through which
+# stage 22 lost 0.8 points on music and noise) at 16 kHz. Codec 2 is a speech vocoder: it is
+# drawn only for segments with speech (music on hold goes through the waveform codecs).
+CODECS = ("gsm", "ulaw", "alaw", "g722", "codec2-3200", "codec2-1600", "codec2-700C")
+WAVEFORM_CODECS = 4
 # How far Codec 2's decoded speech trails its input, in 16 kHz samples: the median envelope lag
 # that codec2_delay.py measured through this channel on 38 asterisk-core-sounds-en-wav prompts
 # (16, 15 and 22.5 ms). corpus-v4 takes it off, so that labels made on the clean clip line up
 # with the decoded audio (corpus-v3 left Codec 2 segments 1-3 frames behind their labels).
-CODEC2_DELAY = {"codec2-3200": 256, "codec2-1600": 240, "codec2-700C": 360}
+# G.722's is its QMF filter pair's: 22 samples out of ffmpeg's encoder and decoder (the lag of
+# the best cross-correlation on white noise).
+CODEC2_DELAY = {"codec2-3200": 256, "codec2-1600": 240, "codec2-700C": 360, "g722": 22}
 LABEL_PRIORITY = ("speech", "music", "noise")
 
 
@@ -203,8 +207,8 @@ def codec(rng, x, speech):
 
 
 def codec_roundtrip(x, name, aligned=True):
-    """x through the codec `name` of CODECS: 16 kHz float -> 8 kHz 16-bit -> encode -> decode
-    -> 16 kHz. sox runs with -R -D (no dither: it is random, and a codec does not dither).
+    """x through the codec `name` of CODECS: 16 kHz float -> 8 kHz 16-bit (G.722: 16 kHz)
+    -> encode -> decode -> 16 kHz. sox runs with -R -D (no dither: it is random, and a codec does not dither).
     Returns the decoded signal, same length, same scale; `aligned` takes Codec 2's delay off
     (the input runs on through that many zeros, and the output starts that much later)."""
     peak = float(np.max(np.abs(x))) if len(x) else 0.0
@@ -213,10 +217,16 @@ def codec_roundtrip(x, name, aligned=True):
     lag = CODEC2_DELAY.get(name, 0) if aligned else 0
     n = len(x)
     x = np.concatenate([x, np.zeros(lag, np.float32)]) if lag else x
-    s16 = ["-t", "s16", "-r", "8000", "-c", "1", "-"]
+    rate = SR if name == "g722" else 8000
+    s16 = ["-t", "s16", "-r", str(rate), "-c", "1", "-"]
     pcm = pipe(["sox", "-V1", "-R", "-D", "-t", "f32", "-r", str(SR), "-c", "1", "-"] + s16 +
-               ["rate", "8000"], (x / peak * 0.7).astype("<f4").tobytes())
-    if name == "gsm":
+               ["rate", str(rate)], (x / peak * 0.7).astype("<f4").tobytes())
+    if name == "g722":  # sox has no G.722; ffmpeg's is the codec Asterisk's files were made with
+        ff = ["ffmpeg", "-nostdin", "-v", "error"]
+        bits = pipe(ff + ["-f", "s16le", "-ar", str(SR), "-ac", "1", "-i", "-", "-c:a", "g722",
+                          "-f", "g722", "-"], pcm)
+        pcm = pipe(ff + ["-f", "g722", "-i", "-", "-f", "s16le", "-ar", str(SR), "-"], bits)
+    elif name == "gsm":
         gsm = ["-t", "gsm", "-r", "8000", "-c", "1", "-"]
         bits = pipe(["sox", "-V1", "-R", "-D"] + s16 + gsm, pcm)
         pcm = pipe(["sox", "-V1", "-R", "-D"] + gsm + s16, bits)
