@@ -218,14 +218,6 @@ stage 9 && more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$work9/def
 # Stage 10: from stage 9, with corpus-v5's 80-hour build (3078 files).
 stage 10 && more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$work10/default.slm" 3078
 
-# Stage 11: short files and narrowband ones. Corpus files are 30-120 s, so a model
-# hears few file edges; and 8 kHz audio, even on the 16-bit grid, is labelled worse
-# than full band. Up to 30 clips of every training source as files of their own
-# (bench/vad/standalone_clips.py: 5,761 clips, 7.0 h), each also resampled to 8 kHz
-# and coded as GSM 06.10 (read as .gsm files), next to corpus-v3's and corpus-v5's
-# training mixtures; 6,000 steps from stage 10 towards itself at a third of the
-# learning rate, with whole windows at edges (no --clip-edges). corpus-v4 is left
-# out: this stage was first run on a machine that had not rebuilt it.
 # usage: recipe_mixtures V DIR SEED [HOURS]: corpus-vV's recipe (its commit's tools/corpus/,
 # from git: recipe_dir, tools/corpus/common.sh) mixes its training split alone with SEED
 # into DIR (`mix.py --hours HOURS --splits train`, 80 by default: 64 h of training
@@ -238,6 +230,15 @@ recipe_mixtures() {
   (cd "$recipe" && SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
     --hours "${4:-80}" --seed "$3" --out "$2" --splits train)
 }
+
+# Stage 11: short files and narrowband ones. Corpus files are 30-120 s, so a model
+# hears few file edges; and 8 kHz audio, even on the 16-bit grid, is labelled worse
+# than full band. Up to 30 clips of every training source as files of their own
+# (bench/vad/standalone_clips.py: 5,761 clips, 7.0 h), each also resampled to 8 kHz
+# and coded as GSM 06.10 (read as .gsm files), next to corpus-v3's and corpus-v5's
+# training mixtures; 6,000 steps from stage 10 towards itself at a third of the
+# learning rate, with whole windows at edges (no --clip-edges). corpus-v4 is left
+# out: this stage was first run on a machine that had not rebuilt it.
 # usage: clips_as_files DIR CLIPS_TSV [PACKAGES]: up to 30 clips of every training source
 # of a recipe's clip index (of PACKAGES alone, comma-separated, if given), as files of
 # their own, and their 8 kHz and GSM copies (DIR/manifest.tsv, DIR/nb8k.tsv, DIR/nbgsm.tsv)
