@@ -28,14 +28,16 @@ quiet word tails and noise floors (that the corpus' activity rule counts as spee
 With --classes a,b,c (the label names), a second line scores every class the same
 way: frames, accuracy, macro F1 and each class's F1 (so decoded labels from
 `seqlabel label --smoothing ...` can be compared with `seqlabel eval`'s argmax),
-and each --by-kind line gains a last column, the group's 4-class frame accuracy.
+and each --by-kind line gains a last column, the group's 4-class frame accuracy;
+--confusion then prints the confusion matrix too (frames; rows: the reference's class,
+columns: the predicted one), where a class's frames go when a channel costs it.
 
 With --channel C (full, telephone, old11k, eq, codec-gsm, ...), only the frames of
 segments the corpus sent through channel C are scored, so --by-kind then breaks that
 channel down by segment kind, voice and SNR.
 
 usage: score.py MANIFEST PRED_DIR [--name NAME] [--split S] [--by-kind [--by-level]]
-                [--classes LIST] [--channel C]
+                [--classes LIST [--confusion]] [--channel C]
 prints: name frames precision recall f1 false_alarm (TSV, one line; --by-kind: one
 per group). false_alarm: share of the non-speech frames called speech.
 """
@@ -217,6 +219,8 @@ def main():
     ap.add_argument('--by-kind', action='store_true')
     ap.add_argument('--classes')
     ap.add_argument('--channel', help='score only the segments the corpus sent through this channel')
+    ap.add_argument('--confusion', action='store_true',
+                    help='with --classes: print the confusion matrix (rows: reference)')
     ap.add_argument('--by-level', action='store_true',
                     help='clip sets: group each clip group by level below the clip\'s peak')
     args = ap.parse_args()
@@ -273,6 +277,10 @@ def main():
         f1 = 2 * tp / np.maximum(1, confusion.sum(0) + confusion.sum(1))
         print(f"{name}\tclasses\t{confusion.sum()}\taccuracy {tp.sum() / max(1, confusion.sum()):.4f}"
               f"\tmacro_f1 {f1.mean():.4f}\t" + " ".join(f"{c} {v:.4f}" for c, v in zip(classes, f1)))
+        if args.confusion:
+            print(f"{name}\tconfusion\treference \\ predicted\t" + "\t".join(classes))
+            for c, counts in zip(classes, confusion):
+                print(f"{name}\tconfusion\t{c}\t" + "\t".join(str(int(v)) for v in counts))
     for key in sorted(groups):
         if groups[key].total:  # with --channel, the groups of other channels stay empty
             print(groups[key].row(f"{name}\t{key}", classes is not None))
