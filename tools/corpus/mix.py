@@ -221,7 +221,7 @@ def codec_roundtrip(x, name, aligned=True):
     s16 = ["-t", "s16", "-r", str(rate), "-c", "1", "-"]
     pcm = pipe(["sox", "-V1", "-R", "-D", "-t", "f32", "-r", str(SR), "-c", "1", "-"] + s16 +
                ["rate", str(rate)], (x / peak * 0.7).astype("<f4").tobytes())
-    if name == "g722":  # sox has no G.722; ffmpeg's is the codec Asterisk's files were made with
+    if name == "g722":  # sox has no G.722: ffmpeg encodes and decodes it
         ff = ["ffmpeg", "-nostdin", "-v", "error"]
         bits = pipe(ff + ["-f", "s16le", "-ar", str(SR), "-ac", "1", "-i", "-", "-c:a", "g722",
                           "-f", "g722", "-"], pcm)
