@@ -99,7 +99,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 build=${1:-build}
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
-. tools/corpus/common.sh   # recipe_dir: an older recipe's tools/corpus/ from git
+. tools/corpus/common.sh   # in_recipe: a script of an older recipe's tools/corpus/, from git
 CACHE=$cache
 corpus=${CORPUS:-$cache/corpus-v3}
 work=$cache/train-default-v3-40h
@@ -219,16 +219,12 @@ stage 9 && more_mixtures "$work9" 6129 "$work7/default.slm" 20261212 "$work9/def
 stage 10 && more_mixtures "$work10" 6129 "$work9/default.slm" 20261213 "$work10/default.slm" 3078
 
 # usage: recipe_mixtures V DIR SEED [HOURS]: corpus-vV's recipe (its commit's tools/corpus/,
-# from git: recipe_dir, tools/corpus/common.sh) mixes its training split alone with SEED
+# from git: in_recipe, tools/corpus/common.sh) mixes its training split alone with SEED
 # into DIR (`mix.py --hours HOURS --splits train`, 80 by default: 64 h of training
 # mixtures); nothing is done if DIR has its list. Every recipe these stages train on is an
 # older one since corpus-v11, so a rerun mixes exactly what they were trained on.
 recipe_mixtures() {
-  [ ! -f "$2/train.tsv" ] || return 0
-  local recipe
-  recipe=$(recipe_dir "$1") || return 1
-  (cd "$recipe" && SEQLABEL_CACHE=$cache /usr/bin/python3 tools/corpus/mix.py \
-    --hours "${4:-80}" --seed "$3" --out "$2" --splits train)
+  [ -f "$2/train.tsv" ] || in_recipe "$1" mix.py --hours "${4:-80}" --seed "$3" --out "$2" --splits train
 }
 
 # Stage 11: short files and narrowband ones. Corpus files are 30-120 s, so a model

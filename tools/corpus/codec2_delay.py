@@ -6,7 +6,7 @@ on the envelopes instead. Each file goes through mix.py's own codec channel
 (`codec_roundtrip`: 16 kHz -> 8 kHz 16-bit -> c2enc/c2dec -> 16 kHz); the lag is the one (in 1 ms steps) at which the decoded
 log-RMS envelope correlates best with the input's. The corpus labels speech on the clean
 clip, so this lag is how far Codec 2 segments would trail their labels. mix.py takes its
-per-mode median off (CODEC2_DELAY, from corpus-v4 on); the `left_ms` columns measure what is
+per-mode median off (CODEC_DELAY, from corpus-v4 on); the `left_ms` columns measure what is
 left of the lag after that alignment, which should be about 0.
 
 Usage: codec2_delay.py FILE.wav [FILE.wav ...]    (clean speech gives the clearest peak)

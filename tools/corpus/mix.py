@@ -51,13 +51,13 @@ CHANNELS = (("full", 0.52), ("telephone", 0.12), ("codec", 0.12), ("old11k", 0.1
 # drawn only for segments with speech (music on hold goes through the waveform codecs).
 CODECS = ("gsm", "ulaw", "alaw", "g722", "codec2-3200", "codec2-1600", "codec2-700C")
 WAVEFORM_CODECS = 4
-# How far Codec 2's decoded speech trails its input, in 16 kHz samples: the median envelope lag
-# that codec2_delay.py measured through this channel on 38 asterisk-core-sounds-en-wav prompts
-# (16, 15 and 22.5 ms). corpus-v4 takes it off, so that labels made on the clean clip line up
-# with the decoded audio (corpus-v3 left Codec 2 segments 1-3 frames behind their labels).
-# G.722's is its QMF filter pair's: 22 samples out of ffmpeg's encoder and decoder (the lag of
-# the best cross-correlation on white noise).
-CODEC2_DELAY = {"codec2-3200": 256, "codec2-1600": 240, "codec2-700C": 360, "g722": 22}
+# How far a codec's decoded audio trails its input, in 16 kHz samples (taken off, so that
+# labels made on the clean clip line up with the decoded audio). Codec 2's: the median envelope
+# lag that codec2_delay.py measured through this channel on 38 asterisk-core-sounds-en-wav
+# prompts (16, 15 and 22.5 ms), off from corpus-v4 on (corpus-v3 left Codec 2 segments 1-3
+# frames behind their labels). G.722's (corpus-v11): its QMF filter pair's, 22 samples out of
+# ffmpeg's encoder and decoder (the lag of the best cross-correlation on white noise).
+CODEC_DELAY = {"codec2-3200": 256, "codec2-1600": 240, "codec2-700C": 360, "g722": 22}
 LABEL_PRIORITY = ("speech", "music", "noise")
 
 
@@ -209,12 +209,12 @@ def codec(rng, x, speech):
 def codec_roundtrip(x, name, aligned=True):
     """x through the codec `name` of CODECS: 16 kHz float -> 8 kHz 16-bit (G.722: 16 kHz)
     -> encode -> decode -> 16 kHz. sox runs with -R -D (no dither: it is random, and a codec does not dither).
-    Returns the decoded signal, same length, same scale; `aligned` takes Codec 2's delay off
+    Returns the decoded signal, same length, same scale; `aligned` takes the codec's delay off
     (the input runs on through that many zeros, and the output starts that much later)."""
     peak = float(np.max(np.abs(x))) if len(x) else 0.0
     if peak <= 0:
         return x
-    lag = CODEC2_DELAY.get(name, 0) if aligned else 0
+    lag = CODEC_DELAY.get(name, 0) if aligned else 0
     n = len(x)
     x = np.concatenate([x, np.zeros(lag, np.float32)]) if lag else x
     rate = SR if name == "g722" else 8000

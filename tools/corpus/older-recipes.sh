@@ -8,28 +8,21 @@
 # splits, two recipes at a time (the machine's two cores); each logs to
 # $CACHE/recipes/vN.log. Resumable: a clip or a corpus file already made is kept.
 # Needs the current recipe's packages and clips: run tools/corpus/build.sh first.
-# usage: tools/corpus/older-recipes.sh [VERSION...]   (default: 3 5 6 7 8 9 10)
+# usage: tools/corpus/older-recipes.sh [VERSION...]   (default: every one of OLDER_RECIPES)
 set -euo pipefail
 . "$(dirname "$0")/common.sh"
-# version, the hours and seed of its first build (its commit: OLDER_RECIPES, common.sh)
-recipes=("3 40 20261129" "5 80 20261201" "6 40 20261202" "7 24 20261203" "8 32 20261204"
-  "9 32 20261205" "10 32 20261206")
-[ $# -gt 0 ] || set -- 3 5 6 7 8 9 10
+[ $# -gt 0 ] || set -- $(printf '%s\n' "${OLDER_RECIPES[@]}" | cut -d' ' -f1)
 
-# usage: in_recipe V STEP ARGS...: a step of corpus-vV's own recipe, logged
-in_recipe() {
-  local v=$1 step=$2 dir
-  shift 2
-  dir=$(recipe_dir "$v") || return 1
-  (cd "$dir" && SEQLABEL_CACHE=$CACHE PYTHONDONTWRITEBYTECODE=1 nice -n 10 \
-    /usr/bin/python3 "tools/corpus/$step" "$@") >> "$CACHE/recipes/v$v.log" 2>&1 ||
-    { log "corpus-v$v: $step failed: $CACHE/recipes/v$v.log"; return 1; }
+# usage: logged V STEP ARGS...: in_recipe (common.sh) into corpus-vV's log
+logged() {
+  in_recipe "$@" >> "$CACHE/recipes/v$1.log" 2>&1 ||
+    { log "corpus-v$1: $2 failed: $CACHE/recipes/v$1.log"; return 1; }
 }
 
 specs=()
 for v in "$@"; do
-  spec=$(printf '%s\n' "${recipes[@]}" | awk -v v="$v" '$1 == v')
-  [ -n "$spec" ] || { echo "$0: no older recipe corpus-v$v (known: 3 5 6 7 8 9 10)" >&2; exit 2; }
+  spec=$(older_recipe "$v")
+  [ -n "$spec" ] || { echo "$0: no older recipe corpus-v$v (OLDER_RECIPES, common.sh)" >&2; exit 2; }
   specs+=("$spec")
 done
 # the clip indexes one after another: two clips.py converting the same clip that no
@@ -37,10 +30,11 @@ done
 for spec in "${specs[@]}"; do
   read -r v _ <<< "$spec"
   log "corpus-v$v: clips.py"
-  in_recipe "$v" clips.py
+  logged "$v" clips.py
 done
+# usage: mix V COMMIT HOURS SEED (a line of OLDER_RECIPES)
 mix() {
-  in_recipe "$1" mix.py --hours "$2" --seed "$3" --splits valid test &&
+  logged "$1" mix.py --hours "$3" --seed "$4" --splits valid test &&
     log "corpus-v$1 mixed: $(cat "$CACHE/corpus-v$1/STAMP")"
 }
 pids=() status=0
