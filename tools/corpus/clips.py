@@ -634,8 +634,9 @@ def package_files(only):
         d = os.path.join(PKGS, pkg)
         if only and pkg not in only:
             continue
-        if not os.path.exists(os.path.join(d, ".done")):
-            continue
+        if not os.path.exists(os.path.join(d, ".done")):  # an index without it would be short
+            raise SystemExit("clips.py: %s is not fetched (no %s/.done): run fetch.sh first"
+                             % (pkg, d))
         zipped = ZIPPED.get(pkg)
         if zipped:
             unpack_zip(pkg, zipped[0], zipped[1])

@@ -25,6 +25,12 @@ for v in "$@"; do
   [ -n "$spec" ] || { echo "$0: no older recipe corpus-v$v (OLDER_RECIPES, common.sh)" >&2; exit 2; }
   specs+=("$spec")
 done
+# an older recipe's clips.py skips a package that is not fetched and writes a short index
+# over the good one: refuse first (every older recipe's packages are this one's)
+missing=$(grep -v '^#' "$CORPUS_TOOLS/packages.tsv" | cut -f1 | grep -v '^$' |
+  while read -r pkg; do [ -e "$CACHE/pkgs/$pkg/.done" ] || echo "$pkg"; done)
+[ -z "$missing" ] || { echo "$0: $(echo "$missing" | wc -l) packages not fetched, first" \
+  $(echo "$missing" | head -n 3) "(run tools/corpus/fetch.sh)" >&2; exit 2; }
 # the clip indexes one after another: two clips.py converting the same clip that no
 # recipe has cached yet would write the same file at once
 for spec in "${specs[@]}"; do
