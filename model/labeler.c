@@ -426,16 +426,30 @@ static int counting_on_segment(void *user, int64_t start, int64_t end, int label
     return 0;
 }
 
+/* One push or finish: the caller's sink behind the counting wrapper, and the
+ * caller's error buffer, held by the labeler until finish_call. */
+typedef struct {
+    sl_counting_sink cs;
+    sl_label_sink wrap;
+} sl_call;
+
+static void begin_call(sl_labeler *l, sl_call *call, const sl_label_sink *sink, char *err,
+                       size_t errlen)
+{
+    call->cs = (sl_counting_sink){l, sink};
+    call->wrap = (sl_label_sink){&call->cs, counting_on_frame, counting_on_segment};
+    l->sink = &call->wrap;
+    l->err = err;
+    l->errlen = errlen;
+    l->stop_rc = 0;
+}
+
 /* Samples already on the 16-bit grid (sl_quantize_s16) into the model. */
 static int push_block(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
                       char *err, size_t errlen)
 {
-    sl_counting_sink cs = {l, sink};
-    sl_label_sink wrap = {&cs, counting_on_frame, counting_on_segment};
-    l->sink = &wrap;
-    l->err = err;
-    l->errlen = errlen;
-    l->stop_rc = 0;
+    sl_call call;
+    begin_call(l, &call, sink, err, errlen);
     int rc = sl_features_push(l->feat, pcm, n, on_feature_frame, l, err, errlen);
     if (!rc)
         rc = drain(l, 0);
@@ -477,15 +491,11 @@ int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_la
 
 int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_t errlen)
 {
-    sl_counting_sink cs = {l, sink};
-    sl_label_sink wrap = {&cs, counting_on_frame, counting_on_segment};
-    l->sink = &wrap;
-    l->err = err;
-    l->errlen = errlen;
-    l->stop_rc = 0;
+    sl_call call;
+    begin_call(l, &call, sink, err, errlen);
     int rc = drain(l, 1);
     if (!rc)
-        rc = sl_decoder_finish(l->dec, &wrap);
+        rc = sl_decoder_finish(l->dec, &call.wrap);
     rc = finish_call(l, rc);
     if (!rc)
         sl_labeler_reset(l);
