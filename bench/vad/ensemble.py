@@ -9,7 +9,16 @@ accuracy, macro F1 and speech-vs-rest F1, counted as `seqlabel eval` counts them
 segment covers are ignored; counts summed over all files). For weight averaging
 see `seqlabel average`; this measures what averaging outputs would give.
 
-usage: ensemble.py MANIFEST PRED_DIR PRED_DIR... [--classes silence,speech,music,noise]
+With --offsets a,b,c,d every frame's log-probabilities get those constants added, one per
+class, before the argmax (a prior shift, as if the classes' shares were other than the
+training data's); --offsets fit searches, for each line, the offsets that give the highest
+frame accuracy on this manifest and prints them (a coordinate search in steps of 0.4 down
+to 0.02 nats; the first class stays at 0, since only differences count). So offsets fit
+on one set can be tried on another: whether the decision rule, not the model, is what
+costs frames.
+
+usage: ensemble.py MANIFEST PRED_DIR [PRED_DIR...] [--classes silence,speech,music,noise]
+                   [--offsets fit|a,b,c,d]
 """
 import argparse
 import os
@@ -30,16 +39,43 @@ def scores(conf, speech):
     return tp.sum() / max(1, conf.sum()), f1.mean(), 2 * s_tp / max(1, 2 * s_tp + s_fp + s_fn)
 
 
+def confusion(logp, ref, nc):
+    conf = np.zeros((nc, nc), dtype=np.int64)
+    np.add.at(conf, (ref, logp.argmax(1)), 1)
+    return conf
+
+
+def fit_offsets(logp, ref):
+    def accuracy(off):
+        return np.mean((logp + off).argmax(1) == ref)
+    off = np.zeros(logp.shape[1])
+    best = accuracy(off)
+    for step in (0.4, 0.2, 0.1, 0.05, 0.02):
+        moved = True
+        while moved:
+            moved = False
+            for k in range(1, len(off)):
+                for s in (step, -step):
+                    trial = off.copy()
+                    trial[k] += s
+                    a = accuracy(trial)
+                    if a > best:
+                        off, best, moved = trial, a, True
+    return off
+
+
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument('manifest')
     ap.add_argument('pred_dirs', nargs='+')
     ap.add_argument('--classes', default='silence,speech,music,noise')
+    ap.add_argument('--offsets', help="fit, or one log-probability offset per class: a,b,c,d")
     args = ap.parse_args()
     classes = args.classes.split(',')
     nc = len(classes)
-    names = args.pred_dirs + ['ensemble']
-    conf = {n: np.zeros((nc, nc), dtype=np.int64) for n in names}
+    names = args.pred_dirs + (['ensemble'] if len(args.pred_dirs) > 1 else [])
+    logp = [[] for _ in names]  # per line: each file's log-probabilities
+    refs = []
     for audio, labels in score.read_manifest(args.manifest):
         base = os.path.splitext(os.path.basename(audio))[0]
         probs = []
@@ -52,14 +88,25 @@ def main():
         n = min(len(p) for p in probs)
         ref = score.frame_indices(score.read_labels(labels), n, classes)
         known = ref >= 0
-        for name, p in zip(args.pred_dirs, probs):
-            np.add.at(conf[name], (ref[known], p[:n].argmax(1)[known]), 1)
-        mean_log = np.mean([np.log(p[:n] + 1e-9) for p in probs], axis=0)
-        np.add.at(conf['ensemble'], (ref[known], mean_log.argmax(1)[known]), 1)
-    print("name\tframes\taccuracy\tmacro_f1\tspeech_vs_rest_f1")
-    for name in names:
-        acc, mf1, sf1 = scores(conf[name], classes.index('speech'))
-        print(f"{name}\t{conf[name].sum()}\t{acc:.4f}\t{mf1:.4f}\t{sf1:.4f}")
+        refs.append(ref[known])
+        own = [np.log(p[:n][known] + 1e-9) for p in probs]
+        if len(own) > 1:
+            own.append(np.mean(own, axis=0))
+        for line, lp in zip(logp, own):
+            line.append(lp)
+    ref = np.concatenate(refs)
+    print("name\tframes\taccuracy\tmacro_f1\tspeech_vs_rest_f1" + ("\toffsets" if args.offsets else ""))
+    for name, line in zip(names, logp):
+        lp = np.concatenate(line)
+        offsets = np.zeros(nc)
+        if args.offsets == 'fit':
+            offsets = fit_offsets(lp, ref)
+        elif args.offsets:
+            offsets = np.array([float(x) for x in args.offsets.split(',')])
+        conf = confusion(lp + offsets, ref, nc)
+        acc, mf1, sf1 = scores(conf, classes.index('speech'))
+        shown = "\t" + ",".join(f"{x:.2f}" for x in offsets) if args.offsets else ""
+        print(f"{name}\t{conf.sum()}\t{acc:.4f}\t{mf1:.4f}\t{sf1:.4f}{shown}")
     return 0
 
 
