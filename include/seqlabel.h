@@ -597,7 +597,7 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
  * takes all) with the labeler's own windows (the model's stream window, left
  * context and lookahead; positions from 0 in each window), adding to `mt`
  * (initialised with the model's class count). Label names unknown to the model
- * are errors. cache_dir: feature cache folder or NULL. num_threads: encoder
+ * are errors, and so is a set whose labels cover no frame. cache_dir: feature cache folder or NULL. num_threads: encoder
  * threads (sl_encoder_set_threads), and files whose features are computed at
  * once; the metrics do not depend on them. */
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,

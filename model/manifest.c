@@ -269,7 +269,8 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
     }
     free(text);
     if (rc == 0) {
-        qsort(s, (size_t)cnt, sizeof *s, cmp_segment);
+        if (cnt > 1) /* qsort's array may not be NULL, which an empty file leaves */
+            qsort(s, (size_t)cnt, sizeof *s, cmp_segment);
         /* Point labels (start == end) mark instants, not spans: they label no
          * frame and may sit anywhere, so only spans are checked for overlap. */
         int prev = -1;

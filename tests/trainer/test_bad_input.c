@@ -228,6 +228,16 @@ static void eval_reports_and_checks_labels(void **state)
     assert_non_null(strstr(err, "odd2.txt:2: unknown class 'birds'"));
     assert_non_null(strstr(err, "e2.tsv:2:"));
     free(err);
+    /* An empty label file labels no frame: a report of zeros would pass for a
+     * measurement, so eval refuses (and, under UBSan, reading one must not hand
+     * qsort a NULL array, as the fuzzer found). */
+    tt_write_text(tt_path(dir, "empty.txt"), "");
+    tt_write_text(tt_path(dir, "e3.tsv"), "a.wav\tempty.txt\n");
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e3.tsv --no-cache",
+             seqlabel, dir, dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    assert_non_null(strstr(err, "e3.tsv: no frame is labelled"));
+    free(err);
 }
 
 int main(void)
