@@ -1,0 +1,53 @@
+/* libFuzzer target: the text files and strings a user hands the trainer and the
+ * labeler: a training manifest (audio<TAB>labels[<TAB>split]), an Audacity
+ * label track, and a min-durations spec ("speech=0.2,music=0.5", the element's
+ * property and the command's option) checked against the default model's classes. */
+#include <seqlabel.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+/* The model whose classes min-durations names: the source tree's default model. */
+static sl_model *default_model(void)
+{
+    static sl_model *m;
+    if (!m) {
+        char err[512];
+        m = sl_model_load(sl_source_model_path(), err, sizeof err);
+        if (!m) {
+            fprintf(stderr, "%s\n", err);
+            abort();
+        }
+    }
+    return m;
+}
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    char path[64], err[512];
+    snprintf(path, sizeof path, "/tmp/seqlabel-fuzz-%d.txt", (int)getpid());
+    FILE *f = fopen(path, "wb");
+    if (!f)
+        return 0;
+    fwrite(data, 1, size, f);
+    fclose(f);
+    sl_manifest man;
+    if (sl_manifest_load(path, &man, err, sizeof err) == 0)
+        sl_manifest_free(&man);
+    sl_label_segment *segs;
+    int n;
+    if (sl_audacity_read(path, &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    unlink(path);
+
+    char *spec = malloc(size + 1);
+    memcpy(spec, data, size);
+    spec[size] = '\0';
+    sl_decoder_config dc;
+    sl_decoder_config_default(&dc);
+    sl_decoder_parse_min_durations(&dc, default_model(), spec, err, sizeof err);
+    free(spec);
+    return 0;
+}

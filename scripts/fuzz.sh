@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# Fuzzes what reads untrusted bytes (fuzz/): model files, audio files, and the text
+# files and strings of training and labeling, each target for SECONDS (default 60)
+# under libFuzzer with ASan and UBSan, from seeds made of the repository's own
+# files. Exits non-zero on the first crash, leak or sanitizer report; the input
+# that caused it is kept in build-fuzz/crashes/ (replay: build-fuzz/fuzz/TARGET FILE).
+# The corpora grow in build-fuzz/corpus/ and are reused by the next run.
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: model_file audio_file text_files)
+set -euo pipefail
+cd "$(dirname "$0")/.."
+secs="${1:-60}"; shift || true
+[ $# -gt 0 ] || set -- model_file audio_file text_files
+bash scripts/install-deps.sh
+bash scripts/apt-install-missing.sh clang libclang-rt-14-dev
+export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}" OPENBLAS_NUM_THREADS=1
+dir=build-fuzz
+[ -f "$dir/build.ninja" ] || CC=clang meson setup "$dir" -Dfuzz=true -Dtests=false \
+  -Dplugin=false -Dbuildtype=debugoptimized -Db_sanitize=address,undefined -Db_lundef=false >/dev/null
+ninja -C "$dir" >/dev/null
+
+# Seeds: small real inputs of each kind. An audio seed's first byte picks the
+# extension the target gives the file (fuzz/fuzz_audio_file.c: 0 wav, 5 g722, 6 gsm).
+seeds="$dir/seeds"
+rm -rf "$seeds" && mkdir -p "$seeds"/{model_file,audio_file,text_files}
+cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds/model_file/"
+{ printf '\000'; head -c 8192 samples/speech.wav; } > "$seeds/audio_file/speech.wav"
+{ printf '\005'; head -c 4096 tests/fixtures/io/sweep16k.g722; } > "$seeds/audio_file/sweep.g722"
+{ printf '\006'; head -c 3300 tests/fixtures/io/sweep8k.gsm; } > "$seeds/audio_file/sweep.gsm"
+head -n 3 samples/samples.tsv > "$seeds/text_files/manifest.tsv"
+cp samples/mixture.txt "$seeds/text_files/labels.txt"
+printf 'speech=0.2,music=0.5' > "$seeds/text_files/min-durations"
+
+mkdir -p "$dir/crashes"
+for t in "$@"; do
+  mkdir -p "$dir/corpus/$t"
+  echo "fuzz_$t: $secs s"
+  # UBSan reports abort so that libFuzzer keeps the input; leaks count as crashes
+  log="$dir/fuzz_$t.log" status=0
+  UBSAN_OPTIONS=halt_on_error=1:abort_on_error=1:print_stacktrace=1 \
+    "$dir/fuzz/fuzz_$t" -max_total_time="$secs" -max_len=16384 -rss_limit_mb=4096 -timeout=30 \
+    -print_final_stats=1 -artifact_prefix="$dir/crashes/$t-" "$dir/corpus/$t" "$seeds/$t" \
+    > "$log" 2>&1 || status=$?
+  grep -E '^(INFO: seed corpus|stat::number_of_executed_units|stat::new_units_added|SUMMARY)|ERROR|runtime error|Test unit written' "$log" || true
+  [ "$status" -eq 0 ] || { echo "fuzz_$t found a crash (exit $status): $log, $dir/crashes/" >&2; exit 1; }
+done
+echo "fuzz: no crash in $# targets, $secs s each"
