@@ -176,6 +176,35 @@ long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t e
 int64_t sl_audio_file_position(const sl_audio_reader *r);
 void sl_audio_close(sl_audio_reader *r);
 
+/* Streaming conversion to a labeler's input (the element's, for streams at
+ * another rate or channel count): interleaved frames of `channels` channels at
+ * in_rate become mono samples at out_rate, the channels' mean resampled by
+ * libsoxr at SL_RESAMPLE_BEST, with the very functions sl_audio_read converts a
+ * file with, so a stream and its file give the same samples whatever the push
+ * sizes. Fixed buffers: pushes allocate nothing. */
+typedef struct sl_converter sl_converter;
+/* Receives converted samples (valid during the call); non-zero stops the push,
+ * which returns that value (the callback owns the message then). */
+typedef int (*sl_samples_fn)(void *user, const float *mono, size_t n);
+
+/* NULL with a message when the channel count (1..1024) or the rate ratio (up to
+ * 1:256) cannot be converted. */
+sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *err, size_t errlen);
+void sl_converter_free(sl_converter *c);
+/* `frames` interleaved frames; float (NaN/Inf refused with the frame's position)
+ * or 16-bit (scaled by 1/32768, as libsndfile reads 16-bit files). */
+int sl_converter_push(sl_converter *c, const float *pcm, size_t frames, sl_samples_fn fn,
+                      void *user, char *err, size_t errlen);
+int sl_converter_push_s16(sl_converter *c, const int16_t *pcm, size_t frames, sl_samples_fn fn,
+                          void *user, char *err, size_t errlen);
+/* End of stream: the resampler's tail, then a reset. */
+int sl_converter_flush(sl_converter *c, sl_samples_fn fn, void *user, char *err, size_t errlen);
+/* Forget the stream (its tail is dropped). */
+void sl_converter_reset(sl_converter *c);
+/* Output samples the resampler holds back: how much later than its input a
+ * converted sample comes out (0 at equal rates). */
+int sl_converter_delay(const sl_converter *c);
+
 /* ======================================================================
  * Model (model/): the model file, the encoder forward pass.
  * ====================================================================== */

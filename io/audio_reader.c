@@ -6,7 +6,6 @@
 
 #include <errno.h>
 #include <math.h>
-#include <soxr.h>
 #include <sndfile.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -195,26 +194,12 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         goto fail;
     }
     if (r->out_rate != r->file_rate) {
-        const double ratio = (double)r->out_rate / r->file_rate;
-        if (ratio > 256.0 || ratio < 1.0 / 256.0) {
-            sl_io_err(err, errlen, "%s: cannot resample %d Hz to %d Hz (ratio beyond 1:256)", name,
-                    r->file_rate, r->out_rate);
-            goto fail;
-        }
-        /* Linear phase (soxr's default), float in and out, one thread: the
-         * output does not depend on the machine's cores. */
-        unsigned long recipe = opt->quality == SL_RESAMPLE_FAST     ? SOXR_LQ
-                               : opt->quality == SL_RESAMPLE_MEDIUM ? SOXR_HQ
-                                                                    : SOXR_VHQ | SOXR_STEEP_FILTER;
-        soxr_quality_spec_t q = soxr_quality_spec(recipe, 0);
-        soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
-        soxr_runtime_spec_t rt = soxr_runtime_spec(1);
-        soxr_error_t e = NULL;
-        r->soxr = soxr_create(r->file_rate, r->out_rate, 1, &e, &io, &q, &rt);
+        r->soxr = sl_resampler_new(r->file_rate, r->out_rate, opt->quality, name, err, errlen);
         r->mono = malloc(sizeof(float) * (size_t)r->block_frames);
-        if (!r->soxr || !r->mono) {
-            sl_io_err(err, errlen, "%s: cannot start the resampler: %s", name,
-                    r->soxr ? "out of memory" : e ? e : "unknown error");
+        if (!r->soxr)
+            goto fail;
+        if (!r->mono) {
+            sl_io_err(err, errlen, "%s: out of memory", name);
             goto fail;
         }
     }
@@ -274,17 +259,8 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
             return -1;
         }
     }
-    if (ch > 1) {
-        /* Mean of the channels: summing first keeps a sum of int16-derived
-         * values exact, so a stereo mean is exactly (a + b) / 2. */
-        for (long i = 0; i < n; i++) {
-            const float *f = buf + i * ch;
-            float s = 0.0f;
-            for (int c = 0; c < ch; c++)
-                s += f[c];
-            dst[i] = s / (float)ch;
-        }
-    }
+    if (ch > 1)
+        sl_downmix(buf, n, ch, dst);
     r->pos += n;
     return n;
 }

@@ -5,6 +5,7 @@
 #include "seqlabel.h"
 
 #include <sndfile.h>
+#include <soxr.h>
 #include <stddef.h>
 
 #define SL_AUDIO_MAX_CHANNELS 1024
@@ -31,5 +32,14 @@ typedef struct sl_g722_source sl_g722_source;
 SNDFILE *sl_g722_open(const char *path, const char *name, SF_INFO *info, sl_g722_source **src,
                       char *err, size_t errlen);
 void sl_g722_source_free(sl_g722_source *src);
+
+/* The two steps of every conversion to mono at another rate (io/converter.c):
+ * sl_audio_read and sl_converter share them, so files and streams give the
+ * same samples. out may be in when channels is 1. */
+void sl_downmix(const float *in, long frames, int channels, float *out);
+/* libsoxr, linear phase, float, one thread; NULL with a message naming `name`
+ * when the ratio is beyond 1:256 or soxr refuses. */
+soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, const char *name,
+                        char *err, size_t errlen);
 
 #endif

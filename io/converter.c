@@ -1,0 +1,226 @@
+/* Streaming conversion of interleaved audio to a labeler's input: the mean of
+ * the channels, then libsoxr to the output rate. sl_audio_read converts files
+ * with the same two functions (sl_downmix, sl_resampler_new), so a stream fed
+ * through a converter gives the samples its file gives, and the element labels
+ * a 44.1 kHz stereo stream as `seqlabel label` labels the file. */
+#include "io/io_internal.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Input frames per block: fixed buffers, so pushes allocate nothing. */
+#define CONV_BLOCK 4096
+_Static_assert(SL_AUDIO_MAX_CHANNELS <= CONV_BLOCK, "a frame must fit a block");
+
+struct sl_converter {
+    int channels, in_rate, out_rate;
+    soxr_t soxr;           /* NULL when the rates are equal */
+    int delay;             /* output samples the resampler holds back */
+    int64_t in_frames;     /* frames pushed since the last reset, for messages */
+    float in[CONV_BLOCK];   /* 16-bit input as float */
+    float mono[CONV_BLOCK]; /* downmixed input block */
+    float out[CONV_BLOCK];  /* resampled output block */
+};
+
+void sl_downmix(const float *in, long frames, int channels, float *out)
+{
+    if (channels == 1) {
+        if (out != in)
+            memcpy(out, in, sizeof *out * (size_t)frames);
+        return;
+    }
+    /* Summing first keeps a sum of int16-derived values exact, so a stereo mean
+     * is exactly (a + b) / 2. */
+    for (long i = 0; i < frames; i++) {
+        const float *f = in + i * channels;
+        float s = 0.0f;
+        for (int c = 0; c < channels; c++)
+            s += f[c];
+        out[i] = s / (float)channels;
+    }
+}
+
+soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, const char *name,
+                        char *err, size_t errlen)
+{
+    const double ratio = (double)out_rate / in_rate;
+    if (ratio > 256.0 || ratio < 1.0 / 256.0) {
+        sl_io_err(err, errlen, "%s: cannot resample %d Hz to %d Hz (ratio beyond 1:256)", name,
+                  in_rate, out_rate);
+        return NULL;
+    }
+    /* Linear phase (soxr's default), float in and out, one thread: the output
+     * does not depend on the machine's cores. */
+    unsigned long recipe = quality == SL_RESAMPLE_FAST     ? SOXR_LQ
+                           : quality == SL_RESAMPLE_MEDIUM ? SOXR_HQ
+                                                           : SOXR_VHQ | SOXR_STEEP_FILTER;
+    soxr_quality_spec_t q = soxr_quality_spec(recipe, 0);
+    soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
+    soxr_runtime_spec_t rt = soxr_runtime_spec(1);
+    /* DFTs of at most 2^12 points: the same output as soxr's default 2^17 (its
+     * blocks only change when output is released), held back less than half as
+     * long, which a live stream through the element waits for. */
+    rt.log2_large_dft_size = 12;
+    soxr_error_t e = NULL;
+    soxr_t s = soxr_create(in_rate, out_rate, 1, &e, &io, &q, &rt);
+    if (!s)
+        sl_io_err(err, errlen, "%s: cannot start the resampler: %s", name, e ? e : "unknown error");
+    return s;
+}
+
+void sl_converter_free(sl_converter *c)
+{
+    if (!c)
+        return;
+    if (c->soxr)
+        soxr_delete(c->soxr);
+    free(c);
+}
+
+void sl_converter_reset(sl_converter *c)
+{
+    if (c->soxr)
+        soxr_clear(c->soxr);
+    c->in_frames = 0;
+}
+
+int sl_converter_delay(const sl_converter *c) { return c->delay; }
+
+/* Hands soxr's output for `n` mono input samples (NULL: the tail) to fn. */
+static int resample(sl_converter *c, const float *mono, size_t n, sl_samples_fn fn, void *user,
+                    char *err, size_t errlen)
+{
+    size_t off = 0;
+    for (;;) {
+        size_t used = 0, made = 0;
+        soxr_error_t e = soxr_process(c->soxr, mono ? mono + off : NULL, mono ? n - off : 0, &used,
+                                      c->out, CONV_BLOCK, &made);
+        if (e) {
+            sl_io_err(err, errlen, "resampling failed: %s", e);
+            return -1;
+        }
+        off += used;
+        if (made > 0) {
+            int rc = fn(user, c->out, made);
+            if (rc)
+                return rc;
+        }
+        /* input: done once it is taken and the output buffer was not filled;
+         * the tail: once soxr has nothing more */
+        if (mono ? off == n && made < CONV_BLOCK : made == 0)
+            return 0;
+    }
+}
+
+/* The resampler's delay, measured: two seconds of silence pushed a sample at a
+ * time, and the most output it ever held back against what its input was
+ * worth. soxr's output after k input samples depends on k alone, not on how
+ * they were pushed, so this bounds every push pattern. */
+static int measure_delay(sl_converter *c, char *err, size_t errlen)
+{
+    const double ratio = (double)c->out_rate / c->in_rate;
+    int64_t made = 0;
+    double held = 0.0;
+    const float zero = 0.0f;
+    for (int64_t fed = 1; fed <= 2 * (int64_t)c->in_rate; fed++) {
+        size_t used = 0, got = 0;
+        do {
+            if (soxr_process(c->soxr, &zero, 1, &used, c->out, CONV_BLOCK, &got)) {
+                sl_io_err(err, errlen, "the resampler failed on silence");
+                return -1;
+            }
+            made += (int64_t)got;
+        } while (used == 0);
+        if ((double)fed * ratio - (double)made > held)
+            held = (double)fed * ratio - (double)made;
+    }
+    c->delay = (int)ceil(held);
+    soxr_clear(c->soxr);
+    return 0;
+}
+
+sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *err, size_t errlen)
+{
+    if (in_rate <= 0 || out_rate <= 0 || channels <= 0 || channels > SL_AUDIO_MAX_CHANNELS) {
+        sl_io_err(err, errlen, "cannot convert %d channel(s) at %d Hz to mono at %d Hz", channels,
+                  in_rate, out_rate);
+        return NULL;
+    }
+    sl_converter *c = calloc(1, sizeof *c);
+    if (!c) {
+        sl_io_err(err, errlen, "out of memory");
+        return NULL;
+    }
+    c->channels = channels;
+    c->in_rate = in_rate;
+    c->out_rate = out_rate;
+    if (in_rate != out_rate) {
+        c->soxr = sl_resampler_new(in_rate, out_rate, SL_RESAMPLE_BEST, "stream", err, errlen);
+        if (!c->soxr || measure_delay(c, err, errlen)) {
+            sl_converter_free(c);
+            return NULL;
+        }
+    }
+    return c;
+}
+
+/* One block of at most CONV_BLOCK / channels frames, already float. */
+static int push_block(sl_converter *c, const float *pcm, size_t frames, sl_samples_fn fn,
+                      void *user, char *err, size_t errlen)
+{
+    const size_t total = frames * (size_t)c->channels;
+    for (size_t i = 0; i < total; i++)
+        if (!isfinite(pcm[i])) {
+            sl_io_err(err, errlen, "non-finite sample (%s) at sample frame %lld of the stream",
+                      isnan(pcm[i]) ? "NaN" : "Inf",
+                      (long long)(c->in_frames + (int64_t)(i / (size_t)c->channels)));
+            return -1;
+        }
+    sl_downmix(pcm, (long)frames, c->channels, c->mono);
+    c->in_frames += (int64_t)frames;
+    if (!c->soxr)
+        return fn(user, c->mono, frames);
+    return resample(c, c->mono, frames, fn, user, err, errlen);
+}
+
+/* Frames per block: the interleaved block fits CONV_BLOCK samples
+ * (SL_AUDIO_MAX_CHANNELS <= CONV_BLOCK, so at least one frame). */
+static size_t block_frames(const sl_converter *c) { return CONV_BLOCK / (size_t)c->channels; }
+
+int sl_converter_push(sl_converter *c, const float *pcm, size_t frames, sl_samples_fn fn,
+                      void *user, char *err, size_t errlen)
+{
+    for (size_t done = 0; done < frames;) {
+        size_t n = frames - done < block_frames(c) ? frames - done : block_frames(c);
+        int rc = push_block(c, pcm + done * (size_t)c->channels, n, fn, user, err, errlen);
+        if (rc)
+            return rc;
+        done += n;
+    }
+    return 0;
+}
+
+int sl_converter_push_s16(sl_converter *c, const int16_t *pcm, size_t frames, sl_samples_fn fn,
+                          void *user, char *err, size_t errlen)
+{
+    for (size_t done = 0; done < frames;) {
+        size_t n = frames - done < block_frames(c) ? frames - done : block_frames(c);
+        const int16_t *src = pcm + done * (size_t)c->channels;
+        /* libsndfile's scale for 16-bit files read as float: the same numbers */
+        for (size_t i = 0; i < n * (size_t)c->channels; i++)
+            c->in[i] = (float)src[i] * (1.0f / 32768.0f);
+        int rc = push_block(c, c->in, n, fn, user, err, errlen);
+        if (rc)
+            return rc;
+        done += n;
+    }
+    return 0;
+}
+
+int sl_converter_flush(sl_converter *c, sl_samples_fn fn, void *user, char *err, size_t errlen)
+{
+    int rc = c->soxr ? resample(c, NULL, 0, fn, user, err, errlen) : 0;
+    sl_converter_reset(c);
+    return rc;
+}
