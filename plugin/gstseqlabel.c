@@ -45,9 +45,9 @@ enum {
   PROP_LATENCY,
 };
 
-/* Any rate and channel count get through the template so that set_caps can
- * refuse a mismatch with a message that names it; caps queries answer with the
- * model's rate and mono, so audioconvert ! audioresample pick them. */
+/* Any rate and channel count: the element converts its input to the model's
+ * rate and mono itself (libsoxr, as `seqlabel label` reads files), while the
+ * audio passes through unchanged. */
 #define SEQLABEL_AUDIO_CAPS \
   "audio/x-raw, format = (string) { F32LE, S16LE }, rate = (int) [ 1, MAX ], " \
   "channels = (int) [ 1, MAX ], layout = (string) interleaved"
@@ -276,30 +276,16 @@ static GstCaps *
 gst_seqlabel_transform_caps (GstBaseTransform * trans, GstPadDirection direction,
     GstCaps * caps, GstCaps * filter)
 {
-  GstSeqLabel *self = GST_SEQLABEL (trans);
   GstCaps *res;
-  gint rate;
 
-  /* From sink to src the audio passes unchanged. Towards the sink (what we
-   * accept, asked by upstream) narrow to the model's rate and mono. */
-  if (direction == GST_PAD_SRC && gst_seqlabel_ensure_model (self, FALSE)) {
-    GstCaps *model_caps;
-    GST_OBJECT_LOCK (self);
-    rate = self->rate;
-    GST_OBJECT_UNLOCK (self);
-    model_caps = gst_caps_new_simple ("audio/x-raw", "rate", G_TYPE_INT, rate,
-        "channels", G_TYPE_INT, 1, NULL);
-    res = gst_caps_intersect_full (caps, model_caps, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (model_caps);
-  } else {
+  /* The audio passes unchanged, in either direction: whatever rate and channel
+   * count upstream gives is converted inside (gst_seqlabel_set_input), so
+   * converters in front keep the stream's own format. */
+  if (filter)
+    res = gst_caps_intersect_full (filter, caps, GST_CAPS_INTERSECT_FIRST);
+  else
     res = gst_caps_ref (caps);
-  }
-  if (filter) {
-    GstCaps *tmp = gst_caps_intersect_full (filter, res, GST_CAPS_INTERSECT_FIRST);
-    gst_caps_unref (res);
-    res = tmp;
-  }
-  GST_LOG_OBJECT (self, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
+  GST_LOG_OBJECT (trans, "%s caps %" GST_PTR_FORMAT " -> %" GST_PTR_FORMAT,
       direction == GST_PAD_SRC ? "src" : "sink", caps, res);
   return res;
 }
@@ -318,14 +304,6 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
   }
   if (!gst_seqlabel_ensure_model (self, TRUE))
     return FALSE;
-  if (GST_AUDIO_INFO_CHANNELS (&info) != 1 || GST_AUDIO_INFO_RATE (&info) != self->rate) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("seqlabel: model %s expects mono audio at %d Hz, got %d channel(s) at %d Hz; "
-            "put audioconvert ! audioresample in front",
-            self->model_loaded_path, self->rate, GST_AUDIO_INFO_CHANNELS (&info),
-            GST_AUDIO_INFO_RATE (&info)), ("caps %" GST_PTR_FORMAT, incaps));
-    return FALSE;
-  }
   if (GST_AUDIO_INFO_FORMAT (&info) != GST_AUDIO_FORMAT_F32LE &&
       GST_AUDIO_INFO_FORMAT (&info) != GST_AUDIO_FORMAT_S16LE) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
@@ -333,14 +311,7 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
             GST_AUDIO_INFO_NAME (&info)), ("caps %" GST_PTR_FORMAT, incaps));
     return FALSE;
   }
-  /* A change between F32LE and S16LE mid-stream keeps the run going: the
-   * samples mean the same, only their encoding changed. */
-  if (self->have_info && !gst_audio_info_is_equal (&self->info, &info))
-    GST_INFO_OBJECT (self, "caps changed mid-stream to %" GST_PTR_FORMAT
-        ", labeling continues", incaps);
-  self->info = info;
-  self->have_info = TRUE;
-  return TRUE;
+  return gst_seqlabel_set_input (self, &info);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -715,7 +686,8 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_uint64 ("latency", "Latency",
           "How long after its audio a frame's label is final, in nanoseconds "
-          "(window, lookahead and decoder delay; known once the model is loaded)",
+          "(window, lookahead and decoder delay, known once the model is loaded; "
+          "plus the resampler's delay, once caps at another rate than the model's are set)",
           0, G_MAXUINT64, GST_CLOCK_TIME_NONE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 
   gst_element_class_add_static_pad_template (element_class, &sink_template);

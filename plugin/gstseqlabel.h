@@ -84,6 +84,9 @@ struct _GstSeqLabel {
   GQuark *class_quarks;     /* n_classes interned class names */
   GMutex model_lock;        /* serialises model loading (start vs caps query) */
 
+  sl_converter *converter;  /* the input to mono at the model's rate; NULL when it is
+                               that already (streaming thread) */
+  gint64 labeler_latency;   /* samples at the model's rate, without the converter's */
   GstAudioInfo info;        /* negotiated input format */
   gboolean have_info;
   GstSegment segment;       /* the sink segment, for stream/running time */
@@ -125,6 +128,7 @@ gboolean gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error);
 gboolean gst_seqlabel_open (GstSeqLabel * self);
 void gst_seqlabel_close (GstSeqLabel * self);
 GstFlowReturn gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf);
+gboolean gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info);
 /* End of a run (EOS, gap, new segment, discontinuity): the tail frames go to
  * the messages and the labels pad, and into self->frames (the caller may put
  * them on a buffer). The labeler is ready for a new run afterwards. */

@@ -179,7 +179,8 @@ gst_seqlabel_open (GstSeqLabel * self)
 
   GST_OBJECT_LOCK (self);
   self->labeler = lab;
-  self->latency = gst_util_uint64_scale_int_ceil (sl_labeler_latency_samples (lab),
+  self->labeler_latency = sl_labeler_latency_samples (lab);
+  self->latency = gst_util_uint64_scale_int_ceil (self->labeler_latency,
       GST_SECOND, self->rate);
   sl_label_writer_init (&self->writer, library_format (format), self->model, NULL);
   self->writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
@@ -201,6 +202,8 @@ gst_seqlabel_close (GstSeqLabel * self)
   if (self->labeler)
     sl_labeler_free (self->labeler);
   self->labeler = NULL;
+  sl_converter_free (self->converter);
+  self->converter = NULL;
   if (self->model)
     sl_model_free (self->model);
   self->model = NULL;
@@ -358,6 +361,86 @@ end_callbacks (GstSeqLabel * self)
 }
 
 /* ---------------------------------------------------------------------- */
+/* input at another rate or channel count */
+
+typedef struct {
+  GstSeqLabel *self;
+  const sl_label_sink *sink;
+  char *err;
+  size_t errlen;
+} ConvertTarget;
+
+static int
+converted (void *user, const float *mono, size_t n)
+{
+  ConvertTarget *t = user;
+  return sl_labeler_push (t->self->labeler, mono, n, t->sink, t->err, t->errlen);
+}
+
+/* `frames` interleaved frames (F32LE or S16LE as negotiated) through the
+ * converter into the labeler; NULL data: the converter's tail. */
+static int
+convert (GstSeqLabel * self, const void *data, gsize frames,
+    const sl_label_sink * sink, char *err, size_t errlen)
+{
+  ConvertTarget t = { self, sink, err, errlen };
+  if (data == NULL)
+    return sl_converter_flush (self->converter, converted, &t, err, errlen);
+  if (GST_AUDIO_INFO_FORMAT (&self->info) == GST_AUDIO_FORMAT_S16LE)
+    return sl_converter_push_s16 (self->converter, data, frames, converted, &t,
+        err, errlen);
+  return sl_converter_push (self->converter, data, frames, converted, &t, err,
+      errlen);
+}
+
+/* The negotiated input: a converter when it is not mono at the model's rate.
+ * A new rate or channel count mid-stream ends the run (its tail labeled, as at
+ * a discontinuity); a change between F32LE and S16LE alone keeps it going. */
+gboolean
+gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
+{
+  char err[SL_ERR_LEN];
+  gint rate = GST_AUDIO_INFO_RATE (info), channels = GST_AUDIO_INFO_CHANNELS (info);
+  sl_converter *conv = NULL;
+  GstClockTime latency;
+
+  if (self->have_info && rate == GST_AUDIO_INFO_RATE (&self->info) &&
+      channels == GST_AUDIO_INFO_CHANNELS (&self->info)) {
+    self->info = *info;
+    return TRUE;
+  }
+  if (self->have_info && gst_seqlabel_finish_run (self) != GST_FLOW_OK)
+    return FALSE;
+  if (rate != self->rate || channels != 1) {
+    conv = sl_converter_new (rate, channels, self->rate, err, sizeof err);
+    if (conv == NULL) {
+      GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+          ("seqlabel: model %s takes mono audio at %d Hz; %s", self->model_loaded_path,
+              self->rate, err), (NULL));
+      return FALSE;
+    }
+  }
+  sl_converter_free (self->converter);
+  self->converter = conv;
+  self->info = *info;
+  self->have_info = TRUE;
+  latency = gst_util_uint64_scale_int_ceil (self->labeler_latency +
+      (conv ? sl_converter_delay (conv) : 0), GST_SECOND, self->rate);
+  GST_INFO_OBJECT (self, "input %d channel(s) at %d Hz%s, latency %" GST_TIME_FORMAT,
+      channels, rate, conv ? " converted" : "", GST_TIME_ARGS (latency));
+  GST_OBJECT_LOCK (self);
+  if (latency != self->latency) {
+    self->latency = latency;
+    GST_OBJECT_UNLOCK (self);
+    gst_element_post_message (GST_ELEMENT (self),
+        gst_message_new_latency (GST_OBJECT (self)));
+  } else {
+    GST_OBJECT_UNLOCK (self);
+  }
+  return TRUE;
+}
+
+/* ---------------------------------------------------------------------- */
 /* runs */
 
 void
@@ -365,6 +448,8 @@ gst_seqlabel_reset_run (GstSeqLabel * self)
 {
   if (self->labeler)
     sl_labeler_reset (self->labeler);
+  if (self->converter)
+    sl_converter_reset (self->converter);
   self->run_started = FALSE;
   self->run_samples = 0;
   self->piece_label = -1;
@@ -382,7 +467,9 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   if (self->labeler == NULL || !self->run_started)
     return GST_FLOW_OK;
   begin_callbacks (self, &sink);
-  rc = sl_labeler_finish (self->labeler, &sink, err, sizeof err);
+  rc = self->converter ? convert (self, NULL, 0, &sink, err, sizeof err) : 0;
+  if (rc == 0)
+    rc = sl_labeler_finish (self->labeler, &sink, err, sizeof err);
   push_text_piece (self);
   if (rc != 0) {
     ret = self->cb_flow;
@@ -456,7 +543,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   GstMapInfo map;
   GstClockTime ts = GST_BUFFER_PTS (buf);
   gboolean is_s16;
-  gsize n;
+  gsize n, frames;
   int rc;
   GstFlowReturn ret = GST_FLOW_OK;
 
@@ -470,7 +557,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
    * labeled) and starts a new one at its own timestamp. */
   if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
     GstClockTime expected = self->base_ts +
-        gst_util_uint64_scale_int (self->run_samples, GST_SECOND, self->rate);
+        gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
+        GST_AUDIO_INFO_RATE (&self->info));
     GstClockTime hop_time = gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate);
     GstClockTimeDiff diff = GST_CLOCK_DIFF (expected, ts);
     if (diff > (GstClockTimeDiff) hop_time || -diff > (GstClockTimeDiff) hop_time) {
@@ -491,16 +579,19 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   }
   is_s16 = GST_AUDIO_INFO_FORMAT (&self->info) == GST_AUDIO_FORMAT_S16LE;
   n = map.size / (is_s16 ? sizeof (gint16) : sizeof (gfloat));
+  frames = n / GST_AUDIO_INFO_CHANNELS (&self->info);
 
   begin_callbacks (self, &sink);
-  if (is_s16)
+  if (self->converter)
+    rc = convert (self, map.data, frames, &sink, err, sizeof err);
+  else if (is_s16)
     rc = sl_labeler_push_s16 (self->labeler, (const int16_t *) map.data, n, &sink,
         err, sizeof err);
   else
     rc = sl_labeler_push (self->labeler, (const float *) map.data, n, &sink,
         err, sizeof err);
   end_callbacks (self);
-  self->run_samples += n;
+  self->run_samples += frames;
 
   if (rc != 0) {
     ret = self->cb_flow;

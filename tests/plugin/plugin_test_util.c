@@ -332,3 +332,10 @@ pt_write_wav (const char *path, const float *pcm, int64_t n, int rate, int chann
   sf_close (f);
   free (inter);
 }
+
+int
+pt_append_samples (void *user, const float *mono, size_t n)
+{
+  g_array_append_vals ((GArray *) user, mono, (guint) n);
+  return 0;
+}

@@ -58,6 +58,9 @@ void pt_collect_meta (GstBuffer * buf, pt_frames * out);
 void pt_assert_frames_equal (const pt_frames * element, const pt_frames * ref,
     int64_t index_offset, GstClockTime t0);
 
+/* An sl_samples_fn appending to a GArray of float (user). */
+int pt_append_samples (void *user, const float *mono, size_t n);
+
 /* Writes a 16-bit PCM WAV of pcm (already k/32768 values). */
 void pt_write_wav (const char *path, const float *pcm, int64_t n, int rate, int channels);
 

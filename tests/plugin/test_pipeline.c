@@ -107,8 +107,8 @@ test_wav_pipeline (void **state)
   free (x);
 }
 
-/* 44.1 kHz stereo: audioconvert ! audioresample make it fit; every frame of
- * the resampled stream is labeled once. */
+/* 44.1 kHz stereo through audioconvert ! audioresample (which pass it on as it
+ * is): every frame of the stream converted inside is labeled once. */
 static void
 test_wav_pipeline_resampled (void **state)
 {
@@ -167,12 +167,14 @@ test_live_source (void **state)
   pt_frames_free (&got);
 }
 
-/* The element and `seqlabel label --format frames` on the same file. */
+/* The element and `seqlabel label --format frames` on the same file, written
+ * at `rate` with `channels` channels; `front` is what stands between wavparse
+ * and the element. */
 static void
-test_same_as_command (void **state)
+same_as_command (int rate, int channels, const char *front, uint64_t seed)
 {
-  const int64_t N = 3 * PT_RATE + 1;
-  float *x = pt_signal (N, 23);
+  const int64_t N = 3 * rate + 1;
+  float *x = pt_signal (N, seed);
   gchar *wav = g_build_filename (pt_tmp_dir (), "c.wav", NULL);
   gchar *tsv = g_build_filename (pt_tmp_dir (), "c.tsv", NULL);
   const char *cmd = g_getenv ("SL_SEQLABEL");
@@ -181,11 +183,10 @@ test_same_as_command (void **state)
   gint status = 0;
   pt_frames got;
   int64_t row = 0;
-  (void) state;
 
   if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
     fail_msg ("SL_SEQLABEL does not name the seqlabel command");
-  pt_write_wav (wav, x, N, PT_RATE, 1);
+  pt_write_wav (wav, x, N, rate, channels);
   {
     const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--format",
       "frames", "-o", tsv, wav, NULL
@@ -196,11 +197,10 @@ test_same_as_command (void **state)
   if (!g_spawn_check_wait_status (status, NULL))
     fail_msg ("seqlabel label failed: %s", errs ? errs : "");
   pt_frames_init (&got);
-  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
-      "audioresample ! seqlabel model=%s message-mode=frame ! fakesink", wav,
-      pt_model_path ());
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! %s seqlabel model=%s "
+      "message-mode=frame ! fakesink", wav, front, pt_model_path ());
   run_pipeline (launch, &got);
-  assert_int_equal (got.n, expected_frames (N));
+  assert_int_equal (got.n, expected_frames (lround ((double) N * PT_RATE / rate)));
 
   /* frame, time, label, confidence, one probability per class */
   assert_true (g_file_get_contents (tsv, &contents, NULL, NULL));
@@ -230,6 +230,23 @@ test_same_as_command (void **state)
   g_free (tsv);
   pt_frames_free (&got);
   free (x);
+}
+
+static void
+test_same_as_command (void **state)
+{
+  (void) state;
+  same_as_command (PT_RATE, 1, "audioconvert ! audioresample !", 23);
+}
+
+/* 44.1 kHz stereo and 8 kHz: the element converts as the command reads the
+ * file, with or without converters in front (they pass the stream through). */
+static void
+test_same_as_command_converted (void **state)
+{
+  (void) state;
+  same_as_command (44100, 2, "", 25);
+  same_as_command (8000, 1, "audioconvert ! audioresample !", 26);
 }
 
 /* A flushing seek restarts labeling at the seek position: the frames after it
@@ -376,6 +393,7 @@ main (void)
     cmocka_unit_test (test_wav_pipeline_resampled),
     cmocka_unit_test (test_live_source),
     cmocka_unit_test (test_same_as_command),
+    cmocka_unit_test (test_same_as_command_converted),
     cmocka_unit_test (test_seek),
     cmocka_unit_test (test_labels_file_same_as_command),
   };
