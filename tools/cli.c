@@ -114,16 +114,19 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         memset(o, 0, sizeof *o);
         return 1;
     }
+    /* watched before it exists: a signal between the open and the watch would
+     * leave it behind (the features test's SIGTERM hit that window) */
+    watch_tmp(o->tmp_path);
     o->fp = fopen(o->tmp_path, mode);
     if (!o->fp) {
         int e = errno;
+        watch_tmp(NULL);
         explain_open_failure(path, e);
         free(o->tmp_path);
         free(o->path);
         memset(o, 0, sizeof *o);
         return 1;
     }
-    watch_tmp(o->tmp_path);
     return 0;
 }
 
