@@ -45,11 +45,11 @@ enum {
   PROP_LATENCY,
 };
 
-/* Any rate and channel count: the element converts its input to the model's
- * rate and mono itself (libsoxr, as `seqlabel label` reads files), while the
- * audio passes through unchanged. */
+/* Any sample format, rate and channel count: the element converts its input to
+ * float, mono and the model's rate itself (as `seqlabel label` reads files),
+ * while the audio passes through unchanged. */
 #define SEQLABEL_AUDIO_CAPS \
-  "audio/x-raw, format = (string) { F32LE, S16LE }, rate = (int) [ 1, MAX ], " \
+  "audio/x-raw, format = (string) " GST_AUDIO_FORMATS_ALL ", rate = (int) [ 1, MAX ], " \
   "channels = (int) [ 1, MAX ], layout = (string) interleaved"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
@@ -304,13 +304,6 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
   }
   if (!gst_seqlabel_ensure_model (self, TRUE))
     return FALSE;
-  if (GST_AUDIO_INFO_FORMAT (&info) != GST_AUDIO_FORMAT_F32LE &&
-      GST_AUDIO_INFO_FORMAT (&info) != GST_AUDIO_FORMAT_S16LE) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("seqlabel: sample format %s is not F32LE or S16LE; put audioconvert in front",
-            GST_AUDIO_INFO_NAME (&info)), ("caps %" GST_PTR_FORMAT, incaps));
-    return FALSE;
-  }
   return gst_seqlabel_set_input (self, &info);
 }
 
@@ -546,6 +539,7 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.target_class);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
+  g_byte_array_unref (self->unpacked);
   g_free (self->text);
   g_mutex_clear (&self->model_lock);
   while (!g_queue_is_empty (&self->lq))
@@ -582,6 +576,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->piece_label = -1;
   self->frames = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
+  self->unpacked = g_byte_array_new ();
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   g_mutex_init (&self->model_lock);
   g_mutex_init (&self->lq_lock);

@@ -100,6 +100,7 @@ struct _GstSeqLabel {
   /* what one push produced (reused, grows only) */
   GArray *frames;           /* GstSeqLabelFrame */
   GArray *probs;            /* gfloat, n_classes per frame */
+  GByteArray *unpacked;     /* a buffer of another sample format, as float */
   gboolean last_is_speech;  /* latest completed frame is labeled speech */
   gboolean cb_post_messages;             /* property snapshot for this push */
   GstSeqLabelMessageMode cb_message_mode;

@@ -377,20 +377,50 @@ converted (void *user, const float *mono, size_t n)
   return sl_labeler_push (t->self->labeler, mono, n, t->sink, t->err, t->errlen);
 }
 
-/* `frames` interleaved frames (F32LE or S16LE as negotiated) through the
- * converter into the labeler; NULL data: the converter's tail. */
+/* `frames` interleaved frames, float (f32) or 16-bit (s16), through the
+ * converter into the labeler; neither: the converter's tail. */
 static int
-convert (GstSeqLabel * self, const void *data, gsize frames,
+convert (GstSeqLabel * self, const float *f32, const gint16 * s16, gsize frames,
     const sl_label_sink * sink, char *err, size_t errlen)
 {
   ConvertTarget t = { self, sink, err, errlen };
-  if (data == NULL)
-    return sl_converter_flush (self->converter, converted, &t, err, errlen);
-  if (GST_AUDIO_INFO_FORMAT (&self->info) == GST_AUDIO_FORMAT_S16LE)
-    return sl_converter_push_s16 (self->converter, data, frames, converted, &t,
+  if (s16 != NULL)
+    return sl_converter_push_s16 (self->converter, s16, frames, converted, &t,
         err, errlen);
-  return sl_converter_push (self->converter, data, frames, converted, &t, err,
-      errlen);
+  if (f32 != NULL)
+    return sl_converter_push (self->converter, f32, frames, converted, &t, err,
+        errlen);
+  return sl_converter_flush (self->converter, converted, &t, err, errlen);
+}
+
+/* Samples of any other format as float, as libsndfile reads such a file:
+ * integers unpacked to the top bits of an int32 and scaled by 2^-31 (24-bit
+ * x becomes x / 2^23 exactly, unsigned 8-bit (x - 128) / 128), floats through
+ * double. In self->unpacked, converted in place. */
+static const float *
+unpack_to_float (GstSeqLabel * self, const guint8 * data, gsize n)
+{
+  const GstAudioFormatInfo *fi = self->info.finfo;
+  gboolean is_f64 = fi->unpack_format == GST_AUDIO_FORMAT_F64;
+  float *out;
+
+  g_byte_array_set_size (self->unpacked, (guint) (n * (is_f64 ? 8 : 4)));
+  /* TRUNCATE_RANGE: the bare shift; without it 8-bit values have their bits
+   * repeated below them (129 -> 0x01818181), which no file reader does */
+  fi->unpack_func (fi, GST_AUDIO_PACK_FLAG_TRUNCATE_RANGE, self->unpacked->data, data,
+      (gint) n);
+  out = (float *) self->unpacked->data;
+  /* in place, forwards: element i is read before anything at or past it is written */
+  if (is_f64) {
+    const double *d = (const double *) self->unpacked->data;
+    for (gsize i = 0; i < n; i++)
+      out[i] = (float) d[i];
+  } else {
+    const gint32 *v = (const gint32 *) self->unpacked->data;
+    for (gsize i = 0; i < n; i++)
+      out[i] = (float) v[i] * (1.0f / 2147483648.0f);
+  }
+  return out;
 }
 
 /* The negotiated input: a converter when it is not mono at the model's rate.
@@ -467,7 +497,7 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   if (self->labeler == NULL || !self->run_started)
     return GST_FLOW_OK;
   begin_callbacks (self, &sink);
-  rc = self->converter ? convert (self, NULL, 0, &sink, err, sizeof err) : 0;
+  rc = self->converter ? convert (self, NULL, NULL, 0, &sink, err, sizeof err) : 0;
   if (rc == 0)
     rc = sl_labeler_finish (self->labeler, &sink, err, sizeof err);
   push_text_piece (self);
@@ -509,20 +539,18 @@ start_run (GstSeqLabel * self, GstClockTime ts)
 
 /* RFC 6464 level: -dBov of the buffer's RMS, 0 (loud) .. 127 (silent). */
 static guint8
-level_dbov (const GstMapInfo * map, gboolean is_s16, gsize n)
+level_dbov (const float *f32, const gint16 * s16, gsize n)
 {
   double sum = 0.0, rms, db;
   if (n == 0)
     return 127;
-  if (is_s16) {
-    const gint16 *s = (const gint16 *) map->data;
+  if (s16 != NULL) {
     for (gsize i = 0; i < n; i++)
-      sum += (double) s[i] * s[i];
+      sum += (double) s16[i] * s16[i];
     rms = sqrt (sum / n) / 32768.0;
   } else {
-    const gfloat *s = (const gfloat *) map->data;
     for (gsize i = 0; i < n; i++)
-      sum += (double) s[i] * s[i];
+      sum += (double) f32[i] * f32[i];
     rms = sqrt (sum / n);
   }
   if (!(rms > 0.0))
@@ -542,7 +570,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   sl_label_sink sink;
   GstMapInfo map;
   GstClockTime ts = GST_BUFFER_PTS (buf);
-  gboolean is_s16;
+  const float *f32 = NULL;
+  const gint16 *s16 = NULL;
   gsize n, frames;
   int rc;
   GstFlowReturn ret = GST_FLOW_OK;
@@ -577,19 +606,27 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: cannot map buffer"), (NULL));
     return GST_FLOW_ERROR;
   }
-  is_s16 = GST_AUDIO_INFO_FORMAT (&self->info) == GST_AUDIO_FORMAT_S16LE;
-  n = map.size / (is_s16 ? sizeof (gint16) : sizeof (gfloat));
-  frames = n / GST_AUDIO_INFO_CHANNELS (&self->info);
+  frames = map.size / GST_AUDIO_INFO_BPF (&self->info);
+  n = frames * GST_AUDIO_INFO_CHANNELS (&self->info);
+  switch (GST_AUDIO_INFO_FORMAT (&self->info)) {
+    case GST_AUDIO_FORMAT_S16LE:
+      s16 = (const gint16 *) map.data;
+      break;
+    case GST_AUDIO_FORMAT_F32LE:
+      f32 = (const float *) map.data;
+      break;
+    default:
+      f32 = unpack_to_float (self, map.data, n);
+      break;
+  }
 
   begin_callbacks (self, &sink);
   if (self->converter)
-    rc = convert (self, map.data, frames, &sink, err, sizeof err);
-  else if (is_s16)
-    rc = sl_labeler_push_s16 (self->labeler, (const int16_t *) map.data, n, &sink,
-        err, sizeof err);
+    rc = convert (self, f32, s16, frames, &sink, err, sizeof err);
+  else if (s16 != NULL)
+    rc = sl_labeler_push_s16 (self->labeler, s16, n, &sink, err, sizeof err);
   else
-    rc = sl_labeler_push (self->labeler, (const float *) map.data, n, &sink,
-        err, sizeof err);
+    rc = sl_labeler_push (self->labeler, f32, n, &sink, err, sizeof err);
   end_callbacks (self);
   self->run_samples += frames;
 
@@ -609,7 +646,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
     gst_buffer_add_seqlabel_meta (buf, (const GstSeqLabelFrame *) self->frames->data,
         self->frames->len, (const gfloat *) self->probs->data, self->n_classes);
   if (self->speech_class >= 0)
-    gst_buffer_add_audio_level_meta (buf, level_dbov (&map, is_s16, n),
+    gst_buffer_add_audio_level_meta (buf, level_dbov (f32, s16, n),
         self->last_is_speech);
   gst_buffer_unmap (buf, &map);
   return ret;

@@ -313,22 +313,29 @@ pt_assert_frames_equal (const pt_frames * el, const pt_frames * ref,
 void
 pt_write_wav (const char *path, const float *pcm, int64_t n, int rate, int channels)
 {
+  pt_write_wav_as (path, pcm, n, rate, channels, SF_FORMAT_PCM_16);
+}
+
+void
+pt_write_wav_as (const char *path, const float *pcm, int64_t n, int rate, int channels,
+    int subformat)
+{
   SF_INFO info = { 0 };
   SNDFILE *f;
-  short *inter = malloc ((size_t) n * channels * sizeof *inter);
+  int *inter = malloc ((size_t) n * channels * sizeof *inter);
 
   info.samplerate = rate;
   info.channels = channels;
-  info.format = SF_FORMAT_WAV | SF_FORMAT_PCM_16;
+  info.format = SF_FORMAT_WAV | subformat;
   f = sf_open (path, SFM_WRITE, &info);
   if (f == NULL)
     fail_msg ("%s: %s", path, sf_strerror (NULL));
+  /* the values are k/32768: as int32 k << 16, which 16-, 24-bit and float files
+   * hold exactly (libsndfile scales int32 to each; 8-bit files round them) */
   for (int64_t i = 0; i < n; i++)
     for (int c = 0; c < channels; c++)
-      inter[i * channels + c] = (short) lrint (pcm[i] * 32768.0);
-  /* the values are k/32768, so the 16-bit file holds them exactly (written as
-   * shorts: libsndfile scales floats by 32767 on writing) */
-  assert_int_equal (sf_writef_short (f, inter, n), n);
+      inter[i * channels + c] = (int) lrint (pcm[i] * 32768.0) * 65536;
+  assert_int_equal (sf_writef_int (f, inter, n), n);
   sf_close (f);
   free (inter);
 }

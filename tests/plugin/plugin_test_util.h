@@ -61,7 +61,10 @@ void pt_assert_frames_equal (const pt_frames * element, const pt_frames * ref,
 /* An sl_samples_fn appending to a GArray of float (user). */
 int pt_append_samples (void *user, const float *mono, size_t n);
 
-/* Writes a 16-bit PCM WAV of pcm (already k/32768 values). */
+/* Writes a 16-bit PCM WAV of pcm (already k/32768 values), every channel the same. */
 void pt_write_wav (const char *path, const float *pcm, int64_t n, int rate, int channels);
+/* The same in another libsndfile subformat (SF_FORMAT_PCM_24, _PCM_U8, _FLOAT...). */
+void pt_write_wav_as (const char *path, const float *pcm, int64_t n, int rate, int channels,
+    int subformat);
 
 #endif

@@ -2,6 +2,7 @@
  * audioconvert ! audioresample ! seqlabel, a live source, and the element
  * against the `seqlabel label --format frames` command on the same file. */
 #include <math.h>
+#include <sndfile.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -168,10 +169,10 @@ test_live_source (void **state)
 }
 
 /* The element and `seqlabel label --format frames` on the same file, written
- * at `rate` with `channels` channels; `front` is what stands between wavparse
- * and the element. */
+ * at `rate` with `channels` channels in libsndfile's `subformat`; `front` is
+ * what stands between wavparse and the element. */
 static void
-same_as_command (int rate, int channels, const char *front, uint64_t seed)
+same_as_command (int rate, int channels, int subformat, const char *front, uint64_t seed)
 {
   const int64_t N = 3 * rate + 1;
   float *x = pt_signal (N, seed);
@@ -186,7 +187,9 @@ same_as_command (int rate, int channels, const char *front, uint64_t seed)
 
   if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
     fail_msg ("SL_SEQLABEL does not name the seqlabel command");
-  pt_write_wav (wav, x, N, rate, channels);
+  printf ("same as the command: %d Hz, %d channel(s), libsndfile subformat 0x%x\n", rate,
+      channels, subformat);
+  pt_write_wav_as (wav, x, N, rate, channels, subformat);
   {
     const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--format",
       "frames", "-o", tsv, wav, NULL
@@ -236,17 +239,22 @@ static void
 test_same_as_command (void **state)
 {
   (void) state;
-  same_as_command (PT_RATE, 1, "audioconvert ! audioresample !", 23);
+  same_as_command (PT_RATE, 1, SF_FORMAT_PCM_16, "audioconvert ! audioresample !", 23);
 }
 
-/* 44.1 kHz stereo and 8 kHz: the element converts as the command reads the
- * file, with or without converters in front (they pass the stream through). */
+/* Other rates, channel counts and sample formats: the element converts them as
+ * the command reads the file, with or without converters in front (they pass
+ * the stream through): 44.1 kHz stereo 16- and 24-bit, 8 kHz, 8-bit 11.025 kHz
+ * (old game recordings) and float. */
 static void
 test_same_as_command_converted (void **state)
 {
   (void) state;
-  same_as_command (44100, 2, "", 25);
-  same_as_command (8000, 1, "audioconvert ! audioresample !", 26);
+  same_as_command (44100, 2, SF_FORMAT_PCM_16, "", 25);
+  same_as_command (8000, 1, SF_FORMAT_PCM_16, "audioconvert ! audioresample !", 26);
+  same_as_command (44100, 2, SF_FORMAT_PCM_24, "", 27);
+  same_as_command (11025, 1, SF_FORMAT_PCM_U8, "", 28);
+  same_as_command (PT_RATE, 1, SF_FORMAT_FLOAT, "", 29);
 }
 
 /* A flushing seek restarts labeling at the seek position: the frames after it
