@@ -36,6 +36,14 @@ static int collect(void *user, const float *mono, size_t n)
     return 0;
 }
 
+/* n frames in one push, then the tail: the whole stream converted. */
+static void convert_whole(sl_converter *c, const int16_t *s, size_t n, collected *out)
+{
+    char err[256];
+    assert_int_equal(sl_converter_push_s16(c, s, n, collect, out, err, sizeof err), 0);
+    assert_int_equal(sl_converter_flush(c, collect, out, err, sizeof err), 0);
+}
+
 /* n stereo frames of 16-bit samples at `rate`: left 0.5 and right 0.3 of a sine
  * of hz, so the channels' mean is 0.4 of it (before rounding to 16 bits). */
 static int16_t *stereo_sine(size_t n, int rate, double hz)
@@ -60,8 +68,7 @@ static void test_sine_at_new_rate(void **state)
     sl_converter *c = sl_converter_new(44100, 2, 16000, err, sizeof err);
     assert_non_null(c);
     collected out = {0};
-    assert_int_equal(sl_converter_push_s16(c, s, n, collect, &out, err, sizeof err), 0);
-    assert_int_equal(sl_converter_flush(c, collect, &out, err, sizeof err), 0);
+    convert_whole(c, s, n, &out);
     assert_int_equal(out.n, 16000);
     double worst = 0.0;
     for (size_t k = 800; k < 16000 - 800; k++) {
@@ -86,8 +93,7 @@ static void test_push_sizes(void **state)
     collected whole = {0}, parts = {0};
     sl_converter *c = sl_converter_new(22050, 2, 16000, err, sizeof err);
     assert_non_null(c);
-    assert_int_equal(sl_converter_push_s16(c, s, n, collect, &whole, err, sizeof err), 0);
-    assert_int_equal(sl_converter_flush(c, collect, &whole, err, sizeof err), 0);
+    convert_whole(c, s, n, &whole);
     /* flush reset it: the next stream starts afresh, in odd pieces */
     unsigned r = 7;
     for (size_t done = 0; done < n;) {
