@@ -113,29 +113,30 @@ static int resample(sl_converter *c, const float *mono, size_t n, sl_samples_fn 
     }
 }
 
-/* The resampler's delay, measured: two seconds of silence pushed a sample at a
- * time, and the most output it ever held back against what its input was
- * worth. soxr's output after k input samples depends on k alone, not on how
- * they were pushed, so this bounds every push pattern. */
+/* The resampler's delay, measured: two seconds of silence pushed in steps worth
+ * at most one output sample, and the most output it ever held back against what
+ * its input was worth, plus a step for what a step may hide. soxr's output
+ * after k input samples depends on k alone, not on how they were pushed, so
+ * this bounds every push pattern. */
 static int measure_delay(sl_converter *c, char *err, size_t errlen)
 {
     const double ratio = (double)c->out_rate / c->in_rate;
+    const size_t step = c->in_rate > c->out_rate ? (size_t)(c->in_rate / c->out_rate) : 1;
     int64_t made = 0;
     double held = 0.0;
-    const float zero = 0.0f;
-    for (int64_t fed = 1; fed <= 2 * (int64_t)c->in_rate; fed++) {
+    memset(c->mono, 0, sizeof c->mono);
+    for (int64_t fed = 0; fed < 2 * (int64_t)c->in_rate;) {
         size_t used = 0, got = 0;
-        do {
-            if (soxr_process(c->soxr, &zero, 1, &used, c->out, CONV_BLOCK, &got)) {
-                sl_io_err(err, errlen, "the resampler failed on silence");
-                return -1;
-            }
-            made += (int64_t)got;
-        } while (used == 0);
+        if (soxr_process(c->soxr, c->mono, step, &used, c->out, CONV_BLOCK, &got)) {
+            sl_io_err(err, errlen, "the resampler failed on silence");
+            return -1;
+        }
+        fed += (int64_t)used;
+        made += (int64_t)got;
         if ((double)fed * ratio - (double)made > held)
             held = (double)fed * ratio - (double)made;
     }
-    c->delay = (int)ceil(held);
+    c->delay = (int)ceil(held + (double)step * ratio);
     soxr_clear(c->soxr);
     return 0;
 }

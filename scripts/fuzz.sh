@@ -5,11 +5,11 @@
 # files. Exits non-zero on the first crash, leak or sanitizer report; the input
 # that caused it is kept in build-fuzz/crashes/ (replay: build-fuzz/fuzz/TARGET FILE).
 # The corpora grow in build-fuzz/corpus/ and are reused by the next run.
-# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: model_file audio_file text_files)
+# Usage: scripts/fuzz.sh [SECONDS] [TARGET...]   (targets: model_file audio_file text_files converter)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 secs="${1:-60}"; shift || true
-[ $# -gt 0 ] || set -- model_file audio_file text_files
+[ $# -gt 0 ] || set -- model_file audio_file text_files converter
 bash scripts/install-deps.sh
 bash scripts/apt-install-missing.sh clang libclang-rt-14-dev
 export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}" OPENBLAS_NUM_THREADS=1
@@ -21,7 +21,7 @@ ninja -C "$dir" >/dev/null
 # Seeds: small real inputs of each kind. An audio seed's first byte picks the
 # extension the target gives the file (fuzz/fuzz_audio_file.c: 0 wav, 5 g722, 6 gsm).
 seeds="$dir/seeds"
-rm -rf "$seeds" && mkdir -p "$seeds"/{model_file,audio_file,text_files}
+rm -rf "$seeds" && mkdir -p "$seeds"/{model_file,audio_file,text_files,converter}
 cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds/model_file/"
 { printf '\000'; head -c 8192 samples/speech.wav; } > "$seeds/audio_file/speech.wav"
 { printf '\005'; head -c 4096 tests/fixtures/io/sweep16k.g722; } > "$seeds/audio_file/sweep.g722"
@@ -29,6 +29,9 @@ cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds
 head -n 3 samples/samples.tsv > "$seeds/text_files/manifest.tsv"
 cp samples/mixture.txt "$seeds/text_files/labels.txt"
 printf 'speech=0.2,music=0.5' > "$seeds/text_files/min-durations"
+# converter: rate 44100 (0x00ac44), stereo 16-bit, pieces of 100 frames, then samples
+{ printf '\104\254\000\011\143'; head -c 8000 samples/music.wav | tail -c 7956; } \
+  > "$seeds/converter/stereo44k"
 
 mkdir -p "$dir/crashes"
 for t in "$@"; do
