@@ -10,7 +10,7 @@ from gi.repository import Gst
 
 Gst.init(None)
 pipeline = Gst.parse_launch(
-    "filesrc name=src ! decodebin ! audioconvert ! audioresample ! "
+    "filesrc name=src ! decodebin ! audioconvert ! "
     "seqlabel message-mode=segment ! fakesink")
 pipeline.get_by_name("src").set_property("location", sys.argv[1])
 bus = pipeline.get_bus()
