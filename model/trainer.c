@@ -612,6 +612,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         sl_fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
         goto out;
     }
+    /* validation on no frame would score 0 at every step and keep the first */
+    if (r.valid.n_files > 0 && r.valid.labeled == 0) {
+        sl_fail(err, errlen, "%s: the validation files have no labeled frames",
+                c->valid_manifest ? c->valid_manifest : c->train_manifest);
+        goto out;
+    }
 
     if (c->noise_list) {
         if (c->progress)

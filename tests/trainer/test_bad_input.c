@@ -145,6 +145,16 @@ static void malformed_lines(void **state)
                    (const char *[]){"cols.txt:1:", "start<TAB>end<TAB>label", NULL});
 }
 
+/* A validation split whose labels cover no frame would keep the step-1 model as
+ * "best": refused, naming the manifest. */
+static void unlabeled_validation(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "none.txt"), "");
+    expect_failure("a.wav\ta.txt\nb.wav\tnone.txt\tvalid\n", NULL,
+                   (const char *[]){"m.tsv", "validation files have no labeled frames", NULL});
+}
+
 static void one_class_only(void **state)
 {
     (void)state;
@@ -251,6 +261,7 @@ int main(void)
         cmocka_unit_test(overlapping_segments),
         cmocka_unit_test(empty_training_split),
         cmocka_unit_test(malformed_lines),
+        cmocka_unit_test(unlabeled_validation),
         cmocka_unit_test(one_class_only),
         cmocka_unit_test(bad_noise_list),
         cmocka_unit_test(damaged_checkpoint),
