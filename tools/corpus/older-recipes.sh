@@ -31,6 +31,8 @@ missing=$(grep -v '^#' "$CORPUS_TOOLS/packages.tsv" | cut -f1 | grep -v '^$' |
   while read -r pkg; do [ -e "$CACHE/pkgs/$pkg/.done" ] || echo "$pkg"; done)
 [ -z "$missing" ] || { echo "$0: $(echo "$missing" | wc -l) packages not fetched, first" \
   $(echo "$missing" | head -n 3) "(run tools/corpus/fetch.sh)" >&2; exit 2; }
+# each recipe logs into $CACHE/recipes/ before in_recipe makes its folder there
+mkdir -p "$CACHE/recipes"
 # the clip indexes one after another: two clips.py converting the same clip that no
 # recipe has cached yet would write the same file at once
 for spec in "${specs[@]}"; do
