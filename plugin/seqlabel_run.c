@@ -361,7 +361,7 @@ end_callbacks (GstSeqLabel * self)
 }
 
 /* ---------------------------------------------------------------------- */
-/* input at another rate or channel count */
+/* input in another sample format, rate or channel count */
 
 typedef struct {
   GstSeqLabel *self;
@@ -425,7 +425,7 @@ unpack_to_float (GstSeqLabel * self, const guint8 * data, gsize n)
 
 /* The negotiated input: a converter when it is not mono at the model's rate.
  * A new rate or channel count mid-stream ends the run (its tail labeled, as at
- * a discontinuity); a change between F32LE and S16LE alone keeps it going. */
+ * a discontinuity); a new sample format alone keeps it going. */
 gboolean
 gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
 {
