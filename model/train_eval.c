@@ -232,13 +232,12 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
                                 c->n_classes, NULL, NULL, num_threads, err, errlen);
     if (rc == 0 && ds.n_files == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
-    int64_t before = mt->frames;
-    if (rc == 0)
-        rc = sl_eval_dataset(m, &ds, num_threads, clip_edges, mt, err, errlen);
-    /* empty label files would otherwise print a report of zeros as if measured */
-    if (rc == 0 && mt->frames == before)
+    /* empty label files would otherwise give a report of zeros that reads as measured */
+    if (rc == 0 && ds.labeled == 0)
         rc = sl_fail(err, errlen, "%s: no frame is labelled (the label files cover no audio)",
                      manifest);
+    if (rc == 0)
+        rc = sl_eval_dataset(m, &ds, num_threads, clip_edges, mt, err, errlen);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;
