@@ -25,11 +25,6 @@ struct sl_converter {
 
 void sl_downmix(const float *in, long frames, int channels, float *out)
 {
-    if (channels == 1) {
-        if (out != in)
-            memcpy(out, in, sizeof *out * (size_t)frames);
-        return;
-    }
     /* Summing first keeps a sum of int16-derived values exact, so a stereo mean
      * is exactly (a + b) / 2. */
     for (long i = 0; i < frames; i++) {
@@ -166,23 +161,20 @@ sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *er
     return c;
 }
 
-/* One block of at most CONV_BLOCK / channels frames, already float. */
+/* One block of at most CONV_BLOCK / channels frames, already float and finite:
+ * mono goes to the resampler as it is, more channels through c->mono. */
 static int push_block(sl_converter *c, const float *pcm, size_t frames, sl_samples_fn fn,
                       void *user, char *err, size_t errlen)
 {
-    const size_t total = frames * (size_t)c->channels;
-    for (size_t i = 0; i < total; i++)
-        if (!isfinite(pcm[i])) {
-            sl_io_err(err, errlen, "non-finite sample (%s) at sample frame %lld of the stream",
-                      isnan(pcm[i]) ? "NaN" : "Inf",
-                      (long long)(c->in_frames + (int64_t)(i / (size_t)c->channels)));
-            return -1;
-        }
-    sl_downmix(pcm, (long)frames, c->channels, c->mono);
+    const float *mono = pcm;
+    if (c->channels > 1) {
+        sl_downmix(pcm, (long)frames, c->channels, c->mono);
+        mono = c->mono;
+    }
     c->in_frames += (int64_t)frames;
     if (!c->soxr)
-        return fn(user, c->mono, frames);
-    return resample(c, c->mono, frames, fn, user, err, errlen);
+        return fn(user, mono, frames);
+    return resample(c, mono, frames, fn, user, err, errlen);
 }
 
 /* Frames per block: the interleaved block fits CONV_BLOCK samples
@@ -192,6 +184,14 @@ static size_t block_frames(const sl_converter *c) { return CONV_BLOCK / (size_t)
 int sl_converter_push(sl_converter *c, const float *pcm, size_t frames, sl_samples_fn fn,
                       void *user, char *err, size_t errlen)
 {
+    /* float may hold NaN/Inf, which 16-bit input cannot: checked here alone */
+    for (size_t i = 0; i < frames * (size_t)c->channels; i++)
+        if (!isfinite(pcm[i])) {
+            sl_io_err(err, errlen, "non-finite sample (%s) at sample frame %lld of the stream",
+                      isnan(pcm[i]) ? "NaN" : "Inf",
+                      (long long)(c->in_frames + (int64_t)(i / (size_t)c->channels)));
+            return -1;
+        }
     for (size_t done = 0; done < frames;) {
         size_t n = frames - done < block_frames(c) ? frames - done : block_frames(c);
         int rc = push_block(c, pcm + done * (size_t)c->channels, n, fn, user, err, errlen);
