@@ -86,7 +86,6 @@ struct _GstSeqLabel {
 
   sl_converter *converter;  /* the input to mono at the model's rate; NULL when it is
                                that already (streaming thread) */
-  gint64 labeler_latency;   /* samples at the model's rate, without the converter's */
   GstAudioInfo info;        /* negotiated input format */
   gboolean have_info;
   GstSegment segment;       /* the sink segment, for stream/running time */

@@ -115,6 +115,15 @@ library_format (GstSeqLabelFormat f)
   }
 }
 
+/* How long after its audio a label is final: the labeler's latency, plus what
+ * the converter (NULL: none) holds back, at the model's rate. */
+static GstClockTime
+run_latency (GstSeqLabel * self, const sl_converter * conv)
+{
+  return gst_util_uint64_scale_int_ceil (sl_labeler_latency_samples (self->labeler) +
+      (conv ? sl_converter_delay (conv) : 0), GST_SECOND, self->rate);
+}
+
 /* Makes the labeler from the properties (the model is loaded). */
 gboolean
 gst_seqlabel_open (GstSeqLabel * self)
@@ -179,9 +188,7 @@ gst_seqlabel_open (GstSeqLabel * self)
 
   GST_OBJECT_LOCK (self);
   self->labeler = lab;
-  self->labeler_latency = sl_labeler_latency_samples (lab);
-  self->latency = gst_util_uint64_scale_int_ceil (self->labeler_latency,
-      GST_SECOND, self->rate);
+  self->latency = run_latency (self, NULL);
   sl_label_writer_init (&self->writer, library_format (format), self->model, NULL);
   self->writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
   GST_OBJECT_UNLOCK (self);
@@ -454,8 +461,7 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
   self->converter = conv;
   self->info = *info;
   self->have_info = TRUE;
-  latency = gst_util_uint64_scale_int_ceil (self->labeler_latency +
-      (conv ? sl_converter_delay (conv) : 0), GST_SECOND, self->rate);
+  latency = run_latency (self, conv);
   GST_INFO_OBJECT (self, "input %d channel(s) at %d Hz%s, latency %" GST_TIME_FORMAT,
       channels, rate, conv ? " converted" : "", GST_TIME_ARGS (latency));
   GST_OBJECT_LOCK (self);
