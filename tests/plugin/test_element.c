@@ -258,6 +258,18 @@ test_flush_resets (void **state)
   free (y);
 }
 
+/* The frame messages posted so far begin with frame 0. */
+static void
+assert_frame0_out (GstBus * bus)
+{
+  pt_frames f;
+  pt_frames_init (&f);
+  pt_collect_frame_messages (bus, &f);
+  assert_true (f.n >= 1);
+  assert_int_equal (f.index[0], 0);
+  pt_frames_free (&f);
+}
+
 /* The LATENCY answer is the labeler's latency, and it is real: frame 0 comes
  * out with exactly hop + latency samples pushed, not one sample earlier. */
 static void
@@ -299,9 +311,7 @@ test_latency (void **state)
     pt_collect_frame_messages (bus, &f);
     assert_int_equal (f.n, 0);
     assert_int_equal (push_f32 (h, x + PT_HOP + lat - 1, 1, PT_HOP + lat - 1), GST_FLOW_OK);
-    pt_collect_frame_messages (bus, &f);
-    assert_true (f.n >= 1);
-    assert_int_equal (f.index[0], 0);
+    assert_frame0_out (bus);
     pt_frames_free (&f);
     free (x);
     free_harness (h, bus);
@@ -549,7 +559,6 @@ test_latency_converted (void **state)
   guint64 prop;
   GstBus *bus;
   GstHarness *h;
-  pt_frames f;
   float *x;
   (void) state;
 
@@ -569,7 +578,6 @@ test_latency_converted (void **state)
       NULL);
   in = 3 * (PT_HOP + lat);
   x = pt_signal (in, 6);
-  pt_frames_init (&f);
   assert_int_equal (gst_harness_push (h, gst_buffer_new_memdup (x, 480 * sizeof *x)),
       GST_FLOW_OK);
   g_object_get (h->element, "latency", &prop, NULL);
@@ -577,10 +585,7 @@ test_latency_converted (void **state)
   assert_int_equal (gst_harness_query_latency (h), want);
   assert_int_equal (gst_harness_push (h, gst_buffer_new_memdup (x + 480,
               (gsize) (in - 480) * sizeof *x)), GST_FLOW_OK);
-  pt_collect_frame_messages (bus, &f);
-  assert_true (f.n >= 1);
-  assert_int_equal (f.index[0], 0);
-  pt_frames_free (&f);
+  assert_frame0_out (bus);
   free (x);
   free_harness (h, bus);
 }
