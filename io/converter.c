@@ -53,9 +53,8 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
     soxr_quality_spec_t q = soxr_quality_spec(recipe, 0);
     soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
     soxr_runtime_spec_t rt = soxr_runtime_spec(1);
-    /* DFTs of at most 2^12 points: the same output as soxr's default 2^17 (its
-     * blocks only change when output is released), held back less than half as
-     * long, which a live stream through the element waits for. */
+    /* DFTs of at most 2^12 points instead of soxr's default 2^17: output is
+     * released sooner, which a live stream through the element waits for. */
     rt.log2_large_dft_size = 12;
     soxr_error_t e = NULL;
     soxr_t s = soxr_create(in_rate, out_rate, 1, &e, &io, &q, &rt);
