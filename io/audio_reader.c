@@ -194,7 +194,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         goto fail;
     }
     if (r->out_rate != r->file_rate) {
-        r->soxr = sl_resampler_new(r->file_rate, r->out_rate, opt->quality, name, err, errlen);
+        r->soxr = sl_resampler_new(r->file_rate, r->out_rate, opt->quality, 0, name, err, errlen);
         r->mono = malloc(sizeof(float) * (size_t)r->block_frames);
         if (!r->soxr)
             goto fail;

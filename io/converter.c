@@ -36,8 +36,8 @@ void sl_downmix(const float *in, long frames, int channels, float *out)
     }
 }
 
-soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, const char *name,
-                        char *err, size_t errlen)
+soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, int streaming,
+                        const char *name, char *err, size_t errlen)
 {
     const double ratio = (double)out_rate / in_rate;
     if (ratio > 256.0 || ratio < 1.0 / 256.0) {
@@ -53,9 +53,12 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
     soxr_quality_spec_t q = soxr_quality_spec(recipe, 0);
     soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
     soxr_runtime_spec_t rt = soxr_runtime_spec(1);
-    /* DFTs of at most 2^12 points instead of soxr's default 2^17: output is
-     * released sooner, which a live stream through the element waits for. */
-    rt.log2_large_dft_size = 12;
+    /* Streams: DFTs of at most 2^12 points instead of soxr's default 2^17, so
+     * output is released sooner, which a live stream through the element waits
+     * for. Files keep the default, which is faster; the samples are the same
+     * (tests/io/test_converter.c, test_same_as_file). */
+    if (streaming)
+        rt.log2_large_dft_size = 12;
     soxr_error_t e = NULL;
     soxr_t s = soxr_create(in_rate, out_rate, 1, &e, &io, &q, &rt);
     if (!s)
@@ -151,7 +154,7 @@ sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *er
     c->in_rate = in_rate;
     c->out_rate = out_rate;
     if (in_rate != out_rate) {
-        c->soxr = sl_resampler_new(in_rate, out_rate, SL_RESAMPLE_BEST, "stream", err, errlen);
+        c->soxr = sl_resampler_new(in_rate, out_rate, SL_RESAMPLE_BEST, 1, "stream", err, errlen);
         if (!c->soxr || measure_delay(c, err, errlen)) {
             sl_converter_free(c);
             return NULL;

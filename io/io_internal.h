@@ -37,9 +37,10 @@ void sl_g722_source_free(sl_g722_source *src);
  * sl_audio_read and sl_converter share them, so files and streams give the
  * same samples. sl_downmix: the mean of channels (> 1) per frame. */
 void sl_downmix(const float *in, long frames, int channels, float *out);
-/* libsoxr, linear phase, float, one thread; NULL with a message naming `name`
- * when the ratio is beyond 1:256 or soxr refuses. */
-soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, const char *name,
-                        char *err, size_t errlen);
+/* libsoxr, linear phase, float, one thread; `streaming` releases output sooner
+ * (smaller DFTs, the same samples). NULL with a message naming `name` when the
+ * ratio is beyond 1:256 or soxr refuses. */
+soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, int streaming,
+                        const char *name, char *err, size_t errlen);
 
 #endif
