@@ -3,7 +3,9 @@
  * compared with the library's streaming labeler run here on the same samples;
  * then the bad inputs. */
 #include <math.h>
+#include <poll.h>
 #include <setjmp.h>
+#include <signal.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
@@ -116,7 +118,7 @@ static int run_label(const char *args)
 
 static void sh(const char *what)
 {
-    char cmd[1024];
+    char cmd[2048];
     snprintf(cmd, sizeof cmd, "cd '%s' && %s", dir, what);
     assert_int_equal(system(cmd), 0);
 }
@@ -361,6 +363,125 @@ static void test_stdin_and_several_files(void **state)
     free(a);
 }
 
+/* Frames the library's labeler has completed after the first n samples of x. */
+static int64_t frames_final_after(const float *x, int64_t n)
+{
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load(model_path, err, sizeof err);
+    assert_non_null(m);
+    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    assert_non_null(l);
+    tu_record r;
+    tu_record_init(&r, 4096, 3);
+    sl_label_sink sink = tu_record_sink(&r);
+    assert_int_equal(sl_labeler_push(l, x, (size_t)n, &sink, err, sizeof err), 0);
+    int64_t done = r.n;
+    tu_record_free(&r);
+    sl_labeler_free(l);
+    sl_model_free(m);
+    return done;
+}
+
+static size_t count_lines(const char *s, size_t n)
+{
+    size_t k = 0;
+    for (size_t i = 0; i < n; i++)
+        k += s[i] == '\n';
+    return k;
+}
+
+/* Labels reach standard output as they become final, not when the input ends
+ * (`arecord | seqlabel label -`): with the input pipe still open after LIVE_IN
+ * samples, every frame the library completes from the whole tenths of a second
+ * among them (the command reads live input 0.1 s at a time) is readable, and
+ * the whole output is the one of the same samples read from a file. */
+#define LIVE_IN 30000
+#define LIVE_READ 1600
+#define LIVE_ALL (2 * LIVE_IN)
+static void test_stdout_live(void **state)
+{
+    (void)state;
+    float *x = tu_make_signal(LIVE_ALL, 5);
+    short *s16 = malloc(sizeof(short) * LIVE_ALL);
+    float *xq = malloc(sizeof(float) * LIVE_ALL);
+    for (int i = 0; i < LIVE_ALL; i++) {
+        s16[i] = (short)lrintf(x[i] * 16000.0f);
+        xq[i] = s16[i] / 32768.0f;
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/live.raw", dir);
+    FILE *rf = fopen(path, "wb");
+    assert_int_equal(fwrite(s16, sizeof(short), LIVE_ALL, rf), LIVE_ALL); /* little-endian host */
+    fclose(rf);
+    assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 16000 "
+                               "< live.raw > live-file.tsv"), 0);
+    char *whole = slurp("live-file.tsv");
+    assert_non_null(whole);
+    int64_t want = frames_final_after(xq, LIVE_IN / LIVE_READ * LIVE_READ) + 1; /* and the header */
+    assert_true(want > 100);
+
+    int in[2], out[2];
+    assert_int_equal(pipe(in), 0);
+    assert_int_equal(pipe(out), 0);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* a dead child fails the asserts, not the test runner */
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        if (chdir(dir) == 0)
+            execl(seqlabel, seqlabel, "label", "-", "--model", "m.slm", "--format", "frames",
+                  "--raw-format", "s16le", "--raw-rate", "16000", (char *)NULL);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    size_t cap = strlen(whole) + 1, got = 0;
+    char *buf = calloc(cap, 1);
+    /* The first LIVE_IN samples, the pipe kept open; the child reads as the pipe fills. */
+    size_t len = sizeof(short) * LIVE_IN;
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(in[1], (const char *)s16 + off, len - off);
+        assert_true(w > 0);
+        off += (size_t)w;
+    }
+    /* Then read until those frames are in (60 s is ample even under valgrind). */
+    struct pollfd pf = {.fd = out[0], .events = POLLIN};
+    for (int waited = 0; (int64_t)count_lines(buf, got) < want && waited < 600; waited++) {
+        if (poll(&pf, 1, 100) <= 0)
+            continue;
+        ssize_t r = read(out[0], buf + got, cap - 1 - got);
+        assert_true(r > 0);
+        got += (size_t)r;
+    }
+    if ((int64_t)count_lines(buf, got) != want)
+        fail_msg("%d samples in, input open: %zu lines out, want %lld (the frames final by then)",
+                 LIVE_IN, count_lines(buf, got), (long long)want);
+    assert_memory_equal(buf, whole, got);
+    /* The rest of the samples, end of input, the rest of the labels. */
+    len = sizeof(short) * (LIVE_ALL - LIVE_IN);
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(in[1], (const char *)(s16 + LIVE_IN) + off, len - off);
+        assert_true(w > 0);
+        off += (size_t)w;
+    }
+    close(in[1]);
+    for (ssize_t r; got < cap - 1 && (r = read(out[0], buf + got, cap - 1 - got)) > 0;)
+        got += (size_t)r;
+    close(out[0]);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    signal(SIGPIPE, old);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    assert_string_equal(buf, whole);
+    free(buf);
+    free(whole);
+    free(xq);
+    free(s16);
+    free(x);
+}
+
 static void expect_error(const char *args, int code, const char *needle)
 {
     int rc = run_label(args);
@@ -441,6 +562,7 @@ int main(void)
         cmocka_unit_test(test_audacity_and_rttm),
         cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_stdin_and_several_files),
+        cmocka_unit_test(test_stdout_live),
         cmocka_unit_test(test_bad_inputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
