@@ -194,7 +194,10 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         goto fail;
     }
     if (r->out_rate != r->file_rate) {
-        r->soxr = sl_resampler_new(r->file_rate, r->out_rate, opt->quality, 0, name, err, errlen);
+        /* input that is not a regular file may be arriving live: the stream's
+         * resampler, which releases output sooner (the same samples) */
+        r->soxr = sl_resampler_new(r->file_rate, r->out_rate, opt->quality, !r->seekable, name, err,
+                                   errlen);
         r->mono = malloc(sizeof(float) * (size_t)r->block_frames);
         if (!r->soxr)
             goto fail;

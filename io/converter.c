@@ -54,9 +54,10 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
     soxr_io_spec_t io = soxr_io_spec(SOXR_FLOAT32_I, SOXR_FLOAT32_I);
     soxr_runtime_spec_t rt = soxr_runtime_spec(1);
     /* Streams: DFTs of at most 2^12 points instead of soxr's default 2^17, so
-     * output is released sooner, which a live stream through the element waits
-     * for. Files keep the default, which is faster; the samples are the same
-     * (tests/io/test_converter.c, test_same_as_file). */
+     * output is released sooner, which a live stream through the element or a
+     * pipe into the command waits for. Regular files keep the default, which is
+     * faster; the samples are the same (tests/io/test_converter.c,
+     * test_same_as_file). */
     if (streaming)
         rt.log2_large_dft_size = 12;
     soxr_error_t e = NULL;
