@@ -12,9 +12,15 @@
 /* The temporary output file of this process, removed if a signal ends it
  * (the command writes one output at a time). Tool-side state only. */
 static char *volatile pending_tmp;
+/* While live input is read, the first Ctrl-C ends the input, not the command. */
+static volatile sig_atomic_t sigint_ends_input, input_interrupted;
 
-static void remove_pending_and_die(int sig)
+static void on_signal(int sig)
 {
+    if (sig == SIGINT && sigint_ends_input && !input_interrupted) {
+        input_interrupted = 1;
+        return;
+    }
     char *p = pending_tmp;
     if (p)
         unlink(p); /* async-signal-safe */
@@ -22,21 +28,45 @@ static void remove_pending_and_die(int sig)
     raise(sig);
 }
 
-static void watch_tmp(char *path)
+/* Once; a signal the command was started with ignored (nohup, a background
+ * job's SIGINT) stays ignored. */
+static void catch_signals(void)
 {
     static int installed;
-    pending_tmp = path;
-    if (!installed && path) {
-        const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
-        for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
-            struct sigaction sa;
-            memset(&sa, 0, sizeof sa);
-            sa.sa_handler = remove_pending_and_die;
-            sigemptyset(&sa.sa_mask);
-            sigaction(sigs[i], &sa, NULL);
-        }
-        installed = 1;
+    if (installed)
+        return;
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP};
+    for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
+        struct sigaction sa, old;
+        if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)
+            continue;
+        memset(&sa, 0, sizeof sa);
+        sa.sa_handler = on_signal;
+        sigemptyset(&sa.sa_mask);
+        sigaction(sigs[i], &sa, NULL);
     }
+    installed = 1;
+}
+
+static void watch_tmp(char *path)
+{
+    pending_tmp = path;
+    if (path)
+        catch_signals();
+}
+
+void cli_interrupt_ends_input(int on)
+{
+    if (on) {
+        catch_signals();
+        input_interrupted = 0;
+    }
+    sigint_ends_input = on;
+}
+
+int cli_input_interrupted(void)
+{
+    return input_interrupted;
 }
 
 /* Says why `path` cannot be created in user terms. */

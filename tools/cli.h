@@ -38,4 +38,11 @@ int cli_output_open(cli_output *o, const char *path, const char *mode);
 int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 
+/* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the
+ * first SIGINT only sets cli_input_interrupted(), so what was read is labelled
+ * to its end and the output kept; a second one ends the command as before
+ * (removing a temporary output). Turning it on clears the flag. */
+void cli_interrupt_ends_input(int on);
+int cli_input_interrupted(void);
+
 #endif

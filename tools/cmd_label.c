@@ -102,7 +102,8 @@ static void usage(FILE *fp)
         "label - --format jsonl) is read 0.1 s at a time and the labels on standard\n"
         "output appear as they become final: at most the model's latency + 0.1 s after\n"
         "their audio (with --threads 1, the default; input at another rate adds the\n"
-        "resampler's delay).\n"
+        "resampler's delay). Ctrl-C ends live input: what was read is labelled to its\n"
+        "end and the output kept; a second Ctrl-C ends the command.\n"
         "\n"
         "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples, bad\n"
         "options) print one line naming the file; the other files are still labelled and\n"
@@ -308,9 +309,12 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
      * so a label comes out at most 0.1 s after the labeler's latency, not a whole
      * block later. Threads share whole blocks, so with more than one the
      * blocks stay whole. */
+    const int live = arrives_live(in_path);
     long n_read = block_len;
-    if (a->cfg.num_threads == 1 && arrives_live(in_path) && block_len > 10 * sl_labeler_frame_shift(l))
+    if (live && a->cfg.num_threads == 1 && block_len > 10 * sl_labeler_frame_shift(l))
         n_read = 10 * sl_labeler_frame_shift(l);
+    if (live)
+        cli_interrupt_ends_input(1); /* Ctrl-C: the input ends, its labels are kept */
     sl_labeler_reset(l);
     int64_t total = sl_audio_file_frames(r);
     int file_rate = sl_audio_file_rate(r);
@@ -333,6 +337,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
             t.failed = 1;
             break;
         }
+        if (live && cli_input_interrupted())
+            break;
         if (progress) {
             double tn = now_s();
             if (tn - last > 0.25) {
@@ -346,6 +352,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
             }
         }
     }
+    if (live)
+        cli_interrupt_ends_input(0);
     if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
         rc = t.failed ? 1 : cli_error("%s: %s", in_path, err);
     if (progress)
@@ -530,6 +538,13 @@ int sl_cmd_label(int argc, char **argv)
         }
         if (label_one(&a, m, l, inputs[i], out, block, block_len, progress))
             rc = 1;
+        if (cli_input_interrupted()) {
+            if (i + 1 < nin) {
+                cli_error("interrupted: %d more input%s not labelled", nin - 1 - i, nin - 1 - i > 1 ? "s" : "");
+                rc = 130; /* as a shell reports an end by SIGINT */
+            }
+            break;
+        }
     }
     free(block);
     sl_labeler_free(l);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -403,29 +404,105 @@ static size_t count_lines(const char *s, size_t n)
     return k;
 }
 
-/* Labels reach standard output as they become final, not when the input ends
- * (`arecord | seqlabel label -`): with the input pipe still open after LIVE_IN
- * samples, every frame the library completes from the whole tenths of a second
- * among them (the command reads live input 0.1 s at a time) is readable, and
- * the whole output is the one of the same samples read from a file. */
+/* Samples the live-input tests write into the command's pipe: LIVE_IN while
+ * it stays open, LIVE_ALL in all; reads of live input take LIVE_READ. */
 #define LIVE_IN 30000
 #define LIVE_READ 1600
 #define LIVE_ALL (2 * LIVE_IN)
-static void test_stdout_live(void **state)
+
+/* LIVE_ALL samples of s16 (the model's input after its 16-bit rounding in
+ * *xq), all of them also in dir/live.raw. */
+static short *live_signal(float **xq)
 {
-    (void)state;
     float *x = tu_make_signal(LIVE_ALL, 5);
     short *s16 = malloc(sizeof(short) * LIVE_ALL);
-    float *xq = malloc(sizeof(float) * LIVE_ALL);
+    *xq = malloc(sizeof(float) * LIVE_ALL);
     for (int i = 0; i < LIVE_ALL; i++) {
         s16[i] = (short)lrintf(x[i] * 16000.0f);
-        xq[i] = s16[i] / 32768.0f;
+        (*xq)[i] = s16[i] / 32768.0f;
     }
+    free(x);
     char path[600];
     snprintf(path, sizeof path, "%s/live.raw", dir);
     FILE *rf = fopen(path, "wb");
     assert_int_equal(fwrite(s16, sizeof(short), LIVE_ALL, rf), LIVE_ALL); /* little-endian host */
     fclose(rf);
+    return s16;
+}
+
+/* Starts `seqlabel label ARGS...` in dir with pipes for its standard input and
+ * output; with ignore_hup, as nohup starts it. */
+static pid_t spawn_label(const char *const *args, int ignore_hup, int *to_child, int *from_child)
+{
+    const char *argv[24] = {seqlabel, "label"};
+    int n = 2;
+    while (*args && n < 23)
+        argv[n++] = *args++;
+    argv[n] = NULL;
+    int in[2], out[2];
+    assert_int_equal(pipe(in), 0);
+    assert_int_equal(pipe(out), 0);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        dup2(in[0], STDIN_FILENO);
+        dup2(out[1], STDOUT_FILENO);
+        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        if (ignore_hup)
+            signal(SIGHUP, SIG_IGN);
+        if (chdir(dir) == 0)
+            execv(seqlabel, (char *const *)argv);
+        _exit(127);
+    }
+    close(in[0]);
+    close(out[1]);
+    *to_child = in[1];
+    *from_child = out[0];
+    return pid;
+}
+
+/* The same for raw s16 at 16 kHz on standard input, frames out, and out_arg. */
+static pid_t spawn_live(const char *out_arg, int ignore_hup, int *to_child, int *from_child)
+{
+    const char *args[] = {"-", "--model", "m.slm", "--format", "frames", "--raw-format", "s16le",
+                          "--raw-rate", "16000", out_arg, NULL};
+    return spawn_label(args, ignore_hup, to_child, from_child);
+}
+
+/* Waits until the child has read everything written into the pipe `to` (it is
+ * then inside its reading loop; on Linux FIONREAD tells what a pipe holds from
+ * either end). */
+static void wait_drained(int to)
+{
+    int held = 1;
+    for (int waited = 0; held > 0 && waited < 600; waited++) {
+        assert_int_equal(ioctl(to, FIONREAD, &held), 0);
+        if (held > 0)
+            poll(NULL, 0, 100);
+    }
+    assert_int_equal(held, 0);
+}
+
+static void write_all(int fd, const void *p, size_t len)
+{
+    for (size_t off = 0; off < len;) {
+        ssize_t w = write(fd, (const char *)p + off, len - off);
+        assert_true(w > 0);
+        off += (size_t)w;
+    }
+}
+
+
+/* Labels reach standard output as they become final, not when the input ends
+ * (`arecord | seqlabel label -`): with the input pipe still open after LIVE_IN
+ * samples, every frame the library completes from the whole tenths of a second
+ * among them (the command reads live input 0.1 s at a time) is readable, and
+ * the whole output is the one of the same samples read from a file. */
+static void test_stdout_live(void **state)
+{
+    (void)state;
+    float *xq;
+    short *s16 = live_signal(&xq);
     assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 16000 "
                                "< live.raw > live-file.tsv"), 0);
     char *whole = slurp("live-file.tsv");
@@ -433,38 +510,19 @@ static void test_stdout_live(void **state)
     int64_t want = frames_final_after(xq, LIVE_IN / LIVE_READ * LIVE_READ) + 1; /* and the header */
     assert_true(want > 100);
 
-    int in[2], out[2];
-    assert_int_equal(pipe(in), 0);
-    assert_int_equal(pipe(out), 0);
     void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* a dead child fails the asserts, not the test runner */
-    pid_t pid = fork();
-    assert_true(pid >= 0);
-    if (pid == 0) {
-        dup2(in[0], STDIN_FILENO);
-        dup2(out[1], STDOUT_FILENO);
-        close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        if (chdir(dir) == 0)
-            execl(seqlabel, seqlabel, "label", "-", "--model", "m.slm", "--format", "frames",
-                  "--raw-format", "s16le", "--raw-rate", "16000", (char *)NULL);
-        _exit(127);
-    }
-    close(in[0]);
-    close(out[1]);
+    int to, from;
+    pid_t pid = spawn_live(NULL, 0, &to, &from);
     size_t cap = strlen(whole) + 1, got = 0;
     char *buf = calloc(cap, 1);
     /* The first LIVE_IN samples, the pipe kept open; the child reads as the pipe fills. */
-    size_t len = sizeof(short) * LIVE_IN;
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(in[1], (const char *)s16 + off, len - off);
-        assert_true(w > 0);
-        off += (size_t)w;
-    }
+    write_all(to, s16, sizeof(short) * LIVE_IN);
     /* Then read until those frames are in (60 s is ample even under valgrind). */
-    struct pollfd pf = {.fd = out[0], .events = POLLIN};
+    struct pollfd pf = {.fd = from, .events = POLLIN};
     for (int waited = 0; (int64_t)count_lines(buf, got) < want && waited < 600; waited++) {
         if (poll(&pf, 1, 100) <= 0)
             continue;
-        ssize_t r = read(out[0], buf + got, cap - 1 - got);
+        ssize_t r = read(from, buf + got, cap - 1 - got);
         assert_true(r > 0);
         got += (size_t)r;
     }
@@ -473,16 +531,11 @@ static void test_stdout_live(void **state)
                  LIVE_IN, count_lines(buf, got), (long long)want);
     assert_memory_equal(buf, whole, got);
     /* The rest of the samples, end of input, the rest of the labels. */
-    len = sizeof(short) * (LIVE_ALL - LIVE_IN);
-    for (size_t off = 0; off < len;) {
-        ssize_t w = write(in[1], (const char *)(s16 + LIVE_IN) + off, len - off);
-        assert_true(w > 0);
-        off += (size_t)w;
-    }
-    close(in[1]);
-    for (ssize_t r; got < cap - 1 && (r = read(out[0], buf + got, cap - 1 - got)) > 0;)
+    write_all(to, s16 + LIVE_IN, sizeof(short) * (LIVE_ALL - LIVE_IN));
+    close(to);
+    for (ssize_t r; got < cap - 1 && (r = read(from, buf + got, cap - 1 - got)) > 0;)
         got += (size_t)r;
-    close(out[0]);
+    close(from);
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
     signal(SIGPIPE, old);
@@ -492,7 +545,83 @@ static void test_stdout_live(void **state)
     free(whole);
     free(xq);
     free(s16);
-    free(x);
+}
+
+/* Starts the command with `-o NAME` as spawn_live does, writes LIVE_IN
+ * samples, waits until it has read them all, sends `sig`, closes its input as
+ * a recorder that got the signal too would, and returns its wait status. */
+static int signal_live(const char *name, int ignore_hup, int sig, const short *s16)
+{
+    char arg[128];
+    snprintf(arg, sizeof arg, "--output=%s", name);
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    int to, from;
+    pid_t pid = spawn_live(arg, ignore_hup, &to, &from);
+    write_all(to, s16, sizeof(short) * LIVE_IN);
+    wait_drained(to);
+    assert_int_equal(kill(pid, sig), 0);
+    close(to);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    close(from);
+    signal(SIGPIPE, old);
+    return st;
+}
+
+/* Ctrl-C on live input ends the input, not the command: what was read is
+ * labelled to its end and the output file kept (a recording's labels survive
+ * the Ctrl-C that stops it), equal to the labels of those samples as a file.
+ * A hangup the command was started to ignore (nohup) is ignored. */
+static void test_interrupt_ends_live_input(void **state)
+{
+    (void)state;
+    float *xq;
+    short *s16 = live_signal(&xq);
+    free(xq);
+    sh("head -c 60000 live.raw > live-head.raw"); /* LIVE_IN samples */
+    assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 16000 "
+                               "< live-head.raw > head-file.tsv"), 0);
+    char *want = slurp("head-file.tsv");
+    const struct {
+        const char *out;
+        int ignore_hup, sig;
+    } runs[] = {{"interrupted.tsv", 0, SIGINT}, {"nohup.tsv", 1, SIGHUP}};
+    for (int i = 0; i < 2; i++) {
+        int st = signal_live(runs[i].out, runs[i].ignore_hup, runs[i].sig, s16);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
+            fail_msg("%s: after signal %d: %s %d (want exit 0)", runs[i].out, runs[i].sig,
+                     WIFEXITED(st) ? "exit" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        char *got = slurp(runs[i].out);
+        assert_non_null(got);
+        assert_string_equal(got, want);
+        free(got);
+    }
+    /* Without nohup a hangup still ends the command and leaves no partial file. */
+    int st = signal_live("hungup.tsv", 0, SIGHUP, s16);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);
+    assert_false(exists("hungup.tsv"));
+    sh("test -z \"$(ls | grep hungup)\"");
+    free(want);
+    free(s16);
+
+    /* Inputs after the interrupted one are not started: exit 130, and said so. */
+    const char *args[] = {"-", "in.wav", "--model", "m.slm", "--format", "frames", "-o", "after/", NULL};
+    sh("mkdir after");
+    int to, from;
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    pid_t pid = spawn_label(args, 0, &to, &from);
+    char *wav = slurp("in.wav"); /* a WAV through the pipe: part of it, the rest never comes */
+    write_all(to, wav, 60000);
+    free(wav);
+    wait_drained(to);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    close(to);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    close(from);
+    signal(SIGPIPE, old);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 130);
+    assert_true(exists("after/stdin.tsv"));
+    assert_false(exists("after/in.tsv"));
 }
 
 static void expect_error(const char *args, int code, const char *needle)
@@ -576,6 +705,7 @@ int main(void)
         cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_stdin_and_several_files),
         cmocka_unit_test(test_stdout_live),
+        cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
