@@ -70,6 +70,16 @@ int sl_cmd_info(int argc, char **argv)
     printf("  %-18s %d frames\n", "stream_window", c->stream_window);
     printf("  %-18s %d frames\n", "stream_left", c->stream_left);
     printf("  %-18s %d frames\n", "stream_lookahead", c->stream_lookahead);
+    /* The latency these give with argmax labels: how long after its audio a
+     * frame's label is final (docs/labeling.md), which a live user plans for. */
+    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    if (l)
+        printf("  %-18s %lld samples (%.9g s) with argmax labels\n", "latency",
+               (long long)sl_labeler_latency_samples(l),
+               (double)sl_labeler_latency_samples(l) / f->sample_rate);
+    else
+        printf("  %-18s unknown: %s\n", "latency", err);
+    sl_labeler_free(l);
     printf("features:\n");
     printf("  %-18s %d Hz\n", "sample_rate", f->sample_rate);
     printf("  %-18s %.9g ms\n", "frame_length", (double)f->frame_length_ms);
