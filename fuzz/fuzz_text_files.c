@@ -34,10 +34,15 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     fwrite(data, 1, size, f);
     fclose(f);
     sl_manifest man;
-    if (sl_manifest_load(path, &man, err, sizeof err) == 0)
-        sl_manifest_free(&man);
     sl_label_segment *segs;
     int n;
+    if (sl_manifest_load(path, &man, err, sizeof err) == 0) {
+        for (int i = 0; i < man.n; i++) /* whole-file labels (=NAME) read no file */
+            if (man.entries[i].labels[0] == '=' &&
+                sl_manifest_entry_segments(&man.entries[i], &segs, &n, err, sizeof err) == 0)
+                sl_label_segments_free(segs, n);
+        sl_manifest_free(&man);
+    }
     if (sl_audacity_read(path, &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     unlink(path);

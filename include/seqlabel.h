@@ -561,7 +561,8 @@ int sl_label_format_is_per_frame(const sl_label_writer *w);
  *   audio<TAB>labels[<TAB>train|valid|test]
  * (relative paths are taken from the manifest's folder; empty lines and lines
  * starting with '#' are skipped). Labels are Audacity label tracks
- * ("start<TAB>end<TAB>name", seconds). Frame i (the samples [i*hop, (i+1)*hop))
+ * ("start<TAB>end<TAB>name", seconds), or "=NAME": the whole file is NAME
+ * (clip-level labels, as sound-event datasets give them). Frame i (the samples [i*hop, (i+1)*hop))
  * takes the label of the segment containing its centre (i + 0.5) * hop;
  * frames outside every segment are unlabeled and ignored (-1).
  * ====================================================================== */
@@ -570,7 +571,7 @@ typedef enum { SL_SPLIT_NONE = 0, SL_SPLIT_TRAIN, SL_SPLIT_VALID, SL_SPLIT_TEST 
 
 typedef struct {
     char *audio;  /* resolved path */
-    char *labels; /* resolved path */
+    char *labels; /* resolved path, or "=NAME" for a whole-file label */
     sl_split split; /* SL_SPLIT_NONE when the line has no split column */
     int line;     /* 1-based line in the manifest */
 } sl_manifest_entry;
@@ -595,6 +596,10 @@ typedef struct {
  * bad numbers and empty names are errors naming the file and line. */
 int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
 void sl_label_segments_free(sl_label_segment *segs, int n);
+/* An entry's segments: its label file's, or for "=NAME" one segment from 0 to
+ * INFINITY (the whole file, however long) whose line is the manifest's. */
+int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
+                               char *err, size_t errlen);
 
 /* Per-frame metrics of a labeled set. confusion[t * n_classes + p] counts
  * frames of true class t predicted as p. */

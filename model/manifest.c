@@ -135,6 +135,11 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
                       cols[0][0] ? "label" : "audio");
             break;
         }
+        if (cols[1][0] == '=' && !cols[1][1]) {
+            rc = sl_fail(err, errlen, "%s:%d: '=' names no class (=NAME labels the whole file NAME)",
+                         path, line_no);
+            break;
+        }
         sl_split split = SL_SPLIT_NONE;
         if (nc == 3) {
             if (!strcmp(cols[2], "train"))
@@ -161,7 +166,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
         }
         sl_manifest_entry *e = &out->entries[out->n];
         e->audio = resolve(path, cols[0]);
-        e->labels = resolve(path, cols[1]);
+        e->labels = cols[1][0] == '=' ? strdup(cols[1]) : resolve(path, cols[1]);
         e->split = split;
         e->line = line_no;
         out->n++;
@@ -291,5 +296,23 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
     }
     *segs = s;
     *n = cnt;
+    return 0;
+}
+
+int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
+                               char *err, size_t errlen)
+{
+    if (e->labels[0] != '=')
+        return sl_audacity_read(e->labels, segs, n, err, errlen);
+    sl_label_segment *s = calloc(1, sizeof *s);
+    if (!s || !(s->name = strdup(e->labels + 1))) {
+        free(s);
+        return sl_fail(err, errlen, "out of memory");
+    }
+    s->start = 0.0;
+    s->end = INFINITY; /* label_frames takes every frame; no duration to check */
+    s->line = e->line;
+    *segs = s;
+    *n = 1;
     return 0;
 }

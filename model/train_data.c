@@ -1,6 +1,7 @@
 /* Labeled datasets for training and evaluation: manifest entries -> features
  * (feature cache) + one class index per frame from the Audacity labels, and
  * the random-crop sampling of training windows. */
+#include <math.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -30,6 +31,17 @@ static int blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char 
     return -1;
 }
 
+/* Where a label came from, for messages: "FILE:LINE: ", or "" for a whole-file
+ * label (=NAME), which the manifest line that blame_entry adds names. */
+static const char *label_where(const sl_manifest_entry *e, const sl_label_segment *s, char *buf,
+                               size_t len)
+{
+    if (e->labels[0] == '=')
+        return "";
+    snprintf(buf, len, "%s:%d: ", e->labels, s->line);
+    return buf;
+}
+
 int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char **names, int *n,
                                char *err, size_t errlen)
 {
@@ -39,7 +51,7 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
             continue;
         sl_label_segment *segs;
         int ns;
-        if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+        if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))
             return blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++) {
@@ -48,9 +60,10 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
                 found = !strcmp(names[c], segs[k].name);
             if (found)
                 continue;
+            char where[SL_ERR_LEN / 2];
             if (*n == SL_MAX_CLASSES)
-                rc = sl_fail(err, errlen, "%s:%d: more than %d distinct label names", e->labels,
-                          segs[k].line, SL_MAX_CLASSES);
+                rc = sl_fail(err, errlen, "%smore than %d distinct label names",
+                             label_where(e, &segs[k], where, sizeof where), SL_MAX_CLASSES);
             else if (!(names[*n] = strdup(segs[k].name)))
                 rc = sl_fail(err, errlen, "out of memory");
             else
@@ -58,7 +71,7 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
         }
         sl_label_segments_free(segs, ns);
         if (rc)
-            return -1;
+            return blame_entry(man, e, err, errlen);
     }
     return 0;
 }
@@ -105,7 +118,7 @@ static int label_frames(const sl_label_segment *segs, int ns, const char *label_
             return sl_fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", label_path,
                         segs[k].line, segs[k].name, list);
         }
-        if (segs[k].end > duration + slack) {
+        if (isfinite(segs[k].end) && segs[k].end > duration + slack) {
             free(idx);
             return sl_fail(err, errlen,
                         "%s:%d: segment %g-%g s ends after the audio (%s is %.3f s long)",
@@ -180,7 +193,7 @@ static void load_one(load_job *j, int i)
     }
     sl_label_segment *segs;
     int ns;
-    if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+    if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))
         return;
     int rc = label_frames(segs, ns, e->labels, e->audio, &df->ff, j->fc, j->class_names,
                           j->n_classes, df->labels, err, errlen);
@@ -290,15 +303,16 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         }
         sl_label_segment *segs;
         int ns;
-        if (sl_audacity_read(e->labels, &segs, &ns, err, errlen))
+        if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))
             return blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++)
             if (class_of(segs[k].name, class_names, n_classes) < 0) {
                 char list[SL_ERR_LEN / 2];
                 list_classes(list, sizeof list, class_names, n_classes);
-                rc = sl_fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", e->labels,
-                          segs[k].line, segs[k].name, list);
+                char where[SL_ERR_LEN / 4];
+                rc = sl_fail(err, errlen, "%sunknown class '%s' (classes: %s)",
+                             label_where(e, &segs[k], where, sizeof where), segs[k].name, list);
             }
         sl_label_segments_free(segs, ns);
         if (rc)

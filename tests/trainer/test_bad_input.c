@@ -110,6 +110,17 @@ static void unknown_class_with_classes_option(void **state)
     expect_failure("a.wav\ta.txt\na.wav\todd.txt\n", "--classes tone,noise,silence", want);
 }
 
+/* Whole-file labels (=NAME): a class the --classes list lacks, and '=' alone,
+ * named by the manifest line (there is no label file). */
+static void whole_file_label_errors(void **state)
+{
+    (void)state;
+    expect_failure("a.wav\ta.txt\nb.wav\t=birds\n", "--classes tone,noise,silence",
+                   (const char *[]){"m.tsv:2:", "unknown class 'birds'", "tone, noise, silence", NULL});
+    expect_failure("a.wav\ta.txt\nb.wav\t=\n", NULL,
+                   (const char *[]){"m.tsv:2:", "'=' names no class", NULL});
+}
+
 static void overlapping_segments(void **state)
 {
     (void)state;
@@ -254,6 +265,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_manifest_trains),
+        cmocka_unit_test(whole_file_label_errors),
         cmocka_unit_test(missing_audio),
         cmocka_unit_test(missing_labels),
         cmocka_unit_test(labels_beyond_the_audio),

@@ -1,6 +1,7 @@
 /* The trainer's data path, against hand-computed expectations:
  *  - frame labels: frame i takes the segment containing (i + 0.5) * 10 ms;
  *    gaps and point labels label nothing; segment order in the file is free;
+ *    "=NAME" in the manifest labels every frame of its file;
  *  - metrics: accuracy, P/R/F1, macro F1 of a hand-made confusion matrix;
  *  - feature cache: cached features are bit-identical to features of the
  *    samples pushed straight into sl_features; a changed mtime, a changed
@@ -87,6 +88,43 @@ static void frame_labels_follow_centres(void **state)
     load_labels("0.50\t0.50\tpoint\n0.30\t0.50\tb\n\\\t100\t200\n0.00\t0.255\ta\n", &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
+}
+
+/* "=NAME" labels the whole file NAME: every frame of three.wav (298: 1 + (48000 -
+ * 400) / 160), its last frame's centre at 2.975 s included, next to a file with a
+ * label track. */
+static void whole_file_labels(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "l.txt"), "0.00\t0.255\ta\n0.30\t0.50\tb\n");
+    tt_write_text(tt_path(dir, "w.tsv"), "one.wav\tl.txt\nthree.wav\t=point\n");
+    sl_manifest man;
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_manifest_load(tt_path(dir, "w.tsv"), &man, err, sizeof err), 0);
+    assert_string_equal(man.entries[1].labels, "=point"); /* a name, not a path */
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    const char *names[] = {"a", "b", "point"};
+    sl_dataset ds;
+    if (sl_dataset_load(&ds, &man, SL_SPLIT_BIT(SL_SPLIT_NONE), &fc, NULL, names, 3, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(ds.n_files, 2);
+    assert_int_equal(ds.files[1].ff.n_frames, 298);
+    for (int i = 0; i < 298; i++)
+        assert_int_equal(ds.files[1].labels[i], 2);
+    assert_int_equal(ds.labeled, 45 + 298);
+    assert_int_equal(ds.class_frames[2], 298);
+    sl_dataset_free(&ds);
+    /* Without --classes the names come in order of first appearance, this one too. */
+    char *found[SL_MAX_CLASSES];
+    int n = 0;
+    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_NONE), found, &n, err,
+                                                sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(found[2], "point");
+    for (int k = 0; k < n; k++)
+        free(found[k]);
+    sl_manifest_free(&man);
 }
 
 static void crops_cover_every_start(void **state)
@@ -441,6 +479,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frame_labels_follow_centres),
+        cmocka_unit_test(whole_file_labels),
         cmocka_unit_test(crops_cover_every_start),
         cmocka_unit_test(metrics_by_hand),
         cmocka_unit_test(threads_load_the_same_dataset),
