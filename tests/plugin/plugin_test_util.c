@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <gst/check/gstharness.h>
 #include <glib/gstdio.h>
 #include <inttypes.h>
 #include <sndfile.h>
@@ -345,4 +346,52 @@ pt_append_samples (void *user, const float *mono, size_t n)
 {
   g_array_append_vals ((GArray *) user, mono, (guint) n);
   return 0;
+}
+
+/* An element with the test model, per-frame messages, on its own bus; then
+ * the given properties (NULL-terminated name/value pairs), set before start. */
+GstHarness *
+pt_make_harness (GstBus ** bus, const char *caps, ...)
+{
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  GstHarness *h;
+  const char *first;
+  va_list ap;
+
+  assert_non_null (el);
+  g_object_set (el, "model", pt_model_path (), NULL);
+  gst_util_set_object_arg (G_OBJECT (el), "message-mode", "frame");
+  va_start (ap, caps);
+  first = va_arg (ap, const char *);
+  if (first)
+    g_object_set_valist (G_OBJECT (el), first, ap);
+  va_end (ap);
+  *bus = gst_bus_new ();
+  gst_element_set_bus (el, *bus);
+  h = gst_harness_new_with_element (el, "sink", "src");
+  gst_object_unref (el);
+  if (caps)
+    gst_harness_set_src_caps_str (h, caps);
+  return h;
+}
+
+void
+pt_free_harness (GstHarness * h, GstBus * bus)
+{
+  gst_element_set_bus (h->element, NULL);
+  gst_harness_teardown (h);
+  gst_object_unref (bus);
+}
+
+/* n interleaved 16-bit frames of `channels` channels at `rate`, stamped on
+ * that rate's clock from frame `offset`. */
+GstFlowReturn
+pt_push_s16_at (GstHarness * h, const gint16 * s, int64_t n, int channels, int rate,
+    int64_t offset)
+{
+  GstBuffer *b = gst_buffer_new_memdup (s, (gsize) (n * channels) * sizeof *s);
+  GST_BUFFER_PTS (b) = gst_util_uint64_scale_int (offset, GST_SECOND, rate);
+  GST_BUFFER_DURATION (b) = gst_util_uint64_scale_int (offset + n, GST_SECOND, rate) -
+      GST_BUFFER_PTS (b);
+  return gst_harness_push (h, b);
 }

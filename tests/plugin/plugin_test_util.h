@@ -5,6 +5,7 @@
 #define PLUGIN_TEST_UTIL_H
 
 #include <gst/gst.h>
+#include <gst/check/gstharness.h>
 #include <stdint.h>
 
 #include "seqlabel.h"
@@ -66,5 +67,15 @@ void pt_write_wav (const char *path, const float *pcm, int64_t n, int rate, int 
 /* The same in another libsndfile subformat (SF_FORMAT_PCM_24, _PCM_U8, _FLOAT...). */
 void pt_write_wav_as (const char *path, const float *pcm, int64_t n, int rate, int channels,
     int subformat);
+
+/* An element with the test model, per-frame messages, on its own bus (*bus),
+ * in a harness with `caps` (NULL: none yet); then the given properties
+ * (NULL-terminated name/value pairs), set before it starts. */
+GstHarness *pt_make_harness (GstBus ** bus, const char *caps, ...);
+void pt_free_harness (GstHarness * h, GstBus * bus);
+/* n interleaved 16-bit frames of `channels` channels at `rate`, stamped on
+ * that rate's clock from frame `offset`. */
+GstFlowReturn pt_push_s16_at (GstHarness * h, const gint16 * s, int64_t n, int channels,
+    int rate, int64_t offset);
 
 #endif

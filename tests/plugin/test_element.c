@@ -27,40 +27,7 @@ samples_time (int64_t n)
   return gst_util_uint64_scale ((guint64) n, GST_SECOND, PT_RATE);
 }
 
-/* An element with the test model, per-frame messages, on its own bus; then
- * the given properties (NULL-terminated name/value pairs), set before start. */
-static GstHarness *
-make_harness (GstBus ** bus, const char *caps, ...)
-{
-  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
-  GstHarness *h;
-  const char *first;
-  va_list ap;
 
-  assert_non_null (el);
-  g_object_set (el, "model", pt_model_path (), NULL);
-  gst_util_set_object_arg (G_OBJECT (el), "message-mode", "frame");
-  va_start (ap, caps);
-  first = va_arg (ap, const char *);
-  if (first)
-    g_object_set_valist (G_OBJECT (el), first, ap);
-  va_end (ap);
-  *bus = gst_bus_new ();
-  gst_element_set_bus (el, *bus);
-  h = gst_harness_new_with_element (el, "sink", "src");
-  gst_object_unref (el);
-  if (caps)
-    gst_harness_set_src_caps_str (h, caps);
-  return h;
-}
-
-static void
-free_harness (GstHarness * h, GstBus * bus)
-{
-  gst_element_set_bus (h->element, NULL);
-  gst_harness_teardown (h);
-  gst_object_unref (bus);
-}
 
 static GstFlowReturn
 push_f32 (GstHarness * h, const float *x, int64_t n, int64_t offset)
@@ -128,7 +95,7 @@ test_buffer_sizes (void **state)
 
   for (int variant = 0; variant < 4; variant++) {
     GstBus *bus;
-    GstHarness *h = make_harness (&bus, variant == 2 ? S16_CAPS : F32_CAPS,
+    GstHarness *h = pt_make_harness (&bus, variant == 2 ? S16_CAPS : F32_CAPS,
         "num-threads", variant == 3 ? 2 : 1, NULL);
     GByteArray *bytes = g_byte_array_new ();
     pt_frames msgs, metas, pref;
@@ -175,7 +142,7 @@ test_buffer_sizes (void **state)
     pt_assert_frames_equal (&metas, &pref, 0, 0);
     pt_frames_free (&msgs);
     pt_frames_free (&metas);
-    free_harness (h, bus);
+    pt_free_harness (h, bus);
   }
   pt_frames_free (&ref);
   free (x);
@@ -188,7 +155,7 @@ test_eos_tail (void **state)
   const int64_t N = PT_RATE + 123;
   float *x = pt_signal (N, 2);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   pt_frames before, after;
   GstEvent *ev;
   int64_t total = expected_frames (N);
@@ -216,7 +183,7 @@ test_eos_tail (void **state)
   assert_non_null (ev);
   pt_frames_free (&before);
   pt_frames_free (&after);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -228,7 +195,7 @@ test_flush_resets (void **state)
   const int64_t N = 2 * PT_RATE;
   float *x = pt_signal (N, 3), *y = pt_signal (PT_RATE, 4);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   pt_frames ref, drop, got;
   GstSegment seg;
   (void) state;
@@ -253,7 +220,7 @@ test_flush_resets (void **state)
   pt_frames_free (&ref);
   pt_frames_free (&drop);
   pt_frames_free (&got);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
   free (y);
 }
@@ -299,7 +266,7 @@ test_latency (void **state)
     sl_model_free (m);
     want = gst_util_uint64_scale_ceil ((guint64) lat, GST_SECOND, PT_RATE);
 
-    h = make_harness (&bus, F32_CAPS, "lookahead", lookahead, NULL);
+    h = pt_make_harness (&bus, F32_CAPS, "lookahead", lookahead, NULL);
     got = gst_harness_query_latency (h);
     assert_int_equal (got, want);
     g_object_get (h->element, "latency", &prop, NULL);
@@ -314,7 +281,7 @@ test_latency (void **state)
     assert_frame0_out (bus);
     pt_frames_free (&f);
     free (x);
-    free_harness (h, bus);
+    pt_free_harness (h, bus);
   }
 }
 
@@ -344,14 +311,14 @@ test_caps_refusal (void **state)
   GstHarness *h;
   (void) state;
 
-  h = make_harness (&bus, "audio/x-raw,format=F32LE,rate=17,channels=1,layout=interleaved", NULL);
+  h = pt_make_harness (&bus, "audio/x-raw,format=F32LE,rate=17,channels=1,layout=interleaved", NULL);
   assert_int_not_equal (push_f32 (h, x, 320, 0), GST_FLOW_OK);
   assert_error_mentions (bus, "17 Hz", "16000");
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
 
   /* and what the element asks upstream for: any rate and channel count, so
    * that converters in front keep the stream's own (it converts inside) */
-  h = make_harness (&bus, NULL, NULL);
+  h = pt_make_harness (&bus, NULL, NULL);
   {
     GstCaps *caps = gst_pad_peer_query_caps (h->srcpad, NULL);
     GstCaps *stereo = gst_caps_from_string ("audio/x-raw,format=S16LE,rate=44100,"
@@ -360,7 +327,7 @@ test_caps_refusal (void **state)
     gst_caps_unref (caps);
     gst_caps_unref (stereo);
   }
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
 }
 
 /* A timestamp jump ends the run (tail labeled) and starts a new one whose
@@ -371,7 +338,7 @@ test_discontinuity (void **state)
   const int64_t N = PT_RATE;
   float *x1 = pt_signal (N, 6), *x2 = pt_signal (N, 7);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   pt_frames r1, r2, got, metas, a, b;
   (void) state;
 
@@ -408,7 +375,7 @@ test_discontinuity (void **state)
   pt_frames_free (&r1);
   pt_frames_free (&r2);
   pt_frames_free (&got);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x1);
   free (x2);
 }
@@ -419,7 +386,7 @@ test_nan_refused (void **state)
 {
   float x[1000] = { 0 };
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstMessage *msg;
   (void) state;
 
@@ -428,21 +395,9 @@ test_nan_refused (void **state)
   msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
   assert_non_null (msg);
   gst_message_unref (msg);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
 }
 
-/* n interleaved 16-bit frames of `channels` channels at `rate`, stamped on
- * that rate's clock from frame `offset`. */
-static GstFlowReturn
-push_s16_at (GstHarness * h, const gint16 * s, int64_t n, int channels, int rate,
-    int64_t offset)
-{
-  GstBuffer *b = gst_buffer_new_memdup (s, (gsize) (n * channels) * sizeof *s);
-  GST_BUFFER_PTS (b) = gst_util_uint64_scale_int (offset, GST_SECOND, rate);
-  GST_BUFFER_DURATION (b) = gst_util_uint64_scale_int (offset + n, GST_SECOND, rate) -
-      GST_BUFFER_PTS (b);
-  return gst_harness_push (h, b);
-}
 
 /* 44.1 kHz stereo without converters in front: the audio passes unchanged, and
  * the labels are the library's on the stream converted whole (sl_converter,
@@ -458,7 +413,7 @@ test_converted_input (void **state)
   sl_converter *c = sl_converter_new (44100, 2, PT_RATE, err, sizeof err);
   float *mono;
   GstBus *bus;
-  GstHarness *h = make_harness (&bus,
+  GstHarness *h = pt_make_harness (&bus,
       "audio/x-raw,format=S16LE,rate=44100,channels=2,layout=interleaved", NULL);
   pt_frames ref, got, metas;
   GArray *conv = g_array_new (FALSE, FALSE, sizeof (float));
@@ -481,7 +436,7 @@ test_converted_input (void **state)
   pt_reference (mono, conv->len, NULL, &ref, NULL);
 
   for (int64_t off = 0; off < N; off += 1000)
-    assert_int_equal (push_s16_at (h, s + 2 * off, MIN (1000, N - off), 2, 44100, off),
+    assert_int_equal (pt_push_s16_at (h, s + 2 * off, MIN (1000, N - off), 2, 44100, off),
         GST_FLOW_OK);
   pull_metas (h, &metas, bytes);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -497,7 +452,7 @@ test_converted_input (void **state)
   pt_frames_free (&ref);
   pt_frames_free (&got);
   pt_frames_free (&metas);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   g_free (s);
   free (x);
 }
@@ -516,7 +471,7 @@ test_other_formats (void **state)
   pt_reference (x, N, NULL, &ref, NULL);
   for (int variant = 0; variant < 2; variant++) {
     GstBus *bus;
-    GstHarness *h = make_harness (&bus, variant == 0 ?
+    GstHarness *h = pt_make_harness (&bus, variant == 0 ?
         "audio/x-raw,format=F64LE,rate=16000,channels=1,layout=interleaved" :
         "audio/x-raw,format=S16BE,rate=16000,channels=1,layout=interleaved", NULL);
     pt_frames got;
@@ -538,7 +493,7 @@ test_other_formats (void **state)
     assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
     pt_assert_frames_equal (&got, &ref, 0, 0);
     pt_frames_free (&got);
-    free_harness (h, bus);
+    pt_free_harness (h, bus);
   }
   pt_frames_free (&ref);
   free (x);
@@ -574,7 +529,7 @@ test_latency_converted (void **state)
   sl_converter_free (c);
   want = gst_util_uint64_scale_ceil ((guint64) lat, GST_SECOND, PT_RATE);
 
-  h = make_harness (&bus, "audio/x-raw,format=F32LE,rate=48000,channels=1,layout=interleaved",
+  h = pt_make_harness (&bus, "audio/x-raw,format=F32LE,rate=48000,channels=1,layout=interleaved",
       NULL);
   in = 3 * (PT_HOP + lat);
   x = pt_signal (in, 6);
@@ -587,7 +542,7 @@ test_latency_converted (void **state)
               (gsize) (in - 480) * sizeof *x)), GST_FLOW_OK);
   assert_frame0_out (bus);
   free (x);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
 }
 
 /* A format change mid-stream (F32 -> S16, same rate) keeps the run going. */
@@ -597,7 +552,7 @@ test_caps_change_midstream (void **state)
   const int64_t N = 2 * PT_RATE;
   float *x = pt_signal (N, 8);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   pt_frames ref, got;
   (void) state;
 
@@ -613,7 +568,7 @@ test_caps_change_midstream (void **state)
   assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
   pt_frames_free (&ref);
   pt_frames_free (&got);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -657,7 +612,7 @@ test_audio_level_meta (void **state)
   const int64_t N = PT_RATE / 2;
   float *x = malloc (N * sizeof *x);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, F32_CAPS, NULL);
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstBuffer *b;
   GstAudioLevelMeta *lm;
   GstSeqLabelMeta *sm;
@@ -676,7 +631,7 @@ test_audio_level_meta (void **state)
   assert_int_equal (lm->voice_activity,
       sm->frames[sm->n_frames - 1].label == g_quark_from_string ("speech"));
   gst_buffer_unref (b);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -715,7 +670,7 @@ test_decoder_properties (void **state)
     differ += ref.label[i] != plain.label[i];
   assert_true (differ > 0);
 
-  h = make_harness (&bus, NULL, "smoothing", 1, "switch-penalty", 2.0,
+  h = pt_make_harness (&bus, NULL, "smoothing", 1, "switch-penalty", 2.0,
       "smoothing-lag", 7, "min-durations", "music=0.08", "target-class", "speech",
       "threshold-on", 0.3, "threshold-off", 0.2, "padding", 0.05, NULL);
   gst_harness_set_src_caps_str (h, F32_CAPS);
@@ -726,7 +681,7 @@ test_decoder_properties (void **state)
   pt_frames_free (&ref);
   pt_frames_free (&plain);
   pt_frames_free (&got);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -770,7 +725,7 @@ test_segment_messages (void **state)
 
   pt_frames_init (&ref);
   pt_reference (x, N, NULL, &ref, segs);
-  h = make_harness (&bus, F32_CAPS, NULL);
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
   gst_util_set_object_arg (G_OBJECT (h->element), "message-mode", "segment");
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -804,7 +759,7 @@ test_segment_messages (void **state)
   assert_int_equal (got, segs->len / 3);
   g_array_free (segs, TRUE);
   pt_frames_free (&ref);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -855,7 +810,7 @@ test_labels_pad_audacity (void **state)
   const int64_t N = 3 * PT_RATE;
   float *x = pt_signal (N, 10);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, NULL, NULL);
+  GstHarness *h = pt_make_harness (&bus, NULL, NULL);
   GstHarness *hl;
   pt_frames ref;
   GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
@@ -895,7 +850,7 @@ test_labels_pad_audacity (void **state)
   g_array_free (segs, TRUE);
   pt_frames_free (&ref);
   gst_harness_teardown (hl);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -906,7 +861,7 @@ test_labels_pad_jsonl (void **state)
   const int64_t N = PT_RATE;
   float *x = pt_signal (N, 11);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, NULL, NULL);
+  GstHarness *h = pt_make_harness (&bus, NULL, NULL);
   GstHarness *hl;
   GstBuffer *b;
   int64_t got = 0;
@@ -932,7 +887,7 @@ test_labels_pad_jsonl (void **state)
   }
   assert_int_equal (got, expected_frames (N));
   gst_harness_teardown (hl);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
@@ -945,7 +900,7 @@ test_labels_pad_text (void **state)
   const int64_t N = 3 * PT_RATE + 50;
   float *x = pt_signal (N, 14);
   GstBus *bus;
-  GstHarness *h = make_harness (&bus, NULL, "label-format", 5, NULL);
+  GstHarness *h = pt_make_harness (&bus, NULL, "label-format", 5, NULL);
   GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
   GstBuffer *b;
   pt_frames ref;
@@ -983,7 +938,7 @@ test_labels_pad_text (void **state)
   assert_true (pieces > ref.n / 25);
   pt_frames_free (&ref);
   gst_harness_teardown (hl);
-  free_harness (h, bus);
+  pt_free_harness (h, bus);
   free (x);
 }
 
