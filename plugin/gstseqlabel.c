@@ -22,6 +22,7 @@ GST_DEBUG_CATEGORY (gst_seqlabel_debug);
 #define DEFAULT_MESSAGE_MODE GST_SEQLABEL_MESSAGE_SEGMENT
 #define DEFAULT_LABEL_FORMAT GST_SEQLABEL_FORMAT_AUDACITY
 #define DEFAULT_NUM_THREADS 1
+#define DEFAULT_GATE GST_SEQLABEL_GATE_NONE
 
 enum {
   PROP_0,
@@ -42,6 +43,7 @@ enum {
   PROP_MESSAGE_MODE,
   PROP_LABEL_FORMAT,
   PROP_NUM_THREADS,
+  PROP_GATE,
   PROP_LATENCY,
 };
 
@@ -75,6 +77,26 @@ gst_seqlabel_smoothing_get_type (void)
   };
   if (g_once_init_enter (&type)) {
     GType t = g_enum_register_static ("GstSeqLabelSmoothing", values);
+    g_once_init_leave (&type, t);
+  }
+  return type;
+}
+
+GType
+gst_seqlabel_gate_get_type (void)
+{
+  static GType type = 0;
+  static const GEnumValue values[] = {
+    {GST_SEQLABEL_GATE_NONE, "All audio passes as it comes", "none"},
+    {GST_SEQLABEL_GATE_DROP,
+        "Only the target class's audio passes, once labelled; the rest is dropped", "drop"},
+    {GST_SEQLABEL_GATE_SILENCE,
+        "All audio passes once labelled, the target class's as it is, the rest as "
+        "silence", "silence"},
+    {0, NULL, NULL}
+  };
+  if (g_once_init_enter (&type)) {
+    GType t = g_enum_register_static ("GstSeqLabelGate", values);
     g_once_init_leave (&type, t);
   }
   return type;
@@ -192,6 +214,9 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
     case PROP_NUM_THREADS:
       p->num_threads = g_value_get_int (value);
       break;
+    case PROP_GATE:
+      self->gate = g_value_get_enum (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -258,6 +283,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_NUM_THREADS:
       g_value_set_int (value, p->num_threads);
+      break;
+    case PROP_GATE:
+      g_value_set_enum (value, self->gate);
       break;
     case PROP_LATENCY:
       g_value_set_uint64 (value, self->latency);
@@ -385,6 +413,11 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_STREAM_START:
       self->labelpad_need_start = TRUE;
+      /* a new stream: audio the gate holds goes out before it */
+      if (!g_queue_is_empty (&self->gate_q)) {
+        gst_seqlabel_finish_run (self);
+        gst_seqlabel_reset_run (self);
+      }
       break;
     case GST_EVENT_FLUSH_START:
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
@@ -433,7 +466,13 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       gst_seqlabel_reset_run (self);
       gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
       break;
+    case GST_EVENT_CAPS:
+      /* set_caps ends the run first when the gate holds audio in the old format */
+      break;
     default:
+      /* others (tags, ...) wait behind the audio the gate holds */
+      if (GST_EVENT_IS_SERIALIZED (event) && gst_seqlabel_gate_hold_event (self, event))
+        return TRUE;
       break;
   }
   return GST_BASE_TRANSFORM_CLASS (parent_class)->sink_event (trans, event);
@@ -525,7 +564,16 @@ gst_seqlabel_stop (GstBaseTransform * trans)
 static GstFlowReturn
 gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
-  return gst_seqlabel_process (GST_SEQLABEL (trans), buf);
+  GstSeqLabel *self = GST_SEQLABEL (trans);
+  GstFlowReturn ret = gst_seqlabel_process (self, buf);
+  guint64 n;
+
+  if (self->gate_mode == GST_SEQLABEL_GATE_NONE || ret != GST_FLOW_OK)
+    return ret;
+  /* the gate keeps it until its frames are labelled and pushes it itself */
+  n = gst_buffer_get_size (buf) / GST_AUDIO_INFO_BPF (&self->info);
+  ret = gst_seqlabel_gate_hold (self, gst_buffer_ref (buf), self->run_samples - n);
+  return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
 }
 
 static void
@@ -540,6 +588,7 @@ gst_seqlabel_finalize (GObject * object)
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);
+  gst_seqlabel_gate_free (self);
   g_free (self->text);
   g_mutex_clear (&self->model_lock);
   while (!g_queue_is_empty (&self->lq))
@@ -571,6 +620,8 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->message_mode = DEFAULT_MESSAGE_MODE;
   self->label_format = DEFAULT_LABEL_FORMAT;
+  self->gate = DEFAULT_GATE;
+  gst_seqlabel_gate_init (self);
   self->latency = GST_CLOCK_TIME_NONE;
   self->speech_class = -1;
   self->piece_label = -1;
@@ -678,6 +729,12 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_int ("num-threads", "Threads",
           "Encoder threads (labels are the same for any count)",
           1, 64, DEFAULT_NUM_THREADS, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_GATE,
+      g_param_spec_enum ("gate", "Gate",
+          "What becomes of the audio outside target-class segments (needs "
+          "target-class): drop or silence holds the audio until it is labelled, "
+          "which adds one frame hop to the latency", gst_seqlabel_gate_get_type (),
+          DEFAULT_GATE, rw_ready));
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_uint64 ("latency", "Latency",
           "How long after its audio a frame's label is final, in nanoseconds "
@@ -709,4 +766,5 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   gst_type_mark_as_plugin_api (gst_seqlabel_smoothing_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_seqlabel_message_mode_get_type (), 0);
   gst_type_mark_as_plugin_api (gst_seqlabel_format_get_type (), 0);
+  gst_type_mark_as_plugin_api (gst_seqlabel_gate_get_type (), 0);
 }

@@ -40,6 +40,14 @@ typedef enum {
   GST_SEQLABEL_SMOOTHING_VITERBI = SL_SMOOTH_VITERBI,
 } GstSeqLabelSmoothing;
 
+/* What happens to the audio outside the target class's segments. */
+typedef enum {
+  GST_SEQLABEL_GATE_NONE = 0,    /* all audio passes as it comes (labels only) */
+  GST_SEQLABEL_GATE_DROP = 1,    /* only the target class's audio passes */
+  GST_SEQLABEL_GATE_SILENCE = 2, /* the rest passes as silence, timing unchanged */
+} GstSeqLabelGate;
+
+GType gst_seqlabel_gate_get_type (void);
 GType gst_seqlabel_smoothing_get_type (void);
 GType gst_seqlabel_message_mode_get_type (void);
 GType gst_seqlabel_format_get_type (void);
@@ -70,6 +78,7 @@ struct _GstSeqLabel {
   gboolean post_messages;
   GstSeqLabelMessageMode message_mode;
   GstSeqLabelFormat label_format;
+  GstSeqLabelGate gate;
 
   /* --- library objects: made in start(), used by the streaming thread --- */
   sl_model *model;
@@ -111,6 +120,16 @@ struct _GstSeqLabel {
   gint piece_len;
   gsize text_len;
 
+  /* --- the gate (seqlabel_gate.c; streaming thread): the audio is held until
+   * its frames are labelled, then passes, is dropped or silenced --- */
+  GstSeqLabelGate gate_mode; /* the property when the element started */
+  gint gate_class;           /* the target class, which passes */
+  GQueue gate_q;             /* held GstBuffers and serialized GstEvents, in order */
+  GArray *gate_keep;         /* guint8 per labelled frame of the run, from gate_keep_base */
+  gint64 gate_keep_base;
+  gboolean gate_last_keep;   /* the latest labelled frame's, for a tail past the last frame */
+  gboolean gate_dropped;     /* audio dropped since the last piece pushed: DISCONT */
+
   /* --- the "labels" request pad (pointer under GST_OBJECT_LOCK) --- */
   GstPad *labelpad;
   gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
@@ -147,6 +166,22 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
+
+/* seqlabel_gate.c: gate=drop|silence */
+void gst_seqlabel_gate_init (GstSeqLabel * self);
+void gst_seqlabel_gate_free (GstSeqLabel * self);
+/* Everything held is discarded (flush, stop, a failed run). */
+void gst_seqlabel_gate_clear (GstSeqLabel * self);
+/* Frame `index` of the run is labelled `label`. */
+void gst_seqlabel_gate_frame (GstSeqLabel * self, gint64 index, int label);
+/* Holds buf (its first sample is sample `first` of the run; the gate takes the
+ * reference), then lets out whatever is labelled. */
+GstFlowReturn gst_seqlabel_gate_hold (GstSeqLabel * self, GstBuffer * buf, guint64 first);
+/* Queues a serialized event behind held audio; FALSE when nothing is held
+ * (the caller sends it on as usual). */
+gboolean gst_seqlabel_gate_hold_event (GstSeqLabel * self, GstEvent * event);
+/* The run is over and every frame labelled: all held audio and events go out. */
+GstFlowReturn gst_seqlabel_gate_run_over (GstSeqLabel * self);
 
 G_END_DECLS
 

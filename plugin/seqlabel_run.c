@@ -120,8 +120,10 @@ library_format (GstSeqLabelFormat f)
 static GstClockTime
 run_latency (GstSeqLabel * self, const sl_converter * conv)
 {
+  /* the gate holds a frame's first sample until the frame is labelled: one hop more */
   return gst_util_uint64_scale_int_ceil (sl_labeler_latency_samples (self->labeler) +
-      (conv ? sl_converter_delay (conv) : 0), GST_SECOND, self->rate);
+      (conv ? sl_converter_delay (conv) : 0) +
+      (self->gate_mode != GST_SEQLABEL_GATE_NONE ? self->hop : 0), GST_SECOND, self->rate);
 }
 
 /* Makes the labeler from the properties (the model is loaded). */
@@ -132,6 +134,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   sl_labeler_config cfg;
   GstSeqLabelSettings p;
   GstSeqLabelFormat format;
+  GstSeqLabelGate gate;
   sl_labeler *lab;
   gboolean ok = FALSE;
 
@@ -140,6 +143,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   p.min_durations = g_strdup (self->props.min_durations);
   p.target_class = g_strdup (self->props.target_class);
   format = self->label_format;
+  gate = self->gate;
   GST_OBJECT_UNLOCK (self);
 
   sl_labeler_config_default (&cfg);
@@ -171,6 +175,11 @@ gst_seqlabel_open (GstSeqLabel * self)
       goto out;
     }
   }
+  if (gate != GST_SEQLABEL_GATE_NONE && cfg.decoder.target_class < 0) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: gate needs target-class, the class whose audio passes"), (NULL));
+    goto out;
+  }
   if (cfg.decoder.off_threshold > cfg.decoder.on_threshold) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("seqlabel: threshold-off %g is above threshold-on %g",
@@ -186,6 +195,9 @@ gst_seqlabel_open (GstSeqLabel * self)
     goto out;
   }
 
+  gst_seqlabel_gate_clear (self);
+  self->gate_mode = gate;
+  self->gate_class = cfg.decoder.target_class;
   GST_OBJECT_LOCK (self);
   self->labeler = lab;
   self->latency = run_latency (self, NULL);
@@ -221,6 +233,7 @@ gst_seqlabel_close (GstSeqLabel * self)
   self->latency = GST_CLOCK_TIME_NONE;
   self->run_started = FALSE;
   GST_OBJECT_UNLOCK (self);
+  gst_seqlabel_gate_clear (self);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -308,6 +321,7 @@ on_frame (void *user, int64_t index, int label, float confidence,
   g_array_append_val (self->frames, f);
   g_array_append_vals (self->probs, probs, n_classes);
   self->last_is_speech = label == self->speech_class;
+  gst_seqlabel_gate_frame (self, index, label);
 
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
     gst_seqlabel_post_frame (self, &f, probs);
@@ -441,8 +455,10 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
   sl_converter *conv = NULL;
   GstClockTime latency;
 
+  /* held audio is in the old format: with any, the run ends and it goes out first */
   if (self->have_info && rate == GST_AUDIO_INFO_RATE (&self->info) &&
-      channels == GST_AUDIO_INFO_CHANNELS (&self->info)) {
+      channels == GST_AUDIO_INFO_CHANNELS (&self->info) &&
+      g_queue_is_empty (&self->gate_q)) {
     self->info = *info;
     return TRUE;
   }
@@ -490,6 +506,7 @@ gst_seqlabel_reset_run (GstSeqLabel * self)
   self->run_samples = 0;
   self->piece_label = -1;
   self->piece_len = 0;
+  gst_seqlabel_gate_clear (self); /* a flush or an error: what is held is not wanted */
 }
 
 GstFlowReturn
@@ -517,6 +534,12 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   end_callbacks (self);
   GST_DEBUG_OBJECT (self, "run finished after %" G_GUINT64_FORMAT " samples",
       self->run_samples);
+  {
+    /* every frame is labelled now: held audio goes out */
+    GstFlowReturn gate = gst_seqlabel_gate_run_over (self);
+    if (ret == GST_FLOW_OK)
+      ret = gate;
+  }
   gst_seqlabel_reset_run (self);
   return ret;
 }

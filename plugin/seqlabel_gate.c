@@ -1,0 +1,253 @@
+/* The gate (gate=drop|silence): audio is held until the frames covering it are
+ * labelled, then the target class's audio passes and the rest is dropped or
+ * replaced by silence. Serialized events that arrive while audio is held wait
+ * behind it, so the stream's order is kept. A frame covers the input samples
+ * of its hop's time span, so this works at any input rate. See docs/element.md. */
+#include "gstseqlabel.h"
+
+typedef struct {
+  GstBuffer *buf;         /* NULL: an event */
+  GstEvent *event;
+  guint64 start;          /* run sample of buf's first sample */
+  guint64 next;           /* the first sample not yet let out */
+  guint64 end;            /* one past buf's last sample */
+  gboolean metas_given;   /* its metas went out with an earlier piece */
+} Held;
+
+void
+gst_seqlabel_gate_init (GstSeqLabel * self)
+{
+  g_queue_init (&self->gate_q);
+  self->gate_keep = g_array_new (FALSE, FALSE, sizeof (guint8));
+}
+
+static void
+held_free (gpointer data)
+{
+  Held *h = data;
+  if (h->buf)
+    gst_buffer_unref (h->buf);
+  if (h->event)
+    gst_event_unref (h->event);
+  g_free (h);
+}
+
+static void
+reset_frames (GstSeqLabel * self)
+{
+  g_array_set_size (self->gate_keep, 0);
+  self->gate_keep_base = 0;
+  self->gate_last_keep = FALSE;
+}
+
+void
+gst_seqlabel_gate_clear (GstSeqLabel * self)
+{
+  g_queue_clear_full (&self->gate_q, held_free);
+  reset_frames (self);
+  self->gate_dropped = FALSE;
+}
+
+void
+gst_seqlabel_gate_free (GstSeqLabel * self)
+{
+  gst_seqlabel_gate_clear (self);
+  g_array_unref (self->gate_keep);
+}
+
+void
+gst_seqlabel_gate_frame (GstSeqLabel * self, gint64 index, int label)
+{
+  guint8 keep = label == self->gate_class;
+  if (self->gate_mode == GST_SEQLABEL_GATE_NONE)
+    return;
+  /* frames come in order, once each: index is the next one */
+  g_warn_if_fail (index == self->gate_keep_base + (gint64) self->gate_keep->len);
+  g_array_append_val (self->gate_keep, keep);
+  self->gate_last_keep = keep;
+}
+
+/* The first input sample of run frame f: its hop's start in time. */
+static guint64
+frame_start (GstSeqLabel * self, gint64 f)
+{
+  return gst_util_uint64_scale_int ((guint64) f * (guint64) self->hop,
+      GST_AUDIO_INFO_RATE (&self->info), self->rate);
+}
+
+/* The run frame that input sample s lies in. */
+static gint64
+frame_of (GstSeqLabel * self, guint64 s)
+{
+  gint64 f = (gint64) gst_util_uint64_scale_int (s, self->rate,
+      self->hop * GST_AUDIO_INFO_RATE (&self->info));
+  while (frame_start (self, f + 1) <= s)
+    f++;
+  while (f > 0 && frame_start (self, f) > s)
+    f--;
+  return f;
+}
+
+/* Whether frame f passes; past the labelled frames (a run's tail shorter
+ * than a hop) the latest frame's decision holds. */
+static gboolean
+frame_keeps (GstSeqLabel * self, gint64 f)
+{
+  gint64 i = f - self->gate_keep_base;
+  if (i >= 0 && i < (gint64) self->gate_keep->len)
+    return g_array_index (self->gate_keep, guint8, i);
+  return self->gate_last_keep;
+}
+
+static GstClockTime
+samples_time (GstSeqLabel * self, guint64 n)
+{
+  return gst_util_uint64_scale_int (n, GST_SECOND, GST_AUDIO_INFO_RATE (&self->info));
+}
+
+/* Samples [from, to) of h's buffer as a buffer of their own, timed. */
+static GstBuffer *
+piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
+{
+  gint bpf = GST_AUDIO_INFO_BPF (&self->info);
+  GstBufferCopyFlags flags = GST_BUFFER_COPY_FLAGS | GST_BUFFER_COPY_MEMORY;
+  GstBuffer *b;
+  GstClockTime pts = GST_BUFFER_PTS (h->buf);
+
+  /* the labels (metas) ride on the first piece that goes out */
+  if (!h->metas_given)
+    flags |= GST_BUFFER_COPY_META;
+  h->metas_given = TRUE;
+  b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
+      (gsize) (to - from) * bpf);
+  GST_BUFFER_FLAG_UNSET (b, GST_BUFFER_FLAG_DISCONT);
+  GST_BUFFER_OFFSET (b) = GST_BUFFER_OFFSET_NONE;
+  GST_BUFFER_OFFSET_END (b) = GST_BUFFER_OFFSET_NONE;
+  if (GST_CLOCK_TIME_IS_VALID (pts)) {
+    GST_BUFFER_PTS (b) = pts + samples_time (self, from - h->start);
+    GST_BUFFER_DURATION (b) = pts + samples_time (self, to - h->start) - GST_BUFFER_PTS (b);
+  }
+  return b;
+}
+
+/* Lets out samples [h->next, to) of h: silence mode one piece with the dropped
+ * spans silenced, drop mode one piece per passing span. */
+static GstFlowReturn
+let_out (GstSeqLabel * self, Held * h, guint64 to)
+{
+  GstPad *src = GST_BASE_TRANSFORM_SRC_PAD (GST_BASE_TRANSFORM (self));
+  gint bpf = GST_AUDIO_INFO_BPF (&self->info);
+  GstBuffer *out = NULL;
+  GstMapInfo map;
+  guint64 s = h->next;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  if (self->gate_mode == GST_SEQLABEL_GATE_SILENCE)
+    out = piece (self, h, s, to); /* shares the memory until a span is silenced */
+  map.data = NULL;
+  while (s < to && ret == GST_FLOW_OK) {
+    /* a span of frames with one decision */
+    gboolean keep = frame_keeps (self, frame_of (self, s));
+    guint64 e = s;
+    while (e < to && frame_keeps (self, frame_of (self, e)) == keep)
+      e = MIN (to, frame_start (self, frame_of (self, e) + 1));
+    if (self->gate_mode == GST_SEQLABEL_GATE_SILENCE) {
+      if (!keep && map.data == NULL && !gst_buffer_map (out, &map, GST_MAP_READWRITE)) {
+        gst_buffer_unref (out);
+        GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: cannot map buffer"), (NULL));
+        return GST_FLOW_ERROR;
+      }
+      if (!keep)
+        gst_audio_format_info_fill_silence (self->info.finfo,
+            map.data + (gsize) (s - h->next) * bpf, (gsize) (e - s) * bpf);
+    } else if (keep) {
+      GstBuffer *b = piece (self, h, s, e);
+      if (self->gate_dropped)
+        GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+      self->gate_dropped = FALSE;
+      ret = gst_pad_push (src, b);
+    } else {
+      self->gate_dropped = TRUE;
+    }
+    s = e;
+  }
+  if (out != NULL) {
+    if (map.data != NULL)
+      gst_buffer_unmap (out, &map);
+    ret = gst_pad_push (src, out);
+  }
+  h->next = to;
+  return ret;
+}
+
+/* Lets out, in order, every held event and every held sample whose frame is
+ * labelled (all of them once the run is over). */
+static GstFlowReturn
+release (GstSeqLabel * self, gboolean all)
+{
+  GstPad *src = GST_BASE_TRANSFORM_SRC_PAD (GST_BASE_TRANSFORM (self));
+  guint64 labelled = frame_start (self, self->gate_keep_base + self->gate_keep->len);
+  GstFlowReturn ret = GST_FLOW_OK;
+  Held *h;
+
+  while (ret == GST_FLOW_OK && (h = g_queue_peek_head (&self->gate_q)) != NULL) {
+    if (h->event != NULL) {
+      gst_pad_push_event (src, h->event);
+      h->event = NULL;
+    } else {
+      guint64 to = all ? h->end : MIN (h->end, labelled);
+      if (to <= h->next)
+        break;
+      ret = let_out (self, h, to);
+      if (h->next < h->end)
+        break;
+    }
+    held_free (g_queue_pop_head (&self->gate_q));
+  }
+  /* the decisions of frames wholly let out are not needed again */
+  h = g_queue_peek_head (&self->gate_q);
+  if (h != NULL && h->event == NULL) {
+    gint64 done = frame_of (self, h->next) - self->gate_keep_base;
+    if (done > 0) {
+      g_array_remove_range (self->gate_keep, 0, (guint) done);
+      self->gate_keep_base += done;
+    }
+  }
+  return ret;
+}
+
+GstFlowReturn
+gst_seqlabel_gate_hold (GstSeqLabel * self, GstBuffer * buf, guint64 first)
+{
+  Held *h = g_new0 (Held, 1);
+  h->buf = buf;
+  h->start = h->next = first;
+  h->end = first + gst_buffer_get_size (buf) / GST_AUDIO_INFO_BPF (&self->info);
+  g_queue_push_tail (&self->gate_q, h);
+  return release (self, FALSE);
+}
+
+gboolean
+gst_seqlabel_gate_hold_event (GstSeqLabel * self, GstEvent * event)
+{
+  Held *h;
+  if (g_queue_is_empty (&self->gate_q))
+    return FALSE;
+  h = g_new0 (Held, 1);
+  h->event = event;
+  g_queue_push_tail (&self->gate_q, h);
+  return TRUE;
+}
+
+GstFlowReturn
+gst_seqlabel_gate_run_over (GstSeqLabel * self)
+{
+  GstFlowReturn ret = GST_FLOW_OK;
+  if (self->gate_mode != GST_SEQLABEL_GATE_NONE) {
+    ret = release (self, TRUE);
+    if (ret != GST_FLOW_OK)
+      g_queue_clear_full (&self->gate_q, held_free);
+  }
+  reset_frames (self);
+  return ret;
+}

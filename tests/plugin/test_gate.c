@@ -1,0 +1,300 @@
+/* The element's gate (gate=drop|silence, target-class): what comes out is
+ * worked out here from the library's own labels of the same samples (frame i
+ * covers the input samples of its hop's time span; a tail past the last frame
+ * follows the last frame), never from the element's earlier output. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <gst/audio/audio.h>
+#include <gst/check/gstharness.h>
+
+#include "plugin_test_util.h"
+
+#define SPEECH 1 /* the test model's speech class */
+#define GATE_DROP 1    /* the "gate" property's values */
+#define GATE_SILENCE 2
+
+/* The labels of the library's labeler with target-class speech (thresholds
+ * 0.45 / 0.4), on mono at 16 kHz; keep[f] says whether frame f passes. Returns
+ * the frame count. */
+static int64_t
+reference_keep (const float *mono, int64_t n, guint8 ** keep)
+{
+  sl_labeler_config cfg;
+  pt_frames ref;
+  int64_t kept = 0, nf;
+
+  sl_labeler_config_default (&cfg);
+  cfg.decoder.target_class = SPEECH;
+  cfg.decoder.on_threshold = 0.45f;     /* where the random test model splits its frames */
+  cfg.decoder.off_threshold = 0.4f;
+  pt_frames_init (&ref);
+  pt_reference (mono, n, &cfg, &ref, NULL);
+  nf = ref.n;
+  *keep = g_new (guint8, nf);
+  for (int64_t f = 0; f < nf; f++) {
+    assert_int_equal (ref.index[f], f);
+    (*keep)[f] = ref.label[f] == SPEECH;
+    kept += (*keep)[f];
+  }
+  /* the signal must give both kinds of frame, or the test proves little */
+  printf ("%lld of %lld frames pass\n", (long long) kept, (long long) nf);
+  assert_true (kept > nf / 10 && kept < nf - nf / 10);
+  pt_frames_free (&ref);
+  return nf;
+}
+
+/* Whether input sample s (at `per_frame` input samples a frame) passes. */
+static gboolean
+sample_kept (const guint8 * keep, int64_t nf, int64_t per_frame, int64_t s)
+{
+  int64_t f = s / per_frame;
+  return keep[f < nf ? f : nf - 1];
+}
+
+/* Pushes n frames of `channels` 16-bit samples in buffers of varying sizes, a
+ * tag event in the middle, then EOS. Returns the harness. */
+static GstHarness *
+run_gate (int gate, const char *caps, const gint16 * s, int64_t n, int channels,
+    int rate, GstBus ** bus)
+{
+  GstHarness *h = pt_make_harness (bus, caps, "target-class", "speech", "gate", gate,
+      "threshold-on", 0.45, "threshold-off", 0.4, NULL);
+  uint64_t seed = 7;
+  int64_t off = 0;
+
+  while (off < n) {
+    int64_t len;
+    seed = seed * 6364136223846793005ULL + 1442695040888963407ULL;
+    len = MIN (n - off, 1 + (int64_t) ((seed >> 33) % 3000));
+    assert_int_equal (pt_push_s16_at (h, s + channels * off, len, channels, rate, off),
+        GST_FLOW_OK);
+    off += len;
+  }
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  return h;
+}
+
+/* gate=silence: every sample comes out, at its own time, the dropped ones as
+ * zeros; gate=drop: only the kept samples, each piece at its samples' time,
+ * DISCONT after a gap; in both the labels are the library's. */
+static void
+test_gate_at_model_rate (void **state)
+{
+  const int64_t N = 4 * PT_RATE + 77;
+  float *x = pt_signal (N, 12);
+  gint16 *s = g_new (gint16, N);
+  guint8 *keep;
+  int64_t nf, kept = 0;
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  nf = reference_keep (x, N, &keep);
+  for (int64_t i = 0; i < N; i++)
+    kept += sample_kept (keep, nf, PT_HOP, i);
+
+  for (int mode = 0; mode < 2; mode++) {
+    GstBus *bus;
+    GstHarness *h = run_gate (mode ? GATE_DROP : GATE_SILENCE,
+        "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved", s, N, 1,
+        PT_RATE, &bus);
+    GstBuffer *b;
+    int64_t next = 0, got = 0;
+
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      GstMapInfo map;
+      int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
+          GST_SECOND);
+      int64_t len = (int64_t) (gst_buffer_get_size (b) / sizeof (gint16));
+      assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+      if (mode == 0) {          /* silence: contiguous, everything */
+        assert_int_equal (at, next);
+      } else {                  /* drop: a jump is a DISCONT, never backwards */
+        assert_true (at >= next);
+        assert_int_equal (GST_BUFFER_FLAG_IS_SET (b, GST_BUFFER_FLAG_DISCONT), at > next);
+      }
+      for (int64_t i = 0; i < len; i++) {
+        gint16 v = ((const gint16 *) map.data)[i];
+        gboolean k = sample_kept (keep, nf, PT_HOP, at + i);
+        if (mode == 1)
+          assert_true (k);
+        if (v != (k ? s[at + i] : 0))
+          fail_msg ("%s: sample %lld is %d, want %d", mode ? "drop" : "silence",
+              (long long) (at + i), v, k ? s[at + i] : 0);
+      }
+      got += len;
+      next = at + len;
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+    }
+    assert_int_equal (got, mode ? kept : N);
+    assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+    pt_free_harness (h, bus);
+  }
+  g_free (keep);
+  g_free (s);
+  free (x);
+}
+
+/* 48 kHz stereo: the labels are those of the converted stream, a frame
+ * covers 480 input samples, and the dropped ones are silent in both channels. */
+static void
+test_gate_converted (void **state)
+{
+  const int64_t N = 3 * 48000 + 101;
+  float *x = pt_signal (N, 33);
+  gint16 *s = g_new (gint16, 2 * N);
+  GArray *conv = g_array_new (FALSE, FALSE, sizeof (float));
+  char err[SL_ERR_LEN];
+  sl_converter *c = sl_converter_new (48000, 2, PT_RATE, err, sizeof err);
+  guint8 *keep;
+  int64_t nf, next = 0;
+  GstBus *bus;
+  GstHarness *h;
+  GstBuffer *b;
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++)
+    s[2 * i] = s[2 * i + 1] = (gint16) lrint (x[i] * 32768.0);
+  assert_non_null (c);
+  assert_int_equal (sl_converter_push_s16 (c, s, (size_t) N, pt_append_samples, conv,
+          err, sizeof err), 0);
+  assert_int_equal (sl_converter_flush (c, pt_append_samples, conv, err, sizeof err), 0);
+  nf = reference_keep ((float *) conv->data, conv->len, &keep);
+
+  h = run_gate (GATE_SILENCE, "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved",
+      s, N, 2, 48000, &bus);
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    GstMapInfo map;
+    int64_t len = (int64_t) (gst_buffer_get_size (b) / (2 * sizeof (gint16)));
+    assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+    for (int64_t i = 0; i < len; i++) {
+      gboolean k = sample_kept (keep, nf, 480, next + i);
+      for (int ch = 0; ch < 2; ch++)
+        assert_int_equal (((const gint16 *) map.data)[2 * i + ch], k ? s[2 * (next + i)] : 0);
+    }
+    next += len;
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+  }
+  assert_int_equal (next, N);
+  pt_free_harness (h, bus);
+  sl_converter_free (c);
+  g_array_free (conv, TRUE);
+  g_free (keep);
+  g_free (s);
+  free (x);
+}
+
+/* Counts the samples that pass the probed pad, and where a tag event came. */
+typedef struct {
+  int64_t samples;
+  int64_t tag_at;
+} Order;
+
+static GstPadProbeReturn
+note_order (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  Order *o = user;
+  (void) pad;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    o->samples += (int64_t) (gst_buffer_get_size (GST_PAD_PROBE_INFO_BUFFER (info)) / 2);
+  else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_TAG)
+    o->tag_at = o->samples;
+  return GST_PAD_PROBE_OK;
+}
+
+/* A tag event waits behind the audio the gate holds: it comes out after the
+ * samples that came in before it, not ahead of them. */
+static void
+test_gate_keeps_event_order (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 12);
+  gint16 *s = g_new (gint16, N);
+  Order o = { 0, -1 };
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus,
+      "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved",
+      "target-class", "speech", "gate", GATE_SILENCE, NULL);
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, note_order, &o, NULL);
+  assert_int_equal (pt_push_s16_at (h, s, N / 2, 1, PT_RATE, 0), GST_FLOW_OK);
+  assert_true (o.samples < N / 2);      /* held: not all labelled yet */
+  assert_true (gst_harness_push_event (h, gst_event_new_tag (gst_tag_list_new (GST_TAG_TITLE,
+                  "t", NULL))));
+  assert_int_equal (o.tag_at, -1);
+  assert_int_equal (pt_push_s16_at (h, s + N / 2, N / 2, 1, PT_RATE, N / 2), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  assert_int_equal (o.tag_at, N / 2);
+  assert_int_equal (o.samples, N);
+  pt_free_harness (h, bus);
+  g_free (s);
+  free (x);
+}
+
+/* The gate holds a frame's audio until it is labelled: one hop more latency.
+ * Without a target class it refuses to start, naming what is missing. */
+static void
+test_gate_latency_and_settings (void **state)
+{
+  GstClockTime plain, gated;
+  GstElement *el;
+  GstBus *bus;
+  (void) state;
+
+  for (int i = 0; i < 2; i++) {
+    el = gst_element_factory_make ("seqlabel", NULL);
+    g_object_set (el, "model", pt_model_path (), "target-class", "speech", NULL);
+    gst_util_set_object_arg (G_OBJECT (el), "gate", i ? "drop" : "none");
+    assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_SUCCESS);
+    g_object_get (el, "latency", i ? &gated : &plain, NULL);
+    gst_element_set_state (el, GST_STATE_NULL);
+    gst_object_unref (el);
+  }
+  assert_int_equal (gated - plain, 10 * GST_MSECOND);
+
+  el = gst_element_factory_make ("seqlabel", NULL);
+  bus = gst_bus_new ();
+  g_object_set (el, "model", pt_model_path (), NULL);
+  gst_util_set_object_arg (G_OBJECT (el), "gate", "drop");
+  gst_element_set_bus (el, bus);
+  assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  {
+    GstMessage *msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    GError *e = NULL;
+    assert_non_null (msg);
+    gst_message_parse_error (msg, &e, NULL);
+    assert_non_null (strstr (e->message, "gate needs target-class"));
+    g_error_free (e);
+    gst_message_unref (msg);
+  }
+  gst_element_set_state (el, GST_STATE_NULL);
+  gst_element_set_bus (el, NULL);
+  gst_object_unref (el);
+  gst_object_unref (bus);
+}
+
+int
+main (void)
+{
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test (test_gate_at_model_rate),
+    cmocka_unit_test (test_gate_converted),
+    cmocka_unit_test (test_gate_keeps_event_order),
+    cmocka_unit_test (test_gate_latency_and_settings),
+  };
+  pt_init ();
+  return cmocka_run_group_tests (tests, NULL, NULL);
+}
