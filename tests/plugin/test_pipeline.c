@@ -393,6 +393,104 @@ test_labels_file_same_as_command (void **state)
   free (x);
 }
 
+/* gate=drop in a pipeline keeps exactly the speech that `seqlabel label
+ * --target speech` finds in the same 44.1 kHz stereo file: its segments, 441
+ * input samples a frame, and the samples after the last frame when the last
+ * segment reaches it. */
+static void
+test_gate_same_as_command (void **state)
+{
+  const int64_t N = 4 * 44100 + 123;
+  float *x = pt_signal (N, 12);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "g.wav", NULL);
+  gchar *out = g_build_filename (pt_tmp_dir (), "g.out.wav", NULL);
+  gchar *segs = g_build_filename (pt_tmp_dir (), "g.txt", NULL);
+  const char *cmd = g_getenv ("SL_SEQLABEL");
+  gchar *launch, *errs = NULL, *text = NULL;
+  gint status = 0;
+  int64_t want = 0, got = 0, n_frames = 0, speech = 0;
+  gint16 *in, *kept;
+  SF_INFO info = { 0 };
+  SNDFILE *f;
+  pt_frames none;
+  (void) state;
+
+  pt_write_wav (wav, x, N, 44100, 2);
+  {
+    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--target", "speech",
+      "--on-threshold", "0.45", "--off-threshold", "0.4", "-o", segs, wav, NULL
+    };
+    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+            NULL, NULL, NULL, &errs, &status, NULL));
+  }
+  if (!g_spawn_check_wait_status (status, NULL))
+    fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s "
+      "target-class=speech threshold-on=0.45 threshold-off=0.4 gate=drop ! wavenc ! "
+      "filesink location=%s", wav, pt_model_path (), out);
+  pt_frames_init (&none);
+  run_pipeline (launch, &none);
+
+  /* the input, and what the command's segments keep of it */
+  f = sf_open (wav, SFM_READ, &info);
+  assert_non_null (f);
+  in = g_new (gint16, 2 * N);
+  assert_int_equal (sf_readf_short (f, in, N), N);
+  sf_close (f);
+  kept = g_new (gint16, 2 * N);
+  assert_true (g_file_get_contents (segs, &text, NULL, NULL));
+  {
+    /* segments cover every frame: the last one ends at the run's frame count */
+    const gchar *last = g_strrstr (g_strchomp (text), "\n");
+    double t0, t1;
+    assert_int_equal (sscanf (last ? last + 1 : text, "%lf\t%lf", &t0, &t1), 2);
+    n_frames = llround (t1 * 100);
+  }
+  for (gchar * line = strtok (text, "\n"); line; line = strtok (NULL, "\n")) {
+    double t0, t1;
+    char label[32];
+    int64_t f0, f1, s0, s1;
+    assert_int_equal (sscanf (line, "%lf\t%lf\t%31s", &t0, &t1, label), 3);
+    if (strcmp (label, "speech") != 0)
+      continue;
+    f0 = llround (t0 * 100);
+    f1 = llround (t1 * 100);
+    s0 = f0 * 441;
+    s1 = f1 == n_frames ? N : f1 * 441; /* past the last frame, its decision holds */
+    speech += f1 - f0;
+    memcpy (kept + 2 * want, in + 2 * s0, (size_t) (s1 - s0) * 2 * sizeof *in);
+    want += s1 - s0;
+  }
+  assert_true (speech > n_frames / 10 && speech < n_frames - n_frames / 10);
+
+  f = sf_open (out, SFM_READ, &info);
+  assert_non_null (f);
+  assert_int_equal (info.channels, 2);
+  assert_int_equal (info.samplerate, 44100);
+  got = info.frames;
+  assert_int_equal (got, want);
+  {
+    gint16 *o = g_new (gint16, 2 * got);
+    assert_int_equal (sf_readf_short (f, o, got), got);
+    assert_memory_equal (o, kept, (size_t) got * 2 * sizeof *o);
+    g_free (o);
+  }
+  sf_close (f);
+  g_free (in);
+  g_free (kept);
+  g_free (text);
+  g_free (errs);
+  g_free (launch);
+  g_remove (wav);
+  g_remove (out);
+  g_remove (segs);
+  g_free (wav);
+  g_free (out);
+  g_free (segs);
+  pt_frames_free (&none);
+  free (x);
+}
+
 int
 main (void)
 {
@@ -404,6 +502,7 @@ main (void)
     cmocka_unit_test (test_same_as_command_converted),
     cmocka_unit_test (test_seek),
     cmocka_unit_test (test_labels_file_same_as_command),
+    cmocka_unit_test (test_gate_same_as_command),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
