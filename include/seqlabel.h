@@ -502,6 +502,11 @@ int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_
 int64_t sl_labeler_latency_samples(const sl_labeler *l);
 int sl_labeler_sample_rate(const sl_labeler *l);
 int sl_labeler_frame_shift(const sl_labeler *l);  /* hop in samples */
+/* The first sample, at `rate`, of frame f when frames are `hop` samples apart
+ * at `model_rate`: where the frame's time span starts, floor(f * hop * rate /
+ * model_rate). Frame f's label covers samples [start(f), start(f + 1)) of the
+ * audio at its own rate (the element's gate and `seqlabel label --cut`). */
+int64_t sl_frame_start_sample(int64_t f, int hop, int rate, int model_rate);
 int sl_labeler_frame_length(const sl_labeler *l); /* feature window in samples */
 int sl_labeler_num_classes(const sl_labeler *l);
 /* The window settings in force (defaults resolved). Any pointer may be NULL. */

@@ -514,6 +514,13 @@ int sl_labeler_frame_length(const sl_labeler *l) { return l->flen; }
 int sl_labeler_num_classes(const sl_labeler *l) { return l->K; }
 const sl_model *sl_labeler_model(const sl_labeler *l) { return l->m; }
 int64_t sl_labeler_samples_pushed(const sl_labeler *l) { return sl_features_samples_seen(l->feat); }
+
+int64_t sl_frame_start_sample(int64_t f, int hop, int rate, int model_rate)
+{
+    /* below 2^63 for any f up to 10^9 frames (115 days of 10 ms) at 1 MHz */
+    return f * hop * (int64_t)rate / model_rate;
+}
+
 int64_t sl_labeler_frames_emitted(const sl_labeler *l) { return l->emitted; }
 
 void sl_labeler_window(const sl_labeler *l, int *window, int *left_context, int *lookahead,

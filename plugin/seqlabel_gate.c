@@ -71,8 +71,8 @@ gst_seqlabel_gate_frame (GstSeqLabel * self, gint64 index, int label)
 static guint64
 frame_start (GstSeqLabel * self, gint64 f)
 {
-  return gst_util_uint64_scale_int ((guint64) f * (guint64) self->hop,
-      GST_AUDIO_INFO_RATE (&self->info), self->rate);
+  return (guint64) sl_frame_start_sample (f, self->hop, GST_AUDIO_INFO_RATE (&self->info),
+      self->rate);
 }
 
 /* The run frame that input sample s lies in. */

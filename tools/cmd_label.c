@@ -14,6 +14,7 @@
 
 #include "seqlabel.h"
 #include "tools/cli.h"
+#include "tools/cut_audio.h"
 
 #define READ_BLOCK 8192 /* samples per read at least: bounded memory, negligible call overhead */
 
@@ -61,6 +62,11 @@ static void usage(FILE *fp)
         "                          rttm: 'SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>'\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence)\n"
+        "  --cut OUT               with --target: write the target class's audio of the one\n"
+        "                          input to OUT, the rest dropped (the element's gate=drop),\n"
+        "                          at the input's rate and channels, in the container OUT's\n"
+        "                          extension names (.wav .flac .ogg ...; else the input's)\n"
+        "  --cut-silence           --cut keeps the rest as silence (gate=silence)\n"
         "\n"
         "model and windows:\n"
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed default\n"
@@ -115,7 +121,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
-    OPT_CLIP_EDGES,
+    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE,
 };
 
 static const struct option long_opts[] = {
@@ -148,13 +154,16 @@ static const struct option long_opts[] = {
     {"raw-format", required_argument, NULL, OPT_RAW},
     {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
+    {"cut", required_argument, NULL, OPT_CUT},
+    {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct {
-    const char *out_path, *model_path, *min_dur, *target, *skip;
+    const char *out_path, *model_path, *min_dur, *target, *skip, *cut_path;
+    int cut_silence;
     sl_label_format format;
     int segments, quiet;
     sl_labeler_config cfg;
@@ -168,6 +177,10 @@ typedef struct {
     char *buf;
     size_t cap;
     int failed;
+    /* --cut: whether each frame is the target class's (NULL: not cutting) */
+    unsigned char *keep;
+    int64_t n_keep, keep_cap;
+    int target;
 } text_sink;
 
 static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), void *arg)
@@ -213,6 +226,15 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 {
     (void)n_classes;
     text_sink *t = user;
+    if (t->keep) {
+        if (t->n_keep == t->keep_cap) {
+            unsigned char *k = realloc(t->keep, (size_t)(t->keep_cap *= 2));
+            if (!k)
+                return -1;
+            t->keep = k;
+        }
+        t->keep[t->n_keep++] = label == t->target;
+    }
     if (!sl_label_format_is_per_frame(&t->w))
         return 0;
     text_item it = {.index = index, .label = label, .conf = confidence, .probs = probs};
@@ -287,13 +309,21 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         t.w.skip_label = sl_model_class_index(m, a->skip);
     t.cap = 4096;
     t.buf = malloc(t.cap);
+    if (a->cut_path) {
+        t.keep_cap = 4096;
+        t.keep = malloc((size_t)t.keep_cap);
+        t.target = a->cfg.decoder.target_class;
+    }
     cli_output out;
-    if (!t.buf) {
+    if (!t.buf || (a->cut_path && !t.keep)) {
+        free(t.buf);
+        free(t.keep);
         sl_audio_close(r);
         return cli_error("out of memory");
     }
     if (cli_output_open(&out, out_path, "w") != 0) {
         free(t.buf);
+        free(t.keep);
         sl_audio_close(r);
         return 1;
     }
@@ -366,6 +396,10 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     } else {
         rc = cli_output_commit(&out) ? 1 : 0;
     }
+    if (!rc && t.keep)
+        rc = cli_cut_audio(in_path, a->cut_path, t.keep, t.n_keep, sl_labeler_frame_shift(l),
+                           fc->sample_rate, a->cut_silence);
+    free(t.keep);
     free(t.buf);
     sl_audio_close(r);
     return rc;
@@ -414,6 +448,8 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_CLIP_EDGES:
             a->cfg.clip_edges = 1;
             break;
+        case OPT_CUT: a->cut_path = optarg; break;
+        case OPT_CUT_SILENCE: a->cut_silence = 1; break;
         case OPT_SMOOTHING:
             if (!strcmp(optarg, "none"))
                 a->cfg.decoder.smoothing = SL_SMOOTH_NONE;
@@ -474,6 +510,13 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("no input files (see seqlabel label --help)"), -1;
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("--raw-format needs --raw-rate"), -1;
+    if (a->cut_silence && !a->cut_path)
+        return cli_error("--cut-silence needs --cut OUT"), -1;
+    if (a->cut_path && !a->target)
+        return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
+    if (a->cut_path && (argc - optind != 1 || !strcmp(argv[optind], "-") ||
+                        a->audio.raw_encoding != SL_RAW_NONE))
+        return cli_error("--cut takes one input, a file libsndfile reads (not '-', not raw)"), -1;
     return 0;
 }
 

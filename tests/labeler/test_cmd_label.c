@@ -673,6 +673,14 @@ static void test_bad_inputs(void **state)
     expect_error("in.wav --model m.slm --format csv", 2, "--format");
     expect_error("in.wav --model m.slm --threads 0", 2, "--threads");
     expect_error("in.wav --model m.slm --target noise", 2, "noise");
+    /* --cut: needs a target class, one input that is a file; nothing half-written */
+    expect_error("in.wav --model m.slm --cut c.wav", 2, "--cut needs --target");
+    expect_error("in.wav --model m.slm --cut-silence", 2, "--cut-silence needs --cut");
+    expect_error("- --model m.slm --target speech --cut c.wav < in.wav", 2, "not '-'");
+    expect_error("in.wav in.wav --model m.slm --target speech --cut c.wav -o mixed", 2,
+                 "one input");
+    expect_error("nan.wav --model m.slm --target speech --cut c.wav -o nan.txt", 1, "nan.wav");
+    assert_false(exists("c.wav"));
     expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
     expect_error("in.wav --model m.slm --lookahead 100", 1, "window");
     expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");

@@ -393,10 +393,30 @@ test_labels_file_same_as_command (void **state)
   free (x);
 }
 
-/* gate=drop in a pipeline keeps exactly the speech that `seqlabel label
- * --target speech` finds in the same 44.1 kHz stereo file: its segments, 441
- * input samples a frame, and the samples after the last frame when the last
- * segment reaches it. */
+/* Fails unless the 44.1 kHz stereo 16-bit file at path holds exactly the n
+ * sample frames `want`. */
+static void
+assert_wav_equal (const char *path, const gint16 * want, int64_t n)
+{
+  SF_INFO info = { 0 };
+  SNDFILE *f = sf_open (path, SFM_READ, &info);
+  gint16 *got;
+  assert_non_null (f);
+  assert_int_equal (info.channels, 2);
+  assert_int_equal (info.samplerate, 44100);
+  assert_int_equal (info.frames, n);
+  got = g_new (gint16, 2 * n + 2);
+  assert_int_equal (sf_readf_short (f, got, n), n);
+  assert_memory_equal (got, want, (size_t) n * 2 * sizeof *got);
+  g_free (got);
+  sf_close (f);
+}
+
+/* gate=drop in a pipeline, and `seqlabel label --target speech --cut`, keep
+ * exactly the speech segments that `seqlabel label --target speech` finds in
+ * the same 44.1 kHz stereo file (441 input samples a frame, and the samples
+ * after the last frame when the last segment reaches it); --cut-silence keeps
+ * them in place with zeros elsewhere. */
 static void
 test_gate_same_as_command (void **state)
 {
@@ -406,30 +426,23 @@ test_gate_same_as_command (void **state)
   gchar *out = g_build_filename (pt_tmp_dir (), "g.out.wav", NULL);
   gchar *segs = g_build_filename (pt_tmp_dir (), "g.txt", NULL);
   const char *cmd = g_getenv ("SL_SEQLABEL");
+  const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--target", "speech",
+    "--on-threshold", "0.45", "--off-threshold", "0.4", "-o", segs, wav, NULL, NULL, NULL, NULL
+  };
   gchar *launch, *errs = NULL, *text = NULL;
   gint status = 0;
-  int64_t want = 0, got = 0, n_frames = 0, speech = 0;
-  gint16 *in, *kept;
+  int64_t want = 0, n_frames = 0, speech = 0;
+  gint16 *in, *kept, *muted;
   SF_INFO info = { 0 };
   SNDFILE *f;
   pt_frames none;
   (void) state;
 
   pt_write_wav (wav, x, N, 44100, 2);
-  {
-    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--target", "speech",
-      "--on-threshold", "0.45", "--off-threshold", "0.4", "-o", segs, wav, NULL
-    };
-    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-            NULL, NULL, NULL, &errs, &status, NULL));
-  }
+  assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+          NULL, NULL, NULL, &errs, &status, NULL));
   if (!g_spawn_check_wait_status (status, NULL))
     fail_msg ("seqlabel label failed: %s", errs ? errs : "");
-  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s "
-      "target-class=speech threshold-on=0.45 threshold-off=0.4 gate=drop ! wavenc ! "
-      "filesink location=%s", wav, pt_model_path (), out);
-  pt_frames_init (&none);
-  run_pipeline (launch, &none);
 
   /* the input, and what the command's segments keep of it */
   f = sf_open (wav, SFM_READ, &info);
@@ -438,6 +451,7 @@ test_gate_same_as_command (void **state)
   assert_int_equal (sf_readf_short (f, in, N), N);
   sf_close (f);
   kept = g_new (gint16, 2 * N);
+  muted = g_new0 (gint16, 2 * N);
   assert_true (g_file_get_contents (segs, &text, NULL, NULL));
   {
     /* segments cover every frame: the last one ends at the run's frame count */
@@ -459,25 +473,37 @@ test_gate_same_as_command (void **state)
     s1 = f1 == n_frames ? N : f1 * 441; /* past the last frame, its decision holds */
     speech += f1 - f0;
     memcpy (kept + 2 * want, in + 2 * s0, (size_t) (s1 - s0) * 2 * sizeof *in);
+    memcpy (muted + 2 * s0, in + 2 * s0, (size_t) (s1 - s0) * 2 * sizeof *in);
     want += s1 - s0;
   }
   assert_true (speech > n_frames / 10 && speech < n_frames - n_frames / 10);
 
-  f = sf_open (out, SFM_READ, &info);
-  assert_non_null (f);
-  assert_int_equal (info.channels, 2);
-  assert_int_equal (info.samplerate, 44100);
-  got = info.frames;
-  assert_int_equal (got, want);
-  {
-    gint16 *o = g_new (gint16, 2 * got);
-    assert_int_equal (sf_readf_short (f, o, got), got);
-    assert_memory_equal (o, kept, (size_t) got * 2 * sizeof *o);
-    g_free (o);
+  /* the element */
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s "
+      "target-class=speech threshold-on=0.45 threshold-off=0.4 gate=drop ! wavenc ! "
+      "filesink location=%s", wav, pt_model_path (), out);
+  pt_frames_init (&none);
+  run_pipeline (launch, &none);
+  assert_wav_equal (out, kept, want);
+
+  /* the command */
+  argv[13] = "--cut";
+  argv[14] = out;
+  for (int silence = 0; silence < 2; silence++) {
+    argv[15] = silence ? "--cut-silence" : NULL;
+    g_remove (out);
+    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+            NULL, NULL, NULL, NULL, &status, NULL));
+    assert_true (g_spawn_check_wait_status (status, NULL));
+    if (silence)
+      assert_wav_equal (out, muted, N);
+    else
+      assert_wav_equal (out, kept, want);
   }
-  sf_close (f);
+
   g_free (in);
   g_free (kept);
+  g_free (muted);
   g_free (text);
   g_free (errs);
   g_free (launch);
