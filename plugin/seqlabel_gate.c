@@ -120,7 +120,9 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
   h->metas_given = TRUE;
   b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
       (gsize) (to - from) * bpf);
-  GST_BUFFER_FLAG_UNSET (b, GST_BUFFER_FLAG_DISCONT);
+  /* upstream's DISCONT stays on the buffer's first sample */
+  if (from != h->start)
+    GST_BUFFER_FLAG_UNSET (b, GST_BUFFER_FLAG_DISCONT);
   GST_BUFFER_OFFSET (b) = GST_BUFFER_OFFSET_NONE;
   GST_BUFFER_OFFSET_END (b) = GST_BUFFER_OFFSET_NONE;
   if (GST_CLOCK_TIME_IS_VALID (pts)) {
@@ -204,10 +206,12 @@ release (GstSeqLabel * self, gboolean all)
     }
     held_free (g_queue_pop_head (&self->gate_q));
   }
-  /* the decisions of frames wholly let out are not needed again */
+  /* the decisions of frames wholly let out are not needed again (all of them
+   * when nothing is held: no frame is labelled before its audio arrives) */
   h = g_queue_peek_head (&self->gate_q);
-  if (h != NULL && h->event == NULL) {
-    gint64 done = frame_of (self, h->next) - self->gate_keep_base;
+  if (h == NULL || h->event == NULL) {
+    gint64 done = h ? frame_of (self, h->next) - self->gate_keep_base
+        : (gint64) self->gate_keep->len;
     if (done > 0) {
       g_array_remove_range (self->gate_keep, 0, (guint) done);
       self->gate_keep_base += done;
