@@ -137,7 +137,9 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
         else if (code == SF_ERR_UNRECOGNISED_FORMAT)
-            sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads", name);
+            sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
+                      "(headerless samples: give their encoding and rate, --raw-format and "
+                      "--raw-rate)", name);
         else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
             sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
         else if (is_stdin && !*seekable)

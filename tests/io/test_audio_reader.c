@@ -642,6 +642,7 @@ static void test_error_not_audio(void **state)
     fputs("these are words, not samples\n", fp);
     fclose(fp);
     expect_open_error(path, "not an audio file");
+    expect_open_error(path, "--raw-format and --raw-rate"); /* what headerless samples need */
 }
 
 static void test_error_empty_file(void **state)
