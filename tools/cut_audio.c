@@ -37,9 +37,15 @@ static int output_format(const char *out_path, const SF_INFO *in)
             !strcasecmp(dot, fi.extension))
             major = fi.format;
     }
-    if (!major)
+    if (!major || major == (in->format & SF_FORMAT_TYPEMASK))
         return in->format;
-    const int subtypes[] = {in->format & SF_FORMAT_SUBMASK, SF_FORMAT_PCM_16, SF_FORMAT_VORBIS,
+    /* into another container the input's encoding goes only if it is plain
+     * samples (a WAV can claim MP3 inside, which libsndfile then cannot write) */
+    int sub = in->format & SF_FORMAT_SUBMASK;
+    int plain = sub == SF_FORMAT_PCM_S8 || sub == SF_FORMAT_PCM_U8 || sub == SF_FORMAT_PCM_16 ||
+                sub == SF_FORMAT_PCM_24 || sub == SF_FORMAT_PCM_32 || sub == SF_FORMAT_FLOAT ||
+                sub == SF_FORMAT_DOUBLE;
+    const int subtypes[] = {plain ? sub : SF_FORMAT_PCM_16, SF_FORMAT_PCM_16, SF_FORMAT_VORBIS,
                             SF_FORMAT_MPEG_LAYER_III};
     for (size_t i = 0; i < sizeof subtypes / sizeof subtypes[0]; i++) {
         SF_INFO t = {.samplerate = in->samplerate, .channels = in->channels,

@@ -624,6 +624,35 @@ static void test_interrupt_ends_live_input(void **state)
     assert_false(exists("after/in.tsv"));
 }
 
+/* --cut writes the container its name's extension names (the encoding kept
+ * where that container takes it, else 16-bit), and the input's otherwise; with
+ * --cut-silence every sample is there. (The samples themselves are checked
+ * against the element's gate in tests/plugin/test_pipeline.c.) */
+static void test_cut_container(void **state)
+{
+    (void)state;
+    const struct {
+        const char *name;
+        int format;
+    } cuts[] = {{"cut.flac", SF_FORMAT_FLAC | SF_FORMAT_PCM_16},
+                {"cut.w64", SF_FORMAT_W64 | SF_FORMAT_FLOAT},
+                {"cut.data", SF_FORMAT_WAV | SF_FORMAT_FLOAT}};
+    for (int i = 0; i < 3; i++) {
+        char args[256], path[600];
+        snprintf(args, sizeof args, "in.wav --model m.slm --target speech --cut %s --cut-silence "
+                 "-o /dev/null", cuts[i].name);
+        assert_int_equal(run_label(args), 0);
+        snprintf(path, sizeof path, "%s/%s", dir, cuts[i].name);
+        SF_INFO info = {0};
+        SNDFILE *f = sf_open(path, SFM_READ, &info);
+        assert_non_null(f);
+        sf_close(f);
+        assert_int_equal(info.format, cuts[i].format);
+        assert_int_equal(info.samplerate, 16000);
+        assert_int_equal(info.frames, NSAMP);
+    }
+}
+
 static void expect_error(const char *args, int code, const char *needle)
 {
     int rc = run_label(args);
@@ -713,6 +742,7 @@ int main(void)
         cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_stdin_and_several_files),
         cmocka_unit_test(test_stdout_live),
+        cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
     };
