@@ -131,13 +131,26 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         o->fp = stdout;
         return 0;
     }
+    struct stat st;
+    int exists = stat(path, &st) == 0;
+    if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
+        /* a device or a FIFO (-o /dev/null): written as it is; a temporary file
+         * renamed over it would replace it (as root, /dev/null itself) */
+        o->fp = fopen(path, mode);
+        if (!o->fp) {
+            explain_open_failure(path, errno);
+            free(o->path);
+            memset(o, 0, sizeof *o);
+            return 1;
+        }
+        return 0;
+    }
     size_t n = strlen(path) + 32;
     o->tmp_path = malloc(n);
     if (!o->tmp_path)
         return cli_error("out of memory");
     snprintf(o->tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
-    struct stat st;
-    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode)) {
+    if (exists && S_ISDIR(st.st_mode)) {
         cli_error("%s: cannot write: it is a directory", path);
         free(o->tmp_path);
         free(o->path);
@@ -170,8 +183,9 @@ int cli_output_commit(cli_output *o)
         int bad = ferror(o->fp);
         if (fclose(o->fp) != 0 || bad) {
             rc = cli_error("%s: write failed: %s", o->path, strerror(errno));
-            remove(o->tmp_path);
-        } else if (rename(o->tmp_path, o->path) != 0) {
+            if (o->tmp_path)
+                remove(o->tmp_path);
+        } else if (o->tmp_path && rename(o->tmp_path, o->path) != 0) {
             rc = cli_error("%s: cannot rename temporary file into place: %s", o->path, strerror(errno));
             remove(o->tmp_path);
         }
@@ -187,7 +201,8 @@ void cli_output_abort(cli_output *o)
 {
     if (o->fp && o->fp != stdout) {
         fclose(o->fp);
-        remove(o->tmp_path);
+        if (o->tmp_path)
+            remove(o->tmp_path);
     }
     watch_tmp(NULL);
     free(o->tmp_path);

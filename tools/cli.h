@@ -28,11 +28,12 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
 
 /* Output written to a temporary file beside the destination and renamed into
  * place only on success, so a failure never leaves a partial or clobbered file.
- * path "-" writes to stdout directly. */
+ * path "-" writes to stdout directly, and so does a path that is a device or a
+ * FIFO (/dev/null), which a rename would replace. */
 typedef struct {
     FILE *fp;
     char *path;     /* destination */
-    char *tmp_path; /* NULL for stdout */
+    char *tmp_path; /* NULL for stdout, a device or a FIFO */
 } cli_output;
 int cli_output_open(cli_output *o, const char *path, const char *mode);
 int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */

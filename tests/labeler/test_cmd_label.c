@@ -702,6 +702,12 @@ static void test_bad_inputs(void **state)
     expect_error("in.wav --model m.slm --format csv", 2, "--format");
     expect_error("in.wav --model m.slm --threads 0", 2, "--threads");
     expect_error("in.wav --model m.slm --target noise", 2, "noise");
+    /* A FIFO (or a device: -o /dev/null) is written as it is, not replaced by a
+     * renamed temporary file. */
+    sh("mkfifo out.fifo && (timeout 20 cat out.fifo > fifo.txt &)");
+    assert_int_equal(run_label("in.wav --model m.slm -o out.fifo"), 0);
+    sh("test -p out.fifo && ! ls out.fifo.tmp.* 2>/dev/null && "
+       "for i in $(seq 100); do test -s fifo.txt && break; sleep 0.1; done; test -s fifo.txt");
     /* --cut: needs a target class, one input that is a file; nothing half-written */
     expect_error("in.wav --model m.slm --cut c.wav", 2, "--cut needs --target");
     expect_error("in.wav --model m.slm --cut-silence", 2, "--cut-silence needs --cut");
