@@ -748,8 +748,9 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   gst_element_class_set_static_metadata (element_class,
       "Audio sequence labeler", "Filter/Analyzer/Audio",
       "Labels every 10 ms frame of audio (e.g. silence/speech/music/noise) with a "
-      "transformer model; audio passes unchanged, labels go out as buffer metas, "
-      "bus messages and text on the \"labels\" pad", "seqlabel developers");
+      "transformer model; audio passes unchanged (with gate, only a class's audio), "
+      "labels go out as buffer metas, bus messages and text on the \"labels\" pad",
+      "seqlabel developers");
 
   element_class->request_new_pad = gst_seqlabel_request_new_pad;
   element_class->release_pad = gst_seqlabel_release_pad;

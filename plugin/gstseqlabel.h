@@ -1,7 +1,8 @@
-/* The `seqlabel` element: audio passes through unchanged; each frame's label
- * (from libseqlabel's streaming labeler) comes out as a GstSeqLabelMeta on the
- * audio buffers, as "seqlabel" element messages on the bus, and as text on the
- * optional "labels" request pad. See docs/element.md. */
+/* The `seqlabel` element: audio passes through unchanged (or, with gate, only
+ * the target class's); each frame's label (from libseqlabel's streaming
+ * labeler) comes out as a GstSeqLabelMeta on the audio buffers, as "seqlabel"
+ * element messages on the bus, and as text on the optional "labels" request
+ * pad. See docs/element.md. */
 #ifndef GST_SEQLABEL_H
 #define GST_SEQLABEL_H
 
