@@ -101,16 +101,21 @@ int cli_cut_audio(const char *in_path, const char *out_path, const unsigned char
     if (!out || !buf) {
         rc = cli_error("%s: %s", out_path, out ? "out of memory" : sf_strerror(NULL));
     } else {
-        /* runs of frames with one decision, mapped onto the file's samples */
-        int64_t f = 0;
-        while (rc == 0 && f < n_frames) {
+        /* runs of frames with one decision, mapped onto the file's samples (a
+         * file shorter than a frame has none: one run that is not kept) */
+        const unsigned char none = 0;
+        int64_t nf = n_frames > 0 ? n_frames : 1, f = 0;
+        const unsigned char *k = n_frames > 0 ? keep : &none;
+        while (rc == 0 && f < nf) {
             int64_t g = f + 1;
-            while (g < n_frames && keep[g] == keep[f])
+            while (g < nf && k[g] == k[f])
                 g++;
             int64_t s0 = sl_frame_start_sample(f, hop, info.samplerate, model_rate);
-            int64_t s1 = g < n_frames ? sl_frame_start_sample(g, hop, info.samplerate, model_rate)
-                                      : (int64_t)info.frames;
-            int e = copy_span(in, out, buf, info.channels, s1 - s0, keep[f], silence);
+            int64_t s1 = g < nf ? sl_frame_start_sample(g, hop, info.samplerate, model_rate)
+                                : (int64_t)info.frames;
+            if (s1 > (int64_t)info.frames)
+                s1 = (int64_t)info.frames;
+            int e = s1 > s0 ? copy_span(in, out, buf, info.channels, s1 - s0, k[f], silence) : 0;
             if (e == -1)
                 rc = cli_error("%s: reading samples %lld to %lld failed: %s", in_path,
                                (long long)s0, (long long)s1, sf_strerror(in));

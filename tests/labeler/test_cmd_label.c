@@ -651,6 +651,22 @@ static void test_cut_container(void **state)
         assert_int_equal(info.samplerate, 16000);
         assert_int_equal(info.frames, NSAMP);
     }
+    /* shorter than one frame: no frame labelled, nothing kept, every sample silent */
+    float x[100] = {0.5f};
+    char path[600];
+    snprintf(path, sizeof path, "%s/tiny.wav", dir);
+    write_wav(path, x, 100, 16000, 1, SF_FORMAT_PCM_16);
+    assert_int_equal(run_label("tiny.wav --model m.slm --target speech --cut tiny.cut.wav "
+                               "--cut-silence -o tiny.txt"), 0);
+    snprintf(path, sizeof path, "%s/tiny.cut.wav", dir);
+    SF_INFO info = {0};
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    short got[100];
+    assert_int_equal(sf_readf_short(f, got, 100), 100);
+    sf_close(f);
+    for (int i = 0; i < 100; i++)
+        assert_int_equal(got[i], 0);
 }
 
 static void expect_error(const char *args, int code, const char *needle)
