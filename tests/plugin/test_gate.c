@@ -244,6 +244,60 @@ test_gate_keeps_event_order (void **state)
   free (x);
 }
 
+/* Counts the bytes that pass, and where caps of F32 came. */
+static GstPadProbeReturn
+note_caps (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  int64_t *bytes = user;        /* [0]: so far, [1]: when the F32 caps came */
+  (void) pad;
+  if (info->type & GST_PAD_PROBE_TYPE_BUFFER)
+    bytes[0] += (int64_t) gst_buffer_get_size (GST_PAD_PROBE_INFO_BUFFER (info));
+  else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_CAPS) {
+    GstCaps *caps;
+    gst_event_parse_caps (GST_PAD_PROBE_INFO_EVENT (info), &caps);
+    if (strstr (gst_structure_get_string (gst_caps_get_structure (caps, 0), "format"), "F32"))
+      bytes[1] = bytes[0];
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* New caps while audio is held (another sample format): the run ends, the
+ * audio held in the old format goes out before the new caps, and every sample
+ * comes out (silence mode) in the format it came in. */
+static void
+test_gate_caps_change (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 12);
+  gint16 *s = g_new (gint16, N / 2);
+  int64_t bytes[2] = { 0, -1 };
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus,
+      "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved",
+      "target-class", "speech", "gate", GATE_SILENCE, NULL);
+  GstBuffer *b;
+  (void) state;
+
+  for (int64_t i = 0; i < N / 2; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER |
+      GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM, note_caps, bytes, NULL);
+  assert_int_equal (pt_push_s16_at (h, s, N / 2, 1, PT_RATE, 0), GST_FLOW_OK);
+  assert_true (bytes[0] < N);   /* some held */
+  gst_harness_set_src_caps_str (h,
+      "audio/x-raw,format=F32LE,rate=16000,channels=1,layout=interleaved");
+  assert_int_equal (bytes[1], N);       /* all N/2 16-bit samples before the F32 caps */
+  b = gst_buffer_new_memdup (x + N / 2, (gsize) (N / 2) * sizeof (float));
+  GST_BUFFER_PTS (b) = GST_SECOND;
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  assert_int_equal (bytes[0], N + (N / 2) * (int64_t) sizeof (float));
+  assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+  pt_free_harness (h, bus);
+  g_free (s);
+  free (x);
+}
+
 /* The gate holds a frame's audio until it is labelled: one hop more latency.
  * Without a target class it refuses to start, naming what is missing. */
 static void
@@ -293,6 +347,7 @@ main (void)
     cmocka_unit_test (test_gate_at_model_rate),
     cmocka_unit_test (test_gate_converted),
     cmocka_unit_test (test_gate_keeps_event_order),
+    cmocka_unit_test (test_gate_caps_change),
     cmocka_unit_test (test_gate_latency_and_settings),
   };
   pt_init ();
