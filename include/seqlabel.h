@@ -151,6 +151,12 @@ typedef struct {
     sl_raw_encoding raw_encoding;    /* default SL_RAW_NONE */
     int raw_rate;                    /* Hz, raw input only */
     int raw_channels;                /* raw input only */
+    /* Called with every block of the input's own samples as they are read, before
+     * downmixing and resampling: n_frames interleaved frames of `channels` floats
+     * at the file's rate, on libsndfile's float scale (what `seqlabel label --cut`
+     * writes out). NULL (default): none. */
+    void (*tap)(void *user, const float *frames, long n_frames, int channels);
+    void *tap_user;
 } sl_audio_options;
 
 void sl_audio_options_default(sl_audio_options *opt);
@@ -167,6 +173,9 @@ int sl_audio_rate(const sl_audio_reader *r);        /* output rate */
 int sl_audio_file_rate(const sl_audio_reader *r);   /* the file's own rate */
 int sl_audio_channels(const sl_audio_reader *r);    /* the file's channel count */
 int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes) */
+/* The input's libsndfile format (SF_FORMAT_* container | encoding; headerless
+ * input: SF_FORMAT_RAW with its encoding, G.722 as the 16-bit samples it decodes to). */
+int sl_audio_file_format(const sl_audio_reader *r);
 /* Reads up to max mono samples at the output rate. Returns the count (0 at end),
  * or -1 with a message naming the file (corrupt data, NaN/Inf at a position
  * counted in the file's own sample frames from 0). Memory is bounded: the file

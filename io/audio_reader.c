@@ -25,6 +25,7 @@ struct sl_audio_reader {
     int channels;
     int file_rate;
     int out_rate;
+    int format;          /* libsndfile's SF_FORMAT_* of the input */
     int seekable;        /* regular file: the header's frame count can be trusted */
     int check_length;    /* a short read before file_frames means truncation */
     int64_t file_frames; /* -1 when unknown */
@@ -33,6 +34,8 @@ struct sl_audio_reader {
     int done;            /* everything (including the resampler's tail) delivered */
     long block_frames;   /* frames per libsndfile read */
     float *block;        /* block_frames x channels, interleaved */
+    void (*tap)(void *, const float *, long, int); /* sl_audio_options.tap */
+    void *tap_user;
     /* resampling only */
     soxr_t soxr;
     float *mono;         /* block_frames mono samples awaiting the resampler */
@@ -177,6 +180,9 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     }
     r->channels = info.channels;
     r->file_rate = info.samplerate;
+    r->format = info.format;
+    r->tap = opt->tap;
+    r->tap_user = opt->tap_user;
     r->out_rate = opt->target_rate > 0 ? opt->target_rate : info.samplerate;
     /* Through a pipe the header's length may be a placeholder; from a regular
      * file it is what libsndfile found (it already trims overlong headers). */
@@ -218,6 +224,7 @@ int sl_audio_rate(const sl_audio_reader *r) { return r->out_rate; }
 int sl_audio_file_rate(const sl_audio_reader *r) { return r->file_rate; }
 int sl_audio_channels(const sl_audio_reader *r) { return r->channels; }
 int64_t sl_audio_file_frames(const sl_audio_reader *r) { return r->file_frames; }
+int sl_audio_file_format(const sl_audio_reader *r) { return r->format; }
 int64_t sl_audio_file_position(const sl_audio_reader *r) { return r->pos; }
 
 /* Reads up to `max` (<= block_frames) frames from the file into dst as mono.
@@ -264,6 +271,8 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
             return -1;
         }
     }
+    if (r->tap)
+        r->tap(r->tap_user, buf, n, ch);
     if (ch > 1)
         sl_downmix(buf, n, ch, dst);
     r->pos += n;

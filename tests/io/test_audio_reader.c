@@ -258,6 +258,56 @@ static void test_downmix_exact(void **state)
     }
 }
 
+/* The tap gets the file's own samples (interleaved, at its rate, before the
+ * downmix and the resampler) in order, each exactly once; the format is the
+ * file's. */
+typedef struct {
+    float *x;
+    long n, cap;
+    int channels;
+} tapped;
+
+static void tap_into(void *user, const float *frames, long n_frames, int channels)
+{
+    tapped *t = user;
+    t->channels = channels;
+    assert_true(t->n + n_frames * channels <= t->cap);
+    memcpy(t->x + t->n, frames, sizeof *frames * (size_t)(n_frames * channels));
+    t->n += n_frames * channels;
+}
+
+static void test_tap(void **state)
+{
+    (void)state;
+    const long n = 30011;
+    short *pcm = malloc(sizeof(short) * n * 2);
+    for (long i = 0; i < n; i++)
+        for (int c = 0; c < 2; c++)
+            pcm[i * 2 + c] = sine16(i, c, 440.0 + 200 * c, 44100);
+    const char *path = tmp_path("tap.wav");
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_24, 44100, 2, pcm, n);
+    tapped t = {.x = malloc(sizeof(float) * n * 2), .cap = n * 2};
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.target_rate = 16000;
+    opt.tap = tap_into;
+    opt.tap_user = &t;
+    sl_audio_reader *r = open_ok_ex(path, &opt);
+    assert_int_equal(sl_audio_file_format(r), SF_FORMAT_WAV | SF_FORMAT_PCM_24);
+    long got;
+    float *out = read_all(r, 777, &got);
+    assert_true(got > 0);
+    assert_int_equal(t.channels, 2);
+    assert_int_equal(t.n, n * 2);
+    for (long i = 0; i < n * 2; i++)
+        if (t.x[i] != pcm[i] / 32768.0f)
+            fail_msg("tapped sample %ld: %.9g != %.9g", i, t.x[i], pcm[i] / 32768.0f);
+    sl_audio_close(r);
+    free(out);
+    free(t.x);
+    free(pcm);
+}
+
 /* 44.1 kHz -> 16 kHz: sines at 1, 7 and 7.8 kHz (7.8 kHz = 97.5% of the new
  * Nyquist, inside BEST's pass band; libsamplerate's best converter, used
  * before, took 16.5 dB off it) must come out as the same sines sampled at
@@ -768,6 +818,7 @@ int main(void)
         cmocka_unit_test(test_aiff_exact),
         cmocka_unit_test(test_ogg_vorbis_close),
         cmocka_unit_test(test_downmix_exact),
+        cmocka_unit_test(test_tap),
         cmocka_unit_test(test_resample_sine),
         cmocka_unit_test(test_resample_read_sizes),
         cmocka_unit_test(test_short_file),
