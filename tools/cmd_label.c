@@ -63,9 +63,10 @@ static void usage(FILE *fp)
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence)\n"
         "  --cut OUT               with --target: write the target class's audio of the one\n"
-        "                          input to OUT, the rest dropped (the element's gate=drop),\n"
-        "                          at the input's rate and channels, in the container OUT's\n"
-        "                          extension names (.wav .flac .ogg ...; else the input's)\n"
+        "                          input (a file, or '-') to OUT, the rest dropped (the\n"
+        "                          element's gate=drop), at the input's rate and channels,\n"
+        "                          in the container OUT's extension names (.wav .flac .ogg\n"
+        "                          ...; else the input's)\n"
         "  --cut-silence           --cut keeps the rest as silence (gate=silence)\n"
         "\n"
         "model and windows:\n"
@@ -177,10 +178,9 @@ typedef struct {
     char *buf;
     size_t cap;
     int failed;
-    /* --cut: whether each frame is the target class's (NULL: not cutting) */
-    unsigned char *keep;
-    int64_t n_keep, keep_cap;
-    int target;
+    /* --cut: the audio of the frames labelled `target` (NULL: not cutting) */
+    cli_cut *cut;
+    int target, cut_failed;
 } text_sink;
 
 static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), void *arg)
@@ -226,14 +226,9 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 {
     (void)n_classes;
     text_sink *t = user;
-    if (t->keep) {
-        if (t->n_keep == t->keep_cap) {
-            unsigned char *k = realloc(t->keep, (size_t)(t->keep_cap *= 2));
-            if (!k)
-                return -1;
-            t->keep = k;
-        }
-        t->keep[t->n_keep++] = label == t->target;
+    if (t->cut && cli_cut_frame(t->cut, label == t->target) != 0) {
+        t->cut_failed = 1;
+        return -1;
     }
     if (!sl_label_format_is_per_frame(&t->w))
         return 0;
@@ -248,6 +243,14 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
         return 0;
     text_item it = {.start = start, .end = end, .label = label, .conf = mean_conf};
     return emit_text(t, format_segment(t, &it), format_segment, &it);
+}
+
+/* The reader's tap: --cut gets the input's own samples as they are read. */
+static void cut_tap(void *user, const float *frames, long n_frames, int channels)
+{
+    text_sink *t = user;
+    if (t->cut)
+        cli_cut_samples(t->cut, frames, n_frames, channels);
 }
 
 static const char *extension(sl_label_format f)
@@ -294,36 +297,37 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
 {
     char err[SL_ERR_LEN];
     const sl_feature_config *fc = sl_model_feature_config(m);
+    text_sink t = {0};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;
+    opt.tap = a->cut_path ? cut_tap : NULL;
+    opt.tap_user = &t;
     sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
     if (!r)
         return cli_error("%s", err);
 
     char stem[256];
     file_stem(in_path, stem, sizeof stem);
-    text_sink t = {0};
     sl_label_writer_init(&t.w, a->format, m, stem);
     t.w.jsonl_segments = a->segments;
     if (a->skip)
         t.w.skip_label = sl_model_class_index(m, a->skip);
     t.cap = 4096;
     t.buf = malloc(t.cap);
-    if (a->cut_path) {
-        t.keep_cap = 4096;
-        t.keep = malloc((size_t)t.keep_cap);
-        t.target = a->cfg.decoder.target_class;
-    }
     cli_output out;
-    if (!t.buf || (a->cut_path && !t.keep)) {
-        free(t.buf);
-        free(t.keep);
+    if (!t.buf) {
         sl_audio_close(r);
         return cli_error("out of memory");
     }
-    if (cli_output_open(&out, out_path, "w") != 0) {
+    if (a->cut_path) {
+        t.target = a->cfg.decoder.target_class;
+        t.cut = cli_cut_open(a->cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
+                             sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
+                             a->cut_silence);
+    }
+    if ((a->cut_path && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
+        cli_cut_abort(t.cut);
         free(t.buf);
-        free(t.keep);
         sl_audio_close(r);
         return 1;
     }
@@ -358,7 +362,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         if (got == 0)
             break;
         if (sl_labeler_push(l, block, (size_t)got, &sink, err, sizeof err) != 0) {
-            rc = t.failed ? 1 : cli_error("%s: %s", in_path, err);
+            rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
             break;
         }
         /* Standard output shows each block's labels as they are final, not when
@@ -385,21 +389,22 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     if (live)
         cli_interrupt_ends_input(0);
     if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
-        rc = t.failed ? 1 : cli_error("%s: %s", in_path, err);
+        rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
     if (progress)
         fprintf(stderr, "\r\033[K");
     if (!rc && t.failed)
         rc = cli_error("%s: write failed: %s", out_path, strerror(errno));
+    /* the cut's own error (a write failure stopped the labeling) is said here */
+    if (t.cut && (!rc || t.cut_failed))
+        rc = cli_cut_finish(t.cut) || rc;
+    else
+        cli_cut_abort(t.cut);
     if (rc) {
         cli_output_abort(&out);
         sl_labeler_reset(l);
     } else {
         rc = cli_output_commit(&out) ? 1 : 0;
     }
-    if (!rc && t.keep)
-        rc = cli_cut_audio(in_path, a->cut_path, t.keep, t.n_keep, sl_labeler_frame_shift(l),
-                           fc->sample_rate, a->cut_silence);
-    free(t.keep);
     free(t.buf);
     sl_audio_close(r);
     return rc;
@@ -514,9 +519,8 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--cut-silence needs --cut OUT"), -1;
     if (a->cut_path && !a->target)
         return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
-    if (a->cut_path && (argc - optind != 1 || !strcmp(argv[optind], "-") ||
-                        a->audio.raw_encoding != SL_RAW_NONE))
-        return cli_error("--cut takes one input, a file libsndfile reads (not '-', not raw)"), -1;
+    if (a->cut_path && argc - optind != 1)
+        return cli_error("--cut takes one input"), -1;
     return 0;
 }
 

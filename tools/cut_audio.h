@@ -1,15 +1,27 @@
-/* `seqlabel label --cut`: a labelled file's kept frames as audio. */
+/* `seqlabel label --cut`: a labelled input's kept frames as audio, written as
+ * the labels come. */
 #ifndef SL_CUT_AUDIO_H
 #define SL_CUT_AUDIO_H
 
 #include <stdint.h>
 
-/* Writes to out_path (atomically) the audio of in_path at its rate and
- * channels, in the container out_path's extension names (else in_path's),
- * where keep[f] is set for frame f of n_frames (frames `hop` samples apart at
- * `model_rate`); the other frames are dropped, or written as silence with
- * `silence`. Returns 0, or 1 with the error printed. */
-int cli_cut_audio(const char *in_path, const char *out_path, const unsigned char *keep,
-                  int64_t n_frames, int hop, int model_rate, int silence);
+typedef struct cli_cut cli_cut;
+
+/* Opens out_path (under a temporary name) for audio at `rate` Hz with `channels`,
+ * in the container out_path's extension names, else `in_format` (the input's
+ * libsndfile format); frames are `hop` samples apart at `model_rate`. The rest
+ * is dropped, or written as silence with `silence`. NULL with the error printed. */
+cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channels, int hop,
+                      int model_rate, int silence);
+/* The input's next samples, in order (from an sl_audio_options.tap). */
+void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channels);
+/* The next frame's decision: its samples are written (keep) or not. 0, or -1
+ * when writing failed (reported by cli_cut_finish). */
+int cli_cut_frame(cli_cut *c, int keep);
+/* The samples after the last frame follow it; the file is renamed into place.
+ * 0, or 1 with the error printed (nothing left behind). Frees c. */
+int cli_cut_finish(cli_cut *c);
+/* Nothing is written; frees c (NULL is fine). */
+void cli_cut_abort(cli_cut *c);
 
 #endif

@@ -651,6 +651,25 @@ static void test_cut_container(void **state)
         assert_int_equal(info.samplerate, 16000);
         assert_int_equal(info.frames, NSAMP);
     }
+    /* float beyond full scale into 16-bit FLAC: clipped, not wrapped (every frame
+     * kept: on at p >= 0) */
+    float loud[3200];
+    for (int i = 0; i < 3200; i++)
+        loud[i] = i % 3 == 0 ? 1.5f : i % 3 == 1 ? -1.7f : 0.5f;
+    char lpath[600];
+    snprintf(lpath, sizeof lpath, "%s/loud.wav", dir);
+    write_wav(lpath, loud, 3200, 16000, 1, SF_FORMAT_FLOAT);
+    assert_int_equal(run_label("loud.wav --model m.slm --target speech --on-threshold 0 "
+                               "--off-threshold 0 --cut loud.flac -o loud.txt"), 0);
+    snprintf(lpath, sizeof lpath, "%s/loud.flac", dir);
+    SF_INFO linfo = {0};
+    SNDFILE *lf = sf_open(lpath, SFM_READ, &linfo);
+    assert_non_null(lf);
+    short ls[3200];
+    assert_int_equal(sf_readf_short(lf, ls, 3200), 3200);
+    sf_close(lf);
+    for (int i = 0; i < 3200; i++)
+        assert_int_equal(ls[i], i % 3 == 0 ? 32767 : i % 3 == 1 ? -32768 : 16384);
     /* shorter than one frame: no frame labelled, nothing kept, every sample silent */
     float x[100] = {0.5f};
     char path[600];
@@ -667,6 +686,83 @@ static void test_cut_container(void **state)
     sf_close(f);
     for (int i = 0; i < 100; i++)
         assert_int_equal(got[i], 0);
+}
+
+/* Whether sample i of the file lies in a `music` segment of the Audacity label
+ * file `labels` (samples after the last segment follow it). */
+static int in_music(const char *labels, int64_t i)
+{
+    double t0, t1, last_end = 0.0;
+    char name[32];
+    int music = 0, last_music = 0, n;
+    const char *p = labels;
+    while (sscanf(p, "%lf\t%lf\t%31s\n%n", &t0, &t1, name, &n) == 3) {
+        last_music = !strcmp(name, "music");
+        if (i >= (int64_t)llround(t0 * 16000) && i < (int64_t)llround(t1 * 16000))
+            music = last_music;
+        last_end = t1;
+        p += n;
+    }
+    return i >= (int64_t)llround(last_end * 16000) ? last_music : music;
+}
+
+/* --cut reads the input once, as it labels it: standard input and headerless
+ * samples are cut too, to the same bytes as the file; the samples kept are
+ * those of the target class's segments, and --cut-silence zeroes the others. */
+static void test_cut_stdin_and_raw(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/in.wav", dir);
+    SF_INFO info = {0};
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    float *x = malloc(sizeof *x * NSAMP), *y = malloc(sizeof *y * NSAMP);
+    assert_int_equal(sf_readf_float(f, x, NSAMP), NSAMP);
+    sf_close(f);
+    snprintf(path, sizeof path, "%s/in.f32", dir);
+    FILE *raw = fopen(path, "wb");
+    assert_int_equal(fwrite(x, sizeof *x, NSAMP, raw), NSAMP);
+    fclose(raw);
+
+    /* this model's music probability hovers near 0.4: many short runs */
+#define CUT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
+    assert_int_equal(run_label("in.wav " CUT_ARGS "--cut file.wav -o file.txt"), 0);
+    assert_int_equal(run_label("- " CUT_ARGS "--cut pipe.wav -o pipe.txt < in.wav"), 0);
+    assert_int_equal(run_label("- " CUT_ARGS "--raw-format f32le --raw-rate 16000 --cut raw.wav "
+                               "-o raw.txt < in.f32"), 0);
+    assert_int_equal(run_label("- " CUT_ARGS "--cut silenced.wav --cut-silence -o silenced.txt "
+                               "< in.wav"), 0);
+#undef CUT_ARGS
+    sh("cmp file.wav pipe.wav && cmp file.wav raw.wav && cmp file.txt pipe.txt");
+    char *labels = slurp("file.txt");
+    int64_t kept = 0, runs = 0;
+    for (int64_t i = 0; i < NSAMP; i++) {
+        kept += in_music(labels, i);
+        runs += i > 0 && in_music(labels, i) != in_music(labels, i - 1);
+    }
+    assert_true(kept > 0 && kept < NSAMP && runs > 10);
+    snprintf(path, sizeof path, "%s/file.wav", dir);
+    memset(&info, 0, sizeof info);
+    f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+    assert_int_equal(info.frames, kept);
+    assert_int_equal(sf_readf_float(f, y, kept), kept);
+    sf_close(f);
+    for (int64_t i = 0, j = 0; i < NSAMP; i++)
+        if (in_music(labels, i))
+            assert_true(y[j++] == x[i]);
+    snprintf(path, sizeof path, "%s/silenced.wav", dir);
+    f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    assert_int_equal(sf_readf_float(f, y, NSAMP), NSAMP);
+    sf_close(f);
+    for (int64_t i = 0; i < NSAMP; i++)
+        assert_true(y[i] == (in_music(labels, i) ? x[i] : 0.0f));
+    free(labels);
+    free(x);
+    free(y);
 }
 
 static void expect_error(const char *args, int code, const char *needle)
@@ -724,14 +820,25 @@ static void test_bad_inputs(void **state)
     assert_int_equal(run_label("in.wav --model m.slm -o out.fifo"), 0);
     sh("test -p out.fifo && ! ls out.fifo.tmp.* 2>/dev/null && "
        "for i in $(seq 100); do test -s fifo.txt && break; sleep 0.1; done; test -s fifo.txt");
-    /* --cut: needs a target class, one input that is a file; nothing half-written */
+    /* --cut: needs a target class and one input; nothing half-written */
     expect_error("in.wav --model m.slm --cut c.wav", 2, "--cut needs --target");
     expect_error("in.wav --model m.slm --cut-silence", 2, "--cut-silence needs --cut");
-    expect_error("- --model m.slm --target speech --cut c.wav < in.wav", 2, "not '-'");
     expect_error("in.wav in.wav --model m.slm --target speech --cut c.wav -o mixed", 2,
                  "one input");
     expect_error("nan.wav --model m.slm --target speech --cut c.wav -o nan.txt", 1, "nan.wav");
     assert_false(exists("c.wav"));
+    /* A cut that cannot be written (here: beyond the file size limit, 96 KB of
+     * float samples) stops the labelling: it says so, and leaves no file. */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && (trap '' XFSZ; ulimit -f 40; exec '%s' label in.wav "
+             "--model m.slm --target speech --cut-silence --cut big.wav -o big.txt) 2> err.txt",
+             dir, seqlabel);
+    int st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+    char *e = slurp("err.txt");
+    assert_non_null(strstr(e, "big.wav: write failed"));
+    free(e);
+    sh("test -z \"$(ls | grep big)\"");
     expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
     expect_error("in.wav --model m.slm --lookahead 100", 1, "window");
     expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");
@@ -765,6 +872,7 @@ int main(void)
         cmocka_unit_test(test_stdin_and_several_files),
         cmocka_unit_test(test_stdout_live),
         cmocka_unit_test(test_cut_container),
+        cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
     };
