@@ -596,6 +596,29 @@ static void test_interrupt_ends_live_input(void **state)
         assert_string_equal(got, want);
         free(got);
     }
+    /* --cut of live input: Ctrl-C ends the recording and keeps its cut, the one
+     * of the same samples from a file. */
+    assert_int_equal(run_label("- --model m.slm --raw-format s16le --raw-rate 16000 --target music "
+                               "--on-threshold 0.4 --off-threshold 0.4 --cut head-cut.wav "
+                               "--cut-silence -o head-cut.txt < live-head.raw"), 0);
+    const char *cut_args[] = {"-", "--model", "m.slm", "--raw-format", "s16le", "--raw-rate",
+                              "16000", "--target", "music", "--on-threshold", "0.4",
+                              "--off-threshold", "0.4", "--cut", "live-cut.wav", "--cut-silence",
+                              "-o", "live-cut.txt", NULL};
+    {
+        void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+        int to, from, st;
+        pid_t pid = spawn_label(cut_args, 0, &to, &from);
+        write_all(to, s16, sizeof(short) * LIVE_IN);
+        wait_drained(to);
+        assert_int_equal(kill(pid, SIGINT), 0);
+        close(to);
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        close(from);
+        signal(SIGPIPE, old);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    }
+    sh("cmp head-cut.wav live-cut.wav && cmp head-cut.txt live-cut.txt && grep -q music head-cut.txt");
     /* Without nohup a hangup still ends the command and leaves no partial file. */
     int st = signal_live("hungup.tsv", 0, SIGHUP, s16);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);
