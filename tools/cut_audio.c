@@ -112,7 +112,7 @@ void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channel
     if (c->failed || n_frames <= 0 || channels != c->channels)
         return;
     const size_t ch = (size_t)c->channels;
-    if (c->q_off + c->q_len + n_frames > c->q_cap) {
+    if (c->q_off > 0 && c->q_off + c->q_len + n_frames > c->q_cap) {
         memmove(c->q, c->q + c->q_off * (int64_t)ch, sizeof *c->q * (size_t)c->q_len * ch);
         c->q_off = 0;
     }
