@@ -461,11 +461,14 @@ static pid_t spawn_label(const char *const *args, int ignore_hup, int *to_child,
     return pid;
 }
 
-/* The same for raw s16 at 16 kHz on standard input, frames out, and out_arg. */
+/* Raw s16 at 16 kHz on standard input, frames out. */
+#define LIVE_ARGS "-", "--model", "m.slm", "--format", "frames", "--raw-format", "s16le", \
+                  "--raw-rate", "16000"
+
+/* The same for LIVE_ARGS and out_arg. */
 static pid_t spawn_live(const char *out_arg, int ignore_hup, int *to_child, int *from_child)
 {
-    const char *args[] = {"-", "--model", "m.slm", "--format", "frames", "--raw-format", "s16le",
-                          "--raw-rate", "16000", out_arg, NULL};
+    const char *args[] = {LIVE_ARGS, out_arg, NULL};
     return spawn_label(args, ignore_hup, to_child, from_child);
 }
 
@@ -547,17 +550,16 @@ static void test_stdout_live(void **state)
     free(s16);
 }
 
-/* Starts the command with `-o NAME` as spawn_live does, writes LIVE_IN
- * samples, waits until it has read them all, sends `sig`, closes its input as
- * a recorder that got the signal too would, and returns its wait status. */
-static int signal_live(const char *name, int ignore_hup, int sig, const short *s16)
+/* Starts `seqlabel label ARGS...`, writes `len` bytes of `data` to it, waits
+ * until it has read them all, sends `sig`, closes its input as a recorder that
+ * got the signal too would, and returns its wait status. */
+static int signal_after(const char *const *args, int ignore_hup, int sig, const void *data,
+                        size_t len)
 {
-    char arg[128];
-    snprintf(arg, sizeof arg, "--output=%s", name);
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     int to, from;
-    pid_t pid = spawn_live(arg, ignore_hup, &to, &from);
-    write_all(to, s16, sizeof(short) * LIVE_IN);
+    pid_t pid = spawn_label(args, ignore_hup, &to, &from);
+    write_all(to, data, len);
     wait_drained(to);
     assert_int_equal(kill(pid, sig), 0);
     close(to);
@@ -566,6 +568,15 @@ static int signal_live(const char *name, int ignore_hup, int sig, const short *s
     close(from);
     signal(SIGPIPE, old);
     return st;
+}
+
+/* The same with LIVE_ARGS and `-o NAME`, after LIVE_IN samples. */
+static int signal_live(const char *name, int ignore_hup, int sig, const short *s16)
+{
+    char arg[128];
+    snprintf(arg, sizeof arg, "--output=%s", name);
+    const char *args[] = {LIVE_ARGS, arg, NULL};
+    return signal_after(args, ignore_hup, sig, s16, sizeof(short) * LIVE_IN);
 }
 
 /* Ctrl-C on live input ends the input, not the command: what was read is
@@ -605,22 +616,11 @@ static void test_interrupt_ends_live_input(void **state)
                               "16000", "--target", "music", "--on-threshold", "0.4",
                               "--off-threshold", "0.4", "--cut", "live-cut.wav", "--cut-silence",
                               "-o", "live-cut.txt", NULL};
-    {
-        void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-        int to, from, st;
-        pid_t pid = spawn_label(cut_args, 0, &to, &from);
-        write_all(to, s16, sizeof(short) * LIVE_IN);
-        wait_drained(to);
-        assert_int_equal(kill(pid, SIGINT), 0);
-        close(to);
-        assert_int_equal(waitpid(pid, &st, 0), pid);
-        close(from);
-        signal(SIGPIPE, old);
-        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-    }
+    int st = signal_after(cut_args, 0, SIGINT, s16, sizeof(short) * LIVE_IN);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     sh("cmp head-cut.wav live-cut.wav && cmp head-cut.txt live-cut.txt && grep -q music head-cut.txt");
     /* Without nohup a hangup still ends the command and leaves no partial file. */
-    int st = signal_live("hungup.tsv", 0, SIGHUP, s16);
+    st = signal_live("hungup.tsv", 0, SIGHUP, s16);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);
     assert_false(exists("hungup.tsv"));
     sh("test -z \"$(ls | grep hungup)\"");
@@ -630,21 +630,24 @@ static void test_interrupt_ends_live_input(void **state)
     /* Inputs after the interrupted one are not started: exit 130, and said so. */
     const char *args[] = {"-", "in.wav", "--model", "m.slm", "--format", "frames", "-o", "after/", NULL};
     sh("mkdir after");
-    int to, from;
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    pid_t pid = spawn_label(args, 0, &to, &from);
     char *wav = slurp("in.wav"); /* a WAV through the pipe: part of it, the rest never comes */
-    write_all(to, wav, 60000);
+    st = signal_after(args, 0, SIGINT, wav, 60000);
     free(wav);
-    wait_drained(to);
-    assert_int_equal(kill(pid, SIGINT), 0);
-    close(to);
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    close(from);
-    signal(SIGPIPE, old);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 130);
     assert_true(exists("after/stdin.tsv"));
     assert_false(exists("after/in.tsv"));
+}
+
+/* Reads the first n samples of dir/name as 16-bit. */
+static void read_shorts(const char *name, short *got, int64_t n)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    SF_INFO info = {0};
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    assert_int_equal(sf_readf_short(f, got, n), n);
+    sf_close(f);
 }
 
 /* --cut writes the container its name's extension names (the encoding kept
@@ -679,34 +682,22 @@ static void test_cut_container(void **state)
     float loud[3200];
     for (int i = 0; i < 3200; i++)
         loud[i] = i % 3 == 0 ? 1.5f : i % 3 == 1 ? -1.7f : 0.5f;
-    char lpath[600];
-    snprintf(lpath, sizeof lpath, "%s/loud.wav", dir);
-    write_wav(lpath, loud, 3200, 16000, 1, SF_FORMAT_FLOAT);
+    char path[600];
+    snprintf(path, sizeof path, "%s/loud.wav", dir);
+    write_wav(path, loud, 3200, 16000, 1, SF_FORMAT_FLOAT);
     assert_int_equal(run_label("loud.wav --model m.slm --target speech --on-threshold 0 "
                                "--off-threshold 0 --cut loud.flac -o loud.txt"), 0);
-    snprintf(lpath, sizeof lpath, "%s/loud.flac", dir);
-    SF_INFO linfo = {0};
-    SNDFILE *lf = sf_open(lpath, SFM_READ, &linfo);
-    assert_non_null(lf);
-    short ls[3200];
-    assert_int_equal(sf_readf_short(lf, ls, 3200), 3200);
-    sf_close(lf);
+    short got[3200];
+    read_shorts("loud.flac", got, 3200);
     for (int i = 0; i < 3200; i++)
-        assert_int_equal(ls[i], i % 3 == 0 ? 32767 : i % 3 == 1 ? -32768 : 16384);
+        assert_int_equal(got[i], i % 3 == 0 ? 32767 : i % 3 == 1 ? -32768 : 16384);
     /* shorter than one frame: no frame labelled, nothing kept, every sample silent */
     float x[100] = {0.5f};
-    char path[600];
     snprintf(path, sizeof path, "%s/tiny.wav", dir);
     write_wav(path, x, 100, 16000, 1, SF_FORMAT_PCM_16);
     assert_int_equal(run_label("tiny.wav --model m.slm --target speech --cut tiny.cut.wav "
                                "--cut-silence -o tiny.txt"), 0);
-    snprintf(path, sizeof path, "%s/tiny.cut.wav", dir);
-    SF_INFO info = {0};
-    SNDFILE *f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    short got[100];
-    assert_int_equal(sf_readf_short(f, got, 100), 100);
-    sf_close(f);
+    read_shorts("tiny.cut.wav", got, 100);
     for (int i = 0; i < 100; i++)
         assert_int_equal(got[i], 0);
 }
@@ -730,8 +721,8 @@ static int in_music(const char *labels, int64_t i)
 }
 
 /* --cut reads the input once, as it labels it: standard input and headerless
- * samples are cut too, to the same bytes as the file; the samples kept are
- * those of the target class's segments, and --cut-silence zeroes the others. */
+ * samples are cut too, as the file is; the samples kept are exactly those of
+ * the target class's segments, and --cut-silence zeroes the others. */
 static void test_cut_stdin_and_raw(void **state)
 {
     (void)state;
@@ -757,7 +748,7 @@ static void test_cut_stdin_and_raw(void **state)
     assert_int_equal(run_label("- " CUT_ARGS "--cut silenced.wav --cut-silence -o silenced.txt "
                                "< in.wav"), 0);
 #undef CUT_ARGS
-    sh("cmp file.wav pipe.wav && cmp file.wav raw.wav && cmp file.txt pipe.txt");
+    sh("cmp file.txt pipe.txt && cmp file.txt raw.txt");
     char *labels = slurp("file.txt");
     int64_t kept = 0, runs = 0;
     for (int64_t i = 0; i < NSAMP; i++) {
@@ -765,17 +756,21 @@ static void test_cut_stdin_and_raw(void **state)
         runs += i > 0 && in_music(labels, i) != in_music(labels, i - 1);
     }
     assert_true(kept > 0 && kept < NSAMP && runs > 10);
-    snprintf(path, sizeof path, "%s/file.wav", dir);
-    memset(&info, 0, sizeof info);
-    f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
-    assert_int_equal(info.frames, kept);
-    assert_int_equal(sf_readf_float(f, y, kept), kept);
-    sf_close(f);
-    for (int64_t i = 0, j = 0; i < NSAMP; i++)
-        if (in_music(labels, i))
-            assert_true(y[j++] == x[i]);
+    /* (the bytes differ: a float WAV's PEAK chunk holds the time it was written) */
+    const char *cuts[] = {"file.wav", "pipe.wav", "raw.wav"};
+    for (int c = 0; c < 3; c++) {
+        snprintf(path, sizeof path, "%s/%s", dir, cuts[c]);
+        memset(&info, 0, sizeof info);
+        f = sf_open(path, SFM_READ, &info);
+        assert_non_null(f);
+        assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+        assert_int_equal(info.frames, kept);
+        assert_int_equal(sf_readf_float(f, y, kept), kept);
+        sf_close(f);
+        for (int64_t i = 0, j = 0; i < NSAMP; i++)
+            if (in_music(labels, i) && y[j++] != x[i])
+                fail_msg("%s: sample %lld is not the input's", cuts[c], (long long)i);
+    }
     snprintf(path, sizeof path, "%s/silenced.wav", dir);
     f = sf_open(path, SFM_READ, &info);
     assert_non_null(f);
