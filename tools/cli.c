@@ -121,6 +121,23 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
     return 0;
 }
 
+int cli_output_is_input(const char *out_path, const char *in_path)
+{
+    struct stat so, si;
+    int is_stdin = !strcmp(in_path, "-");
+    if (!strcmp(out_path, "-") || stat(out_path, &so) != 0 || !S_ISREG(so.st_mode) ||
+        (is_stdin ? fstat(STDIN_FILENO, &si) : stat(in_path, &si)) != 0 ||
+        so.st_dev != si.st_dev || so.st_ino != si.st_ino)
+        return 0;
+    if (is_stdin)
+        cli_error("%s: is the file on standard input; not replacing it (name another output)",
+                  out_path);
+    else
+        cli_error("%s: is the input %s itself; not replacing it (name another output)", out_path,
+                  in_path);
+    return 1;
+}
+
 int cli_output_open(cli_output *o, const char *path, const char *mode)
 {
     memset(o, 0, sizeof *o);

@@ -36,6 +36,10 @@ typedef struct {
     char *tmp_path; /* NULL for stdout, a device or a FIFO */
 } cli_output;
 int cli_output_open(cli_output *o, const char *path, const char *mode);
+/* 1, with an error naming both, when the output path is the very file that
+ * in_path ("-": standard input) reads: renaming the output into place would
+ * replace the audio it came from. */
+int cli_output_is_input(const char *out_path, const char *in_path);
 int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 

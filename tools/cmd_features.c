@@ -34,7 +34,8 @@ static void usage(FILE *fp)
         "output:\n"
         "  -o, --output OUT        output file; '-' writes to standard output. Written to\n"
         "                          a temporary file beside OUT and renamed at the end, so\n"
-        "                          a failure leaves no partial file and OUT untouched\n"
+        "                          a failure leaves no partial file and OUT untouched;\n"
+        "                          OUT that is the input itself is refused\n"
         "  --format npy|tsv        npy: frames x dims float32 NumPy array (numpy.load);\n"
         "                          tsv: one frame per line, tab-separated, values that\n"
         "                          parse back to the same float32. Default: from OUT's\n"
@@ -282,6 +283,8 @@ int sl_cmd_features(int argc, char **argv)
         return rc < 0 ? 0 : 1;
 
     char err[SL_ERR_LEN];
+    if (cli_output_is_input(a.out_path, a.in_path))
+        return 1;
     sl_audio_reader *r = sl_audio_open_ex(a.in_path, &a.audio, err, sizeof err);
     if (!r)
         return cli_error("%s", err);

@@ -53,7 +53,8 @@ static void usage(FILE *fp)
         "                          directory or ends in '/'): one output per input named\n"
         "                          after it (.txt, .tsv, .jsonl, .rttm). Default: standard\n"
         "                          output. Files are written under a temporary name and\n"
-        "                          renamed when complete: a failure leaves no partial file\n"
+        "                          renamed when complete: a failure leaves no partial file;\n"
+        "                          an output that is the input itself is refused\n"
         "  --format F              audacity: segments 'start<TAB>end<TAB>label' (default;\n"
         "                          Audacity: File > Import > Labels)\n"
         "                          frames: TSV, one line per frame: frame, time, label,\n"
@@ -297,6 +298,9 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
 {
     char err[SL_ERR_LEN];
     const sl_feature_config *fc = sl_model_feature_config(m);
+    if (cli_output_is_input(out_path, in_path) ||
+        (a->cut_path && cli_output_is_input(a->cut_path, in_path)))
+        return 1;
     text_sink t = {0};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;

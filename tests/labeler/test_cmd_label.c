@@ -845,6 +845,14 @@ static void test_bad_inputs(void **state)
                  "one input");
     expect_error("nan.wav --model m.slm --target speech --cut c.wav -o nan.txt", 1, "nan.wav");
     assert_false(exists("c.wav"));
+    /* An output that is the input itself is refused (the rename would replace
+     * the audio), also when the input comes on standard input. */
+    sh("cp in.wav self.wav");
+    expect_error("self.wav --model m.slm -o self.wav", 1, "self.wav: is the input self.wav");
+    expect_error("self.wav --model m.slm --target speech --cut ./self.wav -o self.txt", 1,
+                 "./self.wav: is the input self.wav");
+    expect_error("- --model m.slm -o self.wav < self.wav", 1, "file on standard input");
+    sh("cmp in.wav self.wav && ! ls self.txt* 2>/dev/null");
     /* A cut that cannot be written (here: beyond the file size limit, 96 KB of
      * float samples) stops the labelling: it says so, and leaves no file. */
     char cmd[2048];

@@ -464,6 +464,15 @@ static void test_bad_inputs(void **state)
     write_wav(path, 16000, 1, pcm, 4000);
     expect_failure(path, "--mel-bins", "not an integer", "--mel-bins 0");
     expect_failure(path, "--window", "povey", "--window triangle");
+    /* The output is the input itself: refused, the audio untouched. */
+    char err[4096];
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --format npy", path, path), 1);
+    assert_non_null(strstr(err, "is the input"));
+    long size;
+    short *kept = (short *)slurp(path, &size);
+    assert_int_equal(size, 44 + 4000 * 2);
+    assert_memory_equal(kept + 22, pcm, 4000 * sizeof *pcm);
+    free(kept);
     free(pcm);
 }
 
