@@ -63,11 +63,12 @@ static void usage(FILE *fp)
         "                          rttm: 'SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>'\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence)\n"
-        "  --cut OUT               with --target: write the target class's audio of the one\n"
+        "  --cut OUT               with --target: write the target class's audio of the\n"
         "                          input (a file, or '-') to OUT, the rest dropped (the\n"
         "                          element's gate=drop), at the input's rate and channels,\n"
         "                          in the container OUT's extension names (.wav .flac .ogg\n"
-        "                          ...; else the input's)\n"
+        "                          ...; else the input's). A directory (several inputs):\n"
+        "                          each input's cut under its own name ('-': stdin.wav)\n"
         "  --cut-silence           --cut keeps the rest as silence (gate=silence)\n"
         "\n"
         "model and windows:\n"
@@ -278,6 +279,13 @@ static void file_stem(const char *path, char *out, size_t len)
         *dot = '\0';
 }
 
+/* dir/name+ext, with one '/' between. */
+static void in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
+{
+    size_t n = strlen(dir);
+    snprintf(out, len, "%s%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
+}
+
 static int is_dir_path(const char *p)
 {
     struct stat st;
@@ -292,19 +300,21 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Labels one file into out_path ("-": stdout). Returns 0 or 1 (error printed). */
+/* Labels one file into out_path ("-": stdout), and cuts its audio into cut_path
+ * (NULL: none). Returns 0 or 1 (error printed). */
 static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char *in_path,
-                     const char *out_path, float *block, long block_len, int progress)
+                     const char *out_path, const char *cut_path, float *block, long block_len,
+                     int progress)
 {
     char err[SL_ERR_LEN];
     const sl_feature_config *fc = sl_model_feature_config(m);
     if (cli_output_is_input(out_path, in_path) ||
-        (a->cut_path && cli_output_is_input(a->cut_path, in_path)))
+        (cut_path && cli_output_is_input(cut_path, in_path)))
         return 1;
     text_sink t = {0};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;
-    opt.tap = a->cut_path ? cut_tap : NULL;
+    opt.tap = cut_path ? cut_tap : NULL;
     opt.tap_user = &t;
     sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
     if (!r)
@@ -323,13 +333,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         sl_audio_close(r);
         return cli_error("out of memory");
     }
-    if (a->cut_path) {
+    if (cut_path) {
         t.target = a->cfg.decoder.target_class;
-        t.cut = cli_cut_open(a->cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
+        t.cut = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
                              sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
     }
-    if ((a->cut_path && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
+    if ((cut_path && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cut);
         free(t.buf);
         sl_audio_close(r);
@@ -523,8 +533,6 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--cut-silence needs --cut OUT"), -1;
     if (a->cut_path && !a->target)
         return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
-    if (a->cut_path && argc - optind != 1)
-        return cli_error("--cut takes one input"), -1;
     return 0;
 }
 
@@ -539,6 +547,10 @@ int sl_cmd_label(int argc, char **argv)
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
         return cli_error("%s: several inputs need -o DIR (an existing directory)", a.out_path), 2;
+    int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
+    if (nin > 1 && a.cut_path && !cut_to_dir)
+        return cli_error("--cut %s: several inputs need --cut DIR (an existing directory)",
+                         a.cut_path), 2;
     int stdin_uses = 0;
     for (int i = 0; i < nin; i++)
         stdin_uses += !strcmp(inputs[i], "-");
@@ -577,17 +589,21 @@ int sl_cmd_label(int argc, char **argv)
     }
     int progress = !a.quiet && isatty(STDERR_FILENO);
     for (int i = 0; i < nin; i++) {
-        char path[4096];
-        const char *out = a.out_path ? a.out_path : "-";
+        char path[4096], cut[4096];
+        const char *out = a.out_path ? a.out_path : "-", *cut_path = a.cut_path;
         if (to_dir) {
             char stem[256];
             file_stem(inputs[i], stem, sizeof stem);
-            size_t n = strlen(a.out_path);
-            snprintf(path, sizeof path, "%s%s%s%s", a.out_path,
-                     n && a.out_path[n - 1] == '/' ? "" : "/", stem, extension(a.format));
+            in_dir(path, sizeof path, a.out_path, stem, extension(a.format));
             out = path;
         }
-        if (label_one(&a, m, l, inputs[i], out, block, block_len, progress))
+        if (cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
+            const char *base = strrchr(inputs[i], '/');
+            base = !strcmp(inputs[i], "-") ? "stdin.wav" : base ? base + 1 : inputs[i];
+            in_dir(cut, sizeof cut, a.cut_path, base, "");
+            cut_path = cut;
+        }
+        if (label_one(&a, m, l, inputs[i], out, cut_path, block, block_len, progress))
             rc = 1;
         if (cli_input_interrupted()) {
             if (i + 1 < nin) {

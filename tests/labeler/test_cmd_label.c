@@ -721,8 +721,9 @@ static int in_music(const char *labels, int64_t i)
 }
 
 /* --cut reads the input once, as it labels it: standard input and headerless
- * samples are cut too, as the file is; the samples kept are exactly those of
- * the target class's segments, and --cut-silence zeroes the others. */
+ * samples are cut too, as the file is, and several inputs into a directory; the
+ * samples kept are exactly those of the target class's segments, and
+ * --cut-silence zeroes the others. */
 static void test_cut_stdin_and_raw(void **state)
 {
     (void)state;
@@ -747,8 +748,12 @@ static void test_cut_stdin_and_raw(void **state)
                                "-o raw.txt < in.f32"), 0);
     assert_int_equal(run_label("- " CUT_ARGS "--cut silenced.wav --cut-silence -o silenced.txt "
                                "< in.wav"), 0);
+    /* several inputs: --cut DIR, each under its own name, standard input as stdin.wav */
+    sh("mkdir cuts");
+    assert_int_equal(run_label("in.wav - " CUT_ARGS "--cut cuts -o cuts/ < in.wav"), 0);
 #undef CUT_ARGS
-    sh("cmp file.txt pipe.txt && cmp file.txt raw.txt");
+    sh("cmp file.txt pipe.txt && cmp file.txt raw.txt && cmp file.txt cuts/in.txt && "
+       "cmp file.txt cuts/stdin.txt");
     char *labels = slurp("file.txt");
     int64_t kept = 0, runs = 0;
     for (int64_t i = 0; i < NSAMP; i++) {
@@ -757,8 +762,8 @@ static void test_cut_stdin_and_raw(void **state)
     }
     assert_true(kept > 0 && kept < NSAMP && runs > 10);
     /* (the bytes differ: a float WAV's PEAK chunk holds the time it was written) */
-    const char *cuts[] = {"file.wav", "pipe.wav", "raw.wav"};
-    for (int c = 0; c < 3; c++) {
+    const char *cuts[] = {"file.wav", "pipe.wav", "raw.wav", "cuts/in.wav", "cuts/stdin.wav"};
+    for (int c = 0; c < 5; c++) {
         snprintf(path, sizeof path, "%s/%s", dir, cuts[c]);
         memset(&info, 0, sizeof info);
         f = sf_open(path, SFM_READ, &info);
@@ -838,11 +843,12 @@ static void test_bad_inputs(void **state)
     assert_int_equal(run_label("in.wav --model m.slm -o out.fifo"), 0);
     sh("test -p out.fifo && ! ls out.fifo.tmp.* 2>/dev/null && "
        "for i in $(seq 100); do test -s fifo.txt && break; sleep 0.1; done; test -s fifo.txt");
-    /* --cut: needs a target class and one input; nothing half-written */
+    /* --cut: needs a target class, and a directory for several inputs; nothing
+     * half-written */
     expect_error("in.wav --model m.slm --cut c.wav", 2, "--cut needs --target");
     expect_error("in.wav --model m.slm --cut-silence", 2, "--cut-silence needs --cut");
     expect_error("in.wav in.wav --model m.slm --target speech --cut c.wav -o mixed", 2,
-                 "one input");
+                 "several inputs need --cut DIR");
     expect_error("nan.wav --model m.slm --target speech --cut c.wav -o nan.txt", 1, "nan.wav");
     assert_false(exists("c.wav"));
     /* An output that is the input itself is refused (the rename would replace
