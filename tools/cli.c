@@ -9,9 +9,10 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary output file of this process, removed if a signal ends it
- * (the command writes one output at a time). Tool-side state only. */
-static char *volatile pending_tmp;
+/* The temporary output files of this process, removed if a signal ends it
+ * (labels and --cut audio are written at once). Tool-side state only. */
+#define MAX_PENDING 4
+static char *volatile pending_tmp[MAX_PENDING];
 /* While live input is read, the first Ctrl-C ends the input, not the command. */
 static volatile sig_atomic_t sigint_ends_input, input_interrupted;
 
@@ -21,9 +22,11 @@ static void on_signal(int sig)
         input_interrupted = 1;
         return;
     }
-    char *p = pending_tmp;
-    if (p)
-        unlink(p); /* async-signal-safe */
+    for (int i = 0; i < MAX_PENDING; i++) {
+        char *p = pending_tmp[i];
+        if (p)
+            unlink(p); /* async-signal-safe */
+    }
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -48,11 +51,22 @@ static void catch_signals(void)
     installed = 1;
 }
 
+/* Watches path (removed on a signal) until unwatch_tmp(path). */
 static void watch_tmp(char *path)
 {
-    pending_tmp = path;
-    if (path)
-        catch_signals();
+    catch_signals();
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (!pending_tmp[i]) {
+            pending_tmp[i] = path;
+            return;
+        }
+}
+
+static void unwatch_tmp(const char *path)
+{
+    for (int i = 0; i < MAX_PENDING; i++)
+        if (pending_tmp[i] == path)
+            pending_tmp[i] = NULL;
 }
 
 void cli_interrupt_ends_input(int on)
@@ -180,7 +194,7 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
     o->fp = fopen(o->tmp_path, mode);
     if (!o->fp) {
         int e = errno;
-        watch_tmp(NULL);
+        unwatch_tmp(o->tmp_path);
         explain_open_failure(path, e);
         free(o->tmp_path);
         free(o->path);
@@ -207,7 +221,7 @@ int cli_output_commit(cli_output *o)
             remove(o->tmp_path);
         }
     }
-    watch_tmp(NULL);
+    unwatch_tmp(o->tmp_path);
     free(o->tmp_path);
     free(o->path);
     memset(o, 0, sizeof *o);
@@ -221,7 +235,7 @@ void cli_output_abort(cli_output *o)
         if (o->tmp_path)
             remove(o->tmp_path);
     }
-    watch_tmp(NULL);
+    unwatch_tmp(o->tmp_path);
     free(o->tmp_path);
     free(o->path);
     memset(o, 0, sizeof *o);

@@ -619,6 +619,11 @@ static void test_interrupt_ends_live_input(void **state)
     int st = signal_after(cut_args, 0, SIGINT, s16, sizeof(short) * LIVE_IN);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     sh("cmp head-cut.wav live-cut.wav && cmp head-cut.txt live-cut.txt && grep -q music head-cut.txt");
+    /* SIGTERM ends the command: neither the labels' nor the cut's temporary file
+     * is left (both are open at once) */
+    st = signal_after(cut_args, 0, SIGTERM, s16, sizeof(short) * LIVE_IN);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
     /* Without nohup a hangup still ends the command and leaves no partial file. */
     st = signal_live("hungup.tsv", 0, SIGHUP, s16);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);
