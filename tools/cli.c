@@ -228,6 +228,20 @@ int cli_output_commit(cli_output *o)
     return rc;
 }
 
+int cli_output_commit_as(cli_output *o, const char *path)
+{
+    if (path && o->tmp_path) {
+        char *p = strdup(path);
+        if (!p) {
+            cli_output_abort(o);
+            return cli_error("%s: out of memory", path);
+        }
+        free(o->path);
+        o->path = p;
+    }
+    return cli_output_commit(o);
+}
+
 void cli_output_abort(cli_output *o)
 {
     if (o->fp && o->fp != stdout) {

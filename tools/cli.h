@@ -41,6 +41,8 @@ int cli_output_open(cli_output *o, const char *path, const char *mode);
  * replace the audio it came from. */
 int cli_output_is_input(const char *out_path, const char *in_path);
 int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */
+/* The same, renamed to `path` instead (NULL: the path it was opened with). */
+int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 
 /* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the

@@ -70,6 +70,9 @@ static void usage(FILE *fp)
         "                          ...; else the input's). A directory (several inputs):\n"
         "                          each input's cut under its own name ('-': stdin.wav)\n"
         "  --cut-silence           --cut keeps the rest as silence (gate=silence)\n"
+        "  --split DIR             with --target: each segment of the target class as a file\n"
+        "                          of its own, DIR/NAME-0001_START-END.EXT (NAME and EXT the\n"
+        "                          input's, START and END in seconds); in the input's format\n"
         "\n"
         "model and windows:\n"
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed default\n"
@@ -124,7 +127,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
-    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE,
+    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT,
 };
 
 static const struct option long_opts[] = {
@@ -159,13 +162,14 @@ static const struct option long_opts[] = {
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
     {"cut", required_argument, NULL, OPT_CUT},
     {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
+    {"split", required_argument, NULL, OPT_SPLIT},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
 
 typedef struct {
-    const char *out_path, *model_path, *min_dur, *target, *skip, *cut_path;
+    const char *out_path, *model_path, *min_dur, *target, *skip, *cut_path, *split_dir;
     int cut_silence;
     sl_label_format format;
     int segments, quiet;
@@ -314,7 +318,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     text_sink t = {0};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;
-    opt.tap = cut_path ? cut_tap : NULL;
+    opt.tap = cut_path || a->split_dir ? cut_tap : NULL;
     opt.tap_user = &t;
     sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
     if (!r)
@@ -333,13 +337,20 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         sl_audio_close(r);
         return cli_error("out of memory");
     }
-    if (cut_path) {
-        t.target = a->cfg.decoder.target_class;
+    t.target = a->cfg.decoder.target_class;
+    if (cut_path)
         t.cut = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
                              sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
+    if (a->split_dir) { /* named after the input, with its extension (standard input: .wav) */
+        const char *dot = strrchr(in_path, '.'), *slash = strrchr(in_path, '/');
+        const char *ext = !strcmp(in_path, "-") ? ".wav"
+                          : dot && dot > (slash ? slash + 1 : in_path) ? dot : "";
+        t.cut = cli_split_open(a->split_dir, stem, ext, sl_audio_file_format(r),
+                               sl_audio_file_rate(r), sl_audio_channels(r),
+                               sl_labeler_frame_shift(l), fc->sample_rate);
     }
-    if ((cut_path && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
+    if (((cut_path || a->split_dir) && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cut);
         free(t.buf);
         sl_audio_close(r);
@@ -469,6 +480,7 @@ static int parse_args(int argc, char **argv, label_args *a)
             break;
         case OPT_CUT: a->cut_path = optarg; break;
         case OPT_CUT_SILENCE: a->cut_silence = 1; break;
+        case OPT_SPLIT: a->split_dir = optarg; break;
         case OPT_SMOOTHING:
             if (!strcmp(optarg, "none"))
                 a->cfg.decoder.smoothing = SL_SMOOTH_NONE;
@@ -533,6 +545,13 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--cut-silence needs --cut OUT"), -1;
     if (a->cut_path && !a->target)
         return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
+    if (a->split_dir && !a->target)
+        return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
+    if (a->split_dir && a->cut_path)
+        return cli_error("--split and --cut: one or the other"), -1;
+    struct stat st;
+    if (a->split_dir && (stat(a->split_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
+        return cli_error("--split %s: not an existing directory", a->split_dir), -1;
     return 0;
 }
 

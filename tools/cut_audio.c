@@ -1,6 +1,7 @@
-/* `seqlabel label --cut`: the frames a labelling kept, as audio at the input's
- * rate and channels (in the container OUT's extension names, else the input's,
- * with its encoding where that fits), the rest dropped or silenced. Frame f
+/* `seqlabel label --cut` and `--split`: the frames a labelling kept, as audio at
+ * the input's rate and channels (in the container OUT's extension names, else
+ * the input's, with its encoding where that fits), the rest dropped or
+ * silenced; or each run of kept frames as a file of its own. Frame f
  * covers the samples of its time span (sl_frame_start_sample), as the
  * element's gate has it, and samples after the last frame follow it.
  *
@@ -62,48 +63,126 @@ static int output_format(const char *out_path, int in_format, int rate, int chan
 }
 
 struct cli_cut {
+    /* the file being written: the cut, or the current segment (--split) */
     cli_output o;
     SNDFILE *out;
-    const char *path;
+    SF_INFO oinfo;
+    char *path;               /* its name, for messages */
+    /* --split only: DIR/STEM-NNNN_START-END.EXT per run of kept frames */
+    char *dir, *stem, *ext;
+    int split, segments;
+    int64_t seg_first;        /* the open segment's first frame */
     int channels, rate, hop, model_rate, silence;
     float *q;                 /* samples not yet written or skipped, interleaved */
     int64_t q_off, q_len, q_cap; /* in sample frames: first queued, queued, room */
     int64_t q_start;          /* the input's index of the first queued sample frame */
     int64_t frames;           /* frames decided */
     int run_keep;             /* the decision of the run of frames being gathered */
-    int failed;               /* 1: out of memory, 2: write failed */
+    int failed;               /* 1: out of memory, 2: write failed, 3: said already */
 };
 
-cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channels, int hop,
-                      int model_rate, int silence)
+/* The output format for a file named `name`, or -1 (said) when libsndfile
+ * cannot write it. */
+static int check_format(cli_cut *c, const char *name, int in_format)
 {
-    SF_INFO oinfo = {.samplerate = rate, .channels = channels};
-    oinfo.format = output_format(out_path, in_format, rate, channels);
-    if (!sf_format_check(&oinfo)) {
-        cli_error("%s: libsndfile cannot write this format at %d Hz, %d channel%s", out_path,
-                  rate, channels, channels > 1 ? "s" : "");
-        return NULL;
+    c->oinfo = (SF_INFO){.samplerate = c->rate, .channels = c->channels};
+    c->oinfo.format = output_format(name, in_format, c->rate, c->channels);
+    if (sf_format_check(&c->oinfo))
+        return 0;
+    cli_error("%s: libsndfile cannot write this format at %d Hz, %d channel%s", name, c->rate,
+              c->channels, c->channels > 1 ? "s" : "");
+    return -1;
+}
+
+/* Starts writing `path` (under a temporary name). -1 when it cannot (said). */
+static int open_file(cli_cut *c, const char *path)
+{
+    free(c->path);
+    if (!(c->path = strdup(path)))
+        return cli_error("out of memory"), -1;
+    if (cli_output_open(&c->o, path, "wb") != 0)
+        return -1;
+    SF_INFO info = c->oinfo;
+    c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
+    if (!c->out) {
+        cli_error("%s: %s", path, sf_strerror(NULL));
+        cli_output_abort(&c->o);
+        return -1;
     }
+    /* float input beyond full scale into integer samples: clipped, not wrapped
+     * (FLAC wrote silence) */
+    sf_command(c->out, SFC_SET_CLIPPING, NULL, SF_TRUE);
+    return 0;
+}
+
+/* Ends the file being written: renamed into place as final_path (NULL: its own
+ * name), or removed when writing failed. 0, or 1 (said). */
+static int close_file(cli_cut *c, const char *final_path)
+{
+    int rc = 0;
+    if (c->failed == 1)
+        rc = cli_error("%s: out of memory", c->path);
+    else if (c->failed == 2)
+        rc = cli_error("%s: write failed: %s", c->path, sf_strerror(c->out));
+    if (sf_close(c->out) != 0 && rc == 0)
+        rc = cli_error("%s: write failed", c->path);
+    c->out = NULL;
+    if (rc || c->failed) {
+        cli_output_abort(&c->o);
+        return 1;
+    }
+    return cli_output_commit_as(&c->o, final_path) ? 1 : 0;
+}
+
+static cli_cut *new_cut(int rate, int channels, int hop, int model_rate)
+{
     cli_cut *c = calloc(1, sizeof *c);
     if (!c) {
         cli_error("out of memory");
         return NULL;
     }
-    *c = (cli_cut){.path = out_path, .channels = channels, .rate = rate, .hop = hop,
-                   .model_rate = model_rate, .silence = silence};
-    if (cli_output_open(&c->o, out_path, "wb") != 0) {
-        free(c);
+    c->channels = channels;
+    c->rate = rate;
+    c->hop = hop;
+    c->model_rate = model_rate;
+    return c;
+}
+
+cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channels, int hop,
+                      int model_rate, int silence)
+{
+    cli_cut *c = new_cut(rate, channels, hop, model_rate);
+    if (!c)
         return NULL;
-    }
-    c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &oinfo, 0);
-    if (!c->out) {
-        cli_error("%s: %s", out_path, sf_strerror(NULL));
+    c->silence = silence;
+    if (check_format(c, out_path, in_format) != 0 || open_file(c, out_path) != 0) {
         cli_cut_abort(c);
         return NULL;
     }
-    /* float input beyond full scale into integer samples: clipped, not wrapped
-     * (FLAC wrote silence) */
-    sf_command(c->out, SFC_SET_CLIPPING, NULL, SF_TRUE);
+    return c;
+}
+
+cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
+                        int rate, int channels, int hop, int model_rate)
+{
+    cli_cut *c = new_cut(rate, channels, hop, model_rate);
+    if (!c)
+        return NULL;
+    c->split = 1;
+    c->dir = strdup(dir);
+    c->stem = strdup(stem);
+    c->ext = strdup(ext);
+    char name[300];
+    snprintf(name, sizeof name, "%s%s", stem, ext);
+    if (!c->dir || !c->stem || !c->ext) {
+        cli_error("out of memory");
+        cli_cut_abort(c);
+        return NULL;
+    }
+    if (check_format(c, name, in_format) != 0) {
+        cli_cut_abort(c);
+        return NULL;
+    }
     return c;
 }
 
@@ -142,41 +221,79 @@ static void flush_before(cli_cut *c, int64_t end)
     float *p = c->q + c->q_off * c->channels;
     if (!c->run_keep && c->silence)
         memset(p, 0, sizeof *p * (size_t)n * (size_t)c->channels);
-    if ((c->run_keep || c->silence) && sf_writef_float(c->out, p, n) != n)
+    if ((c->run_keep || c->silence) && c->out && sf_writef_float(c->out, p, n) != n)
         c->failed = 2;
     c->q_off += n;
     c->q_len -= n;
     c->q_start += n;
 }
 
+static double frame_time(const cli_cut *c, int64_t f)
+{
+    return (double)f * c->hop / c->model_rate;
+}
+
+/* --split: the segment of kept frames from frame seg_first to `end` is complete. */
+static void end_segment(cli_cut *c, int64_t end)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/%s-%04d_%.3f-%.3f%s", c->dir, c->stem, c->segments,
+             frame_time(c, c->seg_first), frame_time(c, end), c->ext);
+    if (close_file(c, path) != 0)
+        c->failed = 3;
+}
+
+/* --split: a segment of kept frames starts at frame `first`; written under a
+ * name with its number until its end is known. */
+static void start_segment(cli_cut *c, int64_t first)
+{
+    char path[4096];
+    c->segments++;
+    c->seg_first = first;
+    snprintf(path, sizeof path, "%s/%s-%04d%s", c->dir, c->stem, c->segments, c->ext);
+    if (open_file(c, path) != 0)
+        c->failed = 3;
+}
+
 int cli_cut_frame(cli_cut *c, int keep)
 {
     /* the samples before this frame belong to the run before it */
     int64_t start = sl_frame_start_sample(c->frames, c->hop, c->rate, c->model_rate);
-    if (c->frames > 0 && (keep != c->run_keep || start - c->q_start >= CUT_RUN))
+    int changed = c->frames > 0 && keep != c->run_keep;
+    if (changed || (c->frames > 0 && start - c->q_start >= CUT_RUN))
         flush_before(c, start);
+    if (c->split && changed && c->run_keep && c->out)
+        end_segment(c, c->frames);
+    if (c->split && keep && (changed || c->frames == 0) && !c->failed)
+        start_segment(c, c->frames);
     c->run_keep = keep;
     c->frames++;
     return c->failed ? -1 : 0;
 }
 
+static void free_cut(cli_cut *c)
+{
+    free(c->q);
+    free(c->path);
+    free(c->dir);
+    free(c->stem);
+    free(c->ext);
+    free(c);
+}
+
 int cli_cut_finish(cli_cut *c)
 {
     flush_before(c, INT64_MAX); /* the last frame's run (none: not kept) takes the rest */
-    int rc = 0;
-    if (c->failed == 1)
-        rc = cli_error("%s: out of memory", c->path);
-    else if (c->failed)
-        rc = cli_error("%s: write failed: %s", c->path, sf_strerror(c->out));
-    if (sf_close(c->out) != 0 && rc == 0)
-        rc = cli_error("%s: write failed", c->path);
-    c->out = NULL;
-    if (rc)
-        cli_output_abort(&c->o);
-    else
-        rc = cli_output_commit(&c->o) ? 1 : 0;
-    free(c->q);
-    free(c);
+    if (c->out) {
+        if (c->split)
+            end_segment(c, c->frames);
+        else if (close_file(c, NULL) != 0)
+            c->failed = 3;
+    }
+    if (c->failed == 1 || c->failed == 2) /* not said: no file was open to say it of */
+        cli_error("%s: %s", c->path ? c->path : c->dir, c->failed == 1 ? "out of memory" : "write failed");
+    int rc = c->failed != 0;
+    free_cut(c);
     return rc;
 }
 
@@ -184,9 +301,9 @@ void cli_cut_abort(cli_cut *c)
 {
     if (!c)
         return;
-    if (c->out)
+    if (c->out) {
         sf_close(c->out);
-    cli_output_abort(&c->o);
-    free(c->q);
-    free(c);
+        cli_output_abort(&c->o);
+    }
+    free_cut(c);
 }

@@ -13,6 +13,11 @@ typedef struct cli_cut cli_cut;
  * is dropped, or written as silence with `silence`. NULL with the error printed. */
 cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channels, int hop,
                       int model_rate, int silence);
+/* --split: each run of kept frames as a file of its own,
+ * DIR/STEM-NNNN_START-END.EXT (NNNN counts from 0001; START and END in seconds,
+ * as the labels have them), in the container EXT names, else `in_format`. */
+cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
+                        int rate, int channels, int hop, int model_rate);
 /* The input's next samples, in order (from an sl_audio_options.tap). */
 void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channels);
 /* The next frame's decision: its samples are written (keep) or not. 0, or -1

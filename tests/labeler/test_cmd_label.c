@@ -2,6 +2,7 @@
  * and a random-weight model the test writes, every format parsed back and
  * compared with the library's streaming labeler run here on the same samples;
  * then the bad inputs. */
+#include <glob.h>
 #include <math.h>
 #include <poll.h>
 #include <setjmp.h>
@@ -793,6 +794,74 @@ static void test_cut_stdin_and_raw(void **state)
     free(y);
 }
 
+static void expect_error(const char *args, int code, const char *needle);
+
+/* --split DIR: each run of the target's frames as its own file, named with its
+ * number and its segment's times, holding exactly that run's samples (the last
+ * one also those after the last frame); standard input's as stdin-NNNN. */
+static void test_split(void **state)
+{
+    (void)state;
+    char path[600];
+    snprintf(path, sizeof path, "%s/in.wav", dir);
+    SF_INFO info = {0};
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    float *x = malloc(sizeof *x * NSAMP), *y = malloc(sizeof *y * NSAMP);
+    assert_int_equal(sf_readf_float(f, x, NSAMP), NSAMP);
+    sf_close(f);
+    sh("mkdir parts");
+#define SPLIT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 --split parts "
+    assert_int_equal(run_label("in.wav " SPLIT_ARGS "-o split.txt"), 0);
+    assert_int_equal(run_label("- " SPLIT_ARGS "-o split-stdin.txt < in.wav"), 0);
+#undef SPLIT_ARGS
+    char *labels = slurp("split.txt");
+    for (int which = 0; which < 2; which++) {
+        snprintf(path, sizeof path, "%s/parts/%s-*.wav", dir, which ? "stdin" : "in");
+        glob_t g;
+        assert_int_equal(glob(path, 0, NULL, &g), 0); /* sorted: by number */
+        size_t k = 0;
+        for (int64_t i = 0; i < NSAMP;) {
+            if (!in_music(labels, i)) {
+                i++;
+                continue;
+            }
+            int64_t end = i;
+            while (end < NSAMP && in_music(labels, end))
+                end++;
+            assert_true(k < g.gl_pathc);
+            const char *name = strrchr(g.gl_pathv[k], '/') + 1;
+            int number;
+            double t0, t1;
+            assert_int_equal(sscanf(name + (which ? 6 : 3), "%d_%lf-%lf.wav", &number, &t0, &t1), 3);
+            assert_int_equal(number, (int)k + 1);
+            assert_int_equal(llround(t0 * 16000), i);
+            if (end < NSAMP)
+                assert_int_equal(llround(t1 * 16000), end);
+            memset(&info, 0, sizeof info);
+            f = sf_open(g.gl_pathv[k], SFM_READ, &info);
+            assert_non_null(f);
+            assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+            assert_int_equal(info.frames, end - i);
+            assert_int_equal(sf_readf_float(f, y, end - i), end - i);
+            sf_close(f);
+            assert_memory_equal(y, x + i, sizeof *x * (size_t)(end - i));
+            k++;
+            i = end;
+        }
+        assert_true(k > 5);
+        assert_int_equal(k, g.gl_pathc);
+        globfree(&g);
+    }
+    /* refusals: no target, no directory, with --cut */
+    expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
+    expect_error("in.wav --model m.slm --target music --split nowhere", 2, "nowhere");
+    expect_error("in.wav --model m.slm --target music --split parts --cut c.wav", 2, "--split and --cut");
+    free(labels);
+    free(x);
+    free(y);
+}
+
 static void expect_error(const char *args, int code, const char *needle)
 {
     int rc = run_label(args);
@@ -910,6 +979,7 @@ int main(void)
         cmocka_unit_test(test_stdout_live),
         cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_cut_stdin_and_raw),
+        cmocka_unit_test(test_split),
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
     };
