@@ -726,6 +726,25 @@ static int in_music(const char *labels, int64_t i)
     return i >= (int64_t)llround(last_end * 16000) ? last_music : music;
 }
 
+/* The samples of `name` (in dir unless absolute), which must be `frames` long
+ * and, unless 0, of `format`. */
+static float *read_floats(const char *name, int format, int64_t frames)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s%s%s", name[0] == '/' ? "" : dir, name[0] == '/' ? "" : "/", name);
+    SF_INFO info = {0};
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    if (!f)
+        fail_msg("%s: %s", path, sf_strerror(NULL));
+    if (format)
+        assert_int_equal(info.format, format);
+    assert_int_equal(info.frames, frames);
+    float *y = malloc(sizeof *y * (size_t)(frames > 0 ? frames : 1));
+    assert_int_equal(sf_readf_float(f, y, frames), frames);
+    sf_close(f);
+    return y;
+}
+
 /* --cut reads the input once, as it labels it: standard input and headerless
  * samples are cut too, as the file is, and several inputs into a directory; the
  * samples kept are exactly those of the target class's segments, and
@@ -734,13 +753,7 @@ static void test_cut_stdin_and_raw(void **state)
 {
     (void)state;
     char path[600];
-    snprintf(path, sizeof path, "%s/in.wav", dir);
-    SF_INFO info = {0};
-    SNDFILE *f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    float *x = malloc(sizeof *x * NSAMP), *y = malloc(sizeof *y * NSAMP);
-    assert_int_equal(sf_readf_float(f, x, NSAMP), NSAMP);
-    sf_close(f);
+    float *x = read_floats("in.wav", 0, NSAMP);
     snprintf(path, sizeof path, "%s/in.f32", dir);
     FILE *raw = fopen(path, "wb");
     assert_int_equal(fwrite(x, sizeof *x, NSAMP, raw), NSAMP);
@@ -770,23 +783,13 @@ static void test_cut_stdin_and_raw(void **state)
     /* (the bytes differ: a float WAV's PEAK chunk holds the time it was written) */
     const char *cuts[] = {"file.wav", "pipe.wav", "raw.wav", "cuts/in.wav", "cuts/stdin.wav"};
     for (int c = 0; c < 5; c++) {
-        snprintf(path, sizeof path, "%s/%s", dir, cuts[c]);
-        memset(&info, 0, sizeof info);
-        f = sf_open(path, SFM_READ, &info);
-        assert_non_null(f);
-        assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
-        assert_int_equal(info.frames, kept);
-        assert_int_equal(sf_readf_float(f, y, kept), kept);
-        sf_close(f);
+        float *y = read_floats(cuts[c], SF_FORMAT_WAV | SF_FORMAT_FLOAT, kept);
         for (int64_t i = 0, j = 0; i < NSAMP; i++)
             if (in_music(labels, i) && y[j++] != x[i])
                 fail_msg("%s: sample %lld is not the input's", cuts[c], (long long)i);
+        free(y);
     }
-    snprintf(path, sizeof path, "%s/silenced.wav", dir);
-    f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    assert_int_equal(sf_readf_float(f, y, NSAMP), NSAMP);
-    sf_close(f);
+    float *y = read_floats("silenced.wav", 0, NSAMP);
     for (int64_t i = 0; i < NSAMP; i++)
         assert_true(y[i] == (in_music(labels, i) ? x[i] : 0.0f));
     free(labels);
@@ -803,13 +806,7 @@ static void test_split(void **state)
 {
     (void)state;
     char path[600];
-    snprintf(path, sizeof path, "%s/in.wav", dir);
-    SF_INFO info = {0};
-    SNDFILE *f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    float *x = malloc(sizeof *x * NSAMP), *y = malloc(sizeof *y * NSAMP);
-    assert_int_equal(sf_readf_float(f, x, NSAMP), NSAMP);
-    sf_close(f);
+    float *x = read_floats("in.wav", 0, NSAMP);
     sh("mkdir parts");
 #define SPLIT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 --split parts "
     assert_int_equal(run_label("in.wav " SPLIT_ARGS "-o split.txt"), 0);
@@ -838,14 +835,9 @@ static void test_split(void **state)
             assert_int_equal(llround(t0 * 16000), i);
             if (end < NSAMP)
                 assert_int_equal(llround(t1 * 16000), end);
-            memset(&info, 0, sizeof info);
-            f = sf_open(g.gl_pathv[k], SFM_READ, &info);
-            assert_non_null(f);
-            assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
-            assert_int_equal(info.frames, end - i);
-            assert_int_equal(sf_readf_float(f, y, end - i), end - i);
-            sf_close(f);
+            float *y = read_floats(g.gl_pathv[k], SF_FORMAT_WAV | SF_FORMAT_FLOAT, end - i);
             assert_memory_equal(y, x + i, sizeof *x * (size_t)(end - i));
+            free(y);
             k++;
             i = end;
         }
@@ -859,7 +851,6 @@ static void test_split(void **state)
     expect_error("in.wav --model m.slm --target music --split parts --cut c.wav", 2, "--split and --cut");
     free(labels);
     free(x);
-    free(y);
 }
 
 static void expect_error(const char *args, int code, const char *needle)
