@@ -342,14 +342,10 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         t.cut = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
                              sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
-    if (a->split_dir) { /* named after the input, with its extension (standard input: .wav) */
-        const char *dot = strrchr(in_path, '.'), *slash = strrchr(in_path, '/');
-        const char *ext = !strcmp(in_path, "-") ? ".wav"
-                          : dot && dot > (slash ? slash + 1 : in_path) ? dot : "";
-        t.cut = cli_split_open(a->split_dir, stem, ext, sl_audio_file_format(r),
-                               sl_audio_file_rate(r), sl_audio_channels(r),
-                               sl_labeler_frame_shift(l), fc->sample_rate);
-    }
+    if (a->split_dir)
+        t.cut = cli_split_open(a->split_dir, stem, cli_cut_extension(in_path),
+                               sl_audio_file_format(r), sl_audio_file_rate(r),
+                               sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate);
     if (((cut_path || a->split_dir) && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cut);
         free(t.buf);
@@ -617,9 +613,9 @@ int sl_cmd_label(int argc, char **argv)
             out = path;
         }
         if (cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
-            const char *base = strrchr(inputs[i], '/');
-            base = !strcmp(inputs[i], "-") ? "stdin.wav" : base ? base + 1 : inputs[i];
-            in_dir(cut, sizeof cut, a.cut_path, base, "");
+            char stem[256];
+            file_stem(inputs[i], stem, sizeof stem);
+            in_dir(cut, sizeof cut, a.cut_path, stem, cli_cut_extension(inputs[i]));
             cut_path = cut;
         }
         if (label_one(&a, m, l, inputs[i], out, cut_path, block, block_len, progress))

@@ -81,12 +81,47 @@ struct cli_cut {
     int failed;               /* 1: out of memory, 2: write failed, 3: said already */
 };
 
+/* Asterisk's headerless names (.gsm .ulaw .alaw .sln16 ...) get the encoding
+ * they stand for, mono at their rate; 0 (said) where that cannot be: G.722 is
+ * read, not written. -1: not such a name. */
+static int asterisk_format(const char *name, int rate, int channels)
+{
+    sl_raw_encoding enc;
+    int want_rate;
+    if (!sl_raw_format_from_path(name, &enc, &want_rate))
+        return -1;
+    if (enc == SL_RAW_G722)
+        return cli_error("%s: G.722 is read, not written here: name a .sln16 (its samples) or "
+                         ".wav", name), 0;
+    if (rate != want_rate || channels != 1)
+        return cli_error("%s: Asterisk's files of this name are mono at %d Hz; the input is %d "
+                         "Hz, %d channel%s", name, want_rate, rate, channels,
+                         channels > 1 ? "s" : ""), 0;
+    int sub = enc == SL_RAW_ULAW ? SF_FORMAT_ULAW : enc == SL_RAW_ALAW ? SF_FORMAT_ALAW
+              : enc == SL_RAW_GSM ? SF_FORMAT_GSM610 : SF_FORMAT_PCM_16;
+    return SF_FORMAT_RAW | SF_ENDIAN_LITTLE | sub;
+}
+
+const char *cli_cut_extension(const char *in_path)
+{
+    if (!strcmp(in_path, "-"))
+        return ".wav";
+    const char *slash = strrchr(in_path, '/'), *base = slash ? slash + 1 : in_path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return "";
+    return strcasecmp(dot, ".g722") ? dot : ".sln16";
+}
+
 /* The output format for a file named `name`, or -1 (said) when libsndfile
  * cannot write it. */
 static int check_format(cli_cut *c, const char *name, int in_format)
 {
     c->oinfo = (SF_INFO){.samplerate = c->rate, .channels = c->channels};
-    c->oinfo.format = output_format(name, in_format, c->rate, c->channels);
+    int f = asterisk_format(name, c->rate, c->channels);
+    if (f == 0)
+        return -1;
+    c->oinfo.format = f > 0 ? f : output_format(name, in_format, c->rate, c->channels);
     if (sf_format_check(&c->oinfo))
         return 0;
     cli_error("%s: libsndfile cannot write this format at %d Hz, %d channel%s", name, c->rate,

@@ -799,6 +799,37 @@ static void test_cut_stdin_and_raw(void **state)
 
 static void expect_error(const char *args, int code, const char *needle);
 
+/* Asterisk's headerless names as cut outputs: the encoding they stand for.
+ * Cut whole (the target on at p >= 0), a G.722 prompt into a directory becomes
+ * NAME.sln16 and a GSM one NAME.sln, each equal byte for byte to ffmpeg's and
+ * sox's own decoding (tests/fixtures/io); a .gsm from 16 kHz audio and a .g722
+ * are refused. */
+static void test_cut_telephony(void **state)
+{
+    (void)state;
+    const char *fx = getenv("SL_FIXTURES");
+    assert_non_null(fx);
+    char args[1024];
+    sh("mkdir tel");
+    snprintf(args, sizeof args, "'%s/io/sweep16k.g722' '%s/io/sweep8k.gsm' --model m.slm "
+             "--target music --on-threshold 0 --off-threshold 0 --cut tel/ -o tel/", fx, fx);
+    assert_int_equal(run_label(args), 0);
+    snprintf(args, sizeof args, "cmp tel/sweep16k.sln16 '%s/io/sweep16k.g722.s16'", fx);
+    sh(args);
+    snprintf(args, sizeof args, "'%s/io/sweep8k.gsm' --model m.slm --target music --on-threshold 0 "
+             "--off-threshold 0 --cut tel/gsm.sln -o tel/gsm.txt", fx);
+    assert_int_equal(run_label(args), 0);
+    snprintf(args, sizeof args, "cmp tel/gsm.sln '%s/io/sweep8k.gsm.s16'", fx);
+    sh(args);
+    /* the directory's GSM cut is GSM again, of the same length */
+    sh("test $(stat -c %s tel/sweep8k.gsm) = 1650");
+    expect_error("in.wav --model m.slm --target music --cut tel/x.gsm -o x.txt", 1,
+                 "mono at 8000 Hz; the input is 16000 Hz");
+    expect_error("in.wav --model m.slm --target music --cut tel/x.g722 -o x.txt", 1,
+                 "G.722 is read, not written");
+    sh("test ! -e tel/x.gsm && test ! -e tel/x.g722");
+}
+
 /* --split DIR: each run of the target's frames as its own file, named with its
  * number and its segment's times, holding exactly that run's samples (the last
  * one also those after the last frame); standard input's as stdin-NNNN. */
@@ -971,6 +1002,7 @@ int main(void)
         cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_cut_telephony),
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
     };
