@@ -533,9 +533,11 @@ typedef enum {
                                confidence, then one column per class probability */
     SL_FORMAT_JSONL,        /* one JSON object per frame, or per segment (jsonl_segments) */
     SL_FORMAT_RTTM,         /* segments: "SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>" */
+    SL_FORMAT_TEXTGRID,     /* Praat TextGrid: a whole document (sl_label_format_textgrid),
+                               nothing per header, frame or segment */
 } sl_label_format;
 
-/* "audacity", "frames", "jsonl", "rttm": 0, else -1. */
+/* "audacity", "frames", "jsonl", "rttm", "textgrid": 0, else -1. */
 int sl_label_format_parse(const char *name, sl_label_format *out);
 const char *sl_label_format_name(sl_label_format f);
 
@@ -565,6 +567,20 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
                             int64_t end, int label, float mean_confidence);
 /* 1 if the format is written per frame (frames, jsonl per frame), 0 per segment. */
 int sl_label_format_is_per_frame(const sl_label_writer *w);
+
+/* A segment as the decoder gives it: frames [start, end), class `label`. */
+typedef struct {
+    int64_t start, end;
+    int label;
+} sl_frame_segment;
+/* Praat's TextGrid (its long text format, as Praat writes it) of a stream's n
+ * segments, in order and not overlapping, up to frame end_frame: one
+ * IntervalTier named "labels" from 0 to the later of end_frame and the last
+ * segment's end. Gaps and segments of skip_label are intervals with empty text,
+ * merged, as a tier must cover its whole time. Returns the length needed like
+ * the functions above, or -1 on a bad argument (overlap, unknown class). */
+int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
+                             const sl_frame_segment *segs, size_t n, int64_t end_frame);
 
 /* ======================================================================
  * Training and evaluation (model/trainer.c and the model/train_*.c,

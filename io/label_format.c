@@ -1,5 +1,5 @@
 /* Label output formats as text lines: Audacity label tracks, the per-frame TSV
- * table, JSON Lines and RTTM. Formatting into caller buffers (not FILE *) so
+ * table, JSON Lines and RTTM; and Praat's TextGrid, a whole document. Formatting into caller buffers (not FILE *) so
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
 #include <stdarg.h>
@@ -8,7 +8,7 @@
 
 #include "seqlabel.h"
 
-static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm"};
+static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid"};
 
 int sl_label_format_parse(const char *name, sl_label_format *out)
 {
@@ -166,7 +166,8 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
 {
     if (!valid(w, buf, len) || label < 0 || label >= w->n_classes || end < start)
         return -1;
-    if (sl_label_format_is_per_frame(w) || label == w->skip_label)
+    if (sl_label_format_is_per_frame(w) || label == w->skip_label ||
+        w->format == SL_FORMAT_TEXTGRID)
         return 0;
     text t = {buf, len, 0};
     double t0 = frame_time(w, start), t1 = frame_time(w, end);
@@ -188,5 +189,70 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
     default:
         return -1;
     }
+    return finish(&t);
+}
+
+/* A TextGrid string: quotes doubled, as Praat writes them. */
+static void put_praat_string(text *t, const char *s)
+{
+    put(t, "\"");
+    for (; *s; s++)
+        put(t, *s == '"' ? "\"\"" : "%c", *s);
+    put(t, "\"");
+}
+
+static void put_interval(const sl_label_writer *w, text *t, long k, int64_t a, int64_t b,
+                         const char *name)
+{
+    if (!t)
+        return;
+    put(t, "        intervals [%ld]:\n", k);
+    put(t, "            xmin = %.6f \n            xmax = %.6f \n            text = ",
+        frame_time(w, a), frame_time(w, b));
+    put_praat_string(t, name);
+    put(t, " \n");
+}
+
+/* The tier's intervals, counted (t NULL) or written: the segments not skipped,
+ * with empty ones over the time between them. -1 when segments overlap or
+ * name no class. */
+static long textgrid_intervals(const sl_label_writer *w, text *t, const sl_frame_segment *segs,
+                               size_t n, int64_t end)
+{
+    long count = 0;
+    int64_t at = 0, prev_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sl_frame_segment *s = &segs[i];
+        if (s->start < prev_end || s->end < s->start || s->label < 0 || s->label >= w->n_classes)
+            return -1;
+        prev_end = s->end;
+        if (s->label == w->skip_label || s->end == s->start)
+            continue;
+        if (s->start > at)
+            put_interval(w, t, ++count, at, s->start, "");
+        put_interval(w, t, ++count, s->start, s->end, w->class_names[s->label]);
+        at = s->end;
+    }
+    if (end > at)
+        put_interval(w, t, ++count, at, end, "");
+    return count;
+}
+
+int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
+                             const sl_frame_segment *segs, size_t n, int64_t end_frame)
+{
+    if (!valid(w, buf, len) || (n && !segs) || end_frame < 0)
+        return -1;
+    int64_t end = n && segs[n - 1].end > end_frame ? segs[n - 1].end : end_frame;
+    long count = textgrid_intervals(w, NULL, segs, n, end);
+    if (count < 0)
+        return -1;
+    text t = {buf, len, 0};
+    double xmax = frame_time(w, end);
+    put(&t, "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n");
+    put(&t, "xmin = 0 \nxmax = %.6f \ntiers? <exists> \nsize = 1 \nitem []: \n", xmax);
+    put(&t, "    item [1]:\n        class = \"IntervalTier\" \n        name = \"labels\" \n");
+    put(&t, "        xmin = 0 \n        xmax = %.6f \n        intervals: size = %ld \n", xmax, count);
+    textgrid_intervals(w, &t, segs, n, end);
     return finish(&t);
 }

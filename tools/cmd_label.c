@@ -51,7 +51,7 @@ static void usage(FILE *fp)
         "output:\n"
         "  -o, --output PATH       a file (one input), or a directory (PATH exists as a\n"
         "                          directory or ends in '/'): one output per input named\n"
-        "                          after it (.txt, .tsv, .jsonl, .rttm). Default: standard\n"
+        "                          after it (.txt .tsv .jsonl .rttm .TextGrid). Default: standard\n"
         "                          output. Files are written under a temporary name and\n"
         "                          renamed when complete: a failure leaves no partial file;\n"
         "                          an output that is the input itself is refused\n"
@@ -61,8 +61,11 @@ static void usage(FILE *fp)
         "                          confidence and every class probability (%%.9g)\n"
         "                          jsonl: one JSON object per frame (--segments: per segment)\n"
         "                          rttm: 'SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>'\n"
+        "                          textgrid: Praat TextGrid, one interval tier (also for\n"
+        "                          ELAN); written whole when the input ends\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
-        "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence)\n"
+        "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence;\n"
+        "                          textgrid: empty intervals)\n"
         "  --cut OUT               with --target: write the target class's audio of the\n"
         "                          input (a file, or '-') to OUT, the rest dropped (the\n"
         "                          element's gate=drop), at the input's rate and channels,\n"
@@ -187,6 +190,9 @@ typedef struct {
     /* --cut: the audio of the frames labelled `target` (NULL: not cutting) */
     cli_cut *cut;
     int target, cut_failed;
+    /* TextGrid: the segments, written whole at the end */
+    sl_frame_segment *segs;
+    size_t n_segs, segs_cap;
 } text_sink;
 
 static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), void *arg)
@@ -227,6 +233,11 @@ static int format_segment(text_sink *t, void *arg)
     return sl_label_format_segment(&t->w, t->buf, t->cap, it->start, it->end, it->label, it->conf);
 }
 
+static int format_textgrid(text_sink *t, void *arg)
+{
+    return sl_label_format_textgrid(&t->w, t->buf, t->cap, t->segs, t->n_segs, *(int64_t *)arg);
+}
+
 static int text_on_frame(void *user, int64_t index, int label, float confidence, const float *probs,
                          int n_classes)
 {
@@ -247,6 +258,18 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
     text_sink *t = user;
     if (sl_label_format_is_per_frame(&t->w))
         return 0;
+    if (t->w.format == SL_FORMAT_TEXTGRID) {
+        if (t->n_segs == t->segs_cap) {
+            size_t cap = t->segs_cap ? 2 * t->segs_cap : 256;
+            sl_frame_segment *g = realloc(t->segs, cap * sizeof *g);
+            if (!g)
+                return -1;
+            t->segs = g;
+            t->segs_cap = cap;
+        }
+        t->segs[t->n_segs++] = (sl_frame_segment){start, end, label};
+        return 0;
+    }
     text_item it = {.start = start, .end = end, .label = label, .conf = mean_conf};
     return emit_text(t, format_segment(t, &it), format_segment, &it);
 }
@@ -265,6 +288,7 @@ static const char *extension(sl_label_format f)
     case SL_FORMAT_FRAMES: return ".tsv";
     case SL_FORMAT_JSONL: return ".jsonl";
     case SL_FORMAT_RTTM: return ".rttm";
+    case SL_FORMAT_TEXTGRID: return ".TextGrid";
     default: return ".txt";
     }
 }
@@ -411,6 +435,11 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         cli_interrupt_ends_input(0);
     if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
         rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
+    if (!rc && a->format == SL_FORMAT_TEXTGRID) { /* a document: written whole at the end */
+        int64_t frames = sl_labeler_frames_emitted(l);
+        if (emit_text(&t, format_textgrid(&t, &frames), format_textgrid, &frames) != 0 && !t.failed)
+            rc = cli_error("%s: out of memory", out_path);
+    }
     if (progress)
         fprintf(stderr, "\r\033[K");
     if (!rc && t.failed)
@@ -427,6 +456,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
         rc = cli_output_commit(&out) ? 1 : 0;
     }
     free(t.buf);
+    free(t.segs);
     sl_audio_close(r);
     return rc;
 }
@@ -450,7 +480,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case 'h': usage(stdout); return 1;
         case OPT_FORMAT:
             if (sl_label_format_parse(optarg, &a->format))
-                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm", optarg), -1;
+                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid", optarg), -1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
         case OPT_SKIP: a->skip = optarg; break;

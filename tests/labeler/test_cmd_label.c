@@ -253,6 +253,33 @@ static void test_audacity_and_rttm(void **state)
     assert_int_equal(nseg, ref.nseg);
     assert_float_equal(total, NFRAMES * 0.01, 1e-5);
     free(text);
+
+    /* TextGrid: one interval per segment, the tier from 0 to the last frame;
+     * into a directory it is NAME.TextGrid */
+    sh("mkdir tg");
+    assert_int_equal(run_label("in.wav --model m.slm --format textgrid -o tg/"), 0);
+    text = slurp("tg/in.TextGrid");
+    assert_non_null(text);
+    char want[128];
+    snprintf(want, sizeof want, "xmax = %.6f \ntiers? <exists> \nsize = 1 \n", NFRAMES * 0.01);
+    assert_non_null(strstr(text, want));
+    snprintf(want, sizeof want, "intervals: size = %d \n", (int)ref.nseg);
+    assert_non_null(strstr(text, want));
+    nseg = 0;
+    for (char *p = strstr(text, "intervals ["); p; p = strstr(p + 1, "intervals ["), nseg++) {
+        int k;
+        double a, b;
+        char label[64];
+        assert_int_equal(sscanf(p, "intervals [%d]:\n xmin = %lf\n xmax = %lf\n text = \"%63[^\"]\"",
+                                &k, &a, &b, label), 4);
+        assert_int_equal(k, nseg + 1);
+        assert_true(nseg < ref.nseg);
+        assert_float_equal(a, ref.seg_start[nseg] * 0.01, 1e-9);
+        assert_float_equal(b, ref.seg_end[nseg] * 0.01, 1e-9);
+        assert_int_equal(class_of(label, strlen(label)), ref.seg_label[nseg]);
+    }
+    assert_int_equal(nseg, ref.nseg);
+    free(text);
 }
 
 static void test_jsonl(void **state)

@@ -39,6 +39,8 @@ static void test_parse(void **state)
     assert_int_equal(f, SL_FORMAT_JSONL);
     assert_int_equal(sl_label_format_parse("csv", &f), -1);
     assert_string_equal(sl_label_format_name(SL_FORMAT_JSONL), "jsonl");
+    assert_int_equal(sl_label_format_parse("textgrid", &f), 0);
+    assert_int_equal(f, SL_FORMAT_TEXTGRID);
 }
 
 static void test_audacity(void **state)
@@ -112,12 +114,77 @@ static void test_rttm(void **state)
     assert_string_equal(buf, "SPEAKER my_file 1 0.000000 0.010000 <NA> <NA> say_\"hi\"\\ <NA> <NA>\n");
 }
 
+/* Praat's long text format, as Praat writes it (trailing spaces included); the
+ * skipped class and the time no segment covers are empty intervals, merged. */
+static void test_textgrid(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_TEXTGRID);
+    w.skip_label = 0;
+    char buf[2048];
+    assert_int_equal(sl_label_format_header(&w, buf, sizeof buf), 0);
+    assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 0, 5, 1, 0.5f), 0);
+    const sl_frame_segment segs[] = {{0, 57, 2}, {57, 602, 1}, {602, 650, 0}, {650, 700, 0}};
+    const char *want =
+        "File type = \"ooTextFile\"\n"
+        "Object class = \"TextGrid\"\n"
+        "\n"
+        "xmin = 0 \n"
+        "xmax = 7.500000 \n"
+        "tiers? <exists> \n"
+        "size = 1 \n"
+        "item []: \n"
+        "    item [1]:\n"
+        "        class = \"IntervalTier\" \n"
+        "        name = \"labels\" \n"
+        "        xmin = 0 \n"
+        "        xmax = 7.500000 \n"
+        "        intervals: size = 3 \n"
+        "        intervals [1]:\n"
+        "            xmin = 0.000000 \n"
+        "            xmax = 0.570000 \n"
+        "            text = \"say \"\"hi\"\"\\\" \n"
+        "        intervals [2]:\n"
+        "            xmin = 0.570000 \n"
+        "            xmax = 6.020000 \n"
+        "            text = \"speech\" \n"
+        "        intervals [3]:\n"
+        "            xmin = 6.020000 \n"
+        "            xmax = 7.500000 \n"
+        "            text = \"\" \n";
+    int n = sl_label_format_textgrid(&w, buf, sizeof buf, segs, 4, 750);
+    assert_string_equal(buf, want);
+    assert_int_equal(n, (int)strlen(want));
+    /* a segment in the middle: empty intervals before and after it, up to the
+     * last segment's end when it is later than end_frame */
+    const sl_frame_segment mid[] = {{10, 20, 1}};
+    n = sl_label_format_textgrid(&w, buf, sizeof buf, mid, 1, 15);
+    assert_non_null(strstr(buf, "xmax = 0.200000 \n        intervals: size = 2 \n"
+                                "        intervals [1]:\n            xmin = 0.000000 \n"
+                                "            xmax = 0.100000 \n            text = \"\" \n"));
+    w.skip_label = -1;
+    n = sl_label_format_textgrid(&w, buf, sizeof buf, mid, 1, 30);
+    assert_non_null(strstr(buf, "intervals: size = 3 "));
+    assert_non_null(strstr(buf, "intervals [3]:\n            xmin = 0.200000 \n"
+                                "            xmax = 0.300000 \n            text = \"\" \n"));
+    /* overlapping segments and unknown classes are refused */
+    const sl_frame_segment overlap[] = {{0, 20, 1}, {10, 30, 1}}, bad[] = {{0, 20, 3}};
+    assert_int_equal(sl_label_format_textgrid(&w, buf, sizeof buf, overlap, 2, 30), -1);
+    assert_int_equal(sl_label_format_textgrid(&w, buf, sizeof buf, bad, 1, 30), -1);
+    /* truncation follows snprintf */
+    char small[16];
+    n = sl_label_format_textgrid(&w, small, sizeof small, mid, 1, 30);
+    assert_true(n > 16);
+    assert_int_equal(strlen(small), 15);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),   cmocka_unit_test(test_audacity),
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
-        cmocka_unit_test(test_rttm),
+        cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
