@@ -1,6 +1,7 @@
 /* libFuzzer target: the text files and strings a user hands the trainer and the
  * labeler: a training manifest (audio<TAB>labels[<TAB>split]), an Audacity
- * label track, and a min-durations spec ("speech=0.2,music=0.5", the element's
+ * label track, a Praat TextGrid (its first interval tier, and one by name), and
+ * a min-durations spec ("speech=0.2,music=0.5", the element's
  * property and the command's option) checked against the default model's classes. */
 #include <seqlabel.h>
 #include <stdint.h>
@@ -44,6 +45,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         sl_manifest_free(&man);
     }
     if (sl_audacity_read(path, &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_textgrid_read(path, NULL, &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_textgrid_read(path, "words", &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     unlink(path);
 

@@ -591,8 +591,9 @@ int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
  *   audio<TAB>labels[<TAB>train|valid|test]
  * (relative paths are taken from the manifest's folder; empty lines and lines
  * starting with '#' are skipped). Labels are Audacity label tracks
- * ("start<TAB>end<TAB>name", seconds), or "=NAME": the whole file is NAME
- * (clip-level labels, as sound-event datasets give them). Frame i (the samples [i*hop, (i+1)*hop))
+ * ("start<TAB>end<TAB>name", seconds), Praat TextGrids ("x.TextGrid": its
+ * first interval tier; "x.TextGrid#words": the tier named words), or "=NAME":
+ * the whole file is NAME (clip-level labels, as sound-event datasets give them). Frame i (the samples [i*hop, (i+1)*hop))
  * takes the label of the segment containing its centre (i + 0.5) * hop;
  * frames outside every segment are unlabeled and ignored (-1).
  * ====================================================================== */
@@ -625,9 +626,18 @@ typedef struct {
  * skipped). Segments come sorted by start; overlapping segments, end < start,
  * bad numbers and empty names are errors naming the file and line. */
 int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
+/* Reads a Praat TextGrid (long or short text format, UTF-8 or Praat's UTF-16):
+ * the intervals of the interval tier named `tier` (NULL: the first interval
+ * tier) whose text is not empty (text trimmed of spaces; an empty interval
+ * labels nothing), in order, as segments; `line` is the line of each text.
+ * Errors name the file and, where there is one, the line (a tier missing,
+ * with the interval tiers there are; intervals reversed or out of order). */
+int sl_textgrid_read(const char *path, const char *tier, sl_label_segment **segs, int *n,
+                     char *err, size_t errlen);
 void sl_label_segments_free(sl_label_segment *segs, int n);
-/* An entry's segments: its label file's, or for "=NAME" one segment from 0 to
- * INFINITY (the whole file, however long) whose line is the manifest's. */
+/* An entry's segments: its label file's (Audacity, or a TextGrid by its
+ * .TextGrid name), or for "=NAME" one segment from 0 to INFINITY (the whole
+ * file, however long) whose line is the manifest's. */
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen);
 

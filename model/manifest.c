@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #include "seqlabel.h"
 #include "common/errors.h"
@@ -302,6 +303,17 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen)
 {
+    /* x.TextGrid, or x.TextGrid#TIER */
+    const char *hash = strrchr(e->labels, '#');
+    size_t plen = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
+    if (e->labels[0] != '=' && plen >= 9 && !strncasecmp(e->labels + plen - 9, ".TextGrid", 9)) {
+        char *path = strndup(e->labels, plen);
+        if (!path)
+            return sl_fail(err, errlen, "out of memory");
+        int rc = sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen);
+        free(path);
+        return rc;
+    }
     if (e->labels[0] != '=')
         return sl_audacity_read(e->labels, segs, n, err, errlen);
     sl_label_segment *s = calloc(1, sizeof *s);

@@ -29,6 +29,40 @@ cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds
 head -n 3 samples/samples.tsv > "$seeds/text_files/manifest.tsv"
 cp samples/mixture.txt "$seeds/text_files/labels.txt"
 printf 'speech=0.2,music=0.5' > "$seeds/text_files/min-durations"
+cat > "$seeds/text_files/words.TextGrid" <<'TEXTGRID'
+File type = "ooTextFile"
+Object class = "TextGrid"
+
+xmin = 0
+xmax = 2
+tiers? <exists>
+size = 2
+item []:
+    item [1]:
+        class = "TextTier"
+        name = "bell"
+        xmin = 0
+        xmax = 2
+        points: size = 1
+        points [1]:
+            number = 0.5
+            mark = "ding ""dong"""
+    item [2]:
+        class = "IntervalTier"
+        name = "words"
+        xmin = 0
+        xmax = 2
+        intervals: size = 2
+        intervals [1]:
+            xmin = 0
+            xmax = 1.25 ! a comment
+            text = "speech"
+        intervals [2]:
+            xmin = 1.25
+            xmax = 2
+            text = ""
+TEXTGRID
+iconv -f UTF-8 -t UTF-16 "$seeds/text_files/words.TextGrid" > "$seeds/text_files/words16.TextGrid"
 # converter: rate 44100 (0x00ac44), stereo 16-bit, pieces of 100 frames, then samples
 { printf '\104\254\000\011\143'; head -c 8000 samples/music.wav | tail -c 7956; } \
   > "$seeds/converter/stereo44k"

@@ -156,6 +156,34 @@ static void malformed_lines(void **state)
                    (const char *[]){"cols.txt:1:", "start<TAB>end<TAB>label", NULL});
 }
 
+/* TextGrid labels: a tier that is not there (the ones that are, named), a
+ * point tier asked for, intervals out of order (the line), a file cut short,
+ * something that is not a TextGrid. */
+static void textgrid_errors(void **state)
+{
+    (void)state;
+    const char *head = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n"
+                       "0\n3\n<exists>\n2\n\"TextTier\"\n\"bell\"\n0\n3\n0\n";
+    char text[1024];
+    snprintf(text, sizeof text, "%s\"IntervalTier\"\n\"words\"\n0\n3\n2\n"
+             "0\n2\n\"tone\"\n1\n3\n\"noise\"\n", head);
+    tt_write_text(tt_path(dir, "order.TextGrid"), text);
+    expect_failure("a.wav\torder.TextGrid#phones\n", NULL,
+                   (const char *[]){"order.TextGrid", "no interval tier \"phones\"",
+                                    "(interval tiers: \"words\")", NULL});
+    expect_failure("a.wav\torder.TextGrid#bell\n", NULL,
+                   (const char *[]){"order.TextGrid:8:", "\"bell\" is a point tier", NULL});
+    expect_failure("a.wav\torder.TextGrid\n", NULL,
+                   (const char *[]){"order.TextGrid:20:", "interval 1-3 s is out of order", NULL});
+    snprintf(text, sizeof text, "%s\"IntervalTier\"\n\"words\"\n0\n3\n2\n0\n2\n\"to", head);
+    tt_write_text(tt_path(dir, "cut.TextGrid"), text);
+    expect_failure("a.wav\tcut.TextGrid\n", NULL,
+                   (const char *[]){"cut.TextGrid:", "ends before the text", NULL});
+    tt_write_text(tt_path(dir, "not.TextGrid"), "0.00\t1.00\ttone\n");
+    expect_failure("a.wav\tnot.TextGrid\n", NULL,
+                   (const char *[]){"not.TextGrid:", "not a Praat text file", NULL});
+}
+
 /* A validation split whose labels cover no frame would keep the step-1 model as
  * "best": refused, naming the manifest. */
 static void unlabeled_validation(void **state)
@@ -271,6 +299,7 @@ int main(void)
         cmocka_unit_test(labels_beyond_the_audio),
         cmocka_unit_test(unknown_class_with_classes_option),
         cmocka_unit_test(overlapping_segments),
+        cmocka_unit_test(textgrid_errors),
         cmocka_unit_test(empty_training_split),
         cmocka_unit_test(malformed_lines),
         cmocka_unit_test(unlabeled_validation),

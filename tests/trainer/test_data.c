@@ -45,10 +45,15 @@ static int teardown(void **state)
     return 0;
 }
 
-static void load_labels(const char *label_text, sl_dataset *ds)
+/* one.wav labelled by the label file `name` holding `label_text`; `ref` is the
+ * manifest's labels column (NULL: name). */
+static void load_label_file(const char *name, const char *ref, const char *label_text,
+                            sl_dataset *ds)
 {
-    tt_write_text(tt_path(dir, "l.txt"), label_text);
-    tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tl.txt\n");
+    char line[256];
+    tt_write_text(tt_path(dir, name), label_text);
+    snprintf(line, sizeof line, "one.wav\t%s\n", ref ? ref : name);
+    tt_write_text(tt_path(dir, "l.tsv"), line);
     sl_manifest man;
     char err[SL_ERR_LEN];
     assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
@@ -58,6 +63,11 @@ static void load_labels(const char *label_text, sl_dataset *ds)
     if (sl_dataset_load(ds, &man, SL_SPLIT_BIT(SL_SPLIT_NONE), &fc, NULL, names, 3, err, sizeof err))
         fail_msg("%s", err);
     sl_manifest_free(&man);
+}
+
+static void load_labels(const char *label_text, sl_dataset *ds)
+{
+    load_label_file("l.txt", NULL, label_text, ds);
 }
 
 static void check_frame_labels(const sl_dataset *ds)
@@ -88,6 +98,74 @@ static void frame_labels_follow_centres(void **state)
     load_labels("0.50\t0.50\tpoint\n0.30\t0.50\tb\n\\\t100\t200\n0.00\t0.255\ta\n", &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
+}
+
+/* The same labels as a Praat TextGrid: long format with a point tier and
+ * another interval tier before the chosen one (x.TextGrid#words), the empty
+ * intervals labelling nothing; short format (the first interval tier); and
+ * Praat's UTF-16 with a byte order mark. The frames are those of the Audacity
+ * track above. */
+static const char *const LONG_TEXTGRID =
+    "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\nxmin = 0 \nxmax = 1 \n"
+    "tiers? <exists> \nsize = 3 \nitem []: \n"
+    "    item [1]:\n        class = \"TextTier\" \n        name = \"bell\" \n"
+    "        xmin = 0 \n        xmax = 1 \n        points: size = 1 \n"
+    "        points [1]:\n            number = 0.4 \n            mark = \"ding\" \n"
+    "    item [2]:\n        class = \"IntervalTier\" \n        name = \"other\" \n"
+    "        xmin = 0 \n        xmax = 1 \n        intervals: size = 1 \n"
+    "        intervals [1]:\n            xmin = 0 \n            xmax = 1 \n"
+    "            text = \"b\" \n"
+    "    item [3]:\n        class = \"IntervalTier\" \n        name = \"words\" \n"
+    "        xmin = 0 \n        xmax = 1 \n        intervals: size = 4 \n"
+    "        intervals [1]:\n            xmin = 0 \n            xmax = 0.255 \n"
+    "            text = \" a \" \n"
+    "        intervals [2]:\n            xmin = 0.255 \n            xmax = 0.3 \n"
+    "            text = \"\" \n"
+    "        intervals [3]:\n            xmin = 0.3 \n            xmax = 0.5 \n"
+    "            text = \"b\" \n"
+    "        intervals [4]:\n            xmin = 0.5 \n            xmax = 1 \n"
+    "            text = \"  \" \n";
+
+static void textgrid_labels(void **state)
+{
+    (void)state;
+    sl_dataset ds;
+    load_label_file("one.TextGrid", "one.TextGrid#words", LONG_TEXTGRID, &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    const char *short_tg = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n1\n"
+                           "<exists>\n1\n\"IntervalTier\"\n\"words\"\n0\n1\n4\n"
+                           "0\n0.255\n\"a\"\n0.255\n0.3\n\"\"\n0.3\n0.5\n\"b\"\n0.5\n1\n\"\"\n";
+    load_label_file("short.textgrid", NULL, short_tg, &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    /* UTF-16BE with its byte order mark, as Praat saves non-ASCII text */
+    FILE *f = fopen(tt_path(dir, "utf16.TextGrid"), "wb");
+    fputc(0xFE, f);
+    fputc(0xFF, f);
+    for (const char *c = short_tg; *c; c++) {
+        fputc(0, f);
+        fputc(*c, f);
+    }
+    fclose(f);
+    tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tutf16.TextGrid\n");
+    {
+        sl_manifest man;
+        char err[SL_ERR_LEN];
+        assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
+        sl_label_segment *segs;
+        int n;
+        if (sl_manifest_entry_segments(&man.entries[0], &segs, &n, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(n, 2);
+        assert_string_equal(segs[0].name, "a");
+        assert_true(segs[0].start == 0.0 && segs[0].end == 0.255);
+        assert_string_equal(segs[1].name, "b");
+        assert_true(segs[1].start == 0.3 && segs[1].end == 0.5);
+        assert_int_equal(segs[1].line, 21); /* the line of its text */
+        sl_label_segments_free(segs, n);
+        sl_manifest_free(&man);
+    }
 }
 
 /* "=NAME" labels the whole file NAME: every frame of three.wav (298: 1 + (48000 -
@@ -480,6 +558,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
+        cmocka_unit_test(textgrid_labels),
         cmocka_unit_test(crops_cover_every_start),
         cmocka_unit_test(metrics_by_hand),
         cmocka_unit_test(threads_load_the_same_dataset),
