@@ -76,6 +76,9 @@ static void usage(FILE *fp)
         "  --split DIR             with --target: each segment of the target class as a file\n"
         "                          of its own, DIR/NAME-0001_START-END.EXT (NAME and EXT the\n"
         "                          input's, START and END in seconds); in the input's format\n"
+        "  --split-max S           --split: no file longer than S seconds; a longer segment\n"
+        "                          is split at its least likely frame in the last third of S\n"
+        "                          (for speech recognisers that take 30 s at most)\n"
         "\n"
         "model and windows:\n"
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed default\n"
@@ -130,7 +133,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
-    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT,
+    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX,
 };
 
 static const struct option long_opts[] = {
@@ -166,6 +169,7 @@ static const struct option long_opts[] = {
     {"cut", required_argument, NULL, OPT_CUT},
     {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
     {"split", required_argument, NULL, OPT_SPLIT},
+    {"split-max", required_argument, NULL, OPT_SPLIT_MAX},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -173,6 +177,7 @@ static const struct option long_opts[] = {
 
 typedef struct {
     const char *out_path, *model_path, *min_dur, *target, *skip, *cut_path, *split_dir;
+    double split_max; /* --split-max seconds, 0: none */
     int cut_silence;
     sl_label_format format;
     int segments, quiet;
@@ -243,7 +248,7 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 {
     (void)n_classes;
     text_sink *t = user;
-    if (t->cut && cli_cut_frame(t->cut, label == t->target) != 0) {
+    if (t->cut && cli_cut_frame(t->cut, label == t->target, probs[t->target]) != 0) {
         t->cut_failed = 1;
         return -1;
     }
@@ -369,7 +374,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     if (a->split_dir)
         t.cut = cli_split_open(a->split_dir, stem, cli_cut_extension(in_path),
                                sl_audio_file_format(r), sl_audio_file_rate(r),
-                               sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate);
+                               sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
+                               a->split_max);
     if (((cut_path || a->split_dir) && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cut);
         free(t.buf);
@@ -507,6 +513,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_CUT: a->cut_path = optarg; break;
         case OPT_CUT_SILENCE: a->cut_silence = 1; break;
         case OPT_SPLIT: a->split_dir = optarg; break;
+        case OPT_SPLIT_MAX:
+            if (cli_parse_float("--split-max", optarg, 0.01, 1e6, &d)) return -1;
+            a->split_max = d;
+            break;
         case OPT_SMOOTHING:
             if (!strcmp(optarg, "none"))
                 a->cfg.decoder.smoothing = SL_SMOOTH_NONE;
@@ -575,6 +585,8 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
     if (a->split_dir && a->cut_path)
         return cli_error("--split and --cut: one or the other"), -1;
+    if (a->split_max > 0 && !a->split_dir)
+        return cli_error("--split-max needs --split DIR"), -1;
     struct stat st;
     if (a->split_dir && (stat(a->split_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
         return cli_error("--split %s: not an existing directory", a->split_dir), -1;

@@ -72,6 +72,8 @@ struct cli_cut {
     char *dir, *stem, *ext;
     int split, segments;
     int64_t seg_first;        /* the open segment's first frame */
+    int64_t max_frames;       /* --split-max: the longest segment (0: no limit) */
+    float *seg_p;             /* ... and the target's probability of each of its frames */
     int channels, rate, hop, model_rate, silence;
     float *q;                 /* samples not yet written or skipped, interleaved */
     int64_t q_off, q_len, q_cap; /* in sample frames: first queued, queued, room */
@@ -198,7 +200,7 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channel
 }
 
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
-                        int rate, int channels, int hop, int model_rate)
+                        int rate, int channels, int hop, int model_rate, double max_s)
 {
     cli_cut *c = new_cut(rate, channels, hop, model_rate);
     if (!c)
@@ -207,9 +209,13 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     c->dir = strdup(dir);
     c->stem = strdup(stem);
     c->ext = strdup(ext);
+    c->max_frames = max_s > 0 ? (int64_t)(max_s * model_rate / hop) : 0;
+    if (max_s > 0 && c->max_frames < 1)
+        c->max_frames = 1;
+    c->seg_p = c->max_frames ? malloc(sizeof *c->seg_p * (size_t)(c->max_frames + 1)) : NULL;
     char name[300];
     snprintf(name, sizeof name, "%s%s", stem, ext);
-    if (!c->dir || !c->stem || !c->ext) {
+    if (!c->dir || !c->stem || !c->ext || (c->max_frames && !c->seg_p)) {
         cli_error("out of memory");
         cli_cut_abort(c);
         return NULL;
@@ -290,17 +296,47 @@ static void start_segment(cli_cut *c, int64_t first)
         c->failed = 3;
 }
 
-int cli_cut_frame(cli_cut *c, int keep)
+static int64_t frame_start(const cli_cut *c, int64_t f)
 {
-    /* the samples before this frame belong to the run before it */
-    int64_t start = sl_frame_start_sample(c->frames, c->hop, c->rate, c->model_rate);
-    int changed = c->frames > 0 && keep != c->run_keep;
-    if (changed || (c->frames > 0 && start - c->q_start >= CUT_RUN))
-        flush_before(c, start);
+    return sl_frame_start_sample(f, c->hop, c->rate, c->model_rate);
+}
+
+/* --split-max: the open segment has reached the longest a segment may be (frame
+ * `f` would make it longer): it ends at its least likely frame of its last
+ * third (the latest of equals), where the next one starts. */
+static void split_long_segment(cli_cut *c, int64_t f)
+{
+    int64_t first = c->seg_first, lo = first + c->max_frames - c->max_frames / 3, at = f;
+    for (int64_t g = lo; g < f; g++)
+        if (at == f || c->seg_p[g - first] <= c->seg_p[at - first])
+            at = g;
+    flush_before(c, frame_start(c, at));
+    end_segment(c, at);
+    if (c->failed)
+        return;
+    start_segment(c, at);
+    memmove(c->seg_p, c->seg_p + (at - first), sizeof *c->seg_p * (size_t)(f - at));
+}
+
+int cli_cut_frame(cli_cut *c, int keep, float p)
+{
+    int64_t f = c->frames;
+    int changed = f > 0 && keep != c->run_keep;
+    /* the samples before this frame belong to the run before it; with
+     * --split-max the last third of a segment's longest waits, for a split */
+    int64_t hold = c->max_frames ? c->max_frames / 3 + 1 : 0;
+    if (changed)
+        flush_before(c, frame_start(c, f));
+    else if (f > hold && frame_start(c, f - hold) - c->q_start >= CUT_RUN)
+        flush_before(c, frame_start(c, f - hold));
     if (c->split && changed && c->run_keep && c->out)
-        end_segment(c, c->frames);
-    if (c->split && keep && (changed || c->frames == 0) && !c->failed)
-        start_segment(c, c->frames);
+        end_segment(c, f);
+    if (c->split && keep && (changed || f == 0) && !c->failed)
+        start_segment(c, f);
+    else if (c->max_frames && keep && c->out && f - c->seg_first == c->max_frames)
+        split_long_segment(c, f);
+    if (c->max_frames && keep && c->out)
+        c->seg_p[f - c->seg_first] = p;
     c->run_keep = keep;
     c->frames++;
     return c->failed ? -1 : 0;
@@ -313,6 +349,7 @@ static void free_cut(cli_cut *c)
     free(c->dir);
     free(c->stem);
     free(c->ext);
+    free(c->seg_p);
     free(c);
 }
 

@@ -15,18 +15,21 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channel
                       int model_rate, int silence);
 /* --split: each run of kept frames as a file of its own,
  * DIR/STEM-NNNN_START-END.EXT (NNNN counts from 0001; START and END in seconds,
- * as the labels have them), in the container EXT names, else `in_format`. */
+ * as the labels have them), in the container EXT names, else `in_format`. With
+ * max_s > 0 no file is longer than max_s seconds: a longer run is split at its
+ * least likely frame (the target's probability) of the last third of max_s. */
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
-                        int rate, int channels, int hop, int model_rate);
+                        int rate, int channels, int hop, int model_rate, double max_s);
 /* The extension of the files cut from in_path: its own (G.722's: .sln16, the
  * linear samples it decodes to, as G.722 is not written), standard input's
  * .wav, "" for a name without one. */
 const char *cli_cut_extension(const char *in_path);
 /* The input's next samples, in order (from an sl_audio_options.tap). */
 void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channels);
-/* The next frame's decision: its samples are written (keep) or not. 0, or -1
- * when writing failed (reported by cli_cut_finish). */
-int cli_cut_frame(cli_cut *c, int keep);
+/* The next frame's decision, and the target's probability p there: its samples
+ * are written (keep) or not. 0, or -1 when writing failed (reported by
+ * cli_cut_finish). */
+int cli_cut_frame(cli_cut *c, int keep, float p);
 /* The samples after the last frame follow it; the file is renamed into place.
  * 0, or 1 with the error printed (nothing left behind). Frees c. */
 int cli_cut_finish(cli_cut *c);

@@ -903,10 +903,57 @@ static void test_split(void **state)
         assert_int_equal(k, g.gl_pathc);
         globfree(&g);
     }
+    /* --split-max 0.5: every frame kept (on at p >= 0), so one segment of the
+     * whole file, cut into pieces of at most 50 frames, each at the least likely
+     * frame (music's probability, the latest of equals) of its last third (frames
+     * 34..49 of a piece), found here from the frames format of the same run */
+    sh("mkdir maxed");
+    assert_int_equal(run_label("in.wav --model m.slm --target music --on-threshold 0 "
+                               "--off-threshold 0 --split maxed --split-max 0.5 --format frames "
+                               "-o maxed.tsv"), 0);
+    char *frames = slurp("maxed.tsv");
+    double p[NFRAMES];
+    int nf = 0;
+    for (char *line = strchr(frames, '\n') + 1; *line && nf < NFRAMES; line = strchr(line, '\n') + 1) {
+        double pr[3];
+        assert_int_equal(sscanf(line, "%*d\t%*f\t%*s\t%*f\t%lf\t%lf\t%lf", &pr[0], &pr[1], &pr[2]), 3);
+        p[nf++] = pr[2];
+    }
+    assert_int_equal(nf, NFRAMES);
+    free(frames);
+    int64_t bounds[NFRAMES];
+    int nb = 0;
+    for (int f = 0, first = 0; f < NFRAMES; f++)
+        if (f - first == 50) {
+            int at = f;
+            for (int g = first + 50 - 50 / 3; g < f; g++)
+                if (at == f || p[g] <= p[at])
+                    at = g;
+            bounds[nb++] = at;
+            first = at;
+        }
+    snprintf(path, sizeof path, "%s/maxed/in-*.wav", dir);
+    glob_t g;
+    assert_int_equal(glob(path, 0, NULL, &g), 0);
+    assert_int_equal(g.gl_pathc, (size_t)nb + 1);
+    for (int k = 0; k <= nb; k++) {
+        int64_t a = k ? bounds[k - 1] * 160 : 0, b = k < nb ? bounds[k] * 160 : NSAMP;
+        char want[64];
+        snprintf(want, sizeof want, "in-%04d_%.3f-%.3f.wav", k + 1, a / 16000.0,
+                 k < nb ? b / 16000.0 : NFRAMES * 0.01);
+        assert_string_equal(strrchr(g.gl_pathv[k], '/') + 1, want);
+        assert_true(k == nb || b - a <= 50 * 160);
+        float *y = read_floats(g.gl_pathv[k], 0, b - a);
+        assert_memory_equal(y, x + a, sizeof *x * (size_t)(b - a));
+        free(y);
+    }
+    assert_true(nb >= 2);
+    globfree(&g);
     /* refusals: no target, no directory, with --cut */
     expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
     expect_error("in.wav --model m.slm --target music --split nowhere", 2, "nowhere");
     expect_error("in.wav --model m.slm --target music --split parts --cut c.wav", 2, "--split and --cut");
+    expect_error("in.wav --model m.slm --target music --split-max 30", 2, "--split-max needs --split");
     free(labels);
     free(x);
 }
