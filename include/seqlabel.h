@@ -535,9 +535,11 @@ typedef enum {
     SL_FORMAT_RTTM,         /* segments: "SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>" */
     SL_FORMAT_TEXTGRID,     /* Praat TextGrid: a whole document (sl_label_format_textgrid),
                                nothing per header, frame or segment */
+    SL_FORMAT_WEBVTT,       /* subtitles: header "WEBVTT", then per segment a cue
+                               "00:00:00.120 --> 00:00:01.500\nspeech" and a blank line */
 } sl_label_format;
 
-/* "audacity", "frames", "jsonl", "rttm", "textgrid": 0, else -1. */
+/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt": 0, else -1. */
 int sl_label_format_parse(const char *name, sl_label_format *out);
 const char *sl_label_format_name(sl_label_format f);
 

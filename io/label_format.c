@@ -1,14 +1,17 @@
 /* Label output formats as text lines: Audacity label tracks, the per-frame TSV
- * table, JSON Lines and RTTM; and Praat's TextGrid, a whole document. Formatting into caller buffers (not FILE *) so
+ * table, JSON Lines, RTTM and WebVTT subtitles; and Praat's TextGrid, a whole
+ * document. Formatting into caller buffers (not FILE *) so
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "seqlabel.h"
 
-static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid"};
+static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid",
+                                           "webvtt"};
 
 int sl_label_format_parse(const char *name, sl_label_format *out)
 {
@@ -95,6 +98,20 @@ static void put_field(text *t, const char *s)
         put(t, "%c", (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') ? '_' : *s);
 }
 
+/* A WebVTT timestamp, hh:mm:ss.ttt (milliseconds, rounded). */
+static void put_vtt_time(text *t, double s)
+{
+    long long ms = llround(s * 1000.0);
+    put(t, "%02lld:%02lld:%02lld.%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+}
+
+/* WebVTT cue text: '&' and '<' start markup, so they are escaped. */
+static void put_vtt_text(text *t, const char *s)
+{
+    for (; *s; s++)
+        put(t, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "%c", *s);
+}
+
 static double frame_time(const sl_label_writer *w, int64_t frame)
 {
     return (double)frame * (double)w->hop / (double)w->sample_rate;
@@ -128,6 +145,8 @@ int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len)
         for (int k = 0; k < w->n_classes; k++)
             put(&t, "\t%s", w->class_names[k]);
         put(&t, "\n");
+    } else if (w->format == SL_FORMAT_WEBVTT) {
+        put(&t, "WEBVTT\n\n");
     }
     return finish(&t);
 }
@@ -179,6 +198,14 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
         put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> ", w->file_id, t0, t1 - t0);
         put_field(&t, w->class_names[label]);
         put(&t, " <NA> <NA>\n");
+        break;
+    case SL_FORMAT_WEBVTT:
+        put_vtt_time(&t, t0);
+        put(&t, " --> ");
+        put_vtt_time(&t, t1);
+        put(&t, "\n");
+        put_vtt_text(&t, w->class_names[label]);
+        put(&t, "\n\n");
         break;
     case SL_FORMAT_JSONL:
         put(&t, "{\"start\":%.6f,\"end\":%.6f,\"label\":", t0, t1);

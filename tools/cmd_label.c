@@ -51,10 +51,11 @@ static void usage(FILE *fp)
         "output:\n"
         "  -o, --output PATH       a file (one input), or a directory (PATH exists as a\n"
         "                          directory or ends in '/'): one output per input named\n"
-        "                          after it (.txt .tsv .jsonl .rttm .TextGrid). Default: standard\n"
-        "                          output. Files are written under a temporary name and\n"
-        "                          renamed when complete: a failure leaves no partial file;\n"
-        "                          an output that is the input itself is refused\n"
+        "                          after it (.txt .tsv .jsonl .rttm .TextGrid .vtt).\n"
+        "                          Default: standard output. Files are written under a\n"
+        "                          temporary name and renamed when complete: a failure\n"
+        "                          leaves no partial file; an output that is the input\n"
+        "                          itself is refused\n"
         "  --format F              audacity: segments 'start<TAB>end<TAB>label' (default;\n"
         "                          Audacity: File > Import > Labels)\n"
         "                          frames: TSV, one line per frame: frame, time, label,\n"
@@ -63,6 +64,7 @@ static void usage(FILE *fp)
         "                          rttm: 'SPEAKER <file> 1 <start> <dur> <NA> <NA> <label> <NA> <NA>'\n"
         "                          textgrid: Praat TextGrid, one interval tier (also for\n"
         "                          ELAN); written whole when the input ends\n"
+        "                          webvtt: subtitles, a cue per segment (players, browsers)\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --skip CLASS            segment formats: leave out segments of CLASS (e.g. silence;\n"
         "                          textgrid: empty intervals)\n"
@@ -294,6 +296,7 @@ static const char *extension(sl_label_format f)
     case SL_FORMAT_JSONL: return ".jsonl";
     case SL_FORMAT_RTTM: return ".rttm";
     case SL_FORMAT_TEXTGRID: return ".TextGrid";
+    case SL_FORMAT_WEBVTT: return ".vtt";
     default: return ".txt";
     }
 }
@@ -486,7 +489,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case 'h': usage(stdout); return 1;
         case OPT_FORMAT:
             if (sl_label_format_parse(optarg, &a->format))
-                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid", optarg), -1;
+                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid, webvtt", optarg), -1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
         case OPT_SKIP: a->skip = optarg; break;

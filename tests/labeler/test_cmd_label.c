@@ -280,6 +280,25 @@ static void test_audacity_and_rttm(void **state)
     }
     assert_int_equal(nseg, ref.nseg);
     free(text);
+
+    /* WebVTT: the header, then a cue per segment (milliseconds) */
+    assert_int_equal(run_label("in.wav --model m.slm --format webvtt -o tg/"), 0);
+    text = slurp("tg/in.vtt");
+    assert_non_null(text);
+    assert_memory_equal(text, "WEBVTT\n\n", 8);
+    nseg = 0;
+    for (char *p = strstr(text, " --> "); p; p = strstr(p + 5, " --> "), nseg++) {
+        int h0, m0, s0, ms0, h1, m1, s1, ms1;
+        char label[64];
+        assert_int_equal(sscanf(p - 12, "%d:%d:%d.%d --> %d:%d:%d.%d\n%63s", &h0, &m0, &s0, &ms0,
+                                &h1, &m1, &s1, &ms1, label), 9);
+        assert_true(nseg < ref.nseg);
+        assert_int_equal(((h0 * 60 + m0) * 60 + s0) * 1000 + ms0, ref.seg_start[nseg] * 10);
+        assert_int_equal(((h1 * 60 + m1) * 60 + s1) * 1000 + ms1, ref.seg_end[nseg] * 10);
+        assert_int_equal(class_of(label, strlen(label)), ref.seg_label[nseg]);
+    }
+    assert_int_equal(nseg, ref.nseg);
+    free(text);
 }
 
 static void test_jsonl(void **state)

@@ -114,6 +114,26 @@ static void test_rttm(void **state)
     assert_string_equal(buf, "SPEAKER my_file 1 0.000000 0.010000 <NA> <NA> say_\"hi\"\\ <NA> <NA>\n");
 }
 
+/* WebVTT: the header, then a cue per segment, milliseconds rounded, markup
+ * characters escaped; over an hour the hours count on. */
+static void test_webvtt(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_WEBVTT);
+    w.class_names[2] = "a<b&c>";
+    char buf[256];
+    assert_int_equal(sl_label_format_header(&w, buf, sizeof buf), 8);
+    assert_string_equal(buf, "WEBVTT\n\n");
+    assert_int_equal(sl_label_format_frame(&w, buf, sizeof buf, 5, 1, 0.75f, probs), 0);
+    sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f);
+    assert_string_equal(buf, "00:00:00.120 --> 00:00:01.500\nspeech\n\n");
+    sl_label_format_segment(&w, buf, sizeof buf, 366123, 366124, 2, 0.5f);
+    assert_string_equal(buf, "01:01:01.230 --> 01:01:01.240\na&lt;b&amp;c&gt;\n\n");
+    w.skip_label = 1;
+    assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f), 0);
+}
+
 /* Praat's long text format, as Praat writes it (trailing spaces included); the
  * skipped class and the time no segment covers are empty intervals, merged. */
 static void test_textgrid(void **state)
@@ -185,6 +205,7 @@ int main(void)
         cmocka_unit_test(test_parse),   cmocka_unit_test(test_audacity),
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
+        cmocka_unit_test(test_webvtt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
