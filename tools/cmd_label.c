@@ -616,6 +616,18 @@ int sl_cmd_label(int argc, char **argv)
         stdin_uses += !strcmp(inputs[i], "-");
     if (stdin_uses > 1)
         return cli_error("standard input ('-') can be labelled only once"), 2;
+    /* outputs named after their inputs must not write over each other */
+    const char *dir_out = to_dir ? a.out_path : cut_to_dir ? a.cut_path : a.split_dir;
+    for (int i = 0; dir_out && i < nin; i++)
+        for (int j = 0; j < i; j++) {
+            char si[256], sj[256];
+            file_stem(inputs[i], si, sizeof si);
+            file_stem(inputs[j], sj, sizeof sj);
+            if (!strcmp(si, sj))
+                return cli_error("%s and %s would both write %s.* into %s: label them in two "
+                                 "runs, or give them other names", inputs[j], inputs[i], si,
+                                 dir_out), 2;
+        }
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();
     if (!model_path)

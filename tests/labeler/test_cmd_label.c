@@ -1063,6 +1063,13 @@ static void test_bad_inputs(void **state)
     expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
     expect_error("in.wav --model m.slm --lookahead 100", 1, "window");
     expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");
+    /* outputs named after their inputs would collide: refused before any is written */
+    sh("mkdir -p twins/a twins/b twins/out && cp in.wav twins/a/x.wav && cp in.wav twins/b/x.wav");
+    expect_error("twins/a/x.wav twins/b/x.wav --model m.slm -o twins/out/", 2,
+                 "twins/a/x.wav and twins/b/x.wav would both write x.* into twins/out/");
+    expect_error("twins/a/x.wav twins/b/x.wav --model m.slm --target speech --split twins/out", 2,
+                 "would both write x.*");
+    sh("test -z \"$(ls twins/out)\"");
     expect_error("--model m.slm", 2, "no input");
     expect_error("in.wav --model m.slm --bogus", 2, "--bogus");
     /* Decoder knobs reach the labeler: a huge switch penalty leaves one segment. */
