@@ -5,6 +5,8 @@
 
 #include <stdint.h>
 
+#include "tools/audio_out_format.h"
+
 typedef struct cli_cut cli_cut;
 
 /* Opens out_path (under a temporary name) for audio at `rate` Hz with `channels`,
@@ -20,10 +22,6 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channel
  * least likely frame (the target's probability) of the last third of max_s. */
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
                         int rate, int channels, int hop, int model_rate, double max_s);
-/* The extension of the files cut from in_path: its own (G.722's: .sln16, the
- * linear samples it decodes to, as G.722 is not written), standard input's
- * .wav, "" for a name without one. */
-const char *cli_cut_extension(const char *in_path);
 /* The input's next samples, in order (from an sl_audio_options.tap). */
 void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channels);
 /* The next frame's decision, and the target's probability p there: its samples

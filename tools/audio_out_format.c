@@ -1,0 +1,83 @@
+/* Which libsndfile format an audio output's name asks for: the container its
+ * extension names (libsndfile's list; .ogg and .mp3 too), with the input's
+ * encoding where it fits, and Asterisk's headerless names with their encoding. */
+#include "tools/audio_out_format.h"
+
+#include <string.h>
+#include <strings.h>
+
+#include <sndfile.h>
+
+#include "tools/cli.h"
+
+/* The container OUT's extension names (libsndfile's list; .ogg and .mp3 too),
+ * with the input's encoding where it fits, else a usual one; 0 when libsndfile
+ * cannot write it. No known extension: the input's format. */
+int cli_output_format(const char *out_path, int in_format, int rate, int channels)
+{
+    const char *dot = strrchr(out_path, '.');
+    const char *slash = strrchr(out_path, '/');
+    int major = 0, count = 0;
+    if (!dot || (slash && dot < slash))
+        return in_format;
+    dot++;
+    if (!strcasecmp(dot, "ogg"))
+        major = SF_FORMAT_OGG;
+    else if (!strcasecmp(dot, "mp3"))
+        major = SF_FORMAT_MPEG;
+    sf_command(NULL, SFC_GET_FORMAT_MAJOR_COUNT, &count, sizeof count);
+    for (int i = 0; i < count && !major; i++) {
+        SF_FORMAT_INFO fi = {.format = i};
+        if (sf_command(NULL, SFC_GET_FORMAT_MAJOR, &fi, sizeof fi) == 0 && fi.extension &&
+            !strcasecmp(dot, fi.extension))
+            major = fi.format;
+    }
+    if (!major || major == (in_format & SF_FORMAT_TYPEMASK))
+        return in_format;
+    /* into another container the input's encoding goes only if it is plain
+     * samples (a WAV can claim MP3 inside, which libsndfile then cannot write) */
+    int sub = in_format & SF_FORMAT_SUBMASK;
+    int plain = sub == SF_FORMAT_PCM_S8 || sub == SF_FORMAT_PCM_U8 || sub == SF_FORMAT_PCM_16 ||
+                sub == SF_FORMAT_PCM_24 || sub == SF_FORMAT_PCM_32 || sub == SF_FORMAT_FLOAT ||
+                sub == SF_FORMAT_DOUBLE;
+    const int subtypes[] = {plain ? sub : SF_FORMAT_PCM_16, SF_FORMAT_PCM_16, SF_FORMAT_VORBIS,
+                            SF_FORMAT_MPEG_LAYER_III};
+    for (size_t i = 0; i < sizeof subtypes / sizeof subtypes[0]; i++) {
+        SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | subtypes[i]};
+        if (sf_format_check(&t))
+            return t.format;
+    }
+    return 0;
+}
+
+/* Asterisk's headerless names (.gsm .ulaw .alaw .sln16 ...) get the encoding
+ * they stand for, mono at their rate; 0 (said) where that cannot be: G.722 is
+ * read, not written. -1: not such a name. */
+int cli_asterisk_format(const char *name, int rate, int channels)
+{
+    sl_raw_encoding enc;
+    int want_rate;
+    if (!sl_raw_format_from_path(name, &enc, &want_rate))
+        return -1;
+    if (enc == SL_RAW_G722)
+        return cli_error("%s: G.722 is read, not written here: name a .sln16 (its samples) or "
+                         ".wav", name), 0;
+    if (rate != want_rate || channels != 1)
+        return cli_error("%s: Asterisk's files of this name are mono at %d Hz; the input is %d "
+                         "Hz, %d channel%s", name, want_rate, rate, channels,
+                         channels > 1 ? "s" : ""), 0;
+    int sub = enc == SL_RAW_ULAW ? SF_FORMAT_ULAW : enc == SL_RAW_ALAW ? SF_FORMAT_ALAW
+              : enc == SL_RAW_GSM ? SF_FORMAT_GSM610 : SF_FORMAT_PCM_16;
+    return SF_FORMAT_RAW | SF_ENDIAN_LITTLE | sub;
+}
+
+const char *cli_cut_extension(const char *in_path)
+{
+    if (!strcmp(in_path, "-"))
+        return ".wav";
+    const char *slash = strrchr(in_path, '/'), *base = slash ? slash + 1 : in_path;
+    const char *dot = strrchr(base, '.');
+    if (!dot || dot == base)
+        return "";
+    return strcasecmp(dot, ".g722") ? dot : ".sln16";
+}

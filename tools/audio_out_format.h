@@ -1,0 +1,18 @@
+/* Which libsndfile format an audio output's name asks for (--cut, --split). */
+#ifndef SL_AUDIO_OUT_FORMAT_H
+#define SL_AUDIO_OUT_FORMAT_H
+
+/* The container out_path's extension names (libsndfile's list; .ogg and .mp3
+ * too), with in_format's encoding where it fits, else a usual one; 0 when
+ * libsndfile cannot write it. No known extension: in_format. */
+int cli_output_format(const char *out_path, int in_format, int rate, int channels);
+/* Asterisk's headerless names (.gsm .ulaw .alaw .sln16 ...): the encoding they
+ * stand for, mono at their rate; 0 (said) where that cannot be: G.722 is read,
+ * not written. -1: not such a name. */
+int cli_asterisk_format(const char *name, int rate, int channels);
+/* The extension of the files cut from in_path: its own (G.722's: .sln16, the
+ * linear samples it decodes to, as G.722 is not written), standard input's
+ * .wav, "" for a name without one. */
+const char *cli_cut_extension(const char *in_path);
+
+#endif
