@@ -1,7 +1,8 @@
 /* libFuzzer target: the text files and strings a user hands the trainer and the
  * labeler: a training manifest (audio<TAB>labels[<TAB>split]), an Audacity
- * label track, a Praat TextGrid (its first interval tier, and one by name), and
- * a min-durations spec ("speech=0.2,music=0.5", the element's
+ * label track, a Praat TextGrid (its first interval tier, and one by name), an
+ * RTTM file (one file's turns by name, and all as one class), and a
+ * min-durations spec ("speech=0.2,music=0.5", the element's
  * property and the command's option) checked against the default model's classes. */
 #include <seqlabel.h>
 #include <stdint.h>
@@ -49,6 +50,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sl_textgrid_read(path, NULL, &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     if (sl_textgrid_read(path, "words", &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_rttm_read(path, "one", NULL, &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_rttm_read(path, NULL, "speech", &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     unlink(path);
 

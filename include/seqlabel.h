@@ -594,7 +594,9 @@ int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
  * (relative paths are taken from the manifest's folder; empty lines and lines
  * starting with '#' are skipped). Labels are Audacity label tracks
  * ("start<TAB>end<TAB>name", seconds), Praat TextGrids ("x.TextGrid": its
- * first interval tier; "x.TextGrid#words": the tier named words), or "=NAME":
+ * first interval tier; "x.TextGrid#words": the tier named words), RTTM files
+ * ("x.rttm": the audio's turns by speaker name; "x.rttm#speech": every turn of
+ * class speech, overlaps merged; sl_rttm_read with the audio's name), or "=NAME":
  * the whole file is NAME (clip-level labels, as sound-event datasets give them). Frame i (the samples [i*hop, (i+1)*hop))
  * takes the label of the segment containing its centre (i + 0.5) * hop;
  * frames outside every segment are unlabeled and ignored (-1).
@@ -636,6 +638,14 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
  * with the interval tiers there are; intervals reversed or out of order). */
 int sl_textgrid_read(const char *path, const char *tier, sl_label_segment **segs, int *n,
                      char *err, size_t errlen);
+/* Reads an RTTM file's SPEAKER lines ("SPEAKER <file> <chan> <start> <dur> <NA>
+ * <NA> <name> ..."; ';;' comments and other line types skipped): those of
+ * file_id (NULL: all; a file holding one file's lines under another id: those),
+ * each of class <name>, or of as_class when not NULL. Turns of one class that
+ * overlap or touch merge into one segment; overlapping turns of two classes are
+ * an error that names both lines. Segments come sorted by start. */
+int sl_rttm_read(const char *path, const char *file_id, const char *as_class,
+                 sl_label_segment **segs, int *n, char *err, size_t errlen);
 void sl_label_segments_free(sl_label_segment *segs, int n);
 /* An entry's segments: its label file's (Audacity, or a TextGrid by its
  * .TextGrid name), or for "=NAME" one segment from 0 to INFINITY (the whole

@@ -303,15 +303,25 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen)
 {
-    /* x.TextGrid, or x.TextGrid#TIER */
+    /* x.TextGrid or x.TextGrid#TIER; x.rttm or x.rttm#CLASS */
     const char *hash = strrchr(e->labels, '#');
     size_t plen = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
-    if (e->labels[0] != '=' && plen >= 9 && !strncasecmp(e->labels + plen - 9, ".TextGrid", 9)) {
-        char *path = strndup(e->labels, plen);
-        if (!path)
-            return sl_fail(err, errlen, "out of memory");
-        int rc = sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen);
+    int textgrid = plen >= 9 && !strncasecmp(e->labels + plen - 9, ".TextGrid", 9);
+    int rttm = plen >= 5 && !strncasecmp(e->labels + plen - 5, ".rttm", 5);
+    if (e->labels[0] != '=' && (textgrid || rttm)) {
+        char *path = strndup(e->labels, plen), *stem = NULL;
+        if (path && rttm) { /* the audio's name, without folder and extension: its file id */
+            const char *slash = strrchr(e->audio, '/');
+            stem = strdup(slash ? slash + 1 : e->audio);
+            char *dot = stem ? strrchr(stem, '.') : NULL;
+            if (dot && dot != stem)
+                *dot = '\0';
+        }
+        int rc = !path || (rttm && !stem) ? sl_fail(err, errlen, "out of memory")
+                 : textgrid ? sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen)
+                            : sl_rttm_read(path, stem, hash ? hash + 1 : NULL, segs, n, err, errlen);
         free(path);
+        free(stem);
         return rc;
     }
     if (e->labels[0] != '=')

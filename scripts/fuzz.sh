@@ -63,6 +63,8 @@ item []:
             text = ""
 TEXTGRID
 iconv -f UTF-8 -t UTF-16 "$seeds/text_files/words.TextGrid" > "$seeds/text_files/words16.TextGrid"
+printf ';; turns\nSPEAKER one 1 0.570000 5.440000 <NA> <NA> a <NA> <NA>\nSPEAKER one 1 6.010000 2.790000 <NA> <NA> b <NA> <NA>\nSPEAKER two 1 1 2 <NA> <NA> c <NA> <NA>\n' \
+  > "$seeds/text_files/turns.rttm"
 # converter: rate 44100 (0x00ac44), stereo 16-bit, pieces of 100 frames, then samples
 { printf '\104\254\000\011\143'; head -c 8000 samples/music.wav | tail -c 7956; } \
   > "$seeds/converter/stereo44k"

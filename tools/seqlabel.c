@@ -13,7 +13,7 @@ static const struct {
     {"label", sl_cmd_label, "label audio files frame by frame (Audacity, frames, JSON Lines, RTTM,\n            TextGrid), cut or split their audio by class"},
     {"features", sl_cmd_features, "compute Kaldi-compatible log-mel / MFCC features of an audio file"},
     {"info", sl_cmd_info, "print everything a model file says about itself"},
-    {"train", sl_cmd_train, "train a labeler from a manifest of audio + labels (Audacity, TextGrid)"},
+    {"train", sl_cmd_train, "train a labeler from a manifest of audio + labels (Audacity, TextGrid, RTTM)"},
     {"eval", sl_cmd_eval, "measure a model on a labeled manifest"},
     {"average", sl_cmd_average, "average the weights of models of one shape (checkpoint averaging)"},
     {"bench", sl_cmd_bench, "benchmarks: features, encoder, label, train"},

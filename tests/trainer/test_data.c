@@ -168,6 +168,78 @@ static void textgrid_labels(void **state)
     }
 }
 
+/* RTTM: the audio's SPEAKER lines by name (another file's lines and other line
+ * types skipped), and with "#a" every turn of class a, overlapping turns merged;
+ * both give the frames of the Audacity track above. */
+static void rttm_labels(void **state)
+{
+    (void)state;
+    sl_dataset ds;
+    load_label_file("one.rttm", NULL,
+                    ";; a comment\n"
+                    "SPKR-INFO one 1 <NA> <NA> <NA> unknown a <NA> <NA>\n"
+                    "SPEAKER one 1 0.300 0.200 <NA> <NA> b <NA> <NA>\n"
+                    "SPEAKER other 1 0.255 0.045 <NA> <NA> b <NA> <NA>\n"
+                    "SPEAKER one 1 0.000 0.255 <NA> <NA> a <NA> <NA>\n", &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    /* every turn as class a: 0-0.2 and 0.1-0.255 (two at once) and 0.255-0.255
+     * merge into one segment, 0-0.255; b's turn is a too */
+    load_label_file("two.rttm", "two.rttm#a",
+                    "SPEAKER one 1 0.1 0.155 <NA> <NA> spk2 <NA> <NA>\n"
+                    "SPEAKER one 1 0 0.2 <NA> <NA> spk1 <NA> <NA>\n"
+                    "SPEAKER one 1 0.255 0 <NA> <NA> spk1 <NA> <NA>\n", &ds);
+    const int32_t *y = ds.files[0].labels;
+    for (int i = 0; i < 98; i++)
+        assert_int_equal(y[i], i <= 24 ? 0 : -1);
+    sl_dataset_free(&ds);
+    /* two speakers at once without one class: refused, naming both lines */
+    tt_write_text(tt_path(dir, "both.rttm"), "SPEAKER one 1 0 0.2 <NA> <NA> a <NA> <NA>\n"
+                                              "SPEAKER one 1 0.1 0.3 <NA> <NA> b <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tboth.rttm\n");
+    sl_manifest man;
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
+    sl_label_segment *segs;
+    int n;
+    assert_int_equal(sl_manifest_entry_segments(&man.entries[0], &segs, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "both.rttm:2: 'b' (0.1-0.4 s) overlaps 'a' of line 1"));
+    assert_non_null(strstr(err, "both.rttm#speech"));
+    sl_manifest_free(&man);
+    /* one file's turns under another id are that file's; turns of several other
+     * files are none of one.wav's; a bad time names its line */
+    const struct {
+        const char *text, *err;
+    } cases[] = {{"SPEAKER renamed 1 0 0.255 <NA> <NA> a <NA> <NA>\n", NULL},
+                 /* as `seqlabel label --format rttm` writes touching segments:
+                  * 0.57 + 5.44 is 6.0100000000000007 in double, no overlap */
+                 {"SPEAKER one 1 0.570000 5.440000 <NA> <NA> a <NA> <NA>\n"
+                  "SPEAKER one 1 6.010000 2.790000 <NA> <NA> b <NA> <NA>\n", NULL},
+                 {"SPEAKER x 1 0 0.2 <NA> <NA> a <NA> <NA>\nSPEAKER y 1 0 0.2 <NA> <NA> a <NA> <NA>\n",
+                  "no SPEAKER line of file 'one'"},
+                 {"SPEAKER one 1 0 soon <NA> <NA> a <NA> <NA>\n", "c.rttm:1: bad time 'soon'"},
+                 {"SPEAKER one 1 0 0.2\n", "c.rttm:1: expected SPEAKER <file>"}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        tt_write_text(tt_path(dir, "c.rttm"), cases[c].text);
+        tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tc.rttm\n");
+        assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
+        int rc = sl_manifest_entry_segments(&man.entries[0], &segs, &n, err, sizeof err);
+        if (cases[c].err) {
+            assert_int_equal(rc, -1);
+            if (!strstr(err, cases[c].err))
+                fail_msg("case %zu: '%s' lacks '%s'", c, err, cases[c].err);
+        } else {
+            if (rc)
+                fail_msg("case %zu: %s", c, err);
+            assert_int_equal(n, c == 0 ? 1 : 2);
+            assert_string_equal(segs[0].name, "a");
+            assert_true(n == 1 || segs[0].end <= segs[1].start);
+            sl_label_segments_free(segs, n);
+        }
+        sl_manifest_free(&man);
+    }
+}
+
 /* "=NAME" labels the whole file NAME: every frame of three.wav (298: 1 + (48000 -
  * 400) / 160), its last frame's centre at 2.975 s included, next to a file with a
  * label track. */
@@ -559,6 +631,7 @@ int main(void)
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
         cmocka_unit_test(textgrid_labels),
+        cmocka_unit_test(rttm_labels),
         cmocka_unit_test(crops_cover_every_start),
         cmocka_unit_test(metrics_by_hand),
         cmocka_unit_test(threads_load_the_same_dataset),

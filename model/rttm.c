@@ -1,0 +1,171 @@
+/* RTTM files as training labels: the speaker turns of diarization and speech
+ * activity corpora (NIST's Rich Transcription Time Marked format, as pyannote,
+ * DIHARD, VoxConverse and AMI give them, and as `seqlabel label --format rttm`
+ * writes them). A line "SPEAKER <file> <channel> <start> <duration> <NA> <NA>
+ * <name> <NA> <NA>" is a segment of class <name>, or of one class for every
+ * turn (x.rttm#speech), which is what a voice activity labeler learns from. */
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "seqlabel.h"
+#include "common/errors.h"
+
+static int cmp_start(const void *a, const void *b)
+{
+    const sl_label_segment *x = a, *y = b;
+    if (x->start != y->start)
+        return x->start < y->start ? -1 : 1;
+    return x->line - y->line;
+}
+
+/* A strict number >= 0: the whole field. */
+static int parse_time(const char *s, double *out)
+{
+    char *end;
+    errno = 0;
+    double v = strtod(s, &end);
+    if (errno || end == s || *end || !isfinite(v) || v < 0.0)
+        return -1;
+    *out = v;
+    return 0;
+}
+
+/* The SPEAKER lines of `path` as segments, unsorted; with file_id, only that
+ * file's. *others counts the lines of other files, first_id is the first file
+ * named, *many whether more than one is. */
+static int read_turns(const char *path, const char *file_id, const char *as_class,
+                      sl_label_segment **segs, int *n, int *others, char *first_id,
+                      size_t first_id_len, int *many, char *err, size_t errlen)
+{
+    FILE *fp = fopen(path, "r");
+    if (!fp)
+        return sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+    char line[4096];
+    int line_no = 0, cap = 0, rc = 0;
+    while (rc == 0 && fgets(line, sizeof line, fp)) {
+        line_no++;
+        if (!strchr(line, '\n') && !feof(fp)) {
+            rc = sl_fail(err, errlen, "%s:%d: line longer than %zu bytes", path, line_no,
+                         sizeof line - 1);
+            break;
+        }
+        char *f[10], *save = NULL;
+        int nf = 0;
+        for (char *tok = strtok_r(line, " \t\r\n", &save); tok && nf < 10;
+             tok = strtok_r(NULL, " \t\r\n", &save))
+            f[nf++] = tok;
+        if (nf == 0 || !strncmp(f[0], ";;", 2) || strcmp(f[0], "SPEAKER"))
+            continue; /* blank, a comment, or another kind of line (SPKR-INFO, ...) */
+        if (nf < 8) {
+            rc = sl_fail(err, errlen, "%s:%d: expected SPEAKER <file> <channel> <start> "
+                         "<duration> <NA> <NA> <name> ...", path, line_no);
+            break;
+        }
+        if (!*first_id)
+            snprintf(first_id, first_id_len, "%s", f[1]);
+        else if (strcmp(first_id, f[1]))
+            *many = 1;
+        if (file_id && strcmp(f[1], file_id)) {
+            (*others)++;
+            continue;
+        }
+        double start, dur;
+        if (parse_time(f[3], &start) || parse_time(f[4], &dur)) {
+            rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path,
+                         line_no, parse_time(f[3], &start) ? f[3] : f[4]);
+            break;
+        }
+        const char *name = as_class ? as_class : f[7];
+        if (!*name || strlen(name) > SL_MAX_CLASS_NAME) {
+            rc = sl_fail(err, errlen, "%s:%d: class name must be 1..%d bytes", path, line_no,
+                         SL_MAX_CLASS_NAME);
+            break;
+        }
+        if (*n == cap) {
+            int nc = cap ? 2 * cap : 64;
+            sl_label_segment *ns = realloc(*segs, (size_t)nc * sizeof *ns);
+            if (!ns) {
+                rc = sl_fail(err, errlen, "%s: out of memory", path);
+                break;
+            }
+            *segs = ns;
+            cap = nc;
+        }
+        sl_label_segment *s = &(*segs)[*n];
+        s->start = start;
+        s->end = start + dur;
+        s->line = line_no;
+        s->name = strdup(name);
+        if (!s->name)
+            rc = sl_fail(err, errlen, "%s: out of memory", path);
+        else
+            (*n)++;
+    }
+    if (rc == 0 && ferror(fp))
+        rc = sl_fail(err, errlen, "%s: cannot read", path);
+    fclose(fp);
+    return rc;
+}
+
+int sl_rttm_read(const char *path, const char *file_id, const char *as_class,
+                 sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
+    *segs = NULL;
+    *n = 0;
+    char first_id[256] = "";
+    int others = 0, many = 0;
+    int rc = read_turns(path, file_id, as_class, segs, n, &others, first_id, sizeof first_id,
+                        &many, err, errlen);
+    if (rc == 0 && *n == 0 && others > 0 && !many) {
+        /* one file's turns under another name (a renamed recording): those */
+        sl_label_segments_free(*segs, *n);
+        *segs = NULL;
+        *n = others = 0;
+        rc = read_turns(path, NULL, as_class, segs, n, &others, first_id, sizeof first_id, &many,
+                        err, errlen);
+    } else if (rc == 0 && *n == 0 && others > 0) {
+        rc = sl_fail(err, errlen, "%s: no SPEAKER line of file '%s' among the files it holds",
+                     path, file_id);
+    }
+    if (rc == 0 && *n > 1)
+        qsort(*segs, (size_t)*n, sizeof **segs, cmp_start);
+    /* turns of one class that overlap or touch are one segment (two people
+     * talking at once is speech); turns of two classes may not overlap. Ends
+     * are start + duration, so turns that touch may miss by a rounding: a
+     * microsecond is no overlap. */
+    const double eps = 1e-6;
+    int out = 0, i = 0;
+    for (; rc == 0 && i < *n; i++) {
+        sl_label_segment *s = &(*segs)[i], *last = out ? &(*segs)[out - 1] : NULL;
+        if (last && s->start < last->end - eps && strcmp(s->name, last->name)) {
+            rc = sl_fail(err, errlen, "%s:%d: '%s' (%g-%g s) overlaps '%s' of line %d; "
+                         "for speech activity name one class for all: %s#speech", path,
+                         s->line, s->name, s->start, s->end, last->name, last->line, path);
+            break;
+        }
+        if (last && s->start <= last->end + eps && !strcmp(s->name, last->name)) {
+            if (s->end > last->end)
+                last->end = s->end;
+            free(s->name);
+        } else {
+            if (last && s->start < last->end)
+                last->end = s->start; /* touching, but for the rounding */
+            (*segs)[out++] = *s;
+        }
+    }
+    if (rc) { /* the names still owned: the kept ones, and those not reached */
+        for (int k = 0; k < out; k++)
+            free((*segs)[k].name);
+        for (int k = i; k < *n; k++)
+            free((*segs)[k].name);
+        free(*segs);
+        *segs = NULL;
+        *n = 0;
+        return -1;
+    }
+    *n = out;
+    return 0;
+}
