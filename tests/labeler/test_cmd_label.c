@@ -253,6 +253,20 @@ static void test_audacity_and_rttm(void **state)
     assert_int_equal(nseg, ref.nseg);
     assert_float_equal(total, NFRAMES * 0.01, 1e-5);
     free(text);
+    /* ... and the trainer reads it back as the same segments */
+    char rttm[600], err[SL_ERR_LEN];
+    snprintf(rttm, sizeof rttm, "%s/out.rttm", dir);
+    sl_label_segment *segs;
+    int n;
+    if (sl_rttm_read(rttm, "in", NULL, &segs, &n, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(n, ref.nseg);
+    for (int i = 0; i < n; i++) {
+        assert_float_equal(segs[i].start, ref.seg_start[i] * 0.01, 1e-6);
+        assert_float_equal(segs[i].end, ref.seg_end[i] * 0.01, 1e-6);
+        assert_int_equal(class_of(segs[i].name, strlen(segs[i].name)), ref.seg_label[i]);
+    }
+    sl_label_segments_free(segs, n);
 
     /* TextGrid: one interval per segment, the tier from 0 to the last frame;
      * into a directory it is NAME.TextGrid */
