@@ -11,9 +11,9 @@
 
 #include "seqlabel.h"
 #include "common/errors.h"
+#include "model/label_files.h"
 
-/* Reads a whole text file into a NUL-terminated buffer. */
-static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp) {
@@ -46,12 +46,19 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
         return NULL;
     }
     buf[n] = '\0';
-    if (strlen(buf) != n) {
+    *len = n;
+    return buf;
+}
+
+/* Reads a whole text file into a NUL-terminated buffer. */
+static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+{
+    char *buf = sl_read_file(path, len, err, errlen);
+    if (buf && strlen(buf) != *len) {
         free(buf);
         sl_fail(err, errlen, "%s: not a text file (contains NUL bytes)", path);
         return NULL;
     }
-    *len = n;
     return buf;
 }
 
@@ -182,6 +189,24 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     return rc;
 }
 
+int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
+                     const char *name, int line)
+{
+    if (*n == *cap) {
+        int nc = *cap ? 2 * *cap : 32;
+        sl_label_segment *ns = realloc(*segs, (size_t)nc * sizeof *ns);
+        if (!ns)
+            return -1;
+        *segs = ns;
+        *cap = nc;
+    }
+    char *copy = strdup(name);
+    if (!copy)
+        return -1;
+    (*segs)[(*n)++] = (sl_label_segment){.start = start, .end = end, .name = copy, .line = line};
+    return 0;
+}
+
 void sl_label_segments_free(sl_label_segment *segs, int n)
 {
     if (!segs)
@@ -191,8 +216,7 @@ void sl_label_segments_free(sl_label_segment *segs, int n)
     free(segs);
 }
 
-/* Strict seconds: a finite number >= 0 and the whole field. */
-static int parse_seconds(const char *s, double *out)
+int sl_parse_seconds(const char *s, double *out)
 {
     char *end;
     errno = 0;
@@ -203,7 +227,7 @@ static int parse_seconds(const char *s, double *out)
     return 0;
 }
 
-static int cmp_segment(const void *a, const void *b)
+int sl_segment_cmp(const void *a, const void *b)
 {
     const sl_label_segment *x = a, *y = b;
     if (x->start != y->start)
@@ -239,9 +263,9 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
         *t1 = *t2 = '\0';
         const char *name = t2 + 1;
         double a, b;
-        if (parse_seconds(line, &a) || parse_seconds(t1 + 1, &b)) {
+        if (sl_parse_seconds(line, &a) || sl_parse_seconds(t1 + 1, &b)) {
             rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line_no,
-                      parse_seconds(line, &a) ? line : t1 + 1);
+                      sl_parse_seconds(line, &a) ? line : t1 + 1);
             break;
         }
         if (b < a) {
@@ -255,28 +279,13 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
                       line_no, SL_MAX_CLASS_NAME);
             break;
         }
-        if (cnt == cap) {
-            int nc = cap ? 2 * cap : 32;
-            sl_label_segment *ns = realloc(s, (size_t)nc * sizeof *ns);
-            if (!ns) {
-                rc = sl_fail(err, errlen, "%s: out of memory", path);
-                break;
-            }
-            s = ns;
-            cap = nc;
-        }
-        s[cnt].start = a;
-        s[cnt].end = b;
-        s[cnt].line = line_no;
-        s[cnt].name = strdup(name);
-        cnt++;
-        if (!s[cnt - 1].name)
+        if (sl_segments_push(&s, &cnt, &cap, a, b, name, line_no))
             rc = sl_fail(err, errlen, "%s: out of memory", path);
     }
     free(text);
     if (rc == 0) {
         if (cnt > 1) /* qsort's array may not be NULL, which an empty file leaves */
-            qsort(s, (size_t)cnt, sizeof *s, cmp_segment);
+            qsort(s, (size_t)cnt, sizeof *s, sl_segment_cmp);
         /* Point labels (start == end) mark instants, not spans: they label no
          * frame and may sit anywhere, so only spans are checked for overlap. */
         int prev = -1;

@@ -12,38 +12,18 @@
 
 #include "seqlabel.h"
 #include "common/errors.h"
+#include "model/label_files.h"
 
-static int cmp_start(const void *a, const void *b)
-{
-    const sl_label_segment *x = a, *y = b;
-    if (x->start != y->start)
-        return x->start < y->start ? -1 : 1;
-    return x->line - y->line;
-}
-
-/* A strict number >= 0: the whole field. */
-static int parse_time(const char *s, double *out)
-{
-    char *end;
-    errno = 0;
-    double v = strtod(s, &end);
-    if (errno || end == s || *end || !isfinite(v) || v < 0.0)
-        return -1;
-    *out = v;
-    return 0;
-}
-
-/* The SPEAKER lines of `path` as segments, unsorted; with file_id, only that
- * file's. *others counts the lines of other files, first_id is the first file
- * named, *many whether more than one is. */
+/* Every SPEAKER line of `path` as a segment, unsorted; mine[i]: whether turn i
+ * is file_id's. *many: whether the file names more than one file. */
 static int read_turns(const char *path, const char *file_id, const char *as_class,
-                      sl_label_segment **segs, int *n, int *others, char *first_id,
-                      size_t first_id_len, int *many, char *err, size_t errlen)
+                      sl_label_segment **segs, int *n, unsigned char **mine, int *many,
+                      char *err, size_t errlen)
 {
     FILE *fp = fopen(path, "r");
     if (!fp)
         return sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    char line[4096];
+    char line[4096], first_id[256] = "";
     int line_no = 0, cap = 0, rc = 0;
     while (rc == 0 && fgets(line, sizeof line, fp)) {
         line_no++;
@@ -65,17 +45,13 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
             break;
         }
         if (!*first_id)
-            snprintf(first_id, first_id_len, "%s", f[1]);
+            snprintf(first_id, sizeof first_id, "%s", f[1]);
         else if (strcmp(first_id, f[1]))
             *many = 1;
-        if (file_id && strcmp(f[1], file_id)) {
-            (*others)++;
-            continue;
-        }
         double start, dur;
-        if (parse_time(f[3], &start) || parse_time(f[4], &dur)) {
+        if (sl_parse_seconds(f[3], &start) || sl_parse_seconds(f[4], &dur)) {
             rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path,
-                         line_no, parse_time(f[3], &start) ? f[3] : f[4]);
+                         line_no, sl_parse_seconds(f[3], &start) ? f[3] : f[4]);
             break;
         }
         const char *name = as_class ? as_class : f[7];
@@ -84,25 +60,14 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
                          SL_MAX_CLASS_NAME);
             break;
         }
-        if (*n == cap) {
-            int nc = cap ? 2 * cap : 64;
-            sl_label_segment *ns = realloc(*segs, (size_t)nc * sizeof *ns);
-            if (!ns) {
-                rc = sl_fail(err, errlen, "%s: out of memory", path);
-                break;
-            }
-            *segs = ns;
-            cap = nc;
-        }
-        sl_label_segment *s = &(*segs)[*n];
-        s->start = start;
-        s->end = start + dur;
-        s->line = line_no;
-        s->name = strdup(name);
-        if (!s->name)
+        unsigned char *m = realloc(*mine, (size_t)*n + 1);
+        if (m)
+            *mine = m;
+        if (!m || sl_segments_push(segs, n, &cap, start, start + dur, name, line_no)) {
             rc = sl_fail(err, errlen, "%s: out of memory", path);
-        else
-            (*n)++;
+            break;
+        }
+        m[*n - 1] = !file_id || !strcmp(f[1], file_id);
     }
     if (rc == 0 && ferror(fp))
         rc = sl_fail(err, errlen, "%s: cannot read", path);
@@ -115,23 +80,29 @@ int sl_rttm_read(const char *path, const char *file_id, const char *as_class,
 {
     *segs = NULL;
     *n = 0;
-    char first_id[256] = "";
-    int others = 0, many = 0;
-    int rc = read_turns(path, file_id, as_class, segs, n, &others, first_id, sizeof first_id,
-                        &many, err, errlen);
-    if (rc == 0 && *n == 0 && others > 0 && !many) {
-        /* one file's turns under another name (a renamed recording): those */
-        sl_label_segments_free(*segs, *n);
-        *segs = NULL;
-        *n = others = 0;
-        rc = read_turns(path, NULL, as_class, segs, n, &others, first_id, sizeof first_id, &many,
-                        err, errlen);
-    } else if (rc == 0 && *n == 0 && others > 0) {
+    unsigned char *mine = NULL;
+    int many = 0, rc = read_turns(path, file_id, as_class, segs, n, &mine, &many, err, errlen);
+    /* the audio's turns; one file's turns under another id (a renamed
+     * recording) are its too */
+    int kept = 0;
+    for (int i = 0; i < *n; i++)
+        kept += mine[i];
+    if (rc == 0 && kept == 0 && *n > 0 && many)
         rc = sl_fail(err, errlen, "%s: no SPEAKER line of file '%s' among the files it holds",
                      path, file_id);
+    if (rc == 0 && kept < *n && kept > 0) {
+        int out = 0;
+        for (int i = 0; i < *n; i++) {
+            if (mine[i])
+                (*segs)[out++] = (*segs)[i];
+            else
+                free((*segs)[i].name);
+        }
+        *n = out;
     }
+    free(mine);
     if (rc == 0 && *n > 1)
-        qsort(*segs, (size_t)*n, sizeof **segs, cmp_start);
+        qsort(*segs, (size_t)*n, sizeof **segs, sl_segment_cmp);
     /* turns of one class that overlap or touch are one segment (two people
      * talking at once is speech); turns of two classes may not overlap. Ends
      * are start + duration, so turns that touch may miss by a rounding: a

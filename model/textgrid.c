@@ -7,7 +7,6 @@
  * "intervals:" words, little numbers in square brackets, and text after '!' to
  * the end of the line. This reader does the same. Praat saves a TextGrid with
  * non-ASCII text as UTF-16 with a byte order mark; that is converted (iconv). */
-#include <errno.h>
 #include <iconv.h>
 #include <math.h>
 #include <stdio.h>
@@ -16,35 +15,16 @@
 
 #include "seqlabel.h"
 #include "common/errors.h"
+#include "model/label_files.h"
 
 /* The whole file as NUL-terminated UTF-8 (UTF-16 and UTF-8 byte order marks
  * honoured). */
 static char *read_utf8(const char *path, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp)
-        return sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno)), NULL;
-    size_t cap = 4096, n = 0;
-    char *buf = malloc(cap);
-    for (size_t got = 1; buf && got > 0;) {
-        if (n + 1 >= cap) {
-            char *nb = realloc(buf, cap *= 2);
-            if (!nb)
-                free(buf);
-            buf = nb;
-            if (!buf)
-                break;
-        }
-        got = fread(buf + n, 1, cap - 1 - n, fp);
-        n += got;
-    }
-    int bad = ferror(fp);
-    fclose(fp);
-    if (!buf || bad) {
-        free(buf);
-        return sl_fail(err, errlen, "%s: cannot read%s", path, buf ? "" : ": out of memory"), NULL;
-    }
-    buf[n] = '\0';
+    size_t n;
+    char *buf = sl_read_file(path, &n, err, errlen);
+    if (!buf)
+        return NULL;
     const unsigned char *u = (const unsigned char *)buf;
     if (n >= 2 && ((u[0] == 0xFE && u[1] == 0xFF) || (u[0] == 0xFF && u[1] == 0xFE))) {
         iconv_t cd = iconv_open("UTF-8", u[0] == 0xFE ? "UTF-16BE" : "UTF-16LE");
@@ -194,29 +174,6 @@ static char *trim(char *s)
     return s;
 }
 
-/* Appends a segment; the name is copied. */
-static int add_segment(sl_label_segment **segs, int *n, int *cap, double a, double b,
-                       const char *name, int line)
-{
-    if (*n == *cap) {
-        int nc = *cap ? 2 * *cap : 32;
-        sl_label_segment *ns = realloc(*segs, (size_t)nc * sizeof *ns);
-        if (!ns)
-            return -1;
-        *segs = ns;
-        *cap = nc;
-    }
-    sl_label_segment *s = &(*segs)[*n];
-    s->start = a;
-    s->end = b;
-    s->line = line;
-    s->name = strdup(name);
-    if (!s->name)
-        return -1;
-    (*n)++;
-    return 0;
-}
-
 /* Reads the tiers; keeps the intervals of `tier` (NULL: the first interval
  * tier) in *segs. *found: whether that tier was there. `names` collects the
  * interval tiers' names for the message when it was not. */
@@ -289,7 +246,7 @@ static int read_tiers(lexer *lx, const char *tier, sl_label_segment **segs, int 
                 return sl_fail(err, errlen, "%s:%d: label \"%.40s\" must be 1..%d bytes on one "
                                "line without tabs", lx->path, lx->tok_line, text,
                                SL_MAX_CLASS_NAME);
-            if (add_segment(segs, n, &cap, a, b, text, lx->tok_line))
+            if (sl_segments_push(segs, n, &cap, a, b, text, lx->tok_line))
                 return sl_fail(err, errlen, "%s: out of memory", lx->path);
         }
     }

@@ -1,0 +1,22 @@
+/* What the trainer's label file readers share (model/manifest.c: Audacity
+ * tracks; model/textgrid.c; model/rttm.c). Internal to libseqlabel. */
+#ifndef SL_MODEL_LABEL_FILES_H
+#define SL_MODEL_LABEL_FILES_H
+
+#include <stddef.h>
+
+#include "seqlabel.h"
+
+/* The whole file, NUL-terminated (it may hold NULs of its own: *len says how
+ * long it is). NULL with a message naming the file. */
+char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* A strict time in seconds: a finite number >= 0 and the whole string. 0 or -1. */
+int sl_parse_seconds(const char *s, double *out);
+/* Appends a segment (the name copied) to *segs of *n, growing *cap. -1: out of
+ * memory (nothing appended). */
+int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
+                     const char *name, int line);
+/* qsort order of segments: by start, then end, then line. */
+int sl_segment_cmp(const void *a, const void *b);
+
+#endif
