@@ -27,9 +27,9 @@ struct cli_cut {
     SNDFILE *out;
     SF_INFO oinfo;
     char *path;               /* its name, for messages */
-    /* --split only: DIR/STEM-NNNN_START-END.EXT per run of kept frames */
+    /* --split only (dir not NULL): DIR/STEM-NNNN_START-END.EXT per run of kept frames */
     char *dir, *stem, *ext;
-    int split, segments;
+    int segments;
     int64_t seg_first;        /* the open segment's first frame */
     int64_t max_frames;       /* --split-max: the longest segment (0: no limit) */
     float *seg_p;             /* ... and the target's probability of each of its frames */
@@ -132,7 +132,6 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     cli_cut *c = new_cut(rate, channels, hop, model_rate);
     if (!c)
         return NULL;
-    c->split = 1;
     c->dir = strdup(dir);
     c->stem = strdup(stem);
     c->ext = strdup(ext);
@@ -256,9 +255,9 @@ int cli_cut_frame(cli_cut *c, int keep, float p)
         flush_before(c, frame_start(c, f));
     else if (f > hold && frame_start(c, f - hold) - c->q_start >= CUT_RUN)
         flush_before(c, frame_start(c, f - hold));
-    if (c->split && changed && c->run_keep && c->out)
+    if (c->dir && changed && c->run_keep && c->out)
         end_segment(c, f);
-    if (c->split && keep && (changed || f == 0) && !c->failed)
+    if (c->dir && keep && (changed || f == 0) && !c->failed)
         start_segment(c, f);
     else if (c->max_frames && keep && c->out && f - c->seg_first == c->max_frames)
         split_long_segment(c, f);
@@ -284,7 +283,7 @@ int cli_cut_finish(cli_cut *c)
 {
     flush_before(c, INT64_MAX); /* the last frame's run (none: not kept) takes the rest */
     if (c->out) {
-        if (c->split)
+        if (c->dir)
             end_segment(c, c->frames);
         else if (close_file(c, NULL) != 0)
             c->failed = 3;
