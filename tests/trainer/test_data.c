@@ -65,6 +65,21 @@ static void load_label_file(const char *name, const char *ref, const char *label
     sl_manifest_free(&man);
 }
 
+/* The segments of one.wav's manifest line with `labels` in its labels column:
+ * 0, or -1 with the message in err. */
+static int entry_segments(const char *labels, sl_label_segment **segs, int *n, char *err,
+                          size_t errlen)
+{
+    char line[256];
+    snprintf(line, sizeof line, "one.wav\t%s\n", labels);
+    tt_write_text(tt_path(dir, "l.tsv"), line);
+    sl_manifest man;
+    assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, errlen), 0);
+    int rc = sl_manifest_entry_segments(&man.entries[0], segs, n, err, errlen);
+    sl_manifest_free(&man);
+    return rc;
+}
+
 static void load_labels(const char *label_text, sl_dataset *ds)
 {
     load_label_file("l.txt", NULL, label_text, ds);
@@ -148,24 +163,18 @@ static void textgrid_labels(void **state)
         fputc(*c, f);
     }
     fclose(f);
-    tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tutf16.TextGrid\n");
-    {
-        sl_manifest man;
-        char err[SL_ERR_LEN];
-        assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
-        sl_label_segment *segs;
-        int n;
-        if (sl_manifest_entry_segments(&man.entries[0], &segs, &n, err, sizeof err))
-            fail_msg("%s", err);
-        assert_int_equal(n, 2);
-        assert_string_equal(segs[0].name, "a");
-        assert_true(segs[0].start == 0.0 && segs[0].end == 0.255);
-        assert_string_equal(segs[1].name, "b");
-        assert_true(segs[1].start == 0.3 && segs[1].end == 0.5);
-        assert_int_equal(segs[1].line, 21); /* the line of its text */
-        sl_label_segments_free(segs, n);
-        sl_manifest_free(&man);
-    }
+    char err[SL_ERR_LEN];
+    sl_label_segment *segs;
+    int n;
+    if (entry_segments("utf16.TextGrid", &segs, &n, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    assert_string_equal(segs[0].name, "a");
+    assert_true(segs[0].start == 0.0 && segs[0].end == 0.255);
+    assert_string_equal(segs[1].name, "b");
+    assert_true(segs[1].start == 0.3 && segs[1].end == 0.5);
+    assert_int_equal(segs[1].line, 21); /* the line of its text */
+    sl_label_segments_free(segs, n);
 }
 
 /* RTTM: the audio's SPEAKER lines by name (another file's lines and other line
@@ -196,16 +205,12 @@ static void rttm_labels(void **state)
     /* two speakers at once without one class: refused, naming both lines */
     tt_write_text(tt_path(dir, "both.rttm"), "SPEAKER one 1 0 0.2 <NA> <NA> a <NA> <NA>\n"
                                               "SPEAKER one 1 0.1 0.3 <NA> <NA> b <NA> <NA>\n");
-    tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tboth.rttm\n");
-    sl_manifest man;
     char err[SL_ERR_LEN];
-    assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
     sl_label_segment *segs;
     int n;
-    assert_int_equal(sl_manifest_entry_segments(&man.entries[0], &segs, &n, err, sizeof err), -1);
+    assert_int_equal(entry_segments("both.rttm", &segs, &n, err, sizeof err), -1);
     assert_non_null(strstr(err, "both.rttm:2: 'b' (0.1-0.4 s) overlaps 'a' of line 1"));
     assert_non_null(strstr(err, "both.rttm#speech"));
-    sl_manifest_free(&man);
     /* one file's turns under another id are that file's; turns of several other
      * files are none of one.wav's; a bad time names its line */
     const struct {
@@ -221,9 +226,7 @@ static void rttm_labels(void **state)
                  {"SPEAKER one 1 0 0.2\n", "c.rttm:1: expected SPEAKER <file>"}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         tt_write_text(tt_path(dir, "c.rttm"), cases[c].text);
-        tt_write_text(tt_path(dir, "l.tsv"), "one.wav\tc.rttm\n");
-        assert_int_equal(sl_manifest_load(tt_path(dir, "l.tsv"), &man, err, sizeof err), 0);
-        int rc = sl_manifest_entry_segments(&man.entries[0], &segs, &n, err, sizeof err);
+        int rc = entry_segments("c.rttm", &segs, &n, err, sizeof err);
         if (cases[c].err) {
             assert_int_equal(rc, -1);
             if (!strstr(err, cases[c].err))
@@ -236,7 +239,6 @@ static void rttm_labels(void **state)
             assert_true(n == 1 || segs[0].end <= segs[1].start);
             sl_label_segments_free(segs, n);
         }
-        sl_manifest_free(&man);
     }
 }
 
