@@ -178,21 +178,27 @@ static void run_encoder(void *arg)
     sl_encoder_forward(j->e, j->feats, j->T, NULL, j->probs);
 }
 
-static void usage(FILE *fp)
+void bench_encoder_help(FILE *fp)
 {
     fprintf(fp,
-            "usage: seqlabel bench encoder [OPTIONS]\n\n"
-            "Encoder forward speed (frames/s, GFLOP/s) on random-weight models, and the\n"
-            "single-thread cblas_sgemm roofline. Prints a TSV table; frames_per_cpu_s\n"
-            "divides by the process's CPU time (all threads), steadier on a busy machine.\n\n"
-            "  --d-model LIST   default 64,128,256\n"
-            "  --layers LIST    default 2,4,6\n"
-            "  --windows LIST   frames per window, default 128,256,512\n"
-            "  --threads LIST   OpenBLAS threads, default 1,2\n"
-            "  --heads N        default 4 (d_ff is 4 x d_model)\n"
-            "  --band L,R       banded attention (default: whole window)\n"
-            "  --reps N         timed repetitions, the median is reported (default 5)\n"
-            "  --min-time S     seconds per repetition (default 0.05)\n");
+            "seqlabel bench encoder: encoder forward speed (frames/s, GFLOP/s) on\n"
+            "random-weight models, and the single-thread cblas_sgemm roofline. Prints a TSV\n"
+            "table; frames_per_cpu_s divides by the process's CPU time (all threads),\n"
+            "steadier on a busy machine.\n"
+            "  --d-model LIST          [64,128,256]\n"
+            "  --layers LIST           [2,4,6]\n"
+            "  --windows LIST          frames per window [128,256,512]\n"
+            "  --threads LIST          OpenBLAS threads [1,2]\n"
+            "  --heads N               attention heads; d_ff is 4 x d_model [4]\n"
+            "  --band L,R              banded attention [the whole window]\n"
+            "  --reps N                timed repetitions, the median is reported [5]\n"
+            "  --min-time S            seconds per repetition [0.05]\n");
+}
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: seqlabel bench encoder [OPTIONS]\n\n");
+    bench_encoder_help(fp);
 }
 
 int bench_encoder(int argc, char **argv)

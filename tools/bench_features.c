@@ -67,16 +67,20 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static int usage(void)
+void bench_features_help(FILE *fp)
 {
-    printf("usage: seqlabel bench features [--seconds S] [--mel-bins N] [--sample-rate R] [--runs K]\n"
-           "                               [--energy] [--mfcc N] [--save-signal FILE]\n"
-           "Times the feature extractor on one thread: a synthetic S-second signal (default 600)\n"
-           "pushed in 1-second blocks, warm, buffers preallocated; prints the median of K runs\n"
-           "(default 9), streamed (each block handed over in a block buffer, as a decoder\n"
-           "would) and read straight from the whole signal in RAM.\n"
-           "--save-signal writes the float32 samples for bench/features/.\n");
-    return 0;
+    fprintf(fp,
+            "seqlabel bench features: times the feature extractor on one thread: a synthetic\n"
+            "signal pushed in 1-second blocks, warm, buffers preallocated; prints the median\n"
+            "of the runs, streamed (each block handed over in a block buffer, as a decoder\n"
+            "would) and read straight from the whole signal in RAM.\n"
+            "  --seconds S             length of the signal [600]\n"
+            "  --mel-bins N            [80]\n"
+            "  --sample-rate R         [16000]\n"
+            "  --runs K                timed runs, the median is reported [9]\n"
+            "  --energy                add log-energy as dimension 0\n"
+            "  --mfcc N                N cepstral coefficients instead of log-mel [0: off]\n"
+            "  --save-signal FILE      write the signal's float32 samples (bench/features/)\n");
 }
 
 int bench_features(int argc, char **argv)
@@ -87,8 +91,11 @@ int bench_features(int argc, char **argv)
     const char *save = NULL;
     for (int i = 1; i < argc; i++) {
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-        if (!strcmp(a, "--help") || !strcmp(a, "-h"))
-            return usage();
+        if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+            printf("usage: seqlabel bench features [OPTIONS]\n\n");
+            bench_features_help(stdout);
+            return 0;
+        }
         if (!strcmp(a, "--energy")) {
             energy = 1;
             continue;

@@ -218,6 +218,20 @@ static void measure(const char *path, const sl_model *m, int threads, bench_resu
     res->ok = 1;
 }
 
+void bench_label_help(FILE *fp)
+{
+    fprintf(fp,
+            "seqlabel bench label: labels generated 16-bit WAV files of each length (written\n"
+            "to $TMPDIR, removed after) as `seqlabel label` does, each in its own process;\n"
+            "prints wall time, frames/s, peak RSS and the encoder-only time on the same\n"
+            "windows.\n"
+            "  --minutes LIST          lengths of the files [10,60]\n"
+            "  --threads N             encoder threads [1]\n"
+            "  --model PATH            the model [random weights in the library's default\n"
+            "                          shape (d_model 128, 4 layers, 80 mels, 400-frame\n"
+            "                          windows), not the shipped model's]\n");
+}
+
 int bench_label(int argc, char **argv)
 {
     double minutes[8] = {10, 60};
@@ -225,12 +239,8 @@ int bench_label(int argc, char **argv)
     const char *model_path = NULL, *tmpdir = getenv("TMPDIR");
     for (int i = 1; i < argc; i++) {
         if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-            printf("usage: seqlabel bench label [--minutes 10,60] [--threads N] [--model PATH]\n"
-                   "Labels generated 16-bit WAV files of each length (written to $TMPDIR, removed\n"
-                   "after) as `seqlabel label` does, each in its own process; prints wall time,\n"
-                   "frames/s, peak RSS and the encoder-only time on the same windows. Without\n"
-                   "--model: random weights in the library's default shape (d_model 128,\n"
-                   "4 layers, 80 mels, 400-frame windows), not the shipped model's.\n");
+            printf("usage: seqlabel bench label [OPTIONS]\n\n");
+            bench_label_help(stdout);
             return 0;
         } else if (!strcmp(argv[i], "--minutes") && i + 1 < argc) {
             char buf[256];

@@ -37,18 +37,27 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-static void usage(FILE *fp)
+void bench_train_help(FILE *fp)
 {
     fprintf(fp,
-            "usage: seqlabel bench train [OPTIONS]\n\n"
-            "Frames/s of full training steps (forward, loss, backward, clip, AdamW) on the\n"
-            "default model size. Prints a TSV table; the median of --reps steps.\n\n"
-            "  --threads LIST   training-step threads, default 1,2\n"
-            "  --batch N        windows per step, default 16\n"
-            "  --window T       frames per window, default 400\n"
-            "  --d-model N --heads N --layers N --d-ff N   default 128, 4, 4, 512\n"
-            "  --band L,R       banded attention (default: whole window)\n"
-            "  --reps N         timed steps (default 7)\n");
+            "seqlabel bench train: frames/s of full training steps (forward, loss, backward,\n"
+            "clip, AdamW) on the default model size. Prints a TSV table; the median of the\n"
+            "timed steps.\n"
+            "  --threads LIST          training-step threads [1,2]\n"
+            "  --batch N               windows per step [16]\n"
+            "  --window T              frames per window [400]\n"
+            "  --d-model N             [128]\n"
+            "  --heads N               [4]\n"
+            "  --layers N              [4]\n"
+            "  --d-ff N                [512]\n"
+            "  --band L,R              banded attention [the whole window]\n"
+            "  --reps N                timed steps [7]\n");
+}
+
+static void usage(FILE *fp)
+{
+    fprintf(fp, "usage: seqlabel bench train [OPTIONS]\n\n");
+    bench_train_help(fp);
 }
 
 int bench_train(int argc, char **argv)

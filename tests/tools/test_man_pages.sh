@@ -1,0 +1,52 @@
+#!/bin/sh
+# The manual pages help2man made at build time (tools/man/) keep the layout of
+# each command's --help: every item of a list there (an option, a --format
+# value, a command: a line indented 2 to 4 spaces whose name ends at a gap of
+# two or more) is a tagged paragraph of its own in the page, with the name alone
+# on its line as groff sets it (a name shorter than the tag indent shares the
+# line with its text), so no item runs into the one before it; groff finds
+# nothing to warn about; and the page names its command.
+# Usage: test_man_pages.sh MAN_DIR (SL_SEQLABEL: the built command)
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+man_dir=$1
+pages=0 bad=0
+for cmd in "" label features info train eval average bench; do
+    page=$man_dir/seqlabel${cmd:+-$cmd}.1
+    [ -s "$page" ] || fail "$page is missing or empty"
+    # shellcheck disable=SC2086 # no command: the overview's help
+    help=$("$SL_SEQLABEL" $cmd --help) || fail "seqlabel $cmd --help exited $?"
+    warnings=$(groff -man -ww -z "$page" 2>&1)
+    [ -z "$warnings" ] || fail "groff warns about $page: $warnings"
+    # wide enough that no tag or name wraps; no bold, underline or overstrike
+    text=$(groff -man -Tutf8 -rLL=250n -P-cbou "$page" 2>/dev/null | sed 's/\xe2\x88\x92/-/g; s/\xe2\x80\x90/-/g')
+    name="seqlabel${cmd:+-$cmd} - "
+    printf '%s\n' "$text" | grep -q "^ *$name" || fail "$page: no NAME line '$name...'"
+    items=$(printf '%s\n' "$help" | sed -n 's/^ \{2,4\}\([^ ].*[^ ]\)  .*$/\1/p; s/^ \{2,4\}\(-[^ ]*\( [^ ]*\)\{0,1\}\)$/\1/p' |
+        sed 's/  .*//')
+    case $cmd in
+    info | average) [ -z "$items" ] || fail "seqlabel $cmd --help has options now: check them here" ;;
+    *) [ -n "$items" ] || fail "seqlabel $cmd --help: no list items found" ;;
+    esac
+    n=0
+    while IFS= read -r item; do
+        [ -n "$item" ] || continue
+        n=$((n + 1))
+        if printf '%s\n' "$text" | grep -qxF "       $item"; then continue; fi
+        # a short name shares its line with the text
+        if [ ${#item} -lt 7 ] && printf '%s\n' "$text" | grep -qF "       $item " &&
+            printf '%s\n' "$text" | grep -F "       $item " | grep -qv "^       $item  *-"; then
+            continue
+        fi
+        echo "FAIL: $page: the item '$item' of 'seqlabel $cmd --help' is not a paragraph of its own:"
+        printf '%s\n' "$text" | grep -F -- "$item" | head -3
+        bad=$((bad + 1))
+    done <<EOF
+$items
+EOF
+    echo "$page: $n items"
+    pages=$((pages + 1))
+done
+[ "$bad" -eq 0 ] || fail "$bad items run into others"
+[ "$pages" -eq 8 ] || fail "checked $pages pages, not 8"
+echo "ok"
