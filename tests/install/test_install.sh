@@ -1,0 +1,97 @@
+#!/bin/sh
+# `meson install` into a staging directory (DESTDIR) puts every piece where the
+# README says, and the installed pieces work as a user would use them:
+# - the command, library, headers, pkg-config files, default model (the
+#   committed one, byte for byte), manual pages and GStreamer plugin are there;
+# - the command and the plugin find libseqlabel in the prefix's libdir by their
+#   RUNPATH (a prefix ldconfig does not know works too), and the command looks
+#   for the default model where it was installed;
+# - examples/label_file.c, built with -Werror against the installed header and
+#   `pkg-config seqlabel`, prints the segments `seqlabel label` prints;
+# - examples/read_metas.c, built against the installed meta header through
+#   `pkg-config gstreamer-seqlabel-1.0`, reads from the installed plugin the
+#   frames `seqlabel label --format frames` gives.
+# Staged files live elsewhere than their RUNPATH, so they run here with
+# LD_LIBRARY_PATH set to the staged libdir.
+# Usage: test_install.sh BUILD_DIR SOURCE_DIR CC (env: SL_PREFIX SL_BINDIR
+# SL_LIBDIR SL_INCLUDEDIR SL_DATADIR SL_MANDIR SL_PLUGINSDIR, meson's options;
+# SL_PLUGINSDIR empty when the plugin is not built; SL_SEQLABEL the built command)
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+build=$1 src=$2 cc=$3
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+root=$tmp/root
+abs() { case $1 in /*) echo "$1" ;; *) echo "$SL_PREFIX/$1" ;; esac; }
+bindir=$(abs "$SL_BINDIR") libdir=$(abs "$SL_LIBDIR") includedir=$(abs "$SL_INCLUDEDIR")
+datadir=$(abs "$SL_DATADIR") mandir=$(abs "$SL_MANDIR")
+
+DESTDIR= meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/install.log" 2>&1 ||
+    { cat "$tmp/install.log"; fail "meson install exited $?"; }
+
+for f in "$bindir/seqlabel" "$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0" \
+    "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm"; do
+    [ -e "$root$f" ] || fail "not installed: $f"
+done
+[ -x "$root$bindir/seqlabel" ] || fail "$bindir/seqlabel is not executable"
+cmp "$root$datadir/seqlabel/default.slm" "$src/model/default.slm" ||
+    fail "the installed default model is not model/default.slm"
+for page in seqlabel seqlabel-label seqlabel-features seqlabel-info seqlabel-train \
+    seqlabel-eval seqlabel-average seqlabel-bench; do
+    [ -s "$root$mandir/man1/$page.1" ] || fail "no manual page $mandir/man1/$page.1"
+done
+
+runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
+[ "$(runpath "$root$bindir/seqlabel")" = "$libdir" ] ||
+    fail "seqlabel's RUNPATH is '$(runpath "$root$bindir/seqlabel")', not $libdir"
+
+export LD_LIBRARY_PATH="$root$libdir"
+installed=$root$bindir/seqlabel
+"$installed" label --help | grep -qF "the installed default
+                          $datadir/seqlabel/default.slm" ||
+    fail "the installed command does not look for the default model in $datadir/seqlabel"
+export SEQLABEL_MODEL="$root$datadir/seqlabel/default.slm"
+"$installed" label "$src/samples/mixture.wav" > "$tmp/installed.txt" || fail "installed seqlabel label exited $?"
+"$SL_SEQLABEL" label "$src/samples/mixture.wav" > "$tmp/built.txt" || fail "seqlabel label exited $?"
+cmp "$tmp/installed.txt" "$tmp/built.txt" || fail "the installed command labels otherwise than the built one"
+[ "$(wc -l < "$tmp/built.txt")" -ge 10 ] || fail "too few segments in $tmp/built.txt"
+
+# pkg-config files as a relocated install has them: prefix moved under $root
+mkdir "$tmp/pc"
+for pc in "$root$libdir"/pkgconfig/*.pc; do
+    sed "s|^prefix=.*|prefix=$root$SL_PREFIX|" "$pc" > "$tmp/pc/${pc##*/}"
+done
+export PKG_CONFIG_PATH="$tmp/pc"
+# shellcheck disable=SC2046 # pkg-config's words
+"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/label_file" "$src/examples/label_file.c" \
+    $(pkg-config --cflags --libs seqlabel) || fail "examples/label_file.c does not build against the install"
+"$tmp/label_file" "$src/samples/mixture.wav" > "$tmp/example.txt" || fail "label_file exited $?"
+cmp "$tmp/example.txt" "$tmp/built.txt" || fail "examples/label_file.c prints otherwise than seqlabel label"
+echo "the command and examples/label_file.c: $(wc -l < "$tmp/built.txt") segments, the same"
+
+if [ -n "$SL_PLUGINSDIR" ]; then
+    plugin=$root$SL_PLUGINSDIR/libgstseqlabel.so
+    [ -e "$plugin" ] || fail "not installed: $SL_PLUGINSDIR/libgstseqlabel.so"
+    [ -e "$root$includedir/gstreamer-1.0/gst/seqlabel/gstseqlabelmeta.h" ] || fail "no meta header"
+    [ "$(runpath "$plugin")" = "$libdir" ] || fail "the plugin's RUNPATH is '$(runpath "$plugin")', not $libdir"
+    export GST_REGISTRY_1_0="$tmp/registry.bin" GST_PLUGIN_PATH_1_0="$root$SL_PLUGINSDIR"
+    unset GST_PLUGIN_PATH
+    gst-inspect-1.0 seqlabel > "$tmp/inspect.txt" 2>&1 || { cat "$tmp/inspect.txt"; fail "gst-inspect-1.0 seqlabel exited $?"; }
+    grep -q "Filename *$plugin\$" "$tmp/inspect.txt" ||
+        fail "GStreamer loaded another seqlabel plugin: $(grep Filename "$tmp/inspect.txt")"
+    # shellcheck disable=SC2046
+    "$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/read_metas" "$src/examples/read_metas.c" \
+        $(pkg-config --cflags --libs gstreamer-seqlabel-1.0) ||
+        fail "examples/read_metas.c does not build against the install"
+    "$tmp/read_metas" "$src/samples/mixture.wav" > "$tmp/metas.txt" || fail "read_metas exited $?"
+    "$SL_SEQLABEL" label "$src/samples/mixture.wav" --format frames > "$tmp/frames.tsv" || fail "frames exited $?"
+    # every frame read off a buffer is the command's frame of that index: label,
+    # and confidence to the example's 3 decimals; all but the last second's ride
+    # on buffers (the latency: 0.97 s)
+    awk -F'\t' 'NR == FNR { if (FNR > 1) { label[$1] = $3; conf[$1] = $4; total++ } next }
+        { n++; if (!($1 in label) || label[$1] != $3 || (conf[$1] - $4) > 0.0005 || ($4 - conf[$1]) > 0.0005) {
+            print "frame " $1 ": metas say " $3 " " $4 ", the command " label[$1] " " conf[$1]; bad++ } }
+        END { print n " of " total " frames on metas"; exit !(bad == 0 && n >= total - 100 && n > 1000) }' \
+        "$tmp/frames.tsv" "$tmp/metas.txt" || fail "examples/read_metas.c disagrees with seqlabel label"
+fi
+echo "ok"
