@@ -3,11 +3,20 @@
  * and every headerless telephony reader (io/raw_format.c); the rest is the
  * file. The whole file is read at 16 kHz, as `seqlabel label` reads it, so
  * header values (rates, channel counts, lengths) reach the resampler and the
- * downmix. */
+ * downmix. The first byte's top bit adds a tap (`seqlabel label --cut`), which
+ * reads the file as doubles. */
 #include <seqlabel.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <unistd.h>
+
+/* touches every tapped sample, so that reading past the block is seen */
+static void tap(void *user, const double *frames, long n_frames, int channels)
+{
+    double *sum = user;
+    for (long i = 0; i < n_frames * channels; i++)
+        *sum += frames[i];
+}
 
 static const char *const extensions[] = {"wav", "flac", "ogg", "aiff", "au", "g722", "gsm",
                                          "ulaw", "alaw", "sln", "sln48", "sln12"};
@@ -18,14 +27,20 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return 0;
     char path[64];
     snprintf(path, sizeof path, "/tmp/seqlabel-fuzz-%d.%s", (int)getpid(),
-             extensions[data[0] % (sizeof extensions / sizeof *extensions)]);
+             extensions[(data[0] & 0x7f) % (sizeof extensions / sizeof *extensions)]);
     FILE *f = fopen(path, "wb");
     if (!f)
         return 0;
     fwrite(data + 1, 1, size - 1, f);
     fclose(f);
     char err[512];
-    sl_audio_reader *r = sl_audio_open(path, 16000, err, sizeof err);
+    double sum = 0;
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.target_rate = 16000;
+    opt.tap = data[0] & 0x80 ? tap : NULL;
+    opt.tap_user = &sum;
+    sl_audio_reader *r = sl_audio_open_ex(path, &opt, err, sizeof err);
     if (r) {
         float block[4096];
         long total = 0, n;

@@ -152,10 +152,11 @@ typedef struct {
     int raw_rate;                    /* Hz, raw input only */
     int raw_channels;                /* raw input only */
     /* Called with every block of the input's own samples as they are read, before
-     * downmixing and resampling: n_frames interleaved frames of `channels` floats
-     * at the file's rate, on libsndfile's float scale (what `seqlabel label --cut`
-     * writes out). NULL (default): none. */
-    void (*tap)(void *user, const float *frames, long n_frames, int channels);
+     * downmixing and resampling: n_frames interleaved frames of `channels`
+     * doubles at the file's rate, on libsndfile's normalised scale, so every
+     * sample of every encoding is exact, 32-bit integers and doubles too (what
+     * `seqlabel label --cut` writes out). NULL (default): none. */
+    void (*tap)(void *user, const double *frames, long n_frames, int channels);
     void *tap_user;
 } sl_audio_options;
 

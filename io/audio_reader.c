@@ -34,7 +34,8 @@ struct sl_audio_reader {
     int done;            /* everything (including the resampler's tail) delivered */
     long block_frames;   /* frames per libsndfile read */
     float *block;        /* block_frames x channels, interleaved */
-    void (*tap)(void *, const float *, long, int); /* sl_audio_options.tap */
+    void (*tap)(void *, const double *, long, int); /* sl_audio_options.tap */
+    double *tap_block;   /* with a tap: block_frames x channels as read */
     void *tap_user;
     /* resampling only */
     soxr_t soxr;
@@ -88,6 +89,7 @@ void sl_audio_close(sl_audio_reader *r)
     if (r->soxr)
         soxr_delete(r->soxr);
     free(r->block);
+    free(r->tap_block);
     free(r->mono);
     free(r->name);
     free(r);
@@ -197,7 +199,9 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     if (r->block_frames < 64)
         r->block_frames = 64;
     r->block = malloc(sizeof(float) * (size_t)r->block_frames * (size_t)r->channels);
-    if (!r->block) {
+    if (r->tap)
+        r->tap_block = malloc(sizeof(double) * (size_t)r->block_frames * (size_t)r->channels);
+    if (!r->block || (r->tap && !r->tap_block)) {
         sl_io_err(err, errlen, "%s: out of memory", name);
         goto fail;
     }
@@ -238,7 +242,12 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
         max = r->block_frames;
     const int ch = r->channels;
     float *buf = ch == 1 ? dst : r->block;
-    sf_count_t got = sf_readf_float(r->sf, buf, max);
+    /* The tap gets doubles, which hold every encoding's samples exactly; the
+     * labeler the same floats sf_readf_float gives (the cast rounds as
+     * libsndfile does: to nearest) */
+    sf_count_t got = r->tap ? sf_readf_double(r->sf, r->tap_block, max) : sf_readf_float(r->sf, buf, max);
+    for (sf_count_t i = 0; r->tap && i < got * ch; i++)
+        buf[i] = (float)r->tap_block[i];
     if (got < max) {
         int code = sf_error(r->sf);
         if (code != SF_ERR_NO_ERROR) {
@@ -272,7 +281,7 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
         }
     }
     if (r->tap)
-        r->tap(r->tap_user, buf, n, ch);
+        r->tap(r->tap_user, r->tap_block, n, ch);
     if (ch > 1)
         sl_downmix(buf, n, ch, dst);
     r->pos += n;

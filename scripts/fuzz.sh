@@ -19,11 +19,13 @@ dir=build-fuzz
 ninja -C "$dir" >/dev/null
 
 # Seeds: small real inputs of each kind. An audio seed's first byte picks the
-# extension the target gives the file (fuzz/fuzz_audio_file.c: 0 wav, 5 g722, 6 gsm).
+# extension the target gives the file (fuzz/fuzz_audio_file.c: 0 wav, 5 g722, 6 gsm;
+# its top bit adds the --cut tap: 128 wav).
 seeds="$dir/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"/{model_file,audio_file,text_files,converter}
 cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds/model_file/"
 { printf '\000'; head -c 8192 samples/speech.wav; } > "$seeds/audio_file/speech.wav"
+{ printf '\200'; head -c 8192 samples/music.wav; } > "$seeds/audio_file/music-tap.wav"
 { printf '\005'; head -c 4096 tests/fixtures/io/sweep16k.g722; } > "$seeds/audio_file/sweep.g722"
 { printf '\006'; head -c 3300 tests/fixtures/io/sweep8k.gsm; } > "$seeds/audio_file/sweep.gsm"
 head -n 3 samples/samples.tsv > "$seeds/text_files/manifest.tsv"

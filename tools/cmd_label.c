@@ -283,7 +283,7 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
 }
 
 /* The reader's tap: --cut gets the input's own samples as they are read. */
-static void cut_tap(void *user, const float *frames, long n_frames, int channels)
+static void cut_tap(void *user, const double *frames, long n_frames, int channels)
 {
     text_sink *t = user;
     if (t->cut)

@@ -34,7 +34,7 @@ struct cli_cut {
     int64_t max_frames;       /* --split-max: the longest segment (0: no limit) */
     float *seg_p;             /* ... and the target's probability of each of its frames */
     int channels, rate, hop, model_rate, silence;
-    float *q;                 /* samples not yet written or skipped, interleaved */
+    double *q;                /* samples not yet written or skipped, interleaved */
     int64_t q_off, q_len, q_cap; /* in sample frames: first queued, queued, room */
     int64_t q_start;          /* the input's index of the first queued sample frame */
     int64_t frames;           /* frames decided */
@@ -73,8 +73,8 @@ static int open_file(cli_cut *c, const char *path)
         cli_output_abort(&c->o);
         return -1;
     }
-    /* float input beyond full scale into integer samples: clipped, not wrapped
-     * (FLAC wrote silence) */
+    /* samples beyond full scale (float input) into integer samples: clipped,
+     * not wrapped (FLAC wrote silence) */
     sf_command(c->out, SFC_SET_CLIPPING, NULL, SF_TRUE);
     return 0;
 }
@@ -153,7 +153,7 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     return c;
 }
 
-void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channels)
+void cli_cut_samples(cli_cut *c, const double *frames, long n_frames, int channels)
 {
     if (c->failed || n_frames <= 0 || channels != c->channels)
         return;
@@ -164,7 +164,7 @@ void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channel
     }
     if (c->q_len + n_frames > c->q_cap) {
         int64_t cap = 2 * (c->q_len + n_frames);
-        float *q = realloc(c->q, sizeof *q * (size_t)cap * ch);
+        double *q = realloc(c->q, sizeof *q * (size_t)cap * ch);
         if (!q) {
             c->failed = 1;
             return;
@@ -185,10 +185,10 @@ static void flush_before(cli_cut *c, int64_t end)
         n = c->q_len;
     if (n <= 0 || c->failed)
         return;
-    float *p = c->q + c->q_off * c->channels;
+    double *p = c->q + c->q_off * c->channels;
     if (!c->run_keep && c->silence)
         memset(p, 0, sizeof *p * (size_t)n * (size_t)c->channels);
-    if ((c->run_keep || c->silence) && c->out && sf_writef_float(c->out, p, n) != n)
+    if ((c->run_keep || c->silence) && c->out && sf_writef_double(c->out, p, n) != n)
         c->failed = 2;
     c->q_off += n;
     c->q_len -= n;

@@ -23,7 +23,7 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channel
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
                         int rate, int channels, int hop, int model_rate, double max_s);
 /* The input's next samples, in order (from an sl_audio_options.tap). */
-void cli_cut_samples(cli_cut *c, const float *frames, long n_frames, int channels);
+void cli_cut_samples(cli_cut *c, const double *frames, long n_frames, int channels);
 /* The next frame's decision, and the target's probability p there: its samples
  * are written (keep) or not. 0, or -1 when writing failed (reported by
  * cli_cut_finish). */

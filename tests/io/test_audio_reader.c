@@ -259,15 +259,17 @@ static void test_downmix_exact(void **state)
 }
 
 /* The tap gets the file's own samples (interleaved, at its rate, before the
- * downmix and the resampler) in order, each exactly once; the format is the
- * file's. */
+ * downmix and the resampler) in order, each exactly once, as doubles that hold
+ * them exactly: 32-bit integers with all their bits (floats keep 24); the
+ * format is the file's. What the reader returns is the same with a tap and
+ * without, so `seqlabel label --cut` labels as `seqlabel label` does. */
 typedef struct {
-    float *x;
+    double *x;
     long n, cap;
     int channels;
 } tapped;
 
-static void tap_into(void *user, const float *frames, long n_frames, int channels)
+static void tap_into(void *user, const double *frames, long n_frames, int channels)
 {
     tapped *t = user;
     t->channels = channels;
@@ -280,31 +282,46 @@ static void test_tap(void **state)
 {
     (void)state;
     const long n = 30011;
-    short *pcm = malloc(sizeof(short) * n * 2);
+    int *pcm = malloc(sizeof(int) * n * 2);
+    uint32_t seed = 12345;
     for (long i = 0; i < n; i++)
-        for (int c = 0; c < 2; c++)
-            pcm[i * 2 + c] = sine16(i, c, 440.0 + 200 * c, 44100);
+        for (int c = 0; c < 2; c++) {
+            seed = seed * 1664525u + 1013904223u; /* low bits a float cannot hold */
+            pcm[i * 2 + c] = sine16(i, c, 440.0 + 200 * c, 44100) * 65536 + (int)(seed >> 16);
+        }
     const char *path = tmp_path("tap.wav");
-    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_24, 44100, 2, pcm, n);
-    tapped t = {.x = malloc(sizeof(float) * n * 2), .cap = n * 2};
-    sl_audio_options opt;
-    sl_audio_options_default(&opt);
-    opt.target_rate = 16000;
-    opt.tap = tap_into;
-    opt.tap_user = &t;
-    sl_audio_reader *r = open_ok_ex(path, &opt);
-    assert_int_equal(sl_audio_file_format(r), SF_FORMAT_WAV | SF_FORMAT_PCM_24);
-    long got;
-    float *out = read_all(r, 777, &got);
-    assert_true(got > 0);
-    assert_int_equal(t.channels, 2);
-    assert_int_equal(t.n, n * 2);
-    for (long i = 0; i < n * 2; i++)
-        if (t.x[i] != pcm[i] / 32768.0f)
-            fail_msg("tapped sample %ld: %.9g != %.9g", i, t.x[i], pcm[i] / 32768.0f);
-    sl_audio_close(r);
-    free(out);
-    free(t.x);
+    SF_INFO info = {.samplerate = 44100, .channels = 2, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_32};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_int(sf, pcm, n), n);
+    sf_close(sf);
+    for (int rate = 16000; rate >= 0; rate -= 16000) { /* resampled, and at the file's rate */
+        tapped t = {.x = malloc(sizeof(double) * n * 2), .cap = n * 2};
+        sl_audio_options opt;
+        sl_audio_options_default(&opt);
+        opt.target_rate = rate;
+        opt.tap = tap_into;
+        opt.tap_user = &t;
+        sl_audio_reader *r = open_ok_ex(path, &opt);
+        assert_int_equal(sl_audio_file_format(r), SF_FORMAT_WAV | SF_FORMAT_PCM_32);
+        long got, got_plain;
+        float *out = read_all(r, 777, &got);
+        sl_audio_close(r);
+        assert_int_equal(t.channels, 2);
+        assert_int_equal(t.n, n * 2);
+        for (long i = 0; i < n * 2; i++)
+            if (t.x[i] != pcm[i] / 2147483648.0)
+                fail_msg("tapped sample %ld: %.17g != %.17g", i, t.x[i], pcm[i] / 2147483648.0);
+        opt.tap = NULL;
+        r = open_ok_ex(path, &opt);
+        float *plain = read_all(r, 777, &got_plain);
+        sl_audio_close(r);
+        assert_int_equal(got, got_plain);
+        assert_memory_equal(out, plain, sizeof *out * (size_t)got);
+        free(plain);
+        free(out);
+        free(t.x);
+    }
     free(pcm);
 }
 

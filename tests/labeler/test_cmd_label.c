@@ -768,6 +768,56 @@ static void test_cut_container(void **state)
         assert_int_equal(got[i], 0);
 }
 
+/* --cut keeps every sample exactly, whatever its encoding: 32-bit integers with
+ * all their bits and doubles too (the reader's tap hands over doubles; floats
+ * would round both to 24 bits), into the input's own format. */
+static void test_cut_exact(void **state)
+{
+    (void)state;
+    enum { N = 8000 };
+    int *ints = malloc(sizeof *ints * N), *ints_back = malloc(sizeof *ints * N);
+    double *doubles = malloc(sizeof *doubles * N), *doubles_back = malloc(sizeof *doubles * N);
+    uint32_t seed = 777;
+    for (int i = 0; i < N; i++) {
+        seed = seed * 1664525u + 1013904223u;
+        ints[i] = (int)(seed ^ (seed >> 7)) / 3; /* every bit in use, within +-1/3 full scale */
+        doubles[i] = ints[i] / 2147483648.0 + 1e-12 * (i % 7); /* below float's and int32's steps */
+    }
+    const struct {
+        const char *in, *out;
+        int format;
+    } files[] = {{"int32.wav", "int32.cut.wav", SF_FORMAT_WAV | SF_FORMAT_PCM_32},
+                 {"double.wav", "double.cut.wav", SF_FORMAT_WAV | SF_FORMAT_DOUBLE}};
+    for (int k = 0; k < 2; k++) {
+        char path[600], args[300];
+        snprintf(path, sizeof path, "%s/%s", dir, files[k].in);
+        SF_INFO info = {.samplerate = 16000, .channels = 1, .format = files[k].format};
+        SNDFILE *f = sf_open(path, SFM_WRITE, &info);
+        assert_non_null(f);
+        assert_int_equal(k ? sf_writef_double(f, doubles, N) : sf_writef_int(f, ints, N), N);
+        sf_close(f);
+        snprintf(args, sizeof args, "%s --model m.slm --target speech --on-threshold 0 "
+                 "--off-threshold 0 --cut %s -o exact.txt", files[k].in, files[k].out);
+        assert_int_equal(run_label(args), 0);
+        snprintf(path, sizeof path, "%s/%s", dir, files[k].out);
+        info = (SF_INFO){0};
+        f = sf_open(path, SFM_READ, &info);
+        assert_non_null(f);
+        assert_int_equal(info.format, files[k].format);
+        assert_int_equal(info.frames, N);
+        assert_int_equal(k ? sf_readf_double(f, doubles_back, N) : sf_readf_int(f, ints_back, N), N);
+        sf_close(f);
+        for (int i = 0; i < N; i++)
+            if (k ? doubles_back[i] != doubles[i] : ints_back[i] != ints[i])
+                fail_msg("%s: sample %d is %.17g, not %.17g", files[k].out, i,
+                         k ? doubles_back[i] : ints_back[i], k ? doubles[i] : ints[i]);
+    }
+    free(ints);
+    free(ints_back);
+    free(doubles);
+    free(doubles_back);
+}
+
 /* Whether sample i of the file lies in a `music` segment of the Audacity label
  * file `labels` (samples after the last segment follow it). */
 static int in_music(const char *labels, int64_t i)
@@ -1114,6 +1164,7 @@ int main(void)
         cmocka_unit_test(test_stdin_and_several_files),
         cmocka_unit_test(test_stdout_live),
         cmocka_unit_test(test_cut_container),
+        cmocka_unit_test(test_cut_exact),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),
