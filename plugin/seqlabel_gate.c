@@ -4,6 +4,7 @@
  * behind it, so the stream's order is kept. A frame covers the input samples
  * of its hop's time span, so this works at any input rate. See docs/element.md. */
 #include "gstseqlabel.h"
+#include "seqlabelmeta.h"
 
 typedef struct {
   GstBuffer *buf;         /* NULL: an event */
@@ -46,6 +47,7 @@ gst_seqlabel_gate_clear (GstSeqLabel * self)
   g_queue_clear_full (&self->gate_q, held_free);
   reset_frames (self);
   self->gate_dropped = FALSE;
+  gst_buffer_replace (&self->gate_carry, NULL);
 }
 
 void
@@ -105,6 +107,25 @@ samples_time (GstSeqLabel * self, guint64 n)
   return gst_util_uint64_scale_int (n, GST_SECOND, GST_AUDIO_INFO_RATE (&self->info));
 }
 
+static GstSeqLabelMeta *
+labels_of (GstBuffer * buf)
+{
+  return (GstSeqLabelMeta *) gst_buffer_get_meta (buf, gst_seqlabel_meta_api_get_type ());
+}
+
+/* A buffer dropped whole: its labels wait for the next piece that passes. */
+static void
+carry_labels (GstSeqLabel * self, Held * h)
+{
+  GstSeqLabelMeta *m = labels_of (h->buf);
+  if (h->metas_given || m == NULL)
+    return;
+  if (self->gate_carry == NULL)
+    self->gate_carry = gst_buffer_new ();
+  gst_buffer_join_seqlabel_metas (self->gate_carry, labels_of (self->gate_carry), m);
+  h->metas_given = TRUE;
+}
+
 /* Samples [from, to) of h's buffer as a buffer of their own, timed. */
 static GstBuffer *
 piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
@@ -114,12 +135,18 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
   GstBuffer *b;
   GstClockTime pts = GST_BUFFER_PTS (h->buf);
 
-  /* the labels (metas) ride on the first piece that goes out */
+  /* the labels (metas) ride on the first piece that goes out, after those of
+   * buffers dropped whole before it */
   if (!h->metas_given)
     flags |= GST_BUFFER_COPY_META;
-  h->metas_given = TRUE;
   b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
       (gsize) (to - from) * bpf);
+  if (self->gate_carry != NULL) {
+    gst_buffer_join_seqlabel_metas (b, labels_of (self->gate_carry),
+        h->metas_given ? NULL : labels_of (b));
+    gst_buffer_replace (&self->gate_carry, NULL);
+  }
+  h->metas_given = TRUE;
   /* upstream's DISCONT stays on the buffer's first sample */
   if (from != h->start)
     GST_BUFFER_FLAG_UNSET (b, GST_BUFFER_FLAG_DISCONT);
@@ -203,6 +230,7 @@ release (GstSeqLabel * self, gboolean all)
       ret = let_out (self, h, to);
       if (h->next < h->end)
         break;
+      carry_labels (self, h);
     }
     held_free (g_queue_pop_head (&self->gate_q));
   }
@@ -253,5 +281,7 @@ gst_seqlabel_gate_run_over (GstSeqLabel * self)
       g_queue_clear_full (&self->gate_q, held_free);
   }
   reset_frames (self);
+  /* the run's labels that found no piece went to the bus and the labels pad */
+  gst_buffer_replace (&self->gate_carry, NULL);
   return ret;
 }

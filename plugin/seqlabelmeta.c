@@ -99,3 +99,41 @@ gst_buffer_add_seqlabel_meta (GstBuffer * buffer, const GstSeqLabelFrame * frame
   }
   return m;
 }
+
+void
+gst_buffer_join_seqlabel_metas (GstBuffer * buffer, const GstSeqLabelMeta * first,
+    const GstSeqLabelMeta * second)
+{
+  const GstSeqLabelMeta *parts[2] = { first, second };
+  GstSeqLabelMeta *own;
+  GstSeqLabelFrame *frames;
+  gfloat *probs;
+  guint n = 0, k = 0, n_classes = 0;
+  gboolean with_probs = TRUE;
+
+  for (int i = 0; i < 2; i++)
+    if (parts[i] != NULL) {
+      with_probs = with_probs && parts[i]->probabilities != NULL
+          && (n_classes == 0 || parts[i]->n_classes == n_classes);
+      n_classes = parts[i]->n_classes;
+      n += parts[i]->n_frames;
+    }
+  /* copied out first: either part may be the meta about to be removed */
+  frames = g_new (GstSeqLabelFrame, MAX (n, 1));
+  probs = with_probs ? g_new (gfloat, MAX ((gsize) n * n_classes, 1)) : NULL;
+  for (int i = 0; i < 2; i++)
+    if (parts[i] != NULL) {
+      memcpy (frames + k, parts[i]->frames, parts[i]->n_frames * sizeof *frames);
+      if (probs)
+        memcpy (probs + (gsize) k * n_classes, parts[i]->probabilities,
+            (gsize) parts[i]->n_frames * n_classes * sizeof *probs);
+      k += parts[i]->n_frames;
+    }
+  own = (GstSeqLabelMeta *) gst_buffer_get_meta (buffer, gst_seqlabel_meta_api_get_type ());
+  if (own != NULL)
+    gst_buffer_remove_meta (buffer, (GstMeta *) own);
+  if (n > 0)
+    gst_buffer_add_seqlabel_meta (buffer, frames, n, probs, probs ? n_classes : 0);
+  g_free (frames);
+  g_free (probs);
+}

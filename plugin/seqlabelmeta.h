@@ -16,6 +16,13 @@ GstSeqLabelMeta *gst_buffer_add_seqlabel_meta (GstBuffer * buffer,
     const GstSeqLabelFrame * frames, guint n_frames,
     const gfloat * probabilities, guint n_classes);
 
+/* Puts on buffer one meta holding first's frames, then second's (either may be
+ * NULL or the buffer's own meta), in place of the meta it had; their
+ * probabilities too when both have them for the same classes (or only one
+ * meta is given). */
+void gst_buffer_join_seqlabel_metas (GstBuffer * buffer,
+    const GstSeqLabelMeta * first, const GstSeqLabelMeta * second);
+
 G_END_DECLS
 
 #endif

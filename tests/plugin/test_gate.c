@@ -14,6 +14,7 @@
 #include <gst/audio/audio.h>
 #include <gst/check/gstharness.h>
 
+#include "gstseqlabelmeta.h"
 #include "plugin_test_util.h"
 
 #define SPEECH 1 /* the test model's speech class */
@@ -83,7 +84,10 @@ run_gate (int gate, const char *caps, const gint16 * s, int64_t n, int channels,
 
 /* gate=silence: every sample comes out, at its own time, the dropped ones as
  * zeros; gate=drop: only the kept samples, each piece at its samples' time,
- * DISCONT after a gap; in both the labels are the library's. */
+ * DISCONT after a gap; in both the labels are the library's. The labels on the
+ * buffers (GstSeqLabelMeta) are the same frames in both, each once, in order:
+ * those of a buffer dropped whole ride on the next piece that passes; only
+ * after the last piece that passes has drop fewer (no buffer to ride on). */
 static void
 test_gate_at_model_rate (void **state)
 {
@@ -100,6 +104,11 @@ test_gate_at_model_rate (void **state)
   for (int64_t i = 0; i < N; i++)
     kept += sample_kept (keep, nf, PT_HOP, i);
 
+  GArray *meta_frames[2] = { g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame)),
+    g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame)) };
+  GArray *meta_probs[2] = { g_array_new (FALSE, FALSE, sizeof (gfloat)),
+    g_array_new (FALSE, FALSE, sizeof (gfloat)) };
+  guint64 latency_ns = 0;
   for (int mode = 0; mode < 2; mode++) {
     GstBus *bus;
     GstHarness *h = run_gate (mode ? GATE_DROP : GATE_SILENCE,
@@ -113,6 +122,12 @@ test_gate_at_model_rate (void **state)
       int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
           GST_SECOND);
       int64_t len = (int64_t) (gst_buffer_get_size (b) / sizeof (gint16));
+      GstSeqLabelMeta *m = gst_buffer_get_seqlabel_meta (b);
+      if (m != NULL) {
+        g_array_append_vals (meta_frames[mode], m->frames, m->n_frames);
+        assert_int_equal (m->n_classes, PT_K);
+        g_array_append_vals (meta_probs[mode], m->probabilities, m->n_frames * PT_K);
+      }
       assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
       if (mode == 0) {          /* silence: contiguous, everything */
         assert_int_equal (at, next);
@@ -136,7 +151,41 @@ test_gate_at_model_rate (void **state)
     }
     assert_int_equal (got, mode ? kept : N);
     assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+    g_object_get (h->element, "latency", &latency_ns, NULL);
     pt_free_harness (h, bus);
+  }
+  /* silence: all but the frames decided at EOS, with the library's labels;
+   * drop: the first of them. A frame on no piece with drop was decided while
+   * audio after the last kept frame L was processed: frame f is decided by
+   * the time sample (f + 1) * hop + latency - 1 arrives, so f >= L - latency / hop. */
+  int64_t last_kept = nf - 1, latency_frames =
+      (int64_t) gst_util_uint64_scale_ceil (latency_ns, PT_RATE, GST_SECOND * PT_HOP);
+  while (!keep[last_kept])
+    last_kept--;
+  printf ("metas: %u frames (silence), %u (drop) of %lld; last kept %lld, latency %lld\n",
+      meta_frames[0]->len, meta_frames[1]->len, (long long) nf, (long long) last_kept,
+      (long long) latency_frames);
+  assert_true (meta_frames[0]->len > nf / 2);
+  assert_true (meta_frames[1]->len <= meta_frames[0]->len);
+  assert_true ((int64_t) meta_frames[1]->len >= last_kept - latency_frames);
+  for (guint i = 0; i < meta_frames[0]->len; i++) {
+    const GstSeqLabelFrame *a = &g_array_index (meta_frames[0], GstSeqLabelFrame, i);
+    assert_int_equal (a->index, i);
+    assert_int_equal (a->class_index == SPEECH, keep[i]);
+  }
+  for (guint i = 0; i < meta_frames[1]->len; i++) {
+    const GstSeqLabelFrame *a = &g_array_index (meta_frames[0], GstSeqLabelFrame, i);
+    const GstSeqLabelFrame *b = &g_array_index (meta_frames[1], GstSeqLabelFrame, i);
+    assert_int_equal (b->index, i);
+    assert_int_equal (b->class_index, a->class_index);
+    assert_true (b->confidence == a->confidence && b->pts == a->pts);
+    for (int k = 0; k < PT_K; k++)
+      assert_true (g_array_index (meta_probs[1], gfloat, i * PT_K + k) ==
+          g_array_index (meta_probs[0], gfloat, i * PT_K + k));
+  }
+  for (int mode = 0; mode < 2; mode++) {
+    g_array_unref (meta_frames[mode]);
+    g_array_unref (meta_probs[mode]);
   }
   g_free (keep);
   g_free (s);
