@@ -78,7 +78,8 @@ static void usage(FILE *fp)
         "  --cut-silence           with --cut: the rest kept as silence (gate=silence)\n"
         "  --split DIR             with --target: each segment of the target class as a file\n"
         "                          of its own, DIR/NAME-0001_START-END.EXT (NAME and EXT the\n"
-        "                          input's, START and END in seconds); in the input's format\n"
+        "                          input's, START and END in seconds); in the input's format;\n"
+        "                          --cut may be given too\n"
         "  --split-max S           with --split: no file longer than S seconds; a longer\n"
         "                          segment is split at its least likely frame in the last\n"
         "                          third of S (for speech recognisers that take 30 s at most)\n"
@@ -195,9 +196,10 @@ typedef struct {
     char *buf;
     size_t cap;
     int failed;
-    /* --cut: the audio of the frames labelled `target` (NULL: not cutting) */
-    cli_cut *cut;
-    int target, cut_failed;
+    /* --cut and --split: the audio of the frames labelled `target` (NULL: not
+     * cutting, not splitting) */
+    cli_cut *cuts[2];
+    int target, cut_failed; /* bit c: cuts[c] failed */
     /* TextGrid: the segments, written whole at the end */
     sl_frame_segment *segs;
     size_t n_segs, segs_cap;
@@ -251,10 +253,11 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 {
     (void)n_classes;
     text_sink *t = user;
-    if (t->cut && cli_cut_frame(t->cut, label == t->target, probs[t->target]) != 0) {
-        t->cut_failed = 1;
-        return -1;
-    }
+    for (int c = 0; c < 2; c++)
+        if (t->cuts[c] && cli_cut_frame(t->cuts[c], label == t->target, probs[t->target]) != 0) {
+            t->cut_failed |= 1 << c;
+            return -1;
+        }
     if (!sl_label_format_is_per_frame(&t->w))
         return 0;
     text_item it = {.index = index, .label = label, .conf = confidence, .probs = probs};
@@ -286,8 +289,9 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
 static void cut_tap(void *user, const double *frames, long n_frames, int channels)
 {
     text_sink *t = user;
-    if (t->cut)
-        cli_cut_samples(t->cut, frames, n_frames, channels);
+    for (int c = 0; c < 2; c++)
+        if (t->cuts[c])
+            cli_cut_samples(t->cuts[c], frames, n_frames, channels);
 }
 
 static const char *extension(sl_label_format f)
@@ -372,16 +376,18 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     }
     t.target = a->cfg.decoder.target_class;
     if (cut_path)
-        t.cut = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
+        t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
                              sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
-    if (a->split_dir)
-        t.cut = cli_split_open(a->split_dir, stem, cli_cut_extension(in_path),
+    if (a->split_dir && (!cut_path || t.cuts[0]))
+        t.cuts[1] = cli_split_open(a->split_dir, stem, cli_cut_extension(in_path),
                                sl_audio_file_format(r), sl_audio_file_rate(r),
                                sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                                a->split_max);
-    if (((cut_path || a->split_dir) && !t.cut) || cli_output_open(&out, out_path, "w") != 0) {
-        cli_cut_abort(t.cut);
+    if ((cut_path && !t.cuts[0]) || (a->split_dir && !t.cuts[1]) ||
+        cli_output_open(&out, out_path, "w") != 0) {
+        cli_cut_abort(t.cuts[0]);
+        cli_cut_abort(t.cuts[1]);
         free(t.buf);
         sl_audio_close(r);
         return 1;
@@ -455,10 +461,11 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     if (!rc && t.failed)
         rc = cli_error("%s: write failed: %s", out_path, strerror(errno));
     /* the cut's own error (a write failure stopped the labeling) is said here */
-    if (t.cut && (!rc || t.cut_failed))
-        rc = cli_cut_finish(t.cut) || rc;
-    else
-        cli_cut_abort(t.cut);
+    for (int c = 0; c < 2; c++)
+        if (t.cuts[c] && (!rc || (t.cut_failed >> c & 1)))
+            rc = cli_cut_finish(t.cuts[c]) || rc;
+        else
+            cli_cut_abort(t.cuts[c]);
     if (rc) {
         cli_output_abort(&out);
         sl_labeler_reset(l);
@@ -587,8 +594,6 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
     if (a->split_dir && !a->target)
         return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
-    if (a->split_dir && a->cut_path)
-        return cli_error("--split and --cut: one or the other"), -1;
     if (a->split_max > 0 && !a->split_dir)
         return cli_error("--split-max needs --split DIR"), -1;
     struct stat st;

@@ -951,7 +951,8 @@ static void test_split(void **state)
     sh("mkdir parts");
 #define SPLIT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 --split parts "
     assert_int_equal(run_label("in.wav " SPLIT_ARGS "-o split.txt"), 0);
-    assert_int_equal(run_label("- " SPLIT_ARGS "-o split-stdin.txt < in.wav"), 0);
+    /* with --cut too: both from the one pass */
+    assert_int_equal(run_label("- " SPLIT_ARGS "--cut split-cut.wav -o split-stdin.txt < in.wav"), 0);
 #undef SPLIT_ARGS
     char *labels = slurp("split.txt");
     for (int which = 0; which < 2; which++) {
@@ -986,6 +987,14 @@ static void test_split(void **state)
         assert_int_equal(k, g.gl_pathc);
         globfree(&g);
     }
+    int64_t kept = 0;
+    for (int64_t i = 0; i < NSAMP; i++)
+        kept += in_music(labels, i);
+    float *cut = read_floats("split-cut.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT, kept);
+    for (int64_t i = 0, j = 0; i < NSAMP; i++)
+        if (in_music(labels, i))
+            assert_true(cut[j++] == x[i]);
+    free(cut);
     /* --split-max 0.5: every frame kept (on at p >= 0), so one segment of the
      * whole file, cut into pieces of at most 50 frames, each at the least likely
      * frame (music's probability, the latest of equals) of its last third (frames
@@ -1035,7 +1044,6 @@ static void test_split(void **state)
     /* refusals: no target, no directory, with --cut */
     expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
     expect_error("in.wav --model m.slm --target music --split nowhere", 2, "nowhere");
-    expect_error("in.wav --model m.slm --target music --split parts --cut c.wav", 2, "--split and --cut");
     expect_error("in.wav --model m.slm --target music --split-max 30", 2, "--split-max needs --split");
     free(labels);
     free(x);
