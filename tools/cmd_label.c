@@ -15,6 +15,7 @@
 #include "seqlabel.h"
 #include "tools/cli.h"
 #include "tools/cut_audio.h"
+#include "tools/jobs.h"
 
 #define READ_BLOCK 8192 /* samples per read at least: bounded memory, negligible call overhead */
 
@@ -88,6 +89,9 @@ static void usage(FILE *fp)
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed default\n"
         "                          %s, else the source tree's %s]\n"
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
+        "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
+        "                          (several inputs, -o DIR); the outputs are those of one\n"
+        "                          at a time [1]\n"
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
@@ -137,7 +141,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
-    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX,
+    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS,
 };
 
 static const struct option long_opts[] = {
@@ -174,6 +178,7 @@ static const struct option long_opts[] = {
     {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
     {"split", required_argument, NULL, OPT_SPLIT},
     {"split-max", required_argument, NULL, OPT_SPLIT_MAX},
+    {"jobs", required_argument, NULL, 'j'},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -184,7 +189,7 @@ typedef struct {
     double split_max; /* --split-max seconds, 0: none */
     int cut_silence;
     sl_label_format format;
-    int segments, quiet;
+    int segments, quiet, jobs;
     sl_labeler_config cfg;
     sl_audio_options audio;
 } label_args;
@@ -490,9 +495,14 @@ static int parse_args(int argc, char **argv, label_args *a)
     int c;
     optind = 1;
     opterr = 0;
-    while ((c = getopt_long(argc, argv, ":o:qh", long_opts, NULL)) != -1) {
+    a->jobs = 1;
+    while ((c = getopt_long(argc, argv, ":o:j:qh", long_opts, NULL)) != -1) {
         switch (c) {
         case 'o': a->out_path = optarg; break;
+        case 'j':
+            if (cli_parse_int("--jobs", optarg, 1, 256, &v)) return -1;
+            a->jobs = (int)v;
+            break;
         case 'q': a->quiet = 1; break;
         case 'h': usage(stdout); return 1;
         case OPT_FORMAT:
@@ -602,6 +612,66 @@ static int parse_args(int argc, char **argv, label_args *a)
     return 0;
 }
 
+/* One run of the command over its inputs: what labelling input i needs. */
+typedef struct {
+    const label_args *a;
+    sl_model *m;
+    const char *model_path;
+    char **inputs;
+    int to_dir, cut_to_dir, progress;
+    sl_labeler *l; /* the worker's own */
+    float *block;
+    long block_len;
+} label_run;
+
+/* A labeler and its read block (each --jobs worker makes its own). 0, or 1 (said). */
+static int run_start(void *user)
+{
+    label_run *r = user;
+    char err[SL_ERR_LEN];
+    r->l = sl_labeler_new(r->m, &r->a->cfg, err, sizeof err);
+    r->block_len = r->l ? read_block(r->l, r->a->cfg.num_threads) : 0;
+    r->block = r->l ? malloc((size_t)r->block_len * sizeof(float)) : NULL;
+    if (r->l && r->block)
+        return 0;
+    cli_error("%s: %s", r->model_path, r->l ? "out of memory" : err);
+    sl_labeler_free(r->l);
+    r->l = NULL;
+    return 1;
+}
+
+static void run_stop(void *user)
+{
+    label_run *r = user;
+    free(r->block);
+    sl_labeler_free(r->l);
+    r->block = NULL;
+    r->l = NULL;
+}
+
+/* Labels input i into its outputs. 0, or 1 (said). */
+static int run_input(void *user, int i)
+{
+    label_run *r = user;
+    const label_args *a = r->a;
+    char path[4096], cut[4096];
+    const char *out = a->out_path ? a->out_path : "-", *cut_path = a->cut_path;
+    if (r->to_dir) {
+        char stem[256];
+        file_stem(r->inputs[i], stem, sizeof stem);
+        in_dir(path, sizeof path, a->out_path, stem, extension(a->format));
+        out = path;
+    }
+    if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
+        char stem[256];
+        file_stem(r->inputs[i], stem, sizeof stem);
+        in_dir(cut, sizeof cut, a->cut_path, stem, cli_cut_extension(r->inputs[i]));
+        cut_path = cut;
+    }
+    return label_one(a, r->m, r->l, r->inputs[i], out, cut_path, r->block, r->block_len,
+                     r->progress);
+}
+
 int sl_cmd_label(int argc, char **argv)
 {
     label_args a;
@@ -613,6 +683,9 @@ int sl_cmd_label(int argc, char **argv)
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
         return cli_error("%s: several inputs need -o DIR (an existing directory)", a.out_path), 2;
+    if (nin > 1 && a.jobs > 1 && !to_dir)
+        return cli_error("--jobs: several inputs at once need -o DIR (each its own output; "
+                         "on standard output they would mix)"), 2;
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
     if (nin > 1 && a.cut_path && !cut_to_dir)
         return cli_error("--cut %s: several inputs need --cut DIR (an existing directory)",
@@ -655,33 +728,23 @@ int sl_cmd_label(int argc, char **argv)
         sl_model_free(m);
         return 2;
     }
-    sl_labeler *l = sl_labeler_new(m, &a.cfg, err, sizeof err);
-    long block_len = l ? read_block(l, a.cfg.num_threads) : 0;
-    float *block = l ? malloc((size_t)block_len * sizeof(float)) : NULL;
-    if (!l || !block) {
-        rc = cli_error("%s: %s", model_path, l ? "out of memory" : err);
-        free(block);
-        sl_labeler_free(l);
+    label_run run = {.a = &a, .m = m, .model_path = model_path, .inputs = inputs, .to_dir = to_dir,
+                     .cut_to_dir = cut_to_dir};
+    /* the settings are checked once, here, before any worker starts */
+    if (run_start(&run) != 0) {
+        sl_model_free(m);
+        return 1;
+    }
+    if (a.jobs > 1 && nin > 1) {
+        run_stop(&run); /* each worker makes its own: threads do not cross fork() */
+        const cli_jobs jobs = {&run, run_start, run_input, run_stop};
+        rc = cli_jobs_run(&jobs, nin, a.jobs, !a.quiet && isatty(STDERR_FILENO));
         sl_model_free(m);
         return rc;
     }
-    int progress = !a.quiet && isatty(STDERR_FILENO);
+    run.progress = !a.quiet && isatty(STDERR_FILENO);
     for (int i = 0; i < nin; i++) {
-        char path[4096], cut[4096];
-        const char *out = a.out_path ? a.out_path : "-", *cut_path = a.cut_path;
-        if (to_dir) {
-            char stem[256];
-            file_stem(inputs[i], stem, sizeof stem);
-            in_dir(path, sizeof path, a.out_path, stem, extension(a.format));
-            out = path;
-        }
-        if (cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
-            char stem[256];
-            file_stem(inputs[i], stem, sizeof stem);
-            in_dir(cut, sizeof cut, a.cut_path, stem, cli_cut_extension(inputs[i]));
-            cut_path = cut;
-        }
-        if (label_one(&a, m, l, inputs[i], out, cut_path, block, block_len, progress))
+        if (run_input(&run, i))
             rc = 1;
         if (cli_input_interrupted()) {
             if (i + 1 < nin) {
@@ -691,8 +754,7 @@ int sl_cmd_label(int argc, char **argv)
             break;
         }
     }
-    free(block);
-    sl_labeler_free(l);
+    run_stop(&run);
     sl_model_free(m);
     return rc;
 }

@@ -4,6 +4,8 @@
  * then the bad inputs. */
 #include <glob.h>
 #include <math.h>
+#include <errno.h>
+#include <fcntl.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
@@ -491,9 +493,12 @@ static short *live_signal(float **xq)
     return s16;
 }
 
+enum { SPAWN_NOHUP = 1, SPAWN_OWN_GROUP = 2 };
+
 /* Starts `seqlabel label ARGS...` in dir with pipes for its standard input and
- * output; with ignore_hup, as nohup starts it. */
-static pid_t spawn_label(const char *const *args, int ignore_hup, int *to_child, int *from_child)
+ * output; with SPAWN_NOHUP as nohup starts it, with SPAWN_OWN_GROUP in a process
+ * group of its own (its id the command's), as a shell starts a job. */
+static pid_t spawn_label(const char *const *args, int how, int *to_child, int *from_child)
 {
     const char *argv[24] = {seqlabel, "label"};
     int n = 2;
@@ -509,8 +514,10 @@ static pid_t spawn_label(const char *const *args, int ignore_hup, int *to_child,
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        if (ignore_hup)
+        if (how & SPAWN_NOHUP)
             signal(SIGHUP, SIG_IGN);
+        if (how & SPAWN_OWN_GROUP)
+            setpgid(0, 0);
         if (chdir(dir) == 0)
             execv(seqlabel, (char *const *)argv);
         _exit(127);
@@ -530,7 +537,7 @@ static pid_t spawn_label(const char *const *args, int ignore_hup, int *to_child,
 static pid_t spawn_live(const char *out_arg, int ignore_hup, int *to_child, int *from_child)
 {
     const char *args[] = {LIVE_ARGS, out_arg, NULL};
-    return spawn_label(args, ignore_hup, to_child, from_child);
+    return spawn_label(args, ignore_hup ? SPAWN_NOHUP : 0, to_child, from_child);
 }
 
 /* Waits until the child has read everything written into the pipe `to` (it is
@@ -619,7 +626,7 @@ static int signal_after(const char *const *args, int ignore_hup, int sig, const 
 {
     void (*old)(int) = signal(SIGPIPE, SIG_IGN);
     int to, from;
-    pid_t pid = spawn_label(args, ignore_hup, &to, &from);
+    pid_t pid = spawn_label(args, ignore_hup ? SPAWN_NOHUP : 0, &to, &from);
     write_all(to, data, len);
     wait_drained(to);
     assert_int_equal(kill(pid, sig), 0);
@@ -702,6 +709,114 @@ static void test_interrupt_ends_live_input(void **state)
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 130);
     assert_true(exists("after/stdin.tsv"));
     assert_false(exists("after/in.tsv"));
+}
+
+static void expect_error(const char *args, int code, const char *needle);
+
+/* Opens the FIFO dir/name for writing once a reader has it open (60 s at most),
+ * blocking afterwards. */
+static int open_fifo_writer(const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    for (int waited = 0; waited < 600; waited++) {
+        int fd = open(path, O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) {
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            return fd;
+        }
+        assert_int_equal(errno, ENXIO); /* no reader yet */
+        poll(NULL, 0, 100);
+    }
+    fail_msg("%s: no reader came", path);
+    return -1;
+}
+
+/* --jobs N: inputs labelled N at a time give the outputs of one at a time, byte
+ * for byte; a bad input among them is said and the others labelled (exit 1);
+ * several inputs on standard output are refused. With live inputs (FIFOs, a
+ * worker each, a third input nobody has taken yet): Ctrl-C (SIGINT to the
+ * command's process group, as a terminal sends it) ends them, their labels
+ * written and equal to those of the same samples from a file, the third not
+ * started (exit 130); SIGTERM sent to the command alone reaches its workers and
+ * ends it, no temporary file left behind. */
+static void test_jobs(void **state)
+{
+    (void)state;
+    sh("mkdir jobs-in jobs-1 jobs-3 jobs-bad jobs-live");
+    char path[600];
+    for (int k = 0; k < 5; k++) {
+        int64_t n = 16000 * (1 + 2 * (k % 3)) + 37 * k;
+        float *x = tu_make_signal(n, 100 + (uint64_t)k);
+        snprintf(path, sizeof path, "%s/jobs-in/%c.wav", dir, 'a' + k);
+        write_wav(path, x, n, 16000, 1, SF_FORMAT_PCM_16);
+        free(x);
+    }
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames -o jobs-1/"), 0);
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames -o jobs-3/ -j 3"), 0);
+    sh("test $(ls jobs-3 | wc -l) = 5 && diff -r jobs-1 jobs-3");
+    sh("echo garbage > jobs-in/bad.wav");
+    expect_error("jobs-in/*.wav --model m.slm --format frames -o jobs-bad/ --jobs 2", 1, "bad.wav");
+    sh("test $(ls jobs-bad | wc -l) = 5 && diff -r jobs-1 jobs-bad");
+    expect_error("jobs-in/a.wav jobs-in/b.wav --model m.slm -j 2", 2, "--jobs");
+
+    float *xq;
+    short *s16 = live_signal(&xq);
+    free(xq);
+    sh("head -c 60000 live.raw > jobs-head.raw && mkfifo f1.raw f2.raw f3.raw");
+    assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 16000 "
+                               "< jobs-head.raw > jobs-head.tsv"), 0);
+    char *want = slurp("jobs-head.tsv");
+    const char *args[] = {"f1.raw", "f2.raw", "f3.raw", "--model", "m.slm", "--format", "frames",
+                          "--raw-format", "s16le", "--raw-rate", "16000", "-o", "jobs-live/",
+                          "-j", "2", NULL};
+    const int sigs[2] = {SIGINT, SIGTERM};
+    for (int k = 0; k < 2; k++) {
+        int to, from;
+        pid_t pid = spawn_label(args, SPAWN_OWN_GROUP, &to, &from);
+        int w1 = open_fifo_writer("f1.raw"), w2 = open_fifo_writer("f2.raw");
+        write_all(w1, s16, sizeof(short) * LIVE_IN);
+        write_all(w2, s16, sizeof(short) * LIVE_IN);
+        wait_drained(w1);
+        wait_drained(w2);
+        /* Ctrl-C ends the inputs, which then end (as a recorder stopped by the
+         * same Ctrl-C closes them); SIGTERM ends the workers with their inputs
+         * still open, so nothing can finish before it arrives */
+        int st;
+        if (sigs[k] == SIGINT) {
+            assert_int_equal(kill(-pid, SIGINT), 0);
+            close(w1);
+            close(w2);
+            assert_int_equal(waitpid(pid, &st, 0), pid);
+        } else {
+            assert_int_equal(kill(pid, SIGTERM), 0);
+            assert_int_equal(waitpid(pid, &st, 0), pid);
+            close(w1);
+            close(w2);
+        }
+        close(to);
+        close(from);
+        sh("test -z \"$(ls jobs-live | grep '\\.tmp\\.')\"");
+        if (sigs[k] == SIGINT) {
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 130)
+                fail_msg("after SIGINT: %s %d (want exit 130)", WIFEXITED(st) ? "exit" : "signal",
+                         WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+            for (int f = 1; f <= 2; f++) {
+                snprintf(path, sizeof path, "jobs-live/f%d.tsv", f);
+                char *got = slurp(path);
+                assert_non_null(got);
+                assert_string_equal(got, want);
+                free(got);
+            }
+            assert_false(exists("jobs-live/f3.tsv"));
+            sh("rm jobs-live/*");
+        } else {
+            assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+            sh("test -z \"$(ls jobs-live)\"");
+        }
+    }
+    free(want);
+    free(s16);
 }
 
 /* Reads the first n samples of dir/name as 16-bit. */
@@ -906,8 +1021,6 @@ static void test_cut_stdin_and_raw(void **state)
     free(x);
     free(y);
 }
-
-static void expect_error(const char *args, int code, const char *needle);
 
 /* Asterisk's headerless names as cut outputs: the encoding they stand for.
  * Cut whole (the target on at p >= 0), a G.722 prompt into a directory becomes
@@ -1173,6 +1286,7 @@ int main(void)
         cmocka_unit_test(test_stdout_live),
         cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_cut_exact),
+        cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),

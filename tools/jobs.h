@@ -1,0 +1,26 @@
+/* `seqlabel label --jobs N`: inputs labelled N at a time, each worker a process
+ * of its own (so every worker has its own labeler, encoder threads and
+ * temporary-file cleanup, and the model's pages are shared copy-on-write). */
+#ifndef SL_JOBS_H
+#define SL_JOBS_H
+
+typedef struct {
+    void *user;
+    /* In each worker before its first item: 0, or non-zero (said) to stop it. */
+    int (*start)(void *user);
+    /* Item i: 0, or 1 on an error (said; the other items go on). */
+    int (*run)(void *user, int i);
+    void (*stop)(void *user);
+} cli_jobs;
+
+/* Runs items 0..n-1, each once, in `workers` processes that take the next item
+ * when one is done. Ctrl-C reaches the workers from the terminal (ending them,
+ * or their live inputs); after it no worker takes another item, nor after a
+ * SIGINT sent to this process alone. SIGTERM and SIGHUP sent to this process
+ * are passed on to the workers. Returns the
+ * command's exit status: 0, 1 when an item failed, 130 when items were left
+ * by an interruption; a worker ended by a signal ends this process by it too,
+ * once every worker is gone. `progress`: a count on standard error. */
+int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress);
+
+#endif
