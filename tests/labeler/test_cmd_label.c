@@ -2,10 +2,10 @@
  * and a random-weight model the test writes, every format parsed back and
  * compared with the library's streaming labeler run here on the same samples;
  * then the bad inputs. */
-#include <glob.h>
-#include <math.h>
 #include <errno.h>
 #include <fcntl.h>
+#include <glob.h>
+#include <math.h>
 #include <poll.h>
 #include <setjmp.h>
 #include <signal.h>
