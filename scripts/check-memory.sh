@@ -23,6 +23,9 @@ if [ "$what" = all ] || [ "$what" = valgrind ]; then
   # Commands the tests spawn run under valgrind too (--trace-children): checked
   # as well, and computing with the same (emulated) CPU as the test, whose exact
   # comparisons would otherwise see another code path's last bits.
+  # The install test (tests/install/) is left out: it checks where files go and
+  # compiles the examples, which under valgrind would run the compiler there.
   meson test -C build-valgrind --print-errorlogs --num-processes 2 --timeout-multiplier 20 \
+    --no-suite install \
     --wrap="valgrind --trace-children=yes --error-exitcode=99 --quiet --leak-check=full --errors-for-leak-kinds=definite --suppressions=$PWD/scripts/valgrind.supp --gen-suppressions=all" "$@"
 fi

@@ -15,7 +15,8 @@
 # LD_LIBRARY_PATH set to the staged libdir.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR CC (env: SL_PREFIX SL_BINDIR
 # SL_LIBDIR SL_INCLUDEDIR SL_DATADIR SL_MANDIR SL_PLUGINSDIR, meson's options;
-# SL_PLUGINSDIR empty when the plugin is not built; SL_SEQLABEL the built command)
+# SL_PLUGINSDIR empty when the plugin is not built; SL_EXAMPLE_CFLAGS the
+# sanitizer flags of the build; SL_SEQLABEL the built command)
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 build=$1 src=$2 cc=$3
@@ -62,8 +63,8 @@ for pc in "$root$libdir"/pkgconfig/*.pc; do
     sed "s|^prefix=.*|prefix=$root$SL_PREFIX|" "$pc" > "$tmp/pc/${pc##*/}"
 done
 export PKG_CONFIG_PATH="$tmp/pc"
-# shellcheck disable=SC2046 # pkg-config's words
-"$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/label_file" "$src/examples/label_file.c" \
+# shellcheck disable=SC2046,SC2086 # pkg-config's words, the flags' words
+"$cc" -std=c11 -Wall -Wextra -Werror $SL_EXAMPLE_CFLAGS -o "$tmp/label_file" "$src/examples/label_file.c" \
     $(pkg-config --cflags --libs seqlabel) || fail "examples/label_file.c does not build against the install"
 "$tmp/label_file" "$src/samples/mixture.wav" > "$tmp/example.txt" || fail "label_file exited $?"
 cmp "$tmp/example.txt" "$tmp/built.txt" || fail "examples/label_file.c prints otherwise than seqlabel label"
@@ -76,11 +77,16 @@ if [ -n "$SL_PLUGINSDIR" ]; then
     [ "$(runpath "$plugin")" = "$libdir" ] || fail "the plugin's RUNPATH is '$(runpath "$plugin")', not $libdir"
     export GST_REGISTRY_1_0="$tmp/registry.bin" GST_PLUGIN_PATH_1_0="$root$SL_PLUGINSDIR"
     unset GST_PLUGIN_PATH
-    gst-inspect-1.0 seqlabel > "$tmp/inspect.txt" 2>&1 || { cat "$tmp/inspect.txt"; fail "gst-inspect-1.0 seqlabel exited $?"; }
+    # a sanitized plugin needs its runtime loaded first in gst-inspect-1.0
+    preload=
+    case $SL_EXAMPLE_CFLAGS in *address*) preload=$("$cc" -print-file-name=libasan.so) ;; esac
+    case $SL_EXAMPLE_CFLAGS in *undefined*) preload="$preload $("$cc" -print-file-name=libubsan.so)" ;; esac
+    LD_PRELOAD=$preload gst-inspect-1.0 seqlabel > "$tmp/inspect.txt" 2>&1 ||
+        { cat "$tmp/inspect.txt"; fail "gst-inspect-1.0 seqlabel failed"; }
     grep -q "Filename *$plugin\$" "$tmp/inspect.txt" ||
         fail "GStreamer loaded another seqlabel plugin: $(grep Filename "$tmp/inspect.txt")"
-    # shellcheck disable=SC2046
-    "$cc" -std=c11 -Wall -Wextra -Werror -o "$tmp/read_metas" "$src/examples/read_metas.c" \
+    # shellcheck disable=SC2046,SC2086
+    "$cc" -std=c11 -Wall -Wextra -Werror $SL_EXAMPLE_CFLAGS -o "$tmp/read_metas" "$src/examples/read_metas.c" \
         $(pkg-config --cflags --libs gstreamer-seqlabel-1.0) ||
         fail "examples/read_metas.c does not build against the install"
     "$tmp/read_metas" "$src/samples/mixture.wav" > "$tmp/metas.txt" || fail "read_metas exited $?"
