@@ -15,6 +15,7 @@
 #include "seqlabel.h"
 #include "tools/cli.h"
 #include "tools/cut_audio.h"
+#include "tools/input_tree.h"
 #include "tools/jobs.h"
 
 #define READ_BLOCK 8192 /* samples per read at least: bounded memory, negligible call overhead */
@@ -46,8 +47,10 @@ static void usage(FILE *fp)
         "Labels every 10 ms frame of each FILE with the model's classes. FILE is any\n"
         "format libsndfile reads (any rate and channel count: downmixed to mono and\n"
         "resampled to the model's rate), a headerless telephony file that Asterisk\n"
-        "names by its extension (.gsm .g722 .ulaw .alaw .sln .sln16 ...), or '-' for\n"
-        "standard input (WAV, or raw samples with --raw-format).\n"
+        "names by its extension (.gsm .g722 .ulaw .alaw .sln .sln16 ...), '-' for\n"
+        "standard input (WAV, or raw samples with --raw-format), or a folder: every\n"
+        "audio file below it (by extension), the outputs in -o DIR (and --cut DIR,\n"
+        "--split DIR) in folders that mirror its tree.\n"
         "\n"
         "output:\n"
         "  -o, --output PATH       a file (one input), or a directory (PATH exists as a\n"
@@ -313,18 +316,6 @@ static const char *extension(sl_label_format f)
 
 /* The file's name without directories and extension: RTTM's file id and the
  * name of its output in a directory. */
-static void file_stem(const char *path, char *out, size_t len)
-{
-    const char *base = strrchr(path, '/');
-    base = base ? base + 1 : path;
-    if (!strcmp(path, "-"))
-        base = "stdin";
-    snprintf(out, len, "%s", base);
-    char *dot = strrchr(out, '.');
-    if (dot && dot != out)
-        *dot = '\0';
-}
-
 /* dir/name+ext, with one '/' between. */
 static void in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
 {
@@ -346,12 +337,14 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
-/* Labels one file into out_path ("-": stdout), and cuts its audio into cut_path
- * (NULL: none). Returns 0 or 1 (error printed). */
-static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char *in_path,
+/* Labels one input into out_path ("-": stdout), cuts its audio into cut_path
+ * (NULL: none) and splits it into --split's folder. Returns 0 or 1 (error
+ * printed). */
+static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_input *in,
                      const char *out_path, const char *cut_path, float *block, long block_len,
                      int progress)
 {
+    const char *in_path = in->path;
     char err[SL_ERR_LEN];
     const sl_feature_config *fc = sl_model_feature_config(m);
     if (cli_output_is_input(out_path, in_path) ||
@@ -366,8 +359,12 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
     if (!r)
         return cli_error("%s", err);
 
-    char stem[256];
-    file_stem(in_path, stem, sizeof stem);
+    /* the name's last part; its folders, below --split's */
+    const char *stem = strrchr(in->name, '/') ? strrchr(in->name, '/') + 1 : in->name;
+    char split_dir[4096];
+    if (a->split_dir)
+        snprintf(split_dir, sizeof split_dir, "%s/%.*s", a->split_dir, (int)(stem - in->name),
+                 in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
     t.w.jsonl_segments = a->segments;
     if (a->skip)
@@ -385,7 +382,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const char
                              sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
     if (a->split_dir && (!cut_path || t.cuts[0]))
-        t.cuts[1] = cli_split_open(a->split_dir, stem, cli_cut_extension(in_path),
+        t.cuts[1] = cli_split_open(split_dir, stem, cli_cut_extension(in_path),
                                sl_audio_file_format(r), sl_audio_file_rate(r),
                                sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                                a->split_max);
@@ -617,7 +614,7 @@ typedef struct {
     const label_args *a;
     sl_model *m;
     const char *model_path;
-    char **inputs;
+    const cli_input *inputs;
     int to_dir, cut_to_dir, progress;
     sl_labeler *l; /* the worker's own */
     float *block;
@@ -649,37 +646,59 @@ static void run_stop(void *user)
     r->l = NULL;
 }
 
-/* Labels input i into its outputs. 0, or 1 (said). */
+/* Labels input i into its outputs, named after it in their folders (made as
+ * the input's name needs). 0, or 1 (said). */
 static int run_input(void *user, int i)
 {
     label_run *r = user;
     const label_args *a = r->a;
+    const cli_input *in = &r->inputs[i];
     char path[4096], cut[4096];
     const char *out = a->out_path ? a->out_path : "-", *cut_path = a->cut_path;
+    if ((r->to_dir && cli_make_dirs_below(a->out_path, in->name)) ||
+        (r->cut_to_dir && cli_make_dirs_below(a->cut_path, in->name)) ||
+        (a->split_dir && cli_make_dirs_below(a->split_dir, in->name)))
+        return 1;
     if (r->to_dir) {
-        char stem[256];
-        file_stem(r->inputs[i], stem, sizeof stem);
-        in_dir(path, sizeof path, a->out_path, stem, extension(a->format));
+        in_dir(path, sizeof path, a->out_path, in->name, extension(a->format));
         out = path;
     }
     if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
-        char stem[256];
-        file_stem(r->inputs[i], stem, sizeof stem);
-        in_dir(cut, sizeof cut, a->cut_path, stem, cli_cut_extension(r->inputs[i]));
+        in_dir(cut, sizeof cut, a->cut_path, in->name, cli_cut_extension(in->path));
         cut_path = cut;
     }
-    return label_one(a, r->m, r->l, r->inputs[i], out, cut_path, r->block, r->block_len,
-                     r->progress);
+    return label_one(a, r->m, r->l, in, out, cut_path, r->block, r->block_len, r->progress);
 }
 
-int sl_cmd_label(int argc, char **argv)
+static int by_name(const void *x, const void *y)
 {
-    label_args a;
-    int prc = parse_args(argc, argv, &a);
-    if (prc)
-        return prc > 0 ? 0 : 2;
-    int nin = argc - optind;
-    char **inputs = argv + optind;
+    const cli_input *const *a = x, *const *b = y;
+    return strcmp((*a)->name, (*b)->name);
+}
+
+/* Outputs named after their inputs must not write over each other: two inputs
+ * of one name into a folder are refused (2, said), before anything is written. */
+static int check_names(const cli_input *in, int n, const char *dir_out)
+{
+    const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
+    if (!sorted)
+        return cli_error("out of memory"), 2;
+    for (int i = 0; i < n; i++)
+        sorted[i] = &in[i];
+    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
+    int rc = 0;
+    for (int i = 1; i < n && !rc; i++)
+        if (!strcmp(sorted[i - 1]->name, sorted[i]->name))
+            rc = (cli_error("%s and %s would both write %s.* into %s: label them in two runs, "
+                            "or give them other names", sorted[i - 1]->path, sorted[i]->path,
+                            sorted[i]->name, dir_out), 2);
+    free(sorted);
+    return rc;
+}
+
+/* The command's work once its inputs are known. */
+static int label_inputs(label_args a, const cli_input *inputs, int nin)
+{
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
         return cli_error("%s: several inputs need -o DIR (an existing directory)", a.out_path), 2;
@@ -692,21 +711,12 @@ int sl_cmd_label(int argc, char **argv)
                          a.cut_path), 2;
     int stdin_uses = 0;
     for (int i = 0; i < nin; i++)
-        stdin_uses += !strcmp(inputs[i], "-");
+        stdin_uses += !strcmp(inputs[i].path, "-");
     if (stdin_uses > 1)
         return cli_error("standard input ('-') can be labelled only once"), 2;
-    /* outputs named after their inputs must not write over each other */
     const char *dir_out = to_dir ? a.out_path : cut_to_dir ? a.cut_path : a.split_dir;
-    for (int i = 0; dir_out && i < nin; i++)
-        for (int j = 0; j < i; j++) {
-            char si[256], sj[256];
-            file_stem(inputs[i], si, sizeof si);
-            file_stem(inputs[j], sj, sizeof sj);
-            if (!strcmp(si, sj))
-                return cli_error("%s and %s would both write %s.* into %s: label them in two "
-                                 "runs, or give them other names", inputs[j], inputs[i], si,
-                                 dir_out), 2;
-        }
+    if (dir_out && check_names(inputs, nin, dir_out))
+        return 2;
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();
     if (!model_path)
@@ -756,5 +766,20 @@ int sl_cmd_label(int argc, char **argv)
     }
     run_stop(&run);
     sl_model_free(m);
+    return rc;
+}
+
+int sl_cmd_label(int argc, char **argv)
+{
+    label_args a;
+    int prc = parse_args(argc, argv, &a);
+    if (prc)
+        return prc > 0 ? 0 : 2;
+    cli_input *inputs;
+    int nin;
+    if (cli_inputs_expand(argv + optind, argc - optind, &inputs, &nin) != 0)
+        return 1;
+    int rc = label_inputs(a, inputs, nin);
+    cli_inputs_free(inputs, nin);
     return rc;
 }

@@ -819,6 +819,34 @@ static void test_jobs(void **state)
     free(s16);
 }
 
+/* A folder as input stands for every audio file below it (by extension; hidden
+ * ones and other files left out), and the outputs mirror its tree: each the
+ * output of that file labelled alone, also with --jobs, and --split's pieces in
+ * the same folders. A folder with no audio file is an error; two files that
+ * would write one output are refused. */
+static void test_folder_inputs(void **state)
+{
+    (void)state;
+    sh("mkdir -p tree/a tree/b/c tree/.hid tree-out tree-jobs tree-split tree-empty && "
+       "cp in.wav tree/a/x.wav && cp in.wav tree/b/x.wav && cp in.wav tree/b/c/y.au.wav && "
+       "cp in.wav tree/.hid/z.wav && cp in.wav tree/b/.w.wav && echo notes > tree/a/notes.txt");
+    assert_int_equal(run_label("tree --model m.slm --format frames -o tree-out/"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format frames -o tree-one.tsv"), 0);
+    sh("test \"$(cd tree-out && find . -type f | sort | tr '\\n' ' ')\" = "
+       "'./a/x.tsv ./b/c/y.au.tsv ./b/x.tsv ' && "
+       "cmp tree-out/a/x.tsv tree-one.tsv && cmp tree-out/b/x.tsv tree-one.tsv && "
+       "cmp tree-out/b/c/y.au.tsv tree-one.tsv");
+    assert_int_equal(run_label("tree/ --model m.slm --format frames -o tree-jobs -j 2"), 0);
+    sh("diff -r tree-out tree-jobs");
+    assert_int_equal(run_label("tree --model m.slm --target music --on-threshold 0.4 "
+                               "--off-threshold 0.4 --split tree-split -o tree-out/"), 0);
+    sh("ls tree-split/a/x-0001_*.wav tree-split/b/x-0001_*.wav tree-split/b/c/y.au-0001_*.wav "
+       "> /dev/null && test -z \"$(ls tree-split | grep -v '^[ab]$')\"");
+    expect_error("tree-empty --model m.slm", 1, "tree-empty: a folder with no audio file");
+    sh("cp in.wav tree/b/x.flac");
+    expect_error("tree --model m.slm -o tree-out/", 2, "would both write b/x.*");
+}
+
 /* Reads the first n samples of dir/name as 16-bit. */
 static void read_shorts(const char *name, short *got, int64_t n)
 {
@@ -1287,6 +1315,7 @@ int main(void)
         cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_cut_exact),
         cmocka_unit_test(test_jobs),
+        cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),

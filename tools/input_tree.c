@@ -1,0 +1,164 @@
+/* Folders as inputs (tools/input_tree.h): `seqlabel label corpus/ -o labels/`
+ * labels every audio file below corpus/ into labels/, mirroring its tree, so
+ * files of one name in different folders (spk1/001.wav, spk2/001.wav) keep
+ * apart. */
+#include "tools/input_tree.h"
+
+#include <dirent.h>
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/stat.h>
+
+#include "seqlabel.h"
+#include "tools/cli.h"
+
+int cli_is_audio_name(const char *name)
+{
+    static const char *const exts[] = {"wav", "wave", "bwf", "w64", "rf64", "flac", "ogg", "oga",
+                                       "opus", "mp3", "mp2", "aif", "aiff", "aifc", "au", "snd",
+                                       "caf", "sph", "nist", "voc", "sd2"};
+    const char *dot = strrchr(name, '.');
+    if (!dot || dot == name || strchr(dot, '/'))
+        return 0;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (!strcasecmp(dot + 1, exts[i]))
+            return 1;
+    sl_raw_encoding enc;
+    int rate;
+    return sl_raw_format_from_path(name, &enc, &rate);
+}
+
+typedef struct {
+    cli_input *v;
+    int n, cap;
+} input_list;
+
+static int push(input_list *l, const char *path, const char *name, size_t name_len)
+{
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 16;
+        cli_input *v = realloc(l->v, sizeof *v * (size_t)cap);
+        if (!v)
+            return -1;
+        l->v = v;
+        l->cap = cap;
+    }
+    cli_input *in = &l->v[l->n];
+    in->path = strdup(path);
+    in->name = strndup(name, name_len);
+    if (!in->path || !in->name) {
+        free(in->path);
+        free(in->name);
+        return -1;
+    }
+    l->n++;
+    return 0;
+}
+
+/* The name without its extension (a leading dot is no extension). */
+static size_t without_extension(const char *name)
+{
+    const char *base = strrchr(name, '/');
+    base = base ? base + 1 : name;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? (size_t)(dot - name) : strlen(name);
+}
+
+static int skip_hidden(const struct dirent *e)
+{
+    return e->d_name[0] != '.';
+}
+
+/* Every audio file below root/rel (rel "" or ending in '/'), depth first in
+ * name order. -1 when a folder cannot be read or memory runs out (said). */
+static int walk(input_list *l, const char *root, const char *rel)
+{
+    char dir[4096];
+    snprintf(dir, sizeof dir, "%s%s%s", root, root[strlen(root) - 1] == '/' ? "" : "/", rel);
+    struct dirent **names;
+    int n = scandir(dir, &names, skip_hidden, alphasort);
+    if (n < 0)
+        return cli_error("%s: cannot read this folder: %s", dir, strerror(errno)), -1;
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4096], sub[4096];
+        if (rc == 0 && ((size_t)snprintf(path, sizeof path, "%s%s", dir, names[i]->d_name) >= sizeof path ||
+                        (size_t)snprintf(sub, sizeof sub - 1, "%s%s", rel, names[i]->d_name) >= sizeof sub - 1)) {
+            rc = -1;
+            cli_error("%s%s: the path is too long", dir, names[i]->d_name);
+        }
+        struct stat st;
+        if (rc == 0 && stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode)) {
+                strcat(sub, "/"); /* room kept above */
+                rc = walk(l, root, sub);
+            } else if (cli_is_audio_name(names[i]->d_name) &&
+                       push(l, path, sub, without_extension(sub)) != 0) {
+                rc = -1;
+                cli_error("out of memory");
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int cli_inputs_expand(char *const *args, int n_args, cli_input **inputs, int *n)
+{
+    input_list l = {0};
+    for (int i = 0; i < n_args; i++) {
+        struct stat st;
+        if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
+            int before = l.n;
+            if (walk(&l, args[i], "") != 0)
+                goto fail;
+            if (l.n == before) {
+                cli_error("%s: a folder with no audio file in it (by extension: .wav .flac .ogg "
+                          ".opus .mp3 .aiff .au .caf ... and Asterisk's .gsm .ulaw .sln ...)",
+                          args[i]);
+                goto fail;
+            }
+            continue;
+        }
+        const char *base = strrchr(args[i], '/');
+        base = strcmp(args[i], "-") ? (base ? base + 1 : args[i]) : "stdin";
+        if (push(&l, args[i], base, without_extension(base)) != 0) {
+            cli_error("out of memory");
+            goto fail;
+        }
+    }
+    *inputs = l.v;
+    *n = l.n;
+    return 0;
+fail:
+    cli_inputs_free(l.v, l.n);
+    return -1;
+}
+
+void cli_inputs_free(cli_input *inputs, int n)
+{
+    for (int i = 0; i < n; i++) {
+        free(inputs[i].path);
+        free(inputs[i].name);
+    }
+    free(inputs);
+}
+
+int cli_make_dirs_below(const char *dir, const char *name)
+{
+    char path[4096];
+    size_t n = strlen(dir);
+    snprintf(path, sizeof path, "%s%s", dir, n && dir[n - 1] == '/' ? "" : "/");
+    size_t base = strlen(path);
+    snprintf(path + base, sizeof path - base, "%s", name);
+    for (char *p = path + base; (p = strchr(p, '/')) != NULL; p++) {
+        *p = '\0';
+        if (mkdir(path, 0777) != 0 && errno != EEXIST)
+            return cli_error("%s: cannot make this folder: %s", path, strerror(errno)), -1;
+        *p = '/';
+    }
+    return 0;
+}

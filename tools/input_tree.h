@@ -1,0 +1,33 @@
+/* The inputs of `seqlabel label`: files, standard input, and folders standing
+ * for every audio file below them. */
+#ifndef SL_INPUT_TREE_H
+#define SL_INPUT_TREE_H
+
+#include <stddef.h>
+
+typedef struct {
+    char *path; /* what is read ("-": standard input) */
+    /* The output's name in an output folder, without extension: "x" for a file
+     * x.wav given by itself ("stdin" for '-'), "spk1/001" for DIR/spk1/001.wav
+     * found below a folder DIR given as input, so the outputs mirror the tree. */
+    char *name;
+} cli_input;
+
+/* The inputs args stand for, in order; a folder's audio files (by extension:
+ * cli_is_audio_name) sorted by path, hidden files and folders left out. 0 with
+ * *inputs (free with cli_inputs_free) and *n set, or -1 (said: an unreadable
+ * folder, one with no audio file, out of memory). */
+int cli_inputs_expand(char *const *args, int n_args, cli_input **inputs, int *n);
+void cli_inputs_free(cli_input *inputs, int n);
+
+/* Whether a file of this name is audio the command reads without options: the
+ * extensions libsndfile's formats go by (.wav .flac .ogg .opus .mp3 .aiff .au
+ * .caf ...) and the telephony names of sl_raw_format_from_path. */
+int cli_is_audio_name(const char *name);
+
+/* Creates the folders of name (all but its last part) below the existing
+ * folder dir, those that do not exist yet: "spk1/001" makes dir/spk1. 0, or
+ * -1 (said). */
+int cli_make_dirs_below(const char *dir, const char *name);
+
+#endif
