@@ -60,7 +60,8 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
     GST_PAD_SRC, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEQLABEL_AUDIO_CAPS));
 static GstStaticPadTemplate labels_template = GST_STATIC_PAD_TEMPLATE ("labels",
     GST_PAD_SRC, GST_PAD_REQUEST,
-    GST_STATIC_CAPS ("text/x-raw, format = (string) utf8; application/x-json"));
+    GST_STATIC_CAPS ("text/x-raw, format = (string) utf8; application/x-json; "
+        "application/x-subtitle-vtt"));
 
 #define gst_seqlabel_parent_class parent_class
 G_DEFINE_TYPE (GstSeqLabel, gst_seqlabel, GST_TYPE_BASE_TRANSFORM);
@@ -134,6 +135,8 @@ gst_seqlabel_format_get_type (void)
     {GST_SEQLABEL_FORMAT_TEXT,
         "The bare label, segments cut into pieces of at most 0.25 s so that "
         "subtitle muxers and textoverlay need not wait for a segment's end", "text"},
+    {GST_SEQLABEL_FORMAT_WEBVTT,
+        "WebVTT subtitles: the header, then a cue per segment (a .vtt file)", "webvtt"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {

@@ -34,6 +34,7 @@ typedef enum {
   GST_SEQLABEL_FORMAT_RTTM = 4,           /* segments, RTTM lines */
   GST_SEQLABEL_FORMAT_TEXT = 5,           /* the bare label, segments cut into pieces of
                                              at most 0.25 s (subtitles, textoverlay) */
+  GST_SEQLABEL_FORMAT_WEBVTT = 6,         /* WebVTT: the header, then a cue per segment */
 } GstSeqLabelFormat;
 
 typedef enum {

@@ -70,6 +70,8 @@ gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
 {
   if (format == GST_SEQLABEL_FORMAT_JSONL || format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS)
     return gst_caps_new_empty_simple ("application/x-json");
+  if (format == GST_SEQLABEL_FORMAT_WEBVTT)
+    return gst_caps_new_empty_simple ("application/x-subtitle-vtt");
   return gst_caps_new_simple ("text/x-raw", "format", G_TYPE_STRING, "utf8", NULL);
 }
 

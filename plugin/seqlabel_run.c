@@ -108,6 +108,8 @@ library_format (GstSeqLabelFormat f)
       return SL_FORMAT_FRAMES;
     case GST_SEQLABEL_FORMAT_RTTM:
       return SL_FORMAT_RTTM;
+    case GST_SEQLABEL_FORMAT_WEBVTT:
+      return SL_FORMAT_WEBVTT;
     case GST_SEQLABEL_FORMAT_AUDACITY:
     case GST_SEQLABEL_FORMAT_TEXT:
     default:
