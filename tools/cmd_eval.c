@@ -23,8 +23,8 @@ static void usage(FILE *fp)
         "  --split train|valid|test  only the lines of that split [all lines]\n"
         "  --cache-dir DIR           feature cache [as train]\n"
         "  --no-cache                keep features in memory only\n"
-        "  --threads N               encoder threads, and files whose features are computed\n"
-        "                            at once; results do not depend on them [1]\n"
+        "  --threads N               encoder threads, and files whose features are\n"
+        "                            computed at once; results do not depend on them [1]\n"
         "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n");
 }
 
