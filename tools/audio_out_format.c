@@ -37,11 +37,13 @@ int cli_output_format(const char *out_path, int in_format, int rate, int channel
     /* into another container the input's encoding goes only if it is plain
      * samples (a WAV can claim MP3 inside, which libsndfile then cannot write) */
     int sub = in_format & SF_FORMAT_SUBMASK;
-    int plain = sub == SF_FORMAT_PCM_S8 || sub == SF_FORMAT_PCM_U8 || sub == SF_FORMAT_PCM_16 ||
-                sub == SF_FORMAT_PCM_24 || sub == SF_FORMAT_PCM_32 || sub == SF_FORMAT_FLOAT ||
-                sub == SF_FORMAT_DOUBLE;
-    const int subtypes[] = {plain ? sub : SF_FORMAT_PCM_16, SF_FORMAT_PCM_16, SF_FORMAT_VORBIS,
-                            SF_FORMAT_MPEG_LAYER_III};
+    int wide = sub == SF_FORMAT_PCM_24 || sub == SF_FORMAT_PCM_32 || sub == SF_FORMAT_FLOAT ||
+               sub == SF_FORMAT_DOUBLE;
+    int plain = wide || sub == SF_FORMAT_PCM_S8 || sub == SF_FORMAT_PCM_U8 || sub == SF_FORMAT_PCM_16;
+    /* samples wider than 16 bits keep 24 where the container takes no more
+     * (float into FLAC) */
+    const int subtypes[] = {plain ? sub : SF_FORMAT_PCM_16, wide ? SF_FORMAT_PCM_24 : SF_FORMAT_PCM_16,
+                            SF_FORMAT_PCM_16, SF_FORMAT_VORBIS, SF_FORMAT_MPEG_LAYER_III};
     for (size_t i = 0; i < sizeof subtypes / sizeof subtypes[0]; i++) {
         SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | subtypes[i]};
         if (sf_format_check(&t))

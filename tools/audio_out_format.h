@@ -3,7 +3,8 @@
 #define SL_AUDIO_OUT_FORMAT_H
 
 /* The container out_path's extension names (libsndfile's list; .ogg and .mp3
- * too), with in_format's encoding where it fits, else a usual one; 0 when
+ * too), with in_format's encoding where it fits, else 24-bit for samples wider
+ * than 16 bits, else 16-bit, else the container's own (Vorbis, MP3); 0 when
  * libsndfile cannot write it. No known extension: in_format. */
 int cli_output_format(const char *out_path, int in_format, int rate, int channels);
 /* Asterisk's headerless names (.gsm .ulaw .alaw .sln16 ...): the encoding they

@@ -860,8 +860,8 @@ static void read_shorts(const char *name, short *got, int64_t n)
 }
 
 /* --cut writes the container its name's extension names (the encoding kept
- * where that container takes it, else 16-bit), and the input's otherwise; with
- * --cut-silence every sample is there. (The samples themselves are checked
+ * where that container takes it, else 24-bit for the float input), and the
+ * input's otherwise; with --cut-silence every sample is there. (The samples themselves are checked
  * against the element's gate in tests/plugin/test_pipeline.c.) */
 static void test_cut_container(void **state)
 {
@@ -869,7 +869,7 @@ static void test_cut_container(void **state)
     const struct {
         const char *name;
         int format;
-    } cuts[] = {{"cut.flac", SF_FORMAT_FLAC | SF_FORMAT_PCM_16},
+    } cuts[] = {{"cut.flac", SF_FORMAT_FLAC | SF_FORMAT_PCM_24},
                 {"cut.w64", SF_FORMAT_W64 | SF_FORMAT_FLOAT},
                 {"cut.data", SF_FORMAT_WAV | SF_FORMAT_FLOAT}};
     for (int i = 0; i < 3; i++) {
