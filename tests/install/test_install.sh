@@ -48,8 +48,7 @@ runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
 
 export LD_LIBRARY_PATH="$root$libdir"
 installed=$root$bindir/seqlabel
-"$installed" label --help | grep -qF "the installed default
-                          $datadir/seqlabel/default.slm" ||
+"$installed" label --help | tr -s ' \n' '  ' | grep -qF "the installed default $datadir/seqlabel/default.slm" ||
     fail "the installed command does not look for the default model in $datadir/seqlabel"
 export SEQLABEL_MODEL="$root$datadir/seqlabel/default.slm"
 "$installed" label "$src/samples/mixture.wav" > "$tmp/installed.txt" || fail "installed seqlabel label exited $?"
