@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
+#include "common/text.h"
 
 static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid",
                                            "webvtt"};
@@ -57,73 +58,30 @@ int sl_label_format_is_per_frame(const sl_label_writer *w)
 
 /* Appending formatter: keeps the snprintf contract (total length needed is
  * returned even when buf is too small). */
-typedef struct {
-    char *buf;
-    size_t len;
-    size_t pos; /* length needed so far */
-} text;
-
-__attribute__((format(printf, 2, 3))) static void put(text *t, const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    size_t room = t->pos < t->len ? t->len - t->pos : 0;
-    int n = vsnprintf(room ? t->buf + t->pos : NULL, room, fmt, ap);
-    va_end(ap);
-    if (n > 0)
-        t->pos += (size_t)n;
-}
-
-/* A JSON string: class names are valid UTF-8 (the model loader checks), so only
- * quotes, backslashes and control characters need escapes. */
-static void put_json_string(text *t, const char *s)
-{
-    put(t, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            put(t, "\\%c", c);
-        else if (c < 0x20)
-            put(t, "\\u%04x", c);
-        else
-            put(t, "%c", c);
-    }
-    put(t, "\"");
-}
-
 /* An RTTM field: fields are separated by spaces, so whitespace becomes '_'. */
-static void put_field(text *t, const char *s)
+static void put_field(sl_text *t, const char *s)
 {
     for (; *s; s++)
-        put(t, "%c", (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') ? '_' : *s);
+        sl_text_put(t, "%c", (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') ? '_' : *s);
 }
 
 /* A WebVTT timestamp, hh:mm:ss.ttt (milliseconds, rounded). */
-static void put_vtt_time(text *t, double s)
+static void put_vtt_time(sl_text *t, double s)
 {
     long long ms = llround(s * 1000.0);
-    put(t, "%02lld:%02lld:%02lld.%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+    sl_text_put(t, "%02lld:%02lld:%02lld.%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
 }
 
 /* WebVTT cue text: '&' and '<' start markup, so they are escaped. */
-static void put_vtt_text(text *t, const char *s)
+static void put_vtt_text(sl_text *t, const char *s)
 {
     for (; *s; s++)
-        put(t, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "%c", *s);
+        sl_text_put(t, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "%c", *s);
 }
 
 static double frame_time(const sl_label_writer *w, int64_t frame)
 {
     return (double)frame * (double)w->hop / (double)w->sample_rate;
-}
-
-static int finish(text *t)
-{
-    if (t->len > 0 && t->pos >= t->len)
-        t->buf[t->len - 1] = '\0';
-    else if (t->len > 0)
-        t->buf[t->pos] = '\0';
-    return (int)t->pos;
 }
 
 static int valid(const sl_label_writer *w, char *buf, size_t len)
@@ -139,16 +97,16 @@ int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len)
 {
     if (!valid(w, buf, len))
         return -1;
-    text t = {buf, len, 0};
+    sl_text t = {buf, len, 0};
     if (w->format == SL_FORMAT_FRAMES) {
-        put(&t, "frame\ttime\tlabel\tconfidence");
+        sl_text_put(&t, "frame\ttime\tlabel\tconfidence");
         for (int k = 0; k < w->n_classes; k++)
-            put(&t, "\t%s", w->class_names[k]);
-        put(&t, "\n");
+            sl_text_put(&t, "\t%s", w->class_names[k]);
+        sl_text_put(&t, "\n");
     } else if (w->format == SL_FORMAT_WEBVTT) {
-        put(&t, "WEBVTT\n\n");
+        sl_text_put(&t, "WEBVTT\n\n");
     }
-    return finish(&t);
+    return sl_text_finish(&t);
 }
 
 int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64_t index, int label,
@@ -158,26 +116,26 @@ int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64
         return -1;
     if (!sl_label_format_is_per_frame(w))
         return 0;
-    text t = {buf, len, 0};
+    sl_text t = {buf, len, 0};
     if (w->format == SL_FORMAT_FRAMES) {
-        put(&t, "%lld\t%.6f\t%s\t%.9g", (long long)index, frame_time(w, index),
+        sl_text_put(&t, "%lld\t%.6f\t%s\t%.9g", (long long)index, frame_time(w, index),
             w->class_names[label], confidence);
         for (int k = 0; k < w->n_classes; k++)
-            put(&t, "\t%.9g", probs[k]);
-        put(&t, "\n");
+            sl_text_put(&t, "\t%.9g", probs[k]);
+        sl_text_put(&t, "\n");
     } else {
-        put(&t, "{\"frame\":%lld,\"time\":%.6f,\"label\":", (long long)index, frame_time(w, index));
-        put_json_string(&t, w->class_names[label]);
-        put(&t, ",\"confidence\":%.9g,\"probs\":{", confidence);
+        sl_text_put(&t, "{\"frame\":%lld,\"time\":%.6f,\"label\":", (long long)index, frame_time(w, index));
+        sl_text_json_string(&t, w->class_names[label]);
+        sl_text_put(&t, ",\"confidence\":%.9g,\"probs\":{", confidence);
         for (int k = 0; k < w->n_classes; k++) {
             if (k)
-                put(&t, ",");
-            put_json_string(&t, w->class_names[k]);
-            put(&t, ":%.9g", probs[k]);
+                sl_text_put(&t, ",");
+            sl_text_json_string(&t, w->class_names[k]);
+            sl_text_put(&t, ":%.9g", probs[k]);
         }
-        put(&t, "}}\n");
+        sl_text_put(&t, "}}\n");
     }
-    return finish(&t);
+    return sl_text_finish(&t);
 }
 
 int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int64_t start,
@@ -188,62 +146,62 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
     if (sl_label_format_is_per_frame(w) || label == w->skip_label ||
         w->format == SL_FORMAT_TEXTGRID)
         return 0;
-    text t = {buf, len, 0};
+    sl_text t = {buf, len, 0};
     double t0 = frame_time(w, start), t1 = frame_time(w, end);
     switch (w->format) {
     case SL_FORMAT_AUDACITY:
-        put(&t, "%.6f\t%.6f\t%s\n", t0, t1, w->class_names[label]);
+        sl_text_put(&t, "%.6f\t%.6f\t%s\n", t0, t1, w->class_names[label]);
         break;
     case SL_FORMAT_RTTM:
-        put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> ", w->file_id, t0, t1 - t0);
+        sl_text_put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> ", w->file_id, t0, t1 - t0);
         put_field(&t, w->class_names[label]);
-        put(&t, " <NA> <NA>\n");
+        sl_text_put(&t, " <NA> <NA>\n");
         break;
     case SL_FORMAT_WEBVTT:
         put_vtt_time(&t, t0);
-        put(&t, " --> ");
+        sl_text_put(&t, " --> ");
         put_vtt_time(&t, t1);
-        put(&t, "\n");
+        sl_text_put(&t, "\n");
         put_vtt_text(&t, w->class_names[label]);
-        put(&t, "\n\n");
+        sl_text_put(&t, "\n\n");
         break;
     case SL_FORMAT_JSONL:
-        put(&t, "{\"start\":%.6f,\"end\":%.6f,\"label\":", t0, t1);
-        put_json_string(&t, w->class_names[label]);
-        put(&t, ",\"confidence\":%.9g,\"start_frame\":%lld,\"end_frame\":%lld}\n", mean_confidence,
+        sl_text_put(&t, "{\"start\":%.6f,\"end\":%.6f,\"label\":", t0, t1);
+        sl_text_json_string(&t, w->class_names[label]);
+        sl_text_put(&t, ",\"confidence\":%.9g,\"start_frame\":%lld,\"end_frame\":%lld}\n", mean_confidence,
             (long long)start, (long long)end);
         break;
     default:
         return -1;
     }
-    return finish(&t);
+    return sl_text_finish(&t);
 }
 
 /* A TextGrid string: quotes doubled, as Praat writes them. */
-static void put_praat_string(text *t, const char *s)
+static void put_praat_string(sl_text *t, const char *s)
 {
-    put(t, "\"");
+    sl_text_put(t, "\"");
     for (; *s; s++)
-        put(t, *s == '"' ? "\"\"" : "%c", *s);
-    put(t, "\"");
+        sl_text_put(t, *s == '"' ? "\"\"" : "%c", *s);
+    sl_text_put(t, "\"");
 }
 
-static void put_interval(const sl_label_writer *w, text *t, long k, int64_t a, int64_t b,
+static void put_interval(const sl_label_writer *w, sl_text *t, long k, int64_t a, int64_t b,
                          const char *name)
 {
     if (!t)
         return;
-    put(t, "        intervals [%ld]:\n", k);
-    put(t, "            xmin = %.6f \n            xmax = %.6f \n            text = ",
+    sl_text_put(t, "        intervals [%ld]:\n", k);
+    sl_text_put(t, "            xmin = %.6f \n            xmax = %.6f \n            text = ",
         frame_time(w, a), frame_time(w, b));
     put_praat_string(t, name);
-    put(t, " \n");
+    sl_text_put(t, " \n");
 }
 
 /* The tier's intervals, counted (t NULL) or written: the segments not skipped,
  * with empty ones over the time between them. -1 when segments overlap or
  * name no class. */
-static long textgrid_intervals(const sl_label_writer *w, text *t, const sl_frame_segment *segs,
+static long textgrid_intervals(const sl_label_writer *w, sl_text *t, const sl_frame_segment *segs,
                                size_t n, int64_t end)
 {
     long count = 0;
@@ -274,12 +232,12 @@ int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
     long count = textgrid_intervals(w, NULL, segs, n, end);
     if (count < 0)
         return -1;
-    text t = {buf, len, 0};
+    sl_text t = {buf, len, 0};
     double xmax = frame_time(w, end);
-    put(&t, "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n");
-    put(&t, "xmin = 0 \nxmax = %.6f \ntiers? <exists> \nsize = 1 \nitem []: \n", xmax);
-    put(&t, "    item [1]:\n        class = \"IntervalTier\" \n        name = \"labels\" \n");
-    put(&t, "        xmin = 0 \n        xmax = %.6f \n        intervals: size = %ld \n", xmax, count);
+    sl_text_put(&t, "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n");
+    sl_text_put(&t, "xmin = 0 \nxmax = %.6f \ntiers? <exists> \nsize = 1 \nitem []: \n", xmax);
+    sl_text_put(&t, "    item [1]:\n        class = \"IntervalTier\" \n        name = \"labels\" \n");
+    sl_text_put(&t, "        xmin = 0 \n        xmax = %.6f \n        intervals: size = %ld \n", xmax, count);
     textgrid_intervals(w, &t, segs, n, end);
-    return finish(&t);
+    return sl_text_finish(&t);
 }
