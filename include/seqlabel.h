@@ -679,6 +679,12 @@ double sl_metrics_binary_f1(const sl_metrics *mt, int k);
  * is called "speech") and the confusion matrix, as text lines starting with
  * `prefix`. class names from the model. */
 void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefix, void *fp);
+/* The same figures as one JSON object on one line (`seqlabel eval --json`):
+ * {"frames", "loss", "accuracy", "macro_f1", "speech_vs_rest_f1" (null without
+ * a speech class), "classes": [{"name", "precision", "recall", "f1", "frames",
+ * "predicted"}...], "confusion": [[...]...] (rows: true class)}, numbers %.9g.
+ * Formats into buf like snprintf and returns the length needed. */
+int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, size_t len);
 
 /* Evaluates a model on every entry of a manifest (split filter: SL_SPLIT_NONE
  * takes all) with the labeler's own windows (the model's stream window, left

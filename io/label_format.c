@@ -4,7 +4,6 @@
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
 #include <math.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 

@@ -9,6 +9,7 @@
 
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/text.h"
 
 int sl_metrics_init(sl_metrics *mt, int n_classes)
 {
@@ -122,6 +123,39 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
             fprintf(fp, " %10lld", (long long)mt->confusion[t * n + p]);
         fputc('\n', fp);
     }
+}
+
+int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, size_t len)
+{
+    sl_text t = {buf, len, 0};
+    int n = mt->n_classes, speech = sl_model_class_index(m, "speech");
+    sl_text_put(&t, "{\"frames\":%lld,\"loss\":%.9g,\"accuracy\":%.9g,\"macro_f1\":%.9g,"
+                "\"speech_vs_rest_f1\":", (long long)mt->frames, sl_metrics_loss(mt),
+                sl_metrics_accuracy(mt), sl_metrics_macro_f1(mt));
+    if (speech >= 0)
+        sl_text_put(&t, "%.9g", sl_metrics_binary_f1(mt, speech));
+    else
+        sl_text_put(&t, "null");
+    sl_text_put(&t, ",\"classes\":[");
+    for (int k = 0; k < n; k++) {
+        double p, r, f;
+        int64_t tp, truth, pred;
+        sl_metrics_class(mt, k, &p, &r, &f);
+        class_counts(mt, k, &tp, &truth, &pred);
+        sl_text_put(&t, "%s{\"name\":", k ? "," : "");
+        sl_text_json_string(&t, sl_model_class_name(m, k));
+        sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,\"frames\":%lld,"
+                    "\"predicted\":%lld}", p, r, f, (long long)truth, (long long)pred);
+    }
+    sl_text_put(&t, "],\"confusion\":[");
+    for (int i = 0; i < n; i++) {
+        sl_text_put(&t, "%s[", i ? "," : "");
+        for (int j = 0; j < n; j++)
+            sl_text_put(&t, "%s%lld", j ? "," : "", (long long)mt->confusion[i * n + j]);
+        sl_text_put(&t, "]");
+    }
+    sl_text_put(&t, "]}\n");
+    return sl_text_finish(&t);
 }
 
 /* Core block k covers frames [k*core, (k+1)*core); the encoder sees

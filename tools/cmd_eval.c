@@ -25,19 +25,23 @@ static void usage(FILE *fp)
         "  --no-cache                keep features in memory only\n"
         "  --threads N               encoder threads, and files whose features are\n"
         "                            computed at once; results do not depend on them [1]\n"
-        "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n");
+        "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n"
+        "  --json                    the figures as one JSON object on one line (frames,\n"
+        "                            loss, accuracy, macro_f1, speech_vs_rest_f1, classes,\n"
+        "                            confusion) instead of the table\n");
 }
 
 int sl_cmd_eval(int argc, char **argv)
 {
-    enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_HELP };
+    enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
         {"no-cache", no_argument, 0, O_NOCACHE}, {"threads", required_argument, 0, O_THREADS},
-        {"clip-edges", no_argument, 0, O_CLIP}, {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
+        {"clip-edges", no_argument, 0, O_CLIP}, {"json", no_argument, 0, O_JSON},
+        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL;
-    int no_cache = 0, clip_edges = 0;
+    int no_cache = 0, clip_edges = 0, json = 0;
     long threads = 1;
     sl_split split = SL_SPLIT_NONE;
     optind = 1;
@@ -56,6 +60,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_CACHE: cache_dir = optarg; break;
         case O_NOCACHE: no_cache = 1; break;
         case O_CLIP: clip_edges = 1; break;
+        case O_JSON: json = 1; break;
         case O_THREADS:
             if (cli_parse_int("--threads", optarg, 1, 256, &threads))
                 return 1;
@@ -92,7 +97,18 @@ int sl_cmd_eval(int argc, char **argv)
     }
     int rc = sl_evaluate_manifest(m, manifest, split, cache_dir, (int)threads, clip_edges, &mt,
                                   err, sizeof err);
-    if (rc == 0) {
+    if (rc == 0 && json) {
+        int n = sl_metrics_format_json(&mt, m, NULL, 0);
+        char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
+        if (text) {
+            sl_metrics_format_json(&mt, m, text, (size_t)n + 1);
+            fputs(text, stdout);
+        } else {
+            rc = -1;
+            snprintf(err, sizeof err, "out of memory");
+        }
+        free(text);
+    } else if (rc == 0) {
         printf("model %s  set %s\n", model_path, manifest);
         sl_metrics_print(&mt, m, "", stdout);
     }

@@ -269,6 +269,15 @@ static void eval_reports_and_checks_labels(void **state)
     assert_non_null(strstr(out, "accuracy"));
     assert_non_null(strstr(out, "confusion"));
     free(out);
+    /* --json: the same count, as one object on one line */
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache --json "
+             "> %s/eval.json", seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(tt_path(dir, "eval.json"), NULL);
+    assert_true(out[0] == '{' && strchr(out, '\n') == out + strlen(out) - 1);
+    assert_non_null(strstr(out, "{\"frames\":596,"));
+    assert_non_null(strstr(out, "\"confusion\":[["));
+    free(out);
     tt_write_text(tt_path(dir, "odd2.txt"), "0.00\t1.00\ttone\n1.00\t2.00\tbirds\n");
     tt_write_text(tt_path(dir, "e2.tsv"), "a.wav\ta.txt\na.wav\todd2.txt\n");
     snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e2.tsv --no-cache",

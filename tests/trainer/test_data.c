@@ -360,6 +360,25 @@ static void metrics_by_hand(void **state)
     assert_non_null(strstr(text, "> music               0.6000    0.7500    0.6667          4\n"));
     assert_non_null(strstr(text, "> speech                    2          4          0\n"));
     free(text);
+
+    /* The same as JSON, every number written out by hand (%.9g): music P 3/5,
+     * R 3/4, F1 2/3; speech P 4/5, R 4/6, F1 8/11; noise all 0; a buffer too
+     * small gets what fits and the length needed. */
+    const char *want =
+        "{\"frames\":10,\"loss\":0.5,\"accuracy\":0.7,\"macro_f1\":0.696969697,"
+        "\"speech_vs_rest_f1\":0.727272727,\"classes\":["
+        "{\"name\":\"music\",\"precision\":0.6,\"recall\":0.75,\"f1\":0.666666667,"
+        "\"frames\":4,\"predicted\":5},"
+        "{\"name\":\"speech\",\"precision\":0.8,\"recall\":0.666666667,\"f1\":0.727272727,"
+        "\"frames\":6,\"predicted\":5},"
+        "{\"name\":\"noise\",\"precision\":0,\"recall\":0,\"f1\":0,\"frames\":0,"
+        "\"predicted\":0}],\"confusion\":[[3,1,0],[2,4,0],[0,0,0]]}\n";
+    char json[1024], small[16];
+    assert_int_equal(sl_metrics_format_json(&mt, m, json, sizeof json), (int)strlen(want));
+    assert_string_equal(json, want);
+    assert_int_equal(sl_metrics_format_json(&mt, m, small, sizeof small), (int)strlen(want));
+    assert_int_equal(strlen(small), sizeof small - 1);
+    assert_int_equal(strncmp(small, want, sizeof small - 1), 0);
     sl_model_free(m);
     sl_metrics_free(&mt);
 }
