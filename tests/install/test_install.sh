@@ -8,6 +8,8 @@
 #   for the default model where it was installed;
 # - examples/label_file.c, built with -Werror against the installed header and
 #   `pkg-config seqlabel`, prints the segments `seqlabel label` prints;
+# - examples/vad_stream.c, built the same way, finds on raw samples read from a
+#   pipe the speech segments `seqlabel label --target speech` finds;
 # - examples/read_metas.c, built against the installed meta header through
 #   `pkg-config gstreamer-seqlabel-1.0`, reads from the installed plugin the
 #   frames `seqlabel label --format frames` gives.
@@ -68,6 +70,21 @@ export PKG_CONFIG_PATH="$tmp/pc"
 "$tmp/label_file" "$src/samples/mixture.wav" > "$tmp/example.txt" || fail "label_file exited $?"
 cmp "$tmp/example.txt" "$tmp/built.txt" || fail "examples/label_file.c prints otherwise than seqlabel label"
 echo "the command and examples/label_file.c: $(wc -l < "$tmp/built.txt") segments, the same"
+
+# examples/vad_stream.c on the WAV's raw samples (a canonical 44-byte header) says
+# speech starts and ends where `seqlabel label --target speech` has its segments
+[ "$(dd if="$src/samples/mixture.wav" bs=1 skip=36 count=4 2>/dev/null)" = data ] ||
+    fail "samples/mixture.wav's samples do not start at byte 44"
+# shellcheck disable=SC2046,SC2086
+"$cc" -std=c11 -Wall -Wextra -Werror $SL_EXAMPLE_CFLAGS -o "$tmp/vad_stream" "$src/examples/vad_stream.c" \
+    $(pkg-config --cflags --libs seqlabel) || fail "examples/vad_stream.c does not build against the install"
+tail -c +45 "$src/samples/mixture.wav" | "$tmp/vad_stream" > "$tmp/vad.txt" || fail "vad_stream exited $?"
+awk -F'\t' '$2 == "speech starts" { s = $1 } $2 == "speech ends" { print s "\t" $1 }' "$tmp/vad.txt" > "$tmp/vad-segments.txt"
+"$SL_SEQLABEL" label "$src/samples/mixture.wav" --target speech |
+    awk -F'\t' '$3 == "speech" { printf "%.2f\t%.2f\n", $1, $2 }' > "$tmp/speech.txt"
+[ -s "$tmp/speech.txt" ] || fail "no speech segment in samples/mixture.wav"
+cmp "$tmp/vad-segments.txt" "$tmp/speech.txt" || fail "examples/vad_stream.c finds other speech than seqlabel label --target speech"
+echo "examples/vad_stream.c: $(wc -l < "$tmp/speech.txt") speech segments, those of the command"
 
 if [ -n "$SL_PLUGINSDIR" ]; then
     plugin=$root$SL_PLUGINSDIR/libgstseqlabel.so
