@@ -26,9 +26,10 @@ static void usage(FILE *fp)
         "  --threads N               encoder threads, and files whose features are\n"
         "                            computed at once; results do not depend on them [1]\n"
         "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n"
-        "  --json                    the figures as one JSON object on one line (frames,\n"
-        "                            loss, accuracy, macro_f1, speech_vs_rest_f1, classes,\n"
-        "                            confusion) instead of the table\n");
+        "  --json                    the figures as one JSON object on one line\n"
+        "                            (frames, loss, accuracy, macro_f1,\n"
+        "                            speech_vs_rest_f1, classes, confusion) instead of\n"
+        "                            the table\n");
 }
 
 int sl_cmd_eval(int argc, char **argv)
