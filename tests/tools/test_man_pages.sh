@@ -5,7 +5,8 @@
 # two or more) is a tagged paragraph of its own in the page, with the name alone
 # on its line as groff sets it (a name shorter than the tag indent shares the
 # line with its text), so no item runs into the one before it; groff finds
-# nothing to warn about; and the page names its command.
+# nothing to warn about; the page names its command; and --help fits in 80
+# columns.
 # Usage: test_man_pages.sh MAN_DIR (SL_SEQLABEL: the built command)
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
@@ -16,6 +17,9 @@ for cmd in "" label features info train eval average bench; do
     [ -s "$page" ] || fail "$page is missing or empty"
     # shellcheck disable=SC2086 # no command: the overview's help
     help=$("$SL_SEQLABEL" $cmd --help) || fail "seqlabel $cmd --help exited $?"
+    # a terminal's 80 columns (the model paths, which vary by build, aside)
+    long=$(printf '%s\n' "$help" | grep -v 'default\.slm' | awk 'length > 80')
+    [ -z "$long" ] || fail "seqlabel $cmd --help has lines over 80 columns: $long"
     warnings=$(groff -man -ww -z "$page" 2>&1)
     [ -z "$warnings" ] || fail "groff warns about $page: $warnings"
     # wide enough that no tag or name wraps; no bold, underline or overstrike
