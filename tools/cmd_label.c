@@ -72,8 +72,11 @@ static void usage(FILE *fp)
         "                          written whole when the input ends\n"
         "    webvtt                subtitles, a cue per segment (players, browsers)\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
-        "  --skip CLASS            segment formats: leave out segments of CLASS (e.g.\n"
-        "                          silence; textgrid: empty intervals)\n"
+        "  --skip LIST             segment formats: leave out segments of these classes\n"
+        "                          (e.g. silence, or silence,noise; textgrid: empty\n"
+        "                          intervals)\n"
+        "  --only LIST             segment formats: only segments of these classes (e.g.\n"
+        "                          --target speech --only speech: a VAD's segments)\n"
         "  --cut OUT               with --target: write the target class's audio of the\n"
         "                          input (a file, or '-') to OUT, the rest dropped (the\n"
         "                          element's gate=drop), at the input's rate and\n"
@@ -151,7 +154,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
-    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS,
+    OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
 };
 
 static const struct option long_opts[] = {
@@ -159,6 +162,7 @@ static const struct option long_opts[] = {
     {"format", required_argument, NULL, OPT_FORMAT},
     {"segments", no_argument, NULL, OPT_SEGMENTS},
     {"skip", required_argument, NULL, OPT_SKIP},
+    {"only", required_argument, NULL, OPT_ONLY},
     {"model", required_argument, NULL, OPT_MODEL},
     {"threads", required_argument, NULL, OPT_THREADS},
     {"left-context", required_argument, NULL, OPT_LEFT},
@@ -195,7 +199,8 @@ static const struct option long_opts[] = {
 };
 
 typedef struct {
-    const char *out_path, *model_path, *min_dur, *target, *skip, *cut_path, *split_dir;
+    const char *out_path, *model_path, *min_dur, *target, *skip, *only, *cut_path, *split_dir;
+    unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only: 1 for a class left out */
     double split_max; /* --split-max seconds, 0: none */
     int cut_silence;
     sl_label_format format;
@@ -215,6 +220,7 @@ typedef struct {
      * cutting, not splitting) */
     cli_cut *cuts[2];
     int target, cut_failed; /* bit c: cuts[c] failed */
+    const unsigned char *skipped; /* segments of these classes are left out */
     /* TextGrid: the segments, written whole at the end */
     sl_frame_segment *segs;
     size_t n_segs, segs_cap;
@@ -282,8 +288,8 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 static int text_on_segment(void *user, int64_t start, int64_t end, int label, float mean_conf)
 {
     text_sink *t = user;
-    if (sl_label_format_is_per_frame(&t->w))
-        return 0;
+    if (sl_label_format_is_per_frame(&t->w) || t->skipped[label])
+        return 0; /* a TextGrid has such time as empty intervals */
     if (t->w.format == SL_FORMAT_TEXTGRID) {
         if (t->n_segs == t->segs_cap) {
             size_t cap = t->segs_cap ? 2 * t->segs_cap : 256;
@@ -357,7 +363,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (cli_output_is_input(out_path, in_path) ||
         (cut_path && cli_output_is_input(cut_path, in_path)))
         return 1;
-    text_sink t = {0};
+    text_sink t = {.skipped = a->skipped};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;
     opt.tap = cut_path || a->split_dir ? cut_tap : NULL;
@@ -374,8 +380,6 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
                  in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
     t.w.jsonl_segments = a->segments;
-    if (a->skip)
-        t.w.skip_label = sl_model_class_index(m, a->skip);
     t.cap = 4096;
     t.buf = malloc(t.cap);
     cli_output out;
@@ -515,6 +519,7 @@ static int parse_args(int argc, char **argv, label_args *a)
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
         case OPT_SKIP: a->skip = optarg; break;
+        case OPT_ONLY: a->only = optarg; break;
         case OPT_MODEL: a->model_path = optarg; break;
         case OPT_THREADS:
             if (cli_parse_int("--threads", optarg, 1, 64, &v)) return -1;
@@ -613,6 +618,29 @@ static int parse_args(int argc, char **argv, label_args *a)
     struct stat st;
     if (a->split_dir && (stat(a->split_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
         return cli_error("--split %s: not an existing directory", a->split_dir), -1;
+    return 0;
+}
+
+/* --skip LIST or --only LIST (class names, comma-separated) into a->skipped.
+ * 0, or 1 (said). */
+static int parse_class_set(label_args *a, const sl_model *m, const char *model_path)
+{
+    if (a->skip && a->only)
+        return cli_error("--skip and --only: one or the other"), 1;
+    const char *opt = a->skip ? "--skip" : "--only";
+    unsigned char named[SL_MAX_CLASSES] = {0};
+    char list[1024];
+    if ((size_t)snprintf(list, sizeof list, "%s", a->skip ? a->skip : a->only) >= sizeof list)
+        return cli_error("%s: the list is too long", opt), 1;
+    char *save = NULL;
+    for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+        int k = sl_model_class_index(m, name);
+        if (k < 0)
+            return cli_error("%s: %s has no class '%s'", opt, model_path, name), 1;
+        named[k] = 1;
+    }
+    for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
+        a->skipped[k] = a->skip ? named[k] : !named[k];
     return 0;
 }
 
@@ -739,8 +767,8 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--min-duration: %s", err);
     if (!rc && a.target && (a.cfg.decoder.target_class = sl_model_class_index(m, a.target)) < 0)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
-    if (!rc && a.skip && sl_model_class_index(m, a.skip) < 0)
-        rc = cli_error("--skip: %s has no class '%s'", model_path, a.skip);
+    if (!rc && (a.skip || a.only))
+        rc = parse_class_set(&a, m, model_path);
     if (rc) {
         sl_model_free(m);
         return 2;

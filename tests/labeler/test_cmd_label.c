@@ -847,6 +847,56 @@ static void test_folder_inputs(void **state)
     expect_error("tree --model m.slm -o tree-out/", 2, "would both write b/x.*");
 }
 
+/* The lines of `text` whose third tab-separated field is (keep) or is not
+ * (!keep) one of the comma-separated names, in order. */
+static char *lines_of(const char *text, const char *names, int keep)
+{
+    char *out = calloc(strlen(text) + 1, 1);
+    for (const char *line = text; *line;) {
+        const char *end = strchr(line, '\n');
+        end = end ? end + 1 : line + strlen(line);
+        const char *label = strchr(strchr(line, '\t') + 1, '\t') + 1;
+        int len = (int)strcspn(label, "\n"), named = 0;
+        for (const char *n = names; *n; n += strcspn(n, ",") + (n[strcspn(n, ",")] == ','))
+            named |= (int)strcspn(n, ",") == len && !strncmp(n, label, (size_t)len);
+        if (named == keep)
+            strncat(out, line, (size_t)(end - line));
+        line = end;
+    }
+    return out;
+}
+
+/* --skip LIST leaves out the segments of its classes and --only LIST keeps only
+ * those, the others as they are without it; in a TextGrid the left-out time is
+ * empty intervals. Unknown classes and both options at once are refused. */
+static void test_skip_and_only(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o so-all.txt"), 0);
+    char *all = slurp("so-all.txt");
+    const struct {
+        const char *opt, *names;
+        int keep;
+    } cases[] = {{"--skip", "music", 0}, {"--skip", "silence,speech", 0}, {"--only", "silence", 1},
+                 {"--only", "speech,music", 1}}; /* the test model finds silence and music */
+    for (int c = 0; c < 4; c++) {
+        char args[256];
+        snprintf(args, sizeof args, "in.wav --model m.slm %s %s -o so.txt", cases[c].opt, cases[c].names);
+        assert_int_equal(run_label(args), 0);
+        char *got = slurp("so.txt"), *want = lines_of(all, cases[c].names, cases[c].keep);
+        assert_true(strlen(want) > 0 && strlen(want) < strlen(all));
+        assert_string_equal(got, want);
+        free(got);
+        free(want);
+    }
+    assert_int_equal(run_label("in.wav --model m.slm --only music --format textgrid -o so.TextGrid"), 0);
+    sh("grep -q 'text = \"music\"' so.TextGrid && grep -q 'text = \"\"' so.TextGrid && "
+       "! grep -q 'text = \"silence\"' so.TextGrid");
+    free(all);
+    expect_error("in.wav --model m.slm --only speech,bird", 2, "--only: m.slm has no class 'bird'");
+    expect_error("in.wav --model m.slm --only speech --skip music", 2, "one or the other");
+}
+
 /* Reads the first n samples of dir/name as 16-bit. */
 static void read_shorts(const char *name, short *got, int64_t n)
 {
@@ -1316,6 +1366,7 @@ int main(void)
         cmocka_unit_test(test_cut_exact),
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_folder_inputs),
+        cmocka_unit_test(test_skip_and_only),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),
