@@ -100,8 +100,8 @@ static void usage(FILE *fp)
         "                          else the source tree's %s]\n"
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
         "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
-        "                          (several inputs, -o DIR); the outputs are those of one\n"
-        "                          at a time [1]\n"
+        "                          (several inputs, -o DIR; 0: one per CPU); the outputs\n"
+        "                          are those of one at a time [1]\n"
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
@@ -508,8 +508,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         switch (c) {
         case 'o': a->out_path = optarg; break;
         case 'j':
-            if (cli_parse_int("--jobs", optarg, 1, 256, &v)) return -1;
-            a->jobs = (int)v;
+            if (cli_parse_int("--jobs", optarg, 0, 256, &v)) return -1;
+            a->jobs = v ? (int)v : (int)sysconf(_SC_NPROCESSORS_ONLN); /* 0: one per CPU */
+            if (a->jobs < 1)
+                a->jobs = 1;
             break;
         case 'q': a->quiet = 1; break;
         case 'h': usage(stdout); return 1;
