@@ -53,9 +53,10 @@ static void usage(FILE *fp)
         "--split DIR) in folders that mirror its tree.\n"
         "\n"
         "output:\n"
-        "  -o, --output PATH       a file (one input), or a directory (PATH exists as a\n"
-        "                          directory or ends in '/'): one output per input named\n"
-        "                          after it (.txt .tsv .jsonl .rttm .TextGrid .vtt).\n"
+        "  -o, --output PATH       a file (one input), or a folder (PATH exists as one or\n"
+        "                          ends in '/'; made if missing): one output per input\n"
+        "                          named after it (.txt .tsv .jsonl .rttm .TextGrid\n"
+        "                          .vtt).\n"
         "                          Default: standard output. Files are written under a\n"
         "                          temporary name and renamed when complete: a failure\n"
         "                          leaves no partial file; an output that is the input\n"
@@ -617,9 +618,6 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
     if (a->split_max > 0 && !a->split_dir)
         return cli_error("--split-max needs --split DIR"), -1;
-    struct stat st;
-    if (a->split_dir && (stat(a->split_dir, &st) != 0 || !S_ISDIR(st.st_mode)))
-        return cli_error("--split %s: not an existing directory", a->split_dir), -1;
     return 0;
 }
 
@@ -738,13 +736,18 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
 {
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
-        return cli_error("%s: several inputs need -o DIR (an existing directory)", a.out_path), 2;
+        return cli_error("%s: several inputs need -o DIR (an existing folder, or a name ending in '/')", a.out_path), 2;
     if (nin > 1 && a.jobs > 1 && !to_dir)
         return cli_error("--jobs: several inputs at once need -o DIR (each its own output; "
                          "on standard output they would mix)"), 2;
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
+    /* output folders are made as needed (their subfolders per input later) */
+    if ((to_dir && cli_make_dir(a.out_path)) || (cut_to_dir && cli_make_dir(a.cut_path)) ||
+        (a.split_dir && cli_make_dir(a.split_dir)))
+        return 2;
     if (nin > 1 && a.cut_path && !cut_to_dir)
-        return cli_error("--cut %s: several inputs need --cut DIR (an existing directory)",
+        return cli_error("--cut %s: several inputs need --cut DIR (an existing folder, or a name ending "
+                         "in '/')",
                          a.cut_path), 2;
     int stdin_uses = 0;
     for (int i = 0; i < nin; i++)

@@ -147,6 +147,24 @@ void cli_inputs_free(cli_input *inputs, int n)
     free(inputs);
 }
 
+/* Makes the folders of path that end at a '/' from byte `from` on (those before
+ * it exist). 0, or -1 (said). */
+static int make_folders(char *path, size_t from)
+{
+    for (char *p = path + from; (p = strchr(p, '/')) != NULL; p++) {
+        if (p == path)
+            continue; /* the root of an absolute path */
+        *p = '\0';
+        int e = mkdir(path, 0777) != 0 ? errno : 0;
+        struct stat st;
+        if (e && (e != EEXIST || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)))
+            return cli_error("%s: cannot make this folder: %s", path,
+                             strerror(e == EEXIST ? ENOTDIR : e)), -1;
+        *p = '/';
+    }
+    return 0;
+}
+
 int cli_make_dirs_below(const char *dir, const char *name)
 {
     char path[4096];
@@ -154,11 +172,13 @@ int cli_make_dirs_below(const char *dir, const char *name)
     snprintf(path, sizeof path, "%s%s", dir, n && dir[n - 1] == '/' ? "" : "/");
     size_t base = strlen(path);
     snprintf(path + base, sizeof path - base, "%s", name);
-    for (char *p = path + base; (p = strchr(p, '/')) != NULL; p++) {
-        *p = '\0';
-        if (mkdir(path, 0777) != 0 && errno != EEXIST)
-            return cli_error("%s: cannot make this folder: %s", path, strerror(errno)), -1;
-        *p = '/';
-    }
-    return 0;
+    return make_folders(path, base);
+}
+
+int cli_make_dir(const char *dir)
+{
+    char path[4096];
+    if ((size_t)snprintf(path, sizeof path, "%s/", dir) >= sizeof path)
+        return cli_error("%s: the path is too long", dir), -1;
+    return make_folders(path, 0);
 }

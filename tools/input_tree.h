@@ -25,6 +25,10 @@ void cli_inputs_free(cli_input *inputs, int n);
  * .caf ...) and the telephony names of sl_raw_format_from_path. */
 int cli_is_audio_name(const char *name);
 
+/* Creates the folder dir and the folders above it that do not exist yet
+ * (mkdir -p). 0, or -1 (said; also when dir is a file). */
+int cli_make_dir(const char *dir);
+
 /* Creates the folders of name (all but its last part) below the existing
  * folder dir, those that do not exist yet: "spk1/001" makes dir/spk1. 0, or
  * -1 (said). */

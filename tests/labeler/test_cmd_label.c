@@ -1234,7 +1234,12 @@ static void test_split(void **state)
     globfree(&g);
     /* refusals: no target, no directory, with --cut */
     expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
-    expect_error("in.wav --model m.slm --target music --split nowhere", 2, "nowhere");
+    /* output folders are made as needed; a file where one should be is refused */
+    assert_int_equal(run_label("in.wav --model m.slm --target music --split new/split -o new/out/ "
+                               "--cut new/cut/"), 0);
+    sh("ls new/split/in-0001_*.wav new/out/in.txt new/cut/in.wav > /dev/null");
+    expect_error("in.wav --model m.slm --target music --split in.wav", 2,
+                 "in.wav: cannot make this folder: Not a directory");
     expect_error("in.wav --model m.slm --target music --split-max 30", 2, "--split-max needs --split");
     free(labels);
     free(x);
