@@ -89,12 +89,14 @@ static int walk(input_list *l, const char *root, const char *rel)
             rc = -1;
             cli_error("%s%s: the path is too long", dir, names[i]->d_name);
         }
-        struct stat st;
-        if (rc == 0 && stat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode)) {
+        struct stat st, link;
+        /* folders are entered only as themselves, as find(1) does: a link to a
+         * folder (to one above, say) is not followed; links to files are */
+        if (rc == 0 && lstat(path, &link) == 0 && stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
                 strcat(sub, "/"); /* room kept above */
                 rc = walk(l, root, sub);
-            } else if (cli_is_audio_name(names[i]->d_name) &&
+            } else if (S_ISREG(st.st_mode) && cli_is_audio_name(names[i]->d_name) &&
                        push(l, path, sub, without_extension(sub)) != 0) {
                 rc = -1;
                 cli_error("out of memory");

@@ -14,7 +14,8 @@ typedef struct {
 } cli_input;
 
 /* The inputs args stand for, in order; a folder's audio files (by extension:
- * cli_is_audio_name) sorted by path, hidden files and folders left out. 0 with
+ * cli_is_audio_name) sorted by path, hidden files and folders left out, links
+ * to files followed and links to folders not (as find(1) does). 0 with
  * *inputs (free with cli_inputs_free) and *n set, or -1 (said: an unreadable
  * folder, one with no audio file, out of memory). */
 int cli_inputs_expand(char *const *args, int n_args, cli_input **inputs, int *n);

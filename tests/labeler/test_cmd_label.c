@@ -829,13 +829,16 @@ static void test_folder_inputs(void **state)
     (void)state;
     sh("mkdir -p tree/a tree/b/c tree/.hid tree-out tree-jobs tree-split tree-empty && "
        "cp in.wav tree/a/x.wav && cp in.wav tree/b/x.wav && cp in.wav tree/b/c/y.au.wav && "
-       "cp in.wav tree/.hid/z.wav && cp in.wav tree/b/.w.wav && echo notes > tree/a/notes.txt");
+       "cp in.wav tree/.hid/z.wav && cp in.wav tree/b/.w.wav && echo notes > tree/a/notes.txt && "
+       "ln -s .. tree/b/c/up && ln -s ../../../in.wav tree/b/c/z.wav && mkdir tree/b/d.wav");
+    /* a link to a folder above is not followed (no loop), a link to a file is;
+     * a folder named like audio is a folder */
     assert_int_equal(run_label("tree --model m.slm --format frames -o tree-out/"), 0);
     assert_int_equal(run_label("in.wav --model m.slm --format frames -o tree-one.tsv"), 0);
     sh("test \"$(cd tree-out && find . -type f | sort | tr '\\n' ' ')\" = "
-       "'./a/x.tsv ./b/c/y.au.tsv ./b/x.tsv ' && "
+       "'./a/x.tsv ./b/c/y.au.tsv ./b/c/z.tsv ./b/x.tsv ' && "
        "cmp tree-out/a/x.tsv tree-one.tsv && cmp tree-out/b/x.tsv tree-one.tsv && "
-       "cmp tree-out/b/c/y.au.tsv tree-one.tsv");
+       "cmp tree-out/b/c/y.au.tsv tree-one.tsv && cmp tree-out/b/c/z.tsv tree-one.tsv");
     assert_int_equal(run_label("tree/ --model m.slm --format frames -o tree-jobs -j 0"), 0); /* a worker per CPU */
     sh("diff -r tree-out tree-jobs");
     assert_int_equal(run_label("tree --model m.slm --target music --on-threshold 0.4 "
