@@ -90,7 +90,6 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             sigaction(sigs[k], &sa, NULL);
     }
     fflush(NULL); /* nothing buffered is written twice */
-    int rc = 0;
     n_workers = 0;
     for (int w = 0; w < workers; w++) {
         pid_t pid = fork();
@@ -103,17 +102,14 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             _exit(wrc);
         }
         if (pid < 0) {
-            rc = cli_error("--jobs: cannot start worker %d: %s", w + 1, strerror(errno));
-            if (n_workers > 0)
-                break; /* the workers running take every item */
-            munmap(s, sizeof *s);
-            sigprocmask(SIG_SETMASK, &old, NULL);
-            return rc;
+            cli_error("--jobs: cannot start worker %d: %s%s", w + 1, strerror(errno),
+                      n_workers ? " (the others take its inputs)" : "");
+            break;
         }
         workers_pid[n_workers++] = pid;
     }
-    rc = 0;
     sigprocmask(SIG_SETMASK, &old, NULL);
+    int rc = n_workers ? 0 : 1;
 
     int alive = n_workers, fatal = 0;
     double last = 0;
