@@ -83,7 +83,7 @@ struct _GstSeqLabel {
   GstSeqLabelGate gate;
 
   /* --- library objects: made in start(), used by the streaming thread --- */
-  sl_model *model;
+  const sl_model *model;    /* shared with the process's other elements (seqlabel_models.c) */
   gchar *model_loaded_path; /* the path `model` came from */
   sl_labeler *labeler;
   sl_label_writer writer;   /* for the labels pad */
@@ -170,6 +170,11 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
+
+/* seqlabel_models.c: one loaded model per file for the whole process. NULL with
+ * err set when it cannot be loaded; every model got is released once. */
+const sl_model *gst_seqlabel_model_get (const gchar * path, char *err, size_t errlen);
+void gst_seqlabel_model_release (const sl_model * model);
 
 /* seqlabel_gate.c: gate=drop|silence */
 void gst_seqlabel_gate_init (GstSeqLabel * self);

@@ -41,7 +41,7 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
 {
   char err[SL_ERR_LEN];
   gchar *path;
-  sl_model *m;
+  const sl_model *m;
   const sl_feature_config *fc;
   gboolean ok = TRUE;
 
@@ -61,7 +61,7 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   }
   GST_OBJECT_UNLOCK (self);
 
-  m = sl_model_load (path, err, sizeof err);
+  m = gst_seqlabel_model_get (path, err, sizeof err);
   if (m == NULL) {
     if (post_error)
       GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
@@ -74,8 +74,7 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   fc = sl_model_feature_config (m);
 
   GST_OBJECT_LOCK (self);
-  if (self->model)
-    sl_model_free (self->model);
+  gst_seqlabel_model_release (self->model);
   self->model = m;
   g_free (self->model_loaded_path);
   self->model_loaded_path = g_strdup (path);
@@ -225,8 +224,7 @@ gst_seqlabel_close (GstSeqLabel * self)
   self->labeler = NULL;
   sl_converter_free (self->converter);
   self->converter = NULL;
-  if (self->model)
-    sl_model_free (self->model);
+  gst_seqlabel_model_release (self->model);
   self->model = NULL;
   g_free (self->model_loaded_path);
   self->model_loaded_path = NULL;

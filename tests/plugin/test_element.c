@@ -12,9 +12,13 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <glib/gstdio.h>
 #include <gst/audio/audio.h>
 #include <gst/check/gstharness.h>
 
+#include "gstseqlabel.h"
 #include "gstseqlabelmeta.h"
 #include "plugin_test_util.h"
 
@@ -942,6 +946,61 @@ test_labels_pad_text (void **state)
   free (x);
 }
 
+/* A started element with model=path. */
+static GstElement *
+started (const gchar * path)
+{
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  g_object_set (el, "model", path, NULL);
+  assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_SUCCESS);
+  assert_non_null (((GstSeqLabel *) el)->model);
+  return el;
+}
+
+static void
+stopped (GstElement * el)
+{
+  gst_element_set_state (el, GST_STATE_NULL);
+  gst_object_unref (el);
+}
+
+/* Elements that name one model file share one loaded model (the weights are
+ * only read); a file replaced on disk (here: another modification time) is
+ * loaded anew for an element started after, while the running ones keep theirs;
+ * another file is another model. */
+static void
+test_model_shared (void **state)
+{
+  gchar *data, *path = g_build_filename (pt_tmp_dir (), "shared.slm", NULL);
+  gchar *other = g_build_filename (pt_tmp_dir (), "other.slm", NULL);
+  gsize len;
+  GstElement *a, *b, *c, *d;
+  struct timespec times[2] = { {1000000, 0}, {1000000, 0} };
+  (void) state;
+
+  assert_true (g_file_get_contents (pt_model_path (), &data, &len, NULL));
+  assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+  assert_true (g_file_set_contents (other, data, (gssize) len, NULL));
+  a = started (path);
+  b = started (path);
+  assert_ptr_equal (((GstSeqLabel *) a)->model, ((GstSeqLabel *) b)->model);
+  d = started (other);
+  assert_ptr_not_equal (((GstSeqLabel *) d)->model, ((GstSeqLabel *) a)->model);
+  assert_int_equal (utimensat (AT_FDCWD, path, times, 0), 0);
+  c = started (path);
+  assert_ptr_not_equal (((GstSeqLabel *) c)->model, ((GstSeqLabel *) a)->model);
+  assert_ptr_equal (((GstSeqLabel *) b)->model, ((GstSeqLabel *) a)->model);
+  stopped (a);
+  stopped (b);
+  stopped (c);
+  stopped (d);
+  g_remove (path);
+  g_remove (other);
+  g_free (path);
+  g_free (other);
+  g_free (data);
+}
+
 int
 main (void)
 {
@@ -965,6 +1024,7 @@ main (void)
     cmocka_unit_test (test_labels_pad_audacity),
     cmocka_unit_test (test_labels_pad_jsonl),
     cmocka_unit_test (test_labels_pad_text),
+    cmocka_unit_test (test_model_shared),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
