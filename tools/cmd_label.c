@@ -1,8 +1,11 @@
-/* `seqlabel label FILE...`: a label for every frame of audio files, written as
- * an Audacity label track, a per-frame table, JSON Lines or RTTM. Each file is
- * streamed in blocks through the streaming labeler (the same code the
- * GStreamer element runs), so memory does not grow with the file's length;
- * each output appears (by rename) only when its file was labelled completely. */
+/* `seqlabel label FILE...`: a label for every frame of audio files (and of the
+ * audio files below folders: tools/input_tree.c), written as an Audacity label
+ * track, a per-frame table, JSON Lines, RTTM, TextGrid or WebVTT, and their
+ * audio cut or split by class (tools/cut_audio.c). Each file is streamed in
+ * blocks through the streaming labeler (the same code the GStreamer element
+ * runs), so memory does not grow with the file's length; each output appears
+ * (by rename) only when its file was labelled completely. Several files may be
+ * labelled at once by worker processes (--jobs: tools/jobs.c). */
 #include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
