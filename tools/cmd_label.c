@@ -744,10 +744,6 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return cli_error("--jobs: several inputs at once need -o DIR (each its own output; "
                          "on standard output they would mix)"), 2;
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
-    /* output folders are made as needed (their subfolders per input later) */
-    if ((to_dir && cli_make_dir(a.out_path)) || (cut_to_dir && cli_make_dir(a.cut_path)) ||
-        (a.split_dir && cli_make_dir(a.split_dir)))
-        return 2;
     if (nin > 1 && a.cut_path && !cut_to_dir)
         return cli_error("--cut %s: several inputs need --cut DIR (an existing folder, or a name ending "
                          "in '/')",
@@ -777,6 +773,11 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
     if (!rc && (a.skip || a.only))
         rc = parse_class_set(&a, m, model_path);
+    /* output folders are made as needed, once nothing is refused (their
+     * subfolders per input later) */
+    if (!rc && ((to_dir && cli_make_dir(a.out_path)) || (cut_to_dir && cli_make_dir(a.cut_path)) ||
+                (a.split_dir && cli_make_dir(a.split_dir))))
+        rc = 1;
     if (rc) {
         sl_model_free(m);
         return 2;
