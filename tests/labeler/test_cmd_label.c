@@ -848,6 +848,9 @@ static void test_folder_inputs(void **state)
     expect_error("tree-empty --model m.slm", 1, "tree-empty: a folder with no audio file");
     sh("cp in.wav tree/b/x.flac");
     expect_error("tree --model m.slm -o tree-out/", 2, "would both write b/x.*");
+    /* a refused run makes no folder */
+    expect_error("tree --model m.slm -o tree-never/", 2, "would both write b/x.*");
+    assert_false(exists("tree-never"));
 }
 
 /* The lines of `text` whose third tab-separated field is (keep) or is not
