@@ -15,10 +15,9 @@
  * cannot write it. No known extension: the input's format. */
 int cli_output_format(const char *out_path, int in_format, int rate, int channels)
 {
-    const char *dot = strrchr(out_path, '.');
-    const char *slash = strrchr(out_path, '/');
+    const char *dot = cli_extension(out_path);
     int major = 0, count = 0;
-    if (!dot || (slash && dot < slash))
+    if (!dot)
         return in_format;
     dot++;
     if (!strcasecmp(dot, "ogg"))
@@ -77,9 +76,8 @@ const char *cli_cut_extension(const char *in_path)
 {
     if (!strcmp(in_path, "-"))
         return ".wav";
-    const char *slash = strrchr(in_path, '/'), *base = slash ? slash + 1 : in_path;
-    const char *dot = strrchr(base, '.');
-    if (!dot || dot == base)
+    const char *dot = cli_extension(in_path);
+    if (!dot)
         return "";
     return strcasecmp(dot, ".g722") ? dot : ".sln16";
 }

@@ -254,3 +254,10 @@ void cli_output_abort(cli_output *o)
     free(o->path);
     memset(o, 0, sizeof *o);
 }
+
+const char *cli_extension(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *base = slash ? slash + 1 : path;
+    const char *dot = strrchr(base, '.');
+    return dot && dot != base ? dot : NULL;
+}

@@ -40,6 +40,9 @@ int cli_output_open(cli_output *o, const char *path, const char *mode);
  * in_path ("-": standard input) reads: renaming the output into place would
  * replace the audio it came from. */
 int cli_output_is_input(const char *out_path, const char *in_path);
+/* The extension of path's last part, from its '.' ("x/a.b.wav": ".wav"); NULL
+ * when it has none (a leading dot, as in ".hidden", is no extension). */
+const char *cli_extension(const char *path);
 int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */
 /* The same, renamed to `path` instead (NULL: the path it was opened with). */
 int cli_output_commit_as(cli_output *o, const char *path);

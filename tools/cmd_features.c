@@ -125,9 +125,8 @@ static out_format format_from_name(const char *path)
 {
     if (!strcmp(path, "-"))
         return FORMAT_TSV;
-    const char *dot = strrchr(path, '.');
-    const char *slash = strrchr(path, '/');
-    if (!dot || (slash && dot < slash))
+    const char *dot = cli_extension(path);
+    if (!dot)
         return FORMAT_AUTO;
     if (!strcasecmp(dot, ".npy"))
         return FORMAT_NPY;

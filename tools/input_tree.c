@@ -19,8 +19,8 @@ int cli_is_audio_name(const char *name)
     static const char *const exts[] = {"wav", "wave", "bwf", "w64", "rf64", "flac", "ogg", "oga",
                                        "opus", "mp3", "mp2", "aif", "aiff", "aifc", "au", "snd",
                                        "caf", "sph", "nist", "voc", "sd2"};
-    const char *dot = strrchr(name, '.');
-    if (!dot || dot == name || strchr(dot, '/'))
+    const char *dot = cli_extension(name);
+    if (!dot)
         return 0;
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (!strcasecmp(dot + 1, exts[i]))
@@ -57,13 +57,11 @@ static int push(input_list *l, const char *path, const char *name, size_t name_l
     return 0;
 }
 
-/* The name without its extension (a leading dot is no extension). */
+/* The length of name without its extension. */
 static size_t without_extension(const char *name)
 {
-    const char *base = strrchr(name, '/');
-    base = base ? base + 1 : name;
-    const char *dot = strrchr(base, '.');
-    return dot && dot != base ? (size_t)(dot - name) : strlen(name);
+    const char *dot = cli_extension(name);
+    return dot ? (size_t)(dot - name) : strlen(name);
 }
 
 static int skip_hidden(const struct dirent *e)
