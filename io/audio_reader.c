@@ -245,9 +245,14 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     /* The tap gets doubles, which hold every encoding's samples exactly; the
      * labeler the same floats sf_readf_float gives (the cast rounds as
      * libsndfile does: to nearest) */
-    sf_count_t got = r->tap ? sf_readf_double(r->sf, r->tap_block, max) : sf_readf_float(r->sf, buf, max);
-    for (sf_count_t i = 0; r->tap && i < got * ch; i++)
-        buf[i] = (float)r->tap_block[i];
+    sf_count_t got;
+    if (r->tap) {
+        got = sf_readf_double(r->sf, r->tap_block, max);
+        for (sf_count_t i = 0; i < got * ch; i++)
+            buf[i] = (float)r->tap_block[i];
+    } else {
+        got = sf_readf_float(r->sf, buf, max);
+    }
     if (got < max) {
         int code = sf_error(r->sf);
         if (code != SF_ERR_NO_ERROR) {

@@ -354,12 +354,19 @@ static double now_s(void)
     return (double)ts.tv_sec + 1e-9 * (double)ts.tv_nsec;
 }
 
+/* The last part of an input's name ("spk1/001": "001"). */
+static const char *last_part(const char *name)
+{
+    const char *slash = strrchr(name, '/');
+    return slash ? slash + 1 : name;
+}
+
 /* Labels one input into out_path ("-": stdout), cuts its audio into cut_path
- * (NULL: none) and splits it into --split's folder. Returns 0 or 1 (error
- * printed). */
+ * and splits it into the folder split_dir (each NULL: none). Returns 0 or 1
+ * (error printed). */
 static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_input *in,
-                     const char *out_path, const char *cut_path, float *block, long block_len,
-                     int progress)
+                     const char *out_path, const char *cut_path, const char *split_dir,
+                     float *block, long block_len, int progress)
 {
     const char *in_path = in->path;
     char err[SL_ERR_LEN];
@@ -370,18 +377,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     text_sink t = {.skipped = a->skipped};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;
-    opt.tap = cut_path || a->split_dir ? cut_tap : NULL;
+    opt.tap = cut_path || split_dir ? cut_tap : NULL;
     opt.tap_user = &t;
     sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
     if (!r)
         return cli_error("%s", err);
 
-    /* the name's last part; its folders, below --split's */
-    const char *stem = strrchr(in->name, '/') ? strrchr(in->name, '/') + 1 : in->name;
-    char split_dir[4096];
-    if (a->split_dir)
-        snprintf(split_dir, sizeof split_dir, "%s/%.*s", a->split_dir, (int)(stem - in->name),
-                 in->name);
+    const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
     t.w.jsonl_segments = a->segments;
     t.cap = 4096;
@@ -396,12 +398,12 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
                              sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
-    if (a->split_dir && (!cut_path || t.cuts[0]))
+    if (split_dir && (!cut_path || t.cuts[0]))
         t.cuts[1] = cli_split_open(split_dir, stem, cli_cut_extension(in_path),
                                sl_audio_file_format(r), sl_audio_file_rate(r),
                                sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
                                a->split_max);
-    if ((cut_path && !t.cuts[0]) || (a->split_dir && !t.cuts[1]) ||
+    if ((cut_path && !t.cuts[0]) || (split_dir && !t.cuts[1]) ||
         cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cuts[0]);
         cli_cut_abort(t.cuts[1]);
@@ -691,8 +693,8 @@ static int run_input(void *user, int i)
     label_run *r = user;
     const label_args *a = r->a;
     const cli_input *in = &r->inputs[i];
-    char path[4096], cut[4096];
-    const char *out = a->out_path ? a->out_path : "-", *cut_path = a->cut_path;
+    char path[4096], cut[4096], split[4096];
+    const char *out = a->out_path ? a->out_path : "-", *cut_path = a->cut_path, *split_dir = NULL;
     if ((r->to_dir && cli_make_dirs_below(a->out_path, in->name)) ||
         (r->cut_to_dir && cli_make_dirs_below(a->cut_path, in->name)) ||
         (a->split_dir && cli_make_dirs_below(a->split_dir, in->name)))
@@ -705,7 +707,13 @@ static int run_input(void *user, int i)
         in_dir(cut, sizeof cut, a->cut_path, in->name, cli_cut_extension(in->path));
         cut_path = cut;
     }
-    return label_one(a, r->m, r->l, in, out, cut_path, r->block, r->block_len, r->progress);
+    if (a->split_dir) { /* the folders of the input's name, below --split's */
+        snprintf(split, sizeof split, "%s/%.*s", a->split_dir,
+                 (int)(last_part(in->name) - in->name), in->name);
+        split_dir = split;
+    }
+    return label_one(a, r->m, r->l, in, out, cut_path, split_dir, r->block, r->block_len,
+                     r->progress);
 }
 
 static int by_name(const void *x, const void *y)
