@@ -8,6 +8,7 @@
  * labelled at once by worker processes (--jobs: tools/jobs.c). */
 #include <errno.h>
 #include <getopt.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -104,8 +105,8 @@ static void usage(FILE *fp)
         "                          else the source tree's %s]\n"
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
         "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
-        "                          (several inputs, -o DIR; 0: one per CPU); the outputs\n"
-        "                          are those of one at a time [1]\n"
+        "                          (0: one per CPU); the outputs, standard output too,\n"
+        "                          are those of one at a time, in the inputs' order [1]\n"
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
@@ -655,7 +656,12 @@ typedef struct {
     sl_model *m;
     const char *model_path;
     const cli_input *inputs;
-    int to_dir, cut_to_dir, progress;
+    int n_inputs, to_dir, cut_to_dir, progress;
+    /* --jobs onto standard output: each input's labels are written into this
+     * private folder as a file named by its number, and copied out in input
+     * order by this process (NULL otherwise) */
+    char *collect_dir;
+    int broken_pipe; /* standard output's reader went away */
     sl_labeler *l; /* the worker's own */
     float *block;
     long block_len;
@@ -702,6 +708,9 @@ static int run_input(void *user, int i)
     if (r->to_dir) {
         in_dir(path, sizeof path, a->out_path, in->name, extension(a->format));
         out = path;
+    } else if (r->collect_dir) {
+        snprintf(path, sizeof path, "%s/%d", r->collect_dir, i);
+        out = path;
     }
     if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
         in_dir(cut, sizeof cut, a->cut_path, in->name, cli_cut_extension(in->path));
@@ -714,6 +723,70 @@ static int run_input(void *user, int i)
     }
     return label_one(a, r->m, r->l, in, out, cut_path, split_dir, r->block, r->block_len,
                      r->progress);
+}
+
+/* --jobs onto standard output: input i's labels, once it and those before it
+ * are done (an input that failed has none). 0, or 1 to stop. */
+static int run_emit(void *user, int i)
+{
+    label_run *r = user;
+    char path[4096], buf[65536];
+    snprintf(path, sizeof path, "%s/%d", r->collect_dir, i);
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    size_t got;
+    int rc = 0;
+    while (!rc && (got = fread(buf, 1, sizeof buf, fp)) > 0)
+        rc = fwrite(buf, 1, got, stdout) != got;
+    rc = rc || ferror(fp) || fflush(stdout) != 0;
+    if (rc && errno == EPIPE)
+        r->broken_pipe = 1; /* said as one at a time says it: by SIGPIPE, later */
+    else if (rc)
+        cli_error("%s: %s", ferror(fp) ? path : "standard output", strerror(errno));
+    fclose(fp);
+    unlink(path);
+    return rc;
+}
+
+/* Removes the private folder with what is left in it (inputs after one that
+ * never ended, or after a write failed). */
+static void run_finish(void *user)
+{
+    label_run *r = user;
+    char path[4096];
+    for (int i = 0; i < r->n_inputs; i++) {
+        snprintf(path, sizeof path, "%s/%d", r->collect_dir, i);
+        unlink(path);
+    }
+    if (rmdir(r->collect_dir) != 0)
+        cli_error("%s: cannot remove this temporary folder: %s", r->collect_dir, strerror(errno));
+}
+
+/* Labels the inputs in `jobs` worker processes. */
+static int run_jobs(label_run *run, int nin)
+{
+    const label_args *a = run->a;
+    run_stop(run); /* each worker makes its own: threads do not cross fork() */
+    cli_jobs jobs = {run, run_start, run_input, run_stop, NULL, NULL};
+    char dir[4096];
+    if (!run->to_dir) { /* standard output, in input order */
+        const char *tmp = getenv("TMPDIR");
+        snprintf(dir, sizeof dir, "%s/seqlabel-jobs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+        if (!mkdtemp(dir))
+            return cli_error("--jobs: cannot make a temporary folder %s: %s", dir, strerror(errno));
+        run->collect_dir = dir;
+        jobs.emit = run_emit;
+        jobs.finish = run_finish;
+    }
+    /* a reader gone (`| head`) fails the copy, which ends the workers */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, prev_pipe;
+    sigaction(SIGPIPE, &ign, &prev_pipe);
+    int rc = cli_jobs_run(&jobs, nin, a->jobs, !a->quiet && isatty(STDERR_FILENO));
+    sigaction(SIGPIPE, &prev_pipe, NULL);
+    if (run->broken_pipe)
+        raise(SIGPIPE);
+    return rc;
 }
 
 static int by_name(const void *x, const void *y)
@@ -748,9 +821,6 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
         return cli_error("%s: several inputs need -o DIR (an existing folder, or a name ending in '/')", a.out_path), 2;
-    if (nin > 1 && a.jobs > 1 && !to_dir)
-        return cli_error("--jobs: several inputs at once need -o DIR (each its own output; "
-                         "on standard output they would mix)"), 2;
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
     if (nin > 1 && a.cut_path && !cut_to_dir)
         return cli_error("--cut %s: several inputs need --cut DIR (an existing folder, or a name ending "
@@ -790,7 +860,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         sl_model_free(m);
         return 2;
     }
-    label_run run = {.a = &a, .m = m, .model_path = model_path, .inputs = inputs, .to_dir = to_dir,
+    label_run run = {.a = &a, .m = m, .model_path = model_path, .inputs = inputs, .n_inputs = nin, .to_dir = to_dir,
                      .cut_to_dir = cut_to_dir};
     /* the settings are checked once, here, before any worker starts */
     if (run_start(&run) != 0) {
@@ -798,9 +868,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return 1;
     }
     if (a.jobs > 1 && nin > 1) {
-        run_stop(&run); /* each worker makes its own: threads do not cross fork() */
-        const cli_jobs jobs = {&run, run_start, run_input, run_stop};
-        rc = cli_jobs_run(&jobs, nin, a.jobs, !a.quiet && isatty(STDERR_FILENO));
+        rc = run_jobs(&run, nin);
         sl_model_free(m);
         return rc;
     }

@@ -1,7 +1,8 @@
 /* Workers in processes for `seqlabel label --jobs N` (tools/jobs.h). They share
- * one page: the next item to take, the items done, and whether Ctrl-C stopped
- * one of them; each takes the next item when it is free, so long and short
- * files even out. */
+ * one page: the next item to take and whether Ctrl-C stopped one of them; each
+ * takes the next item when it is free, so long and short files even out, and
+ * writes the item's number into a pipe when it has ended, from which this
+ * process counts them and hands their results on in item order. */
 #include "tools/jobs.h"
 
 #include <errno.h>
@@ -12,7 +13,6 @@
 #include <string.h>
 #include <sys/mman.h>
 #include <sys/wait.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "tools/cli.h"
@@ -20,7 +20,7 @@
 #define MAX_WORKERS 256
 
 typedef struct {
-    atomic_int next, done, interrupted;
+    atomic_int next, interrupted;
 } shared_state;
 
 static pid_t workers_pid[MAX_WORKERS];
@@ -43,7 +43,7 @@ static void pass_on(int sig)
             kill(workers_pid[w], sig);
 }
 
-static int worker(const cli_jobs *jobs, shared_state *s, int n)
+static int worker(const cli_jobs *jobs, shared_state *s, int n, int ended_fd)
 {
     if (jobs->start(jobs->user) != 0)
         return 1; /* the other workers take the items */
@@ -53,7 +53,9 @@ static int worker(const cli_jobs *jobs, shared_state *s, int n)
         if (i >= n)
             break;
         rc |= jobs->run(jobs->user, i);
-        atomic_fetch_add(&s->done, 1);
+        /* a write of a few bytes into a pipe is whole, whatever the others write */
+        while (write(ended_fd, &i, sizeof i) < 0 && errno == EINTR)
+            ;
         if (cli_input_interrupted()) /* Ctrl-C ended live input: no more items */
             atomic_store(&s->interrupted, 1);
     }
@@ -71,9 +73,15 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     if (s == MAP_FAILED)
         return cli_error("--jobs: cannot share memory between workers: %s", strerror(errno));
     atomic_init(&s->next, 0);
-    atomic_init(&s->done, 0);
     atomic_init(&s->interrupted, 0);
     shared = s;
+    int ended_pipe[2];
+    unsigned char *ended = calloc((size_t)n, 1);
+    if (!ended || pipe(ended_pipe) != 0) {
+        free(ended);
+        munmap(s, sizeof *s);
+        return cli_error("--jobs: cannot set up the workers: %s", ended ? strerror(errno) : "out of memory");
+    }
 
     /* signals wait until every worker's pid is known */
     sigset_t block, old;
@@ -97,7 +105,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             for (int k = 0; k < 3; k++)
                 sigaction(sigs[k], &prev[k], NULL);
             sigprocmask(SIG_SETMASK, &old, NULL);
-            int wrc = worker(jobs, s, n);
+            close(ended_pipe[0]);
+            int wrc = worker(jobs, s, n, ended_pipe[1]);
             fflush(NULL);
             _exit(wrc);
         }
@@ -111,26 +120,38 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     sigprocmask(SIG_SETMASK, &old, NULL);
     int rc = n_workers ? 0 : 1;
 
+    close(ended_pipe[1]);
+
+    /* the items as they end, until every worker has closed the pipe */
+    int done = 0, next_emit = 0, emit_stopped = 0, i;
+    for (;;) {
+        ssize_t got = read(ended_pipe[0], &i, sizeof i);
+        if (got < 0 && errno == EINTR)
+            continue;
+        if (got != (ssize_t)sizeof i || i < 0 || i >= n)
+            break;
+        ended[i] = 1;
+        done++;
+        if (progress)
+            fprintf(stderr, "\r%d of %d inputs labelled", done, n);
+        for (; next_emit < n && ended[next_emit] && !emit_stopped; next_emit++)
+            if (jobs->emit && jobs->emit(jobs->user, next_emit) != 0) {
+                emit_stopped = 1;
+                atomic_store(&s->interrupted, 1);
+                pass_on(SIGTERM);
+            }
+    }
+    close(ended_pipe[0]);
+    free(ended);
+
     int alive = n_workers, fatal = 0;
-    double last = 0;
     while (alive > 0) {
         int st;
-        pid_t pid = waitpid(-1, &st, progress ? WNOHANG : 0);
+        pid_t pid = waitpid(-1, &st, 0);
         if (pid < 0 && errno == EINTR)
             continue;
         if (pid < 0)
             break;
-        if (pid == 0) { /* progress: a count now and then */
-            struct timespec ts;
-            clock_gettime(CLOCK_MONOTONIC, &ts);
-            double now = ts.tv_sec + ts.tv_nsec * 1e-9;
-            if (now - last > 0.25) {
-                fprintf(stderr, "\r%d of %d inputs labelled", atomic_load(&s->done), n);
-                last = now;
-            }
-            nanosleep(&(struct timespec){0, 20000000}, NULL);
-            continue;
-        }
         for (int w = 0; w < n_workers; w++)
             if (workers_pid[w] == pid) {
                 workers_pid[w] = 0;
@@ -138,16 +159,20 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             }
         if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
             rc = 1;
-        else if (WIFSIGNALED(st) && !fatal)
+        else if (WIFSIGNALED(st) && !fatal && !emit_stopped)
             fatal = WTERMSIG(st);
     }
     if (progress)
         fprintf(stderr, "\r\033[K");
     for (int k = 0; k < 3; k++)
         sigaction(sigs[k], &prev[k], NULL);
-    int left = n - atomic_load(&s->done);
-    int interrupted = atomic_load(&s->interrupted);
+    int left = n - done;
+    int interrupted = atomic_load(&s->interrupted) && !emit_stopped;
     munmap(s, sizeof *s);
+    if (jobs->finish)
+        jobs->finish(jobs->user);
+    if (emit_stopped)
+        return 1;
     if (fatal) { /* as the worker ended, so does the command */
         signal(fatal, SIG_DFL);
         raise(fatal);

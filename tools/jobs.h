@@ -11,6 +11,13 @@ typedef struct {
     /* Item i: 0, or 1 on an error (said; the other items go on). */
     int (*run)(void *user, int i);
     void (*stop)(void *user);
+    /* In this process, NULL or: item i's result handed on (0, or 1 to stop:
+     * the workers are ended by SIGTERM and no item is taken after), in item
+     * order, as soon as item i and every item before it have ended. */
+    int (*emit)(void *user, int i);
+    /* In this process, NULL or: called once every worker is gone, before
+     * cli_jobs_run returns or ends this process by a worker's signal. */
+    void (*finish)(void *user);
 } cli_jobs;
 
 /* Runs items 0..n-1, each once, in `workers` processes that take the next item
@@ -20,7 +27,8 @@ typedef struct {
  * are passed on to the workers. Returns the
  * command's exit status: 0, 1 when an item failed, 130 when items were left
  * by an interruption; a worker ended by a signal ends this process by it too,
- * once every worker is gone. `progress`: a count on standard error. */
+ * once every worker is gone (unless emit stopped them). `progress`: a count on
+ * standard error. */
 int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress);
 
 #endif

@@ -733,8 +733,10 @@ static int open_fifo_writer(const char *name)
 }
 
 /* --jobs N: inputs labelled N at a time give the outputs of one at a time, byte
- * for byte; a bad input among them is said and the others labelled (exit 1);
- * several inputs on standard output are refused. With live inputs (FIFOs, a
+ * for byte; a bad input among them is said and the others labelled (exit 1).
+ * On standard output too: the same bytes in the inputs' order, the private
+ * folder they pass through removed, also when the reader goes away (`| head`:
+ * the command ends by SIGPIPE, as one at a time does). With live inputs (FIFOs, a
  * worker each, a third input nobody has taken yet): Ctrl-C (SIGINT to the
  * command's process group, as a terminal sends it) ends them, their labels
  * written and equal to those of the same samples from a file, the third not
@@ -758,7 +760,29 @@ static void test_jobs(void **state)
     sh("echo garbage > jobs-in/bad.wav");
     expect_error("jobs-in/*.wav --model m.slm --format frames -o jobs-bad/ --jobs 2", 1, "bad.wav");
     sh("test $(ls jobs-bad | wc -l) = 5 && diff -r jobs-1 jobs-bad");
-    expect_error("jobs-in/a.wav jobs-in/b.wav --model m.slm -j 2", 2, "--jobs");
+    sh("mkdir jobs-tmp");
+    const char *tmpdir = getenv("TMPDIR");
+    char *old_tmpdir = tmpdir ? strdup(tmpdir) : NULL;
+    setenv("TMPDIR", "jobs-tmp", 1); /* in the test folder, where every command runs */
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format rttm > jobs-1.rttm"), 1);
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format rttm -j 3 > jobs-3.rttm"), 1);
+    sh("test $(cut -d' ' -f2 jobs-1.rttm | uniq | wc -l) = 5 && cmp jobs-1.rttm jobs-3.rttm");
+    sh("rm jobs-in/bad.wav");
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames > jobs-1.tsv"), 0);
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames -j 0 > jobs-3.tsv"), 0);
+    sh("cat jobs-1/*.tsv | cmp - jobs-3.tsv && test -z \"$(ls jobs-tmp)\"");
+    /* ten inputs' frames, 234 kB: more than a pipe holds once head has gone */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && ('%s' label jobs-in/*.wav jobs-in/*.wav "
+             "--model m.slm --format frames -j 2; echo $? > jobs-rc) | head -c 100 > /dev/null",
+             dir, seqlabel);
+    assert_int_equal(system(cmd), 0);
+    sh("test $(cat jobs-rc) = 141 && test -z \"$(ls jobs-tmp)\"");
+    if (old_tmpdir)
+        setenv("TMPDIR", old_tmpdir, 1);
+    else
+        unsetenv("TMPDIR");
+    free(old_tmpdir);
 
     float *xq;
     short *s16 = live_signal(&xq);
