@@ -53,8 +53,9 @@ static void usage(FILE *fp)
         "resampled to the model's rate), a headerless telephony file that Asterisk\n"
         "names by its extension (.gsm .g722 .ulaw .alaw .sln .sln16 ...), '-' for\n"
         "standard input (WAV, or raw samples with --raw-format), or a folder: every\n"
-        "audio file below it (by extension), the outputs in -o DIR (and --cut DIR,\n"
-        "--split DIR) in folders that mirror its tree.\n"
+        "audio file below it (by extension; with --raw-format its .raw and .pcm\n"
+        "files), the outputs in -o DIR (and --cut DIR, --split DIR) in folders that\n"
+        "mirror its tree.\n"
         "\n"
         "output:\n"
         "  -o, --output PATH       a file (one input), or a folder (PATH exists as one or\n"
@@ -897,7 +898,8 @@ int sl_cmd_label(int argc, char **argv)
         return prc > 0 ? 0 : 2;
     cli_input *inputs;
     int nin;
-    if (cli_inputs_expand(argv + optind, argc - optind, &inputs, &nin) != 0)
+    if (cli_inputs_expand(argv + optind, argc - optind, a.audio.raw_encoding != SL_RAW_NONE, &inputs,
+                          &nin) != 0)
         return 1;
     int rc = label_inputs(a, inputs, nin);
     cli_inputs_free(inputs, nin);

@@ -30,9 +30,19 @@ int cli_is_audio_name(const char *name)
     return sl_raw_format_from_path(name, &enc, &rate);
 }
 
+/* With --raw-format every input is read as those samples, so a folder stands
+ * for its files that say nothing of themselves: .raw and .pcm (a .wav or .gsm
+ * beside them would be misread). */
+static int is_raw_name(const char *name)
+{
+    const char *dot = cli_extension(name);
+    return dot && (!strcasecmp(dot, ".raw") || !strcasecmp(dot, ".pcm"));
+}
+
 typedef struct {
     cli_input *v;
     int n, cap;
+    int raw; /* folders' inputs by is_raw_name, else by cli_is_audio_name */
 } input_list;
 
 static int push(input_list *l, const char *path, const char *name, size_t name_len)
@@ -94,7 +104,8 @@ static int walk(input_list *l, const char *root, const char *rel)
             if (S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
                 strcat(sub, "/"); /* room kept above */
                 rc = walk(l, root, sub);
-            } else if (S_ISREG(st.st_mode) && cli_is_audio_name(names[i]->d_name) &&
+            } else if (S_ISREG(st.st_mode) &&
+                       (l->raw ? is_raw_name(names[i]->d_name) : cli_is_audio_name(names[i]->d_name)) &&
                        push(l, path, sub, without_extension(sub)) != 0) {
                 rc = -1;
                 cli_error("out of memory");
@@ -106,9 +117,9 @@ static int walk(input_list *l, const char *root, const char *rel)
     return rc;
 }
 
-int cli_inputs_expand(char *const *args, int n_args, cli_input **inputs, int *n)
+int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs, int *n)
 {
-    input_list l = {0};
+    input_list l = {.raw = raw};
     for (int i = 0; i < n_args; i++) {
         struct stat st;
         if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
@@ -116,9 +127,13 @@ int cli_inputs_expand(char *const *args, int n_args, cli_input **inputs, int *n)
             if (walk(&l, args[i], "") != 0)
                 goto fail;
             if (l.n == before) {
-                cli_error("%s: a folder with no audio file in it (by extension: .wav .flac .ogg "
-                          ".opus .mp3 .aiff .au .caf ... and Asterisk's .gsm .ulaw .sln ...)",
-                          args[i]);
+                if (raw)
+                    cli_error("%s: a folder with no .raw or .pcm file in it (--raw-format takes "
+                              "those from folders)", args[i]);
+                else
+                    cli_error("%s: a folder with no audio file in it (by extension: .wav .flac .ogg "
+                              ".opus .mp3 .aiff .au .caf ... and Asterisk's .gsm .ulaw .sln ...)",
+                              args[i]);
                 goto fail;
             }
             continue;

@@ -847,7 +847,8 @@ static void test_jobs(void **state)
  * ones and other files left out), and the outputs mirror its tree: each the
  * output of that file labelled alone, also with --jobs, and --split's pieces in
  * the same folders. A folder with no audio file is an error; two files that
- * would write one output are refused. */
+ * would write one output are refused. With --raw-format, a folder's .raw and
+ * .pcm files are its inputs (a WAV or .ulaw file beside them is not). */
 static void test_folder_inputs(void **state)
 {
     (void)state;
@@ -875,6 +876,20 @@ static void test_folder_inputs(void **state)
     /* a refused run makes no folder */
     expect_error("tree --model m.slm -o tree-never/", 2, "would both write b/x.*");
     assert_false(exists("tree-never"));
+
+    /* with --raw-format a folder stands for its .raw and .pcm files only */
+    sh("mkdir -p rawtree/b && tail -c +45 in.wav > rawtree/a.raw && cp rawtree/a.raw rawtree/b/c.PCM && "
+       "cp in.wav rawtree/d.wav && cp in.wav rawtree/e.ulaw");
+    const char *raw = "--model m.slm --raw-format s16le --raw-rate 16000";
+    char args[512];
+    snprintf(args, sizeof args, "rawtree %s -o rawtree-out/", raw);
+    assert_int_equal(run_label(args), 0);
+    snprintf(args, sizeof args, "rawtree/a.raw %s -o rawtree-a.txt", raw);
+    assert_int_equal(run_label(args), 0);
+    sh("test \"$(cd rawtree-out && find . -type f | sort | tr '\\n' ' ')\" = './a.txt ./b/c.txt ' && "
+       "cmp rawtree-out/a.txt rawtree-a.txt && cmp rawtree-out/b/c.txt rawtree-a.txt");
+    snprintf(args, sizeof args, "tree %s", raw);
+    expect_error(args, 1, "tree: a folder with no .raw or .pcm file");
 }
 
 /* The lines of `text` whose third tab-separated field is (keep) or is not
