@@ -547,7 +547,9 @@ const char *sl_label_format_name(sl_label_format f);
 typedef struct {
     sl_label_format format;
     int jsonl_segments;     /* jsonl: 1 = one object per segment, 0 = per frame (default) */
-    int skip_label;         /* segment formats: class index left out (e.g. silence); -1 none */
+    /* segment formats: 1 for each class whose segments are left out (e.g.
+     * silence, or silence and noise); all 0 after sl_label_writer_init */
+    unsigned char skip[SL_MAX_CLASSES];
     int sample_rate;        /* times = frame * hop / sample_rate */
     int hop;
     int n_classes;
@@ -579,7 +581,7 @@ typedef struct {
 /* Praat's TextGrid (its long text format, as Praat writes it) of a stream's n
  * segments, in order and not overlapping, up to frame end_frame: one
  * IntervalTier named "labels" from 0 to the later of end_frame and the last
- * segment's end. Gaps and segments of skip_label are intervals with empty text,
+ * segment's end. Gaps and segments of skipped classes are intervals with empty text,
  * merged, as a tier must cover its whole time. Returns the length needed like
  * the functions above, or -1 on a bad argument (overlap, unknown class). */
 int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,

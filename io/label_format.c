@@ -35,7 +35,6 @@ void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_m
 {
     memset(w, 0, sizeof *w);
     w->format = format;
-    w->skip_label = -1;
     const sl_feature_config *fc = sl_model_feature_config(m);
     w->sample_rate = fc->sample_rate;
     w->hop = sl_feature_frame_shift(fc);
@@ -142,7 +141,7 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
 {
     if (!valid(w, buf, len) || label < 0 || label >= w->n_classes || end < start)
         return -1;
-    if (sl_label_format_is_per_frame(w) || label == w->skip_label ||
+    if (sl_label_format_is_per_frame(w) || w->skip[label] ||
         w->format == SL_FORMAT_TEXTGRID)
         return 0;
     sl_text t = {buf, len, 0};
@@ -210,7 +209,7 @@ static long textgrid_intervals(const sl_label_writer *w, sl_text *t, const sl_fr
         if (s->start < prev_end || s->end < s->start || s->label < 0 || s->label >= w->n_classes)
             return -1;
         prev_end = s->end;
-        if (s->label == w->skip_label || s->end == s->start)
+        if (w->skip[s->label] || s->end == s->start)
             continue;
         if (s->start > at)
             put_interval(w, t, ++count, at, s->start, "");

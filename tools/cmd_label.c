@@ -226,7 +226,6 @@ typedef struct {
      * cutting, not splitting) */
     cli_cut *cuts[2];
     int target, cut_failed; /* bit c: cuts[c] failed */
-    const unsigned char *skipped; /* segments of these classes are left out */
     /* TextGrid: the segments, written whole at the end */
     sl_frame_segment *segs;
     size_t n_segs, segs_cap;
@@ -294,7 +293,7 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 static int text_on_segment(void *user, int64_t start, int64_t end, int label, float mean_conf)
 {
     text_sink *t = user;
-    if (sl_label_format_is_per_frame(&t->w) || t->skipped[label])
+    if (sl_label_format_is_per_frame(&t->w) || t->w.skip[label])
         return 0; /* a TextGrid has such time as empty intervals */
     if (t->w.format == SL_FORMAT_TEXTGRID) {
         if (t->n_segs == t->segs_cap) {
@@ -376,7 +375,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (cli_output_is_input(out_path, in_path) ||
         (cut_path && cli_output_is_input(cut_path, in_path)))
         return 1;
-    text_sink t = {.skipped = a->skipped};
+    text_sink t = {0};
     sl_audio_options opt = a->audio;
     opt.target_rate = fc->sample_rate;
     opt.tap = cut_path || split_dir ? cut_tap : NULL;
@@ -387,6 +386,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
 
     const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
+    memcpy(t.w.skip, a->skipped, sizeof t.w.skip);
     t.w.jsonl_segments = a->segments;
     t.cap = 4096;
     t.buf = malloc(t.cap);

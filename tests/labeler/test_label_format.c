@@ -13,7 +13,6 @@ static void writer(sl_label_writer *w, sl_label_format f)
 {
     memset(w, 0, sizeof *w);
     w->format = f;
-    w->skip_label = -1;
     w->sample_rate = 16000;
     w->hop = 160;
     w->n_classes = 3;
@@ -55,10 +54,10 @@ static void test_audacity(void **state)
     int n = sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f);
     assert_string_equal(buf, "0.120000\t1.500000\tspeech\n");
     assert_int_equal(n, (int)strlen(buf));
-    w.skip_label = 1;
+    w.skip[1] = 1;
     assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f), 0);
     /* Truncation follows snprintf: the needed length comes back. */
-    w.skip_label = -1;
+    w.skip[1] = 0;
     char small[8];
     assert_int_equal(sl_label_format_segment(&w, small, sizeof small, 12, 150, 1, 0.5f), 25);
     assert_string_equal(small, "0.12000");
@@ -130,7 +129,7 @@ static void test_webvtt(void **state)
     assert_string_equal(buf, "00:00:00.120 --> 00:00:01.500\nspeech\n\n");
     sl_label_format_segment(&w, buf, sizeof buf, 366123, 366124, 2, 0.5f);
     assert_string_equal(buf, "01:01:01.230 --> 01:01:01.240\na&lt;b&amp;c&gt;\n\n");
-    w.skip_label = 1;
+    w.skip[1] = 1;
     assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f), 0);
 }
 
@@ -141,7 +140,7 @@ static void test_textgrid(void **state)
     (void)state;
     sl_label_writer w;
     writer(&w, SL_FORMAT_TEXTGRID);
-    w.skip_label = 0;
+    w.skip[0] = 1;
     char buf[2048];
     assert_int_equal(sl_label_format_header(&w, buf, sizeof buf), 0);
     assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 0, 5, 1, 0.5f), 0);
@@ -183,11 +182,22 @@ static void test_textgrid(void **state)
     assert_non_null(strstr(buf, "xmax = 0.200000 \n        intervals: size = 2 \n"
                                 "        intervals [1]:\n            xmin = 0.000000 \n"
                                 "            xmax = 0.100000 \n            text = \"\" \n"));
-    w.skip_label = -1;
+    w.skip[0] = 0;
     n = sl_label_format_textgrid(&w, buf, sizeof buf, mid, 1, 30);
     assert_non_null(strstr(buf, "intervals: size = 3 "));
     assert_non_null(strstr(buf, "intervals [3]:\n            xmin = 0.200000 \n"
                                 "            xmax = 0.300000 \n            text = \"\" \n"));
+    /* several classes skipped: the first three segments' time is one empty
+     * interval, speech alone kept */
+    const sl_frame_segment three[] = {{0, 57, 2}, {57, 100, 0}, {100, 120, 2}, {120, 150, 1}};
+    w.skip[0] = w.skip[2] = 1;
+    n = sl_label_format_textgrid(&w, buf, sizeof buf, three, 4, 150);
+    assert_non_null(strstr(buf, "intervals: size = 2 \n        intervals [1]:\n"
+                                "            xmin = 0.000000 \n            xmax = 1.200000 \n"
+                                "            text = \"\" \n        intervals [2]:\n"
+                                "            xmin = 1.200000 \n            xmax = 1.500000 \n"
+                                "            text = \"speech\" \n"));
+    w.skip[0] = w.skip[2] = 0;
     /* overlapping segments and unknown classes are refused */
     const sl_frame_segment overlap[] = {{0, 20, 1}, {10, 30, 1}}, bad[] = {{0, 20, 3}};
     assert_int_equal(sl_label_format_textgrid(&w, buf, sizeof buf, overlap, 2, 30), -1);
