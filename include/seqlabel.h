@@ -561,6 +561,13 @@ typedef struct {
  * ("-" is used then). */
 void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_model *m,
                           const char *file_id);
+/* Sets w->skip from a comma-separated list of the writer's class names
+ * ("silence,noise"; spaces around a name ignored): keep_only 0, the segments
+ * of those classes are left out (the command's --skip, the element's
+ * skip-classes); 1, those of every other class are (--only, only-classes).
+ * 0, or -1 with a message naming an unknown class. */
+int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only, char *err,
+                             size_t errlen);
 /* Each formats one piece of text into buf (NUL-terminated, truncated to len like
  * snprintf) and returns the length it needs, 0 when the format has nothing for
  * this call (e.g. segments in the frames format), or -1 on a bad argument.

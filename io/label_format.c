@@ -3,6 +3,7 @@
  * document. Formatting into caller buffers (not FILE *) so
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -89,6 +90,41 @@ static int valid(const sl_label_writer *w, char *buf, size_t len)
     if (len)
         buf[0] = '\0';
     return 1;
+}
+
+int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only, char *err,
+                             size_t errlen)
+{
+    unsigned char named[SL_MAX_CLASSES] = {0};
+    for (const char *p = list ? list : ""; *p;) {
+        const char *end = strchr(p, ',');
+        size_t len = end ? (size_t)(end - p) : strlen(p);
+        const char *a = p, *b = p + len;
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        if (b > a) {
+            int k = 0;
+            while (k < w->n_classes &&
+                   (strncmp(w->class_names[k], a, (size_t)(b - a)) || w->class_names[k][b - a]))
+                k++;
+            if (k == w->n_classes) {
+                sl_text t = {err, errlen, 0};
+                sl_text_put(&t, "no class '%.*s' (the model's classes:", (int)(b - a), a);
+                for (k = 0; k < w->n_classes; k++)
+                    sl_text_put(&t, "%s %s", k ? "," : "", w->class_names[k]);
+                sl_text_put(&t, ")");
+                sl_text_finish(&t);
+                return -1;
+            }
+            named[k] = 1;
+        }
+        p += len + (end != NULL);
+    }
+    for (int k = 0; k < w->n_classes; k++)
+        w->skip[k] = keep_only ? !named[k] : named[k];
+    return 0;
 }
 
 int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len)

@@ -132,7 +132,8 @@ static void usage(FILE *fp)
         "  --pad-after S           ... and end S seconds later [0]\n"
         "  --padding S             both (the element's property)\n"
         "  The element's property names work too: --min-durations, --target-class,\n"
-        "  --threshold-on, --threshold-off, --num-threads.\n"
+        "  --threshold-on, --threshold-off, --num-threads, --skip-classes,\n"
+        "  --only-classes.\n"
         "\n"
         "input:\n"
         "  --raw-format ENC        headerless input: s16le|f32le|ulaw|alaw|gsm|g722\n"
@@ -191,6 +192,8 @@ static const struct option long_opts[] = {
     {"threshold-off", required_argument, NULL, OPT_OFF},
     {"padding", required_argument, NULL, OPT_PADDING},
     {"num-threads", required_argument, NULL, OPT_THREADS},
+    {"skip-classes", required_argument, NULL, OPT_SKIP},
+    {"only-classes", required_argument, NULL, OPT_ONLY},
     {"raw-format", required_argument, NULL, OPT_RAW},
     {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
@@ -206,7 +209,6 @@ static const struct option long_opts[] = {
 
 typedef struct {
     const char *out_path, *model_path, *min_dur, *target, *skip, *only, *cut_path, *split_dir;
-    unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only: 1 for a class left out */
     double split_max; /* --split-max seconds, 0: none */
     int cut_silence;
     sl_label_format format;
@@ -386,7 +388,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
 
     const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
-    memcpy(t.w.skip, a->skipped, sizeof t.w.skip);
+    if (a->skip || a->only) /* checked before the first input */
+        sl_label_writer_set_skip(&t.w, a->skip ? a->skip : a->only, !a->skip, err, sizeof err);
     t.w.jsonl_segments = a->segments;
     t.cap = 4096;
     t.buf = malloc(t.cap);
@@ -628,29 +631,6 @@ static int parse_args(int argc, char **argv, label_args *a)
     return 0;
 }
 
-/* --skip LIST or --only LIST (class names, comma-separated) into a->skipped.
- * 0, or 1 (said). */
-static int parse_class_set(label_args *a, const sl_model *m, const char *model_path)
-{
-    if (a->skip && a->only)
-        return cli_error("--skip and --only: one or the other"), 1;
-    const char *opt = a->skip ? "--skip" : "--only";
-    unsigned char named[SL_MAX_CLASSES] = {0};
-    char list[1024];
-    if ((size_t)snprintf(list, sizeof list, "%s", a->skip ? a->skip : a->only) >= sizeof list)
-        return cli_error("%s: the list is too long", opt), 1;
-    char *save = NULL;
-    for (char *name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
-        int k = sl_model_class_index(m, name);
-        if (k < 0)
-            return cli_error("%s: %s has no class '%s'", opt, model_path, name), 1;
-        named[k] = 1;
-    }
-    for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
-        a->skipped[k] = a->skip ? named[k] : !named[k];
-    return 0;
-}
-
 /* One run of the command over its inputs: what labelling input i needs. */
 typedef struct {
     const label_args *a;
@@ -850,8 +830,14 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--min-duration: %s", err);
     if (!rc && a.target && (a.cfg.decoder.target_class = sl_model_class_index(m, a.target)) < 0)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
-    if (!rc && (a.skip || a.only))
-        rc = parse_class_set(&a, m, model_path);
+    if (!rc && a.skip && a.only)
+        rc = cli_error("--skip and --only: one or the other");
+    if (!rc && (a.skip || a.only)) { /* checked here once, set per input */
+        sl_label_writer w;
+        sl_label_writer_init(&w, a.format, m, NULL);
+        if (sl_label_writer_set_skip(&w, a.skip ? a.skip : a.only, !a.skip, err, sizeof err) != 0)
+            rc = cli_error("%s: %s: %s", a.skip ? "--skip" : "--only", model_path, err);
+    }
     /* output folders are made as needed, once nothing is refused (their
      * subfolders per input later) */
     if (!rc && ((to_dir && cli_make_dir(a.out_path)) || (cut_to_dir && cli_make_dir(a.cut_path)) ||

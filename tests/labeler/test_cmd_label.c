@@ -923,12 +923,20 @@ static void test_skip_and_only(void **state)
         const char *opt, *names;
         int keep;
     } cases[] = {{"--skip", "music", 0}, {"--skip", "silence,speech", 0}, {"--only", "silence", 1},
-                 {"--only", "speech,music", 1}}; /* the test model finds silence and music */
-    for (int c = 0; c < 4; c++) {
+                 {"--only", "speech,music", 1}, /* the test model finds silence and music */
+                 {"--skip-classes", "' silence , speech'", 0}, /* the element's name and spaces */
+                 {"--only-classes", "music", 1}};
+    for (int c = 0; c < 6; c++) {
         char args[256];
         snprintf(args, sizeof args, "in.wav --model m.slm %s %s -o so.txt", cases[c].opt, cases[c].names);
         assert_int_equal(run_label(args), 0);
-        char *got = slurp("so.txt"), *want = lines_of(all, cases[c].names, cases[c].keep);
+        char names[64]; /* without the quotes and spaces */
+        size_t k = 0;
+        for (const char *p = cases[c].names; *p; p++)
+            if (*p != '\'' && *p != ' ')
+                names[k++] = *p;
+        names[k] = '\0';
+        char *got = slurp("so.txt"), *want = lines_of(all, names, cases[c].keep);
         assert_true(strlen(want) > 0 && strlen(want) < strlen(all));
         assert_string_equal(got, want);
         free(got);
@@ -938,7 +946,8 @@ static void test_skip_and_only(void **state)
     sh("grep -q 'text = \"music\"' so.TextGrid && grep -q 'text = \"\"' so.TextGrid && "
        "! grep -q 'text = \"silence\"' so.TextGrid");
     free(all);
-    expect_error("in.wav --model m.slm --only speech,bird", 2, "--only: m.slm has no class 'bird'");
+    expect_error("in.wav --model m.slm --only speech,bird", 2,
+                 "--only: m.slm: no class 'bird' (the model's classes: silence, speech, music)");
     expect_error("in.wav --model m.slm --only speech --skip music", 2, "one or the other");
 }
 
