@@ -231,6 +231,7 @@ typedef struct {
     /* TextGrid: the segments, written whole at the end */
     sl_frame_segment *segs;
     size_t n_segs, segs_cap;
+    int64_t frames; /* labelled so far: the TextGrid's end, whatever it leaves out */
 } text_sink;
 
 static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), void *arg)
@@ -281,6 +282,7 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 {
     (void)n_classes;
     text_sink *t = user;
+    t->frames = index + 1;
     for (int c = 0; c < 2; c++)
         if (t->cuts[c] && cli_cut_frame(t->cuts[c], label == t->target, probs[t->target]) != 0) {
             t->cut_failed |= 1 << c;
@@ -476,8 +478,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
         rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
     if (!rc && a->format == SL_FORMAT_TEXTGRID) { /* a document: written whole at the end */
-        int64_t frames = sl_labeler_frames_emitted(l);
-        if (emit_text(&t, format_textgrid(&t, &frames), format_textgrid, &frames) != 0 && !t.failed)
+        if (emit_text(&t, format_textgrid(&t, &t.frames), format_textgrid, &t.frames) != 0 &&
+            !t.failed)
             rc = cli_error("%s: out of memory", out_path);
     }
     if (progress)

@@ -945,6 +945,13 @@ static void test_skip_and_only(void **state)
     assert_int_equal(run_label("in.wav --model m.slm --only music --format textgrid -o so.TextGrid"), 0);
     sh("grep -q 'text = \"music\"' so.TextGrid && grep -q 'text = \"\"' so.TextGrid && "
        "! grep -q 'text = \"silence\"' so.TextGrid");
+    /* the tier covers the whole input however much is left out, also when the
+     * last segment or every one is */
+    assert_int_equal(run_label("in.wav --model m.slm --format textgrid -o so-all.TextGrid"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --only speech --format textgrid -o so-none.TextGrid"), 0);
+    sh("x=$(grep -m1 xmax so-all.TextGrid) && test \"$x\" != 'xmax = 0.000000 ' && "
+       "test \"$(grep -m1 xmax so.TextGrid)\" = \"$x\" && test \"$(grep -m1 xmax so-none.TextGrid)\" = \"$x\" && "
+       "grep -q 'intervals: size = 1 ' so-none.TextGrid");
     free(all);
     expect_error("in.wav --model m.slm --only speech,bird", 2,
                  "--only: m.slm: no class 'bird' (the model's classes: silence, speech, music)");
