@@ -44,6 +44,8 @@ enum {
   PROP_LABEL_FORMAT,
   PROP_NUM_THREADS,
   PROP_GATE,
+  PROP_SKIP_CLASSES,
+  PROP_ONLY_CLASSES,
   PROP_LATENCY,
 };
 
@@ -61,7 +63,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 static GstStaticPadTemplate labels_template = GST_STATIC_PAD_TEMPLATE ("labels",
     GST_PAD_SRC, GST_PAD_REQUEST,
     GST_STATIC_CAPS ("text/x-raw, format = (string) utf8; application/x-json; "
-        "application/x-subtitle-vtt"));
+        "application/x-subtitle-vtt; application/x-praat-textgrid"));
 
 #define gst_seqlabel_parent_class parent_class
 G_DEFINE_TYPE (GstSeqLabel, gst_seqlabel, GST_TYPE_BASE_TRANSFORM);
@@ -137,6 +139,9 @@ gst_seqlabel_format_get_type (void)
         "subtitle muxers and textoverlay need not wait for a segment's end", "text"},
     {GST_SEQLABEL_FORMAT_WEBVTT,
         "WebVTT subtitles: the header, then a cue per segment (a .vtt file)", "webvtt"},
+    {GST_SEQLABEL_FORMAT_TEXTGRID,
+        "Praat TextGrid (also for ELAN): one interval tier, written whole when the "
+        "stream ends (EOS)", "textgrid"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {
@@ -220,6 +225,14 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
     case PROP_GATE:
       self->gate = g_value_get_enum (value);
       break;
+    case PROP_SKIP_CLASSES:
+      g_free (p->skip_classes);
+      p->skip_classes = g_value_dup_string (value);
+      break;
+    case PROP_ONLY_CLASSES:
+      g_free (p->only_classes);
+      p->only_classes = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -289,6 +302,12 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_GATE:
       g_value_set_enum (value, self->gate);
+      break;
+    case PROP_SKIP_CLASSES:
+      g_value_set_string (value, p->skip_classes);
+      break;
+    case PROP_ONLY_CLASSES:
+      g_value_set_string (value, p->only_classes);
       break;
     case PROP_LATENCY:
       g_value_set_uint64 (value, self->latency);
@@ -428,6 +447,8 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       /* a flush (a seek) discards the run: its tail is not wanted */
       gst_seqlabel_reset_run (self);
+      g_array_set_size (self->textgrid_segs, 0);
+      self->textgrid_end = 0;
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       self->labelpad_need_segment = TRUE;
       break;
@@ -467,6 +488,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       if (self->run_started)
         gst_seqlabel_finish_run (self);
       gst_seqlabel_reset_run (self);
+      gst_seqlabel_labelpad_textgrid (self);
       gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
       break;
     case GST_EVENT_CAPS:
@@ -547,6 +569,8 @@ gst_seqlabel_start (GstBaseTransform * trans)
 
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   self->have_info = FALSE;
+  g_array_set_size (self->textgrid_segs, 0);
+  self->textgrid_end = 0;
   self->labelpad_need_start = TRUE;
   self->labelpad_need_segment = TRUE;
   if (!gst_seqlabel_ensure_model (self, TRUE) || !gst_seqlabel_open (self))
@@ -588,6 +612,9 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.model_path);
   g_free (self->props.min_durations);
   g_free (self->props.target_class);
+  g_free (self->props.skip_classes);
+  g_free (self->props.only_classes);
+  g_array_free (self->textgrid_segs, TRUE);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);
@@ -630,6 +657,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->piece_label = -1;
   self->frames = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
+  self->textgrid_segs = g_array_new (FALSE, FALSE, sizeof (sl_frame_segment));
   self->unpacked = g_byte_array_new ();
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   g_mutex_init (&self->model_lock);
@@ -738,6 +766,16 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "target-class): drop or silence holds the audio until it is labelled, "
           "which adds one frame hop to the latency", gst_seqlabel_gate_get_type (),
           DEFAULT_GATE, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_SKIP_CLASSES,
+      g_param_spec_string ("skip-classes", "Skip classes",
+          "Segment formats on the labels pad: leave out the segments of these classes, "
+          "e.g. \"silence\" or \"silence,noise\" (a gap event instead; textgrid: empty "
+          "intervals); bus messages and metas keep every frame", NULL, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_ONLY_CLASSES,
+      g_param_spec_string ("only-classes", "Only classes",
+          "Segment formats on the labels pad: only the segments of these classes, e.g. "
+          "\"speech\" with target-class=speech (a VAD's segments); not with skip-classes",
+          NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_uint64 ("latency", "Latency",
           "How long after its audio a frame's label is final, in nanoseconds "

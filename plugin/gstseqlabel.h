@@ -35,6 +35,7 @@ typedef enum {
   GST_SEQLABEL_FORMAT_TEXT = 5,           /* the bare label, segments cut into pieces of
                                              at most 0.25 s (subtitles, textoverlay) */
   GST_SEQLABEL_FORMAT_WEBVTT = 6,         /* WebVTT: the header, then a cue per segment */
+  GST_SEQLABEL_FORMAT_TEXTGRID = 7,       /* Praat TextGrid: one document at EOS */
 } GstSeqLabelFormat;
 
 typedef enum {
@@ -70,6 +71,8 @@ typedef struct {
   gdouble threshold_off;
   gdouble padding;         /* seconds, before and after target segments */
   gint num_threads;
+  gchar *skip_classes;     /* labels pad: "class,..." whose segments are left out */
+  gchar *only_classes;     /* ... or the only ones kept (one of the two) */
 } GstSeqLabelSettings;
 
 struct _GstSeqLabel {
@@ -121,6 +124,8 @@ struct _GstSeqLabel {
   gint64 piece_start;       /* its first frame (run index) */
   gint piece_len;
   gsize text_len;
+  GArray *textgrid_segs;    /* "textgrid": sl_frame_segment in stream frames, until EOS */
+  gint64 textgrid_end;      /* the stream frame after the last labelled one */
 
   /* --- the gate (seqlabel_gate.c; streaming thread): the audio is held until
    * its frames are labelled, then passes, is dropped or silenced --- */
@@ -170,6 +175,8 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
+/* label-format=textgrid: the document of the segments so far (at EOS). */
+void gst_seqlabel_labelpad_textgrid (GstSeqLabel * self);
 
 /* seqlabel_models.c: one loaded model per file for the whole process. NULL with
  * err set when it cannot be loaded; every model got is released once. */

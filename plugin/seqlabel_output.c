@@ -72,6 +72,8 @@ gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
     return gst_caps_new_empty_simple ("application/x-json");
   if (format == GST_SEQLABEL_FORMAT_WEBVTT)
     return gst_caps_new_empty_simple ("application/x-subtitle-vtt");
+  if (format == GST_SEQLABEL_FORMAT_TEXTGRID)
+    return gst_caps_new_empty_simple ("application/x-praat-textgrid");
   return gst_caps_new_simple ("text/x-raw", "format", G_TYPE_STRING, "utf8", NULL);
 }
 
@@ -297,4 +299,42 @@ gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts)
   if (!GST_CLOCK_TIME_IS_VALID (ts))
     return;
   gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, 0));
+}
+
+/* label-format=textgrid: a TextGrid states its size before its intervals, so
+ * it is one buffer when the stream ends, covering the stream from time 0 (the
+ * runs' frames in one timeline; time between runs empty intervals). */
+void
+gst_seqlabel_labelpad_textgrid (GstSeqLabel * self)
+{
+  GstPad *pad;
+  gsize len;
+  gchar *doc;
+  int n;
+
+  if (self->label_format != GST_SEQLABEL_FORMAT_TEXTGRID || self->labeler == NULL)
+    return;
+  pad = labelpad_ref (self);
+  if (pad != NULL) {
+    const sl_frame_segment *segs = (const sl_frame_segment *) self->textgrid_segs->data;
+    n = sl_label_format_textgrid (&self->writer, NULL, 0, segs, self->textgrid_segs->len,
+        self->textgrid_end);
+    if (n < 0) {
+      /* segments out of order: a stream whose time went back without a flush */
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("seqlabel: no TextGrid: the stream's time went back without a flush"), (NULL));
+    } else {
+      len = (gsize) n + 1;
+      doc = g_malloc (len);
+      sl_label_format_textgrid (&self->writer, doc, len, segs, self->textgrid_segs->len,
+          self->textgrid_end);
+      gst_seqlabel_labelpad_push_text (self, pad, self->segment.start,
+          gst_util_uint64_scale ((guint64) self->textgrid_end * (guint64) self->hop,
+              GST_SECOND, (guint64) self->rate), doc, (gsize) n);
+      g_free (doc);
+    }
+    gst_object_unref (pad);
+  }
+  g_array_set_size (self->textgrid_segs, 0);
+  self->textgrid_end = 0;
 }

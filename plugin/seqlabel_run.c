@@ -109,6 +109,8 @@ library_format (GstSeqLabelFormat f)
       return SL_FORMAT_RTTM;
     case GST_SEQLABEL_FORMAT_WEBVTT:
       return SL_FORMAT_WEBVTT;
+    case GST_SEQLABEL_FORMAT_TEXTGRID:
+      return SL_FORMAT_TEXTGRID;
     case GST_SEQLABEL_FORMAT_AUDACITY:
     case GST_SEQLABEL_FORMAT_TEXT:
     default:
@@ -137,12 +139,15 @@ gst_seqlabel_open (GstSeqLabel * self)
   GstSeqLabelFormat format;
   GstSeqLabelGate gate;
   sl_labeler *lab;
+  sl_label_writer writer;
   gboolean ok = FALSE;
 
   GST_OBJECT_LOCK (self);
   p = self->props;
   p.min_durations = g_strdup (self->props.min_durations);
   p.target_class = g_strdup (self->props.target_class);
+  p.skip_classes = g_strdup (self->props.skip_classes);
+  p.only_classes = g_strdup (self->props.only_classes);
   format = self->label_format;
   gate = self->gate;
   GST_OBJECT_UNLOCK (self);
@@ -188,6 +193,24 @@ gst_seqlabel_open (GstSeqLabel * self)
     goto out;
   }
 
+  sl_label_writer_init (&writer, library_format (format), self->model, NULL);
+  writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
+  if (p.skip_classes && p.skip_classes[0] && p.only_classes && p.only_classes[0]) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: skip-classes and only-classes: one or the other"), (NULL));
+    goto out;
+  }
+  if ((p.skip_classes && p.skip_classes[0] &&
+          sl_label_writer_set_skip (&writer, p.skip_classes, 0, err, sizeof err) != 0) ||
+      (p.only_classes && p.only_classes[0] &&
+          sl_label_writer_set_skip (&writer, p.only_classes, 1, err, sizeof err) != 0)) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: %s \"%s\": model %s: %s", p.skip_classes && p.skip_classes[0] ?
+            "skip-classes" : "only-classes", p.skip_classes && p.skip_classes[0] ?
+            p.skip_classes : p.only_classes, self->model_loaded_path, err), (NULL));
+    goto out;
+  }
+
   lab = sl_labeler_new (self->model, &cfg, err, sizeof err);
   if (lab == NULL) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
@@ -202,8 +225,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   GST_OBJECT_LOCK (self);
   self->labeler = lab;
   self->latency = run_latency (self, NULL);
-  sl_label_writer_init (&self->writer, library_format (format), self->model, NULL);
-  self->writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
+  self->writer = writer;
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "labeler ready, latency %" GST_TIME_FORMAT " (%" G_GINT64_FORMAT
       " samples)", GST_TIME_ARGS (self->latency), sl_labeler_latency_samples (lab));
@@ -212,6 +234,8 @@ gst_seqlabel_open (GstSeqLabel * self)
 out:
   g_free (p.min_durations);
   g_free (p.target_class);
+  g_free (p.skip_classes);
+  g_free (p.only_classes);
   return ok;
 }
 
@@ -278,6 +302,14 @@ note_flow (GstSeqLabel * self, GstFlowReturn ret)
  * of at most TEXT_PIECE_FRAMES frames (0.25 s), each as soon as it is complete. */
 #define TEXT_PIECE_FRAMES 25
 
+/* A skipped class's time goes out as a gap event: a consumer waiting for
+ * text up to some time (a subtitle muxer, textoverlay) is told there is none. */
+static void
+push_skipped (GstSeqLabel * self, GstClockTime t0, GstClockTime t1)
+{
+  gst_seqlabel_labelpad_event (self, gst_event_new_gap (t0, t1 - t0));
+}
+
 static void
 push_text_piece (GstSeqLabel * self)
 {
@@ -285,8 +317,11 @@ push_text_piece (GstSeqLabel * self)
     GstClockTime t0 = run_frame_time (self, self->piece_start);
     GstClockTime t1 = run_frame_time (self, self->piece_start + self->piece_len);
     const char *name = g_quark_to_string (self->class_quarks[self->piece_label]);
-    note_flow (self, gst_seqlabel_labelpad_push_text (self, self->cb_labelpad, t0,
-            t1 - t0, name, strlen (name)));
+    if (self->writer.skip[self->piece_label])
+      push_skipped (self, t0, t1);
+    else
+      note_flow (self, gst_seqlabel_labelpad_push_text (self, self->cb_labelpad, t0,
+              t1 - t0, name, strlen (name)));
   }
   self->piece_label = -1;
   self->piece_len = 0;
@@ -321,6 +356,7 @@ on_frame (void *user, int64_t index, int label, float confidence,
   g_array_append_val (self->frames, f);
   g_array_append_vals (self->probs, probs, n_classes);
   self->last_is_speech = label == self->speech_class;
+  self->textgrid_end = self->frame_offset + index + 1;
   gst_seqlabel_gate_frame (self, index, label);
 
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
@@ -347,13 +383,19 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
     gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
         self->frame_offset + start, self->frame_offset + end);
 
-  if (self->cb_labelpad && !format_is_per_frame (self) &&
+  if (self->label_format == GST_SEQLABEL_FORMAT_TEXTGRID) {
+    /* a document: the segments wait for EOS (the skipped too, as empty intervals) */
+    sl_frame_segment seg = { self->frame_offset + start, self->frame_offset + end, label };
+    g_array_append_val (self->textgrid_segs, seg);
+  } else if (self->cb_labelpad && !format_is_per_frame (self) &&
       self->label_format != GST_SEQLABEL_FORMAT_TEXT) {
     int n = format_text (self, FALSE, self->frame_offset + start,
         self->frame_offset + end, label, mean_confidence, NULL);
     if (n > 0)
       note_flow (self, gst_seqlabel_labelpad_push_text (self, self->cb_labelpad,
               t0, t1 - t0, self->text, (gsize) n));
+    else if (n == 0)
+      push_skipped (self, t0, t1);
   }
   return self->cb_flow == GST_FLOW_OK ? 0 : 1;
 }

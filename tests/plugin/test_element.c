@@ -689,15 +689,20 @@ test_decoder_properties (void **state)
   free (x);
 }
 
-/* Unknown target class, bad min-durations, a missing model file: the element
+/* Unknown target class, bad min-durations, a missing model file, an unknown
+ * class in skip-classes or only-classes: the element
  * refuses to start with an error naming the setting and the value. */
 static void
 test_bad_settings (void **state)
 {
-  static const char *prop[3] = { "target-class", "min-durations", "model" };
-  static const char *val[3] = { "laughter", "speech=abc", "/nonexistent/m.slm" };
+  static const char *prop[5] = { "target-class", "min-durations", "model", "skip-classes",
+    "only-classes"
+  };
+  static const char *val[5] = { "laughter", "speech=abc", "/nonexistent/m.slm", "noise,dog",
+    "cat"
+  };
   (void) state;
-  for (int i = 0; i < 3; i++) {
+  for (int i = 0; i < 5; i++) {
     GstElement *el = gst_element_factory_make ("seqlabel", NULL);
     GstBus *bus = gst_bus_new ();
     g_object_set (el, "model", pt_model_path (), NULL);
@@ -784,7 +789,7 @@ buffer_text (GstBuffer * b)
 /* The labels pad pushes from its own task: wait for its EOS (pulling events
  * blocks up to the harness's timeout), checking the caps on the way. */
 static void
-wait_eos (GstHarness * hl, const char *media_type)
+wait_eos_gaps (GstHarness * hl, const char *media_type, GArray * gaps)
 {
   gboolean caps_seen = FALSE;
   for (;;) {
@@ -792,6 +797,14 @@ wait_eos (GstHarness * hl, const char *media_type)
     GstEventType t;
     assert_non_null (ev);
     t = GST_EVENT_TYPE (ev);
+    if (t == GST_EVENT_GAP && gaps != NULL) { /* with a duration: a skipped class's */
+      GstClockTime ts, dur;
+      gst_event_parse_gap (ev, &ts, &dur);
+      if (GST_CLOCK_TIME_IS_VALID (dur) && dur > 0) {
+        g_array_append_val (gaps, ts);
+        g_array_append_val (gaps, dur);
+      }
+    }
     if (t == GST_EVENT_CAPS) {
       GstCaps *caps;
       gst_event_parse_caps (ev, &caps);
@@ -803,6 +816,12 @@ wait_eos (GstHarness * hl, const char *media_type)
       break;
   }
   assert_true (caps_seen);
+}
+
+static void
+wait_eos (GstHarness * hl, const char *media_type)
+{
+  wait_eos_gaps (hl, media_type, NULL);
 }
 
 /* Audacity lines, one buffer per segment, with the segment's PTS/duration;
@@ -946,6 +965,78 @@ test_labels_pad_text (void **state)
   free (x);
 }
 
+/* skip-classes on the labels pad: the skipped class's time is a gap event
+ * and no text, in the "text" pieces and in segment formats alike; buffers and
+ * gaps tile the stream, each frame where its label says. */
+static void
+test_labels_pad_skip (void **state)
+{
+  static const char *names[PT_K] = { "silence", "speech", "music", "noise" };
+  static const int formats[2] = { 5, 0 };       /* text, audacity */
+  const int64_t N = 3 * PT_RATE + 50;
+  float *x = pt_signal (N, 14);
+  pt_frames ref;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, NULL);
+  for (int f = 0; f < 2; f++) {
+    const int skip = ref.label[0];
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, NULL, "label-format", formats[f],
+        "skip-classes", names[skip], NULL);
+    GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    GArray *gaps = g_array_new (FALSE, FALSE, sizeof (GstClockTime));
+    guint8 *seen = g_new0 (guint8, ref.n);
+    int64_t n_skipped = 0, n_gap = 0;
+    GstBuffer *b;
+
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    wait_eos_gaps (hl, "text/x-raw", gaps);
+    while ((b = gst_harness_try_pull (hl)) != NULL) {
+      gchar *text = buffer_text (b);
+      int64_t a = (int64_t) (GST_BUFFER_PTS (b) / (10 * GST_MSECOND));
+      int64_t z = a + (int64_t) (GST_BUFFER_DURATION (b) / (10 * GST_MSECOND));
+      if (f == 1) {             /* "start<TAB>end<TAB>label\n": the label */
+        gchar **parts = g_strsplit (g_strchomp (text), "\t", 3);
+        g_free (text);
+        text = g_strdup (parts[2]);
+        g_strfreev (parts);
+      }
+      for (int64_t i = a; i < z; i++) {
+        assert_true (i < ref.n && !seen[i]);
+        assert_string_equal (text, names[ref.label[i]]);
+        seen[i] = 1;
+      }
+      g_free (text);
+      gst_buffer_unref (b);
+    }
+    for (guint g = 0; g < gaps->len; g += 2) {
+      int64_t a = (int64_t) (g_array_index (gaps, GstClockTime, g) / (10 * GST_MSECOND));
+      int64_t z = a + (int64_t) (g_array_index (gaps, GstClockTime, g + 1) / (10 * GST_MSECOND));
+      for (int64_t i = a; i < z; i++) {
+        assert_true (i < ref.n && !seen[i]);
+        assert_int_equal (ref.label[i], skip);
+        seen[i] = 2;
+        n_gap++;
+      }
+    }
+    for (int64_t i = 0; i < ref.n; i++) {
+      assert_int_equal (seen[i], ref.label[i] == skip ? 2 : 1);
+      n_skipped += ref.label[i] == skip;
+    }
+    assert_true (n_skipped > 0 && n_skipped < ref.n && n_gap == n_skipped);
+    g_free (seen);
+    g_array_free (gaps, TRUE);
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
+  }
+  pt_frames_free (&ref);
+  free (x);
+}
+
 /* A started element with model=path. */
 static GstElement *
 started (const gchar * path)
@@ -1024,6 +1115,7 @@ main (void)
     cmocka_unit_test (test_labels_pad_audacity),
     cmocka_unit_test (test_labels_pad_jsonl),
     cmocka_unit_test (test_labels_pad_text),
+    cmocka_unit_test (test_labels_pad_skip),
     cmocka_unit_test (test_model_shared),
   };
   pt_init ();

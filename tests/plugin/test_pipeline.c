@@ -343,28 +343,35 @@ test_seek (void **state)
 }
 
 /* The labels pad written by filesink (no queue needed) is byte for byte the
- * file `seqlabel label` writes for the same file, in each format both have. */
+ * file `seqlabel label` writes for the same file, in each format both have,
+ * and with classes left out (skip-classes, only-classes: --skip, --only). */
 static void
 test_labels_file_same_as_command (void **state)
 {
-  static const char *formats[] = { "audacity", "frames", "jsonl", "webvtt" };
+  /* format, then the element's and the command's way of leaving classes out */
+  static const char *cases[][3] = { {"audacity", "", ""}, {"frames", "", ""}, {"jsonl", "", ""},
+  {"webvtt", "", ""}, {"textgrid", "", ""}, {"audacity", "skip-classes=music", "--skip=music"},
+  {"textgrid", "only-classes=music", "--only=music"}
+  };
   const int64_t N = 3 * PT_RATE + 5;
   float *x = pt_signal (N, 25);
   gchar *wav = g_build_filename (pt_tmp_dir (), "e.wav", NULL);
   gchar *txt = g_build_filename (pt_tmp_dir (), "e.txt", NULL);
   gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "e.cmd.txt", NULL);
   const char *cmd = g_getenv ("SL_SEQLABEL");
+  gchar *first = NULL;          /* audacity, nothing left out */
   (void) state;
 
   if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
     fail_msg ("SL_SEQLABEL does not name the seqlabel command");
   pt_write_wav (wav, x, N, PT_RATE, 1);
-  for (size_t f = 0; f < G_N_ELEMENTS (formats); f++) {
+  for (size_t f = 0; f < G_N_ELEMENTS (cases); f++) {
+    const char **c = cases[f];
     gchar *launch, *errs = NULL, *a = NULL, *b = NULL;
     gint status = 0;
     pt_frames got;
-    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--format", formats[f],
-      "-o", cmd_txt, wav, NULL
+    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--format", c[0],
+      "-o", cmd_txt, wav, c[2][0] ? c[2] : NULL, NULL
     };
     assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
             NULL, NULL, NULL, &errs, &status, NULL));
@@ -372,15 +379,22 @@ test_labels_file_same_as_command (void **state)
       fail_msg ("seqlabel label failed: %s", errs ? errs : "");
     pt_frames_init (&got);
     launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
-        "audioresample ! seqlabel model=%s name=l label-format=%s ! fakesink sync=true "
-        "l.labels ! filesink location=%s", wav, pt_model_path (), formats[f], txt);
+        "audioresample ! seqlabel model=%s name=l label-format=%s %s ! fakesink sync=true "
+        "l.labels ! filesink location=%s", wav, pt_model_path (), c[0], c[1], txt);
     run_pipeline (launch, &got);
     assert_true (g_file_get_contents (txt, &a, NULL, NULL));
     assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
     assert_true (strlen (b) > 0);
     if (strcmp (a, b) != 0)
-      fail_msg ("label-format=%s: the labels pad differs from seqlabel label --format %s",
-          formats[f], formats[f]);
+      fail_msg ("label-format=%s %s: the labels pad differs from seqlabel label --format %s %s",
+          c[0], c[1], c[0], c[2]);
+    if (c[1][0]) {              /* something was left out */
+      assert_true (strcmp (c[0], "audacity") || strlen (b) < strlen (first));
+      assert_true (strcmp (c[0], "textgrid") || (strstr (b, "text = \"speech\"") == NULL &&
+              strstr (b, "text = \"music\"") != NULL));
+    } else if (f == 0) {
+      first = g_strdup (b);
+    }
     g_free (a);
     g_free (b);
     g_free (errs);
@@ -393,6 +407,7 @@ test_labels_file_same_as_command (void **state)
   g_free (wav);
   g_free (txt);
   g_free (cmd_txt);
+  g_free (first);
   free (x);
 }
 
