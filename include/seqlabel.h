@@ -670,6 +670,7 @@ typedef struct {
     int64_t *confusion;
     double loss_sum; /* sum of -log p(true class) over counted frames */
     int64_t frames;  /* counted (labeled) frames */
+    int no_loss;     /* 1: scored from labels alone (sl_score_manifest): no loss */
 } sl_metrics;
 
 int sl_metrics_init(sl_metrics *mt, int n_classes);
@@ -688,12 +689,17 @@ double sl_metrics_binary_f1(const sl_metrics *mt, int k);
  * is called "speech") and the confusion matrix, as text lines starting with
  * `prefix`. class names from the model. */
 void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefix, void *fp);
+/* The same with the class names given (mt->n_classes of them). */
+void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, const char *prefix,
+                            void *fp);
 /* The same figures as one JSON object on one line (`seqlabel eval --json`):
  * {"frames", "loss", "accuracy", "macro_f1", "speech_vs_rest_f1" (null without
  * a speech class), "classes": [{"name", "precision", "recall", "f1", "frames",
  * "predicted"}...], "confusion": [[...]...] (rows: true class)}, numbers %.9g.
  * Formats into buf like snprintf and returns the length needed. */
 int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, size_t len);
+int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names, char *buf,
+                                 size_t len);
 
 /* Evaluates a model on every entry of a manifest (split filter: SL_SPLIT_NONE
  * takes all) with the labeler's own windows (the model's stream window, left
@@ -703,8 +709,39 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
  * threads (sl_encoder_set_threads), and files whose features are computed at
  * once; the metrics do not depend on them. */
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
-                         const char *cache_dir, int num_threads, int clip_edges, sl_metrics *mt,
-                         char *err, size_t errlen);
+                         const char *cache_dir, int num_threads, int clip_edges, double collar_s,
+                         sl_metrics *mt, char *err, size_t errlen);
+
+/* Scoring label files that any tool wrote (`seqlabel eval --hyp`) against a
+ * manifest's references, on a model's frames (those sl_labeler gives each
+ * entry's audio): a frame takes, in reference and hypothesis alike, the class
+ * of the segment containing its centre. */
+typedef struct {
+    const sl_feature_config *features; /* the frames: a model's feature config; NULL: the
+                                          default one (16 kHz, 25 ms windows 10 ms apart) */
+    double collar_s;   /* > 0: frames whose centre lies within collar_s of a change
+                          of the reference's frame labels are not scored (the
+                          forgiveness at boundaries VAD and diarisation scoring use) */
+    int gap_class;     /* the class of scored frames no hypothesis segment covers
+                          (e.g. a VAD's output, speech alone); -1: such a frame is
+                          an error that names the file and time */
+} sl_score_options;
+
+/* hyp: a folder holding, for each entry, <its audio's name without folder and
+ * extension>.txt (an Audacity label track), .TextGrid or .rttm (the first
+ * found), as `seqlabel label -o DIR/` writes them; or one label file for every
+ * entry, an RTTM file in particular, whose lines of file id <the audio's name>
+ * are that entry's (also "x.rttm#speech": every turn as class speech,
+ * "x.TextGrid#tier"). Names outside classes[0..n_classes) are errors. Adds to
+ * mt (initialised with n_classes; sets mt->no_loss). */
+int sl_score_manifest(const char *manifest, sl_split split, const char *hyp,
+                      const char *const *classes, int n_classes, const sl_score_options *opt,
+                      sl_metrics *mt, char *err, size_t errlen);
+/* The label names of a manifest's entries (split filter as above) that are not
+ * yet among names[0..*n), appended in order of first appearance (strdup'ed;
+ * the caller frees them); at most SL_MAX_CLASSES in all. */
+int sl_manifest_classes(const char *manifest, sl_split split, char **names, int *n, char *err,
+                        size_t errlen);
 
 typedef enum { SL_SCHEDULE_COSINE = 0, SL_SCHEDULE_LINEAR = 1 } sl_lr_schedule;
 

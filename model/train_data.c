@@ -19,9 +19,7 @@ static int selected(const sl_manifest_entry *e, unsigned mask)
     return (mask & SL_SPLIT_BIT(e->split)) != 0;
 }
 
-/* Prefixes err with "manifest:line: " so the user finds the entry. */
-static int blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err,
-                       size_t errlen)
+int sl_blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err, size_t errlen)
 {
     if (err && errlen) {
         char msg[SL_ERR_LEN];
@@ -52,7 +50,7 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
         sl_label_segment *segs;
         int ns;
         if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))
-            return blame_entry(man, e, err, errlen);
+            return sl_blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++) {
             int found = 0;
@@ -71,7 +69,7 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
         }
         sl_label_segments_free(segs, ns);
         if (rc)
-            return blame_entry(man, e, err, errlen);
+            return sl_blame_entry(man, e, err, errlen);
     }
     return 0;
 }
@@ -96,16 +94,13 @@ static void list_classes(char *buf, size_t len, const char *const *classes, int 
     }
 }
 
-/* Frame labels of one file. Segments are sorted and do not overlap (spans). */
-static int label_frames(const sl_label_segment *segs, int ns, const char *label_path,
-                        const char *audio, const sl_feature_file *ff,
-                        const sl_feature_config *fc, const char *const *classes, int n_classes,
-                        int32_t *labels, char *err, size_t errlen)
+int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *label_path,
+                          const char *audio, double duration, int hop, int rate,
+                          const char *const *classes, int n_classes, int32_t *labels,
+                          int64_t n_frames, char *err, size_t errlen)
 {
-    const double rate = fc->sample_rate, hop = sl_feature_frame_shift(fc);
-    const double duration = (double)ff->n_samples / rate;
     /* Labels are usually written with 10 ms (or coarser) rounding: allow one hop. */
-    const double slack = hop / rate + 1e-6;
+    const double slack = (double)hop / rate + 1e-6;
     int *idx = malloc((size_t)(ns > 0 ? ns : 1) * sizeof *idx);
     if (!idx)
         return sl_fail(err, errlen, "out of memory");
@@ -126,7 +121,7 @@ static int label_frames(const sl_label_segment *segs, int ns, const char *label_
         }
     }
     int k = 0;
-    for (int64_t i = 0; i < ff->n_frames; i++) {
+    for (int64_t i = 0; i < n_frames; i++) {
         double t = ((double)i + 0.5) * hop / rate;
         while (k < ns && (segs[k].end <= t || segs[k].end == segs[k].start))
             k++;
@@ -195,8 +190,11 @@ static void load_one(load_job *j, int i)
     int ns;
     if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))
         return;
-    int rc = label_frames(segs, ns, e->labels, e->audio, &df->ff, j->fc, j->class_names,
-                          j->n_classes, df->labels, err, errlen);
+    int rc = sl_segments_to_frames(segs, ns, e->labels, e->audio,
+                                   (double)df->ff.n_samples / j->fc->sample_rate,
+                                   sl_feature_frame_shift(j->fc), j->fc->sample_rate,
+                                   j->class_names, j->n_classes, df->labels, df->ff.n_frames,
+                                   err, errlen);
     sl_label_segments_free(segs, ns);
     if (rc == 0)
         le->state = LOAD_OK;
@@ -299,12 +297,12 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
             continue;
         if (access(e->audio, R_OK)) {
             sl_fail(err, errlen, "%s: cannot open the audio file", e->audio);
-            return blame_entry(man, e, err, errlen);
+            return sl_blame_entry(man, e, err, errlen);
         }
         sl_label_segment *segs;
         int ns;
         if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))
-            return blame_entry(man, e, err, errlen);
+            return sl_blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++)
             if (class_of(segs[k].name, class_names, n_classes) < 0) {
@@ -316,7 +314,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
             }
         sl_label_segments_free(segs, ns);
         if (rc)
-            return blame_entry(man, e, err, errlen);
+            return sl_blame_entry(man, e, err, errlen);
     }
     /* Features, then frame labels, of every selected entry: each file on its own,
      * so n_threads workers take the files in turn (results do not depend on them). */
@@ -370,7 +368,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
                          atomic_load(&job.done), count, cache_dir ? " and cached" : "");
         else if (job.errs[i].state == LOAD_FAILED) {
             snprintf(err, errlen, "%s", job.errs[i].msg);
-            rc = blame_entry(man, job.entries[i], err, errlen);
+            rc = sl_blame_entry(man, job.entries[i], err, errlen);
         }
     }
     /* Repeats borrow their first entry's arrays (which come before them). */

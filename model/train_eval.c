@@ -86,6 +86,14 @@ double sl_metrics_macro_f1(const sl_metrics *mt)
     return used ? sum / used : 0.0;
 }
 
+static int class_named(const char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], name))
+            return k;
+    return -1;
+}
+
 double sl_metrics_binary_f1(const sl_metrics *mt, int k)
 {
     int64_t tp, truth, pred;
@@ -93,14 +101,16 @@ double sl_metrics_binary_f1(const sl_metrics *mt, int k)
     return truth + pred ? 2.0 * (double)tp / (double)(truth + pred) : 0.0;
 }
 
-void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefix, void *fpv)
+void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, const char *prefix,
+                            void *fpv)
 {
     FILE *fp = fpv;
     int n = mt->n_classes;
-    fprintf(fp, "%sframes %lld  loss %.4f  accuracy %.4f  macro_f1 %.4f\n", prefix,
-            (long long)mt->frames, sl_metrics_loss(mt), sl_metrics_accuracy(mt),
-            sl_metrics_macro_f1(mt));
-    int speech = sl_model_class_index(m, "speech");
+    fprintf(fp, "%sframes %lld  ", prefix, (long long)mt->frames);
+    if (!mt->no_loss)
+        fprintf(fp, "loss %.4f  ", sl_metrics_loss(mt));
+    fprintf(fp, "accuracy %.4f  macro_f1 %.4f\n", sl_metrics_accuracy(mt), sl_metrics_macro_f1(mt));
+    int speech = class_named(names, n, "speech");
     if (speech >= 0)
         fprintf(fp, "%sspeech_vs_rest_f1 %.4f\n", prefix, sl_metrics_binary_f1(mt, speech));
     fprintf(fp, "%s%-16s %9s %9s %9s %10s\n", prefix, "class", "precision", "recall", "f1",
@@ -110,27 +120,46 @@ void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefi
         int64_t tp, truth, pred;
         sl_metrics_class(mt, k, &p, &r, &f);
         class_counts(mt, k, &tp, &truth, &pred);
-        fprintf(fp, "%s%-16s %9.4f %9.4f %9.4f %10lld\n", prefix, sl_model_class_name(m, k), p,
-                r, f, (long long)truth);
+        fprintf(fp, "%s%-16s %9.4f %9.4f %9.4f %10lld\n", prefix, names[k], p, r, f,
+                (long long)truth);
     }
     fprintf(fp, "%sconfusion (rows: true class, columns: predicted)\n%s%-16s", prefix, prefix, "");
     for (int k = 0; k < n; k++)
-        fprintf(fp, " %10.10s", sl_model_class_name(m, k));
+        fprintf(fp, " %10.10s", names[k]);
     fputc('\n', fp);
     for (int t = 0; t < n; t++) {
-        fprintf(fp, "%s%-16s", prefix, sl_model_class_name(m, t));
+        fprintf(fp, "%s%-16s", prefix, names[t]);
         for (int p = 0; p < n; p++)
             fprintf(fp, " %10lld", (long long)mt->confusion[t * n + p]);
         fputc('\n', fp);
     }
 }
 
-int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, size_t len)
+/* The model's class names, for the functions that take names. */
+static void model_names(const sl_model *m, const char **names)
+{
+    for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
+        names[k] = sl_model_class_name(m, k);
+}
+
+void sl_metrics_print(const sl_metrics *mt, const sl_model *m, const char *prefix, void *fp)
+{
+    const char *names[SL_MAX_CLASSES];
+    model_names(m, names);
+    sl_metrics_print_names(mt, names, prefix, fp);
+}
+
+int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names, char *buf,
+                                 size_t len)
 {
     sl_text t = {buf, len, 0};
-    int n = mt->n_classes, speech = sl_model_class_index(m, "speech");
-    sl_text_put(&t, "{\"frames\":%lld,\"loss\":%.9g,\"accuracy\":%.9g,\"macro_f1\":%.9g,"
-                "\"speech_vs_rest_f1\":", (long long)mt->frames, sl_metrics_loss(mt),
+    int n = mt->n_classes, speech = class_named(names, n, "speech");
+    sl_text_put(&t, "{\"frames\":%lld,\"loss\":", (long long)mt->frames);
+    if (mt->no_loss)
+        sl_text_put(&t, "null");
+    else
+        sl_text_put(&t, "%.9g", sl_metrics_loss(mt));
+    sl_text_put(&t, ",\"accuracy\":%.9g,\"macro_f1\":%.9g,\"speech_vs_rest_f1\":",
                 sl_metrics_accuracy(mt), sl_metrics_macro_f1(mt));
     if (speech >= 0)
         sl_text_put(&t, "%.9g", sl_metrics_binary_f1(mt, speech));
@@ -143,7 +172,7 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
         sl_metrics_class(mt, k, &p, &r, &f);
         class_counts(mt, k, &tp, &truth, &pred);
         sl_text_put(&t, "%s{\"name\":", k ? "," : "");
-        sl_text_json_string(&t, sl_model_class_name(m, k));
+        sl_text_json_string(&t, names[k]);
         sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,\"frames\":%lld,"
                     "\"predicted\":%lld}", p, r, f, (long long)truth, (long long)pred);
     }
@@ -156,6 +185,13 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
     }
     sl_text_put(&t, "]}\n");
     return sl_text_finish(&t);
+}
+
+int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, size_t len)
+{
+    const char *names[SL_MAX_CLASSES];
+    model_names(m, names);
+    return sl_metrics_format_json_names(mt, names, buf, len);
 }
 
 /* Core block k covers frames [k*core, (k+1)*core); the encoder sees
@@ -247,16 +283,13 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
 }
 
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
-                         const char *cache_dir, int num_threads, int clip_edges, sl_metrics *mt,
-                         char *err, size_t errlen)
+                         const char *cache_dir, int num_threads, int clip_edges, double collar_s,
+                         sl_metrics *mt, char *err, size_t errlen)
 {
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;
-    unsigned mask = split == SL_SPLIT_NONE
-                        ? SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN) |
-                              SL_SPLIT_BIT(SL_SPLIT_VALID) | SL_SPLIT_BIT(SL_SPLIT_TEST)
-                        : SL_SPLIT_BIT(split);
+    unsigned mask = sl_split_mask(split);
     const sl_model_config *c = sl_model_get_config(m);
     const char *names[SL_MAX_CLASSES];
     for (int k = 0; k < c->n_classes; k++)
@@ -270,6 +303,13 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
     if (rc == 0 && ds.labeled == 0)
         rc = sl_fail(err, errlen, "%s: no frame is labelled (the label files cover no audio)",
                      manifest);
+    const sl_feature_config *fc = sl_model_feature_config(m);
+    for (int i = 0; rc == 0 && collar_s > 0 && i < ds.n_files; i++)
+        if (!ds.files[i].borrowed) /* an entry listed again shares the first's labels */
+            rc = sl_labels_collar(ds.files[i].labels, ds.files[i].ff.n_frames,
+                                  sl_feature_frame_shift(fc), fc->sample_rate, collar_s)
+                     ? sl_fail(err, errlen, "out of memory")
+                     : 0;
     if (rc == 0)
         rc = sl_eval_dataset(m, &ds, num_threads, clip_edges, mt, err, errlen);
     sl_dataset_free(&ds);

@@ -117,11 +117,34 @@ typedef struct {
 
 /* Entries of `man` whose split bit (1 << split) is in split_mask. */
 #define SL_SPLIT_BIT(s) (1u << (unsigned)(s))
+/* The entries a split filter takes: SL_SPLIT_NONE, every entry. */
+static inline unsigned sl_split_mask(sl_split split)
+{
+    return split == SL_SPLIT_NONE ? SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN) |
+                                        SL_SPLIT_BIT(SL_SPLIT_VALID) | SL_SPLIT_BIT(SL_SPLIT_TEST)
+                                  : SL_SPLIT_BIT(split);
+}
 
+/* Prefixes err with "manifest:line: " so the user finds the entry; returns -1. */
+int sl_blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err, size_t errlen);
 /* Appends the label names of the selected entries that are not yet in
  * names[0..*n) (order of first appearance). Errors name the file and line. */
 int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char **names, int *n,
                                char *err, size_t errlen);
+/* Frame labels of one audio file of `duration` seconds: frame i (of n_frames,
+ * hop samples apart at rate) takes the class of the segment containing its
+ * centre (i + 0.5) * hop / rate, -1 where none does (the manifests' rule).
+ * Segments are sorted and do not overlap; a name not among classes, or a
+ * segment ending more than a hop after the audio, is an error naming
+ * label_path and the line. */
+int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *label_path,
+                          const char *audio, double duration, int hop, int rate,
+                          const char *const *classes, int n_classes, int32_t *labels,
+                          int64_t n_frames, char *err, size_t errlen);
+/* Leaves out of scoring (-1) the frames whose centre lies within collar_s
+ * seconds of a change of the labels (from one class to another, or to or from
+ * unlabelled), decided on the labels as given. */
+int sl_labels_collar(int32_t *labels, int64_t n_frames, int hop, int rate, double collar_s);
 /* Loads features (via the cache) and frame labels of the selected entries.
  * Labels must be among class_names (errors name the label file and line);
  * segments may not end after the audio (one hop of rounding allowed). */

@@ -1,6 +1,7 @@
 /* `seqlabel eval --model M --manifest SET.tsv`: frame metrics of a model on a
  * labeled set, computed in the streaming labeler's own windows (the same
- * report the trainer prints for its validation set). */
+ * report the trainer prints for its validation set); with --hyp, the same
+ * figures of label files any tool wrote (sl_score_manifest). */
 #include <cblas.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -15,11 +16,27 @@ static void usage(FILE *fp)
 {
     fprintf(fp,
         "usage: seqlabel eval --model MODEL --manifest SET.tsv [OPTIONS]\n"
+        "       seqlabel eval --hyp LABELS --manifest SET.tsv [OPTIONS]\n"
         "\n"
         "Frame accuracy, loss, per-class precision/recall/F1, macro F1, speech-vs-rest F1\n"
-        "(when the model has a 'speech' class) and the confusion matrix of MODEL on the\n"
-        "labeled files of SET.tsv (audio<TAB>labels[<TAB>split], as for train).\n"
+        "(when there is a 'speech' class) and the confusion matrix of MODEL on the\n"
+        "labeled files of SET.tsv (audio<TAB>labels[<TAB>split], as for train); with\n"
+        "--hyp, of the label files any tool wrote for them (no loss), on the same\n"
+        "10 ms frames (a model's, with --model).\n"
         "\n"
+        "  --hyp LABELS              a folder holding NAME.txt (Audacity), NAME.TextGrid\n"
+        "                            or NAME.rttm for each audio file NAME.* of SET.tsv\n"
+        "                            (as seqlabel label -o DIR/ writes them), or one\n"
+        "                            RTTM file with every file's lines (file id NAME;\n"
+        "                            x.rttm#speech: every turn as class speech)\n"
+        "  --hyp-gap CLASS           the class of time no hypothesis segment covers\n"
+        "                            (a VAD's speech-only output: e.g. silence) [such\n"
+        "                            time is an error]\n"
+        "  --classes a,b,c           with --hyp and no model: the classes and their\n"
+        "                            order [the references' names, first seen first]\n"
+        "  --collar S                frames within S seconds of a change of the\n"
+        "                            reference's labels are not scored (the forgiveness\n"
+        "                            at boundaries of VAD scoring, e.g. 0.25) [0]\n"
         "  --split train|valid|test  only the lines of that split [all lines]\n"
         "  --cache-dir DIR           feature cache [as train]\n"
         "  --no-cache                keep features in memory only\n"
@@ -32,17 +49,111 @@ static void usage(FILE *fp)
         "                            the table\n");
 }
 
+/* The figures on standard output: the table, or one JSON object. 0, or 1 (said). */
+static int report(const sl_metrics *mt, const char *const *names, const char *what,
+                  const char *source, const char *manifest, int json)
+{
+    if (!json) {
+        printf("%s %s  set %s\n", what, source, manifest);
+        sl_metrics_print_names(mt, names, "", stdout);
+        return 0;
+    }
+    int n = sl_metrics_format_json_names(mt, names, NULL, 0);
+    char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
+    if (!text)
+        return cli_error("out of memory");
+    sl_metrics_format_json_names(mt, names, text, (size_t)n + 1);
+    fputs(text, stdout);
+    free(text);
+    return 0;
+}
+
+/* The classes of --hyp scoring into names (strdup'ed, *n of them): --classes,
+ * else the model's (and its frames' settings into grid), else the references' names.
+ * 0, or 1 (said). */
+static int hypothesis_classes(const char *manifest, sl_split split, const char *model_path,
+                              const char *classes, char **names, int *n, sl_feature_config *grid)
+{
+    char err[SL_ERR_LEN];
+    if (model_path && classes)
+        return cli_error("--classes: --model's classes are used (give one or the other)");
+    if (classes) {
+        char list[1024];
+        snprintf(list, sizeof list, "%s", classes);
+        char *save = NULL;
+        for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
+            if (*n == SL_MAX_CLASSES)
+                return cli_error("--classes: more than %d", SL_MAX_CLASSES);
+            if (!(names[*n] = strdup(c)))
+                return cli_error("out of memory");
+            (*n)++;
+        }
+        return 0;
+    }
+    if (!model_path)
+        return sl_manifest_classes(manifest, split, names, n, err, sizeof err) ? cli_error("%s", err)
+                                                                               : 0;
+    sl_model *m = sl_model_load(model_path, err, sizeof err);
+    if (!m)
+        return cli_error("%s", err);
+    *grid = *sl_model_feature_config(m);
+    int rc = 0;
+    for (; *n < sl_model_get_config(m)->n_classes && !rc; (*n)++)
+        if (!(names[*n] = strdup(sl_model_class_name(m, *n))))
+            rc = cli_error("out of memory");
+    sl_model_free(m);
+    return rc;
+}
+
+/* --hyp: label files scored against the manifest's references. */
+static int eval_hypotheses(const char *hyp, const char *manifest, sl_split split,
+                           const char *model_path, const char *classes, const char *gap,
+                           double collar, int json)
+{
+    char err[SL_ERR_LEN];
+    char *names[SL_MAX_CLASSES];
+    int n = 0;
+    sl_feature_config grid;
+    sl_feature_config_default(&grid);
+    sl_score_options opt = {&grid, collar, -1};
+    sl_metrics mt = {0};
+    int rc = hypothesis_classes(manifest, split, model_path, classes, names, &n, &grid);
+    for (int k = 0; k < n && gap; k++)
+        if (!strcmp(names[k], gap))
+            opt.gap_class = k;
+    if (!rc && gap && opt.gap_class < 0)
+        rc = cli_error("--hyp-gap: '%s' is not one of the classes", gap);
+    if (!rc && n == 0)
+        rc = cli_error("%s: its label files name no class", manifest);
+    if (!rc && sl_metrics_init(&mt, n))
+        rc = cli_error("out of memory");
+    if (!rc && sl_score_manifest(manifest, split, hyp, (const char *const *)names, n, &opt, &mt,
+                                 err, sizeof err))
+        rc = cli_error("%s", err);
+    if (!rc)
+        rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json);
+    sl_metrics_free(&mt);
+    for (int k = 0; k < n; k++)
+        free(names[k]);
+    return rc;
+}
+
 int sl_cmd_eval(int argc, char **argv)
 {
-    enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP };
+    enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
         {"no-cache", no_argument, 0, O_NOCACHE}, {"threads", required_argument, 0, O_THREADS},
         {"clip-edges", no_argument, 0, O_CLIP}, {"json", no_argument, 0, O_JSON},
-        {"help", no_argument, 0, O_HELP}, {0, 0, 0, 0}};
-    const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL;
+        {"help", no_argument, 0, O_HELP}, {"hyp", required_argument, 0, O_HYP},
+        {"hyp-gap", required_argument, 0, O_GAP}, {"classes", required_argument, 0, O_CLASSES},
+        {"collar", required_argument, 0, O_COLLAR}, {0, 0, 0, 0}};
+    const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
+               *classes = NULL;
     int no_cache = 0, clip_edges = 0, json = 0;
+    double collar = 0.0;
     long threads = 1;
     sl_split split = SL_SPLIT_NONE;
     optind = 1;
@@ -62,6 +173,13 @@ int sl_cmd_eval(int argc, char **argv)
         case O_NOCACHE: no_cache = 1; break;
         case O_CLIP: clip_edges = 1; break;
         case O_JSON: json = 1; break;
+        case O_HYP: hyp = optarg; break;
+        case O_GAP: gap = optarg; break;
+        case O_CLASSES: classes = optarg; break;
+        case O_COLLAR:
+            if (cli_parse_float("--collar", optarg, 0.0, 60.0, &collar))
+                return 1;
+            break;
         case O_THREADS:
             if (cli_parse_int("--threads", optarg, 1, 256, &threads))
                 return 1;
@@ -77,9 +195,13 @@ int sl_cmd_eval(int argc, char **argv)
     }
     if (optind < argc)
         return cli_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
+    if (hyp && manifest)
+        return eval_hypotheses(hyp, manifest, split, model_path, classes, gap, collar, json);
+    if (gap || classes)
+        return cli_error("eval: %s goes with --hyp", gap ? "--hyp-gap" : "--classes");
     if (!model_path || !manifest) {
         usage(stderr);
-        return cli_error("eval: --model and --manifest are required");
+        return cli_error("eval: --model (or --hyp) and --manifest are required");
     }
     char cache_buf[4096];
     if (!no_cache && !cache_dir)
@@ -96,24 +218,15 @@ int sl_cmd_eval(int argc, char **argv)
         sl_model_free(m);
         return cli_error("out of memory");
     }
-    int rc = sl_evaluate_manifest(m, manifest, split, cache_dir, (int)threads, clip_edges, &mt,
-                                  err, sizeof err);
-    if (rc == 0 && json) {
-        int n = sl_metrics_format_json(&mt, m, NULL, 0);
-        char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
-        if (text) {
-            sl_metrics_format_json(&mt, m, text, (size_t)n + 1);
-            fputs(text, stdout);
-        } else {
-            rc = -1;
-            snprintf(err, sizeof err, "out of memory");
-        }
-        free(text);
-    } else if (rc == 0) {
-        printf("model %s  set %s\n", model_path, manifest);
-        sl_metrics_print(&mt, m, "", stdout);
+    int rc = sl_evaluate_manifest(m, manifest, split, cache_dir, (int)threads, clip_edges, collar,
+                                  &mt, err, sizeof err);
+    if (rc == 0) {
+        const char *names[SL_MAX_CLASSES];
+        for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
+            names[k] = sl_model_class_name(m, k);
+        rc = report(&mt, names, "model", model_path, manifest, json);
     }
     sl_metrics_free(&mt);
     sl_model_free(m);
-    return rc ? cli_error("%s", err) : 0;
+    return rc ? (rc > 0 ? 1 : cli_error("%s", err)) : 0;
 }

@@ -162,6 +162,65 @@ static void test_samples_agree(void **state)
     sl_model_free(m);
 }
 
+/* Runs a shell command; its standard output (malloc'ed), failing the test on
+ * a non-zero exit. */
+static char *run(const char *cmd)
+{
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    size_t cap = 1 << 16, len = 0, got;
+    char *out = malloc(cap);
+    assert_non_null(out);
+    while ((got = fread(out + len, 1, cap - 1 - len, p)) > 0)
+        len += got;
+    out[len] = '\0';
+    if (pclose(p) != 0)
+        fail_msg("'%s' failed", cmd);
+    return out;
+}
+
+/* Two ways to one figure: `seqlabel eval --model` scores the model's argmax in
+ * the labeler's windows; `seqlabel label -o DIR/` then `seqlabel eval --hyp
+ * DIR` scores the segments the command wrote, read back from Audacity label
+ * files (and from one RTTM file written with --jobs). The confusion matrices
+ * must be the same frame for frame, with and without a collar. */
+static void test_eval_of_labels_equals_eval_of_model(void **state)
+{
+    (void)state;
+    const char *cmd = getenv("SL_SEQLABEL");
+    assert_non_null(cmd);
+    char tmp[] = "/tmp/seqlabel-eval-XXXXXX", line[8192];
+    assert_non_null(mkdtemp(tmp));
+    snprintf(line, sizeof line, "'%s' label -q '%s'/*.wav --model '%s' -o '%s/hyp/' && "
+             "'%s' label -q '%s'/*.wav --model '%s' --format rttm -j 2 > '%s/all.rttm'",
+             cmd, samples_dir, model_path, tmp, cmd, samples_dir, model_path, tmp);
+    free(run(line));
+    const char *collars[2] = {"0", "0.25"};
+    for (int c = 0; c < 2; c++) {
+        snprintf(line, sizeof line, "'%s' eval --json --no-cache --collar %s --model '%s' "
+                 "--manifest '%s/samples.tsv'", cmd, collars[c], model_path, samples_dir);
+        char *model_json = run(line);
+        const char *hyps[2] = {"hyp", "all.rttm"};
+        for (int h = 0; h < 2; h++) {
+            snprintf(line, sizeof line, "'%s' eval --json --collar %s --hyp '%s/%s' --model '%s' "
+                     "--manifest '%s/samples.tsv'", cmd, collars[c], tmp, hyps[h], model_path,
+                     samples_dir);
+            char *hyp_json = run(line);
+            /* the same but the loss, which labels alone do not have */
+            const char *a = strstr(model_json, "\"accuracy\""), *b = strstr(hyp_json, "\"accuracy\"");
+            assert_non_null(a);
+            assert_non_null(b);
+            assert_non_null(strstr(hyp_json, "\"loss\":null"));
+            if (strcmp(a, b) != 0)
+                fail_msg("collar %s, %s:\n%s\n%s", collars[c], hyps[h], model_json, hyp_json);
+            free(hyp_json);
+        }
+        free(model_json);
+    }
+    snprintf(line, sizeof line, "rm -rf '%s'", tmp);
+    assert_int_equal(system(line), 0);
+}
+
 int main(void)
 {
     const char *root = getenv("SL_SOURCE_ROOT");
@@ -174,6 +233,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_model_classes),
         cmocka_unit_test(test_samples_agree),
+        cmocka_unit_test(test_eval_of_labels_equals_eval_of_model),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -296,6 +296,33 @@ static void eval_reports_and_checks_labels(void **state)
     assert_int_equal(tt_run(cmd, &err), 1);
     assert_non_null(strstr(err, "e3.tsv: no frame is labelled"));
     free(err);
+
+    /* --hyp: the figures of label files, and what is refused with them */
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/hyp && cp %s/a.txt %s/b.txt %s/hyp/ && %s eval --hyp %s/hyp "
+             "--manifest %s/e.tsv --json > %s/hyp.json", dir, dir, dir, dir, seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(tt_path(dir, "hyp.json"), NULL);
+    /* the references themselves: every frame right */
+    assert_non_null(strstr(out, "{\"frames\":596,\"loss\":null,\"accuracy\":1,"));
+    free(out);
+    const struct {
+        const char *args, *want;
+    } refused[] = {
+        {"--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
+        {"--hyp %s/hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
+        {"--hyp %s/hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
+        {"--hyp %s/hyp --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
+        {"--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
+    };
+    for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
+        char args[512];
+        snprintf(args, sizeof args, refused[k].args, dir, dir);
+        snprintf(cmd, sizeof cmd, "%s eval %s", seqlabel, args);
+        assert_int_equal(tt_run(cmd, &err), 1);
+        if (!strstr(err, refused[k].want))
+            fail_msg("eval %s: %s (want '%s')", args, err, refused[k].want);
+        free(err);
+    }
 }
 
 int main(void)

@@ -1,0 +1,197 @@
+/* Scoring label files against references (`seqlabel eval --hyp`): any tool's
+ * segments (a VAD's, a diariser's RTTM, `seqlabel label`'s own) on the frame
+ * grid and by the frame rule the trainer and `seqlabel eval --model` use, so
+ * the figures of a model and of its labels files are the same figures. */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "model/trainer_internal.h"
+#include "common/errors.h"
+
+int sl_labels_collar(int32_t *labels, int64_t n, int hop, int rate, double collar_s)
+{
+    if (collar_s <= 0 || n < 2)
+        return 0;
+    unsigned char *drop = calloc((size_t)n, 1);
+    if (!drop)
+        return -1;
+    /* a change between frames j and j + 1 lies at frame edge j + 1; frame i's
+     * centre i + 0.5 is within r frames of it when |i + 0.5 - (j + 1)| <= r */
+    const double r = collar_s * rate / hop + 1e-9;
+    for (int64_t j = 0; j + 1 < n; j++) {
+        if (labels[j] == labels[j + 1])
+            continue;
+        double edge = (double)(j + 1);
+        int64_t lo = (int64_t)ceil(edge - 0.5 - r), hi = (int64_t)floor(edge - 0.5 + r);
+        for (int64_t i = lo < 0 ? 0 : lo; i <= hi && i < n; i++)
+            drop[i] = 1;
+    }
+    for (int64_t i = 0; i < n; i++)
+        if (drop[i])
+            labels[i] = -1;
+    free(drop);
+    return 0;
+}
+
+int sl_manifest_classes(const char *manifest, sl_split split, char **names, int *n, char *err,
+                        size_t errlen)
+{
+    sl_manifest man;
+    if (sl_manifest_load(manifest, &man, err, errlen))
+        return -1;
+    int rc = sl_dataset_collect_classes(&man, sl_split_mask(split), names, n, err, errlen);
+    sl_manifest_free(&man);
+    return rc;
+}
+
+/* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
+ * <name>.txt, .TextGrid or .rttm; otherwise hyp itself. NULL on an error (said). */
+static char *hypothesis_of(const sl_manifest_entry *e, const char *hyp, char *err, size_t errlen)
+{
+    struct stat st;
+    if (stat(hyp, &st) != 0 || !S_ISDIR(st.st_mode)) {
+        char *path = strdup(hyp);
+        if (!path)
+            sl_fail(err, errlen, "out of memory");
+        return path;
+    }
+    const char *slash = strrchr(e->audio, '/'), *name = slash ? slash + 1 : e->audio;
+    const char *dot = strrchr(name, '.');
+    int len = dot && dot != name ? (int)(dot - name) : (int)strlen(name);
+    static const char *const exts[] = {".txt", ".TextGrid", ".rttm"};
+    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
+        size_t need = strlen(hyp) + 1 + (size_t)len + strlen(exts[k]) + 1;
+        char *path = malloc(need);
+        if (!path) {
+            sl_fail(err, errlen, "out of memory");
+            return NULL;
+        }
+        snprintf(path, need, "%s/%.*s%s", hyp, len, name, exts[k]);
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            return path;
+        free(path);
+    }
+    sl_fail(err, errlen, "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid and .rttm there)",
+            hyp, e->audio, len, name);
+    return NULL;
+}
+
+/* The frames the labeler gives the audio at `path` read at fc's rate, and its
+ * length in seconds. The samples are counted by reading them, resampled when
+ * the file has another rate, so the count is the labeler's to the sample. */
+static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *n_frames,
+                        double *duration, char *err, size_t errlen)
+{
+    sl_audio_reader *r = sl_audio_open(path, fc->sample_rate, err, errlen);
+    if (!r)
+        return -1;
+    int64_t n = 0;
+    if (sl_audio_file_rate(r) == fc->sample_rate && sl_audio_file_frames(r) >= 0) {
+        n = sl_audio_file_frames(r);
+    } else {
+        const long len = 16384;
+        float *block = malloc((size_t)len * sizeof *block);
+        long got = block ? 0 : sl_fail(err, errlen, "out of memory");
+        while (block && (got = sl_audio_read(r, block, len, err, errlen)) > 0)
+            n += got;
+        free(block);
+        if (got < 0) {
+            sl_audio_close(r);
+            return -1;
+        }
+    }
+    sl_audio_close(r);
+    *n_frames = sl_feature_num_frames(fc, n);
+    *duration = (double)n / fc->sample_rate;
+    return 0;
+}
+
+/* Entry e's frames into mt. */
+static int score_entry(const sl_manifest_entry *e, const char *hyp, const char *const *classes,
+                       int n_classes, const sl_feature_config *fc, const sl_score_options *opt,
+                       sl_metrics *mt, char *err, size_t errlen)
+{
+    const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
+    int64_t n = 0;
+    double duration = 0.0;
+    if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
+        return -1;
+    char *hyp_path = hypothesis_of(e, hyp, err, errlen);
+    int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
+    int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
+    sl_label_segment *rs = NULL, *hs = NULL;
+    int nr = 0, nh = 0, rc = -1;
+    /* the hypothesis read as a manifest entry of the same audio, so an RTTM
+     * file's lines are found by the audio's name and x.rttm#speech works too */
+    sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
+    if (!hyp_path || !ref || !got) {
+        if (hyp_path)
+            sl_fail(err, errlen, "out of memory");
+    } else if (sl_manifest_entry_segments(e, &rs, &nr, err, errlen) == 0 &&
+               sl_manifest_entry_segments(&he, &hs, &nh, err, errlen) == 0 &&
+               sl_segments_to_frames(rs, nr, e->labels, e->audio, duration, hop, rate, classes,
+                                     n_classes, ref, n, err, errlen) == 0 &&
+               sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate, classes,
+                                     n_classes, got, n, err, errlen) == 0) {
+        rc = sl_labels_collar(ref, n, hop, rate, opt->collar_s) ? sl_fail(err, errlen, "out of memory")
+                                                                : 0;
+        for (int64_t i = 0; i < n && rc == 0; i++) {
+            if (ref[i] < 0)
+                continue;
+            int h = got[i] >= 0 ? got[i] : opt->gap_class;
+            if (h < 0) {
+                rc = sl_fail(err, errlen,
+                             "%s: no label at %.3f s of %s (a frame the reference labels; "
+                             "give the class of such time: --hyp-gap CLASS)",
+                             hyp_path, ((double)i + 0.5) * hop / rate, e->audio);
+                break;
+            }
+            mt->confusion[ref[i] * mt->n_classes + h]++;
+            mt->frames++;
+        }
+    }
+    sl_label_segments_free(rs, nr);
+    sl_label_segments_free(hs, nh);
+    free(ref);
+    free(got);
+    free(hyp_path);
+    return rc;
+}
+
+int sl_score_manifest(const char *manifest, sl_split split, const char *hyp,
+                      const char *const *classes, int n_classes, const sl_score_options *opt,
+                      sl_metrics *mt, char *err, size_t errlen)
+{
+    sl_feature_config fc;
+    if (opt->features)
+        fc = *opt->features;
+    else
+        sl_feature_config_default(&fc);
+    if (mt->n_classes != n_classes || opt->gap_class >= n_classes)
+        return sl_fail(err, errlen, "scoring: the metrics and the options name other classes");
+    sl_manifest man;
+    if (sl_manifest_load(manifest, &man, err, errlen))
+        return -1;
+    mt->no_loss = 1;
+    unsigned mask = sl_split_mask(split);
+    int rc = 0, scored = 0;
+    int64_t before = mt->frames;
+    for (int i = 0; i < man.n && rc == 0; i++) {
+        const sl_manifest_entry *e = &man.entries[i];
+        if (!(mask & SL_SPLIT_BIT(e->split)))
+            continue;
+        scored++;
+        if (score_entry(e, hyp, classes, n_classes, &fc, opt, mt, err, errlen))
+            rc = sl_blame_entry(&man, e, err, errlen);
+    }
+    if (rc == 0 && scored == 0)
+        rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
+    if (rc == 0 && mt->frames == before)
+        rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
+                     manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");
+    sl_manifest_free(&man);
+    return rc;
+}

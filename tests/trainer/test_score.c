@@ -1,0 +1,187 @@
+/* Scoring label files (sl_score_manifest, `seqlabel eval --hyp`) against
+ * hand-computed confusion matrices: the frame rule (a frame takes the class of
+ * the segment holding its centre), the collar, the class of uncovered time,
+ * the ways a hypothesis is found (a folder of Audacity or TextGrid files, one
+ * RTTM file for every entry, x.rttm#class), a file at another rate counted as
+ * the labeler counts it, and the errors. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include <cmocka.h>
+#include <sndfile.h>
+
+#include "seqlabel.h"
+#include "trainer_test_util.h"
+
+static const char *const classes[3] = {"speech", "music", "silence"};
+
+/* dir/name: `seconds` of a quiet sine at `rate` (what it sounds like does not
+ * matter here, only its length). */
+static void write_audio(const char *dir, const char *name, double seconds, int rate)
+{
+    SF_INFO info = {.samplerate = rate, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+    SNDFILE *f = sf_open(tt_path(dir, name), SFM_WRITE, &info);
+    assert_non_null(f);
+    int64_t n = (int64_t)llround(seconds * rate);
+    for (int64_t i = 0; i < n; i++) {
+        float x = 0.1f * sinf(0.05f * (float)i);
+        assert_int_equal(sf_writef_float(f, &x, 1), 1);
+    }
+    sf_close(f);
+}
+
+/* Scores and checks the confusion matrix (row-major, 3 x 3) and frame count;
+ * returns the call's result when it fails (err holds the message). */
+static int score(const char *dir, const char *manifest, const char *hyp, double collar, int gap,
+                 const int64_t *want, char *err, size_t errlen)
+{
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    sl_score_options opt = {NULL, collar, gap};
+    int rc = sl_score_manifest(tt_path(dir, manifest), SL_SPLIT_NONE, hyp, classes, 3, &opt, &mt,
+                               err, errlen);
+    if (rc == 0) {
+        int64_t total = 0;
+        for (int k = 0; k < 9; k++) {
+            if (mt.confusion[k] != want[k])
+                fail_msg("confusion[%d][%d] = %lld, want %lld", k / 3, k % 3,
+                         (long long)mt.confusion[k], (long long)want[k]);
+            total += want[k];
+        }
+        assert_int_equal(mt.frames, total);
+        assert_int_equal(mt.no_loss, 1);
+    }
+    sl_metrics_free(&mt);
+    return rc;
+}
+
+static void test_frames_and_collar(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "score");
+    /* 1 s at 16 kHz: 1 + (16000 - 400) / 160 = 98 frames, centres 0.005 + 0.01 i */
+    write_audio(dir, "a.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t0.4\tspeech\n0.4\t1.0\tmusic\n");
+    /* frames 0-39 speech as speech, 40-49 speech as music, 50-97 music */
+    const int64_t plain[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, plain, err, sizeof err), 0);
+    /* collar 0.05 s = 5 frames around the change at 0.5 s: centres 0.445-0.545
+     * (frames 45-54) not scored */
+    const int64_t collar[9] = {40, 5, 0, 0, 43, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0.05, -1, collar, err, sizeof err), 0);
+
+    /* a VAD's output: speech only; the rest is the gap's class */
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0.2\t0.4\tspeech\n");
+    const int64_t gap[9] = {20, 0, 30, 0, 0, 48, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, gap, err, sizeof err), 0);
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, gap, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.txt: no label at 0.005 s of"));
+
+    /* a TextGrid in the folder (empty intervals label nothing: the gap's class) */
+    remove(tt_path(dir, "hyp/a.txt"));
+    tt_write_text(tt_path(dir, "hyp/a.TextGrid"),
+                  "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\nxmin = 0\nxmax = 1\n"
+                  "tiers? <exists>\nsize = 1\nitem []:\n    item [1]:\n        class = \"IntervalTier\"\n"
+                  "        name = \"x\"\n        xmin = 0\n        xmax = 1\n        intervals: size = 2\n"
+                  "        intervals [1]:\n            xmin = 0\n            xmax = 0.3\n"
+                  "            text = \"music\"\n        intervals [2]:\n            xmin = 0.3\n"
+                  "            xmax = 1\n            text = \"\"\n");
+    const int64_t tg[9] = {0, 30, 20, 0, 0, 48, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
+
+    /* no hypothesis for an entry; a class outside the list */
+    remove(tt_path(dir, "hyp/a.TextGrid"));
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
+    assert_non_null(strstr(err, "no hypothesis for"));
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1\tbird\n");
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.txt:1: unknown class 'bird'"));
+    tt_rmtree(dir);
+}
+
+/* One RTTM file for two entries, found by the audio's name; x.rttm#speech
+ * takes every turn as speech. */
+static void test_rttm(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN], path[600];
+    tt_mkdtemp(dir, sizeof dir, "score-rttm");
+    write_audio(dir, "a.wav", 1.0, 16000);
+    write_audio(dir, "b.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "all.txt"), "0\t1.0\tspeech\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\tall.txt\nb.wav\tall.txt\n");
+    tt_write_text(tt_path(dir, "h.rttm"),
+                  "SPEAKER b 1 0.000 0.600 <NA> <NA> music <NA> <NA>\n"
+                  "SPEAKER a 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n"
+                  "SPEAKER b 1 0.600 0.400 <NA> <NA> speech <NA> <NA>\n");
+    /* a: 98 speech; b: frames 0-59 music, 60-97 speech */
+    const int64_t want[9] = {98 + 38, 60, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.rttm"), 0, -1, want, err, sizeof err), 0);
+    snprintf(path, sizeof path, "%s#speech", tt_path(dir, "h.rttm"));
+    const int64_t all_speech[9] = {196, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", path, 0, -1, all_speech, err, sizeof err), 0);
+    tt_rmtree(dir);
+}
+
+static int count_frame(void *user, int64_t index, int label, float confidence, const float *probs,
+                       int n_classes)
+{
+    (void)index, (void)label, (void)confidence, (void)probs, (void)n_classes;
+    (*(int64_t *)user)++;
+    return 0;
+}
+
+/* A file at 22.05 kHz is scored on the frames the labeler gives it after
+ * resampling (counted here by labelling it). */
+static void test_other_rate(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "score-rate");
+    write_audio(dir, "c.wav", 1.2345, 22050);
+    tt_write_text(tt_path(dir, "c.txt"), "0\t1.2345\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "c.wav\tc.txt\n");
+
+    sl_model *m = sl_model_load(sl_source_model_path(), err, sizeof err);
+    assert_non_null(m);
+    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    assert_non_null(l);
+    sl_audio_reader *r = sl_audio_open(tt_path(dir, "c.wav"), 16000, err, sizeof err);
+    assert_non_null(r);
+    int64_t frames = 0;
+    sl_label_sink sink = {&frames, count_frame, NULL};
+    float buf[1000];
+    long got;
+    while ((got = sl_audio_read(r, buf, 1000, err, sizeof err)) > 0)
+        assert_int_equal(sl_labeler_push(l, buf, (size_t)got, &sink, err, sizeof err), 0);
+    assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), 0);
+    sl_audio_close(r);
+    sl_labeler_free(l);
+    sl_model_free(m);
+    assert_true(frames > 100);
+
+    const int64_t want[9] = {0, 0, 0, 0, frames, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "c.txt"), 0, -1, want, err, sizeof err), 0);
+    tt_rmtree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_frames_and_collar),
+        cmocka_unit_test(test_rttm),
+        cmocka_unit_test(test_other_rate),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
