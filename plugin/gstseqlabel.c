@@ -49,12 +49,12 @@ enum {
   PROP_LATENCY,
 };
 
-/* Any sample format, rate and channel count: the element converts its input to
- * float, mono and the model's rate itself (as `seqlabel label` reads files),
- * while the audio passes through unchanged. */
+/* Any sample format, rate, channel count and layout: the element converts its
+ * input to float, mono and the model's rate itself (as `seqlabel label` reads
+ * files), while the audio passes through unchanged. */
 #define SEQLABEL_AUDIO_CAPS \
   "audio/x-raw, format = (string) " GST_AUDIO_FORMATS_ALL ", rate = (int) [ 1, MAX ], " \
-  "channels = (int) [ 1, MAX ], layout = (string) interleaved"
+  "channels = (int) [ 1, MAX ], layout = (string) { interleaved, non-interleaved }"
 
 static GstStaticPadTemplate sink_template = GST_STATIC_PAD_TEMPLATE ("sink",
     GST_PAD_SINK, GST_PAD_ALWAYS, GST_STATIC_CAPS (SEQLABEL_AUDIO_CAPS));
@@ -598,7 +598,7 @@ gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   if (self->gate_mode == GST_SEQLABEL_GATE_NONE || ret != GST_FLOW_OK)
     return ret;
   /* the gate keeps it until its frames are labelled and pushes it itself */
-  n = gst_buffer_get_size (buf) / GST_AUDIO_INFO_BPF (&self->info);
+  n = gst_seqlabel_buffer_frames (self, buf);
   ret = gst_seqlabel_gate_hold (self, gst_buffer_ref (buf), self->run_samples - n);
   return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
 }
@@ -618,6 +618,7 @@ gst_seqlabel_finalize (GObject * object)
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);
+  g_byte_array_unref (self->interleaved);
   gst_seqlabel_gate_free (self);
   g_free (self->text);
   g_mutex_clear (&self->model_lock);
@@ -659,6 +660,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
   self->textgrid_segs = g_array_new (FALSE, FALSE, sizeof (sl_frame_segment));
   self->unpacked = g_byte_array_new ();
+  self->interleaved = g_byte_array_new ();
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   g_mutex_init (&self->model_lock);
   g_mutex_init (&self->lq_lock);

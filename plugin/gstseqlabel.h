@@ -114,6 +114,7 @@ struct _GstSeqLabel {
   GArray *frames;           /* GstSeqLabelFrame */
   GArray *probs;            /* gfloat, n_classes per frame */
   GByteArray *unpacked;     /* a buffer of another sample format, as float */
+  GByteArray *interleaved;  /* a non-interleaved buffer's samples, interleaved */
   gboolean last_is_speech;  /* latest completed frame is labeled speech */
   gboolean cb_post_messages;             /* property snapshot for this push */
   GstSeqLabelMessageMode cb_message_mode;
@@ -162,6 +163,11 @@ gboolean gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info);
  * them on a buffer). The labeler is ready for a new run afterwards. */
 GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
 void gst_seqlabel_reset_run (GstSeqLabel * self);
+/* Sample frames in a buffer of the negotiated format (a non-interleaved one's
+ * from its GstAudioMeta). */
+guint64 gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf);
+/* Whether the negotiated layout is non-interleaved (planes, GstAudioMeta). */
+gboolean gst_seqlabel_planar (GstSeqLabel * self);
 
 /* seqlabel_output.c: completed frames/segments -> bus messages, labels pad */
 void gst_seqlabel_post_frame (GstSeqLabel * self, const GstSeqLabelFrame * f,

@@ -139,8 +139,18 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
    * buffers dropped whole before it */
   if (!h->metas_given)
     flags |= GST_BUFFER_COPY_META;
-  b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
-      (gsize) (to - from) * bpf);
+  if (gst_seqlabel_planar (self)) {
+    /* planes: the whole buffer with its GstAudioMeta, which truncate narrows to
+     * the piece's samples in every plane (the memory is shared, not copied) */
+    b = gst_buffer_copy_region (h->buf, flags | GST_BUFFER_COPY_META, 0, -1);
+    if (h->metas_given)
+      while (labels_of (b) != NULL)
+        gst_buffer_remove_meta (b, (GstMeta *) labels_of (b));
+    b = gst_audio_buffer_truncate (b, bpf, (gsize) (from - h->start), (gsize) (to - from));
+  } else {
+    b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
+        (gsize) (to - from) * bpf);
+  }
   if (self->gate_carry != NULL) {
     gst_buffer_join_seqlabel_metas (b, labels_of (self->gate_carry),
         h->metas_given ? NULL : labels_of (b));
@@ -166,14 +176,15 @@ let_out (GstSeqLabel * self, Held * h, guint64 to)
 {
   GstPad *src = GST_BASE_TRANSFORM_SRC_PAD (GST_BASE_TRANSFORM (self));
   gint bpf = GST_AUDIO_INFO_BPF (&self->info);
+  gint bps = GST_AUDIO_INFO_BPS (&self->info);
   GstBuffer *out = NULL;
-  GstMapInfo map;
+  GstAudioBuffer abuf;      /* out's samples, mapped once a span is silenced */
+  gboolean mapped = FALSE;
   guint64 s = h->next;
   GstFlowReturn ret = GST_FLOW_OK;
 
   if (self->gate_mode == GST_SEQLABEL_GATE_SILENCE)
     out = piece (self, h, s, to); /* shares the memory until a span is silenced */
-  map.data = NULL;
   while (s < to && ret == GST_FLOW_OK) {
     /* a span of frames with one decision */
     gboolean keep = frame_keeps (self, frame_of (self, s));
@@ -181,14 +192,19 @@ let_out (GstSeqLabel * self, Held * h, guint64 to)
     while (e < to && frame_keeps (self, frame_of (self, e)) == keep)
       e = MIN (to, frame_start (self, frame_of (self, e) + 1));
     if (self->gate_mode == GST_SEQLABEL_GATE_SILENCE) {
-      if (!keep && map.data == NULL && !gst_buffer_map (out, &map, GST_MAP_READWRITE)) {
+      if (!keep && !mapped && !gst_audio_buffer_map (&abuf, &self->info, out,
+              GST_MAP_READWRITE)) {
         gst_buffer_unref (out);
         GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: cannot map buffer"), (NULL));
         return GST_FLOW_ERROR;
       }
-      if (!keep)
+      mapped = mapped || !keep;
+      /* interleaved: one plane of whole frames; non-interleaved: a plane per channel */
+      for (gint p = 0; !keep && p < abuf.n_planes; p++) {
+        gsize unit = abuf.n_planes > 1 ? (gsize) bps : (gsize) bpf;
         gst_audio_format_info_fill_silence (self->info.finfo,
-            map.data + (gsize) (s - h->next) * bpf, (gsize) (e - s) * bpf);
+            (guint8 *) abuf.planes[p] + (gsize) (s - h->next) * unit, (gsize) (e - s) * unit);
+      }
     } else if (keep) {
       GstBuffer *b = piece (self, h, s, e);
       if (self->gate_dropped)
@@ -201,8 +217,8 @@ let_out (GstSeqLabel * self, Held * h, guint64 to)
     s = e;
   }
   if (out != NULL) {
-    if (map.data != NULL)
-      gst_buffer_unmap (out, &map);
+    if (mapped)
+      gst_audio_buffer_unmap (&abuf);
     ret = gst_pad_push (src, out);
   }
   h->next = to;
@@ -254,7 +270,7 @@ gst_seqlabel_gate_hold (GstSeqLabel * self, GstBuffer * buf, guint64 first)
   Held *h = g_new0 (Held, 1);
   h->buf = buf;
   h->start = h->next = first;
-  h->end = first + gst_buffer_get_size (buf) / GST_AUDIO_INFO_BPF (&self->info);
+  h->end = first + gst_seqlabel_buffer_frames (self, buf);
   g_queue_push_tail (&self->gate_q, h);
   return release (self, FALSE);
 }

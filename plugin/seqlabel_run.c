@@ -608,6 +608,44 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   gst_seqlabel_labelpad_gap (self, ts);
 }
 
+gboolean
+gst_seqlabel_planar (GstSeqLabel * self)
+{
+  return GST_AUDIO_INFO_LAYOUT (&self->info) == GST_AUDIO_LAYOUT_NON_INTERLEAVED;
+}
+
+guint64
+gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf)
+{
+  GstAudioMeta *meta = gst_buffer_get_audio_meta (buf);
+  if (gst_seqlabel_planar (self) && meta != NULL)
+    return meta->samples;
+  return gst_buffer_get_size (buf) / GST_AUDIO_INFO_BPF (&self->info);
+}
+
+/* A non-interleaved buffer's planes as interleaved samples (in
+ * self->interleaved), so the rest reads one layout. A copy, but the audio
+ * itself passes on untouched in its planes. */
+static const guint8 *
+interleave (GstSeqLabel * self, const GstAudioBuffer * abuf)
+{
+  const gint bps = GST_AUDIO_INFO_BPS (&self->info), ch = abuf->n_planes;
+  const gsize n = abuf->n_samples;
+  guint8 *out;
+
+  if (ch == 1)
+    return abuf->planes[0];
+  g_byte_array_set_size (self->interleaved, (guint) (n * (gsize) ch * (gsize) bps));
+  out = self->interleaved->data;
+  for (gint c = 0; c < ch; c++) {
+    const guint8 *plane = abuf->planes[c];
+    for (gsize i = 0; i < n; i++)
+      memcpy (out + (i * (gsize) ch + (gsize) c) * (gsize) bps, plane + i * (gsize) bps,
+          (gsize) bps);
+  }
+  return out;
+}
+
 /* RFC 6464 level: -dBov of the buffer's RMS, 0 (loud) .. 127 (silent). */
 static guint8
 level_dbov (const float *f32, const gint16 * s16, gsize n)
@@ -640,6 +678,9 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   char err[SL_ERR_LEN];
   sl_label_sink sink;
   GstMapInfo map;
+  GstAudioBuffer abuf;
+  const guint8 *data;
+  gboolean planar = gst_seqlabel_planar (self);
   GstClockTime ts = GST_BUFFER_PTS (buf);
   const float *f32 = NULL;
   const gint16 *s16 = NULL;
@@ -673,21 +714,28 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   if (!self->run_started)
     start_run (self, ts);
 
-  if (!gst_buffer_map (buf, &map, GST_MAP_READ)) {
+  if (planar ? !gst_audio_buffer_map (&abuf, &self->info, buf, GST_MAP_READ) :
+      !gst_buffer_map (buf, &map, GST_MAP_READ)) {
     GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: cannot map buffer"), (NULL));
     return GST_FLOW_ERROR;
   }
-  frames = map.size / GST_AUDIO_INFO_BPF (&self->info);
+  if (planar) {
+    frames = abuf.n_samples;
+    data = interleave (self, &abuf);
+  } else {
+    frames = map.size / GST_AUDIO_INFO_BPF (&self->info);
+    data = map.data;
+  }
   n = frames * GST_AUDIO_INFO_CHANNELS (&self->info);
   switch (GST_AUDIO_INFO_FORMAT (&self->info)) {
     case GST_AUDIO_FORMAT_S16LE:
-      s16 = (const gint16 *) map.data;
+      s16 = (const gint16 *) data;
       break;
     case GST_AUDIO_FORMAT_F32LE:
-      f32 = (const float *) map.data;
+      f32 = (const float *) data;
       break;
     default:
-      f32 = unpack_to_float (self, map.data, n);
+      f32 = unpack_to_float (self, data, n);
       break;
   }
 
@@ -719,6 +767,9 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   if (self->speech_class >= 0)
     gst_buffer_add_audio_level_meta (buf, level_dbov (f32, s16, n),
         self->last_is_speech);
-  gst_buffer_unmap (buf, &map);
+  if (planar)
+    gst_audio_buffer_unmap (&abuf);
+  else
+    gst_buffer_unmap (buf, &map);
   return ret;
 }

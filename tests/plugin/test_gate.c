@@ -242,6 +242,110 @@ test_gate_converted (void **state)
   free (x);
 }
 
+/* n frames of interleaved stereo s from frame `offset`, as a buffer of two
+ * planes (non-interleaved) with its GstAudioMeta. */
+static GstBuffer *
+planar_buffer (const GstAudioInfo * info, const gint16 * s, int64_t n, int64_t offset)
+{
+  GstBuffer *b = gst_buffer_new_allocate (NULL, (gsize) (2 * n) * sizeof (gint16), NULL);
+  GstMapInfo map;
+  assert_true (gst_buffer_map (b, &map, GST_MAP_WRITE));
+  for (int64_t i = 0; i < n; i++)
+    for (int ch = 0; ch < 2; ch++)
+      ((gint16 *) map.data)[ch * n + i] = s[2 * (offset + i) + ch];
+  gst_buffer_unmap (b, &map);
+  assert_non_null (gst_buffer_add_audio_meta (b, info, (gsize) n, NULL));
+  GST_BUFFER_PTS (b) = gst_util_uint64_scale_int (offset, GST_SECOND, info->rate);
+  GST_BUFFER_DURATION (b) = gst_util_uint64_scale_int (offset + n, GST_SECOND, info->rate) -
+      GST_BUFFER_PTS (b);
+  return b;
+}
+
+/* Non-interleaved stereo at 48 kHz (two channels that differ): the labels are
+ * those of the same samples interleaved, and what passes keeps its planes,
+ * each channel's own samples where the frame passes, silence (gate=silence)
+ * or nothing (gate=drop) where it does not. */
+static void
+test_gate_non_interleaved (void **state)
+{
+  const int64_t N = 3 * 48000 + 101;
+  const char *caps = "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=non-interleaved";
+  float *x = pt_signal (N, 34);
+  gint16 *s = g_new (gint16, 2 * N);
+  GArray *conv = g_array_new (FALSE, FALSE, sizeof (float));
+  char err[SL_ERR_LEN];
+  sl_converter *c = sl_converter_new (48000, 2, PT_RATE, err, sizeof err);
+  GstAudioInfo info;
+  guint8 *keep;
+  int64_t nf, kept = 0;
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++) {
+    s[2 * i] = (gint16) lrint (x[i] * 32768.0);
+    s[2 * i + 1] = (gint16) lrint (x[i] * 16384.0) + 3;
+  }
+  assert_non_null (c);
+  assert_int_equal (sl_converter_push_s16 (c, s, (size_t) N, pt_append_samples, conv,
+          err, sizeof err), 0);
+  assert_int_equal (sl_converter_flush (c, pt_append_samples, conv, err, sizeof err), 0);
+  nf = reference_keep ((float *) conv->data, conv->len, &keep);
+  for (int64_t i = 0; i < N; i++)
+    kept += sample_kept (keep, nf, 480, i);
+  {
+    GstCaps *cp = gst_caps_from_string (caps);
+    assert_true (gst_audio_info_from_caps (&info, cp));
+    gst_caps_unref (cp);
+  }
+
+  for (int mode = 0; mode < 2; mode++) {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, caps, "target-class", "speech", "gate",
+        mode ? GATE_DROP : GATE_SILENCE, "threshold-on", 0.45, "threshold-off", 0.4, NULL);
+    GstBuffer *b;
+    int64_t off = 0, next = 0, got = 0;
+    for (int k = 0; off < N; k++) {
+      int64_t len = MIN (N - off, 1000 + 777 * (k % 4));
+      assert_int_equal (gst_harness_push (h, planar_buffer (&info, s, len, off)), GST_FLOW_OK);
+      off += len;
+    }
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      GstAudioBuffer ab;
+      int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), 48000,
+          GST_SECOND);
+      assert_true (gst_audio_buffer_map (&ab, &info, b, GST_MAP_READ));
+      assert_int_equal (ab.n_planes, 2);
+      if (mode == 0)
+        assert_int_equal (at, next);
+      else
+        assert_true (at >= next);
+      for (gsize i = 0; i < ab.n_samples; i++) {
+        gboolean k = sample_kept (keep, nf, 480, at + (int64_t) i);
+        if (mode == 1)
+          assert_true (k);
+        for (int ch = 0; ch < 2; ch++) {
+          gint16 v = ((const gint16 *) ab.planes[ch])[i];
+          if (v != (k ? s[2 * (at + (int64_t) i) + ch] : 0))
+            fail_msg ("%s: channel %d sample %lld is %d, want %d", mode ? "drop" : "silence",
+                ch, (long long) (at + (int64_t) i), v, k ? s[2 * (at + (int64_t) i) + ch] : 0);
+        }
+      }
+      got += (int64_t) ab.n_samples;
+      next = at + (int64_t) ab.n_samples;
+      gst_audio_buffer_unmap (&ab);
+      gst_buffer_unref (b);
+    }
+    assert_int_equal (got, mode ? kept : N);
+    assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+    pt_free_harness (h, bus);
+  }
+  sl_converter_free (c);
+  g_array_free (conv, TRUE);
+  g_free (keep);
+  g_free (s);
+  free (x);
+}
+
 /* Counts the samples that pass the probed pad, and where a tag event came. */
 typedef struct {
   int64_t samples;
@@ -395,6 +499,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_gate_at_model_rate),
     cmocka_unit_test (test_gate_converted),
+    cmocka_unit_test (test_gate_non_interleaved),
     cmocka_unit_test (test_gate_keeps_event_order),
     cmocka_unit_test (test_gate_caps_change),
     cmocka_unit_test (test_gate_latency_and_settings),

@@ -242,10 +242,11 @@ test_same_as_command (void **state)
   same_as_command (PT_RATE, 1, SF_FORMAT_PCM_16, "audioconvert ! audioresample !", 23);
 }
 
-/* Other rates, channel counts and sample formats: the element converts them as
- * the command reads the file, with or without converters in front (they pass
- * the stream through): 44.1 kHz stereo 16- and 24-bit, 8 kHz, 8-bit 11.025 kHz
- * (old game recordings) and float. */
+/* Other rates, channel counts, sample formats and layouts: the element converts
+ * them as the command reads the file, with or without converters in front (they
+ * pass the stream through): 44.1 kHz stereo 16- and 24-bit, 8 kHz, 8-bit 11.025
+ * kHz (old game recordings), float, and stereo in planes (non-interleaved, as
+ * gst-libav's decoders give it), 16- and 24-bit. */
 static void
 test_same_as_command_converted (void **state)
 {
@@ -255,6 +256,10 @@ test_same_as_command_converted (void **state)
   same_as_command (44100, 2, SF_FORMAT_PCM_24, "", 27);
   same_as_command (11025, 1, SF_FORMAT_PCM_U8, "", 28);
   same_as_command (PT_RATE, 1, SF_FORMAT_FLOAT, "", 29);
+  same_as_command (44100, 2, SF_FORMAT_PCM_16,
+      "audioconvert ! audio/x-raw,layout=non-interleaved !", 30);
+  same_as_command (48000, 2, SF_FORMAT_PCM_24,
+      "audioconvert ! audio/x-raw,format=S24LE,layout=non-interleaved !", 31);
 }
 
 /* A flushing seek restarts labeling at the seek position: the frames after it
