@@ -12,13 +12,18 @@
 # treble +8: a small one), at 16 kHz, gain lowered where the shelf would clip;
 # and Asterisk's other headerless telephone formats, as its prompt and
 # music-on-hold packages ship them: "ulaw" and "alaw" (G.711 at 8 kHz, sox) and
-# "g722" (G.722 at 64 kbit/s, 16 kHz, ffmpeg's encoder).
+# "g722" (G.722 at 64 kbit/s, 16 kHz, ffmpeg's encoder); and Codec2, the
+# open low-bit-rate voice codec of amateur radio and codec2-examples, at 8 kHz:
+# "c2-3200", "c2-1300", "c2-700C" (bit/s; the codec2 package's c2enc and
+# c2dec; the decoded file padded by 0.1 s, as the codec ends on whole frames).
 #
 # usage: bench/vad/narrowband.sh CLIPS_DIR OUT_DIR [MODEL]
-#   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv)
+#   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv), or any folder
+#              with a manifest.tsv of audio<TAB>labels lines (the samples, say)
 #   SEQLABEL   the command [build/tools/seqlabel]
 #   CHANNELS   which to score ["16k 11k 8k gsm u8"]; also: dark thin ulaw alaw g722
-# needs sox (and ffmpeg for g722)
+#              c2-3200 c2-1300 c2-700C (any mode c2enc takes)
+# needs sox (and ffmpeg for g722, codec2 for c2-*)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 clips=$1 out=$2
@@ -42,6 +47,9 @@ for v in $channels; do
       ulaw) sox -D "$w" -r 8000 -t ul "$out/ulaw/$n.ulaw" ;;
       alaw) sox -D "$w" -r 8000 -t al "$out/alaw/$n.alaw" ;;
       g722) ffmpeg -v error -y -i "$w" -c:a g722 -f g722 "$out/g722/$n.g722" ;;
+      c2-*) sox -D "$w" -r 8000 -b 16 -e signed -t raw - | c2enc "${v#c2-}" - - |
+              c2dec "${v#c2-}" - - |
+              sox -t raw -r 8000 -e signed -b 16 -c 1 - "$out/$v/$n.wav" pad 0 0.1 ;;
       *) echo "narrowband.sh: unknown channel '$v'" >&2; exit 2 ;;
     esac
   done
