@@ -671,6 +671,8 @@ typedef struct {
     double loss_sum; /* sum of -log p(true class) over counted frames */
     int64_t frames;  /* counted (labeled) frames */
     int no_loss;     /* 1: scored from labels alone (sl_score_manifest): no loss */
+    const char *audio; /* one file's figures (sl_eval_options.on_file): its path, which
+                          the JSON names first; NULL for a set's */
 } sl_metrics;
 
 int sl_metrics_init(sl_metrics *mt, int n_classes);
@@ -701,42 +703,56 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
 int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names, char *buf,
                                  size_t len);
 
-/* Evaluates a model on every entry of a manifest (split filter: SL_SPLIT_NONE
- * takes all) with the labeler's own windows (the model's stream window, left
- * context and lookahead; positions from 0 in each window), adding to `mt`
- * (initialised with the model's class count). Label names unknown to the model
- * are errors, and so is a set whose labels cover no frame. cache_dir: feature cache folder or NULL. num_threads: encoder
- * threads (sl_encoder_set_threads), and files whose features are computed at
- * once; the metrics do not depend on them. */
-int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
-                         const char *cache_dir, int num_threads, int clip_edges, double collar_s,
+/* How sl_evaluate_manifest and sl_score_manifest go over a manifest. */
+typedef struct {
+    sl_split split;          /* only that split's entries; SL_SPLIT_NONE: all (default) */
+    double collar_s;         /* > 0: frames whose centre lies within collar_s of a change
+                                of the reference's frame labels are not scored (the
+                                forgiveness at boundaries VAD and diarisation scoring
+                                use) [0] */
+    /* NULL, or called after each entry with its own figures (file->audio set), which
+     * are also added to the set's (an entry listed twice counts twice) */
+    void (*on_file)(void *user, const sl_metrics *file);
+    void *user;
+    /* sl_evaluate_manifest: feature cache folder or NULL; encoder threads
+     * (sl_encoder_set_threads) and files whose features are computed at once, which the
+     * figures do not depend on [1]; windows cut short at the ends as with
+     * sl_labeler_config.clip_edges [0] */
+    const char *cache_dir;
+    int num_threads;
+    int clip_edges;
+    /* sl_score_manifest: the frames, a model's feature config (those sl_labeler gives
+     * each entry's audio); NULL: the default one (16 kHz, 25 ms windows 10 ms apart) */
+    const sl_feature_config *features;
+    /* sl_score_manifest: the class of scored frames no hypothesis segment covers (a
+     * VAD's output, speech alone); -1 (default): such a frame is an error that names
+     * the file and time */
+    int gap_class;
+} sl_eval_options;
+
+void sl_eval_options_default(sl_eval_options *opt);
+
+/* Evaluates a model on the entries of a manifest with the labeler's own windows
+ * (the model's stream window, left context and lookahead; positions from 0 in
+ * each window), adding to `mt` (initialised with the model's class count).
+ * Label names unknown to the model are errors, and so is a set whose labels
+ * cover no frame. opt NULL: the defaults. */
+int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_options *opt,
                          sl_metrics *mt, char *err, size_t errlen);
 
-/* Scoring label files that any tool wrote (`seqlabel eval --hyp`) against a
- * manifest's references, on a model's frames (those sl_labeler gives each
- * entry's audio): a frame takes, in reference and hypothesis alike, the class
- * of the segment containing its centre. */
-typedef struct {
-    const sl_feature_config *features; /* the frames: a model's feature config; NULL: the
-                                          default one (16 kHz, 25 ms windows 10 ms apart) */
-    double collar_s;   /* > 0: frames whose centre lies within collar_s of a change
-                          of the reference's frame labels are not scored (the
-                          forgiveness at boundaries VAD and diarisation scoring use) */
-    int gap_class;     /* the class of scored frames no hypothesis segment covers
-                          (e.g. a VAD's output, speech alone); -1: such a frame is
-                          an error that names the file and time */
-} sl_score_options;
-
-/* hyp: a folder holding, for each entry, <its audio's name without folder and
+/* Scores label files that any tool wrote (`seqlabel eval --hyp`) against a
+ * manifest's references, on a model's frames: a frame takes, in reference and
+ * hypothesis alike, the class of the segment containing its centre. hyp: a
+ * folder holding, for each entry, <its audio's name without folder and
  * extension>.txt (an Audacity label track), .TextGrid or .rttm (the first
  * found), as `seqlabel label -o DIR/` writes them; or one label file for every
  * entry, an RTTM file in particular, whose lines of file id <the audio's name>
  * are that entry's (also "x.rttm#speech": every turn as class speech,
  * "x.TextGrid#tier"). Names outside classes[0..n_classes) are errors. Adds to
- * mt (initialised with n_classes; sets mt->no_loss). */
-int sl_score_manifest(const char *manifest, sl_split split, const char *hyp,
-                      const char *const *classes, int n_classes, const sl_score_options *opt,
-                      sl_metrics *mt, char *err, size_t errlen);
+ * mt (initialised with n_classes; sets mt->no_loss). opt NULL: the defaults. */
+int sl_score_manifest(const char *manifest, const char *hyp, const char *const *classes,
+                      int n_classes, const sl_eval_options *opt, sl_metrics *mt, char *err,
+                      size_t errlen);
 /* The label names of a manifest's entries (split filter as above) that are not
  * yet among names[0..*n), appended in order of first appearance (strdup'ed;
  * the caller frees them); at most SL_MAX_CLASSES in all. */

@@ -111,7 +111,7 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
 
 /* Entry e's frames into mt. */
 static int score_entry(const sl_manifest_entry *e, const char *hyp, const char *const *classes,
-                       int n_classes, const sl_feature_config *fc, const sl_score_options *opt,
+                       int n_classes, const sl_feature_config *fc, const sl_eval_options *opt,
                        sl_metrics *mt, char *err, size_t errlen)
 {
     const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
@@ -161,10 +161,15 @@ static int score_entry(const sl_manifest_entry *e, const char *hyp, const char *
     return rc;
 }
 
-int sl_score_manifest(const char *manifest, sl_split split, const char *hyp,
-                      const char *const *classes, int n_classes, const sl_score_options *opt,
-                      sl_metrics *mt, char *err, size_t errlen)
+int sl_score_manifest(const char *manifest, const char *hyp, const char *const *classes,
+                      int n_classes, const sl_eval_options *opt, sl_metrics *mt, char *err,
+                      size_t errlen)
 {
+    sl_eval_options defaults;
+    if (!opt) {
+        sl_eval_options_default(&defaults);
+        opt = &defaults;
+    }
     sl_feature_config fc;
     if (opt->features)
         fc = *opt->features;
@@ -175,23 +180,39 @@ int sl_score_manifest(const char *manifest, sl_split split, const char *hyp,
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;
-    mt->no_loss = 1;
-    unsigned mask = sl_split_mask(split);
+    sl_metrics file;
+    if (sl_metrics_init(&file, n_classes)) {
+        sl_manifest_free(&man);
+        return sl_fail(err, errlen, "out of memory");
+    }
+    mt->no_loss = file.no_loss = 1;
+    unsigned mask = sl_split_mask(opt->split);
     int rc = 0, scored = 0;
-    int64_t before = mt->frames;
+    int64_t frames = 0;
     for (int i = 0; i < man.n && rc == 0; i++) {
         const sl_manifest_entry *e = &man.entries[i];
         if (!(mask & SL_SPLIT_BIT(e->split)))
             continue;
         scored++;
-        if (score_entry(e, hyp, classes, n_classes, &fc, opt, mt, err, errlen))
+        sl_metrics_reset(&file);
+        if (score_entry(e, hyp, classes, n_classes, &fc, opt, &file, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
+            break;
+        }
+        sl_metrics_add(mt, &file);
+        frames += file.frames;
+        if (opt->on_file) {
+            file.audio = e->audio;
+            opt->on_file(opt->user, &file);
+            file.audio = NULL;
+        }
     }
     if (rc == 0 && scored == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
-    if (rc == 0 && mt->frames == before)
+    if (rc == 0 && frames == 0)
         rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
                      manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");
+    sl_metrics_free(&file);
     sl_manifest_free(&man);
     return rc;
 }

@@ -154,7 +154,13 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
 {
     sl_text t = {buf, len, 0};
     int n = mt->n_classes, speech = class_named(names, n, "speech");
-    sl_text_put(&t, "{\"frames\":%lld,\"loss\":", (long long)mt->frames);
+    sl_text_put(&t, "{");
+    if (mt->audio) {
+        sl_text_put(&t, "\"audio\":");
+        sl_text_json_string(&t, mt->audio);
+        sl_text_put(&t, ",");
+    }
+    sl_text_put(&t, "\"frames\":%lld,\"loss\":", (long long)mt->frames);
     if (mt->no_loss)
         sl_text_put(&t, "null");
     else
@@ -252,8 +258,19 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
     return 0;
 }
 
+int sl_metrics_add(sl_metrics *to, const sl_metrics *from)
+{
+    if (to->n_classes != from->n_classes)
+        return -1;
+    for (int k = 0; k < to->n_classes * to->n_classes; k++)
+        to->confusion[k] += from->confusion[k];
+    to->loss_sum += from->loss_sum;
+    to->frames += from->frames;
+    return 0;
+}
+
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
-                    sl_metrics *mt, char *err, size_t errlen)
+                    const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen)
 {
     const sl_model_config *c = sl_model_get_config(m);
     int W = c->stream_window;
@@ -265,16 +282,28 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     float *x = malloc((size_t)W * c->n_features * sizeof *x);
     float *logits = malloc((size_t)W * c->n_classes * sizeof *logits);
     float *silence = clip_edges ? NULL : malloc((size_t)c->n_features * sizeof *silence);
-    int rc = (!e || !x || !logits || (!clip_edges && !silence)) ? -1 : 0;
+    sl_metrics file;
+    int have_file = sl_metrics_init(&file, c->n_classes) == 0;
+    int rc = (!e || !x || !logits || (!clip_edges && !silence) || !have_file) ? -1 : 0;
     if (e && rc)
         sl_fail(err, errlen, "out of memory");
     if (rc == 0 && silence)
         rc = sl_model_silence_frame(m, silence, err, errlen);
     for (int i = 0; i < ds->n_files && rc == 0; i++) {
         const sl_data_file *f = &ds->files[i];
-        if (sl_eval_frames(e, m, silence, f->ff.feats, f->labels, f->ff.n_frames, x, logits, mt))
+        sl_metrics_reset(&file);
+        if (sl_eval_frames(e, m, silence, f->ff.feats, f->labels, f->ff.n_frames, x, logits, &file))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
+        if (rc == 0)
+            sl_metrics_add(mt, &file);
+        if (rc == 0 && per_file && per_file->on_file) {
+            file.audio = f->audio;
+            per_file->on_file(per_file->user, &file);
+            file.audio = NULL;
+        }
     }
+    if (have_file)
+        sl_metrics_free(&file);
     free(x);
     free(logits);
     free(silence);
@@ -282,21 +311,34 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     return rc;
 }
 
-int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split,
-                         const char *cache_dir, int num_threads, int clip_edges, double collar_s,
+void sl_eval_options_default(sl_eval_options *opt)
+{
+    memset(opt, 0, sizeof *opt);
+    opt->split = SL_SPLIT_NONE;
+    opt->num_threads = 1;
+    opt->gap_class = -1;
+}
+
+int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_options *opt,
                          sl_metrics *mt, char *err, size_t errlen)
 {
+    sl_eval_options defaults;
+    if (!opt) {
+        sl_eval_options_default(&defaults);
+        opt = &defaults;
+    }
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;
-    unsigned mask = sl_split_mask(split);
+    unsigned mask = sl_split_mask(opt->split);
     const sl_model_config *c = sl_model_get_config(m);
+    const int threads = opt->num_threads > 0 ? opt->num_threads : 1;
     const char *names[SL_MAX_CLASSES];
     for (int k = 0; k < c->n_classes; k++)
         names[k] = sl_model_class_name(m, k);
     sl_dataset ds;
-    int rc = sl_dataset_load_ex(&ds, &man, mask, sl_model_feature_config(m), cache_dir, names,
-                                c->n_classes, NULL, NULL, num_threads, err, errlen);
+    int rc = sl_dataset_load_ex(&ds, &man, mask, sl_model_feature_config(m), opt->cache_dir, names,
+                                c->n_classes, NULL, NULL, threads, err, errlen);
     if (rc == 0 && ds.n_files == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
     /* empty label files would otherwise give a report of zeros that reads as measured */
@@ -304,14 +346,14 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, sl_split split
         rc = sl_fail(err, errlen, "%s: no frame is labelled (the label files cover no audio)",
                      manifest);
     const sl_feature_config *fc = sl_model_feature_config(m);
-    for (int i = 0; rc == 0 && collar_s > 0 && i < ds.n_files; i++)
+    for (int i = 0; rc == 0 && opt->collar_s > 0 && i < ds.n_files; i++)
         if (!ds.files[i].borrowed) /* an entry listed again shares the first's labels */
             rc = sl_labels_collar(ds.files[i].labels, ds.files[i].ff.n_frames,
-                                  sl_feature_frame_shift(fc), fc->sample_rate, collar_s)
+                                  sl_feature_frame_shift(fc), fc->sample_rate, opt->collar_s)
                      ? sl_fail(err, errlen, "out of memory")
                      : 0;
     if (rc == 0)
-        rc = sl_eval_dataset(m, &ds, num_threads, clip_edges, mt, err, errlen);
+        rc = sl_eval_dataset(m, &ds, threads, opt->clip_edges, opt, mt, err, errlen);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;

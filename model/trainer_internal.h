@@ -188,9 +188,12 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
                    const int32_t *labels, int64_t n, float *x, float *logits, sl_metrics *mt);
 /* num_threads: the encoder's own threads (results do not depend on them).
- * clip_edges: as sl_labeler_config's. */
+ * clip_edges: as sl_labeler_config's. per_file: NULL, or its on_file is called
+ * with each file's own figures. */
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
-                    sl_metrics *mt, char *err, size_t errlen);
+                    const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen);
+/* Adds from's counts to to's (the same classes: else -1). */
+int sl_metrics_add(sl_metrics *to, const sl_metrics *from);
 
 /* ---- random numbers (model/trainer.c) --------------------------------------- */
 typedef struct {

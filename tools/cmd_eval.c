@@ -43,21 +43,74 @@ static void usage(FILE *fp)
         "  --threads N               encoder threads, and files whose features are\n"
         "                            computed at once; results do not depend on them [1]\n"
         "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n"
+        "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
+        "                            F1 after the set's figures, the worst first\n"
         "  --json                    the figures as one JSON object on one line\n"
         "                            (frames, loss, accuracy, macro_f1,\n"
         "                            speech_vs_rest_f1, classes, confusion) instead of\n"
-        "                            the table\n");
+        "                            the table; with --per-file, a line for each file\n"
+        "                            first (\"audio\" its path), in the set's order\n");
 }
 
-/* The figures on standard output: the table, or one JSON object. 0, or 1 (said). */
-static int report(const sl_metrics *mt, const char *const *names, const char *what,
-                  const char *source, const char *manifest, int json)
+/* --per-file: each file's figures, kept as they come (sl_eval_options.on_file). */
+typedef struct {
+    sl_metrics *v; /* own copies, v[i].audio strdup'ed */
+    int n, cap;
+    int failed;    /* out of memory */
+} file_list;
+
+static void keep_file(void *user, const sl_metrics *file)
 {
-    if (!json) {
-        printf("%s %s  set %s\n", what, source, manifest);
-        sl_metrics_print_names(mt, names, "", stdout);
-        return 0;
+    file_list *l = user;
+    if (l->failed)
+        return;
+    if (l->n == l->cap) {
+        int cap = l->cap ? 2 * l->cap : 64;
+        sl_metrics *v = realloc(l->v, sizeof *v * (size_t)cap);
+        if (!v) {
+            l->failed = 1;
+            return;
+        }
+        l->v = v;
+        l->cap = cap;
     }
+    sl_metrics *m = &l->v[l->n];
+    if (sl_metrics_init(m, file->n_classes)) {
+        l->failed = 1;
+        return;
+    }
+    memcpy(m->confusion, file->confusion,
+           sizeof *m->confusion * (size_t)file->n_classes * (size_t)file->n_classes);
+    m->loss_sum = file->loss_sum;
+    m->frames = file->frames;
+    m->no_loss = file->no_loss;
+    if (!(m->audio = strdup(file->audio))) {
+        sl_metrics_free(m);
+        l->failed = 1;
+        return;
+    }
+    l->n++;
+}
+
+static void file_list_free(file_list *l)
+{
+    for (int i = 0; i < l->n; i++) {
+        free((char *)l->v[i].audio);
+        sl_metrics_free(&l->v[i]);
+    }
+    free(l->v);
+}
+
+static int by_accuracy(const void *a, const void *b)
+{
+    const sl_metrics *x = *(const sl_metrics *const *)a, *y = *(const sl_metrics *const *)b;
+    double ax = sl_metrics_accuracy(x), ay = sl_metrics_accuracy(y);
+    return ax < ay ? -1 : ax > ay ? 1 : (x > y) - (x < y); /* ties: the set's order */
+}
+
+/* One JSON object on standard output. 0, or 1 (said). */
+static int put_json(const sl_metrics *mt, const char *const *names)
+{
     int n = sl_metrics_format_json_names(mt, names, NULL, 0);
     char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
     if (!text)
@@ -65,6 +118,52 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
     sl_metrics_format_json_names(mt, names, text, (size_t)n + 1);
     fputs(text, stdout);
     free(text);
+    return 0;
+}
+
+/* The figures on standard output: the table, or one JSON object; with
+ * --per-file (files not NULL) each file's too. 0, or 1 (said). */
+static int report(const sl_metrics *mt, const char *const *names, const char *what,
+                  const char *source, const char *manifest, int json, const file_list *files)
+{
+    if (files && files->failed)
+        return cli_error("out of memory");
+    if (json) {
+        for (int i = 0; files && i < files->n; i++)
+            if (put_json(&files->v[i], names))
+                return 1;
+        return put_json(mt, names);
+    }
+    printf("%s %s  set %s\n", what, source, manifest);
+    sl_metrics_print_names(mt, names, "", stdout);
+    if (!files)
+        return 0;
+    int speech = -1;
+    for (int k = 0; k < mt->n_classes; k++)
+        if (!strcmp(names[k], "speech"))
+            speech = k;
+    const sl_metrics **order = malloc(sizeof *order * (size_t)(files->n ? files->n : 1));
+    if (!order)
+        return cli_error("out of memory");
+    for (int i = 0; i < files->n; i++)
+        order[i] = &files->v[i];
+    qsort(order, (size_t)files->n, sizeof *order, by_accuracy);
+    printf("files, the worst first:\n%9s %9s %9s %10s  %s\n", "accuracy", "macro_f1",
+           speech >= 0 ? "speech_f1" : "", "frames", "audio");
+    for (int i = 0; i < files->n; i++) {
+        const sl_metrics *f = order[i];
+        printf("%9.4f %9.4f ", sl_metrics_accuracy(f), sl_metrics_macro_f1(f));
+        int64_t speech_frames = 0; /* as truth or prediction: without any, F1 means nothing */
+        for (int k = 0; speech >= 0 && k < f->n_classes; k++)
+            speech_frames += f->confusion[speech * f->n_classes + k] +
+                             f->confusion[k * f->n_classes + speech];
+        if (speech_frames > 0)
+            printf("%9.4f ", sl_metrics_binary_f1(f, speech));
+        else
+            printf("%9s ", speech >= 0 ? "-" : "");
+        printf("%10lld  %s\n", (long long)f->frames, f->audio);
+    }
+    free(order);
     return 0;
 }
 
@@ -106,18 +205,19 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
 }
 
 /* --hyp: label files scored against the manifest's references. */
-static int eval_hypotheses(const char *hyp, const char *manifest, sl_split split,
+static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_options *base,
                            const char *model_path, const char *classes, const char *gap,
-                           double collar, int json)
+                           int json, file_list *files)
 {
     char err[SL_ERR_LEN];
     char *names[SL_MAX_CLASSES];
     int n = 0;
     sl_feature_config grid;
     sl_feature_config_default(&grid);
-    sl_score_options opt = {&grid, collar, -1};
+    sl_eval_options opt = *base;
+    opt.features = &grid;
     sl_metrics mt = {0};
-    int rc = hypothesis_classes(manifest, split, model_path, classes, names, &n, &grid);
+    int rc = hypothesis_classes(manifest, base->split, model_path, classes, names, &n, &grid);
     for (int k = 0; k < n && gap; k++)
         if (!strcmp(names[k], gap))
             opt.gap_class = k;
@@ -127,11 +227,11 @@ static int eval_hypotheses(const char *hyp, const char *manifest, sl_split split
         rc = cli_error("%s: its label files name no class", manifest);
     if (!rc && sl_metrics_init(&mt, n))
         rc = cli_error("out of memory");
-    if (!rc && sl_score_manifest(manifest, split, hyp, (const char *const *)names, n, &opt, &mt,
-                                 err, sizeof err))
+    if (!rc && sl_score_manifest(manifest, hyp, (const char *const *)names, n, &opt, &mt, err,
+                                 sizeof err))
         rc = cli_error("%s", err);
     if (!rc)
-        rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json);
+        rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json, files);
     sl_metrics_free(&mt);
     for (int k = 0; k < n; k++)
         free(names[k]);
@@ -141,7 +241,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, sl_split split
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -149,13 +249,15 @@ int sl_cmd_eval(int argc, char **argv)
         {"clip-edges", no_argument, 0, O_CLIP}, {"json", no_argument, 0, O_JSON},
         {"help", no_argument, 0, O_HELP}, {"hyp", required_argument, 0, O_HYP},
         {"hyp-gap", required_argument, 0, O_GAP}, {"classes", required_argument, 0, O_CLASSES},
-        {"collar", required_argument, 0, O_COLLAR}, {0, 0, 0, 0}};
+        {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
+        {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
                *classes = NULL;
-    int no_cache = 0, clip_edges = 0, json = 0;
-    double collar = 0.0;
+    int no_cache = 0, json = 0, per_file = 0;
     long threads = 1;
-    sl_split split = SL_SPLIT_NONE;
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    file_list files = {0};
     optind = 1;
     opterr = 0;
     int o;
@@ -164,20 +266,21 @@ int sl_cmd_eval(int argc, char **argv)
         case O_MODEL: model_path = optarg; break;
         case O_MANIFEST: manifest = optarg; break;
         case O_SPLIT:
-            if (!strcmp(optarg, "train")) split = SL_SPLIT_TRAIN;
-            else if (!strcmp(optarg, "valid")) split = SL_SPLIT_VALID;
-            else if (!strcmp(optarg, "test")) split = SL_SPLIT_TEST;
+            if (!strcmp(optarg, "train")) opt.split = SL_SPLIT_TRAIN;
+            else if (!strcmp(optarg, "valid")) opt.split = SL_SPLIT_VALID;
+            else if (!strcmp(optarg, "test")) opt.split = SL_SPLIT_TEST;
             else return cli_error("--split: '%s' is not train, valid or test", optarg);
             break;
         case O_CACHE: cache_dir = optarg; break;
         case O_NOCACHE: no_cache = 1; break;
-        case O_CLIP: clip_edges = 1; break;
+        case O_CLIP: opt.clip_edges = 1; break;
+        case O_PER_FILE: per_file = 1; break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
         case O_CLASSES: classes = optarg; break;
         case O_COLLAR:
-            if (cli_parse_float("--collar", optarg, 0.0, 60.0, &collar))
+            if (cli_parse_float("--collar", optarg, 0.0, 60.0, &opt.collar_s))
                 return 1;
             break;
         case O_THREADS:
@@ -195,8 +298,17 @@ int sl_cmd_eval(int argc, char **argv)
     }
     if (optind < argc)
         return cli_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
-    if (hyp && manifest)
-        return eval_hypotheses(hyp, manifest, split, model_path, classes, gap, collar, json);
+    opt.num_threads = (int)threads;
+    if (per_file) {
+        opt.on_file = keep_file;
+        opt.user = &files;
+    }
+    if (hyp && manifest) {
+        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, json,
+                                 per_file ? &files : NULL);
+        file_list_free(&files);
+        return rc;
+    }
     if (gap || classes)
         return cli_error("eval: %s goes with --hyp", gap ? "--hyp-gap" : "--classes");
     if (!model_path || !manifest) {
@@ -208,6 +320,7 @@ int sl_cmd_eval(int argc, char **argv)
         cache_dir = train_cli_default_cache(cache_buf, sizeof cache_buf);
     if (no_cache)
         cache_dir = NULL;
+    opt.cache_dir = cache_dir;
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
@@ -218,15 +331,15 @@ int sl_cmd_eval(int argc, char **argv)
         sl_model_free(m);
         return cli_error("out of memory");
     }
-    int rc = sl_evaluate_manifest(m, manifest, split, cache_dir, (int)threads, clip_edges, collar,
-                                  &mt, err, sizeof err);
+    int rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
     if (rc == 0) {
         const char *names[SL_MAX_CLASSES];
         for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
             names[k] = sl_model_class_name(m, k);
-        rc = report(&mt, names, "model", model_path, manifest, json);
+        rc = report(&mt, names, "model", model_path, manifest, json, per_file ? &files : NULL);
     }
     sl_metrics_free(&mt);
+    file_list_free(&files);
     sl_model_free(m);
     return rc ? (rc > 0 ? 1 : cli_error("%s", err)) : 0;
 }

@@ -297,9 +297,29 @@ static void eval_reports_and_checks_labels(void **state)
     assert_non_null(strstr(err, "e3.tsv: no frame is labelled"));
     free(err);
 
+    /* --per-file: each file's figures after the set's (the table), or before it,
+     * a line each (JSON); the files' frames add up to the set's */
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache --per-file "
+             "> %s/eval.txt && %s eval --model %s/good.slm --manifest %s/e.tsv --no-cache --per-file "
+             "--json > %s/eval.json", seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(tt_path(dir, "eval.txt"), NULL);
+    char *files = strstr(out, "files, the worst first:\n");
+    assert_non_null(files);
+    assert_non_null(strstr(files, "298  "));
+    assert_non_null(strstr(files, "/a.wav\n"));
+    assert_non_null(strstr(files, "/b.wav\n"));
+    free(out);
+    out = tt_read_file(tt_path(dir, "eval.json"), NULL);
+    char *line2 = strchr(out, '\n') + 1, *line3 = strchr(line2, '\n') + 1;
+    assert_true(!strncmp(out, "{\"audio\":\"", 10) && strstr(out, "/a.wav\",\"frames\":298,") < line2);
+    assert_true(!strncmp(line2, "{\"audio\":\"", 10) && strstr(line2, "/b.wav\",\"frames\":298,") < line3);
+    assert_true(!strncmp(line3, "{\"frames\":596,", 14) && strchr(line3, '\n')[1] == '\0');
+    free(out);
     /* --hyp: the figures of label files, and what is refused with them */
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/hyp && cp %s/a.txt %s/b.txt %s/hyp/ && %s eval --hyp %s/hyp "
-             "--manifest %s/e.tsv --json > %s/hyp.json", dir, dir, dir, dir, seqlabel, dir, dir, dir);
+    /* the references' own folder as the hypotheses' (a.txt, b.txt) */
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/e.tsv --json > %s/hyp.json", seqlabel,
+             dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     out = tt_read_file(tt_path(dir, "hyp.json"), NULL);
     /* the references themselves: every frame right */
@@ -309,9 +329,9 @@ static void eval_reports_and_checks_labels(void **state)
         const char *args, *want;
     } refused[] = {
         {"--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
-        {"--hyp %s/hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
-        {"--hyp %s/hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
-        {"--hyp %s/hyp --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
+        {"--hyp %s --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
+        {"--hyp %s --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
+        {"--hyp %s --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
         {"--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {

@@ -530,7 +530,7 @@ static void evaluation_uses_the_labeler_windows(void **state)
     tt_write_text(tt_path(dir, "w.tsv"), "three.wav\tall_a.txt\n");
     sl_metrics mt;
     sl_metrics_init(&mt, 3);
-    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), SL_SPLIT_NONE, NULL, 1, 0, 0.0, &mt, err,
+    if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), NULL, &mt, err,
                              sizeof err))
         fail_msg("%s", err);
 

@@ -95,7 +95,7 @@ static double held_out_accuracy(const char *tag)
     assert_non_null(m);
     sl_metrics mt;
     assert_int_equal(sl_metrics_init(&mt, sl_model_get_config(m)->n_classes), 0);
-    if (sl_evaluate_manifest(m, tt_path(dir, "va.tsv"), SL_SPLIT_NONE, NULL, 1, 0, 0.0, &mt, e,
+    if (sl_evaluate_manifest(m, tt_path(dir, "va.tsv"), NULL, &mt, e,
                              sizeof e))
         fail_msg("%s", e);
     double acc = sl_metrics_accuracy(&mt);

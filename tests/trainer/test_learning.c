@@ -62,7 +62,7 @@ static void learns_tones_noise_silence(void **state)
     assert_string_equal(sl_model_class_name(m, 0), "tone"); /* first label of tr_0 */
     sl_metrics mt;
     assert_int_equal(sl_metrics_init(&mt, 3), 0);
-    rc = sl_evaluate_manifest(m, c.valid_manifest, SL_SPLIT_NONE, NULL, 1, 0, 0.0, &mt, err, sizeof err);
+    rc = sl_evaluate_manifest(m, c.valid_manifest, NULL, &mt, err, sizeof err);
     if (rc)
         fail_msg("eval: %s", err);
     double acc = sl_metrics_accuracy(&mt);

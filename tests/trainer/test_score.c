@@ -44,9 +44,11 @@ static int score(const char *dir, const char *manifest, const char *hyp, double 
 {
     sl_metrics mt;
     assert_int_equal(sl_metrics_init(&mt, 3), 0);
-    sl_score_options opt = {NULL, collar, gap};
-    int rc = sl_score_manifest(tt_path(dir, manifest), SL_SPLIT_NONE, hyp, classes, 3, &opt, &mt,
-                               err, errlen);
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    opt.collar_s = collar;
+    opt.gap_class = gap;
+    int rc = sl_score_manifest(tt_path(dir, manifest), hyp, classes, 3, &opt, &mt, err, errlen);
     if (rc == 0) {
         int64_t total = 0;
         for (int k = 0; k < 9; k++) {
@@ -110,8 +112,24 @@ static void test_frames_and_collar(void **state)
     tt_rmtree(dir);
 }
 
-/* One RTTM file for two entries, found by the audio's name; x.rttm#speech
- * takes every turn as speech. */
+typedef struct {
+    int n;
+    char audio[4][600];
+    int64_t frames[4], right[4];
+} per_file;
+
+static void on_file(void *user, const sl_metrics *file)
+{
+    per_file *pf = user;
+    assert_true(pf->n < 4);
+    snprintf(pf->audio[pf->n], sizeof pf->audio[0], "%s", file->audio);
+    pf->frames[pf->n] = file->frames;
+    pf->right[pf->n] = file->confusion[0] + file->confusion[4] + file->confusion[8];
+    pf->n++;
+}
+
+/* One RTTM file for two entries, found by the audio's name (each file's own
+ * figures to a callback too); x.rttm#speech takes every turn as speech. */
 static void test_rttm(void **state)
 {
     (void)state;
@@ -128,6 +146,24 @@ static void test_rttm(void **state)
     /* a: 98 speech; b: frames 0-59 music, 60-97 speech */
     const int64_t want[9] = {98 + 38, 60, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.rttm"), 0, -1, want, err, sizeof err), 0);
+    /* each file's own figures, as they are added up */
+    per_file pf = {0};
+    sl_metrics mt;
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    opt.on_file = on_file;
+    opt.user = &pf;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    assert_int_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "h.rttm"), classes, 3,
+                                       &opt, &mt, err, sizeof err), 0);
+    assert_int_equal(pf.n, 2);
+    assert_non_null(strstr(pf.audio[0], "/a.wav"));
+    assert_non_null(strstr(pf.audio[1], "/b.wav"));
+    assert_int_equal(pf.right[0], 98);
+    assert_int_equal(pf.frames[0], 98);
+    assert_int_equal(pf.right[1], 38);
+    assert_int_equal(pf.frames[1], 98);
+    sl_metrics_free(&mt);
     snprintf(path, sizeof path, "%s#speech", tt_path(dir, "h.rttm"));
     const int64_t all_speech[9] = {196, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", path, 0, -1, all_speech, err, sizeof err), 0);
