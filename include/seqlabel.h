@@ -703,6 +703,34 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
 int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names, char *buf,
                                  size_t len);
 
+/* One class's probability against the truth, for choosing a threshold
+ * (`seqlabel eval --sweep CLASS`): the frames of the class (pos) and of the
+ * other classes (neg) whose probability of it lies in each of SL_SWEEP_BINS
+ * bins, bin b holding [b, b + 1) / SL_SWEEP_BINS (and 1 the last). */
+#define SL_SWEEP_BINS 1000
+typedef struct {
+    int target;
+    int64_t pos[SL_SWEEP_BINS], neg[SL_SWEEP_BINS];
+} sl_sweep;
+
+/* The figures of calling a frame the class when its probability is at least
+ * b / SL_SWEEP_BINS (b in [0, SL_SWEEP_BINS]): precision, recall and F1 of the
+ * class, the false-alarm rate (other frames called the class) and the miss
+ * rate (1 - recall); 0 where undefined. Any pointer may be NULL. */
+void sl_sweep_point(const sl_sweep *s, int b, double *precision, double *recall, double *f1,
+                    double *false_alarm, double *miss);
+/* The bin edge b of the best F1 (the lowest of equals), and the one where the
+ * false-alarm and miss rates lie closest (the equal error rate: their mean there). */
+void sl_sweep_best(const sl_sweep *s, int *best_f1, int *equal_error);
+/* A table of every 0.05 of threshold with the best F1 and the equal error rate,
+ * as text lines starting with `prefix` (the class named `name`). */
+void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fp);
+/* The same as one JSON object on one line: {"sweep": name, "best_f1",
+ * "best_f1_threshold", "equal_error_rate", "equal_error_threshold", "points":
+ * [{"threshold", "precision", "recall", "f1", "false_alarm", "miss"}...]};
+ * formats like snprintf and returns the length needed. */
+int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len);
+
 /* How sl_evaluate_manifest and sl_score_manifest go over a manifest. */
 typedef struct {
     sl_split split;          /* only that split's entries; SL_SPLIT_NONE: all (default) */
@@ -721,6 +749,10 @@ typedef struct {
     const char *cache_dir;
     int num_threads;
     int clip_edges;
+    /* sl_evaluate_manifest: NULL, or each scored frame's probability of
+     * sweep->target counted into it (the counts zeroed by the caller); the
+     * probabilities are the very floats sl_labeler decides with */
+    sl_sweep *sweep;
     /* sl_score_manifest: the frames, a model's feature config (those sl_labeler gives
      * each entry's audio); NULL: the default one (16 kHz, 25 ms windows 10 ms apart) */
     const sl_feature_config *features;

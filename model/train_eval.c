@@ -205,7 +205,8 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
  * silence frame outside [0, n), or, with silence NULL, that window clipped to
  * [0, n) — the rule of sl_labeler (include/seqlabel.h). */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
-                   const int32_t *labels, int64_t n, float *x, float *logits, sl_metrics *mt)
+                   const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
+                   sl_sweep *sweep, sl_metrics *mt)
 {
     const sl_model_config *c = sl_model_get_config(m);
     const int F = c->n_features, C = c->n_classes;
@@ -234,7 +235,7 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
             memcpy(xt, feats + (size_t)(w0 + t) * F, (size_t)F * sizeof *x);
             sl_normalize(xt, mean, istd, F);
         }
-        if (sl_encoder_forward(e, x, T, logits, NULL))
+        if (sl_encoder_forward(e, x, T, logits, sweep ? probs : NULL))
             return -1;
         for (int64_t i = c0; i < c1; i++) {
             int y = labels[i];
@@ -253,6 +254,16 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
             mt->loss_sum += zmax + log(s) - (double)z[y];
             mt->confusion[y * C + best]++;
             mt->frames++;
+            if (sweep) {
+                /* in double, so that p below b / BINS never rounds up into bin b */
+                double p = probs[(size_t)(i - w0) * C + sweep->target];
+                int b = (int)(p * SL_SWEEP_BINS); /* p in [0, 1]: b in [0, BINS] */
+                b = b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
+                if (y == sweep->target)
+                    sweep->pos[b]++;
+                else
+                    sweep->neg[b]++;
+            }
         }
     }
     return 0;
@@ -281,10 +292,14 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     }
     float *x = malloc((size_t)W * c->n_features * sizeof *x);
     float *logits = malloc((size_t)W * c->n_classes * sizeof *logits);
+    float *probs = malloc((size_t)W * c->n_classes * sizeof *probs);
     float *silence = clip_edges ? NULL : malloc((size_t)c->n_features * sizeof *silence);
+    sl_sweep *sweep = per_file ? per_file->sweep : NULL;
     sl_metrics file;
     int have_file = sl_metrics_init(&file, c->n_classes) == 0;
-    int rc = (!e || !x || !logits || (!clip_edges && !silence) || !have_file) ? -1 : 0;
+    int rc = (!e || !x || !logits || !probs || (!clip_edges && !silence) || !have_file) ? -1 : 0;
+    if (rc == 0 && sweep && (sweep->target < 0 || sweep->target >= c->n_classes))
+        rc = sl_fail(err, errlen, "sweep: class %d is not one of the model's", sweep->target);
     if (e && rc)
         sl_fail(err, errlen, "out of memory");
     if (rc == 0 && silence)
@@ -292,7 +307,8 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     for (int i = 0; i < ds->n_files && rc == 0; i++) {
         const sl_data_file *f = &ds->files[i];
         sl_metrics_reset(&file);
-        if (sl_eval_frames(e, m, silence, f->ff.feats, f->labels, f->ff.n_frames, x, logits, &file))
+        if (sl_eval_frames(e, m, silence, f->ff.feats, f->labels, f->ff.n_frames, x, logits, probs,
+                           sweep, &file))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
         if (rc == 0)
             sl_metrics_add(mt, &file);
@@ -306,9 +322,103 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         sl_metrics_free(&file);
     free(x);
     free(logits);
+    free(probs);
     free(silence);
     sl_encoder_free(e);
     return rc;
+}
+
+void sl_sweep_point(const sl_sweep *s, int b, double *precision, double *recall, double *f1,
+                    double *false_alarm, double *miss)
+{
+    int64_t tp = 0, fp = 0, pos = 0, neg = 0;
+    for (int k = 0; k < SL_SWEEP_BINS; k++) {
+        pos += s->pos[k];
+        neg += s->neg[k];
+        if (k >= b) {
+            tp += s->pos[k];
+            fp += s->neg[k];
+        }
+    }
+    double p = tp + fp ? (double)tp / (double)(tp + fp) : 0.0;
+    double r = pos ? (double)tp / (double)pos : 0.0;
+    if (precision)
+        *precision = p;
+    if (recall)
+        *recall = r;
+    if (f1)
+        *f1 = p + r > 0 ? 2.0 * p * r / (p + r) : 0.0;
+    if (false_alarm)
+        *false_alarm = neg ? (double)fp / (double)neg : 0.0;
+    if (miss)
+        *miss = pos ? 1.0 - r : 0.0;
+}
+
+void sl_sweep_best(const sl_sweep *s, int *best_f1, int *equal_error)
+{
+    double best = -1.0, closest = 2.0;
+    for (int b = 0; b <= SL_SWEEP_BINS; b++) {
+        double f1, fa, miss;
+        sl_sweep_point(s, b, NULL, NULL, &f1, &fa, &miss);
+        if (f1 > best) {
+            best = f1;
+            *best_f1 = b;
+        }
+        if (fabs(fa - miss) < closest) {
+            closest = fabs(fa - miss);
+            *equal_error = b;
+        }
+    }
+}
+
+/* The table's thresholds: every 0.05 from 0.05 to 0.95. */
+#define SWEEP_STEP (SL_SWEEP_BINS / 20)
+
+void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fpv)
+{
+    FILE *fp = fpv;
+    int best, eer;
+    sl_sweep_best(s, &best, &eer);
+    fprintf(fp, "%ssweep of %s (a frame is %s when its probability is at least the threshold)\n",
+            prefix, name, name);
+    fprintf(fp, "%s%9s %9s %9s %9s %11s %9s\n", prefix, "threshold", "precision", "recall", "f1",
+            "false_alarm", "miss");
+    for (int b = SWEEP_STEP; b < SL_SWEEP_BINS; b += SWEEP_STEP) {
+        double p, r, f, fa, miss;
+        sl_sweep_point(s, b, &p, &r, &f, &fa, &miss);
+        fprintf(fp, "%s%9.3f %9.4f %9.4f %9.4f %11.4f %9.4f\n", prefix,
+                (double)b / SL_SWEEP_BINS, p, r, f, fa, miss);
+    }
+    double f, fa, miss;
+    sl_sweep_point(s, best, NULL, NULL, &f, NULL, NULL);
+    fprintf(fp, "%sbest f1 %.4f at threshold %.3f\n", prefix, f, (double)best / SL_SWEEP_BINS);
+    sl_sweep_point(s, eer, NULL, NULL, NULL, &fa, &miss);
+    fprintf(fp, "%sequal error rate %.4f at threshold %.3f\n", prefix, (fa + miss) / 2.0,
+            (double)eer / SL_SWEEP_BINS);
+}
+
+int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len)
+{
+    sl_text t = {buf, len, 0};
+    int best, eer;
+    double f, fa, miss;
+    sl_sweep_best(s, &best, &eer);
+    sl_sweep_point(s, best, NULL, NULL, &f, NULL, NULL);
+    sl_sweep_point(s, eer, NULL, NULL, NULL, &fa, &miss);
+    sl_text_put(&t, "{\"sweep\":");
+    sl_text_json_string(&t, name);
+    sl_text_put(&t, ",\"best_f1\":%.9g,\"best_f1_threshold\":%.9g,\"equal_error_rate\":%.9g,"
+                "\"equal_error_threshold\":%.9g,\"points\":[", f, (double)best / SL_SWEEP_BINS,
+                (fa + miss) / 2.0, (double)eer / SL_SWEEP_BINS);
+    for (int b = SWEEP_STEP; b < SL_SWEEP_BINS; b += SWEEP_STEP) {
+        double p, r;
+        sl_sweep_point(s, b, &p, &r, &f, &fa, &miss);
+        sl_text_put(&t, "%s{\"threshold\":%.9g,\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,"
+                    "\"false_alarm\":%.9g,\"miss\":%.9g}", b == SWEEP_STEP ? "" : ",",
+                    (double)b / SL_SWEEP_BINS, p, r, f, fa, miss);
+    }
+    sl_text_put(&t, "]}\n");
+    return sl_text_finish(&t);
 }
 
 void sl_eval_options_default(sl_eval_options *opt)

@@ -183,10 +183,12 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
 /* Runs the model over one file's (unnormalised) features in the labeler's
  * windows (silence: the model's silence frame for window frames outside the
  * file, or NULL: windows clipped to the file) and adds the labeled frames to
- * mt. x: window x n_features scratch, logits: window x n_classes scratch
- * (window = the model's stream_window). */
+ * mt. x: window x n_features scratch, logits and probs: window x n_classes
+ * scratch (window = the model's stream_window); sweep: NULL, or the frames'
+ * probabilities of its class counted into it. */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
-                   const int32_t *labels, int64_t n, float *x, float *logits, sl_metrics *mt);
+                   const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
+                   sl_sweep *sweep, sl_metrics *mt);
 /* num_threads: the encoder's own threads (results do not depend on them).
  * clip_edges: as sl_labeler_config's. per_file: NULL, or its on_file is called
  * with each file's own figures. */

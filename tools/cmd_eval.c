@@ -43,6 +43,10 @@ static void usage(FILE *fp)
         "  --threads N               encoder threads, and files whose features are\n"
         "                            computed at once; results do not depend on them [1]\n"
         "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n"
+        "  --sweep CLASS             with --model: precision, recall, F1, false alarms\n"
+        "                            and misses of CLASS at thresholds of its\n"
+        "                            probability from 0.05 to 0.95, the best F1 and the\n"
+        "                            equal error rate (for --on-threshold of a VAD)\n"
         "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
         "                            F1 after the set's figures, the worst first\n"
         "  --json                    the figures as one JSON object on one line\n"
@@ -167,6 +171,23 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
     return 0;
 }
 
+/* --sweep: the table, or a JSON line after the set's. 0, or 1 (said). */
+static int report_sweep(const sl_sweep *sw, const char *name, int json)
+{
+    if (!json) {
+        sl_sweep_print(sw, name, "", stdout);
+        return 0;
+    }
+    int n = sl_sweep_format_json(sw, name, NULL, 0);
+    char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
+    if (!text)
+        return cli_error("out of memory");
+    sl_sweep_format_json(sw, name, text, (size_t)n + 1);
+    fputs(text, stdout);
+    free(text);
+    return 0;
+}
+
 /* The classes of --hyp scoring into names (strdup'ed, *n of them): --classes,
  * else the model's (and its frames' settings into grid), else the references' names.
  * 0, or 1 (said). */
@@ -241,7 +262,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -250,9 +271,10 @@ int sl_cmd_eval(int argc, char **argv)
         {"help", no_argument, 0, O_HELP}, {"hyp", required_argument, 0, O_HYP},
         {"hyp-gap", required_argument, 0, O_GAP}, {"classes", required_argument, 0, O_CLASSES},
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
+        {"sweep", required_argument, 0, O_SWEEP},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
-               *classes = NULL;
+               *classes = NULL, *sweep = NULL;
     int no_cache = 0, json = 0, per_file = 0;
     long threads = 1;
     sl_eval_options opt;
@@ -275,6 +297,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_NOCACHE: no_cache = 1; break;
         case O_CLIP: opt.clip_edges = 1; break;
         case O_PER_FILE: per_file = 1; break;
+        case O_SWEEP: sweep = optarg; break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
@@ -303,6 +326,8 @@ int sl_cmd_eval(int argc, char **argv)
         opt.on_file = keep_file;
         opt.user = &files;
     }
+    if (hyp && sweep)
+        return cli_error("eval: --sweep needs the model's probabilities, not label files (--hyp)");
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, json,
                                  per_file ? &files : NULL);
@@ -331,13 +356,27 @@ int sl_cmd_eval(int argc, char **argv)
         sl_model_free(m);
         return cli_error("out of memory");
     }
-    int rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
+    sl_sweep *sw = NULL;
+    int rc = 0;
+    if (sweep) {
+        sw = calloc(1, sizeof *sw);
+        if (!sw)
+            rc = -1, snprintf(err, sizeof err, "out of memory");
+        else if ((sw->target = sl_model_class_index(m, sweep)) < 0)
+            rc = -1, snprintf(err, sizeof err, "--sweep: %s has no class '%s'", model_path, sweep);
+        opt.sweep = sw;
+    }
+    if (rc == 0)
+        rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
     if (rc == 0) {
         const char *names[SL_MAX_CLASSES];
         for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
             names[k] = sl_model_class_name(m, k);
         rc = report(&mt, names, "model", model_path, manifest, json, per_file ? &files : NULL);
     }
+    if (rc == 0 && sw)
+        rc = report_sweep(sw, sweep, json);
+    free(sw);
     sl_metrics_free(&mt);
     file_list_free(&files);
     sl_model_free(m);

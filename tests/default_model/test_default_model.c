@@ -7,6 +7,7 @@
  * training and inference (any change to features/ that the model was not
  * trained with shows up here first). */
 #include <dirent.h>
+#include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -221,6 +222,54 @@ static void test_eval_of_labels_equals_eval_of_model(void **state)
     assert_int_equal(system(line), 0);
 }
 
+/* The number after `key` in text, after the first `after` (NaN when absent). */
+static double number_after(const char *text, const char *after, const char *key)
+{
+    const char *p = strstr(text, after);
+    p = p ? strstr(p, key) : NULL;
+    return p ? strtod(p + strlen(key), NULL) : NAN;
+}
+
+/* eval --sweep speech against the labels of a VAD: `seqlabel label --target
+ * speech` with both thresholds at t calls a frame speech when its probability
+ * is at least t, so the sweep's precision and recall at t must be those of its
+ * labels scored with eval --hyp, to the last digit. */
+static void test_sweep_equals_labels_at_threshold(void **state)
+{
+    (void)state;
+    const char *cmd = getenv("SL_SEQLABEL");
+    assert_non_null(cmd);
+    char tmp[] = "/tmp/seqlabel-sweep-XXXXXX", line[8192];
+    assert_non_null(mkdtemp(tmp));
+    snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --model '%s' "
+             "--manifest '%s/samples.tsv'", cmd, model_path, samples_dir);
+    char *sweep = run(line);
+    const char *points = strstr(sweep, "{\"sweep\":\"speech\"");
+    assert_non_null(points);
+    const char *thresholds[2] = {"0.3", "0.7"};
+    for (int k = 0; k < 2; k++) {
+        snprintf(line, sizeof line, "'%s' label -q '%s'/*.wav --model '%s' --target speech "
+                 "--on-threshold %s --off-threshold %s -o '%s/t%d/' && '%s' eval --json --hyp "
+                 "'%s/t%d' --model '%s' --manifest '%s/samples.tsv'", cmd, samples_dir, model_path,
+                 thresholds[k], thresholds[k], tmp, k, cmd, tmp, k, model_path, samples_dir);
+        char *labels = run(line);
+        char at[64];
+        snprintf(at, sizeof at, "{\"threshold\":%s,", thresholds[k]);
+        double p = number_after(points, at, "\"precision\":");
+        double r = number_after(points, at, "\"recall\":");
+        double lp = number_after(labels, "{\"name\":\"speech\"", "\"precision\":");
+        double lr = number_after(labels, "{\"name\":\"speech\"", "\"recall\":");
+        printf("threshold %s: sweep precision %.9g recall %.9g, labels %.9g %.9g\n",
+               thresholds[k], p, r, lp, lr);
+        assert_true(p > 0.5 && r > 0.5);
+        assert_true(p == lp && r == lr);
+        free(labels);
+    }
+    free(sweep);
+    snprintf(line, sizeof line, "rm -rf '%s'", tmp);
+    assert_int_equal(system(line), 0);
+}
+
 int main(void)
 {
     const char *root = getenv("SL_SOURCE_ROOT");
@@ -234,6 +283,7 @@ int main(void)
         cmocka_unit_test(test_model_classes),
         cmocka_unit_test(test_samples_agree),
         cmocka_unit_test(test_eval_of_labels_equals_eval_of_model),
+        cmocka_unit_test(test_sweep_equals_labels_at_threshold),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

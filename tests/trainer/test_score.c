@@ -3,7 +3,7 @@
  * the segment holding its centre), the collar, the class of uncovered time,
  * the ways a hypothesis is found (a folder of Audacity or TextGrid files, one
  * RTTM file for every entry, x.rttm#class), a file at another rate counted as
- * the labeler counts it, and the errors. */
+ * the labeler counts it, the errors, and a threshold sweep's figures. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -212,12 +212,51 @@ static void test_other_rate(void **state)
     tt_rmtree(dir);
 }
 
+/* sl_sweep's figures on counts set by hand: 10 frames of the class (6 at
+ * probability 0.9, 2 at 0.4, 2 at 0.1) and 10 others (5 at 0.05, 3 at 0.45,
+ * 2 at 0.95). */
+static void test_sweep_by_hand(void **state)
+{
+    (void)state;
+    sl_sweep *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    s->pos[900] = 6, s->pos[400] = 2, s->pos[100] = 2;
+    s->neg[50] = 5, s->neg[450] = 3, s->neg[950] = 2;
+    double p, r, f, fa, miss;
+    /* at 0.5: 6 of the class and 2 others called it */
+    sl_sweep_point(s, 500, &p, &r, &f, &fa, &miss);
+    assert_true(fabs(p - 0.75) < 1e-12 && fabs(r - 0.6) < 1e-12 && fabs(fa - 0.2) < 1e-12 &&
+                fabs(miss - 0.4) < 1e-12 && fabs(f - 2 * 0.75 * 0.6 / 1.35) < 1e-12);
+    /* a bin's frames count from its own edge on: at 0.05 all 20 frames are called it */
+    sl_sweep_point(s, 50, &p, &r, NULL, &fa, NULL);
+    assert_true(p == 0.5 && r == 1.0 && fa == 1.0);
+    sl_sweep_point(s, 51, &p, NULL, NULL, &fa, NULL);
+    assert_true(fabs(p - 10.0 / 15.0) < 1e-12 && fa == 0.5);
+    /* best F1 0.8 from 0.051 to 0.1 (the lowest edge); false alarms and misses
+     * closest (0.5 and 0.4) from 0.401 to 0.45 */
+    int best, eer;
+    sl_sweep_best(s, &best, &eer);
+    assert_int_equal(best, 51);
+    assert_int_equal(eer, 401);
+    char json[4096];
+    int n = sl_sweep_format_json(s, "speech", json, sizeof json);
+    assert_true(n > 0 && n < (int)sizeof json);
+    assert_non_null(strstr(json, "{\"sweep\":\"speech\",\"best_f1\":0.8,\"best_f1_threshold\":0.051,"
+                                 "\"equal_error_rate\":0.45,\"equal_error_threshold\":0.401,"
+                                 "\"points\":[{\"threshold\":0.05,\"precision\":0.5,\"recall\":1,"));
+    assert_non_null(strstr(json, "{\"threshold\":0.5,\"precision\":0.75,\"recall\":0.6,"));
+    assert_non_null(strstr(json, "{\"threshold\":0.95,\"precision\":0,\"recall\":0,\"f1\":0,"
+                                 "\"false_alarm\":0.2,\"miss\":1}]}\n"));
+    free(s);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_and_collar),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_other_rate),
+        cmocka_unit_test(test_sweep_by_hand),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
