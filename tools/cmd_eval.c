@@ -112,17 +112,30 @@ static int by_accuracy(const void *a, const void *b)
     return ax < ay ? -1 : ax > ay ? 1 : (x > y) - (x < y); /* ties: the set's order */
 }
 
-/* One JSON object on standard output. 0, or 1 (said). */
-static int put_json(const sl_metrics *mt, const char *const *names)
+/* What a snprintf-style formatter of the library makes of `what`, on standard
+ * output. 0, or 1 (said). */
+typedef int (*format_fn)(const void *what, const void *arg, char *buf, size_t len);
+
+static int put_formatted(format_fn fn, const void *what, const void *arg)
 {
-    int n = sl_metrics_format_json_names(mt, names, NULL, 0);
+    int n = fn(what, arg, NULL, 0);
     char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
     if (!text)
         return cli_error("out of memory");
-    sl_metrics_format_json_names(mt, names, text, (size_t)n + 1);
+    fn(what, arg, text, (size_t)n + 1);
     fputs(text, stdout);
     free(text);
     return 0;
+}
+
+static int metrics_json(const void *mt, const void *names, char *buf, size_t len)
+{
+    return sl_metrics_format_json_names(mt, names, buf, len);
+}
+
+static int sweep_json(const void *sw, const void *name, char *buf, size_t len)
+{
+    return sl_sweep_format_json(sw, name, buf, len);
 }
 
 /* The figures on standard output: the table, or one JSON object; with
@@ -134,9 +147,9 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
         return cli_error("out of memory");
     if (json) {
         for (int i = 0; files && i < files->n; i++)
-            if (put_json(&files->v[i], names))
+            if (put_formatted(metrics_json, &files->v[i], names))
                 return 1;
-        return put_json(mt, names);
+        return put_formatted(metrics_json, mt, names);
     }
     printf("%s %s  set %s\n", what, source, manifest);
     sl_metrics_print_names(mt, names, "", stdout);
@@ -174,17 +187,9 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
 /* --sweep: the table, or a JSON line after the set's. 0, or 1 (said). */
 static int report_sweep(const sl_sweep *sw, const char *name, int json)
 {
-    if (!json) {
-        sl_sweep_print(sw, name, "", stdout);
-        return 0;
-    }
-    int n = sl_sweep_format_json(sw, name, NULL, 0);
-    char *text = n > 0 ? malloc((size_t)n + 1) : NULL;
-    if (!text)
-        return cli_error("out of memory");
-    sl_sweep_format_json(sw, name, text, (size_t)n + 1);
-    fputs(text, stdout);
-    free(text);
+    if (json)
+        return put_formatted(sweep_json, sw, name);
+    sl_sweep_print(sw, name, "", stdout);
     return 0;
 }
 

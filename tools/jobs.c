@@ -106,6 +106,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
                 sigaction(sigs[k], &prev[k], NULL);
             sigprocmask(SIG_SETMASK, &old, NULL);
             close(ended_pipe[0]);
+            free(ended); /* this process's: a worker never reads it */
             int wrc = worker(jobs, s, n, ended_pipe[1]);
             fflush(NULL);
             _exit(wrc);

@@ -175,8 +175,10 @@ static char *run(const char *cmd)
     while ((got = fread(out + len, 1, cap - 1 - len, p)) > 0)
         len += got;
     out[len] = '\0';
-    if (pclose(p) != 0)
+    if (pclose(p) != 0) {
+        free(out);
         fail_msg("'%s' failed", cmd);
+    }
     return out;
 }
 

@@ -192,6 +192,26 @@ test_gate_at_model_rate (void **state)
   free (x);
 }
 
+/* reference_keep of interleaved 16-bit s (n frames of `channels` at `rate`)
+ * as the element converts it for the labeler. */
+static int64_t
+converted_keep (const gint16 * s, int64_t n, int channels, int rate, guint8 ** keep)
+{
+  GArray *conv = g_array_new (FALSE, FALSE, sizeof (float));
+  char err[SL_ERR_LEN];
+  sl_converter *c = sl_converter_new (rate, channels, PT_RATE, err, sizeof err);
+  int64_t nf;
+
+  assert_non_null (c);
+  assert_int_equal (sl_converter_push_s16 (c, s, (size_t) n, pt_append_samples, conv,
+          err, sizeof err), 0);
+  assert_int_equal (sl_converter_flush (c, pt_append_samples, conv, err, sizeof err), 0);
+  nf = reference_keep ((float *) conv->data, conv->len, keep);
+  sl_converter_free (c);
+  g_array_free (conv, TRUE);
+  return nf;
+}
+
 /* 48 kHz stereo: the labels are those of the converted stream, a frame
  * covers 480 input samples, and the dropped ones are silent in both channels. */
 static void
@@ -200,9 +220,6 @@ test_gate_converted (void **state)
   const int64_t N = 3 * 48000 + 101;
   float *x = pt_signal (N, 33);
   gint16 *s = g_new (gint16, 2 * N);
-  GArray *conv = g_array_new (FALSE, FALSE, sizeof (float));
-  char err[SL_ERR_LEN];
-  sl_converter *c = sl_converter_new (48000, 2, PT_RATE, err, sizeof err);
   guint8 *keep;
   int64_t nf, next = 0;
   GstBus *bus;
@@ -212,12 +229,7 @@ test_gate_converted (void **state)
 
   for (int64_t i = 0; i < N; i++)
     s[2 * i] = s[2 * i + 1] = (gint16) lrint (x[i] * 32768.0);
-  assert_non_null (c);
-  assert_int_equal (sl_converter_push_s16 (c, s, (size_t) N, pt_append_samples, conv,
-          err, sizeof err), 0);
-  assert_int_equal (sl_converter_flush (c, pt_append_samples, conv, err, sizeof err), 0);
-  nf = reference_keep ((float *) conv->data, conv->len, &keep);
-
+  nf = converted_keep (s, N, 2, 48000, &keep);
   h = run_gate (GATE_SILENCE, "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=interleaved",
       s, N, 2, 48000, &bus);
   while ((b = gst_harness_try_pull (h)) != NULL) {
@@ -235,8 +247,6 @@ test_gate_converted (void **state)
   }
   assert_int_equal (next, N);
   pt_free_harness (h, bus);
-  sl_converter_free (c);
-  g_array_free (conv, TRUE);
   g_free (keep);
   g_free (s);
   free (x);
@@ -272,9 +282,6 @@ test_gate_non_interleaved (void **state)
   const char *caps = "audio/x-raw,format=S16LE,rate=48000,channels=2,layout=non-interleaved";
   float *x = pt_signal (N, 34);
   gint16 *s = g_new (gint16, 2 * N);
-  GArray *conv = g_array_new (FALSE, FALSE, sizeof (float));
-  char err[SL_ERR_LEN];
-  sl_converter *c = sl_converter_new (48000, 2, PT_RATE, err, sizeof err);
   GstAudioInfo info;
   guint8 *keep;
   int64_t nf, kept = 0;
@@ -284,11 +291,7 @@ test_gate_non_interleaved (void **state)
     s[2 * i] = (gint16) lrint (x[i] * 32768.0);
     s[2 * i + 1] = (gint16) lrint (x[i] * 16384.0) + 3;
   }
-  assert_non_null (c);
-  assert_int_equal (sl_converter_push_s16 (c, s, (size_t) N, pt_append_samples, conv,
-          err, sizeof err), 0);
-  assert_int_equal (sl_converter_flush (c, pt_append_samples, conv, err, sizeof err), 0);
-  nf = reference_keep ((float *) conv->data, conv->len, &keep);
+  nf = converted_keep (s, N, 2, 48000, &keep);
   for (int64_t i = 0; i < N; i++)
     kept += sample_kept (keep, nf, 480, i);
   {
@@ -339,8 +342,6 @@ test_gate_non_interleaved (void **state)
     assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
     pt_free_harness (h, bus);
   }
-  sl_converter_free (c);
-  g_array_free (conv, TRUE);
   g_free (keep);
   g_free (s);
   free (x);
