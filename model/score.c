@@ -1,7 +1,7 @@
 /* Scoring label files against references (`seqlabel eval --hyp`): any tool's
  * segments (a VAD's, a diariser's RTTM, `seqlabel label`'s own) on the frame
  * grid and by the frame rule the trainer and `seqlabel eval --model` use, so
- * the figures of a model and of its labels files are the same figures. */
+ * the figures of a model and of the label files it writes are the same. */
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
