@@ -137,6 +137,20 @@ int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc);
  * of them (any case), else 0. sl_audio_open and sl_audio_open_ex read such a
  * file this way unless the caller set a raw_encoding of its own. */
 int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate);
+/* 1 when a file of this name is audio that sl_audio_open reads by its name: the
+ * extensions libsndfile's formats go by (.wav .flac .ogg .opus .mp3 .aiff .au
+ * .caf ...) and the telephony names above (any case); else 0. What a folder
+ * stands for, as input to `seqlabel label` or as a manifest. */
+int sl_audio_name_known(const char *path);
+/* Calls fn for every file below the folder dir that `take` accepts by its name
+ * (NULL: sl_audio_name_known), depth first in name order, hidden files and
+ * folders left out, links to files followed and links to folders not (as
+ * find(1) does): path is dir joined with rel, the file's path below dir. fn
+ * returns 0 to go on. 0; -1 with a message (a folder that cannot be read, a
+ * path too long); or fn's non-zero value. */
+int sl_audio_files_below(const char *dir, int (*take)(const char *name),
+                         int (*fn)(void *user, const char *path, const char *rel), void *user,
+                         char *err, size_t errlen);
 
 /* How libsoxr converts rates (linear phase; docs/io.md has the figures). */
 typedef enum {

@@ -84,6 +84,23 @@ int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate)
     return 0;
 }
 
+int sl_audio_name_known(const char *path)
+{
+    static const char *const exts[] = {"wav", "wave", "bwf", "w64", "rf64", "flac", "ogg", "oga",
+                                       "opus", "mp3", "mp2", "aif", "aiff", "aifc", "au", "snd",
+                                       "caf", "sph", "nist", "voc", "sd2"};
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    const char *ext = extension(path);
+    if (!ext || ext == name + 1) /* ".hidden" has no extension */
+        return 0;
+    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
+        if (!strcasecmp(ext, exts[i]))
+            return 1;
+    sl_raw_encoding enc;
+    int rate;
+    return sl_raw_format_from_path(path, &enc, &rate);
+}
+
 int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
                    size_t errlen)
 {

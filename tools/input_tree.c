@@ -4,7 +4,6 @@
  * apart. */
 #include "tools/input_tree.h"
 
-#include <dirent.h>
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
@@ -13,22 +12,6 @@
 
 #include "seqlabel.h"
 #include "tools/cli.h"
-
-int cli_is_audio_name(const char *name)
-{
-    static const char *const exts[] = {"wav", "wave", "bwf", "w64", "rf64", "flac", "ogg", "oga",
-                                       "opus", "mp3", "mp2", "aif", "aiff", "aifc", "au", "snd",
-                                       "caf", "sph", "nist", "voc", "sd2"};
-    const char *dot = cli_extension(name);
-    if (!dot)
-        return 0;
-    for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
-        if (!strcasecmp(dot + 1, exts[i]))
-            return 1;
-    sl_raw_encoding enc;
-    int rate;
-    return sl_raw_format_from_path(name, &enc, &rate);
-}
 
 /* With --raw-format every input is read as those samples, so a folder stands
  * for its files that say nothing of themselves: .raw and .pcm (a .wav or .gsm
@@ -42,7 +25,6 @@ static int is_raw_name(const char *name)
 typedef struct {
     cli_input *v;
     int n, cap;
-    int raw; /* folders' inputs by is_raw_name, else by cli_is_audio_name */
 } input_list;
 
 static int push(input_list *l, const char *path, const char *name, size_t name_len)
@@ -74,58 +56,32 @@ static size_t without_extension(const char *name)
     return dot ? (size_t)(dot - name) : strlen(name);
 }
 
-static int skip_hidden(const struct dirent *e)
+/* sl_audio_files_below's callback: the file as an input named by its path
+ * below the folder, without extension. */
+static int push_found(void *user, const char *path, const char *rel)
 {
-    return e->d_name[0] != '.';
-}
-
-/* Every audio file below root/rel (rel "" or ending in '/'), depth first in
- * name order. -1 when a folder cannot be read or memory runs out (said). */
-static int walk(input_list *l, const char *root, const char *rel)
-{
-    char dir[4096];
-    snprintf(dir, sizeof dir, "%s%s%s", root, root[strlen(root) - 1] == '/' ? "" : "/", rel);
-    struct dirent **names;
-    int n = scandir(dir, &names, skip_hidden, alphasort);
-    if (n < 0)
-        return cli_error("%s: cannot read this folder: %s", dir, strerror(errno)), -1;
-    int rc = 0;
-    for (int i = 0; i < n; i++) {
-        char path[4096], sub[4096];
-        if (rc == 0 && ((size_t)snprintf(path, sizeof path, "%s%s", dir, names[i]->d_name) >= sizeof path ||
-                        (size_t)snprintf(sub, sizeof sub - 1, "%s%s", rel, names[i]->d_name) >= sizeof sub - 1)) {
-            rc = -1;
-            cli_error("%s%s: the path is too long", dir, names[i]->d_name);
-        }
-        struct stat st, link;
-        /* folders are entered only as themselves, as find(1) does: a link to a
-         * folder (to one above, say) is not followed; links to files are */
-        if (rc == 0 && lstat(path, &link) == 0 && stat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
-                strcat(sub, "/"); /* room kept above */
-                rc = walk(l, root, sub);
-            } else if (S_ISREG(st.st_mode) &&
-                       (l->raw ? is_raw_name(names[i]->d_name) : cli_is_audio_name(names[i]->d_name)) &&
-                       push(l, path, sub, without_extension(sub)) != 0) {
-                rc = -1;
-                cli_error("out of memory");
-            }
-        }
-        free(names[i]);
+    if (push(user, path, rel, without_extension(rel)) != 0) {
+        cli_error("out of memory");
+        return -1;
     }
-    free(names);
-    return rc;
+    return 0;
 }
 
 int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs, int *n)
 {
-    input_list l = {.raw = raw};
+    input_list l = {0};
     for (int i = 0; i < n_args; i++) {
         struct stat st;
         if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             int before = l.n;
-            if (walk(&l, args[i], "") != 0)
+            char err[SL_ERR_LEN] = "";
+            int rc = sl_audio_files_below(args[i], raw ? is_raw_name : NULL, push_found, &l, err,
+                                          sizeof err);
+            if (rc != 0) {
+                if (rc < 0 && err[0])
+                    cli_error("%s", err);
                 goto fail;
+            }
             if (l.n == before) {
                 if (raw)
                     cli_error("%s: a folder with no .raw or .pcm file in it (--raw-format takes "

@@ -14,18 +14,13 @@ typedef struct {
 } cli_input;
 
 /* The inputs args stand for, in order; a folder's audio files (by extension:
- * cli_is_audio_name; with `raw`, for --raw-format, its .raw and .pcm files)
+ * sl_audio_name_known; with `raw`, for --raw-format, its .raw and .pcm files)
  * sorted by path, hidden files and folders left out, links to files followed
  * and links to folders not (as find(1) does). 0 with
  * *inputs (free with cli_inputs_free) and *n set, or -1 (said: an unreadable
  * folder, one with no audio file, out of memory). */
 int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs, int *n);
 void cli_inputs_free(cli_input *inputs, int n);
-
-/* Whether a file of this name is audio the command reads without options: the
- * extensions libsndfile's formats go by (.wav .flac .ogg .opus .mp3 .aiff .au
- * .caf ...) and the telephony names of sl_raw_format_from_path. */
-int cli_is_audio_name(const char *name);
 
 /* Creates the folder dir and the folders above it that do not exist yet
  * (mkdir -p). 0, or -1 (said; also when dir is a file). */

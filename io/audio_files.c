@@ -1,0 +1,72 @@
+/* The audio files below a folder (sl_audio_files_below): what a folder stands
+ * for as input to `seqlabel label` and as a manifest of `seqlabel train` and
+ * `seqlabel eval`. */
+#include <dirent.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "seqlabel.h"
+#include "io/io_internal.h"
+
+static int skip_hidden(const struct dirent *e)
+{
+    return e->d_name[0] != '.';
+}
+
+typedef struct {
+    const char *root;
+    int (*take)(const char *name);
+    int (*fn)(void *user, const char *path, const char *rel);
+    void *user;
+    char *err;
+    size_t errlen;
+} walk_job;
+
+/* Every file below root/rel (rel "" or ending in '/'), depth first in name order. */
+static int walk(const walk_job *j, const char *rel)
+{
+    char dir[4096];
+    size_t rl = strlen(j->root);
+    if ((size_t)snprintf(dir, sizeof dir, "%s%s%s", j->root,
+                         rl && j->root[rl - 1] == '/' ? "" : "/", rel) >= sizeof dir)
+        return sl_io_err(j->err, j->errlen, "%s%s: the path is too long", j->root, rel), -1;
+    struct dirent **names;
+    int n = scandir(dir, &names, skip_hidden, alphasort);
+    if (n < 0)
+        return sl_io_err(j->err, j->errlen, "%s: cannot read this folder: %s", dir,
+                         strerror(errno)), -1;
+    int rc = 0;
+    for (int i = 0; i < n; i++) {
+        char path[4096], sub[4096];
+        if (rc == 0 && ((size_t)snprintf(path, sizeof path, "%s%s", dir, names[i]->d_name) >= sizeof path ||
+                        (size_t)snprintf(sub, sizeof sub - 1, "%s%s", rel, names[i]->d_name) >= sizeof sub - 1)) {
+            sl_io_err(j->err, j->errlen, "%s%s: the path is too long", dir, names[i]->d_name);
+            rc = -1;
+        }
+        struct stat st, link;
+        /* folders are entered only as themselves, as find(1) does: a link to a
+         * folder (to one above, say) is not followed; links to files are */
+        if (rc == 0 && lstat(path, &link) == 0 && stat(path, &st) == 0) {
+            if (S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
+                strcat(sub, "/"); /* room kept above */
+                rc = walk(j, sub);
+            } else if (S_ISREG(st.st_mode) && j->take(names[i]->d_name)) {
+                rc = j->fn(j->user, path, sub);
+            }
+        }
+        free(names[i]);
+    }
+    free(names);
+    return rc;
+}
+
+int sl_audio_files_below(const char *dir, int (*take)(const char *name),
+                         int (*fn)(void *user, const char *path, const char *rel), void *user,
+                         char *err, size_t errlen)
+{
+    walk_job j = {dir, take ? take : sl_audio_name_known, fn, user, err, errlen};
+    return walk(&j, "");
+}
