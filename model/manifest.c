@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "seqlabel.h"
 #include "common/errors.h"
@@ -109,9 +110,104 @@ void sl_manifest_free(sl_manifest *m)
     memset(m, 0, sizeof *m);
 }
 
+/* A folder as a manifest: its audio files, each labelled by the label file of
+ * its name beside it (x.txt, x.TextGrid or x.rttm), or else by the folder it
+ * lies in below the root (dog/001.wav: =dog), after a first folder named
+ * train, valid or test, which is its split. */
+typedef struct {
+    sl_manifest *m;
+    int cap;
+    char *err;
+    size_t errlen;
+} folder_job;
+
+/* Takes audio and labels (malloc'ed, either NULL: out of memory). 0 or -1. */
+static int add_entry(sl_manifest *m, int *cap, char *audio, char *labels, sl_split split)
+{
+    if (audio && labels && m->n == *cap) {
+        int grown = *cap ? 2 * *cap : 64;
+        sl_manifest_entry *e = realloc(m->entries, sizeof *e * (size_t)grown);
+        if (e) {
+            m->entries = e;
+            *cap = grown;
+        }
+    }
+    if (!audio || !labels || m->n == *cap) {
+        free(audio);
+        free(labels);
+        return -1;
+    }
+    m->entries[m->n++] = (sl_manifest_entry){audio, labels, split, 0};
+    return 0;
+}
+
+static int add_found(void *user, const char *path, const char *rel)
+{
+    folder_job *j = user;
+    static const char *const label_exts[] = {".txt", ".TextGrid", ".rttm"};
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    size_t stem = (size_t)((dot && dot != name ? dot : name + strlen(name)) - path);
+    char *labels = NULL;
+    for (size_t k = 0; k < sizeof label_exts / sizeof label_exts[0] && !labels; k++) {
+        size_t need = stem + strlen(label_exts[k]) + 1;
+        char *cand = malloc(need);
+        if (!cand)
+            return sl_fail(j->err, j->errlen, "out of memory");
+        snprintf(cand, need, "%.*s%s", (int)stem, path, label_exts[k]);
+        FILE *fp = fopen(cand, "rb");
+        if (fp) {
+            fclose(fp);
+            labels = cand;
+        } else {
+            free(cand);
+        }
+    }
+    /* the split and class folders of rel */
+    sl_split split = SL_SPLIT_NONE;
+    const char *r = rel, *cut = strchr(r, '/');
+    static const char *const splits[] = {"train", "valid", "test"};
+    for (int k = 0; k < 3 && cut; k++)
+        if ((size_t)(cut - r) == strlen(splits[k]) && !strncmp(r, splits[k], (size_t)(cut - r))) {
+            split = (sl_split)(SL_SPLIT_TRAIN + k);
+            r = cut + 1;
+            cut = strchr(r, '/');
+            break;
+        }
+    if (!labels && !cut)
+        return sl_fail(j->err, j->errlen,
+                       "%s: no labels: give it a label file of its name beside it (%.*s.txt, "
+                       ".TextGrid or .rttm), or put it in a folder named after its class",
+                       path, (int)(stem - (size_t)(name - path)), name);
+    if (!labels && (labels = malloc((size_t)(cut - r) + 2)) != NULL)
+        snprintf(labels, (size_t)(cut - r) + 2, "=%.*s", (int)(cut - r), r);
+    if (add_entry(j->m, &j->cap, strdup(path), labels, split))
+        return sl_fail(j->err, j->errlen, "out of memory");
+    return 0;
+}
+
+static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errlen)
+{
+    folder_job j = {out, 0, err, errlen};
+    out->path = strdup(dir);
+    int rc = out->path ? sl_audio_files_below(dir, NULL, add_found, &j, err, errlen)
+                       : sl_fail(err, errlen, "out of memory");
+    if (rc == 0 && out->n == 0)
+        rc = sl_fail(err, errlen, "%s: a folder with no audio file in it (by extension: .wav "
+                     ".flac .ogg ...)", dir);
+    if (rc) {
+        sl_manifest_free(out);
+        return -1;
+    }
+    return 0;
+}
+
 int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
+    struct stat st;
+    if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
+        return load_folder(path, out, err, errlen);
     size_t len;
     char *text = read_text(path, &len, err, errlen);
     if (!text)

@@ -24,7 +24,10 @@ int sl_blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err
     if (err && errlen) {
         char msg[SL_ERR_LEN];
         snprintf(msg, sizeof msg, "%s", err);
-        snprintf(err, errlen, "%s:%d: %s", man->path, e->line, msg);
+        if (e->line > 0)
+            snprintf(err, errlen, "%s:%d: %s", man->path, e->line, msg);
+        else if (!strstr(msg, e->audio)) /* a folder's entry: its audio file names it */
+            snprintf(err, errlen, "%s: %s", e->audio, msg);
     }
     return -1;
 }

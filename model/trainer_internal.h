@@ -125,7 +125,8 @@ static inline unsigned sl_split_mask(sl_split split)
                                   : SL_SPLIT_BIT(split);
 }
 
-/* Prefixes err with "manifest:line: " so the user finds the entry; returns -1. */
+/* Prefixes err with "manifest:line: " (a folder's entry, line 0: with its audio
+ * file, unless the message names it already) so the user finds the entry; -1. */
 int sl_blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err, size_t errlen);
 /* Appends the label names of the selected entries that are not yet in
  * names[0..*n) (order of first appearance). Errors name the file and line. */

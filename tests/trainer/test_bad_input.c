@@ -11,6 +11,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include "trainer_test_util.h"
@@ -76,6 +77,45 @@ static void good_manifest_trains(void **state)
         fail_msg("%s", err);
     free(err);
     assert_int_equal(access(tt_path(dir, "good.slm"), F_OK), 0);
+}
+
+/* A folder as the manifest: train/ and valid/ of folders named after their
+ * classes; the same folder with a loose file is refused, the file named. */
+static void folder_manifest_trains(void **state)
+{
+    (void)state;
+    const char *folders[] = {"fm", "fm/train", "fm/train/tone", "fm/train/noise", "fm/valid",
+                             "fm/valid/tone"};
+    for (size_t k = 0; k < sizeof folders / sizeof folders[0]; k++)
+        assert_int_equal(mkdir(tt_path(dir, folders[k]), 0755), 0);
+    const char *links[][2] = {{"a.wav", "fm/train/tone/1.wav"}, {"b.wav", "fm/train/noise/2.wav"},
+                              {"b.wav", "fm/valid/tone/3.wav"}};
+    for (size_t k = 0; k < 3; k++) {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, links[k][0]));
+        assert_int_equal(link(from, tt_path(dir, links[k][1])), 0);
+    }
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fm --out %s/fm.slm " TINY " > %s/fm.report",
+             seqlabel, dir, dir, dir);
+    char *err = NULL;
+    if (tt_run(cmd, &err))
+        fail_msg("%s", err);
+    free(err);
+    sl_model *m = tt_load_model(dir, "fm");
+    assert_int_equal(sl_model_get_config(m)->n_classes, 2);
+    assert_string_equal(sl_model_class_name(m, 0), "noise"); /* name order: noise/ before tone/ */
+    sl_model_free(m);
+    char *report = tt_read_file(tt_path(dir, "fm.report"), NULL);
+    assert_non_null(strstr(report, "frames 298 ")); /* the valid folder's one file */
+    free(report);
+    char from[600];
+    snprintf(from, sizeof from, "%s", tt_path(dir, "a.wav"));
+    assert_int_equal(link(from, tt_path(dir, "fm/loose.wav")), 0);
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fm --out %s/fm2.slm " TINY, seqlabel, dir, dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    assert_non_null(strstr(err, "fm/loose.wav: no labels"));
+    free(err);
 }
 
 static void missing_audio(void **state)
@@ -351,6 +391,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(good_manifest_trains),
+        cmocka_unit_test(folder_manifest_trains),
         cmocka_unit_test(whole_file_label_errors),
         cmocka_unit_test(missing_audio),
         cmocka_unit_test(missing_labels),

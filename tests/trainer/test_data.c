@@ -279,6 +279,77 @@ static void whole_file_labels(void **state)
     sl_manifest_free(&man);
 }
 
+/* A folder as a manifest: each audio file labelled by the label file of its
+ * name beside it, else by the folder below the root it lies in (=class), a
+ * first folder train/valid/test being its split; hidden files and other files
+ * left out, name order. A file with neither is refused, named. */
+static void folder_manifests(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    /* made in C, not by a shell: valgrind traces every program a test runs */
+    const char *folders[] = {"f", "f/train", "f/train/dog", "f/train/dog/deep", "f/train/cat",
+                             "f/valid", "f/valid/dog", "f/test", "f/.hidden"};
+    for (size_t k = 0; k < sizeof folders / sizeof folders[0]; k++)
+        assert_int_equal(mkdir(tt_path(dir, folders[k]), 0755), 0);
+    const char *links[][2] = {{"one.wav", "f/train/dog/d1.wav"}, {"three.wav", "f/train/dog/deep/d2.wav"},
+                              {"one.wav", "f/train/cat/c1.wav"}, {"one.wav", "f/valid/dog/d3.wav"},
+                              {"three.wav", "f/test/t.wav"}, {"three.txt", "f/test/t.txt"},
+                              {"one.wav", "f/.hidden/h.wav"}, {"one.wav", "f/train/cat/c2.wav"}};
+    for (size_t k = 0; k < sizeof links / sizeof links[0]; k++) {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, links[k][0]));
+        assert_int_equal(link(from, tt_path(dir, links[k][1])), 0);
+    }
+    tt_write_text(tt_path(dir, "f/train/cat/c2.txt"), "0\t0.5\tbird\n");
+    tt_write_text(tt_path(dir, "f/readme.md"), "notes\n");
+    sl_manifest man;
+    if (sl_manifest_load(tt_path(dir, "f"), &man, err, sizeof err))
+        fail_msg("%s", err);
+    const struct {
+        const char *audio, *labels;
+        sl_split split;
+    } want[] = {
+        {"f/test/t.wav", "f/test/t.txt", SL_SPLIT_TEST},
+        {"f/train/cat/c1.wav", "=cat", SL_SPLIT_TRAIN},
+        {"f/train/cat/c2.wav", "f/train/cat/c2.txt", SL_SPLIT_TRAIN},
+        {"f/train/dog/d1.wav", "=dog", SL_SPLIT_TRAIN},
+        {"f/train/dog/deep/d2.wav", "=dog", SL_SPLIT_TRAIN},
+        {"f/valid/dog/d3.wav", "=dog", SL_SPLIT_VALID},
+    };
+    assert_int_equal(man.n, 6);
+    for (int i = 0; i < 6; i++) {
+        char path[600];
+        snprintf(path, sizeof path, "%s/%s", dir, want[i].audio);
+        assert_string_equal(man.entries[i].audio, path);
+        if (want[i].labels[0] == '=') {
+            assert_string_equal(man.entries[i].labels, want[i].labels);
+        } else {
+            snprintf(path, sizeof path, "%s/%s", dir, want[i].labels);
+            assert_string_equal(man.entries[i].labels, path);
+        }
+        assert_int_equal(man.entries[i].split, want[i].split);
+    }
+    /* the dataset and its classes as from a written manifest */
+    char *found[SL_MAX_CLASSES];
+    int n = 0;
+    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_TRAIN), found, &n, err,
+                                                sizeof err), 0);
+    assert_int_equal(n, 3);
+    assert_string_equal(found[0], "cat");
+    assert_string_equal(found[1], "bird");
+    assert_string_equal(found[2], "dog");
+    for (int k = 0; k < n; k++)
+        free(found[k]);
+    sl_manifest_free(&man);
+    /* a file at the top with no label file: refused, named */
+    char from[600];
+    snprintf(from, sizeof from, "%s", tt_path(dir, "one.wav"));
+    assert_int_equal(link(from, tt_path(dir, "f/loose.wav")), 0);
+    assert_int_equal(sl_manifest_load(tt_path(dir, "f"), &man, err, sizeof err), -1);
+    assert_non_null(strstr(err, "f/loose.wav: no labels: give it a label file of its name beside it (loose.txt"));
+}
+
 static void crops_cover_every_start(void **state)
 {
     (void)state;
@@ -651,6 +722,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
+        cmocka_unit_test(folder_manifests),
         cmocka_unit_test(textgrid_labels),
         cmocka_unit_test(rttm_labels),
         cmocka_unit_test(crops_cover_every_start),
