@@ -48,8 +48,13 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
 }
 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
- * <name>.txt, .TextGrid or .rttm; otherwise hyp itself. NULL on an error (said). */
-static char *hypothesis_of(const sl_manifest_entry *e, const char *hyp, char *err, size_t errlen)
+ * the audio's path below the manifest's folder `root` without extension, or
+ * the end of that path (its last folders dropped one by one down to its name),
+ * with .txt, .TextGrid or .rttm, the longest found; otherwise hyp itself.
+ * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
+ * files it is given by their names, so both are found. NULL on an error (said). */
+static char *hypothesis_of(const sl_manifest_entry *e, const char *root, const char *hyp,
+                           char *err, size_t errlen)
 {
     struct stat st;
     if (stat(hyp, &st) != 0 || !S_ISDIR(st.st_mode)) {
@@ -58,24 +63,33 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *hyp, char *er
             sl_fail(err, errlen, "out of memory");
         return path;
     }
-    const char *slash = strrchr(e->audio, '/'), *name = slash ? slash + 1 : e->audio;
+    size_t rl = strlen(root);
+    const char *rel = e->audio;
+    if (rl && !strncmp(rel, root, rl) && (rel[rl] == '/' || root[rl - 1] == '/'))
+        rel += rl + (rel[rl] == '/');
+    while (*rel == '/')
+        rel++;
+    const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
     const char *dot = strrchr(name, '.');
-    int len = dot && dot != name ? (int)(dot - name) : (int)strlen(name);
+    const char *end = dot && dot != name ? dot : name + strlen(name);
     static const char *const exts[] = {".txt", ".TextGrid", ".rttm"};
-    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
-        size_t need = strlen(hyp) + 1 + (size_t)len + strlen(exts[k]) + 1;
-        char *path = malloc(need);
-        if (!path) {
-            sl_fail(err, errlen, "out of memory");
-            return NULL;
+    for (const char *from = rel; from;) {
+        for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
+            size_t need = strlen(hyp) + 1 + (size_t)(end - from) + strlen(exts[k]) + 1;
+            char *path = malloc(need);
+            if (!path) {
+                sl_fail(err, errlen, "out of memory");
+                return NULL;
+            }
+            snprintf(path, need, "%s/%.*s%s", hyp, (int)(end - from), from, exts[k]);
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+                return path;
+            free(path);
         }
-        snprintf(path, need, "%s/%.*s%s", hyp, len, name, exts[k]);
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            return path;
-        free(path);
+        from = from < name ? strchr(from, '/') + 1 : NULL;
     }
     sl_fail(err, errlen, "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid and .rttm there)",
-            hyp, e->audio, len, name);
+            hyp, e->audio, (int)(end - rel), rel);
     return NULL;
 }
 
@@ -110,16 +124,16 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
 }
 
 /* Entry e's frames into mt. */
-static int score_entry(const sl_manifest_entry *e, const char *hyp, const char *const *classes,
-                       int n_classes, const sl_feature_config *fc, const sl_eval_options *opt,
-                       sl_metrics *mt, char *err, size_t errlen)
+static int score_entry(const sl_manifest_entry *e, const char *root, const char *hyp,
+                       const char *const *classes, int n_classes, const sl_feature_config *fc,
+                       const sl_eval_options *opt, sl_metrics *mt, char *err, size_t errlen)
 {
     const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
     int64_t n = 0;
     double duration = 0.0;
     if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
-    char *hyp_path = hypothesis_of(e, hyp, err, errlen);
+    char *hyp_path = hypothesis_of(e, root, hyp, err, errlen);
     int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
     int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
     sl_label_segment *rs = NULL, *hs = NULL;
@@ -186,6 +200,17 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         return sl_fail(err, errlen, "out of memory");
     }
     mt->no_loss = file.no_loss = 1;
+    /* the folder the entries' paths are relative to: the manifest itself when
+     * it is a folder, else the manifest file's */
+    struct stat st;
+    char *root = strdup(manifest);
+    if (root && !(stat(manifest, &st) == 0 && S_ISDIR(st.st_mode))) {
+        char *slash = strrchr(root, '/');
+        if (slash)
+            *slash = '\0';
+        else
+            root[0] = '\0';
+    }
     unsigned mask = sl_split_mask(opt->split);
     int rc = 0, scored = 0;
     int64_t frames = 0;
@@ -195,7 +220,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
             continue;
         scored++;
         sl_metrics_reset(&file);
-        if (score_entry(e, hyp, classes, n_classes, &fc, opt, &file, err, errlen)) {
+        if (score_entry(e, root ? root : "", hyp, classes, n_classes, &fc, opt, &file, err,
+                        errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
@@ -214,5 +240,6 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
                      manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");
     sl_metrics_free(&file);
     sl_manifest_free(&man);
+    free(root);
     return rc;
 }

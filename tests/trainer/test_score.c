@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 #include <sndfile.h>
@@ -101,6 +102,25 @@ static void test_frames_and_collar(void **state)
                   "            xmax = 1\n            text = \"\"\n");
     const int64_t tg[9] = {0, 30, 20, 0, 0, 48, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
+
+    /* found by its path below the manifest's folder, before its name alone:
+     * a tree mirrored by seqlabel label -o DIR/ */
+    mkdir(tt_path(dir, "hyp/deep"), 0755);
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1.0\tspeech\n");
+    tt_write_text(tt_path(dir, "hyp/deep/a.txt"), "0\t1.0\tmusic\n");
+    mkdir(tt_path(dir, "deep"), 0755);
+    {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, "a.wav"));
+        assert_int_equal(link(from, tt_path(dir, "deep/a.wav")), 0);
+    }
+    tt_write_text(tt_path(dir, "deep.tsv"), "deep/a.wav\ta.ref.txt\n");
+    const int64_t deep[9] = {0, 50, 0, 0, 48, 0, 0, 0, 0}; /* hyp/deep/a.txt: all music */
+    assert_int_equal(score(dir, "deep.tsv", tt_path(dir, "hyp"), 0, -1, deep, err, sizeof err), 0);
+    remove(tt_path(dir, "hyp/deep/a.txt"));
+    const int64_t flat[9] = {50, 0, 0, 48, 0, 0, 0, 0, 0}; /* hyp/a.txt: all speech */
+    assert_int_equal(score(dir, "deep.tsv", tt_path(dir, "hyp"), 0, -1, flat, err, sizeof err), 0);
+    remove(tt_path(dir, "hyp/a.txt"));
 
     /* no hypothesis for an entry; a class outside the list */
     remove(tt_path(dir, "hyp/a.TextGrid"));
