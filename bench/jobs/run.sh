@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # Labelling many files one at a time and --jobs N at a time, side by side, in one
-# run: wall and CPU time, and whether the outputs are the same bytes.
+# run: wall and CPU time, and whether the outputs are the same bytes, into a
+# folder and onto standard output (one RTTM for all, in the inputs' order).
 # usage: bench/jobs/run.sh [SEQLABEL] [FILES] [JOBS]   (defaults: build/tools/seqlabel,
 #   8 files, nproc jobs). The files: samples/mixture.wav at 44.1 kHz stereo 16-bit
 #   (sox), repeated to 10 minutes, FILES links to it, under a temporary directory.
@@ -22,3 +23,9 @@ echo "$files files of $(sox --i -D "$tmp/long.wav") s (44.1 kHz stereo), $(nproc
 /usr/bin/time -f "--jobs $jobs:     %e s wall, %U s user, %M KB peak RSS (the largest process)" \
     "$seqlabel" label "$tmp"/in/*.wav -o "$tmp/many/" -q --jobs "$jobs"
 diff -r "$tmp/one" "$tmp/many" >/dev/null && echo "outputs: the same bytes" || { echo "outputs differ"; exit 1; }
+/usr/bin/time -f "--jobs 1, one RTTM on standard output:     %e s wall, %U s user" \
+    "$seqlabel" label "$tmp"/in/*.wav --format rttm -q > "$tmp/one.rttm"
+/usr/bin/time -f "--jobs $jobs, one RTTM on standard output:     %e s wall, %U s user" \
+    "$seqlabel" label "$tmp"/in/*.wav --format rttm -q --jobs "$jobs" > "$tmp/many.rttm"
+cmp -s "$tmp/one.rttm" "$tmp/many.rttm" && echo "standard output: the same bytes" ||
+    { echo "standard output differs"; exit 1; }

@@ -33,7 +33,8 @@ DESTDIR= meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/instal
     { cat "$tmp/install.log"; fail "meson install exited $?"; }
 
 for f in "$bindir/seqlabel" "$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0" \
-    "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm"; do
+    "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm" \
+    "$datadir/bash-completion/completions/seqlabel"; do
     [ -e "$root$f" ] || fail "not installed: $f"
 done
 [ -x "$root$bindir/seqlabel" ] || fail "$bindir/seqlabel is not executable"

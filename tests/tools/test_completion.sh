@@ -1,0 +1,55 @@
+#!/bin/bash
+# The bash completion (tools/completion/seqlabel.bash) run as bash runs it:
+# commands, each command's options as its --help lists them (so --sweep of eval,
+# added later, completes with no change to the script), the fixed lists of
+# values, and model files for --model.
+# Usage: test_completion.sh COMPLETION_SCRIPT (SL_SEQLABEL: the built command)
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+# shellcheck source=/dev/null
+source "$1" || fail "cannot source $1"
+# completes: the words typed (the last one being completed); prints COMPREPLY
+completes() {
+    COMP_WORDS=("$SL_SEQLABEL" "$@")
+    COMP_CWORD=$#
+    _seqlabel
+    printf '%s\n' "${COMPREPLY[@]}"
+}
+expect() { # expect WANT WORDS...: WANT (a line) among the completions
+    local want=$1
+    shift
+    completes "$@" | grep -qxF -- "$want" || fail "'seqlabel $*' does not complete to '$want': $(completes "$@" | tr '\n' ' ')"
+}
+only() { # only WANT WORDS...: WANT is the one completion
+    local want=$1 got
+    shift
+    got=$(completes "$@" | tr '\n' ' ')
+    [ "$got" = "$want " ] || fail "'seqlabel $*' completes to '$got', want '$want'"
+}
+only label la
+only --format label --form
+only jsonl label --format j
+only npy features --format n
+only valid eval --split v
+only viterbi label --smoothing v
+only gelu train --activation g
+expect --sweep eval --sw
+expect --per-file eval --per
+expect --jobs label --j
+expect --only-classes label --only
+expect --raw-format features --raw
+# every option label's --help lists completes
+for opt in $("$SL_SEQLABEL" label --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
+    expect "$opt" label "$opt"
+done
+# --model: model files and folders, not other files
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+mkdir "$dir/sub"
+touch "$dir/m.slm" "$dir/m.txt"
+got=$(completes label --model "$dir/" | sort | tr '\n' ' ')
+[ "$got" = "$dir/m.slm $dir/sub " ] || fail "--model completes to '$got'"
+# label --split wants a folder; eval --split a split's name
+got=$(completes label --split "$dir/" | tr '\n' ' ')
+[ "$got" = "$dir/sub " ] || fail "label --split completes to '$got'"
+echo "completion: ok"

@@ -1,0 +1,44 @@
+# bash completion for seqlabel (installed as <datadir>/bash-completion/completions/seqlabel).
+# The options come from each command's own --help, so they never fall behind it;
+# values are completed where they are a fixed list or a file of a kind.
+_seqlabel()
+{
+    local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
+    local cmd=${COMP_WORDS[0]} sub=${COMP_WORDS[1]}
+    COMPREPLY=()
+    if [[ $COMP_CWORD -eq 1 ]]; then
+        COMPREPLY=($(compgen -W "label features info train eval average bench --help --version" -- "$cur"))
+        return
+    fi
+    local values=
+    case $sub:$prev in
+        label:--format) values="audacity frames jsonl rttm textgrid webvtt" ;;
+        features:--format) values="npy tsv" ;;
+        *:--smoothing) values="none viterbi" ;;
+        *:--raw-format) values="s16le f32le ulaw alaw gsm g722" ;;
+        features:--window) values="povey hann hamming rectangular" ;;
+        eval:--split) values="train valid test" ;;
+        train:--activation) values="relu gelu" ;;
+        train:--norm) values="post pre" ;;
+        train:--schedule) values="cosine linear" ;;
+        *:--model|*:--init|*:--teacher)
+            COMPREPLY=($(compgen -f -X '!*.slm' -- "$cur") $(compgen -d -- "$cur"))
+            return ;;
+        label:--split|*:--cache-dir)
+            COMPREPLY=($(compgen -d -- "$cur"))
+            return ;;
+        *:-o|*:--output|*:--out|*:--cut|*:--manifest|*:--valid|*:--hyp|*:--checkpoint|*:--noise-list)
+            COMPREPLY=($(compgen -f -- "$cur"))
+            return ;;
+    esac
+    if [[ -n $values ]]; then
+        COMPREPLY=($(compgen -W "$values" -- "$cur"))
+    elif [[ $cur == -* ]]; then
+        local opts
+        opts=$("$cmd" "$sub" --help 2>/dev/null | grep -oE -- '--?[a-z][a-z0-9-]*' | sort -u)
+        COMPREPLY=($(compgen -W "$opts" -- "$cur"))
+    else
+        COMPREPLY=($(compgen -f -- "$cur"))
+    fi
+}
+complete -o filenames -F _seqlabel seqlabel
