@@ -643,6 +643,11 @@ typedef struct {
 
 int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen);
 void sl_manifest_free(sl_manifest *m);
+/* Marks as SL_SPLIT_VALID the entries with no split whose audio path hashes
+ * below `share` (in [0, 1]): about that share of them, the same entries every
+ * time and on every machine (a file listed twice goes one way), whatever the
+ * order of the lines. Entries with a split keep it. Returns how many it marked. */
+int sl_manifest_hold_out(sl_manifest *m, double share);
 
 typedef struct {
     double start, end; /* seconds, start <= end */
@@ -888,6 +893,9 @@ typedef struct {
     volatile int *interrupt;     /* NULL, or a flag (set by a signal handler): when it
                                     becomes non-zero the run writes a checkpoint after the
                                     current step and returns -1 ("interrupted at step N") */
+    float valid_share;           /* > 0 (below 1), without valid_manifest: that share of
+                                    train_manifest's entries with no split held out for
+                                    validation (sl_manifest_hold_out); default 0 */
 } sl_train_config;
 
 void sl_train_config_default(sl_train_config *c);

@@ -4,6 +4,7 @@
 #include <errno.h>
 #include <math.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -283,6 +284,27 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     if (rc)
         sl_manifest_free(out);
     return rc;
+}
+
+int sl_manifest_hold_out(sl_manifest *m, double share)
+{
+    int held = 0;
+    for (int i = 0; i < m->n; i++) {
+        if (m->entries[i].split != SL_SPLIT_NONE)
+            continue;
+        /* FNV-1a of the path, its top 53 bits as a number in [0, 1) */
+        uint64_t h = 1469598103934665603ull;
+        for (const unsigned char *p = (const unsigned char *)m->entries[i].audio; *p; p++)
+            h = (h ^ *p) * 1099511628211ull;
+        h ^= h >> 29; /* the low bytes of a short path barely reach the top bits */
+        h *= 0xbf58476d1ce4e5b9ull;
+        h ^= h >> 32;
+        if ((double)(h >> 11) / 9007199254740992.0 < share) {
+            m->entries[i].split = SL_SPLIT_VALID;
+            held++;
+        }
+    }
+    return held;
 }
 
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,

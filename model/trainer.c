@@ -413,6 +413,11 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
                                  "(it is applied to cached features; docs/training.md)");
     if (!(c->augment_lowpass >= 0.0f && c->augment_lowpass <= 1.0f))
         return sl_fail(err, errlen, "band-limit augmentation: a share of windows in [0, 1] expected");
+    if (!(c->valid_share >= 0.0f && c->valid_share < 1.0f))
+        return sl_fail(err, errlen, "valid share: a share of entries in [0, 1) expected");
+    if (c->valid_share > 0.0f && c->valid_manifest)
+        return sl_fail(err, errlen, "valid share: the validation set is the valid manifest's "
+                                    "(give one or the other)");
     if (!(c->augment_8bit >= 0.0f && c->augment_8bit <= 1.0f))
         return sl_fail(err, errlen, "8-bit augmentation: a share of windows in [0, 1] expected");
     if (!(c->augment_eq_db >= 0.0f && c->augment_eq_db <= 20.0f))
@@ -544,6 +549,13 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     const sl_manifest *vman = &r.train_man;
     if (sl_manifest_load(c->train_manifest, &r.train_man, err, errlen))
         goto out;
+    if (c->valid_share > 0.0f && !c->valid_manifest &&
+        sl_manifest_hold_out(&r.train_man, c->valid_share) == 0) {
+        sl_fail(err, errlen, "%s: a share of %g held out no entry for validation (%s)",
+                c->train_manifest, (double)c->valid_share,
+                "entries with a split column keep theirs; give a larger share or more entries");
+        goto out;
+    }
     if (c->valid_manifest) {
         if (sl_manifest_load(c->valid_manifest, &r.valid_man, err, errlen))
             goto out;

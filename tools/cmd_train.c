@@ -34,6 +34,9 @@ static void usage(FILE *fp)
         "  --manifest FILE         training manifest or folder (its 'valid' lines or\n"
         "                          folder validate) [required]\n"
         "  --valid FILE            validation manifest or folder (all but 'test')\n"
+        "  --valid-share P         hold out this share of the manifest's entries that\n"
+        "                          have no split for validation, chosen by their path\n"
+        "                          (the same ones every run; a folder without valid/)\n"
         "  --out MODEL             the best model by validation macro F1 (written\n"
         "                          atomically)\n"
         "  --classes a,b,c         class names and order [the label names, first seen\n"
@@ -147,14 +150,15 @@ enum {
     O_DMODEL, O_HEADS, O_LAYERS, O_DFF, O_ACT, O_NORM, O_BAND, O_WINDOW, O_EPOCHS, O_STEPS,
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
-    O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_TEACHER_CLEAN, O_INIT, O_TEACHER, O_DISTILL, O_EDGES
+    O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_TEACHER_CLEAN, O_INIT, O_TEACHER, O_DISTILL, O_EDGES,
+    O_VALID_SHARE
 };
 
 int sl_cmd_train(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"manifest", required_argument, 0, O_MANIFEST}, {"valid", required_argument, 0, O_VALID},
-        {"out", required_argument, 0, O_OUT}, {"classes", required_argument, 0, O_CLASSES},
+        {"valid-share", required_argument, 0, O_VALID_SHARE}, {"out", required_argument, 0, O_OUT}, {"classes", required_argument, 0, O_CLASSES},
         {"cache-dir", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
         {"sample-rate", required_argument, 0, O_RATE}, {"mel-bins", required_argument, 0, O_MEL},
         {"mfcc", required_argument, 0, O_MFCC}, {"d-model", required_argument, 0, O_DMODEL},
@@ -217,6 +221,10 @@ int sl_cmd_train(int argc, char **argv)
         case O_DISTILL: bad = cli_parse_float("--distill-weight", a, 0.0, 1.0, &d); c.distill_weight = (float)d; distill_set = 1; break;
         case O_MANIFEST: c.train_manifest = a; break;
         case O_VALID: c.valid_manifest = a; break;
+        case O_VALID_SHARE:
+            bad = cli_parse_float("--valid-share", a, 0.0, 0.9, &d);
+            c.valid_share = (float)d;
+            break;
         case O_OUT: c.out_path = a; break;
         case O_CLASSES:
             free(class_buf);

@@ -80,7 +80,8 @@ static void good_manifest_trains(void **state)
 }
 
 /* A folder as the manifest: train/ and valid/ of folders named after their
- * classes; the same folder with a loose file is refused, the file named. */
+ * classes; class folders alone with --valid-share, the same files held out each
+ * run; the folder with a loose file is refused, the file named. */
 static void folder_manifest_trains(void **state)
 {
     (void)state;
@@ -110,6 +111,38 @@ static void folder_manifest_trains(void **state)
     assert_non_null(strstr(report, "frames 298 ")); /* the valid folder's one file */
     free(report);
     char from[600];
+    /* no valid/ folder: --valid-share holds some files out, the same each run */
+    const char *flat[] = {"fs", "fs/tone", "fs/noise"};
+    for (size_t k = 0; k < 3; k++)
+        assert_int_equal(mkdir(tt_path(dir, flat[k]), 0755), 0);
+    for (int k = 0; k < 8; k++) {
+        char to[64];
+        snprintf(from, sizeof from, "%s", tt_path(dir, k % 2 ? "a.wav" : "b.wav"));
+        snprintf(to, sizeof to, "fs/%s/%d.wav", k < 4 ? "tone" : "noise", k);
+        assert_int_equal(link(from, tt_path(dir, to)), 0);
+    }
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid-share 0.5 --out %s/fs.slm " TINY
+                 " > %s/fs%d.report", seqlabel, dir, dir, dir, run);
+        if (tt_run(cmd, &err))
+            fail_msg("%s", err);
+        free(err);
+    }
+    report = tt_read_file(tt_path(dir, "fs0.report"), NULL);
+    char *again = tt_read_file(tt_path(dir, "fs1.report"), NULL);
+    char *frames = strstr(report, "  frames ");
+    assert_non_null(frames); /* validated, on whole files of 298 frames */
+    long valid_frames = strtol(frames + 9, NULL, 10);
+    assert_true(valid_frames > 0 && valid_frames % 298 == 0 && valid_frames < 8 * 298);
+    assert_string_equal(report, again);
+    free(report);
+    free(again);
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid %s/fm --valid-share 0.5 --out "
+             "%s/fs2.slm " TINY, seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    assert_non_null(strstr(err, "one or the other"));
+    free(err);
+
     snprintf(from, sizeof from, "%s", tt_path(dir, "a.wav"));
     assert_int_equal(link(from, tt_path(dir, "fm/loose.wav")), 0);
     snprintf(cmd, sizeof cmd, "%s train --manifest %s/fm --out %s/fm2.slm " TINY, seqlabel, dir, dir);

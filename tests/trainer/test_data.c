@@ -350,6 +350,56 @@ static void folder_manifests(void **state)
     assert_non_null(strstr(err, "f/loose.wav: no labels: give it a label file of its name beside it (loose.txt"));
 }
 
+/* sl_manifest_hold_out: about the share asked of the entries without a split,
+ * chosen by path (the same whatever the order, a path listed twice going one
+ * way); entries with a split keep theirs. */
+static void hold_out_by_path(void **state)
+{
+    (void)state;
+    enum { N = 400 };
+    sl_manifest m[2];
+    for (int v = 0; v < 2; v++) {
+        memset(&m[v], 0, sizeof m[v]);
+        m[v].entries = calloc(N + 1, sizeof *m[v].entries);
+        assert_non_null(m[v].entries);
+        for (int i = 0; i < N; i++) {
+            char path[64];
+            int k = v ? N - 1 - i : i; /* the second in reverse order */
+            snprintf(path, sizeof path, "clips/%03d.wav", k);
+            m[v].entries[i].audio = strdup(path);
+            m[v].entries[i].labels = strdup("=x");
+            m[v].entries[i].split = k % 10 == 0 ? SL_SPLIT_TEST : SL_SPLIT_NONE;
+        }
+        m[v].entries[N].audio = strdup(v ? "clips/399.wav" : "clips/000.wav"); /* listed twice */
+        m[v].entries[N].labels = strdup("=x");
+        m[v].n = N + 1;
+    }
+    assert_int_equal(sl_manifest_hold_out(&m[0], 0.0), 0);
+    int held = sl_manifest_hold_out(&m[0], 0.25);
+    assert_int_equal(sl_manifest_hold_out(&m[1], 0.25), held);
+    printf("held out %d of %d\n", held, N - N / 10);
+    assert_true(held > 60 && held < 120); /* 0.25 of 360: 90 */
+    for (int i = 0; i < N; i++) {
+        const sl_manifest_entry *a = &m[0].entries[i], *b = &m[1].entries[N - 1 - i];
+        assert_string_equal(a->audio, b->audio);
+        assert_int_equal(a->split, b->split);
+        assert_true(i % 10 == 0 ? a->split == SL_SPLIT_TEST
+                                : a->split == SL_SPLIT_NONE || a->split == SL_SPLIT_VALID);
+    }
+    assert_int_equal(m[1].entries[N].split, m[1].entries[0].split); /* 399 twice */
+    /* a larger share holds out the same entries and more */
+    sl_manifest_hold_out(&m[1], 0.5);
+    int more = 0;
+    for (int i = 0; i < N; i++) {
+        assert_true(m[0].entries[i].split != SL_SPLIT_VALID ||
+                    m[1].entries[N - 1 - i].split == SL_SPLIT_VALID);
+        more += m[1].entries[i].split == SL_SPLIT_VALID;
+    }
+    assert_true(more > held);
+    sl_manifest_free(&m[0]);
+    sl_manifest_free(&m[1]);
+}
+
 static void crops_cover_every_start(void **state)
 {
     (void)state;
@@ -723,6 +773,7 @@ int main(void)
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
         cmocka_unit_test(folder_manifests),
+        cmocka_unit_test(hold_out_by_path),
         cmocka_unit_test(textgrid_labels),
         cmocka_unit_test(rttm_labels),
         cmocka_unit_test(crops_cover_every_start),
