@@ -1,9 +1,10 @@
 /* libFuzzer target: the text files and strings a user hands the trainer and the
  * labeler: a training manifest (audio<TAB>labels[<TAB>split]), an Audacity
  * label track, a Praat TextGrid (its first interval tier, and one by name), an
- * RTTM file (one file's turns by name, and all as one class), and a
+ * RTTM file (one file's turns by name, and all as one class), a
  * min-durations spec ("speech=0.2,music=0.5", the element's
- * property and the command's option) checked against the default model's classes. */
+ * property and the command's option) checked against the default model's
+ * classes, and a class list (--skip/--only, skip-classes/only-classes). */
 #include <seqlabel.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -39,6 +40,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sl_label_segment *segs;
     int n;
     if (sl_manifest_load(path, &man, err, sizeof err) == 0) {
+        sl_manifest_hold_out(&man, 0.5);
         for (int i = 0; i < man.n; i++) /* whole-file labels (=NAME) read no file */
             if (man.entries[i].labels[0] == '=' &&
                 sl_manifest_entry_segments(&man.entries[i], &segs, &n, err, sizeof err) == 0)
@@ -63,6 +65,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sl_decoder_config dc;
     sl_decoder_config_default(&dc);
     sl_decoder_parse_min_durations(&dc, default_model(), spec, err, sizeof err);
+    /* the class lists of --skip/--only and the element's skip-classes */
+    sl_label_writer w;
+    sl_label_writer_init(&w, SL_FORMAT_AUDACITY, default_model(), NULL);
+    sl_label_writer_set_skip(&w, spec, (int)(size & 1), err, sizeof err);
     free(spec);
     return 0;
 }
