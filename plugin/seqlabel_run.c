@@ -140,7 +140,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   GstSeqLabelGate gate;
   sl_labeler *lab;
   sl_label_writer writer;
-  gboolean ok = FALSE;
+  gboolean skip, only, ok = FALSE;
 
   GST_OBJECT_LOCK (self);
   p = self->props;
@@ -195,19 +195,18 @@ gst_seqlabel_open (GstSeqLabel * self)
 
   sl_label_writer_init (&writer, library_format (format), self->model, NULL);
   writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
-  if (p.skip_classes && p.skip_classes[0] && p.only_classes && p.only_classes[0]) {
+  skip = p.skip_classes && p.skip_classes[0];
+  only = p.only_classes && p.only_classes[0];
+  if (skip && only) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("seqlabel: skip-classes and only-classes: one or the other"), (NULL));
     goto out;
   }
-  if ((p.skip_classes && p.skip_classes[0] &&
-          sl_label_writer_set_skip (&writer, p.skip_classes, 0, err, sizeof err) != 0) ||
-      (p.only_classes && p.only_classes[0] &&
-          sl_label_writer_set_skip (&writer, p.only_classes, 1, err, sizeof err) != 0)) {
+  if ((skip || only) && sl_label_writer_set_skip (&writer, skip ? p.skip_classes :
+          p.only_classes, only, err, sizeof err) != 0) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("seqlabel: %s \"%s\": model %s: %s", p.skip_classes && p.skip_classes[0] ?
-            "skip-classes" : "only-classes", p.skip_classes && p.skip_classes[0] ?
-            p.skip_classes : p.only_classes, self->model_loaded_path, err), (NULL));
+        ("seqlabel: %s \"%s\": model %s: %s", skip ? "skip-classes" : "only-classes",
+            skip ? p.skip_classes : p.only_classes, self->model_loaded_path, err), (NULL));
     goto out;
   }
 
@@ -384,9 +383,11 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
         self->frame_offset + start, self->frame_offset + end);
 
   if (self->label_format == GST_SEQLABEL_FORMAT_TEXTGRID) {
-    /* a document: the segments wait for EOS (the skipped too, as empty intervals) */
+    /* a document: the segments wait for EOS (the skipped too, as empty
+     * intervals), kept only while there is a labels pad to write it on */
     sl_frame_segment seg = { self->frame_offset + start, self->frame_offset + end, label };
-    g_array_append_val (self->textgrid_segs, seg);
+    if (self->cb_labelpad)
+      g_array_append_val (self->textgrid_segs, seg);
   } else if (self->cb_labelpad && !format_is_per_frame (self) &&
       self->label_format != GST_SEQLABEL_FORMAT_TEXT) {
     int n = format_text (self, FALSE, self->frame_offset + start,
