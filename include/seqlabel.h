@@ -643,10 +643,12 @@ typedef struct {
 
 int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen);
 void sl_manifest_free(sl_manifest *m);
-/* Marks as SL_SPLIT_VALID the entries with no split whose audio path hashes
- * below `share` (in [0, 1]): about that share of them, the same entries every
- * time and on every machine (a file listed twice goes one way), whatever the
- * order of the lines. Entries with a split keep it. Returns how many it marked. */
+/* Marks as SL_SPLIT_VALID the entries with no split whose audio path below the
+ * manifest's folder (as its line writes it) hashes below `share` (in [0, 1]):
+ * about that share of them, the same entries every time and on every machine
+ * (a file listed twice goes one way), whatever the order of the lines and
+ * however the manifest is named. Entries with a split keep it. Returns how
+ * many it marked. */
 int sl_manifest_hold_out(sl_manifest *m, double share);
 
 typedef struct {

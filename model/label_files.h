@@ -16,6 +16,11 @@ int sl_parse_seconds(const char *s, double *out);
  * memory (nothing appended). */
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
                      const char *name, int line);
+/* The part of path below the folder a manifest's paths are relative to (the
+ * manifest itself when it is a folder, else the manifest file's folder), or
+ * path itself when it lies elsewhere: what names an entry however the manifest
+ * was named (data/set.tsv or /home/u/data/set.tsv). */
+const char *sl_manifest_below_root(const char *manifest_path, const char *path);
 /* qsort order of segments: by start, then end, then line. */
 int sl_segment_cmp(const void *a, const void *b);
 

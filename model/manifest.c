@@ -286,15 +286,35 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     return rc;
 }
 
+const char *sl_manifest_below_root(const char *manifest_path, const char *path)
+{
+    struct stat st;
+    size_t rl = strlen(manifest_path);
+    if (!(stat(manifest_path, &st) == 0 && S_ISDIR(st.st_mode))) {
+        const char *slash = strrchr(manifest_path, '/');
+        rl = slash ? (size_t)(slash - manifest_path) : 0;
+    }
+    while (rl > 1 && manifest_path[rl - 1] == '/')
+        rl--;
+    if (rl && !strncmp(path, manifest_path, rl) && path[rl] == '/')
+        path += rl + 1;
+    while (*path == '/' && rl) /* data//x.wav */
+        path++;
+    return path;
+}
+
 int sl_manifest_hold_out(sl_manifest *m, double share)
 {
     int held = 0;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
-        /* FNV-1a of the path, its top 53 bits as a number in [0, 1) */
+        /* FNV-1a of the path below the manifest's folder, its top 53 bits as a
+         * number in [0, 1) */
+        const char *rel = m->path ? sl_manifest_below_root(m->path, m->entries[i].audio)
+                                  : m->entries[i].audio;
         uint64_t h = 1469598103934665603ull;
-        for (const unsigned char *p = (const unsigned char *)m->entries[i].audio; *p; p++)
+        for (const unsigned char *p = (const unsigned char *)rel; *p; p++)
             h = (h ^ *p) * 1099511628211ull;
         h ^= h >> 29; /* the low bytes of a short path barely reach the top bits */
         h *= 0xbf58476d1ce4e5b9ull;

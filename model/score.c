@@ -10,6 +10,7 @@
 
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "model/label_files.h"
 
 int sl_labels_collar(int32_t *labels, int64_t n, int hop, int rate, double collar_s)
 {
@@ -48,12 +49,12 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
 }
 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
- * the audio's path below the manifest's folder `root` without extension, or
+ * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
  * with .txt, .TextGrid or .rttm, the longest found; otherwise hyp itself.
  * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
  * files it is given by their names, so both are found. NULL on an error (said). */
-static char *hypothesis_of(const sl_manifest_entry *e, const char *root, const char *hyp,
+static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, const char *hyp,
                            char *err, size_t errlen)
 {
     struct stat st;
@@ -63,10 +64,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *root, const c
             sl_fail(err, errlen, "out of memory");
         return path;
     }
-    size_t rl = strlen(root);
-    const char *rel = e->audio;
-    if (rl && !strncmp(rel, root, rl) && (rel[rl] == '/' || root[rl - 1] == '/'))
-        rel += rl + (rel[rl] == '/');
+    const char *rel = sl_manifest_below_root(manifest, e->audio);
     while (*rel == '/')
         rel++;
     const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
@@ -124,7 +122,7 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
 }
 
 /* Entry e's frames into mt. */
-static int score_entry(const sl_manifest_entry *e, const char *root, const char *hyp,
+static int score_entry(const sl_manifest_entry *e, const char *manifest, const char *hyp,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
                        const sl_eval_options *opt, sl_metrics *mt, char *err, size_t errlen)
 {
@@ -133,7 +131,7 @@ static int score_entry(const sl_manifest_entry *e, const char *root, const char 
     double duration = 0.0;
     if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
-    char *hyp_path = hypothesis_of(e, root, hyp, err, errlen);
+    char *hyp_path = hypothesis_of(e, manifest, hyp, err, errlen);
     int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
     int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
     sl_label_segment *rs = NULL, *hs = NULL;
@@ -200,17 +198,6 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         return sl_fail(err, errlen, "out of memory");
     }
     mt->no_loss = file.no_loss = 1;
-    /* the folder the entries' paths are relative to: the manifest itself when
-     * it is a folder, else the manifest file's */
-    struct stat st;
-    char *root = strdup(manifest);
-    if (root && !(stat(manifest, &st) == 0 && S_ISDIR(st.st_mode))) {
-        char *slash = strrchr(root, '/');
-        if (slash)
-            *slash = '\0';
-        else
-            root[0] = '\0';
-    }
     unsigned mask = sl_split_mask(opt->split);
     int rc = 0, scored = 0;
     int64_t frames = 0;
@@ -220,8 +207,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
             continue;
         scored++;
         sl_metrics_reset(&file);
-        if (score_entry(e, root ? root : "", hyp, classes, n_classes, &fc, opt, &file, err,
-                        errlen)) {
+        if (score_entry(e, manifest, hyp, classes, n_classes, &fc, opt, &file, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
@@ -240,6 +226,5 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
                      manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");
     sl_metrics_free(&file);
     sl_manifest_free(&man);
-    free(root);
     return rc;
 }

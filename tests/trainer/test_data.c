@@ -351,8 +351,8 @@ static void folder_manifests(void **state)
 }
 
 /* sl_manifest_hold_out: about the share asked of the entries without a split,
- * chosen by path (the same whatever the order, a path listed twice going one
- * way); entries with a split keep theirs. */
+ * chosen by path (the same whatever the order and however the manifest is
+ * named, a path listed twice going one way); entries with a split keep theirs. */
 static void hold_out_by_path(void **state)
 {
     (void)state;
@@ -396,6 +396,24 @@ static void hold_out_by_path(void **state)
         more += m[1].entries[i].split == SL_SPLIT_VALID;
     }
     assert_true(more > held);
+    sl_manifest_free(&m[0]);
+    sl_manifest_free(&m[1]);
+    /* a manifest's entries are chosen by their paths as written in it, however
+     * the manifest itself is named */
+    char text[4096] = "", other[600];
+    for (int i = 0; i < 40; i++)
+        snprintf(text + strlen(text), sizeof text - strlen(text), "clips/%02d.wav\t=x\n", i);
+    tt_write_text(tt_path(dir, "h.tsv"), text);
+    snprintf(other, sizeof other, "%s/./h.tsv", dir);
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_manifest_load(tt_path(dir, "h.tsv"), &m[0], err, sizeof err), 0);
+    assert_int_equal(sl_manifest_load(other, &m[1], err, sizeof err), 0);
+    assert_string_not_equal(m[0].entries[0].audio, m[1].entries[0].audio);
+    held = sl_manifest_hold_out(&m[0], 0.5);
+    assert_int_equal(sl_manifest_hold_out(&m[1], 0.5), held);
+    assert_true(held > 5 && held < 35);
+    for (int i = 0; i < 40; i++)
+        assert_int_equal(m[0].entries[i].split, m[1].entries[i].split);
     sl_manifest_free(&m[0]);
     sl_manifest_free(&m[1]);
 }
