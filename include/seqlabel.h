@@ -537,7 +537,8 @@ int sl_labeler_num_classes(const sl_labeler *l);
 void sl_labeler_window(const sl_labeler *l, int *window, int *left_context, int *lookahead,
                        int *core);
 int64_t sl_labeler_samples_pushed(const sl_labeler *l); /* since creation/reset */
-int64_t sl_labeler_frames_emitted(const sl_labeler *l); /* since creation/reset */
+int64_t sl_labeler_frames_emitted(const sl_labeler *l); /* since creation/reset (which
+                                                           sl_labeler_finish does: read it before) */
 const sl_model *sl_labeler_model(const sl_labeler *l);
 
 /* ---- Label output formats (io/label_format.c): text lines for files, pipes and
@@ -552,9 +553,11 @@ typedef enum {
                                nothing per header, frame or segment */
     SL_FORMAT_WEBVTT,       /* subtitles: header "WEBVTT", then per segment a cue
                                "00:00:00.120 --> 00:00:01.500\nspeech" and a blank line */
+    SL_FORMAT_SUMMARY,      /* one JSON line per stream when it ends
+                               (sl_label_format_summary): each class's time and segments */
 } sl_label_format;
 
-/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt": 0, else -1. */
+/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt", "summary": 0, else -1. */
 int sl_label_format_parse(const char *name, sl_label_format *out);
 const char *sl_label_format_name(sl_label_format f);
 
@@ -607,6 +610,16 @@ typedef struct {
  * the functions above, or -1 on a bad argument (overlap, unknown class). */
 int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
                              const sl_frame_segment *segs, size_t n, int64_t end_frame);
+/* What a stream holds, from the same segments up to the same end: one JSON
+ * object on one line, {"file": file_id, "duration": seconds, "classes":
+ * {"<name>": {"seconds": s, "share": s / duration, "segments": k}, ...}}, every
+ * class of the writer in order but skipped ones. Returns the length needed, or
+ * -1 on a bad argument (overlap, unknown class). */
+int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
+                            const sl_frame_segment *segs, size_t n, int64_t end_frame);
+/* 1 if the format is a document written whole when the stream ends (textgrid,
+ * summary: from its segments), 0 otherwise. */
+int sl_label_format_is_document(const sl_label_writer *w);
 
 /* ======================================================================
  * Training and evaluation (model/trainer.c and the model/train_*.c,

@@ -12,7 +12,7 @@
 #include "common/text.h"
 
 static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid",
-                                           "webvtt"};
+                                           "webvtt", "summary"};
 
 int sl_label_format_parse(const char *name, sl_label_format *out)
 {
@@ -177,8 +177,7 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
 {
     if (!valid(w, buf, len) || label < 0 || label >= w->n_classes || end < start)
         return -1;
-    if (sl_label_format_is_per_frame(w) || w->skip[label] ||
-        w->format == SL_FORMAT_TEXTGRID)
+    if (sl_label_format_is_per_frame(w) || w->skip[label] || sl_label_format_is_document(w))
         return 0;
     sl_text t = {buf, len, 0};
     double t0 = frame_time(w, start), t1 = frame_time(w, end);
@@ -273,5 +272,45 @@ int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
     sl_text_put(&t, "    item [1]:\n        class = \"IntervalTier\" \n        name = \"labels\" \n");
     sl_text_put(&t, "        xmin = 0 \n        xmax = %.6f \n        intervals: size = %ld \n", xmax, count);
     textgrid_intervals(w, &t, segs, n, end);
+    return sl_text_finish(&t);
+}
+
+int sl_label_format_is_document(const sl_label_writer *w)
+{
+    return w->format == SL_FORMAT_TEXTGRID || w->format == SL_FORMAT_SUMMARY;
+}
+
+int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
+                            const sl_frame_segment *segs, size_t n, int64_t end_frame)
+{
+    if (!valid(w, buf, len) || (n && !segs) || end_frame < 0)
+        return -1;
+    int64_t frames[SL_MAX_CLASSES] = {0}, count[SL_MAX_CLASSES] = {0}, prev_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sl_frame_segment *s = &segs[i];
+        if (s->start < prev_end || s->end < s->start || s->label < 0 || s->label >= w->n_classes)
+            return -1;
+        prev_end = s->end;
+        frames[s->label] += s->end - s->start;
+        count[s->label] += s->end > s->start;
+    }
+    int64_t end = prev_end > end_frame ? prev_end : end_frame;
+    double duration = frame_time(w, end);
+    sl_text t = {buf, len, 0};
+    sl_text_put(&t, "{\"file\":");
+    sl_text_json_string(&t, w->file_id);
+    sl_text_put(&t, ",\"duration\":%.6f,\"classes\":{", duration);
+    int first = 1;
+    for (int k = 0; k < w->n_classes; k++) {
+        if (w->skip[k])
+            continue;
+        double sec = frame_time(w, frames[k]);
+        sl_text_put(&t, "%s", first ? "" : ",");
+        sl_text_json_string(&t, w->class_names[k]);
+        sl_text_put(&t, ":{\"seconds\":%.6f,\"share\":%.6f,\"segments\":%lld}", sec,
+                    duration > 0 ? sec / duration : 0.0, (long long)count[k]);
+        first = 0;
+    }
+    sl_text_put(&t, "}}\n");
     return sl_text_finish(&t);
 }

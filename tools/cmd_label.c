@@ -77,10 +77,12 @@ static void usage(FILE *fp)
         "    textgrid              Praat TextGrid, one interval tier (also for ELAN);\n"
         "                          written whole when the input ends\n"
         "    webvtt                subtitles, a cue per segment (players, browsers)\n"
+        "    summary               a JSON line per input when it ends: its duration and\n"
+        "                          each class's seconds, share and segments\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --skip LIST             segment formats: leave out segments of these classes\n"
         "                          (e.g. silence, or silence,noise; textgrid: empty\n"
-        "                          intervals)\n"
+        "                          intervals; summary: not listed)\n"
         "  --only LIST             segment formats: only segments of these classes (e.g.\n"
         "                          --target speech --only speech: a VAD's segments)\n"
         "  --cut OUT               with --target: write the target class's audio of the\n"
@@ -272,9 +274,11 @@ static int format_segment(text_sink *t, void *arg)
     return sl_label_format_segment(&t->w, t->buf, t->cap, it->start, it->end, it->label, it->conf);
 }
 
-static int format_textgrid(text_sink *t, void *arg)
+/* A document format (textgrid, summary) of the input's segments up to frame *arg. */
+static int format_document(text_sink *t, void *arg)
 {
-    return sl_label_format_textgrid(&t->w, t->buf, t->cap, t->segs, t->n_segs, *(int64_t *)arg);
+    return (t->w.format == SL_FORMAT_TEXTGRID ? sl_label_format_textgrid : sl_label_format_summary)(
+        &t->w, t->buf, t->cap, t->segs, t->n_segs, *(int64_t *)arg);
 }
 
 static int text_on_frame(void *user, int64_t index, int label, float confidence, const float *probs,
@@ -299,7 +303,7 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
     text_sink *t = user;
     if (sl_label_format_is_per_frame(&t->w) || t->w.skip[label])
         return 0; /* a TextGrid has such time as empty intervals */
-    if (t->w.format == SL_FORMAT_TEXTGRID) {
+    if (sl_label_format_is_document(&t->w)) {
         if (t->n_segs == t->segs_cap) {
             size_t cap = t->segs_cap ? 2 * t->segs_cap : 256;
             sl_frame_segment *g = realloc(t->segs, cap * sizeof *g);
@@ -332,6 +336,7 @@ static const char *extension(sl_label_format f)
     case SL_FORMAT_RTTM: return ".rttm";
     case SL_FORMAT_TEXTGRID: return ".TextGrid";
     case SL_FORMAT_WEBVTT: return ".vtt";
+    case SL_FORMAT_SUMMARY: return ".json";
     default: return ".txt";
     }
 }
@@ -477,8 +482,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         cli_interrupt_ends_input(0);
     if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
         rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
-    if (!rc && a->format == SL_FORMAT_TEXTGRID) { /* a document: written whole at the end */
-        if (emit_text(&t, format_textgrid(&t, &t.frames), format_textgrid, &t.frames) != 0 &&
+    if (!rc && sl_label_format_is_document(&t.w)) { /* written whole at the end */
+        if (emit_text(&t, format_document(&t, &t.frames), format_document, &t.frames) != 0 &&
             !t.failed)
             rc = cli_error("%s: out of memory", out_path);
     }
@@ -530,7 +535,8 @@ static int parse_args(int argc, char **argv, label_args *a)
         case 'h': usage(stdout); return 1;
         case OPT_FORMAT:
             if (sl_label_format_parse(optarg, &a->format))
-                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid, webvtt", optarg), -1;
+                return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid, "
+                                 "webvtt, summary", optarg), -1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
         case OPT_SKIP: a->skip = optarg; break;

@@ -981,6 +981,56 @@ static void test_skip_and_only(void **state)
     expect_error("in.wav --model m.slm --only speech --skip music", 2, "one or the other");
 }
 
+/* --format summary against the command's own segments (the Audacity track of
+ * the same run) and frames: each class's seconds the sum of its segments, its
+ * segments counted, the duration the frames'; several inputs a line each. */
+static void test_summary(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o sum.txt"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format frames -o sum.tsv"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format summary -o sum.json"), 0);
+    char *track = slurp("sum.txt"), *frames = slurp("sum.tsv"), *json = slurp("sum.json");
+    const char *names[3] = {"silence", "speech", "music"};
+    double seconds[3] = {0};
+    int segments[3] = {0}, n_frames = -1; /* the header line */
+    for (char *line = track; *line;) {
+        double a, b;
+        char name[64];
+        assert_int_equal(sscanf(line, "%lf\t%lf\t%63s", &a, &b, name), 3);
+        for (int k = 0; k < 3; k++)
+            if (!strcmp(name, names[k])) {
+                seconds[k] += b - a;
+                segments[k]++;
+            }
+        line = strchr(line, '\n') + 1;
+    }
+    for (const char *c = frames; *c; c++)
+        n_frames += *c == '\n';
+    char want[256];
+    snprintf(want, sizeof want, "{\"file\":\"in\",\"duration\":%.6f,\"classes\":{", n_frames * 0.01);
+    if (strncmp(json, want, strlen(want)))
+        fail_msg("%s (want it to start %s)", json, want);
+    for (int k = 0; k < 3; k++) {
+        char key[64];
+        snprintf(key, sizeof key, "\"%s\":{\"seconds\":", names[k]);
+        const char *at = strstr(json, key);
+        assert_non_null(at);
+        double got = strtod(at + strlen(key), NULL);
+        const char *seg = strstr(at, "\"segments\":");
+        printf("%s: %.6f s in %d segments (summary %.6f s, %ld)\n", names[k], seconds[k], segments[k],
+               got, strtol(seg + 11, NULL, 10));
+        assert_true(fabs(got - seconds[k]) < 5e-6);
+        assert_int_equal(strtol(seg + 11, NULL, 10), segments[k]);
+    }
+    assert_true(segments[0] + segments[2] > 1); /* the test model finds silence and music */
+    free(track);
+    free(frames);
+    free(json);
+    assert_int_equal(run_label("in.wav in.wav --model m.slm --format summary > sum2.json"), 0);
+    sh("test $(wc -l < sum2.json) = 2 && head -1 sum2.json | cmp - sum.json");
+}
+
 /* Reads the first n samples of dir/name as 16-bit. */
 static void read_shorts(const char *name, short *got, int64_t n)
 {
@@ -1456,6 +1506,7 @@ int main(void)
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),
+        cmocka_unit_test(test_summary),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),

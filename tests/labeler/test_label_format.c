@@ -40,6 +40,9 @@ static void test_parse(void **state)
     assert_string_equal(sl_label_format_name(SL_FORMAT_JSONL), "jsonl");
     assert_int_equal(sl_label_format_parse("textgrid", &f), 0);
     assert_int_equal(f, SL_FORMAT_TEXTGRID);
+    assert_int_equal(sl_label_format_parse("summary", &f), 0);
+    assert_int_equal(f, SL_FORMAT_SUMMARY);
+    assert_string_equal(sl_label_format_name(SL_FORMAT_SUMMARY), "summary");
 }
 
 static void test_audacity(void **state)
@@ -209,13 +212,45 @@ static void test_textgrid(void **state)
     assert_int_equal(strlen(small), 15);
 }
 
+/* The summary: each class's time (frames x 10 ms), its share of the stream and
+ * its segments, worked out here by hand; a skipped class is not listed; segments
+ * are not written one by one. */
+static void test_summary(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_SUMMARY);
+    char buf[1024];
+    assert_true(sl_label_format_is_document(&w));
+    assert_false(sl_label_format_is_per_frame(&w));
+    assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 0, 5, 1, 0.5f), 0);
+    /* class 0: 48 + 50 frames in 2 segments, class 1: 545 in 1, class 2: 57 in 1;
+     * 750 frames: 7.5 s */
+    const sl_frame_segment segs[] = {{0, 57, 2}, {57, 602, 1}, {602, 650, 0}, {650, 700, 0}};
+    const char *want = "{\"file\":\"my_file\",\"duration\":7.500000,\"classes\":{"
+                       "\"silence\":{\"seconds\":0.980000,\"share\":0.130667,\"segments\":2},"
+                       "\"speech\":{\"seconds\":5.450000,\"share\":0.726667,\"segments\":1},"
+                       "\"say \\\"hi\\\"\\\\\":{\"seconds\":0.570000,\"share\":0.076000,\"segments\":1}}}\n";
+    int n = sl_label_format_summary(&w, buf, sizeof buf, segs, 4, 750);
+    assert_string_equal(buf, want);
+    assert_int_equal(n, (int)strlen(want));
+    w.skip[0] = 1;
+    sl_label_format_summary(&w, buf, sizeof buf, segs, 4, 750);
+    assert_null(strstr(buf, "silence"));
+    assert_non_null(strstr(buf, "{\"speech\":{\"seconds\":5.450000,"));
+    /* overlapping segments and unknown classes are refused, as for a TextGrid */
+    const sl_frame_segment overlap[] = {{0, 20, 1}, {10, 30, 1}}, bad[] = {{0, 20, 3}};
+    assert_int_equal(sl_label_format_summary(&w, buf, sizeof buf, overlap, 2, 30), -1);
+    assert_int_equal(sl_label_format_summary(&w, buf, sizeof buf, bad, 1, 30), -1);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),   cmocka_unit_test(test_audacity),
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
-        cmocka_unit_test(test_webvtt),
+        cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

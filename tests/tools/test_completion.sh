@@ -29,6 +29,7 @@ only() { # only WANT WORDS...: WANT is the one completion
 only label la
 only --format label --form
 only jsonl label --format j
+only summary label --format su
 only npy features --format n
 only valid eval --split v
 only viterbi label --smoothing v

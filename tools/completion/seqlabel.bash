@@ -12,7 +12,7 @@ _seqlabel()
     fi
     local values=
     case $sub:$prev in
-        label:--format) values="audacity frames jsonl rttm textgrid webvtt" ;;
+        label:--format) values="audacity frames jsonl rttm textgrid webvtt summary" ;;
         features:--format) values="npy tsv" ;;
         *:--smoothing) values="none viterbi" ;;
         *:--raw-format) values="s16le f32le ulaw alaw gsm g722" ;;
