@@ -231,6 +231,20 @@ static void put_interval(const sl_label_writer *w, sl_text *t, long k, int64_t a
     sl_text_put(t, " \n");
 }
 
+/* The end of the last of a stream's segments (0 for none), or -1 when they
+ * overlap, run backwards or name no class of the writer's. */
+static int64_t segments_end(const sl_label_writer *w, const sl_frame_segment *segs, size_t n)
+{
+    int64_t prev_end = 0;
+    for (size_t i = 0; i < n; i++) {
+        const sl_frame_segment *s = &segs[i];
+        if (s->start < prev_end || s->end < s->start || s->label < 0 || s->label >= w->n_classes)
+            return -1;
+        prev_end = s->end;
+    }
+    return prev_end;
+}
+
 /* The tier's intervals, counted (t NULL) or written: the segments not skipped,
  * with empty ones over the time between them. -1 when segments overlap or
  * name no class. */
@@ -238,12 +252,11 @@ static long textgrid_intervals(const sl_label_writer *w, sl_text *t, const sl_fr
                                size_t n, int64_t end)
 {
     long count = 0;
-    int64_t at = 0, prev_end = 0;
+    int64_t at = 0;
+    if (segments_end(w, segs, n) < 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
         const sl_frame_segment *s = &segs[i];
-        if (s->start < prev_end || s->end < s->start || s->label < 0 || s->label >= w->n_classes)
-            return -1;
-        prev_end = s->end;
         if (w->skip[s->label] || s->end == s->start)
             continue;
         if (s->start > at)
@@ -285,16 +298,15 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
 {
     if (!valid(w, buf, len) || (n && !segs) || end_frame < 0)
         return -1;
-    int64_t frames[SL_MAX_CLASSES] = {0}, count[SL_MAX_CLASSES] = {0}, prev_end = 0;
+    int64_t frames[SL_MAX_CLASSES] = {0}, count[SL_MAX_CLASSES] = {0};
+    int64_t last = segments_end(w, segs, n);
+    if (last < 0)
+        return -1;
     for (size_t i = 0; i < n; i++) {
-        const sl_frame_segment *s = &segs[i];
-        if (s->start < prev_end || s->end < s->start || s->label < 0 || s->label >= w->n_classes)
-            return -1;
-        prev_end = s->end;
-        frames[s->label] += s->end - s->start;
-        count[s->label] += s->end > s->start;
+        frames[segs[i].label] += segs[i].end - segs[i].start;
+        count[segs[i].label] += segs[i].end > segs[i].start;
     }
-    int64_t end = prev_end > end_frame ? prev_end : end_frame;
+    int64_t end = last > end_frame ? last : end_frame;
     double duration = frame_time(w, end);
     sl_text t = {buf, len, 0};
     sl_text_put(&t, "{\"file\":");
