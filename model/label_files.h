@@ -16,11 +16,21 @@ int sl_parse_seconds(const char *s, double *out);
  * memory (nothing appended). */
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
                      const char *name, int line);
-/* The part of path below the folder a manifest's paths are relative to (the
- * manifest itself when it is a folder, else the manifest file's folder), or
+/* Where path's extension starts (the last '.' of its last part, not a leading
+ * one), or its end when it has none. */
+const char *sl_path_extension_at(const char *path);
+/* The label file of a name: the first of prefix + the n bytes of stem + .txt,
+ * .TextGrid or .rttm that is a regular file (malloc'ed), or NULL when none is
+ * (*out_of_memory then says whether memory ran out). */
+char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int *out_of_memory);
+/* The length of the folder a manifest's paths are relative to, as a prefix of
+ * manifest_path (the manifest itself when it is a folder, else the manifest
+ * file's folder; 0: the current one). */
+size_t sl_manifest_root_len(const char *manifest_path);
+/* The part of path below that folder (root_len from sl_manifest_root_len), or
  * path itself when it lies elsewhere: what names an entry however the manifest
  * was named (data/set.tsv or /home/u/data/set.tsv). */
-const char *sl_manifest_below_root(const char *manifest_path, const char *path);
+const char *sl_manifest_below_root(const char *manifest_path, size_t root_len, const char *path);
 /* qsort order of segments: by start, then end, then line. */
 int sl_segment_cmp(const void *a, const void *b);
 

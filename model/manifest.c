@@ -145,25 +145,12 @@ static int add_entry(sl_manifest *m, int *cap, char *audio, char *labels, sl_spl
 static int add_found(void *user, const char *path, const char *rel)
 {
     folder_job *j = user;
-    static const char *const label_exts[] = {".txt", ".TextGrid", ".rttm"};
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
-    const char *dot = strrchr(name, '.');
-    size_t stem = (size_t)((dot && dot != name ? dot : name + strlen(name)) - path);
-    char *labels = NULL;
-    for (size_t k = 0; k < sizeof label_exts / sizeof label_exts[0] && !labels; k++) {
-        size_t need = stem + strlen(label_exts[k]) + 1;
-        char *cand = malloc(need);
-        if (!cand)
-            return sl_fail(j->err, j->errlen, "out of memory");
-        snprintf(cand, need, "%.*s%s", (int)stem, path, label_exts[k]);
-        FILE *fp = fopen(cand, "rb");
-        if (fp) {
-            fclose(fp);
-            labels = cand;
-        } else {
-            free(cand);
-        }
-    }
+    size_t stem = (size_t)(sl_path_extension_at(path) - path);
+    int oom;
+    char *labels = sl_label_file_of("", path, stem, &oom);
+    if (oom)
+        return sl_fail(j->err, j->errlen, "out of memory");
     /* the split and class folders of rel */
     sl_split split = SL_SPLIT_NONE;
     const char *r = rel, *cut = strchr(r, '/');
@@ -286,7 +273,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     return rc;
 }
 
-const char *sl_manifest_below_root(const char *manifest_path, const char *path)
+size_t sl_manifest_root_len(const char *manifest_path)
 {
     struct stat st;
     size_t rl = strlen(manifest_path);
@@ -296,6 +283,11 @@ const char *sl_manifest_below_root(const char *manifest_path, const char *path)
     }
     while (rl > 1 && manifest_path[rl - 1] == '/')
         rl--;
+    return rl;
+}
+
+const char *sl_manifest_below_root(const char *manifest_path, size_t rl, const char *path)
+{
     if (rl && !strncmp(path, manifest_path, rl) && path[rl] == '/')
         path += rl + 1;
     while (*path == '/' && rl) /* data//x.wav */
@@ -303,15 +295,43 @@ const char *sl_manifest_below_root(const char *manifest_path, const char *path)
     return path;
 }
 
+const char *sl_path_extension_at(const char *path)
+{
+    const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
+    const char *dot = strrchr(name, '.');
+    return dot && dot != name ? dot : name + strlen(name);
+}
+
+char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int *out_of_memory)
+{
+    static const char *const exts[] = {".txt", ".TextGrid", ".rttm"};
+    *out_of_memory = 0;
+    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
+        size_t need = strlen(prefix) + n + strlen(exts[k]) + 1;
+        char *path = malloc(need);
+        if (!path) {
+            *out_of_memory = 1;
+            return NULL;
+        }
+        snprintf(path, need, "%s%.*s%s", prefix, (int)n, stem, exts[k]);
+        struct stat st;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            return path;
+        free(path);
+    }
+    return NULL;
+}
+
 int sl_manifest_hold_out(sl_manifest *m, double share)
 {
     int held = 0;
+    size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
         /* FNV-1a of the path below the manifest's folder, its top 53 bits as a
          * number in [0, 1) */
-        const char *rel = m->path ? sl_manifest_below_root(m->path, m->entries[i].audio)
+        const char *rel = m->path ? sl_manifest_below_root(m->path, root_len, m->entries[i].audio)
                                   : m->entries[i].audio;
         uint64_t h = 1469598103934665603ull;
         for (const unsigned char *p = (const unsigned char *)rel; *p; p++)
@@ -458,11 +478,8 @@ int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **se
     if (e->labels[0] != '=' && (textgrid || rttm)) {
         char *path = strndup(e->labels, plen), *stem = NULL;
         if (path && rttm) { /* the audio's name, without folder and extension: its file id */
-            const char *slash = strrchr(e->audio, '/');
-            stem = strdup(slash ? slash + 1 : e->audio);
-            char *dot = stem ? strrchr(stem, '.') : NULL;
-            if (dot && dot != stem)
-                *dot = '\0';
+            const char *slash = strrchr(e->audio, '/'), *name = slash ? slash + 1 : e->audio;
+            stem = strndup(name, (size_t)(sl_path_extension_at(e->audio) - name));
         }
         int rc = !path || (rttm && !stem) ? sl_fail(err, errlen, "out of memory")
                  : textgrid ? sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen)

@@ -54,41 +54,39 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
  * with .txt, .TextGrid or .rttm, the longest found; otherwise hyp itself.
  * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
  * files it is given by their names, so both are found. NULL on an error (said). */
-static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, const char *hyp,
-                           char *err, size_t errlen)
+static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, size_t root_len,
+                           const char *hyp, int hyp_is_dir, char *err, size_t errlen)
 {
-    struct stat st;
-    if (stat(hyp, &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (!hyp_is_dir) {
         char *path = strdup(hyp);
         if (!path)
             sl_fail(err, errlen, "out of memory");
         return path;
     }
-    const char *rel = sl_manifest_below_root(manifest, e->audio);
+    const char *rel = sl_manifest_below_root(manifest, root_len, e->audio);
     while (*rel == '/')
         rel++;
     const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
-    const char *dot = strrchr(name, '.');
-    const char *end = dot && dot != name ? dot : name + strlen(name);
-    static const char *const exts[] = {".txt", ".TextGrid", ".rttm"};
-    for (const char *from = rel; from;) {
-        for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
-            size_t need = strlen(hyp) + 1 + (size_t)(end - from) + strlen(exts[k]) + 1;
-            char *path = malloc(need);
-            if (!path) {
-                sl_fail(err, errlen, "out of memory");
-                return NULL;
-            }
-            snprintf(path, need, "%s/%.*s%s", hyp, (int)(end - from), from, exts[k]);
-            if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-                return path;
-            free(path);
-        }
+    const char *end = sl_path_extension_at(rel);
+    size_t hl = strlen(hyp);
+    char *prefix = malloc(hl + 2);
+    if (!prefix) {
+        sl_fail(err, errlen, "out of memory");
+        return NULL;
+    }
+    snprintf(prefix, hl + 2, "%s/", hyp);
+    char *path = NULL;
+    int oom = 0;
+    for (const char *from = rel; from && !path && !oom;) {
+        path = sl_label_file_of(prefix, from, (size_t)(end - from), &oom);
         from = from < name ? strchr(from, '/') + 1 : NULL;
     }
-    sl_fail(err, errlen, "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid and .rttm there)",
-            hyp, e->audio, (int)(end - rel), rel);
-    return NULL;
+    free(prefix);
+    if (!path)
+        sl_fail(err, errlen, oom ? "out of memory"
+                                 : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid and "
+                                   ".rttm there)", hyp, e->audio, (int)(end - rel), rel);
+    return path;
 }
 
 /* The frames the labeler gives the audio at `path` read at fc's rate, and its
@@ -122,7 +120,8 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
 }
 
 /* Entry e's frames into mt. */
-static int score_entry(const sl_manifest_entry *e, const char *manifest, const char *hyp,
+static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
+                       const char *hyp, int hyp_is_dir,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
                        const sl_eval_options *opt, sl_metrics *mt, char *err, size_t errlen)
 {
@@ -131,7 +130,7 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, const c
     double duration = 0.0;
     if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
-    char *hyp_path = hypothesis_of(e, manifest, hyp, err, errlen);
+    char *hyp_path = hypothesis_of(e, manifest, root_len, hyp, hyp_is_dir, err, errlen);
     int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
     int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
     sl_label_segment *rs = NULL, *hs = NULL;
@@ -199,6 +198,10 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     }
     mt->no_loss = file.no_loss = 1;
     unsigned mask = sl_split_mask(opt->split);
+    /* what does not change from entry to entry, found once */
+    const size_t root_len = sl_manifest_root_len(manifest);
+    struct stat st;
+    const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
     int rc = 0, scored = 0;
     int64_t frames = 0;
     for (int i = 0; i < man.n && rc == 0; i++) {
@@ -207,7 +210,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
             continue;
         scored++;
         sl_metrics_reset(&file);
-        if (score_entry(e, manifest, hyp, classes, n_classes, &fc, opt, &file, err, errlen)) {
+        if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, classes, n_classes, &fc, opt,
+                        &file, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
