@@ -203,17 +203,21 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
     char err[SL_ERR_LEN];
     if (model_path && classes)
         return cli_error("--classes: --model's classes are used (give one or the other)");
-    if (classes) {
-        char list[1024];
-        snprintf(list, sizeof list, "%s", classes);
-        char *save = NULL;
-        for (char *c = strtok_r(list, ",", &save); c; c = strtok_r(NULL, ",", &save)) {
-            if (*n == SL_MAX_CLASSES)
-                return cli_error("--classes: more than %d", SL_MAX_CLASSES);
-            if (!(names[*n] = strdup(c)))
-                return cli_error("out of memory");
-            (*n)++;
+    if (classes) { /* as train reads its --classes */
+        char *list = strdup(classes);
+        const char *split[SL_MAX_CLASSES];
+        int k = 0;
+        if (!list || train_cli_split_classes(list, split, &k)) {
+            free(list);
+            return cli_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
+                             SL_MAX_CLASSES, SL_MAX_CLASS_NAME);
         }
+        for (; *n < k; (*n)++)
+            if (!(names[*n] = strdup(split[*n]))) {
+                free(list);
+                return cli_error("out of memory");
+            }
+        free(list);
         return 0;
     }
     if (!model_path)
