@@ -61,7 +61,7 @@ static void usage(FILE *fp)
         "  -o, --output PATH       a file (one input), or a folder (PATH exists as one or\n"
         "                          ends in '/'; made if missing): one output per input\n"
         "                          named after it (.txt .tsv .jsonl .rttm .TextGrid\n"
-        "                          .vtt).\n"
+        "                          .vtt .json).\n"
         "                          Default: standard output. Files are written under a\n"
         "                          temporary name and renamed when complete: a failure\n"
         "                          leaves no partial file; an output that is the input\n"
@@ -217,6 +217,7 @@ typedef struct {
     int segments, quiet, jobs;
     sl_labeler_config cfg;
     sl_audio_options audio;
+    unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only, read once: 1 for a class left out */
 } label_args;
 
 /* Writes each frame/segment as text; remembers the first write error. */
@@ -395,8 +396,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
 
     const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
-    if (a->skip || a->only) /* checked before the first input */
-        sl_label_writer_set_skip(&t.w, a->skip ? a->skip : a->only, !a->skip, err, sizeof err);
+    memcpy(t.w.skip, a->skipped, sizeof t.w.skip);
     t.w.jsonl_segments = a->segments;
     t.cap = 4096;
     t.buf = malloc(t.cap);
@@ -840,11 +840,12 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
-    if (!rc && (a.skip || a.only)) { /* checked here once, set per input */
+    if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */
         sl_label_writer w;
         sl_label_writer_init(&w, a.format, m, NULL);
         if (sl_label_writer_set_skip(&w, a.skip ? a.skip : a.only, !a.skip, err, sizeof err) != 0)
             rc = cli_error("%s: %s: %s", a.skip ? "--skip" : "--only", model_path, err);
+        memcpy(a.skipped, w.skip, sizeof a.skipped);
     }
     /* output folders are made as needed, once nothing is refused (their
      * subfolders per input later) */
