@@ -663,6 +663,16 @@ void sl_manifest_free(sl_manifest *m);
  * however the manifest is named. Entries with a split keep it. Returns how
  * many it marked. */
 int sl_manifest_hold_out(sl_manifest *m, double share);
+/* The same by group: the hash is taken of a key that `group`, a POSIX extended
+ * regular expression, finds in that path (the text of its first parenthesised
+ * group, else the whole match), so that entries of one key (clips of one
+ * recording, a speaker's files) go the same way: "spk[0-9]+" keys by a
+ * speaker id anywhere in the path, "([0-9]+)-[^/]*$" by the number a file name
+ * begins with (UrbanSound8K's source ids). NULL: the whole path
+ * (sl_manifest_hold_out). A path the pattern does not match is an error (the
+ * manifest's line named), as is a bad pattern: -1 with err. */
+int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group, char *err,
+                                size_t errlen);
 
 typedef struct {
     double start, end; /* seconds, start <= end */
@@ -911,6 +921,9 @@ typedef struct {
     float valid_share;           /* > 0 (below 1), without valid_manifest: that share of
                                     train_manifest's entries with no split held out for
                                     validation (sl_manifest_hold_out); default 0 */
+    const char *valid_group;     /* with valid_share: hold out by the key this pattern
+                                    finds in each path (sl_manifest_hold_out_groups);
+                                    NULL: by the whole path */
 } sl_train_config;
 
 void sl_train_config_default(sl_train_config *c);

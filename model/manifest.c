@@ -3,6 +3,7 @@
  * are written by hand or by scripts and a user must be able to find the fault. */
 #include <errno.h>
 #include <math.h>
+#include <regex.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -322,29 +323,63 @@ char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int *out_
     return NULL;
 }
 
-int sl_manifest_hold_out(sl_manifest *m, double share)
+/* A number in [0, 1) from the text [p, p + n): FNV-1a, its top 53 bits after a
+ * mix, as the low bytes of a short text barely reach the top bits. */
+static double hold_out_hash(const char *p, size_t n)
 {
+    uint64_t h = 1469598103934665603ull;
+    for (size_t i = 0; i < n; i++)
+        h = (h ^ (unsigned char)p[i]) * 1099511628211ull;
+    h ^= h >> 29;
+    h *= 0xbf58476d1ce4e5b9ull;
+    h ^= h >> 32;
+    return (double)(h >> 11) / 9007199254740992.0;
+}
+
+int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group, char *err,
+                                size_t errlen)
+{
+    regex_t re;
+    int rc;
+    if (group && (rc = regcomp(&re, group, REG_EXTENDED)) != 0) {
+        char why[256];
+        regerror(rc, &re, why, sizeof why);
+        return sl_fail(err, errlen, "group pattern '%s': %s", group, why);
+    }
     int held = 0;
     size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
-        /* FNV-1a of the path below the manifest's folder, its top 53 bits as a
-         * number in [0, 1) */
         const char *rel = m->path ? sl_manifest_below_root(m->path, root_len, m->entries[i].audio)
                                   : m->entries[i].audio;
-        uint64_t h = 1469598103934665603ull;
-        for (const unsigned char *p = (const unsigned char *)rel; *p; p++)
-            h = (h ^ *p) * 1099511628211ull;
-        h ^= h >> 29; /* the low bytes of a short path barely reach the top bits */
-        h *= 0xbf58476d1ce4e5b9ull;
-        h ^= h >> 32;
-        if ((double)(h >> 11) / 9007199254740992.0 < share) {
+        size_t from = 0, len = strlen(rel);
+        if (group) {
+            /* the key: the first parenthesised group's text, else the whole match */
+            regmatch_t match[2];
+            if (regexec(&re, rel, 2, match, 0) != 0) {
+                sl_fail(err, errlen, "%s:%d: %s: the group pattern '%s' does not match it",
+                        m->path ? m->path : "manifest", m->entries[i].line, rel, group);
+                regfree(&re);
+                return -1;
+            }
+            int k = re.re_nsub > 0 && match[1].rm_so >= 0;
+            from = (size_t)match[k].rm_so;
+            len = (size_t)(match[k].rm_eo - match[k].rm_so);
+        }
+        if (hold_out_hash(rel + from, len) < share) {
             m->entries[i].split = SL_SPLIT_VALID;
             held++;
         }
     }
+    if (group)
+        regfree(&re);
     return held;
+}
+
+int sl_manifest_hold_out(sl_manifest *m, double share)
+{
+    return sl_manifest_hold_out_groups(m, share, NULL, NULL, 0);
 }
 
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,

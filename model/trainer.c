@@ -415,6 +415,9 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
         return sl_fail(err, errlen, "band-limit augmentation: a share of windows in [0, 1] expected");
     if (!(c->valid_share >= 0.0f && c->valid_share < 1.0f))
         return sl_fail(err, errlen, "valid share: a share of entries in [0, 1) expected");
+    if (c->valid_group && c->valid_share <= 0.0f)
+        return sl_fail(err, errlen, "valid group: it chooses what a valid share holds out "
+                                    "(give a share too)");
     if (c->valid_share > 0.0f && c->valid_manifest)
         return sl_fail(err, errlen, "valid share: the validation set is the valid manifest's "
                                     "(give one or the other)");
@@ -549,12 +552,17 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     const sl_manifest *vman = &r.train_man;
     if (sl_manifest_load(c->train_manifest, &r.train_man, err, errlen))
         goto out;
-    if (c->valid_share > 0.0f && !c->valid_manifest &&
-        sl_manifest_hold_out(&r.train_man, c->valid_share) == 0) {
-        sl_fail(err, errlen, "%s: a share of %g held out no entry for validation (%s)",
-                c->train_manifest, (double)c->valid_share,
-                "entries with a split column keep theirs; give a larger share or more entries");
-        goto out;
+    if (c->valid_share > 0.0f && !c->valid_manifest) {
+        int held = sl_manifest_hold_out_groups(&r.train_man, c->valid_share, c->valid_group,
+                                               err, errlen);
+        if (held < 0)
+            goto out;
+        if (held == 0) {
+            sl_fail(err, errlen, "%s: a share of %g held out no entry for validation (%s)",
+                    c->train_manifest, (double)c->valid_share,
+                    "entries with a split column keep theirs; give a larger share or more entries");
+            goto out;
+        }
     }
     if (c->valid_manifest) {
         if (sl_manifest_load(c->valid_manifest, &r.valid_man, err, errlen))

@@ -37,6 +37,11 @@ static void usage(FILE *fp)
         "  --valid-share P         hold out this share of the manifest's entries that\n"
         "                          have no split for validation, chosen by their path\n"
         "                          (the same ones every run; a folder without valid/)\n"
+        "  --valid-group RE        with --valid-share: hold out by source, the files\n"
+        "                          whose paths hold one key going one way; the key is\n"
+        "                          what RE (POSIX extended) matches, its first (group)\n"
+        "                          if it has one: 'spk[0-9]+' a speaker's files,\n"
+        "                          '([0-9]+)-[^/]*$' the number a file name begins with\n"
         "  --out MODEL             the best model by validation macro F1 (written\n"
         "                          atomically)\n"
         "  --classes a,b,c         class names and order [the label names, first seen\n"
@@ -151,14 +156,15 @@ enum {
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
     O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_TEACHER_CLEAN, O_INIT, O_TEACHER, O_DISTILL, O_EDGES,
-    O_VALID_SHARE
+    O_VALID_SHARE, O_VALID_GROUP
 };
 
 int sl_cmd_train(int argc, char **argv)
 {
     static const struct option opts[] = {
         {"manifest", required_argument, 0, O_MANIFEST}, {"valid", required_argument, 0, O_VALID},
-        {"valid-share", required_argument, 0, O_VALID_SHARE}, {"out", required_argument, 0, O_OUT}, {"classes", required_argument, 0, O_CLASSES},
+        {"valid-share", required_argument, 0, O_VALID_SHARE},
+        {"valid-group", required_argument, 0, O_VALID_GROUP}, {"out", required_argument, 0, O_OUT}, {"classes", required_argument, 0, O_CLASSES},
         {"cache-dir", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
         {"sample-rate", required_argument, 0, O_RATE}, {"mel-bins", required_argument, 0, O_MEL},
         {"mfcc", required_argument, 0, O_MFCC}, {"d-model", required_argument, 0, O_DMODEL},
@@ -225,6 +231,7 @@ int sl_cmd_train(int argc, char **argv)
             bad = cli_parse_float("--valid-share", a, 0.0, 0.9, &d);
             c.valid_share = (float)d;
             break;
+        case O_VALID_GROUP: c.valid_group = a; break;
         case O_OUT: c.out_path = a; break;
         case O_CLASSES:
             free(class_buf);

@@ -137,6 +137,37 @@ static void folder_manifest_trains(void **state)
     assert_string_equal(report, again);
     free(report);
     free(again);
+    /* --valid-group: held out by the key the pattern finds, as the library's
+     * sl_manifest_hold_out_groups on the same folder says */
+    sl_manifest fs;
+    char lib_err[SL_ERR_LEN];
+    assert_int_equal(sl_manifest_load(tt_path(dir, "fs"), &fs, lib_err, sizeof lib_err), 0);
+    int held = sl_manifest_hold_out_groups(&fs, 0.5, "[0-9]", lib_err, sizeof lib_err);
+    sl_manifest_free(&fs);
+    assert_true(held > 0 && held < 8); /* else pick another pattern */
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid-share 0.5 --valid-group '[0-9]' "
+             "--out %s/fg.slm " TINY " > %s/fg.report", seqlabel, dir, dir, dir);
+    if (tt_run(cmd, &err))
+        fail_msg("%s", err);
+    free(err);
+    report = tt_read_file(tt_path(dir, "fg.report"), NULL);
+    frames = strstr(report, "  frames ");
+    assert_non_null(frames);
+    assert_int_equal(strtol(frames + 9, NULL, 10), held * 298);
+    free(report);
+    const char *group_errors[][2] = {
+        {"--valid-group '[0-9]'", "give a share too"},
+        {"--valid-share 0.5 --valid-group 'x('", "group pattern 'x(': "},
+        {"--valid-share 0.5 --valid-group '[0-3]'", "noise/4.wav: the group pattern '[0-3]' does not match it"},
+    };
+    for (size_t k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs %s --out %s/fg2.slm " TINY, seqlabel,
+                 dir, group_errors[k][0], dir);
+        assert_int_equal(tt_run(cmd, &err), 1);
+        if (!strstr(err, group_errors[k][1]))
+            fail_msg("%s: %s", group_errors[k][0], err);
+        free(err);
+    }
     snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid %s/fm --valid-share 0.5 --out "
              "%s/fs2.slm " TINY, seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);

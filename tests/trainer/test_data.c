@@ -350,6 +350,70 @@ static void folder_manifests(void **state)
     assert_non_null(strstr(err, "f/loose.wav: no labels: give it a label file of its name beside it (loose.txt"));
 }
 
+/* sl_manifest_hold_out_groups: every file of one key goes one way, the way a
+ * file named just by the key would go by path; about the share asked of the
+ * keys; a group (...) keys by its text; a path without a key or a bad pattern
+ * is an error naming it. */
+static void hold_out_by_group(void **state)
+{
+    (void)state;
+    enum { SOURCES = 200, CLIPS = 4 };
+    const char *patterns[] = {"src[0-9]+", "/([0-9]+)-[^/]*$"};
+    for (int p = 0; p < 2; p++) {
+        sl_manifest m = {0}, by_key = {0};
+        m.entries = calloc(SOURCES * CLIPS, sizeof *m.entries);
+        by_key.entries = calloc(SOURCES, sizeof *by_key.entries);
+        assert_non_null(m.entries);
+        assert_non_null(by_key.entries);
+        for (int k = 0; k < SOURCES * CLIPS; k++) {
+            char path[64];
+            int src = k / CLIPS;
+            if (p == 0)
+                snprintf(path, sizeof path, "take%d/src%d_%d.wav", k % CLIPS, src, k % CLIPS);
+            else
+                snprintf(path, sizeof path, "fold%d/%d-%d-0.wav", k % 3, src, k % CLIPS);
+            m.entries[k] = (sl_manifest_entry){.audio = strdup(path), .labels = strdup("=x"),
+                                               .line = k + 1};
+            if (k % CLIPS == 0) {
+                snprintf(path, sizeof path, p == 0 ? "src%d" : "%d", src);
+                by_key.entries[src] = (sl_manifest_entry){.audio = strdup(path), .labels = strdup("=x")};
+            }
+        }
+        m.n = SOURCES * CLIPS;
+        by_key.n = SOURCES;
+        char err[SL_ERR_LEN] = "";
+        int held = sl_manifest_hold_out_groups(&m, 0.3, patterns[p], err, sizeof err);
+        int held_keys = sl_manifest_hold_out(&by_key, 0.3);
+        assert_int_equal(held, held_keys * CLIPS);
+        assert_true(held_keys > 40 && held_keys < 80); /* 0.3 of 200: 60 */
+        for (int k = 0; k < SOURCES * CLIPS; k++)
+            assert_int_equal(m.entries[k].split, by_key.entries[k / CLIPS].split);
+        /* by path, some source's clips land on both sides */
+        for (int k = 0; k < SOURCES * CLIPS; k++)
+            m.entries[k].split = SL_SPLIT_NONE;
+        sl_manifest_hold_out(&m, 0.3);
+        int mixed = 0;
+        for (int src = 0; src < SOURCES; src++)
+            for (int c = 1; c < CLIPS; c++)
+                mixed += m.entries[src * CLIPS + c].split != m.entries[src * CLIPS].split;
+        assert_true(mixed > 0);
+        sl_manifest_free(&m);
+        sl_manifest_free(&by_key);
+    }
+    sl_manifest m = {0};
+    m.entries = calloc(2, sizeof *m.entries);
+    assert_non_null(m.entries);
+    m.entries[0] = (sl_manifest_entry){.audio = strdup("src1_a.wav"), .labels = strdup("=x"), .line = 3};
+    m.entries[1] = (sl_manifest_entry){.audio = strdup("other.wav"), .labels = strdup("=x"), .line = 4};
+    m.n = 2;
+    char err[SL_ERR_LEN] = "";
+    assert_int_equal(sl_manifest_hold_out_groups(&m, 0.5, "src[0-9]+", err, sizeof err), -1);
+    assert_non_null(strstr(err, ":4: other.wav: the group pattern 'src[0-9]+' does not match it"));
+    assert_int_equal(sl_manifest_hold_out_groups(&m, 0.5, "src(", err, sizeof err), -1);
+    assert_non_null(strstr(err, "group pattern 'src(': "));
+    sl_manifest_free(&m);
+}
+
 /* sl_manifest_hold_out: about the share asked of the entries without a split,
  * chosen by path (the same whatever the order and however the manifest is
  * named, a path listed twice going one way); entries with a split keep theirs. */
@@ -792,6 +856,7 @@ int main(void)
         cmocka_unit_test(whole_file_labels),
         cmocka_unit_test(folder_manifests),
         cmocka_unit_test(hold_out_by_path),
+        cmocka_unit_test(hold_out_by_group),
         cmocka_unit_test(textgrid_labels),
         cmocka_unit_test(rttm_labels),
         cmocka_unit_test(crops_cover_every_start),
