@@ -172,13 +172,17 @@ typedef struct {
      * `seqlabel label --cut` writes out). NULL (default): none. */
     void (*tap)(void *user, const double *frames, long n_frames, int channels);
     void *tap_user;
+    int channel;                     /* 0 (default): the mean of the channels; k: channel
+                                        k alone (1-based; more than the file has is an
+                                        error naming it), as a stereo call's two sides */
 } sl_audio_options;
 
 void sl_audio_options_default(sl_audio_options *opt);
 
 /* path "-" reads standard input (WAV or other self-describing format that
  * libsndfile can read from a pipe, or raw samples via sl_audio_open_ex).
- * target_rate 0 keeps the file's own rate. Output is mono (mean of channels).
+ * target_rate 0 keeps the file's own rate. Output is mono (mean of channels, or
+ * one of them: sl_audio_options.channel).
  * A file with no samples at all is refused ("contains no audio"); a file
  * shorter than a feature window is not an error. */
 sl_audio_reader *sl_audio_open(const char *path, int target_rate, char *err, size_t errlen);
@@ -225,6 +229,9 @@ int sl_converter_push_s16(sl_converter *c, const int16_t *pcm, size_t frames, sl
 int sl_converter_flush(sl_converter *c, sl_samples_fn fn, void *user, char *err, size_t errlen);
 /* Forget the stream (its tail is dropped). */
 void sl_converter_reset(sl_converter *c);
+/* Which channel to label: 0 (the default) the mean of all, k (1-based) channel k
+ * alone. -1 with a message when the stream has fewer channels. */
+int sl_converter_set_channel(sl_converter *c, int channel, char *err, size_t errlen);
 /* Output samples the resampler holds back: how much later than its input a
  * converted sample comes out (0 at equal rates). */
 int sl_converter_delay(const sl_converter *c);
@@ -572,6 +579,9 @@ typedef struct {
     int n_classes;
     const char *class_names[SL_MAX_CLASSES]; /* borrowed */
     char file_id[128];      /* RTTM file column (whitespace replaced by '_') */
+    int channel;            /* the channel labelled (1-based; sl_audio_options.channel):
+                               RTTM's channel column (0: 1) and the summary's
+                               "channel"; 0 after sl_label_writer_init */
 } sl_label_writer;
 
 /* Fills the writer from a model (class names, rate, hop); file_id may be NULL

@@ -23,6 +23,7 @@ struct sl_audio_reader {
     sl_g722_source *g722; /* G.722 input only: what sf reads from */
     char *name;          /* the path, or "standard input", for messages */
     int channels;
+    int channel;         /* sl_audio_options.channel */
     int file_rate;
     int out_rate;
     int format;          /* libsndfile's SF_FORMAT_* of the input */
@@ -181,6 +182,12 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         goto fail;
     }
     r->channels = info.channels;
+    if (opt->channel < 0 || opt->channel > info.channels) {
+        sl_io_err(err, errlen, "%s: has %d channel(s), so no channel %d to read", name,
+                  info.channels, opt->channel);
+        goto fail;
+    }
+    r->channel = opt->channel;
     r->file_rate = info.samplerate;
     r->format = info.format;
     r->tap = opt->tap;
@@ -288,7 +295,7 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     if (r->tap)
         r->tap(r->tap_user, r->tap_block, n, ch);
     if (ch > 1)
-        sl_downmix(buf, n, ch, dst);
+        sl_downmix(buf, n, ch, r->channel, dst);
     r->pos += n;
     return n;
 }

@@ -17,14 +17,20 @@ struct sl_converter {
     int channels, in_rate, out_rate;
     soxr_t soxr;           /* NULL when the rates are equal */
     int delay;             /* output samples the resampler holds back */
+    int channel;           /* 0: the mean of the channels; else this one (1-based) */
     int64_t in_frames;     /* frames pushed since the last reset, for messages */
     float in[CONV_BLOCK];   /* 16-bit input as float */
     float mono[CONV_BLOCK]; /* downmixed input block */
     float out[CONV_BLOCK];  /* resampled output block */
 };
 
-void sl_downmix(const float *in, long frames, int channels, float *out)
+void sl_downmix(const float *in, long frames, int channels, int channel, float *out)
 {
+    if (channel > 0) {
+        for (long i = 0; i < frames; i++)
+            out[i] = in[i * channels + channel - 1];
+        return;
+    }
     /* Summing first keeps a sum of int16-derived values exact, so a stereo mean
      * is exactly (a + b) / 2. */
     for (long i = 0; i < frames; i++) {
@@ -164,6 +170,16 @@ sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *er
     return c;
 }
 
+int sl_converter_set_channel(sl_converter *c, int channel, char *err, size_t errlen)
+{
+    if (channel < 0 || channel > c->channels) {
+        sl_io_err(err, errlen, "channel %d asked of a stream of %d channel(s)", channel, c->channels);
+        return -1;
+    }
+    c->channel = channel;
+    return 0;
+}
+
 /* One block of at most CONV_BLOCK / channels frames, already float and finite:
  * mono goes to the resampler as it is, more channels through c->mono. */
 static int push_block(sl_converter *c, const float *pcm, size_t frames, sl_samples_fn fn,
@@ -171,7 +187,7 @@ static int push_block(sl_converter *c, const float *pcm, size_t frames, sl_sampl
 {
     const float *mono = pcm;
     if (c->channels > 1) {
-        sl_downmix(pcm, (long)frames, c->channels, c->mono);
+        sl_downmix(pcm, (long)frames, c->channels, c->channel, c->mono);
         mono = c->mono;
     }
     c->in_frames += (int64_t)frames;

@@ -35,8 +35,9 @@ void sl_g722_source_free(sl_g722_source *src);
 
 /* The two steps of every conversion to mono at another rate (io/converter.c):
  * sl_audio_read and sl_converter share them, so files and streams give the
- * same samples. sl_downmix: the mean of channels (> 1) per frame. */
-void sl_downmix(const float *in, long frames, int channels, float *out);
+ * same samples. sl_downmix: the mean of channels (> 1) per frame, or with channel > 0 that
+ * channel alone (1-based). */
+void sl_downmix(const float *in, long frames, int channels, int channel, float *out);
 /* libsoxr, linear phase, float, one thread; `streaming` releases output sooner
  * (smaller DFTs, the same samples). NULL with a message naming `name` when the
  * ratio is beyond 1:256 or soxr refuses. */

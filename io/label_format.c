@@ -186,7 +186,8 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
         sl_text_put(&t, "%.6f\t%.6f\t%s\n", t0, t1, w->class_names[label]);
         break;
     case SL_FORMAT_RTTM:
-        sl_text_put(&t, "SPEAKER %s 1 %.6f %.6f <NA> <NA> ", w->file_id, t0, t1 - t0);
+        sl_text_put(&t, "SPEAKER %s %d %.6f %.6f <NA> <NA> ", w->file_id,
+                    w->channel > 0 ? w->channel : 1, t0, t1 - t0);
         put_field(&t, w->class_names[label]);
         sl_text_put(&t, " <NA> <NA>\n");
         break;
@@ -311,6 +312,8 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
     sl_text t = {buf, len, 0};
     sl_text_put(&t, "{\"file\":");
     sl_text_json_string(&t, w->file_id);
+    if (w->channel > 0)
+        sl_text_put(&t, ",\"channel\":%d", w->channel);
     sl_text_put(&t, ",\"duration\":%.6f,\"classes\":{", duration);
     int first = 1;
     for (int k = 0; k < w->n_classes; k++) {

@@ -46,6 +46,7 @@ enum {
   PROP_GATE,
   PROP_SKIP_CLASSES,
   PROP_ONLY_CLASSES,
+  PROP_CHANNEL,
   PROP_LATENCY,
 };
 
@@ -233,6 +234,9 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
       g_free (p->only_classes);
       p->only_classes = g_value_dup_string (value);
       break;
+    case PROP_CHANNEL:
+      p->channel = g_value_get_int (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -308,6 +312,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_ONLY_CLASSES:
       g_value_set_string (value, p->only_classes);
+      break;
+    case PROP_CHANNEL:
+      g_value_set_int (value, p->channel);
       break;
     case PROP_LATENCY:
       g_value_set_uint64 (value, self->latency);
@@ -768,6 +775,12 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "target-class): drop or silence holds the audio until it is labelled, "
           "which adds one frame hop to the latency", gst_seqlabel_gate_get_type (),
           DEFAULT_GATE, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_CHANNEL,
+      g_param_spec_int ("channel", "Channel",
+          "Label this channel of the input alone (1 the first: a stereo call's two "
+          "sides, one element each), not the mean of all (0); the audio passes on "
+          "whole, the gate cutting every channel; RTTM's channel column names it",
+          0, 1024, 0, rw_ready));
   g_object_class_install_property (gobject_class, PROP_SKIP_CLASSES,
       g_param_spec_string ("skip-classes", "Skip classes",
           "Segment formats on the labels pad: leave out the segments of these classes, "

@@ -73,6 +73,7 @@ typedef struct {
   gint num_threads;
   gchar *skip_classes;     /* labels pad: "class,..." whose segments are left out */
   gchar *only_classes;     /* ... or the only ones kept (one of the two) */
+  gint channel;            /* 0: the mean of the channels; k: channel k alone */
 } GstSeqLabelSettings;
 
 struct _GstSeqLabel {

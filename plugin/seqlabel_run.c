@@ -194,6 +194,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   }
 
   sl_label_writer_init (&writer, library_format (format), self->model, NULL);
+  writer.channel = p.channel;
   writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
   skip = p.skip_classes && p.skip_classes[0];
   only = p.only_classes && p.only_classes[0];
@@ -495,8 +496,19 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
 {
   char err[SL_ERR_LEN];
   gint rate = GST_AUDIO_INFO_RATE (info), channels = GST_AUDIO_INFO_CHANNELS (info);
+  gint channel;
   sl_converter *conv = NULL;
   GstClockTime latency;
+
+  GST_OBJECT_LOCK (self);
+  channel = self->props.channel;
+  GST_OBJECT_UNLOCK (self);
+  if (channel > channels) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("seqlabel: channel=%d, but the input has %d channel(s)", channel, channels),
+        (NULL));
+    return FALSE;
+  }
 
   /* held audio is in the old format: with any, the run ends and it goes out first */
   if (self->have_info && rate == GST_AUDIO_INFO_RATE (&self->info) &&
@@ -509,6 +521,8 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
     return FALSE;
   if (rate != self->rate || channels != 1) {
     conv = sl_converter_new (rate, channels, self->rate, err, sizeof err);
+    if (conv != NULL && sl_converter_set_channel (conv, channel, err, sizeof err) != 0)
+      g_clear_pointer (&conv, sl_converter_free);
     if (conv == NULL) {
       GST_ELEMENT_ERROR (self, STREAM, FORMAT,
           ("seqlabel: model %s takes mono audio at %d Hz; %s", self->model_loaded_path,

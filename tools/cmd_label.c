@@ -138,6 +138,10 @@ static void usage(FILE *fp)
         "  does --only-classes.\n"
         "\n"
         "input:\n"
+        "  --channel N             label channel N alone (1 the first; a stereo call's\n"
+        "                          two sides one run each), not the mean of all [0:\n"
+        "                          the mean]; RTTM's channel column and --cut/--split\n"
+        "                          (that channel's audio) follow it\n"
         "  --raw-format ENC        headerless input: s16le|f32le|ulaw|alaw|gsm|g722\n"
         "                          (G.722: 64 kbit/s, files only), with --raw-rate\n"
         "  --raw-rate R            sample rate of headerless input\n"
@@ -164,6 +168,7 @@ enum {
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
+    OPT_CHANNEL,
 };
 
 static const struct option long_opts[] = {
@@ -199,6 +204,7 @@ static const struct option long_opts[] = {
     {"raw-format", required_argument, NULL, OPT_RAW},
     {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
+    {"channel", required_argument, NULL, OPT_CHANNEL},
     {"cut", required_argument, NULL, OPT_CUT},
     {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
     {"split", required_argument, NULL, OPT_SPLIT},
@@ -231,6 +237,7 @@ typedef struct {
      * cutting, not splitting) */
     cli_cut *cuts[2];
     int target, cut_failed; /* bit c: cuts[c] failed */
+    int channel;            /* --channel: the cuts get that channel alone */
     /* TextGrid: the segments, written whole at the end */
     sl_frame_segment *segs;
     size_t n_segs, segs_cap;
@@ -324,6 +331,17 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
 static void cut_tap(void *user, const double *frames, long n_frames, int channels)
 {
     text_sink *t = user;
+    if (t->channel > 0 && channels > 1) { /* that channel, a piece at a time */
+        double one[1024];
+        for (long done = 0; done < n_frames;) {
+            long n = n_frames - done < 1024 ? n_frames - done : 1024;
+            for (long i = 0; i < n; i++)
+                one[i] = frames[(done + i) * channels + t->channel - 1];
+            cut_tap(user, one, n, 1);
+            done += n;
+        }
+        return;
+    }
     for (int c = 0; c < 2; c++)
         if (t->cuts[c])
             cli_cut_samples(t->cuts[c], frames, n_frames, channels);
@@ -397,6 +415,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
     memcpy(t.w.skip, a->skipped, sizeof t.w.skip);
+    t.w.channel = t.channel = a->audio.channel;
+    const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
     t.w.jsonl_segments = a->segments;
     t.cap = 4096;
     t.buf = malloc(t.cap);
@@ -408,12 +428,12 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     t.target = a->cfg.decoder.target_class;
     if (cut_path)
         t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
-                             sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
+                             cut_channels, sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
     if (split_dir && (!cut_path || t.cuts[0]))
         t.cuts[1] = cli_split_open(split_dir, stem, cli_cut_extension(in_path),
                                sl_audio_file_format(r), sl_audio_file_rate(r),
-                               sl_audio_channels(r), sl_labeler_frame_shift(l), fc->sample_rate,
+                               cut_channels, sl_labeler_frame_shift(l), fc->sample_rate,
                                a->split_max);
     if ((cut_path && !t.cuts[0]) || (split_dir && !t.cuts[1]) ||
         cli_output_open(&out, out_path, "w") != 0) {
@@ -617,6 +637,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_RAW_CH:
             if (cli_parse_int("--raw-channels", optarg, 1, 256, &v)) return -1;
             a->audio.raw_channels = (int)v;
+            break;
+        case OPT_CHANNEL:
+            if (cli_parse_int("--channel", optarg, 0, 1024, &v)) return -1;
+            a->audio.channel = (int)v;
             break;
         case ':':
             return cli_error("option %s needs a value", argv[optind - 1]), -1;

@@ -258,6 +258,62 @@ static void test_downmix_exact(void **state)
     }
 }
 
+/* sl_audio_options.channel: that channel's samples alone, exactly at the file's
+ * rate and, resampled, the very samples of a mono file holding that channel;
+ * a channel the file lacks is refused, the file named. */
+static void test_one_channel(void **state)
+{
+    (void)state;
+    const int ch = 3;
+    const long n = 12345;
+    short *pcm = malloc(sizeof(short) * n * ch), *plane = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        for (int c = 0; c < ch; c++)
+            pcm[i * ch + c] = sine16(i, c, 300.0 + 100 * c, 44100);
+    char path[600], plane_path[600]; /* tmp_path's buffer is reused */
+    snprintf(path, sizeof path, "%s", tmp_path("three44.wav"));
+    snprintf(plane_path, sizeof plane_path, "%s", tmp_path("plane.wav"));
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 44100, ch, pcm, n);
+    for (int k = 1; k <= ch; k++) {
+        sl_audio_options opt;
+        sl_audio_options_default(&opt);
+        opt.channel = k;
+        sl_audio_reader *r = open_ok_ex(path, &opt);
+        long got;
+        float *out = read_all(r, 1000, &got);
+        sl_audio_close(r);
+        assert_int_equal(got, n);
+        for (long i = 0; i < n; i++)
+            if (out[i] != pcm[i * ch + k - 1] / 32768.0f)
+                fail_msg("channel %d, sample %ld: %.9g", k, i, out[i]);
+        free(out);
+        /* resampled: as the mono file of that channel */
+        for (long i = 0; i < n; i++)
+            plane[i] = pcm[i * ch + k - 1];
+        write_short(plane_path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 44100, 1, plane, n);
+        opt.target_rate = 16000;
+        r = open_ok_ex(path, &opt);
+        float *a = read_all(r, 777, &got);
+        sl_audio_close(r);
+        long want;
+        r = open_ok(plane_path, 16000);
+        float *b = read_all(r, 512, &want);
+        sl_audio_close(r);
+        assert_int_equal(got, want);
+        assert_memory_equal(a, b, sizeof *a * (size_t)got);
+        free(a);
+        free(b);
+    }
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.channel = 4;
+    char err[SL_ERR_LEN];
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "three44.wav: has 3 channel(s), so no channel 4"));
+    free(pcm);
+    free(plane);
+}
+
 /* The tap gets the file's own samples (interleaved, at its rate, before the
  * downmix and the resampler) in order, each exactly once, as doubles that hold
  * them exactly: 32-bit integers with all their bits (floats keep 24); the
@@ -835,6 +891,7 @@ int main(void)
         cmocka_unit_test(test_aiff_exact),
         cmocka_unit_test(test_ogg_vorbis_close),
         cmocka_unit_test(test_downmix_exact),
+        cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_tap),
         cmocka_unit_test(test_resample_sine),
         cmocka_unit_test(test_resample_read_sizes),

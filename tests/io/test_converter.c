@@ -222,6 +222,34 @@ static void test_mean_only(void **state)
     sl_converter_free(c);
 }
 
+/* sl_converter_set_channel: that channel alone, exactly; back to 0, the mean; a
+ * channel the stream lacks refused. */
+static void test_one_channel(void **state)
+{
+    (void)state;
+    const float in[6] = {0.25f, -0.5f, 1.0f / 32768, 3.0f / 32768, -1.0f, 0.75f};
+    char err[256];
+    sl_converter *c = sl_converter_new(16000, 2, 16000, err, sizeof err);
+    assert_non_null(c);
+    for (int k = 1; k <= 2; k++) {
+        collected out = {0};
+        assert_int_equal(sl_converter_set_channel(c, k, err, sizeof err), 0);
+        assert_int_equal(sl_converter_push(c, in, 3, collect, &out, err, sizeof err), 0);
+        assert_int_equal(out.n, 3);
+        for (int i = 0; i < 3; i++)
+            assert_true(out.x[i] == in[2 * i + k - 1]);
+        free(out.x);
+    }
+    collected out = {0};
+    assert_int_equal(sl_converter_set_channel(c, 0, err, sizeof err), 0);
+    assert_int_equal(sl_converter_push(c, in, 1, collect, &out, err, sizeof err), 0);
+    assert_true(out.n == 1 && out.x[0] == -0.125f);
+    free(out.x);
+    assert_int_equal(sl_converter_set_channel(c, 3, err, sizeof err), -1);
+    assert_non_null(strstr(err, "channel 3 asked of a stream of 2 channel(s)"));
+    sl_converter_free(c);
+}
+
 static void test_refusals(void **state)
 {
     (void)state;
@@ -249,6 +277,7 @@ int main(void)
         cmocka_unit_test(test_sine_at_new_rate), cmocka_unit_test(test_push_sizes),
         cmocka_unit_test(test_same_as_file),     cmocka_unit_test(test_delay_bound),
         cmocka_unit_test(test_mean_only),        cmocka_unit_test(test_refusals),
+        cmocka_unit_test(test_one_channel),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1234,6 +1234,70 @@ static void test_cut_stdin_and_raw(void **state)
     free(y);
 }
 
+/* --channel K: the labels of channel K alone, byte for byte those of a mono
+ * file holding it (frames, and RTTM with K in its channel column), the cut that
+ * channel's samples alone, the summary naming it; a channel the file lacks is
+ * refused, the file named. */
+static void test_one_channel(void **state)
+{
+    (void)state;
+    float *left = read_floats("in.wav", 0, NSAMP), *right = tu_make_signal(NSAMP, 7);
+    float *both = malloc(sizeof *both * 2 * NSAMP);
+    for (int64_t i = 0; i < NSAMP; i++) {
+        both[2 * i] = left[i];
+        both[2 * i + 1] = right[i];
+    }
+    char path[600];
+    snprintf(path, sizeof path, "%s/st.wav", dir);
+    write_wav(path, both, NSAMP, 16000, 2, SF_FORMAT_FLOAT);
+    snprintf(path, sizeof path, "%s/right.wav", dir);
+    write_wav(path, right, NSAMP, 16000, 1, SF_FORMAT_FLOAT);
+#define CUT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
+    assert_int_equal(run_label("in.wav --model m.slm --format frames -o in.tsv"), 0);
+    assert_int_equal(run_label("st.wav --model m.slm --format frames --channel 1 -o c1.tsv"), 0);
+    assert_int_equal(run_label("st.wav --model m.slm --format frames -o mean.tsv"), 0);
+    sh("cmp in.tsv c1.tsv && ! cmp -s in.tsv mean.tsv");
+    assert_int_equal(run_label("right.wav " CUT_ARGS "--format rttm -o right.rttm --cut right-cut.wav"), 0);
+    assert_int_equal(run_label("st.wav " CUT_ARGS "--channel 2 --format rttm -o c2.rttm --cut c2-cut.wav"), 0);
+    char *want = slurp("right.rttm"), *got = slurp("c2.rttm");
+    int lines = 0;
+    for (char *w = want, *g = got; *w; lines++) {
+        assert_int_equal(strncmp(w, "SPEAKER right 1 ", 16), 0);
+        assert_int_equal(strncmp(g, "SPEAKER st 2 ", 13), 0);
+        char *w_end = strchr(w, '\n'), *g_end = strchr(g, '\n');
+        assert_non_null(w_end);
+        assert_non_null(g_end);
+        assert_int_equal(w_end - (w + 16), g_end - (g + 13));
+        assert_memory_equal(w + 16, g + 13, (size_t)(w_end - (w + 16)));
+        w = w_end + 1;
+        g = g_end + 1;
+        assert_true(*w || !*g);
+    }
+    assert_true(lines > 10);
+    free(want);
+    free(got);
+    /* the cut: as long as the mono file's, and the same samples */
+    SF_INFO info = {0};
+    snprintf(path, sizeof path, "%s/right-cut.wav", dir);
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    sf_close(f);
+    assert_true(info.frames > 0 && info.frames < NSAMP);
+    float *a = read_floats("right-cut.wav", 0, info.frames), *b = read_floats("c2-cut.wav", 0, info.frames);
+    assert_memory_equal(a, b, sizeof *a * (size_t)info.frames);
+    free(a);
+    free(b);
+#undef CUT_ARGS
+    assert_int_equal(run_label("st.wav --model m.slm --format summary --channel 2 -o c2.json"), 0);
+    char *summary = slurp("c2.json");
+    assert_non_null(strstr(summary, "{\"file\":\"st\",\"channel\":2,\"duration\":1.480000,"));
+    free(summary);
+    expect_error("st.wav --model m.slm --channel 3", 1, "st.wav: has 2 channel(s), so no channel 3");
+    free(left);
+    free(right);
+    free(both);
+}
+
 /* Asterisk's headerless names as cut outputs: the encoding they stand for.
  * Cut whole (the target on at p >= 0), a G.722 prompt into a directory becomes
  * NAME.sln16 and a GSM one NAME.sln, each equal byte for byte to ffmpeg's and
@@ -1503,6 +1567,7 @@ int main(void)
         cmocka_unit_test(test_stdout_live),
         cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_cut_exact),
+        cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),

@@ -353,23 +353,36 @@ test_seek (void **state)
 static void
 test_labels_file_same_as_command (void **state)
 {
-  /* format, then the element's and the command's way of leaving classes out */
+  /* format, then the element's and the command's way of leaving classes out or
+   * of labelling one channel of the stereo file */
   static const char *cases[][3] = { {"audacity", "", ""}, {"frames", "", ""}, {"jsonl", "", ""},
   {"webvtt", "", ""}, {"textgrid", "", ""}, {"audacity", "skip-classes=music", "--skip=music"},
-  {"textgrid", "only-classes=music", "--only=music"}
+  {"textgrid", "only-classes=music", "--only=music"}, {"frames", "channel=2", "--channel=2"},
+  {"audacity", "channel=1", "--channel=1"}, {"rttm", "channel=2", "--channel=2"}
   };
   const int64_t N = 3 * PT_RATE + 5;
-  float *x = pt_signal (N, 25);
+  float *x = pt_signal (2 * N, 25);
   gchar *wav = g_build_filename (pt_tmp_dir (), "e.wav", NULL);
   gchar *txt = g_build_filename (pt_tmp_dir (), "e.txt", NULL);
   gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "e.cmd.txt", NULL);
   const char *cmd = g_getenv ("SL_SEQLABEL");
   gchar *first = NULL;          /* audacity, nothing left out */
+  gchar *mean_frames = NULL;    /* frames of the mean of the channels */
   (void) state;
 
   if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
     fail_msg ("SL_SEQLABEL does not name the seqlabel command");
-  pt_write_wav (wav, x, N, PT_RATE, 1);
+  {                             /* two different channels */
+    SF_INFO info = { 0 };
+    SNDFILE *sf;
+    info.samplerate = PT_RATE;
+    info.channels = 2;
+    info.format = SF_FORMAT_WAV | SF_FORMAT_FLOAT;
+    sf = sf_open (wav, SFM_WRITE, &info);
+    assert_non_null (sf);
+    assert_int_equal (sf_writef_float (sf, x, N), N);
+    sf_close (sf);
+  }
   for (size_t f = 0; f < G_N_ELEMENTS (cases); f++) {
     const char **c = cases[f];
     gchar *launch, *errs = NULL, *a = NULL, *b = NULL;
@@ -390,15 +403,26 @@ test_labels_file_same_as_command (void **state)
     assert_true (g_file_get_contents (txt, &a, NULL, NULL));
     assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
     assert_true (strlen (b) > 0);
+    if (!strcmp (c[0], "rttm")) {       /* the element has no file name: "-" */
+      gchar **parts = g_strsplit (b, "SPEAKER e 2 ", -1);
+      g_free (b);
+      b = g_strjoinv ("SPEAKER - 2 ", parts);
+      g_strfreev (parts);
+    }
     if (strcmp (a, b) != 0)
       fail_msg ("label-format=%s %s: the labels pad differs from seqlabel label --format %s %s",
           c[0], c[1], c[0], c[2]);
-    if (c[1][0]) {              /* something was left out */
+    if (strstr (c[1], "channel")) {     /* not the mean's labels */
+      assert_true (strcmp (c[0], "frames") || strcmp (b, mean_frames) != 0);
+      assert_true (strcmp (c[0], "audacity") || strcmp (b, first) != 0);
+    } else if (c[1][0]) {       /* something was left out */
       assert_true (strcmp (c[0], "audacity") || strlen (b) < strlen (first));
       assert_true (strcmp (c[0], "textgrid") || (strstr (b, "text = \"speech\"") == NULL &&
               strstr (b, "text = \"music\"") != NULL));
     } else if (f == 0) {
       first = g_strdup (b);
+    } else if (f == 1) {
+      mean_frames = g_strdup (b);
     }
     g_free (a);
     g_free (b);
@@ -413,6 +437,7 @@ test_labels_file_same_as_command (void **state)
   g_free (txt);
   g_free (cmd_txt);
   g_free (first);
+  g_free (mean_frames);
   free (x);
 }
 
