@@ -139,8 +139,10 @@ int sl_raw_encoding_from_name(const char *name, sl_raw_encoding *enc);
 int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate);
 /* 1 when a file of this name is audio that sl_audio_open reads by its name: the
  * extensions libsndfile's formats go by (.wav .flac .ogg .opus .mp3 .aiff .au
- * .caf ...) and the telephony names above (any case); else 0. What a folder
- * stands for, as input to `seqlabel label` or as a manifest. */
+ * .caf ...) and the telephony names above (any case); 2 for the containers
+ * GStreamer decodes for it (.m4a .mp4 .aac .mkv .mka .webm .wma .mov .avi .3gp
+ * .amr .ac3 .mpg ...); else 0. What a folder stands for, as input to `seqlabel
+ * label` or as a manifest. */
 int sl_audio_name_known(const char *path);
 /* Calls fn for every file below the folder dir that `take` accepts by its name
  * (NULL: sl_audio_name_known), depth first in name order, hidden files and
@@ -172,6 +174,9 @@ typedef struct {
      * `seqlabel label --cut` writes out). NULL (default): none. */
     void (*tap)(void *user, const double *frames, long n_frames, int channels);
     void *tap_user;
+    int no_gstreamer;                /* 0 (default): a file libsndfile does not read (MP4,
+                                        M4A, Matroska, WebM, WMA, a video's sound) is
+                                        decoded by GStreamer; 1: refused */
     int channel;                     /* 0 (default): the mean of the channels; k: channel
                                         k alone (1-based; more than the file has is an
                                         error naming it), as a stereo call's two sides */
@@ -193,7 +198,8 @@ int sl_audio_file_rate(const sl_audio_reader *r);   /* the file's own rate */
 int sl_audio_channels(const sl_audio_reader *r);    /* the file's channel count */
 int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes) */
 /* The input's libsndfile format (SF_FORMAT_* container | encoding; headerless
- * input: SF_FORMAT_RAW with its encoding, G.722 as the 16-bit samples it decodes to). */
+ * input: SF_FORMAT_RAW with its encoding, G.722 as the 16-bit samples it decodes
+ * to); 0 for a file GStreamer decoded (no format libsndfile writes). */
 int sl_audio_file_format(const sl_audio_reader *r);
 /* Reads up to max mono samples at the output rate. Returns the count (0 at end),
  * or -1 with a message naming the file (corrupt data, NaN/Inf at a position

@@ -21,6 +21,7 @@
 struct sl_audio_reader {
     SNDFILE *sf;
     sl_g722_source *g722; /* G.722 input only: what sf reads from */
+    sl_media_source *media; /* GStreamer's decoding (MP4, Matroska, ...) only: the same */
     char *name;          /* the path, or "standard input", for messages */
     int channels;
     int channel;         /* sl_audio_options.channel */
@@ -87,6 +88,7 @@ void sl_audio_close(sl_audio_reader *r)
     if (r->sf)
         sf_close(r->sf);
     sl_g722_source_free(r->g722);
+    sl_media_source_free(r->media);
     if (r->soxr)
         soxr_delete(r->soxr);
     free(r->block);
@@ -99,8 +101,8 @@ void sl_audio_close(sl_audio_reader *r)
 /* Opens the libsndfile handle; on failure writes a message saying why in the
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
-                             SF_INFO *info, int *seekable, sl_g722_source **g722, char *err,
-                             size_t errlen)
+                             SF_INFO *info, int *seekable, sl_g722_source **g722,
+                             sl_media_source **media, char *err, size_t errlen)
 {
     int is_stdin = strcmp(path, "-") == 0;
     struct stat st;
@@ -142,7 +144,13 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         if (codec)
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
-        else if (code == SF_ERR_UNRECOGNISED_FORMAT)
+        else if (code == SF_ERR_UNRECOGNISED_FORMAT && *seekable && !opt->no_gstreamer &&
+                 opt->raw_encoding == SL_RAW_NONE) {
+            /* a container or codec of GStreamer's: read at the stream's own rate,
+             * length unknown until the end, as a pipe's */
+            sf = sl_media_open(path, name, info, media, err, errlen);
+            *seekable = 0;
+        } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
                       "(headerless samples: give their encoding and rate, --raw-format and "
                       "--raw-rate)", name);
@@ -173,7 +181,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         return NULL;
     }
     SF_INFO info;
-    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, err, errlen);
+    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, &r->media, err, errlen);
     if (!r->sf)
         goto fail;
     if (info.channels <= 0 || info.channels > SL_AUDIO_MAX_CHANNELS || info.samplerate <= 0) {
@@ -189,7 +197,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     }
     r->channel = opt->channel;
     r->file_rate = info.samplerate;
-    r->format = info.format;
+    r->format = r->media ? 0 : info.format;
     r->tap = opt->tap;
     r->tap_user = opt->tap_user;
     r->out_rate = opt->target_rate > 0 ? opt->target_rate : info.samplerate;
@@ -265,6 +273,12 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
         if (code != SF_ERR_NO_ERROR) {
             sl_io_err(err, errlen, "%s: corrupt or unreadable audio data after sample %lld: %s",
                     r->name, (long long)(r->pos + (got > 0 ? got : 0)), sf_strerror(r->sf));
+            return -1;
+        }
+        if (sl_media_source_error(r->media)) {
+            sl_io_err(err, errlen, "%s: GStreamer's decoding stopped after sample %lld: %s",
+                      r->name, (long long)(r->pos + (got > 0 ? got : 0)),
+                      sl_media_source_error(r->media));
             return -1;
         }
     }

@@ -89,6 +89,9 @@ int sl_audio_name_known(const char *path)
     static const char *const exts[] = {"wav", "wave", "bwf", "w64", "rf64", "flac", "ogg", "oga",
                                        "opus", "mp3", "mp2", "aif", "aiff", "aifc", "au", "snd",
                                        "caf", "sph", "nist", "voc", "sd2"};
+    /* containers and codecs GStreamer decodes (io/media_source.c) */
+    static const char *const media[] = {"m4a", "m4b", "mp4", "aac", "mkv", "mka", "webm", "wma",
+                                        "wmv", "mov", "avi", "3gp", "amr", "ac3", "mpg", "mpeg"};
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     const char *ext = extension(path);
     if (!ext || ext == name + 1) /* ".hidden" has no extension */
@@ -96,6 +99,9 @@ int sl_audio_name_known(const char *path)
     for (size_t i = 0; i < sizeof exts / sizeof exts[0]; i++)
         if (!strcasecmp(ext, exts[i]))
             return 1;
+    for (size_t i = 0; i < sizeof media / sizeof media[0]; i++)
+        if (!strcasecmp(ext, media[i]))
+            return 2;
     sl_raw_encoding enc;
     int rate;
     return sl_raw_format_from_path(path, &enc, &rate);

@@ -15,11 +15,13 @@ if [ "$what" = all ] || [ "$what" = asan ]; then
 fi
 if [ "$what" = all ] || [ "$what" = valgrind ]; then
   bash scripts/build.sh build-valgrind -Dbuildtype=debugoptimized
-  # The plugin tests' registry is made natively first: a scan under valgrind runs
+  # The tests' registries are made natively first: a scan under valgrind runs
   # every installed GStreamer plugin's library initialisers there too, and some stop
   # valgrind 3.19 (libhwy's rdtscp: SIGILL). The tests then load only what they use.
   GST_REGISTRY="$PWD/build-valgrind/tests/plugin/registry.bin" GST_REGISTRY_FORK=no \
     GST_PLUGIN_PATH="$PWD/build-valgrind/plugin" gst-inspect-1.0 seqlabel >/dev/null
+  GST_REGISTRY="$PWD/build-valgrind/tests/registry.bin" GST_REGISTRY_FORK=no \
+    gst-inspect-1.0 uridecodebin >/dev/null   # the reader's (io/media_source.c)
   # Commands the tests spawn run under valgrind too (--trace-children): checked
   # as well, and computing with the same (emulated) CPU as the test, whose exact
   # comparisons would otherwise see another code path's last bits. groff, which

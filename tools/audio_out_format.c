@@ -8,6 +8,7 @@
 
 #include <sndfile.h>
 
+#include "seqlabel.h"
 #include "tools/cli.h"
 
 /* The container OUT's extension names (libsndfile's list; .ogg and .mp3 too),
@@ -35,7 +36,7 @@ int cli_output_format(const char *out_path, int in_format, int rate, int channel
         return in_format;
     /* into another container the input's encoding goes only if it is plain
      * samples (a WAV can claim MP3 inside, which libsndfile then cannot write) */
-    int sub = in_format & SF_FORMAT_SUBMASK;
+    int sub = in_format ? in_format & SF_FORMAT_SUBMASK : SF_FORMAT_FLOAT; /* 0: GStreamer's float */
     int wide = sub == SF_FORMAT_PCM_24 || sub == SF_FORMAT_PCM_32 || sub == SF_FORMAT_FLOAT ||
                sub == SF_FORMAT_DOUBLE;
     int plain = wide || sub == SF_FORMAT_PCM_S8 || sub == SF_FORMAT_PCM_U8 || sub == SF_FORMAT_PCM_16;
@@ -79,5 +80,7 @@ const char *cli_cut_extension(const char *in_path)
     const char *dot = cli_extension(in_path);
     if (!dot)
         return "";
+    if (sl_audio_name_known(in_path) == 2) /* decoded by GStreamer: libsndfile writes WAV */
+        return ".wav";
     return strcasecmp(dot, ".g722") ? dot : ".sln16";
 }

@@ -53,6 +53,9 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     c->oinfo.format = f > 0 ? f : cli_output_format(name, in_format, c->rate, c->channels);
     if (sf_format_check(&c->oinfo))
         return 0;
+    if (c->oinfo.format == 0)
+        return cli_error("%s: not a container libsndfile writes (the input's is none either): "
+                         "name it .wav, .flac, .ogg, .mp3, ...", name), -1;
     cli_error("%s: libsndfile cannot write this format at %d Hz, %d channel%s", name, c->rate,
               c->channels, c->channels > 1 ? "s" : "");
     return -1;

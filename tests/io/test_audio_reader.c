@@ -458,6 +458,99 @@ static void test_resample_read_sizes(void **state)
     free(pcm);
 }
 
+/* Runs a shell command in the test's folder; fails the test if it fails. */
+static void sh_ok(const char *what)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && %s", tmp_path(""), what);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", what);
+}
+
+/* What libsndfile does not read, GStreamer decodes: FLAC in Matroska, alone and
+ * beside a video track, gives exactly the WAV's samples, at its own rate and
+ * channels and resampled (the length unknown until the end, as a pipe's, and
+ * no format libsndfile writes); a video without sound, a file GStreamer cannot
+ * type and, with no_gstreamer, any such file are refused, named. */
+static void test_gstreamer_decodes(void **state)
+{
+    (void)state;
+    const long n = 44100 + 777;
+    short *pcm = malloc(sizeof(short) * 2 * n);
+    for (long i = 0; i < n; i++)
+        for (int c = 0; c < 2; c++)
+            pcm[2 * i + c] = sine16(i, c, 440.0 + 110 * c, 44100);
+    char wav[600];
+    snprintf(wav, sizeof wav, "%s", tmp_path("g.wav"));
+    write_short(wav, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 44100, 2, pcm, n);
+    sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! flacenc ! "
+          "matroskamux ! filesink location=g.mka");
+    sh_ok("gst-launch-1.0 -q matroskamux name=m ! filesink location=gv.mkv  filesrc "
+          "location=g.wav ! wavparse ! audioconvert ! flacenc ! m.  videotestsrc num-buffers=15 ! "
+          "video/x-raw,width=64,height=48,framerate=10/1 ! jpegenc ! m.");
+    sh_ok("gst-launch-1.0 -q videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48 ! "
+          "jpegenc ! matroskamux ! filesink location=v.mkv && echo not media > t.mp4");
+    assert_int_equal(sl_audio_name_known("x.MKA"), 2);
+    assert_int_equal(sl_audio_name_known("x.m4a"), 2);
+    assert_int_equal(sl_audio_name_known("x.wav"), 1);
+    for (int rate = 0; rate <= 16000; rate += 16000)
+        for (int v = 0; v < 2; v++) {
+            long want_n, got_n;
+            sl_audio_reader *r = open_ok(wav, rate);
+            float *want = read_all(r, 1000, &want_n);
+            sl_audio_close(r);
+            char path[600];
+            snprintf(path, sizeof path, "%s", tmp_path(v ? "gv.mkv" : "g.mka"));
+            r = open_ok(path, rate);
+            assert_int_equal(sl_audio_file_rate(r), 44100);
+            assert_int_equal(sl_audio_channels(r), 2);
+            assert_int_equal(sl_audio_file_frames(r), -1);
+            assert_int_equal(sl_audio_file_format(r), 0);
+            float *got = read_all(r, 1000, &got_n);
+            sl_audio_close(r);
+            assert_int_equal(got_n, want_n);
+            assert_memory_equal(got, want, sizeof *got * (size_t)got_n);
+            free(want);
+            free(got);
+        }
+    /* AAC in MP4 (gstreamer1.0-libav decodes it): lossy, so its length and level */
+    sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! voaacenc ! "
+          "mp4mux ! filesink location=g.m4a");
+    char path[600];
+    snprintf(path, sizeof path, "%s", tmp_path("g.m4a"));
+    sl_audio_reader *r = open_ok(path, 0);
+    assert_int_equal(sl_audio_file_rate(r), 44100);
+    assert_int_equal(sl_audio_channels(r), 2);
+    long got_n;
+    float *got = read_all(r, 1000, &got_n);
+    sl_audio_close(r);
+    printf("AAC: %ld samples of %ld\n", got_n, n);
+    assert_true(labs(got_n - n) <= 3 * 1024); /* the encoder's priming and last frame */
+    double e_got = 0, e_want = 0;
+    for (long i = 0; i < n; i++)
+        e_want += (pcm[2 * i] / 32768.0 + pcm[2 * i + 1] / 32768.0) / 2 *
+                  ((pcm[2 * i] / 32768.0 + pcm[2 * i + 1] / 32768.0) / 2);
+    for (long i = 0; i < got_n; i++)
+        e_got += (double)got[i] * got[i];
+    printf("AAC: energy %.3f of %.3f\n", e_got, e_want);
+    assert_true(e_got > 0.9 * e_want && e_got < 1.1 * e_want);
+    free(got);
+    snprintf(path, sizeof path, "%s", tmp_path("v.mkv"));
+    expect_open_error(path, "v.mkv: not an audio file that libsndfile reads, and GStreamer cannot "
+                            "decode it: no audio stream in it");
+    snprintf(path, sizeof path, "%s", tmp_path("t.mp4"));
+    expect_open_error(path, "t.mp4: not an audio file in a format libsndfile or GStreamer reads "
+                            "(headerless samples: give their encoding and rate, --raw-format");
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.no_gstreamer = 1;
+    char err[SL_ERR_LEN];
+    snprintf(path, sizeof path, "%s", tmp_path("g.mka"));
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "g.mka: not an audio file in a format libsndfile reads"));
+    free(pcm);
+}
+
 /* A file shorter than any feature window is fine: it yields its samples. */
 static void test_short_file(void **state)
 {
@@ -892,6 +985,7 @@ int main(void)
         cmocka_unit_test(test_ogg_vorbis_close),
         cmocka_unit_test(test_downmix_exact),
         cmocka_unit_test(test_one_channel),
+        cmocka_unit_test(test_gstreamer_decodes),
         cmocka_unit_test(test_tap),
         cmocka_unit_test(test_resample_sine),
         cmocka_unit_test(test_resample_read_sizes),

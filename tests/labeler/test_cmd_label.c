@@ -1298,6 +1298,43 @@ static void test_one_channel(void **state)
     free(both);
 }
 
+/* A file libsndfile does not read (FLAC in Matroska here) is decoded by
+ * GStreamer: its labels are the WAV's byte for byte, a folder takes it in, a
+ * cut of it into a folder is a WAV of the same samples as the WAV's cut, and a
+ * cut named in a container libsndfile does not write is refused. */
+static void test_gstreamer_input(void **state)
+{
+    (void)state;
+    float *x = read_floats("in.wav", 0, NSAMP);
+    char path[600];
+    snprintf(path, sizeof path, "%s/in16.wav", dir); /* FLAC holds 16 bits exactly */
+    write_wav(path, x, NSAMP, 16000, 1, SF_FORMAT_PCM_16);
+    free(x);
+    sh("mkdir -p media && gst-launch-1.0 -q filesrc location=in16.wav ! wavparse ! audioconvert ! "
+       "flacenc ! matroskamux ! filesink location=media/in.mka");
+#define CUT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
+    assert_int_equal(run_label("in16.wav " CUT_ARGS "--format frames -o wav.tsv --cut wav-cut.wav"), 0);
+    assert_int_equal(run_label("media/in.mka " CUT_ARGS "--format frames -o mka.tsv"), 0);
+    sh("mkdir mcuts && cmp wav.tsv mka.tsv");
+    assert_int_equal(run_label("media " CUT_ARGS "--format frames -o mout/ --cut mcuts/"), 0);
+    sh("cmp wav.tsv mout/in.tsv");
+    SF_INFO info = {0};
+    snprintf(path, sizeof path, "%s/wav-cut.wav", dir);
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    sf_close(f);
+    assert_true(info.frames > 0 && info.frames < NSAMP);
+    float *a = read_floats("wav-cut.wav", 0, info.frames);
+    float *b = read_floats("mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT, info.frames);
+    assert_memory_equal(a, b, sizeof *a * (size_t)info.frames);
+    free(a);
+    free(b);
+    expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
+                 "x.m4a: not a container libsndfile writes");
+#undef CUT_ARGS
+    assert_false(exists("x.m4a"));
+}
+
 /* Asterisk's headerless names as cut outputs: the encoding they stand for.
  * Cut whole (the target on at p >= 0), a G.722 prompt into a directory becomes
  * NAME.sln16 and a GSM one NAME.sln, each equal byte for byte to ffmpeg's and
@@ -1568,6 +1605,7 @@ int main(void)
         cmocka_unit_test(test_cut_container),
         cmocka_unit_test(test_cut_exact),
         cmocka_unit_test(test_one_channel),
+        cmocka_unit_test(test_gstreamer_input),
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),

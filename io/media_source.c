@@ -1,0 +1,271 @@
+/* Audio that libsndfile does not read (MP4/M4A/AAC, Matroska/WebM, WMA, AMR, a
+ * video's sound track, ...): GStreamer decodes it (uridecodebin, whatever
+ * decoders are installed), audioconvert makes the decoder's samples 32-bit
+ * float, interleaved, at the stream's own rate and channel count (no
+ * resampling, no mixing: the same samples), and libsndfile reads them as raw
+ * float through its virtual I/O, as G.722 is read, so that blocks, the tap,
+ * downmixing and resampling are shared with every other input. The first
+ * audio stream is read; the length is unknown until the end, as a pipe's. */
+#include "io/io_internal.h"
+
+#include <gst/app/gstappsink.h>
+#include <gst/gst.h>
+#include <stdio.h>
+#include <string.h>
+
+#define PULL_TIMEOUT (100 * GST_MSECOND) /* between looks at the bus */
+
+struct sl_media_source {
+    GstElement *pipeline, *convert, *sink;
+    GstBus *bus;
+    GstSample *sample; /* the one being read, from `off` on */
+    GstMapInfo map;
+    gsize off;
+    sf_count_t pos;    /* bytes handed to libsndfile */
+    int linked, eos;
+    int untyped;       /* GStreamer could not tell what the file holds */
+    char error[512];   /* a decoding error met while reading */
+};
+
+static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
+{
+    (void)decode;
+    sl_media_source *s = user;
+    GstCaps *caps = gst_pad_get_current_caps(pad);
+    const char *media = caps ? gst_structure_get_name(gst_caps_get_structure(caps, 0)) : "";
+    if (!s->linked && g_str_has_prefix(media, "audio/x-raw")) {
+        GstPad *to = gst_element_get_static_pad(s->convert, "sink");
+        s->linked = gst_pad_link(pad, to) == GST_PAD_LINK_OK;
+        gst_object_unref(to);
+    }
+    if (caps)
+        gst_caps_unref(caps);
+}
+
+/* With no audio stream nothing would ever reach the sink: said on the bus. */
+static void on_no_more_pads(GstElement *decode, gpointer user)
+{
+    sl_media_source *s = user;
+    if (!s->linked)
+        gst_element_post_message(decode, gst_message_new_error(GST_OBJECT(decode),
+            g_error_new_literal(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
+                                "it holds no audio stream that can be decoded"), NULL));
+}
+
+/* decodebin's "Missing decoder: AAC (MPEG-4 AAC) (audio/mpeg, ...)" lines, as
+ * "AAC (MPEG-4 AAC), JPEG": what a user must install (or what is not audio). */
+static void missing_decoders(const char *debug, char *buf, size_t len)
+{
+    static const char tag[] = "Missing decoder: ";
+    size_t n = 0;
+    buf[0] = '\0';
+    for (const char *p = debug; p && (p = strstr(p, tag)) != NULL && n + 1 < len;) {
+        p += sizeof tag - 1;
+        const char *end = p;
+        /* the name ends before the " (type/subtype, ...)" of its caps */
+        while (*end && *end != '\n' && !(end[0] == ' ' && end[1] == '(' &&
+                                          strcspn(end + 2, "/),\n") < strcspn(end + 2, "),\n")))
+            end++;
+        n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)(end - p), p);
+        p = end;
+    }
+}
+
+/* The first error on the bus, into buf; 1 if there was one. */
+static int take_error(sl_media_source *s, char *buf, size_t len)
+{
+    GstMessage *m = gst_bus_pop_filtered(s->bus, GST_MESSAGE_ERROR);
+    if (!m)
+        return 0;
+    GError *e = NULL;
+    gchar *debug = NULL;
+    char missing[256];
+    gst_message_parse_error(m, &e, &debug);
+    s->untyped = e && e->domain == GST_STREAM_ERROR && e->code == GST_STREAM_ERROR_TYPE_NOT_FOUND;
+    missing_decoders(debug, missing, sizeof missing);
+    if (missing[0])
+        snprintf(buf, len, "no audio stream in it that the installed GStreamer plugins decode "
+                 "(no decoder for %s)", missing);
+    else
+        snprintf(buf, len, "%s", e ? e->message : "decoding failed");
+    g_clear_error(&e);
+    g_free(debug);
+    gst_message_unref(m);
+    return 1;
+}
+
+static void drop_sample(sl_media_source *s)
+{
+    if (s->sample) {
+        gst_buffer_unmap(gst_sample_get_buffer(s->sample), &s->map);
+        gst_sample_unref(s->sample);
+        s->sample = NULL;
+    }
+}
+
+/* The next decoded buffer, or 0 at the end (or at an error, kept in s->error). */
+static int next_sample(sl_media_source *s)
+{
+    drop_sample(s);
+    while (!s->eos) {
+        GstSample *sample = gst_app_sink_try_pull_sample(GST_APP_SINK(s->sink), PULL_TIMEOUT);
+        if (sample) {
+            GstBuffer *b = gst_sample_get_buffer(sample);
+            if (!b || !gst_buffer_map(b, &s->map, GST_MAP_READ)) {
+                gst_sample_unref(sample);
+                continue;
+            }
+            s->sample = sample;
+            s->off = 0;
+            return 1;
+        }
+        if (gst_app_sink_is_eos(GST_APP_SINK(s->sink)) ||
+            take_error(s, s->error, sizeof s->error))
+            s->eos = 1;
+    }
+    return 0;
+}
+
+static sf_count_t vio_read(void *ptr, sf_count_t count, void *user)
+{
+    sl_media_source *s = user;
+    sf_count_t done = 0;
+    while (done < count) {
+        if ((!s->sample || s->off == s->map.size) && !next_sample(s))
+            break;
+        gsize n = s->map.size - s->off;
+        if ((sf_count_t)n > count - done)
+            n = (gsize)(count - done);
+        memcpy((char *)ptr + done, s->map.data + s->off, n);
+        s->off += n;
+        done += (sf_count_t)n;
+    }
+    s->pos += done;
+    return done;
+}
+
+/* The decoder only runs forwards; libsndfile asks for no more while it opens a
+ * raw file than where it is. The length is unknown: as large as can be, the
+ * end being where the reads stop. */
+static sf_count_t vio_seek(sf_count_t offset, int whence, void *user)
+{
+    sl_media_source *s = user;
+    sf_count_t target = whence == SEEK_SET ? offset : whence == SEEK_CUR ? s->pos + offset : -1;
+    return target == s->pos ? s->pos : -1;
+}
+static sf_count_t vio_length(void *user)
+{
+    (void)user;
+    return (sf_count_t)1 << 60;
+}
+static sf_count_t vio_tell(void *user) { return ((sl_media_source *)user)->pos; }
+
+const char *sl_media_source_error(const sl_media_source *s)
+{
+    return s && s->error[0] ? s->error : NULL;
+}
+
+void sl_media_source_free(sl_media_source *s)
+{
+    if (!s)
+        return;
+    drop_sample(s);
+    if (s->pipeline) {
+        gst_element_set_state(s->pipeline, GST_STATE_NULL);
+        gst_object_unref(s->pipeline);
+    }
+    if (s->bus)
+        gst_object_unref(s->bus);
+    g_free(s);
+}
+
+/* Makes a `factory` element inside the pipeline; NULL if it is not installed. */
+static GstElement *add(GstElement *pipeline, const char *factory)
+{
+    GstElement *e = gst_element_factory_make(factory, NULL);
+    if (e)
+        gst_bin_add(GST_BIN(pipeline), e);
+    return e;
+}
+
+SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_media_source **src,
+                       char *err, size_t errlen)
+{
+    *src = NULL;
+    GError *gerr = NULL;
+    if (!gst_init_check(NULL, NULL, &gerr)) {
+        sl_io_err(err, errlen, "%s: GStreamer, which decodes this kind of file, cannot start: %s",
+                  name, gerr ? gerr->message : "?");
+        g_clear_error(&gerr);
+        return NULL;
+    }
+    sl_media_source *s = g_new0(sl_media_source, 1);
+    s->pipeline = gst_pipeline_new(NULL);
+    GstElement *decode = add(s->pipeline, "uridecodebin");
+    GstElement *filter = add(s->pipeline, "capsfilter");
+    s->convert = add(s->pipeline, "audioconvert");
+    s->sink = add(s->pipeline, "appsink");
+    gchar *uri = gst_filename_to_uri(path, &gerr);
+    if (!uri || !decode || !filter || !s->convert || !s->sink ||
+        !gst_element_link_many(s->convert, filter, s->sink, NULL)) {
+        sl_io_err(err, errlen, "%s: cannot set up GStreamer's decoding: %s", name,
+                  gerr ? gerr->message : "uridecodebin, audioconvert and appsink are needed "
+                                         "(gstreamer1.0-plugins-base)");
+        g_clear_error(&gerr);
+        g_free(uri);
+        goto fail;
+    }
+    /* only decoded audio is exposed; float out, the rate and channels as decoded */
+    GstCaps *raw = gst_caps_from_string("audio/x-raw");
+    GstCaps *f32 = gst_caps_from_string("audio/x-raw,format=F32LE,layout=interleaved");
+    g_object_set(decode, "uri", uri, "caps", raw, "expose-all-streams", FALSE, NULL);
+    g_object_set(filter, "caps", f32, NULL);
+    g_object_set(s->sink, "sync", FALSE, "max-buffers", 16, NULL);
+    gst_caps_unref(raw);
+    gst_caps_unref(f32);
+    g_free(uri);
+    g_signal_connect(decode, "pad-added", G_CALLBACK(on_pad_added), s);
+    g_signal_connect(decode, "no-more-pads", G_CALLBACK(on_no_more_pads), s);
+    s->bus = gst_element_get_bus(s->pipeline);
+
+    /* Playing at once: the first buffer's caps say the rate and channels. */
+    char why[512] = "";
+    int rate = 0, channels = 0;
+    if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
+        if (!take_error(s, why, sizeof why))
+            snprintf(why, sizeof why, "the decoder did not start");
+    } else if (!next_sample(s)) {
+        snprintf(why, sizeof why, "%s", s->error[0] ? s->error : "contains no audio (0 samples)");
+    } else {
+        const GstStructure *st = gst_caps_get_structure(gst_sample_get_caps(s->sample), 0);
+        if (!gst_structure_get_int(st, "rate", &rate) ||
+            !gst_structure_get_int(st, "channels", &channels))
+            snprintf(why, sizeof why, "the decoder's output has no rate or channel count");
+    }
+    if (s->untyped) {
+        sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile or GStreamer reads "
+                  "(headerless samples: give their encoding and rate, --raw-format and "
+                  "--raw-rate)", name);
+        goto fail;
+    }
+    if (why[0]) {
+        sl_io_err(err, errlen, "%s: not an audio file that libsndfile reads, and GStreamer "
+                  "cannot decode it: %s", name, why);
+        goto fail;
+    }
+    memset(info, 0, sizeof *info);
+    info->samplerate = rate;
+    info->channels = channels;
+    info->format = SF_FORMAT_RAW | SF_FORMAT_FLOAT | SF_ENDIAN_LITTLE;
+    SF_VIRTUAL_IO vio = {vio_length, vio_seek, vio_read, NULL, vio_tell};
+    SNDFILE *sf = sf_open_virtual(&vio, SFM_READ, info, s);
+    if (!sf) {
+        sl_io_err(err, errlen, "%s: cannot read GStreamer's decoding: %s", name, sf_strerror(NULL));
+        goto fail;
+    }
+    *src = s;
+    return sf;
+fail:
+    sl_media_source_free(s);
+    return NULL;
+}
