@@ -22,6 +22,9 @@ struct sl_media_source {
     GstMapInfo map;
     gsize off;
     sf_count_t pos;    /* bytes handed to libsndfile */
+    int rate, channels;
+    gint64 promised;   /* sample frames the container says it holds; 0: unknown */
+    gint64 decoded;    /* sample frames decoded so far */
     int linked, eos;
     int untyped;       /* GStreamer could not tell what the file holds */
     char error[512];   /* a decoding error met while reading */
@@ -117,11 +120,23 @@ static int next_sample(sl_media_source *s)
             }
             s->sample = sample;
             s->off = 0;
+            if (s->channels > 0)
+                s->decoded += (gint64)(s->map.size / sizeof(float) / (gsize)s->channels);
             return 1;
         }
-        if (gst_app_sink_is_eos(GST_APP_SINK(s->sink)) ||
-            take_error(s, s->error, sizeof s->error))
+        if (take_error(s, s->error, sizeof s->error)) {
             s->eos = 1;
+        } else if (gst_app_sink_is_eos(GST_APP_SINK(s->sink))) {
+            s->eos = 1;
+            /* a demuxer reads a cut file as far as it goes: the container's
+             * duration says whether that was all (decoders trim a few ms) */
+            if (s->promised > 0 && s->promised - s->decoded > s->rate / 2 &&
+                s->promised - s->decoded > s->promised / 50)
+                snprintf(s->error, sizeof s->error,
+                         "the container promises %.2f s, only %.2f s could be decoded "
+                         "(truncated or damaged)", (double)s->promised / s->rate,
+                         (double)s->decoded / s->rate);
+        }
     }
     return 0;
 }
@@ -231,6 +246,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_med
     /* Playing at once: the first buffer's caps say the rate and channels. */
     char why[512] = "";
     int rate = 0, channels = 0;
+    gint64 duration = 0;
     if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {
         if (!take_error(s, why, sizeof why))
             snprintf(why, sizeof why, "the decoder did not start");
@@ -239,8 +255,15 @@ SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_med
     } else {
         const GstStructure *st = gst_caps_get_structure(gst_sample_get_caps(s->sample), 0);
         if (!gst_structure_get_int(st, "rate", &rate) ||
-            !gst_structure_get_int(st, "channels", &channels))
+            !gst_structure_get_int(st, "channels", &channels) || rate <= 0 || channels <= 0)
             snprintf(why, sizeof why, "the decoder's output has no rate or channel count");
+    }
+    if (!why[0]) {
+        s->rate = rate;
+        s->channels = channels;
+        s->decoded = (gint64)(s->map.size / sizeof(float) / (gsize)channels); /* the first */
+        if (gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
+            s->promised = (gint64)gst_util_uint64_scale((guint64)duration, (guint64)rate, GST_SECOND);
     }
     if (s->untyped) {
         sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile or GStreamer reads "
