@@ -773,6 +773,9 @@ typedef struct {
     int64_t pos[SL_SWEEP_BINS], neg[SL_SWEEP_BINS];
 } sl_sweep;
 
+/* Counts one frame whose probability of s->target is p (in [0, 1]) and whose
+ * reference is (is_target) or is not that class. */
+void sl_sweep_count(sl_sweep *s, double p, int is_target);
 /* The figures of calling a frame the class when its probability is at least
  * b / SL_SWEEP_BINS (b in [0, SL_SWEEP_BINS]): precision, recall and F1 of the
  * class, the false-alarm rate (other frames called the class) and the miss
@@ -809,9 +812,11 @@ typedef struct {
     const char *cache_dir;
     int num_threads;
     int clip_edges;
-    /* sl_evaluate_manifest: NULL, or each scored frame's probability of
-     * sweep->target counted into it (the counts zeroed by the caller); the
-     * probabilities are the very floats sl_labeler decides with */
+    /* NULL, or each scored frame's probability of sweep->target counted into it
+     * (the counts zeroed by the caller): sl_evaluate_manifest's are the very floats
+     * sl_labeler decides with; sl_score_manifest's are read from frames tables
+     * (`seqlabel label --format frames`, NAME.tsv), the same floats, and it
+     * refuses other label files */
     sl_sweep *sweep;
     /* sl_score_manifest: the frames, a model's feature config (those sl_labeler gives
      * each entry's audio); NULL: the default one (16 kHz, 25 ms windows 10 ms apart) */

@@ -79,14 +79,119 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     int oom = 0;
     for (const char *from = rel; from && !path && !oom;) {
         path = sl_label_file_of(prefix, from, (size_t)(end - from), &oom);
+        if (!path && !oom) { /* a frames table: `seqlabel label --format frames` */
+            size_t need = hl + 2 + (size_t)(end - from) + 5;
+            struct stat st;
+            if (!(path = malloc(need)))
+                oom = 1;
+            else if (snprintf(path, need, "%s%.*s.tsv", prefix, (int)(end - from), from) < 0 ||
+                     stat(path, &st) != 0 || !S_ISREG(st.st_mode))
+                free(path), path = NULL;
+        }
         from = from < name ? strchr(from, '/') + 1 : NULL;
     }
     free(prefix);
     if (!path)
         sl_fail(err, errlen, oom ? "out of memory"
-                                 : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid and "
-                                   ".rttm there)", hyp, e->audio, (int)(end - rel), rel);
+                                 : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid, "
+                                   ".rttm and .tsv there)", hyp, e->audio, (int)(end - rel), rel);
     return path;
+}
+
+/* Whether path names a frames table (.tsv, `seqlabel label --format frames`). */
+static int is_frames_table(const char *path)
+{
+    const char *ext = sl_path_extension_at(path);
+    return !strcmp(ext, ".tsv");
+}
+
+/* The next tab-separated field of a line at *p (NUL-terminated in place). */
+static char *next_field(char **p)
+{
+    char *f = *p;
+    if (!f)
+        return NULL;
+    char *tab = strchr(f, '\t');
+    if (tab)
+        *tab = '\0';
+    *p = tab ? tab + 1 : NULL;
+    return f;
+}
+
+/* A frames table (`seqlabel label --format frames`: frame, time, label,
+ * confidence, each class's probability) as the hypothesis of n frames: its
+ * label column into got (by class name; -1 past its last frame) and, where
+ * prob is not NULL, the probability column of class `target` into prob. Its
+ * frames must be these: numbered from 0 in order, at the times of this frame
+ * grid (hop, rate). 0, or -1 naming the file and line. */
+static int read_frames_table(const char *path, const char *const *classes, int n_classes,
+                             int target, int hop, int rate, int64_t n, int32_t *got, double *prob,
+                             char *err, size_t errlen)
+{
+    size_t len;
+    char *text = sl_read_file(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    for (int64_t i = 0; i < n; i++)
+        got[i] = -1;
+    int rc = 0, line = 0, col = -1;
+    int64_t frame = 0;
+    char *save = NULL;
+    for (char *row = strtok_r(text, "\n", &save); row && rc == 0; row = strtok_r(NULL, "\n", &save)) {
+        line++;
+        char *p = row, *f[4];
+        for (int k = 0; k < 4; k++)
+            f[k] = next_field(&p);
+        if (line == 1) { /* frame time label confidence NAME... */
+            if (!f[3] || strcmp(f[0], "frame") || strcmp(f[1], "time") || strcmp(f[2], "label")) {
+                rc = sl_fail(err, errlen, "%s:1: not a frames table (seqlabel label --format "
+                             "frames: a header 'frame time label confidence CLASS...')", path);
+                break;
+            }
+            for (int k = 0; prob && p; k++)
+                if (!strcmp(next_field(&p), classes[target]))
+                    col = k;
+            if (prob && col < 0)
+                rc = sl_fail(err, errlen, "%s:1: no probability column of class '%s' to sweep",
+                             path, classes[target]);
+            continue;
+        }
+        char *end = NULL;
+        long long idx = f[1] ? strtoll(f[0], &end, 10) : -1;
+        double t = f[1] ? strtod(f[1], NULL) : -1.0;
+        int k = 0;
+        while (f[2] && k < n_classes && strcmp(f[2], classes[k]))
+            k++;
+        if (!f[3] || !end || *end || idx != frame ||
+            fabs(t - (double)frame * hop / rate) > 0.5e-3) {
+            rc = sl_fail(err, errlen, "%s:%d: expected frame %lld at %.6f s (the frame grid of "
+                         "%d-sample hops at %d Hz), not this line", path, line, (long long)frame,
+                         (double)frame * hop / rate, hop, rate);
+        } else if (frame >= n) {
+            rc = sl_fail(err, errlen, "%s:%d: frame %lld, but the audio has %lld frames", path, line,
+                         (long long)frame, (long long)n);
+        } else if (k == n_classes) {
+            rc = sl_fail(err, errlen, "%s:%d: label '%s' is not one of the classes", path, line, f[2]);
+        } else {
+            got[frame] = k;
+            if (prob) {
+                char *v = NULL;
+                for (int c = 0; c <= col; c++)
+                    v = next_field(&p);
+                char *vend = NULL;
+                /* as a float, the labeler's own: %.9g gives each float back exactly */
+                prob[frame] = v ? (double)strtof(v, &vend) : -1.0;
+                if (!v || vend == v || !(prob[frame] >= 0.0 && prob[frame] <= 1.0))
+                    rc = sl_fail(err, errlen, "%s:%d: no probability of '%s' in [0, 1]", path,
+                                 line, classes[target]);
+            }
+            frame++;
+        }
+    }
+    if (rc == 0 && line == 0)
+        rc = sl_fail(err, errlen, "%s: empty (a frames table has a header line)", path);
+    free(text);
+    return rc;
 }
 
 /* The frames the labeler gives the audio at `path` read at fc's rate, and its
@@ -131,22 +236,30 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
     char *hyp_path = hypothesis_of(e, manifest, root_len, hyp, hyp_is_dir, err, errlen);
+    const int table = hyp_path && is_frames_table(hyp_path);
     int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
     int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
+    double *prob = opt->sweep ? malloc((size_t)(n ? n : 1) * sizeof *prob) : NULL;
     sl_label_segment *rs = NULL, *hs = NULL;
     int nr = 0, nh = 0, rc = -1;
     /* the hypothesis read as a manifest entry of the same audio, so an RTTM
      * file's lines are found by the audio's name and x.rttm#speech works too */
     sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
-    if (!hyp_path || !ref || !got) {
+    if (!hyp_path || !ref || !got || (opt->sweep && !prob)) {
         if (hyp_path)
             sl_fail(err, errlen, "out of memory");
+    } else if (opt->sweep && !table) {
+        sl_fail(err, errlen, "%s: a sweep needs each frame's probability: a frames table "
+                "(seqlabel label --format frames), not labels", hyp_path);
     } else if (sl_manifest_entry_segments(e, &rs, &nr, err, errlen) == 0 &&
-               sl_manifest_entry_segments(&he, &hs, &nh, err, errlen) == 0 &&
+               (table ? read_frames_table(hyp_path, classes, n_classes,
+                                          opt->sweep ? opt->sweep->target : 0, hop, rate, n, got,
+                                          prob, err, errlen) == 0
+                      : sl_manifest_entry_segments(&he, &hs, &nh, err, errlen) == 0 &&
+                            sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate,
+                                                  classes, n_classes, got, n, err, errlen) == 0) &&
                sl_segments_to_frames(rs, nr, e->labels, e->audio, duration, hop, rate, classes,
-                                     n_classes, ref, n, err, errlen) == 0 &&
-               sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate, classes,
-                                     n_classes, got, n, err, errlen) == 0) {
+                                     n_classes, ref, n, err, errlen) == 0) {
         rc = sl_labels_collar(ref, n, hop, rate, opt->collar_s) ? sl_fail(err, errlen, "out of memory")
                                                                 : 0;
         for (int64_t i = 0; i < n && rc == 0; i++) {
@@ -162,12 +275,15 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
             }
             mt->confusion[ref[i] * mt->n_classes + h]++;
             mt->frames++;
+            if (opt->sweep && got[i] >= 0) /* as sl_evaluate_manifest bins the model's */
+                sl_sweep_count(opt->sweep, prob[i], ref[i] == opt->sweep->target);
         }
     }
     sl_label_segments_free(rs, nr);
     sl_label_segments_free(hs, nh);
     free(ref);
     free(got);
+    free(prob);
     free(hyp_path);
     return rc;
 }

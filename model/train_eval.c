@@ -254,16 +254,9 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
             mt->loss_sum += zmax + log(s) - (double)z[y];
             mt->confusion[y * C + best]++;
             mt->frames++;
-            if (sweep) {
-                /* in double, so that p below b / BINS never rounds up into bin b */
-                double p = probs[(size_t)(i - w0) * C + sweep->target];
-                int b = (int)(p * SL_SWEEP_BINS); /* p in [0, 1]: b in [0, BINS] */
-                b = b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
-                if (y == sweep->target)
-                    sweep->pos[b]++;
-                else
-                    sweep->neg[b]++;
-            }
+            if (sweep)
+                sl_sweep_count(sweep, probs[(size_t)(i - w0) * C + sweep->target],
+                               y == sweep->target);
         }
     }
     return 0;
@@ -326,6 +319,17 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     free(silence);
     sl_encoder_free(e);
     return rc;
+}
+
+void sl_sweep_count(sl_sweep *s, double p, int is_target)
+{
+    /* in double, so that p below b / BINS never rounds up into bin b */
+    int b = (int)(p * SL_SWEEP_BINS); /* p in [0, 1]: b in [0, BINS] */
+    b = b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
+    if (is_target)
+        s->pos[b]++;
+    else
+        s->neg[b]++;
 }
 
 void sl_sweep_point(const sl_sweep *s, int b, double *precision, double *recall, double *f1,

@@ -24,8 +24,9 @@ static void usage(FILE *fp)
         "train); with --hyp, of the label files any tool wrote for them (no loss), on\n"
         "the same 10 ms frames (a model's, with --model).\n"
         "\n"
-        "  --hyp LABELS              a folder holding NAME.txt (Audacity), NAME.TextGrid\n"
-        "                            or NAME.rttm for each audio file NAME.* of SET.tsv,\n"
+        "  --hyp LABELS              a folder holding NAME.txt (Audacity), NAME.TextGrid,\n"
+        "                            NAME.rttm or NAME.tsv (seqlabel label --format\n"
+        "                            frames) for each audio file NAME.* of SET.tsv,\n"
         "                            NAME its path below SET's folder or the end of it\n"
         "                            (as seqlabel label -o DIR/ writes them), or one\n"
         "                            RTTM file with every file's lines (file id NAME;\n"
@@ -44,10 +45,11 @@ static void usage(FILE *fp)
         "  --threads N               encoder threads, and files whose features are\n"
         "                            computed at once; results do not depend on them [1]\n"
         "  --clip-edges              windows as `seqlabel label --clip-edges` cuts them\n"
-        "  --sweep CLASS             with --model: precision, recall, F1, false alarms\n"
-        "                            and misses of CLASS at thresholds of its\n"
-        "                            probability from 0.05 to 0.95, the best F1 and the\n"
-        "                            equal error rate (for --on-threshold of a VAD)\n"
+        "  --sweep CLASS             precision, recall, F1, false alarms and misses of\n"
+        "                            CLASS at thresholds of its probability from 0.05\n"
+        "                            to 0.95, the best F1 and the equal error rate (for\n"
+        "                            --on-threshold of a VAD): the model's, or with\n"
+        "                            --hyp those its frames tables (.tsv) hold\n"
         "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
         "                            F1 after the set's figures, the worst first\n"
         "  --json                    the figures as one JSON object on one line\n"
@@ -238,7 +240,7 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
 /* --hyp: label files scored against the manifest's references. */
 static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_options *base,
                            const char *model_path, const char *classes, const char *gap,
-                           int json, file_list *files)
+                           const char *sweep, int json, file_list *files)
 {
     char err[SL_ERR_LEN];
     char *names[SL_MAX_CLASSES];
@@ -254,6 +256,19 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
             opt.gap_class = k;
     if (!rc && gap && opt.gap_class < 0)
         rc = cli_error("--hyp-gap: '%s' is not one of the classes", gap);
+    sl_sweep *sw = NULL;
+    if (!rc && sweep) { /* from the frames tables' probabilities */
+        if (!(sw = calloc(1, sizeof *sw)))
+            rc = cli_error("out of memory");
+        else
+            sw->target = -1;
+        for (int k = 0; sw && k < n; k++)
+            if (!strcmp(names[k], sweep))
+                sw->target = k;
+        if (sw && sw->target < 0)
+            rc = cli_error("--sweep: '%s' is not one of the classes", sweep);
+        opt.sweep = sw;
+    }
     if (!rc && n == 0)
         rc = cli_error("%s: its label files name no class", manifest);
     if (!rc && sl_metrics_init(&mt, n))
@@ -263,6 +278,9 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
         rc = cli_error("%s", err);
     if (!rc)
         rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json, files);
+    if (!rc && sw)
+        rc = report_sweep(sw, sweep, json);
+    free(sw);
     sl_metrics_free(&mt);
     for (int k = 0; k < n; k++)
         free(names[k]);
@@ -336,10 +354,8 @@ int sl_cmd_eval(int argc, char **argv)
         opt.on_file = keep_file;
         opt.user = &files;
     }
-    if (hyp && sweep)
-        return cli_error("eval: --sweep needs the model's probabilities, not label files (--hyp)");
     if (hyp && manifest) {
-        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, json,
+        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, json,
                                  per_file ? &files : NULL);
         file_list_free(&files);
         return rc;

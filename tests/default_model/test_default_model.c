@@ -251,7 +251,8 @@ static double number_after(const char *text, const char *after, const char *key)
 /* eval --sweep speech against the labels of a VAD: `seqlabel label --target
  * speech` with both thresholds at t calls a frame speech when its probability
  * is at least t, so the sweep's precision and recall at t must be those of its
- * labels scored with eval --hyp, to the last digit. */
+ * labels scored with eval --hyp, to the last digit; and eval --hyp of the
+ * frames table the command writes sweeps to the model's very figures. */
 static void test_sweep_equals_labels_at_threshold(void **state)
 {
     (void)state;
@@ -284,6 +285,17 @@ static void test_sweep_equals_labels_at_threshold(void **state)
         assert_true(p == lp && r == lr);
         free(labels);
     }
+    /* the same sweep from the frames table `seqlabel label --format frames` wrote
+     * (its probabilities, %.9g, are the labeler's floats), to the last digit */
+    snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --format frames "
+             "-o '%s/fr/' && '%s' eval --json --sweep speech --hyp '%s/fr' --model '%s' "
+             "--manifest '%s/set.tsv'", cmd, samples_dir, model_path, tmp, cmd, tmp, model_path, tmp);
+    char *table = run(line);
+    const char *table_points = strstr(table, "{\"sweep\":\"speech\"");
+    assert_non_null(table_points);
+    if (strcmp(points, table_points) != 0)
+        fail_msg("the frames table's sweep differs from the model's:\n%s\n%s", points, table_points);
+    free(table);
     free(sweep);
     snprintf(line, sizeof line, "rm -rf '%s'", tmp);
     assert_int_equal(system(line), 0);

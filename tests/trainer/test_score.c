@@ -270,6 +270,103 @@ static void test_sweep_by_hand(void **state)
     free(s);
 }
 
+/* A frames table (`seqlabel label --format frames`) as the hypothesis: its
+ * labels scored as segments are, its probabilities swept into hand-computed
+ * bins (the collar's frames left out of both), and a malformed table, one off
+ * the frame grid, longer than the audio, or a sweep of segments refused. */
+static void write_table(const char *path, int frames, int skip, double step, const char *bad_label)
+{
+    char *text = malloc(100000);
+    assert_non_null(text);
+    size_t n = (size_t)sprintf(text, "frame\ttime\tlabel\tconfidence\tspeech\tmusic\tsilence\n");
+    for (int i = 0; i < frames; i++) {
+        if (i == skip)
+            continue;
+        /* frames 0-39 speech at 0.875, 40-49 music with speech 0.25 (the reference's
+         * speech ends at 50), 50-89 music with speech 0.125, 90-97 music with 0.75 */
+        double sp = i < 40 ? 0.875 : i < 50 ? 0.25 : i < 90 ? 0.125 : 0.75;
+        const char *label = i == 7 && bad_label ? bad_label : i < 40 ? "speech" : "music";
+        n += (size_t)sprintf(text + n, "%d\t%.6f\t%s\t0.5\t%.9g\t%.9g\t0\n", i, i * step, label, sp,
+                             1 - sp);
+    }
+    tt_write_text(path, text);
+    free(text);
+}
+
+static void test_frames_table(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "table");
+    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+    write_table(tt_path(dir, "hyp/a.tsv"), 98, -1, 0.01, NULL);
+    const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    for (int c = 0; c < 2; c++) {
+        sl_metrics mt;
+        assert_int_equal(sl_metrics_init(&mt, 3), 0);
+        sl_eval_options opt;
+        sl_eval_options_default(&opt);
+        sl_sweep *sw = calloc(1, sizeof *sw);
+        assert_non_null(sw);
+        sw->target = 0; /* speech */
+        opt.sweep = sw;
+        opt.collar_s = c ? 0.05 : 0; /* frames 45-54 not scored */
+        if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3, &opt, &mt,
+                              err, sizeof err))
+            fail_msg("%s", err);
+        int64_t total = 0;
+        for (int b = 0; b < SL_SWEEP_BINS; b++)
+            total += sw->pos[b] + sw->neg[b];
+        assert_int_equal(total, mt.frames);
+        assert_int_equal(sw->pos[875], 40);
+        assert_int_equal(sw->pos[250], c ? 5 : 10);
+        assert_int_equal(sw->neg[125], c ? 35 : 40);
+        assert_int_equal(sw->neg[750], 8);
+        double p, r, fa;
+        sl_sweep_point(sw, 500, &p, &r, NULL, &fa, NULL); /* 40 right, 8 false alarms */
+        assert_true(fabs(p - 40.0 / 48) < 1e-12 && fabs(r - (c ? 40.0 / 45 : 0.8)) < 1e-12 &&
+                    fabs(fa - 8.0 / (c ? 43 : 48)) < 1e-12);
+        free(sw);
+        sl_metrics_free(&mt);
+    }
+    /* what is refused, each naming the file (and line) */
+    struct {
+        int frames, skip;
+        double step;
+        const char *bad, *want;
+    } bad[] = {{98, 3, 0.01, NULL, "hyp/a.tsv:5: expected frame 3 at 0.030000 s"},
+               {98, -1, 0.02, NULL, "hyp/a.tsv:3: expected frame 1 at 0.010000 s (the frame grid"},
+               {99, -1, 0.01, NULL, "hyp/a.tsv:100: frame 98, but the audio has 98 frames"},
+               {98, -1, 0.01, "bird", "hyp/a.tsv:9: label 'bird' is not one of the classes"}};
+    for (size_t k = 0; k < sizeof bad / sizeof bad[0]; k++) {
+        write_table(tt_path(dir, "hyp/a.tsv"), bad[k].frames, bad[k].skip, bad[k].step, bad[k].bad);
+        assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+        if (!strstr(err, bad[k].want))
+            fail_msg("'%s' lacks '%s'", err, bad[k].want);
+    }
+    tt_write_text(tt_path(dir, "hyp/a.tsv"), "start\tend\tlabel\n");
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.tsv:1: not a frames table"));
+    /* a sweep needs probabilities: segments are refused */
+    remove(tt_path(dir, "hyp/a.tsv"));
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1\tspeech\n");
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    sl_sweep sw = {.target = 0};
+    opt.sweep = &sw;
+    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3,
+                                           &opt, &mt, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.txt: a sweep needs each frame's probability"));
+    sl_metrics_free(&mt);
+    tt_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -277,6 +374,7 @@ int main(void)
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_other_rate),
         cmocka_unit_test(test_sweep_by_hand),
+        cmocka_unit_test(test_frames_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
