@@ -176,7 +176,9 @@ typedef struct {
     void *tap_user;
     int no_gstreamer;                /* 0 (default): a file libsndfile does not read (MP4,
                                         M4A, Matroska, WebM, WMA, a video's sound) is
-                                        decoded by GStreamer; 1: refused */
+                                        decoded by GStreamer, unless its name is one of
+                                        libsndfile's (a .wav it cannot read is damaged,
+                                        and said so); 1: refused */
     int channel;                     /* 0 (default): the mean of the channels; k: channel
                                         k alone (1-based; more than the file has is an
                                         error naming it), as a stereo call's two sides */

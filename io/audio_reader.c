@@ -145,7 +145,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
         else if (code == SF_ERR_UNRECOGNISED_FORMAT && *seekable && !opt->no_gstreamer &&
-                 opt->raw_encoding == SL_RAW_NONE) {
+                 opt->raw_encoding == SL_RAW_NONE && sl_audio_name_known(path) != 1) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
             sf = sl_media_open(path, name, info, media, err, errlen);

@@ -545,6 +545,10 @@ static void test_gstreamer_decodes(void **state)
     snprintf(path, sizeof path, "%s", tmp_path("t.mp4"));
     expect_open_error(path, "t.mp4: not an audio file in a format libsndfile or GStreamer reads "
                             "(headerless samples: give their encoding and rate, --raw-format");
+    /* a name of libsndfile's own it cannot read is damaged: its error, not GStreamer's */
+    sh_ok("echo not media > t.wav");
+    snprintf(path, sizeof path, "%s", tmp_path("t.wav"));
+    expect_open_error(path, "t.wav: not an audio file in a format libsndfile reads (headerless");
     sl_audio_options opt;
     sl_audio_options_default(&opt);
     opt.no_gstreamer = 1;
