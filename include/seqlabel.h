@@ -638,6 +638,10 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
 /* 1 if the format is a document written whole when the stream ends (textgrid,
  * summary: from its segments), 0 otherwise. */
 int sl_label_format_is_document(const sl_label_writer *w);
+/* That document: sl_label_format_textgrid or sl_label_format_summary as the
+ * writer's format says; 0 (nothing) for the other formats. */
+int sl_label_format_document(const sl_label_writer *w, char *buf, size_t len,
+                             const sl_frame_segment *segs, size_t n, int64_t end_frame);
 
 /* ======================================================================
  * Training and evaluation (model/trainer.c and the model/train_*.c,

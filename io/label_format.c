@@ -294,6 +294,16 @@ int sl_label_format_is_document(const sl_label_writer *w)
     return w->format == SL_FORMAT_TEXTGRID || w->format == SL_FORMAT_SUMMARY;
 }
 
+int sl_label_format_document(const sl_label_writer *w, char *buf, size_t len,
+                             const sl_frame_segment *segs, size_t n, int64_t end_frame)
+{
+    if (w && w->format == SL_FORMAT_TEXTGRID)
+        return sl_label_format_textgrid(w, buf, len, segs, n, end_frame);
+    if (w && w->format == SL_FORMAT_SUMMARY)
+        return sl_label_format_summary(w, buf, len, segs, n, end_frame);
+    return w ? 0 : -1;
+}
+
 int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
                             const sl_frame_segment *segs, size_t n, int64_t end_frame)
 {

@@ -143,6 +143,9 @@ gst_seqlabel_format_get_type (void)
     {GST_SEQLABEL_FORMAT_TEXTGRID,
         "Praat TextGrid (also for ELAN): one interval tier, written whole when the "
         "stream ends (EOS)", "textgrid"},
+    {GST_SEQLABEL_FORMAT_SUMMARY,
+        "One JSON line when the stream ends (EOS): its duration and each class's "
+        "seconds, share and segments", "summary"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {
@@ -454,8 +457,8 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_FLUSH_STOP:
       /* a flush (a seek) discards the run: its tail is not wanted */
       gst_seqlabel_reset_run (self);
-      g_array_set_size (self->textgrid_segs, 0);
-      self->textgrid_end = 0;
+      g_array_set_size (self->document_segs, 0);
+      self->document_end = 0;
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       self->labelpad_need_segment = TRUE;
       break;
@@ -495,7 +498,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       if (self->run_started)
         gst_seqlabel_finish_run (self);
       gst_seqlabel_reset_run (self);
-      gst_seqlabel_labelpad_textgrid (self);
+      gst_seqlabel_labelpad_document (self);
       gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
       break;
     case GST_EVENT_CAPS:
@@ -576,8 +579,8 @@ gst_seqlabel_start (GstBaseTransform * trans)
 
   gst_segment_init (&self->segment, GST_FORMAT_TIME);
   self->have_info = FALSE;
-  g_array_set_size (self->textgrid_segs, 0);
-  self->textgrid_end = 0;
+  g_array_set_size (self->document_segs, 0);
+  self->document_end = 0;
   self->labelpad_need_start = TRUE;
   self->labelpad_need_segment = TRUE;
   if (!gst_seqlabel_ensure_model (self, TRUE) || !gst_seqlabel_open (self))
@@ -621,7 +624,7 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.target_class);
   g_free (self->props.skip_classes);
   g_free (self->props.only_classes);
-  g_array_free (self->textgrid_segs, TRUE);
+  g_array_free (self->document_segs, TRUE);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);
@@ -665,7 +668,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->piece_label = -1;
   self->frames = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
-  self->textgrid_segs = g_array_new (FALSE, FALSE, sizeof (sl_frame_segment));
+  self->document_segs = g_array_new (FALSE, FALSE, sizeof (sl_frame_segment));
   self->unpacked = g_byte_array_new ();
   self->interleaved = g_byte_array_new ();
   gst_segment_init (&self->segment, GST_FORMAT_TIME);

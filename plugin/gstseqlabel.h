@@ -36,6 +36,7 @@ typedef enum {
                                              at most 0.25 s (subtitles, textoverlay) */
   GST_SEQLABEL_FORMAT_WEBVTT = 6,         /* WebVTT: the header, then a cue per segment */
   GST_SEQLABEL_FORMAT_TEXTGRID = 7,       /* Praat TextGrid: one document at EOS */
+  GST_SEQLABEL_FORMAT_SUMMARY = 8,        /* a JSON line of each class's time at EOS */
 } GstSeqLabelFormat;
 
 typedef enum {
@@ -126,8 +127,8 @@ struct _GstSeqLabel {
   gint64 piece_start;       /* its first frame (run index) */
   gint piece_len;
   gsize text_len;
-  GArray *textgrid_segs;    /* "textgrid": sl_frame_segment in stream frames, until EOS */
-  gint64 textgrid_end;      /* the stream frame after the last labelled one */
+  GArray *document_segs;    /* textgrid, summary: sl_frame_segment in stream frames, until EOS */
+  gint64 document_end;      /* the stream frame after the last labelled one */
 
   /* --- the gate (seqlabel_gate.c; streaming thread): the audio is held until
    * its frames are labelled, then passes, is dropped or silenced --- */
@@ -183,7 +184,7 @@ void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
 /* label-format=textgrid: the document of the segments so far (at EOS). */
-void gst_seqlabel_labelpad_textgrid (GstSeqLabel * self);
+void gst_seqlabel_labelpad_document (GstSeqLabel * self);
 
 /* seqlabel_models.c: one loaded model per file for the whole process. NULL with
  * err set when it cannot be loaded; every model got is released once. */

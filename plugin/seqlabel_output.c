@@ -68,7 +68,8 @@ gst_seqlabel_post_segment (GstSeqLabel * self, GstClockTime start,
 GstCaps *
 gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
 {
-  if (format == GST_SEQLABEL_FORMAT_JSONL || format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS)
+  if (format == GST_SEQLABEL_FORMAT_JSONL || format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS ||
+      format == GST_SEQLABEL_FORMAT_SUMMARY)
     return gst_caps_new_empty_simple ("application/x-json");
   if (format == GST_SEQLABEL_FORMAT_WEBVTT)
     return gst_caps_new_empty_simple ("application/x-subtitle-vtt");
@@ -301,40 +302,42 @@ gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts)
   gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, 0));
 }
 
-/* label-format=textgrid: a TextGrid states its size before its intervals, so
- * it is one buffer when the stream ends, covering the stream from time 0 (the
- * runs' frames in one timeline; time between runs empty intervals). */
+/* label-format=textgrid or summary: a TextGrid states its size before its
+ * intervals and a summary sums the stream, so each is one buffer when the
+ * stream ends, covering the stream from time 0 (the runs' frames in one
+ * timeline; time between runs empty intervals). */
 void
-gst_seqlabel_labelpad_textgrid (GstSeqLabel * self)
+gst_seqlabel_labelpad_document (GstSeqLabel * self)
 {
   GstPad *pad;
   gsize len;
   gchar *doc;
   int n;
 
-  if (self->label_format != GST_SEQLABEL_FORMAT_TEXTGRID || self->labeler == NULL)
+  if (!sl_label_format_is_document (&self->writer) || self->labeler == NULL)
     return;
   pad = labelpad_ref (self);
   if (pad != NULL) {
-    const sl_frame_segment *segs = (const sl_frame_segment *) self->textgrid_segs->data;
-    n = sl_label_format_textgrid (&self->writer, NULL, 0, segs, self->textgrid_segs->len,
-        self->textgrid_end);
+    const sl_frame_segment *segs = (const sl_frame_segment *) self->document_segs->data;
+    n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
+        self->document_end);
     if (n < 0) {
       /* segments out of order: a stream whose time went back without a flush */
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
-          ("seqlabel: no TextGrid: the stream's time went back without a flush"), (NULL));
+          ("seqlabel: no %s: the stream's time went back without a flush",
+              sl_label_format_name (self->writer.format)), (NULL));
     } else {
       len = (gsize) n + 1;
       doc = g_malloc (len);
-      sl_label_format_textgrid (&self->writer, doc, len, segs, self->textgrid_segs->len,
-          self->textgrid_end);
+      sl_label_format_document (&self->writer, doc, len, segs, self->document_segs->len,
+          self->document_end);
       gst_seqlabel_labelpad_push_text (self, pad, self->segment.start,
-          gst_util_uint64_scale ((guint64) self->textgrid_end * (guint64) self->hop,
+          gst_util_uint64_scale ((guint64) self->document_end * (guint64) self->hop,
               GST_SECOND, (guint64) self->rate), doc, (gsize) n);
       g_free (doc);
     }
     gst_object_unref (pad);
   }
-  g_array_set_size (self->textgrid_segs, 0);
-  self->textgrid_end = 0;
+  g_array_set_size (self->document_segs, 0);
+  self->document_end = 0;
 }

@@ -111,6 +111,8 @@ library_format (GstSeqLabelFormat f)
       return SL_FORMAT_WEBVTT;
     case GST_SEQLABEL_FORMAT_TEXTGRID:
       return SL_FORMAT_TEXTGRID;
+    case GST_SEQLABEL_FORMAT_SUMMARY:
+      return SL_FORMAT_SUMMARY;
     case GST_SEQLABEL_FORMAT_AUDACITY:
     case GST_SEQLABEL_FORMAT_TEXT:
     default:
@@ -356,7 +358,7 @@ on_frame (void *user, int64_t index, int label, float confidence,
   g_array_append_val (self->frames, f);
   g_array_append_vals (self->probs, probs, n_classes);
   self->last_is_speech = label == self->speech_class;
-  self->textgrid_end = self->frame_offset + index + 1;
+  self->document_end = self->frame_offset + index + 1;
   gst_seqlabel_gate_frame (self, index, label);
 
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
@@ -383,12 +385,12 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
     gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
         self->frame_offset + start, self->frame_offset + end);
 
-  if (self->label_format == GST_SEQLABEL_FORMAT_TEXTGRID) {
+  if (sl_label_format_is_document (&self->writer)) {
     /* a document: the segments wait for EOS (the skipped too, as empty
      * intervals), kept only while there is a labels pad to write it on */
     sl_frame_segment seg = { self->frame_offset + start, self->frame_offset + end, label };
     if (self->cb_labelpad)
-      g_array_append_val (self->textgrid_segs, seg);
+      g_array_append_val (self->document_segs, seg);
   } else if (self->cb_labelpad && !format_is_per_frame (self) &&
       self->label_format != GST_SEQLABEL_FORMAT_TEXT) {
     int n = format_text (self, FALSE, self->frame_offset + start,

@@ -286,8 +286,7 @@ static int format_segment(text_sink *t, void *arg)
 /* A document format (textgrid, summary) of the input's segments up to frame *arg. */
 static int format_document(text_sink *t, void *arg)
 {
-    return (t->w.format == SL_FORMAT_TEXTGRID ? sl_label_format_textgrid : sl_label_format_summary)(
-        &t->w, t->buf, t->cap, t->segs, t->n_segs, *(int64_t *)arg);
+    return sl_label_format_document(&t->w, t->buf, t->cap, t->segs, t->n_segs, *(int64_t *)arg);
 }
 
 static int text_on_frame(void *user, int64_t index, int label, float confidence, const float *probs,
