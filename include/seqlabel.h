@@ -144,6 +144,10 @@ int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate);
  * .amr .ac3 .mpg ...); else 0. What a folder stands for, as input to `seqlabel
  * label` or as a manifest. */
 int sl_audio_name_known(const char *path);
+/* 1 when path is a URI ("scheme://...": http, https, rtsp, file, ...), which
+ * sl_audio_open reads through GStreamer (a network stream arrives live, its
+ * length unknown), else 0. */
+int sl_audio_is_uri(const char *path);
 /* Calls fn for every file below the folder dir that `take` accepts by its name
  * (NULL: sl_audio_name_known), depth first in name order, hidden files and
  * folders left out, links to files followed and links to folders not (as

@@ -105,6 +105,14 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                              sl_media_source **media, char *err, size_t errlen)
 {
     int is_stdin = strcmp(path, "-") == 0;
+    if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
+        *seekable = 0;
+        if (!opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE)
+            return sl_media_open(path, name, info, media, err, errlen);
+        sl_io_err(err, errlen, "%s: a URI is read through GStreamer (not with %s)", name,
+                  opt->no_gstreamer ? "no_gstreamer" : "a raw encoding");
+        return NULL;
+    }
     struct stat st;
     int have_st = is_stdin ? fstat(STDIN_FILENO, &st) == 0 : stat(path, &st) == 0;
     if (!have_st) {

@@ -220,7 +220,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_med
     GstElement *filter = add(s->pipeline, "capsfilter");
     s->convert = add(s->pipeline, "audioconvert");
     s->sink = add(s->pipeline, "appsink");
-    gchar *uri = gst_filename_to_uri(path, &gerr);
+    gchar *uri = gst_uri_is_valid(path) ? g_strdup(path) : gst_filename_to_uri(path, &gerr);
     if (!uri || !decode || !filter || !s->convert || !s->sink ||
         !gst_element_link_many(s->convert, filter, s->sink, NULL)) {
         sl_io_err(err, errlen, "%s: cannot set up GStreamer's decoding: %s", name,
@@ -272,8 +272,11 @@ SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_med
         goto fail;
     }
     if (why[0]) {
-        sl_io_err(err, errlen, "%s: not an audio file that libsndfile reads, and GStreamer "
-                  "cannot decode it: %s", name, why);
+        if (sl_audio_is_uri(path) && strncmp(path, "file://", 7))
+            sl_io_err(err, errlen, "%s: GStreamer cannot read or decode this stream: %s", name, why);
+        else
+            sl_io_err(err, errlen, "%s: not an audio file that libsndfile reads, and GStreamer "
+                      "cannot decode it: %s", name, why);
         goto fail;
     }
     memset(info, 0, sizeof *info);

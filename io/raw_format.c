@@ -3,6 +3,7 @@
  * as .gsm, .g722, .ulaw, .sln16, ... with no header to say what they hold). */
 #include "io/io_internal.h"
 
+#include <ctype.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -82,6 +83,17 @@ int sl_raw_format_from_path(const char *path, sl_raw_encoding *enc, int *rate)
             return 1;
         }
     return 0;
+}
+
+int sl_audio_is_uri(const char *path)
+{
+    /* scheme "://": a letter, then letters, digits, '+', '-' or '.' */
+    if (!path || !isalpha((unsigned char)path[0]))
+        return 0;
+    const char *p = path + 1;
+    while (isalnum((unsigned char)*p) || *p == '+' || *p == '-' || *p == '.')
+        p++;
+    return !strncmp(p, "://", 3);
 }
 
 int sl_audio_name_known(const char *path)

@@ -38,6 +38,8 @@ static long read_block(const sl_labeler *l, int threads)
  * not a file that is all there: `arecord | seqlabel label -`. */
 static int arrives_live(const char *path)
 {
+    if (sl_audio_is_uri(path)) /* a stream from the network (file:// is a file) */
+        return strncmp(path, "file://", 7) != 0;
     struct stat st;
     int ok = strcmp(path, "-") ? stat(path, &st) == 0 : fstat(STDIN_FILENO, &st) == 0;
     return ok && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
@@ -51,12 +53,13 @@ static void usage(FILE *fp)
         "Labels every 10 ms frame of each FILE with the model's classes. FILE is any\n"
         "format libsndfile reads (any rate and channel count: downmixed to mono and\n"
         "resampled to the model's rate), any other that GStreamer decodes (.m4a .mp4\n"
-        ".mkv .webm .wma ..., a video's sound), a headerless telephony file that\n"
-        "Asterisk names by its extension (.gsm .g722 .ulaw .alaw .sln .sln16 ...),\n"
-        "'-' for standard input (WAV, or raw samples with --raw-format), or a folder:\n"
-        "every audio file below it (by extension; with --raw-format its .raw and .pcm\n"
-        "files), the outputs in -o DIR (and --cut DIR, --split DIR) in folders that\n"
-        "mirror its tree.\n"
+        ".mkv .webm .wma ..., a video's sound), a URI GStreamer reads (http://...\n"
+        "a radio stream, labelled as it arrives; fd://0: any media on standard\n"
+        "input), a headerless telephony file that Asterisk names by its extension\n"
+        "(.gsm .g722 .ulaw .alaw .sln .sln16 ...), '-' for standard input (WAV, or\n"
+        "raw samples with --raw-format), or a folder: every audio file below it (by\n"
+        "extension; with --raw-format its .raw and .pcm files), the outputs in -o DIR\n"
+        "(and --cut DIR, --split DIR) in folders that mirror its tree.\n"
         "\n"
         "output:\n"
         "  -o, --output PATH       a file (one input), or a folder (PATH exists as one or\n"

@@ -1299,9 +1299,10 @@ static void test_one_channel(void **state)
 }
 
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by
- * GStreamer: its labels are the WAV's byte for byte, a folder takes it in, a
- * cut of it into a folder is a WAV of the same samples as the WAV's cut, and a
- * cut named in a container libsndfile does not write is refused. */
+ * GStreamer: its labels are the WAV's byte for byte, also named by a URI and
+ * through a pipe (fd://0); a folder takes it in, a cut of it into a folder is
+ * a WAV of the same samples as the WAV's cut, and a cut named in a container
+ * libsndfile does not write is refused, as is a URI GStreamer cannot read. */
 static void test_gstreamer_input(void **state)
 {
     (void)state;
@@ -1318,6 +1319,17 @@ static void test_gstreamer_input(void **state)
     sh("mkdir mcuts && cmp wav.tsv mka.tsv");
     assert_int_equal(run_label("media " CUT_ARGS "--format frames -o mout/ --cut mcuts/"), 0);
     sh("cmp wav.tsv mout/in.tsv");
+    /* URIs: a file's, and any media through a pipe (fd://0), read as it arrives */
+    char uri[1024];
+    snprintf(uri, sizeof uri, "file://%s/media/in.mka " CUT_ARGS "--format frames -o uri.tsv", dir);
+    assert_int_equal(run_label(uri), 0);
+    assert_int_equal(run_label("fd://0 " CUT_ARGS "--format frames -o fd.tsv < media/in.mka"), 0);
+    snprintf(uri, sizeof uri, "cmp wav.tsv uri.tsv && cat media/in.mka | '%s' label fd://0 "
+             CUT_ARGS "--format frames > pipe.tsv && cmp wav.tsv fd.tsv && cmp wav.tsv pipe.tsv",
+             seqlabel);
+    sh(uri);
+    expect_error("nosuch://x --model m.slm", 1,
+                 "nosuch://x: GStreamer cannot read or decode this stream: ");
     SF_INFO info = {0};
     snprintf(path, sizeof path, "%s/wav-cut.wav", dir);
     SNDFILE *f = sf_open(path, SFM_READ, &info);
