@@ -106,6 +106,20 @@ static sl_audio_reader *open_ok_ex(const char *path, const sl_audio_options *opt
     return r;
 }
 
+/* Every sample of `path` opened with `opt` (NULL: defaults at target_rate), read
+ * `chunk` at a time; *n their count. */
+static float *read_path(const char *path, const sl_audio_options *opt, int target_rate, long chunk,
+                        long *n)
+{
+    sl_audio_options dflt;
+    sl_audio_options_default(&dflt);
+    dflt.target_rate = target_rate;
+    sl_audio_reader *r = open_ok_ex(path, opt ? opt : &dflt);
+    float *x = read_all(r, chunk, n);
+    sl_audio_close(r);
+    return x;
+}
+
 /* The same with default options, resampled to `target_rate` (0: the file's). */
 static sl_audio_reader *open_ok(const char *path, int target_rate)
 {
@@ -278,10 +292,8 @@ static void test_one_channel(void **state)
         sl_audio_options opt;
         sl_audio_options_default(&opt);
         opt.channel = k;
-        sl_audio_reader *r = open_ok_ex(path, &opt);
         long got;
-        float *out = read_all(r, 1000, &got);
-        sl_audio_close(r);
+        float *out = read_path(path, &opt, 0, 1000, &got);
         assert_int_equal(got, n);
         for (long i = 0; i < n; i++)
             if (out[i] != pcm[i * ch + k - 1] / 32768.0f)
@@ -292,13 +304,9 @@ static void test_one_channel(void **state)
             plane[i] = pcm[i * ch + k - 1];
         write_short(plane_path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 44100, 1, plane, n);
         opt.target_rate = 16000;
-        r = open_ok_ex(path, &opt);
-        float *a = read_all(r, 777, &got);
-        sl_audio_close(r);
+        float *a = read_path(path, &opt, 0, 777, &got);
         long want;
-        r = open_ok(plane_path, 16000);
-        float *b = read_all(r, 512, &want);
-        sl_audio_close(r);
+        float *b = read_path(plane_path, NULL, 16000, 512, &want);
         assert_int_equal(got, want);
         assert_memory_equal(a, b, sizeof *a * (size_t)got);
         free(a);
@@ -496,12 +504,10 @@ static void test_gstreamer_decodes(void **state)
     for (int rate = 0; rate <= 16000; rate += 16000)
         for (int v = 0; v < 2; v++) {
             long want_n, got_n;
-            sl_audio_reader *r = open_ok(wav, rate);
-            float *want = read_all(r, 1000, &want_n);
-            sl_audio_close(r);
+            float *want = read_path(wav, NULL, rate, 1000, &want_n);
             char path[600];
             snprintf(path, sizeof path, "%s", tmp_path(v ? "gv.mkv" : "g.mka"));
-            r = open_ok(path, rate);
+            sl_audio_reader *r = open_ok(path, rate);
             assert_int_equal(sl_audio_file_rate(r), 44100);
             assert_int_equal(sl_audio_channels(r), 2);
             assert_int_equal(sl_audio_file_frames(r), -1);
@@ -521,9 +527,9 @@ static void test_gstreamer_decodes(void **state)
     sl_audio_reader *r = open_ok(path, 0);
     assert_int_equal(sl_audio_file_rate(r), 44100);
     assert_int_equal(sl_audio_channels(r), 2);
-    long got_n;
-    float *got = read_all(r, 1000, &got_n);
     sl_audio_close(r);
+    long got_n;
+    float *got = read_path(path, NULL, 0, 1000, &got_n);
     printf("AAC: %ld samples of %ld\n", got_n, n);
     assert_true(labs(got_n - n) <= 3 * 1024); /* the encoder's priming and last frame */
     double e_got = 0, e_want = 0;

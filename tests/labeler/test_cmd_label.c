@@ -1234,6 +1234,23 @@ static void test_cut_stdin_and_raw(void **state)
     free(y);
 }
 
+/* Fails unless the audio files a and b (in dir; b of format b_format unless 0)
+ * hold the same samples, fewer than the input's but some. */
+static void assert_same_cut(const char *a, const char *b, int b_format)
+{
+    char path[600];
+    SF_INFO info = {0};
+    snprintf(path, sizeof path, "%s/%s", dir, a);
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    sf_close(f);
+    assert_true(info.frames > 0 && info.frames < NSAMP);
+    float *x = read_floats(a, 0, info.frames), *y = read_floats(b, b_format, info.frames);
+    assert_memory_equal(x, y, sizeof *x * (size_t)info.frames);
+    free(x);
+    free(y);
+}
+
 /* --channel K: the labels of channel K alone, byte for byte those of a mono
  * file holding it (frames, and RTTM with K in its channel column), the cut that
  * channel's samples alone, the summary naming it; a channel the file lacks is
@@ -1276,17 +1293,7 @@ static void test_one_channel(void **state)
     assert_true(lines > 10);
     free(want);
     free(got);
-    /* the cut: as long as the mono file's, and the same samples */
-    SF_INFO info = {0};
-    snprintf(path, sizeof path, "%s/right-cut.wav", dir);
-    SNDFILE *f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    sf_close(f);
-    assert_true(info.frames > 0 && info.frames < NSAMP);
-    float *a = read_floats("right-cut.wav", 0, info.frames), *b = read_floats("c2-cut.wav", 0, info.frames);
-    assert_memory_equal(a, b, sizeof *a * (size_t)info.frames);
-    free(a);
-    free(b);
+    assert_same_cut("right-cut.wav", "c2-cut.wav", 0); /* the mono file's cut */
 #undef CUT_ARGS
     assert_int_equal(run_label("st.wav --model m.slm --format summary --channel 2 -o c2.json"), 0);
     char *summary = slurp("c2.json");
@@ -1330,17 +1337,7 @@ static void test_gstreamer_input(void **state)
     sh(uri);
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
-    SF_INFO info = {0};
-    snprintf(path, sizeof path, "%s/wav-cut.wav", dir);
-    SNDFILE *f = sf_open(path, SFM_READ, &info);
-    assert_non_null(f);
-    sf_close(f);
-    assert_true(info.frames > 0 && info.frames < NSAMP);
-    float *a = read_floats("wav-cut.wav", 0, info.frames);
-    float *b = read_floats("mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT, info.frames);
-    assert_memory_equal(a, b, sizeof *a * (size_t)info.frames);
-    free(a);
-    free(b);
+    assert_same_cut("wav-cut.wav", "mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT);
     expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
                  "x.m4a: not a container libsndfile writes");
 #undef CUT_ARGS
