@@ -152,8 +152,9 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         if (codec)
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
-        else if (code == SF_ERR_UNRECOGNISED_FORMAT && *seekable && !opt->no_gstreamer &&
-                 opt->raw_encoding == SL_RAW_NONE && sl_audio_name_known(path) != 1) {
+        else if (code == SF_ERR_UNRECOGNISED_FORMAT && !is_stdin && *seekable &&
+                 !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE &&
+                 sl_audio_name_known(path) != 1) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
             sf = sl_media_open(path, name, info, media, err, errlen);
@@ -161,13 +162,16 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
                       "(headerless samples: give their encoding and rate, --raw-format and "
-                      "--raw-rate)", name);
+                      "--raw-rate%s)", name,
+                      is_stdin ? "; other media: read standard input as fd://0, which "
+                                 "GStreamer decodes" : "");
         else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
             sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
         else if (is_stdin && !*seekable)
             /* libsndfile decodes FLAC (and some others) only from seekable files */
             sl_io_err(err, errlen, "%s: cannot read as audio through a pipe (%s): "
-                    "pass the file's name, or pipe WAV", name, sf_strerror(NULL));
+                    "pass the file's name, pipe WAV, or read it as fd://0 (GStreamer)", name,
+                    sf_strerror(NULL));
         else
             sl_io_err(err, errlen, "%s: cannot read as audio: %s", name, sf_strerror(NULL));
     }

@@ -88,7 +88,8 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs
                               "those from folders)", args[i]);
                 else
                     cli_error("%s: a folder with no audio file in it (by extension: .wav .flac .ogg "
-                              ".opus .mp3 .aiff .au .caf ... and Asterisk's .gsm .ulaw .sln ...)",
+                              ".opus .mp3 .aiff .au .caf ..., .m4a .mp4 .mkv .webm ... and "
+                              "Asterisk's .gsm .ulaw .sln ...)",
                               args[i]);
                 goto fail;
             }

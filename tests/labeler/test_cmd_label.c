@@ -1337,6 +1337,11 @@ static void test_gstreamer_input(void **state)
     sh(uri);
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
+    /* '-' is libsndfile's: its error points to fd://0 */
+    expect_error("- --model m.slm < media/in.mka", 1,
+                 "standard input: not an audio file in a format libsndfile reads (headerless "
+                 "samples: give their encoding and rate, --raw-format and --raw-rate; other "
+                 "media: read standard input as fd://0");
     assert_same_cut("wav-cut.wav", "mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT);
     expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
                  "x.m4a: not a container libsndfile writes");
