@@ -36,11 +36,12 @@ static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
     sl_media_source *s = user;
     GstCaps *caps = gst_pad_get_current_caps(pad);
     const char *media = caps ? gst_structure_get_name(gst_caps_get_structure(caps, 0)) : "";
-    if (!s->linked && g_str_has_prefix(media, "audio/x-raw")) {
-        GstPad *to = gst_element_get_static_pad(s->convert, "sink");
-        s->linked = gst_pad_link(pad, to) == GST_PAD_LINK_OK;
-        gst_object_unref(to);
-    }
+    GstPad *to = gst_element_get_static_pad(s->convert, "sink");
+    /* the first audio stream; and the next part of a chained file (an Ogg radio
+     * stream's next song), whose pad comes once the last one's is gone */
+    if (!gst_pad_is_linked(to) && g_str_has_prefix(media, "audio/x-raw"))
+        s->linked |= gst_pad_link(pad, to) == GST_PAD_LINK_OK;
+    gst_object_unref(to);
     if (caps)
         gst_caps_unref(caps);
 }
@@ -86,11 +87,16 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
     gst_message_parse_error(m, &e, &debug);
     s->untyped = e && e->domain == GST_STREAM_ERROR && e->code == GST_STREAM_ERROR_TYPE_NOT_FOUND;
     missing_decoders(debug, missing, sizeof missing);
+    const char *reason = debug ? strstr(debug, "reason ") : NULL; /* "not-negotiated (-4)" */
     if (missing[0])
         snprintf(buf, len, "no audio stream in it that the installed GStreamer plugins decode "
                  "(no decoder for %s)", missing);
+    else if (reason && (strstr(reason, "not-negotiated") || strstr(reason, "not-linked")))
+        snprintf(buf, len, "a new stream or format began in it (a chained file?), which is "
+                 "not read on: label its parts one by one");
     else
-        snprintf(buf, len, "%s", e ? e->message : "decoding failed");
+        snprintf(buf, len, "%s%s%.*s%s", e ? e->message : "decoding failed", reason ? " (" : "",
+                 reason ? (int)strcspn(reason, "\n") : 0, reason ? reason : "", reason ? ")" : "");
     g_clear_error(&e);
     g_free(debug);
     gst_message_unref(m);
@@ -120,8 +126,21 @@ static int next_sample(sl_media_source *s)
             }
             s->sample = sample;
             s->off = 0;
-            if (s->channels > 0)
+            if (s->channels > 0) { /* after the first: the rate and channels must stay */
+                const GstStructure *st = gst_caps_get_structure(gst_sample_get_caps(sample), 0);
+                int rate = 0, channels = 0;
+                if (!gst_structure_get_int(st, "rate", &rate) ||
+                    !gst_structure_get_int(st, "channels", &channels) || rate != s->rate ||
+                    channels != s->channels) {
+                    snprintf(s->error, sizeof s->error, "the stream changed to %d Hz, %d "
+                             "channel(s) (from %d Hz, %d): label its parts one by one", rate,
+                             channels, s->rate, s->channels);
+                    drop_sample(s);
+                    s->eos = 1;
+                    return 0;
+                }
                 s->decoded += (gint64)(s->map.size / sizeof(float) / (gsize)s->channels);
+            }
             return 1;
         }
         if (take_error(s, s->error, sizeof s->error)) {

@@ -541,6 +541,21 @@ static void test_gstreamer_decodes(void **state)
     printf("AAC: energy %.3f of %.3f\n", e_got, e_want);
     assert_true(e_got > 0.9 * e_want && e_got < 1.1 * e_want);
     free(got);
+    /* a chained Ogg file (a radio stream's songs one after another): read on into
+     * its next part, unless that part has another rate */
+    sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! vorbisenc ! "
+          "oggmux ! filesink location=p1.ogg && gst-launch-1.0 -q filesrc location=g.wav ! "
+          "wavparse ! audioconvert ! vorbisenc ! oggmux ! filesink location=p2.ogg && "
+          "gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioresample ! "
+          "audio/x-raw,rate=22050 ! audioconvert ! vorbisenc ! oggmux ! filesink location=p3.ogg && "
+          "cat p1.ogg p2.ogg > chain.ogg && cat p1.ogg p3.ogg > chain-rate.ogg");
+    snprintf(path, sizeof path, "file://%s", tmp_path("chain.ogg"));
+    got = read_path(path, NULL, 0, 1000, &got_n);
+    free(got);
+    printf("chained Ogg: %ld samples of 2 x %ld\n", got_n, n);
+    assert_true(labs(got_n - 2 * n) <= 2048);
+    snprintf(path, sizeof path, "file://%s", tmp_path("chain-rate.ogg"));
+    expect_read_error(path, "the stream changed to 22050 Hz, 2 channel(s) (from 44100 Hz, 2)");
     /* a cut file: read as far as it goes, then said */
     sh_ok("head -c $(($(stat -c %s g.mka) / 2)) g.mka > cut.mka");
     snprintf(path, sizeof path, "%s", tmp_path("cut.mka"));
