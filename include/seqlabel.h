@@ -183,6 +183,10 @@ typedef struct {
                                         decoded by GStreamer, unless its name is one of
                                         libsndfile's (a .wav it cannot read is damaged,
                                         and said so); 1: refused */
+    volatile int *interrupt;         /* NULL (default), or a flag (set by a signal
+                                        handler): a read waiting on GStreamer's decoding
+                                        (a network stream that stalls) ends, as at the
+                                        end of the input, once it is non-zero */
     int channel;                     /* 0 (default): the mean of the channels; k: channel
                                         k alone (1-based; more than the file has is an
                                         error naming it), as a stereo call's two sides */

@@ -108,7 +108,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
         *seekable = 0;
         if (!opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE)
-            return sl_media_open(path, name, info, media, err, errlen);
+            return sl_media_open(path, name, opt->interrupt, info, media, err, errlen);
         sl_io_err(err, errlen, "%s: a URI is read through GStreamer (not with %s)", name,
                   opt->no_gstreamer ? "no_gstreamer" : "a raw encoding");
         return NULL;
@@ -157,7 +157,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                  sl_audio_name_known(path) != 1) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
-            sf = sl_media_open(path, name, info, media, err, errlen);
+            sf = sl_media_open(path, name, opt->interrupt, info, media, err, errlen);
             *seekable = 0;
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "

@@ -28,6 +28,7 @@ struct sl_media_source {
     int linked, eos;
     int untyped;       /* GStreamer could not tell what the file holds */
     char error[512];   /* a decoding error met while reading */
+    volatile int *interrupt; /* sl_audio_options.interrupt */
 };
 
 static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
@@ -143,7 +144,7 @@ static int next_sample(sl_media_source *s)
             }
             return 1;
         }
-        if (take_error(s, s->error, sizeof s->error)) {
+        if (take_error(s, s->error, sizeof s->error) || (s->interrupt && *s->interrupt)) {
             s->eos = 1;
         } else if (gst_app_sink_is_eos(GST_APP_SINK(s->sink))) {
             s->eos = 1;
@@ -222,8 +223,8 @@ static GstElement *add(GstElement *pipeline, const char *factory)
     return e;
 }
 
-SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_media_source **src,
-                       char *err, size_t errlen)
+SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interrupt, SF_INFO *info,
+                       sl_media_source **src, char *err, size_t errlen)
 {
     *src = NULL;
     GError *gerr = NULL;
@@ -234,6 +235,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, SF_INFO *info, sl_med
         return NULL;
     }
     sl_media_source *s = g_new0(sl_media_source, 1);
+    s->interrupt = interrupt;
     s->pipeline = gst_pipeline_new(NULL);
     GstElement *decode = add(s->pipeline, "uridecodebin");
     GstElement *filter = add(s->pipeline, "capsfilter");

@@ -83,6 +83,8 @@ int cli_input_interrupted(void)
     return input_interrupted;
 }
 
+volatile int *cli_input_interrupt_flag(void) { return &input_interrupted; }
+
 /* Says why `path` cannot be created in user terms. */
 static void explain_open_failure(const char *path, int e)
 {

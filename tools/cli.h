@@ -54,5 +54,8 @@ void cli_output_abort(cli_output *o); /* close and remove the temporary file */
  * (removing a temporary output). Turning it on clears the flag. */
 void cli_interrupt_ends_input(int on);
 int cli_input_interrupted(void);
+/* The flag behind it, for sl_audio_options.interrupt: a read waiting on a
+ * stalled network stream ends at Ctrl-C too. */
+volatile int *cli_input_interrupt_flag(void);
 
 #endif

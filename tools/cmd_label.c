@@ -411,6 +411,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     opt.target_rate = fc->sample_rate;
     opt.tap = cut_path || split_dir ? cut_tap : NULL;
     opt.tap_user = &t;
+    opt.interrupt = cli_input_interrupt_flag();
     sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
     if (!r)
         return cli_error("%s", err);

@@ -1337,6 +1337,34 @@ static void test_gstreamer_input(void **state)
     sh(uri);
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
+    /* a stream that stalls (its source sends no more and stays open): Ctrl-C ends
+     * it, what arrived labelled and the output kept, with the input still open */
+    {
+        char *mka = slurp("media/in.mka");
+        const char *args[] = {"fd://0", "--model", "m.slm", "-o", "stalled.txt", NULL};
+        void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+        int to, from, st = 0;
+        pid_t pid = spawn_label(args, 0, &to, &from);
+        write_all(to, mka, 20000); /* the header and the first part */
+        wait_drained(to);
+        poll(NULL, 0, 500); /* decoded, and waiting for more */
+        assert_int_equal(kill(pid, SIGINT), 0);
+        pid_t done = 0;
+        for (int waited = 0; done == 0 && waited < 600; waited++)
+            if ((done = waitpid(pid, &st, WNOHANG)) == 0)
+                poll(NULL, 0, 100);
+        close(to);
+        close(from);
+        signal(SIGPIPE, old);
+        if (done != pid)
+            fail_msg("a stalled stream: Ctrl-C did not end the command");
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        char *labels = slurp("stalled.txt");
+        assert_non_null(labels);
+        assert_true(strlen(labels) > 0);
+        free(labels);
+        free(mka);
+    }
     /* '-' is libsndfile's: its error points to fd://0 */
     expect_error("- --model m.slm < media/in.mka", 1,
                  "standard input: not an audio file in a format libsndfile reads (headerless "
