@@ -109,8 +109,10 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         *seekable = 0;
         if (!opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE)
             return sl_media_open(path, name, opt->interrupt, info, media, err, errlen);
-        sl_io_err(err, errlen, "%s: a URI is read through GStreamer (not with %s)", name,
-                  opt->no_gstreamer ? "no_gstreamer" : "a raw encoding");
+        sl_io_err(err, errlen, opt->no_gstreamer
+                                   ? "%s: a URI is read through GStreamer, which is turned off here"
+                                   : "%s: a URI is read through GStreamer, not as headerless "
+                                     "samples (--raw-format)", name);
         return NULL;
     }
     struct stat st;
