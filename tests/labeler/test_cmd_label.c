@@ -1338,16 +1338,31 @@ static void test_gstreamer_input(void **state)
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
     /* a stream that stalls (its source sends no more and stays open): Ctrl-C ends
-     * it, what arrived labelled and the output kept, with the input still open */
+     * it, what arrived labelled, with the input still open */
     {
         char *mka = slurp("media/in.mka");
-        const char *args[] = {"fd://0", "--model", "m.slm", "-o", "stalled.txt", NULL};
+        const char *args[] = {"fd://0", "--model", "m.slm", "--format", "frames", NULL};
         void (*old)(int) = signal(SIGPIPE, SIG_IGN);
         int to, from, st = 0;
         pid_t pid = spawn_label(args, 0, &to, &from);
         write_all(to, mka, 20000); /* the header and the first part */
-        wait_drained(to);
-        poll(NULL, 0, 500); /* decoded, and waiting for more */
+        /* frames on standard output: it is in its reading loop, waiting for more */
+        char out[65536];
+        size_t got = 0;
+        int lines = 0;
+        for (int waited = 0; lines < 3 && waited < 600; waited++) {
+            struct pollfd p = {from, POLLIN, 0};
+            if (poll(&p, 1, 100) > 0) {
+                ssize_t r = read(from, out + got, sizeof out - 1 - got);
+                assert_true(r > 0);
+                got += (size_t)r;
+                out[got] = '\0';
+                lines = 0;
+                for (const char *c = out; (c = strchr(c, '\n')) != NULL; c++)
+                    lines++;
+            }
+        }
+        assert_true(lines >= 3); /* the header and two frames */
         assert_int_equal(kill(pid, SIGINT), 0);
         pid_t done = 0;
         for (int waited = 0; done == 0 && waited < 600; waited++)
@@ -1359,10 +1374,6 @@ static void test_gstreamer_input(void **state)
         if (done != pid)
             fail_msg("a stalled stream: Ctrl-C did not end the command");
         assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
-        char *labels = slurp("stalled.txt");
-        assert_non_null(labels);
-        assert_true(strlen(labels) > 0);
-        free(labels);
         free(mka);
     }
     /* '-' is libsndfile's: its error points to fd://0 */
