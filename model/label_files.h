@@ -20,9 +20,11 @@ int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, do
  * one), or its end when it has none. */
 const char *sl_path_extension_at(const char *path);
 /* The label file of a name: the first of prefix + the n bytes of stem + .txt,
- * .TextGrid or .rttm that is a regular file (malloc'ed), or NULL when none is
- * (*out_of_memory then says whether memory ran out). */
-char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int *out_of_memory);
+ * .TextGrid or .rttm (and with frames_table, then .tsv: a frames table of
+ * `seqlabel label --format frames`) that is a regular file (malloc'ed), or NULL
+ * when none is (*out_of_memory then says whether memory ran out). */
+char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
+                       int *out_of_memory);
 /* The length of the folder a manifest's paths are relative to, as a prefix of
  * manifest_path (the manifest itself when it is a folder, else the manifest
  * file's folder; 0: the current one). */

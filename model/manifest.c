@@ -149,7 +149,7 @@ static int add_found(void *user, const char *path, const char *rel)
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     size_t stem = (size_t)(sl_path_extension_at(path) - path);
     int oom;
-    char *labels = sl_label_file_of("", path, stem, &oom);
+    char *labels = sl_label_file_of("", path, stem, 0, &oom);
     if (oom)
         return sl_fail(j->err, j->errlen, "out of memory");
     /* the split and class folders of rel */
@@ -303,11 +303,12 @@ const char *sl_path_extension_at(const char *path)
     return dot && dot != name ? dot : name + strlen(name);
 }
 
-char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int *out_of_memory)
+char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
+                       int *out_of_memory)
 {
-    static const char *const exts[] = {".txt", ".TextGrid", ".rttm"};
+    static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".tsv"};
     *out_of_memory = 0;
-    for (size_t k = 0; k < sizeof exts / sizeof exts[0]; k++) {
+    for (size_t k = 0; k < sizeof exts / sizeof exts[0] - !frames_table; k++) {
         size_t need = strlen(prefix) + n + strlen(exts[k]) + 1;
         char *path = malloc(need);
         if (!path) {

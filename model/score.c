@@ -78,16 +78,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     char *path = NULL;
     int oom = 0;
     for (const char *from = rel; from && !path && !oom;) {
-        path = sl_label_file_of(prefix, from, (size_t)(end - from), &oom);
-        if (!path && !oom) { /* a frames table: `seqlabel label --format frames` */
-            size_t need = hl + 2 + (size_t)(end - from) + 5;
-            struct stat st;
-            if (!(path = malloc(need)))
-                oom = 1;
-            else if (snprintf(path, need, "%s%.*s.tsv", prefix, (int)(end - from), from) < 0 ||
-                     stat(path, &st) != 0 || !S_ISREG(st.st_mode))
-                free(path), path = NULL;
-        }
+        path = sl_label_file_of(prefix, from, (size_t)(end - from), 1, &oom);
         from = from < name ? strchr(from, '/') + 1 : NULL;
     }
     free(prefix);

@@ -183,7 +183,7 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
-/* label-format=textgrid: the document of the segments so far (at EOS). */
+/* label-format=textgrid or summary: the document of the segments so far (at EOS). */
 void gst_seqlabel_labelpad_document (GstSeqLabel * self);
 
 /* seqlabel_models.c: one loaded model per file for the whole process. NULL with
