@@ -237,6 +237,15 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
     return rc;
 }
 
+/* The index of `name` among the n names, or -1. */
+static int name_index(char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], name))
+            return k;
+    return -1;
+}
+
 /* --hyp: label files scored against the manifest's references. */
 static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_options *base,
                            const char *model_path, const char *classes, const char *gap,
@@ -251,21 +260,15 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     opt.features = &grid;
     sl_metrics mt = {0};
     int rc = hypothesis_classes(manifest, base->split, model_path, classes, names, &n, &grid);
-    for (int k = 0; k < n && gap; k++)
-        if (!strcmp(names[k], gap))
-            opt.gap_class = k;
+    if (gap)
+        opt.gap_class = name_index(names, n, gap);
     if (!rc && gap && opt.gap_class < 0)
         rc = cli_error("--hyp-gap: '%s' is not one of the classes", gap);
     sl_sweep *sw = NULL;
     if (!rc && sweep) { /* from the frames tables' probabilities */
         if (!(sw = calloc(1, sizeof *sw)))
             rc = cli_error("out of memory");
-        else
-            sw->target = -1;
-        for (int k = 0; sw && k < n; k++)
-            if (!strcmp(names[k], sweep))
-                sw->target = k;
-        if (sw && sw->target < 0)
+        else if ((sw->target = name_index(names, n, sweep)) < 0)
             rc = cli_error("--sweep: '%s' is not one of the classes", sweep);
         opt.sweep = sw;
     }

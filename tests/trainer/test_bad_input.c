@@ -439,6 +439,7 @@ static void eval_reports_and_checks_labels(void **state)
         {"--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
         {"--model %s/good.slm --manifest %s/e.tsv --sweep bird", "--sweep: "},
         {"--hyp %s --manifest %s/e.tsv --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
+        {"--hyp %s --manifest %s/e.tsv --sweep bird", "--sweep: 'bird' is not one of the classes"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         char args[512];
