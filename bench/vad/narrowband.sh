@@ -15,15 +15,20 @@
 # "g722" (G.722 at 64 kbit/s, 16 kHz, ffmpeg's encoder); and Codec2, the
 # open low-bit-rate voice codec of amateur radio and codec2-examples, at 8 kHz:
 # "c2-3200", "c2-1300", "c2-700C" (bit/s; the codec2 package's c2enc and
-# c2dec; the decoded file padded by 0.1 s, as the codec ends on whole frames).
+# c2dec; the decoded file padded by 0.1 s, as the codec ends on whole frames);
+# and the lossy codecs of podcasts and videos, at 16 kHz: "aac-N" (AAC at N
+# kbit/s in MP4, .m4a, GStreamer's voaacenc and mp4mux; read back through
+# GStreamer) and "opus-N" (Opus at N kbit/s in Ogg, .opus, opusenc; libsndfile
+# reads it).
 #
 # usage: bench/vad/narrowband.sh CLIPS_DIR OUT_DIR [MODEL]
 #   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv), or any folder
 #              with a manifest.tsv of audio<TAB>labels lines (the samples, say)
 #   SEQLABEL   the command [build/tools/seqlabel]
 #   CHANNELS   which to score ["16k 11k 8k gsm u8"]; also: dark thin ulaw alaw g722
-#              c2-3200 c2-1300 c2-700C (any mode c2enc takes)
-# needs sox (and ffmpeg for g722, codec2 for c2-*)
+#              c2-3200 c2-1300 c2-700C (any mode c2enc takes) aac-64 opus-24 (any
+#              bit rate the encoder takes)
+# needs sox (and ffmpeg for g722, codec2 for c2-*, gst-launch-1.0 for aac-*, opus-*)
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 clips=$1 out=$2
@@ -47,6 +52,10 @@ for v in $channels; do
       ulaw) sox -D "$w" -r 8000 -t ul "$out/ulaw/$n.ulaw" ;;
       alaw) sox -D "$w" -r 8000 -t al "$out/alaw/$n.alaw" ;;
       g722) ffmpeg -v error -y -i "$w" -c:a g722 -f g722 "$out/g722/$n.g722" ;;
+      aac-*) gst-launch-1.0 -q filesrc location="$w" ! wavparse ! audioconvert ! \
+               voaacenc bitrate=$((${v#aac-} * 1000)) ! mp4mux ! filesink location="$out/$v/$n.m4a" ;;
+      opus-*) gst-launch-1.0 -q filesrc location="$w" ! wavparse ! audioconvert ! \
+                opusenc bitrate=$((${v#opus-} * 1000)) ! oggmux ! filesink location="$out/$v/$n.opus" ;;
       c2-*) sox -D "$w" -r 8000 -b 16 -e signed -t raw - | c2enc "${v#c2-}" - - |
               c2dec "${v#c2-}" - - |
               sox -t raw -r 8000 -e signed -b 16 -c 1 - "$out/$v/$n.wav" pad 0 0.1 ;;
@@ -58,6 +67,8 @@ for v in $channels; do
   case $v in
     16k) in=("${wavs[@]}") ;;
     gsm | ulaw | alaw | g722) in=("$out/$v"/*."$v") ;;
+    aac-*) in=("$out/$v"/*.m4a) ;;
+    opus-*) in=("$out/$v"/*.opus) ;;
     *) in=("$out"/$v/*.wav) ;;
   esac
   mkdir -p "$out/pred-$v"
