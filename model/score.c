@@ -51,7 +51,7 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
  * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
- * with .txt, .TextGrid or .rttm, the longest found; otherwise hyp itself.
+ * with .txt, .TextGrid, .rttm or .tsv, the longest found; otherwise hyp itself.
  * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
  * files it is given by their names, so both are found. NULL on an error (said). */
 static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, size_t root_len,
@@ -185,6 +185,35 @@ static int read_frames_table(const char *path, const char *const *classes, int n
     return rc;
 }
 
+/* Entry e's hypothesis frame by frame into got (and, with a sweep, the
+ * probabilities of its class into prob): a frames table's columns, or a label
+ * file's segments by the frame rule (a sweep refused: they hold no
+ * probabilities). 0, or -1 (said). */
+static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, double duration,
+                             int hop, int rate, const char *const *classes, int n_classes,
+                             const sl_sweep *sweep, int32_t *got, double *prob, int64_t n,
+                             char *err, size_t errlen)
+{
+    if (is_frames_table(hyp_path))
+        return read_frames_table(hyp_path, classes, n_classes, sweep ? sweep->target : 0, hop,
+                                 rate, n, got, prob, err, errlen);
+    if (sweep)
+        return sl_fail(err, errlen, "%s: a sweep needs each frame's probability: a frames table "
+                       "(seqlabel label --format frames), not labels", hyp_path);
+    /* read as a manifest entry of the same audio, so an RTTM file's lines are
+     * found by the audio's name and x.rttm#speech works too */
+    sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
+    sl_label_segment *hs = NULL;
+    int nh = 0;
+    int rc = sl_manifest_entry_segments(&he, &hs, &nh, err, errlen) == 0 &&
+                     sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate,
+                                           classes, n_classes, got, n, err, errlen) == 0
+                 ? 0
+                 : -1;
+    sl_label_segments_free(hs, nh);
+    return rc;
+}
+
 /* The frames the labeler gives the audio at `path` read at fc's rate, and its
  * length in seconds. The samples are counted by reading them, resampled when
  * the file has another rate, so the count is the labeler's to the sample. */
@@ -227,30 +256,19 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
     char *hyp_path = hypothesis_of(e, manifest, root_len, hyp, hyp_is_dir, err, errlen);
-    const int table = hyp_path && is_frames_table(hyp_path);
     int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
     int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
     double *prob = opt->sweep ? malloc((size_t)(n ? n : 1) * sizeof *prob) : NULL;
-    sl_label_segment *rs = NULL, *hs = NULL;
-    int nr = 0, nh = 0, rc = -1;
-    /* the hypothesis read as a manifest entry of the same audio, so an RTTM
-     * file's lines are found by the audio's name and x.rttm#speech works too */
-    sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
+    sl_label_segment *rs = NULL;
+    int nr = 0, rc = -1;
     if (!hyp_path || !ref || !got || (opt->sweep && !prob)) {
         if (hyp_path)
             sl_fail(err, errlen, "out of memory");
-    } else if (opt->sweep && !table) {
-        sl_fail(err, errlen, "%s: a sweep needs each frame's probability: a frames table "
-                "(seqlabel label --format frames), not labels", hyp_path);
     } else if (sl_manifest_entry_segments(e, &rs, &nr, err, errlen) == 0 &&
-               (table ? read_frames_table(hyp_path, classes, n_classes,
-                                          opt->sweep ? opt->sweep->target : 0, hop, rate, n, got,
-                                          prob, err, errlen) == 0
-                      : sl_manifest_entry_segments(&he, &hs, &nh, err, errlen) == 0 &&
-                            sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate,
-                                                  classes, n_classes, got, n, err, errlen) == 0) &&
                sl_segments_to_frames(rs, nr, e->labels, e->audio, duration, hop, rate, classes,
-                                     n_classes, ref, n, err, errlen) == 0) {
+                                     n_classes, ref, n, err, errlen) == 0 &&
+               hypothesis_frames(e, hyp_path, duration, hop, rate, classes, n_classes, opt->sweep,
+                                 got, prob, n, err, errlen) == 0) {
         rc = sl_labels_collar(ref, n, hop, rate, opt->collar_s) ? sl_fail(err, errlen, "out of memory")
                                                                 : 0;
         for (int64_t i = 0; i < n && rc == 0; i++) {
@@ -271,7 +289,6 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
         }
     }
     sl_label_segments_free(rs, nr);
-    sl_label_segments_free(hs, nh);
     free(ref);
     free(got);
     free(prob);

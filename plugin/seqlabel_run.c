@@ -498,13 +498,10 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
 {
   char err[SL_ERR_LEN];
   gint rate = GST_AUDIO_INFO_RATE (info), channels = GST_AUDIO_INFO_CHANNELS (info);
-  gint channel;
+  gint channel = self->writer.channel;  /* the run's settings, read when it was made */
   sl_converter *conv = NULL;
   GstClockTime latency;
 
-  GST_OBJECT_LOCK (self);
-  channel = self->props.channel;
-  GST_OBJECT_UNLOCK (self);
   if (channel > channels) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
         ("seqlabel: channel=%d, but the input has %d channel(s)", channel, channels),

@@ -241,7 +241,6 @@ typedef struct {
      * cutting, not splitting) */
     cli_cut *cuts[2];
     int target, cut_failed; /* bit c: cuts[c] failed */
-    int channel;            /* --channel: the cuts get that channel alone */
     /* TextGrid: the segments, written whole at the end */
     sl_frame_segment *segs;
     size_t n_segs, segs_cap;
@@ -334,12 +333,12 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
 static void cut_tap(void *user, const double *frames, long n_frames, int channels)
 {
     text_sink *t = user;
-    if (t->channel > 0 && channels > 1) { /* that channel, a piece at a time */
+    if (t->w.channel > 0 && channels > 1) { /* --channel: that one, a piece at a time */
         double one[1024];
         for (long done = 0; done < n_frames;) {
             long n = n_frames - done < 1024 ? n_frames - done : 1024;
             for (long i = 0; i < n; i++)
-                one[i] = frames[(done + i) * channels + t->channel - 1];
+                one[i] = frames[(done + i) * channels + t->w.channel - 1];
             cut_tap(user, one, n, 1);
             done += n;
         }
@@ -419,7 +418,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
     memcpy(t.w.skip, a->skipped, sizeof t.w.skip);
-    t.w.channel = t.channel = a->audio.channel;
+    t.w.channel = a->audio.channel;
     const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
     t.w.jsonl_segments = a->segments;
     t.cap = 4096;
