@@ -120,6 +120,15 @@ static float *read_path(const char *path, const sl_audio_options *opt, int targe
     return x;
 }
 
+/* Fails unless the n_a samples a and the n_b samples b are the same; frees both. */
+static void assert_same_samples(float *a, long n_a, float *b, long n_b)
+{
+    assert_int_equal(n_a, n_b);
+    assert_memory_equal(a, b, sizeof *a * (size_t)n_a);
+    free(a);
+    free(b);
+}
+
 /* The same with default options, resampled to `target_rate` (0: the file's). */
 static sl_audio_reader *open_ok(const char *path, int target_rate)
 {
@@ -307,10 +316,7 @@ static void test_one_channel(void **state)
         float *a = read_path(path, &opt, 0, 777, &got);
         long want;
         float *b = read_path(plane_path, NULL, 16000, 512, &want);
-        assert_int_equal(got, want);
-        assert_memory_equal(a, b, sizeof *a * (size_t)got);
-        free(a);
-        free(b);
+        assert_same_samples(a, got, b, want);
     }
     sl_audio_options opt;
     sl_audio_options_default(&opt);
@@ -380,10 +386,7 @@ static void test_tap(void **state)
         r = open_ok_ex(path, &opt);
         float *plain = read_all(r, 777, &got_plain);
         sl_audio_close(r);
-        assert_int_equal(got, got_plain);
-        assert_memory_equal(out, plain, sizeof *out * (size_t)got);
-        free(plain);
-        free(out);
+        assert_same_samples(out, got, plain, got_plain);
         free(t.x);
     }
     free(pcm);
@@ -514,10 +517,7 @@ static void test_gstreamer_decodes(void **state)
             assert_int_equal(sl_audio_file_format(r), 0);
             float *got = read_all(r, 1000, &got_n);
             sl_audio_close(r);
-            assert_int_equal(got_n, want_n);
-            assert_memory_equal(got, want, sizeof *got * (size_t)got_n);
-            free(want);
-            free(got);
+            assert_same_samples(got, got_n, want, want_n);
         }
     /* AAC in MP4 (gstreamer1.0-libav decodes it): lossy, so its length and level */
     sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! voaacenc ! "

@@ -136,6 +136,17 @@ static void test_webvtt(void **state)
     assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f), 0);
 }
 
+
+/* A document formatter refuses overlapping segments and unknown classes. */
+static void refuses_bad_segments(const sl_label_writer *w,
+                                 int (*format)(const sl_label_writer *, char *, size_t,
+                                               const sl_frame_segment *, size_t, int64_t))
+{
+    char buf[1024];
+    const sl_frame_segment overlap[] = {{0, 20, 1}, {10, 30, 1}}, bad[] = {{0, 20, 3}};
+    assert_int_equal(format(w, buf, sizeof buf, overlap, 2, 30), -1);
+    assert_int_equal(format(w, buf, sizeof buf, bad, 1, 30), -1);
+}
 /* Praat's long text format, as Praat writes it (trailing spaces included); the
  * skipped class and the time no segment covers are empty intervals, merged. */
 static void test_textgrid(void **state)
@@ -201,10 +212,7 @@ static void test_textgrid(void **state)
                                 "            xmin = 1.200000 \n            xmax = 1.500000 \n"
                                 "            text = \"speech\" \n"));
     w.skip[0] = w.skip[2] = 0;
-    /* overlapping segments and unknown classes are refused */
-    const sl_frame_segment overlap[] = {{0, 20, 1}, {10, 30, 1}}, bad[] = {{0, 20, 3}};
-    assert_int_equal(sl_label_format_textgrid(&w, buf, sizeof buf, overlap, 2, 30), -1);
-    assert_int_equal(sl_label_format_textgrid(&w, buf, sizeof buf, bad, 1, 30), -1);
+    refuses_bad_segments(&w, sl_label_format_textgrid);
     /* truncation follows snprintf */
     char small[16];
     n = sl_label_format_textgrid(&w, small, sizeof small, mid, 1, 30);
@@ -238,10 +246,7 @@ static void test_summary(void **state)
     sl_label_format_summary(&w, buf, sizeof buf, segs, 4, 750);
     assert_null(strstr(buf, "silence"));
     assert_non_null(strstr(buf, "{\"speech\":{\"seconds\":5.450000,"));
-    /* overlapping segments and unknown classes are refused, as for a TextGrid */
-    const sl_frame_segment overlap[] = {{0, 20, 1}, {10, 30, 1}}, bad[] = {{0, 20, 3}};
-    assert_int_equal(sl_label_format_summary(&w, buf, sizeof buf, overlap, 2, 30), -1);
-    assert_int_equal(sl_label_format_summary(&w, buf, sizeof buf, bad, 1, 30), -1);
+    refuses_bad_segments(&w, sl_label_format_summary); /* as a TextGrid does */
 }
 
 int main(void)
