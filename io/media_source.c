@@ -2,7 +2,8 @@
  * video's sound track, ...): GStreamer decodes it (uridecodebin, whatever
  * decoders are installed), audioconvert makes the decoder's samples 32-bit
  * float, interleaved, at the stream's own rate and channel count (no
- * resampling, no mixing: the same samples), and libsndfile reads them as raw
+ * resampling, no mixing: the same samples; a chained stream's later part at
+ * another rate or channel count is made the first's), and libsndfile reads them as raw
  * float through its virtual I/O, as G.722 is read, so that blocks, the tap,
  * downmixing and resampling are shared with every other input. The first
  * audio stream is read; the length is unknown until the end, as a pipe's. */
@@ -16,7 +17,7 @@
 #define PULL_TIMEOUT (100 * GST_MSECOND) /* between looks at the bus */
 
 struct sl_media_source {
-    GstElement *pipeline, *convert, *sink;
+    GstElement *pipeline, *convert, *filter, *sink;
     GstBus *bus;
     GstSample *sample; /* the one being read, from `off` on */
     GstMapInfo map;
@@ -127,21 +128,8 @@ static int next_sample(sl_media_source *s)
             }
             s->sample = sample;
             s->off = 0;
-            if (s->channels > 0) { /* after the first: the rate and channels must stay */
-                const GstStructure *st = gst_caps_get_structure(gst_sample_get_caps(sample), 0);
-                int rate = 0, channels = 0;
-                if (!gst_structure_get_int(st, "rate", &rate) ||
-                    !gst_structure_get_int(st, "channels", &channels) || rate != s->rate ||
-                    channels != s->channels) {
-                    snprintf(s->error, sizeof s->error, "the stream changed to %d Hz, %d "
-                             "channel(s) (from %d Hz, %d): label its parts one by one", rate,
-                             channels, s->rate, s->channels);
-                    drop_sample(s);
-                    s->eos = 1;
-                    return 0;
-                }
+            if (s->channels > 0) /* after the first, which sl_media_open counts */
                 s->decoded += (gint64)(s->map.size / sizeof(float) / (gsize)s->channels);
-            }
             return 1;
         }
         if (take_error(s, s->error, sizeof s->error) || (s->interrupt && *s->interrupt)) {
@@ -238,15 +226,16 @@ SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interru
     s->interrupt = interrupt;
     s->pipeline = gst_pipeline_new(NULL);
     GstElement *decode = add(s->pipeline, "uridecodebin");
-    GstElement *filter = add(s->pipeline, "capsfilter");
     s->convert = add(s->pipeline, "audioconvert");
+    GstElement *resample = add(s->pipeline, "audioresample");
+    s->filter = add(s->pipeline, "capsfilter");
     s->sink = add(s->pipeline, "appsink");
     gchar *uri = gst_uri_is_valid(path) ? g_strdup(path) : gst_filename_to_uri(path, &gerr);
-    if (!uri || !decode || !filter || !s->convert || !s->sink ||
-        !gst_element_link_many(s->convert, filter, s->sink, NULL)) {
+    if (!uri || !decode || !s->filter || !s->convert || !resample || !s->sink ||
+        !gst_element_link_many(s->convert, resample, s->filter, s->sink, NULL)) {
         sl_io_err(err, errlen, "%s: cannot set up GStreamer's decoding: %s", name,
-                  gerr ? gerr->message : "uridecodebin, audioconvert and appsink are needed "
-                                         "(gstreamer1.0-plugins-base)");
+                  gerr ? gerr->message : "uridecodebin, audioconvert, audioresample and appsink "
+                                         "are needed (gstreamer1.0-plugins-base)");
         g_clear_error(&gerr);
         g_free(uri);
         goto fail;
@@ -255,7 +244,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interru
     GstCaps *raw = gst_caps_from_string("audio/x-raw");
     GstCaps *f32 = gst_caps_from_string("audio/x-raw,format=F32LE,layout=interleaved");
     g_object_set(decode, "uri", uri, "caps", raw, "expose-all-streams", FALSE, NULL);
-    g_object_set(filter, "caps", f32, NULL);
+    g_object_set(s->filter, "caps", f32, NULL);
     g_object_set(s->sink, "sync", FALSE, "max-buffers", 16, NULL);
     gst_caps_unref(raw);
     gst_caps_unref(f32);
@@ -283,6 +272,15 @@ SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interru
         s->rate = rate;
         s->channels = channels;
         s->decoded = (gint64)(s->map.size / sizeof(float) / (gsize)channels); /* the first */
+        /* the stream keeps the first part's rate and channels: a chained stream's
+         * next part at another (a radio stream's next song) is resampled and
+         * mixed to them, not refused; the first part passes through unchanged */
+        GstCaps *fixed = gst_caps_new_simple("audio/x-raw", "format", G_TYPE_STRING, "F32LE",
+                                             "layout", G_TYPE_STRING, "interleaved", "rate",
+                                             G_TYPE_INT, rate, "channels", G_TYPE_INT, channels,
+                                             NULL);
+        g_object_set(s->filter, "caps", fixed, NULL);
+        gst_caps_unref(fixed);
         if (gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
             s->promised = (gint64)gst_util_uint64_scale((guint64)duration, (guint64)rate, GST_SECOND);
     }
