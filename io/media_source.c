@@ -10,6 +10,7 @@
 #include "io/io_internal.h"
 
 #include <gst/app/gstappsink.h>
+#include <gst/base/gstbasesrc.h>
 #include <gst/gst.h>
 #include <stdio.h>
 #include <string.h>
@@ -96,6 +97,12 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
     else if (reason && (strstr(reason, "not-negotiated") || strstr(reason, "not-linked")))
         snprintf(buf, len, "a new stream or format began in it (a chained file?), which is "
                  "not read on: label its parts one by one");
+    else if (reason && !strncmp(reason, "reason error", 12) && GST_IS_BASE_SRC(GST_MESSAGE_SRC(m)))
+        /* souphttpsrc (1.22) stops so, posting no error of its own, when the
+         * server cannot be reached: "Internal data stream error" says nothing */
+        snprintf(buf, len, "its source (%s) stopped without naming the reason: for a network "
+                 "address, is the host's name right and its server up?",
+                 GST_OBJECT_NAME(gst_element_get_factory(GST_ELEMENT(GST_MESSAGE_SRC(m)))));
     else
         snprintf(buf, len, "%s%s%.*s%s", e ? e->message : "decoding failed", reason ? " (" : "",
                  reason ? (int)strcspn(reason, "\n") : 0, reason ? reason : "", reason ? ")" : "");

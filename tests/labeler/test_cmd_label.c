@@ -15,7 +15,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <arpa/inet.h>
+#include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
@@ -1305,6 +1308,154 @@ static void test_one_channel(void **state)
     free(both);
 }
 
+/* The file dir/NAME whole, its length in *len (if len is not NULL). */
+static char *slurp_n(const char *name, size_t *len)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    FILE *f = fopen(path, "rb");
+    assert_non_null(f);
+    fseek(f, 0, SEEK_END);
+    long n = ftell(f);
+    fseek(f, 0, SEEK_SET);
+    char *s = malloc((size_t)n + 1);
+    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
+    s[n] = '\0';
+    fclose(f);
+    if (len)
+        *len = (size_t)n;
+    return s;
+}
+
+#define STALL_BYTES 20000 /* of media/in.mka: its header and first part, then a stall */
+
+/* `seqlabel label ARGS` on a stream that stalls (its source sends `head` and then
+ * no more, open): once its first frames are out (it waits for more in its
+ * reading loop), Ctrl-C ends it with exit 0. */
+static void interrupt_stalled(const char *const *args, const void *head, size_t head_len)
+{
+    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+    int to, from, st = 0;
+    pid_t pid = spawn_label(args, 0, &to, &from);
+    write_all(to, head, head_len);
+    char out[65536];
+    size_t got = 0;
+    int lines = 0;
+    for (int waited = 0; lines < 3 && waited < 600; waited++) {
+        struct pollfd p = {from, POLLIN, 0};
+        if (poll(&p, 1, 100) > 0) {
+            ssize_t r = read(from, out + got, sizeof out - 1 - got);
+            assert_true(r > 0);
+            got += (size_t)r;
+            out[got] = '\0';
+            lines = 0;
+            for (const char *c = out; (c = strchr(c, '\n')) != NULL; c++)
+                lines++;
+        }
+    }
+    assert_true(lines >= 3); /* the header and two frames */
+    assert_int_equal(kill(pid, SIGINT), 0);
+    pid_t done = 0;
+    for (int waited = 0; done == 0 && waited < 600; waited++)
+        if ((done = waitpid(pid, &st, WNOHANG)) == 0)
+            poll(NULL, 0, 100);
+    close(to);
+    close(from);
+    signal(SIGPIPE, old);
+    if (done != pid)
+        fail_msg("a stalled stream (%s): Ctrl-C did not end the command", args[0]);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+}
+
+/* One request to the test's web server: GET /NAME sends dir/NAME whole, with its
+ * length; GET /stall/NAME its first STALL_BYTES, then nothing more for a minute,
+ * the connection open; anything else is 404 Not Found. */
+static void http_answer(int c)
+{
+    char req[2048];
+    size_t n = 0;
+    req[0] = '\0';
+    while (!strstr(req, "\r\n\r\n") && n < sizeof req - 1) {
+        ssize_t r = read(c, req + n, sizeof req - 1 - n);
+        if (r <= 0)
+            return;
+        n += (size_t)r;
+        req[n] = '\0';
+    }
+    char name[256], path[600];
+    if (sscanf(req, "GET /%255s ", name) != 1)
+        return;
+    int stall = strncmp(name, "stall/", 6) == 0;
+    snprintf(path, sizeof path, "%s/%s", dir, name + (stall ? 6 : 0));
+    if (access(path, R_OK) != 0) {
+        dprintf(c, "HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n");
+        return;
+    }
+    size_t len;
+    char *body = slurp_n(name + (stall ? 6 : 0), &len);
+    if (stall) {
+        dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n");
+        write_all(c, body, STALL_BYTES);
+        sleep(60);
+    } else {
+        dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                   "Content-Length: %zu\r\n\r\n", len);
+        write_all(c, body, len);
+    }
+    free(body);
+}
+
+/* A web server for dir on the loopback, one process a connection (http_answer),
+ * in a process group of its own (its id the one returned); its port in *port. */
+static pid_t serve_http(int *port)
+{
+    int l = socket(AF_INET, SOCK_STREAM, 0);
+    struct sockaddr_in a = {.sin_family = AF_INET, .sin_addr.s_addr = htonl(INADDR_LOOPBACK)};
+    socklen_t alen = sizeof a;
+    assert_true(l >= 0);
+    assert_int_equal(bind(l, (struct sockaddr *)&a, sizeof a), 0);
+    assert_int_equal(listen(l, 8), 0);
+    assert_int_equal(getsockname(l, (struct sockaddr *)&a, &alen), 0);
+    *port = ntohs(a.sin_port);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        setpgid(0, 0);
+        signal(SIGPIPE, SIG_IGN);
+        for (;;) {
+            int c = accept(l, NULL, NULL);
+            if (c < 0)
+                continue;
+            if (fork() == 0) {
+                close(l);
+                http_answer(c);
+                _exit(0);
+            }
+            close(c);
+            while (waitpid(-1, NULL, WNOHANG) > 0) {
+            }
+        }
+    }
+    setpgid(pid, pid);
+    close(l);
+    return pid;
+}
+
+/* in16.wav (in.wav's samples in 16 bits, which FLAC holds exactly) and
+ * media/in.mka, the same as FLAC in Matroska; made once. */
+static void make_media_input(void)
+{
+    if (exists("media/in.mka"))
+        return;
+    float *x = read_floats("in.wav", 0, NSAMP);
+    char path[600];
+    snprintf(path, sizeof path, "%s/in16.wav", dir);
+    write_wav(path, x, NSAMP, 16000, 1, SF_FORMAT_PCM_16);
+    free(x);
+    sh("mkdir -p media && gst-launch-1.0 -q filesrc location=in16.wav ! wavparse ! audioconvert ! "
+       "flacenc ! matroskamux ! filesink location=media/in.mka");
+}
+
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by
  * GStreamer: its labels are the WAV's byte for byte, also named by a URI and
  * through a pipe (fd://0); a folder takes it in, a cut of it into a folder is
@@ -1313,13 +1464,7 @@ static void test_one_channel(void **state)
 static void test_gstreamer_input(void **state)
 {
     (void)state;
-    float *x = read_floats("in.wav", 0, NSAMP);
-    char path[600];
-    snprintf(path, sizeof path, "%s/in16.wav", dir); /* FLAC holds 16 bits exactly */
-    write_wav(path, x, NSAMP, 16000, 1, SF_FORMAT_PCM_16);
-    free(x);
-    sh("mkdir -p media && gst-launch-1.0 -q filesrc location=in16.wav ! wavparse ! audioconvert ! "
-       "flacenc ! matroskamux ! filesink location=media/in.mka");
+    make_media_input();
 #define CUT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
     assert_int_equal(run_label("in16.wav " CUT_ARGS "--format frames -o wav.tsv --cut wav-cut.wav"), 0);
     assert_int_equal(run_label("media/in.mka " CUT_ARGS "--format frames -o mka.tsv"), 0);
@@ -1340,40 +1485,9 @@ static void test_gstreamer_input(void **state)
     /* a stream that stalls (its source sends no more and stays open): Ctrl-C ends
      * it, what arrived labelled, with the input still open */
     {
-        char *mka = slurp("media/in.mka");
+        char *mka = slurp_n("media/in.mka", NULL);
         const char *args[] = {"fd://0", "--model", "m.slm", "--format", "frames", NULL};
-        void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-        int to, from, st = 0;
-        pid_t pid = spawn_label(args, 0, &to, &from);
-        write_all(to, mka, 20000); /* the header and the first part */
-        /* frames on standard output: it is in its reading loop, waiting for more */
-        char out[65536];
-        size_t got = 0;
-        int lines = 0;
-        for (int waited = 0; lines < 3 && waited < 600; waited++) {
-            struct pollfd p = {from, POLLIN, 0};
-            if (poll(&p, 1, 100) > 0) {
-                ssize_t r = read(from, out + got, sizeof out - 1 - got);
-                assert_true(r > 0);
-                got += (size_t)r;
-                out[got] = '\0';
-                lines = 0;
-                for (const char *c = out; (c = strchr(c, '\n')) != NULL; c++)
-                    lines++;
-            }
-        }
-        assert_true(lines >= 3); /* the header and two frames */
-        assert_int_equal(kill(pid, SIGINT), 0);
-        pid_t done = 0;
-        for (int waited = 0; done == 0 && waited < 600; waited++)
-            if ((done = waitpid(pid, &st, WNOHANG)) == 0)
-                poll(NULL, 0, 100);
-        close(to);
-        close(from);
-        signal(SIGPIPE, old);
-        if (done != pid)
-            fail_msg("a stalled stream: Ctrl-C did not end the command");
-        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        interrupt_stalled(args, mka, STALL_BYTES);
         free(mka);
     }
     /* '-' is libsndfile's: its error points to fd://0 */
@@ -1386,6 +1500,40 @@ static void test_gstreamer_input(void **state)
                  "x.m4a: not a container libsndfile writes");
 #undef CUT_ARGS
     assert_false(exists("x.m4a"));
+}
+
+/* Network streams: a file served over HTTP is labelled as the file is, byte for
+ * byte; a stream that stalls is ended by Ctrl-C, its labels kept; a missing one
+ * (404) and a server that is not there are errors that name the URI and why. */
+static void test_http_input(void **state)
+{
+    (void)state;
+    make_media_input();
+    int port;
+    pid_t server = serve_http(&port);
+    char args[1024];
+#define CUT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
+    snprintf(args, sizeof args, "http://127.0.0.1:%d/media/in.mka " CUT_ARGS "--format frames "
+             "-o http.tsv", port);
+    assert_int_equal(run_label(args), 0);
+    assert_int_equal(run_label("in16.wav " CUT_ARGS "--format frames -o http-wav.tsv"), 0);
+    sh("cmp http-wav.tsv http.tsv");
+#undef CUT_ARGS
+    char uri[128];
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d/stall/media/in.mka", port);
+    const char *stall[] = {uri, "--model", "m.slm", "--format", "frames", NULL};
+    interrupt_stalled(stall, "", 0);
+    snprintf(args, sizeof args, "http://127.0.0.1:%d/nosuch.mka --model m.slm", port);
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d/nosuch.mka: GStreamer cannot read or decode "
+             "this stream: Not Found", port);
+    expect_error(args, 1, uri);
+    assert_int_equal(kill(-server, SIGKILL), 0);
+    assert_int_equal(waitpid(server, NULL, 0), server);
+    snprintf(args, sizeof args, "http://127.0.0.1:%d/media/in.mka --model m.slm", port);
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d/media/in.mka: GStreamer cannot read or "
+             "decode this stream: its source (souphttpsrc) stopped without naming the reason: for a "
+             "network address, is the host's name right and its server up?", port);
+    expect_error(args, 1, uri);
 }
 
 /* Asterisk's headerless names as cut outputs: the encoding they stand for.
@@ -1659,6 +1807,7 @@ int main(void)
         cmocka_unit_test(test_cut_exact),
         cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_gstreamer_input),
+        cmocka_unit_test(test_http_input),
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),
