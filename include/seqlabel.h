@@ -190,6 +190,11 @@ typedef struct {
     int channel;                     /* 0 (default): the mean of the channels; k: channel
                                         k alone (1-based; more than the file has is an
                                         error naming it), as a stereo call's two sides */
+    int stream;                      /* 0 (default) or 1: the first audio stream; k: the
+                                        k-th of a file GStreamer decodes with several (a
+                                        film's other language, a podcast's tracks); a
+                                        file libsndfile reads holds one, so k > 1 there,
+                                        or more than a file holds, is an error naming it */
 } sl_audio_options;
 
 void sl_audio_options_default(sl_audio_options *opt);

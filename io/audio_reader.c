@@ -108,7 +108,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
         *seekable = 0;
         if (!opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE)
-            return sl_media_open(path, name, opt->interrupt, info, media, err, errlen);
+            return sl_media_open(path, name, opt, info, media, err, errlen);
         sl_io_err(err, errlen, opt->no_gstreamer
                                    ? "%s: a URI is read through GStreamer, which is turned off here"
                                    : "%s: a URI is read through GStreamer, not as headerless "
@@ -159,7 +159,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                  sl_audio_name_known(path) != 1) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
-            sf = sl_media_open(path, name, opt->interrupt, info, media, err, errlen);
+            sf = sl_media_open(path, name, opt, info, media, err, errlen);
             *seekable = 0;
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
@@ -210,6 +210,11 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         goto fail;
     }
     r->channel = opt->channel;
+    if (opt->stream > 1 && !r->media) {
+        sl_io_err(err, errlen, "%s: holds one audio stream, so no audio stream %d", name,
+                  opt->stream);
+        goto fail;
+    }
     r->file_rate = info.samplerate;
     r->format = r->media ? 0 : info.format;
     r->tap = opt->tap;

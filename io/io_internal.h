@@ -35,14 +35,14 @@ void sl_g722_source_free(sl_g722_source *src);
 
 /* Audio that libsndfile does not read (MP4, Matroska, WMA, ...), decoded by
  * GStreamer and read by libsndfile as raw float through its virtual I/O (at the
- * stream's own rate and channels; its length unknown, as a pipe's). *src is
- * freed with sl_media_source_free after sf_close; a non-zero *interrupt (NULL:
- * none) ends the decoding as at its end; sl_media_source_error says
+ * stream's own rate and channels; its length unknown, as a pipe's): the audio
+ * stream opt->stream names. *src is freed with sl_media_source_free after
+ * sf_close; a non-zero *opt->interrupt ends the decoding as at its end; sl_media_source_error says
  * what stopped the decoding early (NULL: nothing did). NULL with a message
  * naming the file when it cannot be decoded. */
 typedef struct sl_media_source sl_media_source;
-SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interrupt, SF_INFO *info,
-                       sl_media_source **src, char *err, size_t errlen);
+SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_options *opt,
+                       SF_INFO *info, sl_media_source **src, char *err, size_t errlen);
 const char *sl_media_source_error(const sl_media_source *s);
 void sl_media_source_free(sl_media_source *s);
 

@@ -5,8 +5,9 @@
  * resampling, no mixing: the same samples; a chained stream's later part at
  * another rate or channel count is made the first's), and libsndfile reads them as raw
  * float through its virtual I/O, as G.722 is read, so that blocks, the tap,
- * downmixing and resampling are shared with every other input. The first
- * audio stream is read; the length is unknown until the end, as a pipe's. */
+ * downmixing and resampling are shared with every other input. One audio
+ * stream is read (the first unless another is asked for); the length is
+ * unknown until the end, as a pipe's. */
 #include "io/io_internal.h"
 
 #include <gst/app/gstappsink.h>
@@ -27,7 +28,12 @@ struct sl_media_source {
     int rate, channels;
     gint64 promised;   /* sample frames the container says it holds; 0: unknown */
     gint64 decoded;    /* sample frames decoded so far */
-    int linked, eos;
+    int want;          /* the audio stream read (1-based: sl_audio_options.stream) */
+    int audio_pads;    /* audio streams exposed so far of the current part */
+    int several;       /* it holds more than one: the container's duration is not the
+                          stream's, so it cannot tell a cut file (set atomically) */
+    int no_such;       /* it holds fewer audio streams than `want` (set atomically) */
+    int eos;
     int untyped;       /* GStreamer could not tell what the file holds */
     char error[512];   /* a decoding error met while reading */
     volatile int *interrupt; /* sl_audio_options.interrupt */
@@ -40,23 +46,35 @@ static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
     GstCaps *caps = gst_pad_get_current_caps(pad);
     const char *media = caps ? gst_structure_get_name(gst_caps_get_structure(caps, 0)) : "";
     GstPad *to = gst_element_get_static_pad(s->convert, "sink");
-    /* the first audio stream; and the next part of a chained file (an Ogg radio
-     * stream's next song), whose pad comes once the last one's is gone */
-    if (!gst_pad_is_linked(to) && g_str_has_prefix(media, "audio/x-raw"))
-        s->linked |= gst_pad_link(pad, to) == GST_PAD_LINK_OK;
+    /* the audio stream wanted; and the same of the next part of a chained file
+     * (an Ogg radio stream's next song), whose pads come once the last one's are gone */
+    if (g_str_has_prefix(media, "audio/x-raw") && ++s->audio_pads == s->want &&
+        !gst_pad_is_linked(to))
+        gst_pad_link(pad, to);
+    if (s->audio_pads > 1)
+        g_atomic_int_set(&s->several, 1);
     gst_object_unref(to);
     if (caps)
         gst_caps_unref(caps);
 }
 
-/* With no audio stream nothing would ever reach the sink: said on the bus. */
+/* Without the stream wanted nothing would ever reach the sink: said on the bus. */
 static void on_no_more_pads(GstElement *decode, gpointer user)
 {
     sl_media_source *s = user;
-    if (!s->linked)
+    GstPad *to = gst_element_get_static_pad(s->convert, "sink");
+    if (!gst_pad_is_linked(to)) {
+        g_atomic_int_set(&s->no_such, s->audio_pads > 0);
         gst_element_post_message(decode, gst_message_new_error(GST_OBJECT(decode),
-            g_error_new_literal(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                                "it holds no audio stream that can be decoded"), NULL));
+            s->audio_pads == 0
+                ? g_error_new_literal(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
+                                      "it holds no audio stream that can be decoded")
+                : g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
+                              "holds %d audio stream(s), so no audio stream %d",
+                              s->audio_pads, s->want), NULL));
+    }
+    gst_object_unref(to);
+    s->audio_pads = 0; /* a chained file's next part counts its own */
 }
 
 /* decodebin's "Missing decoder: AAC (MPEG-4 AAC) (audio/mpeg, ...)" lines, as
@@ -145,7 +163,8 @@ static int next_sample(sl_media_source *s)
             s->eos = 1;
             /* a demuxer reads a cut file as far as it goes: the container's
              * duration says whether that was all (decoders trim a few ms) */
-            if (s->promised > 0 && s->promised - s->decoded > s->rate / 2 &&
+            if (s->promised > 0 && !g_atomic_int_get(&s->several) &&
+                s->promised - s->decoded > s->rate / 2 &&
                 s->promised - s->decoded > s->promised / 50)
                 snprintf(s->error, sizeof s->error,
                          "the container promises %.2f s, only %.2f s could be decoded "
@@ -218,8 +237,8 @@ static GstElement *add(GstElement *pipeline, const char *factory)
     return e;
 }
 
-SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interrupt, SF_INFO *info,
-                       sl_media_source **src, char *err, size_t errlen)
+SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_options *opt,
+                       SF_INFO *info, sl_media_source **src, char *err, size_t errlen)
 {
     *src = NULL;
     GError *gerr = NULL;
@@ -230,7 +249,8 @@ SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interru
         return NULL;
     }
     sl_media_source *s = g_new0(sl_media_source, 1);
-    s->interrupt = interrupt;
+    s->interrupt = opt->interrupt;
+    s->want = opt->stream > 1 ? opt->stream : 1;
     s->pipeline = gst_pipeline_new(NULL);
     GstElement *decode = add(s->pipeline, "uridecodebin");
     s->convert = add(s->pipeline, "audioconvert");
@@ -298,7 +318,9 @@ SNDFILE *sl_media_open(const char *path, const char *name, volatile int *interru
         goto fail;
     }
     if (why[0]) {
-        if (sl_audio_is_uri(path) && strncmp(path, "file://", 7))
+        if (g_atomic_int_get(&s->no_such))
+            sl_io_err(err, errlen, "%s: %s", name, why);
+        else if (sl_audio_is_uri(path) && strncmp(path, "file://", 7))
             sl_io_err(err, errlen, "%s: GStreamer cannot read or decode this stream: %s", name, why);
         else
             sl_io_err(err, errlen, "%s: not an audio file that libsndfile reads, and GStreamer "

@@ -146,6 +146,9 @@ static void usage(FILE *fp)
         "                          two sides one run each), not the mean of all [0:\n"
         "                          the mean]; RTTM's channel column and --cut/--split\n"
         "                          (that channel's audio) follow it\n"
+        "  --audio-stream N        read the file's audio stream N (1 the first) [1]: a\n"
+        "                          film's other language, a podcast's other track\n"
+        "                          (files GStreamer decodes: MKV, MP4, ...)\n"
         "  --raw-format ENC        headerless input: s16le|f32le|ulaw|alaw|gsm|g722\n"
         "                          (G.722: 64 kbit/s, files only), with --raw-rate\n"
         "  --raw-rate R            sample rate of headerless input\n"
@@ -173,6 +176,7 @@ enum {
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
     OPT_CHANNEL,
+    OPT_AUDIO_STREAM,
 };
 
 static const struct option long_opts[] = {
@@ -209,6 +213,7 @@ static const struct option long_opts[] = {
     {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
     {"channel", required_argument, NULL, OPT_CHANNEL},
+    {"audio-stream", required_argument, NULL, OPT_AUDIO_STREAM},
     {"cut", required_argument, NULL, OPT_CUT},
     {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
     {"split", required_argument, NULL, OPT_SPLIT},
@@ -644,6 +649,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_CHANNEL:
             if (cli_parse_int("--channel", optarg, 0, 1024, &v)) return -1;
             a->audio.channel = (int)v;
+            break;
+        case OPT_AUDIO_STREAM:
+            if (cli_parse_int("--audio-stream", optarg, 1, 1024, &v)) return -1;
+            a->audio.stream = (int)v;
             break;
         case ':':
             return cli_error("option %s needs a value", argv[optind - 1]), -1;

@@ -591,6 +591,53 @@ static void test_gstreamer_decodes(void **state)
     free(pcm);
 }
 
+/* A file with several audio streams (a film's languages): sl_audio_options.stream
+ * picks one, read exactly at its own rate and channels and to its own end (the
+ * container's duration is the longer stream's, so a shorter one is not taken for
+ * a cut file); a stream the file lacks, and any but the first of a file
+ * libsndfile reads, is refused, named. */
+static void test_audio_streams(void **state)
+{
+    (void)state;
+    const long n1 = 44100, n2 = 22050 / 4; /* 1 s stereo, 0.25 s mono */
+    short *a = malloc(sizeof(short) * 2 * n1), *b = malloc(sizeof(short) * n2);
+    for (long i = 0; i < n1; i++)
+        for (int c = 0; c < 2; c++)
+            a[2 * i + c] = sine16(i, c, 440.0 + 110 * c, 44100);
+    for (long i = 0; i < n2; i++)
+        b[i] = sine16(i, 0, 1000.0, 22050);
+    char wav[2][600], two[600];
+    snprintf(wav[0], sizeof wav[0], "%s", tmp_path("s1.wav"));
+    snprintf(wav[1], sizeof wav[1], "%s", tmp_path("s2.wav"));
+    snprintf(two, sizeof two, "%s", tmp_path("two.mkv"));
+    write_short(wav[0], SF_FORMAT_WAV | SF_FORMAT_PCM_16, 44100, 2, a, n1);
+    write_short(wav[1], SF_FORMAT_WAV | SF_FORMAT_PCM_16, 22050, 1, b, n2);
+    sh_ok("gst-launch-1.0 -q matroskamux name=m ! filesink location=two.mkv  filesrc "
+          "location=s1.wav ! wavparse ! audioconvert ! flacenc ! m.audio_0  filesrc "
+          "location=s2.wav ! wavparse ! audioconvert ! flacenc ! m.audio_1");
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    for (opt.stream = 1; opt.stream <= 2; opt.stream++) {
+        long want_n, got_n;
+        float *want = read_path(wav[opt.stream - 1], NULL, 0, 1000, &want_n);
+        sl_audio_reader *r = open_ok_ex(two, &opt);
+        assert_int_equal(sl_audio_file_rate(r), opt.stream == 1 ? 44100 : 22050);
+        assert_int_equal(sl_audio_channels(r), opt.stream == 1 ? 2 : 1);
+        sl_audio_close(r);
+        float *got = read_path(two, &opt, 0, 1000, &got_n);
+        assert_same_samples(got, got_n, want, want_n);
+    }
+    char err[SL_ERR_LEN];
+    opt.stream = 3;
+    assert_null(sl_audio_open_ex(two, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "two.mkv: holds 2 audio stream(s), so no audio stream 3"));
+    opt.stream = 2;
+    assert_null(sl_audio_open_ex(wav[0], &opt, err, sizeof err));
+    assert_non_null(strstr(err, "s1.wav: holds one audio stream, so no audio stream 2"));
+    free(a);
+    free(b);
+}
+
 /* A file shorter than any feature window is fine: it yields its samples. */
 static void test_short_file(void **state)
 {
@@ -1026,6 +1073,7 @@ int main(void)
         cmocka_unit_test(test_downmix_exact),
         cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_gstreamer_decodes),
+        cmocka_unit_test(test_audio_streams),
         cmocka_unit_test(test_tap),
         cmocka_unit_test(test_resample_sine),
         cmocka_unit_test(test_resample_read_sizes),

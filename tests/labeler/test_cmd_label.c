@@ -1459,8 +1459,9 @@ static void make_media_input(void)
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by
  * GStreamer: its labels are the WAV's byte for byte, also named by a URI and
  * through a pipe (fd://0); a folder takes it in, a cut of it into a folder is
- * a WAV of the same samples as the WAV's cut, and a cut named in a container
- * libsndfile does not write is refused, as is a URI GStreamer cannot read. */
+ * a WAV of the same samples as the WAV's cut, --audio-stream reads a second
+ * stream, and a cut named in a container libsndfile does not write is refused,
+ * as is a URI GStreamer cannot read. */
 static void test_gstreamer_input(void **state)
 {
     (void)state;
@@ -1490,6 +1491,29 @@ static void test_gstreamer_input(void **state)
         interrupt_stalled(args, mka, STALL_BYTES);
         free(mka);
     }
+    /* a file's second audio stream (a film's other language): --audio-stream 2
+     * labels it as its own file, here in.wav backwards */
+    {
+        float *x = read_floats("in.wav", 0, NSAMP);
+        for (long i = 0; i < NSAMP / 2; i++) {
+            float t = x[i];
+            x[i] = x[NSAMP - 1 - i];
+            x[NSAMP - 1 - i] = t;
+        }
+        char path[600];
+        snprintf(path, sizeof path, "%s/rev16.wav", dir);
+        write_wav(path, x, NSAMP, 16000, 1, SF_FORMAT_PCM_16);
+        free(x);
+    }
+    sh("gst-launch-1.0 -q matroskamux name=m ! filesink location=two.mkv  filesrc "
+       "location=in16.wav ! wavparse ! audioconvert ! flacenc ! m.audio_0  filesrc "
+       "location=rev16.wav ! wavparse ! audioconvert ! flacenc ! m.audio_1");
+    assert_int_equal(run_label("rev16.wav " CUT_ARGS "--format frames -o rev.tsv"), 0);
+    assert_int_equal(run_label("two.mkv --audio-stream 2 " CUT_ARGS "--format frames -o two2.tsv"), 0);
+    assert_int_equal(run_label("two.mkv " CUT_ARGS "--format frames -o two1.tsv"), 0);
+    sh("cmp rev.tsv two2.tsv && cmp wav.tsv two1.tsv && ! cmp -s wav.tsv rev.tsv");
+    expect_error("two.mkv --model m.slm --audio-stream 3", 1,
+                 "two.mkv: holds 2 audio stream(s), so no audio stream 3");
     /* '-' is libsndfile's: its error points to fd://0 */
     expect_error("- --model m.slm < media/in.mka", 1,
                  "standard input: not an audio file in a format libsndfile reads (headerless "
@@ -1519,7 +1543,7 @@ static void test_http_input(void **state)
     assert_int_equal(run_label("in16.wav " CUT_ARGS "--format frames -o http-wav.tsv"), 0);
     sh("cmp http-wav.tsv http.tsv");
 #undef CUT_ARGS
-    char uri[128];
+    char uri[512];
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/stall/media/in.mka", port);
     const char *stall[] = {uri, "--model", "m.slm", "--format", "frames", NULL};
     interrupt_stalled(stall, "", 0);
