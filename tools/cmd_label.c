@@ -235,13 +235,17 @@ typedef struct {
     unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only, read once: 1 for a class left out */
 } label_args;
 
+/* label_one's return when standard output's reader went away (`| head`):
+ * nothing said; the command then ends as SIGPIPE ends one (label_inputs). */
+#define READER_GONE 2
+
 /* Writes each frame/segment as text; remembers the first write error. */
 typedef struct {
     FILE *fp;
     sl_label_writer w;
     char *buf;
     size_t cap;
-    int failed;
+    int failed; /* the errno of the first write that failed; 0: none did */
     /* --cut and --split: the audio of the frames labelled `target` (NULL: not
      * cutting, not splitting) */
     cli_cut *cuts[2];
@@ -265,7 +269,7 @@ static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), voi
         n = again(t, arg);
     }
     if (n > 0 && fwrite(t->buf, 1, (size_t)n, t->fp) != (size_t)n) {
-        t->failed = 1;
+        t->failed = errno ? errno : EIO;
         return -1;
     }
     return 0;
@@ -457,7 +461,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     int rc = 0;
     int n = sl_label_format_header(&t.w, t.buf, t.cap);
     if (n > 0 && fwrite(t.buf, 1, (size_t)n, t.fp) != (size_t)n)
-        t.failed = 1;
+        t.failed = errno ? errno : EIO;
 
     /* A read waits until its block is full: live input is read 10 hops at a time,
      * so a label comes out at most 0.1 s after the labeler's latency, not a whole
@@ -488,7 +492,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         /* Standard output shows each block's labels as they are final, not when
          * stdio's buffer fills: `arecord | seqlabel label -` tags live. */
         if (to_stdout && fflush(t.fp) != 0) {
-            t.failed = 1;
+            t.failed = errno ? errno : EIO;
             break;
         }
         if (live && cli_input_interrupted())
@@ -517,8 +521,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     }
     if (progress)
         fprintf(stderr, "\r\033[K");
-    if (!rc && t.failed)
-        rc = cli_error("%s: write failed: %s", out_path, strerror(errno));
+    if (!rc && !t.failed && to_stdout && fflush(t.fp) != 0)
+        t.failed = errno ? errno : EIO;
+    /* a write that failed (it stopped the labeling, rc 1 unsaid) is said here */
+    if (t.failed == EPIPE && to_stdout)
+        rc = READER_GONE; /* the cuts' temporary files are removed below */
+    else if (t.failed)
+        rc = cli_error("%s: write failed: %s", out_path, strerror(t.failed));
     /* the cut's own error (a write failure stopped the labeling) is said here */
     for (int c = 0; c < 2; c++)
         if (t.cuts[c] && (!rc || (t.cut_failed >> c & 1)))
@@ -718,7 +727,7 @@ static void run_stop(void *user)
 }
 
 /* Labels input i into its outputs, named after it in their folders (made as
- * the input's name needs). 0, or 1 (said). */
+ * the input's name needs). 0, 1 (said), or READER_GONE. */
 static int run_input(void *user, int i)
 {
     label_run *r = user;
@@ -805,13 +814,7 @@ static int run_jobs(label_run *run, int nin)
         jobs.finish = run_finish;
     }
     /* a reader gone (`| head`) fails the copy, which ends the workers */
-    struct sigaction ign = {.sa_handler = SIG_IGN}, prev_pipe;
-    sigaction(SIGPIPE, &ign, &prev_pipe);
-    int rc = cli_jobs_run(&jobs, nin, a->jobs, !a->quiet && isatty(STDERR_FILENO));
-    sigaction(SIGPIPE, &prev_pipe, NULL);
-    if (run->broken_pipe)
-        raise(SIGPIPE);
-    return rc;
+    return cli_jobs_run(&jobs, nin, a->jobs, !a->quiet && isatty(STDERR_FILENO));
 }
 
 static int by_name(const void *x, const void *y)
@@ -899,25 +902,39 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         sl_model_free(m);
         return 1;
     }
+    /* A reader gone (`| head`) makes writes fail with EPIPE rather than
+     * SIGPIPE kill the command half way, which left a cut's temporary file
+     * behind (and GStreamer's network sources ignore SIGPIPE for the whole
+     * process): the outputs are cleaned up, then the command ends as SIGPIPE
+     * ends one (status 141, nothing said). */
+    struct sigaction ign = {.sa_handler = SIG_IGN}, prev_pipe;
+    sigaction(SIGPIPE, &ign, &prev_pipe);
     if (a.jobs > 1 && nin > 1) {
         rc = run_jobs(&run, nin);
-        sl_model_free(m);
-        return rc;
-    }
-    run.progress = !a.quiet && isatty(STDERR_FILENO);
-    for (int i = 0; i < nin; i++) {
-        if (run_input(&run, i))
-            rc = 1;
-        if (cli_input_interrupted()) {
-            if (i + 1 < nin) {
-                cli_error("interrupted: %d more input%s not labelled", nin - 1 - i, nin - 1 - i > 1 ? "s" : "");
-                rc = 130; /* as a shell reports an end by SIGINT */
+    } else {
+        run.progress = !a.quiet && isatty(STDERR_FILENO);
+        for (int i = 0; i < nin && !run.broken_pipe; i++) {
+            int one = run_input(&run, i);
+            run.broken_pipe = one == READER_GONE;
+            if (one)
+                rc = 1;
+            if (cli_input_interrupted()) {
+                if (i + 1 < nin) {
+                    cli_error("interrupted: %d more input%s not labelled", nin - 1 - i,
+                              nin - 1 - i > 1 ? "s" : "");
+                    rc = 130; /* as a shell reports an end by SIGINT */
+                }
+                break;
             }
-            break;
         }
+        run_stop(&run);
     }
-    run_stop(&run);
+    sigaction(SIGPIPE, &prev_pipe, NULL);
     sl_model_free(m);
+    if (run.broken_pipe) {
+        raise(SIGPIPE); /* returns only where SIGPIPE was ignored before the command */
+        rc = cli_error("standard output: write failed: %s", strerror(EPIPE));
+    }
     return rc;
 }
 

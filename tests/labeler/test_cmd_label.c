@@ -18,6 +18,7 @@
 #include <arpa/inet.h>
 #include <netinet/in.h>
 #include <sys/ioctl.h>
+#include <sys/prctl.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -517,6 +518,7 @@ static pid_t spawn_label(const char *const *args, int how, int *to_child, int *f
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
+        signal(SIGPIPE, SIG_DFL); /* as a shell starts a command, whatever the test's */
         if (how & SPAWN_NOHUP)
             signal(SIGHUP, SIG_IGN);
         if (how & SPAWN_OWN_GROUP)
@@ -566,12 +568,26 @@ static void write_all(int fd, const void *p, size_t len)
     }
 }
 
+/* `seqlabel label ARGS` with no reader of its standard output from the start
+ * (`| head` gone): it must end by SIGPIPE, as commands do, saying nothing. */
+static void expect_reader_gone(const char *const *args)
+{
+    int to, from, st = 0;
+    pid_t pid = spawn_label(args, 0, &to, &from);
+    close(from);
+    close(to);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGPIPE)
+        fail_msg("%s with its reader gone: exit %d, not SIGPIPE", args[0],
+                 WIFEXITED(st) ? WEXITSTATUS(st) : -WTERMSIG(st));
+}
 
 /* Labels reach standard output as they become final, not when the input ends
  * (`arecord | seqlabel label -`): with the input pipe still open after LIVE_IN
  * samples, every frame the library completes from the whole tenths of a second
  * among them (the command reads live input 0.1 s at a time) is readable, and
- * the whole output is the one of the same samples read from a file. */
+ * the whole output is the one of the same samples read from a file. With no
+ * reader left the command ends by SIGPIPE, its cut's temporary file removed. */
 static void test_stdout_live(void **state)
 {
     (void)state;
@@ -619,6 +635,13 @@ static void test_stdout_live(void **state)
     free(whole);
     free(xq);
     free(s16);
+    /* its reader gone, the command ends by SIGPIPE once it has removed the
+     * cut's temporary file (SIGPIPE itself used to end it before: left behind) */
+    sh("mkdir gone");
+    const char *cut[] = {"in.wav", "--model", "m.slm", "--format", "frames", "--target",
+                         "music", "--cut", "gone/c.wav", NULL};
+    expect_reader_gone(cut);
+    sh("test -z \"$(ls -A gone)\"");
 }
 
 /* Starts `seqlabel label ARGS...`, writes `len` bytes of `data` to it, waits
@@ -1422,11 +1445,13 @@ static pid_t serve_http(int *port)
     if (pid == 0) {
         setpgid(0, 0);
         signal(SIGPIPE, SIG_IGN);
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* a test that fails leaves no server running */
         for (;;) {
             int c = accept(l, NULL, NULL);
             if (c < 0)
                 continue;
             if (fork() == 0) {
+                prctl(PR_SET_PDEATHSIG, SIGKILL);
                 close(l);
                 http_answer(c);
                 _exit(0);
@@ -1527,7 +1552,8 @@ static void test_gstreamer_input(void **state)
 }
 
 /* Network streams: a file served over HTTP is labelled as the file is, byte for
- * byte; a stream that stalls is ended by Ctrl-C, its labels kept; a missing one
+ * byte; a stream that stalls is ended by Ctrl-C, its labels kept; one whose
+ * reader is gone ends by SIGPIPE, as from a file; a missing one
  * (404) and a server that is not there are errors that name the URI and why. */
 static void test_http_input(void **state)
 {
@@ -1547,6 +1573,11 @@ static void test_http_input(void **state)
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/stall/media/in.mka", port);
     const char *stall[] = {uri, "--model", "m.slm", "--format", "frames", NULL};
     interrupt_stalled(stall, "", 0);
+    /* GStreamer's HTTP source ignores SIGPIPE for the process: the command still
+     * ends by it when its reader is gone, as with any other input */
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d/media/in.mka", port);
+    const char *gone[] = {uri, "--model", "m.slm", "--format", "frames", NULL};
+    expect_reader_gone(gone);
     snprintf(args, sizeof args, "http://127.0.0.1:%d/nosuch.mka --model m.slm", port);
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/nosuch.mka: GStreamer cannot read or decode "
              "this stream: Not Found", port);
