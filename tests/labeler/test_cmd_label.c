@@ -1755,6 +1755,12 @@ static void test_bad_inputs(void **state)
     fclose(f);
     /* A missing input names the file and leaves an existing output untouched. */
     expect_error("missing.wav --model m.slm -o keep.txt", 1, "missing.wav");
+    /* A write that fails is said, also one that stops the labelling half way
+     * (frames: more than stdio's buffer before the end) */
+    expect_error("in.wav --model m.slm --format frames -o /dev/full", 1,
+                 "/dev/full: write failed: No space left on device");
+    expect_error("in.wav --model m.slm -o /dev/full", 1,
+                 "/dev/full: write failed: No space left on device");
     char *k = slurp("keep.txt");
     assert_string_equal(k, "keep\n");
     free(k);
