@@ -146,6 +146,11 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         return NULL;
     if (opt->raw_encoding == SL_RAW_G722)
         return sl_g722_open(path, name, info, g722, err, errlen);
+    /* a FIFO named as GStreamer's media (`mkfifo talk.mka`): what libsndfile
+     * would read of it first is gone for GStreamer, so it goes there at once */
+    if (!is_stdin && !*seekable && !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE &&
+        sl_audio_name_known(path) == 2)
+        return sl_media_open(path, name, opt, info, media, err, errlen);
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
     if (!sf) {
@@ -162,11 +167,15 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             sf = sl_media_open(path, name, opt, info, media, err, errlen);
             *seekable = 0;
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
+            /* what libsndfile read of a pipe is gone: GStreamer must have it whole */
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
                       "(headerless samples: give their encoding and rate, --raw-format and "
                       "--raw-rate%s)", name,
                       is_stdin ? "; other media: read standard input as fd://0, which "
-                                 "GStreamer decodes" : "");
+                                 "GStreamer decodes"
+                      : !*seekable ? "; other media through a FIFO: name it .mka, .mp4, "
+                                     "... or give it on standard input as fd://0, which "
+                                     "GStreamer decodes" : "");
         else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
             sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
         else if (is_stdin && !*seekable)

@@ -481,7 +481,8 @@ static void sh_ok(const char *what)
 /* What libsndfile does not read, GStreamer decodes: FLAC in Matroska, alone and
  * beside a video track, gives exactly the WAV's samples, at its own rate and
  * channels and resampled (the length unknown until the end, as a pipe's, and
- * no format libsndfile writes); a video without sound, a file GStreamer cannot
+ * no format libsndfile writes), also through a FIFO named as such media; a
+ * video without sound, a file GStreamer cannot
  * type and, with no_gstreamer, any such file are refused, named. */
 static void test_gstreamer_decodes(void **state)
 {
@@ -519,6 +520,20 @@ static void test_gstreamer_decodes(void **state)
             sl_audio_close(r);
             assert_same_samples(got, got_n, want, want_n);
         }
+    /* through a FIFO: named as GStreamer's media, the same samples; named
+     * otherwise, refused with the way round (libsndfile has read its start) */
+    {
+        long want_n, got_n;
+        float *want = read_path(wav, NULL, 0, 1000, &want_n);
+        sh_ok("mkfifo fifo.mka fifo.x && (timeout 60 cat g.mka > fifo.mka 2>/dev/null &) && "
+              "(timeout 60 cat g.mka > fifo.x 2>/dev/null &)");
+        float *got = read_path(tmp_path("fifo.mka"), NULL, 0, 1000, &got_n);
+        assert_same_samples(got, got_n, want, want_n);
+        expect_open_error(tmp_path("fifo.x"), "fifo.x: not an audio file in a format libsndfile "
+                          "reads (headerless samples: give their encoding and rate, --raw-format "
+                          "and --raw-rate; other media through a FIFO: name it .mka, .mp4, ... "
+                          "or give it on standard input as fd://0");
+    }
     /* AAC in MP4 (gstreamer1.0-libav decodes it): lossy, so its length and level */
     sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! voaacenc ! "
           "mp4mux ! filesink location=g.m4a");
