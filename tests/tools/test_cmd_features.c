@@ -216,7 +216,8 @@ static void assert_npy_equals(const char *npy, const frames_buf *ref)
     free(data);
 }
 
-/* Default settings at the file's own rate: bit-identical to the library. */
+/* Default settings at the file's own rate: bit-identical to the library, also
+ * for the same samples in Matroska, which GStreamer decodes. */
 static void test_npy_default(void **state)
 {
     (void)state;
@@ -233,6 +234,14 @@ static void test_npy_default(void **state)
         .frame_length_ms = 25, .frame_shift_ms = 10}, n));
     assert_int_equal(ref.rows, 1 + (n - 400) / 160);
     assert_npy_equals(out_path("a.npy"), &ref);
+    /* the same samples as FLAC in Matroska, which GStreamer decodes */
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "gst-launch-1.0 -q filesrc location='%s' ! wavparse ! audioconvert ! "
+             "flacenc ! matroskamux ! filesink location='%s'", wav, in_path("speechlike.mka"));
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", in_path("speechlike.mka"),
+                         out_path("mka.npy")), 0);
+    assert_npy_equals(out_path("mka.npy"), &ref);
     free(ref.data);
     free(pcm);
 }
