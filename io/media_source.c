@@ -65,13 +65,15 @@ static void on_no_more_pads(GstElement *decode, gpointer user)
     GstPad *to = gst_element_get_static_pad(s->convert, "sink");
     if (!gst_pad_is_linked(to)) {
         g_atomic_int_set(&s->no_such, s->audio_pads > 0);
-        gst_element_post_message(decode, gst_message_new_error(GST_OBJECT(decode),
-            s->audio_pads == 0
-                ? g_error_new_literal(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                                      "it holds no audio stream that can be decoded")
-                : g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
-                              "holds %d audio stream(s), so no audio stream %d",
-                              s->audio_pads, s->want), NULL));
+        GError *e = s->audio_pads == 0
+            ? g_error_new_literal(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
+                                  "it holds no audio stream that can be decoded")
+            : g_error_new(GST_STREAM_ERROR, GST_STREAM_ERROR_WRONG_TYPE,
+                          "holds %d audio stream(s), so no audio stream %d", s->audio_pads,
+                          s->want);
+        /* the message copies the error */
+        gst_element_post_message(decode, gst_message_new_error(GST_OBJECT(decode), e, NULL));
+        g_error_free(e);
     }
     gst_object_unref(to);
     s->audio_pads = 0; /* a chained file's next part counts its own */
