@@ -603,6 +603,10 @@ typedef struct {
     int channel;            /* the channel labelled (1-based; sl_audio_options.channel):
                                RTTM's channel column (0: 1) and the summary's
                                "channel"; 0 after sl_label_writer_init */
+    int64_t utc_origin_us;  /* when frame 0 began, in microseconds since the Unix
+                               epoch: JSON Lines and the summary then give times as
+                               UTC too ("utc"; "start_utc", "end_utc"), ISO 8601;
+                               0 after sl_label_writer_init: they do not */
 } sl_label_writer;
 
 /* Fills the writer from a model (class names, rate, hop); file_id may be NULL

@@ -7,6 +7,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 
 #include "seqlabel.h"
 #include "common/text.h"
@@ -81,6 +82,22 @@ static void put_vtt_text(sl_text *t, const char *s)
 static double frame_time(const sl_label_writer *w, int64_t frame)
 {
     return (double)frame * (double)w->hop / (double)w->sample_rate;
+}
+
+/* With a UTC origin: `,"key":"2026-12-05T10:00:00.070000Z"`, frame's start. */
+static void put_utc(sl_text *t, const sl_label_writer *w, const char *key, int64_t frame)
+{
+    if (!w->utc_origin_us)
+        return;
+    int64_t us = w->utc_origin_us + frame * w->hop * 1000000 / w->sample_rate;
+    int64_t s = us / 1000000 - (us % 1000000 < 0); /* floor: before 1970 too */
+    time_t tt = (time_t)s;
+    struct tm tm;
+    if (!gmtime_r(&tt, &tm))
+        return;
+    sl_text_put(t, ",\"%s\":\"%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ\"", key, tm.tm_year + 1900,
+                tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
+                (long long)(us - s * 1000000));
 }
 
 static int valid(const sl_label_writer *w, char *buf, size_t len)
@@ -158,7 +175,9 @@ int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64
             sl_text_put(&t, "\t%.9g", probs[k]);
         sl_text_put(&t, "\n");
     } else {
-        sl_text_put(&t, "{\"frame\":%lld,\"time\":%.6f,\"label\":", (long long)index, frame_time(w, index));
+        sl_text_put(&t, "{\"frame\":%lld,\"time\":%.6f", (long long)index, frame_time(w, index));
+        put_utc(&t, w, "utc", index);
+        sl_text_put(&t, ",\"label\":");
         sl_text_json_string(&t, w->class_names[label]);
         sl_text_put(&t, ",\"confidence\":%.9g,\"probs\":{", confidence);
         for (int k = 0; k < w->n_classes; k++) {
@@ -200,7 +219,10 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
         sl_text_put(&t, "\n\n");
         break;
     case SL_FORMAT_JSONL:
-        sl_text_put(&t, "{\"start\":%.6f,\"end\":%.6f,\"label\":", t0, t1);
+        sl_text_put(&t, "{\"start\":%.6f,\"end\":%.6f", t0, t1);
+        put_utc(&t, w, "start_utc", start);
+        put_utc(&t, w, "end_utc", end);
+        sl_text_put(&t, ",\"label\":");
         sl_text_json_string(&t, w->class_names[label]);
         sl_text_put(&t, ",\"confidence\":%.9g,\"start_frame\":%lld,\"end_frame\":%lld}\n", mean_confidence,
             (long long)start, (long long)end);
@@ -324,7 +346,9 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
     sl_text_json_string(&t, w->file_id);
     if (w->channel > 0)
         sl_text_put(&t, ",\"channel\":%d", w->channel);
-    sl_text_put(&t, ",\"duration\":%.6f,\"classes\":{", duration);
+    sl_text_put(&t, ",\"duration\":%.6f", duration);
+    put_utc(&t, w, "start_utc", 0);
+    sl_text_put(&t, ",\"classes\":{");
     int first = 1;
     for (int k = 0; k < w->n_classes; k++) {
         if (w->skip[k])

@@ -84,6 +84,11 @@ static void usage(FILE *fp)
         "    summary               a JSON line per input when it ends: its duration and\n"
         "                          each class's seconds, share and segments\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
+        "  --time-origin T         jsonl and summary: times as UTC too (\"utc\",\n"
+        "                          \"start_utc\", \"end_utc\"), T being when the input\n"
+        "                          began: now (when it is opened: live input, a radio\n"
+        "                          stream), @SECONDS since 1970, or ISO 8601 with its\n"
+        "                          zone (2026-12-05T10:00:00Z, ...T11:00:00+01:00)\n"
         "  --skip LIST             segment formats: leave out segments of these classes\n"
         "                          (e.g. silence, or silence,noise; textgrid: empty\n"
         "                          intervals; summary: not listed)\n"
@@ -171,7 +176,7 @@ static void usage(FILE *fp)
 }
 
 enum {
-    OPT_FORMAT = 256, OPT_SEGMENTS, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
+    OPT_FORMAT = 256, OPT_SEGMENTS, OPT_TIME_ORIGIN, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
@@ -183,6 +188,7 @@ static const struct option long_opts[] = {
     {"output", required_argument, NULL, 'o'},
     {"format", required_argument, NULL, OPT_FORMAT},
     {"segments", no_argument, NULL, OPT_SEGMENTS},
+    {"time-origin", required_argument, NULL, OPT_TIME_ORIGIN},
     {"skip", required_argument, NULL, OPT_SKIP},
     {"only", required_argument, NULL, OPT_ONLY},
     {"model", required_argument, NULL, OPT_MODEL},
@@ -230,6 +236,8 @@ typedef struct {
     int cut_silence;
     sl_label_format format;
     int segments, quiet, jobs;
+    int utc_now;           /* --time-origin now: each input's own opening */
+    int64_t utc_origin_us; /* --time-origin otherwise (0: none) */
     sl_labeler_config cfg;
     sl_audio_options audio;
     unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only, read once: 1 for a class left out */
@@ -430,6 +438,12 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     t.w.channel = a->audio.channel;
     const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
     t.w.jsonl_segments = a->segments;
+    t.w.utc_origin_us = a->utc_origin_us;
+    if (a->utc_now) {
+        struct timespec now;
+        clock_gettime(CLOCK_REALTIME, &now);
+        t.w.utc_origin_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
+    }
     t.cap = 4096;
     t.buf = malloc(t.cap);
     cli_output out;
@@ -576,6 +590,11 @@ static int parse_args(int argc, char **argv, label_args *a)
                                  "webvtt, summary", optarg), -1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
+        case OPT_TIME_ORIGIN:
+            a->utc_now = !strcmp(optarg, "now");
+            if (!a->utc_now && cli_parse_utc("--time-origin", optarg, &a->utc_origin_us))
+                return -1;
+            break;
         case OPT_SKIP: a->skip = optarg; break;
         case OPT_ONLY: a->only = optarg; break;
         case OPT_MODEL: a->model_path = optarg; break;
@@ -879,6 +898,10 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
+    if (!rc && (a.utc_now || a.utc_origin_us) && a.format != SL_FORMAT_JSONL &&
+        a.format != SL_FORMAT_SUMMARY)
+        rc = cli_error("--time-origin: %s has no place for UTC times (jsonl and summary have)",
+                       sl_label_format_name(a.format));
     if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */
         sl_label_writer w;
         sl_label_writer_init(&w, a.format, m, NULL);

@@ -22,6 +22,7 @@
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -1013,6 +1014,64 @@ static void test_skip_and_only(void **state)
     expect_error("in.wav --model m.slm --only speech --skip music", 2, "one or the other");
 }
 
+/* --time-origin: every segment's start_utc (read back with strptime and timegm)
+ * is the origin plus its start, the first one hand-written; the origin's
+ * forms agree; `now` lies between the clock read before and after the run;
+ * the summary's start_utc is the origin; bad moments and formats with no place
+ * for UTC times are refused. */
+static void test_time_origin(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm --format jsonl --segments "
+                               "--time-origin 2026-12-05T11:00:00.5+01:00 -o tz.jsonl"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format jsonl --segments "
+                               "--time-origin @1796464800.5 -o at.jsonl"), 0);
+    sh("cmp tz.jsonl at.jsonl");
+    char *text = slurp("tz.jsonl");
+    assert_non_null(strstr(text, "{\"start\":0.000000,\"end\":"));
+    assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T10:00:00.500000Z\","));
+    int lines = 0;
+    for (const char *p = text; (p = strstr(p, "\"start\":")) != NULL; p++, lines++) {
+        double start = atof(p + 8);
+        const char *u = strstr(p, "\"start_utc\":\"");
+        assert_non_null(u);
+        struct tm tm = {0};
+        const char *rest = strptime(u + 13, "%Y-%m-%dT%H:%M:%S", &tm);
+        assert_non_null(rest);
+        double got = (double)timegm(&tm) + atof(rest); /* ".500000Z" */
+        assert_true(fabs(got - (1796464800.5 + start)) < 1e-6);
+    }
+    assert_true(lines > 1);
+    free(text);
+    struct timespec before, after;
+    clock_gettime(CLOCK_REALTIME, &before);
+    assert_int_equal(run_label("in.wav --model m.slm --format jsonl --time-origin now -o now.jsonl"),
+                     0);
+    clock_gettime(CLOCK_REALTIME, &after);
+    text = slurp("now.jsonl");
+    const char *u = strstr(text, "\"utc\":\"");
+    assert_non_null(u);
+    struct tm tm = {0};
+    const char *rest = strptime(u + 7, "%Y-%m-%dT%H:%M:%S", &tm);
+    assert_non_null(rest);
+    double got = (double)timegm(&tm) + atof(rest);
+    assert_true(got >= before.tv_sec + before.tv_nsec * 1e-9 - 1e-6 &&
+                got <= after.tv_sec + after.tv_nsec * 1e-9);
+    free(text);
+    assert_int_equal(run_label("in.wav --model m.slm --format summary "
+                               "--time-origin 2026-12-05T10:00:00Z -o tz.json"), 0);
+    text = slurp("tz.json");
+    assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T10:00:00.000000Z\",\"classes\":"));
+    free(text);
+    expect_error("in.wav --model m.slm --format jsonl --time-origin 2026-12-05T10:00:00", 2,
+                 "--time-origin: '2026-12-05T10:00:00' is not a moment: @SECONDS since 1970, or "
+                 "ISO 8601 with its zone");
+    expect_error("in.wav --model m.slm --format jsonl --time-origin 2026-02-30T10:00:00Z", 2,
+                 "is not a moment");
+    expect_error("in.wav --model m.slm --format rttm --time-origin now", 2,
+                 "--time-origin: rttm has no place for UTC times (jsonl and summary have)");
+}
+
 /* --format summary against the command's own segments (the Audacity track of
  * the same run) and frames: each class's seconds the sum of its segments, its
  * segments counted, the duration the frames'; several inputs a line each. */
@@ -1859,6 +1918,7 @@ int main(void)
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),
         cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_time_origin),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),

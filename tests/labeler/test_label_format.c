@@ -103,6 +103,37 @@ static void test_jsonl(void **state)
                              "\"confidence\":0.5,\"start_frame\":12,\"end_frame\":150}\n");
 }
 
+/* A UTC origin (2026-12-31T23:59:59Z is 1798761599 s after the epoch): each time
+ * also as UTC, across a day, month and year, microseconds kept; before 1970 too. */
+static void test_jsonl_utc(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_JSONL);
+    w.utc_origin_us = 1798761599LL * 1000000 + 250;
+    char buf[512];
+    sl_label_format_frame(&w, buf, sizeof buf, 7, 0, 0.125f, probs);
+    assert_string_equal(buf, "{\"frame\":7,\"time\":0.070000,\"utc\":\"2026-12-31T23:59:59.070250Z\","
+                             "\"label\":\"silence\",\"confidence\":0.125,\"probs\":{\"silence\":0.125,"
+                             "\"speech\":0.75,\"say \\\"hi\\\"\\\\\":0.125}}\n");
+    w.jsonl_segments = 1;
+    sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f);
+    assert_string_equal(buf, "{\"start\":0.120000,\"end\":1.500000,"
+                             "\"start_utc\":\"2026-12-31T23:59:59.120250Z\","
+                             "\"end_utc\":\"2027-01-01T00:00:00.500250Z\",\"label\":\"speech\","
+                             "\"confidence\":0.5,\"start_frame\":12,\"end_frame\":150}\n");
+    w.utc_origin_us = -1500000; /* 1969-12-31T23:59:58.5Z */
+    sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
+    assert_non_null(strstr(buf, "\"start_utc\":\"1969-12-31T23:59:58.500000Z\","
+                                "\"end_utc\":\"1969-12-31T23:59:59.500000Z\""));
+    writer(&w, SL_FORMAT_SUMMARY);
+    w.utc_origin_us = 1796464800LL * 1000000; /* 2026-12-05T10:00:00Z */
+    const sl_frame_segment seg = {0, 50, 1};
+    sl_label_format_summary(&w, buf, sizeof buf, &seg, 1, 50);
+    assert_non_null(strstr(buf, "\"duration\":0.500000,\"start_utc\":\"2026-12-05T10:00:00.000000Z\","
+                                "\"classes\":{"));
+}
+
 static void test_rttm(void **state)
 {
     (void)state;
@@ -254,6 +285,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),   cmocka_unit_test(test_audacity),
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
+        cmocka_unit_test(test_jsonl_utc),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
         cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
     };
