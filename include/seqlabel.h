@@ -609,6 +609,14 @@ typedef struct {
                                0 after sl_label_writer_init: they do not */
 } sl_label_writer;
 
+/* A moment for sl_label_writer.utc_origin_us, in microseconds since the Unix
+ * epoch: "@SECONDS" (fractions too, as date(1) takes them) or ISO 8601 with its
+ * zone ("2026-12-05T10:00:00Z", "2026-12-05T11:00:00.25+01:00"). 0, or -1 for
+ * anything else (no zone, February 30th, ...): say it with SL_UTC_FORMS. */
+int sl_parse_utc(const char *s, int64_t *us);
+#define SL_UTC_FORMS "not a moment: @SECONDS since 1970, or ISO 8601 with its zone " \
+                     "(2026-12-05T10:00:00Z, 2026-12-05T11:00:00.5+01:00)"
+
 /* Fills the writer from a model (class names, rate, hop); file_id may be NULL
  * ("-" is used then). */
 void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_model *m,

@@ -47,6 +47,7 @@ enum {
   PROP_SKIP_CLASSES,
   PROP_ONLY_CLASSES,
   PROP_CHANNEL,
+  PROP_TIME_ORIGIN,
   PROP_LATENCY,
 };
 
@@ -240,6 +241,10 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
     case PROP_CHANNEL:
       p->channel = g_value_get_int (value);
       break;
+    case PROP_TIME_ORIGIN:
+      g_free (p->time_origin);
+      p->time_origin = g_value_dup_string (value);
+      break;
     default:
       G_OBJECT_WARN_INVALID_PROPERTY_ID (object, prop_id, pspec);
       break;
@@ -318,6 +323,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_CHANNEL:
       g_value_set_int (value, p->channel);
+      break;
+    case PROP_TIME_ORIGIN:
+      g_value_set_string (value, p->time_origin);
       break;
     case PROP_LATENCY:
       g_value_set_uint64 (value, self->latency);
@@ -624,6 +632,7 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.target_class);
   g_free (self->props.skip_classes);
   g_free (self->props.only_classes);
+  g_free (self->props.time_origin);
   g_array_free (self->document_segs, TRUE);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
@@ -789,6 +798,12 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "Segment formats on the labels pad: leave out the segments of these classes, "
           "e.g. \"silence\" or \"silence,noise\" (a gap event instead; textgrid: empty "
           "intervals); bus messages and metas keep every frame", NULL, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_TIME_ORIGIN,
+      g_param_spec_string ("time-origin", "Time origin",
+          "jsonl, jsonl-segments and summary on the labels pad: times as UTC too (\"utc\", "
+          "\"start_utc\", \"end_utc\", ISO 8601), stream time 0 being this moment: \"now\" "
+          "(when the stream's first audio arrives), \"@SECONDS\" since 1970, or ISO 8601 with "
+          "its zone, e.g. \"2026-12-05T10:00:00Z\"", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_ONLY_CLASSES,
       g_param_spec_string ("only-classes", "Only classes",
           "Segment formats on the labels pad: only the segments of these classes, e.g. "

@@ -75,6 +75,7 @@ typedef struct {
   gchar *skip_classes;     /* labels pad: "class,..." whose segments are left out */
   gchar *only_classes;     /* ... or the only ones kept (one of the two) */
   gint channel;            /* 0: the mean of the channels; k: channel k alone */
+  gchar *time_origin;      /* labels pad: "now", "@SECONDS" or ISO 8601: UTC times too */
 } GstSeqLabelSettings;
 
 struct _GstSeqLabel {
@@ -110,6 +111,8 @@ struct _GstSeqLabel {
   gboolean run_started;
   GstClockTime base_ts;     /* buffer time of the run's sample 0 */
   gint64 frame_offset;      /* run frame 0 is stream frame frame_offset */
+  gboolean utc_now;         /* time-origin=now: the writer's origin is set when the
+                               stream's first run starts */
   guint64 run_samples;      /* samples pushed in this run */
 
   /* what one push produced (reused, grows only) */

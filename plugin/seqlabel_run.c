@@ -150,6 +150,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   p.target_class = g_strdup (self->props.target_class);
   p.skip_classes = g_strdup (self->props.skip_classes);
   p.only_classes = g_strdup (self->props.only_classes);
+  p.time_origin = g_strdup (self->props.time_origin);
   format = self->label_format;
   gate = self->gate;
   GST_OBJECT_UNLOCK (self);
@@ -198,6 +199,23 @@ gst_seqlabel_open (GstSeqLabel * self)
   sl_label_writer_init (&writer, library_format (format), self->model, NULL);
   writer.channel = p.channel;
   writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
+  self->utc_now = FALSE;
+  if (p.time_origin && p.time_origin[0]) {
+    if (format != GST_SEQLABEL_FORMAT_JSONL && format != GST_SEQLABEL_FORMAT_JSONL_SEGMENTS &&
+        format != GST_SEQLABEL_FORMAT_SUMMARY) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: time-origin: label-format %s has no place for UTC times (jsonl, "
+              "jsonl-segments and summary have)", sl_label_format_name (writer.format)),
+          (NULL));
+      goto out;
+    }
+    self->utc_now = strcmp (p.time_origin, "now") == 0;
+    if (!self->utc_now && sl_parse_utc (p.time_origin, &writer.utc_origin_us) != 0) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: time-origin \"%s\" is %s", p.time_origin, SL_UTC_FORMS), (NULL));
+      goto out;
+    }
+  }
   skip = p.skip_classes && p.skip_classes[0];
   only = p.only_classes && p.only_classes[0];
   if (skip && only) {
@@ -238,6 +256,7 @@ out:
   g_free (p.target_class);
   g_free (p.skip_classes);
   g_free (p.only_classes);
+  g_free (p.time_origin);
   return ok;
 }
 
@@ -616,6 +635,9 @@ start_run (GstSeqLabel * self, GstClockTime ts)
       (guint64) self->hop * GST_SECOND) : 0;
   self->run_samples = 0;
   self->run_started = TRUE;
+  if (self->utc_now && self->writer.utc_origin_us == 0)        /* stream time 0, now */
+    self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
+        G_USEC_PER_SEC / self->rate;
   GST_DEBUG_OBJECT (self, "run starts at %" GST_TIME_FORMAT ", stream frame %"
       G_GINT64_FORMAT, GST_TIME_ARGS (ts), self->frame_offset);
   /* lets a sink on the labels pad preroll before the first label exists */

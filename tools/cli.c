@@ -1,15 +1,12 @@
 #include "tools/cli.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <libgen.h>
-#include <math.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 /* The temporary output files of this process, removed if a signal ends it
@@ -129,47 +126,9 @@ int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out)
 
 int cli_parse_utc(const char *opt, const char *s, int64_t *us)
 {
-    struct tm tm = {0};
-    int n = 0, zh = 0, zm = 0;
-    char sign = 0;
-    const char *p = s;
-    if (*p == '@') { /* seconds since the epoch, as date(1) takes them */
-        double v;
-        char *end;
-        errno = 0;
-        v = strtod(p + 1, &end);
-        if (!errno && end != p + 1 && *end == '\0' && fabs(v) < 1e11) {
-            *us = llround(v * 1e6);
-            return 0;
-        }
-    } else if (sscanf(p, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                      &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) == 6 && n == 19) {
-        p += n;
-        int64_t frac = 0, scale = 1000000;
-        if (*p == '.' && isdigit((unsigned char)p[1]))
-            for (p++; isdigit((unsigned char)*p); p++)
-                if (scale > 1)
-                    frac += (*p - '0') * (scale /= 10);
-        if (*p == 'Z' && p[1] == '\0')
-            sign = '+';
-        else if ((*p == '+' || *p == '-') && (sscanf(p + 1, "%2d:%2d%n", &zh, &zm, &n) == 2 ||
-                                             sscanf(p + 1, "%2d%2d%n", &zh, &zm, &n) == 2) &&
-                 p[1 + n] == '\0' && zh < 24 && zm < 60)
-            sign = *p;
-        tm.tm_year -= 1900;
-        tm.tm_mon -= 1;
-        struct tm given = tm;
-        time_t t = sign ? timegm(&tm) : (time_t)-1;
-        /* timegm normalises: February 30th comes back as March, so refused */
-        if (sign && tm.tm_year == given.tm_year && tm.tm_mon == given.tm_mon &&
-            tm.tm_mday == given.tm_mday && tm.tm_hour == given.tm_hour &&
-            tm.tm_min == given.tm_min && tm.tm_sec == given.tm_sec) {
-            *us = ((int64_t)t - (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60)) * 1000000 + frac;
-            return 0;
-        }
-    }
-    cli_error("%s: '%s' is not a moment: @SECONDS since 1970, or ISO 8601 with its zone "
-              "(2026-12-05T10:00:00Z, 2026-12-05T11:00:00.5+01:00)", opt, s);
+    if (sl_parse_utc(s, us) == 0)
+        return 0;
+    cli_error("%s: '%s' is %s", opt, s, SL_UTC_FORMS);
     return -1;
 }
 

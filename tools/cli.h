@@ -25,9 +25,7 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out);
 int cli_parse_float(const char *opt, const char *s, double lo, double hi, double *out);
-/* A moment as microseconds since the Unix epoch: "@SECONDS" (fractions too) or
- * ISO 8601 with its zone, "2026-12-05T10:00:00Z", "...T11:00:00.25+01:00".
- * Otherwise prints an error naming the option and returns -1. */
+/* sl_parse_utc, or an error naming the option and -1. */
 int cli_parse_utc(const char *opt, const char *s, int64_t *us);
 
 /* Output written to a temporary file beside the destination and renamed into

@@ -103,6 +103,36 @@ static void test_jsonl(void **state)
                              "\"confidence\":0.5,\"start_frame\":12,\"end_frame\":150}\n");
 }
 
+/* Moments as sl_parse_utc reads them, against hand-computed epoch times
+ * (2026-12-05T10:00:00Z is 1796464800 s after the epoch); what is not one. */
+static void test_parse_utc(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *s;
+        int64_t us;
+    } ok[] = {{"2026-12-05T10:00:00Z", 1796464800000000LL},
+              {"2026-12-05T11:00:00.5+01:00", 1796464800500000LL},
+              {"2026-12-05T05:30:00.000001-0430", 1796464800000001LL},
+              {"@1796464800.25", 1796464800250000LL},
+              {"@-1.5", -1500000},
+              {"1969-12-31T23:59:58.5Z", -1500000}};
+    for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
+        int64_t us = 0;
+        assert_int_equal(sl_parse_utc(ok[i].s, &us), 0);
+        assert_int_equal(us, ok[i].us);
+    }
+    static const char *const bad[] = {"2026-12-05T10:00:00", "2026-02-30T10:00:00Z",
+                                      "2026-13-05T10:00:00Z", "2026-12-05T10:00:00Zx",
+                                      "2026-12-05 10:00:00Z", "2026-12-05T10:00:00+25:00",
+                                      "@", "@1e12", "@x", "now", ""};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
+        int64_t us = 7;
+        assert_int_equal(sl_parse_utc(bad[i], &us), -1);
+        assert_int_equal(us, 7);
+    }
+}
+
 /* A UTC origin (2026-12-31T23:59:59Z is 1798761599 s after the epoch): each time
  * also as UTC, across a day, month and year, microseconds kept; before 1970 too. */
 static void test_jsonl_utc(void **state)
@@ -285,7 +315,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_parse),   cmocka_unit_test(test_audacity),
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
-        cmocka_unit_test(test_jsonl_utc),
+        cmocka_unit_test(test_jsonl_utc), cmocka_unit_test(test_parse_utc),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
         cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
     };

@@ -10,6 +10,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 #include <fcntl.h>
@@ -690,26 +691,29 @@ test_decoder_properties (void **state)
 }
 
 /* Unknown target class, bad min-durations, a missing model file, an unknown
- * class in skip-classes or only-classes: the element
+ * class in skip-classes or only-classes, a time-origin that is no moment (with
+ * jsonl) or one for a format with no place for it (audacity): the element
  * refuses to start with an error naming the setting and the value. */
 static void
 test_bad_settings (void **state)
 {
-  static const char *prop[5] = { "target-class", "min-durations", "model", "skip-classes",
-    "only-classes"
+  static const char *prop[7] = { "target-class", "min-durations", "model", "skip-classes",
+    "only-classes", "time-origin", "time-origin"
   };
-  static const char *val[5] = { "laughter", "speech=abc", "/nonexistent/m.slm", "noise,dog",
-    "cat"
+  static const char *val[7] = { "laughter", "speech=abc", "/nonexistent/m.slm", "noise,dog",
+    "cat", "2026-12-05T10:00:00", "now"
   };
   (void) state;
-  for (int i = 0; i < 5; i++) {
+  for (int i = 0; i < 7; i++) {
     GstElement *el = gst_element_factory_make ("seqlabel", NULL);
     GstBus *bus = gst_bus_new ();
     g_object_set (el, "model", pt_model_path (), NULL);
     g_object_set (el, prop[i], val[i], NULL);
+    if (i == 5)
+      gst_util_set_object_arg (G_OBJECT (el), "label-format", "jsonl");
     gst_element_set_bus (el, bus);
     assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
-    assert_error_mentions (bus, i == 2 ? "model" : prop[i], val[i]);
+    assert_error_mentions (bus, i == 2 ? "model" : prop[i], i == 6 ? "audacity" : val[i]);
     gst_element_set_state (el, GST_STATE_NULL);
     gst_element_set_bus (el, NULL);
     gst_object_unref (el);
@@ -877,7 +881,24 @@ test_labels_pad_audacity (void **state)
   free (x);
 }
 
-/* JSON Lines per frame: one buffer per frame, in order, each one object. */
+/* The UTC time of a JSON line's `key` ("utc": "2026-12-05T10:00:00.070000Z"),
+ * in seconds since the epoch, read by strptime and timegm. */
+static double
+utc_of (const gchar * text, const char *key)
+{
+  gchar *pattern = g_strdup_printf ("\"%s\":\"", key);
+  const char *u = strstr (text, pattern), *rest;
+  struct tm tm = { 0 };
+  assert_non_null (u);
+  rest = strptime (u + strlen (pattern), "%Y-%m-%dT%H:%M:%S", &tm);
+  assert_non_null (rest);
+  g_free (pattern);
+  return (double) timegm (&tm) + g_ascii_strtod (rest, NULL);
+}
+
+/* JSON Lines per frame: one buffer per frame, in order, each one object; with
+ * time-origin=now each frame's "utc" is its time after the moment the first
+ * audio came (between the clock read before and after). */
 static void
 test_labels_pad_jsonl (void **state)
 {
@@ -888,14 +909,18 @@ test_labels_pad_jsonl (void **state)
   GstHarness *hl;
   GstBuffer *b;
   int64_t got = 0;
+  double before, after, origin = 0;
   (void) state;
 
   gst_element_set_state (h->element, GST_STATE_NULL);
   gst_util_set_object_arg (G_OBJECT (h->element), "label-format", "jsonl");
+  g_object_set (h->element, "time-origin", "now", NULL);
   hl = gst_harness_new_with_element (h->element, NULL, "labels");
   gst_harness_play (h);
   gst_harness_set_src_caps_str (h, F32_CAPS);
+  before = g_get_real_time () / 1e6;
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  after = g_get_real_time () / 1e6;
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
   while ((b = gst_harness_try_pull (hl)) != NULL) {
@@ -903,12 +928,16 @@ test_labels_pad_jsonl (void **state)
     size_t len = strlen (text);
     assert_true (len > 2 && text[0] == '{' && text[len - 2] == '}' && text[len - 1] == '\n');
     assert_non_null (strstr (text, "\"label\""));
+    if (got == 0)
+      origin = utc_of (text, "utc");
+    assert_true (fabs (utc_of (text, "utc") - (origin + got * 0.01)) < 1e-6);
     assert_int_equal (GST_BUFFER_PTS (b), got * 10 * GST_MSECOND);
     g_free (text);
     gst_buffer_unref (b);
     got++;
   }
   assert_int_equal (got, expected_frames (N));
+  assert_true (origin >= before - 1e-6 && origin <= after);
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
   free (x);

@@ -349,7 +349,8 @@ test_seek (void **state)
 
 /* The labels pad written by filesink (no queue needed) is byte for byte the
  * file `seqlabel label` writes for the same file, in each format both have,
- * and with classes left out (skip-classes, only-classes: --skip, --only). */
+ * with classes left out (skip-classes, only-classes: --skip, --only), one
+ * channel, and UTC times (time-origin: --time-origin). */
 static void
 test_labels_file_same_as_command (void **state)
 {
@@ -359,7 +360,10 @@ test_labels_file_same_as_command (void **state)
   {"webvtt", "", ""}, {"textgrid", "", ""}, {"audacity", "skip-classes=music", "--skip=music"},
   {"textgrid", "only-classes=music", "--only=music"}, {"frames", "channel=2", "--channel=2"},
   {"audacity", "channel=1", "--channel=1"}, {"rttm", "channel=2", "--channel=2"},
-  {"summary", "", ""}, {"summary", "skip-classes=silence", "--skip=silence"}
+  {"summary", "", ""}, {"summary", "skip-classes=silence", "--skip=silence"},
+  {"jsonl", "time-origin=\"2026-12-05T11:00:00.5+01:00\"",
+      "--time-origin=2026-12-05T11:00:00.5+01:00"},
+  {"summary", "time-origin=@1796464800", "--time-origin=@1796464800"}
   };
   const int64_t N = 3 * PT_RATE + 5;
   float *x = pt_signal (2 * N, 25);
@@ -413,7 +417,9 @@ test_labels_file_same_as_command (void **state)
     if (strcmp (a, b) != 0)
       fail_msg ("label-format=%s %s: the labels pad differs from seqlabel label --format %s %s",
           c[0], c[1], c[0], c[2]);
-    if (strstr (c[1], "channel")) {     /* not the mean's labels */
+    if (strstr (c[1], "time-origin")) {  /* 2026-12-05T10:00:00Z: its UTC times there */
+      assert_non_null (strstr (b, "utc\":\"2026-12-05T10:00:00."));
+    } else if (strstr (c[1], "channel")) {     /* not the mean's labels */
       assert_true (strcmp (c[0], "frames") || strcmp (b, mean_frames) != 0);
       assert_true (strcmp (c[0], "audacity") || strcmp (b, first) != 0);
     } else if (c[1][0]) {       /* something was left out */
