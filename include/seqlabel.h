@@ -614,6 +614,8 @@ typedef struct {
  * zone ("2026-12-05T10:00:00Z", "2026-12-05T11:00:00.25+01:00"). 0, or -1 for
  * anything else (no zone, February 30th, ...): say it with SL_UTC_FORMS. */
 int sl_parse_utc(const char *s, int64_t *us);
+/* 1 for the formats that give UTC times with an origin (JSON Lines, summary). */
+int sl_label_format_has_utc(sl_label_format f);
 #define SL_UTC_FORMS "not a moment: @SECONDS since 1970, or ISO 8601 with its zone " \
                      "(2026-12-05T10:00:00Z, 2026-12-05T11:00:00.5+01:00)"
 

@@ -53,6 +53,11 @@ void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_m
     w->file_id[i] = '\0';
 }
 
+int sl_label_format_has_utc(sl_label_format f)
+{
+    return f == SL_FORMAT_JSONL || f == SL_FORMAT_SUMMARY;
+}
+
 int sl_label_format_is_per_frame(const sl_label_writer *w)
 {
     return w->format == SL_FORMAT_FRAMES || (w->format == SL_FORMAT_JSONL && !w->jsonl_segments);

@@ -201,12 +201,13 @@ gst_seqlabel_open (GstSeqLabel * self)
   writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
   self->utc_now = FALSE;
   if (p.time_origin && p.time_origin[0]) {
-    if (format != GST_SEQLABEL_FORMAT_JSONL && format != GST_SEQLABEL_FORMAT_JSONL_SEGMENTS &&
-        format != GST_SEQLABEL_FORMAT_SUMMARY) {
+    if (!sl_label_format_has_utc (writer.format)) {
+      GEnumClass *formats = g_type_class_ref (gst_seqlabel_format_get_type ());
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
           ("seqlabel: time-origin: label-format %s has no place for UTC times (jsonl, "
-              "jsonl-segments and summary have)", sl_label_format_name (writer.format)),
-          (NULL));
+              "jsonl-segments and summary have)",
+              g_enum_get_value (formats, (gint) format)->value_nick), (NULL));
+      g_type_class_unref (formats);
       goto out;
     }
     self->utc_now = strcmp (p.time_origin, "now") == 0;

@@ -898,8 +898,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
-    if (!rc && (a.utc_now || a.utc_origin_us) && a.format != SL_FORMAT_JSONL &&
-        a.format != SL_FORMAT_SUMMARY)
+    if (!rc && (a.utc_now || a.utc_origin_us) && !sl_label_format_has_utc(a.format))
         rc = cli_error("--time-origin: %s has no place for UTC times (jsonl and summary have)",
                        sl_label_format_name(a.format));
     if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */
