@@ -4,7 +4,8 @@
  * RTTM file (one file's turns by name, and all as one class), a
  * min-durations spec ("speech=0.2,music=0.5", the element's
  * property and the command's option) checked against the default model's
- * classes, and a class list (--skip/--only, skip-classes/only-classes). */
+ * classes, a class list (--skip/--only, skip-classes/only-classes), and a
+ * moment (--time-origin, time-origin) put to use in a JSON line far into a stream. */
 #include <seqlabel.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -69,6 +70,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     sl_label_writer w;
     sl_label_writer_init(&w, SL_FORMAT_AUDACITY, default_model(), NULL);
     sl_label_writer_set_skip(&w, spec, (int)(size & 1), err, sizeof err);
+    int64_t origin;
+    if (sl_parse_utc(spec, &origin) == 0) {
+        static const float probs[SL_MAX_CLASSES];
+        char line[1024];
+        sl_label_writer_init(&w, SL_FORMAT_JSONL, default_model(), NULL);
+        w.utc_origin_us = origin ? origin : 1;
+        sl_label_format_frame(&w, line, sizeof line, (int64_t)size << 32, 0, 0.5f, probs);
+    }
     free(spec);
     return 0;
 }

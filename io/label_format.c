@@ -96,7 +96,10 @@ static void put_utc(sl_text *t, const sl_label_writer *w, const char *key, int64
 {
     if (!w->utc_origin_us)
         return;
-    int64_t us = w->utc_origin_us + frame * w->hop * 1000000 / w->sample_rate;
+    /* frame * hop / rate seconds, exact to the microsecond and without overflow
+     * for any stream: whole seconds of rate frames, then the rest */
+    int64_t q = frame / w->sample_rate, r = frame % w->sample_rate;
+    int64_t us = w->utc_origin_us + q * w->hop * 1000000 + r * w->hop * 1000000 / w->sample_rate;
     int64_t s = us / 1000000 - (us % 1000000 < 0); /* floor: before 1970 too */
     time_t tt = (time_t)s;
     struct tm tm;
