@@ -167,7 +167,8 @@ static void usage(FILE *fp)
         "output appear as they become final: at most the model's latency + 0.1 s after\n"
         "their audio (with --threads 1, the default; input at another rate adds the\n"
         "resampler's delay). Ctrl-C ends live input: what was read is labelled to its\n"
-        "end and the output kept; a second Ctrl-C ends the command.\n"
+        "end and the output kept; a second Ctrl-C ends the command. An error that ends\n"
+        "live input (a network stream that fails) keeps its labels too (exit 1).\n"
         "\n"
         "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples, bad\n"
         "options) print one line naming the file; the other files are still labelled and\n"
@@ -491,8 +492,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     int64_t total = sl_audio_file_frames(r);
     int file_rate = sl_audio_file_rate(r);
     double last = 0.0;
+    int ended_by_error = 0; /* live input: said, its labels kept, exit 1 */
     for (;;) {
         long got = sl_audio_read(r, block, n_read, err, sizeof err);
+        if (got < 0 && live) { /* a stream that fails hours in: as at Ctrl-C */
+            ended_by_error = cli_error("%s", err);
+            break;
+        }
         if (got < 0) {
             rc = cli_error("%s", err);
             break;
@@ -552,7 +558,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         cli_output_abort(&out);
         sl_labeler_reset(l);
     } else {
-        rc = cli_output_commit(&out) ? 1 : 0;
+        rc = cli_output_commit(&out) || ended_by_error ? 1 : 0;
     }
     free(t.buf);
     free(t.segs);

@@ -1825,6 +1825,26 @@ static void test_bad_inputs(void **state)
     write_wav(path, x, 8000, 16000, 1, SF_FORMAT_FLOAT);
     expect_error("nan.wav --model m.slm -o nan.txt", 1, "nan.wav");
     assert_false(exists("nan.txt"));
+    /* ... through a pipe, live input: said, exit 1, and what came before the 0.1 s
+     * read holding the NaN labelled and kept (4800 samples: 28 frames, as a
+     * network stream that fails keeps its hours) */
+    snprintf(path, sizeof path, "%s/nan.f32", dir);
+    f = fopen(path, "wb");
+    assert_int_equal(fwrite(x, sizeof x[0], 8000, f), 8000);
+    fclose(f);
+    char live_cmd[1024];
+    snprintf(live_cmd, sizeof live_cmd, "cat nan.f32 | '%s' label - --model m.slm --raw-format "
+             "f32le --raw-rate 16000 -o nanlive.txt 2> nanlive.err; test $? = 1", seqlabel);
+    sh(live_cmd);
+    char *said = slurp("nanlive.err"), *kept = slurp("nanlive.txt");
+    assert_non_null(strstr(said, "standard input: non-finite sample (NaN) at sample 5000"));
+    assert_non_null(kept);
+    const char *last = strrchr(kept, '\n');
+    while (last > kept && last[-1] != '\n')
+        last--;
+    assert_true(fabs(strtod(strchr(last, '\t') + 1, NULL) - 0.28) < 1e-9);
+    free(said);
+    free(kept);
     /* One bad file among good ones: the good ones are written, exit 1. */
     sh("mkdir mixed");
     expect_error("in.wav nan.wav --model m.slm -o mixed", 1, "nan.wav");
