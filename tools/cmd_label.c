@@ -248,6 +248,9 @@ typedef struct {
  * nothing said; the command then ends as SIGPIPE ends one (label_inputs). */
 #define READER_GONE 2
 
+/* Why a write just failed (stdio may leave errno unset: EIO then). */
+static int write_errno(void) { return errno ? errno : EIO; }
+
 /* Writes each frame/segment as text; remembers the first write error. */
 typedef struct {
     FILE *fp;
@@ -278,7 +281,7 @@ static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), voi
         n = again(t, arg);
     }
     if (n > 0 && fwrite(t->buf, 1, (size_t)n, t->fp) != (size_t)n) {
-        t->failed = errno ? errno : EIO;
+        t->failed = write_errno();
         return -1;
     }
     return 0;
@@ -476,7 +479,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     int rc = 0;
     int n = sl_label_format_header(&t.w, t.buf, t.cap);
     if (n > 0 && fwrite(t.buf, 1, (size_t)n, t.fp) != (size_t)n)
-        t.failed = errno ? errno : EIO;
+        t.failed = write_errno();
 
     /* A read waits until its block is full: live input is read 10 hops at a time,
      * so a label comes out at most 0.1 s after the labeler's latency, not a whole
@@ -512,7 +515,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         /* Standard output shows each block's labels as they are final, not when
          * stdio's buffer fills: `arecord | seqlabel label -` tags live. */
         if (to_stdout && fflush(t.fp) != 0) {
-            t.failed = errno ? errno : EIO;
+            t.failed = write_errno();
             break;
         }
         if (live && cli_input_interrupted())
@@ -542,7 +545,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (progress)
         fprintf(stderr, "\r\033[K");
     if (!rc && !t.failed && to_stdout && fflush(t.fp) != 0)
-        t.failed = errno ? errno : EIO;
+        t.failed = write_errno();
     /* a write that failed (it stopped the labeling, rc 1 unsaid) is said here */
     if (t.failed == EPIPE && to_stdout)
         rc = READER_GONE; /* the cuts' temporary files are removed below */
