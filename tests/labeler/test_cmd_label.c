@@ -1398,22 +1398,22 @@ static void test_one_channel(void **state)
 
 #define STALL_BYTES 20000 /* of media/in.mka: its header and first part, then a stall */
 
-/* `seqlabel label ARGS` on a stream that stalls (its source sends `head` and then
- * no more, open): once its first frames are out (it waits for more in its
- * reading loop), Ctrl-C ends it with exit 0. */
-static void interrupt_stalled(const char *const *args, const void *head, size_t head_len)
+/* Starts `seqlabel label ARGS` with `head` on its standard input, kept open, and
+ * waits until its first frames are out: it is then in its reading loop, waiting
+ * for more. SIGPIPE is ignored until finish_started. */
+static pid_t start_until_frames(const char *const *args, const void *head, size_t head_len,
+                                int *to, int *from)
 {
-    void (*old)(int) = signal(SIGPIPE, SIG_IGN);
-    int to, from, st = 0;
-    pid_t pid = spawn_label(args, 0, &to, &from);
-    write_all(to, head, head_len);
+    signal(SIGPIPE, SIG_IGN);
+    pid_t pid = spawn_label(args, 0, to, from);
+    write_all(*to, head, head_len);
     char out[65536];
     size_t got = 0;
     int lines = 0;
     for (int waited = 0; lines < 3 && waited < 600; waited++) {
-        struct pollfd p = {from, POLLIN, 0};
+        struct pollfd p = {*from, POLLIN, 0};
         if (poll(&p, 1, 100) > 0) {
-            ssize_t r = read(from, out + got, sizeof out - 1 - got);
+            ssize_t r = read(*from, out + got, sizeof out - 1 - got);
             assert_true(r > 0);
             got += (size_t)r;
             out[got] = '\0';
@@ -1423,22 +1423,41 @@ static void interrupt_stalled(const char *const *args, const void *head, size_t 
         }
     }
     assert_true(lines >= 3); /* the header and two frames */
-    assert_int_equal(kill(pid, SIGINT), 0);
+    return pid;
+}
+
+/* Waits for it (60 s at most, else fails naming `what`); its exit status. */
+static int finish_started(pid_t pid, int to, int from, const char *what)
+{
     pid_t done = 0;
+    int st = 0;
     for (int waited = 0; done == 0 && waited < 600; waited++)
         if ((done = waitpid(pid, &st, WNOHANG)) == 0)
             poll(NULL, 0, 100);
     close(to);
     close(from);
-    signal(SIGPIPE, old);
+    signal(SIGPIPE, SIG_DFL);
     if (done != pid)
-        fail_msg("a stalled stream (%s): Ctrl-C did not end the command", args[0]);
-    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        fail_msg("%s: the command did not end", what);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* `seqlabel label ARGS` on a stream that stalls (its source sends `head` and then
+ * no more, open): Ctrl-C ends it with exit 0. */
+static void interrupt_stalled(const char *const *args, const void *head, size_t head_len)
+{
+    int to, from;
+    pid_t pid = start_until_frames(args, head, head_len, &to, &from);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    assert_int_equal(finish_started(pid, to, from, args[0]), 0);
 }
 
 /* One request to the test's web server: GET /NAME sends dir/NAME whole, with its
  * length; GET /stall/NAME its first STALL_BYTES, then nothing more for a minute,
- * the connection open; anything else is 404 Not Found. */
+ * the connection open; GET /drop/NAME its length and first STALL_BYTES, then
+ * closes the connection once the file dir/drop exists (a resume, asked with a
+ * Range, gets the same: no seeking); anything else is 404 Not Found. */
 static void http_answer(int c)
 {
     char req[2048];
@@ -1454,9 +1473,9 @@ static void http_answer(int c)
     char name[256];
     if (sscanf(req, "GET /%255s ", name) != 1)
         return;
-    int stall = strncmp(name, "stall/", 6) == 0;
+    int stall = strncmp(name, "stall/", 6) == 0, drop = strncmp(name, "drop/", 5) == 0;
     size_t len;
-    char *body = slurp_n(name + (stall ? 6 : 0), &len);
+    char *body = slurp_n(name + (stall ? 6 : drop ? 5 : 0), &len);
     if (!body) {
         dprintf(c, "HTTP/1.0 404 Not Found\r\nContent-Length: 0\r\n\r\n");
         return;
@@ -1465,6 +1484,12 @@ static void http_answer(int c)
         dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n\r\n");
         write_all(c, body, STALL_BYTES);
         sleep(60);
+    } else if (drop) {
+        dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n"
+                   "Content-Length: %zu\r\n\r\n", len);
+        write_all(c, body, STALL_BYTES);
+        for (int waited = 0; !exists("drop") && waited < 6000; waited++)
+            poll(NULL, 0, 10);
     } else {
         dprintf(c, "HTTP/1.0 200 OK\r\nContent-Type: application/octet-stream\r\n"
                    "Content-Length: %zu\r\n\r\n", len);
@@ -1618,6 +1643,28 @@ static void test_http_input(void **state)
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/stall/media/in.mka", port);
     const char *stall[] = {uri, "--model", "m.slm", "--format", "frames", NULL};
     interrupt_stalled(stall, "", 0);
+    /* a stream whose connection fails after its first part (the server closes
+     * it, its resume is refused): said, exit 1, and what arrived kept, the
+     * cut of it written (the target class at p >= 0: every frame) */
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d/drop/media/in.mka", port);
+    const char *drop[] = {uri, "--model", "m.slm", "--format", "frames", "--target", "music",
+                          "--on-threshold", "0", "--off-threshold", "0", "--cut", "dropped.wav",
+                          NULL};
+    {
+        int to, from;
+        pid_t pid = start_until_frames(drop, "", 0, &to, &from);
+        sh("touch drop");
+        assert_int_equal(finish_started(pid, to, from, "a stream whose connection fails"), 1);
+        char path[600];
+        snprintf(path, sizeof path, "%s/dropped.wav", dir);
+        SF_INFO info = {0};
+        SNDFILE *f = sf_open(path, SFM_READ, &info);
+        assert_non_null(f);
+        sf_close(f);
+        printf("a stream whose connection fails: %lld of %d samples kept\n",
+               (long long)info.frames, NSAMP);
+        assert_true(info.frames > 0 && info.frames < NSAMP);
+    }
     /* GStreamer's HTTP source ignores SIGPIPE for the process: the command still
      * ends by it when its reader is gone, as with any other input */
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/media/in.mka", port);
