@@ -114,9 +114,6 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
     if (missing[0])
         snprintf(buf, len, "no audio stream in it that the installed GStreamer plugins decode "
                  "(no decoder for %s)", missing);
-    else if (reason && (strstr(reason, "not-negotiated") || strstr(reason, "not-linked")))
-        snprintf(buf, len, "a new stream or format began in it (a chained file?), which is "
-                 "not read on: label its parts one by one");
     else if (reason && !strncmp(reason, "reason error", 12) && GST_IS_BASE_SRC(GST_MESSAGE_SRC(m)))
         /* souphttpsrc (1.22) stops so, posting no error of its own, when the
          * server cannot be reached: "Internal data stream error" says nothing */
