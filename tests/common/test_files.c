@@ -4,6 +4,8 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <time.h>
 
 #include <cmocka.h>
 
@@ -29,4 +31,18 @@ unsigned char *test_read_file(const char *path, size_t *size)
     buf[n] = '\0';
     *size = (size_t)n;
     return buf;
+}
+
+double test_utc_seconds(const char *text, const char *key)
+{
+    char pattern[64];
+    snprintf(pattern, sizeof pattern, "\"%s\":\"", key);
+    const char *u = strstr(text, pattern);
+    if (!u)
+        fail_msg("no %s in %.80s", pattern, text);
+    struct tm tm = {0};
+    const char *rest = strptime(u + strlen(pattern), "%Y-%m-%dT%H:%M:%S", &tm);
+    if (!rest)
+        fail_msg("not a UTC time: %.40s", u);
+    return (double)timegm(&tm) + strtod(rest, NULL); /* ".070000Z": the fraction */
 }

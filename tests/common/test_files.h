@@ -9,5 +9,9 @@ const char *test_fixture_path(char *buf, size_t len, const char *area, const cha
 /* Whole file into a malloc'd, NUL-terminated buffer; *size gets its length.
  * Fails the test when the file cannot be read. */
 unsigned char *test_read_file(const char *path, size_t *size);
+/* The UTC time a JSON line gives under `key` ("key":"2026-12-05T10:00:00.07Z")
+ * at or after `text`, in seconds since 1970, read back by strptime and timegm
+ * (not by the code that wrote it). Fails the test when there is none. */
+double test_utc_seconds(const char *text, const char *key);
 
 #endif

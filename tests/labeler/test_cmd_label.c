@@ -29,6 +29,7 @@
 #include <sndfile.h>
 
 #include "labeler_test_util.h"
+#include "tests/common/test_files.h"
 
 #define NSAMP 24000 /* 148 frames */
 #define NFRAMES 148
@@ -132,24 +133,18 @@ static void sh(const char *what)
     assert_int_equal(system(cmd), 0);
 }
 
-/* The file dir/NAME whole (NULL if it cannot be opened), its length in *len
+/* The file dir/NAME whole (NULL if it cannot be read), its length in *len
  * (if len is not NULL). */
 static char *slurp_n(const char *name, size_t *len)
 {
-    char path[600];
+    char path[1024];
+    size_t n;
     snprintf(path, sizeof path, "%s/%s", dir, name);
-    FILE *f = fopen(path, "rb");
-    if (!f)
+    if (access(path, R_OK) != 0)
         return NULL;
-    fseek(f, 0, SEEK_END);
-    long n = ftell(f);
-    fseek(f, 0, SEEK_SET);
-    char *s = malloc((size_t)n + 1);
-    assert_int_equal(fread(s, 1, (size_t)n, f), (size_t)n);
-    s[n] = '\0';
-    fclose(f);
+    char *s = (char *)test_read_file(path, &n);
     if (len)
-        *len = (size_t)n;
+        *len = n;
     return s;
 }
 
@@ -1031,16 +1026,8 @@ static void test_time_origin(void **state)
     assert_non_null(strstr(text, "{\"start\":0.000000,\"end\":"));
     assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T10:00:00.500000Z\","));
     int lines = 0;
-    for (const char *p = text; (p = strstr(p, "\"start\":")) != NULL; p++, lines++) {
-        double start = atof(p + 8);
-        const char *u = strstr(p, "\"start_utc\":\"");
-        assert_non_null(u);
-        struct tm tm = {0};
-        const char *rest = strptime(u + 13, "%Y-%m-%dT%H:%M:%S", &tm);
-        assert_non_null(rest);
-        double got = (double)timegm(&tm) + atof(rest); /* ".500000Z" */
-        assert_true(fabs(got - (1796464800.5 + start)) < 1e-6);
-    }
+    for (const char *p = text; (p = strstr(p, "\"start\":")) != NULL; p++, lines++)
+        assert_true(fabs(test_utc_seconds(p, "start_utc") - (1796464800.5 + atof(p + 8))) < 1e-6);
     assert_true(lines > 1);
     free(text);
     struct timespec before, after;
@@ -1049,12 +1036,7 @@ static void test_time_origin(void **state)
                      0);
     clock_gettime(CLOCK_REALTIME, &after);
     text = slurp("now.jsonl");
-    const char *u = strstr(text, "\"utc\":\"");
-    assert_non_null(u);
-    struct tm tm = {0};
-    const char *rest = strptime(u + 7, "%Y-%m-%dT%H:%M:%S", &tm);
-    assert_non_null(rest);
-    double got = (double)timegm(&tm) + atof(rest);
+    double got = test_utc_seconds(text, "utc");
     assert_true(got >= before.tv_sec + before.tv_nsec * 1e-9 - 1e-6 &&
                 got <= after.tv_sec + after.tv_nsec * 1e-9);
     free(text);

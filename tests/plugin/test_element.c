@@ -10,7 +10,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <time.h>
 
 #include <cmocka.h>
 #include <fcntl.h>
@@ -22,6 +21,7 @@
 #include "gstseqlabel.h"
 #include "gstseqlabelmeta.h"
 #include "plugin_test_util.h"
+#include "tests/common/test_files.h"
 
 #define F32_CAPS "audio/x-raw,format=F32LE,rate=16000,channels=1,layout=interleaved"
 #define S16_CAPS "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved"
@@ -881,21 +881,6 @@ test_labels_pad_audacity (void **state)
   free (x);
 }
 
-/* The UTC time of a JSON line's `key` ("utc": "2026-12-05T10:00:00.070000Z"),
- * in seconds since the epoch, read by strptime and timegm. */
-static double
-utc_of (const gchar * text, const char *key)
-{
-  gchar *pattern = g_strdup_printf ("\"%s\":\"", key);
-  const char *u = strstr (text, pattern), *rest;
-  struct tm tm = { 0 };
-  assert_non_null (u);
-  rest = strptime (u + strlen (pattern), "%Y-%m-%dT%H:%M:%S", &tm);
-  assert_non_null (rest);
-  g_free (pattern);
-  return (double) timegm (&tm) + g_ascii_strtod (rest, NULL);
-}
-
 /* JSON Lines per frame: one buffer per frame, in order, each one object; with
  * time-origin=now each frame's "utc" is its time after the moment the first
  * audio came (between the clock read before and after). */
@@ -929,8 +914,8 @@ test_labels_pad_jsonl (void **state)
     assert_true (len > 2 && text[0] == '{' && text[len - 2] == '}' && text[len - 1] == '\n');
     assert_non_null (strstr (text, "\"label\""));
     if (got == 0)
-      origin = utc_of (text, "utc");
-    assert_true (fabs (utc_of (text, "utc") - (origin + got * 0.01)) < 1e-6);
+      origin = test_utc_seconds (text, "utc");
+    assert_true (fabs (test_utc_seconds (text, "utc") - (origin + got * 0.01)) < 1e-6);
     assert_int_equal (GST_BUFFER_PTS (b), got * 10 * GST_MSECOND);
     g_free (text);
     gst_buffer_unref (b);
