@@ -10,6 +10,11 @@
 /* The whole file, NUL-terminated (it may hold NULs of its own: *len says how
  * long it is). NULL with a message naming the file. */
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* Splits the next line off *p in place (strips "\r\n"); NULL at the end. */
+char *sl_next_line(char **p);
+/* Splits the next tab-separated field off *p in place (*p NULL after the
+ * last); NULL when *p is. */
+char *sl_next_field(char **p);
 /* A strict time in seconds: a finite number >= 0 and the whole string. 0 or -1. */
 int sl_parse_seconds(const char *s, double *out);
 /* Appends a segment (the name copied) to *segs of *n, growing *cap. -1: out of

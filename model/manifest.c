@@ -65,8 +65,7 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
-/* Splits the next line off *p in place (strips "\r\n"); NULL at the end. */
-static char *next_line(char **p)
+char *sl_next_line(char **p)
 {
     if (!**p)
         return NULL;
@@ -81,6 +80,18 @@ static char *next_line(char **p)
     if (len && line[len - 1] == '\r')
         line[len - 1] = '\0';
     return line;
+}
+
+char *sl_next_field(char **p)
+{
+    char *f = *p;
+    if (!f)
+        return NULL;
+    char *tab = strchr(f, '\t');
+    if (tab)
+        *tab = '\0';
+    *p = tab ? tab + 1 : NULL;
+    return f;
 }
 
 static char *resolve(const char *manifest, const char *path)
@@ -204,20 +215,14 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     out->path = strdup(path);
     int cap = 0, line_no = 0, rc = 0;
     char *p = text, *line;
-    while (rc == 0 && (line = next_line(&p)) != NULL) {
+    while (rc == 0 && (line = sl_next_line(&p)) != NULL) {
         line_no++;
         if (line[0] == '\0' || line[0] == '#')
             continue;
         char *cols[4] = {0};
         int nc = 0;
-        for (char *c = line; nc < 4;) {
-            cols[nc++] = c;
-            char *tab = strchr(c, '\t');
-            if (!tab)
-                break;
-            *tab = '\0';
-            c = tab + 1;
-        }
+        for (char *c = line; c && nc < 4;)
+            cols[nc++] = sl_next_field(&c);
         if (nc < 2 || nc > 3) {
             rc = sl_fail(err, errlen, "%s:%d: expected audio<TAB>labels[<TAB>split], found %d column%s",
                       path, line_no, nc, nc == 1 ? "" : "s");
@@ -442,7 +447,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
     sl_label_segment *s = NULL;
     int cnt = 0, cap = 0, line_no = 0, rc = 0;
     char *p = text, *line;
-    while (rc == 0 && (line = next_line(&p)) != NULL) {
+    while (rc == 0 && (line = sl_next_line(&p)) != NULL) {
         line_no++;
         if (line[0] == '\0')
             continue;

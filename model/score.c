@@ -96,19 +96,6 @@ static int is_frames_table(const char *path)
     return !strcmp(ext, ".tsv");
 }
 
-/* The next tab-separated field of a line at *p (NUL-terminated in place). */
-static char *next_field(char **p)
-{
-    char *f = *p;
-    if (!f)
-        return NULL;
-    char *tab = strchr(f, '\t');
-    if (tab)
-        *tab = '\0';
-    *p = tab ? tab + 1 : NULL;
-    return f;
-}
-
 /* A frames table (`seqlabel label --format frames`: frame, time, label,
  * confidence, each class's probability) as the hypothesis of n frames: its
  * label column into got (by class name; -1 past its last frame) and, where
@@ -127,12 +114,14 @@ static int read_frames_table(const char *path, const char *const *classes, int n
         got[i] = -1;
     int rc = 0, line = 0, col = -1;
     int64_t frame = 0;
-    char *save = NULL;
-    for (char *row = strtok_r(text, "\n", &save); row && rc == 0; row = strtok_r(NULL, "\n", &save)) {
+    char *rest = text, *row;
+    while (rc == 0 && (row = sl_next_line(&rest)) != NULL) {
+        if (!row[0]) /* blank lines are skipped, not counted */
+            continue;
         line++;
         char *p = row, *f[4];
         for (int k = 0; k < 4; k++)
-            f[k] = next_field(&p);
+            f[k] = sl_next_field(&p);
         if (line == 1) { /* frame time label confidence NAME... */
             if (!f[3] || strcmp(f[0], "frame") || strcmp(f[1], "time") || strcmp(f[2], "label")) {
                 rc = sl_fail(err, errlen, "%s:1: not a frames table (seqlabel label --format "
@@ -140,7 +129,7 @@ static int read_frames_table(const char *path, const char *const *classes, int n
                 break;
             }
             for (int k = 0; prob && p; k++)
-                if (!strcmp(next_field(&p), classes[target]))
+                if (!strcmp(sl_next_field(&p), classes[target]))
                     col = k;
             if (prob && col < 0)
                 rc = sl_fail(err, errlen, "%s:1: no probability column of class '%s' to sweep",
@@ -168,7 +157,7 @@ static int read_frames_table(const char *path, const char *const *classes, int n
             if (prob) {
                 char *v = NULL;
                 for (int c = 0; c <= col; c++)
-                    v = next_field(&p);
+                    v = sl_next_field(&p);
                 char *vend = NULL;
                 /* as a float, the labeler's own: %.9g gives each float back exactly */
                 prob[frame] = v ? (double)strtof(v, &vend) : -1.0;
