@@ -98,6 +98,13 @@ void sl_audio_close(sl_audio_reader *r)
     free(r);
 }
 
+/* Whether GStreamer may decode the input: not turned off, and no headerless
+ * encoding given or known by the name. */
+static int gstreamer_may_read(const sl_audio_options *opt)
+{
+    return !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE;
+}
+
 /* Opens the libsndfile handle; on failure writes a message saying why in the
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
@@ -107,7 +114,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     int is_stdin = strcmp(path, "-") == 0;
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
         *seekable = 0;
-        if (!opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE)
+        if (gstreamer_may_read(opt))
             return sl_media_open(path, name, opt, info, media, err, errlen);
         sl_io_err(err, errlen, opt->no_gstreamer
                                    ? "%s: a URI is read through GStreamer, which is turned off here"
@@ -148,8 +155,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         return sl_g722_open(path, name, info, g722, err, errlen);
     /* a FIFO named as GStreamer's media (`mkfifo talk.mka`): what libsndfile
      * would read of it first is gone for GStreamer, so it goes there at once */
-    if (!is_stdin && !*seekable && !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE &&
-        sl_audio_name_known(path) == 2)
+    if (!is_stdin && !*seekable && gstreamer_may_read(opt) && sl_audio_name_known(path) == 2)
         return sl_media_open(path, name, opt, info, media, err, errlen);
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
@@ -160,8 +166,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
         else if (code == SF_ERR_UNRECOGNISED_FORMAT && !is_stdin && *seekable &&
-                 !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE &&
-                 sl_audio_name_known(path) != 1) {
+                 gstreamer_may_read(opt) && sl_audio_name_known(path) != 1) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
             sf = sl_media_open(path, name, opt, info, media, err, errlen);
