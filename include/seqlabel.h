@@ -223,6 +223,13 @@ int sl_audio_file_format(const sl_audio_reader *r);
 long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t errlen);
 /* Sample frames taken from the file so far (at the file's rate). */
 int64_t sl_audio_file_position(const sl_audio_reader *r);
+/* When the input's recording began, as the file says, in microseconds since the
+ * Unix epoch (sl_label_writer.utc_origin_us): a Broadcast WAVE file's 'bext'
+ * chunk (WAV, RF64; what field recorders and broadcast loggers write), its
+ * origination date and time, which name no zone and so are read as local time
+ * (TZ), to the second. 0; -1 when the input says nothing of it (no such chunk,
+ * a date that is none, any input GStreamer decodes). */
+int sl_audio_recording_start(const sl_audio_reader *r, int64_t *us);
 void sl_audio_close(sl_audio_reader *r);
 
 /* Streaming conversion to a labeler's input (the element's, for streams at

@@ -32,6 +32,8 @@ struct sl_audio_reader {
     int check_length;    /* a short read before file_frames means truncation */
     int64_t file_frames; /* -1 when unknown */
     int64_t pos;         /* sample frames taken from the file so far */
+    int64_t recorded_us; /* when the recording began, as the file says */
+    int has_recorded;    /* 1 when it says */
     int file_eof;        /* libsndfile has nothing more */
     int done;            /* everything (including the resampler's tail) delivered */
     long block_frames;   /* frames per libsndfile read */
@@ -231,6 +233,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     }
     r->file_rate = info.samplerate;
     r->format = r->media ? 0 : info.format;
+    r->has_recorded = !r->media && sl_bwf_origination(r->sf, &r->recorded_us) == 0;
     r->tap = opt->tap;
     r->tap_user = opt->tap_user;
     r->out_rate = opt->target_rate > 0 ? opt->target_rate : info.samplerate;
@@ -278,6 +281,14 @@ int sl_audio_channels(const sl_audio_reader *r) { return r->channels; }
 int64_t sl_audio_file_frames(const sl_audio_reader *r) { return r->file_frames; }
 int sl_audio_file_format(const sl_audio_reader *r) { return r->format; }
 int64_t sl_audio_file_position(const sl_audio_reader *r) { return r->pos; }
+
+int sl_audio_recording_start(const sl_audio_reader *r, int64_t *us)
+{
+    if (!r || !r->has_recorded)
+        return -1;
+    *us = r->recorded_us;
+    return 0;
+}
 
 /* Reads up to `max` (<= block_frames) frames from the file into dst as mono.
  * Returns the count, 0 at the end of the file, -1 on damage or non-finite

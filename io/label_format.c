@@ -110,6 +110,16 @@ static void put_utc(sl_text *t, const sl_label_writer *w, const char *key, int64
                 (long long)(us - s * 1000000));
 }
 
+int sl_civil_time_exists(const struct tm *tm)
+{
+    /* timegm normalises: February 30th comes back as March 2nd */
+    struct tm back = *tm;
+    timegm(&back);
+    return back.tm_year == tm->tm_year &&
+           back.tm_mon == tm->tm_mon && back.tm_mday == tm->tm_mday &&
+           back.tm_hour == tm->tm_hour && back.tm_min == tm->tm_min && back.tm_sec == tm->tm_sec;
+}
+
 int sl_parse_utc(const char *s, int64_t *us)
 {
     struct tm tm = {0};
@@ -141,12 +151,8 @@ int sl_parse_utc(const char *s, int64_t *us)
             sign = *p;
         tm.tm_year -= 1900;
         tm.tm_mon -= 1;
-        struct tm given = tm;
-        time_t t = sign ? timegm(&tm) : (time_t)-1;
-        /* timegm normalises: February 30th comes back as March, so refused */
-        if (sign && tm.tm_year == given.tm_year && tm.tm_mon == given.tm_mon &&
-            tm.tm_mday == given.tm_mday && tm.tm_hour == given.tm_hour &&
-            tm.tm_min == given.tm_min && tm.tm_sec == given.tm_sec) {
+        if (sign && sl_civil_time_exists(&tm)) {
+            time_t t = timegm(&tm);
             *us = ((int64_t)t - (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60)) * 1000000 + frac;
             return 0;
         }

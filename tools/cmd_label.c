@@ -87,8 +87,10 @@ static void usage(FILE *fp)
         "  --time-origin T         jsonl and summary: times as UTC too (\"utc\",\n"
         "                          \"start_utc\", \"end_utc\"), T being when the input\n"
         "                          began: now (when it is opened: live input, a radio\n"
-        "                          stream), @SECONDS since 1970, or ISO 8601 with its\n"
-        "                          zone (2026-12-05T10:00:00Z, ...T11:00:00+01:00)\n"
+        "                          stream), file (as the input says: a Broadcast WAVE\n"
+        "                          file's origination date and time, local time: TZ),\n"
+        "                          @SECONDS since 1970, or ISO 8601 with its zone\n"
+        "                          (2026-12-05T10:00:00Z, ...T11:00:00+01:00)\n"
         "  --skip LIST             segment formats: leave out segments of these classes\n"
         "                          (e.g. silence, or silence,noise; textgrid: empty\n"
         "                          intervals; summary: not listed)\n"
@@ -237,7 +239,8 @@ typedef struct {
     int cut_silence;
     sl_label_format format;
     int segments, quiet, jobs;
-    int utc_now;           /* --time-origin now: each input's own opening */
+    /* --time-origin now or file: each input's own opening or recording */
+    enum { ORIGIN_GIVEN, ORIGIN_NOW, ORIGIN_FILE } utc_from;
     int64_t utc_origin_us; /* --time-origin otherwise (0: none) */
     sl_labeler_config cfg;
     sl_audio_options audio;
@@ -435,6 +438,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     sl_audio_reader *r = sl_audio_open_ex(in_path, &opt, err, sizeof err);
     if (!r)
         return cli_error("%s", err);
+    int64_t recorded_us = 0;
+    if (a->utc_from == ORIGIN_FILE && sl_audio_recording_start(r, &recorded_us) != 0) {
+        sl_audio_close(r);
+        return cli_error("%s: does not say when it was recorded (--time-origin file reads a "
+                         "Broadcast WAVE file's origination date and time): give the start as "
+                         "--time-origin @SECONDS or ISO 8601", strcmp(in_path, "-") ? in_path : "standard input");
+    }
 
     const char *stem = last_part(in->name);
     sl_label_writer_init(&t.w, a->format, m, stem);
@@ -442,8 +452,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     t.w.channel = a->audio.channel;
     const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
     t.w.jsonl_segments = a->segments;
-    t.w.utc_origin_us = a->utc_origin_us;
-    if (a->utc_now) {
+    t.w.utc_origin_us = a->utc_from == ORIGIN_FILE ? recorded_us : a->utc_origin_us;
+    if (a->utc_from == ORIGIN_NOW) {
         struct timespec now;
         clock_gettime(CLOCK_REALTIME, &now);
         t.w.utc_origin_us = (int64_t)now.tv_sec * 1000000 + now.tv_nsec / 1000;
@@ -600,8 +610,11 @@ static int parse_args(int argc, char **argv, label_args *a)
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
         case OPT_TIME_ORIGIN:
-            a->utc_now = !strcmp(optarg, "now");
-            if (!a->utc_now && cli_parse_utc("--time-origin", optarg, &a->utc_origin_us))
+            a->utc_from = !strcmp(optarg, "now")    ? ORIGIN_NOW
+                          : !strcmp(optarg, "file") ? ORIGIN_FILE
+                                                    : ORIGIN_GIVEN;
+            if (a->utc_from == ORIGIN_GIVEN &&
+                cli_parse_utc("--time-origin", optarg, &a->utc_origin_us))
                 return -1;
             break;
         case OPT_SKIP: a->skip = optarg; break;
@@ -907,7 +920,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
-    if (!rc && (a.utc_now || a.utc_origin_us) && !sl_label_format_has_utc(a.format))
+    if (!rc && (a.utc_from != ORIGIN_GIVEN || a.utc_origin_us) && !sl_label_format_has_utc(a.format))
         rc = cli_error("--time-origin: %s has no place for UTC times (jsonl and summary have)",
                        sl_label_format_name(a.format));
     if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */

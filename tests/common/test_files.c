@@ -1,6 +1,8 @@
 #include "tests/common/test_files.h"
 
+#include <math.h>
 #include <setjmp.h>
+#include <stdint.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -45,4 +47,42 @@ double test_utc_seconds(const char *text, const char *key)
     if (!rest)
         fail_msg("not a UTC time: %.40s", u);
     return (double)timegm(&tm) + strtod(rest, NULL); /* ".070000Z": the fraction */
+}
+
+/* Little-endian integers into a RIFF file. */
+static void put_le(FILE *fp, uint32_t v, int bytes)
+{
+    for (int i = 0; i < bytes; i++)
+        fputc((int)(v >> (8 * i)) & 0xff, fp);
+}
+
+void test_write_bwf(const char *path, int rate, long n, const char *date, const char *time)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        fail_msg("cannot write %s", path);
+    const uint32_t bext_size = 602, data_size = (uint32_t)n * 2;
+    fwrite("RIFF", 1, 4, fp);
+    put_le(fp, 4 + (8 + 16) + (8 + bext_size) + (8 + data_size), 4);
+    fwrite("WAVEfmt ", 1, 8, fp);
+    put_le(fp, 16, 4);
+    put_le(fp, 1, 2);                     /* PCM */
+    put_le(fp, 1, 2);                     /* mono */
+    put_le(fp, (uint32_t)rate, 4);
+    put_le(fp, (uint32_t)rate * 2, 4);    /* bytes per second */
+    put_le(fp, 2, 2);                     /* block align */
+    put_le(fp, 16, 2);                    /* bits */
+    fwrite("bext", 1, 4, fp);
+    put_le(fp, bext_size, 4);
+    unsigned char bext[602] = {0};        /* description, originator, its reference: empty */
+    memcpy(bext + 256 + 32 + 32, date, 10);
+    memcpy(bext + 256 + 32 + 32 + 10, time, 8);
+    bext[346] = 2;                        /* version (after the time reference's 8 bytes) */
+    fwrite(bext, 1, sizeof bext, fp);
+    fwrite("data", 1, 4, fp);
+    put_le(fp, data_size, 4);
+    for (long i = 0; i < n; i++)
+        put_le(fp, (uint32_t)(uint16_t)(int16_t)lrint(8000 * sin(2 * M_PI * 440 * (double)i / rate)), 2);
+    if (fclose(fp) != 0)
+        fail_msg("cannot write %s", path);
 }

@@ -13,5 +13,10 @@ unsigned char *test_read_file(const char *path, size_t *size);
  * at or after `text`, in seconds since 1970, read back by strptime and timegm
  * (not by the code that wrote it). Fails the test when there is none. */
 double test_utc_seconds(const char *text, const char *key);
+/* A Broadcast WAVE file built here byte by byte, not by libsndfile (EBU Tech
+ * 3285: 'fmt ', a 602-byte version 2 'bext' whose origination date and time are
+ * the 10 and 8 characters given, 'data'): n samples of a 440 Hz sine, 16-bit
+ * mono at `rate`. Fails the test when it cannot be written. */
+void test_write_bwf(const char *path, int rate, long n, const char *date, const char *time);
 
 #endif

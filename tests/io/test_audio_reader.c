@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "seqlabel.h"
@@ -940,6 +941,53 @@ static void test_stdin_pipe(void **state)
     free(pcm);
 }
 
+/* The moment a Broadcast WAVE file says its recording began, on the hand-built
+ * files of test_write_bwf, against epoch seconds computed by hand: the 'bext'
+ * chunk's local time under a zone with summer time and under UTC, any
+ * separators; nothing for a date that is none, an empty date, or a file
+ * without the chunk. */
+static int64_t recording_start(const char *date, const char *time, int expect)
+{
+    const char *path = tmp_path("rec.wav");
+    test_write_bwf(path, 16000, 1600, date, time);
+    sl_audio_reader *r = open_ok(path, 0);
+    int64_t us = 0;
+    assert_int_equal(sl_audio_recording_start(r, &us), expect);
+    sl_audio_close(r);
+    return us;
+}
+
+static void test_recording_start(void **state)
+{
+    (void)state;
+    char *saved = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+    setenv("TZ", "UTC0", 1);
+    tzset();
+    assert_true(recording_start("2026-12-05", "10:00:00", 0) == 1796464800LL * 1000000);
+    assert_true(recording_start("2026:12:05", "10.00.00", 0) == 1796464800LL * 1000000);
+    /* Central European Time, summer time from March's last Sunday to October's */
+    setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+    tzset();
+    assert_true(recording_start("2026-12-05", "10:00:00", 0) == 1796461200LL * 1000000);
+    assert_true(recording_start("2026-07-01", "12:00:00", 0) == 1782900000LL * 1000000);
+    recording_start("2026-02-30", "10:00:00", -1);
+    recording_start("2026-12-05", "24:00:00", -1);
+    recording_start("\0\0\0\0\0\0\0\0\0\0", "\0\0\0\0\0\0\0\0", -1);
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+    free(saved);
+    short pcm[1600] = {0};
+    write_short(tmp_path("plain.wav"), SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, 1600);
+    sl_audio_reader *r = open_ok(tmp_path("plain.wav"), 0);
+    int64_t us = 7;
+    assert_int_equal(sl_audio_recording_start(r, &us), -1);
+    assert_true(us == 7);
+    sl_audio_close(r);
+}
+
 static void test_error_missing(void **state)
 {
     (void)state;
@@ -1101,6 +1149,7 @@ int main(void)
         cmocka_unit_test(test_g722_fixture),
         cmocka_unit_test(test_raw_codec_errors),
         cmocka_unit_test(test_stdin_pipe),
+        cmocka_unit_test(test_recording_start),
         cmocka_unit_test(test_error_missing),
         cmocka_unit_test(test_error_directory),
         cmocka_unit_test(test_error_not_audio),

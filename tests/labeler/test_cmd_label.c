@@ -1054,6 +1054,42 @@ static void test_time_origin(void **state)
                  "--time-origin: rttm has no place for UTC times (jsonl and summary have)");
 }
 
+/* --time-origin file: a Broadcast WAVE file's origination date and time (built
+ * by hand, tests/common), local time under TZ (Central European Time: 10:00 is
+ * 09:00 UTC in December), the origin of every segment's UTC time, read from a
+ * file and through a pipe; a file that says nothing is an error naming it. */
+static void test_time_origin_file(void **state)
+{
+    (void)state;
+    char rec[600];
+    snprintf(rec, sizeof rec, "%s/rec.wav", dir);
+    test_write_bwf(rec, 16000, 16000, "2026-12-05", "10:00:00");
+    char *saved = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+    setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+    assert_int_equal(run_label("rec.wav --model m.slm --format jsonl --segments "
+                               "--time-origin file -o rec.jsonl"), 0);
+    assert_int_equal(run_label("- --model m.slm --format summary --time-origin file "
+                               "-o rec.json < rec.wav"), 0);
+    if (saved)
+        setenv("TZ", saved, 1);
+    else
+        unsetenv("TZ");
+    free(saved);
+    char *text = slurp("rec.jsonl");
+    assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T09:00:00.000000Z\","));
+    int lines = 0;
+    for (const char *p = text; (p = strstr(p, "\"start\":")) != NULL; p++, lines++)
+        assert_true(fabs(test_utc_seconds(p, "start_utc") - (1796461200.0 + atof(p + 8))) < 1e-6);
+    assert_true(lines >= 1);
+    free(text);
+    text = slurp("rec.json");
+    assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T09:00:00.000000Z\",\"classes\":"));
+    free(text);
+    expect_error("rec.wav in.wav --model m.slm --format summary --time-origin file -o both/", 1,
+                 "in.wav: does not say when it was recorded (--time-origin file reads a "
+                 "Broadcast WAVE file's origination date and time)");
+}
+
 /* --format summary against the command's own segments (the Audacity track of
  * the same run) and frames: each class's seconds the sum of its segments, its
  * segments counted, the duration the frames'; several inputs a line each. */
@@ -1968,6 +2004,7 @@ int main(void)
         cmocka_unit_test(test_skip_and_only),
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_time_origin),
+        cmocka_unit_test(test_time_origin_file),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),
