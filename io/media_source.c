@@ -98,6 +98,14 @@ static void missing_decoders(const char *debug, char *buf, size_t len)
     }
 }
 
+/* The cause an error's debug text gives after the element's path, its last
+ * line ("Failed to connect. (Generic error)"); NULL when it has none. */
+static const char *detail(const char *debug)
+{
+    const char *nl = debug ? strrchr(debug, '\n') : NULL;
+    return nl && nl[1] ? nl + 1 : NULL;
+}
+
 /* The first error on the bus, into buf; 1 if there was one. */
 static int take_error(sl_media_source *s, char *buf, size_t len)
 {
@@ -120,6 +128,13 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
         snprintf(buf, len, "its source (%s) stopped without naming the reason: for a network "
                  "address, is the host's name right and its server up?",
                  GST_OBJECT_NAME(gst_element_get_factory(GST_ELEMENT(GST_MESSAGE_SRC(m)))));
+    else if (e && e->domain == GST_RESOURCE_ERROR &&
+             (e->code == GST_RESOURCE_ERROR_OPEN_READ ||
+              e->code == GST_RESOURCE_ERROR_OPEN_READ_WRITE) && detail(debug))
+        /* rtspsrc's "Could not open resource for reading and writing." says
+         * nothing of the cause its details give ("Failed to connect.") */
+        snprintf(buf, len, "%s (%s): for a network address, is the host's name right and its "
+                 "server up?", e->message, detail(debug));
     else
         snprintf(buf, len, "%s%s%.*s%s", e ? e->message : "decoding failed", reason ? " (" : "",
                  reason ? (int)strcspn(reason, "\n") : 0, reason ? reason : "", reason ? ")" : "");

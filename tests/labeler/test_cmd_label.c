@@ -1701,6 +1701,57 @@ static void test_http_input(void **state)
     expect_error(args, 1, uri);
 }
 
+/* An RTSP stream (GStreamer's RTSP server serving in16.wav as 16-bit PCM, a
+ * process of its own: tests/labeler/rtsp_server.c) is labelled as the file is,
+ * byte for byte; a path the server lacks and a server that is not there are
+ * errors that name the URI and why. */
+static void test_rtsp_input(void **state)
+{
+    (void)state;
+    make_media_input();
+    const char *server_exe = getenv("SL_RTSP_SERVER");
+    assert_non_null(server_exe);
+    char wav[600];
+    snprintf(wav, sizeof wav, "%s/in16.wav", dir);
+    int out[2];
+    assert_int_equal(pipe(out), 0);
+    pid_t server = fork();
+    assert_true(server >= 0);
+    if (server == 0) {
+        prctl(PR_SET_PDEATHSIG, SIGKILL); /* a test that fails leaves no server running */
+        dup2(out[1], STDOUT_FILENO);
+        close(out[0]);
+        close(out[1]);
+        execl(server_exe, server_exe, wav, (char *)NULL);
+        _exit(127);
+    }
+    close(out[1]);
+    char line[32] = {0};
+    FILE *fp = fdopen(out[0], "r");
+    assert_non_null(fgets(line, sizeof line, fp)); /* the port, once it listens */
+    fclose(fp);
+    int port = atoi(line);
+    assert_true(port > 0);
+    char args[1024], want[512];
+    snprintf(args, sizeof args, "rtsp://127.0.0.1:%d/audio --model m.slm --format frames "
+             "-o rtsp.tsv", port);
+    assert_int_equal(run_label(args), 0);
+    assert_int_equal(run_label("in16.wav --model m.slm --format frames -o rtsp-wav.tsv"), 0);
+    sh("cmp rtsp-wav.tsv rtsp.tsv");
+    snprintf(args, sizeof args, "rtsp://127.0.0.1:%d/nosuch --model m.slm", port);
+    snprintf(want, sizeof want, "rtsp://127.0.0.1:%d/nosuch: GStreamer cannot read or decode "
+             "this stream: Not found", port);
+    expect_error(args, 1, want);
+    assert_int_equal(kill(server, SIGKILL), 0);
+    assert_int_equal(waitpid(server, NULL, 0), server);
+    snprintf(args, sizeof args, "rtsp://127.0.0.1:%d/audio --model m.slm", port);
+    snprintf(want, sizeof want, "rtsp://127.0.0.1:%d/audio: GStreamer cannot read or decode this "
+             "stream: Could not open resource for reading and writing. (Failed to connect. "
+             "(Generic error)): for a network address, is the host's name right and its server up?",
+             port);
+    expect_error(args, 1, want);
+}
+
 /* Asterisk's headerless names as cut outputs: the encoding they stand for.
  * Cut whole (the target on at p >= 0), a G.722 prompt into a directory becomes
  * NAME.sln16 and a GSM one NAME.sln, each equal byte for byte to ffmpeg's and
@@ -1999,6 +2050,7 @@ int main(void)
         cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_gstreamer_input),
         cmocka_unit_test(test_http_input),
+        cmocka_unit_test(test_rtsp_input),
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),
