@@ -508,6 +508,15 @@ typedef struct {
     int left_context;
     int lookahead;
     int window;
+    /* > 0: labels final at most this many seconds after their audio (the latency
+     * below, the decoder's delay included), for live input: the model's window
+     * is kept whole and as much of its lookahead as fits, its core shrunk to the
+     * rest (the left context grows by as much), so more encoder work per frame
+     * (a core of one frame: a window per frame); a limit at or above the
+     * model's own latency changes nothing. Window, left_context and lookahead
+     * must then be -1; a limit below the analysis window's reach and the
+     * decoder's delay is an error. 0 (default): none. */
+    double max_latency_s;
     /* 0 (default): frames before the stream and past its end are the model's
      * silence frame (sl_model_silence_frame), so every window is whole, as in
      * training (the trainer's crops reach past file edges the same way; on short

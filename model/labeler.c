@@ -15,6 +15,7 @@
  * next block. At the end of every push the blocks that are ready run too, so a
  * frame's emission never waits for a later push (the latency is a property of
  * the settings alone). */
+#include <math.h>
 #include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -132,6 +133,35 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
     int L = cfg->left_context >= 0 ? cfg->left_context : ml;
     int R = cfg->lookahead >= 0 ? cfg->lookahead : mr;
     long W = cfg->window >= 0 ? cfg->window : (long)L + (mw - ml - mr) + R;
+    if (cfg->max_latency_s > 0) {
+        if (cfg->left_context != -1 || cfg->lookahead != -1 || cfg->window != -1) {
+            if (err)
+                snprintf(err, errlen, "labeler: a latency limit, or a window, left context and "
+                         "lookahead of one's own: one or the other");
+            return -1;
+        }
+        /* frames that a label may wait beyond its own: core - 1 + lookahead */
+        long budget = (long)floor((cfg->max_latency_s * l->rate - (l->flen - l->hop)) / l->hop +
+                                  1e-9) - sl_decoder_delay_frames(l->dec);
+        if (budget < 0) {
+            if (err)
+                snprintf(err, errlen, "labeler: a latency limit of %g s is below the %g s that "
+                         "the analysis window and the decoder's delay (%d frames) take",
+                         cfg->max_latency_s,
+                         (double)(l->flen - l->hop + sl_decoder_delay_frames(l->dec) * l->hop) /
+                             l->rate, sl_decoder_delay_frames(l->dec));
+            return -1;
+        }
+        if (budget < (long)(mw - ml - mr) - 1 + mr) {
+            /* the model's whole window kept (a shorter one is context it never
+             * had in training), as much of its lookahead as fits, a core of the
+             * rest, and the left context what is left: docs/labeling.md */
+            R = budget < mr ? (int)budget : mr;
+            int C = (int)(budget - R + 1);
+            W = mw;
+            L = mw - C - R;
+        }
+    }
     if (cfg->left_context < -1 || cfg->lookahead < -1 || cfg->window < -1 || W > mc->max_window ||
         W - L - R < 1) {
         if (err)
@@ -182,11 +212,12 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
     pthread_mutex_init(&l->mu, NULL);
     pthread_cond_init(&l->cv_work, NULL);
     pthread_cond_init(&l->cv_done, NULL);
+    /* the decoder first: a latency limit leaves the window what its delay does not take */
+    if (!(l->dec = sl_decoder_new(&cfg_in->decoder, l->K, (double)l->rate / l->hop, err, errlen)))
+        goto fail;
     if (resolve_window(l, cfg_in, err, errlen))
         goto fail;
     if (!(l->feat = sl_features_new(fc, err, errlen)))
-        goto fail;
-    if (!(l->dec = sl_decoder_new(&cfg_in->decoder, l->K, (double)l->rate / l->hop, err, errlen)))
         goto fail;
     l->cap = l->L + l->T * l->C + l->R;
     l->frames = malloc((size_t)l->cap * l->F * sizeof(float));

@@ -30,6 +30,7 @@ enum {
   PROP_WINDOW,
   PROP_LEFT_CONTEXT,
   PROP_LOOKAHEAD,
+  PROP_MAX_LATENCY,
   PROP_CLIP_EDGES,
   PROP_SMOOTHING,
   PROP_SWITCH_PENALTY,
@@ -186,6 +187,9 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
     case PROP_LOOKAHEAD:
       p->lookahead = g_value_get_int (value);
       break;
+    case PROP_MAX_LATENCY:
+      p->max_latency = g_value_get_double (value);
+      break;
     case PROP_CLIP_EDGES:
       p->clip_edges = g_value_get_boolean (value);
       break;
@@ -272,6 +276,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_LOOKAHEAD:
       g_value_set_int (value, p->lookahead);
+      break;
+    case PROP_MAX_LATENCY:
+      g_value_set_double (value, p->max_latency);
       break;
     case PROP_CLIP_EDGES:
       g_value_set_boolean (value, p->clip_edges);
@@ -657,6 +664,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   p->window = -1;
   p->left_context = DEFAULT_LEFT_CONTEXT;
   p->lookahead = DEFAULT_LOOKAHEAD;
+  p->max_latency = 0.0;
   p->clip_edges = DEFAULT_CLIP_EDGES;
   p->smoothing = DEFAULT_SMOOTHING;
   p->switch_penalty = DEFAULT_SWITCH_PENALTY;
@@ -727,6 +735,14 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "Frames of future context each label waits for (-1: the model's); "
           "less lookahead means less latency", -1, SL_MAX_WINDOW,
           DEFAULT_LOOKAHEAD, rw_ready));
+  g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
+      g_param_spec_double ("max-latency", "Maximum latency",
+          "Live input: labels final at most this many seconds after their audio "
+          "(the decoder's delay included; input at another rate adds the resampler's): "
+          "the model's window is kept whole and its core shrunk, so more encoder "
+          "work per frame (0.015: a window per frame); not with window, "
+          "left-context or lookahead (0: the model's own latency)",
+          0.0, 3600.0, 0.0, rw_ready));
   g_object_class_install_property (gobject_class, PROP_CLIP_EDGES,
       g_param_spec_boolean ("clip-edges", "Clip edges",
           "Cut the first and last encoder windows short at the ends of the stream "

@@ -62,6 +62,7 @@ typedef struct {
   gint window;             /* frames; -1: the model's default */
   gint left_context;       /* frames; -1: the model's default */
   gint lookahead;          /* frames; -1: the model's default */
+  gdouble max_latency;     /* seconds; 0: none (sl_labeler_config.max_latency_s) */
   gboolean clip_edges;     /* sl_labeler_config.clip_edges */
   gint smoothing;          /* sl_smoothing */
   gdouble switch_penalty;

@@ -159,6 +159,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   cfg.window = p.window;
   cfg.left_context = p.left_context;
   cfg.lookahead = p.lookahead;
+  cfg.max_latency_s = p.max_latency;
   cfg.clip_edges = p.clip_edges;
   cfg.num_threads = p.num_threads;
   cfg.decoder.smoothing = (sl_smoothing) p.smoothing;

@@ -124,6 +124,11 @@ static void usage(FILE *fp)
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
+        "  --max-latency S         live input: labels final at most S seconds after\n"
+        "                          their audio (the decoder's delay included): the\n"
+        "                          model's window kept whole, its core shrunk, so more\n"
+        "                          work per frame (0.015: a window per frame) [the\n"
+        "                          model's own latency]; not with the three above\n"
         "  --clip-edges            cut the first and last windows short at the ends of\n"
         "                          the stream instead of filling them out with the\n"
         "                          model's silence frame (the labeling of seqlabel before\n"
@@ -183,7 +188,7 @@ enum {
     OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
     OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
-    OPT_CHANNEL,
+    OPT_CHANNEL, OPT_MAX_LATENCY,
     OPT_AUDIO_STREAM,
 };
 
@@ -200,6 +205,7 @@ static const struct option long_opts[] = {
     {"lookahead", required_argument, NULL, OPT_LOOKAHEAD},
     {"clip-edges", no_argument, NULL, OPT_CLIP_EDGES},
     {"window", required_argument, NULL, OPT_WINDOW},
+    {"max-latency", required_argument, NULL, OPT_MAX_LATENCY},
     {"smoothing", required_argument, NULL, OPT_SMOOTHING},
     {"switch-penalty", required_argument, NULL, OPT_PENALTY},
     {"smoothing-lag", required_argument, NULL, OPT_LAG},
@@ -627,6 +633,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_LEFT:
             if (cli_parse_int("--left-context", optarg, 0, SL_MAX_WINDOW, &v)) return -1;
             a->cfg.left_context = (int)v;
+            break;
+        case OPT_MAX_LATENCY:
+            if (cli_parse_float("--max-latency", optarg, 1e-6, 3600, &d)) return -1;
+            a->cfg.max_latency_s = d;
             break;
         case OPT_LOOKAHEAD:
             if (cli_parse_int("--lookahead", optarg, 0, SL_MAX_WINDOW, &v)) return -1;

@@ -1090,6 +1090,24 @@ static void test_time_origin_file(void **state)
                  "Broadcast WAVE file's origination date and time)");
 }
 
+/* --max-latency reaches the labeler: 0.1 s with the test model's 20-frame
+ * window labels as the window it leaves (11 left, a core of 6, 3 ahead:
+ * tests/labeler/test_labeler.c's test_max_latency) set by hand; beside a
+ * window of one's own, or too short, it is refused. */
+static void test_max_latency_option(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm --format frames --max-latency 0.1 -o ml.tsv"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format frames --window 20 --left-context 11 "
+                               "--lookahead 3 -o mw.tsv"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format frames -o own.tsv"), 0);
+    sh("cmp ml.tsv mw.tsv && ! cmp -s ml.tsv own.tsv");
+    expect_error("in.wav --model m.slm --max-latency 0.1 --lookahead 2", 1, "one or the other");
+    expect_error("in.wav --model m.slm --max-latency 0.01", 1,
+                 "a latency limit of 0.01 s is below the 0.015 s that the analysis window and the "
+                 "decoder's delay (0 frames) take");
+}
+
 /* --format summary against the command's own segments (the Audacity track of
  * the same run) and frames: each class's seconds the sum of its segments, its
  * segments counted, the duration the frames'; several inputs a line each. */
@@ -2057,6 +2075,7 @@ int main(void)
         cmocka_unit_test(test_summary),
         cmocka_unit_test(test_time_origin),
         cmocka_unit_test(test_time_origin_file),
+        cmocka_unit_test(test_max_latency_option),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),

@@ -398,6 +398,71 @@ static void test_window_settings(void **state)
     assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
 }
 
+/* A latency limit (hand-computed windows of the test model's 20 = 5 + 12 + 3):
+ * 0.1 s leaves floor((1600 - 240) / 160) = 8 frames beyond a label's own, so
+ * the lookahead stays 3, the core is 6 and the left context 11 (latency 1520
+ * samples); 0.02 s leaves 0: a causal window per frame (left 19); with
+ * Viterbi's 4-frame lag 0.1 s leaves 4 (lookahead 3, core 2: still 1520); at or
+ * above the model's own latency (0.155 s) the model's window. Its labels are the labels of
+ * that window set by hand; a limit beside a window of one's own, or below what
+ * the analysis window and the decoder take, is refused. */
+static void test_max_latency(void **state)
+{
+    fixture *f = *state;
+    static const struct {
+        double limit;
+        int lag, left, core, look;
+        int64_t latency;
+    } cases[] = {
+        {0.1, 0, 11, 6, 3, 1520},  {0.02, 0, 19, 1, 0, 240}, {0.1, 4, 15, 2, 3, 1520},
+        {0.23, 0, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK) * 160},
+        {9.0, 0, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK) * 160},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        sl_labeler_config cfg;
+        sl_labeler_config_default(&cfg);
+        cfg.max_latency_s = cases[k].limit;
+        if (cases[k].lag) {
+            cfg.decoder.smoothing = SL_SMOOTH_VITERBI;
+            cfg.decoder.smoothing_lag = cases[k].lag;
+        }
+        sl_labeler *l = make(f->m, &cfg);
+        int w, left, look, core;
+        sl_labeler_window(l, &w, &left, &look, &core);
+        assert_int_equal(w, WIN);
+        assert_int_equal(left, cases[k].left);
+        assert_int_equal(core, cases[k].core);
+        assert_int_equal(look, cases[k].look);
+        assert_int_equal(sl_labeler_latency_samples(l), cases[k].latency);
+        tu_record got, want;
+        tu_record_init(&got, 1000, 3);
+        tu_record_init(&want, 1000, 3);
+        label_in_pushes(l, f->x, NSAMP, NULL, 0, &got);
+        sl_labeler_free(l);
+        cfg.max_latency_s = 0;
+        cfg.window = WIN;
+        cfg.left_context = cases[k].left;
+        cfg.lookahead = cases[k].look;
+        l = make(f->m, &cfg);
+        label_in_pushes(l, f->x, NSAMP, NULL, 0, &want);
+        sl_labeler_free(l);
+        tu_record_assert_equal(&got, &want);
+        tu_record_free(&got);
+        tu_record_free(&want);
+    }
+    char err[SL_ERR_LEN] = "";
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    cfg.max_latency_s = 0.1;
+    cfg.lookahead = 1;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "one or the other"));
+    sl_labeler_config_default(&cfg);
+    cfg.max_latency_s = 0.01;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "a latency limit of 0.01 s is below the 0.015 s"));
+}
+
 /* Models learn from 16-bit audio, so the labeler rounds float input to the
  * 16-bit grid: a signal under half a step is digital silence to it, and one
  * beyond full scale is clipped there, as a 16-bit file would hold them. */
@@ -506,6 +571,7 @@ int main(void)
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_latency),
         cmocka_unit_test(test_window_settings),
+        cmocka_unit_test(test_max_latency),
         cmocka_unit_test(test_input_on_16bit_grid),
         cmocka_unit_test(test_s16_and_bad_samples),
         cmocka_unit_test(test_parse_min_durations),

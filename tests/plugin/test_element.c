@@ -243,12 +243,17 @@ assert_frame0_out (GstBus * bus)
 }
 
 /* The LATENCY answer is the labeler's latency, and it is real: frame 0 comes
- * out with exactly hop + latency samples pushed, not one sample earlier. */
+ * out with exactly hop + latency samples pushed, not one sample earlier; with
+ * the model's lookahead, one frame of it, and max-latency=0.1, whose window
+ * (the test model's 24 frames: 15 left, a core of 5, its 4 of lookahead) is
+ * final 240 + (5 - 1 + 4) * 160 = 1520 samples after a frame (95 ms). */
 static void
 test_latency (void **state)
 {
   (void) state;
-  for (int lookahead = -1; lookahead <= 1; lookahead += 2) {
+  for (int k = 0; k < 3; k++) {
+    int lookahead = k == 1 ? 1 : -1;
+    double max_latency = k == 2 ? 0.1 : 0.0;
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load (pt_model_path (), err, sizeof err);
     sl_labeler_config cfg;
@@ -264,14 +269,18 @@ test_latency (void **state)
     assert_non_null (m);
     sl_labeler_config_default (&cfg);
     cfg.lookahead = lookahead;
+    cfg.max_latency_s = max_latency;
     l = sl_labeler_new (m, &cfg, err, sizeof err);
     assert_non_null (l);
     lat = sl_labeler_latency_samples (l);
     sl_labeler_free (l);
     sl_model_free (m);
+    if (k == 2)
+      assert_int_equal (lat, 1520);
     want = gst_util_uint64_scale_ceil ((guint64) lat, GST_SECOND, PT_RATE);
 
-    h = pt_make_harness (&bus, F32_CAPS, "lookahead", lookahead, NULL);
+    h = pt_make_harness (&bus, F32_CAPS, "lookahead", lookahead, "max-latency", max_latency,
+        NULL);
     got = gst_harness_query_latency (h);
     assert_int_equal (got, want);
     g_object_get (h->element, "latency", &prop, NULL);
