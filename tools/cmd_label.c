@@ -173,7 +173,8 @@ static void usage(FILE *fp)
         "label - --format jsonl) is read 0.1 s at a time and the labels on standard\n"
         "output appear as they become final: at most the model's latency + 0.1 s after\n"
         "their audio (with --threads 1, the default; input at another rate adds the\n"
-        "resampler's delay). Ctrl-C ends live input: what was read is labelled to its\n"
+        "resampler's delay); with --max-latency S read a hop at a time, at most S +\n"
+        "0.01 s. Ctrl-C ends live input: what was read is labelled to its\n"
         "end and the output kept; a second Ctrl-C ends the command. An error that ends\n"
         "live input (a network stream that fails) keeps its labels too (exit 1).\n"
         "\n"
@@ -499,12 +500,16 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
 
     /* A read waits until its block is full: live input is read 10 hops at a time,
      * so a label comes out at most 0.1 s after the labeler's latency, not a whole
-     * block later. Threads share whole blocks, so with more than one the
-     * blocks stay whole. */
+     * block later, and a hop at a time under a latency limit, whose labels wait
+     * at most a hop more. Threads share whole blocks, so with more than one the
+     * blocks stay whole, but under a latency limit. */
     const int live = arrives_live(in_path);
+    const int hop = sl_labeler_frame_shift(l);
     long n_read = block_len;
-    if (live && a->cfg.num_threads == 1 && block_len > 10 * sl_labeler_frame_shift(l))
-        n_read = 10 * sl_labeler_frame_shift(l);
+    if (live && a->cfg.max_latency_s > 0)
+        n_read = hop;
+    else if (live && a->cfg.num_threads == 1 && block_len > 10 * hop)
+        n_read = 10 * hop;
     if (live)
         cli_interrupt_ends_input(1); /* Ctrl-C: the input ends, its labels are kept */
     sl_labeler_reset(l);
