@@ -447,12 +447,15 @@ static void test_stdin_and_several_files(void **state)
 }
 
 /* Frames the library's labeler has completed after the first n samples of x. */
-static int64_t frames_final_after(const float *x, int64_t n)
+static int64_t frames_final_after(const float *x, int64_t n, double max_latency)
 {
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     assert_non_null(m);
-    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    cfg.max_latency_s = max_latency;
+    sl_labeler *l = sl_labeler_new(m, &cfg, err, sizeof err);
     assert_non_null(l);
     tu_record r;
     tu_record_init(&r, 4096, 3);
@@ -540,13 +543,6 @@ static pid_t spawn_label(const char *const *args, int how, int *to_child, int *f
 #define LIVE_ARGS "-", "--model", "m.slm", "--format", "frames", "--raw-format", "s16le", \
                   "--raw-rate", "16000"
 
-/* The same for LIVE_ARGS and out_arg. */
-static pid_t spawn_live(const char *out_arg, int ignore_hup, int *to_child, int *from_child)
-{
-    const char *args[] = {LIVE_ARGS, out_arg, NULL};
-    return spawn_label(args, ignore_hup ? SPAWN_NOHUP : 0, to_child, from_child);
-}
-
 /* Waits until the child has read everything written into the pipe `to` (it is
  * then inside its reading loop; on Linux FIONREAD tells what a pipe holds from
  * either end). */
@@ -586,25 +582,30 @@ static void expect_reader_gone(const char *const *args)
 
 /* Labels reach standard output as they become final, not when the input ends
  * (`arecord | seqlabel label -`): with the input pipe still open after LIVE_IN
- * samples, every frame the library completes from the whole tenths of a second
- * among them (the command reads live input 0.1 s at a time) is readable, and
- * the whole output is the one of the same samples read from a file. With no
- * reader left the command ends by SIGPIPE, its cut's temporary file removed. */
-static void test_stdout_live(void **state)
+ * samples, every frame the library completes from the whole reads among them
+ * (the command reads live input 0.1 s at a time; under a latency limit, a hop
+ * at a time) is readable, and the whole output is the one of the same samples
+ * read from a file. */
+static void check_stdout_live(const char *max_latency)
 {
-    (void)state;
     float *xq;
     short *s16 = live_signal(&xq);
-    assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 16000 "
-                               "< live.raw > live-file.tsv"), 0);
+    char args[256];
+    snprintf(args, sizeof args, "- --model m.slm --format frames --raw-format s16le --raw-rate "
+             "16000 %s%s < live.raw > live-file.tsv", max_latency ? "--max-latency " : "",
+             max_latency ? max_latency : "");
+    assert_int_equal(run_label(args), 0);
     char *whole = slurp("live-file.tsv");
     assert_non_null(whole);
-    int64_t want = frames_final_after(xq, LIVE_IN / LIVE_READ * LIVE_READ) + 1; /* and the header */
+    const int read_len = max_latency ? 160 : LIVE_READ;
+    int64_t want = frames_final_after(xq, LIVE_IN / read_len * read_len,
+                                      max_latency ? atof(max_latency) : 0) + 1; /* and the header */
     assert_true(want > 100);
 
     void (*old)(int) = signal(SIGPIPE, SIG_IGN); /* a dead child fails the asserts, not the test runner */
     int to, from;
-    pid_t pid = spawn_live(NULL, 0, &to, &from);
+    const char *live_args[] = {LIVE_ARGS, max_latency ? "--max-latency" : NULL, max_latency, NULL};
+    pid_t pid = spawn_label(live_args, 0, &to, &from);
     size_t cap = strlen(whole) + 1, got = 0;
     char *buf = calloc(cap, 1);
     /* The first LIVE_IN samples, the pipe kept open; the child reads as the pipe fills. */
@@ -637,6 +638,15 @@ static void test_stdout_live(void **state)
     free(whole);
     free(xq);
     free(s16);
+}
+
+/* The above with the model's window and under a latency limit of 0.05 s; with
+ * no reader left the command ends by SIGPIPE, its cut's temporary file removed. */
+static void test_stdout_live(void **state)
+{
+    (void)state;
+    check_stdout_live(NULL);
+    check_stdout_live("0.05");
     /* its reader gone, the command ends by SIGPIPE once it has removed the
      * cut's temporary file (SIGPIPE itself used to end it before: left behind) */
     sh("mkdir gone");
