@@ -49,6 +49,24 @@ double test_utc_seconds(const char *text, const char *key)
     return (double)timegm(&tm) + strtod(rest, NULL); /* ".070000Z": the fraction */
 }
 
+char *test_set_tz(const char *tz)
+{
+    char *was = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
+    setenv("TZ", tz, 1);
+    tzset();
+    return was;
+}
+
+void test_restore_tz(char *was)
+{
+    if (was)
+        setenv("TZ", was, 1);
+    else
+        unsetenv("TZ");
+    tzset();
+    free(was);
+}
+
 /* Little-endian integers into a RIFF file. */
 static void put_le(FILE *fp, uint32_t v, int bytes)
 {

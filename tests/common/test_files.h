@@ -17,6 +17,11 @@ double test_utc_seconds(const char *text, const char *key);
  * 3285: 'fmt ', a 602-byte version 2 'bext' whose origination date and time are
  * the 10 and 8 characters given, 'data'): n samples of a 440 Hz sine, 16-bit
  * mono at `rate`. Fails the test when it cannot be written. */
+/* Sets the time zone (TZ, for this process and the commands it starts) and
+ * returns the one before (malloc'd; NULL: none), which test_restore_tz puts
+ * back and frees. */
+char *test_set_tz(const char *tz);
+void test_restore_tz(char *was);
 void test_write_bwf(const char *path, int rate, long n, const char *date, const char *time);
 
 #endif

@@ -960,25 +960,17 @@ static int64_t recording_start(const char *date, const char *time, int expect)
 static void test_recording_start(void **state)
 {
     (void)state;
-    char *saved = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
-    setenv("TZ", "UTC0", 1);
-    tzset();
+    char *saved = test_set_tz("UTC0");
     assert_true(recording_start("2026-12-05", "10:00:00", 0) == 1796464800LL * 1000000);
     assert_true(recording_start("2026:12:05", "10.00.00", 0) == 1796464800LL * 1000000);
     /* Central European Time, summer time from March's last Sunday to October's */
-    setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
-    tzset();
+    free(test_set_tz("CET-1CEST,M3.5.0,M10.5.0/3"));
     assert_true(recording_start("2026-12-05", "10:00:00", 0) == 1796461200LL * 1000000);
     assert_true(recording_start("2026-07-01", "12:00:00", 0) == 1782900000LL * 1000000);
     recording_start("2026-02-30", "10:00:00", -1);
     recording_start("2026-12-05", "24:00:00", -1);
     recording_start("\0\0\0\0\0\0\0\0\0\0", "\0\0\0\0\0\0\0\0", -1);
-    if (saved)
-        setenv("TZ", saved, 1);
-    else
-        unsetenv("TZ");
-    tzset();
-    free(saved);
+    test_restore_tz(saved);
     short pcm[1600] = {0};
     write_short(tmp_path("plain.wav"), SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, 1600);
     sl_audio_reader *r = open_ok(tmp_path("plain.wav"), 0);

@@ -1074,17 +1074,12 @@ static void test_time_origin_file(void **state)
     char rec[600];
     snprintf(rec, sizeof rec, "%s/rec.wav", dir);
     test_write_bwf(rec, 16000, 16000, "2026-12-05", "10:00:00");
-    char *saved = getenv("TZ") ? strdup(getenv("TZ")) : NULL;
-    setenv("TZ", "CET-1CEST,M3.5.0,M10.5.0/3", 1);
+    char *saved = test_set_tz("CET-1CEST,M3.5.0,M10.5.0/3");
     assert_int_equal(run_label("rec.wav --model m.slm --format jsonl --segments "
                                "--time-origin file -o rec.jsonl"), 0);
     assert_int_equal(run_label("- --model m.slm --format summary --time-origin file "
                                "-o rec.json < rec.wav"), 0);
-    if (saved)
-        setenv("TZ", saved, 1);
-    else
-        unsetenv("TZ");
-    free(saved);
+    test_restore_tz(saved);
     char *text = slurp("rec.jsonl");
     assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T09:00:00.000000Z\","));
     int lines = 0;
