@@ -141,15 +141,15 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
             return -1;
         }
         /* frames that a label may wait beyond its own: core - 1 + lookahead */
+        const int delay = sl_decoder_delay_frames(l->dec);
         long budget = (long)floor((cfg->max_latency_s * l->rate - (l->flen - l->hop)) / l->hop +
-                                  1e-9) - sl_decoder_delay_frames(l->dec);
+                                  1e-9) - delay;
         if (budget < 0) {
             if (err)
                 snprintf(err, errlen, "labeler: a latency limit of %g s is below the %g s that "
                          "the analysis window and the decoder's delay (%d frames) take",
-                         cfg->max_latency_s,
-                         (double)(l->flen - l->hop + sl_decoder_delay_frames(l->dec) * l->hop) /
-                             l->rate, sl_decoder_delay_frames(l->dec));
+                         cfg->max_latency_s, (double)(l->flen - l->hop + delay * l->hop) / l->rate,
+                         delay);
             return -1;
         }
         if (budget < (long)(mw - ml - mr) - 1 + mr) {
