@@ -57,11 +57,6 @@ void sl_downmix(const float *in, long frames, int channels, int channel, float *
 soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, int streaming,
                         const char *name, char *err, size_t errlen);
 
-/* 1 when tm (year, month, day, hour, minute, second; UTC) names a moment of the
- * calendar: no February 30th, no hour 24. */
-struct tm;
-int sl_civil_time_exists(const struct tm *tm);
-
 /* When the recording of a Broadcast WAVE file began: its 'bext' chunk's
  * origination date and time, as local time (TZ), in microseconds since the Unix
  * epoch. 0; -1 when the file has no such chunk or its date is none. */

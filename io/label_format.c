@@ -4,9 +4,7 @@
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
 #include <ctype.h>
-#include <errno.h>
 #include <math.h>
-#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
@@ -108,56 +106,6 @@ static void put_utc(sl_text *t, const sl_label_writer *w, const char *key, int64
     sl_text_put(t, ",\"%s\":\"%04d-%02d-%02dT%02d:%02d:%02d.%06lldZ\"", key, tm.tm_year + 1900,
                 tm.tm_mon + 1, tm.tm_mday, tm.tm_hour, tm.tm_min, tm.tm_sec,
                 (long long)(us - s * 1000000));
-}
-
-int sl_civil_time_exists(const struct tm *tm)
-{
-    /* timegm normalises: February 30th comes back as March 2nd */
-    struct tm back = *tm;
-    timegm(&back);
-    return back.tm_year == tm->tm_year &&
-           back.tm_mon == tm->tm_mon && back.tm_mday == tm->tm_mday &&
-           back.tm_hour == tm->tm_hour && back.tm_min == tm->tm_min && back.tm_sec == tm->tm_sec;
-}
-
-int sl_parse_utc(const char *s, int64_t *us)
-{
-    struct tm tm = {0};
-    int n = 0, zh = 0, zm = 0;
-    char sign = 0;
-    const char *p = s;
-    if (*p == '@') { /* seconds since the epoch, as date(1) takes them */
-        double v;
-        char *end;
-        errno = 0;
-        v = strtod(p + 1, &end);
-        if (!errno && end != p + 1 && *end == '\0' && fabs(v) < 1e11) {
-            *us = llround(v * 1e6);
-            return 0;
-        }
-    } else if (sscanf(p, "%4d-%2d-%2dT%2d:%2d:%2d%n", &tm.tm_year, &tm.tm_mon, &tm.tm_mday,
-                      &tm.tm_hour, &tm.tm_min, &tm.tm_sec, &n) == 6 && n == 19) {
-        p += n;
-        int64_t frac = 0, scale = 1000000;
-        if (*p == '.' && isdigit((unsigned char)p[1]))
-            for (p++; isdigit((unsigned char)*p); p++)
-                if (scale > 1)
-                    frac += (*p - '0') * (scale /= 10);
-        if (*p == 'Z' && p[1] == '\0')
-            sign = '+';
-        else if ((*p == '+' || *p == '-') && (sscanf(p + 1, "%2d:%2d%n", &zh, &zm, &n) == 2 ||
-                                             sscanf(p + 1, "%2d%2d%n", &zh, &zm, &n) == 2) &&
-                 p[1 + n] == '\0' && zh < 24 && zm < 60)
-            sign = *p;
-        tm.tm_year -= 1900;
-        tm.tm_mon -= 1;
-        if (sign && sl_civil_time_exists(&tm)) {
-            time_t t = timegm(&tm);
-            *us = ((int64_t)t - (sign == '-' ? -1 : 1) * (zh * 3600 + zm * 60)) * 1000000 + frac;
-            return 0;
-        }
-    }
-    return -1;
 }
 
 static int valid(const sl_label_writer *w, char *buf, size_t len)
