@@ -381,6 +381,15 @@ sl_model *sl_model_average(const sl_model *const *models, const char *const *nam
 sl_model *sl_model_grow(const sl_model *m, int n_layers, int d_ff, uint64_t seed, char *err,
                         size_t errlen);
 
+/* `m` with the classes `names` (model/with_classes.c): its encoder, features and
+ * normalisation, and an output layer over these classes, where each class m has
+ * keeps its weights (by name) and a new one is initialised at random from
+ * `seed`; m's classes not named are dropped. For training a labeler of one's own
+ * classes from a trained model. A new model the caller frees; NULL with a message
+ * on error (fewer than 2 classes, a name twice or not valid). */
+sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int n,
+                                uint64_t seed, char *err, size_t errlen);
+
 /* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
  * the installed default model (<datadir>/seqlabel/default.slm) when readable, else
  * the source tree's model/default.slm when readable (so an uninstalled build
@@ -929,8 +938,10 @@ typedef struct {
     const char *init_path;       /* NULL, or a model file to start from (fine-tuning):
                                     its weights, shape, features, normalisation and
                                     classes; the optimiser and schedule start afresh, and
-                                    `model`, `features` and `class_names` must not ask
-                                    for anything else, except: */
+                                    `model` and `features` must not ask for anything
+                                    else; `class_names`, when not the model's in its
+                                    order, give it a new output layer
+                                    (sl_model_with_classes, seeded with seed); and: */
     int grow_layers, grow_d_ff;  /* > 0: the init model grows to this many layers and
                                     this d_ff first (sl_model_grow, seeded with seed) */
     const char *cache_dir;       /* feature cache folder; NULL: no cache */

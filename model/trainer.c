@@ -489,25 +489,31 @@ static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
     return m;
 }
 
-/* Fine-tuning keeps the starting model's output layer, so a class list given
- * with it must be that model's, in its order. */
-static int check_init_classes(const sl_train_config *c, const sl_model *m, char *err,
-                              size_t errlen)
+/* --classes with --init, when they are not the model's own in its order: the
+ * model's encoder under an output layer for these classes (model/with_classes.c),
+ * each class it has keeping its weights. */
+static int init_classes(const sl_train_config *c, sl_model **m, char *err, size_t errlen)
 {
-    int n = sl_model_get_config(m)->n_classes;
-    int same = c->n_classes == 0 || c->n_classes == n;
+    int same = c->n_classes == 0 || c->n_classes == sl_model_get_config(*m)->n_classes;
     for (int k = 0; same && k < c->n_classes; k++)
-        same = !strcmp(c->class_names[k], sl_model_class_name(m, k));
+        same = !strcmp(c->class_names[k], sl_model_class_name(*m, k));
     if (same)
         return 0;
-    char have[SL_MAX_CLASSES * (SL_MAX_CLASS_NAME + 1) + 1] = "";
-    for (int k = 0; k < n; k++) {
-        if (k)
-            strcat(have, ",");
-        strcat(have, sl_model_class_name(m, k));
+    char why[SL_ERR_LEN];
+    sl_model *g = sl_model_with_classes(*m, c->class_names, c->n_classes, c->seed, why,
+                                        sizeof why);
+    if (!g)
+        return sl_fail(err, errlen, "%s: --classes: %s", c->init_path, why);
+    if (c->progress) {
+        fprintf(stderr, "seqlabel train: %s: a new output layer for", c->init_path);
+        for (int k = 0; k < c->n_classes; k++)
+            fprintf(stderr, "%s %s (%s)", k ? "," : "", c->class_names[k],
+                    sl_model_class_index(*m, c->class_names[k]) >= 0 ? "kept" : "new");
+        fputc('\n', stderr);
     }
-    return sl_fail(err, errlen, "%s: the model's classes are %s; fine-tuning keeps them (leave "
-                                "out --classes or name these, in this order)", c->init_path, have);
+    sl_model_free(*m);
+    *m = g;
+    return 0;
 }
 
 /* --layers / --d-ff with --init: the starting model grows (model/grow.c). */
@@ -591,7 +597,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     } else if (c->init_path) {
         if (!(r.m = sl_model_load(c->init_path, err, errlen)))
             goto out;
-        if (check_init_classes(c, r.m, err, errlen) || grow_init(c, &r.m, err, errlen))
+        if (init_classes(c, &r.m, err, errlen) || grow_init(c, &r.m, err, errlen))
             goto out;
     }
     const char *names[SL_MAX_CLASSES];
