@@ -516,6 +516,34 @@ static int init_classes(const sl_train_config *c, sl_model **m, char *err, size_
     return 0;
 }
 
+/* --init without --classes keeps the model's classes; labels naming another
+ * most likely mean classes of one's own, which --classes gives. */
+static int check_init_labels(const sl_train_config *c, train_run *r, const sl_manifest *vman,
+                             unsigned train_mask, unsigned valid_mask, char *err, size_t errlen)
+{
+    if (c->n_classes > 0)
+        return 0;
+    if (sl_dataset_collect_classes(&r->train_man, train_mask, r->names, &r->n_names, err, errlen) ||
+        sl_dataset_collect_classes(vman, valid_mask, r->names, &r->n_names, err, errlen))
+        return -1;
+    for (int k = 0; k < r->n_names; k++) {
+        if (sl_model_class_index(r->m, r->names[k]) >= 0)
+            continue;
+        const int n = sl_model_get_config(r->m)->n_classes;
+        char have[SL_MAX_CLASSES * (SL_MAX_CLASS_NAME + 1) + 1] = "";
+        for (int j = 0; j < n; j++) {
+            if (j)
+                strcat(have, ",");
+            strcat(have, sl_model_class_name(r->m, j));
+        }
+        return sl_fail(err, errlen, "%s: the labels name class '%s', which %s lacks (its classes: "
+                                    "%s); --classes naming every class to train gives the "
+                                    "model a new output layer for them",
+                       c->train_manifest, r->names[k], c->init_path, have);
+    }
+    return 0;
+}
+
 /* --layers / --d-ff with --init: the starting model grows (model/grow.c). */
 static int grow_init(const sl_train_config *c, sl_model **m, char *err, size_t errlen)
 {
@@ -597,7 +625,9 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     } else if (c->init_path) {
         if (!(r.m = sl_model_load(c->init_path, err, errlen)))
             goto out;
-        if (init_classes(c, &r.m, err, errlen) || grow_init(c, &r.m, err, errlen))
+        if (init_classes(c, &r.m, err, errlen) ||
+            check_init_labels(c, &r, vman, train_mask, valid_mask, err, errlen) ||
+            grow_init(c, &r.m, err, errlen))
             goto out;
     }
     const char *names[SL_MAX_CLASSES];
