@@ -15,6 +15,7 @@
 #
 # usage: bench/transfer/run.sh OUT_DIR [STEPS]
 #   STEPS     training steps of each run [1500]
+# Each run on all the training prompts and on a twentieth of them (3.3 min).
 #   SEQLABEL  the command [build/tools/seqlabel]
 #   CACHE     where tools/corpus/fetch.sh unpacks the packages [$SEQLABEL_CACHE or
 #             /work/cache/seqlabel]
@@ -63,27 +64,33 @@ prompts() { # PACKAGE LANGUAGE [SPLIT]
   prompts asterisk-prompt-fr-armelle french other
 } | cut -f1,2 > "$out/other.tsv"
 awk -F'\t' '$3 == "test" { print $1 "\t" $2 }' "$out/set.tsv" > "$out/test.tsv"
+# a user's few minutes: every twentieth training prompt (65, 3.3 min), the same
+# validation
+awk -F'\t' '$3 != "train" || ++n % 20 == 0' "$out/set.tsv" > "$out/set-twentieth.tsv"
 
-common=(--manifest "$out/set.tsv" --classes silence,english,spanish,french
+common=(--classes silence,english,spanish,french
         --cache-dir "$out/features" --window 128 --batch 32
         --augment-gain 10 --augment-freq-mask 8 --augment-time-mask 10
         --threads 2 --seed 20261205 --quiet)
-train() { # NAME STEPS OPTIONS...
-  local name=$1 n=$2; shift 2
+train() { # NAME MANIFEST STEPS OPTIONS...
+  local name=$1 manifest=$2 n=$3; shift 3
   echo "$n" > "$out/$name.steps"
   [ -s "$out/$name.slm" ] && return 0
   local t0=$(date +%s.%N)
-  "$seqlabel" train "${common[@]}" --steps "$n" --out "$out/$name.slm" "$@" > "$out/$name.report"
+  "$seqlabel" train --manifest "$manifest" "${common[@]}" --steps "$n" --out "$out/$name.slm" "$@" > "$out/$name.report"
   echo "$(date +%s.%N) - $t0" | bc > "$out/$name.seconds"
 }
 shape=(--mel-bins 64 --d-model 64 --heads 4 --layers 4 --d-ff 256 --activation gelu --norm pre)
-train from-default "$steps" --init "$model" --lr 5e-4
-train from-random "$steps" "${shape[@]}" --lr 2e-3
+default=(--init "$model" --lr 5e-4) random=("${shape[@]}" --lr 2e-3)
+train from-default "$out/set.tsv" "$steps" "${default[@]}"
+train from-random "$out/set.tsv" "$steps" "${random[@]}"
 # what the start is worth in steps: random weights given four times as many
-train from-random-x4 $((4 * steps)) "${shape[@]}" --lr 2e-3
+train from-random-x4 "$out/set.tsv" $((4 * steps)) "${random[@]}"
+train from-default-twentieth "$out/set-twentieth.tsv" "$steps" "${default[@]}"
+train from-random-twentieth "$out/set-twentieth.tsv" "$steps" "${random[@]}"
 
 printf 'start\tsteps\ttrain_s\ttest\taccuracy\tmacro_f1\tf1_silence\trecall_english\trecall_spanish\trecall_french\n'
-for name in from-default from-random from-random-x4; do
+for name in from-default from-random from-random-x4 from-default-twentieth from-random-twentieth; do
   for set in test other; do
     "$seqlabel" eval --model "$out/$name.slm" --manifest "$out/$set.tsv" \
       --cache-dir "$out/features" --threads 2 > "$out/$name-$set.eval"
