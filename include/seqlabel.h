@@ -852,6 +852,52 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
  * formats like snprintf and returns the length needed. */
 int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len);
 
+/* Sound event detection metrics (model/events.c): the segment-based and
+ * event-based figures of Mesaros, Heittola and Virtanen (2016), as sed_eval
+ * computes them for DCASE, on the frame grid. An event is a run of frames of one
+ * scored class. Event-based: a reference and a system event of one class match
+ * when their onsets lie within `collar` frames and their offsets within it or
+ * within half the reference event's length; matches are a maximum matching;
+ * what is left in place but of another class is a substitution. Segment-based:
+ * each file cut into `segment` frames from its start, a class active in a
+ * segment where one of its events reaches into it; the file's evaluated length
+ * is the last offset of either. Counts only: the figures come from
+ * sl_events_summary. */
+typedef struct {
+    int n_classes;
+    unsigned char scored[SL_MAX_CLASSES]; /* 1: this class's runs are events (init: all) */
+    int collar;                           /* frames (0.2 s: 20) */
+    int segment;                          /* frames (1 s: 100) */
+    int64_t ev_ref[SL_MAX_CLASSES], ev_sys[SL_MAX_CLASSES], ev_tp[SL_MAX_CLASSES];
+    int64_t ev_subs;
+    int64_t seg_tp[SL_MAX_CLASSES], seg_fp[SL_MAX_CLASSES], seg_fn[SL_MAX_CLASSES];
+    int64_t seg_s, seg_d, seg_i, seg_ref, seg_sys, segments;
+} sl_events;
+
+typedef struct {
+    int64_t event_ref, event_sys;
+    double event_f1, event_precision, event_recall, event_macro_f1;
+    double event_error_rate, event_substitution_rate, event_deletion_rate,
+        event_insertion_rate;
+    double segment_f1, segment_precision, segment_recall, segment_macro_f1,
+        segment_error_rate;
+} sl_event_figures;
+
+void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment_frames);
+/* Adds one file: its reference and system frame labels (-1: none), n frames. -1
+ * when out of memory. */
+int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n);
+/* Overall (micro-averaged over events or segments), and the mean of the class
+ * F1s of classes with an event (macro_f1). */
+void sl_events_summary(const sl_events *ev, sl_event_figures *f);
+/* Text lines starting with `prefix` (frame_s: seconds per frame, for the
+ * collar's and segment's lengths), and one JSON object on one line: {"events":
+ * {...}, "segments": {...}, "classes": [...]}. */
+void sl_events_print(const sl_events *ev, const char *const *names, double frame_s,
+                     const char *prefix, void *fp);
+int sl_events_format_json(const sl_events *ev, const char *const *names, double frame_s,
+                          char *buf, size_t len);
+
 /* How sl_evaluate_manifest and sl_score_manifest go over a manifest. */
 typedef struct {
     sl_split split;          /* only that split's entries; SL_SPLIT_NONE: all (default) */
@@ -883,6 +929,12 @@ typedef struct {
      * VAD's output, speech alone); -1 (default): such a frame is an error that names
      * the file and time */
     int gap_class;
+    /* NULL, or each entry's events counted into it (sl_events_init by the caller):
+     * the references' before the collar, and sl_score_manifest's hypotheses (a
+     * gap as gap_class) or sl_evaluate_manifest's argmax frames (unlabelled
+     * stretches of the references whose windows hold no labelled frame: no
+     * event) */
+    sl_events *events;
 } sl_eval_options;
 
 void sl_eval_options_default(sl_eval_options *opt);

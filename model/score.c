@@ -258,8 +258,17 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
                                      n_classes, ref, n, err, errlen) == 0 &&
                hypothesis_frames(e, hyp_path, duration, hop, rate, classes, n_classes, opt->sweep,
                                  got, prob, n, err, errlen) == 0) {
-        rc = sl_labels_collar(ref, n, hop, rate, opt->collar_s) ? sl_fail(err, errlen, "out of memory")
-                                                                : 0;
+        rc = 0;
+        if (opt->events) { /* on the references before the collar; a gap is gap_class */
+            int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
+            for (int64_t i = 0; sys && i < n; i++)
+                sys[i] = got[i] >= 0 ? got[i] : opt->gap_class;
+            if (!sys || sl_events_add(opt->events, ref, sys, n))
+                rc = sl_fail(err, errlen, "out of memory");
+            free(sys);
+        }
+        if (rc == 0 && sl_labels_collar(ref, n, hop, rate, opt->collar_s))
+            rc = sl_fail(err, errlen, "out of memory");
         for (int64_t i = 0; i < n && rc == 0; i++) {
             if (ref[i] < 0)
                 continue;

@@ -206,7 +206,7 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
  * [0, n) — the rule of sl_labeler (include/seqlabel.h). */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
                    const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
-                   sl_sweep *sweep, sl_metrics *mt)
+                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred)
 {
     const sl_model_config *c = sl_model_get_config(m);
     const int F = c->n_features, C = c->n_classes;
@@ -239,15 +239,16 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
             return -1;
         for (int64_t i = c0; i < c1; i++) {
             int y = labels[i];
-            if (y < 0)
-                continue;
             const float *z = logits + (size_t)(i - w0) * C;
             int best = 0;
-            double zmax = z[0];
             for (int k = 1; k < C; k++)
                 if (z[k] > z[best])
                     best = k;
-            zmax = z[best];
+            if (pred)
+                pred[i] = best;
+            if (y < 0)
+                continue;
+            double zmax = z[best];
             double s = 0.0;
             for (int k = 0; k < C; k++)
                 s += exp((double)z[k] - zmax);
@@ -297,12 +298,33 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         sl_fail(err, errlen, "out of memory");
     if (rc == 0 && silence)
         rc = sl_model_silence_frame(m, silence, err, errlen);
+    const sl_feature_config *fc = sl_model_feature_config(m);
+    const double collar_s = per_file ? per_file->collar_s : 0.0;
+    sl_events *events = per_file ? per_file->events : NULL;
     for (int i = 0; i < ds->n_files && rc == 0; i++) {
         const sl_data_file *f = &ds->files[i];
+        const int64_t n = f->ff.n_frames;
         sl_metrics_reset(&file);
-        if (sl_eval_frames(e, m, silence, f->ff.feats, f->labels, f->ff.n_frames, x, logits, probs,
-                           sweep, &file))
+        /* the collar on a copy: the events are the references' as they are */
+        int32_t *collared = collar_s > 0 ? malloc((size_t)(n ? n : 1) * sizeof *collared) : NULL;
+        int32_t *pred = events ? malloc((size_t)(n ? n : 1) * sizeof *pred) : NULL;
+        if ((collar_s > 0 && !collared) || (events && !pred))
+            rc = sl_fail(err, errlen, "out of memory");
+        if (rc == 0 && collared) {
+            memcpy(collared, f->labels, (size_t)n * sizeof *collared);
+            if (sl_labels_collar(collared, n, sl_feature_frame_shift(fc), fc->sample_rate,
+                                 collar_s))
+                rc = sl_fail(err, errlen, "out of memory");
+        }
+        for (int64_t k = 0; pred && k < n; k++)
+            pred[k] = -1;
+        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, collared ? collared : f->labels,
+                                      n, x, logits, probs, sweep, &file, pred))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
+        if (rc == 0 && events && sl_events_add(events, f->labels, pred, n))
+            rc = sl_fail(err, errlen, "out of memory");
+        free(collared);
+        free(pred);
         if (rc == 0)
             sl_metrics_add(mt, &file);
         if (rc == 0 && per_file && per_file->on_file) {
@@ -459,13 +481,6 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
     if (rc == 0 && ds.labeled == 0)
         rc = sl_fail(err, errlen, "%s: no frame is labelled (the label files cover no audio)",
                      manifest);
-    const sl_feature_config *fc = sl_model_feature_config(m);
-    for (int i = 0; rc == 0 && opt->collar_s > 0 && i < ds.n_files; i++)
-        if (!ds.files[i].borrowed) /* an entry listed again shares the first's labels */
-            rc = sl_labels_collar(ds.files[i].labels, ds.files[i].ff.n_frames,
-                                  sl_feature_frame_shift(fc), fc->sample_rate, opt->collar_s)
-                     ? sl_fail(err, errlen, "out of memory")
-                     : 0;
     if (rc == 0)
         rc = sl_eval_dataset(m, &ds, threads, opt->clip_edges, opt, mt, err, errlen);
     sl_dataset_free(&ds);

@@ -186,13 +186,15 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
  * file, or NULL: windows clipped to the file) and adds the labeled frames to
  * mt. x: window x n_features scratch, logits and probs: window x n_classes
  * scratch (window = the model's stream_window); sweep: NULL, or the frames'
- * probabilities of its class counted into it. */
+ * probabilities of its class counted into it; pred: NULL, or each frame's argmax
+ * class where the model ran (the frames of windows whose core holds a labelled
+ * frame; the caller sets the rest). */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
                    const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
-                   sl_sweep *sweep, sl_metrics *mt);
+                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred);
 /* num_threads: the encoder's own threads (results do not depend on them).
- * clip_edges: as sl_labeler_config's. per_file: NULL, or its on_file is called
- * with each file's own figures. */
+ * clip_edges: as sl_labeler_config's. per_file: NULL, or the options whose
+ * collar, events and on_file (called with each file's own figures) apply. */
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
                     const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen);
 /* Adds from's counts to to's (the same classes: else -1). */

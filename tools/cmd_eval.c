@@ -50,6 +50,15 @@ static void usage(FILE *fp)
         "                            to 0.95, the best F1 and the equal error rate (for\n"
         "                            --on-threshold of a VAD): the model's, or with\n"
         "                            --hyp those its frames tables (.tsv) hold\n"
+        "  --events all|a,b          sound event detection figures as DCASE publishes\n"
+        "                            them (sed_eval's): an event is a run of frames of\n"
+        "                            one class (of these classes; all: every class);\n"
+        "                            event-based F1 and error rate (onsets within the\n"
+        "                            collar, offsets within it or half the event), and\n"
+        "                            segment-based (1 s segments); with --model of its\n"
+        "                            argmax frames (to score a decoder's segments,\n"
+        "                            label with it and give --hyp)\n"
+        "  --event-collar S          the events' collar in seconds [0.2]\n"
         "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
         "                            F1 after the set's figures, the worst first\n"
         "  --json                    the figures as one JSON object on one line\n"
@@ -196,6 +205,71 @@ static int report_sweep(const sl_sweep *sw, const char *name, int json)
     return 0;
 }
 
+/* --events: counts for these classes ("all", or a,b,c of names), the collar and
+ * 1 s segments on frames of frame_s seconds; NULL with the cause said. */
+static sl_events *events_for(const char *list, const char *const *names, int n,
+                             double collar_s, double frame_s)
+{
+    sl_events *ev = malloc(sizeof *ev);
+    if (!ev) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    sl_events_init(ev, n, (int)(collar_s / frame_s + 1e-6), (int)(1.0 / frame_s + 0.5));
+    if (!strcmp(list, "all"))
+        return ev;
+    memset(ev->scored, 0, sizeof ev->scored);
+    char *copy = strdup(list);
+    const char *want[SL_MAX_CLASSES];
+    int k = 0, bad = !copy || train_cli_split_classes(copy, want, &k);
+    for (int i = 0; !bad && i < k; i++) {
+        int c = -1;
+        for (int j = 0; j < n && c < 0; j++)
+            c = strcmp(names[j], want[i]) ? -1 : j;
+        if (c < 0) {
+            cli_error("--events: '%s' is not one of the classes", want[i]);
+            free(copy);
+            free(ev);
+            return NULL;
+        }
+        ev->scored[c] = 1;
+    }
+    free(copy);
+    if (bad) {
+        cli_error("--events: expected all or a,b,c (class names)");
+        free(ev);
+        return NULL;
+    }
+    return ev;
+}
+
+typedef struct {
+    const char *const *names;
+    double frame_s;
+} events_arg;
+
+static int events_json(const void *ev, const void *arg, char *buf, size_t len)
+{
+    const events_arg *a = arg;
+    return sl_events_format_json(ev, a->names, a->frame_s, buf, len);
+}
+
+/* --events: the figures, or a JSON line after the set's. 0, or 1 (said). */
+static int report_events(const sl_events *ev, const char *const *names, double frame_s, int json)
+{
+    events_arg a = {names, frame_s};
+    if (json)
+        return put_formatted(events_json, ev, &a);
+    sl_events_print(ev, names, frame_s, "", stdout);
+    return 0;
+}
+
+/* Seconds per frame of a feature config. */
+static double frame_seconds(const sl_feature_config *fc)
+{
+    return (double)sl_feature_frame_shift(fc) / fc->sample_rate;
+}
+
 /* The classes of --hyp scoring into names (strdup'ed, *n of them): --classes,
  * else the model's (and its frames' settings into grid), else the references' names.
  * 0, or 1 (said). */
@@ -249,7 +323,8 @@ static int name_index(char *const *names, int n, const char *name)
 /* --hyp: label files scored against the manifest's references. */
 static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_options *base,
                            const char *model_path, const char *classes, const char *gap,
-                           const char *sweep, int json, file_list *files)
+                           const char *sweep, const char *events, double event_collar, int json,
+                           file_list *files)
 {
     char err[SL_ERR_LEN];
     char *names[SL_MAX_CLASSES];
@@ -274,6 +349,10 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     }
     if (!rc && n == 0)
         rc = cli_error("%s: its label files name no class", manifest);
+    if (!rc && events &&
+        !(opt.events = events_for(events, (const char *const *)names, n, event_collar,
+                                  frame_seconds(&grid))))
+        rc = 1;
     if (!rc && sl_metrics_init(&mt, n))
         rc = cli_error("out of memory");
     if (!rc && sl_score_manifest(manifest, hyp, (const char *const *)names, n, &opt, &mt, err,
@@ -283,7 +362,10 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
         rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json, files);
     if (!rc && sw)
         rc = report_sweep(sw, sweep, json);
+    if (!rc && opt.events)
+        rc = report_events(opt.events, (const char *const *)names, frame_seconds(&grid), json);
     free(sw);
+    free(opt.events);
     sl_metrics_free(&mt);
     for (int k = 0; k < n; k++)
         free(names[k]);
@@ -293,7 +375,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -302,11 +384,13 @@ int sl_cmd_eval(int argc, char **argv)
         {"help", no_argument, 0, O_HELP}, {"hyp", required_argument, 0, O_HYP},
         {"hyp-gap", required_argument, 0, O_GAP}, {"classes", required_argument, 0, O_CLASSES},
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
-        {"sweep", required_argument, 0, O_SWEEP},
+        {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
+        {"event-collar", required_argument, 0, O_EVENT_COLLAR},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
-               *classes = NULL, *sweep = NULL;
+               *classes = NULL, *sweep = NULL, *events = NULL;
     int no_cache = 0, json = 0, per_file = 0;
+    double event_collar = 0.2;
     long threads = 1;
     sl_eval_options opt;
     sl_eval_options_default(&opt);
@@ -329,6 +413,11 @@ int sl_cmd_eval(int argc, char **argv)
         case O_CLIP: opt.clip_edges = 1; break;
         case O_PER_FILE: per_file = 1; break;
         case O_SWEEP: sweep = optarg; break;
+        case O_EVENTS: events = optarg; break;
+        case O_EVENT_COLLAR:
+            if (cli_parse_float("--event-collar", optarg, 0.0, 60.0, &event_collar))
+                return 1;
+            break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
@@ -352,14 +441,16 @@ int sl_cmd_eval(int argc, char **argv)
     }
     if (optind < argc)
         return cli_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
+    if (event_collar != 0.2 && !events)
+        return cli_error("eval: --event-collar goes with --events");
     opt.num_threads = (int)threads;
     if (per_file) {
         opt.on_file = keep_file;
         opt.user = &files;
     }
     if (hyp && manifest) {
-        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, json,
-                                 per_file ? &files : NULL);
+        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,
+                                 event_collar, json, per_file ? &files : NULL);
         file_list_free(&files);
         return rc;
     }
@@ -395,17 +486,24 @@ int sl_cmd_eval(int argc, char **argv)
             rc = -1, snprintf(err, sizeof err, "--sweep: %s has no class '%s'", model_path, sweep);
         opt.sweep = sw;
     }
+    const char *names[SL_MAX_CLASSES];
+    const int n_classes = sl_model_get_config(m)->n_classes;
+    for (int k = 0; k < n_classes; k++)
+        names[k] = sl_model_class_name(m, k);
+    const double frame_s = frame_seconds(sl_model_feature_config(m));
+    if (rc == 0 && events &&
+        !(opt.events = events_for(events, names, n_classes, event_collar, frame_s)))
+        rc = 1;
     if (rc == 0)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
-    if (rc == 0) {
-        const char *names[SL_MAX_CLASSES];
-        for (int k = 0; k < sl_model_get_config(m)->n_classes; k++)
-            names[k] = sl_model_class_name(m, k);
+    if (rc == 0)
         rc = report(&mt, names, "model", model_path, manifest, json, per_file ? &files : NULL);
-    }
     if (rc == 0 && sw)
         rc = report_sweep(sw, sweep, json);
+    if (rc == 0 && opt.events)
+        rc = report_events(opt.events, names, frame_s, json);
     free(sw);
+    free(opt.events);
     sl_metrics_free(&mt);
     file_list_free(&files);
     sl_model_free(m);

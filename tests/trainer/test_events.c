@@ -1,0 +1,295 @@
+/* Sound event detection metrics (sl_events, `seqlabel eval --events`) against
+ * counts worked out by hand from sed_eval's definitions (Mesaros, Heittola and
+ * Virtanen 2016): on one 10 s file of three classes, every kind of event
+ * outcome (a match by the offset's half-length rule, a missed onset, a
+ * substitution, insertions, a deletion) and every kind of 1 s segment
+ * (substitutions, insertions); the classes left out; a gap in the system's
+ * labels; the collar's edge; and the same file through the command, its
+ * references and hypotheses Audacity label tracks. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+#include <sndfile.h>
+#include <sys/stat.h>
+
+#include "seqlabel.h"
+#include "trainer_test_util.h"
+
+#define N 1000 /* frames: 10 s */
+
+typedef struct {
+    int cls, on, off; /* frames [on, off) */
+} run;
+
+/* Reference and system of the worked case (frames of 10 ms):
+ *   R1 c0 [0,100)  R2 c1 [100,400)  R3 c0 [400,450)  R4 c2 [450,700)  R5 c0 [700,1000)
+ *   S1 c0 [0,130)  S2 c1 [130,300)  S3 c2 [300,330)  S4 c0 [330,460)  S5 c1 [460,690)
+ *   S6 c0 [690,1000)
+ * Events, collar 20 frames: S1 matches R1 (onset 0; offset 30 off, but within half
+ * of R1's 100), S6 matches R5; S2's onset is 30 from R2's, S4's 70 from R3's, S3
+ * is R4's class but 150 early; S5 is where R4 is (10 and 10) but of c1: a
+ * substitution. Nref 5, Nsys 6, TP 2, S 1, D 5-2-1 = 2, I 6-2-1 = 3: ER 6/5, F1
+ * 2*2/(5+6). Class c0: 3 reference, 3 system, 2 hits (F1 2/3, ER 2/3); c1: 1 and
+ * 2, none (F1 0, ER 3); c2: 1 and 1, none (F1 0, ER 2); macro F1 2/9.
+ * Segments of 100 frames, (reference; system): 0 (c0; c0), 1 (c1; c0 c1),
+ * 2 (c1; c1), 3 (c1; c2 c0), 4 (c0 c2; c0 c1), 5 (c2; c1), 6 (c2; c1 c0),
+ * 7-9 (c0; c0): Nref 11, Nsys 14, TP 7, S 1+1+1+1 = 4, D 0, I 1+1+1 = 3: ER
+ * 7/11, F1 14/25. c0: 5 reference segments, 8 system, 5 hits (F1 10/13, ER 3/5);
+ * c1: 3, 5, 2 (F1 1/2, ER 4/3); c2: 3, 1, 0 (F1 0, ER 4/3). */
+static const run ref_runs[] = {{0, 0, 100}, {1, 100, 400}, {0, 400, 450}, {2, 450, 700},
+                               {0, 700, 1000}};
+static const run sys_runs[] = {{0, 0, 130},   {1, 130, 300}, {2, 300, 330},
+                               {0, 330, 460}, {1, 460, 690}, {0, 690, 1000}};
+
+static void fill(int32_t *labels, const run *r, int n)
+{
+    for (int i = 0; i < N; i++)
+        labels[i] = -1;
+    for (int k = 0; k < n; k++)
+        for (int i = r[k].on; i < r[k].off; i++)
+            labels[i] = r[k].cls;
+}
+
+static int32_t ref[N], sys[N];
+
+static void worked_case(sl_events *ev)
+{
+    fill(ref, ref_runs, 5);
+    fill(sys, sys_runs, 6);
+    sl_events_init(ev, 3, 20, 100);
+    assert_int_equal(sl_events_add(ev, ref, sys, N), 0);
+}
+
+#define near(a, b) assert_true(fabs((a) - (b)) < 1e-12)
+
+static void test_by_hand(void **state)
+{
+    (void)state;
+    sl_events ev;
+    worked_case(&ev);
+    sl_event_figures f;
+    sl_events_summary(&ev, &f);
+    assert_int_equal(f.event_ref, 5);
+    assert_int_equal(f.event_sys, 6);
+    near(f.event_precision, 2.0 / 6);
+    near(f.event_recall, 2.0 / 5);
+    near(f.event_f1, 4.0 / 11);
+    near(f.event_substitution_rate, 1.0 / 5);
+    near(f.event_deletion_rate, 2.0 / 5);
+    near(f.event_insertion_rate, 3.0 / 5);
+    near(f.event_error_rate, 6.0 / 5);
+    near(f.event_macro_f1, 2.0 / 9);
+    const int64_t ev_ref[3] = {3, 1, 1}, ev_sys[3] = {3, 2, 1}, ev_tp[3] = {2, 0, 0};
+    for (int c = 0; c < 3; c++) {
+        assert_int_equal(ev.ev_ref[c], ev_ref[c]);
+        assert_int_equal(ev.ev_sys[c], ev_sys[c]);
+        assert_int_equal(ev.ev_tp[c], ev_tp[c]);
+    }
+    assert_int_equal(ev.segments, 10);
+    near(f.segment_precision, 7.0 / 14);
+    near(f.segment_recall, 7.0 / 11);
+    near(f.segment_f1, 14.0 / 25);
+    near(f.segment_error_rate, 7.0 / 11);
+    assert_int_equal(ev.seg_s, 4);
+    assert_int_equal(ev.seg_d, 0);
+    assert_int_equal(ev.seg_i, 3);
+    near(f.segment_macro_f1, (10.0 / 13 + 1.0 / 2 + 0.0) / 3);
+    const int64_t tp[3] = {5, 2, 0}, fp[3] = {3, 3, 1}, fn[3] = {0, 1, 3};
+    for (int c = 0; c < 3; c++) {
+        assert_int_equal(ev.seg_tp[c], tp[c]);
+        assert_int_equal(ev.seg_fp[c], fp[c]);
+        assert_int_equal(ev.seg_fn[c], fn[c]);
+    }
+    /* a second file adds its counts: the figures stay */
+    assert_int_equal(sl_events_add(&ev, ref, sys, N), 0);
+    sl_event_figures g;
+    sl_events_summary(&ev, &g);
+    assert_int_equal(g.event_ref, 10);
+    near(g.event_f1, f.event_f1);
+    near(g.segment_error_rate, f.segment_error_rate);
+}
+
+static void test_classes_left_out(void **state)
+{
+    (void)state;
+    /* only c0's runs are events: R1 R3 R5 against S1 S4 S6, 2 hits, no
+     * substitution (S5 is not an event now); segments of c0 alone: the file's
+     * length is the last c0 offset, 1000 */
+    sl_events ev;
+    fill(ref, ref_runs, 5);
+    fill(sys, sys_runs, 6);
+    sl_events_init(&ev, 3, 20, 100);
+    ev.scored[1] = ev.scored[2] = 0;
+    assert_int_equal(sl_events_add(&ev, ref, sys, N), 0);
+    sl_event_figures f;
+    sl_events_summary(&ev, &f);
+    assert_int_equal(f.event_ref, 3);
+    assert_int_equal(f.event_sys, 3);
+    near(f.event_f1, 2.0 / 3);
+    near(f.event_error_rate, 2.0 / 3);
+    near(f.event_substitution_rate, 0.0);
+    near(f.segment_f1, 10.0 / 13);
+    near(f.segment_error_rate, 3.0 / 5);
+    near(f.event_macro_f1, 2.0 / 3); /* c0 alone */
+}
+
+static void test_gap_and_collar(void **state)
+{
+    (void)state;
+    sl_events ev;
+    /* the system says nothing over [0,50): S1 is c0 [50,130), onset 50 frames
+     * late, no match and no substitution; R1 is missed, S1 inserted */
+    fill(ref, ref_runs, 5);
+    fill(sys, sys_runs, 6);
+    for (int i = 0; i < 50; i++)
+        sys[i] = -1;
+    sl_events_init(&ev, 3, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, N), 0);
+    assert_int_equal(ev.ev_tp[0], 1);
+    assert_int_equal(ev.ev_sys[0], 3);
+    /* the collar's edge: an onset exactly 20 frames late matches, 21 does not */
+    static const run r[] = {{0, 0, 500}, {1, 500, 1000}};
+    static const run s20[] = {{0, 0, 520}, {1, 520, 1000}}, s21[] = {{0, 0, 521}, {1, 521, 1000}};
+    fill(ref, r, 2);
+    fill(sys, s20, 2);
+    sl_events_init(&ev, 2, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, N), 0);
+    assert_int_equal(ev.ev_tp[1], 1);
+    fill(sys, s21, 2);
+    sl_events_init(&ev, 2, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, N), 0);
+    assert_int_equal(ev.ev_tp[1], 0);
+    assert_int_equal(ev.ev_tp[0], 1); /* c0's offset 21 late: within half of 500 */
+    /* nothing at all: no event, no segment, figures 0 */
+    for (int i = 0; i < N; i++)
+        ref[i] = sys[i] = -1;
+    sl_events_init(&ev, 2, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, N), 0);
+    sl_event_figures f;
+    sl_events_summary(&ev, &f);
+    assert_int_equal(ev.segments, 0);
+    near(f.event_f1, 0.0);
+    near(f.segment_error_rate, 0.0);
+}
+
+/* The worked case as Audacity label tracks, through `seqlabel eval --hyp`. */
+static void test_command(void **state)
+{
+    (void)state;
+    const char *seqlabel = getenv("SL_SEQLABEL");
+    assert_non_null(seqlabel);
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "events");
+    SF_INFO info = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+    SNDFILE *f = sf_open(tt_path(dir, "a.wav"), SFM_WRITE, &info);
+    assert_non_null(f);
+    static short zeros[160000];
+    assert_int_equal(sf_writef_short(f, zeros, 160000), 160000);
+    sf_close(f);
+    static const char *const names[] = {"c0", "c1", "c2"};
+    char text[1024];
+    size_t len = 0;
+    for (int k = 0; k < 5; k++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%.2f\t%.2f\t%s\n",
+                                ref_runs[k].on / 100.0, ref_runs[k].off / 100.0,
+                                names[ref_runs[k].cls]);
+    tt_write_text(tt_path(dir, "a.txt"), text);
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.txt\n");
+    char hyp[600];
+    snprintf(hyp, sizeof hyp, "%s/hyp", dir);
+    assert_int_equal(mkdir(hyp, 0755), 0);
+    len = 0;
+    for (int k = 0; k < 6; k++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%.2f\t%.2f\t%s\n",
+                                sys_runs[k].on / 100.0, sys_runs[k].off / 100.0,
+                                names[sys_runs[k].cls]);
+    tt_write_text(tt_path(hyp, "a.txt"), text);
+    char cmd[2048], *out_path = strdup(tt_path(dir, "out.txt"));
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --classes c0,c1,c2 "
+             "--events all > %s", seqlabel, hyp, dir, out_path);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    char *out = tt_read_file(out_path, NULL);
+    assert_non_null(out);
+    printf("%s", out);
+    assert_non_null(strstr(out, "event_f1 0.3636  precision 0.3333  recall 0.4000  macro_f1 0.2222"
+                                "  reference 5  system 6"));
+    assert_non_null(strstr(out, "event_error_rate 1.2000  substitutions 0.2000  deletions 0.4000"
+                                "  insertions 0.6000"));
+    assert_non_null(strstr(out, "segment_f1 0.5600  precision 0.5000  recall 0.6364"));
+    assert_non_null(strstr(out, "error_rate 0.6364  segments 10"));
+    /* class c1: event F1 0, ER 3, 1 reference and 2 system events, segments F1 1/2,
+     * ER 4/3 */
+    assert_non_null(strstr(out, "c1                  0.0000    3.0000          1          2     0.5000      1.3333"));
+    free(out);
+    /* JSON, classes chosen; a class not among them is refused */
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --classes c0,c1,c2 "
+             "--events c0 --json > %s", seqlabel, hyp, dir, out_path);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(out_path, NULL);
+    const char *line = strstr(out, "\n{\"events\":{\"collar_s\":0.2,\"f1\":0.666666667,");
+    assert_non_null(line); /* after the frame figures' line */
+    assert_non_null(strstr(line, "\"name\":\"c0\""));
+    assert_null(strstr(line, "\"name\":\"c1\""));
+    free(out);
+    char *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9", seqlabel, hyp,
+             dir);
+    int rc = tt_run(cmd, &err);
+    tt_expect_refusal("--events c9", rc, err, "--events", "'c9'");
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --event-collar 0.1", seqlabel,
+             hyp, dir);
+    rc = tt_run(cmd, &err);
+    tt_expect_refusal("--event-collar alone", rc, err, "--event-collar", "--events");
+    free(out_path);
+    tt_rmtree(dir);
+}
+
+/* With --model the events are the model's argmax frames: the same figures as
+ * those frames written by `seqlabel label` (no smoothing) and scored with --hyp. */
+static void test_model_events(void **state)
+{
+    (void)state;
+    const char *seqlabel = getenv("SL_SEQLABEL"), *root = getenv("SL_SOURCE_ROOT");
+    assert_non_null(seqlabel);
+    assert_non_null(root);
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "events-model");
+    char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
+             "--no-cache --events all --json | tail -n 1 > %s && "
+             "%s label %s/samples --model %s/model/default.slm -q --format frames -o %s/hyp/ && "
+             "%s eval --hyp %s/hyp --model %s/model/default.slm --manifest %s/samples "
+             "--events all --json | tail -n 1 > %s",
+             seqlabel, root, root, a, seqlabel, root, root, dir, seqlabel, dir, root, root, b);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    char *x = tt_read_file(a, NULL), *y = tt_read_file(b, NULL);
+    assert_non_null(x);
+    assert_non_null(y);
+    printf("%s", x);
+    assert_non_null(strstr(x, "{\"events\":"));
+    assert_string_equal(x, y);
+    free(x);
+    free(y);
+    free(a);
+    free(b);
+    tt_rmtree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_classes_left_out),
+        cmocka_unit_test(test_gap_and_collar),
+        cmocka_unit_test(test_command),
+        cmocka_unit_test(test_model_events),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
