@@ -36,6 +36,8 @@ only viterbi label --smoothing v
 only gelu train --activation g
 expect --sweep eval --sw
 expect --per-file eval --per
+expect --events eval --ev
+only all eval --events a
 expect --jobs label --j
 expect --only-classes label --only
 expect --raw-format features --raw

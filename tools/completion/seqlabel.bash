@@ -18,6 +18,7 @@ _seqlabel()
         *:--raw-format) values="s16le f32le ulaw alaw gsm g722" ;;
         features:--window) values="povey hann hamming rectangular" ;;
         eval:--split) values="train valid test" ;;
+        eval:--events) values="all" ;;
         train:--activation) values="relu gelu" ;;
         train:--norm) values="post pre" ;;
         train:--schedule) values="cosine linear" ;;
