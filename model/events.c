@@ -9,7 +9,8 @@
  * frame grid. Event-based: a reference and a system event of the same class
  * match when their onsets lie within the collar and their offsets within the
  * collar or half the reference event's length; the matches are a maximum
- * matching (sed_eval: bipartite, Hopcroft-Karp); of what is left, a reference
+ * matching (sed_eval finds one with Hopcroft-Karp, this file with Kuhn's
+ * augmenting paths: the same number of matches); of what is left, a reference
  * and a system event that would match but for the class are a substitution.
  * Segment-based: the file cut into fixed segments (1 s), a class active in a
  * segment where any of its events reaches into it, counted per segment. */
