@@ -17,15 +17,15 @@
 #   STEPS     training steps of each run [1500]
 # Each run on all the training prompts and on a twentieth of them (3.3 min).
 #   SEQLABEL  the command [build/tools/seqlabel]
-#   CACHE     where tools/corpus/fetch.sh unpacks the packages [$SEQLABEL_CACHE or
-#             /work/cache/seqlabel]
+#   SEQLABEL_CACHE  where tools/corpus/fetch.sh unpacks the packages
+#             [/work/cache/seqlabel]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$here/../..
 out=$1 steps=${2:-1500}
 seqlabel=${SEQLABEL:-$root/build/tools/seqlabel}
 model=$root/model/default.slm
-export CACHE=${CACHE:-${SEQLABEL_CACHE:-/work/cache/seqlabel}}
+export SEQLABEL_CACHE=${SEQLABEL_CACHE:-/work/cache/seqlabel}
 mkdir -p "$out"
 out=$(cd "$out" && pwd)
 
@@ -36,13 +36,13 @@ out=$(cd "$out" && pwd)
 # then one line per prompt: audio, its labels (speech as its language, the rest
 # silence), split.
 prompts() { # PACKAGE LANGUAGE [SPLIT]
-  local root=$CACHE/pkgs/$1/usr/share/asterisk/sounds raw=$out/raw/$1
+  local sounds=$SEQLABEL_CACHE/pkgs/$1/usr/share/asterisk/sounds raw=$out/raw/$1
   [ -e "$raw/.done" ] || {
-    "$seqlabel" label "$root" --model "$model" -q -j 2 --format audacity -o "$raw/"
+    "$seqlabel" label "$sounds" --model "$model" -q -j 2 --format audacity -o "$raw/"
     touch "$raw/.done"
   }
-  find "$root" -type f \( -name '*.wav' -o -name '*.gsm' \) | sort | while read -r f; do
-    local rel=${f#"$root"/} split=${3:-}
+  find "$sounds" -type f \( -name '*.wav' -o -name '*.gsm' \) | sort | while read -r f; do
+    local rel=${f#"$sounds"/} split=${3:-}
     if [ -z "$split" ]; then
       local h=$(basename "$f" | cksum | cut -d' ' -f1)
       case $((h % 10)) in 0) split=test ;; 1) split=valid ;; *) split=train ;; esac
