@@ -42,10 +42,10 @@ prompts() { # PACKAGE LANGUAGE [SPLIT]
     touch "$raw/.done"
   }
   find "$sounds" -type f \( -name '*.wav' -o -name '*.gsm' \) | sort | while read -r f; do
-    local rel=${f#"$sounds"/} split=${3:-}
+    local rel=${f#"$sounds"/} split=${3:-} h
     if [ -z "$split" ]; then
-      local h=$(basename "$f" | cksum | cut -d' ' -f1)
-      case $((h % 10)) in 0) split=test ;; 1) split=valid ;; *) split=train ;; esac
+      h=$(basename "$f" | cksum | cut -d' ' -f1)
+      case $((h % 10)) in 0) split="test" ;; 1) split="valid" ;; *) split="train" ;; esac
     fi
     local lab=$out/labels/$1/${rel%.*}.txt
     mkdir -p "$(dirname "$lab")"
@@ -76,7 +76,8 @@ train() { # NAME MANIFEST STEPS OPTIONS...
   local name=$1 manifest=$2 n=$3; shift 3
   echo "$n" > "$out/$name.steps"
   [ -s "$out/$name.slm" ] && return 0
-  local t0=$(date +%s.%N)
+  local t0
+  t0=$(date +%s.%N)
   "$seqlabel" train --manifest "$manifest" "${common[@]}" --steps "$n" --out "$out/$name.slm" "$@" > "$out/$name.report"
   echo "$(date +%s.%N) - $t0" | bc > "$out/$name.seconds"
 }
