@@ -205,6 +205,15 @@ static int report_sweep(const sl_sweep *sw, const char *name, int json)
     return 0;
 }
 
+/* The index of `name` among the n names, or -1. */
+static int name_index(const char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], name))
+            return k;
+    return -1;
+}
+
 /* --events: counts for these classes ("all", or a,b,c of names), the collar and
  * 1 s segments on frames of frame_s seconds; NULL with the cause said. */
 static sl_events *events_for(const char *list, const char *const *names, int n,
@@ -223,9 +232,7 @@ static sl_events *events_for(const char *list, const char *const *names, int n,
     const char *want[SL_MAX_CLASSES];
     int k = 0, bad = !copy || train_cli_split_classes(copy, want, &k);
     for (int i = 0; !bad && i < k; i++) {
-        int c = -1;
-        for (int j = 0; j < n && c < 0; j++)
-            c = strcmp(names[j], want[i]) ? -1 : j;
+        int c = name_index(names, n, want[i]);
         if (c < 0) {
             cli_error("--events: '%s' is not one of the classes", want[i]);
             free(copy);
@@ -311,14 +318,6 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
     return rc;
 }
 
-/* The index of `name` among the n names, or -1. */
-static int name_index(char *const *names, int n, const char *name)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(names[k], name))
-            return k;
-    return -1;
-}
 
 /* --hyp: label files scored against the manifest's references. */
 static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_options *base,
@@ -336,14 +335,14 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     sl_metrics mt = {0};
     int rc = hypothesis_classes(manifest, base->split, model_path, classes, names, &n, &grid);
     if (gap)
-        opt.gap_class = name_index(names, n, gap);
+        opt.gap_class = name_index((const char *const *)names, n, gap);
     if (!rc && gap && opt.gap_class < 0)
         rc = cli_error("--hyp-gap: '%s' is not one of the classes", gap);
     sl_sweep *sw = NULL;
     if (!rc && sweep) { /* from the frames tables' probabilities */
         if (!(sw = calloc(1, sizeof *sw)))
             rc = cli_error("out of memory");
-        else if ((sw->target = name_index(names, n, sweep)) < 0)
+        else if ((sw->target = name_index((const char *const *)names, n, sweep)) < 0)
             rc = cli_error("--sweep: '%s' is not one of the classes", sweep);
         opt.sweep = sw;
     }
