@@ -27,25 +27,24 @@ base=$(cd "$(dirname "$test_tsv")" && pwd)
 mapfile -t files < <(awk -F'\t' -v b="$base" '$0 !~ /^#/ && NF >= 2 { print ($1 ~ /^\// ? $1 : b "/" $1) }' "$test_tsv")
 echo "# ${#files[@]} files of $test_tsv; outputs in $out" >&2
 
+declare -A secs   # each method's seconds
 timed() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 
-s_ours=$(timed "$seqlabel" label --model "$model" --threads 1 -q -o "$out/seqlabel/" "${files[@]}")
+secs[seqlabel]=$(timed "$seqlabel" label --model "$model" --threads 1 -q -o "$out/seqlabel/" "${files[@]}")
 mkdir -p "$out/seqlabel-viterbi"
-s_viterbi=$(timed "$seqlabel" label --model "$model" --threads 1 -q --smoothing viterbi \
+secs[seqlabel-viterbi]=$(timed "$seqlabel" label --model "$model" --threads 1 -q --smoothing viterbi \
   -o "$out/seqlabel-viterbi/" "${files[@]}")
 thr=$(/usr/bin/python3 "$here/energy_vad.py" --tune "$valid_tsv" 2>"$out/energy-tune.log")
 echo "# energy threshold tuned on $valid_tsv: $thr dBFS" >&2
-s_energy=$(timed /usr/bin/python3 "$here/energy_vad.py" "$out/energy" "${files[@]}" --threshold-db "$thr")
-s_webrtc=$(timed /usr/bin/python3 "$here/webrtc_vad.py" "$out/webrtc" "${files[@]}")
-s_silero=$(NODE_PATH="$node_dir/node_modules" PATH="$here/ffmpeg-shim:$PATH" \
+secs[energy]=$(timed /usr/bin/python3 "$here/energy_vad.py" "$out/energy" "${files[@]}" --threshold-db "$thr")
+secs[webrtc]=$(timed /usr/bin/python3 "$here/webrtc_vad.py" "$out/webrtc" "${files[@]}")
+secs[silero]=$(NODE_PATH="$node_dir/node_modules" PATH="$here/ffmpeg-shim:$PATH" \
   timed node "$here/silero.js" "$out/silero" "${files[@]}")
 
 printf 'method\tframes\tprecision\trecall\tf1\tfalse_alarm\tseconds\n'
 methods="seqlabel seqlabel-viterbi energy webrtc silero"
 for m in $methods; do
-  v=${m/seqlabel-viterbi/viterbi}
-  s=$(eval echo "\$s_${v/seqlabel/ours}")
-  printf '%s\t%s\n' "$(/usr/bin/python3 "$here/score.py" "$test_tsv" "$out/$m" --name "$m")" "$s"
+  printf '%s\t%s\n' "$(/usr/bin/python3 "$here/score.py" "$test_tsv" "$out/$m" --name "$m")" "${secs[$m]}"
 done
 printf '\nmethod\tevent_f1\tevent_precision\tevent_recall\tevent_error_rate\tsegment_f1\tsegment_error_rate\n'
 for m in $methods; do
