@@ -1,7 +1,8 @@
 /* `seqlabel eval --model M --manifest SET.tsv`: frame metrics of a model on a
  * labeled set, computed in the streaming labeler's own windows (the same
  * report the trainer prints for its validation set); with --hyp, the same
- * figures of label files any tool wrote (sl_score_manifest). */
+ * figures of label files any tool wrote (sl_score_manifest); with --events,
+ * sound event detection's figures of the same frames (sl_events). */
 #include <cblas.h>
 #include <getopt.h>
 #include <stdio.h>
@@ -22,7 +23,8 @@ static void usage(FILE *fp)
         "(when there is a 'speech' class) and the confusion matrix of MODEL on the\n"
         "labeled files of SET.tsv (audio<TAB>labels[<TAB>split], or a folder, as for\n"
         "train); with --hyp, of the label files any tool wrote for them (no loss), on\n"
-        "the same 10 ms frames (a model's, with --model).\n"
+        "the same 10 ms frames (a model's, with --model); with --events, the event-\n"
+        "and segment-based figures of sound event detection too.\n"
         "\n"
         "  --hyp LABELS              a folder holding NAME.txt (Audacity), NAME.TextGrid,\n"
         "                            NAME.rttm or NAME.tsv (seqlabel label --format\n"
