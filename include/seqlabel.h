@@ -781,6 +781,8 @@ void sl_label_segments_free(sl_label_segment *segs, int n);
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen);
 
+struct sl_events;
+
 /* Per-frame metrics of a labeled set. confusion[t * n_classes + p] counts
  * frames of true class t predicted as p. */
 typedef struct {
@@ -791,6 +793,8 @@ typedef struct {
     int no_loss;     /* 1: scored from labels alone (sl_score_manifest): no loss */
     const char *audio; /* one file's figures (sl_eval_options.on_file): its path, which
                           the JSON names first; NULL for a set's */
+    const struct sl_events *events; /* one file's figures with sl_eval_options.events: its
+                          own events, which the JSON holds ("events"); else NULL */
 } sl_metrics;
 
 int sl_metrics_init(sl_metrics *mt, int n_classes);
@@ -815,8 +819,10 @@ void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, cons
 /* The same figures as one JSON object on one line (`seqlabel eval --json`):
  * {"frames", "loss", "accuracy", "macro_f1", "speech_vs_rest_f1" (null without
  * a speech class), "classes": [{"name", "precision", "recall", "f1", "frames",
- * "predicted"}...], "confusion": [[...]...] (rows: true class)}, numbers %.9g.
- * Formats into buf like snprintf and returns the length needed. */
+ * "predicted"}...], "confusion": [[...]...] (rows: true class), and with
+ * mt->events "events": {"f1", "error_rate", "reference", "system", "segment_f1",
+ * "segment_error_rate"}}, numbers %.9g. Formats into buf like snprintf and
+ * returns the length needed. */
 int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, size_t len);
 int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names, char *buf,
                                  size_t len);
@@ -863,7 +869,7 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
  * segment where one of its events reaches into it; the file's evaluated length
  * is the last offset of either. Counts only: the figures come from
  * sl_events_summary. */
-typedef struct {
+typedef struct sl_events {
     int n_classes;
     unsigned char scored[SL_MAX_CLASSES]; /* 1: this class's runs are events (init: all) */
     int collar;                           /* frames (0.2 s: 20) */
@@ -887,6 +893,10 @@ void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment
 /* Adds one file: its reference and system frame labels (-1: none), n frames. -1
  * when out of memory. */
 int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n);
+/* The counts zeroed, the settings kept; and from's counts added to to's (the
+ * same settings). */
+void sl_events_reset(sl_events *ev);
+void sl_events_merge(sl_events *to, const sl_events *from);
 /* Overall (micro-averaged over events or segments), and the mean of the class
  * F1s of classes with an event (macro_f1). */
 void sl_events_summary(const sl_events *ev, sl_event_figures *f);

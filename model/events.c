@@ -200,6 +200,33 @@ void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment
     ev->segment = segment_frames > 0 ? segment_frames : 1;
 }
 
+void sl_events_reset(sl_events *ev)
+{
+    sl_events kept;
+    sl_events_init(&kept, ev->n_classes, ev->collar, ev->segment);
+    memcpy(kept.scored, ev->scored, sizeof kept.scored);
+    *ev = kept;
+}
+
+void sl_events_merge(sl_events *to, const sl_events *from)
+{
+    for (int c = 0; c < SL_MAX_CLASSES; c++) {
+        to->ev_ref[c] += from->ev_ref[c];
+        to->ev_sys[c] += from->ev_sys[c];
+        to->ev_tp[c] += from->ev_tp[c];
+        to->seg_tp[c] += from->seg_tp[c];
+        to->seg_fp[c] += from->seg_fp[c];
+        to->seg_fn[c] += from->seg_fn[c];
+    }
+    to->ev_subs += from->ev_subs;
+    to->seg_s += from->seg_s;
+    to->seg_d += from->seg_d;
+    to->seg_i += from->seg_i;
+    to->seg_ref += from->seg_ref;
+    to->seg_sys += from->seg_sys;
+    to->segments += from->segments;
+}
+
 int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n)
 {
     int64_t nr = 0, ns = 0;

@@ -233,11 +233,12 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
     return 0;
 }
 
-/* Entry e's frames into mt. */
+/* Entry e's frames into mt, and its events into events (NULL: none). */
 static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
                        const char *hyp, int hyp_is_dir,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
-                       const sl_eval_options *opt, sl_metrics *mt, char *err, size_t errlen)
+                       const sl_eval_options *opt, sl_metrics *mt, sl_events *events, char *err,
+                       size_t errlen)
 {
     const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
     int64_t n = 0;
@@ -259,11 +260,11 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
                hypothesis_frames(e, hyp_path, duration, hop, rate, classes, n_classes, opt->sweep,
                                  got, prob, n, err, errlen) == 0) {
         rc = 0;
-        if (opt->events) { /* on the references before the collar; a gap is gap_class */
+        if (events) { /* on the references before the collar; a gap is gap_class */
             int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
             for (int64_t i = 0; sys && i < n; i++)
                 sys[i] = got[i] >= 0 ? got[i] : opt->gap_class;
-            if (!sys || sl_events_add(opt->events, ref, sys, n))
+            if (!sys || sl_events_add(events, ref, sys, n))
                 rc = sl_fail(err, errlen, "out of memory");
             free(sys);
         }
@@ -324,7 +325,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     const size_t root_len = sl_manifest_root_len(manifest);
     struct stat st;
     const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
-    int rc = 0, scored = 0;
+    sl_events *file_events = opt->events ? malloc(sizeof *file_events) : NULL; /* each entry's */
+    int rc = opt->events && !file_events ? sl_fail(err, errlen, "out of memory") : 0, scored = 0;
     int64_t frames = 0;
     for (int i = 0; i < man.n && rc == 0; i++) {
         const sl_manifest_entry *e = &man.entries[i];
@@ -332,17 +334,25 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
             continue;
         scored++;
         sl_metrics_reset(&file);
+        if (file_events) {
+            *file_events = *opt->events;
+            sl_events_reset(file_events);
+        }
         if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, classes, n_classes, &fc, opt,
-                        &file, err, errlen)) {
+                        &file, file_events, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
         sl_metrics_add(mt, &file);
+        if (file_events)
+            sl_events_merge(opt->events, file_events);
         frames += file.frames;
         if (opt->on_file) {
             file.audio = e->audio;
+            file.events = file_events;
             opt->on_file(opt->user, &file);
             file.audio = NULL;
+            file.events = NULL;
         }
     }
     if (rc == 0 && scored == 0)
@@ -351,6 +361,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
                      manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");
     sl_metrics_free(&file);
+    free(file_events);
     sl_manifest_free(&man);
     return rc;
 }

@@ -189,7 +189,16 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
             sl_text_put(&t, "%s%lld", j ? "," : "", (long long)mt->confusion[i * n + j]);
         sl_text_put(&t, "]");
     }
-    sl_text_put(&t, "]}\n");
+    sl_text_put(&t, "]");
+    if (mt->events) {
+        sl_event_figures f;
+        sl_events_summary(mt->events, &f);
+        sl_text_put(&t, ",\"events\":{\"f1\":%.9g,\"error_rate\":%.9g,\"reference\":%lld,"
+                    "\"system\":%lld,\"segment_f1\":%.9g,\"segment_error_rate\":%.9g}",
+                    f.event_f1, f.event_error_rate, (long long)f.event_ref,
+                    (long long)f.event_sys, f.segment_f1, f.segment_error_rate);
+    }
+    sl_text_put(&t, "}\n");
     return sl_text_finish(&t);
 }
 
@@ -301,6 +310,9 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     const sl_feature_config *fc = sl_model_feature_config(m);
     const double collar_s = per_file ? per_file->collar_s : 0.0;
     sl_events *events = per_file ? per_file->events : NULL;
+    sl_events *file_events = events ? malloc(sizeof *file_events) : NULL; /* each file's */
+    if (events && !file_events)
+        rc = sl_fail(err, errlen, "out of memory");
     for (int i = 0; i < ds->n_files && rc == 0; i++) {
         const sl_data_file *f = &ds->files[i];
         const int64_t n = f->ff.n_frames;
@@ -321,20 +333,29 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, collared ? collared : f->labels,
                                       n, x, logits, probs, sweep, &file, pred))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
-        if (rc == 0 && events && sl_events_add(events, f->labels, pred, n))
-            rc = sl_fail(err, errlen, "out of memory");
+        if (rc == 0 && events) {
+            *file_events = *events;
+            sl_events_reset(file_events);
+            if (sl_events_add(file_events, f->labels, pred, n))
+                rc = sl_fail(err, errlen, "out of memory");
+            else
+                sl_events_merge(events, file_events);
+        }
         free(collared);
         free(pred);
         if (rc == 0)
             sl_metrics_add(mt, &file);
         if (rc == 0 && per_file && per_file->on_file) {
             file.audio = f->audio;
+            file.events = file_events;
             per_file->on_file(per_file->user, &file);
             file.audio = NULL;
+            file.events = NULL;
         }
     }
     if (have_file)
         sl_metrics_free(&file);
+    free(file_events);
     free(x);
     free(logits);
     free(probs);

@@ -62,7 +62,8 @@ static void usage(FILE *fp)
         "                            label with it and give --hyp)\n"
         "  --event-collar S          the events' collar in seconds [0.2]\n"
         "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
-        "                            F1 after the set's figures, the worst first\n"
+        "                            F1 (and event F1 with --events) after the set's\n"
+        "                            figures, the worst first\n"
         "  --json                    the figures as one JSON object on one line\n"
         "                            (frames, loss, accuracy, macro_f1,\n"
         "                            speech_vs_rest_f1, classes, confusion) instead of\n"
@@ -102,7 +103,13 @@ static void keep_file(void *user, const sl_metrics *file)
     m->loss_sum = file->loss_sum;
     m->frames = file->frames;
     m->no_loss = file->no_loss;
-    if (!(m->audio = strdup(file->audio))) {
+    sl_events *ev = file->events ? malloc(sizeof *ev) : NULL;
+    if (ev)
+        *ev = *file->events;
+    m->events = ev;
+    if (!(m->audio = strdup(file->audio)) || (file->events && !ev)) {
+        free((char *)m->audio);
+        free(ev);
         sl_metrics_free(m);
         l->failed = 1;
         return;
@@ -114,6 +121,7 @@ static void file_list_free(file_list *l)
 {
     for (int i = 0; i < l->n; i++) {
         free((char *)l->v[i].audio);
+        free((sl_events *)l->v[i].events);
         sl_metrics_free(&l->v[i]);
     }
     free(l->v);
@@ -179,8 +187,12 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
     for (int i = 0; i < files->n; i++)
         order[i] = &files->v[i];
     qsort(order, (size_t)files->n, sizeof *order, by_accuracy);
-    printf("files, the worst first:\n%9s %9s %9s %10s  %s\n", "accuracy", "macro_f1",
-           speech >= 0 ? "speech_f1" : "", "frames", "audio");
+    const int events = files->n > 0 && files->v[0].events;
+    printf("files, the worst first:\n%9s %9s %9s ", "accuracy", "macro_f1",
+           speech >= 0 ? "speech_f1" : "");
+    if (events)
+        printf("%9s ", "event_f1");
+    printf("%10s  %s\n", "frames", "audio");
     for (int i = 0; i < files->n; i++) {
         const sl_metrics *f = order[i];
         printf("%9.4f %9.4f ", sl_metrics_accuracy(f), sl_metrics_macro_f1(f));
@@ -192,6 +204,14 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
             printf("%9.4f ", sl_metrics_binary_f1(f, speech));
         else
             printf("%9s ", speech >= 0 ? "-" : "");
+        if (events) {
+            sl_event_figures ef;
+            sl_events_summary(f->events, &ef);
+            if (ef.event_ref + ef.event_sys > 0)
+                printf("%9.4f ", ef.event_f1);
+            else /* no event either way: F1 means nothing */
+                printf("%9s ", "-");
+        }
         printf("%10lld  %s\n", (long long)f->frames, f->audio);
     }
     free(order);

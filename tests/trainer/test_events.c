@@ -228,6 +228,31 @@ static void test_command(void **state)
      * ER 4/3 */
     assert_non_null(strstr(out, "c1                  0.0000    3.0000          1          2     0.5000      1.3333"));
     free(out);
+    /* --per-file: each file's own events; b's hypothesis is its reference */
+    char copy[4096];
+    snprintf(copy, sizeof copy, "cp %s/a.wav %s/b.wav && cp %s/a.txt %s/b.txt && cp %s/a.txt %s/b.txt"
+             " && printf 'a.wav\\ta.txt\\nb.wav\\tb.txt\\n' > %s/two.tsv",
+             dir, dir, dir, dir, dir, hyp, dir);
+    assert_int_equal(tt_run(copy, NULL), 0);
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/two.tsv --classes c0,c1,c2 "
+             "--events all --per-file > %s", seqlabel, hyp, dir, out_path);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(out_path, NULL);
+    assert_non_null(out);
+    printf("%s", out);
+    /* both: 10 reference events, 11 system, 7 hits */
+    assert_non_null(strstr(out, "event_f1 0.6667  precision 0.6364  recall 0.7000"));
+    assert_non_null(strstr(out, " 0.3636        998  "));
+    assert_non_null(strstr(out, " 1.0000        998  "));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/two.tsv --classes c0,c1,c2 "
+             "--events all --per-file --json > %s", seqlabel, hyp, dir, out_path);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(out_path, NULL);
+    const char *first = strstr(out, "\"events\":{\"f1\":0.363636364,\"error_rate\":1.2,");
+    assert_non_null(first);
+    assert_non_null(strstr(first, "\"events\":{\"f1\":1,\"error_rate\":0,"));
+    free(out);
     /* JSON, classes chosen; a class not among them is refused */
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --classes c0,c1,c2 "
              "--events c0 --json > %s", seqlabel, hyp, dir, out_path);
