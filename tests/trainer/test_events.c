@@ -179,13 +179,40 @@ static void test_gap_and_collar(void **state)
     near(f.segment_error_rate, 0.0);
 }
 
+static char dir[512], hyp[600];
+
+/* The standard output of `seqlabel eval --hyp dir/hyp --manifest dir/MANIFEST
+ * --classes c0,c1,c2 OPTIONS`, which must exit 0 (malloc'ed). */
+static char *eval_output(const char *manifest, const char *options)
+{
+    char cmd[4096], *out_path = strdup(tt_path(dir, "out.txt"));
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/%s --classes c0,c1,c2 %s > %s",
+             getenv("SL_SEQLABEL"), hyp, dir, manifest, options, out_path);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    char *out = tt_read_file(out_path, NULL);
+    assert_non_null(out);
+    printf("%s", out);
+    free(out_path);
+    return out;
+}
+
+/* Writes the runs as an Audacity label track at path. */
+static void write_track(const char *path, const run *r, int n)
+{
+    static const char *const names[] = {"c0", "c1", "c2"};
+    char text[1024];
+    size_t len = 0;
+    for (int k = 0; k < n; k++)
+        len += (size_t)snprintf(text + len, sizeof text - len, "%.2f\t%.2f\t%s\n",
+                                r[k].on / 100.0, r[k].off / 100.0, names[r[k].cls]);
+    tt_write_text(path, text);
+}
+
 /* The worked case as Audacity label tracks, through `seqlabel eval --hyp`. */
 static void test_command(void **state)
 {
     (void)state;
-    const char *seqlabel = getenv("SL_SEQLABEL");
-    assert_non_null(seqlabel);
-    char dir[512];
+    assert_non_null(getenv("SL_SEQLABEL"));
     tt_mkdtemp(dir, sizeof dir, "events");
     SF_INFO info = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
     SNDFILE *f = sf_open(tt_path(dir, "a.wav"), SFM_WRITE, &info);
@@ -193,31 +220,12 @@ static void test_command(void **state)
     static short zeros[160000];
     assert_int_equal(sf_writef_short(f, zeros, 160000), 160000);
     sf_close(f);
-    static const char *const names[] = {"c0", "c1", "c2"};
-    char text[1024];
-    size_t len = 0;
-    for (int k = 0; k < 5; k++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%.2f\t%.2f\t%s\n",
-                                ref_runs[k].on / 100.0, ref_runs[k].off / 100.0,
-                                names[ref_runs[k].cls]);
-    tt_write_text(tt_path(dir, "a.txt"), text);
-    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.txt\n");
-    char hyp[600];
     snprintf(hyp, sizeof hyp, "%s/hyp", dir);
     assert_int_equal(mkdir(hyp, 0755), 0);
-    len = 0;
-    for (int k = 0; k < 6; k++)
-        len += (size_t)snprintf(text + len, sizeof text - len, "%.2f\t%.2f\t%s\n",
-                                sys_runs[k].on / 100.0, sys_runs[k].off / 100.0,
-                                names[sys_runs[k].cls]);
-    tt_write_text(tt_path(hyp, "a.txt"), text);
-    char cmd[2048], *out_path = strdup(tt_path(dir, "out.txt"));
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --classes c0,c1,c2 "
-             "--events all > %s", seqlabel, hyp, dir, out_path);
-    assert_int_equal(tt_run(cmd, NULL), 0);
-    char *out = tt_read_file(out_path, NULL);
-    assert_non_null(out);
-    printf("%s", out);
+    write_track(tt_path(dir, "a.txt"), ref_runs, 5);
+    write_track(tt_path(hyp, "a.txt"), sys_runs, 6);
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.txt\n");
+    char *out = eval_output("set.tsv", "--events all");
     assert_non_null(strstr(out, "event_f1 0.3636  precision 0.3333  recall 0.4000  macro_f1 0.2222"
                                 "  reference 5  system 6"));
     assert_non_null(strstr(out, "event_error_rate 1.2000  substitutions 0.2000  deletions 0.4000"
@@ -230,49 +238,39 @@ static void test_command(void **state)
     free(out);
     /* --per-file: each file's own events; b's hypothesis is its reference */
     char copy[4096];
-    snprintf(copy, sizeof copy, "cp %s/a.wav %s/b.wav && cp %s/a.txt %s/b.txt && cp %s/a.txt %s/b.txt"
-             " && printf 'a.wav\\ta.txt\\nb.wav\\tb.txt\\n' > %s/two.tsv",
-             dir, dir, dir, dir, dir, hyp, dir);
+    snprintf(copy, sizeof copy, "cp %s/a.wav %s/b.wav", dir, dir);
     assert_int_equal(tt_run(copy, NULL), 0);
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/two.tsv --classes c0,c1,c2 "
-             "--events all --per-file > %s", seqlabel, hyp, dir, out_path);
-    assert_int_equal(tt_run(cmd, NULL), 0);
-    out = tt_read_file(out_path, NULL);
-    assert_non_null(out);
-    printf("%s", out);
+    write_track(tt_path(dir, "b.txt"), ref_runs, 5);
+    write_track(tt_path(hyp, "b.txt"), ref_runs, 5);
+    tt_write_text(tt_path(dir, "two.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\n");
+    out = eval_output("two.tsv", "--events all --per-file");
     /* both: 10 reference events, 11 system, 7 hits */
     assert_non_null(strstr(out, "event_f1 0.6667  precision 0.6364  recall 0.7000"));
     assert_non_null(strstr(out, " 0.3636        998  "));
     assert_non_null(strstr(out, " 1.0000        998  "));
     free(out);
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/two.tsv --classes c0,c1,c2 "
-             "--events all --per-file --json > %s", seqlabel, hyp, dir, out_path);
-    assert_int_equal(tt_run(cmd, NULL), 0);
-    out = tt_read_file(out_path, NULL);
+    out = eval_output("two.tsv", "--events all --per-file --json");
     const char *first = strstr(out, "\"events\":{\"f1\":0.363636364,\"error_rate\":1.2,");
     assert_non_null(first);
     assert_non_null(strstr(first, "\"events\":{\"f1\":1,\"error_rate\":0,"));
     free(out);
-    /* JSON, classes chosen; a class not among them is refused */
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --classes c0,c1,c2 "
-             "--events c0 --json > %s", seqlabel, hyp, dir, out_path);
-    assert_int_equal(tt_run(cmd, NULL), 0);
-    out = tt_read_file(out_path, NULL);
+    /* JSON, classes chosen */
+    out = eval_output("set.tsv", "--events c0 --json");
     const char *line = strstr(out, "\n{\"events\":{\"collar_s\":0.2,\"f1\":0.666666667,");
     assert_non_null(line); /* after the frame figures' line */
     assert_non_null(strstr(line, "\"name\":\"c0\""));
     assert_null(strstr(line, "\"name\":\"c1\""));
     free(out);
-    char *err = NULL;
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9", seqlabel, hyp,
-             dir);
+    /* refusals: a class not among them, a collar without events */
+    char cmd[4096], *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9",
+             getenv("SL_SEQLABEL"), hyp, dir);
     int rc = tt_run(cmd, &err);
     tt_expect_refusal("--events c9", rc, err, "--events", "'c9'");
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --event-collar 0.1", seqlabel,
-             hyp, dir);
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --event-collar 0.1",
+             getenv("SL_SEQLABEL"), hyp, dir);
     rc = tt_run(cmd, &err);
     tt_expect_refusal("--event-collar alone", rc, err, "--event-collar", "--events");
-    free(out_path);
     tt_rmtree(dir);
 }
 
@@ -284,7 +282,6 @@ static void test_model_events(void **state)
     const char *seqlabel = getenv("SL_SEQLABEL"), *root = getenv("SL_SOURCE_ROOT");
     assert_non_null(seqlabel);
     assert_non_null(root);
-    char dir[512];
     tt_mkdtemp(dir, sizeof dir, "events-model");
     char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
     snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
