@@ -877,7 +877,7 @@ typedef struct sl_events {
     int64_t ev_ref[SL_MAX_CLASSES], ev_sys[SL_MAX_CLASSES], ev_tp[SL_MAX_CLASSES];
     int64_t ev_subs;
     int64_t seg_tp[SL_MAX_CLASSES], seg_fp[SL_MAX_CLASSES], seg_fn[SL_MAX_CLASSES];
-    int64_t seg_s, seg_d, seg_i, seg_ref, seg_sys, segments;
+    int64_t seg_s, seg_d, seg_i, segments;
 } sl_events;
 
 typedef struct {
@@ -893,10 +893,10 @@ void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment
 /* Adds one file: its reference and system frame labels (-1: none), n frames. -1
  * when out of memory. */
 int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n);
-/* The counts zeroed, the settings kept; and from's counts added to to's (the
- * same settings). */
-void sl_events_reset(sl_events *ev);
-void sl_events_merge(sl_events *to, const sl_events *from);
+/* The same for one file of a set: `file` gets total's settings and this file's
+ * counts alone, which are added to total's too (per-file figures). */
+int sl_events_add_file(sl_events *total, sl_events *file, const int32_t *ref,
+                       const int32_t *sys, int64_t n);
 /* Overall (micro-averaged over events or segments), and the mean of the class
  * F1s of classes with an event (macro_f1). */
 void sl_events_summary(const sl_events *ev, sl_event_figures *f);

@@ -181,8 +181,6 @@ static int add_segments(sl_events *ev, const event *ref, int64_t nr, const event
         ev->seg_s += (n_ref < n_sys ? n_ref : n_sys) - tp;
         ev->seg_d += n_ref > n_sys ? n_ref - n_sys : 0;
         ev->seg_i += n_sys > n_ref ? n_sys - n_ref : 0;
-        ev->seg_ref += n_ref;
-        ev->seg_sys += n_sys;
     }
     ev->segments += n_seg;
     free(in_ref);
@@ -190,17 +188,8 @@ static int add_segments(sl_events *ev, const event *ref, int64_t nr, const event
     return 0;
 }
 
-void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment_frames)
-{
-    memset(ev, 0, sizeof *ev);
-    ev->n_classes = n_classes;
-    for (int c = 0; c < n_classes; c++)
-        ev->scored[c] = 1;
-    ev->collar = collar_frames;
-    ev->segment = segment_frames > 0 ? segment_frames : 1;
-}
-
-void sl_events_reset(sl_events *ev)
+/* The counts zeroed, the settings kept. */
+static void reset(sl_events *ev)
 {
     sl_events kept;
     sl_events_init(&kept, ev->n_classes, ev->collar, ev->segment);
@@ -208,7 +197,8 @@ void sl_events_reset(sl_events *ev)
     *ev = kept;
 }
 
-void sl_events_merge(sl_events *to, const sl_events *from)
+/* from's counts added to to's. */
+static void merge(sl_events *to, const sl_events *from)
 {
     for (int c = 0; c < SL_MAX_CLASSES; c++) {
         to->ev_ref[c] += from->ev_ref[c];
@@ -222,9 +212,17 @@ void sl_events_merge(sl_events *to, const sl_events *from)
     to->seg_s += from->seg_s;
     to->seg_d += from->seg_d;
     to->seg_i += from->seg_i;
-    to->seg_ref += from->seg_ref;
-    to->seg_sys += from->seg_sys;
     to->segments += from->segments;
+}
+
+void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment_frames)
+{
+    memset(ev, 0, sizeof *ev);
+    ev->n_classes = n_classes;
+    for (int c = 0; c < n_classes; c++)
+        ev->scored[c] = 1;
+    ev->collar = collar_frames;
+    ev->segment = segment_frames > 0 ? segment_frames : 1;
 }
 
 int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n)
@@ -239,6 +237,17 @@ int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t
     return rc;
 }
 
+int sl_events_add_file(sl_events *total, sl_events *file, const int32_t *ref,
+                       const int32_t *sys, int64_t n)
+{
+    *file = *total;
+    reset(file);
+    if (sl_events_add(file, ref, sys, n))
+        return -1;
+    merge(total, file);
+    return 0;
+}
+
 static double ratio(double a, double b) { return b > 0 ? a / b : 0.0; }
 static double f_measure(double tp, double n_ref, double n_sys)
 {
@@ -249,20 +258,21 @@ void sl_events_summary(const sl_events *ev, sl_event_figures *f)
 {
     memset(f, 0, sizeof *f);
     double ref = 0, sys = 0, tp = 0, macro_ev = 0, macro_seg = 0;
-    double seg_tp = 0;
+    double seg_tp = 0, seg_ref = 0, seg_sys = 0; /* active classes summed over segments */
     int classes = 0;
     for (int c = 0; c < ev->n_classes; c++) {
         ref += (double)ev->ev_ref[c];
         sys += (double)ev->ev_sys[c];
         tp += (double)ev->ev_tp[c];
         seg_tp += (double)ev->seg_tp[c];
+        seg_ref += (double)(ev->seg_tp[c] + ev->seg_fn[c]);
+        seg_sys += (double)(ev->seg_tp[c] + ev->seg_fp[c]);
         if (!ev->scored[c] || (!ev->ev_ref[c] && !ev->ev_sys[c]))
             continue;
         classes++;
         macro_ev += f_measure((double)ev->ev_tp[c], (double)ev->ev_ref[c], (double)ev->ev_sys[c]);
-        double seg_ref = (double)(ev->seg_tp[c] + ev->seg_fn[c]);
-        double seg_sys = (double)(ev->seg_tp[c] + ev->seg_fp[c]);
-        macro_seg += f_measure((double)ev->seg_tp[c], seg_ref, seg_sys);
+        macro_seg += f_measure((double)ev->seg_tp[c], (double)(ev->seg_tp[c] + ev->seg_fn[c]),
+                               (double)(ev->seg_tp[c] + ev->seg_fp[c]));
     }
     f->event_ref = (int64_t)ref;
     f->event_sys = (int64_t)sys;
@@ -276,12 +286,12 @@ void sl_events_summary(const sl_events *ev, sl_event_figures *f)
     f->event_insertion_rate = ratio(sys - tp - subs, ref);
     f->event_error_rate = f->event_substitution_rate + f->event_deletion_rate +
                           f->event_insertion_rate;
-    f->segment_precision = ratio(seg_tp, (double)ev->seg_sys);
-    f->segment_recall = ratio(seg_tp, (double)ev->seg_ref);
-    f->segment_f1 = f_measure(seg_tp, (double)ev->seg_ref, (double)ev->seg_sys);
+    f->segment_precision = ratio(seg_tp, seg_sys);
+    f->segment_recall = ratio(seg_tp, seg_ref);
+    f->segment_f1 = f_measure(seg_tp, seg_ref, seg_sys);
     f->segment_macro_f1 = classes ? macro_seg / classes : 0.0;
     f->segment_error_rate =
-        ratio((double)(ev->seg_s + ev->seg_d + ev->seg_i), (double)ev->seg_ref);
+        ratio((double)(ev->seg_s + ev->seg_d + ev->seg_i), seg_ref);
 }
 
 /* Class c's event-based and segment-based F1 and error rate. */

@@ -233,7 +233,8 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
     return 0;
 }
 
-/* Entry e's frames into mt, and its events into events (NULL: none). */
+/* Entry e's frames into mt, and with opt->events its events into events alone
+ * and into opt->events. */
 static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
                        const char *hyp, int hyp_is_dir,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
@@ -264,7 +265,7 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
             int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
             for (int64_t i = 0; sys && i < n; i++)
                 sys[i] = got[i] >= 0 ? got[i] : opt->gap_class;
-            if (!sys || sl_events_add(events, ref, sys, n))
+            if (!sys || sl_events_add_file(opt->events, events, ref, sys, n))
                 rc = sl_fail(err, errlen, "out of memory");
             free(sys);
         }
@@ -334,18 +335,12 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
             continue;
         scored++;
         sl_metrics_reset(&file);
-        if (file_events) {
-            *file_events = *opt->events;
-            sl_events_reset(file_events);
-        }
         if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, classes, n_classes, &fc, opt,
                         &file, file_events, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
         sl_metrics_add(mt, &file);
-        if (file_events)
-            sl_events_merge(opt->events, file_events);
         frames += file.frames;
         if (opt->on_file) {
             file.audio = e->audio;

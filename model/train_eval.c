@@ -333,14 +333,8 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, collared ? collared : f->labels,
                                       n, x, logits, probs, sweep, &file, pred))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
-        if (rc == 0 && events) {
-            *file_events = *events;
-            sl_events_reset(file_events);
-            if (sl_events_add(file_events, f->labels, pred, n))
-                rc = sl_fail(err, errlen, "out of memory");
-            else
-                sl_events_merge(events, file_events);
-        }
+        if (rc == 0 && events && sl_events_add_file(events, file_events, f->labels, pred, n))
+            rc = sl_fail(err, errlen, "out of memory");
         free(collared);
         free(pred);
         if (rc == 0)
