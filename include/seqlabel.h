@@ -440,9 +440,15 @@ typedef enum {
                               `smoothing_lag` frames (docs/labeling.md says why) */
 } sl_smoothing;
 
+/* Viterbi's lag when none is given: 5 frames (50 ms at a 10 ms hop), the best
+ * frames of the lags tried and segments within a point of lags of 20 or 100
+ * (docs/labeling.md, "Decoder"). */
+#define SL_SMOOTHING_LAG_DEFAULT 5
+
 /* The decoder: probabilities -> labels -> segments, in five stages, each with a
  * bounded delay (their sum is sl_decoder_delay_frames):
- *  1. argmax, or fixed-lag Viterbi with a switch penalty (delay: smoothing_lag);
+ *  1. fixed-lag Viterbi with a switch penalty (the default; delay: the lag), or
+ *     argmax (delay 0);
  *  2. target class hysteresis (VAD use): when target_class >= 0, a frame is the
  *     target class while p[target] stays >= off_threshold after having reached
  *     on_threshold; other frames take the best non-target label of stage 1
@@ -456,9 +462,11 @@ typedef enum {
  *  5. segments: runs of equal labels with their mean confidence.
  * Durations in seconds are rounded to whole frames. */
 typedef struct {
-    sl_smoothing smoothing;               /* default SL_SMOOTH_NONE */
+    sl_smoothing smoothing;               /* default SL_SMOOTH_VITERBI */
     float switch_penalty;                 /* nats per label change; default 5 */
-    int smoothing_lag;                    /* frames; default 20 (200 ms at 10 ms hop) */
+    int smoothing_lag;                    /* frames; -1 (default): SL_SMOOTHING_LAG_DEFAULT,
+                                             or as many of those as a labeler's latency
+                                             limit leaves (docs/labeling.md) */
     float min_duration_s[SL_MAX_CLASSES]; /* per class; 0 = none (default) */
     int target_class;                     /* class index; -1 = none (default) */
     float on_threshold;                   /* default 0.5 */

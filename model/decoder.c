@@ -61,9 +61,9 @@ struct sl_decoder {
 void sl_decoder_config_default(sl_decoder_config *cfg)
 {
     memset(cfg, 0, sizeof *cfg);
-    cfg->smoothing = SL_SMOOTH_NONE;
+    cfg->smoothing = SL_SMOOTH_VITERBI;
     cfg->switch_penalty = 5.0f;
-    cfg->smoothing_lag = 20;
+    cfg->smoothing_lag = -1;
     cfg->target_class = -1;
     cfg->on_threshold = 0.5f;
     cfg->off_threshold = 0.35f;
@@ -103,7 +103,7 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
         return NULL;
     }
     if (cfg->smoothing == SL_SMOOTH_VITERBI &&
-        (!(cfg->switch_penalty >= 0.0f && cfg->switch_penalty <= 1e6f) || cfg->smoothing_lag < 0 ||
+        (!(cfg->switch_penalty >= 0.0f && cfg->switch_penalty <= 1e6f) || cfg->smoothing_lag < -1 ||
          cfg->smoothing_lag > SL_MAX_DECODER_FRAMES)) {
         if (err)
             snprintf(err, errlen, "decoder: switch penalty %g or lag %d out of range",
@@ -137,7 +137,9 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
         goto oom;
     d->cfg = *cfg;
     d->K = n_classes;
-    d->lag = cfg->smoothing == SL_SMOOTH_VITERBI ? cfg->smoothing_lag : 0;
+    d->lag = cfg->smoothing != SL_SMOOTH_VITERBI ? 0
+             : cfg->smoothing_lag < 0               ? SL_SMOOTHING_LAG_DEFAULT
+                                                    : cfg->smoothing_lag;
     d->max_min = 1;
     for (int k = 0; k < n_classes; k++) {
         int f = seconds_to_frames(cfg->min_duration_s[k], frames_per_second);

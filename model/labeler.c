@@ -121,6 +121,33 @@ static void *worker_main(void *arg)
     return NULL;
 }
 
+/* Frames a label may wait beyond its own under a latency limit of s seconds,
+ * once the analysis window has taken its reach beyond the hop. */
+static long frames_within(const sl_labeler *l, double s)
+{
+    return (long)floor((s * l->rate - (l->flen - l->hop)) / l->hop + 1e-9);
+}
+
+/* The decoder, its default Viterbi lag made to fit a latency limit: under a
+ * limit the lag takes what the other stages leave, up to the usual default, and
+ * the window the rest (docs/labeling.md, "A latency limit"). */
+static int make_decoder(sl_labeler *l, const sl_labeler_config *cfg, char *err, size_t errlen)
+{
+    sl_decoder_config dc = cfg->decoder;
+    const double fps = (double)l->rate / l->hop;
+    if (dc.smoothing == SL_SMOOTH_VITERBI && dc.smoothing_lag < 0 && cfg->max_latency_s > 0) {
+        dc.smoothing_lag = 0;
+        if (!(l->dec = sl_decoder_new(&dc, l->K, fps, err, errlen)))
+            return -1;
+        long left = frames_within(l, cfg->max_latency_s) - sl_decoder_delay_frames(l->dec);
+        sl_decoder_free(l->dec);
+        dc.smoothing_lag = left < 0 ? 0 : left < SL_SMOOTHING_LAG_DEFAULT ? (int)left
+                                                                         : SL_SMOOTHING_LAG_DEFAULT;
+    }
+    l->dec = sl_decoder_new(&dc, l->K, fps, err, errlen);
+    return l->dec ? 0 : -1;
+}
+
 static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err, size_t errlen)
 {
     const sl_model_config *mc = sl_model_get_config(l->m);
@@ -142,8 +169,7 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
         }
         /* frames that a label may wait beyond its own: core - 1 + lookahead */
         const int delay = sl_decoder_delay_frames(l->dec);
-        long budget = (long)floor((cfg->max_latency_s * l->rate - (l->flen - l->hop)) / l->hop +
-                                  1e-9) - delay;
+        long budget = frames_within(l, cfg->max_latency_s) - delay;
         if (budget < 0) {
             if (err)
                 snprintf(err, errlen, "labeler: a latency limit of %g s is below the %g s that "
@@ -213,7 +239,7 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
     pthread_cond_init(&l->cv_work, NULL);
     pthread_cond_init(&l->cv_done, NULL);
     /* the decoder first: a latency limit leaves the window what its delay does not take */
-    if (!(l->dec = sl_decoder_new(&cfg_in->decoder, l->K, (double)l->rate / l->hop, err, errlen)))
+    if (make_decoder(l, cfg_in, err, errlen))
         goto fail;
     if (resolve_window(l, cfg_in, err, errlen))
         goto fail;

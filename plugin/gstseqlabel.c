@@ -9,19 +9,11 @@ GST_DEBUG_CATEGORY (gst_seqlabel_debug);
 #define GST_CAT_DEFAULT gst_seqlabel_debug
 
 
-#define DEFAULT_LEFT_CONTEXT -1
-#define DEFAULT_LOOKAHEAD -1
-#define DEFAULT_CLIP_EDGES FALSE
-#define DEFAULT_SMOOTHING SL_SMOOTH_NONE
-#define DEFAULT_SWITCH_PENALTY 5.0
-#define DEFAULT_SMOOTHING_LAG 20
-#define DEFAULT_THRESHOLD_ON 0.5
-#define DEFAULT_THRESHOLD_OFF 0.35
-#define DEFAULT_PADDING 0.0
+/* The element's own defaults; the labeler's and decoder's settings default
+ * to the library's (sl_labeler_config_default), as `seqlabel label`'s do. */
 #define DEFAULT_POST_MESSAGES TRUE
 #define DEFAULT_MESSAGE_MODE GST_SEQLABEL_MESSAGE_SEGMENT
 #define DEFAULT_LABEL_FORMAT GST_SEQLABEL_FORMAT_AUDACITY
-#define DEFAULT_NUM_THREADS 1
 #define DEFAULT_GATE GST_SEQLABEL_GATE_NONE
 
 enum {
@@ -659,22 +651,24 @@ static void
 gst_seqlabel_init (GstSeqLabel * self)
 {
   GstSeqLabelSettings *p = &self->props;
+  sl_labeler_config def;
 
+  sl_labeler_config_default (&def);
   p->model_path = NULL;
-  p->window = -1;
-  p->left_context = DEFAULT_LEFT_CONTEXT;
-  p->lookahead = DEFAULT_LOOKAHEAD;
-  p->max_latency = 0.0;
-  p->clip_edges = DEFAULT_CLIP_EDGES;
-  p->smoothing = DEFAULT_SMOOTHING;
-  p->switch_penalty = DEFAULT_SWITCH_PENALTY;
-  p->smoothing_lag = DEFAULT_SMOOTHING_LAG;
+  p->window = def.window;
+  p->left_context = def.left_context;
+  p->lookahead = def.lookahead;
+  p->max_latency = def.max_latency_s;
+  p->clip_edges = def.clip_edges;
+  p->smoothing = def.decoder.smoothing;
+  p->switch_penalty = def.decoder.switch_penalty;
+  p->smoothing_lag = def.decoder.smoothing_lag;
   p->min_durations = NULL;
   p->target_class = NULL;
-  p->threshold_on = DEFAULT_THRESHOLD_ON;
-  p->threshold_off = DEFAULT_THRESHOLD_OFF;
-  p->padding = DEFAULT_PADDING;
-  p->num_threads = DEFAULT_NUM_THREADS;
+  p->threshold_on = def.decoder.on_threshold;
+  p->threshold_off = def.decoder.off_threshold;
+  p->padding = def.decoder.pad_before_s;
+  p->num_threads = def.num_threads;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->message_mode = DEFAULT_MESSAGE_MODE;
   self->label_format = DEFAULT_LABEL_FORMAT;
@@ -709,7 +703,9 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   const GParamFlags rw = G_PARAM_READWRITE | G_PARAM_STATIC_STRINGS;
   const GParamFlags rw_ready = rw | GST_PARAM_MUTABLE_READY;
   const GParamFlags rw_playing = rw | GST_PARAM_MUTABLE_PLAYING;
+  sl_labeler_config def;
 
+  sl_labeler_config_default (&def);
   gobject_class->set_property = gst_seqlabel_set_property;
   gobject_class->get_property = gst_seqlabel_get_property;
   gobject_class->finalize = gst_seqlabel_finalize;
@@ -725,16 +721,16 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "Frames per encoder window (-1: the model's, or, when left-context or "
           "lookahead change, the model's core plus them); the core (window - "
           "left-context - lookahead) sets how often the encoder runs and most "
-          "of the latency", -1, SL_MAX_WINDOW, -1, rw_ready));
+          "of the latency", -1, SL_MAX_WINDOW, def.window, rw_ready));
   g_object_class_install_property (gobject_class, PROP_LEFT_CONTEXT,
       g_param_spec_int ("left-context", "Left context",
           "Frames of past context in each encoder window (-1: the model's)",
-          -1, SL_MAX_WINDOW, DEFAULT_LEFT_CONTEXT, rw_ready));
+          -1, SL_MAX_WINDOW, def.left_context, rw_ready));
   g_object_class_install_property (gobject_class, PROP_LOOKAHEAD,
       g_param_spec_int ("lookahead", "Lookahead",
           "Frames of future context each label waits for (-1: the model's); "
           "less lookahead means less latency", -1, SL_MAX_WINDOW,
-          DEFAULT_LOOKAHEAD, rw_ready));
+          def.lookahead, rw_ready));
   g_object_class_install_property (gobject_class, PROP_MAX_LATENCY,
       g_param_spec_double ("max-latency", "Maximum latency",
           "Live input: labels final at most this many seconds after their audio "
@@ -742,25 +738,27 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "the model's window is kept whole and its core shrunk, so more encoder "
           "work per frame (0.015: a window per frame); not with window, "
           "left-context or lookahead (0: the model's own latency)",
-          0.0, 3600.0, 0.0, rw_ready));
+          0.0, 3600.0, def.max_latency_s, rw_ready));
   g_object_class_install_property (gobject_class, PROP_CLIP_EDGES,
       g_param_spec_boolean ("clip-edges", "Clip edges",
           "Cut the first and last encoder windows short at the ends of the stream "
           "instead of filling them out with the model's silence frame (whole "
           "windows, as in training, label short streams better)",
-          DEFAULT_CLIP_EDGES, rw_ready));
+          def.clip_edges, rw_ready));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING,
       g_param_spec_enum ("smoothing", "Smoothing",
-          "How frame labels are smoothed (viterbi adds smoothing-lag frames of latency)",
-          gst_seqlabel_smoothing_get_type (), DEFAULT_SMOOTHING, rw_ready));
+          "How frame labels are smoothed: viterbi removes the flicker that would "
+          "make segments of its own and adds smoothing-lag frames of latency",
+          gst_seqlabel_smoothing_get_type (), def.decoder.smoothing, rw_ready));
   g_object_class_install_property (gobject_class, PROP_SWITCH_PENALTY,
       g_param_spec_double ("switch-penalty", "Switch penalty",
           "Viterbi smoothing: cost of one label change, in nats",
-          0.0, 1000.0, DEFAULT_SWITCH_PENALTY, rw_ready));
+          0.0, 1000.0, def.decoder.switch_penalty, rw_ready));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING_LAG,
       g_param_spec_int ("smoothing-lag", "Smoothing lag",
-          "Viterbi smoothing: frames after which a label is decided",
-          0, 10000, DEFAULT_SMOOTHING_LAG, rw_ready));
+          "Viterbi smoothing: frames after which a label is decided (-1: 5, or "
+          "under max-latency as many of those as it leaves)",
+          -1, 10000, def.decoder.smoothing_lag, rw_ready));
   g_object_class_install_property (gobject_class, PROP_MIN_DURATIONS,
       g_param_spec_string ("min-durations", "Minimum durations",
           "Shortest segment per class in seconds, e.g. \"speech=0.2,music=0.5\"; "
@@ -772,15 +770,15 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_THRESHOLD_ON,
       g_param_spec_double ("threshold-on", "Threshold on",
           "Target class: probability at which a segment starts",
-          0.0, 1.0, DEFAULT_THRESHOLD_ON, rw_ready));
+          0.0, 1.0, def.decoder.on_threshold, rw_ready));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD_OFF,
       g_param_spec_double ("threshold-off", "Threshold off",
           "Target class: probability below which a segment ends (<= threshold-on)",
-          0.0, 1.0, DEFAULT_THRESHOLD_OFF, rw_ready));
+          0.0, 1.0, def.decoder.off_threshold, rw_ready));
   g_object_class_install_property (gobject_class, PROP_PADDING,
       g_param_spec_double ("padding", "Padding",
           "Target class: seconds added before and after each target segment",
-          0.0, 60.0, DEFAULT_PADDING, rw_ready));
+          0.0, 60.0, def.decoder.pad_before_s, rw_ready));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post \"seqlabel\" element messages on the bus",
@@ -796,7 +794,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_NUM_THREADS,
       g_param_spec_int ("num-threads", "Threads",
           "Encoder threads (labels are the same for any count)",
-          1, 64, DEFAULT_NUM_THREADS, rw_ready));
+          1, 64, def.num_threads, rw_ready));
   g_object_class_install_property (gobject_class, PROP_GATE,
       g_param_spec_enum ("gate", "Gate",
           "What becomes of the audio outside target-class segments (needs "

@@ -15,9 +15,9 @@ tmp=$(mktemp -d); trap 'rm -rf "$tmp"' EXIT
 for f in samples/*.wav; do
   name=$(basename "$f" .wav)
   echo "== $f: segments (start end label) from $model"
-  # Viterbi smoothing for readable segments (docs/labeling.md); the scores
-  # below are per-frame argmax, as in docs/default-model.md.
-  "$seqlabel" label "$f" --model "$model" --smoothing viterbi --threads 1 -q -o "$tmp/$name.txt"
+  # the default decoder (Viterbi smoothing: docs/labeling.md); the scores
+  # below are the model's per-frame argmax, as in docs/default-model.md.
+  "$seqlabel" label "$f" --model "$model" --threads 1 -q -o "$tmp/$name.txt"
   sed 's/^/   /' "$tmp/$name.txt"
 done
 echo "== all samples against their expected labels (samples/*.txt)"

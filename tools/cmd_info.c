@@ -23,6 +23,20 @@ static void print_band(const char *name, int v)
         printf("  %-18s %d frames\n", name, v);
 }
 
+static void print_latency(const sl_model *m, const sl_labeler_config *cfg, const char *name,
+                          const char *with)
+{
+    char err[SL_ERR_LEN];
+    sl_labeler *l = sl_labeler_new(m, cfg, err, sizeof err);
+    if (l)
+        printf("  %-18s %lld samples (%.9g s) with %s\n", name,
+               (long long)sl_labeler_latency_samples(l),
+               (double)sl_labeler_latency_samples(l) / sl_labeler_sample_rate(l), with);
+    else
+        printf("  %-18s unknown: %s\n", name, err);
+    sl_labeler_free(l);
+}
+
 static void print_stats(const char *name, const float *v, int n)
 {
     printf("  %-18s", name);
@@ -70,16 +84,13 @@ int sl_cmd_info(int argc, char **argv)
     printf("  %-18s %d frames\n", "stream_window", c->stream_window);
     printf("  %-18s %d frames\n", "stream_left", c->stream_left);
     printf("  %-18s %d frames\n", "stream_lookahead", c->stream_lookahead);
-    /* The latency these give with argmax labels: how long after its audio a
-     * frame's label is final (docs/labeling.md), which a live user plans for. */
-    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
-    if (l)
-        printf("  %-18s %lld samples (%.9g s) with argmax labels\n", "latency",
-               (long long)sl_labeler_latency_samples(l),
-               (double)sl_labeler_latency_samples(l) / f->sample_rate);
-    else
-        printf("  %-18s unknown: %s\n", "latency", err);
-    sl_labeler_free(l);
+    /* The latency these give: how long after its audio a frame's label is final
+     * (docs/labeling.md), which a live user plans for. */
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    print_latency(m, &cfg, "latency", "the default decoder");
+    cfg.decoder.smoothing = SL_SMOOTH_NONE;
+    print_latency(m, &cfg, "", "argmax labels (--smoothing none)");
     printf("features:\n");
     printf("  %-18s %d Hz\n", "sample_rate", f->sample_rate);
     printf("  %-18s %.9g ms\n", "frame_length", (double)f->frame_length_ms);

@@ -6,15 +6,15 @@
 #
 # usage: bench/events/decoders.sh MANIFEST OUT_DIR [MODEL]
 #   MANIFEST  audio<TAB>labels lines with absolute paths ($CACHE/corpus-v11/valid.tsv)
-#   SETTINGS  the decoder settings, ';'-separated label options ["--smoothing none;
-#             --smoothing viterbi; ..."], the first the labeler's default
+#   SETTINGS  the decoder settings, ';'-separated label options ["--smoothing
+#             viterbi; --smoothing none; ..."], the first the labeler's default
 #   SEQLABEL  the command [build/tools/seqlabel]
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 manifest=$1 out=$2
 model=${3:-$here/../../model/default.slm}
 seqlabel=${SEQLABEL:-$here/../../build/tools/seqlabel}
-settings=${SETTINGS:---smoothing none;--smoothing viterbi;--smoothing viterbi --switch-penalty 3;--smoothing viterbi --switch-penalty 8;--smoothing viterbi --switch-penalty 20;--smoothing viterbi --smoothing-lag 100;--smoothing viterbi --min-duration speech=0.2,music=0.5,noise=0.5}
+settings=${SETTINGS:---smoothing viterbi;--smoothing none;--smoothing viterbi --smoothing-lag 0;--smoothing viterbi --smoothing-lag 20;--smoothing viterbi --smoothing-lag 100;--smoothing viterbi --switch-penalty 3;--smoothing viterbi --switch-penalty 8;--smoothing viterbi --switch-penalty 20;--smoothing viterbi --min-duration speech=0.2,music=0.5,noise=0.5}
 export OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 mkdir -p "$out"
 mapfile -t inputs < <(cut -f1 "$manifest")

@@ -1,8 +1,9 @@
 #!/usr/bin/env bash
-# What a shorter latency costs a model: the labels of a labelled set (a corpus
-# split's manifest, or samples/) with encoder windows of smaller cores and less
-# lookahead, scored by `seqlabel eval --hyp` (accuracy, macro F1, speech-vs-rest
-# F1), beside each window's latency (docs/labeling.md, "Latency") and its speed
+# What a shorter latency costs a model: the argmax labels (--smoothing none, so
+# that the windows alone make the difference and the latency) of a labelled set
+# (a corpus split's manifest, or samples/) with encoder windows of smaller cores
+# and less lookahead, scored by `seqlabel eval --hyp` (accuracy, macro F1,
+# speech-vs-rest F1), beside each window's latency (docs/labeling.md, "Latency") and its speed
 # on one thread (10 minutes of samples/mixture.wav repeated, the best of two
 # runs). A window is W:L:R, its frames, left context and lookahead; the core is
 # W - L - R frames, and a label is final (W - L - R - 1 + R) hops after its
@@ -34,7 +35,7 @@ printf 'window\tcore\tlatency_s\taccuracy\tmacro_f1\tspeech_f1\tx_real_time\n'
 for w in $windows; do
   IFS=: read -r W L R <<<"$w"
   core=$((W - L - R))
-  opts=(--model "$model" --window "$W" --left-context "$L" --lookahead "$R" -q)
+  opts=(--model "$model" --window "$W" --left-context "$L" --lookahead "$R" --smoothing none -q)
   hyp="$out/$W-$L-$R"
   rm -rf "$hyp"
   "$seqlabel" label "${inputs[@]}" "${opts[@]}" -j 2 --format frames -o "$hyp/"

@@ -10,8 +10,8 @@
 # prints a TSV table: method, frames, precision, recall, f1, seconds; then each
 # method's speech events as sound event detection scores them (`seqlabel eval
 # --events speech`: event-based F1 and error rate, 0.2 s collar; segment-based,
-# 1 s), time without speech taken as silence. seqlabel twice: argmax frames (its
-# default) and --smoothing viterbi.
+# 1 s), time without speech taken as silence. seqlabel twice: its default
+# decoder (Viterbi) and argmax frames (--smoothing none).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 test_tsv=$1 valid_tsv=$2
@@ -31,9 +31,9 @@ declare -A secs   # each method's seconds
 timed() { local t0 t1; t0=$(date +%s.%N); "$@"; t1=$(date +%s.%N); echo "$t1 - $t0" | bc; }
 
 secs[seqlabel]=$(timed "$seqlabel" label --model "$model" --threads 1 -q -o "$out/seqlabel/" "${files[@]}")
-mkdir -p "$out/seqlabel-viterbi"
-secs[seqlabel-viterbi]=$(timed "$seqlabel" label --model "$model" --threads 1 -q --smoothing viterbi \
-  -o "$out/seqlabel-viterbi/" "${files[@]}")
+mkdir -p "$out/seqlabel-argmax"
+secs[seqlabel-argmax]=$(timed "$seqlabel" label --model "$model" --threads 1 -q --smoothing none \
+  -o "$out/seqlabel-argmax/" "${files[@]}")
 thr=$(/usr/bin/python3 "$here/energy_vad.py" --tune "$valid_tsv" 2>"$out/energy-tune.log")
 echo "# energy threshold tuned on $valid_tsv: $thr dBFS" >&2
 secs[energy]=$(timed /usr/bin/python3 "$here/energy_vad.py" "$out/energy" "${files[@]}" --threshold-db "$thr")
@@ -42,7 +42,7 @@ secs[silero]=$(NODE_PATH="$node_dir/node_modules" PATH="$here/ffmpeg-shim:$PATH"
   timed node "$here/silero.js" "$out/silero" "${files[@]}")
 
 printf 'method\tframes\tprecision\trecall\tf1\tfalse_alarm\tseconds\n'
-methods="seqlabel seqlabel-viterbi energy webrtc silero"
+methods="seqlabel seqlabel-argmax energy webrtc silero"
 for m in $methods; do
   printf '%s\t%s\n' "$(/usr/bin/python3 "$here/score.py" "$test_tsv" "$out/$m" --name "$m")" "${secs[$m]}"
 done

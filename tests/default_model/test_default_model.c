@@ -196,9 +196,10 @@ static void write_mixture_set(const char *dir)
 }
 
 /* Two ways to one figure: `seqlabel eval --model` scores the model's argmax in
- * the labeler's windows; `seqlabel label -o DIR/` then `seqlabel eval --hyp
- * DIR` scores the segments the command wrote, read back from an Audacity label
- * file (and from one RTTM file of two inputs written with --jobs). The
+ * the labeler's windows; `seqlabel label --smoothing none -o DIR/` then
+ * `seqlabel eval --hyp DIR` scores the segments the command wrote, read back
+ * from an Audacity label file (and from one RTTM file of two inputs written
+ * with --jobs). The
  * confusion matrices must be the same frame for frame, with and without a
  * collar. */
 static void test_eval_of_labels_equals_eval_of_model(void **state)
@@ -210,9 +211,10 @@ static void test_eval_of_labels_equals_eval_of_model(void **state)
     assert_non_null(mkdtemp(tmp));
     write_mixture_set(tmp);
     /* the RTTM holds another file's lines too, as one for a whole set does */
-    snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' -o '%s/hyp/' && "
-             "'%s' label -q '%s/mixture.wav' '%s/noise.wav' --model '%s' --format rttm -j 2 "
-             "> '%s/all.rttm'", cmd, samples_dir, model_path, tmp, cmd, samples_dir, samples_dir,
+    snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --smoothing none "
+             "-o '%s/hyp/' && '%s' label -q '%s/mixture.wav' '%s/noise.wav' --model '%s' "
+             "--smoothing none --format rttm -j 2 > '%s/all.rttm'",
+             cmd, samples_dir, model_path, tmp, cmd, samples_dir, samples_dir,
              model_path, tmp);
     free(run(line));
     const char *collars[2] = {"0", "0.25"};

@@ -110,7 +110,7 @@ if [ -n "$SL_PLUGINSDIR" ]; then
     "$SL_SEQLABEL" label "$src/samples/mixture.wav" --format frames > "$tmp/frames.tsv" || fail "frames exited $?"
     # every frame read off a buffer is the command's frame of that index: label,
     # and confidence to the example's 3 decimals; all but the last second's ride
-    # on buffers (the latency: 0.97 s)
+    # on buffers (the latency: 1.0 s)
     awk -F'\t' 'NR == FNR { if (FNR > 1) { label[$1] = $3; conf[$1] = $4; total++ } next }
         { n++; if (!($1 in label) || label[$1] != $3 || (conf[$1] - $4) > 0.0005 || ($4 - conf[$1]) > 0.0005) {
             print "frame " $1 ": metas say " $3 " " $4 ", the command " label[$1] " " conf[$1]; bad++ } }

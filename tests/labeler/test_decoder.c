@@ -113,6 +113,14 @@ static void one_hot(float *probs, const int *labels, int T, int K, float p_hi)
             probs[t * K + k] = k == labels[t] ? p_hi : (1.0f - p_hi) / (float)(K - 1);
 }
 
+/* The default decoder with per-frame argmax as its first stage, so that the
+ * later stages' hand-worked cases see the frames' own labels. */
+static void argmax_config(sl_decoder_config *cfg)
+{
+    sl_decoder_config_default(cfg);
+    cfg->smoothing = SL_SMOOTH_NONE;
+}
+
 static sl_decoder *make(const sl_decoder_config *cfg, int K)
 {
     char err[SL_ERR_LEN];
@@ -134,7 +142,7 @@ static void test_argmax_and_segments(void **state)
         0.4f, 0.4f, 0.2f, /* tie 0/1: the lower index, 0 */
     };
     sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg);
+    argmax_config(&cfg);
     sl_decoder *d = make(&cfg, 3);
     assert_int_equal(sl_decoder_delay_frames(d), 0);
     collector *c = malloc(sizeof *c);
@@ -295,7 +303,7 @@ static void test_hysteresis(void **state)
         probs[2 * t + 1] = p1[t];
     }
     sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg);
+    argmax_config(&cfg);
     cfg.target_class = 1;
     cfg.on_threshold = 0.6f;
     cfg.off_threshold = 0.3f;
@@ -326,7 +334,7 @@ static void test_min_durations(void **state)
     float probs[14 * 3];
     one_hot(probs, in, 14, 3, 0.8f);
     sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg);
+    argmax_config(&cfg);
     cfg.min_duration_s[1] = 0.03f;
     cfg.min_duration_s[2] = 0.02f;
     sl_decoder *d = make(&cfg, 3);
@@ -372,7 +380,7 @@ static void test_padding(void **state)
         probs[2 * t + 1] = p1[t];
     }
     sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg);
+    argmax_config(&cfg);
     cfg.target_class = 1;
     cfg.on_threshold = 0.5f;
     cfg.off_threshold = 0.5f;
@@ -428,12 +436,47 @@ static void test_delay_sum_and_errors(void **state)
     assert_null(sl_decoder_new(&cfg, 0, 100.0, err, sizeof err));
 }
 
+/* The defaults: Viterbi at penalty 5 with a lag of SL_SMOOTHING_LAG_DEFAULT (5)
+ * frames. One frame at 0.9 has a margin of ln 9 = 2.2 nats, less than the two
+ * switches it would cost (10), and is smoothed away; six at 0.9 (13.2 > 10)
+ * stay. A lag below -1 is refused. */
+static void test_defaults(void **state)
+{
+    (void)state;
+    float pb[19] = {0.1f, 0.1f, 0.1f, 0.9f, 0.1f, 0.1f, 0.1f, 0.9f, 0.9f, 0.9f,
+                    0.9f, 0.9f, 0.9f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.1f};
+    float probs[2 * 19];
+    for (int t = 0; t < 19; t++) {
+        probs[2 * t] = 1.0f - pb[t];
+        probs[2 * t + 1] = pb[t];
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    assert_int_equal(cfg.smoothing, SL_SMOOTH_VITERBI);
+    assert_float_equal(cfg.switch_penalty, 5.0, 0);
+    sl_decoder *d = make(&cfg, 2);
+    assert_int_equal(sl_decoder_delay_frames(d), 5);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, 19, 2, c);
+    const int want[] = {0, 0, 0, 0, 0, 0, 0, 1, 1, 1, 1, 1, 1, 0, 0, 0, 0, 0, 0};
+    expect_labels(c, want, 19);
+    for (int i = 0; i + 5 < 19; i++)
+        assert_int_equal(c->emitted_at[i], i + 6);
+    assert_int_equal(c->nseg, 3);
+    free(c);
+    sl_decoder_free(d);
+    char err[SL_ERR_LEN] = "";
+    cfg.smoothing_lag = -2;
+    assert_null(sl_decoder_new(&cfg, 2, 100.0, err, sizeof err));
+    assert_non_null(strstr(err, "lag -2 out of range"));
+}
+
 /* A sink that returns non-zero stops the push with that value. */
 static void test_sink_stop(void **state)
 {
     (void)state;
     sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg);
+    argmax_config(&cfg);
     sl_decoder *d = make(&cfg, 2);
     collector *c = calloc(1, sizeof *c);
     c->stop_after = 2;
@@ -455,6 +498,7 @@ int main(void)
         cmocka_unit_test(test_min_durations),
         cmocka_unit_test(test_padding),
         cmocka_unit_test(test_delay_sum_and_errors),
+        cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_sink_stop),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

@@ -243,6 +243,7 @@ static void check_windows_by_hand(fixture *f, int silence_edges)
 
     sl_labeler_config cfg;
     sl_labeler_config_default(&cfg);
+    cfg.decoder.smoothing = SL_SMOOTH_NONE;
     cfg.clip_edges = !silence_edges;
     sl_labeler *l = make(f->m, &cfg);
     tu_record r;
@@ -259,7 +260,7 @@ static void check_windows_by_hand(fixture *f, int silence_edges)
             if (ref[t * K + k] > ref[t * K + arg])
                 arg = k;
         }
-        assert_int_equal(r.label[t], arg); /* default decoder: argmax */
+        assert_int_equal(r.label[t], arg);
     }
     sl_labeler_free(l);
     tu_record_free(&r);
@@ -337,10 +338,16 @@ static void test_latency(void **state)
     assert_true(worst >= 3760 - 2 * 160);
     sl_labeler_free(l);
 
-    /* Without a decoder delay the worst case is exact: the first frame of each
-     * block waits for the whole block and its lookahead. */
+    /* The default decoder's delay is Viterbi's lag of 5 frames. */
     sl_labeler_config plain;
     sl_labeler_config_default(&plain);
+    l = make(f->m, &plain);
+    assert_int_equal(sl_labeler_latency_samples(l), 400 - 160 + (12 - 1 + 3 + 5) * 160);
+    sl_labeler_free(l);
+
+    /* Without a decoder delay the worst case is exact: the first frame of each
+     * block waits for the whole block and its lookahead. */
+    plain.decoder.smoothing = SL_SMOOTH_NONE;
     l = make(f->m, &plain);
     assert_int_equal(sl_labeler_latency_samples(l), 400 - 160 + (12 - 1 + 3) * 160);
     label_in_pushes(l, f->x, NSAMP, &one, 1, &r);
@@ -376,7 +383,7 @@ static void test_window_settings(void **state)
     sl_labeler_window(l, &w, &left, &look, &core);
     assert_int_equal(w, LEFT + CORE + 1);
     assert_int_equal(core, CORE);
-    assert_int_equal(sl_labeler_latency_samples(l), 240 + (12 - 1 + 1) * 160);
+    assert_int_equal(sl_labeler_latency_samples(l), 240 + (12 - 1 + 1 + 5) * 160); /* lag 5 */
     sl_labeler_free(l);
     /* An explicit window sets the core. */
     cfg.window = 10;
@@ -398,34 +405,50 @@ static void test_window_settings(void **state)
     assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
 }
 
-/* A latency limit (hand-computed windows of the test model's 20 = 5 + 12 + 3):
- * 0.1 s leaves floor((1600 - 240) / 160) = 8 frames beyond a label's own, so
- * the lookahead stays 3, the core is 6 and the left context 11 (latency 1520
- * samples); 0.02 s leaves 0: a causal window per frame (left 19); with
- * Viterbi's 4-frame lag 0.1 s leaves 4 (lookahead 3, core 2: still 1520); at or
- * above the model's own latency (0.155 s) the model's window. Its labels are the labels of
- * that window set by hand; a limit beside a window of one's own, or below what
- * the analysis window and the decoder take, is refused. */
+/* A latency limit (hand-computed windows of the test model's 20 = 5 + 12 + 3).
+ * 0.1 s leaves floor((1600 - 240) / 160) = 8 frames beyond a label's own. With
+ * argmax the lookahead stays 3, the core is 6 and the left context 11 (latency
+ * 1520 samples); with Viterbi's default lag, 5 of them go to the lag (core 1,
+ * still 1520); with a lag of 4 given, 4 (core 2); with a minimum duration of 3
+ * frames (a delay of 2), 5 to the lag and 1 to the lookahead. 0.05 s leaves 3,
+ * all the default lag's (latency 720), or 1 beside that minimum; 0.02 s leaves
+ * 0: a causal window per frame and no lag. At or above the model's own latency
+ * (0.155 s, 0.205 s with the default lag) the model's window. Its labels are
+ * the labels of that window and lag set by hand; a limit beside a window of
+ * one's own, or below what the analysis window and the decoder take, is
+ * refused. */
 static void test_max_latency(void **state)
 {
     fixture *f = *state;
+    enum { ARGMAX = -2, DEFAULT_LAG = -1 };
     static const struct {
         double limit;
-        int lag, left, core, look;
+        int lag;     /* ARGMAX, DEFAULT_LAG or frames */
+        float min0;  /* class 0's minimum duration, s */
+        int lag_used, left, core, look;
         int64_t latency;
     } cases[] = {
-        {0.1, 0, 11, 6, 3, 1520},  {0.02, 0, 19, 1, 0, 240}, {0.1, 4, 15, 2, 3, 1520},
-        {0.23, 0, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK) * 160},
-        {9.0, 0, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK) * 160},
+        {0.1, ARGMAX, 0, 0, 11, 6, 3, 1520},
+        {0.02, ARGMAX, 0, 0, 19, 1, 0, 240},
+        {0.1, 4, 0, 4, 15, 2, 3, 1520},
+        {0.1, DEFAULT_LAG, 0, 5, 16, 1, 3, 1520},
+        {0.1, DEFAULT_LAG, 0.03f, 5, 18, 1, 1, 1520},
+        {0.05, DEFAULT_LAG, 0, 3, 19, 1, 0, 720},
+        {0.05, DEFAULT_LAG, 0.03f, 1, 19, 1, 0, 720},
+        {0.02, DEFAULT_LAG, 0, 0, 19, 1, 0, 240},
+        {0.23, ARGMAX, 0, 0, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK) * 160},
+        {0.23, DEFAULT_LAG, 0, 5, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK + 5) * 160},
+        {9.0, DEFAULT_LAG, 0, 5, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK + 5) * 160},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         sl_labeler_config cfg;
         sl_labeler_config_default(&cfg);
         cfg.max_latency_s = cases[k].limit;
-        if (cases[k].lag) {
-            cfg.decoder.smoothing = SL_SMOOTH_VITERBI;
+        cfg.decoder.min_duration_s[0] = cases[k].min0;
+        if (cases[k].lag == ARGMAX)
+            cfg.decoder.smoothing = SL_SMOOTH_NONE;
+        else
             cfg.decoder.smoothing_lag = cases[k].lag;
-        }
         sl_labeler *l = make(f->m, &cfg);
         int w, left, look, core;
         sl_labeler_window(l, &w, &left, &look, &core);
@@ -443,6 +466,7 @@ static void test_max_latency(void **state)
         cfg.window = WIN;
         cfg.left_context = cases[k].left;
         cfg.lookahead = cases[k].look;
+        cfg.decoder.smoothing_lag = cases[k].lag_used;
         l = make(f->m, &cfg);
         label_in_pushes(l, f->x, NSAMP, NULL, 0, &want);
         sl_labeler_free(l);

@@ -3,15 +3,16 @@
 # its classes, tensors and parameter count (547, counted by hand in
 # test_model_file.c), its latency (by hand, docs/labeling.md: 200-sample windows
 # every 80 samples at 8 kHz, core 16-4-2 = 10 frames, lookahead 2:
-# 200-80 + (10-1+2)*80 = 1000 samples), and refuses a corrupt file with a
-# message naming it.
+# 200-80 + (10-1+2)*80 = 1000 samples with argmax, and 5*80 more for the default
+# decoder's Viterbi lag), and refuses a corrupt file with a message naming it.
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 out=$("$SL_SEQLABEL" info "$SL_FIXTURES/model/tiny.slm") || fail "info exited $?"
 echo "$out"
 for want in "d_model            8" "n_heads            2" "band_left          3 frames" \
     "band_right         1 frames" "stream_window      16 frames" "sample_rate        8000 Hz" \
-    "window             hamming" "latency            1000 samples (0.125 s) with argmax" "norm               pre-norm" "inv_std            2 1 0.5 4" \
+    "window             hamming" "latency            1400 samples (0.175 s) with the default decoder" \
+    "                   1000 samples (0.125 s) with argmax" "norm               pre-norm" "inv_std            2 1 0.5 4" \
     "1	música" "encoder.layers.0.self_attn.in_proj_weight     24 x 8" \
     "classifier.bias                               3" "parameters: 547"; do
     printf '%s\n' "$out" | grep -qF -- "$want" || fail "missing '$want'"

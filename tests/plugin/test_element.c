@@ -242,11 +242,15 @@ assert_frame0_out (GstBus * bus)
   pt_frames_free (&f);
 }
 
-/* The LATENCY answer is the labeler's latency, and it is real: frame 0 comes
- * out with exactly hop + latency samples pushed, not one sample earlier; with
- * the model's lookahead, one frame of it, and max-latency=0.1, whose window
- * (the test model's 24 frames: 15 left, a core of 5, its 4 of lookahead) is
- * final 240 + (5 - 1 + 4) * 160 = 1520 samples after a frame (95 ms). */
+/* The LATENCY answer is the labeler's latency, and it is real: the latest
+ * frame, w, comes out with exactly (w + 1) hops + latency samples pushed, not
+ * one sample earlier. The default decoder's Viterbi decides a frame once the 5
+ * after it are in, so w is the frame whose fifth successor is the first of the
+ * next core (docs/labeling.md, "Latency"): 14 - 5 = 9 with the model's core of
+ * 14 frames. Checked with the model's lookahead, one frame of it, and
+ * max-latency=0.1, whose window (the test model's 24 frames: 20 left, a core of
+ * 1, 3 of lookahead, and the lag's 5) is final 240 + (1 - 1 + 3 + 5) * 160 =
+ * 1520 samples after a frame (95 ms), every frame alike (w = 0). */
 static void
 test_latency (void **state)
 {
@@ -261,6 +265,7 @@ test_latency (void **state)
     int64_t lat;
     GstClockTime want, got;
     guint64 prop;
+    int w, win, left, look, core;
     GstBus *bus;
     GstHarness *h;
     pt_frames f;
@@ -273,10 +278,13 @@ test_latency (void **state)
     l = sl_labeler_new (m, &cfg, err, sizeof err);
     assert_non_null (l);
     lat = sl_labeler_latency_samples (l);
+    sl_labeler_window (l, &win, &left, &look, &core);
+    w = (core - SL_SMOOTHING_LAG_DEFAULT % core) % core;
     sl_labeler_free (l);
     sl_model_free (m);
     if (k == 2)
       assert_int_equal (lat, 1520);
+    assert_int_equal (w, k == 2 ? 0 : 9);
     want = gst_util_uint64_scale_ceil ((guint64) lat, GST_SECOND, PT_RATE);
 
     h = pt_make_harness (&bus, F32_CAPS, "lookahead", lookahead, "max-latency", max_latency,
@@ -286,13 +294,16 @@ test_latency (void **state)
     g_object_get (h->element, "latency", &prop, NULL);
     assert_int_equal (prop, want);
 
-    x = pt_signal (PT_HOP + lat, 5);
+    const int64_t due = (int64_t) (w + 1) * PT_HOP + lat;
+    x = pt_signal (due, 5);
     pt_frames_init (&f);
-    assert_int_equal (push_f32 (h, x, PT_HOP + lat - 1, 0), GST_FLOW_OK);
+    assert_int_equal (push_f32 (h, x, due - 1, 0), GST_FLOW_OK);
     pt_collect_frame_messages (bus, &f);
-    assert_int_equal (f.n, 0);
-    assert_int_equal (push_f32 (h, x + PT_HOP + lat - 1, 1, PT_HOP + lat - 1), GST_FLOW_OK);
-    assert_frame0_out (bus);
+    assert_int_equal (f.n, w);
+    assert_int_equal (push_f32 (h, x + due - 1, 1, due - 1), GST_FLOW_OK);
+    pt_collect_frame_messages (bus, &f);
+    assert_true (f.n > w);
+    assert_int_equal (f.index[w], w);
     pt_frames_free (&f);
     free (x);
     pt_free_harness (h, bus);
@@ -651,13 +662,14 @@ test_audio_level_meta (void **state)
 
 /* The decoder properties reach the library: smoothing, minimum durations,
  * target class with thresholds and padding give the library's labels for the
- * same settings (and differ from the plain argmax, so they were applied). */
+ * same settings (and differ from the plain argmax, so they were applied). The
+ * defaults are docs/element.md's: Viterbi at penalty 5 with the default lag. */
 static void
 test_decoder_properties (void **state)
 {
   const int64_t N = 4 * PT_RATE;
   float *x = pt_signal (N, 12);
-  sl_labeler_config cfg;
+  sl_labeler_config cfg, argmax;
   GstBus *bus;
   GstHarness *h;
   pt_frames ref, plain, got;
@@ -678,12 +690,27 @@ test_decoder_properties (void **state)
   pt_frames_init (&plain);
   pt_frames_init (&got);
   pt_reference (x, N, &cfg, &ref, NULL);
-  pt_reference (x, N, NULL, &plain, NULL);
+  sl_labeler_config_default (&argmax);
+  argmax.decoder.smoothing = SL_SMOOTH_NONE;
+  pt_reference (x, N, &argmax, &plain, NULL);
   assert_int_equal (ref.n, plain.n);
   for (int64_t i = 0; i < ref.n; i++)
     differ += ref.label[i] != plain.label[i];
   assert_true (differ > 0);
 
+  {
+    GstElement *e = gst_element_factory_make ("seqlabel", NULL);
+    gint smoothing, lag;
+    gdouble penalty;
+
+    assert_non_null (e);
+    g_object_get (e, "smoothing", &smoothing, "smoothing-lag", &lag, "switch-penalty", &penalty,
+        NULL);
+    assert_int_equal (smoothing, GST_SEQLABEL_SMOOTHING_VITERBI);
+    assert_int_equal (lag, -1);
+    assert_float_equal (penalty, 5.0, 0);
+    gst_object_unref (e);
+  }
   h = pt_make_harness (&bus, NULL, "smoothing", 1, "switch-penalty", 2.0,
       "smoothing-lag", 7, "min-durations", "music=0.08", "target-class", "speech",
       "threshold-on", 0.3, "threshold-off", 0.2, "padding", 0.05, NULL);

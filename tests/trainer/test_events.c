@@ -286,7 +286,8 @@ static void test_model_events(void **state)
     char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
     snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
              "--no-cache --events all --json | tail -n 1 > %s && "
-             "%s label %s/samples --model %s/model/default.slm -q --format frames -o %s/hyp/ && "
+             "%s label %s/samples --model %s/model/default.slm --smoothing none -q --format frames "
+             "-o %s/hyp/ && "
              "%s eval --hyp %s/hyp --model %s/model/default.slm --manifest %s/samples "
              "--events all --json | tail -n 1 > %s",
              seqlabel, root, root, a, seqlabel, root, root, dir, seqlabel, dir, root, root, b);
