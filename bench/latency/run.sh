@@ -42,7 +42,7 @@ for w in $windows; do
   json=$("$seqlabel" eval --hyp "$hyp" --manifest "$manifest" --json)
   get() { grep -o "\"$1\":[0-9.]*" <<<"$json" | head -1 | cut -d: -f2; }
   times=()
-  for run in 1 2; do
+  for _ in 1 2; do
     t0=$(date +%s.%N)
     "$seqlabel" label "$long" "${opts[@]}" --format frames -o /dev/null
     times+=("$t0" "$(date +%s.%N)")
