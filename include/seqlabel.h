@@ -526,7 +526,10 @@ typedef struct {
     int lookahead;
     int window;
     /* > 0: labels final at most this many seconds after their audio (the latency
-     * below, the decoder's delay included), for live input: the model's window
+     * below, the decoder's delay included; a default Viterbi lag, -1, takes as
+     * many of its SL_SMOOTHING_LAG_DEFAULT frames as the limit leaves after the
+     * analysis window and the decoder's other stages, before the lookahead), for
+     * live input: the model's window
      * is kept whole and as much of its lookahead as fits, its core shrunk to the
      * rest (the left context grows by as much), so more encoder work per frame
      * (a core of one frame: a window per frame); a limit at or above the
