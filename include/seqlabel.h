@@ -502,7 +502,7 @@ typedef struct {
 } sl_label_sink;
 
 /* The decoder alone, for probabilities computed elsewhere (the labeler owns one;
- * eval and tests use it directly). Frames are pushed in order from index 0.
+ * sl_evaluate_manifest and tests use it directly). Frames are pushed in order from index 0.
  * Constant memory; allocates nothing after creation. */
 typedef struct sl_decoder sl_decoder;
 /* frames_per_second converts the config's seconds to frames (100 at 10 ms hop). */
@@ -956,6 +956,11 @@ typedef struct {
      * stretches of the references whose windows hold no labelled frame: no
      * event) */
     sl_events *events;
+    /* sl_evaluate_manifest: NULL (default), the model's argmax frames are scored,
+     * as the trainer scores them; or the labels this decoder makes of the same
+     * probabilities, those `seqlabel label` writes with it (the loss stays the
+     * model's) */
+    const sl_decoder_config *decoder;
 } sl_eval_options;
 
 void sl_eval_options_default(sl_eval_options *opt);

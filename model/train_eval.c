@@ -215,7 +215,7 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
  * [0, n) — the rule of sl_labeler (include/seqlabel.h). */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
                    const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
-                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred)
+                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred, float *frame_probs)
 {
     const sl_model_config *c = sl_model_get_config(m);
     const int F = c->n_features, C = c->n_classes;
@@ -233,7 +233,7 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
         int any = 0;
         for (int64_t i = c0; i < c1 && !any; i++)
             any = labels[i] >= 0;
-        if (!any)
+        if (!any && !frame_probs)
             continue;
         for (int t = 0; t < T; t++) {
             float *xt = x + (size_t)t * F;
@@ -244,8 +244,11 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
             memcpy(xt, feats + (size_t)(w0 + t) * F, (size_t)F * sizeof *x);
             sl_normalize(xt, mean, istd, F);
         }
-        if (sl_encoder_forward(e, x, T, logits, sweep ? probs : NULL))
+        if (sl_encoder_forward(e, x, T, logits, sweep || frame_probs ? probs : NULL))
             return -1;
+        if (frame_probs)
+            memcpy(frame_probs + (size_t)c0 * C, probs + (size_t)(c0 - w0) * C,
+                   (size_t)(c1 - c0) * C * sizeof *probs);
         for (int64_t i = c0; i < c1; i++) {
             int y = labels[i];
             const float *z = logits + (size_t)(i - w0) * C;
@@ -283,6 +286,27 @@ int sl_metrics_add(sl_metrics *to, const sl_metrics *from)
     return 0;
 }
 
+/* The decoder's label of each of a file's n frames (its probabilities, n x K). */
+static int store_label(void *user, int64_t index, int label, float confidence,
+                       const float *probs, int n_classes)
+{
+    (void)confidence;
+    (void)probs;
+    (void)n_classes;
+    ((int32_t *)user)[index] = label;
+    return 0;
+}
+
+static int decode(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t *labels)
+{
+    sl_label_sink sink = {.user = labels, .on_frame = store_label, .on_segment = NULL};
+    sl_decoder_reset(dec);
+    for (int64_t i = 0; i < n; i++)
+        if (sl_decoder_push(dec, probs + (size_t)i * K, &sink))
+            return -1;
+    return sl_decoder_finish(dec, &sink);
+}
+
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
                     const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen)
 {
@@ -310,6 +334,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     const sl_feature_config *fc = sl_model_feature_config(m);
     const double collar_s = per_file ? per_file->collar_s : 0.0;
     sl_events *events = per_file ? per_file->events : NULL;
+    sl_decoder *dec = NULL;
+    if (rc == 0 && per_file && per_file->decoder &&
+        !(dec = sl_decoder_new(per_file->decoder, c->n_classes,
+                               (double)fc->sample_rate / sl_feature_frame_shift(fc), err, errlen)))
+        rc = -1;
     sl_events *file_events = events ? malloc(sizeof *file_events) : NULL; /* each file's */
     if (events && !file_events)
         rc = sl_fail(err, errlen, "out of memory");
@@ -319,8 +348,9 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         sl_metrics_reset(&file);
         /* the collar on a copy: the events are the references' as they are */
         int32_t *collared = collar_s > 0 ? malloc((size_t)(n ? n : 1) * sizeof *collared) : NULL;
-        int32_t *pred = events ? malloc((size_t)(n ? n : 1) * sizeof *pred) : NULL;
-        if ((collar_s > 0 && !collared) || (events && !pred))
+        int32_t *pred = events || dec ? malloc((size_t)(n ? n : 1) * sizeof *pred) : NULL;
+        float *fprobs = dec ? malloc((size_t)(n ? n : 1) * c->n_classes * sizeof *fprobs) : NULL;
+        if ((collar_s > 0 && !collared) || ((events || dec) && !pred) || (dec && !fprobs))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && collared) {
             memcpy(collared, f->labels, (size_t)n * sizeof *collared);
@@ -330,13 +360,23 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         }
         for (int64_t k = 0; pred && k < n; k++)
             pred[k] = -1;
-        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, collared ? collared : f->labels,
-                                      n, x, logits, probs, sweep, &file, pred))
+        const int32_t *scored = collared ? collared : f->labels;
+        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, n, x, logits, probs,
+                                      sweep, &file, pred, fprobs))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
+        if (rc == 0 && dec) { /* the decoder's labels instead of the argmax */
+            if (decode(dec, fprobs, n, c->n_classes, pred))
+                rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
+            memset(file.confusion, 0, (size_t)c->n_classes * c->n_classes * sizeof *file.confusion);
+            for (int64_t k = 0; k < n; k++)
+                if (scored[k] >= 0)
+                    file.confusion[(size_t)scored[k] * c->n_classes + pred[k]]++;
+        }
         if (rc == 0 && events && sl_events_add_file(events, file_events, f->labels, pred, n))
             rc = sl_fail(err, errlen, "out of memory");
         free(collared);
         free(pred);
+        free(fprobs);
         if (rc == 0)
             sl_metrics_add(mt, &file);
         if (rc == 0 && per_file && per_file->on_file) {
@@ -350,6 +390,7 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     if (have_file)
         sl_metrics_free(&file);
     free(file_events);
+    sl_decoder_free(dec);
     free(x);
     free(logits);
     free(probs);

@@ -188,10 +188,11 @@ void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start)
  * scratch (window = the model's stream_window); sweep: NULL, or the frames'
  * probabilities of its class counted into it; pred: NULL, or each frame's argmax
  * class where the model ran (the frames of windows whose core holds a labelled
- * frame; the caller sets the rest). */
+ * frame; the caller sets the rest); frame_probs: NULL, or each frame's
+ * probabilities (n x n_classes), the model then run on every window. */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
                    const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
-                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred);
+                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred, float *frame_probs);
 /* num_threads: the encoder's own threads (results do not depend on them).
  * clip_edges: as sl_labeler_config's. per_file: NULL, or the options whose
  * collar, events and on_file (called with each file's own figures) apply. */

@@ -145,6 +145,33 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
     return 0;
 }
 
+int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d)
+{
+    double x;
+    long n;
+    switch (which) {
+    case CLI_SMOOTHING:
+        if (!strcmp(s, "none"))
+            d->smoothing = SL_SMOOTH_NONE;
+        else if (!strcmp(s, "viterbi"))
+            d->smoothing = SL_SMOOTH_VITERBI;
+        else
+            return cli_error("--smoothing: '%s' is not none or viterbi", s), -1;
+        return 0;
+    case CLI_SWITCH_PENALTY:
+        if (cli_parse_float("--switch-penalty", s, 0, 1e6, &x))
+            return -1;
+        d->switch_penalty = (float)x;
+        return 0;
+    case CLI_SMOOTHING_LAG:
+        if (cli_parse_int("--smoothing-lag", s, 0, 100000, &n))
+            return -1;
+        d->smoothing_lag = (int)n;
+        return 0;
+    }
+    return -1;
+}
+
 int cli_output_is_input(const char *out_path, const char *in_path)
 {
     struct stat so, si;

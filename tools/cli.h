@@ -25,6 +25,11 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out);
 int cli_parse_float(const char *opt, const char *s, double lo, double hi, double *out);
+/* The decoder's first stage as `seqlabel label` and `seqlabel eval` take it:
+ * --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N into d, or an
+ * error naming the option and -1. */
+typedef enum { CLI_SMOOTHING, CLI_SWITCH_PENALTY, CLI_SMOOTHING_LAG } cli_decoder_option;
+int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d);
 /* sl_parse_utc, or an error naming the option and -1. */
 int cli_parse_utc(const char *opt, const char *s, int64_t *us);
 

@@ -1,6 +1,7 @@
 /* `seqlabel eval --model M --manifest SET.tsv`: frame metrics of a model on a
  * labeled set, computed in the streaming labeler's own windows (the same
- * report the trainer prints for its validation set); with --hyp, the same
+ * report the trainer prints for its validation set), or with the decoder's
+ * options those of the labels `seqlabel label` gives; with --hyp, the same
  * figures of label files any tool wrote (sl_score_manifest); with --events,
  * sound event detection's figures of the same frames (sl_events). */
 #include <cblas.h>
@@ -58,9 +59,14 @@ static void usage(FILE *fp)
         "                            event-based F1 and error rate (onsets within the\n"
         "                            collar, offsets within it or half the event), and\n"
         "                            segment-based (1 s segments); with --model of its\n"
-        "                            argmax frames (to score a decoder's segments,\n"
-        "                            label with it and give --hyp)\n"
+        "                            argmax frames, or of the decoder's labels (below)\n"
         "  --event-collar S          the events' collar in seconds [0.2]\n"
+        "  --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,\n"
+        "  --min-duration SPEC       with --model: score the labels `seqlabel label`\n"
+        "                            gives with these decoder options (its defaults\n"
+        "                            for the others: --smoothing viterbi alone scores\n"
+        "                            its default labels) instead of the model's argmax\n"
+        "                            frames, which the trainer scores [argmax]\n"
         "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
         "                            F1 (and event F1 with --events) after the set's\n"
         "                            figures, the worst first\n"
@@ -396,7 +402,8 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR,
+           O_SMOOTHING, O_PENALTY, O_LAG, O_MIN_DUR };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -407,10 +414,16 @@ int sl_cmd_eval(int argc, char **argv)
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
         {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
         {"event-collar", required_argument, 0, O_EVENT_COLLAR},
+        {"smoothing", required_argument, 0, O_SMOOTHING},
+        {"switch-penalty", required_argument, 0, O_PENALTY},
+        {"smoothing-lag", required_argument, 0, O_LAG},
+        {"min-duration", required_argument, 0, O_MIN_DUR},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
-               *classes = NULL, *sweep = NULL, *events = NULL;
-    int no_cache = 0, json = 0, per_file = 0;
+               *classes = NULL, *sweep = NULL, *events = NULL, *min_dur = NULL;
+    int no_cache = 0, json = 0, per_file = 0, decoded = 0;
+    sl_decoder_config decoder; /* with any decoder option: label's defaults and those */
+    sl_decoder_config_default(&decoder);
     double event_collar = 0.2;
     long threads = 1;
     sl_eval_options opt;
@@ -439,6 +452,16 @@ int sl_cmd_eval(int argc, char **argv)
             if (cli_parse_float("--event-collar", optarg, 0.0, 60.0, &event_collar))
                 return 1;
             break;
+        case O_SMOOTHING:
+        case O_PENALTY:
+        case O_LAG:
+            if (cli_parse_decoder(o == O_SMOOTHING ? CLI_SMOOTHING
+                                  : o == O_PENALTY ? CLI_SWITCH_PENALTY
+                                                   : CLI_SMOOTHING_LAG, optarg, &decoder))
+                return 1;
+            decoded = 1;
+            break;
+        case O_MIN_DUR: min_dur = optarg; decoded = 1; break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
@@ -469,6 +492,9 @@ int sl_cmd_eval(int argc, char **argv)
         opt.on_file = keep_file;
         opt.user = &files;
     }
+    if (hyp && decoded)
+        return cli_error("eval: the decoder's options go with --model (label files are "
+                         "decoded already)");
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,
                                  event_collar, json, per_file ? &files : NULL);
@@ -515,6 +541,9 @@ int sl_cmd_eval(int argc, char **argv)
     if (rc == 0 && events &&
         !(opt.events = events_for(events, names, n_classes, event_collar, frame_s)))
         rc = 1;
+    if (rc == 0 && min_dur && sl_decoder_parse_min_durations(&decoder, m, min_dur, err, sizeof err))
+        rc = 1, cli_error("--min-duration: %s", err);
+    opt.decoder = decoded ? &decoder : NULL;
     if (rc == 0)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
     if (rc == 0)

@@ -665,20 +665,13 @@ static int parse_args(int argc, char **argv, label_args *a)
             a->split_max = d;
             break;
         case OPT_SMOOTHING:
-            if (!strcmp(optarg, "none"))
-                a->cfg.decoder.smoothing = SL_SMOOTH_NONE;
-            else if (!strcmp(optarg, "viterbi"))
-                a->cfg.decoder.smoothing = SL_SMOOTH_VITERBI;
-            else
-                return cli_error("--smoothing: '%s' is not none or viterbi", optarg), -1;
+            if (cli_parse_decoder(CLI_SMOOTHING, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_PENALTY:
-            if (cli_parse_float("--switch-penalty", optarg, 0, 1e6, &d)) return -1;
-            a->cfg.decoder.switch_penalty = (float)d;
+            if (cli_parse_decoder(CLI_SWITCH_PENALTY, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_LAG:
-            if (cli_parse_int("--smoothing-lag", optarg, 0, 100000, &v)) return -1;
-            a->cfg.decoder.smoothing_lag = (int)v;
+            if (cli_parse_decoder(CLI_SMOOTHING_LAG, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_MIN_DUR: a->min_dur = optarg; break;
         case OPT_TARGET: a->target = optarg; break;

@@ -274,35 +274,62 @@ static void test_command(void **state)
     tt_rmtree(dir);
 }
 
-/* With --model the events are the model's argmax frames: the same figures as
- * those frames written by `seqlabel label` (no smoothing) and scored with --hyp. */
+/* eval --model scores the model's argmax frames, or with the decoder's options
+ * the labels `seqlabel label` gives with the same options (its defaults for the
+ * rest): the same frame figures (all but the loss, which label files lack) and
+ * the same events as those labels written by `seqlabel label` and scored with
+ * --hyp. The decoder's options with --hyp are refused. */
 static void test_model_events(void **state)
 {
     (void)state;
     const char *seqlabel = getenv("SL_SEQLABEL"), *root = getenv("SL_SOURCE_ROOT");
     assert_non_null(seqlabel);
     assert_non_null(root);
-    tt_mkdtemp(dir, sizeof dir, "events-model");
-    char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
-             "--no-cache --events all --json | tail -n 1 > %s && "
-             "%s label %s/samples --model %s/model/default.slm --smoothing none -q --format frames "
-             "-o %s/hyp/ && "
-             "%s eval --hyp %s/hyp --model %s/model/default.slm --manifest %s/samples "
-             "--events all --json | tail -n 1 > %s",
-             seqlabel, root, root, a, seqlabel, root, root, dir, seqlabel, dir, root, root, b);
-    assert_int_equal(tt_run(cmd, NULL), 0);
-    char *x = tt_read_file(a, NULL), *y = tt_read_file(b, NULL);
-    assert_non_null(x);
-    assert_non_null(y);
-    printf("%s", x);
-    assert_non_null(strstr(x, "{\"events\":"));
-    assert_string_equal(x, y);
-    free(x);
-    free(y);
-    free(a);
-    free(b);
-    tt_rmtree(dir);
+    static const char *const pairs[][2] = { /* eval's options, label's */
+        {"", "--smoothing none"},
+        {"--smoothing viterbi", ""},
+        {"--switch-penalty 3 --min-duration speech=0.3,music=0.5",
+         "--switch-penalty 3 --min-duration speech=0.3,music=0.5"},
+    };
+    char *seen[3];
+    for (int k = 0; k < 3; k++) {
+        tt_mkdtemp(dir, sizeof dir, "events-model");
+        char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
+        snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
+                 "--no-cache %s --events all --json > %s && "
+                 "%s label %s/samples --model %s/model/default.slm %s -q --format frames "
+                 "-o %s/hyp/ && "
+                 "%s eval --hyp %s/hyp --model %s/model/default.slm --manifest %s/samples "
+                 "--events all --json > %s",
+                 seqlabel, root, root, pairs[k][0], a, seqlabel, root, root, pairs[k][1], dir,
+                 seqlabel, dir, root, root, b);
+        assert_int_equal(tt_run(cmd, NULL), 0);
+        char *x = tt_read_file(a, NULL), *y = tt_read_file(b, NULL);
+        assert_non_null(x);
+        assert_non_null(y);
+        printf("%s%s", pairs[k][0], x);
+        const char *fx = strstr(x, "\"accuracy\""), *fy = strstr(y, "\"accuracy\"");
+        assert_non_null(fx);
+        assert_non_null(fy);
+        assert_non_null(strstr(fx, "\n{\"events\":"));
+        assert_string_equal(fx, fy);
+        seen[k] = strdup(fx);
+        free(x);
+        free(y);
+        free(a);
+        free(b);
+        tt_rmtree(dir);
+    }
+    /* three different labelings, so each setting was applied */
+    assert_string_not_equal(seen[0], seen[1]);
+    assert_string_not_equal(seen[1], seen[2]);
+    for (int k = 0; k < 3; k++)
+        free(seen[k]);
+    char cmd[4096], *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s/samples --manifest %s/samples --smoothing viterbi",
+             seqlabel, root, root);
+    int rc = tt_run(cmd, &err);
+    tt_expect_refusal("--smoothing with --hyp", rc, err, "--model", "decoded already");
 }
 
 int main(void)
