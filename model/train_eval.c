@@ -362,11 +362,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
             pred[k] = -1;
         const int32_t *scored = collared ? collared : f->labels;
         if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, n, x, logits, probs,
-                                      sweep, &file, pred, fprobs))
+                                      sweep, &file, dec ? NULL : pred, fprobs))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
-        if (rc == 0 && dec) { /* the decoder's labels instead of the argmax */
-            if (decode(dec, fprobs, n, c->n_classes, pred))
-                rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
+        if (rc == 0 && dec && decode(dec, fprobs, n, c->n_classes, pred))
+            rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
+        if (rc == 0 && dec) { /* the decoder's labels counted instead of the argmax */
             memset(file.confusion, 0, (size_t)c->n_classes * c->n_classes * sizeof *file.confusion);
             for (int64_t k = 0; k < n; k++)
                 if (scored[k] >= 0)
