@@ -145,9 +145,20 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
     return 0;
 }
 
-int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d)
+/* A number in [0, hi] into *a (and *b when not NULL), or -1. */
+static int float_option(const char *opt, const char *s, double hi, float *a, float *b)
 {
     double x;
+    if (cli_parse_float(opt, s, 0, hi, &x))
+        return -1;
+    *a = (float)x;
+    if (b)
+        *b = (float)x;
+    return 0;
+}
+
+int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d)
+{
     long n;
     switch (which) {
     case CLI_SMOOTHING:
@@ -158,18 +169,32 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config
         else
             return cli_error("--smoothing: '%s' is not none or viterbi", s), -1;
         return 0;
-    case CLI_SWITCH_PENALTY:
-        if (cli_parse_float("--switch-penalty", s, 0, 1e6, &x))
-            return -1;
-        d->switch_penalty = (float)x;
-        return 0;
     case CLI_SMOOTHING_LAG:
         if (cli_parse_int("--smoothing-lag", s, 0, 100000, &n))
             return -1;
         d->smoothing_lag = (int)n;
         return 0;
+    case CLI_SWITCH_PENALTY: return float_option("--switch-penalty", s, 1e6, &d->switch_penalty, NULL);
+    case CLI_ON_THRESHOLD: return float_option("--on-threshold", s, 1, &d->on_threshold, NULL);
+    case CLI_OFF_THRESHOLD: return float_option("--off-threshold", s, 1, &d->off_threshold, NULL);
+    case CLI_PAD_BEFORE: return float_option("--pad-before", s, 3600, &d->pad_before_s, NULL);
+    case CLI_PAD_AFTER: return float_option("--pad-after", s, 3600, &d->pad_after_s, NULL);
+    case CLI_PADDING:
+        return float_option("--padding", s, 3600, &d->pad_before_s, &d->pad_after_s);
+    case CLI_DECODER_OPTIONS: break;
     }
     return -1;
+}
+
+int cli_decoder_classes(sl_decoder_config *d, const sl_model *m, const char *model_path,
+                        const char *target, const char *min_durations)
+{
+    char err[SL_ERR_LEN];
+    if (min_durations && sl_decoder_parse_min_durations(d, m, min_durations, err, sizeof err))
+        return cli_error("--min-duration: %s", err);
+    if (target && (d->target_class = sl_model_class_index(m, target)) < 0)
+        return cli_error("--target: %s has no class '%s'", model_path, target);
+    return 0;
 }
 
 int cli_output_is_input(const char *out_path, const char *in_path)

@@ -25,11 +25,21 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out);
 int cli_parse_float(const char *opt, const char *s, double lo, double hi, double *out);
-/* The decoder's first stage as `seqlabel label` and `seqlabel eval` take it:
- * --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N into d, or an
- * error naming the option and -1. */
-typedef enum { CLI_SMOOTHING, CLI_SWITCH_PENALTY, CLI_SMOOTHING_LAG } cli_decoder_option;
+/* The decoder's options as `seqlabel label` and `seqlabel eval` take them:
+ * --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,
+ * --on-threshold X, --off-threshold X, --pad-before S, --pad-after S and
+ * --padding S (both) into d, or an error naming the option and -1. The two
+ * that name classes, --target and --min-duration, wait for the model:
+ * cli_decoder_classes. */
+typedef enum {
+    CLI_SMOOTHING, CLI_SWITCH_PENALTY, CLI_SMOOTHING_LAG, CLI_ON_THRESHOLD, CLI_OFF_THRESHOLD,
+    CLI_PAD_BEFORE, CLI_PAD_AFTER, CLI_PADDING, CLI_DECODER_OPTIONS
+} cli_decoder_option;
 int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d);
+/* --target CLASS and --min-duration SPEC (each NULL when not given) of the
+ * model at model_path into d, or an error naming the option and 1. */
+int cli_decoder_classes(sl_decoder_config *d, const sl_model *m, const char *model_path,
+                        const char *target, const char *min_durations);
 /* sl_parse_utc, or an error naming the option and -1. */
 int cli_parse_utc(const char *opt, const char *s, int64_t *us);
 

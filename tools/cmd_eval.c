@@ -62,7 +62,9 @@ static void usage(FILE *fp)
         "                            argmax frames, or of the decoder's labels (below)\n"
         "  --event-collar S          the events' collar in seconds [0.2]\n"
         "  --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,\n"
-        "  --min-duration SPEC       with --model: score the labels `seqlabel label`\n"
+        "  --min-duration SPEC, --target CLASS, --on-threshold X, --off-threshold X,\n"
+        "  --pad-before S, --pad-after S, --padding S\n"
+        "                            with --model: score the labels `seqlabel label`\n"
         "                            gives with these decoder options (its defaults\n"
         "                            for the others: --smoothing viterbi alone scores\n"
         "                            its default labels) instead of the model's argmax\n"
@@ -403,7 +405,7 @@ int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
            O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR,
-           O_SMOOTHING, O_PENALTY, O_LAG, O_MIN_DUR };
+           O_MIN_DUR, O_TARGET, O_DECODER /* + cli_decoder_option */ };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -414,13 +416,19 @@ int sl_cmd_eval(int argc, char **argv)
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
         {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
         {"event-collar", required_argument, 0, O_EVENT_COLLAR},
-        {"smoothing", required_argument, 0, O_SMOOTHING},
-        {"switch-penalty", required_argument, 0, O_PENALTY},
-        {"smoothing-lag", required_argument, 0, O_LAG},
         {"min-duration", required_argument, 0, O_MIN_DUR},
+        {"target", required_argument, 0, O_TARGET},
+        {"smoothing", required_argument, 0, O_DECODER + CLI_SMOOTHING},
+        {"switch-penalty", required_argument, 0, O_DECODER + CLI_SWITCH_PENALTY},
+        {"smoothing-lag", required_argument, 0, O_DECODER + CLI_SMOOTHING_LAG},
+        {"on-threshold", required_argument, 0, O_DECODER + CLI_ON_THRESHOLD},
+        {"off-threshold", required_argument, 0, O_DECODER + CLI_OFF_THRESHOLD},
+        {"pad-before", required_argument, 0, O_DECODER + CLI_PAD_BEFORE},
+        {"pad-after", required_argument, 0, O_DECODER + CLI_PAD_AFTER},
+        {"padding", required_argument, 0, O_DECODER + CLI_PADDING},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
-               *classes = NULL, *sweep = NULL, *events = NULL, *min_dur = NULL;
+               *classes = NULL, *sweep = NULL, *events = NULL, *min_dur = NULL, *target = NULL;
     int no_cache = 0, json = 0, per_file = 0, decoded = 0;
     sl_decoder_config decoder; /* with any decoder option: label's defaults and those */
     sl_decoder_config_default(&decoder);
@@ -452,16 +460,8 @@ int sl_cmd_eval(int argc, char **argv)
             if (cli_parse_float("--event-collar", optarg, 0.0, 60.0, &event_collar))
                 return 1;
             break;
-        case O_SMOOTHING:
-        case O_PENALTY:
-        case O_LAG:
-            if (cli_parse_decoder(o == O_SMOOTHING ? CLI_SMOOTHING
-                                  : o == O_PENALTY ? CLI_SWITCH_PENALTY
-                                                   : CLI_SMOOTHING_LAG, optarg, &decoder))
-                return 1;
-            decoded = 1;
-            break;
         case O_MIN_DUR: min_dur = optarg; decoded = 1; break;
+        case O_TARGET: target = optarg; decoded = 1; break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
@@ -479,6 +479,12 @@ int sl_cmd_eval(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
+            if (o >= O_DECODER && o < O_DECODER + CLI_DECODER_OPTIONS) {
+                if (cli_parse_decoder((cli_decoder_option)(o - O_DECODER), optarg, &decoder))
+                    return 1;
+                decoded = 1;
+                break;
+            }
             usage(stderr);
             return cli_error("eval: unknown option or missing value: '%s'", argv[optind - 1]);
         }
@@ -541,8 +547,8 @@ int sl_cmd_eval(int argc, char **argv)
     if (rc == 0 && events &&
         !(opt.events = events_for(events, names, n_classes, event_collar, frame_s)))
         rc = 1;
-    if (rc == 0 && min_dur && sl_decoder_parse_min_durations(&decoder, m, min_dur, err, sizeof err))
-        rc = 1, cli_error("--min-duration: %s", err);
+    if (rc == 0 && cli_decoder_classes(&decoder, m, model_path, target, min_dur))
+        rc = 1;
     opt.decoder = decoded ? &decoder : NULL;
     if (rc == 0)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);

@@ -676,24 +676,19 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_MIN_DUR: a->min_dur = optarg; break;
         case OPT_TARGET: a->target = optarg; break;
         case OPT_ON:
-            if (cli_parse_float("--on-threshold", optarg, 0, 1, &d)) return -1;
-            a->cfg.decoder.on_threshold = (float)d;
+            if (cli_parse_decoder(CLI_ON_THRESHOLD, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_OFF:
-            if (cli_parse_float("--off-threshold", optarg, 0, 1, &d)) return -1;
-            a->cfg.decoder.off_threshold = (float)d;
+            if (cli_parse_decoder(CLI_OFF_THRESHOLD, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_PAD_BEFORE:
-            if (cli_parse_float("--pad-before", optarg, 0, 3600, &d)) return -1;
-            a->cfg.decoder.pad_before_s = (float)d;
+            if (cli_parse_decoder(CLI_PAD_BEFORE, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_PAD_AFTER:
-            if (cli_parse_float("--pad-after", optarg, 0, 3600, &d)) return -1;
-            a->cfg.decoder.pad_after_s = (float)d;
+            if (cli_parse_decoder(CLI_PAD_AFTER, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_PADDING:
-            if (cli_parse_float("--padding", optarg, 0, 3600, &d)) return -1;
-            a->cfg.decoder.pad_before_s = a->cfg.decoder.pad_after_s = (float)d;
+            if (cli_parse_decoder(CLI_PADDING, optarg, &a->cfg.decoder)) return -1;
             break;
         case OPT_RAW:
             if (sl_raw_encoding_from_name(optarg, &a->audio.raw_encoding) < 0)
@@ -923,12 +918,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
         return cli_error("%s", err);
-    int rc = 0;
-    if (a.min_dur &&
-        sl_decoder_parse_min_durations(&a.cfg.decoder, m, a.min_dur, err, sizeof err) != 0)
-        rc = cli_error("--min-duration: %s", err);
-    if (!rc && a.target && (a.cfg.decoder.target_class = sl_model_class_index(m, a.target)) < 0)
-        rc = cli_error("--target: %s has no class '%s'", model_path, a.target);
+    int rc = cli_decoder_classes(&a.cfg.decoder, m, model_path, a.target, a.min_dur);
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
     if (!rc && (a.utc_from != ORIGIN_GIVEN || a.utc_origin_us) && !sl_label_format_has_utc(a.format))

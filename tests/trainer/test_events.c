@@ -275,7 +275,8 @@ static void test_command(void **state)
 }
 
 /* eval --model scores the model's argmax frames, or with the decoder's options
- * the labels `seqlabel label` gives with the same options (its defaults for the
+ * (smoothing, minimum durations, a target class's hysteresis and padding) the
+ * labels `seqlabel label` gives with the same options (its defaults for the
  * rest): the same frame figures (all but the loss, which label files lack) and
  * the same events as those labels written by `seqlabel label` and scored with
  * --hyp. The decoder's options with --hyp are refused. */
@@ -290,9 +291,11 @@ static void test_model_events(void **state)
         {"--smoothing viterbi", ""},
         {"--switch-penalty 3 --min-duration speech=0.3,music=0.5",
          "--switch-penalty 3 --min-duration speech=0.3,music=0.5"},
+        {"--target speech --on-threshold 0.6 --off-threshold 0.4 --pad-before 0.1 --pad-after 0.2",
+         "--target speech --on-threshold 0.6 --off-threshold 0.4 --pad-before 0.1 --pad-after 0.2"},
     };
-    char *seen[3];
-    for (int k = 0; k < 3; k++) {
+    char *seen[4];
+    for (int k = 0; k < 4; k++) {
         tt_mkdtemp(dir, sizeof dir, "events-model");
         char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
         snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
@@ -320,10 +323,11 @@ static void test_model_events(void **state)
         free(b);
         tt_rmtree(dir);
     }
-    /* three different labelings, so each setting was applied */
-    assert_string_not_equal(seen[0], seen[1]);
-    assert_string_not_equal(seen[1], seen[2]);
-    for (int k = 0; k < 3; k++)
+    /* four different labelings, so each setting was applied */
+    for (int k = 1; k < 4; k++)
+        assert_string_not_equal(seen[k - 1], seen[k]);
+    assert_string_not_equal(seen[1], seen[3]);
+    for (int k = 0; k < 4; k++)
         free(seen[k]);
     char cmd[4096], *err = NULL;
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s/samples --manifest %s/samples --smoothing viterbi",
