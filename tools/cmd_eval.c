@@ -63,7 +63,8 @@ static void usage(FILE *fp)
         "  --event-collar S          the events' collar in seconds [0.2]\n"
         "  --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,\n"
         "  --min-duration SPEC, --target CLASS, --on-threshold X, --off-threshold X,\n"
-        "  --pad-before S, --pad-after S, --padding S\n"
+        "  --pad-before S, --pad-after S, --padding S (or the element's names, as\n"
+        "  label takes them)\n"
         "                            with --model: score the labels `seqlabel label`\n"
         "                            gives with these decoder options (its defaults\n"
         "                            for the others: --smoothing viterbi alone scores\n"
@@ -426,6 +427,11 @@ int sl_cmd_eval(int argc, char **argv)
         {"pad-before", required_argument, 0, O_DECODER + CLI_PAD_BEFORE},
         {"pad-after", required_argument, 0, O_DECODER + CLI_PAD_AFTER},
         {"padding", required_argument, 0, O_DECODER + CLI_PADDING},
+        /* the element's property names, as label takes them */
+        {"min-durations", required_argument, 0, O_MIN_DUR},
+        {"target-class", required_argument, 0, O_TARGET},
+        {"threshold-on", required_argument, 0, O_DECODER + CLI_ON_THRESHOLD},
+        {"threshold-off", required_argument, 0, O_DECODER + CLI_OFF_THRESHOLD},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
                *classes = NULL, *sweep = NULL, *events = NULL, *min_dur = NULL, *target = NULL;

@@ -293,9 +293,15 @@ static void test_model_events(void **state)
          "--switch-penalty 3 --min-duration speech=0.3,music=0.5"},
         {"--target speech --on-threshold 0.6 --off-threshold 0.4 --pad-before 0.1 --pad-after 0.2",
          "--target speech --on-threshold 0.6 --off-threshold 0.4 --pad-before 0.1 --pad-after 0.2"},
+        /* the element's property names */
+        {"--target-class speech --threshold-on 0.6 --threshold-off 0.4 --padding 0.1 "
+         "--min-durations speech=0.3",
+         "--target speech --on-threshold 0.6 --off-threshold 0.4 --pad-before 0.1 --pad-after 0.1 "
+         "--min-duration speech=0.3"},
     };
-    char *seen[4];
-    for (int k = 0; k < 4; k++) {
+    enum { N_PAIRS = sizeof pairs / sizeof pairs[0] };
+    char *seen[N_PAIRS];
+    for (int k = 0; k < N_PAIRS; k++) {
         tt_mkdtemp(dir, sizeof dir, "events-model");
         char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
         snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
@@ -323,11 +329,11 @@ static void test_model_events(void **state)
         free(b);
         tt_rmtree(dir);
     }
-    /* four different labelings, so each setting was applied */
-    for (int k = 1; k < 4; k++)
+    /* different labelings, so each setting was applied */
+    for (int k = 1; k < N_PAIRS; k++)
         assert_string_not_equal(seen[k - 1], seen[k]);
     assert_string_not_equal(seen[1], seen[3]);
-    for (int k = 0; k < 4; k++)
+    for (int k = 0; k < N_PAIRS; k++)
         free(seen[k]);
     char cmd[4096], *err = NULL;
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s/samples --manifest %s/samples --smoothing viterbi",
