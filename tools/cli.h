@@ -36,6 +36,25 @@ typedef enum {
     CLI_PAD_BEFORE, CLI_PAD_AFTER, CLI_PADDING, CLI_DECODER_OPTIONS
 } cli_decoder_option;
 int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d);
+/* Those options as getopt_long entries (with the element's property names
+ * too), each returning CLI_DECODER_CODE + its cli_decoder_option, so that label
+ * and eval take the same names; cli_is_decoder_code tells such a code. */
+#define CLI_DECODER_CODE 0x1000
+#define CLI_DECODER_LONG_OPTIONS                                                       \
+    {"smoothing", required_argument, NULL, CLI_DECODER_CODE + CLI_SMOOTHING},          \
+    {"switch-penalty", required_argument, NULL, CLI_DECODER_CODE + CLI_SWITCH_PENALTY}, \
+    {"smoothing-lag", required_argument, NULL, CLI_DECODER_CODE + CLI_SMOOTHING_LAG},  \
+    {"on-threshold", required_argument, NULL, CLI_DECODER_CODE + CLI_ON_THRESHOLD},    \
+    {"off-threshold", required_argument, NULL, CLI_DECODER_CODE + CLI_OFF_THRESHOLD},  \
+    {"pad-before", required_argument, NULL, CLI_DECODER_CODE + CLI_PAD_BEFORE},        \
+    {"pad-after", required_argument, NULL, CLI_DECODER_CODE + CLI_PAD_AFTER},          \
+    {"padding", required_argument, NULL, CLI_DECODER_CODE + CLI_PADDING},              \
+    {"threshold-on", required_argument, NULL, CLI_DECODER_CODE + CLI_ON_THRESHOLD},    \
+    {"threshold-off", required_argument, NULL, CLI_DECODER_CODE + CLI_OFF_THRESHOLD}
+static inline int cli_is_decoder_code(int code)
+{
+    return code >= CLI_DECODER_CODE && code < CLI_DECODER_CODE + CLI_DECODER_OPTIONS;
+}
 /* --target CLASS and --min-duration SPEC (each NULL when not given) of the
  * model at model_path into d, or an error naming the option and 1. */
 int cli_decoder_classes(sl_decoder_config *d, const sl_model *m, const char *model_path,

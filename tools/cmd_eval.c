@@ -406,7 +406,7 @@ int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
            O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR,
-           O_MIN_DUR, O_TARGET, O_DECODER /* + cli_decoder_option */ };
+           O_MIN_DUR, O_TARGET };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -419,19 +419,10 @@ int sl_cmd_eval(int argc, char **argv)
         {"event-collar", required_argument, 0, O_EVENT_COLLAR},
         {"min-duration", required_argument, 0, O_MIN_DUR},
         {"target", required_argument, 0, O_TARGET},
-        {"smoothing", required_argument, 0, O_DECODER + CLI_SMOOTHING},
-        {"switch-penalty", required_argument, 0, O_DECODER + CLI_SWITCH_PENALTY},
-        {"smoothing-lag", required_argument, 0, O_DECODER + CLI_SMOOTHING_LAG},
-        {"on-threshold", required_argument, 0, O_DECODER + CLI_ON_THRESHOLD},
-        {"off-threshold", required_argument, 0, O_DECODER + CLI_OFF_THRESHOLD},
-        {"pad-before", required_argument, 0, O_DECODER + CLI_PAD_BEFORE},
-        {"pad-after", required_argument, 0, O_DECODER + CLI_PAD_AFTER},
-        {"padding", required_argument, 0, O_DECODER + CLI_PADDING},
+        CLI_DECODER_LONG_OPTIONS,
         /* the element's property names, as label takes them */
         {"min-durations", required_argument, 0, O_MIN_DUR},
         {"target-class", required_argument, 0, O_TARGET},
-        {"threshold-on", required_argument, 0, O_DECODER + CLI_ON_THRESHOLD},
-        {"threshold-off", required_argument, 0, O_DECODER + CLI_OFF_THRESHOLD},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
                *classes = NULL, *sweep = NULL, *events = NULL, *min_dur = NULL, *target = NULL;
@@ -485,8 +476,8 @@ int sl_cmd_eval(int argc, char **argv)
             usage(stdout);
             return 0;
         default:
-            if (o >= O_DECODER && o < O_DECODER + CLI_DECODER_OPTIONS) {
-                if (cli_parse_decoder((cli_decoder_option)(o - O_DECODER), optarg, &decoder))
+            if (cli_is_decoder_code(o)) {
+                if (cli_parse_decoder((cli_decoder_option)(o - CLI_DECODER_CODE), optarg, &decoder))
                     return 1;
                 decoded = 1;
                 break;

@@ -189,8 +189,7 @@ static void usage(FILE *fp)
 
 enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_TIME_ORIGIN, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
-    OPT_WINDOW, OPT_SMOOTHING, OPT_PENALTY, OPT_LAG, OPT_MIN_DUR, OPT_TARGET, OPT_ON, OPT_OFF,
-    OPT_PAD_BEFORE, OPT_PAD_AFTER, OPT_PADDING, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+    OPT_WINDOW, OPT_MIN_DUR, OPT_TARGET, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
     OPT_CHANNEL, OPT_MAX_LATENCY,
     OPT_AUDIO_STREAM,
@@ -210,21 +209,12 @@ static const struct option long_opts[] = {
     {"clip-edges", no_argument, NULL, OPT_CLIP_EDGES},
     {"window", required_argument, NULL, OPT_WINDOW},
     {"max-latency", required_argument, NULL, OPT_MAX_LATENCY},
-    {"smoothing", required_argument, NULL, OPT_SMOOTHING},
-    {"switch-penalty", required_argument, NULL, OPT_PENALTY},
-    {"smoothing-lag", required_argument, NULL, OPT_LAG},
+    CLI_DECODER_LONG_OPTIONS,
     {"min-duration", required_argument, NULL, OPT_MIN_DUR},
     {"target", required_argument, NULL, OPT_TARGET},
-    {"on-threshold", required_argument, NULL, OPT_ON},
-    {"off-threshold", required_argument, NULL, OPT_OFF},
-    {"pad-before", required_argument, NULL, OPT_PAD_BEFORE},
-    {"pad-after", required_argument, NULL, OPT_PAD_AFTER},
     /* The GStreamer element's property names, so a setting copies across. */
     {"min-durations", required_argument, NULL, OPT_MIN_DUR},
     {"target-class", required_argument, NULL, OPT_TARGET},
-    {"threshold-on", required_argument, NULL, OPT_ON},
-    {"threshold-off", required_argument, NULL, OPT_OFF},
-    {"padding", required_argument, NULL, OPT_PADDING},
     {"num-threads", required_argument, NULL, OPT_THREADS},
     {"skip-classes", required_argument, NULL, OPT_SKIP},
     {"only-classes", required_argument, NULL, OPT_ONLY},
@@ -664,32 +654,8 @@ static int parse_args(int argc, char **argv, label_args *a)
             if (cli_parse_float("--split-max", optarg, 0.01, 1e6, &d)) return -1;
             a->split_max = d;
             break;
-        case OPT_SMOOTHING:
-            if (cli_parse_decoder(CLI_SMOOTHING, optarg, &a->cfg.decoder)) return -1;
-            break;
-        case OPT_PENALTY:
-            if (cli_parse_decoder(CLI_SWITCH_PENALTY, optarg, &a->cfg.decoder)) return -1;
-            break;
-        case OPT_LAG:
-            if (cli_parse_decoder(CLI_SMOOTHING_LAG, optarg, &a->cfg.decoder)) return -1;
-            break;
         case OPT_MIN_DUR: a->min_dur = optarg; break;
         case OPT_TARGET: a->target = optarg; break;
-        case OPT_ON:
-            if (cli_parse_decoder(CLI_ON_THRESHOLD, optarg, &a->cfg.decoder)) return -1;
-            break;
-        case OPT_OFF:
-            if (cli_parse_decoder(CLI_OFF_THRESHOLD, optarg, &a->cfg.decoder)) return -1;
-            break;
-        case OPT_PAD_BEFORE:
-            if (cli_parse_decoder(CLI_PAD_BEFORE, optarg, &a->cfg.decoder)) return -1;
-            break;
-        case OPT_PAD_AFTER:
-            if (cli_parse_decoder(CLI_PAD_AFTER, optarg, &a->cfg.decoder)) return -1;
-            break;
-        case OPT_PADDING:
-            if (cli_parse_decoder(CLI_PADDING, optarg, &a->cfg.decoder)) return -1;
-            break;
         case OPT_RAW:
             if (sl_raw_encoding_from_name(optarg, &a->audio.raw_encoding) < 0)
                 return cli_error("--raw-format: '%s' is not one of " SL_CLI_RAW_FORMATS, optarg), -1;
@@ -713,6 +679,12 @@ static int parse_args(int argc, char **argv, label_args *a)
         case ':':
             return cli_error("option %s needs a value", argv[optind - 1]), -1;
         default:
+            if (cli_is_decoder_code(c)) {
+                if (cli_parse_decoder((cli_decoder_option)(c - CLI_DECODER_CODE), optarg,
+                                      &a->cfg.decoder))
+                    return -1;
+                break;
+            }
             return cli_error("unknown option '%s' (see seqlabel label --help)", argv[optind - 1]), -1;
         }
     }
