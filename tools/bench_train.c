@@ -1,7 +1,7 @@
 /* `seqlabel bench train`: training throughput, frames per second of one full
  * step (forward saving activations, cross-entropy, backward, gradient
  * clipping, AdamW update) on random normalised inputs and random labels, for
- * the default model size (80 log-mel inputs, d_model 128, 4 heads, 4 layers,
+ * the trainer's default shape (80 log-mel inputs, d_model 128, 4 heads, 4 layers,
  * d_ff 512, 4 classes, post-norm ReLU) and a batch of 16 windows of 400
  * frames, on 1 and 2 threads (the step's own, as `seqlabel train --threads`
  * uses them). bench/train/run.sh runs the same model
@@ -41,7 +41,7 @@ void bench_train_help(FILE *fp)
 {
     fprintf(fp,
             "seqlabel bench train: frames/s of full training steps (forward, loss, backward,\n"
-            "clip, AdamW) on the default model size. Prints a TSV table; the median of the\n"
+            "clip, AdamW) on the trainer's default shape. Prints a TSV table; the median of the\n"
             "timed steps.\n"
             "  --threads LIST          training-step threads [1,2]\n"
             "  --batch N               windows per step [16]\n"
