@@ -18,17 +18,23 @@
 #   SPLITS          the splits evaluated ["valid test"]; SPLITS=valid with corpus-v10's
 #                   validation clips is how a candidate is chosen, the test splits unseen:
 #                   no VAD comparison and no corpus-v5 test labels then
+#   SMOOTHING       the decoder every figure is of [viterbi: the labeler's default
+#                   decoder, what `seqlabel label` gives]; none: each frame's argmax,
+#                   what the trainer validates on (docs/default-model.md's figures up
+#                   to 2026-12-05)
 # writes OUT_DIR/*.txt and prints the headline lines (accuracy, macro F1, speech F1);
 # bench/compare-measures.py puts two or more OUT_DIRs side by side as Markdown tables
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 root=$(cd "$here/.." && pwd)
-[ $# -ge 2 ] || { sed -n '9,22p' "$0" >&2; exit 2; }
+[ $# -ge 2 ] || { sed -n '9,26p' "$0" >&2; exit 2; }
 model=$(realpath "$1") out=$2
 shift 2
 cache=${SEQLABEL_CACHE:-/work/cache/seqlabel}
 seqlabel=$(realpath "${SEQLABEL:-$root/build/tools/seqlabel}")
-export SEQLABEL=$seqlabel OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
+smoothing=${SMOOTHING:-viterbi}
+case $smoothing in viterbi | none) ;; *) echo "SMOOTHING: '$smoothing' is neither viterbi nor none" >&2; exit 2 ;; esac
+export SEQLABEL=$seqlabel SMOOTHING=$smoothing OPENBLAS_CORETYPE=${OPENBLAS_CORETYPE:-Haswell} OPENBLAS_NUM_THREADS=1
 read -r -a wanted <<< "${SPLITS:-valid test}"
 for s in "${wanted[@]}"; do
   case $s in valid | test) ;; *) echo "SPLITS: '$s' is neither valid nor test" >&2; exit 2 ;; esac
@@ -43,7 +49,8 @@ echo "speed: $(tail -n 1 "$out/bench.txt")"
 # the splits, two at a time (the machine's two cores)
 evaluate() {
   local f=$out/eval-${1//\//-}.txt
-  "$seqlabel" eval --model "$model" --manifest "$cache/$1.tsv" --cache-dir "$cache/features" > "$f"
+  "$seqlabel" eval --model "$model" --smoothing "$smoothing" --manifest "$cache/$1.tsv" \
+    --cache-dir "$cache/features" > "$f"
   echo "$1: $(sed -n 2p "$f") $(grep speech_vs_rest "$f")"
 }
 splits=()
@@ -58,7 +65,8 @@ for ((i = 0; i < ${#splits[@]}; i += 2)); do
   [ $((i + 1)) -lt ${#splits[@]} ] && evaluate "${splits[i + 1]}"
   wait $pid
 done
-"$seqlabel" eval --model "$model" --manifest "$root/samples/samples.tsv" > "$out/samples.txt"
+"$seqlabel" eval --model "$model" --smoothing "$smoothing" --manifest "$root/samples/samples.tsv" \
+  > "$out/samples.txt"
 echo "samples: $(sed -n 2p "$out/samples.txt")"
 
 for clips in "$@"; do
@@ -70,23 +78,27 @@ for clips in "$@"; do
     --by-level --classes silence,speech,music,noise --name seqlabel > "$out/bylevel-$name.txt"
 done
 
-[ -n "${VAD_NODE_DIR:-}" ] && [ $tests = yes ] || exit 0
+[ -n "${VAD_NODE_DIR:-}" ] && [ "$tests" = yes ] || exit 0
+# run.sh labels with both decoders; the breakdown is of the one measured here
+vad_method=$([ "$smoothing" = none ] && echo seqlabel-argmax || echo seqlabel)
 for v in corpus-v3 corpus-v6; do
   [ -f "$cache/$v/test.tsv" ] || continue
   "$here/vad/run.sh" "$cache/$v/test.tsv" "$cache/$v/valid.tsv" "$model" "$out/vad-$v" \
     > "$out/vad-$v.txt" 2> /dev/null
   grep -v '^method' "$out/vad-$v.txt" | sed "s/^/vad $v: /"
-  /usr/bin/python3 "$here/vad/score.py" "$cache/$v/test.tsv" "$out/vad-$v/seqlabel" --by-kind \
+  /usr/bin/python3 "$here/vad/score.py" "$cache/$v/test.tsv" "$out/vad-$v/$vad_method" --by-kind \
     --classes silence,speech,music,noise --name seqlabel > "$out/bykind-$v.txt"
 done
 # telephone-band speech, the weakest channel, on corpus-v5's test split
-if [ $tests = yes ] && [ -f "$cache/corpus-v5/test.tsv" ]; then
+if [ "$tests" = yes ] && [ -f "$cache/corpus-v5/test.tsv" ]; then
   mapfile -t files < <(cut -f1 "$cache/corpus-v5/test.tsv")
   mkdir -p "$out/label-corpus-v5"
-  "$seqlabel" label --model "$model" -q -o "$out/label-corpus-v5/" "${files[@]}"
+  "$seqlabel" label --model "$model" --smoothing "$smoothing" -q -o "$out/label-corpus-v5/" "${files[@]}"
   for channel in all telephone; do
+    only=()
+    [ "$channel" = all ] || only=(--channel "$channel")
     /usr/bin/python3 "$here/vad/score.py" "$cache/corpus-v5/test.tsv" "$out/label-corpus-v5" \
-      --by-kind --classes silence,speech,music,noise --name seqlabel \
-      $([ $channel = all ] || echo --channel $channel) > "$out/bykind-corpus-v5-$channel.txt"
+      --by-kind --classes silence,speech,music,noise --name seqlabel "${only[@]}" \
+      > "$out/bykind-corpus-v5-$channel.txt"
   done
 fi

@@ -25,6 +25,7 @@
 #   CLIPS_DIR  standalone_clips.py's output (its manifest.tsv), or any folder
 #              with a manifest.tsv of audio<TAB>labels lines (the samples, say)
 #   SEQLABEL   the command [build/tools/seqlabel]
+#   SMOOTHING  the decoder's --smoothing [viterbi, the labeler's default]; none: argmax
 #   CHANNELS   which to score ["16k 11k 8k gsm u8"]; also: dark thin ulaw alaw g722
 #              c2-3200 c2-1300 c2-700C (any mode c2enc takes) aac-64 opus-24 (any
 #              bit rate the encoder takes)
@@ -69,10 +70,10 @@ for v in $channels; do
     gsm | ulaw | alaw | g722) in=("$out/$v"/*."$v") ;;
     aac-*) in=("$out/$v"/*.m4a) ;;
     opus-*) in=("$out/$v"/*.opus) ;;
-    *) in=("$out"/$v/*.wav) ;;
+    *) in=("$out/$v"/*.wav) ;;
   esac
   mkdir -p "$out/pred-$v"
-  "$seqlabel" label --model "$model" -q -o "$out/pred-$v/" "${in[@]}"
+  "$seqlabel" label --model "$model" --smoothing "${SMOOTHING:-viterbi}" -q -o "$out/pred-$v/" "${in[@]}"
   /usr/bin/python3 "$here/score.py" "$clips/manifest.tsv" "$out/pred-$v" \
     --classes silence,speech,music,noise --name "$v"
 done
