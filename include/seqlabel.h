@@ -516,6 +516,12 @@ int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink
 int sl_decoder_finish(sl_decoder *d, const sl_label_sink *sink);
 /* The most frames by which emission lags the pushed frames. */
 int sl_decoder_delay_frames(const sl_decoder *d);
+/* New hysteresis thresholds for the target class, as a live stream runs (a VAD's
+ * sensitivity): they decide every frame that has not yet passed the hysteresis
+ * stage, so from the frames still held in the Viterbi lag on; the state (inside
+ * a target segment or not) and the delay stay as they are. 0 <= off <= on <= 1,
+ * else -1 with a message and the thresholds kept. */
+int sl_decoder_set_thresholds(sl_decoder *d, float on, float off, char *err, size_t errlen);
 
 typedef struct {
     /* Encoder windows, in frames; -1 takes the model's stream_* value. With window
@@ -604,6 +610,10 @@ int64_t sl_labeler_samples_pushed(const sl_labeler *l); /* since creation/reset 
 int64_t sl_labeler_frames_emitted(const sl_labeler *l); /* since creation/reset (which
                                                            sl_labeler_finish does: read it before) */
 const sl_model *sl_labeler_model(const sl_labeler *l);
+/* sl_decoder_set_thresholds on the labeler's decoder: the frames it has not yet
+ * handed to the decoder (the encoder gives a core block at a time) and the last
+ * smoothing_lag frames it has are decided with the new thresholds. */
+int sl_labeler_set_thresholds(sl_labeler *l, float on, float off, char *err, size_t errlen);
 
 /* ---- Label output formats (io/label_format.c): text lines for files, pipes and
  * GStreamer buffers. Times in seconds with 6 decimals; probabilities %.9g. */

@@ -84,6 +84,16 @@ static int check_seconds(const char *what, double s, char *err, size_t errlen)
     return 0;
 }
 
+static int check_thresholds(float on, float off, char *err, size_t errlen)
+{
+    if (!(on >= 0.0f && on <= 1.0f && off >= 0.0f && off <= on)) {
+        if (err)
+            snprintf(err, errlen, "decoder: thresholds need 0 <= off (%g) <= on (%g) <= 1", off, on);
+        return -1;
+    }
+    return 0;
+}
+
 sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double frames_per_second,
                            char *err, size_t errlen)
 {
@@ -117,14 +127,8 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
         return NULL;
     }
     if (cfg->target_class >= 0 &&
-        !(cfg->on_threshold >= 0.0f && cfg->on_threshold <= 1.0f && cfg->off_threshold >= 0.0f &&
-          cfg->off_threshold <= cfg->on_threshold)) {
-        if (err)
-            snprintf(err, errlen,
-                     "decoder: thresholds need 0 <= off (%g) <= on (%g) <= 1",
-                     cfg->off_threshold, cfg->on_threshold);
+        check_thresholds(cfg->on_threshold, cfg->off_threshold, err, errlen))
         return NULL;
-    }
     if (check_seconds("pad before", cfg->pad_before_s, err, errlen) ||
         check_seconds("pad after", cfg->pad_after_s, err, errlen))
         return NULL;
@@ -200,6 +204,15 @@ void sl_decoder_reset(sl_decoder *d)
 int sl_decoder_delay_frames(const sl_decoder *d)
 {
     return d->delay;
+}
+
+int sl_decoder_set_thresholds(sl_decoder *d, float on, float off, char *err, size_t errlen)
+{
+    if (check_thresholds(on, off, err, errlen))
+        return -1;
+    d->cfg.on_threshold = on;
+    d->cfg.off_threshold = off;
+    return 0;
 }
 
 static const float *frame_probs(const sl_decoder *d, int64_t f)

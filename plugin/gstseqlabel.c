@@ -204,9 +204,11 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
       break;
     case PROP_THRESHOLD_ON:
       p->threshold_on = g_value_get_double (value);
+      self->thresholds_changed = TRUE;
       break;
     case PROP_THRESHOLD_OFF:
       p->threshold_off = g_value_get_double (value);
+      self->thresholds_changed = TRUE;
       break;
     case PROP_PADDING:
       p->padding = g_value_get_double (value);
@@ -769,12 +771,14 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           "detection: \"speech\"); empty: none", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD_ON,
       g_param_spec_double ("threshold-on", "Threshold on",
-          "Target class: probability at which a segment starts",
-          0.0, 1.0, def.decoder.on_threshold, rw_ready));
+          "Target class: probability at which a segment starts (changeable while "
+          "playing: from the next buffer's undecided frames on)",
+          0.0, 1.0, def.decoder.on_threshold, rw_playing));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD_OFF,
       g_param_spec_double ("threshold-off", "Threshold off",
-          "Target class: probability below which a segment ends (<= threshold-on)",
-          0.0, 1.0, def.decoder.off_threshold, rw_ready));
+          "Target class: probability below which a segment ends (<= threshold-on; "
+          "changeable while playing, as threshold-on; set both at once)",
+          0.0, 1.0, def.decoder.off_threshold, rw_playing));
   g_object_class_install_property (gobject_class, PROP_PADDING,
       g_param_spec_double ("padding", "Padding",
           "Target class: seconds added before and after each target segment",

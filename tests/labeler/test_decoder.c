@@ -320,6 +320,55 @@ static void test_hysteresis(void **state)
     sl_decoder_free(d);
 }
 
+/* Thresholds changed as the stream runs, target class 1 of 2, 0.5 / 0.35 at
+ * first, 0.7 / 0.5 after frame 1 has been pushed; p1 = 0.6 0.45 0.45 0.45 0.6 0.8.
+ * Argmax: f0-1 are decided before the change (f0 0.6 >= 0.5 on, f1 0.45 >= 0.35
+ * stays on); then f2 0.45 < 0.5 off, f3-4 below 0.7 stay off, f5 0.8 on:
+ * 1 1 0 0 0 1 (unchanged: all 1). Viterbi with no penalty (each frame's argmax)
+ * and a lag of 2 still holds f0-1 at the change: f0 0.6 < 0.7 is off too:
+ * 0 0 0 0 0 1. Thresholds off > on are refused and the last ones kept. */
+static void test_thresholds_retuned(void **state)
+{
+    (void)state;
+    const float p1[] = {0.6f, 0.45f, 0.45f, 0.45f, 0.6f, 0.8f};
+    const int want[2][6] = {{1, 1, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}};
+    float probs[12];
+    char err[SL_ERR_LEN];
+    for (int t = 0; t < 6; t++) {
+        probs[2 * t] = 1.0f - p1[t];
+        probs[2 * t + 1] = p1[t];
+    }
+    for (int lagged = 0; lagged < 2; lagged++) {
+        sl_decoder_config cfg;
+        argmax_config(&cfg);
+        if (lagged) {
+            cfg.smoothing = SL_SMOOTH_VITERBI;
+            cfg.switch_penalty = 0.0f;
+            cfg.smoothing_lag = 2;
+        }
+        cfg.target_class = 1;
+        sl_decoder *d = make(&cfg, 2);
+        collector *c = calloc(1, sizeof *c);
+        sl_label_sink sink = {c, on_frame, on_segment};
+        for (int t = 0; t < 6; t++) {
+            if (t == 2) {
+                assert_int_equal(c->n, lagged ? 0 : 2);
+                assert_int_equal(sl_decoder_set_thresholds(d, 0.7f, 0.5f, err, sizeof err), 0);
+                assert_int_equal(sl_decoder_set_thresholds(d, 0.3f, 0.4f, err, sizeof err), -1);
+                assert_non_null(strstr(err, "0 <= off (0.4) <= on (0.3) <= 1"));
+                assert_int_equal(sl_decoder_set_thresholds(d, 1.5f, 0.5f, err, sizeof err), -1);
+            }
+            assert_int_equal(sl_decoder_push(d, probs + 2 * t, &sink), 0);
+        }
+        assert_int_equal(sl_decoder_finish(d, &sink), 0);
+        assert_int_equal(c->n, 6);
+        expect_labels(c, want[lagged], 6);
+        assert_int_equal(sl_decoder_delay_frames(d), lagged ? 2 : 0);
+        free(c);
+        sl_decoder_free(d);
+    }
+}
+
 /* Minimum durations at 100 frames/s: class 1 0.03 s = 3 frames, class 2
  * 0.02 s = 2 frames.
  * in:  0 0 1 1 0 2 2 0 1 1 1 2 0 0
@@ -495,6 +544,7 @@ int main(void)
         cmocka_unit_test(test_viterbi_hand),
         cmocka_unit_test(test_viterbi_matches_full),
         cmocka_unit_test(test_hysteresis),
+        cmocka_unit_test(test_thresholds_retuned),
         cmocka_unit_test(test_min_durations),
         cmocka_unit_test(test_padding),
         cmocka_unit_test(test_delay_sum_and_errors),
