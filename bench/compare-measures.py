@@ -7,7 +7,7 @@ from the files measure-model.sh wrote, so no figure is copied by hand:
 the mixtures' splits (accuracy / macro F1 / speech-vs-rest F1), the samples, each
 clip set in each channel narrowband.sh scored (16 / 11.025 / 8 kHz, GSM and 8-bit unless
 CHANNELS said otherwise; accuracy / speech-vs-rest F1), the VAD
-line of each split run.sh scored, and the groups of every `--by-kind` file
+lines of each split run.sh scored (frames and speech events), and the groups of every `--by-kind` file
 (bykind-*.txt: corpus-v3's and corpus-v6's test splits, corpus-v5's whole and through
 its telephone channel; F1 where the group holds speech, false alarm where it holds
 none, 4-class accuracy).
@@ -43,9 +43,19 @@ def read_clips(path):
 
 
 def read_vad(path):
-    """{method: 'precision / recall / F1 / false alarm'} of a bench/vad/run.sh output."""
-    rows = (line.rstrip("\n").split("\t") for line in open(path))
-    return {cols[0]: " / ".join(cols[2:6]) for cols in rows if cols[0] != "method"}
+    """The two tables of a bench/vad/run.sh output, each {method: scores}: frames
+    ('precision / recall / F1 / false alarm') and speech events ('event F1 /
+    precision / recall / error rate / segment F1 / segment error rate'), which a
+    blank line parts."""
+    frames, events = {}, {}
+    table = frames
+    for line in open(path):
+        cols = line.rstrip("\n").split("\t")
+        if cols == [""]:
+            table = events
+        elif cols[0] != "method":
+            table[cols[0]] = " / ".join(cols[2:6] if table is frames else cols[1:7])
+    return frames, events
 
 
 def read_bykind(path):
@@ -114,13 +124,20 @@ def main():
         table(["clips"] + names, rows)
 
     for f in files("vad-corpus-v*.txt"):
-        print(f"{stem(f, 'vad-')} test split, seqlabel against the VADs "
-              "(precision / recall / F1 / false alarm):\n")
-        # each model's seqlabel line, then the VADs, which are the same in every folder
-        lines = [read_vad(os.path.join(d, f)) for _, d in models]
-        rows = [[name, vad["seqlabel"]] for name, vad in zip(names, lines)]
-        rows += [[method, scores] for method, scores in lines[0].items() if method != "seqlabel"]
-        table(["method", "scores"], rows)
+        # each model's seqlabel lines (its default decoder, its argmax), then the
+        # VADs, which are the same in every folder
+        per_model = [read_vad(os.path.join(d, f)) for _, d in models]
+        for t, what in enumerate(["precision / recall / F1 / false alarm",
+                                  "event F1 / precision / recall / error rate / "
+                                  "segment F1 / segment error rate"]):
+            print(f"{stem(f, 'vad-')} test split, seqlabel against the VADs ({what}):\n")
+            rows = [[f"{name}{suffix}", tables[t][method]]
+                    for name, tables in zip(names, per_model)
+                    for method, suffix in [("seqlabel", ", default decoder"), ("seqlabel-argmax", ", argmax")]
+                    if method in tables[t]]
+            rows += [[method, scores] for method, scores in per_model[0][t].items()
+                     if not method.startswith("seqlabel")]
+            table(["method", "scores"], rows)
 
     for f in files("bykind-corpus-v*.txt"):
         print(f"{stem(f, 'bykind-')} by group (F1 / false alarm / 4-class accuracy):\n")
