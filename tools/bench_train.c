@@ -41,8 +41,8 @@ void bench_train_help(FILE *fp)
 {
     fprintf(fp,
             "seqlabel bench train: frames/s of full training steps (forward, loss, backward,\n"
-            "clip, AdamW) on the trainer's default shape. Prints a TSV table; the median of the\n"
-            "timed steps.\n"
+            "clip, AdamW) on the trainer's default shape. Prints a TSV table; the median\n"
+            "of the timed steps.\n"
             "  --threads LIST          training-step threads [1,2]\n"
             "  --batch N               windows per step [16]\n"
             "  --window T              frames per window [400]\n"
