@@ -516,12 +516,16 @@ int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink
 int sl_decoder_finish(sl_decoder *d, const sl_label_sink *sink);
 /* The most frames by which emission lags the pushed frames. */
 int sl_decoder_delay_frames(const sl_decoder *d);
-/* New hysteresis thresholds for the target class, as a live stream runs (a VAD's
- * sensitivity): they decide every frame that has not yet passed the hysteresis
- * stage, so from the frames still held in the Viterbi lag on; the state (inside
- * a target segment or not) and the delay stay as they are. 0 <= off <= on <= 1,
- * else -1 with a message and the thresholds kept. */
-int sl_decoder_set_thresholds(sl_decoder *d, float on, float off, char *err, size_t errlen);
+/* The settings that change no stage's delay, changed as a live stream runs: the
+ * switch penalty (how readily labels change) and the target class's hysteresis
+ * thresholds (a VAD's sensitivity). The penalty prices the label changes of the
+ * Viterbi steps from the next pushed frame on, so it also moves the frames still
+ * held in the lag; the thresholds decide every frame not yet past the hysteresis
+ * stage, those in the lag too. State (the paths, inside a target segment or not)
+ * and the delay stay as they are. A penalty outside [0, 1e6] or thresholds other
+ * than 0 <= off <= on <= 1: -1 with a message, and nothing changed. */
+int sl_decoder_retune(sl_decoder *d, float switch_penalty, float on_threshold,
+                      float off_threshold, char *err, size_t errlen);
 
 typedef struct {
     /* Encoder windows, in frames; -1 takes the model's stream_* value. With window
@@ -610,10 +614,11 @@ int64_t sl_labeler_samples_pushed(const sl_labeler *l); /* since creation/reset 
 int64_t sl_labeler_frames_emitted(const sl_labeler *l); /* since creation/reset (which
                                                            sl_labeler_finish does: read it before) */
 const sl_model *sl_labeler_model(const sl_labeler *l);
-/* sl_decoder_set_thresholds on the labeler's decoder: the frames it has not yet
- * handed to the decoder (the encoder gives a core block at a time) and the last
- * smoothing_lag frames it has are decided with the new thresholds. */
-int sl_labeler_set_thresholds(sl_labeler *l, float on, float off, char *err, size_t errlen);
+/* sl_decoder_retune on the labeler's decoder: the frames not yet handed to it
+ * (the encoder gives a core block at a time) and those in its lag are decided
+ * with the new settings. */
+int sl_labeler_retune(sl_labeler *l, float switch_penalty, float on_threshold,
+                      float off_threshold, char *err, size_t errlen);
 
 /* ---- Label output formats (io/label_format.c): text lines for files, pipes and
  * GStreamer buffers. Times in seconds with 6 decimals; probabilities %.9g. */

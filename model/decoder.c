@@ -84,6 +84,16 @@ static int check_seconds(const char *what, double s, char *err, size_t errlen)
     return 0;
 }
 
+static int check_penalty(float penalty, char *err, size_t errlen)
+{
+    if (!(penalty >= 0.0f && penalty <= 1e6f)) {
+        if (err)
+            snprintf(err, errlen, "decoder: switch penalty %g is not in [0, 1e6]", penalty);
+        return -1;
+    }
+    return 0;
+}
+
 static int check_thresholds(float on, float off, char *err, size_t errlen)
 {
     if (!(on >= 0.0f && on <= 1.0f && off >= 0.0f && off <= on)) {
@@ -112,12 +122,12 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
             snprintf(err, errlen, "decoder: unknown smoothing %d", (int)cfg->smoothing);
         return NULL;
     }
+    if (cfg->smoothing == SL_SMOOTH_VITERBI && check_penalty(cfg->switch_penalty, err, errlen))
+        return NULL;
     if (cfg->smoothing == SL_SMOOTH_VITERBI &&
-        (!(cfg->switch_penalty >= 0.0f && cfg->switch_penalty <= 1e6f) || cfg->smoothing_lag < -1 ||
-         cfg->smoothing_lag > SL_MAX_DECODER_FRAMES)) {
+        (cfg->smoothing_lag < -1 || cfg->smoothing_lag > SL_MAX_DECODER_FRAMES)) {
         if (err)
-            snprintf(err, errlen, "decoder: switch penalty %g or lag %d out of range",
-                     cfg->switch_penalty, cfg->smoothing_lag);
+            snprintf(err, errlen, "decoder: smoothing lag %d out of range", cfg->smoothing_lag);
         return NULL;
     }
     if (cfg->target_class < -1 || cfg->target_class >= n_classes) {
@@ -206,12 +216,15 @@ int sl_decoder_delay_frames(const sl_decoder *d)
     return d->delay;
 }
 
-int sl_decoder_set_thresholds(sl_decoder *d, float on, float off, char *err, size_t errlen)
+int sl_decoder_retune(sl_decoder *d, float switch_penalty, float on_threshold,
+                      float off_threshold, char *err, size_t errlen)
 {
-    if (check_thresholds(on, off, err, errlen))
+    if (check_penalty(switch_penalty, err, errlen) ||
+        check_thresholds(on_threshold, off_threshold, err, errlen))
         return -1;
-    d->cfg.on_threshold = on;
-    d->cfg.off_threshold = off;
+    d->cfg.switch_penalty = switch_penalty;
+    d->cfg.on_threshold = on_threshold;
+    d->cfg.off_threshold = off_threshold;
     return 0;
 }
 

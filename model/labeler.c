@@ -570,9 +570,10 @@ int sl_labeler_frame_shift(const sl_labeler *l) { return l->hop; }
 int sl_labeler_frame_length(const sl_labeler *l) { return l->flen; }
 int sl_labeler_num_classes(const sl_labeler *l) { return l->K; }
 const sl_model *sl_labeler_model(const sl_labeler *l) { return l->m; }
-int sl_labeler_set_thresholds(sl_labeler *l, float on, float off, char *err, size_t errlen)
+int sl_labeler_retune(sl_labeler *l, float switch_penalty, float on_threshold,
+                      float off_threshold, char *err, size_t errlen)
 {
-    return sl_decoder_set_thresholds(l->dec, on, off, err, errlen);
+    return sl_decoder_retune(l->dec, switch_penalty, on_threshold, off_threshold, err, errlen);
 }
 int64_t sl_labeler_samples_pushed(const sl_labeler *l) { return sl_features_samples_seen(l->feat); }
 

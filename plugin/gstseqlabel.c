@@ -190,6 +190,7 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
       break;
     case PROP_SWITCH_PENALTY:
       p->switch_penalty = g_value_get_double (value);
+      self->retune_pending = TRUE;
       break;
     case PROP_SMOOTHING_LAG:
       p->smoothing_lag = g_value_get_int (value);
@@ -204,11 +205,11 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
       break;
     case PROP_THRESHOLD_ON:
       p->threshold_on = g_value_get_double (value);
-      self->thresholds_changed = TRUE;
+      self->retune_pending = TRUE;
       break;
     case PROP_THRESHOLD_OFF:
       p->threshold_off = g_value_get_double (value);
-      self->thresholds_changed = TRUE;
+      self->retune_pending = TRUE;
       break;
     case PROP_PADDING:
       p->padding = g_value_get_double (value);
@@ -754,8 +755,9 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           gst_seqlabel_smoothing_get_type (), def.decoder.smoothing, rw_ready));
   g_object_class_install_property (gobject_class, PROP_SWITCH_PENALTY,
       g_param_spec_double ("switch-penalty", "Switch penalty",
-          "Viterbi smoothing: cost of one label change, in nats",
-          0.0, 1000.0, def.decoder.switch_penalty, rw_ready));
+          "Viterbi smoothing: cost of one label change, in nats (changeable while "
+          "playing: from the next buffer's frames on)",
+          0.0, 1000.0, def.decoder.switch_penalty, rw_playing));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING_LAG,
       g_param_spec_int ("smoothing-lag", "Smoothing lag",
           "Viterbi smoothing: frames after which a label is decided (-1: 5, or "

@@ -88,7 +88,7 @@ struct _GstSeqLabel {
   GstSeqLabelMessageMode message_mode;
   GstSeqLabelFormat label_format;
   GstSeqLabelGate gate;
-  gboolean thresholds_changed; /* threshold-on/off set since the last push */
+  gboolean retune_pending;  /* switch-penalty or threshold-on/off set since the last push */
 
   /* --- library objects: made in start(), used by the streaming thread --- */
   const sl_model *model;    /* shared with the process's other elements (seqlabel_models.c) */

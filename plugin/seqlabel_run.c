@@ -425,28 +425,29 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
   return self->cb_flow == GST_FLOW_OK ? 0 : 1;
 }
 
-/* Snapshot of what the callbacks need, taken once per push; thresholds set
- * while playing reach the labeler here, before the push. */
+/* Snapshot of what the callbacks need, taken once per push; the decoder
+ * settings set while playing reach the labeler here, before the push. */
 static void
 begin_callbacks (GstSeqLabel * self, sl_label_sink * sink)
 {
   char err[SL_ERR_LEN];
   gboolean retune;
-  gdouble on, off;
+  gdouble penalty, on, off;
 
   GST_OBJECT_LOCK (self);
   self->cb_post_messages = self->post_messages;
   self->cb_message_mode = self->message_mode;
   self->cb_labelpad = self->labelpad ? gst_object_ref (self->labelpad) : NULL;
-  retune = self->thresholds_changed;
-  self->thresholds_changed = FALSE;
+  retune = self->retune_pending;
+  self->retune_pending = FALSE;
+  penalty = self->props.switch_penalty;
   on = self->props.threshold_on;
   off = self->props.threshold_off;
   GST_OBJECT_UNLOCK (self);
   /* off above on: one of the two was set, the other is still to come */
-  if (retune && sl_labeler_set_thresholds (self->labeler, (float) on, (float) off,
-          err, sizeof err) != 0)
-    GST_WARNING_OBJECT (self, "%s: the thresholds before stay", err);
+  if (retune && sl_labeler_retune (self->labeler, (float) penalty, (float) on,
+          (float) off, err, sizeof err) != 0)
+    GST_WARNING_OBJECT (self, "%s: the settings before stay", err);
   self->cb_flow = GST_FLOW_OK;
   sink->user = self;
   sink->on_frame = on_frame;

@@ -326,7 +326,8 @@ static void test_hysteresis(void **state)
  * stays on); then f2 0.45 < 0.5 off, f3-4 below 0.7 stay off, f5 0.8 on:
  * 1 1 0 0 0 1 (unchanged: all 1). Viterbi with no penalty (each frame's argmax)
  * and a lag of 2 still holds f0-1 at the change: f0 0.6 < 0.7 is off too:
- * 0 0 0 0 0 1. Thresholds off > on are refused and the last ones kept. */
+ * 0 0 0 0 0 1. Thresholds off > on, on > 1 and a negative penalty are refused and
+ * the last settings kept. */
 static void test_thresholds_retuned(void **state)
 {
     (void)state;
@@ -353,10 +354,13 @@ static void test_thresholds_retuned(void **state)
         for (int t = 0; t < 6; t++) {
             if (t == 2) {
                 assert_int_equal(c->n, lagged ? 0 : 2);
-                assert_int_equal(sl_decoder_set_thresholds(d, 0.7f, 0.5f, err, sizeof err), 0);
-                assert_int_equal(sl_decoder_set_thresholds(d, 0.3f, 0.4f, err, sizeof err), -1);
+                const float pen = cfg.switch_penalty;
+                assert_int_equal(sl_decoder_retune(d, pen, 0.7f, 0.5f, err, sizeof err), 0);
+                assert_int_equal(sl_decoder_retune(d, pen, 0.3f, 0.4f, err, sizeof err), -1);
                 assert_non_null(strstr(err, "0 <= off (0.4) <= on (0.3) <= 1"));
-                assert_int_equal(sl_decoder_set_thresholds(d, 1.5f, 0.5f, err, sizeof err), -1);
+                assert_int_equal(sl_decoder_retune(d, pen, 1.5f, 0.5f, err, sizeof err), -1);
+                assert_int_equal(sl_decoder_retune(d, -1.0f, 0.6f, 0.5f, err, sizeof err), -1);
+                assert_non_null(strstr(err, "switch penalty -1 is not in [0, 1e6]"));
             }
             assert_int_equal(sl_decoder_push(d, probs + 2 * t, &sink), 0);
         }
@@ -364,6 +368,53 @@ static void test_thresholds_retuned(void **state)
         assert_int_equal(c->n, 6);
         expect_labels(c, want[lagged], 6);
         assert_int_equal(sl_decoder_delay_frames(d), lagged ? 2 : 0);
+        free(c);
+        sl_decoder_free(d);
+    }
+}
+
+/* The switch penalty changed as the stream runs: 2 classes, a lag of 10 (so every
+ * label comes from the whole best path at the end), class 1's probability 0.2 but
+ * for 0.9 at frames 4-5. Each step's changes are priced by the penalty in force
+ * when its frame is pushed. Class 1 at frames 4-5 gains 2 ln(0.9 / 0.1) = 4.39
+ * nats over class 0 and costs two changes, at the steps of frames 4 and 6
+ * (staying in class 1 to the end instead costs 2 ln(0.8 / 0.2) = 2.77 for frames
+ * 6-7; an earlier change 1.39 a frame). Penalty 5 throughout: 10 > 4.39, all 0.
+ * Penalty 5 lowered to 1 before frame 4: 2 < 4.39, so 0 0 0 0 1 1 0 0. Penalty 1
+ * raised to 5 there: the best with class 1 is a change at frame 3 (priced 1) and
+ * none back, 4.39 - 1 - 1.39 - 2.77 < 0: all 0. */
+static void test_penalty_retuned(void **state)
+{
+    (void)state;
+    const float p1[] = {0.2f, 0.2f, 0.2f, 0.2f, 0.9f, 0.9f, 0.2f, 0.2f};
+    const float first[3] = {5.0f, 5.0f, 1.0f}, then[3] = {5.0f, 1.0f, 5.0f};
+    const int want[3][8] = {{0}, {0, 0, 0, 0, 1, 1, 0, 0}, {0}};
+    float probs[16];
+    char err[SL_ERR_LEN];
+    for (int t = 0; t < 8; t++) {
+        probs[2 * t] = 1.0f - p1[t];
+        probs[2 * t + 1] = p1[t];
+    }
+    for (int run = 0; run < 3; run++) {
+        sl_decoder_config cfg;
+        sl_decoder_config_default(&cfg);
+        cfg.switch_penalty = first[run];
+        cfg.smoothing_lag = 10;
+        sl_decoder *d = make(&cfg, 2);
+        collector *c = calloc(1, sizeof *c);
+        sl_label_sink sink = {c, on_frame, on_segment};
+        for (int t = 0; t < 8; t++) {
+            if (t == 4) {
+                assert_int_equal(c->n, 0); /* every frame still in the lag */
+                assert_int_equal(sl_decoder_retune(d, then[run], cfg.on_threshold,
+                                                   cfg.off_threshold, err, sizeof err), 0);
+            }
+            assert_int_equal(sl_decoder_push(d, probs + 2 * t, &sink), 0);
+        }
+        assert_int_equal(sl_decoder_finish(d, &sink), 0);
+        assert_int_equal(c->n, 8);
+        expect_labels(c, want[run], 8);
+        assert_int_equal(sl_decoder_delay_frames(d), 10);
         free(c);
         sl_decoder_free(d);
     }
@@ -545,6 +596,7 @@ int main(void)
         cmocka_unit_test(test_viterbi_matches_full),
         cmocka_unit_test(test_hysteresis),
         cmocka_unit_test(test_thresholds_retuned),
+        cmocka_unit_test(test_penalty_retuned),
         cmocka_unit_test(test_min_durations),
         cmocka_unit_test(test_padding),
         cmocka_unit_test(test_delay_sum_and_errors),

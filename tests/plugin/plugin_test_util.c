@@ -209,12 +209,12 @@ void
 pt_reference (const float *pcm, int64_t n, const sl_labeler_config * cfg,
     pt_frames * out, GArray * segs)
 {
-  pt_reference_retuned (pcm, n, cfg, n, 0.0f, 0.0f, out, segs);
+  pt_reference_retuned (pcm, n, cfg, n, 0.0f, 0.0f, 0.0f, out, segs);
 }
 
 void
 pt_reference_retuned (const float *pcm, int64_t n, const sl_labeler_config * cfg,
-    int64_t at, float on, float off, pt_frames * out, GArray * segs)
+    int64_t at, float penalty, float on, float off, pt_frames * out, GArray * segs)
 {
   char err[SL_ERR_LEN];
   sl_labeler_config c;
@@ -233,7 +233,7 @@ pt_reference_retuned (const float *pcm, int64_t n, const sl_labeler_config * cfg
   if (l == NULL)
     fail_msg ("%s", err);
   if (sl_labeler_push (l, pcm, (size_t) at, &sink, err, sizeof err) != 0 ||
-      (at < n && (sl_labeler_set_thresholds (l, on, off, err, sizeof err) != 0 ||
+      (at < n && (sl_labeler_retune (l, penalty, on, off, err, sizeof err) != 0 ||
               sl_labeler_push (l, pcm + at, (size_t) (n - at), &sink, err,
                   sizeof err) != 0)) ||
       sl_labeler_finish (l, &sink, err, sizeof err) != 0)

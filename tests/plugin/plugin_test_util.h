@@ -47,10 +47,11 @@ void pt_frames_add (pt_frames * f, int64_t index, int label, float conf,
  * (defaults). Segments (start, end, label) go to segs when not NULL (3 per). */
 void pt_reference (const float *pcm, int64_t n, const sl_labeler_config * cfg,
     pt_frames * out, GArray * segs);
-/* The same, pushed in two parts, the target class's thresholds set to on / off
- * (sl_labeler_set_thresholds) after the first `at` samples. */
+/* The same, pushed in two parts, the switch penalty and the target class's
+ * thresholds set to penalty, on, off (sl_labeler_retune) after the first `at`
+ * samples. */
 void pt_reference_retuned (const float *pcm, int64_t n, const sl_labeler_config * cfg,
-    int64_t at, float on, float off, pt_frames * out, GArray * segs);
+    int64_t at, float penalty, float on, float off, pt_frames * out, GArray * segs);
 
 /* Pops every "seqlabel" frame message (those with a "frame" field). */
 void pt_collect_frame_messages (GstBus * bus, pt_frames * out);

@@ -726,17 +726,20 @@ test_decoder_properties (void **state)
   free (x);
 }
 
-/* threshold-on and threshold-off set while playing, between two buffers: the
- * labels are the library's with sl_labeler_set_thresholds between the same two
- * pushes, and differ from those of either pair of thresholds alone (so the change
+/* threshold-on and threshold-off, then switch-penalty, set while playing, between
+ * two buffers: the labels are the library's with sl_labeler_retune between the
+ * same two pushes, and differ from those of either setting alone (so the change
  * took effect, and mid-stream). A pair with off above on, which setting one
- * property before the other gives, is passed over: the last good pair stays
+ * property before the other gives, is passed over: the last good settings stay
  * (threshold-off 0.45 set before the second buffer, above threshold-on 0.3;
- * threshold-on 0.6 before the third: 0.6 / 0.45 from there). */
+ * threshold-on 0.6 before the third: 0.6 / 0.45 from there). The penalty goes
+ * from 0.5 to 9 with no target class (with this test model's target class the
+ * other frames' labels come out the same under either). */
 static void
-test_thresholds_while_playing (void **state)
+test_retune_while_playing (void **state)
 {
   const int64_t N = 6 * PT_RATE, AT = 2 * PT_RATE + 123, AT2 = 3 * PT_RATE + 4567;
+  const int64_t AT_PENALTY = 3 * PT_RATE + 77;
   float *x = pt_signal (N, 12);
   sl_labeler_config cfg;
   GstBus *bus;
@@ -753,7 +756,8 @@ test_thresholds_while_playing (void **state)
   pt_frames_init (&before);
   pt_frames_init (&after);
   pt_frames_init (&got);
-  pt_reference_retuned (x, N, &cfg, AT2, 0.6f, 0.45f, &ref, NULL);
+  pt_reference_retuned (x, N, &cfg, AT2, cfg.decoder.switch_penalty, 0.6f, 0.45f,
+      &ref, NULL);
   pt_reference (x, N, &cfg, &before, NULL);
   cfg.decoder.on_threshold = 0.6f;
   cfg.decoder.off_threshold = 0.45f;
@@ -772,6 +776,41 @@ test_thresholds_while_playing (void **state)
   assert_int_equal (push_f32 (h, x + AT, AT2 - AT, AT), GST_FLOW_OK);
   g_object_set (h->element, "threshold-on", 0.6, NULL);
   assert_int_equal (push_f32 (h, x + AT2, N - AT2, AT2), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&before);
+  pt_frames_free (&after);
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
+
+  /* the switch penalty, with no target class: 0.5, then 9 from the second buffer
+   * on (3 s in; a signal whose labels the two penalties set apart before and after) */
+  free (x);
+  x = pt_signal (N, 5);
+  sl_labeler_config_default (&cfg);
+  cfg.decoder.switch_penalty = 0.5f;
+  pt_frames_init (&ref);
+  pt_frames_init (&before);
+  pt_frames_init (&after);
+  pt_frames_init (&got);
+  pt_reference_retuned (x, N, &cfg, AT_PENALTY, 9.0f, cfg.decoder.on_threshold,
+      cfg.decoder.off_threshold, &ref, NULL);
+  pt_reference (x, N, &cfg, &before, NULL);
+  cfg.decoder.switch_penalty = 9.0f;
+  pt_reference (x, N, &cfg, &after, NULL);
+  differ_before = differ_after = 0;
+  for (int64_t i = 0; i < ref.n; i++) {
+    differ_before += ref.label[i] != before.label[i];
+    differ_after += ref.label[i] != after.label[i];
+  }
+  assert_true (differ_before > 0);
+  assert_true (differ_after > 0);
+  h = pt_make_harness (&bus, F32_CAPS, "switch-penalty", 0.5, NULL);
+  assert_int_equal (push_f32 (h, x, AT_PENALTY, 0), GST_FLOW_OK);
+  g_object_set (h->element, "switch-penalty", 9.0, NULL);
+  assert_int_equal (push_f32 (h, x + AT_PENALTY, N - AT_PENALTY, AT_PENALTY), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   pt_collect_frame_messages (bus, &got);
   pt_assert_frames_equal (&got, &ref, 0, 0);
@@ -1217,7 +1256,7 @@ main (void)
     cmocka_unit_test (test_meta_survives_convert),
     cmocka_unit_test (test_audio_level_meta),
     cmocka_unit_test (test_decoder_properties),
-    cmocka_unit_test (test_thresholds_while_playing),
+    cmocka_unit_test (test_retune_while_playing),
     cmocka_unit_test (test_bad_settings),
     cmocka_unit_test (test_segment_messages),
     cmocka_unit_test (test_labels_pad_audacity),
