@@ -113,6 +113,22 @@ static void one_hot(float *probs, const int *labels, int T, int K, float p_hi)
             probs[t * K + k] = k == labels[t] ? p_hi : (1.0f - p_hi) / (float)(K - 1);
 }
 
+/* Pushes frames [from, to) of 2-class probabilities. */
+static void push_range(sl_decoder *d, const float *probs, int from, int to, const sl_label_sink *sink)
+{
+    for (int t = from; t < to; t++)
+        assert_int_equal(sl_decoder_push(d, probs + 2 * t, sink), 0);
+}
+
+/* Probabilities of 2 classes from class 1's. */
+static void two_classes(float *probs, const float *p1, int T)
+{
+    for (int t = 0; t < T; t++) {
+        probs[2 * t] = 1.0f - p1[t];
+        probs[2 * t + 1] = p1[t];
+    }
+}
+
 /* The default decoder with per-frame argmax as its first stage, so that the
  * later stages' hand-worked cases see the frames' own labels. */
 static void argmax_config(sl_decoder_config *cfg)
@@ -298,10 +314,7 @@ static void test_hysteresis(void **state)
     (void)state;
     const float p1[] = {0.5f, 0.7f, 0.5f, 0.35f, 0.2f, 0.55f, 0.65f, 0.1f};
     float probs[16];
-    for (int t = 0; t < 8; t++) {
-        probs[2 * t] = 1.0f - p1[t];
-        probs[2 * t + 1] = p1[t];
-    }
+    two_classes(probs, p1, 8);
     sl_decoder_config cfg;
     argmax_config(&cfg);
     cfg.target_class = 1;
@@ -335,10 +348,7 @@ static void test_thresholds_retuned(void **state)
     const int want[2][6] = {{1, 1, 0, 0, 0, 1}, {0, 0, 0, 0, 0, 1}};
     float probs[12];
     char err[SL_ERR_LEN];
-    for (int t = 0; t < 6; t++) {
-        probs[2 * t] = 1.0f - p1[t];
-        probs[2 * t + 1] = p1[t];
-    }
+    two_classes(probs, p1, 6);
     for (int lagged = 0; lagged < 2; lagged++) {
         sl_decoder_config cfg;
         argmax_config(&cfg);
@@ -351,19 +361,16 @@ static void test_thresholds_retuned(void **state)
         sl_decoder *d = make(&cfg, 2);
         collector *c = calloc(1, sizeof *c);
         sl_label_sink sink = {c, on_frame, on_segment};
-        for (int t = 0; t < 6; t++) {
-            if (t == 2) {
-                assert_int_equal(c->n, lagged ? 0 : 2);
-                const float pen = cfg.switch_penalty;
-                assert_int_equal(sl_decoder_retune(d, pen, 0.7f, 0.5f, err, sizeof err), 0);
-                assert_int_equal(sl_decoder_retune(d, pen, 0.3f, 0.4f, err, sizeof err), -1);
-                assert_non_null(strstr(err, "0 <= off (0.4) <= on (0.3) <= 1"));
-                assert_int_equal(sl_decoder_retune(d, pen, 1.5f, 0.5f, err, sizeof err), -1);
-                assert_int_equal(sl_decoder_retune(d, -1.0f, 0.6f, 0.5f, err, sizeof err), -1);
-                assert_non_null(strstr(err, "switch penalty -1 is not in [0, 1e6]"));
-            }
-            assert_int_equal(sl_decoder_push(d, probs + 2 * t, &sink), 0);
-        }
+        const float pen = cfg.switch_penalty;
+        push_range(d, probs, 0, 2, &sink);
+        assert_int_equal(c->n, lagged ? 0 : 2);
+        assert_int_equal(sl_decoder_retune(d, pen, 0.7f, 0.5f, err, sizeof err), 0);
+        assert_int_equal(sl_decoder_retune(d, pen, 0.3f, 0.4f, err, sizeof err), -1);
+        assert_non_null(strstr(err, "0 <= off (0.4) <= on (0.3) <= 1"));
+        assert_int_equal(sl_decoder_retune(d, pen, 1.5f, 0.5f, err, sizeof err), -1);
+        assert_int_equal(sl_decoder_retune(d, -1.0f, 0.6f, 0.5f, err, sizeof err), -1);
+        assert_non_null(strstr(err, "switch penalty -1 is not in [0, 1e6]"));
+        push_range(d, probs, 2, 6, &sink);
         assert_int_equal(sl_decoder_finish(d, &sink), 0);
         assert_int_equal(c->n, 6);
         expect_labels(c, want[lagged], 6);
@@ -391,10 +398,7 @@ static void test_penalty_retuned(void **state)
     const int want[3][8] = {{0}, {0, 0, 0, 0, 1, 1, 0, 0}, {0}};
     float probs[16];
     char err[SL_ERR_LEN];
-    for (int t = 0; t < 8; t++) {
-        probs[2 * t] = 1.0f - p1[t];
-        probs[2 * t + 1] = p1[t];
-    }
+    two_classes(probs, p1, 8);
     for (int run = 0; run < 3; run++) {
         sl_decoder_config cfg;
         sl_decoder_config_default(&cfg);
@@ -403,14 +407,12 @@ static void test_penalty_retuned(void **state)
         sl_decoder *d = make(&cfg, 2);
         collector *c = calloc(1, sizeof *c);
         sl_label_sink sink = {c, on_frame, on_segment};
-        for (int t = 0; t < 8; t++) {
-            if (t == 4) {
-                assert_int_equal(c->n, 0); /* every frame still in the lag */
-                assert_int_equal(sl_decoder_retune(d, then[run], cfg.on_threshold,
-                                                   cfg.off_threshold, err, sizeof err), 0);
-            }
-            assert_int_equal(sl_decoder_push(d, probs + 2 * t, &sink), 0);
-        }
+        push_range(d, probs, 0, 4, &sink);
+        assert_int_equal(c->n, 0); /* every frame still in the lag */
+        int rc = sl_decoder_retune(d, then[run], cfg.on_threshold, cfg.off_threshold, err,
+                                   sizeof err);
+        assert_int_equal(rc, 0);
+        push_range(d, probs, 4, 8, &sink);
         assert_int_equal(sl_decoder_finish(d, &sink), 0);
         assert_int_equal(c->n, 8);
         expect_labels(c, want[run], 8);
@@ -475,10 +477,7 @@ static void test_padding(void **state)
     const float p1[] = {0.1f, 0.1f, 0.1f, 0.1f, 0.1f, 0.9f, 0.9f, 0.1f,
                         0.1f, 0.1f, 0.1f, 0.9f, 0.1f, 0.1f, 0.1f};
     float probs[30];
-    for (int t = 0; t < 15; t++) {
-        probs[2 * t] = 1.0f - p1[t];
-        probs[2 * t + 1] = p1[t];
-    }
+    two_classes(probs, p1, 15);
     sl_decoder_config cfg;
     argmax_config(&cfg);
     cfg.target_class = 1;

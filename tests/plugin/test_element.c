@@ -726,26 +726,83 @@ test_decoder_properties (void **state)
   free (x);
 }
 
+/* The library's labels of x with the decoder's penalty and thresholds set to
+ * penalty, on, off after the first `at` samples (cfg's before), into ref; they
+ * must differ from those of either setting alone, or the test could not tell that
+ * the change took effect, nor that it did mid-stream. */
+static void
+retuned_reference (const float *x, int64_t n, const sl_labeler_config * cfg, int64_t at,
+    float penalty, float on, float off, pt_frames * ref)
+{
+  sl_labeler_config then = *cfg;
+  pt_frames before, after;
+  int64_t differ_before = 0, differ_after = 0;
+
+  then.decoder.switch_penalty = penalty;
+  then.decoder.on_threshold = on;
+  then.decoder.off_threshold = off;
+  pt_frames_init (&before);
+  pt_frames_init (&after);
+  pt_reference_retuned (x, n, cfg, at, penalty, on, off, ref, NULL);
+  pt_reference (x, n, cfg, &before, NULL);
+  pt_reference (x, n, &then, &after, NULL);
+  for (int64_t i = 0; i < ref->n; i++) {
+    differ_before += ref->label[i] != before.label[i];
+    differ_after += ref->label[i] != after.label[i];
+  }
+  assert_true (differ_before > 0);
+  assert_true (differ_after > 0);
+  pt_frames_free (&before);
+  pt_frames_free (&after);
+}
+
+/* Plays x through h, setting the double property names[i] to values[i] before
+ * the buffer that starts at sample at[i] (ascending), then EOS; the frames of the
+ * bus messages must be ref's. */
+static void
+assert_retuned_run (GstHarness * h, GstBus * bus, const float *x, int64_t n, int k,
+    const int64_t * at, const char *const *names, const double *values,
+    const pt_frames * ref)
+{
+  pt_frames got;
+  int64_t from = 0;
+
+  pt_frames_init (&got);
+  for (int i = 0; i <= k; i++) {
+    int64_t to = i < k ? at[i] : n;
+    assert_int_equal (push_f32 (h, x + from, to - from, from), GST_FLOW_OK);
+    if (i < k)
+      g_object_set (h->element, names[i], values[i], NULL);
+    from = to;
+  }
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, ref, 0, 0);
+  pt_frames_free (&got);
+}
+
 /* threshold-on and threshold-off, then switch-penalty, set while playing, between
  * two buffers: the labels are the library's with sl_labeler_retune between the
- * same two pushes, and differ from those of either setting alone (so the change
- * took effect, and mid-stream). A pair with off above on, which setting one
+ * same two pushes (retuned_reference). A pair with off above on, which setting one
  * property before the other gives, is passed over: the last good settings stay
  * (threshold-off 0.45 set before the second buffer, above threshold-on 0.3;
  * threshold-on 0.6 before the third: 0.6 / 0.45 from there). The penalty goes
  * from 0.5 to 9 with no target class (with this test model's target class the
- * other frames' labels come out the same under either). */
+ * other frames' labels come out the same under either), on a signal whose labels
+ * the two penalties set apart both before and after the change. */
 static void
 test_retune_while_playing (void **state)
 {
-  const int64_t N = 6 * PT_RATE, AT = 2 * PT_RATE + 123, AT2 = 3 * PT_RATE + 4567;
-  const int64_t AT_PENALTY = 3 * PT_RATE + 77;
-  float *x = pt_signal (N, 12);
+  const int64_t N = 6 * PT_RATE, AT2 = 3 * PT_RATE + 4567;
+  const int64_t at[2] = { 2 * PT_RATE + 123, AT2 };
+  const char *const thresholds[2] = { "threshold-off", "threshold-on" };
+  const char *const penalty[1] = { "switch-penalty" };
+  const double raised[2] = { 0.45, 0.6 }, nine[1] = { 9.0 };
+  float *x = pt_signal (N, 12), *y = pt_signal (N, 5);
   sl_labeler_config cfg;
   GstBus *bus;
   GstHarness *h;
-  pt_frames ref, before, after, got;
-  int64_t differ_before = 0, differ_after = 0;
+  pt_frames ref;
   (void) state;
 
   sl_labeler_config_default (&cfg);
@@ -753,73 +810,24 @@ test_retune_while_playing (void **state)
   cfg.decoder.on_threshold = 0.3f;
   cfg.decoder.off_threshold = 0.2f;
   pt_frames_init (&ref);
-  pt_frames_init (&before);
-  pt_frames_init (&after);
-  pt_frames_init (&got);
-  pt_reference_retuned (x, N, &cfg, AT2, cfg.decoder.switch_penalty, 0.6f, 0.45f,
-      &ref, NULL);
-  pt_reference (x, N, &cfg, &before, NULL);
-  cfg.decoder.on_threshold = 0.6f;
-  cfg.decoder.off_threshold = 0.45f;
-  pt_reference (x, N, &cfg, &after, NULL);
-  for (int64_t i = 0; i < ref.n; i++) {
-    differ_before += ref.label[i] != before.label[i];
-    differ_after += ref.label[i] != after.label[i];
-  }
-  assert_true (differ_before > 0);
-  assert_true (differ_after > 0);
-
+  retuned_reference (x, N, &cfg, AT2, cfg.decoder.switch_penalty, 0.6f, 0.45f, &ref);
   h = pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
       "threshold-on", 0.3, "threshold-off", 0.2, NULL);
-  assert_int_equal (push_f32 (h, x, AT, 0), GST_FLOW_OK);
-  g_object_set (h->element, "threshold-off", 0.45, NULL);
-  assert_int_equal (push_f32 (h, x + AT, AT2 - AT, AT), GST_FLOW_OK);
-  g_object_set (h->element, "threshold-on", 0.6, NULL);
-  assert_int_equal (push_f32 (h, x + AT2, N - AT2, AT2), GST_FLOW_OK);
-  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&ref);
-  pt_frames_free (&before);
-  pt_frames_free (&after);
-  pt_frames_free (&got);
+  assert_retuned_run (h, bus, x, N, 2, at, thresholds, raised, &ref);
   pt_free_harness (h, bus);
+  pt_frames_free (&ref);
 
-  /* the switch penalty, with no target class: 0.5, then 9 from the second buffer
-   * on (3 s in; a signal whose labels the two penalties set apart before and after) */
-  free (x);
-  x = pt_signal (N, 5);
   sl_labeler_config_default (&cfg);
   cfg.decoder.switch_penalty = 0.5f;
   pt_frames_init (&ref);
-  pt_frames_init (&before);
-  pt_frames_init (&after);
-  pt_frames_init (&got);
-  pt_reference_retuned (x, N, &cfg, AT_PENALTY, 9.0f, cfg.decoder.on_threshold,
-      cfg.decoder.off_threshold, &ref, NULL);
-  pt_reference (x, N, &cfg, &before, NULL);
-  cfg.decoder.switch_penalty = 9.0f;
-  pt_reference (x, N, &cfg, &after, NULL);
-  differ_before = differ_after = 0;
-  for (int64_t i = 0; i < ref.n; i++) {
-    differ_before += ref.label[i] != before.label[i];
-    differ_after += ref.label[i] != after.label[i];
-  }
-  assert_true (differ_before > 0);
-  assert_true (differ_after > 0);
+  retuned_reference (y, N, &cfg, AT2, 9.0f, cfg.decoder.on_threshold,
+      cfg.decoder.off_threshold, &ref);
   h = pt_make_harness (&bus, F32_CAPS, "switch-penalty", 0.5, NULL);
-  assert_int_equal (push_f32 (h, x, AT_PENALTY, 0), GST_FLOW_OK);
-  g_object_set (h->element, "switch-penalty", 9.0, NULL);
-  assert_int_equal (push_f32 (h, x + AT_PENALTY, N - AT_PENALTY, AT_PENALTY), GST_FLOW_OK);
-  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&ref);
-  pt_frames_free (&before);
-  pt_frames_free (&after);
-  pt_frames_free (&got);
+  assert_retuned_run (h, bus, y, N, 1, at + 1, penalty, nine, &ref);
   pt_free_harness (h, bus);
+  pt_frames_free (&ref);
   free (x);
+  free (y);
 }
 
 /* Unknown target class, bad min-durations, a missing model file, an unknown
