@@ -858,9 +858,15 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
  * other classes (neg) whose probability of it lies in each of SL_SWEEP_BINS
  * bins, bin b holding [b, b + 1) / SL_SWEEP_BINS (and 1 the last). */
 #define SL_SWEEP_BINS 1000
+/* The table's thresholds: 0.05, 0.10, ..., 0.95. */
+#define SL_SWEEP_POINTS 19
+struct sl_events;
 typedef struct {
     int target;
     int64_t pos[SL_SWEEP_BINS], neg[SL_SWEEP_BINS];
+    /* NULL, or the class's events at each of the table's thresholds
+     * (sl_sweep_init_events): the runs of frames at or above it */
+    struct sl_events *events;
 } sl_sweep;
 
 /* Counts one frame whose probability of s->target is p (in [0, 1]) and whose
@@ -883,6 +889,17 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
  * [{"threshold", "precision", "recall", "f1", "false_alarm", "miss"}...]};
  * formats like snprintf and returns the length needed. */
 int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len);
+/* Gives the sweep events: SL_SWEEP_POINTS counts with `like`'s classes, collar and
+ * segment, s->target alone scored, so that the table and the JSON points gain
+ * each threshold's event F1 and error rate (those `seqlabel label --target CLASS`
+ * gives with both thresholds at that value, scored with `eval --events CLASS`).
+ * -1 when out of memory. sl_sweep_free_events frees them. */
+int sl_sweep_init_events(sl_sweep *s, const struct sl_events *like);
+void sl_sweep_free_events(sl_sweep *s);
+/* Adds one file to the sweep's events (none: nothing): its reference labels and
+ * each frame's probability of the target, n frames; a negative probability is a
+ * frame without one, the class's at no threshold. -1 when out of memory. */
+int sl_sweep_add_events(sl_sweep *s, const int32_t *ref, const double *prob, int64_t n);
 
 /* Sound event detection metrics (model/events.c): the segment-based and
  * event-based figures of Mesaros, Heittola and Virtanen (2016), as sed_eval

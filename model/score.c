@@ -269,6 +269,13 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
                 rc = sl_fail(err, errlen, "out of memory");
             free(sys);
         }
+        if (rc == 0 && opt->sweep) { /* its events, on the references before the collar too */
+            for (int64_t i = 0; i < n; i++)
+                if (got[i] < 0)
+                    prob[i] = -1.0;
+            if (sl_sweep_add_events(opt->sweep, ref, prob, n))
+                rc = sl_fail(err, errlen, "out of memory");
+        }
         if (rc == 0 && sl_labels_collar(ref, n, hop, rate, opt->collar_s))
             rc = sl_fail(err, errlen, "out of memory");
         for (int64_t i = 0; i < n && rc == 0; i++) {

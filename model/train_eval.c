@@ -307,6 +307,20 @@ static int decode(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t
     return sl_decoder_finish(dec, &sink);
 }
 
+/* The sweep's events of one file, from its n x K probabilities. */
+static int add_sweep_events(sl_sweep *sweep, const int32_t *ref, const float *probs, int64_t n,
+                            int K)
+{
+    double *p = malloc((size_t)(n ? n : 1) * sizeof *p);
+    if (!p)
+        return -1;
+    for (int64_t i = 0; i < n; i++)
+        p[i] = probs[(size_t)i * K + sweep->target];
+    int rc = sl_sweep_add_events(sweep, ref, p, n);
+    free(p);
+    return rc;
+}
+
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
                     const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen)
 {
@@ -349,8 +363,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         /* the collar on a copy: the events are the references' as they are */
         int32_t *collared = collar_s > 0 ? malloc((size_t)(n ? n : 1) * sizeof *collared) : NULL;
         int32_t *pred = events || dec ? malloc((size_t)(n ? n : 1) * sizeof *pred) : NULL;
-        float *fprobs = dec ? malloc((size_t)(n ? n : 1) * c->n_classes * sizeof *fprobs) : NULL;
-        if ((collar_s > 0 && !collared) || ((events || dec) && !pred) || (dec && !fprobs))
+        /* every frame's probabilities, for the decoder or the sweep's events */
+        const int want_probs = dec || (sweep && sweep->events);
+        float *fprobs =
+            want_probs ? malloc((size_t)(n ? n : 1) * c->n_classes * sizeof *fprobs) : NULL;
+        if ((collar_s > 0 && !collared) || ((events || dec) && !pred) || (want_probs && !fprobs))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && collared) {
             memcpy(collared, f->labels, (size_t)n * sizeof *collared);
@@ -366,6 +383,9 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
         if (rc == 0 && dec && decode(dec, fprobs, n, c->n_classes, pred))
             rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
+        if (rc == 0 && sweep && sweep->events && add_sweep_events(sweep, f->labels, fprobs, n,
+                                                                  c->n_classes))
+            rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && dec) { /* the decoder's labels counted instead of the argmax */
             memset(file.confusion, 0, (size_t)c->n_classes * c->n_classes * sizeof *file.confusion);
             for (int64_t k = 0; k < n; k++)
@@ -399,11 +419,17 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     return rc;
 }
 
+/* The bin of probability p: in double, so that p below b / BINS never rounds up
+ * into bin b. */
+static int sweep_bin(double p)
+{
+    int b = (int)(p * SL_SWEEP_BINS); /* p in [0, 1]: b in [0, BINS] */
+    return b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
+}
+
 void sl_sweep_count(sl_sweep *s, double p, int is_target)
 {
-    /* in double, so that p below b / BINS never rounds up into bin b */
-    int b = (int)(p * SL_SWEEP_BINS); /* p in [0, 1]: b in [0, BINS] */
-    b = b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
+    int b = sweep_bin(p);
     if (is_target)
         s->pos[b]++;
     else
@@ -453,8 +479,55 @@ void sl_sweep_best(const sl_sweep *s, int *best_f1, int *equal_error)
     }
 }
 
-/* The table's thresholds: every 0.05 from 0.05 to 0.95. */
-#define SWEEP_STEP (SL_SWEEP_BINS / 20)
+/* The table's thresholds: every 0.05 from 0.05 to 0.95, point i at bin edge
+ * (i + 1) * SWEEP_STEP. */
+#define SWEEP_STEP (SL_SWEEP_BINS / (SL_SWEEP_POINTS + 1))
+
+int sl_sweep_init_events(sl_sweep *s, const sl_events *like)
+{
+    if (!(s->events = malloc(SL_SWEEP_POINTS * sizeof *s->events)))
+        return -1;
+    for (int i = 0; i < SL_SWEEP_POINTS; i++) {
+        sl_events_init(&s->events[i], like->n_classes, like->collar, like->segment);
+        memset(s->events[i].scored, 0, sizeof s->events[i].scored);
+        s->events[i].scored[s->target] = 1;
+    }
+    return 0;
+}
+
+void sl_sweep_free_events(sl_sweep *s)
+{
+    free(s->events);
+    s->events = NULL;
+}
+
+int sl_sweep_add_events(sl_sweep *s, const int32_t *ref, const double *prob, int64_t n)
+{
+    if (!s->events)
+        return 0;
+    int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
+    if (!sys)
+        return -1;
+    int rc = 0;
+    for (int i = 0; i < SL_SWEEP_POINTS && rc == 0; i++) {
+        const int edge = (i + 1) * SWEEP_STEP;
+        for (int64_t k = 0; k < n; k++) /* the other classes are not scored: none */
+            sys[k] = prob[k] >= 0.0 && sweep_bin(prob[k]) >= edge ? s->target : -1;
+        rc = sl_events_add(&s->events[i], ref, sys, n);
+    }
+    free(sys);
+    return rc;
+}
+
+/* The event F1 and error rate at table point i (0 without events). */
+static void sweep_events(const sl_sweep *s, int i, double *f1, double *error_rate)
+{
+    sl_event_figures f = {0};
+    if (s->events)
+        sl_events_summary(&s->events[i], &f);
+    *f1 = f.event_f1;
+    *error_rate = f.event_error_rate;
+}
 
 void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fpv)
 {
@@ -463,13 +536,19 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
     sl_sweep_best(s, &best, &eer);
     fprintf(fp, "%ssweep of %s (a frame is %s when its probability is at least the threshold)\n",
             prefix, name, name);
-    fprintf(fp, "%s%9s %9s %9s %9s %11s %9s\n", prefix, "threshold", "precision", "recall", "f1",
+    fprintf(fp, "%s%9s %9s %9s %9s %11s %9s", prefix, "threshold", "precision", "recall", "f1",
             "false_alarm", "miss");
-    for (int b = SWEEP_STEP; b < SL_SWEEP_BINS; b += SWEEP_STEP) {
-        double p, r, f, fa, miss;
+    fprintf(fp, s->events ? " %9s %16s\n" : "\n", "event_f1", "event_error_rate");
+    for (int i = 0; i < SL_SWEEP_POINTS; i++) {
+        const int b = (i + 1) * SWEEP_STEP;
+        double p, r, f, fa, miss, ef, er;
         sl_sweep_point(s, b, &p, &r, &f, &fa, &miss);
-        fprintf(fp, "%s%9.3f %9.4f %9.4f %9.4f %11.4f %9.4f\n", prefix,
+        fprintf(fp, "%s%9.3f %9.4f %9.4f %9.4f %11.4f %9.4f", prefix,
                 (double)b / SL_SWEEP_BINS, p, r, f, fa, miss);
+        sweep_events(s, i, &ef, &er);
+        if (s->events)
+            fprintf(fp, " %9.4f %16.4f", ef, er);
+        fputc('\n', fp);
     }
     double f, fa, miss;
     sl_sweep_point(s, best, NULL, NULL, &f, NULL, NULL);
@@ -492,12 +571,17 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
     sl_text_put(&t, ",\"best_f1\":%.9g,\"best_f1_threshold\":%.9g,\"equal_error_rate\":%.9g,"
                 "\"equal_error_threshold\":%.9g,\"points\":[", f, (double)best / SL_SWEEP_BINS,
                 (fa + miss) / 2.0, (double)eer / SL_SWEEP_BINS);
-    for (int b = SWEEP_STEP; b < SL_SWEEP_BINS; b += SWEEP_STEP) {
-        double p, r;
+    for (int i = 0; i < SL_SWEEP_POINTS; i++) {
+        const int b = (i + 1) * SWEEP_STEP;
+        double p, r, ef, er;
         sl_sweep_point(s, b, &p, &r, &f, &fa, &miss);
         sl_text_put(&t, "%s{\"threshold\":%.9g,\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,"
-                    "\"false_alarm\":%.9g,\"miss\":%.9g}", b == SWEEP_STEP ? "" : ",",
+                    "\"false_alarm\":%.9g,\"miss\":%.9g", i ? "," : "",
                     (double)b / SL_SWEEP_BINS, p, r, f, fa, miss);
+        sweep_events(s, i, &ef, &er);
+        if (s->events)
+            sl_text_put(&t, ",\"event_f1\":%.9g,\"event_error_rate\":%.9g", ef, er);
+        sl_text_put(&t, "}");
     }
     sl_text_put(&t, "]}\n");
     return sl_text_finish(&t);

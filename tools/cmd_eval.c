@@ -52,7 +52,9 @@ static void usage(FILE *fp)
         "                            CLASS at thresholds of its probability from 0.05\n"
         "                            to 0.95, the best F1 and the equal error rate (for\n"
         "                            --on-threshold of a VAD): the model's, or with\n"
-        "                            --hyp those its frames tables (.tsv) hold\n"
+        "                            --hyp those its frames tables (.tsv) hold; with\n"
+        "                            --events, each threshold's event F1 and error\n"
+        "                            rate of CLASS too\n"
         "  --events all|a,b          sound event detection figures as DCASE publishes\n"
         "                            them (sed_eval's): an event is a run of frames of\n"
         "                            one class (of these classes; all: every class);\n"
@@ -383,6 +385,8 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
         !(opt.events = events_for(events, (const char *const *)names, n, event_collar,
                                   frame_seconds(&grid))))
         rc = 1;
+    if (!rc && sw && opt.events && sl_sweep_init_events(sw, opt.events))
+        rc = cli_error("out of memory");
     if (!rc && sl_metrics_init(&mt, n))
         rc = cli_error("out of memory");
     if (!rc && sl_score_manifest(manifest, hyp, (const char *const *)names, n, &opt, &mt, err,
@@ -394,6 +398,8 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
         rc = report_sweep(sw, sweep, json);
     if (!rc && opt.events)
         rc = report_events(opt.events, (const char *const *)names, frame_seconds(&grid), json);
+    if (sw)
+        sl_sweep_free_events(sw);
     free(sw);
     free(opt.events);
     sl_metrics_free(&mt);
@@ -544,6 +550,8 @@ int sl_cmd_eval(int argc, char **argv)
     if (rc == 0 && events &&
         !(opt.events = events_for(events, names, n_classes, event_collar, frame_s)))
         rc = 1;
+    if (rc == 0 && sw && opt.events && sl_sweep_init_events(sw, opt.events))
+        rc = -1, snprintf(err, sizeof err, "out of memory");
     if (rc == 0 && cli_decoder_classes(&decoder, m, model_path, target, min_dur))
         rc = 1;
     opt.decoder = decoded ? &decoder : NULL;
@@ -555,6 +563,8 @@ int sl_cmd_eval(int argc, char **argv)
         rc = report_sweep(sw, sweep, json);
     if (rc == 0 && opt.events)
         rc = report_events(opt.events, names, frame_s, json);
+    if (sw)
+        sl_sweep_free_events(sw);
     free(sw);
     free(opt.events);
     sl_metrics_free(&mt);

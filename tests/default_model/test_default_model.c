@@ -253,8 +253,9 @@ static double number_after(const char *text, const char *after, const char *key)
 /* eval --sweep speech against the labels of a VAD: `seqlabel label --target
  * speech` with both thresholds at t calls a frame speech when its probability
  * is at least t, so the sweep's precision and recall at t must be those of its
- * labels scored with eval --hyp, to the last digit; and eval --hyp of the
- * frames table the command writes sweeps to the model's very figures. */
+ * labels scored with eval --hyp, to the last digit, and with --events speech its
+ * event F1 and error rate those of the labels' speech events; and eval --hyp of
+ * the frames table the command writes sweeps to the model's very figures. */
 static void test_sweep_equals_labels_at_threshold(void **state)
 {
     (void)state;
@@ -263,8 +264,8 @@ static void test_sweep_equals_labels_at_threshold(void **state)
     char tmp[] = "/tmp/seqlabel-sweep-XXXXXX", line[8192];
     assert_non_null(mkdtemp(tmp));
     write_mixture_set(tmp);
-    snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --model '%s' "
-             "--manifest '%s/set.tsv'", cmd, model_path, tmp);
+    snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --events speech "
+             "--model '%s' --manifest '%s/set.tsv'", cmd, model_path, tmp);
     char *sweep = run(line);
     const char *points = strstr(sweep, "{\"sweep\":\"speech\"");
     assert_non_null(points);
@@ -272,7 +273,8 @@ static void test_sweep_equals_labels_at_threshold(void **state)
     for (int k = 0; k < 2; k++) {
         snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --target speech "
                  "--on-threshold %s --off-threshold %s -o '%s/t%d/' && '%s' eval --json --hyp "
-                 "'%s/t%d' --model '%s' --manifest '%s/set.tsv'", cmd, samples_dir, model_path,
+                 "'%s/t%d' --events speech --model '%s' --manifest '%s/set.tsv'", cmd,
+                 samples_dir, model_path,
                  thresholds[k], thresholds[k], tmp, k, cmd, tmp, k, model_path, tmp);
         char *labels = run(line);
         char at[64];
@@ -281,21 +283,30 @@ static void test_sweep_equals_labels_at_threshold(void **state)
         double r = number_after(points, at, "\"recall\":");
         double lp = number_after(labels, "{\"name\":\"speech\"", "\"precision\":");
         double lr = number_after(labels, "{\"name\":\"speech\"", "\"recall\":");
-        printf("threshold %s: sweep precision %.9g recall %.9g, labels %.9g %.9g\n",
-               thresholds[k], p, r, lp, lr);
+        double ef = number_after(points, at, "\"event_f1\":");
+        double er = number_after(points, at, "\"event_error_rate\":");
+        double lef = number_after(labels, "{\"events\":", "\"f1\":");
+        double ler = number_after(labels, "{\"events\":", "\"error_rate\":");
+        printf("threshold %s: sweep precision %.9g recall %.9g events %.9g %.9g, labels %.9g "
+               "%.9g events %.9g %.9g\n", thresholds[k], p, r, ef, er, lp, lr, lef, ler);
         assert_true(p > 0.5 && r > 0.5);
         assert_true(p == lp && r == lr);
+        assert_true(ef > 0 && er > 0);
+        assert_true(ef == lef && er == ler);
         free(labels);
     }
     /* the same sweep from the frames table `seqlabel label --format frames` wrote
      * (its probabilities, %.9g, are the labeler's floats), to the last digit */
     snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --format frames "
-             "-o '%s/fr/' && '%s' eval --json --sweep speech --hyp '%s/fr' --model '%s' "
-             "--manifest '%s/set.tsv'", cmd, samples_dir, model_path, tmp, cmd, tmp, model_path, tmp);
+             "-o '%s/fr/' && '%s' eval --json --sweep speech --events speech --hyp '%s/fr' "
+             "--model '%s' --manifest '%s/set.tsv'", cmd, samples_dir, model_path, tmp, cmd, tmp,
+             model_path, tmp);
     char *table = run(line);
     const char *table_points = strstr(table, "{\"sweep\":\"speech\"");
     assert_non_null(table_points);
-    if (strcmp(points, table_points) != 0)
+    /* the sweep's lines alone: the events' after them are of the table's labels */
+    size_t len = strcspn(points, "\n");
+    if (strcspn(table_points, "\n") != len || strncmp(points, table_points, len) != 0)
         fail_msg("the frames table's sweep differs from the model's:\n%s\n%s", points, table_points);
     free(table);
     free(sweep);

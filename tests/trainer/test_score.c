@@ -270,6 +270,53 @@ static void test_sweep_by_hand(void **state)
     free(s);
 }
 
+/* The sweep's events by hand, a collar of 1 frame: reference frames
+ * 0 0 1 1 1 0 0 1 1 0 (events [2,5) and [7,9)), probabilities of class 1
+ * -1 .1 .6 .2 .6 .1 .1 .97 .97 .1 (frame 0 without one).
+ * At 0.05 the system's one event [1,10) matches neither (onsets 1 frame off
+ * is within the collar, but the offset 10 is neither within 1 of 5 nor of half
+ * the event's 3 frames): F1 0, error rate (2 deletions + 1 insertion) / 2 = 1.5.
+ * At 0.15: [2,5) and [7,9), both right: 1 and 0. At 0.5: [2,3), [4,5) and
+ * [7,9): [2,3)'s offset is 2 from 5, over 1.5, so only [7,9) is right: precision
+ * 1/3, recall 1/2, F1 0.4, error rate (1 + 2) / 2 = 1.5. At 0.95: [7,9) alone:
+ * F1 2/3, error rate 0.5. Without events the sweep adds none. */
+static void test_sweep_events_by_hand(void **state)
+{
+    (void)state;
+    const int32_t ref[10] = {0, 0, 1, 1, 1, 0, 0, 1, 1, 0};
+    const double prob[10] = {-1, 0.1, 0.6, 0.2, 0.6, 0.1, 0.1, 0.97, 0.97, 0.1};
+    const struct {
+        int point;
+        double f1, error_rate;
+    } want[4] = {{0, 0, 1.5}, {2, 1, 0}, {9, 0.4, 1.5}, {18, 2.0 / 3, 0.5}};
+    sl_sweep *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    s->target = 1;
+    assert_int_equal(sl_sweep_add_events(s, ref, prob, 10), 0); /* no events: nothing */
+    assert_null(s->events);
+    sl_events like;
+    sl_events_init(&like, 2, 1, 5);
+    assert_int_equal(sl_sweep_init_events(s, &like), 0);
+    assert_int_equal(sl_sweep_add_events(s, ref, prob, 10), 0);
+    for (int k = 0; k < 4; k++) {
+        sl_event_figures f;
+        sl_events_summary(&s->events[want[k].point], &f);
+        assert_int_equal(f.event_ref, 2);
+        assert_true(fabs(f.event_f1 - want[k].f1) < 1e-12);
+        assert_true(fabs(f.event_error_rate - want[k].error_rate) < 1e-12);
+    }
+    assert_false(s->events[0].scored[0]); /* the class alone */
+    char json[8192];
+    int n = sl_sweep_format_json(s, "speech", json, sizeof json);
+    assert_true(n > 0 && n < (int)sizeof json);
+    assert_non_null(strstr(json, "{\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
+                                 "\"false_alarm\":0,\"miss\":0,\"event_f1\":0.4,"
+                                 "\"event_error_rate\":1.5}"));
+    sl_sweep_free_events(s);
+    assert_null(s->events);
+    free(s);
+}
+
 /* A frames table (`seqlabel label --format frames`) as the hypothesis: its
  * labels scored as segments are, its probabilities swept into hand-computed
  * bins (the collar's frames left out of both), and a malformed table, one off
@@ -374,6 +421,7 @@ int main(void)
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_other_rate),
         cmocka_unit_test(test_sweep_by_hand),
+        cmocka_unit_test(test_sweep_events_by_hand),
         cmocka_unit_test(test_frames_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
