@@ -312,6 +312,14 @@ static void test_sweep_events_by_hand(void **state)
     assert_non_null(strstr(json, "{\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
                                  "\"false_alarm\":0,\"miss\":0,\"event_f1\":0.4,"
                                  "\"event_error_rate\":1.5}"));
+    char text[8192] = {0};
+    FILE *fp = fmemopen(text, sizeof text - 1, "w");
+    assert_non_null(fp);
+    sl_sweep_print(s, "speech", "", fp);
+    fclose(fp);
+    assert_non_null(strstr(text, "miss  event_f1 event_error_rate\n"));
+    assert_non_null(strstr(text, "    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
+                                 "    0.4000           1.5000\n"));
     sl_sweep_free_events(s);
     assert_null(s->events);
     free(s);
