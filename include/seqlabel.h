@@ -881,13 +881,15 @@ void sl_sweep_point(const sl_sweep *s, int b, double *precision, double *recall,
 /* The bin edge b of the best F1 (the lowest of equals), and the one where the
  * false-alarm and miss rates lie closest (the equal error rate: their mean there). */
 void sl_sweep_best(const sl_sweep *s, int *best_f1, int *equal_error);
-/* A table of every 0.05 of threshold with the best F1 and the equal error rate,
+/* A table of every 0.05 of threshold (SL_SWEEP_POINTS rows; with events, two more
+ * columns: event_f1, event_error_rate) with the best F1 and the equal error rate,
  * as text lines starting with `prefix` (the class named `name`). */
 void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fp);
 /* The same as one JSON object on one line: {"sweep": name, "best_f1",
  * "best_f1_threshold", "equal_error_rate", "equal_error_threshold", "points":
- * [{"threshold", "precision", "recall", "f1", "false_alarm", "miss"}...]};
- * formats like snprintf and returns the length needed. */
+ * [{"threshold", "precision", "recall", "f1", "false_alarm", "miss"(, "event_f1",
+ * "event_error_rate" with events)}...]}; formats like snprintf and returns the
+ * length needed. */
 int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len);
 /* Gives the sweep events: SL_SWEEP_POINTS counts with `like`'s classes, collar and
  * segment, s->target alone scored, so that the table and the JSON points gain

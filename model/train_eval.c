@@ -538,7 +538,9 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
             prefix, name, name);
     fprintf(fp, "%s%9s %9s %9s %9s %11s %9s", prefix, "threshold", "precision", "recall", "f1",
             "false_alarm", "miss");
-    fprintf(fp, s->events ? " %9s %16s\n" : "\n", "event_f1", "event_error_rate");
+    if (s->events)
+        fprintf(fp, " %9s %16s", "event_f1", "event_error_rate");
+    fputc('\n', fp);
     for (int i = 0; i < SL_SWEEP_POINTS; i++) {
         const int b = (i + 1) * SWEEP_STEP;
         double p, r, f, fa, miss, ef, er;
