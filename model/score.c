@@ -269,7 +269,7 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
                 rc = sl_fail(err, errlen, "out of memory");
             free(sys);
         }
-        if (rc == 0 && opt->sweep) { /* its events, on the references before the collar too */
+        if (rc == 0 && opt->sweep && opt->sweep->events) { /* references before the collar */
             for (int64_t i = 0; i < n; i++)
                 if (got[i] < 0)
                     prob[i] = -1.0;

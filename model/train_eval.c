@@ -505,16 +505,18 @@ int sl_sweep_add_events(sl_sweep *s, const int32_t *ref, const double *prob, int
 {
     if (!s->events)
         return 0;
+    int32_t *bin = malloc((size_t)(n ? n : 1) * sizeof *bin);
     int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
-    if (!sys)
-        return -1;
-    int rc = 0;
+    int rc = bin && sys ? 0 : -1;
+    for (int64_t k = 0; k < n && rc == 0; k++) /* no probability: below every edge */
+        bin[k] = prob[k] >= 0.0 ? sweep_bin(prob[k]) : -1;
     for (int i = 0; i < SL_SWEEP_POINTS && rc == 0; i++) {
         const int edge = (i + 1) * SWEEP_STEP;
         for (int64_t k = 0; k < n; k++) /* the other classes are not scored: none */
-            sys[k] = prob[k] >= 0.0 && sweep_bin(prob[k]) >= edge ? s->target : -1;
+            sys[k] = bin[k] >= edge ? s->target : -1;
         rc = sl_events_add(&s->events[i], ref, sys, n);
     }
+    free(bin);
     free(sys);
     return rc;
 }
