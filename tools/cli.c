@@ -157,8 +157,15 @@ static int float_option(const char *opt, const char *s, double hi, float *a, flo
     return 0;
 }
 
-int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d)
+void cli_decoder_init(cli_decoder *d)
 {
+    memset(d, 0, sizeof *d);
+    sl_decoder_config_default(&d->cfg);
+}
+
+static int parse_decoder(cli_decoder_option which, const char *s, cli_decoder *dec)
+{
+    sl_decoder_config *d = &dec->cfg;
     long n;
     switch (which) {
     case CLI_SMOOTHING:
@@ -181,19 +188,27 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config
     case CLI_PAD_AFTER: return float_option("--pad-after", s, 3600, &d->pad_after_s, NULL);
     case CLI_PADDING:
         return float_option("--padding", s, 3600, &d->pad_before_s, &d->pad_after_s);
+    case CLI_TARGET: dec->target = s; return 0;
+    case CLI_MIN_DURATION: dec->min_duration = s; return 0;
     case CLI_DECODER_OPTIONS: break;
     }
     return -1;
 }
 
-int cli_decoder_classes(sl_decoder_config *d, const sl_model *m, const char *model_path,
-                        const char *target, const char *min_durations)
+int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d)
+{
+    d->given = 1;
+    return parse_decoder(which, s, d);
+}
+
+int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_path)
 {
     char err[SL_ERR_LEN];
-    if (min_durations && sl_decoder_parse_min_durations(d, m, min_durations, err, sizeof err))
+    if (d->min_duration &&
+        sl_decoder_parse_min_durations(&d->cfg, m, d->min_duration, err, sizeof err))
         return cli_error("--min-duration: %s", err);
-    if (target && (d->target_class = sl_model_class_index(m, target)) < 0)
-        return cli_error("--target: %s has no class '%s'", model_path, target);
+    if (d->target && (d->cfg.target_class = sl_model_class_index(m, d->target)) < 0)
+        return cli_error("--target: %s has no class '%s'", model_path, d->target);
     return 0;
 }
 

@@ -27,15 +27,21 @@ int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out);
 int cli_parse_float(const char *opt, const char *s, double lo, double hi, double *out);
 /* The decoder's options as `seqlabel label` and `seqlabel eval` take them:
  * --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,
- * --on-threshold X, --off-threshold X, --pad-before S, --pad-after S and
- * --padding S (both) into d, or an error naming the option and -1. The two
- * that name classes, --target and --min-duration, wait for the model:
- * cli_decoder_classes. */
+ * --on-threshold X, --off-threshold X, --pad-before S, --pad-after S,
+ * --padding S (both), and the two that name classes, --target CLASS and
+ * --min-duration SPEC, which wait for the model (cli_decoder_classes). */
 typedef enum {
     CLI_SMOOTHING, CLI_SWITCH_PENALTY, CLI_SMOOTHING_LAG, CLI_ON_THRESHOLD, CLI_OFF_THRESHOLD,
-    CLI_PAD_BEFORE, CLI_PAD_AFTER, CLI_PADDING, CLI_DECODER_OPTIONS
+    CLI_PAD_BEFORE, CLI_PAD_AFTER, CLI_PADDING, CLI_TARGET, CLI_MIN_DURATION, CLI_DECODER_OPTIONS
 } cli_decoder_option;
-int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config *d);
+typedef struct {
+    sl_decoder_config cfg;             /* the library's defaults, then the options given */
+    const char *target, *min_duration; /* as given (NULL: not), until the model is known */
+    int given;                         /* any of the options was given */
+} cli_decoder;
+void cli_decoder_init(cli_decoder *d);
+/* One option's value into d, or an error naming the option and -1. */
+int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d);
 /* Those options as getopt_long entries (with the element's property names
  * too), each returning CLI_DECODER_CODE + its cli_decoder_option, so that label
  * and eval take the same names; cli_is_decoder_code tells such a code. */
@@ -49,16 +55,19 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, sl_decoder_config
     {"pad-before", required_argument, NULL, CLI_DECODER_CODE + CLI_PAD_BEFORE},        \
     {"pad-after", required_argument, NULL, CLI_DECODER_CODE + CLI_PAD_AFTER},          \
     {"padding", required_argument, NULL, CLI_DECODER_CODE + CLI_PADDING},              \
+    {"target", required_argument, NULL, CLI_DECODER_CODE + CLI_TARGET},                \
+    {"min-duration", required_argument, NULL, CLI_DECODER_CODE + CLI_MIN_DURATION},    \
     {"threshold-on", required_argument, NULL, CLI_DECODER_CODE + CLI_ON_THRESHOLD},    \
-    {"threshold-off", required_argument, NULL, CLI_DECODER_CODE + CLI_OFF_THRESHOLD}
+    {"threshold-off", required_argument, NULL, CLI_DECODER_CODE + CLI_OFF_THRESHOLD},  \
+    {"target-class", required_argument, NULL, CLI_DECODER_CODE + CLI_TARGET},          \
+    {"min-durations", required_argument, NULL, CLI_DECODER_CODE + CLI_MIN_DURATION}
 static inline int cli_is_decoder_code(int code)
 {
     return code >= CLI_DECODER_CODE && code < CLI_DECODER_CODE + CLI_DECODER_OPTIONS;
 }
-/* --target CLASS and --min-duration SPEC (each NULL when not given) of the
- * model at model_path into d, or an error naming the option and 1. */
-int cli_decoder_classes(sl_decoder_config *d, const sl_model *m, const char *model_path,
-                        const char *target, const char *min_durations);
+/* d's --target and --min-duration, resolved with the model at model_path into
+ * d->cfg, or an error naming the option and 1. */
+int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_path);
 /* sl_parse_utc, or an error naming the option and -1. */
 int cli_parse_utc(const char *opt, const char *s, int64_t *us);
 

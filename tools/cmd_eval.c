@@ -411,8 +411,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR,
-           O_MIN_DUR, O_TARGET };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -423,18 +422,13 @@ int sl_cmd_eval(int argc, char **argv)
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
         {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
         {"event-collar", required_argument, 0, O_EVENT_COLLAR},
-        {"min-duration", required_argument, 0, O_MIN_DUR},
-        {"target", required_argument, 0, O_TARGET},
         CLI_DECODER_LONG_OPTIONS,
-        /* the element's property names, as label takes them */
-        {"min-durations", required_argument, 0, O_MIN_DUR},
-        {"target-class", required_argument, 0, O_TARGET},
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
-               *classes = NULL, *sweep = NULL, *events = NULL, *min_dur = NULL, *target = NULL;
-    int no_cache = 0, json = 0, per_file = 0, decoded = 0;
-    sl_decoder_config decoder; /* with any decoder option: label's defaults and those */
-    sl_decoder_config_default(&decoder);
+               *classes = NULL, *sweep = NULL, *events = NULL;
+    int no_cache = 0, json = 0, per_file = 0;
+    cli_decoder decoder; /* with any of its options: label's defaults and those */
+    cli_decoder_init(&decoder);
     double event_collar = 0.2;
     long threads = 1;
     sl_eval_options opt;
@@ -463,8 +457,6 @@ int sl_cmd_eval(int argc, char **argv)
             if (cli_parse_float("--event-collar", optarg, 0.0, 60.0, &event_collar))
                 return 1;
             break;
-        case O_MIN_DUR: min_dur = optarg; decoded = 1; break;
-        case O_TARGET: target = optarg; decoded = 1; break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
@@ -485,7 +477,6 @@ int sl_cmd_eval(int argc, char **argv)
             if (cli_is_decoder_code(o)) {
                 if (cli_parse_decoder((cli_decoder_option)(o - CLI_DECODER_CODE), optarg, &decoder))
                     return 1;
-                decoded = 1;
                 break;
             }
             usage(stderr);
@@ -501,7 +492,7 @@ int sl_cmd_eval(int argc, char **argv)
         opt.on_file = keep_file;
         opt.user = &files;
     }
-    if (hyp && decoded)
+    if (hyp && decoder.given)
         return cli_error("eval: the decoder's options go with --model (label files are "
                          "decoded already)");
     if (hyp && manifest) {
@@ -552,9 +543,9 @@ int sl_cmd_eval(int argc, char **argv)
         rc = 1;
     if (rc == 0 && sw && opt.events && sl_sweep_init_events(sw, opt.events))
         rc = -1, snprintf(err, sizeof err, "out of memory");
-    if (rc == 0 && cli_decoder_classes(&decoder, m, model_path, target, min_dur))
+    if (rc == 0 && cli_decoder_classes(&decoder, m, model_path))
         rc = 1;
-    opt.decoder = decoded ? &decoder : NULL;
+    opt.decoder = decoder.given ? &decoder.cfg : NULL;
     if (rc == 0)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
     if (rc == 0)

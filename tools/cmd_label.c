@@ -189,7 +189,7 @@ static void usage(FILE *fp)
 
 enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_TIME_ORIGIN, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
-    OPT_WINDOW, OPT_MIN_DUR, OPT_TARGET, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+    OPT_WINDOW, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
     OPT_CHANNEL, OPT_MAX_LATENCY,
     OPT_AUDIO_STREAM,
@@ -209,12 +209,8 @@ static const struct option long_opts[] = {
     {"clip-edges", no_argument, NULL, OPT_CLIP_EDGES},
     {"window", required_argument, NULL, OPT_WINDOW},
     {"max-latency", required_argument, NULL, OPT_MAX_LATENCY},
-    CLI_DECODER_LONG_OPTIONS,
-    {"min-duration", required_argument, NULL, OPT_MIN_DUR},
-    {"target", required_argument, NULL, OPT_TARGET},
+    CLI_DECODER_LONG_OPTIONS, /* with the element's names of those options */
     /* The GStreamer element's property names, so a setting copies across. */
-    {"min-durations", required_argument, NULL, OPT_MIN_DUR},
-    {"target-class", required_argument, NULL, OPT_TARGET},
     {"num-threads", required_argument, NULL, OPT_THREADS},
     {"skip-classes", required_argument, NULL, OPT_SKIP},
     {"only-classes", required_argument, NULL, OPT_ONLY},
@@ -234,7 +230,7 @@ static const struct option long_opts[] = {
 };
 
 typedef struct {
-    const char *out_path, *model_path, *min_dur, *target, *skip, *only, *cut_path, *split_dir;
+    const char *out_path, *model_path, *skip, *only, *cut_path, *split_dir;
     double split_max; /* --split-max seconds, 0: none */
     int cut_silence;
     sl_label_format format;
@@ -242,7 +238,8 @@ typedef struct {
     /* --time-origin now or file: each input's own opening or recording */
     enum { ORIGIN_GIVEN, ORIGIN_NOW, ORIGIN_FILE } utc_from;
     int64_t utc_origin_us; /* --time-origin otherwise (0: none) */
-    sl_labeler_config cfg;
+    sl_labeler_config cfg; /* its decoder is `decoder`'s, once the model is known */
+    cli_decoder decoder;
     sl_audio_options audio;
     unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only, read once: 1 for a class left out */
 } label_args;
@@ -588,6 +585,7 @@ static int parse_args(int argc, char **argv, label_args *a)
     memset(a, 0, sizeof *a);
     a->format = SL_FORMAT_AUDACITY;
     sl_labeler_config_default(&a->cfg);
+    cli_decoder_init(&a->decoder);
     sl_audio_options_default(&a->audio);
     a->audio.raw_channels = 1;
     long v;
@@ -654,8 +652,6 @@ static int parse_args(int argc, char **argv, label_args *a)
             if (cli_parse_float("--split-max", optarg, 0.01, 1e6, &d)) return -1;
             a->split_max = d;
             break;
-        case OPT_MIN_DUR: a->min_dur = optarg; break;
-        case OPT_TARGET: a->target = optarg; break;
         case OPT_RAW:
             if (sl_raw_encoding_from_name(optarg, &a->audio.raw_encoding) < 0)
                 return cli_error("--raw-format: '%s' is not one of " SL_CLI_RAW_FORMATS, optarg), -1;
@@ -681,7 +677,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         default:
             if (cli_is_decoder_code(c)) {
                 if (cli_parse_decoder((cli_decoder_option)(c - CLI_DECODER_CODE), optarg,
-                                      &a->cfg.decoder))
+                                      &a->decoder))
                     return -1;
                 break;
             }
@@ -694,9 +690,9 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--raw-format needs --raw-rate"), -1;
     if (a->cut_silence && !a->cut_path)
         return cli_error("--cut-silence needs --cut OUT"), -1;
-    if (a->cut_path && !a->target)
+    if (a->cut_path && !a->decoder.target)
         return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
-    if (a->split_dir && !a->target)
+    if (a->split_dir && !a->decoder.target)
         return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
     if (a->split_max > 0 && !a->split_dir)
         return cli_error("--split-max needs --split DIR"), -1;
@@ -890,7 +886,8 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
         return cli_error("%s", err);
-    int rc = cli_decoder_classes(&a.cfg.decoder, m, model_path, a.target, a.min_dur);
+    int rc = cli_decoder_classes(&a.decoder, m, model_path);
+    a.cfg.decoder = a.decoder.cfg;
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
     if (!rc && (a.utc_from != ORIGIN_GIVEN || a.utc_origin_us) && !sl_label_format_has_utc(a.format))
