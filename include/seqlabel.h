@@ -865,8 +865,16 @@ typedef struct {
     int target;
     int64_t pos[SL_SWEEP_BINS], neg[SL_SWEEP_BINS];
     /* NULL, or the class's events at each of the table's thresholds
-     * (sl_sweep_init_events): the runs of frames at or above it */
+     * (sl_sweep_init_events): the runs of frames at or above it, or with the
+     * decoder the runs it labels the class */
     struct sl_events *events;
+    /* NULL, or the decoder that labels each table point (sl_sweep_init_decoder):
+     * tp[i] and fp[i] count the frames of the class and the other frames it
+     * labels the class at point i */
+    sl_decoder *decoder;
+    double off_gap;       /* the decoder's off threshold lies this far below on */
+    float switch_penalty; /* the decoder's, kept through its retunes */
+    int64_t tp[SL_SWEEP_POINTS], fp[SL_SWEEP_POINTS];
 } sl_sweep;
 
 /* Counts one frame whose probability of s->target is p (in [0, 1]) and whose
@@ -881,23 +889,40 @@ void sl_sweep_point(const sl_sweep *s, int b, double *precision, double *recall,
 /* The bin edge b of the best F1 (the lowest of equals), and the one where the
  * false-alarm and miss rates lie closest (the equal error rate: their mean there). */
 void sl_sweep_best(const sl_sweep *s, int *best_f1, int *equal_error);
-/* A table of every 0.05 of threshold (SL_SWEEP_POINTS rows; with events, two more
- * columns: event_f1, event_error_rate) with the best F1 and the equal error rate,
- * as text lines starting with `prefix` (the class named `name`). */
+/* A table of every 0.05 of threshold (SL_SWEEP_POINTS rows; with the decoder an
+ * off_threshold column after the threshold; with events, two more columns:
+ * event_f1, event_error_rate) with the best F1 and the equal error rate, as text
+ * lines starting with `prefix` (the class named `name`). */
 void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fp);
 /* The same as one JSON object on one line: {"sweep": name, "best_f1",
  * "best_f1_threshold", "equal_error_rate", "equal_error_threshold", "points":
- * [{"threshold", "precision", "recall", "f1", "false_alarm", "miss"(, "event_f1",
- * "event_error_rate" with events)}...]}; formats like snprintf and returns the
- * length needed. */
+ * [{"threshold"(, "off_threshold" with the decoder), "precision", "recall", "f1",
+ * "false_alarm", "miss"(, "event_f1", "event_error_rate" with events)}...]};
+ * formats like snprintf and returns the length needed. */
 int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len);
 /* Gives the sweep events: SL_SWEEP_POINTS counts with `like`'s classes, collar and
  * segment, s->target alone scored, so that the table and the JSON points gain
  * each threshold's event F1 and error rate (those `seqlabel label --target CLASS`
- * gives with both thresholds at that value, scored with `eval --events CLASS`).
- * -1 when out of memory. sl_sweep_free_events frees them. */
+ * gives with both thresholds at that value, scored with `eval --events CLASS`;
+ * with the decoder, those of its labels). -1 when out of memory. */
 int sl_sweep_init_events(sl_sweep *s, const struct sl_events *like);
-void sl_sweep_free_events(sl_sweep *s);
+/* Makes the sweep the decoder's (`seqlabel eval --sweep CLASS` with decoder
+ * options): each table point's frame figures and events are those of the labels
+ * cfg gives with s->target as its target class, its on threshold at the point
+ * and its off threshold below it by cfg's gap (on - off), not below 0; the best
+ * F1 and the equal error rate are then the table's points'. The bins still count
+ * the probabilities (sl_sweep_count: the frames of the class and the others).
+ * -1 with a message when the decoder cannot be made. */
+int sl_sweep_init_decoder(sl_sweep *s, const sl_decoder_config *cfg, int n_classes,
+                          double frames_per_second, char *err, size_t errlen);
+/* Frees what sl_sweep_init_events and sl_sweep_init_decoder gave. */
+void sl_sweep_release(sl_sweep *s);
+/* Adds one file to a decoder's sweep: its n x n_classes probabilities decoded
+ * at each point, counted against `scored` (its references after any collar; -1:
+ * not scored) and, with events, against `ref` (its references as they are).
+ * -1 when out of memory. */
+int sl_sweep_add_decoded(sl_sweep *s, const int32_t *scored, const int32_t *ref,
+                         const float *probs, int n_classes, int64_t n);
 /* Adds one file to the sweep's events (none: nothing): its reference labels and
  * each frame's probability of the target, n frames; a negative probability is a
  * frame without one, the class's at no threshold. -1 when out of memory. */

@@ -26,44 +26,75 @@ void sl_sweep_count(sl_sweep *s, double p, int is_target)
         s->neg[b]++;
 }
 
+/* A point's frame figures from its counts: the class's frames called it (tp),
+ * the other frames called it (fp), and the frames of the class and others. */
+typedef struct {
+    double threshold, off_threshold; /* off_threshold: with the decoder alone */
+    double precision, recall, f1, false_alarm, miss;
+} sweep_row;
+
+static void figures(int64_t tp, int64_t fp, int64_t pos, int64_t neg, sweep_row *r)
+{
+    r->precision = tp + fp ? (double)tp / (double)(tp + fp) : 0.0;
+    r->recall = pos ? (double)tp / (double)pos : 0.0;
+    r->f1 = r->precision + r->recall > 0
+                ? 2.0 * r->precision * r->recall / (r->precision + r->recall)
+                : 0.0;
+    r->false_alarm = neg ? (double)fp / (double)neg : 0.0;
+    r->miss = pos ? 1.0 - r->recall : 0.0;
+}
+
+/* Frames of the class (pos) and others (neg), and those at or above bin edge b. */
+static void bin_counts(const sl_sweep *s, int b, int64_t *tp, int64_t *fp, int64_t *pos,
+                       int64_t *neg)
+{
+    *tp = *fp = *pos = *neg = 0;
+    for (int k = 0; k < SL_SWEEP_BINS; k++) {
+        *pos += s->pos[k];
+        *neg += s->neg[k];
+        if (k >= b) {
+            *tp += s->pos[k];
+            *fp += s->neg[k];
+        }
+    }
+}
+
+static sweep_row bin_row(const sl_sweep *s, int b)
+{
+    int64_t tp, fp, pos, neg;
+    bin_counts(s, b, &tp, &fp, &pos, &neg);
+    sweep_row r = {.threshold = (double)b / SL_SWEEP_BINS};
+    figures(tp, fp, pos, neg, &r);
+    return r;
+}
+
 void sl_sweep_point(const sl_sweep *s, int b, double *precision, double *recall, double *f1,
                     double *false_alarm, double *miss)
 {
-    int64_t tp = 0, fp = 0, pos = 0, neg = 0;
-    for (int k = 0; k < SL_SWEEP_BINS; k++) {
-        pos += s->pos[k];
-        neg += s->neg[k];
-        if (k >= b) {
-            tp += s->pos[k];
-            fp += s->neg[k];
-        }
-    }
-    double p = tp + fp ? (double)tp / (double)(tp + fp) : 0.0;
-    double r = pos ? (double)tp / (double)pos : 0.0;
+    sweep_row r = bin_row(s, b);
     if (precision)
-        *precision = p;
+        *precision = r.precision;
     if (recall)
-        *recall = r;
+        *recall = r.recall;
     if (f1)
-        *f1 = p + r > 0 ? 2.0 * p * r / (p + r) : 0.0;
+        *f1 = r.f1;
     if (false_alarm)
-        *false_alarm = neg ? (double)fp / (double)neg : 0.0;
+        *false_alarm = r.false_alarm;
     if (miss)
-        *miss = pos ? 1.0 - r : 0.0;
+        *miss = r.miss;
 }
 
 void sl_sweep_best(const sl_sweep *s, int *best_f1, int *equal_error)
 {
     double best = -1.0, closest = 2.0;
     for (int b = 0; b <= SL_SWEEP_BINS; b++) {
-        double f1, fa, miss;
-        sl_sweep_point(s, b, NULL, NULL, &f1, &fa, &miss);
-        if (f1 > best) {
-            best = f1;
+        sweep_row r = bin_row(s, b);
+        if (r.f1 > best) {
+            best = r.f1;
             *best_f1 = b;
         }
-        if (fabs(fa - miss) < closest) {
-            closest = fabs(fa - miss);
+        if (fabs(r.false_alarm - r.miss) < closest) {
+            closest = fabs(r.false_alarm - r.miss);
             *equal_error = b;
         }
     }
@@ -85,10 +116,68 @@ int sl_sweep_init_events(sl_sweep *s, const sl_events *like)
     return 0;
 }
 
-void sl_sweep_free_events(sl_sweep *s)
+/* Point i's threshold and, with the decoder, its off threshold: the gap below
+ * it, not below 0. */
+static double point_threshold(int i)
+{
+    return (double)((i + 1) * SWEEP_STEP) / SL_SWEEP_BINS;
+}
+
+static double point_off_threshold(const sl_sweep *s, int i)
+{
+    return fmax(0.0, point_threshold(i) - s->off_gap);
+}
+
+int sl_sweep_init_decoder(sl_sweep *s, const sl_decoder_config *cfg, int n_classes,
+                          double frames_per_second, char *err, size_t errlen)
+{
+    sl_decoder_config c = *cfg;
+    c.target_class = s->target;
+    /* the gap as the options gave it (0.5 - 0.35 in float is not 0.15 in double) */
+    s->off_gap = round(((double)cfg->on_threshold - cfg->off_threshold) * 1e6) / 1e6;
+    c.on_threshold = (float)point_threshold(0);
+    c.off_threshold = (float)point_off_threshold(s, 0);
+    if (!(s->decoder = sl_decoder_new(&c, n_classes, frames_per_second, err, errlen)))
+        return -1;
+    s->switch_penalty = cfg->switch_penalty;
+    return 0;
+}
+
+void sl_sweep_release(sl_sweep *s)
 {
     free(s->events);
     s->events = NULL;
+    sl_decoder_free(s->decoder);
+    s->decoder = NULL;
+}
+
+int sl_sweep_add_decoded(sl_sweep *s, const int32_t *scored, const int32_t *ref,
+                         const float *probs, int n_classes, int64_t n)
+{
+    int32_t *labels = malloc((size_t)(n ? n : 1) * sizeof *labels);
+    int rc = labels ? 0 : -1;
+    for (int i = 0; i < SL_SWEEP_POINTS && rc == 0; i++) {
+        if (sl_decoder_retune(s->decoder, s->switch_penalty, (float)point_threshold(i),
+                              (float)point_off_threshold(s, i), NULL, 0) ||
+            sl_decode_all(s->decoder, probs, n, n_classes, labels)) {
+            rc = -1;
+            break;
+        }
+        for (int64_t k = 0; k < n; k++) {
+            if (scored[k] >= 0 && labels[k] == s->target) {
+                if (scored[k] == s->target)
+                    s->tp[i]++;
+                else
+                    s->fp[i]++;
+            }
+            if (labels[k] != s->target) /* the other classes are not scored: none */
+                labels[k] = -1;
+        }
+        if (s->events)
+            rc = sl_events_add(&s->events[i], ref, labels, n);
+    }
+    free(labels);
+    return rc;
 }
 
 int sl_sweep_add_events(sl_sweep *s, const int32_t *ref, const double *prob, int64_t n)
@@ -111,6 +200,41 @@ int sl_sweep_add_events(sl_sweep *s, const int32_t *ref, const double *prob, int
     return rc;
 }
 
+/* Table point i's figures: the frames of its bin edge and up, or with the
+ * decoder those it labelled the class at that threshold. */
+static sweep_row table_row(const sl_sweep *s, int i)
+{
+    if (!s->decoder)
+        return bin_row(s, (i + 1) * SWEEP_STEP);
+    int64_t tp, fp, pos, neg;
+    bin_counts(s, 0, &tp, &fp, &pos, &neg); /* every scored frame: pos and neg */
+    sweep_row r = {.threshold = point_threshold(i), .off_threshold = point_off_threshold(s, i)};
+    figures(s->tp[i], s->fp[i], pos, neg, &r);
+    return r;
+}
+
+/* The best F1's row (the lowest threshold of equals) and the equal error rate's
+ * (false alarms and misses closest): of every bin edge, or with the decoder of
+ * the table's points. */
+static void best_rows(const sl_sweep *s, sweep_row *best, sweep_row *equal_error)
+{
+    if (!s->decoder) {
+        int b, e;
+        sl_sweep_best(s, &b, &e);
+        *best = bin_row(s, b);
+        *equal_error = bin_row(s, e);
+        return;
+    }
+    for (int i = 0; i < SL_SWEEP_POINTS; i++) {
+        sweep_row r = table_row(s, i);
+        if (i == 0 || r.f1 > best->f1)
+            *best = r;
+        if (i == 0 || fabs(r.false_alarm - r.miss) <
+                          fabs(equal_error->false_alarm - equal_error->miss))
+            *equal_error = r;
+    }
+}
+
 /* The event F1 and error rate at table point i (0 without events). */
 static void sweep_events(const sl_sweep *s, int i, double *f1, double *error_rate)
 {
@@ -124,54 +248,57 @@ static void sweep_events(const sl_sweep *s, int i, double *f1, double *error_rat
 void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fpv)
 {
     FILE *fp = fpv;
-    int best, eer;
-    sl_sweep_best(s, &best, &eer);
-    fprintf(fp, "%ssweep of %s (a frame is %s when its probability is at least the threshold)\n",
-            prefix, name, name);
-    fprintf(fp, "%s%9s %9s %9s %9s %11s %9s", prefix, "threshold", "precision", "recall", "f1",
-            "false_alarm", "miss");
+    sweep_row best, eer;
+    best_rows(s, &best, &eer);
+    if (s->decoder)
+        fprintf(fp, "%ssweep of %s with the decoder (its labels with %s the target class, on at "
+                "the threshold and off at off_threshold)\n", prefix, name, name);
+    else
+        fprintf(fp, "%ssweep of %s (a frame is %s when its probability is at least the "
+                "threshold)\n", prefix, name, name);
+    fprintf(fp, "%s%9s", prefix, "threshold");
+    if (s->decoder)
+        fprintf(fp, " %13s", "off_threshold");
+    fprintf(fp, " %9s %9s %9s %11s %9s", "precision", "recall", "f1", "false_alarm", "miss");
     if (s->events)
         fprintf(fp, " %9s %16s", "event_f1", "event_error_rate");
     fputc('\n', fp);
     for (int i = 0; i < SL_SWEEP_POINTS; i++) {
-        const int b = (i + 1) * SWEEP_STEP;
-        double p, r, f, fa, miss, ef, er;
-        sl_sweep_point(s, b, &p, &r, &f, &fa, &miss);
-        fprintf(fp, "%s%9.3f %9.4f %9.4f %9.4f %11.4f %9.4f", prefix,
-                (double)b / SL_SWEEP_BINS, p, r, f, fa, miss);
+        sweep_row r = table_row(s, i);
+        double ef, er;
+        fprintf(fp, "%s%9.3f", prefix, r.threshold);
+        if (s->decoder)
+            fprintf(fp, " %13.3f", r.off_threshold);
+        fprintf(fp, " %9.4f %9.4f %9.4f %11.4f %9.4f", r.precision, r.recall, r.f1,
+                r.false_alarm, r.miss);
         sweep_events(s, i, &ef, &er);
         if (s->events)
             fprintf(fp, " %9.4f %16.4f", ef, er);
         fputc('\n', fp);
     }
-    double f, fa, miss;
-    sl_sweep_point(s, best, NULL, NULL, &f, NULL, NULL);
-    fprintf(fp, "%sbest f1 %.4f at threshold %.3f\n", prefix, f, (double)best / SL_SWEEP_BINS);
-    sl_sweep_point(s, eer, NULL, NULL, NULL, &fa, &miss);
-    fprintf(fp, "%sequal error rate %.4f at threshold %.3f\n", prefix, (fa + miss) / 2.0,
-            (double)eer / SL_SWEEP_BINS);
+    fprintf(fp, "%sbest f1 %.4f at threshold %.3f\n", prefix, best.f1, best.threshold);
+    fprintf(fp, "%sequal error rate %.4f at threshold %.3f\n", prefix,
+            (eer.false_alarm + eer.miss) / 2.0, eer.threshold);
 }
 
 int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len)
 {
     sl_text t = {buf, len, 0};
-    int best, eer;
-    double f, fa, miss;
-    sl_sweep_best(s, &best, &eer);
-    sl_sweep_point(s, best, NULL, NULL, &f, NULL, NULL);
-    sl_sweep_point(s, eer, NULL, NULL, NULL, &fa, &miss);
+    sweep_row best, eer;
+    best_rows(s, &best, &eer);
     sl_text_put(&t, "{\"sweep\":");
     sl_text_json_string(&t, name);
     sl_text_put(&t, ",\"best_f1\":%.9g,\"best_f1_threshold\":%.9g,\"equal_error_rate\":%.9g,"
-                "\"equal_error_threshold\":%.9g,\"points\":[", f, (double)best / SL_SWEEP_BINS,
-                (fa + miss) / 2.0, (double)eer / SL_SWEEP_BINS);
+                "\"equal_error_threshold\":%.9g,\"points\":[", best.f1, best.threshold,
+                (eer.false_alarm + eer.miss) / 2.0, eer.threshold);
     for (int i = 0; i < SL_SWEEP_POINTS; i++) {
-        const int b = (i + 1) * SWEEP_STEP;
-        double p, r, ef, er;
-        sl_sweep_point(s, b, &p, &r, &f, &fa, &miss);
-        sl_text_put(&t, "%s{\"threshold\":%.9g,\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,"
-                    "\"false_alarm\":%.9g,\"miss\":%.9g", i ? "," : "",
-                    (double)b / SL_SWEEP_BINS, p, r, f, fa, miss);
+        sweep_row r = table_row(s, i);
+        double ef, er;
+        sl_text_put(&t, "%s{\"threshold\":%.9g", i ? "," : "", r.threshold);
+        if (s->decoder)
+            sl_text_put(&t, ",\"off_threshold\":%.9g", r.off_threshold);
+        sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,\"false_alarm\":%.9g,"
+                    "\"miss\":%.9g", r.precision, r.recall, r.f1, r.false_alarm, r.miss);
         sweep_events(s, i, &ef, &er);
         if (s->events)
             sl_text_put(&t, ",\"event_f1\":%.9g,\"event_error_rate\":%.9g", ef, er);

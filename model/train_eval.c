@@ -286,7 +286,6 @@ int sl_metrics_add(sl_metrics *to, const sl_metrics *from)
     return 0;
 }
 
-/* The decoder's label of each of a file's n frames (its probabilities, n x K). */
 static int store_label(void *user, int64_t index, int label, float confidence,
                        const float *probs, int n_classes)
 {
@@ -297,7 +296,7 @@ static int store_label(void *user, int64_t index, int label, float confidence,
     return 0;
 }
 
-static int decode(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t *labels)
+int sl_decode_all(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t *labels)
 {
     sl_label_sink sink = {.user = labels, .on_frame = store_label, .on_segment = NULL};
     sl_decoder_reset(dec);
@@ -364,7 +363,7 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         int32_t *collared = collar_s > 0 ? malloc((size_t)(n ? n : 1) * sizeof *collared) : NULL;
         int32_t *pred = events || dec ? malloc((size_t)(n ? n : 1) * sizeof *pred) : NULL;
         /* every frame's probabilities, for the decoder or the sweep's events */
-        const int want_probs = dec || (sweep && sweep->events);
+        const int want_probs = dec || (sweep && (sweep->events || sweep->decoder));
         float *fprobs =
             want_probs ? malloc((size_t)(n ? n : 1) * c->n_classes * sizeof *fprobs) : NULL;
         if ((collar_s > 0 && !collared) || ((events || dec) && !pred) || (want_probs && !fprobs))
@@ -381,10 +380,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, n, x, logits, probs,
                                       sweep, &file, dec ? NULL : pred, fprobs))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
-        if (rc == 0 && dec && decode(dec, fprobs, n, c->n_classes, pred))
+        if (rc == 0 && dec && sl_decode_all(dec, fprobs, n, c->n_classes, pred))
             rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
-        if (rc == 0 && sweep && sweep->events && add_sweep_events(sweep, f->labels, fprobs, n,
-                                                                  c->n_classes))
+        if (rc == 0 && sweep && (sweep->decoder ? sl_sweep_add_decoded(sweep, scored, f->labels,
+                                                                       fprobs, c->n_classes, n)
+                                 : add_sweep_events(sweep, f->labels, fprobs, n, c->n_classes)))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && dec) { /* the decoder's labels counted instead of the argmax */
             memset(file.confusion, 0, (size_t)c->n_classes * c->n_classes * sizeof *file.confusion);

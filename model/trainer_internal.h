@@ -181,6 +181,10 @@ int sl_dataset_prepare_crops(sl_dataset *ds, int T, int left, int right);
 void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start);
 
 /* ---- evaluation (model/train_eval.c) ---------------------------------------- */
+/* The decoder's label of each of a file's n frames from their probabilities
+ * (n x K), the decoder reset first; -1 if it stopped. */
+int sl_decode_all(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t *labels);
+
 /* Runs the model over one file's (unnormalised) features in the labeler's
  * windows (silence: the model's silence frame for window frames outside the
  * file, or NULL: windows clipped to the file) and adds the labeled frames to

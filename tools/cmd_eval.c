@@ -54,7 +54,11 @@ static void usage(FILE *fp)
         "                            --on-threshold of a VAD): the model's, or with\n"
         "                            --hyp those its frames tables (.tsv) hold; with\n"
         "                            --events, each threshold's event F1 and error\n"
-        "                            rate of CLASS too\n"
+        "                            rate of CLASS too; with --model and the decoder's\n"
+        "                            options (below), the labels label gives with them\n"
+        "                            and --target CLASS, --on-threshold at each\n"
+        "                            threshold and --off-threshold below it by their\n"
+        "                            gap (0.15 unless set; not below 0)\n"
         "  --events all|a,b          sound event detection figures as DCASE publishes\n"
         "                            them (sed_eval's): an event is a run of frames of\n"
         "                            one class (of these classes; all: every class);\n"
@@ -399,7 +403,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     if (!rc && opt.events)
         rc = report_events(opt.events, (const char *const *)names, frame_seconds(&grid), json);
     if (sw)
-        sl_sweep_free_events(sw);
+        sl_sweep_release(sw);
     free(sw);
     free(opt.events);
     sl_metrics_free(&mt);
@@ -545,6 +549,15 @@ int sl_cmd_eval(int argc, char **argv)
         rc = -1, snprintf(err, sizeof err, "out of memory");
     if (rc == 0 && cli_decoder_classes(&decoder, m, model_path))
         rc = 1;
+    /* with decoder options the sweep is the decoder's, its class the target */
+    if (rc == 0 && sw && decoder.given && decoder.cfg.target_class >= 0 &&
+        decoder.cfg.target_class != sw->target)
+        rc = -1, snprintf(err, sizeof err, "eval: --sweep %s decodes %s as the target class, "
+                          "not --target's %s", sweep, sweep,
+                          names[decoder.cfg.target_class]);
+    if (rc == 0 && sw && decoder.given &&
+        sl_sweep_init_decoder(sw, &decoder.cfg, n_classes, 1.0 / frame_s, err, sizeof err))
+        rc = -1;
     opt.decoder = decoder.given ? &decoder.cfg : NULL;
     if (rc == 0)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
@@ -555,7 +568,7 @@ int sl_cmd_eval(int argc, char **argv)
     if (rc == 0 && opt.events)
         rc = report_events(opt.events, names, frame_s, json);
     if (sw)
-        sl_sweep_free_events(sw);
+        sl_sweep_release(sw);
     free(sw);
     free(opt.events);
     sl_metrics_free(&mt);

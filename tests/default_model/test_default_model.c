@@ -250,12 +250,47 @@ static double number_after(const char *text, const char *after, const char *key)
     return p ? strtod(p + strlen(key), NULL) : NAN;
 }
 
+/* Asserts that the sweep's JSON point at `on` holds the frame precision and
+ * recall, event F1 and event error rate of `seqlabel label --target speech
+ * --on-threshold ON --off-threshold OFF OPTIONS` on the mixture, scored by eval
+ * --hyp --events speech, to the last digit. */
+static void assert_point_equals_labels(const char *points, const char *on, const char *off,
+                                       const char *options, const char *tmp, int k)
+{
+    const char *cmd = getenv("SL_SEQLABEL");
+    char line[8192];
+    snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --target speech "
+             "--on-threshold %s --off-threshold %s %s -o '%s/t%d/' && '%s' eval --json --hyp "
+             "'%s/t%d' --events speech --model '%s' --manifest '%s/set.tsv'", cmd, samples_dir,
+             model_path, on, off, options, tmp, k, cmd, tmp, k, model_path, tmp);
+    char *labels = run(line);
+    char at[64];
+    snprintf(at, sizeof at, "{\"threshold\":%s,", on);
+    double p = number_after(points, at, "\"precision\":");
+    double r = number_after(points, at, "\"recall\":");
+    double lp = number_after(labels, "{\"name\":\"speech\"", "\"precision\":");
+    double lr = number_after(labels, "{\"name\":\"speech\"", "\"recall\":");
+    double ef = number_after(points, at, "\"event_f1\":");
+    double er = number_after(points, at, "\"event_error_rate\":");
+    double lef = number_after(labels, "{\"events\":", "\"f1\":");
+    double ler = number_after(labels, "{\"events\":", "\"error_rate\":");
+    printf("on %s off %s %s: sweep precision %.9g recall %.9g events %.9g %.9g, labels %.9g "
+           "%.9g events %.9g %.9g\n", on, off, options, p, r, ef, er, lp, lr, lef, ler);
+    assert_true(p > 0.5 && r > 0.5);
+    assert_true(p == lp && r == lr);
+    assert_true(ef > 0 && er > 0);
+    assert_true(ef == lef && er == ler);
+    free(labels);
+}
+
 /* eval --sweep speech against the labels of a VAD: `seqlabel label --target
  * speech` with both thresholds at t calls a frame speech when its probability
  * is at least t, so the sweep's precision and recall at t must be those of its
  * labels scored with eval --hyp, to the last digit, and with --events speech its
  * event F1 and error rate those of the labels' speech events; and eval --hyp of
- * the frames table the command writes sweeps to the model's very figures. */
+ * the frames table the command writes sweeps to the model's very figures. With
+ * decoder options the sweep's point t is label's with them, --on-threshold t and
+ * --off-threshold t - 0.2 (the options' gap). */
 static void test_sweep_equals_labels_at_threshold(void **state)
 {
     (void)state;
@@ -269,32 +304,20 @@ static void test_sweep_equals_labels_at_threshold(void **state)
     char *sweep = run(line);
     const char *points = strstr(sweep, "{\"sweep\":\"speech\"");
     assert_non_null(points);
-    const char *thresholds[2] = {"0.3", "0.7"};
-    for (int k = 0; k < 2; k++) {
-        snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --target speech "
-                 "--on-threshold %s --off-threshold %s -o '%s/t%d/' && '%s' eval --json --hyp "
-                 "'%s/t%d' --events speech --model '%s' --manifest '%s/set.tsv'", cmd,
-                 samples_dir, model_path,
-                 thresholds[k], thresholds[k], tmp, k, cmd, tmp, k, model_path, tmp);
-        char *labels = run(line);
-        char at[64];
-        snprintf(at, sizeof at, "{\"threshold\":%s,", thresholds[k]);
-        double p = number_after(points, at, "\"precision\":");
-        double r = number_after(points, at, "\"recall\":");
-        double lp = number_after(labels, "{\"name\":\"speech\"", "\"precision\":");
-        double lr = number_after(labels, "{\"name\":\"speech\"", "\"recall\":");
-        double ef = number_after(points, at, "\"event_f1\":");
-        double er = number_after(points, at, "\"event_error_rate\":");
-        double lef = number_after(labels, "{\"events\":", "\"f1\":");
-        double ler = number_after(labels, "{\"events\":", "\"error_rate\":");
-        printf("threshold %s: sweep precision %.9g recall %.9g events %.9g %.9g, labels %.9g "
-               "%.9g events %.9g %.9g\n", thresholds[k], p, r, ef, er, lp, lr, lef, ler);
-        assert_true(p > 0.5 && r > 0.5);
-        assert_true(p == lp && r == lr);
-        assert_true(ef > 0 && er > 0);
-        assert_true(ef == lef && er == ler);
-        free(labels);
-    }
+    assert_point_equals_labels(points, "0.3", "0.3", "", tmp, 0);
+    assert_point_equals_labels(points, "0.7", "0.7", "", tmp, 1);
+    /* the decoder's sweep: Viterbi, the gap, padding and a minimum duration */
+    const char *options = "--padding 0.1 --min-duration speech=0.3";
+    snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --events speech "
+             "--on-threshold 0.6 --off-threshold 0.4 %s --model '%s' --manifest '%s/set.tsv'",
+             cmd, options, model_path, tmp);
+    char *decoded = run(line);
+    const char *decoded_points = strstr(decoded, "{\"sweep\":\"speech\"");
+    assert_non_null(decoded_points);
+    assert_non_null(strstr(decoded_points, "{\"threshold\":0.3,\"off_threshold\":0.1,"));
+    assert_point_equals_labels(decoded_points, "0.3", "0.1", options, tmp, 2);
+    assert_point_equals_labels(decoded_points, "0.7", "0.5", options, tmp, 3);
+    free(decoded);
     /* the same sweep from the frames table `seqlabel label --format frames` wrote
      * (its probabilities, %.9g, are the labeler's floats), to the last digit */
     snprintf(line, sizeof line, "'%s' label -q '%s/mixture.wav' --model '%s' --format frames "

@@ -346,6 +346,12 @@ static void test_model_events(void **state)
              seqlabel, root, root);
     int rc = tt_run(cmd, &err);
     tt_expect_refusal("--smoothing with --hyp", rc, err, "--model", "decoded already");
+    /* a decoder's sweep labels its own class as the target */
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
+             "--no-cache --sweep speech --target music", seqlabel, root, root);
+    rc = tt_run(cmd, &err);
+    tt_expect_refusal("--sweep speech --target music", rc, err, "--sweep speech decodes speech",
+                      "--target's music");
 }
 
 int main(void)

@@ -320,7 +320,81 @@ static void test_sweep_events_by_hand(void **state)
     assert_non_null(strstr(text, "miss  event_f1 event_error_rate\n"));
     assert_non_null(strstr(text, "    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
                                  "    0.4000           1.5000\n"));
-    sl_sweep_free_events(s);
+    sl_sweep_release(s);
+    assert_null(s->events);
+    free(s);
+}
+
+/* A decoder's sweep by hand: argmax labels, the options' hysteresis gap of
+ * 0.15 and one frame of padding after speech (class 1), a collar of 1 frame for
+ * the events. Probabilities of class 1: .1 .6 .4 .3 .7 .2 .1 .97 .97 .1;
+ * references 0 1 1 1 1 0 0 1 1 0 (events [1,5) and [7,9)), frame 9 not scored.
+ * At 0.5 (off 0.35): on at 1, off at 3 (.3), on at 4, off at 5, on at 7, off at
+ * 9; padded, frames 1-5 and 7-9: 6 of 6 speech frames and 1 of 3 others (frame 5)
+ * called speech, so precision 6/7, recall 1, false alarms 1/3; events [1,6) and
+ * [7,10) both within the collar: F1 1, error rate 0. At 0.15 (off 0): on at 1 and
+ * never off: frames 5 and 6 false, precision 6/8; one event [1,10), its offset 5
+ * off [1,5)'s: F1 0, error rate (2 + 1) / 2. At 0.95 (off 0.8): frames 7-9:
+ * precision 1, recall 2/6; [7,10) matches, [1,5) is missed: F1 2/3, error 0.5. */
+static void test_sweep_decoded_by_hand(void **state)
+{
+    (void)state;
+    const int32_t ref[10] = {0, 1, 1, 1, 1, 0, 0, 1, 1, 0};
+    const int32_t scored[10] = {0, 1, 1, 1, 1, 0, 0, 1, 1, -1};
+    const double p1[10] = {0.1, 0.6, 0.4, 0.3, 0.7, 0.2, 0.1, 0.97, 0.97, 0.1};
+    float probs[20];
+    sl_sweep *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    s->target = 1;
+    for (int k = 0; k < 10; k++) {
+        probs[2 * k] = (float)(1 - p1[k]);
+        probs[2 * k + 1] = (float)p1[k];
+        if (scored[k] >= 0) /* what sl_eval_frames counts: the frames of the class and others */
+            sl_sweep_count(s, p1[k], scored[k] == 1);
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg); /* on 0.5, off 0.35: a gap of 0.15 */
+    cfg.smoothing = SL_SMOOTH_NONE;
+    cfg.pad_after_s = 0.01f;
+    char err[SL_ERR_LEN];
+    cfg.pad_after_s = -1;
+    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), -1);
+    assert_null(s->decoder);
+    cfg.pad_after_s = 0.01f;
+    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), 0);
+    sl_events like;
+    sl_events_init(&like, 2, 1, 5);
+    assert_int_equal(sl_sweep_init_events(s, &like), 0);
+    assert_int_equal(sl_sweep_add_decoded(s, scored, ref, probs, 2, 10), 0);
+    char json[8192];
+    int n = sl_sweep_format_json(s, "speech", json, sizeof json);
+    assert_true(n > 0 && n < (int)sizeof json);
+    assert_non_null(strstr(json, "{\"threshold\":0.5,\"off_threshold\":0.35,\"precision\":0.857142857,"
+                                 "\"recall\":1,\"f1\":0.923076923,\"false_alarm\":0.333333333,"
+                                 "\"miss\":0,\"event_f1\":1,\"event_error_rate\":0}"));
+    assert_non_null(strstr(json, "{\"threshold\":0.15,\"off_threshold\":0,\"precision\":0.75,"
+                                 "\"recall\":1,\"f1\":0.857142857,\"false_alarm\":0.666666667,"
+                                 "\"miss\":0,\"event_f1\":0,\"event_error_rate\":1.5}"));
+    assert_non_null(strstr(json, "{\"threshold\":0.95,\"off_threshold\":0.8,\"precision\":1,"
+                                 "\"recall\":0.333333333,\"f1\":0.5,\"false_alarm\":0,"
+                                 "\"miss\":0.666666667,\"event_f1\":0.666666667,"
+                                 "\"event_error_rate\":0.5}"));
+    /* the best of the table's points: F1 12/13 from 0.4 to 0.55 (at 0.35 frame 5's
+     * .2 holds speech on, and the padding takes frame 6 too), the lowest of them;
+     * false alarms and misses closest at 0.6 (on at 1, off at 2: recall 5/6, false
+     * alarms 1/3) and 0.65, the lower kept */
+    assert_non_null(strstr(json, "\"best_f1\":0.923076923,\"best_f1_threshold\":0.4,"
+                                 "\"equal_error_rate\":0.25,\"equal_error_threshold\":0.6,"));
+    char text[8192] = {0};
+    FILE *fp = fmemopen(text, sizeof text - 1, "w");
+    assert_non_null(fp);
+    sl_sweep_print(s, "speech", "", fp);
+    fclose(fp);
+    assert_non_null(strstr(text, "threshold off_threshold precision"));
+    assert_non_null(strstr(text, "    0.500         0.350    0.8571    1.0000    0.9231      0.3333"
+                                 "    0.0000    1.0000           0.0000\n"));
+    sl_sweep_release(s);
+    assert_null(s->decoder);
     assert_null(s->events);
     free(s);
 }
@@ -430,6 +504,7 @@ int main(void)
         cmocka_unit_test(test_other_rate),
         cmocka_unit_test(test_sweep_by_hand),
         cmocka_unit_test(test_sweep_events_by_hand),
+        cmocka_unit_test(test_sweep_decoded_by_hand),
         cmocka_unit_test(test_frames_table),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
