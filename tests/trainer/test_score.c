@@ -232,6 +232,26 @@ static void test_other_rate(void **state)
     tt_rmtree(dir);
 }
 
+/* Asserts that the sweep's JSON line holds each of `json` and its text table
+ * each of `text` (NULL-ended lists). */
+static void assert_sweep_says(const sl_sweep *s, const char *const *json, const char *const *text)
+{
+    char buf[8192];
+    int n = sl_sweep_format_json(s, "speech", buf, sizeof buf);
+    assert_true(n > 0 && n < (int)sizeof buf);
+    for (; *json; json++)
+        if (!strstr(buf, *json))
+            fail_msg("the JSON line lacks %s:\n%s", *json, buf);
+    memset(buf, 0, sizeof buf);
+    FILE *fp = fmemopen(buf, sizeof buf - 1, "w");
+    assert_non_null(fp);
+    sl_sweep_print(s, "speech", "", fp);
+    fclose(fp);
+    for (; *text; text++)
+        if (!strstr(buf, *text))
+            fail_msg("the table lacks %s:\n%s", *text, buf);
+}
+
 /* sl_sweep's figures on counts set by hand: 10 frames of the class (6 at
  * probability 0.9, 2 at 0.4, 2 at 0.1) and 10 others (5 at 0.05, 3 at 0.45,
  * 2 at 0.95). */
@@ -258,15 +278,16 @@ static void test_sweep_by_hand(void **state)
     sl_sweep_best(s, &best, &eer);
     assert_int_equal(best, 51);
     assert_int_equal(eer, 401);
-    char json[4096];
-    int n = sl_sweep_format_json(s, "speech", json, sizeof json);
-    assert_true(n > 0 && n < (int)sizeof json);
-    assert_non_null(strstr(json, "{\"sweep\":\"speech\",\"best_f1\":0.8,\"best_f1_threshold\":0.051,"
-                                 "\"equal_error_rate\":0.45,\"equal_error_threshold\":0.401,"
-                                 "\"points\":[{\"threshold\":0.05,\"precision\":0.5,\"recall\":1,"));
-    assert_non_null(strstr(json, "{\"threshold\":0.5,\"precision\":0.75,\"recall\":0.6,"));
-    assert_non_null(strstr(json, "{\"threshold\":0.95,\"precision\":0,\"recall\":0,\"f1\":0,"
-                                 "\"false_alarm\":0.2,\"miss\":1}]}\n"));
+    const char *json[] = {
+        "{\"sweep\":\"speech\",\"best_f1\":0.8,\"best_f1_threshold\":0.051,"
+        "\"equal_error_rate\":0.45,\"equal_error_threshold\":0.401,"
+        "\"points\":[{\"threshold\":0.05,\"precision\":0.5,\"recall\":1,",
+        "{\"threshold\":0.5,\"precision\":0.75,\"recall\":0.6,",
+        "{\"threshold\":0.95,\"precision\":0,\"recall\":0,\"f1\":0,"
+        "\"false_alarm\":0.2,\"miss\":1}]}\n",
+        NULL};
+    const char *text[] = {"best f1 0.8000 at threshold 0.051\n", NULL};
+    assert_sweep_says(s, json, text);
     free(s);
 }
 
@@ -306,20 +327,15 @@ static void test_sweep_events_by_hand(void **state)
         assert_true(fabs(f.event_error_rate - want[k].error_rate) < 1e-12);
     }
     assert_false(s->events[0].scored[0]); /* the class alone */
-    char json[8192];
-    int n = sl_sweep_format_json(s, "speech", json, sizeof json);
-    assert_true(n > 0 && n < (int)sizeof json);
-    assert_non_null(strstr(json, "{\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
-                                 "\"false_alarm\":0,\"miss\":0,\"event_f1\":0.4,"
-                                 "\"event_error_rate\":1.5}"));
-    char text[8192] = {0};
-    FILE *fp = fmemopen(text, sizeof text - 1, "w");
-    assert_non_null(fp);
-    sl_sweep_print(s, "speech", "", fp);
-    fclose(fp);
-    assert_non_null(strstr(text, "miss  event_f1 event_error_rate\n"));
-    assert_non_null(strstr(text, "    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
-                                 "    0.4000           1.5000\n"));
+    const char *json[] = {"{\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
+                          "\"false_alarm\":0,\"miss\":0,\"event_f1\":0.4,"
+                          "\"event_error_rate\":1.5}",
+                          NULL};
+    const char *text[] = {"miss  event_f1 event_error_rate\n",
+                          "    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
+                          "    0.4000           1.5000\n",
+                          NULL};
+    assert_sweep_says(s, json, text);
     sl_sweep_release(s);
     assert_null(s->events);
     free(s);
@@ -366,33 +382,28 @@ static void test_sweep_decoded_by_hand(void **state)
     sl_events_init(&like, 2, 1, 5);
     assert_int_equal(sl_sweep_init_events(s, &like), 0);
     assert_int_equal(sl_sweep_add_decoded(s, scored, ref, probs, 2, 10), 0);
-    char json[8192];
-    int n = sl_sweep_format_json(s, "speech", json, sizeof json);
-    assert_true(n > 0 && n < (int)sizeof json);
-    assert_non_null(strstr(json, "{\"threshold\":0.5,\"off_threshold\":0.35,\"precision\":0.857142857,"
-                                 "\"recall\":1,\"f1\":0.923076923,\"false_alarm\":0.333333333,"
-                                 "\"miss\":0,\"event_f1\":1,\"event_error_rate\":0}"));
-    assert_non_null(strstr(json, "{\"threshold\":0.15,\"off_threshold\":0,\"precision\":0.75,"
-                                 "\"recall\":1,\"f1\":0.857142857,\"false_alarm\":0.666666667,"
-                                 "\"miss\":0,\"event_f1\":0,\"event_error_rate\":1.5}"));
-    assert_non_null(strstr(json, "{\"threshold\":0.95,\"off_threshold\":0.8,\"precision\":1,"
-                                 "\"recall\":0.333333333,\"f1\":0.5,\"false_alarm\":0,"
-                                 "\"miss\":0.666666667,\"event_f1\":0.666666667,"
-                                 "\"event_error_rate\":0.5}"));
     /* the best of the table's points: F1 12/13 from 0.4 to 0.55 (at 0.35 frame 5's
      * .2 holds speech on, and the padding takes frame 6 too), the lowest of them;
      * false alarms and misses closest at 0.6 (on at 1, off at 2: recall 5/6, false
      * alarms 1/3) and 0.65, the lower kept */
-    assert_non_null(strstr(json, "\"best_f1\":0.923076923,\"best_f1_threshold\":0.4,"
-                                 "\"equal_error_rate\":0.25,\"equal_error_threshold\":0.6,"));
-    char text[8192] = {0};
-    FILE *fp = fmemopen(text, sizeof text - 1, "w");
-    assert_non_null(fp);
-    sl_sweep_print(s, "speech", "", fp);
-    fclose(fp);
-    assert_non_null(strstr(text, "threshold off_threshold precision"));
-    assert_non_null(strstr(text, "    0.500         0.350    0.8571    1.0000    0.9231      0.3333"
-                                 "    0.0000    1.0000           0.0000\n"));
+    const char *json[] = {
+        "{\"threshold\":0.5,\"off_threshold\":0.35,\"precision\":0.857142857,\"recall\":1,"
+        "\"f1\":0.923076923,\"false_alarm\":0.333333333,\"miss\":0,\"event_f1\":1,"
+        "\"event_error_rate\":0}",
+        "{\"threshold\":0.15,\"off_threshold\":0,\"precision\":0.75,\"recall\":1,"
+        "\"f1\":0.857142857,\"false_alarm\":0.666666667,\"miss\":0,\"event_f1\":0,"
+        "\"event_error_rate\":1.5}",
+        "{\"threshold\":0.95,\"off_threshold\":0.8,\"precision\":1,\"recall\":0.333333333,"
+        "\"f1\":0.5,\"false_alarm\":0,\"miss\":0.666666667,\"event_f1\":0.666666667,"
+        "\"event_error_rate\":0.5}",
+        "\"best_f1\":0.923076923,\"best_f1_threshold\":0.4,\"equal_error_rate\":0.25,"
+        "\"equal_error_threshold\":0.6,",
+        NULL};
+    const char *text[] = {"threshold off_threshold precision",
+                          "    0.500         0.350    0.8571    1.0000    0.9231      0.3333"
+                          "    0.0000    1.0000           0.0000\n",
+                          NULL};
+    assert_sweep_says(s, json, text);
     sl_sweep_release(s);
     assert_null(s->decoder);
     assert_null(s->events);
