@@ -382,9 +382,12 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
         if (rc == 0 && dec && sl_decode_all(dec, fprobs, n, c->n_classes, pred))
             rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
-        if (rc == 0 && sweep && (sweep->decoder ? sl_sweep_add_decoded(sweep, scored, f->labels,
-                                                                       fprobs, c->n_classes, n)
-                                 : add_sweep_events(sweep, f->labels, fprobs, n, c->n_classes)))
+        /* the sweep's own labels: the decoder's at each threshold, or the runs over it */
+        if (rc == 0 && sweep && sweep->decoder &&
+            sl_sweep_add_decoded(sweep, scored, f->labels, fprobs, c->n_classes, n))
+            rc = sl_fail(err, errlen, "out of memory");
+        if (rc == 0 && sweep && sweep->events && !sweep->decoder &&
+            add_sweep_events(sweep, f->labels, fprobs, n, c->n_classes))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && dec) { /* the decoder's labels counted instead of the argmax */
             memset(file.confusion, 0, (size_t)c->n_classes * c->n_classes * sizeof *file.confusion);

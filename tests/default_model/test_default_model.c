@@ -306,6 +306,18 @@ static void test_sweep_equals_labels_at_threshold(void **state)
     assert_non_null(points);
     assert_point_equals_labels(points, "0.3", "0.3", "", tmp, 0);
     assert_point_equals_labels(points, "0.7", "0.7", "", tmp, 1);
+    /* without --events the same frame figures, the events' fields left out (NaN: absent) */
+    snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --model '%s' "
+             "--manifest '%s/set.tsv'", cmd, model_path, tmp);
+    char *plain = run(line);
+    const char *plain_points = strstr(plain, "{\"sweep\":\"speech\"");
+    assert_non_null(plain_points);
+    assert_null(strstr(plain_points, "event_f1"));
+    assert_true(number_after(plain_points, "{\"threshold\":0.5,", "\"f1\":") ==
+                number_after(points, "{\"threshold\":0.5,", "\"f1\":"));
+    assert_true(number_after(plain_points, "\"best_f1\":", "") ==
+                number_after(points, "\"best_f1\":", ""));
+    free(plain);
     /* the decoder's sweep: Viterbi, the gap, padding and a minimum duration */
     const char *options = "--padding 0.1 --min-duration speech=0.3";
     snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --events speech "
