@@ -75,7 +75,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         static const float probs[SL_MAX_CLASSES];
         char line[1024];
         sl_label_writer_init(&w, SL_FORMAT_JSONL, default_model(), NULL);
-        w.utc_origin_us = origin ? origin : 1;
+        w.utc_origin_us = origin;
+        w.has_utc_origin = 1;
         sl_label_format_frame(&w, line, sizeof line, (int64_t)size << 32, 0, 0.5f, probs);
     }
     free(spec);

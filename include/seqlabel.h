@@ -654,10 +654,12 @@ typedef struct {
     int channel;            /* the channel labelled (1-based; sl_audio_options.channel):
                                RTTM's channel column (0: 1) and the summary's
                                "channel"; 0 after sl_label_writer_init */
-    int64_t utc_origin_us;  /* when frame 0 began, in microseconds since the Unix
-                               epoch: JSON Lines and the summary then give times as
-                               UTC too ("utc"; "start_utc", "end_utc"), ISO 8601;
-                               0 after sl_label_writer_init: they do not */
+    int has_utc_origin;     /* 1: utc_origin_us says when frame 0 began, and JSON
+                               Lines and the summary give times as UTC too ("utc";
+                               "start_utc", "end_utc"), ISO 8601; 0 after
+                               sl_label_writer_init: they do not */
+    int64_t utc_origin_us;  /* that moment, in microseconds since the Unix epoch
+                               (0 is 1970-01-01T00:00:00Z, negative before it) */
 } sl_label_writer;
 
 /* A moment for sl_label_writer.utc_origin_us, in microseconds since the Unix

@@ -92,7 +92,7 @@ static double frame_time(const sl_label_writer *w, int64_t frame)
 /* With a UTC origin: `,"key":"2026-12-05T10:00:00.070000Z"`, frame's start. */
 static void put_utc(sl_text *t, const sl_label_writer *w, const char *key, int64_t frame)
 {
-    if (!w->utc_origin_us)
+    if (!w->has_utc_origin)
         return;
     /* frame * hop / rate seconds, exact to the microsecond and without overflow
      * for any stream: whole seconds of rate frames, then the rest */

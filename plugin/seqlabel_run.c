@@ -212,6 +212,7 @@ gst_seqlabel_open (GstSeqLabel * self)
       goto out;
     }
     self->utc_now = strcmp (p.time_origin, "now") == 0;
+    writer.has_utc_origin = !self->utc_now;     /* now: when the run starts */
     if (!self->utc_now && sl_parse_utc (p.time_origin, &writer.utc_origin_us) != 0) {
       GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
           ("seqlabel: time-origin \"%s\" is %s", p.time_origin, SL_UTC_FORMS), (NULL));
@@ -651,9 +652,11 @@ start_run (GstSeqLabel * self, GstClockTime ts)
       (guint64) self->hop * GST_SECOND) : 0;
   self->run_samples = 0;
   self->run_started = TRUE;
-  if (self->utc_now && self->writer.utc_origin_us == 0)        /* stream time 0, now */
+  if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
     self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
         G_USEC_PER_SEC / self->rate;
+    self->writer.has_utc_origin = 1;
+  }
   GST_DEBUG_OBJECT (self, "run starts at %" GST_TIME_FORMAT ", stream frame %"
       G_GINT64_FORMAT, GST_TIME_ARGS (ts), self->frame_offset);
   /* lets a sink on the labels pad preroll before the first label exists */

@@ -236,8 +236,8 @@ typedef struct {
     sl_label_format format;
     int segments, quiet, jobs;
     /* --time-origin now or file: each input's own opening or recording */
-    enum { ORIGIN_GIVEN, ORIGIN_NOW, ORIGIN_FILE } utc_from;
-    int64_t utc_origin_us; /* --time-origin otherwise (0: none) */
+    enum { ORIGIN_NONE, ORIGIN_GIVEN, ORIGIN_NOW, ORIGIN_FILE } utc_from;
+    int64_t utc_origin_us; /* --time-origin's moment (ORIGIN_GIVEN) */
     sl_labeler_config cfg; /* its decoder is `decoder`'s, once the model is known */
     cli_decoder decoder;
     sl_audio_options audio;
@@ -449,6 +449,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     t.w.channel = a->audio.channel;
     const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
     t.w.jsonl_segments = a->segments;
+    t.w.has_utc_origin = a->utc_from != ORIGIN_NONE;
     t.w.utc_origin_us = a->utc_from == ORIGIN_FILE ? recorded_us : a->utc_origin_us;
     if (a->utc_from == ORIGIN_NOW) {
         struct timespec now;
@@ -890,7 +891,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     a.cfg.decoder = a.decoder.cfg;
     if (!rc && a.skip && a.only)
         rc = cli_error("--skip and --only: one or the other");
-    if (!rc && (a.utc_from != ORIGIN_GIVEN || a.utc_origin_us) && !sl_label_format_has_utc(a.format))
+    if (!rc && a.utc_from != ORIGIN_NONE && !sl_label_format_has_utc(a.format))
         rc = cli_error("--time-origin: %s has no place for UTC times (jsonl and summary have)",
                        sl_label_format_name(a.format));
     if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */

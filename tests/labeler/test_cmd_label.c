@@ -1026,8 +1026,8 @@ static void test_skip_and_only(void **state)
 /* --time-origin: every segment's start_utc (read back with strptime and timegm)
  * is the origin plus its start, the first one hand-written; the origin's
  * forms agree; `now` lies between the clock read before and after the run;
- * the summary's start_utc is the origin; bad moments and formats with no place
- * for UTC times are refused. */
+ * the summary's start_utc is the origin, the epoch's (@0) too; bad moments and
+ * formats with no place for UTC times are refused. */
 static void test_time_origin(void **state)
 {
     (void)state;
@@ -1059,6 +1059,14 @@ static void test_time_origin(void **state)
     text = slurp("tz.json");
     assert_non_null(strstr(text, ",\"start_utc\":\"2026-12-05T10:00:00.000000Z\",\"classes\":"));
     free(text);
+    /* the epoch is a moment like any other */
+    assert_int_equal(run_label("in.wav --model m.slm --format summary --time-origin @0 -o 0.json"),
+                     0);
+    text = slurp("0.json");
+    assert_non_null(strstr(text, ",\"start_utc\":\"1970-01-01T00:00:00.000000Z\",\"classes\":"));
+    free(text);
+    expect_error("in.wav --model m.slm --time-origin @0", 2,
+                 "--time-origin: audacity has no place for UTC times");
     expect_error("in.wav --model m.slm --format jsonl --time-origin 2026-12-05T10:00:00", 2,
                  "--time-origin: '2026-12-05T10:00:00' is not a moment: @SECONDS since 1970, or "
                  "ISO 8601 with its zone");

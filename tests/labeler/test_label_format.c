@@ -143,6 +143,9 @@ static void test_jsonl_utc(void **state)
     w.utc_origin_us = 1798761599LL * 1000000 + 250;
     char buf[512];
     sl_label_format_frame(&w, buf, sizeof buf, 7, 0, 0.125f, probs);
+    assert_null(strstr(buf, "utc")); /* an origin not given: no UTC */
+    w.has_utc_origin = 1;
+    sl_label_format_frame(&w, buf, sizeof buf, 7, 0, 0.125f, probs);
     assert_string_equal(buf, "{\"frame\":7,\"time\":0.070000,\"utc\":\"2026-12-31T23:59:59.070250Z\","
                              "\"label\":\"silence\",\"confidence\":0.125,\"probs\":{\"silence\":0.125,"
                              "\"speech\":0.75,\"say \\\"hi\\\"\\\\\":0.125}}\n");
@@ -156,7 +159,12 @@ static void test_jsonl_utc(void **state)
     sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
     assert_non_null(strstr(buf, "\"start_utc\":\"1969-12-31T23:59:58.500000Z\","
                                 "\"end_utc\":\"1969-12-31T23:59:59.500000Z\""));
+    w.utc_origin_us = 0; /* the epoch itself is a moment too */
+    sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
+    assert_non_null(strstr(buf, "\"start_utc\":\"1970-01-01T00:00:00.000000Z\","
+                                "\"end_utc\":\"1970-01-01T00:00:01.000000Z\""));
     writer(&w, SL_FORMAT_SUMMARY);
+    w.has_utc_origin = 1;
     w.utc_origin_us = 1796464800LL * 1000000; /* 2026-12-05T10:00:00Z */
     const sl_frame_segment seg = {0, 50, 1};
     sl_label_format_summary(&w, buf, sizeof buf, &seg, 1, 50);
