@@ -97,12 +97,12 @@ static void usage(FILE *fp)
         "  --only LIST             segment formats: only segments of these classes (e.g.\n"
         "                          --target speech --only speech: a VAD's segments)\n"
         "  --cut OUT               with --target: write the target class's audio of the\n"
-        "                          input (a file, or '-') to OUT, the rest dropped (the\n"
-        "                          element's gate=drop), at the input's rate and\n"
-        "                          channels, in the container OUT's extension names (.wav\n"
-        "                          .flac .ogg ...; else the input's). A directory\n"
-        "                          (several inputs): each input's cut under its own name\n"
-        "                          ('-': stdin.wav)\n"
+        "                          input (a file, or '-' with the labels in -o FILE) to\n"
+        "                          OUT, the rest dropped (the element's gate=drop), at\n"
+        "                          the input's rate and channels, in the container OUT's\n"
+        "                          extension names (.wav .flac .ogg ...; else the\n"
+        "                          input's). A directory (several inputs): each input's\n"
+        "                          cut under its own name ('-': stdin.wav)\n"
         "  --cut-silence           with --cut: the rest kept as silence (gate=silence)\n"
         "  --split DIR             with --target: each segment of the target class as a\n"
         "                          file of its own, DIR/NAME-0001_START-END.EXT (NAME and\n"
@@ -693,6 +693,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--cut-silence needs --cut OUT"), -1;
     if (a->cut_path && !a->decoder.target)
         return cli_error("--cut needs --target CLASS, the class whose audio is kept"), -1;
+    /* audio and label text on one stream would make both unreadable */
+    if (a->cut_path && !strcmp(a->cut_path, "-") && (!a->out_path || !strcmp(a->out_path, "-")))
+        return cli_error("--cut -: the labels go to standard output too: give them a file "
+                         "(-o FILE, or -o /dev/null to keep none)"), -1;
     if (a->split_dir && !a->decoder.target)
         return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
     if (a->split_max > 0 && !a->split_dir)

@@ -2021,6 +2021,16 @@ static void test_bad_inputs(void **state)
                  "several inputs need --cut DIR");
     expect_error("nan.wav --model m.slm --target speech --cut c.wav -o nan.txt", 1, "nan.wav");
     assert_false(exists("c.wav"));
+    /* the cut on standard output: the labels must go elsewhere, and then the
+     * audio there is the cut into a file, byte for byte */
+    expect_error("in.wav --model m.slm --target speech --cut -", 2,
+                 "--cut -: the labels go to standard output too");
+    expect_error("in.wav --model m.slm --target speech --cut - -o -", 2, "-o /dev/null");
+    assert_int_equal(run_label("in.wav --model m.slm --target speech --cut - -o piped.txt "
+                               "> piped.wav"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --target speech --cut filed.wav "
+                               "-o filed.txt"), 0);
+    sh("cmp piped.wav filed.wav && cmp piped.txt filed.txt && test -s piped.wav");
     /* An output that is the input itself is refused (the rename would replace
      * the audio), also when the input comes on standard input. */
     sh("cp in.wav self.wav");
