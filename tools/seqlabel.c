@@ -1,5 +1,6 @@
 /* `seqlabel`: the command-line front-end. Each subcommand lives in its own
  * cmd_*.c file; this file only dispatches. */
+#include <errno.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -29,6 +30,18 @@ static void usage(FILE *fp)
                 "  --help      this text\n  --version   print the version\n");
 }
 
+/* What a command that succeeded printed must have arrived: `eval --json > f` on a
+ * full disk is a failure, not a silent success (a command that failed has said
+ * why). rc, or 1 when standard output failed. */
+static int stdout_written(int rc)
+{
+    errno = 0;
+    if (rc != 0 || (fflush(stdout) == 0 && !ferror(stdout)))
+        return rc;
+    cli_error("standard output: write failed%s%s", errno ? ": " : "", errno ? strerror(errno) : "");
+    return 1;
+}
+
 int main(int argc, char **argv)
 {
     if (argc < 2) {
@@ -37,15 +50,15 @@ int main(int argc, char **argv)
     }
     if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
         usage(stdout);
-        return 0;
+        return stdout_written(0);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("seqlabel %s\n", SL_VERSION_STRING);
-        return 0;
+        return stdout_written(0);
     }
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
-            return commands[i].fn(argc - 1, argv + 1);
+            return stdout_written(commands[i].fn(argc - 1, argv + 1));
     cli_error("unknown command '%s' (see seqlabel --help)", argv[1]);
     return 2;
 }

@@ -4,7 +4,8 @@
 # test_model_file.c), its latency (by hand, docs/labeling.md: 200-sample windows
 # every 80 samples at 8 kHz, core 16-4-2 = 10 frames, lookahead 2:
 # 200-80 + (10-1+2)*80 = 1000 samples with argmax, and 5*80 more for the default
-# decoder's Viterbi lag), and refuses a corrupt file with a message naming it.
+# decoder's Viterbi lag), and refuses a corrupt file with a message naming it, and
+# a full disk under its output.
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 out=$("$SL_SEQLABEL" info "$SL_FIXTURES/model/tiny.slm") || fail "info exited $?"
@@ -23,4 +24,11 @@ err=$("$SL_SEQLABEL" info "$tmp" 2>&1) && fail "a truncated file was accepted"
 printf '%s\n' "$err" | grep -qF "$tmp" || fail "message '$err' does not name the file"
 rm -f "$tmp"
 "$SL_SEQLABEL" info 2>/dev/null && fail "no argument accepted"
+# what it prints must arrive: a full disk (/dev/full) is a failure, said
+if [ -w /dev/full ]; then
+    err=$("$SL_SEQLABEL" info "$SL_FIXTURES/model/tiny.slm" 2>&1 >/dev/full) && fail "a full disk went unnoticed"
+    printf '%s\n' "$err" | grep -qF "standard output: write failed" || fail "message '$err' on a full disk"
+else
+    fail "/dev/full is missing: the full-disk case cannot run"
+fi
 echo "ok"
