@@ -9,13 +9,14 @@
 static void usage(FILE *fp)
 {
     fprintf(fp,
-            "usage: seqlabel average -o OUT MODEL MODEL...\n\n"
+            "usage: seqlabel average -o OUT MODEL...\n\n"
             "Writes the model whose every weight is the mean of the MODELs' (checkpoint\n"
             "averaging, a 'model soup'). Meant for models with one training history: the\n"
             "stages of one run, or fine-tunings (seqlabel train --init) of one model; the\n"
             "average of unrelated models is a poor model. Shape, features, normalisation,\n"
             "classes and streaming window must be identical. Evaluate the result (seqlabel\n"
-            "eval) before using it. OUT is written under a temporary name, then renamed.\n");
+            "eval) before using it. One MODEL is written out as it is. OUT is written\n"
+            "under a temporary name, then renamed.\n");
 }
 
 int sl_cmd_average(int argc, char **argv)
