@@ -38,6 +38,14 @@ size_t sl_manifest_root_len(const char *manifest_path);
  * path itself when it lies elsewhere: what names an entry however the manifest
  * was named (data/set.tsv or /home/u/data/set.tsv). */
 const char *sl_manifest_below_root(const char *manifest_path, size_t root_len, const char *path);
+/* sl_rttm_read and sl_manifest_entry_segments, but with by_id an RTTM file's lines
+ * are file_id's by their id alone: one RTTM file for a set of several files (`seqlabel
+ * eval --hyp x.rttm`), where a file it never names has no segments (a VAD's leaves
+ * out the files where it found nothing) and lines under another id are never its. */
+int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class, int by_id,
+                    sl_label_segment **segs, int *n, char *err, size_t errlen);
+int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
+                                  sl_label_segment **segs, int *n, char *err, size_t errlen);
 /* qsort order of segments: by start, then end, then line. */
 int sl_segment_cmp(const void *a, const void *b);
 

@@ -511,6 +511,12 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen)
 {
+    return sl_manifest_entry_segments_ex(e, 0, segs, n, err, errlen);
+}
+
+int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
+                                  sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
     /* x.TextGrid or x.TextGrid#TIER; x.rttm or x.rttm#CLASS */
     const char *hash = strrchr(e->labels, '#');
     size_t plen = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
@@ -524,7 +530,8 @@ int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **se
         }
         int rc = !path || (rttm && !stem) ? sl_fail(err, errlen, "out of memory")
                  : textgrid ? sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen)
-                            : sl_rttm_read(path, stem, hash ? hash + 1 : NULL, segs, n, err, errlen);
+                            : sl_rttm_read_ex(path, stem, hash ? hash + 1 : NULL, by_id, segs, n,
+                                              err, errlen);
         free(path);
         free(stem);
         return rc;

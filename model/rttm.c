@@ -78,19 +78,25 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
 int sl_rttm_read(const char *path, const char *file_id, const char *as_class,
                  sl_label_segment **segs, int *n, char *err, size_t errlen)
 {
+    return sl_rttm_read_ex(path, file_id, as_class, 0, segs, n, err, errlen);
+}
+
+int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class, int by_id,
+                    sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
     *segs = NULL;
     *n = 0;
     unsigned char *mine = NULL;
     int many = 0, rc = read_turns(path, file_id, as_class, segs, n, &mine, &many, err, errlen);
     /* the audio's turns; one file's turns under another id (a renamed
-     * recording) are its too */
+     * recording) are its too, unless lines go by id alone */
     int kept = 0;
     for (int i = 0; i < *n; i++)
         kept += mine[i];
-    if (rc == 0 && kept == 0 && *n > 0 && many)
+    if (rc == 0 && kept == 0 && *n > 0 && many && !by_id)
         rc = sl_fail(err, errlen, "%s: no SPEAKER line of file '%s' among the files it holds",
                      path, file_id);
-    if (rc == 0 && kept < *n && kept > 0) {
+    if (rc == 0 && kept < *n && (kept > 0 || by_id)) {
         int out = 0;
         for (int i = 0; i < *n; i++) {
             if (mine[i])

@@ -177,12 +177,14 @@ static int read_frames_table(const char *path, const char *const *classes, int n
 /* Entry e's hypothesis frame by frame into got (and, with a sweep, the
  * probabilities of its class into prob): a frames table's columns, or a label
  * file's segments by the frame rule (a sweep refused: they hold no
- * probabilities). 0, or -1 (said). */
-static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, double duration,
-                             int hop, int rate, const char *const *classes, int n_classes,
-                             const sl_sweep *sweep, int32_t *got, double *prob, int64_t n,
-                             char *err, size_t errlen)
+ * probabilities); by_id: an RTTM file's lines are e's by their file id alone.
+ * 0, or -1 (said); *labelled: whether anything of it was labelled. */
+static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_id,
+                             double duration, int hop, int rate, const char *const *classes,
+                             int n_classes, const sl_sweep *sweep, int32_t *got, double *prob,
+                             int64_t n, int *labelled, char *err, size_t errlen)
 {
+    *labelled = 1;
     if (is_frames_table(hyp_path))
         return read_frames_table(hyp_path, classes, n_classes, sweep ? sweep->target : 0, hop,
                                  rate, n, got, prob, err, errlen);
@@ -194,11 +196,12 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, double 
     sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
     sl_label_segment *hs = NULL;
     int nh = 0;
-    int rc = sl_manifest_entry_segments(&he, &hs, &nh, err, errlen) == 0 &&
+    int rc = sl_manifest_entry_segments_ex(&he, by_id, &hs, &nh, err, errlen) == 0 &&
                      sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate,
                                            classes, n_classes, got, n, err, errlen) == 0
                  ? 0
                  : -1;
+    *labelled = nh > 0;
     sl_label_segments_free(hs, nh);
     return rc;
 }
@@ -234,12 +237,13 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
 }
 
 /* Entry e's frames into mt, and with opt->events its events into events alone
- * and into opt->events. */
+ * and into opt->events; *labelled as hypothesis_frames says it. by_id: hyp is one
+ * file for several entries (an RTTM file's lines theirs by file id). */
 static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
-                       const char *hyp, int hyp_is_dir,
+                       const char *hyp, int hyp_is_dir, int by_id,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
-                       const sl_eval_options *opt, sl_metrics *mt, sl_events *events, char *err,
-                       size_t errlen)
+                       const sl_eval_options *opt, sl_metrics *mt, sl_events *events,
+                       int *labelled, char *err, size_t errlen)
 {
     const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
     int64_t n = 0;
@@ -258,8 +262,8 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     } else if (sl_manifest_entry_segments(e, &rs, &nr, err, errlen) == 0 &&
                sl_segments_to_frames(rs, nr, e->labels, e->audio, duration, hop, rate, classes,
                                      n_classes, ref, n, err, errlen) == 0 &&
-               hypothesis_frames(e, hyp_path, duration, hop, rate, classes, n_classes, opt->sweep,
-                                 got, prob, n, err, errlen) == 0) {
+               hypothesis_frames(e, hyp_path, by_id, duration, hop, rate, classes, n_classes,
+                                 opt->sweep, got, prob, n, labelled, err, errlen) == 0) {
         rc = 0;
         if (events) { /* on the references before the collar; a gap is gap_class */
             int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
@@ -335,6 +339,12 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
     sl_events *file_events = opt->events ? malloc(sizeof *file_events) : NULL; /* each entry's */
     int rc = opt->events && !file_events ? sl_fail(err, errlen, "out of memory") : 0, scored = 0;
+    /* one file for several entries: an RTTM file's lines go by file id alone, and a
+     * file it never names has none (a VAD's leaves out the files without speech) */
+    int entries = 0, labelled_any = 0;
+    for (int i = 0; i < man.n; i++)
+        entries += (mask & SL_SPLIT_BIT(man.entries[i].split)) != 0;
+    const int by_id = !hyp_is_dir && entries > 1;
     int64_t frames = 0;
     for (int i = 0; i < man.n && rc == 0; i++) {
         const sl_manifest_entry *e = &man.entries[i];
@@ -342,11 +352,13 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
             continue;
         scored++;
         sl_metrics_reset(&file);
-        if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, classes, n_classes, &fc, opt,
-                        &file, file_events, err, errlen)) {
+        int labelled = 0;
+        if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, by_id, classes, n_classes, &fc,
+                        opt, &file, file_events, &labelled, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
+        labelled_any |= labelled;
         sl_metrics_add(mt, &file);
         frames += file.frames;
         if (opt->on_file) {
@@ -359,6 +371,9 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     }
     if (rc == 0 && scored == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
+    if (rc == 0 && by_id && !labelled_any)
+        rc = sl_fail(err, errlen, "%s: labels none of the set's files (an RTTM line's file "
+                     "id is its audio's name without folder and extension)", hyp);
     if (rc == 0 && frames == 0)
         rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
                      manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");

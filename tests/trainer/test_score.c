@@ -187,6 +187,23 @@ static void test_rttm(void **state)
     snprintf(path, sizeof path, "%s#speech", tt_path(dir, "h.rttm"));
     const int64_t all_speech[9] = {196, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", path, 0, -1, all_speech, err, sizeof err), 0);
+    /* A VAD's one file for the set leaves out a file where it found no speech:
+     * with the class of uncovered time (silence) that file is all of it; without
+     * one it is uncovered time, an error. Its lines go by file id alone: b's are
+     * not a's, though they are the only ones. */
+    tt_write_text(tt_path(dir, "vad.rttm"), "SPEAKER b 1 0.600 0.400 <NA> <NA> speech <NA> <NA>\n");
+    const int64_t b_speech[9] = {38, 0, 98 + 60, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "vad.rttm"), 0, 2, b_speech, err,
+                           sizeof err), 0);
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "vad.rttm"), 0, -1, b_speech, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "vad.rttm: no label at 0.005 s of"));
+    assert_non_null(strstr(err, "a.wav"));
+    /* one that names none of the set's files is refused, gap class or not */
+    tt_write_text(tt_path(dir, "other.rttm"), "SPEAKER c 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "other.rttm"), 0, 2, b_speech, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "other.rttm: labels none of the set's files"));
     tt_rmtree(dir);
 }
 
