@@ -608,6 +608,20 @@ gst_seqlabel_stop (GstBaseTransform * trans)
   return TRUE;
 }
 
+static GstStateChangeReturn
+gst_seqlabel_change_state (GstElement * element, GstStateChange transition)
+{
+  GstStateChangeReturn ret =
+      GST_ELEMENT_CLASS (gst_seqlabel_parent_class)->change_state (element, transition);
+
+  /* a sink on the labels pad prerolls again on pause, and the labels of the
+   * audio that prerolls the audio sink may be a second away: without a gap now
+   * the pipeline would never reach PAUSED */
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED && ret != GST_STATE_CHANGE_FAILURE)
+    gst_seqlabel_labelpad_preroll_again (GST_SEQLABEL (element));
+  return ret;
+}
+
 static GstFlowReturn
 gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
@@ -691,6 +705,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   g_cond_init (&self->lq_cond);
   g_queue_init (&self->lq);
   self->lq_flushing = TRUE;
+  self->lq_position = GST_CLOCK_TIME_NONE;
 
   /* in place, never passthrough: the samples stay, but metas are added */
   gst_base_transform_set_in_place (GST_BASE_TRANSFORM (self), TRUE);
@@ -847,6 +862,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       "seqlabel developers");
 
   element_class->request_new_pad = gst_seqlabel_request_new_pad;
+  element_class->change_state = gst_seqlabel_change_state;
   element_class->release_pad = gst_seqlabel_release_pad;
 
   trans_class->start = gst_seqlabel_start;

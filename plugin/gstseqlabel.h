@@ -157,6 +157,8 @@ struct _GstSeqLabel {
   GQueue lq;                /* GstBuffer / serialized GstEvent */
   gboolean lq_flushing;
   GstFlowReturn lq_flow;    /* a fatal flow downstream of the labels pad */
+  GstClockTime lq_position; /* the end of the latest buffer or gap queued: where the
+                               labels sink prerolls again after a pause */
 };
 
 /* seqlabel_run.c: the library inside the element */
@@ -188,6 +190,9 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
+/* PLAYING -> PAUSED: the labels sink must preroll again, on a gap where the
+ * labels stand, for the pipeline to reach PAUSED (labels may be a second away). */
+void gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self);
 /* label-format=textgrid or summary: the document of the segments so far (at EOS). */
 void gst_seqlabel_labelpad_document (GstSeqLabel * self);
 

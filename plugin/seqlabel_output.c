@@ -116,6 +116,12 @@ labelq_enqueue (GstSeqLabel * self, GstMiniObject * item)
     gst_mini_object_unref (item);
     return;
   }
+  if (GST_IS_BUFFER (item) && GST_BUFFER_PTS_IS_VALID (GST_BUFFER (item)))
+    self->lq_position = GST_BUFFER_PTS (GST_BUFFER (item)) +
+        (GST_BUFFER_DURATION_IS_VALID (GST_BUFFER (item)) ?
+        GST_BUFFER_DURATION (GST_BUFFER (item)) : 0);
+  else if (GST_IS_EVENT (item) && GST_EVENT_TYPE (GST_EVENT (item)) == GST_EVENT_GAP)
+    gst_event_parse_gap (GST_EVENT (item), &self->lq_position, NULL);
   g_queue_push_tail (&self->lq, item);
   g_cond_broadcast (&self->lq_cond);
   g_mutex_unlock (&self->lq_lock);
@@ -172,6 +178,7 @@ labelpad_activate_mode (GstPad * pad, GstObject * parent, GstPadMode mode,
   g_mutex_lock (&self->lq_lock);
   self->lq_flushing = !active;
   self->lq_flow = GST_FLOW_OK;
+  self->lq_position = GST_CLOCK_TIME_NONE;
   labelq_clear_locked (self);
   g_cond_broadcast (&self->lq_cond);
   g_mutex_unlock (&self->lq_lock);
@@ -208,6 +215,7 @@ labelpad_flush_stop (GstSeqLabel * self, GstPad * pad, GstEvent * event)
   g_mutex_lock (&self->lq_lock);
   self->lq_flushing = FALSE;
   self->lq_flow = GST_FLOW_OK;
+  self->lq_position = GST_CLOCK_TIME_NONE;
   labelq_clear_locked (self);
   g_mutex_unlock (&self->lq_lock);
   if (GST_PAD_IS_ACTIVE (pad))
@@ -300,6 +308,18 @@ gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts)
   if (!GST_CLOCK_TIME_IS_VALID (ts))
     return;
   gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, 0));
+}
+
+void
+gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self)
+{
+  GstClockTime at;
+
+  g_mutex_lock (&self->lq_lock);
+  at = self->lq_position;
+  g_mutex_unlock (&self->lq_lock);
+  /* nothing queued yet: the run's first gap will preroll it */
+  gst_seqlabel_labelpad_gap (self, at);
 }
 
 /* label-format=textgrid or summary: a TextGrid states its size before its

@@ -578,6 +578,79 @@ test_gate_same_as_command (void **state)
   free (x);
 }
 
+/* A pause while playing, labels pad linked: the labels sink must preroll again
+ * though the labels of the audio that prerolls the audio sink are a second
+ * away, so PAUSED is reached (it was not: the pipeline hung there), and after
+ * PLAYING again the labels file is the command's for the same file. */
+static void
+test_pause_while_playing (void **state)
+{
+  const int64_t N = 3 * PT_RATE;
+  float *x = pt_signal (N, 26);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "p.wav", NULL);
+  gchar *txt = g_build_filename (pt_tmp_dir (), "p.txt", NULL);
+  gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "p.cmd.txt", NULL);
+  const char *cmd = g_getenv ("SL_SEQLABEL");
+  gchar *launch, *errs = NULL, *a = NULL, *b = NULL;
+  gint status = 0;
+  GstElement *pipe;
+  GstBus *bus;
+  GstMessage *msg;
+  (void) state;
+
+  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
+    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  {
+    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "-o", cmd_txt, wav,
+      NULL
+    };
+    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
+            NULL, NULL, NULL, &errs, &status, NULL));
+    if (!g_spawn_check_wait_status (status, NULL))
+      fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  }
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s name=l ! "
+      "fakesink sync=true l.labels ! filesink location=%s", wav, pt_model_path (), txt);
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  bus = gst_element_get_bus (pipe);
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  for (int k = 0; k < 2; k++) { /* twice: 0.4 s and 1.2 s into the file */
+    g_usleep (k ? 800000 : 400000);
+    gst_element_set_state (pipe, GST_STATE_PAUSED);
+    assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND),
+        GST_STATE_CHANGE_SUCCESS);
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+  }
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+    fail_msg ("%s: %s after the pauses", launch, msg ? "an error" : "no EOS in 20 s");
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  assert_true (g_file_get_contents (txt, &a, NULL, NULL));
+  assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
+  assert_true (strlen (b) > 0);
+  if (strcmp (a, b) != 0)
+    fail_msg ("the labels pad after two pauses differs from seqlabel label's:\n%s\n%s", a, b);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_remove (wav);
+  g_remove (txt);
+  g_remove (cmd_txt);
+  g_free (wav);
+  g_free (txt);
+  g_free (cmd_txt);
+  g_free (launch);
+  g_free (errs);
+  g_free (a);
+  g_free (b);
+  free (x);
+}
+
 int
 main (void)
 {
@@ -590,6 +663,7 @@ main (void)
     cmocka_unit_test (test_seek),
     cmocka_unit_test (test_labels_file_same_as_command),
     cmocka_unit_test (test_gate_same_as_command),
+    cmocka_unit_test (test_pause_while_playing),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
