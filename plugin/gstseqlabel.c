@@ -261,7 +261,13 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
   GST_OBJECT_LOCK (self);
   switch (prop_id) {
     case PROP_MODEL:
-      g_value_set_string (value, p->model_path ? p->model_path : sl_installed_model_path ());
+      /* unset: the model in use, or the one a start would load */
+      if (p->model_path != NULL)
+        g_value_set_string (value, p->model_path);
+      else if (self->model_loaded_path != NULL)
+        g_value_set_string (value, self->model_loaded_path);
+      else
+        g_value_take_string (value, gst_seqlabel_default_model_path ());
       break;
     case PROP_WINDOW:
       g_value_set_int (value, p->window);
@@ -732,8 +738,8 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_string ("model", "Model",
           "Path of the seqlabel model file; the model fixes the sample rate, "
           "features and classes. Unset: $SEQLABEL_MODEL, else the installed default "
-          "model, else the source tree's model/default.slm",
-          sl_installed_model_path (), rw_ready));
+          "model, else the source tree's model/default.slm (read back: the path "
+          "of the model in use, or of the one a start would load)", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       g_param_spec_int ("window", "Window",
           "Frames per encoder window (-1: the model's, or, when left-context or "

@@ -162,6 +162,10 @@ struct _GstSeqLabel {
 };
 
 /* seqlabel_run.c: the library inside the element */
+/* The model an unset `model` property means, in the order the command uses:
+ * $SEQLABEL_MODEL, the installed default, the source tree's (none found: the
+ * installed path, so that a load error names it). g_free it. */
+gchar *gst_seqlabel_default_model_path (void);
 gboolean gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error);
 gboolean gst_seqlabel_open (GstSeqLabel * self);
 void gst_seqlabel_close (GstSeqLabel * self);

@@ -26,10 +26,8 @@ run_frame_time (GstSeqLabel * self, gint64 index)
       GST_SECOND, self->rate);
 }
 
-/* The model an unset `model` property means, in the order the command uses:
- * $SEQLABEL_MODEL, the installed default, the source tree's. */
-static gchar *
-default_model_path (void)
+gchar *
+gst_seqlabel_default_model_path (void)
 {
   const char *path = sl_default_model_path ();
   /* none found: the installed path, so the load error names it */
@@ -50,7 +48,7 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   path = self->props.model_path ? g_strdup (self->props.model_path) : NULL;
   GST_OBJECT_UNLOCK (self);
   if (path == NULL)
-    path = default_model_path ();
+    path = gst_seqlabel_default_model_path ();
   GST_OBJECT_LOCK (self);
   /* the labeler in use keeps its model: a new path takes effect at the next
    * start (the property is documented as changeable in NULL/READY only) */

@@ -1246,6 +1246,44 @@ test_model_shared (void **state)
   g_free (data);
 }
 
+/* The model property read back says which model is used: the one set; unset,
+ * $SEQLABEL_MODEL's (the first place the element looks), before and after the
+ * element loaded it; and the param spec's default is unset, not a path that may
+ * not exist. */
+static void
+test_model_property_read_back (void **state)
+{
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  gchar *got = NULL, *saved = g_strdup (g_getenv ("SEQLABEL_MODEL"));
+  GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (el), "model");
+  (void) state;
+
+  assert_null (G_PARAM_SPEC_STRING (spec)->default_value);
+  g_setenv ("SEQLABEL_MODEL", pt_model_path (), TRUE);
+  g_object_get (el, "model", &got, NULL);
+  assert_string_equal (got, pt_model_path ());
+  g_free (got);
+  assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_SUCCESS);
+  g_setenv ("SEQLABEL_MODEL", "/nonexistent/elsewhere.slm", TRUE);
+  g_object_get (el, "model", &got, NULL);
+  assert_string_equal (got, pt_model_path ());  /* the one in use */
+  g_free (got);
+  gst_element_set_state (el, GST_STATE_NULL);
+  g_object_get (el, "model", &got, NULL);
+  assert_string_equal (got, "/nonexistent/elsewhere.slm");      /* the next start's */
+  g_free (got);
+  g_object_set (el, "model", "/set/by/hand.slm", NULL);
+  g_object_get (el, "model", &got, NULL);
+  assert_string_equal (got, "/set/by/hand.slm");
+  g_free (got);
+  if (saved)
+    g_setenv ("SEQLABEL_MODEL", saved, TRUE);
+  else
+    g_unsetenv ("SEQLABEL_MODEL");
+  g_free (saved);
+  gst_object_unref (el);
+}
+
 int
 main (void)
 {
@@ -1272,6 +1310,7 @@ main (void)
     cmocka_unit_test (test_labels_pad_text),
     cmocka_unit_test (test_labels_pad_skip),
     cmocka_unit_test (test_model_shared),
+    cmocka_unit_test (test_model_property_read_back),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
