@@ -120,6 +120,8 @@ struct _GstSeqLabel {
   /* what one push produced (reused, grows only) */
   GArray *frames;           /* GstSeqLabelFrame */
   GArray *probs;            /* gfloat, n_classes per frame */
+  gboolean carry_frames;    /* frames holds a run's tail ended by new caps: they go on
+                               the next buffer's meta (cleared when a run resets) */
   GByteArray *unpacked;     /* a buffer of another sample format, as float */
   GByteArray *interleaved;  /* a non-interleaved buffer's samples, interleaved */
   gboolean last_is_speech;  /* latest completed frame is labeled speech */

@@ -34,8 +34,9 @@ G_BEGIN_DECLS
 #define GST_SEQLABEL_META_IMPL_NAME "GstSeqLabelMeta"
 
 typedef struct {
-  guint64 index;          /* frame index since the labeler last started (stream
-                             start, flush, discontinuity: see docs/element.md) */
+  guint64 index;          /* frame index on the stream's grid: frame i starts at
+                             stream time i * duration (after a seek too; see
+                             docs/element.md) */
   GstClockTime pts;       /* start of the frame (buffer time, like a buffer PTS) */
   GstClockTime duration;  /* the frame hop (10 ms for the default model) */
   gint class_index;       /* index of the class in the model */

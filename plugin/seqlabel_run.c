@@ -550,8 +550,12 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
     self->info = *info;
     return TRUE;
   }
-  if (self->have_info && gst_seqlabel_finish_run (self) != GST_FLOW_OK)
-    return FALSE;
+  if (self->have_info) {
+    if (gst_seqlabel_finish_run (self) != GST_FLOW_OK)
+      return FALSE;
+    /* as at a discontinuity, the tail rides on the next buffer's meta */
+    self->carry_frames = TRUE;
+  }
   if (rate != self->rate || channels != 1) {
     conv = sl_converter_new (rate, channels, self->rate, err, sizeof err);
     if (conv != NULL && sl_converter_set_channel (conv, channel, err, sizeof err) != 0)
@@ -594,6 +598,7 @@ gst_seqlabel_reset_run (GstSeqLabel * self)
     sl_converter_reset (self->converter);
   self->run_started = FALSE;
   self->run_samples = 0;
+  self->carry_frames = FALSE;
   self->piece_label = -1;
   self->piece_len = 0;
   gst_seqlabel_gate_clear (self); /* a flush or an error: what is held is not wanted */
@@ -743,8 +748,13 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
 
   if (!self->have_info || self->labeler == NULL)
     return GST_FLOW_NOT_NEGOTIATED;
-  g_array_set_size (self->frames, 0);
-  g_array_set_size (self->probs, 0);
+  /* frames a gap or a new segment completed outside any buffer ride on none;
+   * a tail that new caps ended rides on this one */
+  if (!self->carry_frames) {
+    g_array_set_size (self->frames, 0);
+    g_array_set_size (self->probs, 0);
+  }
+  self->carry_frames = FALSE;
 
   /* Discontinuity rule: a buffer whose timestamp is more than one frame hop
    * away from where the run's sample count puts it ends the run (its tail is
@@ -817,6 +827,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   if (self->frames->len > 0)
     gst_buffer_add_seqlabel_meta (buf, (const GstSeqLabelFrame *) self->frames->data,
         self->frames->len, (const gfloat *) self->probs->data, self->n_classes);
+  g_array_set_size (self->frames, 0);   /* on this meta: none is carried further */
+  g_array_set_size (self->probs, 0);
   if (self->speech_class >= 0)
     gst_buffer_add_audio_level_meta (buf, level_dbov (f32, s16, n),
         self->last_is_speech);

@@ -597,6 +597,44 @@ test_caps_change_midstream (void **state)
   free (x);
 }
 
+/* A new channel count mid-stream ends the run, and its tail, as at a
+ * discontinuity, rides on the meta of the first buffer in the new caps: every
+ * frame of the first run is on a meta once that buffer is out (the tail was on
+ * none before). */
+static void
+test_channels_change_midstream (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 10);
+  float *stereo = g_new0 (float, 2 * (N / 2));
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  GstBuffer *b;
+  pt_frames ref, metas, a;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&metas);
+  pt_reference (x, N, NULL, &ref, NULL);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  gst_harness_set_src_caps_str (h, "audio/x-raw,format=F32LE,rate=16000,channels=2,"
+      "layout=interleaved,channel-mask=(bitmask)0x3");
+  b = gst_buffer_new_wrapped (stereo, (gsize) (2 * (N / 2)) * sizeof *stereo);
+  GST_BUFFER_PTS (b) = samples_time (N);
+  GST_BUFFER_DURATION (b) = samples_time (N + N / 2) - samples_time (N);
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  pull_metas (h, &metas, NULL);
+  assert_true (metas.n >= ref.n);
+  a = metas;
+  a.n = ref.n;
+  pt_assert_frames_equal (&a, &ref, 0, 0);
+  assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+  pt_frames_free (&ref);
+  pt_frames_free (&metas);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* The meta is kept by audioconvert and audioresample (audio tag only). */
 static void
 test_meta_survives_convert (void **state)
@@ -1299,6 +1337,7 @@ main (void)
     cmocka_unit_test (test_discontinuity),
     cmocka_unit_test (test_nan_refused),
     cmocka_unit_test (test_caps_change_midstream),
+    cmocka_unit_test (test_channels_change_midstream),
     cmocka_unit_test (test_meta_survives_convert),
     cmocka_unit_test (test_audio_level_meta),
     cmocka_unit_test (test_decoder_properties),
