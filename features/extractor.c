@@ -322,16 +322,22 @@ static long first_non_finite(const float *pcm, size_t n)
     return -1;
 }
 
+int sl_check_finite(const float *pcm, size_t n, int64_t first, char *err, size_t errlen)
+{
+    long bad = first_non_finite(pcm, n);
+    if (bad < 0)
+        return 0;
+    if (err && errlen)
+        snprintf(err, errlen, "features: non-finite sample (%s) at sample %lld; the chunk was refused",
+                 isnan(pcm[bad]) ? "NaN" : "Inf", (long long)(first + bad));
+    return -1;
+}
+
 int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
                      char *err, size_t errlen)
 {
-    long bad = first_non_finite(pcm, n);
-    if (bad >= 0) {
-        if (err && errlen)
-            snprintf(err, errlen, "features: non-finite sample (%s) at sample %lld; the chunk was refused",
-                     isnan(pcm[bad]) ? "NaN" : "Inf", (long long)(f->samples_seen + bad));
+    if (sl_check_finite(pcm, n, f->samples_seen, err, errlen))
         return -1;
-    }
     const float scale = f->cfg.input_scale;
     size_t i = 0;
     while (i < n) {

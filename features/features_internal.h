@@ -5,6 +5,11 @@
 
 #include "seqlabel.h"
 
+/* 0 when pcm[0..n-1] are all finite; else -1 with the message sl_features_push
+ * gives, naming the first non-finite sample's position (first: the position of
+ * pcm[0]), so that a caller can refuse a whole chunk before taking any of it. */
+int sl_check_finite(const float *pcm, size_t n, int64_t first, char *err, size_t errlen);
+
 /* Mel scale of Kaldi (and HTK): 1127 ln(1 + f / 700). */
 double sl_mel_scale(double hz);
 

@@ -579,7 +579,8 @@ void sl_labeler_free(sl_labeler *l);
 void sl_labeler_reset(sl_labeler *l);
 /* Pushes n mono samples at the model's sample rate (float, nominally [-1, 1]).
  * Every frame whose label is decided by these samples reaches the sink before
- * the call returns. Non-finite samples: -1 with a message giving the position. */
+ * the call returns. Non-finite samples (NaN, +-Inf): -1 with a message giving
+ * the first one's position, and none of the n samples taken. */
 int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
                     char *err, size_t errlen);
 /* The same for signed 16-bit samples (scaled by 1/32768), converted in bounded

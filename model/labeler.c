@@ -22,6 +22,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
+#include "features/features_internal.h"
 #include "model/model_internal.h"
 
 #define S16_BLOCK 4096
@@ -519,6 +520,9 @@ static int push_block(sl_labeler *l, const float *pcm, size_t n, const sl_label_
 static int push_samples(sl_labeler *l, const float *pcm, const int16_t *s16, size_t n,
                         const sl_label_sink *sink, char *err, size_t errlen)
 {
+    /* refused whole, as the header says, not after the blocks before it went in */
+    if (pcm && sl_check_finite(pcm, n, sl_labeler_samples_pushed(l), err, errlen))
+        return -1;
     for (size_t done = 0, first = 1; done < n || (!s16 && first); first = 0) {
         size_t b = n - done < S16_BLOCK ? n - done : S16_BLOCK;
         if (s16)

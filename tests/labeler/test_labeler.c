@@ -6,6 +6,7 @@
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -544,11 +545,26 @@ static void test_s16_and_bad_samples(void **state)
     assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), 0);
     tu_record_assert_equal(&a, &b);
 
-    /* A NaN is refused with its position; reset makes the labeler usable again. */
-    x[1000] = NAN;
-    err[0] = '\0';
-    assert_true(sl_labeler_push(l, x, NSAMP, &sink, err, sizeof err) < 0);
-    assert_non_null(strstr(err, "1000"));
+    /* A NaN or an infinity is refused with its position (not rounded to full
+     * scale); reset makes the labeler usable again. */
+    const float bad[3] = {NAN, INFINITY, -INFINITY};
+    for (int k = 0; k < 3; k++) {
+        x[1000] = bad[k];
+        err[0] = '\0';
+        assert_true(sl_labeler_push(l, x, NSAMP, &sink, err, sizeof err) < 0);
+        assert_non_null(strstr(err, k ? "(Inf) at sample 1000" : "(NaN) at sample 1000"));
+        sl_labeler_reset(l);
+    }
+    /* refused whole: a NaN far into a push leaves nothing of it taken */
+    x[1000] = (float)s[1000] / 32768.0f;
+    x[NSAMP - 7] = NAN;
+    assert_true(sl_labeler_push(l, x, 3000, &sink, err, sizeof err) == 0);
+    assert_true(sl_labeler_push(l, x + 3000, NSAMP - 3000, &sink, err, sizeof err) < 0);
+    char want[64];
+    snprintf(want, sizeof want, "(NaN) at sample %d;", NSAMP - 7);
+    assert_non_null(strstr(err, want));
+    assert_int_equal(sl_labeler_samples_pushed(l), 3000);
+    x[NSAMP - 7] = (float)s[NSAMP - 7] / 32768.0f;
     sl_labeler_reset(l);
     x[1000] = (float)s[1000] / 32768.0f;
     label_in_pushes(l, x, NSAMP, NULL, 0, &b);
