@@ -11,6 +11,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 
@@ -62,7 +63,12 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
             if (found)
                 continue;
             char where[SL_ERR_LEN / 2];
-            if (*n == SL_MAX_CLASSES)
+            /* a name no model can hold, said where it stands, not at the model */
+            if (!sl_class_name_valid(segs[k].name, strnlen(segs[k].name, SL_MAX_CLASS_NAME + 1)))
+                rc = sl_fail(err, errlen, "%sa class name must be 1..%d bytes of printable "
+                             "UTF-8", label_where(e, &segs[k], where, sizeof where),
+                             SL_MAX_CLASS_NAME);
+            else if (*n == SL_MAX_CLASSES)
                 rc = sl_fail(err, errlen, "%smore than %d distinct label names",
                              label_where(e, &segs[k], where, sizeof where), SL_MAX_CLASSES);
             else if (!(names[*n] = strdup(segs[k].name)))

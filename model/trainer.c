@@ -561,6 +561,40 @@ static int grow_init(const sl_train_config *c, sl_model **m, char *err, size_t e
     return 0;
 }
 
+/* A resumed run's model is the checkpoint's, so the options that make a model
+ * must be those it was made with, or the run would quietly be that other one's:
+ * --classes (in order), and for a run from scratch the shape and the features
+ * (with --init those are the init model's; --layers and --d-ff grow it). */
+static int check_resumed_model(const sl_train_config *c, const sl_model *m, char *err,
+                               size_t errlen)
+{
+    const sl_model_config *mc = sl_model_get_config(m);
+    int same = c->n_classes <= 0 || c->n_classes == mc->n_classes;
+    for (int k = 0; same && c->n_classes > 0 && k < c->n_classes; k++)
+        same = strcmp(c->class_names[k], sl_model_class_name(m, k)) == 0;
+    if (!same)
+        return sl_fail(err, errlen, "%s: the checkpoint's model has other classes than --classes "
+                       "(resume with the original run's options)", c->checkpoint_path);
+    const sl_model_config *w = &c->model;
+    if (c->init_path)
+        same = (c->grow_layers <= 0 || mc->n_layers == c->grow_layers) &&
+               (c->grow_d_ff <= 0 || mc->d_ff == c->grow_d_ff);
+    else
+        same = mc->d_model == w->d_model && mc->n_heads == w->n_heads &&
+               mc->n_layers == w->n_layers && mc->d_ff == w->d_ff &&
+               mc->activation == w->activation && mc->norm_first == w->norm_first &&
+               mc->qkv_bias == w->qkv_bias && mc->scale_input == w->scale_input &&
+               mc->band_left == w->band_left && mc->band_right == w->band_right &&
+               /* 4-byte fields, no padding: memcmp compares values (as average.c) */
+               !memcmp(sl_model_feature_config(m), &c->features, sizeof c->features);
+    if (!same)
+        return sl_fail(err, errlen, "%s: the checkpoint's model has another shape or other "
+                       "features than these options (d-model, heads, layers, d-ff, activation, "
+                       "norm, band, feature options; resume with the original run's)",
+                       c->checkpoint_path);
+    return 0;
+}
+
 static int file_exists(const char *p)
 {
     struct stat st;
@@ -613,6 +647,9 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                           "or marked 'train')", c->train_manifest);
         goto out;
     }
+    if (sl_train_check_outputs(c, &r.train_man, r.have_valid_man ? &r.valid_man : NULL, err,
+                               errlen))
+        goto out;
 
     sl_model *resumed = NULL;
     sl_train_state st;
@@ -622,6 +659,13 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                                errlen))
             goto out;
         r.m = resumed;
+        if (check_resumed_model(c, r.m, err, errlen))
+            goto out;
+        if (c->stop_after > 0 && c->stop_after <= st.step) {
+            sl_fail(err, errlen, "%s: the checkpoint is at step %lld already, past stop-after "
+                    "%lld", c->checkpoint_path, (long long)st.step, (long long)c->stop_after);
+            goto out;
+        }
     } else if (c->init_path) {
         if (!(r.m = sl_model_load(c->init_path, err, errlen)))
             goto out;

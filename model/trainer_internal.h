@@ -181,6 +181,13 @@ int sl_dataset_prepare_crops(sl_dataset *ds, int T, int left, int right);
 void sl_dataset_crop(const sl_dataset *ds, int64_t u, int *file, int64_t *start);
 
 /* ---- evaluation (model/train_eval.c) ---------------------------------------- */
+/* The run's outputs before any audio is read (model/train_outputs.c): the model's
+ * and the checkpoint's folders take files, neither is a file the run reads (its
+ * manifests' entries included) nor the other, and the feature cache is no file.
+ * -1 with a message. */
+int sl_train_check_outputs(const sl_train_config *c, const sl_manifest *train,
+                           const sl_manifest *valid, char *err, size_t errlen);
+
 /* The decoder's label of each of a file's n frames from their probabilities
  * (n x K), the decoder reset first; -1 if it stopped. */
 int sl_decode_all(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t *labels);

@@ -206,6 +206,7 @@ int sl_cmd_train(int argc, char **argv)
     const char *cache_dir = NULL;
     const char *shape_option = NULL; /* the first model or feature option given */
     int distill_set = 0;
+    const char *noise_option = NULL; /* the last noise mixing option given */
     long v;
     double d;
     optind = 1;
@@ -311,9 +312,14 @@ int sl_cmd_train(int argc, char **argv)
                 bad = cli_error("--snr-range: expected A,B dB with -60 <= A <= B <= 100, got '%s'", a);
             c.snr_min_db = (float)lo;
             c.snr_max_db = (float)hi;
+            noise_option = "snr-range";
             break;
         }
-        case O_NOISE_PROB: bad = cli_parse_float("--noise-prob", a, 0.0, 1.0, &d); c.noise_prob = (float)d; break;
+        case O_NOISE_PROB:
+            bad = cli_parse_float("--noise-prob", a, 0.0, 1.0, &d);
+            c.noise_prob = (float)d;
+            noise_option = "noise-prob";
+            break;
         case O_HELP:
         case 'h':
             usage(stdout);
@@ -337,6 +343,14 @@ int sl_cmd_train(int argc, char **argv)
         free(class_buf);
         usage(stderr);
         return cli_error("train: --manifest and --out are required");
+    }
+    if (noise_option && !c.noise_list) {
+        free(class_buf);
+        return cli_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);
+    }
+    if (c.stop_after > 0 && !c.checkpoint_path) {
+        free(class_buf);
+        return cli_error("train: --stop-after leaves with a checkpoint: give --checkpoint PATH");
     }
     if ((distill_set || c.teacher_clean) && c.n_teachers == 0) {
         free(class_buf);

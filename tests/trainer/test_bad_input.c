@@ -225,6 +225,67 @@ static void whole_file_label_errors(void **state)
                    (const char *[]){"m.tsv:2:", "'=' names no class", NULL});
 }
 
+/* A class name no model can hold is said where it stands (file and line), not
+ * when the model is made. */
+static void bad_class_names(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "utf.txt"), "0\t1\tb\xff" "ad\n");
+    expect_failure("a.wav\tutf.txt\n", NULL,
+                   (const char *[]){"m.tsv:1:", "utf.txt:1:", "printable UTF-8", NULL});
+    expect_failure("a.wav\t=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
+                   NULL, (const char *[]){"m.tsv:1:", "1..64 bytes", NULL});
+}
+
+/* What the run writes is checked before any audio is read: the model over the
+ * manifest, a training file or its labels, the model and the checkpoint as one
+ * file, a folder that is not there, a feature cache that is a file; and options
+ * that would do nothing (noise settings without noise, a stop without a
+ * checkpoint) are refused. */
+static void outputs_checked_before_training(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "o.tsv"), "a.wav\ta.txt\n");
+    tt_write_text(tt_path(dir, "cachefile"), "");
+    const char *cases[][3] = {
+        {"--out %s/o.tsv", "o.tsv: is an input of the run", NULL},
+        {"--out %s/a.wav", "a.wav: is a file of", "(line 1)"},
+        {"--out %s/a.txt", "a.txt: is a file of", "(line 1)"},
+        {"--out %s/same --checkpoint %s/same", "one file", NULL},
+        {"--out %s/nowhere/x.slm", "nowhere", "No such file or directory"},
+        {"--out %s/x.slm --checkpoint %s/nowhere/x.ckpt", "the checkpoint", "nowhere"},
+        {"--out %s/x.slm --noise-prob 1", "--noise-prob goes with --noise-list", NULL},
+        {"--out %s/x.slm --snr-range 0,5", "--snr-range goes with --noise-list", NULL},
+        {"--out %s/x.slm --stop-after 3", "--stop-after", "--checkpoint"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char opts[1024], cmd[4096];
+        snprintf(opts, sizeof opts, cases[k][0], dir, dir);
+        snprintf(cmd, sizeof cmd, "%s train --manifest %s/o.tsv " TINY " %s", seqlabel, dir, opts);
+        char *err = NULL, *manifest = NULL;
+        int rc = tt_run(cmd, &err);
+        printf("%s: %s", opts, err ? err : "");
+        assert_int_equal(rc, 1);
+        assert_non_null(strstr(err, cases[k][1]));
+        assert_true(!cases[k][2] || strstr(err, cases[k][2]));
+        assert_null(strstr(err, "step ")); /* refused before any training */
+        free(err);
+        manifest = tt_read_file(tt_path(dir, "o.tsv"), NULL);
+        assert_string_equal(manifest, "a.wav\ta.txt\n");
+        free(manifest);
+    }
+    /* TINY keeps features in memory: the cache's own case without it */
+    char cmd[4096], *err = NULL;
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/o.tsv --out %s/x.slm --cache-dir "
+             "%s/cachefile --mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 "
+             "--batch 8 --steps 3 --quiet", seqlabel, dir, dir, dir);
+    int rc = tt_run(cmd, &err);
+    tt_expect_refusal("--cache-dir FILE", rc, err, "cachefile", "is a file, not a folder");
+    char *wav = tt_read_file(tt_path(dir, "a.wav"), NULL); /* the audio is still audio */
+    assert_non_null(wav);
+    assert_memory_equal(wav, "RIFF", 4);
+    free(wav);
+}
+
 static void overlapping_segments(void **state)
 {
     (void)state;
@@ -458,6 +519,8 @@ int main(void)
         cmocka_unit_test(good_manifest_trains),
         cmocka_unit_test(folder_manifest_trains),
         cmocka_unit_test(whole_file_label_errors),
+        cmocka_unit_test(bad_class_names),
+        cmocka_unit_test(outputs_checked_before_training),
         cmocka_unit_test(missing_audio),
         cmocka_unit_test(missing_labels),
         cmocka_unit_test(labels_beyond_the_audio),

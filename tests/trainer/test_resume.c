@@ -6,6 +6,8 @@
  *    best models; the same holds on 2 threads;
  *  - with gain augmentation, band-limit augmentation and noise mixing
  *    (--noise-list) the same holds;
+ *  - a resume with other settings, another model shape or classes, or a
+ *    --stop-after the checkpoint is past is refused;
  *  - Ctrl-C (SIGINT) checkpoints after the current step and stops; resuming
  *    from there ends with the checkpoint of an uninterrupted run;
  *  - SIGKILL at random moments of a run that checkpoints every step never
@@ -157,6 +159,21 @@ static void resume_with_other_settings_is_refused(void **state)
     assert_non_null(strstr(err, "c.ckpt"));
     assert_non_null(strstr(err, "other training settings"));
     free(err);
+    /* the model is the checkpoint's: options that would make another are refused,
+     * and so is a stop the checkpoint is past */
+    const char *other[3][2] = {
+        {"--activation gelu", "another shape or other features"},
+        {"--classes silence,tone,noise", "other classes than --classes"},
+        {"--stop-after 5", "at step 10 already, past stop-after 5"}};
+    for (int k = 0; k < 3; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "%s train --manifest %s/all.tsv --out %s/c.slm --checkpoint %s/c.ckpt --cache-dir "
+                 "%s/cache " TINY " --steps 40 --seed 7 --resume %s",
+                 seqlabel, dir, dir, dir, dir, other[k][0]);
+        err = NULL;
+        int rc = tt_run(cmd, &err);
+        tt_expect_refusal(other[k][0], rc, err, "c.ckpt", other[k][1]);
+    }
 }
 
 static void ctrl_c_checkpoints_and_resume_is_exact(void **state)

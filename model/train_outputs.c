@@ -1,0 +1,104 @@
+/* What a training run writes, checked before it reads any audio: the model and
+ * the checkpoint need a folder to be written in, and neither may be a file the
+ * run reads (its manifests, their audio and labels, the model it starts from,
+ * its teachers, its noise list) or the other one. Otherwise an hour of training
+ * could end in an error at the first save, or in a model written over the data. */
+#include <errno.h>
+#include <libgen.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "model/trainer_internal.h"
+#include "common/errors.h"
+
+/* 1 when a and b name one file (the same name, or one inode). */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    if (!strcmp(a, b))
+        return 1;
+    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+           sa.st_ino == sb.st_ino;
+}
+
+/* The folder `path` is written in exists and takes new files. */
+static int check_folder(const char *what, const char *path, char *err, size_t errlen)
+{
+    char *copy = strdup(path);
+    if (!copy)
+        return sl_fail(err, errlen, "out of memory");
+    const char *dir = dirname(copy);
+    struct stat st;
+    int rc = 0;
+    if (stat(dir, &st) != 0)
+        rc = sl_fail(err, errlen, "%s %s: its folder %s: %s", what, path, dir, strerror(errno));
+    else if (!S_ISDIR(st.st_mode))
+        rc = sl_fail(err, errlen, "%s %s: %s is not a folder", what, path, dir);
+    else if (access(dir, W_OK | X_OK) != 0)
+        rc = sl_fail(err, errlen, "%s %s: cannot write in its folder %s: %s", what, path, dir,
+                     strerror(errno));
+    free(copy);
+    return rc;
+}
+
+/* `out` is none of the manifest's audio or label files. */
+static int check_entries(const char *what, const char *out, const sl_manifest *man, char *err,
+                         size_t errlen)
+{
+    for (int i = 0; man && i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        int hit = same_file(out, e->audio);
+        if (!hit && e->labels[0] != '=') { /* x.TextGrid#tier, x.rttm#class: the file */
+            const char *hash = strrchr(e->labels, '#');
+            char *labels = hash ? strndup(e->labels, (size_t)(hash - e->labels)) : NULL;
+            if (hash && !labels)
+                return sl_fail(err, errlen, "out of memory");
+            hit = same_file(out, labels ? labels : e->labels);
+            free(labels);
+        }
+        if (hit)
+            return sl_fail(err, errlen, "%s %s: is a file of %s (line %d); not writing over it",
+                           what, out, man->path, e->line);
+    }
+    return 0;
+}
+
+static int check_output(const char *what, const char *out, const sl_train_config *c,
+                        const sl_manifest *train, const sl_manifest *valid, char *err,
+                        size_t errlen)
+{
+    if (check_folder(what, out, err, errlen))
+        return -1;
+    const char *inputs[4 + SL_MAX_TEACHERS] = {c->train_manifest, c->valid_manifest,
+                                               c->init_path, c->noise_list};
+    for (int t = 0; t < c->n_teachers; t++)
+        inputs[4 + t] = c->teacher_paths[t];
+    for (int k = 0; k < 4 + c->n_teachers; k++)
+        if (inputs[k] && same_file(out, inputs[k]))
+            return sl_fail(err, errlen, "%s %s: is an input of the run (%s); not writing over it",
+                           what, out, inputs[k]);
+    /* a file that does not exist yet is none of them */
+    return access(out, F_OK) != 0 ? 0
+           : check_entries(what, out, train, err, errlen) ? -1
+                                                          : check_entries(what, out, valid, err,
+                                                                          errlen);
+}
+
+int sl_train_check_outputs(const sl_train_config *c, const sl_manifest *train,
+                           const sl_manifest *valid, char *err, size_t errlen)
+{
+    if (check_output("the model", c->out_path, c, train, valid, err, errlen))
+        return -1;
+    if (c->checkpoint_path &&
+        check_output("the checkpoint", c->checkpoint_path, c, train, valid, err, errlen))
+        return -1;
+    if (c->checkpoint_path && same_file(c->out_path, c->checkpoint_path))
+        return sl_fail(err, errlen, "the model and the checkpoint are one file, %s: give each "
+                       "its own", c->out_path);
+    struct stat st;
+    if (c->cache_dir && stat(c->cache_dir, &st) == 0 && !S_ISDIR(st.st_mode))
+        return sl_fail(err, errlen, "the feature cache %s is a file, not a folder", c->cache_dir);
+    return 0;
+}
