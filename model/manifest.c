@@ -364,8 +364,11 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
             /* the key: the first parenthesised group's text, else the whole match */
             regmatch_t match[2];
             if (regexec(&re, rel, 2, match, 0) != 0) {
-                sl_fail(err, errlen, "%s:%d: %s: the group pattern '%s' does not match it",
-                        m->path ? m->path : "manifest", m->entries[i].line, rel, group);
+                char line[24] = ""; /* a folder's entries have no line */
+                if (m->entries[i].line > 0)
+                    snprintf(line, sizeof line, ":%d", m->entries[i].line);
+                sl_fail(err, errlen, "%s%s: %s: the group pattern '%s' does not match it",
+                        m->path ? m->path : "manifest", line, rel, group);
                 regfree(&re);
                 return -1;
             }

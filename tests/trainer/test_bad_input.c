@@ -158,7 +158,7 @@ static void folder_manifest_trains(void **state)
     const char *group_errors[][2] = {
         {"--valid-group '[0-9]'", "give a share too"},
         {"--valid-share 0.5 --valid-group 'x('", "group pattern 'x(': "},
-        {"--valid-share 0.5 --valid-group '[0-3]'", "noise/4.wav: the group pattern '[0-3]' does not match it"},
+        {"--valid-share 0.5 --valid-group '[0-3]'", "fs: noise/4.wav: the group pattern '[0-3]' does not match it"},
     };
     for (size_t k = 0; k < 3; k++) {
         snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs %s --out %s/fg2.slm " TINY, seqlabel,
