@@ -236,8 +236,10 @@ void sl_audio_close(sl_audio_reader *r);
  * another rate or channel count): interleaved frames of `channels` channels at
  * in_rate become mono samples at out_rate, the channels' mean resampled by
  * libsoxr at SL_RESAMPLE_BEST, with the very functions sl_audio_read converts a
- * file with, so a stream and its file give the same samples whatever the push
- * sizes. Fixed buffers: pushes allocate nothing. */
+ * file with, so a stream gives the same samples whatever the push sizes, and
+ * those of its file read from a pipe; from a regular file (whose resampler uses
+ * soxr's larger default DFTs) the same at 48 kHz, within 1e-6 at 44.1 kHz.
+ * Fixed buffers: pushes allocate nothing. */
 typedef struct sl_converter sl_converter;
 /* Receives converted samples (valid during the call); non-zero stops the push,
  * which returns that value (the callback owns the message then). */

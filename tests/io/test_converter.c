@@ -116,19 +116,20 @@ static void test_push_sizes(void **state)
 
 /* A stream and its file: the converter gives what sl_audio_read gives on a
  * WAV of the same samples (the command's path), so the element and
- * `seqlabel label` label the same numbers. */
-static void test_same_as_file(void **state)
+ * `seqlabel label` label the same numbers: bit for bit at 48 kHz; at 44.1 kHz
+ * within 1e-6, as the converter's capped DFTs (the file's are soxr's default
+ * size) sum in another order (one sample of 20 s of speech differed by 1 ulp). */
+static void same_as_file(int rate, int exact)
 {
-    (void)state;
-    const size_t n = 2 * 48000 + 5;
-    int16_t *s = stereo_sine(n, 48000, 3000.0);
+    const size_t n = 2 * (size_t)rate + 5;
+    int16_t *s = stereo_sine(n, rate, 3000.0);
     for (size_t i = 0; i < 2 * n; i += 7)
         s[i] = (int16_t)(s[i] / 2 + (int16_t)(i % 1000)); /* not a pure sine */
     char path[] = "/tmp/sl-converter-XXXXXX.wav";
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);
-    SF_INFO info = {.samplerate = 48000, .channels = 2, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
+    SF_INFO info = {.samplerate = rate, .channels = 2, .format = SF_FORMAT_WAV | SF_FORMAT_PCM_16};
     SNDFILE *f = sf_open(path, SFM_WRITE, &info);
     assert_non_null(f);
     assert_int_equal(sf_writef_short(f, s, (sf_count_t)n), (sf_count_t)n);
@@ -147,18 +148,37 @@ static void test_same_as_file(void **state)
     unlink(path);
 
     collected stream = {0};
-    sl_converter *c = sl_converter_new(48000, 2, 16000, err, sizeof err);
+    sl_converter *c = sl_converter_new(rate, 2, 16000, err, sizeof err);
     assert_non_null(c);
-    for (size_t done = 0; done < n; done += 480) /* 10 ms buffers, as a live source */
-        assert_int_equal(sl_converter_push_s16(c, s + 2 * done, n - done < 480 ? n - done : 480,
+    const size_t hop = (size_t)rate / 100; /* 10 ms buffers, as a live source */
+    for (size_t done = 0; done < n; done += hop)
+        assert_int_equal(sl_converter_push_s16(c, s + 2 * done, n - done < hop ? n - done : hop,
                                                collect, &stream, err, sizeof err), 0);
     assert_int_equal(sl_converter_flush(c, collect, &stream, err, sizeof err), 0);
     assert_int_equal(stream.n, file.n);
-    assert_memory_equal(stream.x, file.x, file.n * sizeof *file.x);
+    double worst = 0.0;
+    size_t differ = 0;
+    for (size_t i = 0; i < file.n; i++) {
+        double d = fabs((double)stream.x[i] - file.x[i]);
+        differ += d > 0.0;
+        worst = d > worst ? d : worst;
+    }
+    printf("%d Hz: %zu of %zu samples differ, by at most %.3g\n", rate, differ, file.n, worst);
+    if (exact)
+        assert_memory_equal(stream.x, file.x, file.n * sizeof *file.x);
+    else
+        assert_true(worst <= 1e-6);
     free(file.x);
     free(stream.x);
     free(s);
     sl_converter_free(c);
+}
+
+static void test_same_as_file(void **state)
+{
+    (void)state;
+    same_as_file(48000, 1);
+    same_as_file(44100, 0);
 }
 
 /* The reported delay bounds how far output lags input, pushed a sample at a
