@@ -30,12 +30,17 @@ int sl_parse_utc(const char *s, int64_t *us)
     int n = 0, zh = 0, zm = 0;
     char sign = 0;
     const char *p = s;
-    if (*p == '@') { /* seconds since the epoch, as date(1) takes them */
+    if (*p == '@') { /* seconds since the epoch, as date(1) takes them: [-]D[.D] */
+        const char *q = p + 1 + (p[1] == '-');
+        size_t whole = strspn(q, "0123456789");
+        int plain = whole > 0 && (q[whole] == '\0' ||
+                                  (q[whole] == '.' && q[whole + 1] != '\0' &&
+                                   strspn(q + whole + 1, "0123456789") == strlen(q + whole + 1)));
         double v;
         char *end;
         errno = 0;
         v = strtod(p + 1, &end);
-        if (!errno && end != p + 1 && *end == '\0' && fabs(v) < 1e11) {
+        if (plain && !errno && end != p + 1 && *end == '\0' && fabs(v) < 1e11) {
             *us = llround(v * 1e6);
             return 0;
         }

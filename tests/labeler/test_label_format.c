@@ -116,6 +116,7 @@ static void test_parse_utc(void **state)
               {"2026-12-05T05:30:00.000001-0430", 1796464800000001LL},
               {"@1796464800.25", 1796464800250000LL},
               {"@-1.5", -1500000},
+              {"@0", 0},
               {"1969-12-31T23:59:58.5Z", -1500000}};
     for (size_t i = 0; i < sizeof ok / sizeof ok[0]; i++) {
         int64_t us = 0;
@@ -125,7 +126,9 @@ static void test_parse_utc(void **state)
     static const char *const bad[] = {"2026-12-05T10:00:00", "2026-02-30T10:00:00Z",
                                       "2026-13-05T10:00:00Z", "2026-12-05T10:00:00Zx",
                                       "2026-12-05 10:00:00Z", "2026-12-05T10:00:00+25:00",
-                                      "@", "@1e12", "@x", "now", ""};
+                                      "@", "@1e12", "@x", "now", "",
+                                      /* what date(1) refuses too */
+                                      "@1e3", "@0x10", "@.5", "@5.", "@+5", "@ 5", "@inf"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         int64_t us = 7;
         assert_int_equal(sl_parse_utc(bad[i], &us), -1);
