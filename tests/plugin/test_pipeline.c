@@ -168,6 +168,29 @@ test_live_source (void **state)
   pt_frames_free (&got);
 }
 
+/* Runs `seqlabel label --model <the test model> ARGS...` (NULL-ended), failing
+ * the test when it fails. */
+static void
+command_label (const gchar * const *args)
+{
+  const char *cmd = g_getenv ("SL_SEQLABEL");
+  const gchar *argv[32] = { cmd, "label", "--model", pt_model_path () };
+  gchar *errs = NULL;
+  gint status = 0;
+  int n = 4;
+
+  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
+    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
+  for (; *args != NULL && n < 31; args++)
+    argv[n++] = *args;
+  argv[n] = NULL;
+  assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL, NULL,
+          NULL, NULL, &errs, &status, NULL));
+  if (!g_spawn_check_wait_status (status, NULL))
+    fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  g_free (errs);
+}
+
 /* The element and `seqlabel label --format frames` on the same file, written
  * at `rate` with `channels` channels in libsndfile's `subformat`; `front` is
  * what stands between wavparse and the element. */
@@ -178,27 +201,15 @@ same_as_command (int rate, int channels, int subformat, const char *front, uint6
   float *x = pt_signal (N, seed);
   gchar *wav = g_build_filename (pt_tmp_dir (), "c.wav", NULL);
   gchar *tsv = g_build_filename (pt_tmp_dir (), "c.tsv", NULL);
-  const char *cmd = g_getenv ("SL_SEQLABEL");
-  gchar *launch, *out = NULL, *errs = NULL, *contents = NULL;
+  gchar *launch, *contents = NULL;
   gchar **lines;
-  gint status = 0;
   pt_frames got;
   int64_t row = 0;
 
-  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
-    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
   printf ("same as the command: %d Hz, %d channel(s), libsndfile subformat 0x%x\n", rate,
       channels, subformat);
   pt_write_wav_as (wav, x, N, rate, channels, subformat);
-  {
-    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--format",
-      "frames", "-o", tsv, wav, NULL
-    };
-    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_DEFAULT, NULL, NULL,
-            &out, &errs, &status, NULL));
-  }
-  if (!g_spawn_check_wait_status (status, NULL))
-    fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  command_label ((const gchar *[]) { "--format", "frames", "-o", tsv, wav, NULL });
   pt_frames_init (&got);
   launch = g_strdup_printf ("filesrc location=%s ! wavparse ! %s seqlabel model=%s "
       "message-mode=frame ! fakesink", wav, front, pt_model_path ());
@@ -224,8 +235,6 @@ same_as_command (int rate, int channels, int subformat, const char *front, uint6
   assert_int_equal (row, got.n);
   g_strfreev (lines);
   g_free (contents);
-  g_free (out);
-  g_free (errs);
   g_free (launch);
   g_remove (wav);
   g_remove (tsv);
@@ -374,13 +383,10 @@ test_labels_file_same_as_command (void **state)
   gchar *wav = g_build_filename (pt_tmp_dir (), "e.wav", NULL);
   gchar *txt = g_build_filename (pt_tmp_dir (), "e.txt", NULL);
   gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "e.cmd.txt", NULL);
-  const char *cmd = g_getenv ("SL_SEQLABEL");
   gchar *first = NULL;          /* audacity, nothing left out */
   gchar *mean_frames = NULL;    /* frames of the mean of the channels */
   (void) state;
 
-  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
-    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
   {                             /* two different channels */
     SF_INFO info = { 0 };
     SNDFILE *sf;
@@ -394,16 +400,11 @@ test_labels_file_same_as_command (void **state)
   }
   for (size_t f = 0; f < G_N_ELEMENTS (cases); f++) {
     const char **c = cases[f];
-    gchar *launch, *errs = NULL, *a = NULL, *b = NULL;
-    gint status = 0;
+    gchar *launch, *a = NULL, *b = NULL;
     pt_frames got;
-    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--smoothing", "none",
-      "--format", c[0], "-o", cmd_txt, wav, c[2][0] ? c[2] : NULL, NULL
-    };
-    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-            NULL, NULL, NULL, &errs, &status, NULL));
-    if (!g_spawn_check_wait_status (status, NULL))
-      fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+
+    command_label ((const gchar *[]) { "--smoothing", "none", "--format", c[0], "-o", cmd_txt,
+        wav, c[2][0] ? c[2] : NULL, NULL });
     pt_frames_init (&got);
     launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
         "audioresample ! seqlabel model=%s name=l smoothing=none label-format=%s %s ! "
@@ -439,7 +440,6 @@ test_labels_file_same_as_command (void **state)
     }
     g_free (a);
     g_free (b);
-    g_free (errs);
     g_free (launch);
     pt_frames_free (&got);
   }
@@ -486,12 +486,11 @@ test_gate_same_as_command (void **state)
   gchar *wav = g_build_filename (pt_tmp_dir (), "g.wav", NULL);
   gchar *out = g_build_filename (pt_tmp_dir (), "g.out.wav", NULL);
   gchar *segs = g_build_filename (pt_tmp_dir (), "g.txt", NULL);
-  const char *cmd = g_getenv ("SL_SEQLABEL");
-  const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "--target", "speech",
-    "--on-threshold", "0.45", "--off-threshold", "0.4", "-o", segs, wav, NULL, NULL, NULL, NULL
+  /* the command's VAD, then (from args[9] on) its cuts */
+  const gchar *args[] = { "--target", "speech", "--on-threshold", "0.45", "--off-threshold",
+    "0.4", "-o", segs, wav, NULL, NULL, NULL, NULL
   };
-  gchar *launch, *errs = NULL, *text = NULL;
-  gint status = 0;
+  gchar *launch, *text = NULL;
   int64_t want = 0, n_frames = 0, speech = 0;
   gint16 *in, *kept, *muted;
   SF_INFO info = { 0 };
@@ -500,10 +499,7 @@ test_gate_same_as_command (void **state)
   (void) state;
 
   pt_write_wav (wav, x, N, 44100, 2);
-  assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-          NULL, NULL, NULL, &errs, &status, NULL));
-  if (!g_spawn_check_wait_status (status, NULL))
-    fail_msg ("seqlabel label failed: %s", errs ? errs : "");
+  command_label (args);
 
   /* the input, and what the command's segments keep of it */
   f = sf_open (wav, SFM_READ, &info);
@@ -548,14 +544,12 @@ test_gate_same_as_command (void **state)
   assert_wav_equal (out, kept, want);
 
   /* the command */
-  argv[13] = "--cut";
-  argv[14] = out;
+  args[9] = "--cut";
+  args[10] = out;
   for (int silence = 0; silence < 2; silence++) {
-    argv[15] = silence ? "--cut-silence" : NULL;
+    args[11] = silence ? "--cut-silence" : NULL;
     g_remove (out);
-    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-            NULL, NULL, NULL, NULL, &status, NULL));
-    assert_true (g_spawn_check_wait_status (status, NULL));
+    command_label (args);
     if (silence)
       assert_wav_equal (out, muted, N);
     else
@@ -566,7 +560,6 @@ test_gate_same_as_command (void **state)
   g_free (kept);
   g_free (muted);
   g_free (text);
-  g_free (errs);
   g_free (launch);
   g_remove (wav);
   g_remove (out);
@@ -590,26 +583,14 @@ test_pause_while_playing (void **state)
   gchar *wav = g_build_filename (pt_tmp_dir (), "p.wav", NULL);
   gchar *txt = g_build_filename (pt_tmp_dir (), "p.txt", NULL);
   gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "p.cmd.txt", NULL);
-  const char *cmd = g_getenv ("SL_SEQLABEL");
-  gchar *launch, *errs = NULL, *a = NULL, *b = NULL;
-  gint status = 0;
+  gchar *launch, *a = NULL, *b = NULL;
   GstElement *pipe;
   GstBus *bus;
   GstMessage *msg;
   (void) state;
 
-  if (cmd == NULL || !g_file_test (cmd, G_FILE_TEST_IS_EXECUTABLE))
-    fail_msg ("SL_SEQLABEL does not name the seqlabel command");
   pt_write_wav (wav, x, N, PT_RATE, 1);
-  {
-    const gchar *argv[] = { cmd, "label", "--model", pt_model_path (), "-o", cmd_txt, wav,
-      NULL
-    };
-    assert_true (g_spawn_sync (NULL, (gchar **) argv, NULL, G_SPAWN_STDOUT_TO_DEV_NULL,
-            NULL, NULL, NULL, &errs, &status, NULL));
-    if (!g_spawn_check_wait_status (status, NULL))
-      fail_msg ("seqlabel label failed: %s", errs ? errs : "");
-  }
+  command_label ((const gchar *[]) { "-o", cmd_txt, wav, NULL });
   launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s name=l ! "
       "fakesink sync=true l.labels ! filesink location=%s", wav, pt_model_path (), txt);
   pipe = gst_parse_launch (launch, NULL);
@@ -645,7 +626,6 @@ test_pause_while_playing (void **state)
   g_free (txt);
   g_free (cmd_txt);
   g_free (launch);
-  g_free (errs);
   g_free (a);
   g_free (b);
   free (x);
