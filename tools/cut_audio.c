@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include <sndfile.h>
 
@@ -70,7 +71,17 @@ static int open_file(cli_cut *c, const char *path)
     if (cli_output_open(&c->o, path, "wb") != 0)
         return -1;
     SF_INFO info = c->oinfo;
+    struct stat st; /* before libsndfile, which closes a descriptor it fails on */
+    const int piped = !strcmp(path, "-") && fstat(fileno(c->o.fp), &st) == 0 &&
+                      !S_ISREG(st.st_mode);
     c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
+    if (!c->out && piped) { /* WAV and others finish their header last */
+        cli_error("-: libsndfile cannot write this container into a pipe (%s): write the cut "
+                  "to a file (--cut FILE, or standard output redirected to one: > cut.wav), or "
+                  "cut FLAC or Ogg audio, which stream", sf_strerror(NULL));
+        cli_output_abort(&c->o);
+        return -1;
+    }
     if (!c->out) {
         cli_error("%s: %s", path, sf_strerror(NULL));
         cli_output_abort(&c->o);
