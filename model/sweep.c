@@ -133,12 +133,12 @@ int sl_sweep_init_decoder(sl_sweep *s, const sl_decoder_config *cfg, int n_class
 {
     sl_decoder_config c = *cfg;
     c.target_class = s->target;
-    /* the gap as the options gave it (0.5 - 0.35 in float is not 0.15 in double) */
-    s->off_gap = round(((double)cfg->on_threshold - cfg->off_threshold) * 1e6) / 1e6;
-    c.on_threshold = (float)point_threshold(0);
-    c.off_threshold = (float)point_off_threshold(s, 0);
+    /* made with the thresholds as given, so that bad ones are said as given; each
+     * point retunes them (sl_sweep_add_decoded) */
     if (!(s->decoder = sl_decoder_new(&c, n_classes, frames_per_second, err, errlen)))
         return -1;
+    /* the gap as the options gave it (0.5 - 0.35 in float is not 0.15 in double) */
+    s->off_gap = round(((double)cfg->on_threshold - cfg->off_threshold) * 1e6) / 1e6;
     s->switch_penalty = cfg->switch_penalty;
     return 0;
 }

@@ -352,6 +352,12 @@ static void test_model_events(void **state)
     rc = tt_run(cmd, &err);
     tt_expect_refusal("--sweep speech --target music", rc, err, "--sweep speech decodes speech",
                       "--target's music");
+    /* thresholds the wrong way round are said as given, not as the sweep's first point */
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
+             "--no-cache --sweep speech --on-threshold 0.3 --off-threshold 0.4", seqlabel, root,
+             root);
+    rc = tt_run(cmd, &err);
+    tt_expect_refusal("--sweep with off above on", rc, err, "thresholds", "off (0.4) <= on (0.3)");
 }
 
 int main(void)
