@@ -78,7 +78,7 @@ static void usage(FILE *fp)
         "                            frames, which the trainer scores [argmax]\n"
         "  --per-file                each file's accuracy, macro F1 and speech-vs-rest\n"
         "                            F1 (and event F1 with --events) after the set's\n"
-        "                            figures, the worst first\n"
+        "                            frame figures, the worst first\n"
         "  --json                    the figures as one JSON object on one line\n"
         "                            (frames, loss, accuracy, macro_f1,\n"
         "                            speech_vs_rest_f1, classes, confusion) instead of\n"
