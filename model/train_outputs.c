@@ -79,11 +79,11 @@ static int check_output(const char *what, const char *out, const sl_train_config
         if (inputs[k] && same_file(out, inputs[k]))
             return sl_fail(err, errlen, "%s %s: is an input of the run (%s); not writing over it",
                            what, out, inputs[k]);
-    /* a file that does not exist yet is none of them */
-    return access(out, F_OK) != 0 ? 0
-           : check_entries(what, out, train, err, errlen) ? -1
-                                                          : check_entries(what, out, valid, err,
-                                                                          errlen);
+    if (access(out, F_OK) != 0) /* a file that does not exist yet is none of them */
+        return 0;
+    if (check_entries(what, out, train, err, errlen))
+        return -1;
+    return check_entries(what, out, valid, err, errlen);
 }
 
 int sl_train_check_outputs(const sl_train_config *c, const sl_manifest *train,
