@@ -300,10 +300,6 @@ int sl_model_num_tensors(const sl_model *m) { return m->n_tensors; }
 void sl_quantize_s16(const float *src, float *dst, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        if (!isfinite(src[i])) { /* kept, for the features to refuse with its position */
-            dst[i] = src[i];
-            continue;
-        }
         float v = nearbyintf(src[i] * 32768.0f); /* ties to even, as sox and libsndfile round */
         v = v > 32767.0f ? 32767.0f : v < -32768.0f ? -32768.0f : v;
         dst[i] = v * (1.0f / 32768.0f);

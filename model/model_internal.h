@@ -18,9 +18,10 @@
  * recall: docs/labeling.md).
  * So every path into a model (labeler, feature cache) rounds samples to the
  * 16-bit grid first, clamped as a 16-bit file would hold them. A no-op on
- * 16-bit input at the model's rate. NaN and +-Inf stay as they are (the clamp
- * would make Inf a full-scale sample), so the features refuse them, each with
- * its position. dst may equal src. */
+ * 16-bit input at the model's rate. Samples must be finite (the clamp would
+ * make Inf a full-scale sample): the labeler refuses a push holding any first,
+ * and the reader and the trainer's augmentation give only finite ones. dst may
+ * equal src. */
 void sl_quantize_s16(const float *src, float *dst, size_t n);
 
 /* Tensors: input_proj.{weight,bias}, per layer up to 12, encoder.norm.{weight,bias},
