@@ -1104,7 +1104,8 @@ typedef struct {
     int batch;                   /* windows per step; default 16 */
     int epochs;                  /* default 20; an epoch = ceil(train frames / (batch*window)) steps */
     int64_t max_steps;           /* > 0: total steps, overriding epochs */
-    int64_t stop_after;          /* > 0: leave after this step (checkpoint written) */
+    int64_t stop_after;          /* > 0: leave after this step (checkpoint written; needs
+                                    checkpoint_path; a resumed checkpoint must be before it) */
     float lr;                    /* peak learning rate; default 1e-3 */
     int warmup;                  /* steps of linear warm-up; -1 (default): 5% of the steps, at most 500 */
     sl_lr_schedule schedule;     /* decay after warm-up; default cosine */

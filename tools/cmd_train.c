@@ -348,10 +348,6 @@ int sl_cmd_train(int argc, char **argv)
         free(class_buf);
         return cli_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);
     }
-    if (c.stop_after > 0 && !c.checkpoint_path) {
-        free(class_buf);
-        return cli_error("train: --stop-after leaves with a checkpoint: give --checkpoint PATH");
-    }
     if ((distill_set || c.teacher_clean) && c.n_teachers == 0) {
         free(class_buf);
         return cli_error("train: --%s needs at least one --teacher",
