@@ -1,6 +1,7 @@
 #include "tools/cli.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -13,13 +14,19 @@
  * (labels and --cut audio are written at once). Tool-side state only. */
 #define MAX_PENDING 4
 static char *volatile pending_tmp[MAX_PENDING];
-/* While live input is read, the first Ctrl-C ends the input, not the command. */
+/* While live input is read, the first Ctrl-C ends the input, not the command:
+ * the input's descriptor becomes /dev/null, so a read waiting on a pipe that
+ * stalls (libsndfile retries a read a signal interrupts) sees its end. */
 static volatile sig_atomic_t sigint_ends_input, input_interrupted;
+static volatile sig_atomic_t live_fd = -1;
+static int devnull_fd = -1;
 
 static void on_signal(int sig)
 {
     if (sig == SIGINT && sigint_ends_input && !input_interrupted) {
         input_interrupted = 1;
+        if (live_fd >= 0 && devnull_fd >= 0)
+            dup2(devnull_fd, live_fd); /* async-signal-safe */
         return;
     }
     for (int i = 0; i < MAX_PENDING; i++) {
@@ -69,12 +76,15 @@ static void unwatch_tmp(const char *path)
             pending_tmp[i] = NULL;
 }
 
-void cli_interrupt_ends_input(int on)
+void cli_interrupt_ends_input(int on, int input_fd)
 {
     if (on) {
         catch_signals();
+        if (devnull_fd < 0)
+            devnull_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
         input_interrupted = 0;
     }
+    live_fd = on ? input_fd : -1;
     sigint_ends_input = on;
 }
 

@@ -94,10 +94,12 @@ int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 
 /* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the
- * first SIGINT only sets cli_input_interrupted(), so what was read is labelled
- * to its end and the output kept; a second one ends the command as before
- * (removing a temporary output). Turning it on clears the flag. */
-void cli_interrupt_ends_input(int on);
+ * first SIGINT only sets cli_input_interrupted() and puts /dev/null in place
+ * of input_fd (the descriptor the input is read from, -1 if none), so a read
+ * waiting on a stalled pipe ends, what was read is labelled to its end and the
+ * output kept; a second one ends the command as before (removing a temporary
+ * output). Turning it on clears the flag. */
+void cli_interrupt_ends_input(int on, int input_fd);
 int cli_input_interrupted(void);
 /* The flag behind it, for sl_audio_options.interrupt: a read waiting on a
  * stalled network stream ends at Ctrl-C too. */

@@ -6,6 +6,7 @@
  * runs), so memory does not grow with the file's length; each output appears
  * (by rename) only when its file was labelled completely. Several files may be
  * labelled at once by worker processes (--jobs: tools/jobs.c). */
+#include <dirent.h>
 #include <errno.h>
 #include <getopt.h>
 #include <signal.h>
@@ -43,6 +44,31 @@ static int arrives_live(const char *path)
     struct stat st;
     int ok = strcmp(path, "-") ? stat(path, &st) == 0 : fstat(STDIN_FILENO, &st) == 0;
     return ok && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
+}
+
+/* The descriptor live input is read from, for Ctrl-C to end (-1: none, as a
+ * network stream's, whose read watches the interrupt flag instead): standard
+ * input for "-", else the newest this process holds on the pipe or device at
+ * path (the reader's own, not a standard stream that is the same terminal). */
+static int live_input_fd(const char *path)
+{
+    if (strcmp(path, "-") == 0)
+        return STDIN_FILENO;
+    struct stat want, st;
+    DIR *d;
+    if (sl_audio_is_uri(path) || stat(path, &want) != 0 || !(d = opendir("/proc/self/fd")))
+        return -1;
+    int fd = -1;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        char *end;
+        long n = strtol(e->d_name, &end, 10);
+        if (end != e->d_name && *end == '\0' && n > STDERR_FILENO && n != dirfd(d) &&
+            n > fd && fstat((int)n, &st) == 0 && st.st_dev == want.st_dev &&
+            st.st_ino == want.st_ino)
+            fd = (int)n;
+    }
+    closedir(d);
+    return fd;
 }
 
 static void usage(FILE *fp)
@@ -501,8 +527,8 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         n_read = hop;
     else if (live && a->cfg.num_threads == 1 && block_len > 10 * hop)
         n_read = 10 * hop;
-    if (live)
-        cli_interrupt_ends_input(1); /* Ctrl-C: the input ends, its labels are kept */
+    if (live) /* Ctrl-C: the input ends, its labels are kept */
+        cli_interrupt_ends_input(1, live_input_fd(in_path));
     sl_labeler_reset(l);
     int64_t total = sl_audio_file_frames(r);
     int file_rate = sl_audio_file_rate(r);
@@ -546,7 +572,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         }
     }
     if (live)
-        cli_interrupt_ends_input(0);
+        cli_interrupt_ends_input(0, -1);
     if (!rc && sl_labeler_finish(l, &sink, err, sizeof err) != 0)
         rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
     if (!rc && sl_label_format_is_document(&t.w)) { /* written whole at the end */

@@ -689,6 +689,102 @@ static int signal_live(const char *name, int ignore_hup, int sig, const short *s
     return signal_after(args, ignore_hup, sig, s16, sizeof(short) * LIVE_IN);
 }
 
+/* Opens the FIFO dir/name for writing once a reader has it open (60 s at most),
+ * blocking afterwards. */
+static int open_fifo_writer(const char *name)
+{
+    char path[600];
+    snprintf(path, sizeof path, "%s/%s", dir, name);
+    for (int waited = 0; waited < 600; waited++) {
+        int fd = open(path, O_WRONLY | O_NONBLOCK);
+        if (fd >= 0) {
+            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
+            return fd;
+        }
+        assert_int_equal(errno, ENXIO); /* no reader yet */
+        poll(NULL, 0, 100);
+    }
+    fail_msg("%s: no reader came", path);
+    return -1;
+}
+
+/* Starts `seqlabel label ARGS` with `head` on its standard input (or in the FIFO
+ * dir/fifo when not NULL), kept open as *to, and waits until its first frames are
+ * out: it is then in its reading loop, waiting for more. SIGPIPE is ignored until
+ * finish_started. */
+static pid_t start_until_frames(const char *const *args, const char *fifo, const void *head,
+                                size_t head_len, int *to, int *from)
+{
+    signal(SIGPIPE, SIG_IGN);
+    pid_t pid = spawn_label(args, 0, to, from);
+    if (fifo) {
+        close(*to);
+        *to = open_fifo_writer(fifo);
+    }
+    write_all(*to, head, head_len);
+    char out[65536];
+    size_t got = 0;
+    int lines = 0;
+    for (int waited = 0; lines < 3 && waited < 600; waited++) {
+        struct pollfd p = {*from, POLLIN, 0};
+        if (poll(&p, 1, 100) > 0) {
+            ssize_t r = read(*from, out + got, sizeof out - 1 - got);
+            assert_true(r > 0);
+            got += (size_t)r;
+            out[got] = '\0';
+            lines = 0;
+            for (const char *c = out; (c = strchr(c, '\n')) != NULL; c++)
+                lines++;
+        }
+    }
+    assert_true(lines >= 3); /* the header and two frames */
+    /* all of head read, and the command asleep (three looks in a row): it waits
+     * in its read for what never comes, rather than still labelling the head */
+    wait_drained(*to);
+    for (int asleep = 0, looks = 0; asleep < 3 && looks < 500; looks++) {
+        char path[64], stat[512] = "";
+        snprintf(path, sizeof path, "/proc/%d/stat", (int)pid);
+        FILE *fp = fopen(path, "r");
+        size_t n = fp ? fread(stat, 1, sizeof stat - 1, fp) : 0;
+        if (fp)
+            fclose(fp);
+        stat[n] = '\0';
+        const char *state = strrchr(stat, ')'); /* "pid (comm) S ..." */
+        asleep = state && state[1] == ' ' && state[2] == 'S' ? asleep + 1 : 0;
+        poll(NULL, 0, 20);
+    }
+    return pid;
+}
+
+/* Waits for it (60 s at most, else fails naming `what`); its exit status. */
+static int finish_started(pid_t pid, int to, int from, const char *what)
+{
+    pid_t done = 0;
+    int st = 0;
+    for (int waited = 0; done == 0 && waited < 600; waited++)
+        if ((done = waitpid(pid, &st, WNOHANG)) == 0)
+            poll(NULL, 0, 100);
+    close(to);
+    close(from);
+    signal(SIGPIPE, SIG_DFL);
+    if (done != pid)
+        fail_msg("%s: the command did not end", what);
+    assert_true(WIFEXITED(st));
+    return WEXITSTATUS(st);
+}
+
+/* `seqlabel label ARGS` on a stream that stalls (its source sends `head` and then
+ * no more, open; on standard input, or through the FIFO dir/fifo): Ctrl-C ends it
+ * with exit 0. */
+static void interrupt_stalled(const char *const *args, const char *fifo, const void *head,
+                              size_t head_len)
+{
+    int to, from;
+    pid_t pid = start_until_frames(args, fifo, head, head_len, &to, &from);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    assert_int_equal(finish_started(pid, to, from, args[0]), 0);
+}
+
 /* Ctrl-C on live input ends the input, not the command: what was read is
  * labelled to its end and the output file kept (a recording's labels survive
  * the Ctrl-C that stops it), equal to the labels of those samples as a file.
@@ -717,6 +813,14 @@ static void test_interrupt_ends_live_input(void **state)
         assert_string_equal(got, want);
         free(got);
     }
+    /* The same while the recorder stalls, its pipe open (no read returns): the
+     * Ctrl-C alone ends the input, through a FIFO too */
+    const char *stalled[] = {LIVE_ARGS, NULL};
+    interrupt_stalled(stalled, NULL, s16, sizeof(short) * LIVE_IN);
+    sh("mkfifo live.fifo");
+    const char *fifo[] = {"live.fifo", "--model", "m.slm", "--format", "frames",
+                          "--raw-format", "s16le", "--raw-rate", "16000", NULL};
+    interrupt_stalled(fifo, "live.fifo", s16, sizeof(short) * LIVE_IN);
     /* --cut of live input: Ctrl-C ends the recording and keeps its cut, the one
      * of the same samples from a file. */
     assert_int_equal(run_label("- --model m.slm --raw-format s16le --raw-rate 16000 --target music "
@@ -754,25 +858,6 @@ static void test_interrupt_ends_live_input(void **state)
 }
 
 static void expect_error(const char *args, int code, const char *needle);
-
-/* Opens the FIFO dir/name for writing once a reader has it open (60 s at most),
- * blocking afterwards. */
-static int open_fifo_writer(const char *name)
-{
-    char path[600];
-    snprintf(path, sizeof path, "%s/%s", dir, name);
-    for (int waited = 0; waited < 600; waited++) {
-        int fd = open(path, O_WRONLY | O_NONBLOCK);
-        if (fd >= 0) {
-            fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK);
-            return fd;
-        }
-        assert_int_equal(errno, ENXIO); /* no reader yet */
-        poll(NULL, 0, 100);
-    }
-    fail_msg("%s: no reader came", path);
-    return -1;
-}
 
 /* --jobs N: inputs labelled N at a time give the outputs of one at a time, byte
  * for byte; a bad input among them is said and the others labelled (exit 1).
@@ -1475,61 +1560,6 @@ static void test_one_channel(void **state)
 
 #define STALL_BYTES 20000 /* of media/in.mka: its header and first part, then a stall */
 
-/* Starts `seqlabel label ARGS` with `head` on its standard input, kept open, and
- * waits until its first frames are out: it is then in its reading loop, waiting
- * for more. SIGPIPE is ignored until finish_started. */
-static pid_t start_until_frames(const char *const *args, const void *head, size_t head_len,
-                                int *to, int *from)
-{
-    signal(SIGPIPE, SIG_IGN);
-    pid_t pid = spawn_label(args, 0, to, from);
-    write_all(*to, head, head_len);
-    char out[65536];
-    size_t got = 0;
-    int lines = 0;
-    for (int waited = 0; lines < 3 && waited < 600; waited++) {
-        struct pollfd p = {*from, POLLIN, 0};
-        if (poll(&p, 1, 100) > 0) {
-            ssize_t r = read(*from, out + got, sizeof out - 1 - got);
-            assert_true(r > 0);
-            got += (size_t)r;
-            out[got] = '\0';
-            lines = 0;
-            for (const char *c = out; (c = strchr(c, '\n')) != NULL; c++)
-                lines++;
-        }
-    }
-    assert_true(lines >= 3); /* the header and two frames */
-    return pid;
-}
-
-/* Waits for it (60 s at most, else fails naming `what`); its exit status. */
-static int finish_started(pid_t pid, int to, int from, const char *what)
-{
-    pid_t done = 0;
-    int st = 0;
-    for (int waited = 0; done == 0 && waited < 600; waited++)
-        if ((done = waitpid(pid, &st, WNOHANG)) == 0)
-            poll(NULL, 0, 100);
-    close(to);
-    close(from);
-    signal(SIGPIPE, SIG_DFL);
-    if (done != pid)
-        fail_msg("%s: the command did not end", what);
-    assert_true(WIFEXITED(st));
-    return WEXITSTATUS(st);
-}
-
-/* `seqlabel label ARGS` on a stream that stalls (its source sends `head` and then
- * no more, open): Ctrl-C ends it with exit 0. */
-static void interrupt_stalled(const char *const *args, const void *head, size_t head_len)
-{
-    int to, from;
-    pid_t pid = start_until_frames(args, head, head_len, &to, &from);
-    assert_int_equal(kill(pid, SIGINT), 0);
-    assert_int_equal(finish_started(pid, to, from, args[0]), 0);
-}
-
 /* One request to the test's web server: GET /NAME sends dir/NAME whole, with its
  * length; GET /stall/NAME its first STALL_BYTES, then nothing more for a minute,
  * the connection open; GET /drop/NAME its length and first STALL_BYTES, then
@@ -1660,7 +1690,7 @@ static void test_gstreamer_input(void **state)
     {
         char *mka = slurp("media/in.mka");
         const char *args[] = {"fd://0", "--model", "m.slm", "--format", "frames", NULL};
-        interrupt_stalled(args, mka, STALL_BYTES);
+        interrupt_stalled(args, NULL, mka, STALL_BYTES);
         free(mka);
     }
     /* a file's second audio stream (a film's other language): --audio-stream 2
@@ -1719,7 +1749,7 @@ static void test_http_input(void **state)
     char uri[512];
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/stall/media/in.mka", port);
     const char *stall[] = {uri, "--model", "m.slm", "--format", "frames", NULL};
-    interrupt_stalled(stall, "", 0);
+    interrupt_stalled(stall, NULL, "", 0);
     /* a stream whose connection fails after its first part (the server closes
      * it, its resume is refused): said, exit 1, and what arrived kept, the
      * cut of it written (the target class at p >= 0: every frame) */
@@ -1729,7 +1759,7 @@ static void test_http_input(void **state)
                           NULL};
     {
         int to, from;
-        pid_t pid = start_until_frames(drop, "", 0, &to, &from);
+        pid_t pid = start_until_frames(drop, NULL, "", 0, &to, &from);
         sh("touch drop");
         assert_int_equal(finish_started(pid, to, from, "a stream whose connection fails"), 1);
         char path[600];
