@@ -6,11 +6,13 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
 #include <sndfile.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -107,6 +109,19 @@ static int gstreamer_may_read(const sl_audio_options *opt)
     return !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE;
 }
 
+/* Whether the pipe fd ends before any byte comes. It waits as the read that
+ * follows would, until bytes or the end are there, and looks without taking:
+ * libsndfile would only call an empty pipe not audio. */
+static int pipe_ends_empty(int fd)
+{
+    struct pollfd p = {.fd = fd, .events = POLLIN};
+    int held = 0;
+    while (poll(&p, 1, -1) < 0)
+        if (errno != EINTR)
+            return 0;
+    return (p.revents & POLLHUP) && ioctl(fd, FIONREAD, &held) == 0 && held == 0;
+}
+
 /* Opens the libsndfile handle; on failure writes a message saying why in the
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
@@ -137,6 +152,11 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     *seekable = S_ISREG(st.st_mode);
     if (*seekable && st.st_size == 0) {
         sl_io_err(err, errlen, "%s: empty file (0 bytes): contains no audio", name);
+        return NULL;
+    }
+    if (is_stdin && S_ISFIFO(st.st_mode) && pipe_ends_empty(STDIN_FILENO)) {
+        sl_io_err(err, errlen, "%s: empty (it ended before its first byte): contains no audio",
+                  name);
         return NULL;
     }
     if (!is_stdin && access(path, R_OK) != 0) {

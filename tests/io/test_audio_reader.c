@@ -1011,6 +1011,22 @@ static void test_error_empty_file(void **state)
     expect_open_error(path, "contains no audio");
 }
 
+/* Standard input that ends before its first byte, as a pipe or a FIFO (`: |`). */
+static void test_error_empty_pipe(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    close(fds[1]);
+    int saved = dup(STDIN_FILENO);
+    dup2(fds[0], STDIN_FILENO);
+    close(fds[0]);
+    expect_open_error("-", "standard input: empty (it ended before its first byte): contains "
+                           "no audio");
+    dup2(saved, STDIN_FILENO);
+    close(saved);
+}
+
 static void test_error_zero_samples(void **state)
 {
     (void)state;
@@ -1141,6 +1157,7 @@ int main(void)
         cmocka_unit_test(test_g722_fixture),
         cmocka_unit_test(test_raw_codec_errors),
         cmocka_unit_test(test_stdin_pipe),
+        cmocka_unit_test(test_error_empty_pipe),
         cmocka_unit_test(test_recording_start),
         cmocka_unit_test(test_error_missing),
         cmocka_unit_test(test_error_directory),
