@@ -237,10 +237,10 @@ int bench_encoder(int argc, char **argv)
             ok = !cli_parse_float(a, v, 0.0, 60.0, &min_time);
         } else {
             usage(stderr);
-            return cli_error("unknown option '%s'", a);
+            return cli_usage_error("unknown option '%s'", a);
         }
         if (!ok)
-            return cli_error("option %s needs a valid value", a);
+            return cli_usage_error("option %s needs a valid value", a);
         i++;
     }
 

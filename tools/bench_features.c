@@ -106,29 +106,29 @@ int bench_features(int argc, char **argv)
         for (size_t o = 0; o < sizeof valued / sizeof valued[0]; o++)
             known |= !strcmp(a, valued[o]);
         if (!known)
-            return cli_error("bench features: unknown option %s (see --help)", a);
+            return cli_usage_error("bench features: unknown option %s (see --help)", a);
         if (!v)
-            return cli_error("bench features: %s needs a value (see --help)", a);
+            return cli_usage_error("bench features: %s needs a value (see --help)", a);
         i++;
         if (!strcmp(a, "--seconds")) {
             if (cli_parse_float(a, v, 1.0, 36000.0, &seconds) < 0)
-                return 1;
+                return 2;
         } else if (!strcmp(a, "--mel-bins")) {
             if (cli_parse_int(a, v, 3, 1024, &mel) < 0)
-                return 1;
+                return 2;
         } else if (!strcmp(a, "--sample-rate")) {
             if (cli_parse_int(a, v, 1000, 384000, &rate) < 0)
-                return 1;
+                return 2;
         } else if (!strcmp(a, "--runs")) {
             if (cli_parse_int(a, v, 1, 1000, &runs) < 0)
-                return 1;
+                return 2;
         } else if (!strcmp(a, "--mfcc")) {
             if (cli_parse_int(a, v, 1, 1024, &ceps) < 0)
-                return 1;
+                return 2;
         } else if (!strcmp(a, "--save-signal")) {
             save = v;
         } else {
-            return cli_error("bench features: unknown option %s (see --help)", a);
+            return cli_usage_error("bench features: unknown option %s (see --help)", a);
         }
     }
     sl_feature_config cfg;

@@ -260,7 +260,7 @@ int bench_label(int argc, char **argv)
         } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
             model_path = argv[++i];
         } else {
-            return cli_error("bench label: unknown argument '%s' (see --help)", argv[i]);
+            return cli_usage_error("bench label: unknown argument '%s' (see --help)", argv[i]);
         }
     }
     char err[SL_ERR_LEN];

@@ -73,7 +73,7 @@ int bench_train(int argc, char **argv)
             return 0;
         } else if (!v) {
             usage(stderr);
-            return cli_error("bench train: '%s' needs a value or is unknown", a);
+            return cli_usage_error("bench train: '%s' needs a value or is unknown", a);
         } else if (!strcmp(a, "--threads")) {
             char buf[128];
             snprintf(buf, sizeof buf, "%s", v);
@@ -103,10 +103,10 @@ int bench_train(int argc, char **argv)
             bad = train_cli_parse_pair(v, &band[0], &band[1]);
         } else {
             usage(stderr);
-            return cli_error("bench train: unknown option '%s'", a);
+            return cli_usage_error("bench train: unknown option '%s'", a);
         }
         if (bad)
-            return cli_error("bench train: bad value for %s", a);
+            return cli_usage_error("bench train: bad value for %s", a);
         i++;
     }
     sl_feature_config fc;

@@ -110,15 +110,29 @@ static void explain_open_failure(const char *path, int e)
     free(copy);
 }
 
+static void say(const char *fmt, va_list ap)
+{
+    fputs("seqlabel: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputc('\n', stderr);
+}
+
 int cli_error(const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    fputs("seqlabel: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    say(fmt, ap);
     va_end(ap);
     return 1;
+}
+
+int cli_usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    say(fmt, ap);
+    va_end(ap);
+    return 2;
 }
 
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out)

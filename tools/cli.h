@@ -20,6 +20,10 @@ int sl_cmd_average(int argc, char **argv);
 #define SL_CLI_RAW_FORMATS "s16le, f32le, ulaw, alaw, gsm, g722"
 
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+/* The same for an error in the command line itself (an unknown option, a bad
+ * value, one missing or at odds with another): returns 2, as every command
+ * exits on such errors (1: the work failed). */
+int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
 /* Strict number parsing for option values: the whole string must be a number
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */

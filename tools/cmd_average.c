@@ -1,5 +1,6 @@
 /* `seqlabel average -o OUT MODEL...`: weight averaging of models of one shape
  * (the library's sl_model_average; docs/training.md). */
+#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -21,24 +22,35 @@ static void usage(FILE *fp)
 
 int sl_cmd_average(int argc, char **argv)
 {
+    static const struct option opts[] = {{"output", required_argument, 0, 'o'},
+                                         {"help", no_argument, 0, 'h'},
+                                         {0, 0, 0, 0}};
     const char *out = NULL;
-    int first = 1;
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        usage(stdout);
-        return 0;
+    optind = 1;
+    opterr = 0;
+    int o;
+    while ((o = getopt_long(argc, argv, ":o:h", opts, NULL)) != -1) {
+        switch (o) {
+        case 'o':
+            if (out)
+                return cli_usage_error("average: -o given twice");
+            out = optarg;
+            break;
+        case 'h': usage(stdout); return 0;
+        case ':': return cli_usage_error("average: %s needs a value", argv[optind - 1]);
+        default:
+            return cli_usage_error("average: unknown option '%s' (see seqlabel average --help)",
+                                   argv[optind - 1]);
+        }
     }
-    if (argc >= 3 && (!strcmp(argv[1], "-o") || !strcmp(argv[1], "--output"))) {
-        out = argv[2];
-        first = 3;
-    }
-    int n = argc - first;
+    const int first = optind, n = argc - first;
     if (!out || n < 1) {
         usage(stderr);
-        return cli_error("average: -o OUT and at least one MODEL are required");
+        return cli_usage_error("average: -o OUT and at least one MODEL are required");
     }
     for (int i = first; i < argc; i++)
         if (!strcmp(argv[i], out))
-            return cli_error("average: %s is both an input and the output", out);
+            return cli_usage_error("average: %s is both an input and the output", out);
     sl_model **models = calloc((size_t)n, sizeof *models);
     if (!models)
         return cli_error("out of memory");

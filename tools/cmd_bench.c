@@ -34,5 +34,5 @@ int sl_cmd_bench(int argc, char **argv)
         for (size_t i = 0; i < n; i++)
             if (!strcmp(argv[1], benches[i].name))
                 return benches[i].fn(argc - 1, argv + 1);
-    return cli_error("usage: seqlabel bench features|encoder|label|train [OPTIONS] (--help: all of them)");
+    return cli_usage_error("usage: seqlabel bench features|encoder|label|train [OPTIONS] (--help: all of them)");
 }

@@ -322,7 +322,7 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
 {
     char err[SL_ERR_LEN];
     if (model_path && classes)
-        return cli_error("--classes: --model's classes are used (give one or the other)");
+        return cli_usage_error("--classes: --model's classes are used (give one or the other)");
     if (classes) { /* as train reads its --classes */
         char *list = strdup(classes);
         const char *split[SL_MAX_CLASSES];
@@ -449,7 +449,7 @@ int sl_cmd_eval(int argc, char **argv)
             if (!strcmp(optarg, "train")) opt.split = SL_SPLIT_TRAIN;
             else if (!strcmp(optarg, "valid")) opt.split = SL_SPLIT_VALID;
             else if (!strcmp(optarg, "test")) opt.split = SL_SPLIT_TEST;
-            else return cli_error("--split: '%s' is not train, valid or test", optarg);
+            else return cli_usage_error("--split: '%s' is not train, valid or test", optarg);
             break;
         case O_CACHE: cache_dir = optarg; break;
         case O_NOCACHE: no_cache = 1; break;
@@ -459,7 +459,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_EVENTS: events = optarg; break;
         case O_EVENT_COLLAR:
             if (cli_parse_float("--event-collar", optarg, 0.0, 60.0, &event_collar))
-                return 1;
+                return 2;
             break;
         case O_JSON: json = 1; break;
         case O_HYP: hyp = optarg; break;
@@ -467,11 +467,11 @@ int sl_cmd_eval(int argc, char **argv)
         case O_CLASSES: classes = optarg; break;
         case O_COLLAR:
             if (cli_parse_float("--collar", optarg, 0.0, 60.0, &opt.collar_s))
-                return 1;
+                return 2;
             break;
         case O_THREADS:
             if (cli_parse_int("--threads", optarg, 1, 256, &threads))
-                return 1;
+                return 2;
             break;
         case O_HELP:
         case 'h':
@@ -480,24 +480,24 @@ int sl_cmd_eval(int argc, char **argv)
         default:
             if (cli_is_decoder_code(o)) {
                 if (cli_parse_decoder((cli_decoder_option)(o - CLI_DECODER_CODE), optarg, &decoder))
-                    return 1;
+                    return 2;
                 break;
             }
             usage(stderr);
-            return cli_error("eval: unknown option or missing value: '%s'", argv[optind - 1]);
+            return cli_usage_error("eval: unknown option or missing value: '%s'", argv[optind - 1]);
         }
     }
     if (optind < argc)
-        return cli_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
+        return cli_usage_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
     if (event_collar != 0.2 && !events)
-        return cli_error("eval: --event-collar goes with --events");
+        return cli_usage_error("eval: --event-collar goes with --events");
     opt.num_threads = (int)threads;
     if (per_file) {
         opt.on_file = keep_file;
         opt.user = &files;
     }
     if (hyp && decoder.given)
-        return cli_error("eval: the decoder's options go with --model (label files are "
+        return cli_usage_error("eval: the decoder's options go with --model (label files are "
                          "decoded already)");
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,
@@ -506,10 +506,10 @@ int sl_cmd_eval(int argc, char **argv)
         return rc;
     }
     if (gap || classes)
-        return cli_error("eval: %s goes with --hyp", gap ? "--hyp-gap" : "--classes");
+        return cli_usage_error("eval: %s goes with --hyp", gap ? "--hyp-gap" : "--classes");
     if (!model_path || !manifest) {
         usage(stderr);
-        return cli_error("eval: --model (or --hyp) and --manifest are required");
+        return cli_usage_error("eval: --model (or --hyp) and --manifest are required");
     }
     char cache_buf[4096];
     if (!no_cache && !cache_dir)

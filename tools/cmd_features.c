@@ -280,8 +280,8 @@ int sl_cmd_features(int argc, char **argv)
 {
     features_args a;
     int rc = parse_args(argc, argv, &a);
-    if (rc)
-        return rc < 0 ? 0 : 1;
+    if (rc) /* -1: --help; else a usage error, said */
+        return rc < 0 ? 0 : 2;
 
     char err[SL_ERR_LEN];
     if (cli_output_is_input(a.out_path, a.in_path))

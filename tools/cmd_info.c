@@ -55,7 +55,9 @@ int sl_cmd_info(int argc, char **argv)
         return 0;
     }
     if (argc != 2)
-        return cli_error("usage: seqlabel info MODEL");
+        return cli_usage_error("usage: seqlabel info MODEL");
+    if (argv[1][0] == '-') /* a model so named is ./-NAME */
+        return cli_usage_error("info: unknown option '%s' (see seqlabel info --help)", argv[1]);
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(argv[1], err, sizeof err);
     if (!m)

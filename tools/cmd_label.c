@@ -207,9 +207,9 @@ static void usage(FILE *fp)
         "end and the output kept; a second Ctrl-C ends the command. An error that ends\n"
         "live input (a network stream that fails) keeps its labels too (exit 1).\n"
         "\n"
-        "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples, bad\n"
-        "options) print one line naming the file; the other files are still labelled and\n"
-        "the exit status is 1.\n",
+        "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples)\n"
+        "print one line naming the file; the other files are still labelled and the exit\n"
+        "status is 1. A wrong command line (an unknown option, a bad value) exits 2.\n",
         sl_installed_model_path(), sl_source_model_path());
 }
 
@@ -894,17 +894,17 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
 {
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
-        return cli_error("%s: several inputs need -o DIR (an existing folder, or a name ending in '/')", a.out_path), 2;
+        return cli_usage_error("%s: several inputs need -o DIR (an existing folder, or a name "
+                               "ending in '/')", a.out_path);
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
     if (nin > 1 && a.cut_path && !cut_to_dir)
-        return cli_error("--cut %s: several inputs need --cut DIR (an existing folder, or a name ending "
-                         "in '/')",
-                         a.cut_path), 2;
+        return cli_usage_error("--cut %s: several inputs need --cut DIR (an existing folder, or a "
+                               "name ending in '/')", a.cut_path);
     int stdin_uses = 0;
     for (int i = 0; i < nin; i++)
         stdin_uses += !strcmp(inputs[i].path, "-");
     if (stdin_uses > 1)
-        return cli_error("standard input ('-') can be labelled only once"), 2;
+        return cli_usage_error("standard input ('-') can be labelled only once");
     const char *dir_out = to_dir ? a.out_path : cut_to_dir ? a.cut_path : a.split_dir;
     if (dir_out && check_names(inputs, nin, dir_out))
         return 2;

@@ -242,7 +242,7 @@ int sl_cmd_train(int argc, char **argv)
             class_buf = strdup(a);
             if (!class_buf || train_cli_split_classes(class_buf, c.class_names, &c.n_classes)) {
                 free(class_buf);
-                return cli_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
+                return cli_usage_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
                                  SL_MAX_CLASSES, SL_MAX_CLASS_NAME);
             }
             break;
@@ -328,34 +328,34 @@ int sl_cmd_train(int argc, char **argv)
         default:
             free(class_buf);
             usage(stderr);
-            return cli_error("train: unknown option or missing value: '%s'", argv[optind - 1]);
+            return cli_usage_error("train: unknown option or missing value: '%s'", argv[optind - 1]);
         }
         if (bad) {
             free(class_buf);
-            return 1;
+            return 2;
         }
     }
     if (optind < argc) {
         free(class_buf);
-        return cli_error("train: unexpected argument '%s' (options only; see --help)", argv[optind]);
+        return cli_usage_error("train: unexpected argument '%s' (options only; see --help)", argv[optind]);
     }
     if (!c.train_manifest || !c.out_path) {
         free(class_buf);
         usage(stderr);
-        return cli_error("train: --manifest and --out are required");
+        return cli_usage_error("train: --manifest and --out are required");
     }
     if (noise_option && !c.noise_list) {
         free(class_buf);
-        return cli_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);
+        return cli_usage_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);
     }
     if ((distill_set || c.teacher_clean) && c.n_teachers == 0) {
         free(class_buf);
-        return cli_error("train: --%s needs at least one --teacher",
+        return cli_usage_error("train: --%s needs at least one --teacher",
                          distill_set ? "distill-weight" : "teacher-clean");
     }
     if (c.init_path && shape_option) {
         free(class_buf);
-        return cli_error("train: --%s cannot be given with --init: fine-tuning keeps the shape and "
+        return cli_usage_error("train: --%s cannot be given with --init: fine-tuning keeps the shape and "
                          "features of %s", shape_option, c.init_path);
     }
     if (!c.init_path) /* without --init, --layers and --d-ff shape a new model */

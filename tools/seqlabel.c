@@ -27,7 +27,9 @@ static void usage(FILE *fp)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
     fprintf(fp, "\n'seqlabel COMMAND --help' describes each command.\n"
-                "  --help      this text\n  --version   print the version\n");
+                "  --help      this text\n  --version   print the version\n"
+                "\nExit status: 0 done, 1 the work failed (a file missing, unreadable or\n"
+                "refused), 2 a wrong command line (an unknown option, a bad value).\n");
 }
 
 /* What a command that succeeded printed must have arrived: `eval --json > f` on a

@@ -42,8 +42,9 @@ static int teardown(void **state)
 }
 
 /* Runs train with `manifest` text (written to m.tsv) and extra options;
- * asserts exit 1, every expected piece in stderr, one line, no model. */
-static void expect_failure(const char *manifest, const char *extra, const char *const *want)
+ * asserts exit `code` (2: the command line is wrong, 1: what it reads), every
+ * expected piece in stderr, one line, no model. */
+static void expect_exit(int code, const char *manifest, const char *extra, const char *const *want)
 {
     tt_write_text(tt_path(dir, "m.tsv"), manifest);
     unlink(tt_path(dir, "out.slm"));
@@ -53,7 +54,7 @@ static void expect_failure(const char *manifest, const char *extra, const char *
     char *err = NULL;
     int rc = tt_run(cmd, &err);
     printf("stderr: %s", err);
-    assert_int_equal(rc, 1);
+    assert_int_equal(rc, code);
     for (int i = 0; want[i]; i++)
         if (!strstr(err, want[i]))
             fail_msg("'%s' not in stderr: %s", want[i], err);
@@ -62,6 +63,11 @@ static void expect_failure(const char *manifest, const char *extra, const char *
     assert_int_equal(nl[1], '\0'); /* one line */
     free(err);
     assert_int_equal(access(tt_path(dir, "out.slm"), F_OK), -1);
+}
+
+static void expect_failure(const char *manifest, const char *extra, const char *const *want)
+{
+    expect_exit(1, manifest, extra, want);
 }
 
 static void good_manifest_trains(void **state)
@@ -254,8 +260,6 @@ static void outputs_checked_before_training(void **state)
         {"--out %s/same --checkpoint %s/same", "one file", NULL},
         {"--out %s/nowhere/x.slm", "nowhere", "No such file or directory"},
         {"--out %s/x.slm --checkpoint %s/nowhere/x.ckpt", "the checkpoint", "nowhere"},
-        {"--out %s/x.slm --noise-prob 1", "--noise-prob goes with --noise-list", NULL},
-        {"--out %s/x.slm --snr-range 0,5", "--snr-range goes with --noise-list", NULL},
         {"--out %s/x.slm --stop-after 3", "--stop-after", "--checkpoint"}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char opts[1024], cmd[4096];
@@ -279,7 +283,7 @@ static void outputs_checked_before_training(void **state)
              "%s/cachefile --mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 "
              "--batch 8 --steps 3 --quiet", seqlabel, dir, dir, dir);
     int rc = tt_run(cmd, &err);
-    tt_expect_refusal("--cache-dir FILE", rc, err, "cachefile", "is a file, not a folder");
+    tt_expect_refusal("--cache-dir FILE", 1, rc, err, "cachefile", "is a file, not a folder");
     char *wav = tt_read_file(tt_path(dir, "a.wav"), NULL); /* the audio is still audio */
     assert_non_null(wav);
     assert_memory_equal(wav, "RIFF", 4);
@@ -373,18 +377,23 @@ static void bad_noise_list(void **state)
     char extra[1024];
     snprintf(extra, sizeof extra, "--noise-list %s/noise.txt", dir);
     expect_failure("a.wav\ta.txt\n", extra, (const char *[]){"noise.txt:3:", "quiet.wav", NULL});
-    expect_failure("a.wav\ta.txt\n", "--noise-list a.wav --snr-range 10,5",
-                   (const char *[]){"--snr-range", NULL});
+    expect_exit(2, "a.wav\ta.txt\n", "--noise-list a.wav --snr-range 10,5",
+                (const char *[]){"--snr-range", NULL});
+    /* noise options without the noise they mix in */
+    expect_exit(2, "a.wav\ta.txt\n", "--noise-prob 1",
+                (const char *[]){"--noise-prob goes with --noise-list", NULL});
+    expect_exit(2, "a.wav\ta.txt\n", "--snr-range 0,5",
+                (const char *[]){"--snr-range goes with --noise-list", NULL});
     expect_failure("a.wav\ta.txt\n", "--augment-gain 6 --mfcc 13",
                    (const char *[]){"gain augmentation needs log-mel", NULL});
     expect_failure("a.wav\ta.txt\n", "--augment-8bit 0.2 --mfcc 13",
                    (const char *[]){"8-bit and EQ augmentation need log-mel", NULL});
-    expect_failure("a.wav\ta.txt\n", "--augment-8bit 1.5",
-                   (const char *[]){"--augment-8bit", "[0, 1]", NULL});
+    expect_exit(2, "a.wav\ta.txt\n", "--augment-8bit 1.5",
+                (const char *[]){"--augment-8bit", "[0, 1]", NULL});
     expect_failure("a.wav\ta.txt\n", "--augment-eq 6 --mfcc 13",
                    (const char *[]){"EQ augmentation need log-mel", NULL});
-    expect_failure("a.wav\ta.txt\n", "--augment-eq 25",
-                   (const char *[]){"--augment-eq", "[0, 20]", NULL});
+    expect_exit(2, "a.wav\ta.txt\n", "--augment-eq 25",
+                (const char *[]){"--augment-eq", "[0, 20]", NULL});
     /* 24 mel bins here: a band of 13 would hide more than half of them. */
     expect_failure("a.wav\ta.txt\n", "--augment-freq-mask 13",
                    (const char *[]){"masks: at most half the 24 feature bins", NULL});
@@ -491,22 +500,23 @@ static void eval_reports_and_checks_labels(void **state)
     assert_non_null(strstr(out, "{\"frames\":596,\"loss\":null,\"accuracy\":1,"));
     free(out);
     const struct {
+        int code; /* 2: the command line is wrong, 1: what it reads */
         const char *args, *want;
     } refused[] = {
-        {"--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
-        {"--hyp %s --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
-        {"--hyp %s --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
-        {"--hyp %s --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
-        {"--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
-        {"--model %s/good.slm --manifest %s/e.tsv --sweep bird", "--sweep: "},
-        {"--hyp %s --manifest %s/e.tsv --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
-        {"--hyp %s --manifest %s/e.tsv --sweep bird", "--sweep: 'bird' is not one of the classes"},
+        {1, "--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
+        {1, "--hyp %s --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
+        {2, "--hyp %s --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
+        {1, "--hyp %s --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
+        {2, "--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
+        {1, "--model %s/good.slm --manifest %s/e.tsv --sweep bird", "--sweep: "},
+        {1, "--hyp %s --manifest %s/e.tsv --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
+        {1, "--hyp %s --manifest %s/e.tsv --sweep bird", "--sweep: 'bird' is not one of the classes"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         char args[512];
         snprintf(args, sizeof args, refused[k].args, dir, dir);
         snprintf(cmd, sizeof cmd, "%s eval %s", seqlabel, args);
-        assert_int_equal(tt_run(cmd, &err), 1);
+        assert_int_equal(tt_run(cmd, &err), refused[k].code);
         if (!strstr(err, refused[k].want))
             fail_msg("eval %s: %s (want '%s')", args, err, refused[k].want);
         free(err);

@@ -229,11 +229,11 @@ static void clean_windows_for_the_teacher(void **state)
     assert_false(tt_same_file(dir, "aug_heard_as_student.slm", "aug_heard_clean.slm"));
 }
 
-static void expect_refusal(const char *opts, const char *want1, const char *want2)
+static void expect_refusal(const char *opts, int code, const char *want1, const char *want2)
 {
     char *err = NULL;
     int rc = train(opts, "refused", &err);
-    tt_expect_refusal(opts, rc, err, want1, want2);
+    tt_expect_refusal(opts, code, rc, err, want1, want2);
 }
 
 static void refusals(void **state)
@@ -250,13 +250,13 @@ static void refusals(void **state)
              seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     snprintf(opts, sizeof opts, "--teacher %s/other_feats.slm --steps 2", dir);
-    expect_refusal(opts, "other_feats.slm", "feature settings");
+    expect_refusal(opts, 1, "other_feats.slm", "feature settings");
     snprintf(opts, sizeof opts, "--teacher %s/other_classes.slm --steps 2", dir);
-    expect_refusal(opts, "other_classes.slm", "classes");
+    expect_refusal(opts, 1, "other_classes.slm", "classes");
     snprintf(opts, sizeof opts, "--teacher %s/absent.slm --steps 2", dir);
-    expect_refusal(opts, "absent.slm", "");
-    expect_refusal("--distill-weight 0.5 --steps 2", "--distill-weight", "--teacher");
-    expect_refusal("--teacher-clean --steps 2", "--teacher-clean", "--teacher");
+    expect_refusal(opts, 1, "absent.slm", "");
+    expect_refusal("--distill-weight 0.5 --steps 2", 2, "--distill-weight", "--teacher");
+    expect_refusal("--teacher-clean --steps 2", 2, "--teacher-clean", "--teacher");
 }
 
 int main(void)

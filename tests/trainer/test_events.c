@@ -266,11 +266,11 @@ static void test_command(void **state)
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9",
              getenv("SL_SEQLABEL"), hyp, dir);
     int rc = tt_run(cmd, &err);
-    tt_expect_refusal("--events c9", rc, err, "--events", "'c9'");
+    tt_expect_refusal("--events c9", 1, rc, err, "--events", "'c9'");
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --event-collar 0.1",
              getenv("SL_SEQLABEL"), hyp, dir);
     rc = tt_run(cmd, &err);
-    tt_expect_refusal("--event-collar alone", rc, err, "--event-collar", "--events");
+    tt_expect_refusal("--event-collar alone", 2, rc, err, "--event-collar", "--events");
     tt_rmtree(dir);
 }
 
@@ -345,19 +345,19 @@ static void test_model_events(void **state)
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s/samples --manifest %s/samples --smoothing viterbi",
              seqlabel, root, root);
     int rc = tt_run(cmd, &err);
-    tt_expect_refusal("--smoothing with --hyp", rc, err, "--model", "decoded already");
+    tt_expect_refusal("--smoothing with --hyp", 2, rc, err, "--model", "decoded already");
     /* a decoder's sweep labels its own class as the target */
     snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
              "--no-cache --sweep speech --target music", seqlabel, root, root);
     rc = tt_run(cmd, &err);
-    tt_expect_refusal("--sweep speech --target music", rc, err, "--sweep speech decodes speech",
+    tt_expect_refusal("--sweep speech --target music", 1, rc, err, "--sweep speech decodes speech",
                       "--target's music");
     /* thresholds the wrong way round are said as given, not as the sweep's first point */
     snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
              "--no-cache --sweep speech --on-threshold 0.3 --off-threshold 0.4", seqlabel, root,
              root);
     rc = tt_run(cmd, &err);
-    tt_expect_refusal("--sweep with off above on", rc, err, "thresholds", "off (0.4) <= on (0.3)");
+    tt_expect_refusal("--sweep with off above on", 1, rc, err, "thresholds", "off (0.4) <= on (0.3)");
 }
 
 int main(void)

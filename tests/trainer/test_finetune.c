@@ -338,11 +338,11 @@ static void training_other_classes(void **state)
     assert_true(f_own > f_scratch + 0.1);
 }
 
-static void expect_refusal(const char *opts, const char *want1, const char *want2)
+static void expect_refusal(const char *opts, int code, const char *want1, const char *want2)
 {
     char *err = NULL;
     int rc = train(opts, "refused", &err);
-    tt_expect_refusal(opts, rc, err, want1, want2);
+    tt_expect_refusal(opts, code, rc, err, want1, want2);
 }
 
 static void refusals(void **state)
@@ -351,23 +351,23 @@ static void refusals(void **state)
     char opts[2048], base[600];
     snprintf(base, sizeof base, "%s/base.slm", dir);
     snprintf(opts, sizeof opts, "--init %s --steps 2 --d-model 64", base);
-    expect_refusal(opts, "--d-model", "--init");
+    expect_refusal(opts, 2, "--d-model", "--init");
     snprintf(opts, sizeof opts, "--mel-bins 40 --init %s --steps 2", base);
-    expect_refusal(opts, "--mel-bins", "--init");
+    expect_refusal(opts, 2, "--mel-bins", "--init");
     snprintf(opts, sizeof opts, "--init %s/absent.slm --steps 2", dir);
-    expect_refusal(opts, "absent.slm", "");
+    expect_refusal(opts, 1, "absent.slm", "");
     sl_model *m = load("base");
     const int max_window = sl_model_get_config(m)->max_window;
     sl_model_free(m);
     snprintf(opts, sizeof opts, "--init %s --steps 2 --classes tone", base);
-    expect_refusal(opts, "base.slm", "2 to");
+    expect_refusal(opts, 1, "base.slm", "2 to");
     /* the labels name a class the model lacks, and --classes does not */
     snprintf(opts, sizeof opts, "--init %s --steps 2 --manifest %s/other.tsv", base, dir);
-    expect_refusal(opts, "class 'other'", "--classes");
+    expect_refusal(opts, 1, "class 'other'", "--classes");
     char want[64];
     snprintf(opts, sizeof opts, "--init %s --steps 2 --window %d", base, max_window + 1);
     snprintf(want, sizeof want, "at most %d frames", max_window);
-    expect_refusal(opts, "base.slm", want);
+    expect_refusal(opts, 1, "base.slm", want);
 }
 
 int main(void)

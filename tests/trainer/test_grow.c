@@ -271,20 +271,21 @@ static void command_grows_the_model(void **state)
     sl_model_free(base);
 }
 
-static void refused(const char *what, const char *opts_fmt, const char *want1, const char *want2)
+static void refused(const char *what, int code, const char *opts_fmt, const char *want1,
+                    const char *want2)
 {
     char opts[1024], *err = NULL;
     snprintf(opts, sizeof opts, opts_fmt, dir);
     int rc = tt_train(dir, "refused", args(opts), &err);
-    tt_expect_refusal(what, rc, err, want1, want2);
+    tt_expect_refusal(what, code, rc, err, want1, want2);
 }
 
 static void command_refusals(void **state)
 {
     (void)state;
-    refused("grow post-norm", "--init %s/post.slm --layers 2 --steps 1", "post.slm", "pre-norm");
-    refused("shrink", "--init %s/base.slm --d-ff 32 --steps 1", "base.slm", "never shrinks");
-    refused("d-model", "--init %s/base.slm --layers 2 --d-model 64 --steps 1", "--d-model",
+    refused("grow post-norm", 1, "--init %s/post.slm --layers 2 --steps 1", "post.slm", "pre-norm");
+    refused("shrink", 1, "--init %s/base.slm --d-ff 32 --steps 1", "base.slm", "never shrinks");
+    refused("d-model", 2, "--init %s/base.slm --layers 2 --d-model 64 --steps 1", "--d-model",
             "base.slm");
 }
 

@@ -172,7 +172,7 @@ static void resume_with_other_settings_is_refused(void **state)
                  seqlabel, dir, dir, dir, dir, other[k][0]);
         err = NULL;
         int rc = tt_run(cmd, &err);
-        tt_expect_refusal(other[k][0], rc, err, "c.ckpt", other[k][1]);
+        tt_expect_refusal(other[k][0], 1, rc, err, "c.ckpt", other[k][1]);
     }
 }
 

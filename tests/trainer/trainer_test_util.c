@@ -238,11 +238,12 @@ int tt_same_file(const char *dir, const char *a, const char *b)
     return same;
 }
 
-void tt_expect_refusal(const char *what, int rc, char *err, const char *want1, const char *want2)
+void tt_expect_refusal(const char *what, int code, int rc, char *err, const char *want1,
+                       const char *want2)
 {
-    if (rc != 1 || !err || !strstr(err, want1) || !strstr(err, want2))
-        fail_msg("%s: exit %d, stderr '%s'; expected exit 1 naming '%s' and '%s'", what, rc,
-                 err ? err : "", want1, want2);
+    if (rc != code || !err || !strstr(err, want1) || !strstr(err, want2))
+        fail_msg("%s: exit %d, stderr '%s'; expected exit %d naming '%s' and '%s'", what, rc,
+                 err ? err : "", code, want1, want2);
     printf("%s", err);
     free(err);
 }

@@ -55,10 +55,12 @@ double tt_epoch_train_loss(const char *dir, const char *tag, int epoch);
  * missing. */
 int tt_same_file(const char *dir, const char *a, const char *b);
 
-/* Checks a refused command: exit status 1 and a message on stderr (err, from
- * tt_run; freed here) holding want1 and want2; prints the message. `what`
- * names the command in the failure report. */
-void tt_expect_refusal(const char *what, int rc, char *err, const char *want1, const char *want2);
+/* Checks a refused command: exit status `code` (2: the command line is wrong,
+ * 1: what it reads is) and a message on stderr (err, from tt_run; freed here)
+ * holding want1 and want2; prints the message. `what` names the command in the
+ * failure report. */
+void tt_expect_refusal(const char *what, int code, int rc, char *err, const char *want1,
+                       const char *want2);
 
 /* Runs the command line `cmd` through /bin/sh, capturing stderr into *err_out
  * (malloc'ed, may be NULL) and returns the exit status (-1 if killed). */

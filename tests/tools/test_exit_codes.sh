@@ -1,0 +1,40 @@
+#!/bin/sh
+# Every command's exit status says what went wrong, as its --help says: 0 done,
+# 1 the work failed (here: a file that is not there), 2 a wrong command line
+# (an unknown option, a bad value), each with one line naming the culprit.
+# Usage: test_exit_codes.sh (SL_SEQLABEL: the built command)
+set -u
+fail() { echo "FAIL: $*"; exit 1; }
+dir=$(mktemp -d)
+trap 'rm -rf "$dir"' EXIT
+# expect CODE NEEDLE ARGS...: runs seqlabel ARGS, wants exit CODE and NEEDLE in
+# its one line on stderr
+expect() {
+    code=$1 needle=$2
+    shift 2
+    "$SL_SEQLABEL" "$@" > /dev/null 2> "$dir/err"
+    got=$?
+    [ "$got" -eq "$code" ] || fail "seqlabel $*: exit $got, want $code ($(cat "$dir/err"))"
+    grep -qF -- "$needle" "$dir/err" || fail "seqlabel $*: '$needle' not in: $(cat "$dir/err")"
+    echo "ok $code: seqlabel $*"
+}
+absent=$dir/absent
+for cmd in label features eval train info average "bench features" "bench encoder" \
+           "bench label" "bench train"; do
+    # shellcheck disable=SC2086 # "bench features" is two words
+    expect 2 --no-such-option $cmd --no-such-option
+done
+expect 2 "unknown command 'nosuch'" nosuch
+expect 2 "--threads" label "$absent.wav" --threads x
+expect 2 "--threads" eval --model "$absent.slm" --manifest "$absent.tsv" --threads x
+expect 2 "--mel-bins" features "$absent.wav" -o "$dir/f.npy" --mel-bins x
+expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
+expect 2 "usage: seqlabel info MODEL" info
+expect 2 "-o OUT" average "$absent.slm"
+expect 2 "--minutes" bench label --minutes x
+expect 1 "$absent.wav" label "$absent.wav"
+expect 1 "$absent.wav" features "$absent.wav" -o "$dir/f.npy"
+expect 1 "$absent.slm" eval --model "$absent.slm" --manifest "$absent.tsv"
+expect 1 "$absent.tsv" train --manifest "$absent.tsv" --out "$dir/m.slm" --no-cache
+expect 1 "$absent.slm" info "$absent.slm"
+expect 1 "$absent.slm" average -o "$dir/m.slm" "$absent.slm"
