@@ -241,11 +241,14 @@ release (GstSeqLabel * self, gboolean all)
       h->event = NULL;
     } else {
       guint64 to = all ? h->end : MIN (h->end, labelled);
-      if (to <= h->next)
-        break;
-      ret = let_out (self, h, to);
-      if (h->next < h->end)
-        break;
+      /* an empty buffer has no sample to wait for: only its labels go on */
+      if (h->next < h->end) {
+        if (to <= h->next)
+          break;
+        ret = let_out (self, h, to);
+        if (h->next < h->end)
+          break;
+      }
       carry_labels (self, h);
     }
     held_free (g_queue_pop_head (&self->gate_q));

@@ -399,7 +399,8 @@ GstFlowReturn
 pt_push_s16_at (GstHarness * h, const gint16 * s, int64_t n, int channels, int rate,
     int64_t offset)
 {
-  GstBuffer *b = gst_buffer_new_memdup (s, (gsize) (n * channels) * sizeof *s);
+  GstBuffer *b = n > 0 ? gst_buffer_new_memdup (s, (gsize) (n * channels) * sizeof *s) :
+      gst_buffer_new ();        /* an empty buffer has no memory */
   GST_BUFFER_PTS (b) = gst_util_uint64_scale_int (offset, GST_SECOND, rate);
   GST_BUFFER_DURATION (b) = gst_util_uint64_scale_int (offset + n, GST_SECOND, rate) -
       GST_BUFFER_PTS (b);

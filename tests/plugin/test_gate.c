@@ -398,6 +398,41 @@ test_gate_keeps_event_order (void **state)
   free (x);
 }
 
+/* An empty buffer among the held ones (first, or mid-stream) holds nothing
+ * back: with both modes every sample after it comes out (the thresholds at 0
+ * keep every frame), at EOS as before it. */
+static void
+test_gate_empty_buffer (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 13);
+  gint16 *s = g_new (gint16, N);
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  for (int mode = 0; mode < 2; mode++)
+    for (int first = 0; first < 2; first++) {
+      const int64_t at = first ? 0 : N / 2;     /* where the empty buffer comes */
+      Order o = { 0, -1 };
+      GstBus *bus;
+      GstHarness *h = pt_make_harness (&bus,
+          "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved",
+          "target-class", "speech", "gate", mode ? GATE_DROP : GATE_SILENCE,
+          "threshold-on", 0.0, "threshold-off", 0.0, NULL);
+      gst_pad_add_probe (h->sinkpad, GST_PAD_PROBE_TYPE_BUFFER, note_order, &o, NULL);
+      if (at > 0)
+        assert_int_equal (pt_push_s16_at (h, s, at, 1, PT_RATE, 0), GST_FLOW_OK);
+      assert_int_equal (pt_push_s16_at (h, s + at, 0, 1, PT_RATE, at), GST_FLOW_OK);
+      assert_int_equal (pt_push_s16_at (h, s + at, N - at, 1, PT_RATE, at), GST_FLOW_OK);
+      assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+      assert_int_equal (o.samples, N);
+      pt_free_harness (h, bus);
+    }
+  g_free (s);
+  free (x);
+}
+
 /* Counts the bytes that pass, and where caps of F32 came. */
 static GstPadProbeReturn
 note_caps (GstPad * pad, GstPadProbeInfo * info, gpointer user)
@@ -502,6 +537,7 @@ main (void)
     cmocka_unit_test (test_gate_converted),
     cmocka_unit_test (test_gate_non_interleaved),
     cmocka_unit_test (test_gate_keeps_event_order),
+    cmocka_unit_test (test_gate_empty_buffer),
     cmocka_unit_test (test_gate_caps_change),
     cmocka_unit_test (test_gate_latency_and_settings),
   };
