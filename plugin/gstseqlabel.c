@@ -431,8 +431,9 @@ gst_seqlabel_labelpad_query (GstPad * pad, GstObject * parent, GstQuery * query)
     case GST_QUERY_CAPS:{
       GstSeqLabelFormat format;
       GstCaps *caps, *filter;
+      /* started: the format of the run, set while playing or not */
       GST_OBJECT_LOCK (self);
-      format = self->label_format;
+      format = self->labeler != NULL ? self->run_format : self->label_format;
       GST_OBJECT_UNLOCK (self);
       caps = gst_seqlabel_labelpad_caps (format);
       gst_query_parse_caps (query, &filter);
@@ -471,8 +472,11 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       break;
     case GST_EVENT_FLUSH_STOP:
-      /* a flush (a seek) discards the run: its tail is not wanted */
+      /* a flush (a seek) discards the run: its tail is not wanted, and the
+       * voice activity and time before it are no more */
       gst_seqlabel_reset_run (self);
+      self->next_run_ts = GST_CLOCK_TIME_NONE;
+      self->last_is_speech = FALSE;
       g_array_set_size (self->document_segs, 0);
       self->document_end = 0;
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
@@ -496,6 +500,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
         gst_seqlabel_finish_run (self);
       gst_seqlabel_reset_run (self);
       self->segment = seg;
+      self->next_run_ts = GST_CLOCK_TIME_NONE;
       self->labelpad_need_segment = TRUE;
       break;
     }
@@ -507,9 +512,18 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
         gst_seqlabel_finish_run (self);
       gst_seqlabel_reset_run (self);
       gst_event_parse_gap (event, &ts, &dur);
-      gst_seqlabel_labelpad_gap (self, ts);
+      if (GST_CLOCK_TIME_IS_VALID (ts))
+        self->next_run_ts = ts + (GST_CLOCK_TIME_IS_VALID (dur) ? dur : 0);
+      gst_seqlabel_labelpad_gap (self, ts, dur);
       break;
     }
+    case GST_EVENT_SEGMENT_DONE:
+      /* a segment seek's segment is played: its last frames are labelled
+       * (and held audio let out) now, not when a next segment comes */
+      if (self->run_started)
+        gst_seqlabel_finish_run (self);
+      gst_seqlabel_reset_run (self);
+      break;
     case GST_EVENT_EOS:
       if (self->run_started)
         gst_seqlabel_finish_run (self);

@@ -116,6 +116,9 @@ struct _GstSeqLabel {
   gboolean utc_now;         /* time-origin=now: the writer's origin is set when the
                                stream's first run starts */
   guint64 run_samples;      /* samples pushed in this run */
+  GstClockTime next_run_ts; /* where the audio seen so far ends (a finished run's end, a
+                               gap's): the next run's start when its buffer has no
+                               timestamp; GST_CLOCK_TIME_NONE: the segment's start */
 
   /* what one push produced (reused, grows only) */
   GArray *frames;           /* GstSeqLabelFrame */
@@ -134,6 +137,7 @@ struct _GstSeqLabel {
   gint64 piece_start;       /* its first frame (run index) */
   gint piece_len;
   gsize text_len;
+  GstSeqLabelFormat run_format; /* label-format when the element started */
   GArray *document_segs;    /* textgrid, summary: sl_frame_segment in stream frames, until EOS */
   gint64 document_end;      /* the stream frame after the last labelled one */
 
@@ -195,7 +199,10 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
-void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts);
+/* A gap on the labels pad at ts for duration (NONE: a moment), within the
+ * segment: a sink there prerolls on it while no label exists yet. */
+void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts,
+    GstClockTime duration);
 /* PLAYING -> PAUSED: the labels sink must preroll again, on a gap where the
  * labels stand, for the pipeline to reach PAUSED (labels may be a second away). */
 void gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self);

@@ -235,7 +235,7 @@ labelpad_prepare (GstSeqLabel * self, GstPad * pad)
   need_segment = self->labelpad_need_segment || need_start;
   self->labelpad_need_start = FALSE;
   self->labelpad_need_segment = FALSE;
-  format = self->label_format;
+  format = self->run_format;
   GST_OBJECT_UNLOCK (self);
 
   if (need_start) {
@@ -303,11 +303,23 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
 }
 
 void
-gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts)
+gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
 {
+  GstClockTime end;
+
   if (!GST_CLOCK_TIME_IS_VALID (ts))
     return;
-  gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, 0));
+  end = GST_CLOCK_TIME_IS_VALID (duration) ? ts + duration : ts;
+  /* within the segment, or a sink would not preroll on it (a demuxer's first
+   * buffer after a seek may begin before the segment's start) */
+  ts = MAX (ts, self->segment.start);
+  end = MAX (end, ts);
+  if (GST_CLOCK_TIME_IS_VALID (self->segment.stop)) {
+    if (ts > self->segment.stop)
+      return;
+    end = MIN (end, self->segment.stop);
+  }
+  gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, end - ts));
 }
 
 void
@@ -319,7 +331,7 @@ gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self)
   at = self->lq_position;
   g_mutex_unlock (&self->lq_lock);
   /* nothing queued yet: the run's first gap will preroll it */
-  gst_seqlabel_labelpad_gap (self, at);
+  gst_seqlabel_labelpad_gap (self, at, 0);
 }
 
 /* label-format=textgrid or summary: a TextGrid states its size before its

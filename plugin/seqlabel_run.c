@@ -247,10 +247,13 @@ gst_seqlabel_open (GstSeqLabel * self)
   self->labeler = lab;
   self->latency = run_latency (self, NULL);
   self->writer = writer;
+  self->run_format = format;
   GST_OBJECT_UNLOCK (self);
   GST_INFO_OBJECT (self, "labeler ready, latency %" GST_TIME_FORMAT " (%" G_GINT64_FORMAT
       " samples)", GST_TIME_ARGS (self->latency), sl_labeler_latency_samples (lab));
-  self->run_started = FALSE;
+  gst_seqlabel_reset_run (self);   /* nothing of an earlier start carries over */
+  self->next_run_ts = GST_CLOCK_TIME_NONE;
+  self->last_is_speech = FALSE;
   ok = TRUE;
 out:
   g_free (p.min_durations);
@@ -384,7 +387,7 @@ on_frame (void *user, int64_t index, int label, float confidence,
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
     gst_seqlabel_post_frame (self, &f, probs);
 
-  if (self->cb_labelpad && self->label_format == GST_SEQLABEL_FORMAT_TEXT) {
+  if (self->cb_labelpad && self->run_format == GST_SEQLABEL_FORMAT_TEXT) {
     add_to_text_piece (self, index, label);
   } else if (self->cb_labelpad && format_is_per_frame (self)) {
     int n = format_text (self, TRUE, (gint64) f.index, 0, label, confidence, probs);
@@ -412,7 +415,7 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
     if (self->cb_labelpad)
       g_array_append_val (self->document_segs, seg);
   } else if (self->cb_labelpad && !format_is_per_frame (self) &&
-      self->label_format != GST_SEQLABEL_FORMAT_TEXT) {
+      self->run_format != GST_SEQLABEL_FORMAT_TEXT) {
     int n = format_text (self, FALSE, self->frame_offset + start,
         self->frame_offset + end, label, mean_confidence, NULL);
     if (n > 0)
@@ -629,6 +632,9 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   end_callbacks (self);
   GST_DEBUG_OBJECT (self, "run finished after %" G_GUINT64_FORMAT " samples",
       self->run_samples);
+  if (GST_CLOCK_TIME_IS_VALID (self->base_ts))
+    self->next_run_ts = self->base_ts + gst_util_uint64_scale_int (self->run_samples,
+        GST_SECOND, GST_AUDIO_INFO_RATE (&self->info));
   {
     /* every frame is labelled now: held audio goes out */
     GstFlowReturn gate = gst_seqlabel_gate_run_over (self);
@@ -640,18 +646,20 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
 }
 
 /* Starts a run at buffer time ts: frame indices continue the stream's frame
- * grid (frame i at stream time i * hop), so text times stay stream times. */
+ * grid (frame i at stream time i * hop), so text times stay stream times. A
+ * buffer without a timestamp starts where the audio before it ended. A buffer
+ * may begin before the segment's start (a demuxer's first after a seek): its
+ * stream time is still its own, not 0. */
 static void
 start_run (GstSeqLabel * self, GstClockTime ts)
 {
   guint64 stream_time;
 
   if (!GST_CLOCK_TIME_IS_VALID (ts))
-    ts = self->segment.start;
+    ts = GST_CLOCK_TIME_IS_VALID (self->next_run_ts) ? self->next_run_ts : self->segment.start;
   self->base_ts = ts;
-  stream_time = gst_segment_to_stream_time (&self->segment, GST_FORMAT_TIME, ts);
-  self->frame_offset = GST_CLOCK_TIME_IS_VALID (stream_time) ?
-      (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
+  self->frame_offset = gst_segment_to_stream_time_full (&self->segment, GST_FORMAT_TIME, ts,
+      &stream_time) > 0 ? (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
       (guint64) self->hop * GST_SECOND) : 0;
   self->run_samples = 0;
   self->run_started = TRUE;
@@ -663,7 +671,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   GST_DEBUG_OBJECT (self, "run starts at %" GST_TIME_FORMAT ", stream frame %"
       G_GINT64_FORMAT, GST_TIME_ARGS (ts), self->frame_offset);
   /* lets a sink on the labels pad preroll before the first label exists */
-  gst_seqlabel_labelpad_gap (self, ts);
+  gst_seqlabel_labelpad_gap (self, ts, 0);
 }
 
 gboolean

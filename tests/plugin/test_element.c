@@ -1229,6 +1229,246 @@ test_labels_pad_skip (void **state)
   free (x);
 }
 
+/* ---------------------------------------------------------------------- */
+/* segments, seeks, restarts */
+
+static GstFlowReturn
+push_f32_untimed (GstHarness * h, const float *x, int64_t n)
+{
+  return gst_harness_push (h, gst_buffer_new_memdup (x, (gsize) n * sizeof *x));
+}
+
+/* The events the labels pad sent until its EOS: the first gap's time (NONE:
+ * none). */
+static GstClockTime
+first_gap_until_eos (GstHarness * hl)
+{
+  GstClockTime first = GST_CLOCK_TIME_NONE;
+  for (;;) {
+    GstEvent *ev = gst_harness_pull_event (hl);
+    GstEventType t;
+    assert_non_null (ev);
+    t = GST_EVENT_TYPE (ev);
+    if (t == GST_EVENT_GAP && !GST_CLOCK_TIME_IS_VALID (first))
+      gst_event_parse_gap (ev, &first, NULL);
+    gst_event_unref (ev);
+    if (t == GST_EVENT_EOS)
+      return first;
+  }
+}
+
+/* A flush forgets the voice activity before it: the first buffer after it,
+ * too short for a frame, says no voice though every frame before was speech
+ * (the thresholds at 0 make every frame the target's). */
+static void
+test_flush_forgets_voice_activity (void **state)
+{
+  float *x = pt_signal (PT_RATE, 26);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
+      "threshold-on", 0.0, "threshold-off", 0.0, NULL);
+  GstSegment seg;
+  GstBuffer *b;
+  (void) state;
+
+  assert_int_equal (push_f32 (h, x, PT_RATE, 0), GST_FLOW_OK);
+  b = gst_harness_pull (h);
+  assert_true (gst_buffer_get_audio_level_meta (b)->voice_activity);
+  gst_buffer_unref (b);
+  assert_true (gst_harness_push_event (h, gst_event_new_flush_start ()));
+  assert_true (gst_harness_push_event (h, gst_event_new_flush_stop (TRUE)));
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  assert_int_equal (push_f32 (h, x, 100, 0), GST_FLOW_OK);
+  b = gst_harness_pull (h);
+  assert_false (gst_buffer_get_audio_level_meta (b)->voice_activity);
+  gst_buffer_unref (b);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
+/* A buffer that begins before the segment's start (matroskademux's first after
+ * a flushing seek): its frames are numbered from its own stream time, not from
+ * 0, and the labels pad's first gap, on which a sink there prerolls, lies
+ * within the segment (one before it is clipped away: the pipeline hung). */
+static void
+test_buffer_before_segment (void **state)
+{
+  const int64_t N = PT_RATE, at = 95 * PT_HOP;  /* 0.95 s; the segment starts at 1 s */
+  float *x = pt_signal (N, 21);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, NULL, NULL);
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstSegment seg;
+  pt_frames ref, got;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.start = seg.time = seg.position = GST_SECOND;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  assert_int_equal (push_f32 (h, x, N, at), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 95, samples_time (at));
+  assert_int_equal (first_gap_until_eos (hl), GST_SECOND);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
+/* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
+ * is labelled then, not when a next segment comes. */
+static void
+test_segment_done (void **state)
+{
+  const int64_t N = PT_RATE + 123;
+  float *x = pt_signal (N, 22);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  pt_frames ref, got;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_segment_done (GST_FORMAT_TIME,
+              samples_time (N))));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
+/* label-format is the one the element started with: set while playing, it
+ * waits for the next start, so the labels pad's lines keep one format and its
+ * caps query answers the caps it sent. */
+static void
+test_label_format_while_playing (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 23);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, NULL, "label-format", 0, NULL); /* audacity */
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstPad *pad = gst_element_get_static_pad (h->element, "labels");
+  GstCaps *caps;
+  GstBuffer *b;
+  int lines = 0;
+  (void) state;
+
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
+  gst_util_set_object_arg (G_OBJECT (h->element), "label-format", "jsonl");
+  caps = gst_pad_query_caps (pad, NULL);
+  assert_true (gst_structure_has_name (gst_caps_get_structure (caps, 0), "text/x-raw"));
+  gst_caps_unref (caps);
+  gst_util_set_object_arg (G_OBJECT (h->element), "label-format", "text");
+  assert_int_equal (push_f32 (h, x + N / 2, N - N / 2, N / 2), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "text/x-raw");
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    gchar *text = buffer_text (b);
+    double t0, t1;
+    char label[64];
+    if (sscanf (text, "%lf\t%lf\t%63s", &t0, &t1, label) != 3)
+      fail_msg ("not an Audacity line: '%s'", text);
+    lines++;
+    g_free (text);
+    gst_buffer_unref (b);
+  }
+  assert_true (lines > 0);
+  gst_object_unref (pad);
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
+/* A stop and a new start begin afresh: after NULL and PLAYING again, the
+ * "text" pieces tile the new stream from time 0, as at a first start (the
+ * piece open at the stop was carried into it). */
+static void
+test_restart_begins_afresh (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 24);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, NULL, "label-format", 5, NULL); /* text */
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstBuffer *b;
+  int64_t next = 0;
+  (void) state;
+
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, PT_RATE + 1234, 0), GST_FLOW_OK);
+  assert_int_equal (gst_element_set_state (h->element, GST_STATE_NULL),
+      GST_STATE_CHANGE_SUCCESS);
+  while ((b = gst_harness_try_pull (hl)) != NULL)
+    gst_buffer_unref (b);
+  gst_harness_play (h);
+  assert_true (gst_harness_push_event (h, gst_event_new_stream_start ("again")));
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "text/x-raw");
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    assert_int_equal (GST_BUFFER_PTS (b), next * 10 * GST_MSECOND);
+    next += (int64_t) (GST_BUFFER_DURATION (b) / (10 * GST_MSECOND));
+    gst_buffer_unref (b);
+  }
+  assert_int_equal (next, expected_frames (N));
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
+/* Buffers without timestamps: a run that new caps or a gap begin starts where
+ * the audio before it ended (after the gap), not at the segment's start again:
+ * runs at 0, 1 s (a new rate) and 2.5 s (after a gap of 0.5 s). */
+static void
+test_untimed_runs_continue (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 25);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  pt_frames got;
+  int64_t starts[3], runs = 0;
+  (void) state;
+
+  pt_frames_init (&got);
+  assert_int_equal (push_f32_untimed (h, x, N), GST_FLOW_OK);
+  gst_harness_set_src_caps_str (h, "audio/x-raw,format=F32LE,rate=8000,channels=1,"
+      "layout=interleaved");
+  assert_int_equal (push_f32_untimed (h, x, N / 2), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_gap (2 * GST_SECOND,
+              GST_SECOND / 2)));
+  assert_int_equal (push_f32_untimed (h, x, N / 2), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  for (int64_t i = 0; i < got.n; i++)
+    if (i == 0 || got.index[i] != got.index[i - 1] + 1) {
+      assert_true (runs < 3);
+      starts[runs++] = got.index[i];
+      assert_int_equal (got.pts[i], got.index[i] * 10 * GST_MSECOND);
+    }
+  assert_int_equal (runs, 3);
+  assert_int_equal (starts[0], 0);
+  assert_int_equal (starts[1], 100);
+  assert_int_equal (starts[2], 250);
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* A started element with model=path. */
 static GstElement *
 started (const gchar * path)
@@ -1348,6 +1588,12 @@ main (void)
     cmocka_unit_test (test_labels_pad_jsonl),
     cmocka_unit_test (test_labels_pad_text),
     cmocka_unit_test (test_labels_pad_skip),
+    cmocka_unit_test (test_flush_forgets_voice_activity),
+    cmocka_unit_test (test_buffer_before_segment),
+    cmocka_unit_test (test_segment_done),
+    cmocka_unit_test (test_label_format_while_playing),
+    cmocka_unit_test (test_restart_begins_afresh),
+    cmocka_unit_test (test_untimed_runs_continue),
     cmocka_unit_test (test_model_shared),
     cmocka_unit_test (test_model_property_read_back),
   };
