@@ -169,8 +169,25 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
   return b;
 }
 
+/* Drop mode: a gap event for samples [from, to) of h, which are dropped, so a
+ * mixer or muxer downstream knows that time holds nothing rather than waiting
+ * for it. */
+static void
+push_gap (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
+{
+  GstPad *src = GST_BASE_TRANSFORM_SRC_PAD (GST_BASE_TRANSFORM (self));
+  GstClockTime pts = GST_BUFFER_PTS (h->buf), t0, t1;
+
+  if (!GST_CLOCK_TIME_IS_VALID (pts))
+    return;
+  t0 = pts + samples_time (self, from - h->start);
+  t1 = pts + samples_time (self, to - h->start);
+  /* a flush under way shows in the next buffer's push */
+  gst_pad_push_event (src, gst_event_new_gap (t0, t1 - t0));
+}
+
 /* Lets out samples [h->next, to) of h: silence mode one piece with the dropped
- * spans silenced, drop mode one piece per passing span. */
+ * spans silenced, drop mode one piece per passing span and a gap per dropped one. */
 static GstFlowReturn
 let_out (GstSeqLabel * self, Held * h, guint64 to)
 {
@@ -213,6 +230,7 @@ let_out (GstSeqLabel * self, Held * h, guint64 to)
       ret = gst_pad_push (src, b);
     } else {
       self->gate_dropped = TRUE;
+      push_gap (self, h, s, e);
     }
     s = e;
   }

@@ -150,6 +150,24 @@ test_gate_at_model_rate (void **state)
       gst_buffer_unref (b);
     }
     assert_int_equal (got, mode ? kept : N);
+    if (mode == 1) {            /* drop: a gap for each dropped span; with the pieces they tile */
+      GstEvent *ev;
+      int64_t gaps = 0;
+      while ((ev = gst_harness_try_pull_event (h)) != NULL) {
+        if (GST_EVENT_TYPE (ev) == GST_EVENT_GAP) {
+          GstClockTime ts, dur;
+          int64_t at, len;
+          gst_event_parse_gap (ev, &ts, &dur);
+          at = (int64_t) gst_util_uint64_scale_round (ts, PT_RATE, GST_SECOND);
+          len = (int64_t) gst_util_uint64_scale_round (ts + dur, PT_RATE, GST_SECOND) - at;
+          for (int64_t i = at; i < at + len; i++)
+            assert_false (sample_kept (keep, nf, PT_HOP, i));
+          gaps += len;
+        }
+        gst_event_unref (ev);
+      }
+      assert_int_equal (kept + gaps, N);
+    }
     assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
     g_object_get (h->element, "latency", &latency_ns, NULL);
     pt_free_harness (h, bus);
