@@ -454,6 +454,16 @@ gst_seqlabel_labelpad_query (GstPad * pad, GstObject * parent, GstQuery * query)
 /* ---------------------------------------------------------------------- */
 /* events */
 
+/* Whether two segments turn buffer times into stream and running times alike
+ * (stop, duration and position aside). */
+static gboolean
+same_time_mapping (const GstSegment * a, const GstSegment * b)
+{
+  return a->format == b->format && a->rate == b->rate && a->applied_rate == b->applied_rate
+      && a->flags == b->flags && a->base == b->base && a->offset == b->offset
+      && a->start == b->start && a->time == b->time;
+}
+
 static gboolean
 gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
 {
@@ -490,17 +500,20 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
         gst_segment_copy_into (in, &seg);
       else
         gst_segment_init (&seg, GST_FORMAT_TIME);
-      /* The same timeline again (a repeated segment) changes nothing. A new
-       * one maps times differently: finish the frames of the old first. */
+      /* The same segment again changes nothing. One that maps times
+       * differently ends the run (its frames finished on the old timeline);
+       * one with only a new end (a live stream's, a growing file's) does not. */
       cur = self->segment;
       cur.position = seg.position;
       if (gst_segment_is_equal (&cur, &seg))
         break;
-      if (self->run_started)
-        gst_seqlabel_finish_run (self);
-      gst_seqlabel_reset_run (self);
+      if (!same_time_mapping (&self->segment, &seg)) {
+        if (self->run_started)
+          gst_seqlabel_finish_run (self);
+        gst_seqlabel_reset_run (self);
+        self->next_run_ts = GST_CLOCK_TIME_NONE;
+      }
       self->segment = seg;
-      self->next_run_ts = GST_CLOCK_TIME_NONE;
       self->labelpad_need_segment = TRUE;
       break;
     }

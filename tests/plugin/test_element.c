@@ -1322,6 +1322,36 @@ test_buffer_before_segment (void **state)
   free (x);
 }
 
+/* A segment with only a new end (a live stream's or a growing file's) does
+ * not end the run: the labels are those of the whole audio as one stream. */
+static void
+test_segment_new_stop (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 27);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  GstSegment seg;
+  pt_frames ref, got;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+  assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.stop = seg.duration = 10 * GST_SECOND;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  assert_int_equal (push_f32 (h, x + N / 2, N - N / 2, N / 2), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
  * is labelled then, not when a next segment comes. */
 static void
@@ -1591,6 +1621,7 @@ main (void)
     cmocka_unit_test (test_flush_forgets_voice_activity),
     cmocka_unit_test (test_buffer_before_segment),
     cmocka_unit_test (test_segment_done),
+    cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
     cmocka_unit_test (test_restart_begins_afresh),
     cmocka_unit_test (test_untimed_runs_continue),
