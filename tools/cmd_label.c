@@ -757,10 +757,11 @@ static int run_start(void *user)
     r->block = r->l ? malloc((size_t)r->block_len * sizeof(float)) : NULL;
     if (r->l && r->block)
         return 0;
-    cli_error("%s: %s", r->model_path, r->l ? "out of memory" : err);
+    /* no labeler: the options ask what this model cannot do (a wrong command line) */
+    int rc = r->l ? cli_error("out of memory") : cli_usage_error("%s: %s", r->model_path, err);
     sl_labeler_free(r->l);
     r->l = NULL;
-    return 1;
+    return rc;
 }
 
 static void run_stop(void *user)
@@ -943,9 +944,10 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     label_run run = {.a = &a, .m = m, .model_path = model_path, .inputs = inputs, .n_inputs = nin, .to_dir = to_dir,
                      .cut_to_dir = cut_to_dir};
     /* the settings are checked once, here, before any worker starts */
-    if (run_start(&run) != 0) {
+    int started = run_start(&run);
+    if (started != 0) {
         sl_model_free(m);
-        return 1;
+        return started;
     }
     /* A reader gone (`| head`) makes writes fail with EPIPE rather than
      * SIGPIPE kill the command half way, which left a cut's temporary file
