@@ -13,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
@@ -96,7 +97,9 @@ static void usage(FILE *fp)
         "                          temporary name and renamed when complete: a failure\n"
         "                          leaves no partial file; an output that is the input\n"
         "                          itself is refused\n"
-        "  --format F              the output's format [audacity]:\n"
+        "  --format F              the output's format [the one -o FILE's extension\n"
+        "                          names (.txt .tsv .jsonl .rttm .TextGrid .vtt .json,\n"
+        "                          in the order below), else audacity]:\n"
         "    audacity              segments 'start<TAB>end<TAB>label' (Audacity: File >\n"
         "                          Import > Labels)\n"
         "    frames                TSV, one line per frame: frame, time, label,\n"
@@ -396,21 +399,36 @@ static void cut_tap(void *user, const double *frames, long n_frames, int channel
             cli_cut_samples(t->cuts[c], frames, n_frames, channels);
 }
 
+/* Each format's extension: of its files in -o DIR, and naming it in -o FILE. */
+static const struct {
+    sl_label_format format;
+    const char *ext;
+} extensions[] = {
+    {SL_FORMAT_AUDACITY, ".txt"}, {SL_FORMAT_FRAMES, ".tsv"},     {SL_FORMAT_JSONL, ".jsonl"},
+    {SL_FORMAT_RTTM, ".rttm"},    {SL_FORMAT_TEXTGRID, ".TextGrid"}, {SL_FORMAT_WEBVTT, ".vtt"},
+    {SL_FORMAT_SUMMARY, ".json"},
+};
+
 static const char *extension(sl_label_format f)
 {
-    switch (f) {
-    case SL_FORMAT_FRAMES: return ".tsv";
-    case SL_FORMAT_JSONL: return ".jsonl";
-    case SL_FORMAT_RTTM: return ".rttm";
-    case SL_FORMAT_TEXTGRID: return ".TextGrid";
-    case SL_FORMAT_WEBVTT: return ".vtt";
-    case SL_FORMAT_SUMMARY: return ".json";
-    default: return ".txt";
-    }
+    for (size_t i = 0; i < sizeof extensions / sizeof extensions[0]; i++)
+        if (extensions[i].format == f)
+            return extensions[i].ext;
+    return ".txt";
 }
 
-/* The file's name without directories and extension: RTTM's file id and the
- * name of its output in a directory. */
+/* The format whose extension path has (any case); 0 when it has none of them. */
+static int format_of_name(const char *path, sl_label_format *f)
+{
+    const char *ext = cli_extension(path);
+    for (size_t i = 0; ext && i < sizeof extensions / sizeof extensions[0]; i++)
+        if (!strcasecmp(ext, extensions[i].ext)) {
+            *f = extensions[i].format;
+            return 1;
+        }
+    return 0;
+}
+
 /* dir/name+ext, with one '/' between. */
 static void in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
 {
@@ -617,7 +635,7 @@ static int parse_args(int argc, char **argv, label_args *a)
     a->audio.raw_channels = 1;
     long v;
     double d;
-    int c;
+    int c, format_given = 0;
     optind = 1;
     opterr = 0;
     a->jobs = 1;
@@ -636,6 +654,7 @@ static int parse_args(int argc, char **argv, label_args *a)
             if (sl_label_format_parse(optarg, &a->format))
                 return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid, "
                                  "webvtt, summary", optarg), -1;
+            format_given = 1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
         case OPT_TIME_ORIGIN:
@@ -713,6 +732,9 @@ static int parse_args(int argc, char **argv, label_args *a)
     }
     if (optind >= argc)
         return cli_error("no input files (see seqlabel label --help)"), -1;
+    /* -o talk.rttm: the name says the format when --format does not */
+    if (!format_given && a->out_path && strcmp(a->out_path, "-"))
+        format_of_name(a->out_path, &a->format);
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("--raw-format needs --raw-rate"), -1;
     if (a->cut_silence && !a->cut_path)
@@ -897,6 +919,11 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
         return cli_usage_error("%s: several inputs need -o DIR (an existing folder, or a name "
                                "ending in '/')", a.out_path);
+    /* a TextGrid or WebVTT file is one document: several would run together */
+    if (nin > 1 && (!a.out_path || !strcmp(a.out_path, "-")) &&
+        (a.format == SL_FORMAT_TEXTGRID || a.format == SL_FORMAT_WEBVTT))
+        return cli_usage_error("--format %s: a document per input, so several inputs go to "
+                               "-o DIR, not to standard output", sl_label_format_name(a.format));
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
     if (nin > 1 && a.cut_path && !cut_to_dir)
         return cli_usage_error("--cut %s: several inputs need --cut DIR (an existing folder, or a "

@@ -227,6 +227,8 @@ static void test_clip_edges(void **state)
     assert_true(differ > 0);
 }
 
+static void expect_error(const char *args, int code, const char *needle);
+
 static void test_audacity_and_rttm(void **state)
 {
     (void)state;
@@ -325,6 +327,19 @@ static void test_audacity_and_rttm(void **state)
     }
     assert_int_equal(nseg, ref.nseg);
     free(text);
+
+    /* -o FILE without --format: its extension names the format (any case), the
+     * same bytes as --format gives; another extension keeps Audacity's */
+    assert_int_equal(run_label("in.wav --model m.slm -o named.RTTM"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm -o named.TextGrid"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm -o named.vtt"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm -o named.lab"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm --format audacity -o given.rttm"), 0);
+    sh("cmp named.RTTM out.rttm && cmp named.TextGrid tg/in.TextGrid && cmp named.vtt tg/in.vtt "
+       "&& cmp named.lab out.txt && cmp given.rttm out.txt");
+    /* a document per input: several on standard output would run together */
+    expect_error("in.wav in.wav --model m.slm --format textgrid", 2, "-o DIR");
+    expect_error("in.wav in.wav --model m.slm --format webvtt -o -", 2, "-o DIR");
 }
 
 static void test_jsonl(void **state)
@@ -857,7 +872,6 @@ static void test_interrupt_ends_live_input(void **state)
     assert_false(exists("after/in.tsv"));
 }
 
-static void expect_error(const char *args, int code, const char *needle);
 
 /* --jobs N: inputs labelled N at a time give the outputs of one at a time, byte
  * for byte; a bad input among them is said and the others labelled (exit 1).
