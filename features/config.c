@@ -84,14 +84,14 @@ static int fail(char *err, size_t errlen, const char *fmt, ...)
 }
 
 #define SL_MAX_WINDOW_SAMPLES 65536
-#define SL_MAX_MEL_BINS 1024
 
 int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t errlen)
 {
     if (!cfg)
         return fail(err, errlen, "no settings given");
-    if (cfg->sample_rate < 1000 || cfg->sample_rate > 384000)
-        return fail(err, errlen, "sample rate %d Hz is outside 1000..384000", cfg->sample_rate);
+    if (cfg->sample_rate < SL_MIN_SAMPLE_RATE || cfg->sample_rate > SL_MAX_SAMPLE_RATE)
+        return fail(err, errlen, "sample rate %d Hz is outside %d..%d", cfg->sample_rate,
+                    SL_MIN_SAMPLE_RATE, SL_MAX_SAMPLE_RATE);
     if (!isfinite(cfg->frame_length_ms) || cfg->frame_length_ms <= 0.0f)
         return fail(err, errlen, "frame length %g ms must be positive", (double)cfg->frame_length_ms);
     if (!isfinite(cfg->frame_shift_ms) || cfg->frame_shift_ms <= 0.0f)
@@ -103,8 +103,9 @@ int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t e
     if (s < 1)
         return fail(err, errlen, "frame shift %g ms is less than one sample at %d Hz",
                     (double)cfg->frame_shift_ms, cfg->sample_rate);
-    if (cfg->num_mel_bins < 3 || cfg->num_mel_bins > SL_MAX_MEL_BINS)
-        return fail(err, errlen, "%d mel bins; it must be 3..%d", cfg->num_mel_bins, SL_MAX_MEL_BINS);
+    if (cfg->num_mel_bins < SL_MIN_MEL_BINS || cfg->num_mel_bins > SL_MAX_MEL_BINS)
+        return fail(err, errlen, "%d mel bins; it must be %d..%d", cfg->num_mel_bins,
+                    SL_MIN_MEL_BINS, SL_MAX_MEL_BINS);
     if ((unsigned)cfg->window > SL_WINDOW_RECTANGULAR)
         return fail(err, errlen, "unknown window type %d", (int)cfg->window);
     double nyquist = 0.5 * cfg->sample_rate, high = sl_feature_high_freq(cfg);

@@ -34,6 +34,12 @@ typedef enum {
     SL_WINDOW_RECTANGULAR,
 } sl_window_type;
 
+/* The rates and mel bin counts sl_features_new takes. */
+#define SL_MIN_SAMPLE_RATE 1000
+#define SL_MAX_SAMPLE_RATE 384000
+#define SL_MIN_MEL_BINS 3
+#define SL_MAX_MEL_BINS 1024
+
 typedef struct {
     int sample_rate;          /* Hz; default 16000 */
     float frame_length_ms;    /* window length; default 25 */

@@ -2,11 +2,13 @@
  * a frames x dims float32 .npy or TSV. The file is streamed in blocks through
  * the reader and the streaming extractor, so memory does not grow with its
  * length; the output appears (atomically, by rename) only when all went well. */
+#include <errno.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <sys/stat.h>
 
 #include "seqlabel.h"
 #include "tools/cli.h"
@@ -159,14 +161,14 @@ static int parse_args(int argc, char **argv, features_args *a)
             else return cli_error("--format: '%s' is not npy or tsv", optarg);
             break;
         case OPT_MEL:
-            if (cli_parse_int("--mel-bins", optarg, 1, 4096, &iv)) return 1;
+            if (cli_parse_int("--mel-bins", optarg, SL_MIN_MEL_BINS, SL_MAX_MEL_BINS, &iv)) return 1;
             a->cfg.num_mel_bins = (int)iv;
             break;
         case OPT_WINDOW:
             if (parse_window(optarg, &a->cfg.window)) return 1;
             break;
         case OPT_RATE:
-            if (cli_parse_int("--sample-rate", optarg, 1000, 1000000, &iv)) return 1;
+            if (cli_parse_int("--sample-rate", optarg, SL_MIN_SAMPLE_RATE, SL_MAX_SAMPLE_RATE, &iv)) return 1;
             a->want_rate = (int)iv;
             break;
         case OPT_FLEN:
@@ -263,17 +265,30 @@ static int write_frame(void *user, int64_t index, const float *frame, int dim)
     return s->failed;
 }
 
-/* Copies a finished spool file to standard output (npy needs to seek back to
- * its header, which a pipe cannot). */
-static int copy_to_stdout(FILE *spool)
+/* Whether fp can seek back (a regular file): npy states its row count in its
+ * header, written last. */
+static int seekable(FILE *fp)
+{
+    struct stat st;
+    return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+}
+
+/* Copies a finished spool file to out (a pipe, a terminal, a device). */
+static int copy_out(FILE *spool, FILE *out)
 {
     char buf[65536];
     size_t n;
     rewind(spool);
     while ((n = fread(buf, 1, sizeof buf, spool)) > 0)
-        if (fwrite(buf, 1, n, stdout) != n)
+        if (fwrite(buf, 1, n, out) != n)
             return -1;
     return ferror(spool) ? -1 : 0;
+}
+
+/* "NAME: write failed: reason" (errno's, when it has one); returns 1. */
+static int write_failed(const char *name)
+{
+    return cli_error("%s: write failed%s%s", name, errno ? ": " : "", errno ? strerror(errno) : "");
 }
 
 int sl_cmd_features(int argc, char **argv)
@@ -308,8 +323,9 @@ int sl_cmd_features(int argc, char **argv)
         sl_audio_close(r);
         return 1;
     }
+    const char *out_name = strcmp(a.out_path, "-") ? a.out_path : "standard output";
     frame_sink sink = {.fp = out.fp, .format = a.format};
-    if (a.format == FORMAT_NPY && out.fp == stdout) {
+    if (a.format == FORMAT_NPY && !seekable(out.fp)) {
         spool = tmpfile();
         if (!spool) {
             rc = cli_error("cannot create a temporary file to assemble the .npy output");
@@ -317,8 +333,9 @@ int sl_cmd_features(int argc, char **argv)
         }
         sink.fp = spool;
     }
+    errno = 0;
     if (a.format == FORMAT_NPY && npy_begin(sink.fp, dim) != 0) {
-        rc = cli_error("%s: write failed", a.out_path);
+        rc = write_failed(out_name);
         goto done;
     }
     for (;;) {
@@ -330,17 +347,17 @@ int sl_cmd_features(int argc, char **argv)
         if (n == 0)
             break;
         if (sl_features_push(feat, pcm, (size_t)n, write_frame, &sink, err, sizeof err) != 0) {
-            rc = sink.failed ? cli_error("%s: write failed", a.out_path)
+            rc = sink.failed ? write_failed(out_name)
                              : cli_error("%s: %s", strcmp(a.in_path, "-") ? a.in_path : "standard input", err);
             goto done;
         }
     }
     if (a.format == FORMAT_NPY && npy_finish(sink.fp, sink.frames, dim) != 0) {
-        rc = cli_error("%s: write failed", a.out_path);
+        rc = write_failed(out_name);
         goto done;
     }
-    if (spool && copy_to_stdout(spool) != 0)
-        rc = cli_error("standard output: write failed");
+    if (spool && copy_out(spool, out.fp) != 0)
+        rc = write_failed(out_name);
 done:
     if (spool)
         fclose(spool);
