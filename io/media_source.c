@@ -10,6 +10,7 @@
  * unknown until the end, as a pipe's. */
 #include "io/io_internal.h"
 
+#include <fcntl.h>
 #include <gst/app/gstappsink.h>
 #include <gst/base/gstbasesrc.h>
 #include <gst/gst.h>
@@ -256,6 +257,15 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
 {
     *src = NULL;
     GError *gerr = NULL;
+    /* fd://N of a descriptor not open: GStreamer's own (sockets it opens when
+     * it starts) may take that number, and reading one waits for ever */
+    int fd;
+    char tail;
+    if (sscanf(path, "fd://%d%c", &fd, &tail) == 1 && fcntl(fd, F_GETFD) < 0) {
+        sl_io_err(err, errlen, "%s: descriptor %d is not open (a shell opens it with %d<FILE)",
+                  name, fd, fd);
+        return NULL;
+    }
     if (!gst_init_check(NULL, NULL, &gerr)) {
         sl_io_err(err, errlen, "%s: GStreamer, which decodes this kind of file, cannot start: %s",
                   name, gerr ? gerr->message : "?");

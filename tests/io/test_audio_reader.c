@@ -1011,6 +1011,14 @@ static void test_error_empty_file(void **state)
     expect_open_error(path, "contains no audio");
 }
 
+/* fd://N of a descriptor that is not open is refused, not read (GStreamer's
+ * own sockets may take its number once it starts: reading one never ends). */
+static void test_error_fd_not_open(void **state)
+{
+    (void)state;
+    expect_open_error("fd://57", "descriptor 57 is not open");
+}
+
 /* Standard input that ends before its first byte, as a pipe or a FIFO (`: |`). */
 static void test_error_empty_pipe(void **state)
 {
@@ -1158,6 +1166,7 @@ int main(void)
         cmocka_unit_test(test_raw_codec_errors),
         cmocka_unit_test(test_stdin_pipe),
         cmocka_unit_test(test_error_empty_pipe),
+        cmocka_unit_test(test_error_fd_not_open),
         cmocka_unit_test(test_recording_start),
         cmocka_unit_test(test_error_missing),
         cmocka_unit_test(test_error_directory),
