@@ -636,6 +636,7 @@ static int parse_args(int argc, char **argv, label_args *a)
     long v;
     double d;
     int c, format_given = 0;
+    const char *target_option = NULL; /* a decoder option of the target class's, as given */
     optind = 1;
     opterr = 0;
     a->jobs = 1;
@@ -722,9 +723,13 @@ static int parse_args(int argc, char **argv, label_args *a)
             return cli_error("option %s needs a value", argv[optind - 1]), -1;
         default:
             if (cli_is_decoder_code(c)) {
-                if (cli_parse_decoder((cli_decoder_option)(c - CLI_DECODER_CODE), optarg,
-                                      &a->decoder))
+                cli_decoder_option o = (cli_decoder_option)(c - CLI_DECODER_CODE);
+                if (cli_parse_decoder(o, optarg, &a->decoder))
                     return -1;
+                if (o == CLI_ON_THRESHOLD || o == CLI_OFF_THRESHOLD || o == CLI_PAD_BEFORE ||
+                    o == CLI_PAD_AFTER || o == CLI_PADDING)
+                    /* as given: "--padding=0.2" is one word, "--padding 0.2" two */
+                    target_option = argv[optarg == argv[optind - 1] ? optind - 2 : optind - 1];
                 break;
             }
             return cli_error("unknown option '%s' (see seqlabel label --help)", argv[optind - 1]), -1;
@@ -735,6 +740,16 @@ static int parse_args(int argc, char **argv, label_args *a)
     /* -o talk.rttm: the name says the format when --format does not */
     if (!format_given && a->out_path && strcmp(a->out_path, "-"))
         format_of_name(a->out_path, &a->format);
+    /* options that would do nothing are refused, not ignored */
+    if (target_option && !a->decoder.target)
+        return cli_error("%.*s goes with --target CLASS: it shapes that class's segments",
+                         (int)strcspn(target_option, "="), target_option), -1;
+    if (a->segments && a->format != SL_FORMAT_JSONL)
+        return cli_error("--segments goes with --format jsonl"), -1;
+    if ((a->skip || a->only) && (a->format == SL_FORMAT_FRAMES ||
+                                 (a->format == SL_FORMAT_JSONL && !a->segments)))
+        return cli_error("%s leaves out segments: --format %s keeps every frame", a->skip ? "--skip"
+                         : "--only", sl_label_format_name(a->format)), -1;
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("--raw-format needs --raw-rate"), -1;
     if (a->cut_silence && !a->cut_path)

@@ -2128,6 +2128,15 @@ static void test_bad_inputs(void **state)
     free(e);
     sh("test -z \"$(ls | grep big)\"");
     expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
+    /* options that would do nothing are refused, not ignored */
+    expect_error("in.wav --model m.slm --on-threshold 0.3", 2,
+                 "--on-threshold goes with --target CLASS");
+    expect_error("in.wav --model m.slm --padding=0.2", 2, "--padding goes with --target CLASS");
+    expect_error("in.wav --model m.slm --segments", 2, "--segments goes with --format jsonl");
+    expect_error("in.wav --model m.slm --skip music --format frames", 2,
+                 "--skip leaves out segments: --format frames keeps every frame");
+    expect_error("in.wav --model m.slm --only music -o x.jsonl", 2,
+                 "--only leaves out segments: --format jsonl keeps every frame");
     expect_error("in.wav --model m.slm --lookahead 100", 2, "window");
     expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");
     /* outputs named after their inputs would collide: refused before any is written */
