@@ -14,10 +14,15 @@ static const struct {
     sl_raw_encoding enc;
     int sf_subtype; /* 0: not libsndfile's (G.722) */
     int mono;       /* a codec: one channel only */
+    int rate;       /* a codec's one sample rate; 0: any */
+    const char *title;
 } ENCODINGS[] = {
-    {"s16le", SL_RAW_S16LE, SF_FORMAT_PCM_16, 0}, {"f32le", SL_RAW_F32LE, SF_FORMAT_FLOAT, 0},
-    {"ulaw", SL_RAW_ULAW, SF_FORMAT_ULAW, 1},     {"alaw", SL_RAW_ALAW, SF_FORMAT_ALAW, 1},
-    {"gsm", SL_RAW_GSM, SF_FORMAT_GSM610, 1},     {"g722", SL_RAW_G722, 0, 1},
+    {"s16le", SL_RAW_S16LE, SF_FORMAT_PCM_16, 0, 0, NULL},
+    {"f32le", SL_RAW_F32LE, SF_FORMAT_FLOAT, 0, 0, NULL},
+    {"ulaw", SL_RAW_ULAW, SF_FORMAT_ULAW, 1, 0, NULL},
+    {"alaw", SL_RAW_ALAW, SF_FORMAT_ALAW, 1, 0, NULL},
+    {"gsm", SL_RAW_GSM, SF_FORMAT_GSM610, 1, 8000, "GSM 06.10"}, /* 160 samples a 20 ms frame */
+    {"g722", SL_RAW_G722, 0, 1, 16000, "G.722"},
 };
 #define N_ENCODINGS (sizeof ENCODINGS / sizeof ENCODINGS[0])
 
@@ -136,9 +141,10 @@ int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info,
                  opt->raw_rate, opt->raw_channels);
         return -1;
     }
-    /* G.722 is decoded to 16-bit PCM before libsndfile sees it; its rate is fixed */
-    if (opt->raw_encoding == SL_RAW_G722 && opt->raw_rate != 16000) {
-        sl_io_err(err, errlen, "%s: G.722 audio is 16000 Hz, not %d", name, opt->raw_rate);
+    /* a codec of one rate: another would play its frames at the wrong speed */
+    if (ENCODINGS[i].rate && opt->raw_rate != ENCODINGS[i].rate) {
+        sl_io_err(err, errlen, "%s: %s audio is %d Hz, not %d", name, ENCODINGS[i].title,
+                  ENCODINGS[i].rate, opt->raw_rate);
         return -1;
     }
     info->format = SF_FORMAT_RAW | SF_ENDIAN_LITTLE |

@@ -877,10 +877,15 @@ static void test_raw_codec_errors(void **state)
     assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
     assert_non_null(strstr(err, "one channel"));
     assert_non_null(strstr(err, path));
-    opt.raw_encoding = SL_RAW_G722;
+    /* the codecs of one rate take no other */
     opt.raw_channels = 1;
+    opt.raw_rate = 16000;
     assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
-    assert_non_null(strstr(err, "16000 Hz"));
+    assert_non_null(strstr(err, "GSM 06.10 audio is 8000 Hz, not 16000"));
+    opt.raw_encoding = SL_RAW_G722;
+    opt.raw_rate = 8000;
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "G.722 audio is 16000 Hz, not 8000"));
     opt.raw_rate = 16000;
     assert_null(sl_audio_open_ex("-", &opt, err, sizeof err));
     assert_non_null(strstr(err, "standard input"));
