@@ -2,10 +2,12 @@
  * thread, for a synthetic signal (16 kHz, 10 minutes by default) streamed in
  * bounded blocks, warm and with every buffer allocated before timing. The
  * torchaudio side of the comparison is bench/features/run.sh. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 #include "tools/bench.h"
@@ -22,6 +24,25 @@ static double now_s(void)
 
 /* Speech-like test signal: a gliding harmonic tone with a slow envelope plus
  * white noise, so every mel band sees energy. Deterministic (own LCG). */
+/* x as raw float32 into path; 0 when written. A file cut short is removed (a
+ * device, /dev/null, is written in place and left alone). */
+static int save_signal(const char *path, const float *x, size_t n)
+{
+    FILE *fp = fopen(path, "wb");
+    if (!fp)
+        return -1;
+    int ok = fwrite(x, sizeof *x, n, fp) == n;
+    ok = fclose(fp) == 0 && ok;
+    struct stat st;
+    if (!ok) {
+        int e = errno;
+        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
+            remove(path);
+        errno = e;
+    }
+    return ok ? 0 : -1;
+}
+
 static void make_signal(float *x, size_t n, int rate)
 {
     uint32_t s = 12345;
@@ -150,10 +171,11 @@ int bench_features(int argc, char **argv)
         return cli_error("bench features: out of memory for %zu samples", n);
     }
     make_signal(x, n, (int)rate);
-    if (save) {
-        FILE *fp = fopen(save, "wb");
-        if (!fp || fwrite(x, sizeof *x, n, fp) != n || fclose(fp) != 0)
-            return cli_error("bench features: cannot write %s", save);
+    if (save && save_signal(save, x, n) != 0) {
+        free(x);
+        free(times);
+        sl_features_free(f);
+        return cli_error("bench features: cannot write %s: %s", save, strerror(errno));
     }
     sink k = {0, 0};
     /* Warm-up: caches, branch predictors, lazily mapped pages of the library. */

@@ -72,11 +72,16 @@ static int write_test_wav(const char *path, double minutes, int rate)
             buf[j] = (float)v;
         }
         if (sf_writef_float(f, buf, b) != b) {
+            int rc = cli_error("%s: write failed: %s", path, sf_strerror(f));
             sf_close(f);
-            return cli_error("%s: write failed", path);
+            remove(path);
+            return rc;
         }
     }
-    sf_close(f);
+    if (sf_close(f) != 0) {
+        remove(path);
+        return cli_error("%s: write failed", path);
+    }
     return 0;
 }
 
