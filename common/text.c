@@ -2,6 +2,7 @@
 
 #include <stdarg.h>
 #include <stdio.h>
+#include <string.h>
 
 void sl_text_put(sl_text *t, const char *fmt, ...)
 {
@@ -14,17 +15,55 @@ void sl_text_put(sl_text *t, const char *fmt, ...)
         t->pos += (size_t)n;
 }
 
+size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp)
+{
+    const unsigned char *u = (const unsigned char *)s;
+    if (len == 0)
+        return 0;
+    if (u[0] < 0x80) {
+        *cp = u[0];
+        return 1;
+    }
+    size_t n;
+    uint32_t c, min;
+    if ((u[0] & 0xe0) == 0xc0)
+        n = 2, c = u[0] & 0x1f, min = 0x80;
+    else if ((u[0] & 0xf0) == 0xe0)
+        n = 3, c = u[0] & 0x0f, min = 0x800;
+    else if ((u[0] & 0xf8) == 0xf0)
+        n = 4, c = u[0] & 0x07, min = 0x10000;
+    else
+        return 0; /* a continuation byte, or 0xf8..0xff */
+    if (n > len)
+        return 0;
+    for (size_t k = 1; k < n; k++) {
+        if ((u[k] & 0xc0) != 0x80)
+            return 0;
+        c = (c << 6) | (u[k] & 0x3f);
+    }
+    if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+        return 0;
+    *cp = c;
+    return n;
+}
+
 void sl_text_json_string(sl_text *t, const char *s)
 {
     sl_text_put(t, "\"");
-    for (; *s; s++) {
-        unsigned char c = (unsigned char)*s;
-        if (c == '"' || c == '\\')
-            sl_text_put(t, "\\%c", c);
-        else if (c < 0x20)
-            sl_text_put(t, "\\u%04x", c);
+    for (size_t left = strlen(s); left > 0;) {
+        uint32_t cp;
+        size_t n = sl_utf8_char(s, left, &cp);
+        if (n == 0) { /* no UTF-8, which JSON text must be: the replacement character */
+            sl_text_put(t, "\\ufffd");
+            n = 1;
+        } else if (cp == '"' || cp == '\\')
+            sl_text_put(t, "\\%c", (int)cp);
+        else if (cp < 0x20)
+            sl_text_put(t, "\\u%04x", (unsigned)cp);
         else
-            sl_text_put(t, "%c", c);
+            sl_text_put(t, "%.*s", (int)n, s);
+        s += n;
+        left -= n;
     }
     sl_text_put(t, "\"");
 }

@@ -5,6 +5,7 @@
 #define SL_COMMON_TEXT_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 typedef struct {
     char *buf;
@@ -13,10 +14,15 @@ typedef struct {
 } sl_text;
 
 __attribute__((format(printf, 2, 3))) void sl_text_put(sl_text *t, const char *fmt, ...);
-/* A JSON string of s, which must be valid UTF-8 (class names are: the model
- * loader checks), so only quotes, backslashes and control characters need
- * escapes. */
+/* A JSON string of s: quotes, backslashes and control characters escaped,
+ * and any byte that is not part of valid UTF-8 (a file name's Latin-1, a name
+ * cut short) as \ufffd, the replacement character, so the JSON stays valid
+ * (class names are valid UTF-8 already: the model loader checks). */
 void sl_text_json_string(sl_text *t, const char *s);
+/* The length of the UTF-8 character at s (1 to 4 of the len bytes there) and
+ * its code point in *cp, or 0 when s holds none: RFC 3629, so no overlong
+ * forms, surrogates or code points above U+10FFFF, and no sequence cut short. */
+size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
 /* NUL-terminates (within len) and returns the length the whole text needs. */
 int sl_text_finish(sl_text *t);
 

@@ -659,7 +659,12 @@ typedef struct {
     int hop;
     int n_classes;
     const char *class_names[SL_MAX_CLASSES]; /* borrowed */
-    char file_id[128];      /* RTTM file column (whitespace replaced by '_') */
+    char file_id[128];      /* RTTM file column: the name, whitespace replaced by '_',
+                               cut to 127 bytes at a character boundary */
+    char file_name[1024];   /* the summary's "file": the name as given (cut only
+                               past 1023 bytes, at a character boundary; a byte
+                               that is not UTF-8 is written as U+FFFD); "" (a
+                               writer filled by hand): file_id is used */
     int channel;            /* the channel labelled (1-based; sl_audio_options.channel):
                                RTTM's channel column (0: 1) and the summary's
                                "channel"; 0 after sl_label_writer_init */
@@ -681,8 +686,8 @@ int sl_label_format_has_utc(sl_label_format f);
 #define SL_UTC_FORMS "not a moment: @SECONDS since 1970, or ISO 8601 with its zone " \
                      "(2026-12-05T10:00:00Z, 2026-12-05T11:00:00.5+01:00)"
 
-/* Fills the writer from a model (class names, rate, hop); file_id may be NULL
- * ("-" is used then). */
+/* Fills the writer from a model (class names, rate, hop) and the name of what
+ * it labels (file_id and file_name; NULL or "": "-"). */
 void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_model *m,
                           const char *file_id);
 /* Sets w->skip from a comma-separated list of the writer's class names
@@ -718,7 +723,7 @@ typedef struct {
 int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
                              const sl_frame_segment *segs, size_t n, int64_t end_frame);
 /* What a stream holds, from the same segments up to the same end: one JSON
- * object on one line, {"file": file_id, "duration": seconds, "classes":
+ * object on one line, {"file": file_name, "duration": seconds, "classes":
  * {"<name>": {"seconds": s, "share": s / duration, "segments": k}, ...}}, every
  * class of the writer in order but skipped ones. Returns the length needed, or
  * -1 on a bad argument (overlap, unknown class). */

@@ -32,6 +32,23 @@ const char *sl_label_format_name(sl_label_format f)
     return format_names[f];
 }
 
+/* s into dst[size], cut if it must be before a character that does not fit
+ * whole, never inside one (a byte that is no UTF-8 counts as one character). */
+static void copy_whole_chars(char *dst, size_t size, const char *s)
+{
+    size_t len = strlen(s), end = 0;
+    while (end < len) {
+        uint32_t cp;
+        size_t n = sl_utf8_char(s + end, len - end, &cp);
+        n = n ? n : 1;
+        if (end + n >= size)
+            break;
+        end += n;
+    }
+    memcpy(dst, s, end);
+    dst[end] = '\0';
+}
+
 void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_model *m,
                           const char *file_id)
 {
@@ -43,12 +60,13 @@ void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_m
     w->n_classes = sl_model_get_config(m)->n_classes;
     for (int k = 0; k < w->n_classes && k < SL_MAX_CLASSES; k++)
         w->class_names[k] = sl_model_class_name(m, k);
-    /* RTTM fields are separated by spaces: keep the id one field. */
     const char *id = file_id && *file_id ? file_id : "-";
-    size_t i = 0;
-    for (; id[i] && i + 1 < sizeof w->file_id; i++)
-        w->file_id[i] = (id[i] == ' ' || id[i] == '\t' || id[i] == '\n' || id[i] == '\r') ? '_' : id[i];
-    w->file_id[i] = '\0';
+    copy_whole_chars(w->file_name, sizeof w->file_name, id);
+    copy_whole_chars(w->file_id, sizeof w->file_id, id);
+    /* RTTM fields are separated by spaces: keep the id one field. */
+    for (char *c = w->file_id; *c; c++)
+        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
+            *c = '_';
 }
 
 int sl_label_format_has_utc(sl_label_format f)
@@ -351,7 +369,7 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
     double duration = frame_time(w, end);
     sl_text t = {buf, len, 0};
     sl_text_put(&t, "{\"file\":");
-    sl_text_json_string(&t, w->file_id);
+    sl_text_json_string(&t, w->file_name[0] ? w->file_name : w->file_id);
     if (w->channel > 0)
         sl_text_put(&t, ",\"channel\":%d", w->channel);
     sl_text_put(&t, ",\"duration\":%.6f", duration);

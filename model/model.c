@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "common/errors.h"
+#include "common/text.h"
 
 /* Largest parameter block accepted (floats): 1 GiB, far above any labeler. */
 #define SL_MAX_PARAMS ((size_t)1 << 28)
@@ -171,39 +172,12 @@ int sl_class_name_valid(const char *s, size_t len)
 {
     if (len < 1 || len > SL_MAX_CLASS_NAME)
         return 0;
-    const unsigned char *u = (const unsigned char *)s;
-    size_t i = 0;
-    while (i < len) {
-        unsigned c = u[i];
-        if (c < 0x80) {
-            if (c < 0x20 || c == 0x7f)
-                return 0;
-            i++;
-            continue;
-        }
-        int n;
-        unsigned cp, min;
-        if ((c & 0xe0) == 0xc0) {
-            n = 1, cp = c & 0x1f, min = 0x80;
-        } else if ((c & 0xf0) == 0xe0) {
-            n = 2, cp = c & 0x0f, min = 0x800;
-        } else if ((c & 0xf8) == 0xf0) {
-            n = 3, cp = c & 0x07, min = 0x10000;
-        } else {
+    for (size_t i = 0, n; i < len; i += n) {
+        uint32_t cp;
+        if (!(n = sl_utf8_char(s + i, len - i, &cp)))
             return 0;
-        }
-        if (i + (size_t)n >= len) /* truncated sequence */
+        if (cp < 0x20 || (cp >= 0x7f && cp < 0xa0)) /* C0, DEL and C1 controls */
             return 0;
-        for (int k = 1; k <= n; k++) {
-            if ((u[i + k] & 0xc0) != 0x80)
-                return 0;
-            cp = (cp << 6) | (u[i + k] & 0x3f);
-        }
-        if (cp < min || cp > 0x10ffff || (cp >= 0xd800 && cp <= 0xdfff))
-            return 0;
-        if (cp >= 0x80 && cp < 0xa0) /* C1 controls */
-            return 0;
-        i += (size_t)n + 1;
     }
     return 1;
 }

@@ -7,6 +7,8 @@
 
 #include <cmocka.h>
 
+#include <stdio.h>
+
 #include "seqlabel.h"
 
 static void writer(sl_label_writer *w, sl_label_format f)
@@ -321,6 +323,70 @@ static void test_summary(void **state)
     refuses_bad_segments(&w, sl_label_format_summary); /* as a TextGrid does */
 }
 
+/* A small model for sl_label_writer_init: its classes, rate and hop. */
+static sl_model *tiny_model(void)
+{
+    sl_model_config c;
+    sl_model_config_default(&c);
+    sl_feature_config f;
+    sl_feature_config_default(&f);
+    f.num_mel_bins = 8;
+    c.n_features = 8;
+    c.d_model = 16;
+    c.n_heads = 2;
+    c.n_layers = 1;
+    c.d_ff = 32;
+    c.n_classes = 2;
+    const float mean[8] = {0}, istd[8] = {1, 1, 1, 1, 1, 1, 1, 1};
+    const char *names[2] = {"silence", "speech"};
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_create(&c, &f, mean, istd, names, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    return m;
+}
+
+/* The summary's "file" is the name as given, whole, in valid JSON; the RTTM id
+ * is one field cut at 127 bytes between characters: a 128-byte name of 42
+ * three-byte characters, and a name with a Latin-1 byte, a 0xff byte and a
+ * character cut short. */
+static void test_file_names(void **state)
+{
+    (void)state;
+    sl_model *m = tiny_model();
+    char name[200] = "x ", want[512], buf[1024];
+    for (int i = 0; i < 42; i++)
+        strcat(name, "\xe6\x97\xa5"); /* U+65E5, 3 bytes */
+    assert_int_equal(strlen(name), 128);
+    sl_label_writer w;
+    sl_label_writer_init(&w, SL_FORMAT_SUMMARY, m, name);
+    const sl_frame_segment seg = {0, 100, 1};
+    sl_label_format_summary(&w, buf, sizeof buf, &seg, 1, 100);
+    snprintf(want, sizeof want,
+             "{\"file\":\"%s\",\"duration\":1.000000,\"classes\":{"
+             "\"silence\":{\"seconds\":0.000000,\"share\":0.000000,\"segments\":0},"
+             "\"speech\":{\"seconds\":1.000000,\"share\":1.000000,\"segments\":1}}}\n", name);
+    assert_string_equal(buf, want);
+    w.format = SL_FORMAT_RTTM;
+    sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
+    memcpy(name, "x_", 2);
+    name[2 + 41 * 3] = '\0'; /* 125 bytes: the 42nd character does not fit whole */
+    snprintf(want, sizeof want, "SPEAKER %s 1 0.000000 1.000000 <NA> <NA> speech <NA> <NA>\n", name);
+    assert_string_equal(buf, want);
+
+    sl_label_writer_init(&w, SL_FORMAT_SUMMARY, m, "caf\xe9 m\xc3\xbasica\xff\n\xe6\x97");
+    sl_label_format_summary(&w, buf, sizeof buf, &seg, 1, 100);
+    assert_string_equal(buf, "{\"file\":\"caf\\ufffd m\xc3\xbasica\\ufffd\\u000a\\ufffd\\ufffd\","
+                             "\"duration\":1.000000,\"classes\":{"
+                             "\"silence\":{\"seconds\":0.000000,\"share\":0.000000,\"segments\":0},"
+                             "\"speech\":{\"seconds\":1.000000,\"share\":1.000000,\"segments\":1}}}\n");
+    w.format = SL_FORMAT_RTTM; /* the bytes as they are, one field */
+    sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
+    assert_string_equal(buf, "SPEAKER caf\xe9_m\xc3\xbasica\xff_\xe6\x97 1 0.000000 1.000000 "
+                             "<NA> <NA> speech <NA> <NA>\n");
+    sl_model_free(m);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -329,6 +395,7 @@ int main(void)
         cmocka_unit_test(test_jsonl_utc), cmocka_unit_test(test_parse_utc),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
         cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
