@@ -5,6 +5,7 @@
  * checked cursor: every count is validated against the config limits and the
  * bytes actually present BEFORE anything is allocated from it. */
 #include "model/model_internal.h"
+#include "common/output_file.h"
 
 #include <errno.h>
 #include <math.h>
@@ -391,17 +392,18 @@ static size_t file_size(const sl_model *m)
     return n + 4;
 }
 
-int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen)
+int sl_model_serialize(const sl_model *m, unsigned char **bytes, size_t *len, const char *name,
+                       char *err, size_t errlen)
 {
     for (size_t i = 0; i < m->n_params; i++)
         if (!isfinite(m->params[i])) {
-            say(err, errlen, path, "refusing to save: parameter %zu is not finite", i);
+            say(err, errlen, name, "refusing to save: parameter %zu is not finite", i);
             return -1;
         }
     size_t size = file_size(m);
     writer w = {malloc(size), 0};
     if (!w.p) {
-        say(err, errlen, path, "out of memory for %zu bytes", size);
+        say(err, errlen, name, "out of memory for %zu bytes", size);
         return -1;
     }
     put_bytes(&w, SL_MODEL_MAGIC, 8);
@@ -436,46 +438,46 @@ int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen)
         off += n;
     }
     put_u32(&w, (uint32_t)crc);
+    *bytes = w.p;
+    *len = w.len;
+    return 0;
+}
 
-    /* Temp file beside the destination, renamed over it only when complete. */
-    size_t plen = strlen(path);
-    char *tmp = malloc(plen + 16);
-    if (!tmp) {
-        free(w.p);
-        say(err, errlen, path, "out of memory");
-        return -1;
-    }
-    snprintf(tmp, plen + 16, "%s.tmp.XXXXXX", path);
-    int fd = mkstemp(tmp);
-    if (fd < 0) {
-        say(err, errlen, path, "cannot create a temporary file beside it: %s", strerror(errno));
-        free(tmp);
-        free(w.p);
-        return -1;
-    }
-    int rc = 0;
-    size_t done = 0;
-    while (done < w.len) {
-        ssize_t n = write(fd, w.p + done, w.len - done);
-        if (n < 0) {
-            if (errno == EINTR)
-                continue;
-            rc = -1;
-            break;
+static int write_all(int fd, const unsigned char *p, size_t len)
+{
+    for (size_t done = 0; done < len;) {
+        ssize_t n = write(fd, p + done, len - done);
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0) {
+            errno = n < 0 ? errno : EIO;
+            return -1;
         }
         done += (size_t)n;
     }
-    if (rc == 0 && fchmod(fd, 0644))
-        rc = -1;
-    if (close(fd))
-        rc = -1;
-    if (rc == 0 && rename(tmp, path))
-        rc = -1;
-    if (rc) {
+    return 0;
+}
+
+int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen)
+{
+    unsigned char *bytes;
+    size_t len;
+    if (sl_model_serialize(m, &bytes, &len, path, err, errlen))
+        return -1;
+    /* A temporary file renamed over the destination only when complete; a
+     * device or FIFO written as it is (common/output_file.h has the rule). */
+    sl_output out;
+    int rc = sl_output_plan(&out, path, err, errlen);
+    if (rc == 0)
+        rc = sl_output_create(&out, err, errlen);
+    if (rc == 0 && write_all(out.fd, bytes, len) != 0) {
         say(err, errlen, path, "cannot write: %s", strerror(errno));
-        unlink(tmp);
+        sl_output_discard(&out);
+        rc = -1;
+    } else if (rc == 0) {
+        rc = sl_output_commit(&out, err, errlen);
     }
-    free(tmp);
-    free(w.p);
+    sl_output_free(&out);
+    free(bytes);
     return rc;
 }

@@ -76,4 +76,10 @@ struct sl_model {
  * without control characters (names go into TSV/JSON/RTTM outputs). */
 int sl_class_name_valid(const char *s, size_t len);
 
+/* The model file's bytes (what sl_model_save writes) into *bytes (malloc'd),
+ * for writers that hold a model inside a file of their own (checkpoints).
+ * 0, or -1 with a message naming `name` (a weight that is not finite). */
+int sl_model_serialize(const sl_model *m, unsigned char **bytes, size_t *len, const char *name,
+                       char *err, size_t errlen);
+
 #endif

@@ -2,7 +2,9 @@
  * normalisation, classes), the AdamW moments, the generator state and the
  * step, closed by a CRC32. Written to a temporary file, flushed to disk, then
  * renamed over the old one, so an interrupted write (Ctrl-C, crash, full
- * disk) leaves the previous checkpoint intact; a damaged file is refused.
+ * disk) leaves the previous checkpoint intact; a damaged file is refused. A
+ * device or FIFO is written as it is, a link's file replaced and its mode kept
+ * (common/output_file.h).
  *
  * Layout (little-endian, as the hosts we build for):
  *   "SLCKPT01" | u32 version 1 | u32 0 | u64 model_bytes | model file
@@ -19,6 +21,8 @@
 
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/output_file.h"
+#include "model/model_internal.h"
 
 #define CKPT_MAGIC "SLCKPT01"
 #define CKPT_VERSION 1u
@@ -73,36 +77,10 @@ static void put_big(crc_writer *w, const void *p, size_t n)
     }
 }
 
-int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
-                       const float *adam_v, const sl_train_state *st, char *err, size_t errlen)
+/* The checkpoint's fields after the model, into fp. 1 when all were written. */
+static int put_state(FILE *fp, const unsigned char *mbytes, size_t mlen, const sl_model *m,
+                     const float *adam_m, const float *adam_v, const sl_train_state *st)
 {
-    size_t plen = strlen(path) + 64;
-    char *tmp = malloc(plen), *mtmp = malloc(plen);
-    if (!tmp || !mtmp) {
-        free(tmp);
-        free(mtmp);
-        return sl_fail(err, errlen, "%s: out of memory", path);
-    }
-    snprintf(tmp, plen, "%s.tmp.%ld", path, (long)getpid());
-    snprintf(mtmp, plen, "%s.model.tmp.%ld", path, (long)getpid());
-    size_t mlen = 0;
-    unsigned char *mbytes = NULL;
-    int rc = sl_model_save(m, mtmp, err, errlen);
-    if (rc == 0)
-        mbytes = read_all(mtmp, &mlen, err, errlen);
-    unlink(mtmp);
-    free(mtmp);
-    if (!mbytes) {
-        free(tmp);
-        return -1;
-    }
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp) {
-        rc = sl_fail(err, errlen, "%s: cannot write: %s", tmp, strerror(errno));
-        free(mbytes);
-        free(tmp);
-        return rc;
-    }
     crc_writer w = {fp, crc32(0L, Z_NULL, 0), 1};
     uint32_t ver[2] = {CKPT_VERSION, 0};
     uint64_t ml = mlen, np = sl_model_num_params(m);
@@ -121,16 +99,44 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
     put_big(&w, adam_m, np * sizeof(float));
     put_big(&w, adam_v, np * sizeof(float));
     uint32_t crc = (uint32_t)w.crc;
-    int ok = w.ok && fwrite(&crc, 4, 1, fp) == 1;
-    ok = fflush(fp) == 0 && ok;
-    ok = fsync(fileno(fp)) == 0 && ok; /* the rename must not outrun the data */
-    ok = fclose(fp) == 0 && ok;
-    free(mbytes);
-    if (!ok || rename(tmp, path)) {
+    return w.ok && fwrite(&crc, 4, 1, fp) == 1;
+}
+
+int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
+                       const float *adam_v, const sl_train_state *st, char *err, size_t errlen)
+{
+    /* the model file's bytes from memory: no second temporary file to leave */
+    unsigned char *mbytes;
+    size_t mlen;
+    if (sl_model_serialize(m, &mbytes, &mlen, path, err, errlen))
+        return -1;
+    /* PATH.tmp.<pid> renamed over PATH (the file its links lead to), a device
+     * or FIFO written as it is: common/output_file.h */
+    sl_output out;
+    int rc = sl_output_plan(&out, path, err, errlen);
+    if (rc == 0)
+        rc = sl_output_create(&out, err, errlen);
+    FILE *fp = rc == 0 ? fdopen(out.fd, "wb") : NULL;
+    if (rc == 0 && !fp) {
         rc = sl_fail(err, errlen, "%s: cannot write the checkpoint: %s", path, strerror(errno));
-        unlink(tmp);
+        sl_output_discard(&out);
     }
-    free(tmp);
+    if (fp) {
+        out.fd = -1; /* fclose closes it */
+        int ok = put_state(fp, mbytes, mlen, m, adam_m, adam_v, st);
+        ok = fflush(fp) == 0 && ok;
+        /* the rename must not outrun the data (a device or FIFO has no disk) */
+        ok = (!out.tmp || fsync(fileno(fp)) == 0) && ok;
+        ok = fclose(fp) == 0 && ok;
+        if (!ok) {
+            rc = sl_fail(err, errlen, "%s: cannot write the checkpoint: %s", path, strerror(errno));
+            sl_output_discard(&out);
+        } else {
+            rc = sl_output_commit(&out, err, errlen);
+        }
+    }
+    sl_output_free(&out);
+    free(mbytes);
     return rc;
 }
 

@@ -1,7 +1,8 @@
 /* What a training run writes, checked before it reads any audio: the model and
- * the checkpoint need a folder to be written in, and neither may be a file the
- * run reads (its manifests, their audio and labels, the model it starts from,
- * its teachers, its noise list) or the other one. Otherwise an hour of training
+ * the checkpoint need a folder to be written in (or are a device or FIFO),
+ * may not be files the user may not write, and neither may be a file the run
+ * reads (its manifests, their audio and labels, the model it starts from, its
+ * teachers, its noise list) or the other one. Otherwise an hour of training
  * could end in an error at the first save, or in a model written over the data. */
 #include <errno.h>
 #include <libgen.h>
@@ -12,6 +13,7 @@
 
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/output_file.h"
 
 /* 1 when a and b name one file (the same name, or one inode). */
 static int same_file(const char *a, const char *b)
@@ -65,11 +67,27 @@ static int check_entries(const char *what, const char *out, const sl_manifest *m
     return 0;
 }
 
+/* `out` can be written as sl_model_save writes it: not a folder, nor a file
+ * this user may not write; a temporary file can be made beside it, or beside
+ * the file its links lead to (a device or FIFO is written in place). */
+static int check_writable(const char *what, const char *out, char *err, size_t errlen)
+{
+    char why[SL_ERR_LEN];
+    sl_output o;
+    int rc = sl_output_plan(&o, out, why, sizeof why);
+    if (rc)
+        sl_fail(err, errlen, "%s %s", what, why);
+    else if (o.tmp)
+        rc = check_folder(what, o.target, err, errlen);
+    sl_output_free(&o);
+    return rc;
+}
+
 static int check_output(const char *what, const char *out, const sl_train_config *c,
                         const sl_manifest *train, const sl_manifest *valid, char *err,
                         size_t errlen)
 {
-    if (check_folder(what, out, err, errlen))
+    if (check_writable(what, out, err, errlen))
         return -1;
     const char *inputs[4 + SL_MAX_TEACHERS] = {c->train_manifest, c->valid_manifest,
                                                c->init_path, c->noise_list};

@@ -76,6 +76,24 @@ static void unwatch_tmp(const char *path)
             pending_tmp[i] = NULL;
 }
 
+/* The temporary name of the library's save being watched (cli_watch_save). */
+static char *save_tmp;
+
+void cli_watch_save(const char *path)
+{
+    cli_unwatch_save();
+    save_tmp = sl_output_tmp_name(path); /* NULL: a device or FIFO, no temporary */
+    if (save_tmp)
+        watch_tmp(save_tmp);
+}
+
+void cli_unwatch_save(void)
+{
+    unwatch_tmp(save_tmp);
+    free(save_tmp);
+    save_tmp = NULL;
+}
+
 void cli_interrupt_ends_input(int on, int input_fd)
 {
     if (on) {
@@ -253,9 +271,19 @@ int cli_output_is_input(const char *out_path, const char *in_path)
     return 1;
 }
 
+/* Clears o after a failed open. Returns 1, the open's result. */
+static int open_failed(cli_output *o)
+{
+    sl_output_free(&o->out);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+    return 1;
+}
+
 int cli_output_open(cli_output *o, const char *path, const char *mode)
 {
     memset(o, 0, sizeof *o);
+    o->out.fd = -1;
     o->path = strdup(path);
     if (!o->path)
         return cli_error("out of memory");
@@ -263,51 +291,45 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         o->fp = stdout;
         return 0;
     }
-    struct stat st;
-    int exists = stat(path, &st) == 0;
-    if (exists && !S_ISREG(st.st_mode) && !S_ISDIR(st.st_mode)) {
-        /* a device or a FIFO (-o /dev/null): written as it is; a temporary file
-         * renamed over it would replace it (as root, /dev/null itself) */
-        o->fp = fopen(path, mode);
-        if (!o->fp) {
-            explain_open_failure(path, errno);
-            free(o->path);
-            memset(o, 0, sizeof *o);
-            return 1;
-        }
-        return 0;
-    }
-    size_t n = strlen(path) + 32;
-    o->tmp_path = malloc(n);
-    if (!o->tmp_path)
-        return cli_error("out of memory");
-    snprintf(o->tmp_path, n, "%s.tmp.%ld", path, (long)getpid());
-    if (exists && S_ISDIR(st.st_mode)) {
-        cli_error("%s: cannot write: it is a directory", path);
-        free(o->tmp_path);
-        free(o->path);
-        memset(o, 0, sizeof *o);
-        return 1;
+    /* the library's rule for its model files too: a temporary file renamed
+     * over the destination (over the file a link leads to, keeping its mode;
+     * refused when the user may not write it), a device or FIFO written as it
+     * is (-o /dev/null: a rename would replace it) */
+    char err[SL_ERR_LEN];
+    if (sl_output_plan(&o->out, o->path, err, sizeof err)) {
+        cli_error("%s", err);
+        return open_failed(o);
     }
     /* watched before it exists: a signal between the open and the watch would
      * leave it behind (the features test's SIGTERM hit that window) */
-    watch_tmp(o->tmp_path);
-    o->fp = fopen(o->tmp_path, mode);
-    if (!o->fp) {
+    if (o->out.tmp)
+        watch_tmp(o->out.tmp);
+    if (sl_output_create(&o->out, err, sizeof err) != 0 ||
+        !(o->fp = fdopen(o->out.fd, mode))) {
         int e = errno;
-        unwatch_tmp(o->tmp_path);
+        sl_output_discard(&o->out);
+        unwatch_tmp(o->out.tmp);
         explain_open_failure(path, e);
-        free(o->tmp_path);
-        free(o->path);
-        memset(o, 0, sizeof *o);
-        return 1;
+        return open_failed(o);
     }
+    o->out.fd = -1; /* fclose closes it */
     return 0;
+}
+
+/* Ends o: frees and clears it. Returns rc. */
+static int output_done(cli_output *o, int rc)
+{
+    unwatch_tmp(o->out.tmp);
+    sl_output_free(&o->out);
+    free(o->path);
+    memset(o, 0, sizeof *o);
+    return rc;
 }
 
 int cli_output_commit(cli_output *o)
 {
     int rc = 0;
+    char err[SL_ERR_LEN];
     if (o->fp == stdout) {
         if (fflush(stdout) != 0)
             rc = cli_error("%s: write failed: %s", "standard output", strerror(errno));
@@ -315,30 +337,31 @@ int cli_output_commit(cli_output *o)
         int bad = ferror(o->fp);
         if (fclose(o->fp) != 0 || bad) {
             rc = cli_error("%s: write failed: %s", o->path, strerror(errno));
-            if (o->tmp_path)
-                remove(o->tmp_path);
-        } else if (o->tmp_path && rename(o->tmp_path, o->path) != 0) {
-            rc = cli_error("%s: cannot rename temporary file into place: %s", o->path, strerror(errno));
-            remove(o->tmp_path);
+            sl_output_discard(&o->out);
+        } else if (sl_output_commit(&o->out, err, sizeof err) != 0) {
+            rc = cli_error("%s", err);
         }
     }
-    unwatch_tmp(o->tmp_path);
-    free(o->tmp_path);
-    free(o->path);
-    memset(o, 0, sizeof *o);
-    return rc;
+    return output_done(o, rc);
 }
 
 int cli_output_commit_as(cli_output *o, const char *path)
 {
-    if (path && o->tmp_path) {
-        char *p = strdup(path);
-        if (!p) {
+    if (path && o->out.tmp) {
+        /* a name of its own (a --split piece's, once its end is known):
+         * renamed to as it is */
+        char *p = strdup(path), *t = strdup(path);
+        if (!p || !t) {
+            free(p);
+            free(t);
             cli_output_abort(o);
             return cli_error("%s: out of memory", path);
         }
         free(o->path);
         o->path = p;
+        free(o->out.target);
+        o->out.target = t;
+        o->out.name = o->path;
     }
     return cli_output_commit(o);
 }
@@ -347,13 +370,9 @@ void cli_output_abort(cli_output *o)
 {
     if (o->fp && o->fp != stdout) {
         fclose(o->fp);
-        if (o->tmp_path)
-            remove(o->tmp_path);
+        sl_output_discard(&o->out);
     }
-    unwatch_tmp(o->tmp_path);
-    free(o->tmp_path);
-    free(o->path);
-    memset(o, 0, sizeof *o);
+    output_done(o, 0);
 }
 
 const char *cli_extension(const char *path)

@@ -4,6 +4,7 @@
 
 #include <stdio.h>
 #include "seqlabel.h"
+#include "common/output_file.h"
 
 /* Each subcommand: argv[0] is the subcommand name. Returns the exit code. */
 typedef int (*sl_cmd_fn)(int argc, char **argv);
@@ -77,12 +78,14 @@ int cli_parse_utc(const char *opt, const char *s, int64_t *us);
 
 /* Output written to a temporary file beside the destination and renamed into
  * place only on success, so a failure never leaves a partial or clobbered file.
- * path "-" writes to stdout directly, and so does a path that is a device or a
- * FIFO (/dev/null), which a rename would replace. */
+ * path "-" writes to stdout directly, and a path that is a device or a FIFO
+ * (/dev/null), which a rename would replace, is written as it is. A symbolic
+ * link's file is replaced (the link stays), an existing file keeps its mode,
+ * and one the user may not write is refused (common/output_file.h). */
 typedef struct {
     FILE *fp;
-    char *path;     /* destination */
-    char *tmp_path; /* NULL for stdout, a device or a FIFO */
+    char *path;    /* destination */
+    sl_output out; /* where it goes; out.tmp NULL for stdout, a device or a FIFO */
 } cli_output;
 int cli_output_open(cli_output *o, const char *path, const char *mode);
 /* 1, with an error naming both, when the output path is the very file that
@@ -96,6 +99,13 @@ int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints
 /* The same, renamed to `path` instead (NULL: the path it was opened with). */
 int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
+
+/* While a library call writes `path` the way common/output_file.h says
+ * (sl_model_save: PATH.tmp.<pid> renamed over PATH), SIGINT, SIGTERM and SIGHUP
+ * remove that temporary file before they end the command, as they remove the
+ * command's own; cli_unwatch_save stops that. */
+void cli_watch_save(const char *path);
+void cli_unwatch_save(void);
 
 /* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the
  * first SIGINT only sets cli_input_interrupted() and puts /dev/null in place

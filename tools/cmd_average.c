@@ -17,7 +17,8 @@ static void usage(FILE *fp)
             "average of unrelated models is a poor model. Shape, features, normalisation,\n"
             "classes and streaming window must be identical. Evaluate the result (seqlabel\n"
             "eval) before using it. One MODEL is written out as it is. OUT is written\n"
-            "under a temporary name, then renamed.\n");
+            "under a temporary name, then renamed (a device or FIFO is written as it is,\n"
+            "a link's file is replaced and a file's mode kept); not to standard output.\n");
 }
 
 int sl_cmd_average(int argc, char **argv)
@@ -48,6 +49,9 @@ int sl_cmd_average(int argc, char **argv)
         usage(stderr);
         return cli_usage_error("average: -o OUT and at least one MODEL are required");
     }
+    if (!strcmp(out, "-")) /* not a file named "-" either: refused */
+        return cli_usage_error("average: -o -: a model is written to a file, not to standard "
+                               "output; name one");
     for (int i = first; i < argc; i++)
         if (!strcmp(argv[i], out))
             return cli_usage_error("average: %s is both an input and the output", out);
@@ -67,10 +71,14 @@ int sl_cmd_average(int argc, char **argv)
         cli_error("%s", err);
         goto done;
     }
+    /* a signal during the save ends the command at once, and takes the
+     * temporary file with it; OUT stays as it was */
+    cli_watch_save(out);
     if (sl_model_save(avg, out, err, sizeof err))
         cli_error("%s", err);
     else
         rc = 0;
+    cli_unwatch_save();
     sl_model_free(avg);
 done:
     for (int i = 0; i < n; i++)

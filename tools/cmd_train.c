@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seqlabel.h"
 #include "tools/cli.h"
@@ -142,10 +143,17 @@ static void usage(FILE *fp)
  * and stop; a second one ends the process at once (the last checkpoint stays
  * intact either way: it is only ever replaced by rename). */
 static volatile int interrupted;
+/* The temporary names the model and the checkpoint are written under
+ * (common/output_file.h): the second signal may come in the middle of a save,
+ * and removes them before it ends the process. */
+static char *volatile save_tmp[2];
 
 static void on_signal(int sig)
 {
     if (interrupted) {
+        for (int i = 0; i < 2; i++)
+            if (save_tmp[i])
+                unlink(save_tmp[i]); /* async-signal-safe */
         signal(sig, SIG_DFL);
         raise(sig);
         return;
@@ -344,6 +352,11 @@ int sl_cmd_train(int argc, char **argv)
         usage(stderr);
         return cli_usage_error("train: --manifest and --out are required");
     }
+    if (!strcmp(c.out_path, "-")) { /* not a file named "-" either */
+        free(class_buf);
+        return cli_usage_error("train: --out -: a model is written to a file, not to standard "
+                               "output; name one");
+    }
     if (noise_option && !c.noise_list) {
         free(class_buf);
         return cli_usage_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);
@@ -371,10 +384,16 @@ int sl_cmd_train(int argc, char **argv)
     sigaction(SIGTERM, &sa, &old_term);
     interrupted = 0;
     c.interrupt = &interrupted;
+    save_tmp[0] = sl_output_tmp_name(c.out_path);
+    save_tmp[1] = c.checkpoint_path ? sl_output_tmp_name(c.checkpoint_path) : NULL;
     char err[SL_ERR_LEN];
     int rc = sl_train(&c, err, sizeof err);
     sigaction(SIGINT, &old_int, NULL);
     sigaction(SIGTERM, &old_term, NULL);
+    for (int i = 0; i < 2; i++) {
+        free(save_tmp[i]);
+        save_tmp[i] = NULL;
+    }
     free(class_buf);
     if (rc)
         return cli_error("%s", err);

@@ -11,6 +11,13 @@
 
 #include <cmocka.h>
 
+#include <fcntl.h>
+#include <grp.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
 const char *test_fixture_path(char *buf, size_t len, const char *area, const char *name)
 {
     const char *dir = getenv("SL_FIXTURES");
@@ -103,4 +110,56 @@ void test_write_bwf(const char *path, int rate, long n, const char *date, const 
         put_le(fp, (uint32_t)(uint16_t)(int16_t)lrint(8000 * sin(2 * M_PI * 440 * (double)i / rate)), 2);
     if (fclose(fp) != 0)
         fail_msg("cannot write %s", path);
+}
+
+int test_drop_root(void)
+{
+    if (geteuid() != 0)
+        return 0;
+    return setgroups(0, NULL) == 0 && setgid(65534) == 0 && setuid(65534) == 0 ? 0 : -1;
+}
+
+int test_system_unprivileged(const char *dir, const char *cmd)
+{
+    pid_t pid = fork();
+    if (pid < 0)
+        fail_msg("fork: cannot");
+    if (pid == 0) {
+        if (chdir(dir) != 0 || test_drop_root() != 0)
+            _exit(126);
+        execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    if (waitpid(pid, &st, 0) != pid)
+        return -1;
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+int test_fifo_reader(const char *path, const char *copy)
+{
+    if (mkfifo(path, 0600) != 0)
+        fail_msg("mkfifo %s: cannot", path);
+    pid_t pid = fork();
+    if (pid < 0)
+        fail_msg("fork: cannot");
+    if (pid == 0) {
+        alarm(20); /* a writer that never comes (the FIFO replaced) ends it */
+        int in = open(path, O_RDONLY), out = open(copy, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+        char buf[65536];
+        ssize_t n;
+        while (in >= 0 && out >= 0 && (n = read(in, buf, sizeof buf)) > 0)
+            if (write(out, buf, (size_t)n) != n)
+                _exit(1);
+        _exit(in >= 0 && out >= 0 && close(out) == 0 ? 0 : 1);
+    }
+    return (int)pid;
+}
+
+int test_fifo_done(int pid)
+{
+    int st;
+    if (waitpid((pid_t)pid, &st, 0) != (pid_t)pid)
+        return -1;
+    return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
 }

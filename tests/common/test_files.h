@@ -24,4 +24,18 @@ char *test_set_tz(const char *tz);
 void test_restore_tz(char *was);
 void test_write_bwf(const char *path, int rate, long n, const char *date, const char *time);
 
+/* What root may do and others may not (write over a read-only file, replace
+ * /dev/null) is tried as another user. In a child process: gives up root for
+ * nobody (65534, no supplementary groups); does nothing for any other user.
+ * 0, or -1 when it cannot. */
+int test_drop_root(void);
+/* `cmd` through /bin/sh in `dir`, as test_drop_root leaves the user; the exit
+ * status (128 + signal when killed). Fails the test when it cannot fork. */
+int test_system_unprivileged(const char *dir, const char *cmd);
+/* A FIFO at `path` and a child process that copies what is written into it to
+ * `copy` (giving up after 20 s), for test_fifo_done to wait for. Its pid. */
+int test_fifo_reader(const char *path, const char *copy);
+/* Waits for that child: 0 when it copied the writer's bytes to their end. */
+int test_fifo_done(int pid);
+
 #endif

@@ -2166,6 +2166,48 @@ static void test_bad_inputs(void **state)
     free(t);
 }
 
+/* Outputs over what is there, labels and --cut alike (common/output_file.h):
+ * an existing file keeps its mode (0600 stays 0600), a symbolic link stays a
+ * link and the file it leads to gets the output, and a file this user may not
+ * write is refused, naming it, and kept (tried as nobody: root may write any
+ * file, and nobody could still rename a file over it in a folder open to all).
+ * The summary names the input as it is called, space and all; RTTM makes it
+ * one field. */
+static void test_output_files(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o plain.txt"), 0);
+    sh("printf old > kept.txt && chmod 600 kept.txt");
+    assert_int_equal(run_label("in.wav --model m.slm -o kept.txt"), 0);
+    sh("test \"$(stat -c %a kept.txt)\" = 600 && cmp kept.txt plain.txt");
+
+    sh("mkdir -p linked && printf old > linked/labels.txt && ln -s linked/labels.txt link.txt && "
+       "ln -s linked/cut.wav cut-link.wav");
+    assert_int_equal(run_label("in.wav --model m.slm --target speech --cut cut-link.wav "
+                               "-o link.txt"), 0);
+    sh("test -L link.txt && test -L cut-link.wav && cmp linked/labels.txt plain.txt && "
+       "test -s linked/cut.wav && ! ls *.tmp.* linked/*.tmp.* 2>/dev/null");
+
+    sh("chmod 777 . && printf old > ro.txt && chmod 444 ro.txt");
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o ro.txt 2> ro.err", seqlabel);
+    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+    char *e = slurp("ro.err");
+    assert_non_null(strstr(e, "ro.txt: cannot write: Permission denied"));
+    free(e);
+    sh("test \"$(cat ro.txt)\" = old && ! ls ro.txt.tmp.* 2>/dev/null");
+
+    sh("cp in.wav 'two words.wav'");
+    assert_int_equal(run_label("'two words.wav' --model m.slm --format summary -o words.jsonl"), 0);
+    assert_int_equal(run_label("'two words.wav' --model m.slm --format rttm -o words.rttm"), 0);
+    char *t = slurp("words.jsonl"), *r = slurp("words.rttm");
+    const char *json = "{\"file\":\"two words\",", *rttm = "SPEAKER two_words 1 ";
+    assert_true(!strncmp(t, json, strlen(json)));
+    assert_true(!strncmp(r, rttm, strlen(rttm)));
+    free(t);
+    free(r);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2193,6 +2235,7 @@ int main(void)
         cmocka_unit_test(test_cut_telephony),
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
+        cmocka_unit_test(test_output_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

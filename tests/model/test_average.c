@@ -5,7 +5,10 @@
  *  - models that differ in classes, normalisation, shape or streaming window
  *    are refused, naming the odd one;
  *  - the command writes the same model as the library, refuses an output that
- *    is also an input, names a missing file, and leaves no output on failure. */
+ *    is also an input, names a missing file, and leaves no output on failure;
+ *  - its output: a FIFO or a device written as it is, a link's file replaced,
+ *    a file's mode kept, a read-only file refused, "-" refused; a signal in the
+ *    middle of the save leaves no temporary file. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -16,10 +19,14 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <signal.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h"
 
 static const char *const CLASSES[] = {"silence", "speech", "music"};
 
@@ -186,12 +193,186 @@ static void command(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* dir/name into a rotating buffer. */
+static const char *in_dir(const char *dir, const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+/* 1 when no name in dir holds ".tmp.": no temporary file was left. */
+static int no_tmp_left(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int clean = 1;
+    while (d && (e = readdir(d)))
+        clean &= strstr(e->d_name, ".tmp.") == NULL;
+    if (d)
+        closedir(d);
+    return clean;
+}
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, mode), 0);
+}
+
+/* The file at path holds the model saved at model (the same bytes). */
+static void assert_same_bytes(const char *path, const char *model)
+{
+    size_t n, k;
+    unsigned char *a = test_read_file(path, &n), *b = test_read_file(model, &k);
+    assert_int_equal(n, k);
+    assert_memory_equal(a, b, n);
+    free(a);
+    free(b);
+}
+
+/* Where the command's model goes: a FIFO's reader gets it and the FIFO stays,
+ * /dev/null stays a device (tried as nobody, who may not replace it: as root a
+ * rename would have), a link stays a link to the new model, a file keeps its
+ * mode, a file this user may not write is refused and kept, and "-" (no file
+ * of that name, nor standard output) is refused. */
+static void command_outputs(void **state)
+{
+    (void)state;
+    const char *exe = getenv("SL_SEQLABEL");
+    assert_non_null(exe);
+    char dir[] = "/tmp/sl-average-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    assert_int_equal(chmod(dir, 0777), 0); /* for nobody too */
+    char a[512], cmd[2048], err[SL_ERR_LEN];
+    snprintf(a, sizeof a, "%s/a.slm", dir);
+    sl_model *m = make(5, 32, 0, "music", 64);
+    assert_int_equal(sl_model_save(m, a, err, sizeof err), 0);
+    assert_int_equal(chmod(a, 0644), 0);
+    sl_model_free(m);
+    char *e = NULL;
+
+    int reader = test_fifo_reader(in_dir(dir, "out.fifo"), in_dir(dir, "fifo.copy"));
+    snprintf(cmd, sizeof cmd, "%s average -o %s/out.fifo %s", exe, dir, a);
+    assert_int_equal(run(cmd, &e), 0);
+    free(e);
+    assert_int_equal(test_fifo_done(reader), 0);
+    struct stat st;
+    assert_int_equal(lstat(in_dir(dir, "out.fifo"), &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_same_bytes(in_dir(dir, "fifo.copy"), a);
+
+    snprintf(cmd, sizeof cmd, "'%s' average -o /dev/null a.slm", exe);
+    assert_int_equal(test_system_unprivileged(dir, cmd), 0);
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+
+    assert_int_equal(mkdir(in_dir(dir, "real"), 0755), 0);
+    write_text(in_dir(dir, "real/m.slm"), "old", 0600);
+    assert_int_equal(symlink("real/m.slm", in_dir(dir, "link.slm")), 0);
+    snprintf(cmd, sizeof cmd, "%s average -o %s/link.slm %s", exe, dir, a);
+    assert_int_equal(run(cmd, &e), 0);
+    free(e);
+    assert_int_equal(lstat(in_dir(dir, "link.slm"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_int_equal(stat(in_dir(dir, "real/m.slm"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_same_bytes(in_dir(dir, "real/m.slm"), a);
+
+    write_text(in_dir(dir, "ro.slm"), "old", 0444);
+    snprintf(cmd, sizeof cmd, "'%s' average -o ro.slm a.slm 2> ro.err", exe);
+    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+    size_t n;
+    char *said = (char *)test_read_file(in_dir(dir, "ro.err"), &n);
+    assert_non_null(strstr(said, "ro.slm: cannot write: Permission denied"));
+    printf("%s", said);
+    free(said);
+    char *old = (char *)test_read_file(in_dir(dir, "ro.slm"), &n);
+    assert_string_equal(old, "old");
+    free(old);
+
+    snprintf(cmd, sizeof cmd, "cd %s && %s average -o - a.slm", dir, exe);
+    assert_int_equal(run(cmd, &e), 2);
+    assert_non_null(strstr(e, "-o -: a model is written to a file, not to standard output"));
+    printf("%s", e);
+    free(e);
+    assert_int_equal(access(in_dir(dir, "-"), F_OK), -1);
+    assert_true(no_tmp_left(dir) && no_tmp_left(in_dir(dir, "real")));
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* `seqlabel average -o out MODEL` with signal `sig` raised as the model's
+ * complete temporary file is about to be renamed (raise_in_rename.c,
+ * preloaded): how the command ended (its wait status). */
+static int average_signalled(const char *dir, int sig)
+{
+    const char *exe = getenv("SL_SEQLABEL"), *lib = getenv("SL_RAISE_IN_RENAME_LIB");
+    assert_non_null(exe);
+    assert_non_null(lib);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        char s[16], asan[1024];
+        snprintf(s, sizeof s, "%d", sig);
+        /* under the sanitizers, the preloaded library comes before their runtime */
+        snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0",
+                 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
+                 getenv("ASAN_OPTIONS") ? ":" : "");
+        setenv("ASAN_OPTIONS", asan, 1);
+        setenv("SL_RAISE_IN_RENAME", s, 1);
+        setenv("LD_PRELOAD", lib, 1);
+        if (chdir(dir) == 0)
+            execl(exe, exe, "average", "-o", "out.slm", "a.slm", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return st;
+}
+
+/* SIGTERM or SIGINT in the middle of the save end the command as they do
+ * (killed by that signal), take the temporary file with them and leave OUT as
+ * it was. */
+static void signal_during_save(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sl-average-XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    char err[SL_ERR_LEN];
+    sl_model *m = make(5, 32, 0, "music", 64);
+    assert_int_equal(sl_model_save(m, in_dir(dir, "a.slm"), err, sizeof err), 0);
+    sl_model_free(m);
+    write_text(in_dir(dir, "out.slm"), "old", 0644);
+    const int sigs[] = {SIGTERM, SIGINT};
+    for (int i = 0; i < 2; i++) {
+        int st = average_signalled(dir, sigs[i]);
+        assert_true(WIFSIGNALED(st));
+        assert_int_equal(WTERMSIG(st), sigs[i]);
+        assert_true(no_tmp_left(dir));
+        size_t n;
+        char *old = (char *)test_read_file(in_dir(dir, "out.slm"), &n);
+        assert_string_equal(old, "old");
+        free(old);
+    }
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(mean_of_every_weight),
         cmocka_unit_test(refuses_other_setups),
         cmocka_unit_test(command),
+        cmocka_unit_test(command_outputs),
+        cmocka_unit_test(signal_during_save),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -3,7 +3,8 @@
  * every truncation, every flipped byte, an unknown version, dimensions that do
  * not fit together or overflow, NaN/Inf weights, bad UTF-8 class names and
  * trailing bytes are refused with a message naming the file, without crashing.
- * The C writer reproduces the Python writer's bytes exactly. */
+ * The C writer reproduces the Python writer's bytes exactly, and it and the
+ * checkpoint writer replace only what a rename may replace. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -12,6 +13,9 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
+#include <sys/wait.h>
+#include <dirent.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -19,6 +23,7 @@
 
 #include "model_test_util.h"
 #include "seqlabel.h"
+#include "model/trainer_internal.h" /* sl_checkpoint_save */
 
 static unsigned char *tiny;
 static size_t tiny_size;
@@ -410,6 +415,210 @@ static void test_trailing_bytes_and_tensor_table(void **state)
     free(b);
 }
 
+/* dir/name into a rotating buffer. */
+static const char *in_dir(const char *dir, const char *name)
+{
+    static char buf[4][512];
+    static int k;
+    k = (k + 1) % 4;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
+}
+
+static void assert_file_holds(const char *path, const void *bytes, size_t len)
+{
+    size_t n;
+    unsigned char *b = test_read_file(path, &n);
+    assert_int_equal(n, len);
+    assert_memory_equal(b, bytes, len);
+    free(b);
+}
+
+/* 1 when no name in dir holds ".tmp.": no temporary file was left. */
+static int no_tmp_left(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int clean = 1;
+    while (d && (e = readdir(d)))
+        clean &= strstr(e->d_name, ".tmp.") == NULL;
+    if (d)
+        closedir(d);
+    return clean;
+}
+
+/* fn(path) in a child process that is not root: its exit status. */
+static int unprivileged(int (*fn)(const char *), const char *path)
+{
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0)
+        _exit(test_drop_root() == 0 ? fn(path) : 126);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    return WIFEXITED(st) ? WEXITSTATUS(st) : 128 + WTERMSIG(st);
+}
+
+static sl_model *tiny_model(void)
+{
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load_memory(tiny, tiny_size, "tiny.slm", err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    return m;
+}
+
+/* 0 when the model saves to path. */
+static int save_to(const char *path)
+{
+    char err[SL_ERR_LEN];
+    sl_model *m = tiny_model();
+    int rc = sl_model_save(m, path, err, sizeof err);
+    if (rc)
+        printf("%s\n", err);
+    sl_model_free(m);
+    return rc ? 1 : 0;
+}
+
+/* 0 when saving to path is refused with a message naming it: not writable. */
+static int refused_to(const char *path)
+{
+    char err[SL_ERR_LEN] = "";
+    sl_model *m = tiny_model();
+    int rc = sl_model_save(m, path, err, sizeof err);
+    sl_model_free(m);
+    printf("%s\n", err);
+    return rc == -1 && strstr(err, path) && strstr(err, "Permission denied") ? 0 : 1;
+}
+
+/* 0 when a checkpoint of the tiny model saves to path. */
+static int checkpoint_to(const char *path)
+{
+    char err[SL_ERR_LEN];
+    sl_model *m = tiny_model();
+    size_t np = sl_model_num_params(m);
+    float *am = calloc(np, sizeof *am), *av = calloc(np, sizeof *av);
+    sl_train_state st;
+    memset(&st, 0, sizeof st);
+    st.step = 7;
+    int rc = am && av ? sl_checkpoint_save(path, m, am, av, &st, err, sizeof err) : -1;
+    if (rc)
+        printf("%s\n", err);
+    free(am);
+    free(av);
+    sl_model_free(m);
+    return rc ? 1 : 0;
+}
+
+/* The checkpoint at path holds the tiny model at step 7. */
+static void assert_checkpoint(const char *path)
+{
+    char err[SL_ERR_LEN];
+    sl_model *m;
+    float *am, *av;
+    sl_train_state st;
+    if (sl_checkpoint_load(path, &m, &am, &av, &st, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(st.step, 7);
+    sl_model *want = tiny_model();
+    assert_memory_equal(sl_model_params_const(m), sl_model_params_const(want),
+                        sl_model_num_params(m) * sizeof(float));
+    sl_model_free(want);
+    sl_model_free(m);
+    free(am);
+    free(av);
+}
+
+/* A FIFO or a device is written as it is: a temporary file renamed over it
+ * would replace it (as root, /dev/null itself; tried here as nobody, who may
+ * not replace it: the rename would fail instead). The FIFO's reader gets the
+ * very bytes. The model and the checkpoint writer alike. */
+static void test_save_to_fifo_and_device(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sl_model_save_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct stat st;
+    int reader = test_fifo_reader(in_dir(dir, "model.fifo"), in_dir(dir, "model.copy"));
+    assert_int_equal(save_to(in_dir(dir, "model.fifo")), 0);
+    assert_int_equal(test_fifo_done(reader), 0);
+    assert_int_equal(lstat(in_dir(dir, "model.fifo"), &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_file_holds(in_dir(dir, "model.copy"), tiny, tiny_size);
+
+    reader = test_fifo_reader(in_dir(dir, "ckpt.fifo"), in_dir(dir, "ckpt.copy"));
+    assert_int_equal(checkpoint_to(in_dir(dir, "ckpt.fifo")), 0);
+    assert_int_equal(test_fifo_done(reader), 0);
+    assert_int_equal(lstat(in_dir(dir, "ckpt.fifo"), &st), 0);
+    assert_true(S_ISFIFO(st.st_mode));
+    assert_checkpoint(in_dir(dir, "ckpt.copy"));
+    assert_true(no_tmp_left(dir));
+
+    assert_int_equal(unprivileged(save_to, "/dev/null"), 0);
+    assert_int_equal(unprivileged(checkpoint_to, "/dev/null"), 0);
+    assert_int_equal(stat("/dev/null", &st), 0);
+    assert_true(S_ISCHR(st.st_mode));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
+/* Over an existing file: its permission bits are kept (a 0600 file does not
+ * become 0644), a symbolic link stays a link and the file it leads to gets the
+ * model (a link to nothing: that file is made), and a file the user may not
+ * write is refused, naming it, and left as it was (tried as nobody: root may
+ * write any file). The checkpoint writer alike. */
+static void test_save_over_files(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sl_model_save_XXXXXX";
+    assert_non_null(mkdtemp(dir));
+    struct stat st;
+    const char *kept = in_dir(dir, "kept.slm");
+    FILE *f = fopen(kept, "w");
+    assert_non_null(f);
+    fclose(f);
+    assert_int_equal(chmod(kept, 0600), 0);
+    assert_int_equal(save_to(kept), 0);
+    assert_int_equal(stat(kept, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_file_holds(kept, tiny, tiny_size);
+    assert_int_equal(chmod(kept, 0640), 0);
+    assert_int_equal(checkpoint_to(kept), 0);
+    assert_int_equal(stat(kept, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0640);
+
+    assert_int_equal(mkdir(in_dir(dir, "real"), 0755), 0);
+    assert_int_equal(symlink("real/model.slm", in_dir(dir, "link.slm")), 0); /* to nothing yet */
+    assert_int_equal(save_to(in_dir(dir, "link.slm")), 0);
+    assert_int_equal(save_to(in_dir(dir, "link.slm")), 0); /* and over the file it leads to */
+    assert_int_equal(lstat(in_dir(dir, "link.slm"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_file_holds(in_dir(dir, "real/model.slm"), tiny, tiny_size);
+    assert_int_equal(symlink("link.slm", in_dir(dir, "link2.ckpt")), 0); /* a chain */
+    assert_int_equal(checkpoint_to(in_dir(dir, "link2.ckpt")), 0);
+    assert_int_equal(lstat(in_dir(dir, "link2.ckpt"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_checkpoint(in_dir(dir, "real/model.slm"));
+    assert_true(no_tmp_left(dir) && no_tmp_left(in_dir(dir, "real")));
+
+    /* nobody may make files in dir, and replace those there by rename */
+    assert_int_equal(chmod(dir, 0777), 0);
+    const char *ro = in_dir(dir, "ro.slm");
+    f = fopen(ro, "w");
+    assert_non_null(f);
+    fputs("old", f);
+    fclose(f);
+    assert_int_equal(chmod(ro, 0444), 0);
+    assert_int_equal(unprivileged(refused_to, ro), 0);
+    assert_int_equal(unprivileged(checkpoint_to, ro), 1);
+    assert_file_holds(ro, "old", 3);
+    assert_true(no_tmp_left(dir));
+    char cmd[600];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -423,6 +632,8 @@ int main(void)
         cmocka_unit_test(test_bad_class_names),
         cmocka_unit_test(test_create_checks),
         cmocka_unit_test(test_trailing_bytes_and_tensor_table),
+        cmocka_unit_test(test_save_to_fifo_and_device),
+        cmocka_unit_test(test_save_over_files),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

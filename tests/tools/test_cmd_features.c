@@ -2,7 +2,9 @@
  * files this test writes. The .npy it writes must be bit-identical to the
  * library's sl_features fed with the same samples, the TSV must hold the same
  * float32 values, and every bad input must give a non-zero exit, one line on
- * stderr naming the file, and no output or temporary file left behind. */
+ * stderr naming the file, and no output or temporary file left behind. An
+ * output over what is there keeps a file's mode, replaces a link's file and
+ * refuses a file the user may not write. */
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
@@ -24,6 +26,7 @@
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h"
 
 static char tmpdir[256];
 static char outdir[300];
@@ -697,6 +700,76 @@ static void test_against_torchaudio(void **state)
     print_message("%d files, worst %.3g (tolerance %g)\n", n_cases, worst, TORCHAUDIO_TOLERANCE);
 }
 
+/* 1 when the files at a and b hold the same bytes. */
+static int same_bytes(const char *a, const char *b)
+{
+    long na, nb;
+    char *x = slurp(a, &na), *y = slurp(b, &nb);
+    int same = na == nb && !memcmp(x, y, (size_t)na);
+    free(x);
+    free(y);
+    return same;
+}
+
+static void write_text(const char *path, const char *text, mode_t mode)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, mode), 0);
+}
+
+/* Over what is there (common/output_file.h): an existing file keeps its mode
+ * (0600 stays 0600), a symbolic link stays a link and the file it leads to
+ * gets the features, and a file this user may not write is refused, naming
+ * it, and kept (tried as nobody: root may write any file, and nobody could
+ * still rename a file over it in a folder open to all). */
+static void test_output_over_files(void **state)
+{
+    (void)state;
+    short *pcm = make_pcm(16000, 1, 11);
+    write_wav(in_path("over.wav"), 16000, 1, pcm, 16000);
+    free(pcm);
+    char err[4096];
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", in_path("over.wav"),
+                         in_path("plain.npy")), 0);
+    write_text(in_path("kept.npy"), "old", 0600);
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", in_path("over.wav"),
+                         in_path("kept.npy")), 0);
+    struct stat st;
+    assert_int_equal(stat(in_path("kept.npy"), &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_true(same_bytes(in_path("kept.npy"), in_path("plain.npy")));
+
+    assert_int_equal(mkdir(in_path("real"), 0755), 0);
+    assert_int_equal(symlink("real/f.npy", in_path("link.npy")), 0);
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", in_path("over.wav"),
+                         in_path("link.npy")), 0);
+    assert_int_equal(lstat(in_path("link.npy"), &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_true(same_bytes(in_path("real/f.npy"), in_path("plain.npy")));
+
+    assert_int_equal(chmod(tmpdir, 0777), 0);
+    assert_int_equal(chmod(in_path("over.wav"), 0644), 0);
+    write_text(in_path("ro.npy"), "old", 0444);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' features over.wav -o ro.npy 2> ro.err", seqlabel);
+    assert_int_equal(test_system_unprivileged(tmpdir, cmd), 1);
+    long n;
+    char *said = slurp(in_path("ro.err"), &n), *old = slurp(in_path("ro.npy"), &n);
+    assert_non_null(strstr(said, "ro.npy: cannot write: Permission denied"));
+    assert_string_equal(old, "old");
+    free(said);
+    free(old);
+    assert_int_equal(chmod(tmpdir, 0700), 0);
+    DIR *d = opendir(tmpdir);
+    struct dirent *e;
+    while ((e = readdir(d)))
+        assert_null(strstr(e->d_name, ".tmp."));
+    closedir(d);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -710,6 +783,7 @@ int main(void)
         cmocka_unit_test(test_against_torchaudio),
         cmocka_unit_test(test_memory_bounded),
         cmocka_unit_test(test_signal_removes_temp),
+        cmocka_unit_test(test_output_over_files),
         cmocka_unit_test(test_version_and_help),
     };
     return cmocka_run_group_tests_name("tools/features", tests, setup, teardown);

@@ -31,6 +31,9 @@ expect 2 "--mel-bins" features "$absent.wav" -o "$dir/f.npy" --mel-bins x
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
 expect 2 "usage: seqlabel info MODEL" info
 expect 2 "-o OUT" average "$absent.slm"
+# a model goes to a file: "-" is neither standard output nor a file of that name
+expect 2 "-o -: a model is written to a file" average -o - "$absent.slm"
+expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" --out -
 expect 2 "--minutes" bench label --minutes x
 expect 1 "$absent.wav" label "$absent.wav"
 expect 1 "$absent.wav" features "$absent.wav" -o "$dir/f.npy"

@@ -11,7 +11,9 @@
  *  - Ctrl-C (SIGINT) checkpoints after the current step and stops; resuming
  *    from there ends with the checkpoint of an uninterrupted run;
  *  - SIGKILL at random moments of a run that checkpoints every step never
- *    leaves a checkpoint that fails to load (temp file + rename).
+ *    leaves a checkpoint that fails to load (temp file + rename);
+ *  - a second SIGTERM in the middle of a save ends the run at once and leaves
+ *    no temporary file.
  * The manifest's split column is honoured (train and valid lines in one file). */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -24,6 +26,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <dirent.h>
+#include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -265,6 +269,51 @@ static void kill_never_corrupts_the_checkpoint(void **state)
     }
 }
 
+/* SIGTERM twice as the model's complete temporary file is about to be renamed
+ * (raise_in_rename.c, preloaded; tests/model/meson.build): the first asks for
+ * the end after the step, the second ends the process at once, in the middle
+ * of the save, and takes the temporary file with it. */
+static void second_signal_in_a_save(void **state)
+{
+    (void)state;
+    const char *lib = getenv("SL_RAISE_IN_RENAME_LIB");
+    assert_non_null(lib);
+    char sub[600], out[700], man[700], cache[700];
+    snprintf(sub, sizeof sub, "%s/second-signal", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(out, sizeof out, "%s/s.slm", sub);
+    snprintf(man, sizeof man, "%s/all.tsv", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    pid_t pid = fork();
+    if (pid == 0) {
+        char asan[1024];
+        /* under the sanitizers, the preloaded library comes before their runtime */
+        snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0",
+                 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
+                 getenv("ASAN_OPTIONS") ? ":" : "");
+        setenv("ASAN_OPTIONS", asan, 1);
+        setenv("SL_RAISE_IN_RENAME", "15", 1); /* SIGTERM */
+        setenv("SL_RAISE_TIMES", "2", 1);
+        setenv("LD_PRELOAD", lib, 1);
+        freopen("/dev/null", "w", stdout);
+        execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--cache-dir", cache,
+              "--mel-bins", "24", "--d-model", "32", "--heads", "2", "--layers", "1", "--d-ff",
+              "64", "--window", "64", "--batch", "8", "--quiet", "--steps", "3", (char *)NULL);
+        _exit(127);
+    }
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFSIGNALED(st));
+    assert_int_equal(WTERMSIG(st), SIGTERM);
+    DIR *d = opendir(sub);
+    struct dirent *e;
+    int files = 0;
+    while ((e = readdir(d)))
+        files += e->d_name[0] != '.';
+    closedir(d);
+    assert_int_equal(files, 0); /* neither the model nor its temporary file */
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -275,6 +324,7 @@ int main(void)
         cmocka_unit_test(resume_with_other_settings_is_refused),
         cmocka_unit_test(ctrl_c_checkpoints_and_resume_is_exact),
         cmocka_unit_test(kill_never_corrupts_the_checkpoint),
+        cmocka_unit_test(second_signal_in_a_save),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -1,0 +1,174 @@
+#include "common/output_file.h"
+
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "common/errors.h"
+
+/* Links followed before giving up, as the kernel does (ELOOP). */
+#define MAX_LINKS 40
+
+/* Where the symbolic link `link` leads (malloc'd): its text, taken from the
+ * link's own folder when relative, as the kernel takes it. NULL: errno. */
+static char *link_destination(const char *link)
+{
+    char to[PATH_MAX];
+    ssize_t n = readlink(link, to, sizeof to - 1);
+    if (n < 0)
+        return NULL;
+    if ((size_t)n == sizeof to - 1) {
+        errno = ENAMETOOLONG;
+        return NULL;
+    }
+    to[n] = '\0';
+    const char *slash = strrchr(link, '/');
+    size_t dir = to[0] == '/' || !slash ? 0 : (size_t)(slash - link) + 1;
+    char *out = malloc(dir + (size_t)n + 1);
+    if (!out)
+        return NULL;
+    memcpy(out, link, dir);
+    memcpy(out + dir, to, (size_t)n + 1);
+    return out;
+}
+
+/* The file the symbolic links at `path` end at, or path itself (malloc'd).
+ * A link to nothing ends at the name it gives, which is then created, as the
+ * shell's `>` creates it. NULL: errno (ELOOP, ENOMEM, ...). */
+static char *follow_links(const char *path)
+{
+    char *cur = strdup(path);
+    for (int hops = 0; cur; hops++) {
+        struct stat st;
+        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+            return cur; /* a missing folder or the like: said when it is created */
+        if (hops == MAX_LINKS) {
+            free(cur);
+            errno = ELOOP;
+            return NULL;
+        }
+        char *next = link_destination(cur);
+        free(cur);
+        cur = next;
+    }
+    return NULL;
+}
+
+static char *tmp_name(const char *target)
+{
+    size_t n = strlen(target) + 32;
+    char *tmp = malloc(n);
+    if (tmp)
+        snprintf(tmp, n, "%s.tmp.%ld", target, (long)getpid());
+    return tmp;
+}
+
+int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
+{
+    memset(o, 0, sizeof *o);
+    o->name = path;
+    o->fd = -1;
+    struct stat st;
+    int there = stat(path, &st) == 0; /* through any links */
+    if (there && S_ISDIR(st.st_mode))
+        return sl_fail(err, errlen, "%s: cannot write: it is a directory", path);
+    if (there && !S_ISREG(st.st_mode)) { /* a device, FIFO, socket */
+        if (!(o->target = strdup(path)))
+            return sl_fail(err, errlen, "%s: out of memory", path);
+        return 0;
+    }
+    if (!(o->target = follow_links(path)))
+        return sl_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    if (stat(o->target, &st) == 0) {
+        /* access(), not the mode bits: it answers as open() would for this
+         * user (root writes a 0444 file, as `>` does; nobody writes on a
+         * read-only mount) */
+        if (access(o->target, W_OK) != 0) {
+            int e = errno;
+            sl_output_free(o);
+            return sl_fail(err, errlen, "%s: cannot write: %s (not replacing it)", path,
+                           strerror(e));
+        }
+        o->keep_mode = 1;
+        o->mode = st.st_mode & 0777;
+    }
+    if (!(o->tmp = tmp_name(o->target))) {
+        sl_output_free(o);
+        return sl_fail(err, errlen, "%s: out of memory", path);
+    }
+    return 0;
+}
+
+/* The temporary file, created by this call alone (O_EXCL: never one another
+ * user put there, nor a link), with the umask's mode as a new file gets. */
+static int create_tmp(const char *tmp)
+{
+    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
+    int fd = open(tmp, flags, 0666);
+    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* a crashed run of this pid's */
+        fd = open(tmp, flags, 0666);
+    return fd;
+}
+
+int sl_output_create(sl_output *o, char *err, size_t errlen)
+{
+    o->fd = o->tmp ? create_tmp(o->tmp) : open(o->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    if (o->fd >= 0 && o->keep_mode && fchmod(o->fd, o->mode) != 0) {
+        int e = errno;
+        sl_output_discard(o);
+        errno = e;
+    }
+    if (o->fd < 0) {
+        int e = errno;
+        sl_fail(err, errlen, "%s: cannot write: %s", o->name, strerror(e));
+        errno = e;
+        return -1;
+    }
+    return 0;
+}
+
+int sl_output_commit(sl_output *o, char *err, size_t errlen)
+{
+    int rc = 0;
+    if (o->fd >= 0 && close(o->fd) != 0)
+        rc = sl_fail(err, errlen, "%s: write failed: %s", o->name, strerror(errno));
+    o->fd = -1;
+    if (rc == 0 && o->tmp && rename(o->tmp, o->target) != 0)
+        rc = sl_fail(err, errlen, "%s: cannot rename the temporary file into place: %s", o->name,
+                     strerror(errno));
+    if (rc && o->tmp)
+        unlink(o->tmp);
+    return rc;
+}
+
+void sl_output_discard(sl_output *o)
+{
+    if (o->fd >= 0)
+        close(o->fd);
+    o->fd = -1;
+    if (o->tmp)
+        unlink(o->tmp);
+}
+
+void sl_output_free(sl_output *o)
+{
+    free(o->target);
+    free(o->tmp);
+    o->target = o->tmp = NULL;
+}
+
+char *sl_output_tmp_name(const char *path)
+{
+    sl_output o;
+    if (sl_output_plan(&o, path, NULL, 0))
+        return NULL;
+    char *tmp = o.tmp;
+    o.tmp = NULL;
+    sl_output_free(&o);
+    return tmp;
+}

@@ -1,0 +1,51 @@
+/* How an output file replaces what is at its path: one rule for the library's
+ * model and checkpoint writers and the command's labels, features and cuts.
+ * The command compiles this file too (tools/meson.build), since it reaches the
+ * library itself only through include/seqlabel.h.
+ *
+ *  - nothing there: written under a temporary name beside it and renamed into
+ *    place when complete, so a failure never leaves a partial file;
+ *  - a regular file: the same; refused when this user may not write it (as
+ *    the shell's `>` would refuse it), and the new file keeps its permission
+ *    bits (a 0600 file stays 0600);
+ *  - a symbolic link: the file it leads to is replaced that way (the temporary
+ *    file beside that file), so the link stays a link to the new contents;
+ *  - a device, FIFO or socket (`/dev/null`): written as it is, in place, since
+ *    a rename would replace it (as root, /dev/null itself);
+ *  - a directory: refused.
+ * The temporary name is TARGET.tmp.<pid> (TARGET: the file written), so a
+ * program ending on a signal can remove it by name (sl_output_tmp_name). */
+#ifndef SL_COMMON_OUTPUT_FILE_H
+#define SL_COMMON_OUTPUT_FILE_H
+
+#include <stddef.h>
+#include <sys/types.h>
+
+typedef struct {
+    const char *name; /* the path as given, for messages (borrowed) */
+    char *target;     /* the file written: the end of its links, or name itself */
+    char *tmp;        /* the temporary name; NULL: target is written in place */
+    int fd;           /* open for writing after sl_output_create, else -1 */
+    int keep_mode;    /* 1: a regular file is there, whose permission bits are mode */
+    mode_t mode;
+} sl_output;
+
+/* Decides where `path` is written (nothing is created). 0, or -1 with a message
+ * naming path: a directory, a file this user may not write, a loop of links. */
+int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen);
+/* Opens o->fd: the temporary file (created anew, with the kept mode), or the
+ * device or FIFO itself. 0, or -1 with a message and errno kept. */
+int sl_output_create(sl_output *o, char *err, size_t errlen);
+/* Closes o->fd and renames the temporary file over the target (nothing more in
+ * place). 0, or -1 with a message; the temporary file is gone either way. */
+int sl_output_commit(sl_output *o, char *err, size_t errlen);
+/* Closes o->fd and removes the temporary file, if any. */
+void sl_output_discard(sl_output *o);
+/* Frees what sl_output_plan allocated (after commit or discard). */
+void sl_output_free(sl_output *o);
+/* The temporary name writing `path` now would use (malloc'd), NULL when it
+ * would use none (in place, refused, out of memory): for a signal handler to
+ * remove while a library call writes path. */
+char *sl_output_tmp_name(const char *path);
+
+#endif

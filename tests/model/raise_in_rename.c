@@ -1,0 +1,22 @@
+/* Preloaded (LD_PRELOAD) into a command by the tests: the signal numbered by
+ * $SL_RAISE_IN_RENAME (repeated $SL_RAISE_TIMES times, 1 if unset) arrives as
+ * a temporary file ("*.tmp.*") is about to be renamed into place, that is, in
+ * the middle of a save, when the temporary file is complete and the output not
+ * yet replaced: where a signal ending the command at once leaves it behind
+ * unless the command removes it. */
+#include <dlfcn.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int rename(const char *from, const char *to)
+{
+    const char *sig = getenv("SL_RAISE_IN_RENAME"), *times = getenv("SL_RAISE_TIMES");
+    if (sig && strstr(from, ".tmp."))
+        for (int i = times ? atoi(times) : 1; i > 0; i--)
+            raise(atoi(sig));
+    int (*real)(const char *, const char *);
+    *(void **)&real = dlsym(RTLD_NEXT, "rename");
+    return real ? real(from, to) : -1;
+}
