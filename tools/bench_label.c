@@ -247,22 +247,35 @@ int bench_label(int argc, char **argv)
             printf("usage: seqlabel bench label [OPTIONS]\n\n");
             bench_label_help(stdout);
             return 0;
-        } else if (!strcmp(argv[i], "--minutes") && i + 1 < argc) {
-            char buf[256];
-            snprintf(buf, sizeof buf, "%s", argv[++i]);
-            nmin = 0;
-            for (char *tok = strtok(buf, ","); tok && nmin < 8; tok = strtok(NULL, ",")) {
+        } else if ((!strcmp(argv[i], "--minutes") || !strcmp(argv[i], "--threads") ||
+                    !strcmp(argv[i], "--model")) && i + 1 == argc) {
+            return cli_usage_error("bench label: %s needs a value", argv[i]);
+        } else if (!strcmp(argv[i], "--minutes")) {
+            /* "10,60": every item a length, none empty, at most 8 */
+            const char *p = argv[++i];
+            for (nmin = 0;; nmin++) {
+                size_t len = strcspn(p, ",");
+                char item[64];
                 double v;
-                if (cli_parse_float("--minutes", tok, 0.01, 600, &v))
+                if (nmin == 8 || len == 0 || len >= sizeof item)
+                    return cli_usage_error("--minutes: '%s' is not a list of 1 to 8 lengths "
+                                           "(10,60)", argv[i]);
+                memcpy(item, p, len);
+                item[len] = '\0';
+                if (cli_parse_float("--minutes", item, 0.01, 600, &v))
                     return 2;
-                minutes[nmin++] = v;
+                minutes[nmin] = v;
+                if (!p[len])
+                    break;
+                p += len + 1;
             }
-        } else if (!strcmp(argv[i], "--threads") && i + 1 < argc) {
+            nmin++;
+        } else if (!strcmp(argv[i], "--threads")) {
             long v;
             if (cli_parse_int("--threads", argv[++i], 1, 64, &v))
                 return 2;
             threads = (int)v;
-        } else if (!strcmp(argv[i], "--model") && i + 1 < argc) {
+        } else if (!strcmp(argv[i], "--model")) {
             model_path = argv[++i];
         } else {
             return cli_usage_error("bench label: unknown argument '%s' (see --help)", argv[i]);

@@ -35,6 +35,8 @@ expect 2 "-o OUT" average "$absent.slm"
 expect 2 "-o -: a model is written to a file" average -o - "$absent.slm"
 expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" --out -
 expect 2 "--minutes" bench label --minutes x
+expect 2 "not a list of 1 to 8 lengths" bench label --minutes 1,,2
+expect 2 "--minutes needs a value" bench label --minutes
 expect 1 "$absent.wav" label "$absent.wav"
 expect 1 "$absent.wav" features "$absent.wav" -o "$dir/f.npy"
 expect 1 "$absent.slm" eval --model "$absent.slm" --manifest "$absent.tsv"
