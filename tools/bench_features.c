@@ -135,10 +135,10 @@ int bench_features(int argc, char **argv)
             if (cli_parse_float(a, v, 1.0, 36000.0, &seconds) < 0)
                 return 2;
         } else if (!strcmp(a, "--mel-bins")) {
-            if (cli_parse_int(a, v, 3, 1024, &mel) < 0)
+            if (cli_parse_int(a, v, SL_MIN_MEL_BINS, SL_MAX_MEL_BINS, &mel) < 0)
                 return 2;
         } else if (!strcmp(a, "--sample-rate")) {
-            if (cli_parse_int(a, v, 1000, 384000, &rate) < 0)
+            if (cli_parse_int(a, v, SL_MIN_SAMPLE_RATE, SL_MAX_SAMPLE_RATE, &rate) < 0)
                 return 2;
         } else if (!strcmp(a, "--runs")) {
             if (cli_parse_int(a, v, 1, 1000, &runs) < 0)

@@ -256,8 +256,8 @@ int sl_cmd_train(int argc, char **argv)
             break;
         case O_CACHE: cache_dir = a; break;
         case O_NOCACHE: no_cache = 1; break;
-        case O_RATE: bad = cli_parse_int("--sample-rate", a, 1000, 384000, &v); c.features.sample_rate = (int)v; break;
-        case O_MEL: bad = cli_parse_int("--mel-bins", a, 1, 1024, &v); c.features.num_mel_bins = (int)v; break;
+        case O_RATE: bad = cli_parse_int("--sample-rate", a, SL_MIN_SAMPLE_RATE, SL_MAX_SAMPLE_RATE, &v); c.features.sample_rate = (int)v; break;
+        case O_MEL: bad = cli_parse_int("--mel-bins", a, SL_MIN_MEL_BINS, SL_MAX_MEL_BINS, &v); c.features.num_mel_bins = (int)v; break;
         case O_MFCC: bad = cli_parse_int("--mfcc", a, 0, 1024, &v); c.features.num_ceps = (int)v; break;
         case O_DMODEL: bad = cli_parse_int("--d-model", a, 2, SL_MAX_DIM, &v); c.model.d_model = (int)v; break;
         case O_HEADS: bad = cli_parse_int("--heads", a, 1, SL_MAX_HEADS, &v); c.model.n_heads = (int)v; break;
