@@ -11,6 +11,7 @@
 
 #include <cmocka.h>
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -162,4 +163,34 @@ int test_fifo_done(int pid)
     if (waitpid((pid_t)pid, &st, 0) != (pid_t)pid)
         return -1;
     return WIFEXITED(st) && WEXITSTATUS(st) == 0 ? 0 : -1;
+}
+
+int test_no_tmp_left(const char *dir)
+{
+    DIR *d = opendir(dir);
+    struct dirent *e;
+    int clean = 1;
+    while (d && (e = readdir(d)))
+        clean &= strstr(e->d_name, ".tmp.") == NULL;
+    if (d)
+        closedir(d);
+    return clean;
+}
+
+void test_write_text(const char *path, const char *text, unsigned mode)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    assert_int_equal(fclose(f), 0);
+    assert_int_equal(chmod(path, (mode_t)mode), 0);
+}
+
+const char *test_in_dir(const char *dir, const char *name)
+{
+    static char buf[8][1024];
+    static int k;
+    k = (k + 1) % 8;
+    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
+    return buf[k];
 }

@@ -6,6 +6,13 @@
 
 /* $SL_FIXTURES/<area>/<name> (tests/fixtures when unset) into buf. */
 const char *test_fixture_path(char *buf, size_t len, const char *area, const char *name);
+/* dir/name in one of 8 buffers used in turn: a path stays good for the next 7
+ * calls (enough for the arguments of one call). */
+const char *test_in_dir(const char *dir, const char *name);
+/* 1 when no name in dir holds ".tmp.": no temporary file was left. */
+int test_no_tmp_left(const char *dir);
+/* Writes text into path (fails the test when it cannot), then gives it mode. */
+void test_write_text(const char *path, const char *text, unsigned mode);
 /* Whole file into a malloc'd, NUL-terminated buffer; *size gets its length.
  * Fails the test when the file cannot be read. */
 unsigned char *test_read_file(const char *path, size_t *size);

@@ -19,7 +19,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <dirent.h>
 #include <signal.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -193,38 +192,6 @@ static void command(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* dir/name into a rotating buffer. */
-static const char *in_dir(const char *dir, const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
-/* 1 when no name in dir holds ".tmp.": no temporary file was left. */
-static int no_tmp_left(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int clean = 1;
-    while (d && (e = readdir(d)))
-        clean &= strstr(e->d_name, ".tmp.") == NULL;
-    if (d)
-        closedir(d);
-    return clean;
-}
-
-static void write_text(const char *path, const char *text, mode_t mode)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-    assert_int_equal(chmod(path, mode), 0);
-}
-
 /* The file at path holds the model saved at model (the same bytes). */
 static void assert_same_bytes(const char *path, const char *model)
 {
@@ -257,42 +224,42 @@ static void command_outputs(void **state)
     sl_model_free(m);
     char *e = NULL;
 
-    int reader = test_fifo_reader(in_dir(dir, "out.fifo"), in_dir(dir, "fifo.copy"));
+    int reader = test_fifo_reader(test_in_dir(dir, "out.fifo"), test_in_dir(dir, "fifo.copy"));
     snprintf(cmd, sizeof cmd, "%s average -o %s/out.fifo %s", exe, dir, a);
     assert_int_equal(run(cmd, &e), 0);
     free(e);
     assert_int_equal(test_fifo_done(reader), 0);
     struct stat st;
-    assert_int_equal(lstat(in_dir(dir, "out.fifo"), &st), 0);
+    assert_int_equal(lstat(test_in_dir(dir, "out.fifo"), &st), 0);
     assert_true(S_ISFIFO(st.st_mode));
-    assert_same_bytes(in_dir(dir, "fifo.copy"), a);
+    assert_same_bytes(test_in_dir(dir, "fifo.copy"), a);
 
     snprintf(cmd, sizeof cmd, "'%s' average -o /dev/null a.slm", exe);
     assert_int_equal(test_system_unprivileged(dir, cmd), 0);
     assert_int_equal(stat("/dev/null", &st), 0);
     assert_true(S_ISCHR(st.st_mode));
 
-    assert_int_equal(mkdir(in_dir(dir, "real"), 0755), 0);
-    write_text(in_dir(dir, "real/m.slm"), "old", 0600);
-    assert_int_equal(symlink("real/m.slm", in_dir(dir, "link.slm")), 0);
+    assert_int_equal(mkdir(test_in_dir(dir, "real"), 0755), 0);
+    test_write_text(test_in_dir(dir, "real/m.slm"), "old", 0600);
+    assert_int_equal(symlink("real/m.slm", test_in_dir(dir, "link.slm")), 0);
     snprintf(cmd, sizeof cmd, "%s average -o %s/link.slm %s", exe, dir, a);
     assert_int_equal(run(cmd, &e), 0);
     free(e);
-    assert_int_equal(lstat(in_dir(dir, "link.slm"), &st), 0);
+    assert_int_equal(lstat(test_in_dir(dir, "link.slm"), &st), 0);
     assert_true(S_ISLNK(st.st_mode));
-    assert_int_equal(stat(in_dir(dir, "real/m.slm"), &st), 0);
+    assert_int_equal(stat(test_in_dir(dir, "real/m.slm"), &st), 0);
     assert_int_equal(st.st_mode & 0777, 0600);
-    assert_same_bytes(in_dir(dir, "real/m.slm"), a);
+    assert_same_bytes(test_in_dir(dir, "real/m.slm"), a);
 
-    write_text(in_dir(dir, "ro.slm"), "old", 0444);
+    test_write_text(test_in_dir(dir, "ro.slm"), "old", 0444);
     snprintf(cmd, sizeof cmd, "'%s' average -o ro.slm a.slm 2> ro.err", exe);
     assert_int_equal(test_system_unprivileged(dir, cmd), 1);
     size_t n;
-    char *said = (char *)test_read_file(in_dir(dir, "ro.err"), &n);
+    char *said = (char *)test_read_file(test_in_dir(dir, "ro.err"), &n);
     assert_non_null(strstr(said, "ro.slm: cannot write: Permission denied"));
     printf("%s", said);
     free(said);
-    char *old = (char *)test_read_file(in_dir(dir, "ro.slm"), &n);
+    char *old = (char *)test_read_file(test_in_dir(dir, "ro.slm"), &n);
     assert_string_equal(old, "old");
     free(old);
 
@@ -301,8 +268,8 @@ static void command_outputs(void **state)
     assert_non_null(strstr(e, "-o -: a model is written to a file, not to standard output"));
     printf("%s", e);
     free(e);
-    assert_int_equal(access(in_dir(dir, "-"), F_OK), -1);
-    assert_true(no_tmp_left(dir) && no_tmp_left(in_dir(dir, "real")));
+    assert_int_equal(access(test_in_dir(dir, "-"), F_OK), -1);
+    assert_true(test_no_tmp_left(dir) && test_no_tmp_left(test_in_dir(dir, "real")));
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
 }
@@ -346,17 +313,17 @@ static void signal_during_save(void **state)
     assert_non_null(mkdtemp(dir));
     char err[SL_ERR_LEN];
     sl_model *m = make(5, 32, 0, "music", 64);
-    assert_int_equal(sl_model_save(m, in_dir(dir, "a.slm"), err, sizeof err), 0);
+    assert_int_equal(sl_model_save(m, test_in_dir(dir, "a.slm"), err, sizeof err), 0);
     sl_model_free(m);
-    write_text(in_dir(dir, "out.slm"), "old", 0644);
+    test_write_text(test_in_dir(dir, "out.slm"), "old", 0644);
     const int sigs[] = {SIGTERM, SIGINT};
     for (int i = 0; i < 2; i++) {
         int st = average_signalled(dir, sigs[i]);
         assert_true(WIFSIGNALED(st));
         assert_int_equal(WTERMSIG(st), sigs[i]);
-        assert_true(no_tmp_left(dir));
+        assert_true(test_no_tmp_left(dir));
         size_t n;
-        char *old = (char *)test_read_file(in_dir(dir, "out.slm"), &n);
+        char *old = (char *)test_read_file(test_in_dir(dir, "out.slm"), &n);
         assert_string_equal(old, "old");
         free(old);
     }

@@ -15,7 +15,6 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
-#include <dirent.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -415,16 +414,6 @@ static void test_trailing_bytes_and_tensor_table(void **state)
     free(b);
 }
 
-/* dir/name into a rotating buffer. */
-static const char *in_dir(const char *dir, const char *name)
-{
-    static char buf[4][512];
-    static int k;
-    k = (k + 1) % 4;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
-}
-
 static void assert_file_holds(const char *path, const void *bytes, size_t len)
 {
     size_t n;
@@ -432,19 +421,6 @@ static void assert_file_holds(const char *path, const void *bytes, size_t len)
     assert_int_equal(n, len);
     assert_memory_equal(b, bytes, len);
     free(b);
-}
-
-/* 1 when no name in dir holds ".tmp.": no temporary file was left. */
-static int no_tmp_left(const char *dir)
-{
-    DIR *d = opendir(dir);
-    struct dirent *e;
-    int clean = 1;
-    while (d && (e = readdir(d)))
-        clean &= strstr(e->d_name, ".tmp.") == NULL;
-    if (d)
-        closedir(d);
-    return clean;
 }
 
 /* fn(path) in a child process that is not root: its exit status. */
@@ -539,20 +515,20 @@ static void test_save_to_fifo_and_device(void **state)
     char dir[] = "/tmp/sl_model_save_XXXXXX";
     assert_non_null(mkdtemp(dir));
     struct stat st;
-    int reader = test_fifo_reader(in_dir(dir, "model.fifo"), in_dir(dir, "model.copy"));
-    assert_int_equal(save_to(in_dir(dir, "model.fifo")), 0);
+    int reader = test_fifo_reader(test_in_dir(dir, "model.fifo"), test_in_dir(dir, "model.copy"));
+    assert_int_equal(save_to(test_in_dir(dir, "model.fifo")), 0);
     assert_int_equal(test_fifo_done(reader), 0);
-    assert_int_equal(lstat(in_dir(dir, "model.fifo"), &st), 0);
+    assert_int_equal(lstat(test_in_dir(dir, "model.fifo"), &st), 0);
     assert_true(S_ISFIFO(st.st_mode));
-    assert_file_holds(in_dir(dir, "model.copy"), tiny, tiny_size);
+    assert_file_holds(test_in_dir(dir, "model.copy"), tiny, tiny_size);
 
-    reader = test_fifo_reader(in_dir(dir, "ckpt.fifo"), in_dir(dir, "ckpt.copy"));
-    assert_int_equal(checkpoint_to(in_dir(dir, "ckpt.fifo")), 0);
+    reader = test_fifo_reader(test_in_dir(dir, "ckpt.fifo"), test_in_dir(dir, "ckpt.copy"));
+    assert_int_equal(checkpoint_to(test_in_dir(dir, "ckpt.fifo")), 0);
     assert_int_equal(test_fifo_done(reader), 0);
-    assert_int_equal(lstat(in_dir(dir, "ckpt.fifo"), &st), 0);
+    assert_int_equal(lstat(test_in_dir(dir, "ckpt.fifo"), &st), 0);
     assert_true(S_ISFIFO(st.st_mode));
-    assert_checkpoint(in_dir(dir, "ckpt.copy"));
-    assert_true(no_tmp_left(dir));
+    assert_checkpoint(test_in_dir(dir, "ckpt.copy"));
+    assert_true(test_no_tmp_left(dir));
 
     assert_int_equal(unprivileged(save_to, "/dev/null"), 0);
     assert_int_equal(unprivileged(checkpoint_to, "/dev/null"), 0);
@@ -574,7 +550,7 @@ static void test_save_over_files(void **state)
     char dir[] = "/tmp/sl_model_save_XXXXXX";
     assert_non_null(mkdtemp(dir));
     struct stat st;
-    const char *kept = in_dir(dir, "kept.slm");
+    const char *kept = test_in_dir(dir, "kept.slm");
     FILE *f = fopen(kept, "w");
     assert_non_null(f);
     fclose(f);
@@ -588,23 +564,23 @@ static void test_save_over_files(void **state)
     assert_int_equal(stat(kept, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0640);
 
-    assert_int_equal(mkdir(in_dir(dir, "real"), 0755), 0);
-    assert_int_equal(symlink("real/model.slm", in_dir(dir, "link.slm")), 0); /* to nothing yet */
-    assert_int_equal(save_to(in_dir(dir, "link.slm")), 0);
-    assert_int_equal(save_to(in_dir(dir, "link.slm")), 0); /* and over the file it leads to */
-    assert_int_equal(lstat(in_dir(dir, "link.slm"), &st), 0);
+    assert_int_equal(mkdir(test_in_dir(dir, "real"), 0755), 0);
+    assert_int_equal(symlink("real/model.slm", test_in_dir(dir, "link.slm")), 0); /* to nothing yet */
+    assert_int_equal(save_to(test_in_dir(dir, "link.slm")), 0);
+    assert_int_equal(save_to(test_in_dir(dir, "link.slm")), 0); /* and over the file it leads to */
+    assert_int_equal(lstat(test_in_dir(dir, "link.slm"), &st), 0);
     assert_true(S_ISLNK(st.st_mode));
-    assert_file_holds(in_dir(dir, "real/model.slm"), tiny, tiny_size);
-    assert_int_equal(symlink("link.slm", in_dir(dir, "link2.ckpt")), 0); /* a chain */
-    assert_int_equal(checkpoint_to(in_dir(dir, "link2.ckpt")), 0);
-    assert_int_equal(lstat(in_dir(dir, "link2.ckpt"), &st), 0);
+    assert_file_holds(test_in_dir(dir, "real/model.slm"), tiny, tiny_size);
+    assert_int_equal(symlink("link.slm", test_in_dir(dir, "link2.ckpt")), 0); /* a chain */
+    assert_int_equal(checkpoint_to(test_in_dir(dir, "link2.ckpt")), 0);
+    assert_int_equal(lstat(test_in_dir(dir, "link2.ckpt"), &st), 0);
     assert_true(S_ISLNK(st.st_mode));
-    assert_checkpoint(in_dir(dir, "real/model.slm"));
-    assert_true(no_tmp_left(dir) && no_tmp_left(in_dir(dir, "real")));
+    assert_checkpoint(test_in_dir(dir, "real/model.slm"));
+    assert_true(test_no_tmp_left(dir) && test_no_tmp_left(test_in_dir(dir, "real")));
 
     /* nobody may make files in dir, and replace those there by rename */
     assert_int_equal(chmod(dir, 0777), 0);
-    const char *ro = in_dir(dir, "ro.slm");
+    const char *ro = test_in_dir(dir, "ro.slm");
     f = fopen(ro, "w");
     assert_non_null(f);
     fputs("old", f);
@@ -613,7 +589,7 @@ static void test_save_over_files(void **state)
     assert_int_equal(unprivileged(refused_to, ro), 0);
     assert_int_equal(unprivileged(checkpoint_to, ro), 1);
     assert_file_holds(ro, "old", 3);
-    assert_true(no_tmp_left(dir));
+    assert_true(test_no_tmp_left(dir));
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);

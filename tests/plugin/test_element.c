@@ -1257,6 +1257,23 @@ first_gap_until_eos (GstHarness * hl)
   }
 }
 
+/* The frame messages posted so far are the library's labels of the n samples
+ * of x as one run, from stream frame `offset` at time t0. */
+static void
+assert_messages_label (GstBus * bus, const float *x, int64_t n, int64_t offset,
+    GstClockTime t0)
+{
+  pt_frames ref, got;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, n, NULL, &ref, NULL);
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, offset, t0);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+}
+
 /* A flush forgets the voice activity before it: the first buffer after it,
  * too short for a frame, says no voice though every frame before was speech
  * (the thresholds at 0 make every frame the target's). */
@@ -1300,23 +1317,16 @@ test_buffer_before_segment (void **state)
   GstHarness *h = pt_make_harness (&bus, NULL, NULL);
   GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
   GstSegment seg;
-  pt_frames ref, got;
   (void) state;
 
-  pt_frames_init (&ref);
-  pt_frames_init (&got);
-  pt_reference (x, N, NULL, &ref, NULL);
   gst_harness_set_src_caps_str (h, F32_CAPS);
   gst_segment_init (&seg, GST_FORMAT_TIME);
   seg.start = seg.time = seg.position = GST_SECOND;
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   assert_int_equal (push_f32 (h, x, N, at), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_assert_frames_equal (&got, &ref, 95, samples_time (at));
+  assert_messages_label (bus, x, N, 95, samples_time (at));
   assert_int_equal (first_gap_until_eos (hl), GST_SECOND);
-  pt_frames_free (&ref);
-  pt_frames_free (&got);
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
   free (x);
@@ -1332,22 +1342,15 @@ test_segment_new_stop (void **state)
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstSegment seg;
-  pt_frames ref, got;
   (void) state;
 
-  pt_frames_init (&ref);
-  pt_frames_init (&got);
-  pt_reference (x, N, NULL, &ref, NULL);
   assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
   gst_segment_init (&seg, GST_FORMAT_TIME);
   seg.stop = seg.duration = 10 * GST_SECOND;
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   assert_int_equal (push_f32 (h, x + N / 2, N - N / 2, N / 2), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&ref);
-  pt_frames_free (&got);
+  assert_messages_label (bus, x, N, 0, 0);
   pt_free_harness (h, bus);
   free (x);
 }
@@ -1361,19 +1364,12 @@ test_segment_done (void **state)
   float *x = pt_signal (N, 22);
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
-  pt_frames ref, got;
   (void) state;
 
-  pt_frames_init (&ref);
-  pt_frames_init (&got);
-  pt_reference (x, N, NULL, &ref, NULL);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_segment_done (GST_FORMAT_TIME,
               samples_time (N))));
-  pt_collect_frame_messages (bus, &got);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&ref);
-  pt_frames_free (&got);
+  assert_messages_label (bus, x, N, 0, 0);
   pt_free_harness (h, bus);
   free (x);
 }

@@ -711,15 +711,6 @@ static int same_bytes(const char *a, const char *b)
     return same;
 }
 
-static void write_text(const char *path, const char *text, mode_t mode)
-{
-    FILE *f = fopen(path, "w");
-    assert_non_null(f);
-    fputs(text, f);
-    assert_int_equal(fclose(f), 0);
-    assert_int_equal(chmod(path, mode), 0);
-}
-
 /* Over what is there (common/output_file.h): an existing file keeps its mode
  * (0600 stays 0600), a symbolic link stays a link and the file it leads to
  * gets the features, and a file this user may not write is refused, naming
@@ -734,7 +725,7 @@ static void test_output_over_files(void **state)
     char err[4096];
     assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", in_path("over.wav"),
                          in_path("plain.npy")), 0);
-    write_text(in_path("kept.npy"), "old", 0600);
+    test_write_text(in_path("kept.npy"), "old", 0600);
     assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", in_path("over.wav"),
                          in_path("kept.npy")), 0);
     struct stat st;
@@ -752,7 +743,7 @@ static void test_output_over_files(void **state)
 
     assert_int_equal(chmod(tmpdir, 0777), 0);
     assert_int_equal(chmod(in_path("over.wav"), 0644), 0);
-    write_text(in_path("ro.npy"), "old", 0444);
+    test_write_text(in_path("ro.npy"), "old", 0444);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "'%s' features over.wav -o ro.npy 2> ro.err", seqlabel);
     assert_int_equal(test_system_unprivileged(tmpdir, cmd), 1);
