@@ -193,7 +193,7 @@ let_out (GstSeqLabel * self, Held * h, guint64 to)
 {
   GstPad *src = GST_BASE_TRANSFORM_SRC_PAD (GST_BASE_TRANSFORM (self));
   gint bpf = GST_AUDIO_INFO_BPF (&self->info);
-  gint bps = GST_AUDIO_INFO_BPS (&self->info);
+  gint bps = GST_AUDIO_INFO_WIDTH (&self->info) / 8; /* stored size, not depth (S24_32) */
   GstBuffer *out = NULL;
   GstAudioBuffer abuf;      /* out's samples, mapped once a span is silenced */
   gboolean mapped = FALSE;

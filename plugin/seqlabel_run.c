@@ -695,7 +695,8 @@ gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf)
 static const guint8 *
 interleave (GstSeqLabel * self, const GstAudioBuffer * abuf)
 {
-  const gint bps = GST_AUDIO_INFO_BPS (&self->info), ch = abuf->n_planes;
+  /* a sample's stored size: S24_32 keeps 24 bits (its depth) in 4 bytes */
+  const gint bps = GST_AUDIO_INFO_WIDTH (&self->info) / 8, ch = abuf->n_planes;
   const gsize n = abuf->n_samples;
   guint8 *out;
 

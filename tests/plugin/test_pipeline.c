@@ -269,6 +269,12 @@ test_same_as_command_converted (void **state)
       "audioconvert ! audio/x-raw,layout=non-interleaved !", 30);
   same_as_command (48000, 2, SF_FORMAT_PCM_24,
       "audioconvert ! audio/x-raw,format=S24LE,layout=non-interleaved !", 31);
+  /* stored wider than their depth: 24 bits in 4 bytes, 20 bits in 3 (no
+   * dither: audioconvert would add it on the way to 20 bits) */
+  same_as_command (48000, 2, SF_FORMAT_PCM_24, "audioconvert dithering=none ! "
+      "audio/x-raw,format=S24_32LE,layout=non-interleaved !", 32);
+  same_as_command (44100, 2, SF_FORMAT_PCM_16, "audioconvert dithering=none ! "
+      "audio/x-raw,format=S20LE,layout=non-interleaved !", 33);
 }
 
 /* A flushing seek restarts labeling at the seek position: the frames after it
@@ -542,6 +548,17 @@ test_gate_same_as_command (void **state)
   pt_frames_init (&none);
   run_pipeline (launch, &none);
   assert_wav_equal (out, kept, want);
+  /* gate=silence on planes of 24-bit samples stored in 32 bits (S24_32): the
+   * same decisions, each dropped span silenced whole, every sample in place */
+  g_free (launch);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! audioconvert ! "
+      "audio/x-raw,format=S24_32LE,layout=non-interleaved ! seqlabel model=%s "
+      "target-class=speech threshold-on=0.45 threshold-off=0.4 gate=silence ! "
+      "audioconvert dithering=none noise-shaping=none ! "
+      "audio/x-raw,format=S16LE,layout=interleaved ! wavenc ! filesink location=%s", wav,
+      pt_model_path (), out);
+  run_pipeline (launch, &none);
+  assert_wav_equal (out, muted, N);
 
   /* the command */
   args[9] = "--cut";
