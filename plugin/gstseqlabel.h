@@ -150,8 +150,10 @@ struct _GstSeqLabel {
   gint64 gate_keep_base;
   gboolean gate_last_keep;   /* the latest labelled frame's, for a tail past the last frame */
   gboolean gate_dropped;     /* audio dropped since the last piece pushed: DISCONT */
-  GstBuffer *gate_carry;     /* NULL, or an empty buffer whose meta holds the labels of
-                                buffers dropped whole, for the next piece that passes */
+  GArray *gate_carry;        /* GstSeqLabelFrame: the labels of buffers dropped whole,
+                                for the next piece that passes (appended to, so a long
+                                drop costs no more per buffer than a short one) */
+  GArray *gate_carry_probs;  /* gfloat, n_classes per carried frame */
 
   /* --- the "labels" request pad (pointer under GST_OBJECT_LOCK) --- */
   GstPad *labelpad;

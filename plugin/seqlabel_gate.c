@@ -20,6 +20,15 @@ gst_seqlabel_gate_init (GstSeqLabel * self)
 {
   g_queue_init (&self->gate_q);
   self->gate_keep = g_array_new (FALSE, FALSE, sizeof (guint8));
+  self->gate_carry = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
+  self->gate_carry_probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
+}
+
+static void
+forget_carried (GstSeqLabel * self)
+{
+  g_array_set_size (self->gate_carry, 0);
+  g_array_set_size (self->gate_carry_probs, 0);
 }
 
 static void
@@ -47,7 +56,7 @@ gst_seqlabel_gate_clear (GstSeqLabel * self)
   g_queue_clear_full (&self->gate_q, held_free);
   reset_frames (self);
   self->gate_dropped = FALSE;
-  gst_buffer_replace (&self->gate_carry, NULL);
+  forget_carried (self);
 }
 
 void
@@ -55,6 +64,8 @@ gst_seqlabel_gate_free (GstSeqLabel * self)
 {
   gst_seqlabel_gate_clear (self);
   g_array_unref (self->gate_keep);
+  g_array_unref (self->gate_carry);
+  g_array_unref (self->gate_carry_probs);
 }
 
 void
@@ -113,6 +124,12 @@ labels_of (GstBuffer * buf)
   return (GstSeqLabelMeta *) gst_buffer_get_meta (buf, gst_seqlabel_meta_api_get_type ());
 }
 
+/* The labels of buffers dropped whole wait for the next piece that passes, the
+ * latest minute of them at most: a gate closed for hours (a quiet room) would
+ * otherwise hold every label in memory; they all reach the bus and the labels
+ * pad anyway. 100 frames a second at the default hop. */
+#define GATE_CARRY_MAX 6000
+
 /* A buffer dropped whole: its labels wait for the next piece that passes. */
 static void
 carry_labels (GstSeqLabel * self, Held * h)
@@ -120,9 +137,15 @@ carry_labels (GstSeqLabel * self, Held * h)
   GstSeqLabelMeta *m = labels_of (h->buf);
   if (h->metas_given || m == NULL)
     return;
-  if (self->gate_carry == NULL)
-    self->gate_carry = gst_buffer_new ();
-  gst_buffer_join_seqlabel_metas (self->gate_carry, labels_of (self->gate_carry), m);
+  g_array_append_vals (self->gate_carry, m->frames, m->n_frames);
+  if (m->probabilities != NULL)
+    g_array_append_vals (self->gate_carry_probs, m->probabilities, m->n_frames * m->n_classes);
+  if (self->gate_carry->len > GATE_CARRY_MAX) {
+    guint old = self->gate_carry->len - GATE_CARRY_MAX;
+    g_array_remove_range (self->gate_carry, 0, old);
+    if (self->gate_carry_probs->len >= old * self->n_classes)
+      g_array_remove_range (self->gate_carry_probs, 0, old * self->n_classes);
+  }
   h->metas_given = TRUE;
 }
 
@@ -151,10 +174,13 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
     b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
         (gsize) (to - from) * bpf);
   }
-  if (self->gate_carry != NULL) {
-    gst_buffer_join_seqlabel_metas (b, labels_of (self->gate_carry),
-        h->metas_given ? NULL : labels_of (b));
-    gst_buffer_replace (&self->gate_carry, NULL);
+  if (self->gate_carry->len > 0) {
+    /* before the piece's own labels (none when an earlier piece took them) */
+    gboolean probs = self->gate_carry_probs->len == self->gate_carry->len * self->n_classes;
+    gst_buffer_prepend_seqlabel_frames (b, (const GstSeqLabelFrame *) self->gate_carry->data,
+        self->gate_carry->len, probs ? (const gfloat *) self->gate_carry_probs->data : NULL,
+        self->n_classes);
+    forget_carried (self);
   }
   h->metas_given = TRUE;
   /* upstream's DISCONT stays on the buffer's first sample */
@@ -319,6 +345,6 @@ gst_seqlabel_gate_run_over (GstSeqLabel * self)
   }
   reset_frames (self);
   /* the run's labels that found no piece went to the bus and the labels pad */
-  gst_buffer_replace (&self->gate_carry, NULL);
+  forget_carried (self);
   return ret;
 }

@@ -101,39 +101,34 @@ gst_buffer_add_seqlabel_meta (GstBuffer * buffer, const GstSeqLabelFrame * frame
 }
 
 void
-gst_buffer_join_seqlabel_metas (GstBuffer * buffer, const GstSeqLabelMeta * first,
-    const GstSeqLabelMeta * second)
+gst_buffer_prepend_seqlabel_frames (GstBuffer * buffer, const GstSeqLabelFrame * frames,
+    guint n, const gfloat * probabilities, guint n_classes)
 {
-  const GstSeqLabelMeta *parts[2] = { first, second };
-  GstSeqLabelMeta *own;
-  GstSeqLabelFrame *frames;
-  gfloat *probs;
-  guint n = 0, k = 0, n_classes = 0;
-  gboolean with_probs = TRUE;
+  GstSeqLabelMeta *own =
+      (GstSeqLabelMeta *) gst_buffer_get_meta (buffer, gst_seqlabel_meta_api_get_type ());
+  guint m = own != NULL ? own->n_frames : 0;
+  gboolean with_probs = probabilities != NULL && (own == NULL ||
+      (own->probabilities != NULL && own->n_classes == n_classes));
+  GstSeqLabelFrame *all;
+  gfloat *probs = NULL;
 
-  for (int i = 0; i < 2; i++)
-    if (parts[i] != NULL) {
-      with_probs = with_probs && parts[i]->probabilities != NULL
-          && (n_classes == 0 || parts[i]->n_classes == n_classes);
-      n_classes = parts[i]->n_classes;
-      n += parts[i]->n_frames;
-    }
-  /* copied out first: either part may be the meta about to be removed */
-  frames = g_new (GstSeqLabelFrame, MAX (n, 1));
-  probs = with_probs ? g_new (gfloat, MAX ((gsize) n * n_classes, 1)) : NULL;
-  for (int i = 0; i < 2; i++)
-    if (parts[i] != NULL) {
-      memcpy (frames + k, parts[i]->frames, parts[i]->n_frames * sizeof *frames);
-      if (probs)
-        memcpy (probs + (gsize) k * n_classes, parts[i]->probabilities,
-            (gsize) parts[i]->n_frames * n_classes * sizeof *probs);
-      k += parts[i]->n_frames;
-    }
-  own = (GstSeqLabelMeta *) gst_buffer_get_meta (buffer, gst_seqlabel_meta_api_get_type ());
+  if (n == 0)
+    return;
+  /* copied out first: own goes when it is removed */
+  all = g_new (GstSeqLabelFrame, n + m);
+  memcpy (all, frames, n * sizeof *all);
+  if (m > 0)
+    memcpy (all + n, own->frames, m * sizeof *all);
+  if (with_probs) {
+    probs = g_new (gfloat, (gsize) (n + m) * n_classes);
+    memcpy (probs, probabilities, (gsize) n * n_classes * sizeof *probs);
+    if (m > 0)
+      memcpy (probs + (gsize) n * n_classes, own->probabilities,
+          (gsize) m * n_classes * sizeof *probs);
+  }
   if (own != NULL)
     gst_buffer_remove_meta (buffer, (GstMeta *) own);
-  if (n > 0)
-    gst_buffer_add_seqlabel_meta (buffer, frames, n, probs, probs ? n_classes : 0);
-  g_free (frames);
+  gst_buffer_add_seqlabel_meta (buffer, all, n + m, probs, probs ? n_classes : 0);
+  g_free (all);
   g_free (probs);
 }

@@ -16,12 +16,12 @@ GstSeqLabelMeta *gst_buffer_add_seqlabel_meta (GstBuffer * buffer,
     const GstSeqLabelFrame * frames, guint n_frames,
     const gfloat * probabilities, guint n_classes);
 
-/* Puts on buffer one meta holding first's frames, then second's (either may be
- * NULL or the buffer's own meta), in place of the meta it had; their
- * probabilities too when both have them for the same classes (or only one
- * meta is given). */
-void gst_buffer_join_seqlabel_metas (GstBuffer * buffer,
-    const GstSeqLabelMeta * first, const GstSeqLabelMeta * second);
+/* Puts n frames (and their n x n_classes probabilities, or NULL) before the
+ * frames of buffer's meta, in one meta in place of it (a meta of their own when
+ * it has none); the probabilities are kept when both have them for the same
+ * classes. */
+void gst_buffer_prepend_seqlabel_frames (GstBuffer * buffer,
+    const GstSeqLabelFrame * frames, guint n, const gfloat * probabilities, guint n_classes);
 
 G_END_DECLS
 

@@ -451,6 +451,47 @@ test_gate_empty_buffer (void **state)
   free (x);
 }
 
+/* gate=drop closed for 70 s (thresholds at 1: no frame is the target's), then
+ * open (at 0, set while playing): the first piece that passes carries the
+ * labels of the latest 60 s dropped whole, not of all 70 (a gate closed for
+ * hours would hold every label), the last of them the frame before its own. */
+static void
+test_gate_carries_a_minute (void **state)
+{
+  const int64_t N = 70 * PT_RATE, M = 2 * PT_RATE, B = PT_RATE / 10;
+  float *x = pt_signal (N + M, 15);
+  gint16 *s = g_new (gint16, N + M);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus,
+      "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved",
+      "target-class", "speech", "gate", GATE_DROP, "threshold-on", 1.0, "threshold-off", 1.0,
+      NULL);
+  GstBuffer *b;
+  GstSeqLabelMeta *m;
+  (void) state;
+
+  for (int64_t i = 0; i < N + M; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  for (int64_t off = 0; off < N; off += B)
+    assert_int_equal (pt_push_s16_at (h, s + off, B, 1, PT_RATE, off), GST_FLOW_OK);
+  assert_null (gst_harness_try_pull (h));       /* all dropped */
+  g_object_set (h->element, "threshold-on", 0.0, "threshold-off", 0.0, NULL);
+  for (int64_t off = N; off < N + M; off += B)
+    assert_int_equal (pt_push_s16_at (h, s + off, B, 1, PT_RATE, off), GST_FLOW_OK);
+  b = gst_harness_pull (h);
+  m = gst_buffer_get_seqlabel_meta (b);
+  assert_non_null (m);
+  printf ("first piece after 70 s dropped: %u frames, from %" G_GUINT64_FORMAT "\n",
+      m->n_frames, m->frames[0].index);
+  assert_true (m->n_frames >= 6000 && m->n_frames < 6000 + 200);
+  for (guint i = 1; i < m->n_frames; i++)
+    assert_int_equal (m->frames[i].index, m->frames[i - 1].index + 1);
+  gst_buffer_unref (b);
+  pt_free_harness (h, bus);
+  g_free (s);
+  free (x);
+}
+
 /* Counts the bytes that pass, and where caps of F32 came. */
 static GstPadProbeReturn
 note_caps (GstPad * pad, GstPadProbeInfo * info, gpointer user)
@@ -556,6 +597,7 @@ main (void)
     cmocka_unit_test (test_gate_non_interleaved),
     cmocka_unit_test (test_gate_keeps_event_order),
     cmocka_unit_test (test_gate_empty_buffer),
+    cmocka_unit_test (test_gate_carries_a_minute),
     cmocka_unit_test (test_gate_caps_change),
     cmocka_unit_test (test_gate_latency_and_settings),
   };
