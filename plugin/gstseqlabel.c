@@ -386,12 +386,19 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
 /* ---------------------------------------------------------------------- */
 /* latency */
 
-/* Adds our latency to an upstream answer (for the src and the labels pad). */
+/* Upstream's latency plus ours: a label is final `latency` after its audio,
+ * and on the labels pad a "text" piece waits for up to TEXT_PIECE_FRAMES more.
+ * The maximum grows only where something holds what comes late: the gate
+ * holds the audio, the labels pad's queue the labels. Without the gate the
+ * audio passes at once, so in a live pipeline a sink's wait holds the
+ * streaming thread: a queue after the element (or the source's buffer) must
+ * absorb it, and with the maximum left as upstream's GStreamer says when
+ * nothing does. */
 static gboolean
-gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query)
+gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query, gboolean labels)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  gboolean live;
+  gboolean live, holds;
   GstClockTime min, max, ours;
 
   if (!gst_pad_peer_query (trans->sinkpad, query))
@@ -399,15 +406,19 @@ gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query)
   gst_query_parse_latency (query, &live, &min, &max);
   GST_OBJECT_LOCK (self);
   ours = self->latency;
+  if (GST_CLOCK_TIME_IS_VALID (ours) && labels && self->run_format == GST_SEQLABEL_FORMAT_TEXT)
+    ours += gst_util_uint64_scale_int_ceil (TEXT_PIECE_FRAMES * self->hop, GST_SECOND,
+        self->rate);
+  holds = labels || self->gate_mode != GST_SEQLABEL_GATE_NONE;
   GST_OBJECT_UNLOCK (self);
   if (GST_CLOCK_TIME_IS_VALID (ours)) {
     min += ours;
-    if (GST_CLOCK_TIME_IS_VALID (max))
+    if (holds && GST_CLOCK_TIME_IS_VALID (max))
       max += ours;
   }
-  GST_DEBUG_OBJECT (self, "latency: ours %" GST_TIME_FORMAT ", total min %"
-      GST_TIME_FORMAT " max %" GST_TIME_FORMAT, GST_TIME_ARGS (ours),
-      GST_TIME_ARGS (min), GST_TIME_ARGS (max));
+  GST_DEBUG_OBJECT (self, "latency on the %s pad: ours %" GST_TIME_FORMAT ", total min %"
+      GST_TIME_FORMAT " max %" GST_TIME_FORMAT, labels ? "labels" : "src",
+      GST_TIME_ARGS (ours), GST_TIME_ARGS (min), GST_TIME_ARGS (max));
   gst_query_set_latency (query, live, min, max);
   return TRUE;
 }
@@ -416,7 +427,7 @@ static gboolean
 gst_seqlabel_query (GstBaseTransform * trans, GstPadDirection direction, GstQuery * query)
 {
   if (direction == GST_PAD_SRC && GST_QUERY_TYPE (query) == GST_QUERY_LATENCY)
-    return gst_seqlabel_answer_latency (GST_SEQLABEL (trans), query);
+    return gst_seqlabel_answer_latency (GST_SEQLABEL (trans), query, FALSE);
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
 }
 
@@ -427,7 +438,7 @@ gst_seqlabel_labelpad_query (GstPad * pad, GstObject * parent, GstQuery * query)
 
   switch (GST_QUERY_TYPE (query)) {
     case GST_QUERY_LATENCY:
-      return gst_seqlabel_answer_latency (self, query);
+      return gst_seqlabel_answer_latency (self, query, TRUE);
     case GST_QUERY_CAPS:{
       GstSeqLabelFormat format;
       GstCaps *caps, *filter;

@@ -45,6 +45,9 @@ typedef enum {
 } GstSeqLabelSmoothing;
 
 /* What happens to the audio outside the target class's segments. */
+/* label-format=text: a piece of text holds at most this many frames (0.25 s) */
+#define TEXT_PIECE_FRAMES 25
+
 typedef enum {
   GST_SEQLABEL_GATE_NONE = 0,    /* all audio passes as it comes (labels only) */
   GST_SEQLABEL_GATE_DROP = 1,    /* only the target class's audio passes */

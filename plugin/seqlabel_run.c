@@ -324,8 +324,8 @@ note_flow (GstSeqLabel * self, GstFlowReturn ret)
 /* The "text" format is for subtitles and textoverlay, whose consumers wait
  * for text up to the time of their other streams: a segment would only come
  * out when it ends, possibly minutes later. So the text goes out in pieces
- * of at most TEXT_PIECE_FRAMES frames (0.25 s), each as soon as it is complete. */
-#define TEXT_PIECE_FRAMES 25
+ * of at most TEXT_PIECE_FRAMES frames (gstseqlabel.h), each as soon as it is
+ * complete. */
 
 /* A skipped class's time goes out as a gap event: a consumer waiting for
  * text up to some time (a subtitle muxer, textoverlay) is told there is none. */

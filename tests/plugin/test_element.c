@@ -230,6 +230,68 @@ test_flush_resets (void **state)
   free (y);
 }
 
+/* A live upstream that can hold 0.2 s and delays by 20 ms. */
+static gboolean
+live_upstream (GstPad * pad, GstObject * parent, GstQuery * query)
+{
+  if (GST_QUERY_TYPE (query) != GST_QUERY_LATENCY)
+    return gst_pad_query_default (pad, parent, query);
+  gst_query_set_latency (query, TRUE, 20 * GST_MSECOND, 200 * GST_MSECOND);
+  return TRUE;
+}
+
+/* The LATENCY answer of the element's src pad (labels: its labels pad) behind
+ * live_upstream: min and max. */
+static void
+query_latency (GstHarness * h, gboolean labels, GstClockTime * min, GstClockTime * max)
+{
+  GstQuery *q = gst_query_new_latency ();
+  GstPad *pad = labels ? gst_element_get_static_pad (h->element, "labels") : NULL;
+  gboolean live;
+
+  gst_pad_set_query_function (h->srcpad, live_upstream);
+  assert_true (labels ? gst_pad_query (pad, q) : gst_pad_peer_query (h->sinkpad, q));
+  gst_query_parse_latency (q, &live, min, max);
+  assert_true (live);
+  gst_query_unref (q);
+  if (pad)
+    gst_object_unref (pad);
+}
+
+/* Upstream's latency plus the element's, on both pads; the labels pad's "text"
+ * pieces (up to 25 frames) add theirs. The maximum grows where something holds
+ * what comes late (the gate the audio, the labels pad its labels), not where
+ * the audio passes at once: there a live source must hold it, and its own
+ * maximum says how long it can. */
+static void
+test_latency_answers (void **state)
+{
+  const GstClockTime up_min = 20 * GST_MSECOND, up_max = 200 * GST_MSECOND;
+  const GstClockTime piece = 25 * 10 * GST_MSECOND;
+  (void) state;
+
+  for (int gate = 0; gate < 2; gate++)
+    for (int text = 0; text < 2; text++) {
+      GstBus *bus;
+      GstHarness *h = pt_make_harness (&bus, F32_CAPS, "label-format", text ? 5 : 0,
+          "target-class", "speech", "gate", gate ? 2 : 0, NULL);
+      GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+      GstClockTime ours, min, max;
+      guint64 prop;
+
+      g_object_get (h->element, "latency", &prop, NULL);
+      ours = prop;
+      query_latency (h, FALSE, &min, &max);
+      assert_int_equal (min, up_min + ours);
+      assert_int_equal (max, gate ? up_max + ours : up_max);
+      query_latency (h, TRUE, &min, &max);
+      assert_int_equal (min, up_min + ours + (text ? piece : 0));
+      assert_int_equal (max, up_max + ours + (text ? piece : 0));
+      gst_harness_teardown (hl);
+      pt_free_harness (h, bus);
+    }
+}
+
 /* The frame messages posted so far begin with frame 0. */
 static void
 assert_frame0_out (GstBus * bus)
@@ -1596,6 +1658,7 @@ main (void)
     cmocka_unit_test (test_eos_tail),
     cmocka_unit_test (test_flush_resets),
     cmocka_unit_test (test_latency),
+    cmocka_unit_test (test_latency_answers),
     cmocka_unit_test (test_converted_input),
     cmocka_unit_test (test_latency_converted),
     cmocka_unit_test (test_other_formats),
