@@ -713,6 +713,9 @@ interleave (GstSeqLabel * self, const GstAudioBuffer * abuf)
   return out;
 }
 
+/* GstAudioBaseSink's default alignment-threshold */
+#define DISCONT_TOLERANCE (40 * GST_MSECOND)
+
 /* RFC 6464 level: -dBov of the buffer's RMS, 0 (loud) .. 127 (silent). */
 static guint8
 level_dbov (const float *f32, const gint16 * s16, gsize n)
@@ -765,16 +768,20 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   }
   self->carry_frames = FALSE;
 
-  /* Discontinuity rule: a buffer whose timestamp is more than one frame hop
-   * away from where the run's sample count puts it ends the run (its tail is
-   * labeled) and starts a new one at its own timestamp. */
+  /* Discontinuity rule: a buffer whose timestamp is more than DISCONT_TOLERANCE
+   * (at least a frame hop) away from where the run's sample count puts it
+   * ends the run (its tail is labeled) and starts a new one at its own
+   * timestamp. The tolerance is the audio sinks' alignment threshold: live
+   * sources that stamp buffers as they come (appsrc do-timestamp) and
+   * scaletempo jitter by some 20 ms, and a new run loses a window's context. */
   if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
     GstClockTime expected = self->base_ts +
         gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
         GST_AUDIO_INFO_RATE (&self->info));
-    GstClockTime hop_time = gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate);
+    GstClockTime tolerance = MAX (DISCONT_TOLERANCE,
+        gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate));
     GstClockTimeDiff diff = GST_CLOCK_DIFF (expected, ts);
-    if (diff > (GstClockTimeDiff) hop_time || -diff > (GstClockTimeDiff) hop_time) {
+    if (diff > (GstClockTimeDiff) tolerance || -diff > (GstClockTimeDiff) tolerance) {
       GST_INFO_OBJECT (self, "discontinuity: buffer at %" GST_TIME_FORMAT
           ", expected %" GST_TIME_FORMAT "; new run", GST_TIME_ARGS (ts),
           GST_TIME_ARGS (expected));

@@ -467,6 +467,42 @@ test_discontinuity (void **state)
   free (x2);
 }
 
+/* Timestamps that jitter by 25 ms around the sample count (a live source
+ * stamping buffers as they come) keep one run: its frames are the library's
+ * labels of the whole as one stream; a jump of 60 ms starts a new run at its
+ * own time (frame 106 for a buffer at 1.06 s). */
+static void
+test_jitter_keeps_the_run (void **state)
+{
+  const int64_t N = PT_RATE, B = PT_RATE / 10;
+  float *x = pt_signal (N, 28);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  pt_frames ref, got, a;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+  for (int64_t off = 0; off < N; off += B) {
+    GstBuffer *b = gst_buffer_new_memdup (x + off, (gsize) B * sizeof *x);
+    GST_BUFFER_PTS (b) = samples_time (off) + (off / B % 2 ? 25 * GST_MSECOND : 0);
+    assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  }
+  assert_int_equal (push_f32 (h, x, B, N + 960), GST_FLOW_OK);       /* 60 ms late */
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  assert_true (got.n > ref.n);
+  a = got;
+  a.n = ref.n;
+  pt_assert_frames_equal (&a, &ref, 0, 0);
+  assert_int_equal (got.index[ref.n], 106);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* NaN samples: an error naming the problem, not a crash or silent garbage. */
 static void
 test_nan_refused (void **state)
@@ -1664,6 +1700,7 @@ main (void)
     cmocka_unit_test (test_other_formats),
     cmocka_unit_test (test_caps_refusal),
     cmocka_unit_test (test_discontinuity),
+    cmocka_unit_test (test_jitter_keeps_the_run),
     cmocka_unit_test (test_nan_refused),
     cmocka_unit_test (test_caps_change_midstream),
     cmocka_unit_test (test_channels_change_midstream),
