@@ -484,10 +484,8 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_STREAM_START:
       self->labelpad_need_start = TRUE;
       /* a new stream: audio the gate holds goes out before it */
-      if (!g_queue_is_empty (&self->gate_q)) {
+      if (!g_queue_is_empty (&self->gate_q))
         gst_seqlabel_finish_run (self);
-        gst_seqlabel_reset_run (self);
-      }
       break;
     case GST_EVENT_FLUSH_START:
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
@@ -519,9 +517,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       if (gst_segment_is_equal (&cur, &seg))
         break;
       if (!same_time_mapping (&self->segment, &seg)) {
-        if (self->run_started)
-          gst_seqlabel_finish_run (self);
-        gst_seqlabel_reset_run (self);
+        gst_seqlabel_finish_run (self);
         self->next_run_ts = GST_CLOCK_TIME_NONE;
       }
       self->segment = seg;
@@ -532,9 +528,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       GstClockTime ts, dur;
       /* no audio for a while: the frames before the gap are finished, the
        * run after it starts at the next buffer's timestamp */
-      if (self->run_started)
-        gst_seqlabel_finish_run (self);
-      gst_seqlabel_reset_run (self);
+      gst_seqlabel_finish_run (self);
       gst_event_parse_gap (event, &ts, &dur);
       if (GST_CLOCK_TIME_IS_VALID (ts))
         self->next_run_ts = ts + (GST_CLOCK_TIME_IS_VALID (dur) ? dur : 0);
@@ -544,14 +538,10 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_SEGMENT_DONE:
       /* a segment seek's segment is played: its last frames are labelled
        * (and held audio let out) now, not when a next segment comes */
-      if (self->run_started)
-        gst_seqlabel_finish_run (self);
-      gst_seqlabel_reset_run (self);
+      gst_seqlabel_finish_run (self);
       break;
     case GST_EVENT_EOS:
-      if (self->run_started)
-        gst_seqlabel_finish_run (self);
-      gst_seqlabel_reset_run (self);
+      gst_seqlabel_finish_run (self);
       gst_seqlabel_labelpad_document (self);
       gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
       break;

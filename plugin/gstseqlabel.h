@@ -182,9 +182,10 @@ gboolean gst_seqlabel_open (GstSeqLabel * self);
 void gst_seqlabel_close (GstSeqLabel * self);
 GstFlowReturn gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf);
 gboolean gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info);
-/* End of a run (EOS, gap, new segment, discontinuity): the tail frames go to
- * the messages and the labels pad, and into self->frames (the caller may put
- * them on a buffer). The labeler is ready for a new run afterwards. */
+/* End of a run (EOS, gap, new segment, discontinuity): the tail frames of a
+ * started run go to the messages and the labels pad, and into self->frames (the
+ * caller may put them on a buffer); then, started or not, everything is reset
+ * (gst_seqlabel_reset_run) for a new run. */
 GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
 void gst_seqlabel_reset_run (GstSeqLabel * self);
 /* Sample frames in a buffer of the negotiated format (a non-interleaved one's

@@ -615,8 +615,10 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   GstFlowReturn ret = GST_FLOW_OK;
   int rc;
 
-  if (self->labeler == NULL || !self->run_started)
+  if (self->labeler == NULL || !self->run_started) {
+    gst_seqlabel_reset_run (self);
     return GST_FLOW_OK;
+  }
   begin_callbacks (self, &sink);
   rc = self->converter ? convert (self, NULL, NULL, 0, &sink, err, sizeof err) : 0;
   if (rc == 0)
