@@ -363,9 +363,12 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
       doc = g_malloc (len);
       sl_label_format_document (&self->writer, doc, len, segs, self->document_segs->len,
           self->document_end);
+      /* from the segment's start (stream time segment.time: after a seek, not
+       * 0) to the last frame's end */
+      GstClockTime end = gst_util_uint64_scale ((guint64) self->document_end *
+          (guint64) self->hop, GST_SECOND, (guint64) self->rate);
       gst_seqlabel_labelpad_push_text (self, pad, self->segment.start,
-          gst_util_uint64_scale ((guint64) self->document_end * (guint64) self->hop,
-              GST_SECOND, (guint64) self->rate), doc, (gsize) n);
+          end > self->segment.time ? end - self->segment.time : 0, doc, (gsize) n);
       g_free (doc);
     }
     gst_object_unref (pad);

@@ -1453,6 +1453,39 @@ test_segment_new_stop (void **state)
   free (x);
 }
 
+/* A document (label-format=summary) after a seek to 1 s: its buffer starts at
+ * the segment's start and ends with the last frame, not a second later (its
+ * length counted from stream time 0). */
+static void
+test_document_after_seek (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 29);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, NULL, "label-format", 8, NULL); /* summary */
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstSegment seg;
+  GstBuffer *b;
+  (void) state;
+
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.start = seg.time = seg.position = GST_SECOND;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  assert_int_equal (push_f32 (h, x, N, PT_RATE), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  b = gst_harness_pull (hl);
+  assert_int_equal (GST_BUFFER_PTS (b), GST_SECOND);
+  /* frames 100 .. 100 + expected_frames (N) - 1 */
+  assert_int_equal (GST_BUFFER_PTS (b) + GST_BUFFER_DURATION (b),
+      (100 + expected_frames (N)) * 10 * GST_MSECOND);
+  gst_buffer_unref (b);
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
  * is labelled then, not when a next segment comes. */
 static void
@@ -1717,6 +1750,7 @@ main (void)
     cmocka_unit_test (test_flush_forgets_voice_activity),
     cmocka_unit_test (test_buffer_before_segment),
     cmocka_unit_test (test_segment_done),
+    cmocka_unit_test (test_document_after_seek),
     cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
     cmocka_unit_test (test_restart_begins_afresh),
