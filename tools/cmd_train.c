@@ -376,20 +376,26 @@ int sl_cmd_train(int argc, char **argv)
     char cache_buf[4096];
     if (!no_cache)
         c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
-    struct sigaction sa, old_int, old_term;
+    /* SIGINT, SIGTERM and a hang-up (the terminal closed) checkpoint and stop; a
+     * hang-up the command was started to ignore (nohup) stays ignored */
+    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
+    struct sigaction sa, old[3];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    sigaction(SIGINT, &sa, &old_int);
-    sigaction(SIGTERM, &sa, &old_term);
+    for (int i = 0; i < 3; i++) {
+        sigaction(sigs[i], NULL, &old[i]);
+        if (sigs[i] != SIGHUP || old[i].sa_handler != SIG_IGN)
+            sigaction(sigs[i], &sa, NULL);
+    }
     interrupted = 0;
     c.interrupt = &interrupted;
     save_tmp[0] = sl_output_tmp_name(c.out_path);
     save_tmp[1] = c.checkpoint_path ? sl_output_tmp_name(c.checkpoint_path) : NULL;
     char err[SL_ERR_LEN];
     int rc = sl_train(&c, err, sizeof err);
-    sigaction(SIGINT, &old_int, NULL);
-    sigaction(SIGTERM, &old_term, NULL);
+    for (int i = 0; i < 3; i++)
+        sigaction(sigs[i], &old[i], NULL);
     for (int i = 0; i < 2; i++) {
         free(save_tmp[i]);
         save_tmp[i] = NULL;

@@ -180,20 +180,24 @@ static void resume_with_other_settings_is_refused(void **state)
     }
 }
 
-static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
+/* Starts training into dir/TAG.slm with a checkpoint every 5 steps, sends `sig`
+ * once the first checkpoint exists, and checks that the command stopped with a
+ * checkpoint (exit 1, "interrupted after step"): the checkpoint's step. */
+static int64_t interrupted_run(const char *tag, int sig)
 {
-    (void)state;
-    const char *ck = tt_path(dir, "i.ckpt");
+    char ck[1024];
+    snprintf(ck, sizeof ck, "%s/%s.ckpt", dir, tag);
     unlink(ck);
     pid_t pid = fork();
     if (pid == 0) {
         char out[1024], man[1024], cache[1024], errf[1024];
-        snprintf(out, sizeof out, "%s/i.slm", dir);
+        snprintf(out, sizeof out, "%s/%s.slm", dir, tag);
         snprintf(man, sizeof man, "%s/all.tsv", dir);
         snprintf(cache, sizeof cache, "%s/cache", dir);
-        snprintf(errf, sizeof errf, "%s/i.err", dir);
+        snprintf(errf, sizeof errf, "%s/%s.err", dir, tag);
         freopen("/dev/null", "w", stdout);
         freopen(errf, "w", stderr);
+        signal(SIGHUP, SIG_DFL); /* as a terminal's session starts it */
         execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--checkpoint", ck,
               "--checkpoint-every", "5", "--cache-dir", cache, "--mel-bins", "24", "--d-model",
               "32", "--heads", "2", "--layers", "1", "--d-ff", "64", "--window", "64", "--batch",
@@ -206,13 +210,15 @@ static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
         struct timespec ts = {0, 5000000L};
         nanosleep(&ts, NULL);
     }
-    kill(pid, SIGINT);
+    kill(pid, sig);
     int st;
     waitpid(pid, &st, 0);
-    char *err = tt_read_file(tt_path(dir, "i.err"), NULL);
-    assert_true(WIFEXITED(st));
-    if (WEXITSTATUS(st) != 1 || !strstr(err, "interrupted after step"))
-        fail_msg("exit %d, stderr: %s", WEXITSTATUS(st), err);
+    char errf[1024];
+    snprintf(errf, sizeof errf, "%s.err", tag);
+    char *err = tt_read_file(tt_path(dir, errf), NULL);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 || !strstr(err, "interrupted after step"))
+        fail_msg("signal %d: %s %d, stderr: %s", sig, WIFEXITED(st) ? "exit" : "signal",
+                 WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), err);
     printf("%s", err);
     free(err);
     sl_model *m;
@@ -220,13 +226,24 @@ static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
     sl_train_state s;
     char e[SL_ERR_LEN];
     assert_int_equal(sl_checkpoint_load(ck, &m, &am, &av, &s, e, sizeof e), 0);
-    assert_true(s.step >= 3 && s.step < 300); /* first checkpoint: end of epoch 1, step 3 */
     sl_model_free(m);
     free(am);
     free(av);
+    return s.step;
+}
+
+/* Ctrl-C checkpoints and stops; resuming gives the uninterrupted run's
+ * checkpoint. A hang-up (the terminal closed) stops the same way. */
+static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
+{
+    (void)state;
+    int64_t step = interrupted_run("i", SIGINT);
+    assert_true(step >= 3 && step < 300); /* first checkpoint: end of epoch 1, step 3 */
     train("--steps 300 --seed 4 --checkpoint-every 5 --resume", "i", 0);
     train("--steps 300 --seed 4", "j", 0);
     assert_true(tt_same_file(dir, "i.ckpt", "j.ckpt"));
+    step = interrupted_run("h", SIGHUP);
+    assert_true(step >= 3 && step < 300);
 }
 
 static void kill_never_corrupts_the_checkpoint(void **state)
