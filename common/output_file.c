@@ -73,6 +73,8 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->name = path;
     o->fd = -1;
+    if (!path[0])
+        return sl_fail(err, errlen, "an output with an empty name");
     struct stat st;
     int there = stat(path, &st) == 0; /* through any links */
     if (there && S_ISDIR(st.st_mode))
@@ -105,14 +107,11 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
 }
 
 /* The temporary file, created by this call alone (O_EXCL: never one another
- * user put there, nor a link), with the umask's mode as a new file gets. */
+ * user put there, nor a link, nor one this process is writing for another
+ * output of the same file), with the umask's mode as a new file gets. */
 static int create_tmp(const char *tmp)
 {
-    const int flags = O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC;
-    int fd = open(tmp, flags, 0666);
-    if (fd < 0 && errno == EEXIST && unlink(tmp) == 0) /* a crashed run of this pid's */
-        fd = open(tmp, flags, 0666);
-    return fd;
+    return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
 }
 
 int sl_output_create(sl_output *o, char *err, size_t errlen)
@@ -125,7 +124,11 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
     }
     if (o->fd < 0) {
         int e = errno;
-        sl_fail(err, errlen, "%s: cannot write: %s", o->name, strerror(e));
+        if (e == EEXIST)
+            sl_fail(err, errlen, "%s: cannot write: %s exists (another output of this run, or "
+                    "left by a crash: remove it)", o->name, o->tmp);
+        else
+            sl_fail(err, errlen, "%s: cannot write: %s", o->name, strerror(e));
         errno = e;
         return -1;
     }

@@ -271,6 +271,38 @@ int cli_output_is_input(const char *out_path, const char *in_path)
     return 1;
 }
 
+/* The file writing `path` writes, canonical (malloc'd): the end of its links,
+ * its folder resolved; NULL when that cannot be told. */
+static char *output_file_of(const char *path)
+{
+    sl_output o;
+    if (sl_output_plan(&o, path, NULL, 0))
+        return NULL;
+    char *dir = strdup(o.target), *base = strdup(o.target), *out = NULL;
+    char *real = dir ? realpath(dirname(dir), NULL) : NULL;
+    if (real && base) {
+        const char *name = basename(base);
+        size_t n = strlen(real) + strlen(name) + 2;
+        if ((out = malloc(n)))
+            snprintf(out, n, "%s/%s", real, name);
+    }
+    free(real);
+    free(dir);
+    free(base);
+    sl_output_free(&o);
+    return out;
+}
+
+int cli_same_output(const char *a, const char *b)
+{
+    char *fa = strcmp(a, "-") ? output_file_of(a) : NULL;
+    char *fb = strcmp(b, "-") ? output_file_of(b) : NULL;
+    int same = fa && fb && !strcmp(fa, fb);
+    free(fa);
+    free(fb);
+    return same;
+}
+
 /* Clears o after a failed open. Returns 1, the open's result. */
 static int open_failed(cli_output *o)
 {
@@ -348,19 +380,31 @@ int cli_output_commit(cli_output *o)
 int cli_output_commit_as(cli_output *o, const char *path)
 {
     if (path && o->out.tmp) {
-        /* a name of its own (a --split piece's, once its end is known):
-         * renamed to as it is */
-        char *p = strdup(path), *t = strdup(path);
-        if (!p || !t) {
-            free(p);
-            free(t);
-            cli_output_abort(o);
-            return cli_error("%s: out of memory", path);
+        /* a name of its own (a --split piece's, once its end is known), which
+         * the rule of common/output_file.h holds for as for the first: the end
+         * of its links, refused when not writable, its mode kept */
+        char err[SL_ERR_LEN], *p = strdup(path);
+        sl_output final;
+        int bad = !p ? snprintf(err, sizeof err, "%s: out of memory", path) :
+                  sl_output_plan(&final, path, err, sizeof err) != 0;
+        if (!bad && !final.tmp) {
+            snprintf(err, sizeof err, "%s: a device or FIFO: not replaced by a piece", path);
+            sl_output_free(&final);
+            bad = 1;
         }
+        if (bad) {
+            free(p);
+            cli_output_abort(o);
+            return cli_error("%s", err);
+        }
+        if (final.keep_mode)
+            fchmod(fileno(o->fp), final.mode);
         free(o->path);
         o->path = p;
         free(o->out.target);
-        o->out.target = t;
+        o->out.target = final.target; /* taken over */
+        final.target = NULL;
+        sl_output_free(&final);
         o->out.name = o->path;
     }
     return cli_output_commit(o);

@@ -92,6 +92,9 @@ int cli_output_open(cli_output *o, const char *path, const char *mode);
  * in_path ("-": standard input) reads: renaming the output into place would
  * replace the audio it came from. */
 int cli_output_is_input(const char *out_path, const char *in_path);
+/* 1 when writing a and writing b would write one file (by name or through
+ * links, existing or not): two outputs of one command must not. */
+int cli_same_output(const char *a, const char *b);
 /* The extension of path's last part, from its '.' ("x/a.b.wav": ".wav"); NULL
  * when it has none (a leading dot, as in ".hidden", is no extension). */
 const char *cli_extension(const char *path);

@@ -153,7 +153,11 @@ static int parse_args(int argc, char **argv, features_args *a)
     int c;
     while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
         switch (c) {
-        case 'o': a->out_path = optarg; break;
+        case 'o':
+            if (!optarg[0])
+                return cli_error("-o: an empty name");
+            a->out_path = optarg;
+            break;
         case 'h': usage(stdout); return -1;
         case OPT_FORMAT:
             if (!strcmp(optarg, "npy")) a->format = FORMAT_NPY;

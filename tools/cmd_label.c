@@ -737,10 +737,19 @@ static int parse_args(int argc, char **argv, label_args *a)
     }
     if (optind >= argc)
         return cli_error("no input files (see seqlabel label --help)"), -1;
-    /* -o talk.rttm: the name says the format when --format does not */
-    if (!format_given && a->out_path && strcmp(a->out_path, "-"))
+    if ((a->out_path && !a->out_path[0]) || (a->cut_path && !a->cut_path[0]) ||
+        (a->split_dir && !a->split_dir[0]))
+        return cli_error("an output with an empty name (-o, --cut or --split \"\")"), -1;
+    /* -o talk.rttm: the name says the format when --format does not (a
+     * folder's name says nothing: `-o out.rttm/` and `-o out.rttm` alike) */
+    if (!format_given && a->out_path && strcmp(a->out_path, "-") && !is_dir_path(a->out_path))
         format_of_name(a->out_path, &a->format);
     /* options that would do nothing are refused, not ignored */
+    for (int k = 0; k < 2; k++) {
+        const char *list = k ? a->only : a->skip;
+        if (list && !list[strspn(list, ", \t")])
+            return cli_error("%s \"%s\" names no class", k ? "--only" : "--skip", list), -1;
+    }
     if (target_option && !a->decoder.target)
         return cli_error("%.*s goes with --target CLASS: it shapes that class's segments",
                          (int)strcspn(target_option, "="), target_option), -1;
@@ -940,6 +949,9 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return cli_usage_error("--format %s: a document per input, so several inputs go to "
                                "-o DIR, not to standard output", sl_label_format_name(a.format));
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
+    /* the labels and the cut into one file would destroy each other */
+    if (a.out_path && a.cut_path && !to_dir && !cut_to_dir && cli_same_output(a.out_path, a.cut_path))
+        return cli_usage_error("-o %s and --cut %s are one file: name two", a.out_path, a.cut_path);
     if (nin > 1 && a.cut_path && !cut_to_dir)
         return cli_usage_error("--cut %s: several inputs need --cut DIR (an existing folder, or a "
                                "name ending in '/')", a.cut_path);

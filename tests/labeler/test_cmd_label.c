@@ -2128,6 +2128,14 @@ static void test_bad_inputs(void **state)
     free(e);
     sh("test -z \"$(ls | grep big)\"");
     expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
+    /* an output without a name, and class lists that name no class */
+    expect_error("in.wav --model m.slm -o ''", 2, "an output with an empty name");
+    expect_error("in.wav --model m.slm --only ''", 2, "--only \"\" names no class");
+    expect_error("in.wav --model m.slm --skip ,", 2, "--skip \",\" names no class");
+    /* a folder's name says no format: -o labels.rttm (a folder) as -o labels.rttm/ */
+    sh("mkdir labels.rttm");
+    assert_int_equal(run_label("in.wav --model m.slm -o labels.rttm"), 0);
+    sh("test -f labels.rttm/in.txt");
     /* options that would do nothing are refused, not ignored */
     expect_error("in.wav --model m.slm --on-threshold 0.3", 2,
                  "--on-threshold goes with --target CLASS");
@@ -2196,6 +2204,29 @@ static void test_output_files(void **state)
     assert_non_null(strstr(e, "ro.txt: cannot write: Permission denied"));
     free(e);
     sh("test \"$(cat ro.txt)\" = old && ! ls ro.txt.tmp.* 2>/dev/null");
+
+    /* -o and --cut naming one file (by name or through a link) would destroy
+     * each other: refused before anything is written */
+    sh("printf old > both.txt && ln -s both.txt both-link.wav");
+    expect_error("in.wav --model m.slm --target speech -o both.txt --cut both.txt", 2,
+                 "are one file");
+    expect_error("in.wav --model m.slm --target speech -o both.txt --cut both-link.wav", 2,
+                 "are one file");
+    sh("test \"$(cat both.txt)\" = old && ! ls both.txt.tmp.* 2>/dev/null");
+
+    /* --split's pieces, named once their end is known, keep the rule too: the
+     * file a link leads to gets the piece, a file's mode is kept */
+#define PIECE_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
+    assert_int_equal(run_label("in.wav " PIECE_ARGS "-o /dev/null --split pieces-ref/"), 0);
+    sh("mkdir pieces && p=$(ls pieces-ref | head -1) && test -n \"$p\" && "
+       "ln -s ../piece-target.wav \"pieces/$p\"");
+    assert_int_equal(run_label("in.wav " PIECE_ARGS "-o /dev/null --split pieces/"), 0);
+    sh("p=$(ls pieces-ref | head -1) && test -L \"pieces/$p\" && "
+       "cmp piece-target.wav \"pieces-ref/$p\" && rm \"pieces/$p\" && "
+       "printf old > \"pieces/$p\" && chmod 600 \"pieces/$p\"");
+    assert_int_equal(run_label("in.wav " PIECE_ARGS "-o /dev/null --split pieces/"), 0);
+    sh("p=$(ls pieces-ref | head -1) && test \"$(stat -c %a \"pieces/$p\")\" = 600 && "
+       "cmp \"pieces/$p\" \"pieces-ref/$p\" && ! ls pieces/*.tmp.* 2>/dev/null");
 
     sh("cp in.wav 'two words.wav'");
     assert_int_equal(run_label("'two words.wav' --model m.slm --format summary -o words.jsonl"), 0);

@@ -30,6 +30,7 @@ expect 2 "--threads" eval --model "$absent.slm" --manifest "$absent.tsv" --threa
 expect 2 "--mel-bins" features "$absent.wav" -o "$dir/f.npy" --mel-bins x
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
 expect 2 "usage: seqlabel info MODEL" info
+expect 2 "-o: an empty name" features "$absent.wav" -o ""
 expect 2 "-o OUT" average "$absent.slm"
 # a model goes to a file: "-" is neither standard output nor a file of that name
 expect 2 "-o -: a model is written to a file" average -o - "$absent.slm"
