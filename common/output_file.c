@@ -135,6 +135,17 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
     return 0;
 }
 
+int sl_output_open(sl_output *o, const char *path, char *err, size_t errlen)
+{
+    if (sl_output_plan(o, path, err, errlen))
+        return -1;
+    if (sl_output_create(o, err, errlen)) {
+        sl_output_free(o);
+        return -1;
+    }
+    return 0;
+}
+
 int sl_output_commit(sl_output *o, char *err, size_t errlen)
 {
     int rc = 0;

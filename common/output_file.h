@@ -36,6 +36,8 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen);
 /* Opens o->fd: the temporary file (created anew, with the kept mode), or the
  * device or FIFO itself. 0, or -1 with a message and errno kept. */
 int sl_output_create(sl_output *o, char *err, size_t errlen);
+/* sl_output_plan, then sl_output_create: 0, or -1 with a message and o freed. */
+int sl_output_open(sl_output *o, const char *path, char *err, size_t errlen);
 /* Closes o->fd and renames the temporary file over the target (nothing more in
  * place). 0, or -1 with a message; the temporary file is gone either way. */
 int sl_output_commit(sl_output *o, char *err, size_t errlen);

@@ -467,9 +467,7 @@ int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen)
     /* A temporary file renamed over the destination only when complete; a
      * device or FIFO written as it is (common/output_file.h has the rule). */
     sl_output out;
-    int rc = sl_output_plan(&out, path, err, errlen);
-    if (rc == 0)
-        rc = sl_output_create(&out, err, errlen);
+    int rc = sl_output_open(&out, path, err, errlen);
     if (rc == 0 && write_all(out.fd, bytes, len) != 0) {
         say(err, errlen, path, "cannot write: %s", strerror(errno));
         sl_output_discard(&out);

@@ -113,9 +113,7 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
     /* PATH.tmp.<pid> renamed over PATH (the file its links lead to), a device
      * or FIFO written as it is: common/output_file.h */
     sl_output out;
-    int rc = sl_output_plan(&out, path, err, errlen);
-    if (rc == 0)
-        rc = sl_output_create(&out, err, errlen);
+    int rc = sl_output_open(&out, path, err, errlen);
     FILE *fp = rc == 0 ? fdopen(out.fd, "wb") : NULL;
     if (rc == 0 && !fp) {
         rc = sl_fail(err, errlen, "%s: cannot write the checkpoint: %s", path, strerror(errno));

@@ -1,4 +1,5 @@
 #include "trainer_test_util.h"
+#include "tests/common/test_files.h"
 
 #include <setjmp.h>
 #include <stdarg.h>
@@ -49,11 +50,7 @@ void tt_rmtree(const char *dir)
 
 const char *tt_path(const char *dir, const char *name)
 {
-    static char buf[8][1024];
-    static int k;
-    k = (k + 1) % 8;
-    snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
-    return buf[k];
+    return test_in_dir(dir, name);
 }
 
 void tt_write_text(const char *path, const char *text)
