@@ -21,6 +21,17 @@ static volatile sig_atomic_t sigint_ends_input, input_interrupted;
 static volatile sig_atomic_t live_fd = -1;
 static int devnull_fd = -1;
 
+void cli_end_by_signal(int sig)
+{
+    for (int i = 0; i < MAX_PENDING; i++) {
+        char *p = pending_tmp[i];
+        if (p)
+            unlink(p); /* async-signal-safe */
+    }
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+
 static void on_signal(int sig)
 {
     if (sig == SIGINT && sigint_ends_input && !input_interrupted) {
@@ -29,13 +40,7 @@ static void on_signal(int sig)
             dup2(devnull_fd, live_fd); /* async-signal-safe */
         return;
     }
-    for (int i = 0; i < MAX_PENDING; i++) {
-        char *p = pending_tmp[i];
-        if (p)
-            unlink(p); /* async-signal-safe */
-    }
-    signal(sig, SIG_DFL);
-    raise(sig);
+    cli_end_by_signal(sig);
 }
 
 /* Once; a signal the command was started with ignored (nohup, a background
@@ -76,22 +81,28 @@ static void unwatch_tmp(const char *path)
             pending_tmp[i] = NULL;
 }
 
-/* The temporary name of the library's save being watched (cli_watch_save). */
-static char *save_tmp;
+/* The temporary names of the library's saves being watched (cli_watch_save):
+ * a model and a checkpoint at most. */
+static char *save_tmp[2];
 
 void cli_watch_save(const char *path)
 {
-    cli_unwatch_save();
-    save_tmp = sl_output_tmp_name(path); /* NULL: a device or FIFO, no temporary */
-    if (save_tmp)
-        watch_tmp(save_tmp);
+    for (int i = 0; i < 2; i++)
+        if (!save_tmp[i]) {
+            save_tmp[i] = sl_output_tmp_name(path); /* NULL: a device or FIFO, none */
+            if (save_tmp[i])
+                watch_tmp(save_tmp[i]);
+            return;
+        }
 }
 
 void cli_unwatch_save(void)
 {
-    unwatch_tmp(save_tmp);
-    free(save_tmp);
-    save_tmp = NULL;
+    for (int i = 0; i < 2; i++) {
+        unwatch_tmp(save_tmp[i]);
+        free(save_tmp[i]);
+        save_tmp[i] = NULL;
+    }
 }
 
 void cli_interrupt_ends_input(int on, int input_fd)

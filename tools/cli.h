@@ -107,8 +107,12 @@ void cli_output_abort(cli_output *o); /* close and remove the temporary file */
  * (sl_model_save: PATH.tmp.<pid> renamed over PATH), SIGINT, SIGTERM and SIGHUP
  * remove that temporary file before they end the command, as they remove the
  * command's own; cli_unwatch_save stops that. */
-void cli_watch_save(const char *path);
-void cli_unwatch_save(void);
+void cli_watch_save(const char *path); /* two at a time at most */
+void cli_unwatch_save(void);            /* all of them */
+/* What SIGINT, SIGTERM and SIGHUP do once they end the command (a handler of a
+ * command's own may call it, async-signal-safe): the watched temporary files
+ * removed, then the signal's default action. */
+void cli_end_by_signal(int sig);
 
 /* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the
  * first SIGINT only sets cli_input_interrupted() and puts /dev/null in place

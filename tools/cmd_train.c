@@ -6,7 +6,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "seqlabel.h"
 #include "tools/cli.h"
@@ -143,21 +142,13 @@ static void usage(FILE *fp)
  * and stop; a second one ends the process at once (the last checkpoint stays
  * intact either way: it is only ever replaced by rename). */
 static volatile int interrupted;
-/* The temporary names the model and the checkpoint are written under
- * (common/output_file.h): the second signal may come in the middle of a save,
- * and removes them before it ends the process. */
-static char *volatile save_tmp[2];
 
+/* The second signal may come in the middle of a save: the model's and the
+ * checkpoint's temporary files (watched by cli_watch_save) go with it. */
 static void on_signal(int sig)
 {
-    if (interrupted) {
-        for (int i = 0; i < 2; i++)
-            if (save_tmp[i])
-                unlink(save_tmp[i]); /* async-signal-safe */
-        signal(sig, SIG_DFL);
-        raise(sig);
-        return;
-    }
+    if (interrupted)
+        cli_end_by_signal(sig);
     interrupted = 1;
 }
 
@@ -376,6 +367,10 @@ int sl_cmd_train(int argc, char **argv)
     char cache_buf[4096];
     if (!no_cache)
         c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
+    /* watched first: watching installs the command's own handlers, replaced here */
+    cli_watch_save(c.out_path);
+    if (c.checkpoint_path)
+        cli_watch_save(c.checkpoint_path);
     /* SIGINT, SIGTERM and a hang-up (the terminal closed) checkpoint and stop; a
      * hang-up the command was started to ignore (nohup) stays ignored */
     const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -390,16 +385,11 @@ int sl_cmd_train(int argc, char **argv)
     }
     interrupted = 0;
     c.interrupt = &interrupted;
-    save_tmp[0] = sl_output_tmp_name(c.out_path);
-    save_tmp[1] = c.checkpoint_path ? sl_output_tmp_name(c.checkpoint_path) : NULL;
     char err[SL_ERR_LEN];
     int rc = sl_train(&c, err, sizeof err);
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &old[i], NULL);
-    for (int i = 0; i < 2; i++) {
-        free(save_tmp[i]);
-        save_tmp[i] = NULL;
-    }
+    cli_unwatch_save();
     free(class_buf);
     if (rc)
         return cli_error("%s", err);
