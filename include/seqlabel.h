@@ -1166,6 +1166,10 @@ typedef struct {
 } sl_train_config;
 
 void sl_train_config_default(sl_train_config *c);
+/* The settings alone, before any data is read (sl_train checks them first
+ * too): ranges, options that need or exclude each other, a new model's shape.
+ * 0 when they hold; otherwise -1 and the reason in err. */
+int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen);
 /* Trains; 0 on success. Same config, seed and thread count: the same model,
  * also when stopped (stop_after or a crash) and resumed from a checkpoint. */
 int sl_train(const sl_train_config *c, char *err, size_t errlen);

@@ -390,7 +390,22 @@ static void run_free(train_run *r)
     sl_teachers_free(&r->teachers);
 }
 
-static int check_config(const sl_train_config *c, char *err, size_t errlen)
+/* A fresh run's model: the config's shape, the data's feature size and
+ * classes, a streaming window equal to the crop length (the labeler then sees
+ * what training saw). */
+static void new_model_config(const sl_train_config *c, int n_classes, sl_model_config *mc)
+{
+    *mc = c->model;
+    mc->n_features = sl_feature_dim(&c->features);
+    mc->n_classes = n_classes;
+    if (mc->max_window < c->window)
+        mc->max_window = c->window;
+    mc->stream_window = c->window;
+    mc->stream_left = c->window / 4;
+    mc->stream_lookahead = c->window / 8;
+}
+
+int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
 {
     if (!c->train_manifest || !c->out_path)
         return sl_fail(err, errlen, "training needs a manifest and an output model path");
@@ -447,23 +462,26 @@ static int check_config(const sl_train_config *c, char *err, size_t errlen)
         for (int j = 0; j < i; j++)
             if (!strcmp(c->class_names[i], c->class_names[j]))
                 return sl_fail(err, errlen, "class '%s' is listed twice", c->class_names[i]);
-    return sl_feature_config_validate(&c->features, err, errlen);
+    if (sl_feature_config_validate(&c->features, err, errlen))
+        return -1;
+    if (c->init_path) /* the shape is the init model's, checked when it is read */
+        return 0;
+    /* a new model's shape, checked before hours of features rather than after */
+    sl_model_config mc;
+    new_model_config(c, c->n_classes > 0 ? c->n_classes : 1, &mc);
+    char why[SL_ERR_LEN];
+    if (sl_model_config_validate(&mc, why, sizeof why))
+        return sl_fail(err, errlen, "model shape: %s", why);
+    return 0;
 }
 
-/* The model for a fresh run: the config's shape, the data's feature size and
- * classes, normalisation from the training frames, a streaming window equal
- * to the crop length (the labeler then sees what training saw). */
+/* The model for a fresh run (new_model_config), normalised by the training
+ * frames. */
 static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
                            const char *const *names, int n_classes, char *err, size_t errlen)
 {
-    sl_model_config mc = c->model;
-    mc.n_features = sl_feature_dim(&c->features);
-    mc.n_classes = n_classes;
-    if (mc.max_window < c->window)
-        mc.max_window = c->window;
-    mc.stream_window = c->window;
-    mc.stream_left = c->window / 4;
-    mc.stream_lookahead = c->window / 8;
+    sl_model_config mc;
+    new_model_config(c, n_classes, &mc);
     if (sl_model_config_validate(&mc, err, errlen))
         return NULL;
     sl_stats st;
@@ -605,7 +623,7 @@ static int file_exists(const char *p)
 
 int sl_train(const sl_train_config *c, char *err, size_t errlen)
 {
-    if (check_config(c, err, errlen))
+    if (sl_train_config_check(c, err, errlen))
         return -1;
     FILE *rep = c->report;
     train_run r;

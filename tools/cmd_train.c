@@ -364,6 +364,11 @@ int sl_cmd_train(int argc, char **argv)
     }
     if (!c.init_path) /* without --init, --layers and --d-ff shape a new model */
         c.grow_layers = c.grow_d_ff = 0;
+    char err[SL_ERR_LEN];
+    if (sl_train_config_check(&c, err, sizeof err)) { /* options that do not go together */
+        free(class_buf);
+        return cli_usage_error("train: %s", err);
+    }
     char cache_buf[4096];
     if (!no_cache)
         c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
@@ -385,7 +390,6 @@ int sl_cmd_train(int argc, char **argv)
     }
     interrupted = 0;
     c.interrupt = &interrupted;
-    char err[SL_ERR_LEN];
     int rc = sl_train(&c, err, sizeof err);
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &old[i], NULL);

@@ -35,6 +35,12 @@ expect 2 "-o OUT" average "$absent.slm"
 # a model goes to a file: "-" is neither standard output nor a file of that name
 expect 2 "-o -: a model is written to a file" average -o - "$absent.slm"
 expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" --out -
+# settings that cannot go together, refused before any data is read
+expect 2 "checkpoint" train --manifest "$absent.tsv" --out "$dir/m.slm" --resume
+expect 2 "'a' is listed twice" train --manifest "$absent.tsv" --out "$dir/m.slm" --classes a,a
+expect 2 "cepstra" train --manifest "$absent.tsv" --out "$dir/m.slm" --mel-bins 20 --mfcc 30
+expect 2 "not a multiple of n_heads" train --manifest "$absent.tsv" --out "$dir/m.slm" \
+    --d-model 30 --heads 4
 expect 2 "--minutes" bench label --minutes x
 expect 2 "not a list of 1 to 8 lengths" bench label --minutes 1,,2
 expect 2 "--minutes needs a value" bench label --minutes
