@@ -259,9 +259,9 @@ int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_pat
     char err[SL_ERR_LEN];
     if (d->min_duration &&
         sl_decoder_parse_min_durations(&d->cfg, m, d->min_duration, err, sizeof err))
-        return cli_error("--min-duration: %s", err);
+        return cli_usage_error("--min-duration: %s", err);
     if (d->target && (d->cfg.target_class = sl_model_class_index(m, d->target)) < 0)
-        return cli_error("--target: %s has no class '%s'", model_path, d->target);
+        return cli_usage_error("--target: %s has no class '%s'", model_path, d->target);
     return 0;
 }
 

@@ -71,7 +71,7 @@ static inline int cli_is_decoder_code(int code)
     return code >= CLI_DECODER_CODE && code < CLI_DECODER_CODE + CLI_DECODER_OPTIONS;
 }
 /* d's --target and --min-duration, resolved with the model at model_path into
- * d->cfg, or an error naming the option and 1. */
+ * d->cfg, or an error naming the option and 2 (a wrong command line). */
 int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_path);
 /* sl_parse_utc, or an error naming the option and -1. */
 int cli_parse_utc(const char *opt, const char *s, int64_t *us);

@@ -252,39 +252,39 @@ static int name_index(const char *const *names, int n, const char *name)
 }
 
 /* --events: counts for these classes ("all", or a,b,c of names), the collar and
- * 1 s segments on frames of frame_s seconds; NULL with the cause said. */
-static sl_events *events_for(const char *list, const char *const *names, int n,
-                             double collar_s, double frame_s)
+ * 1 s segments on frames of frame_s seconds, into *out. 0, 1 (out of memory) or
+ * 2 (a list naming no class of these: a wrong command line), said. */
+static int events_for(const char *list, const char *const *names, int n, double collar_s,
+                      double frame_s, sl_events **out)
 {
     sl_events *ev = malloc(sizeof *ev);
-    if (!ev) {
-        cli_error("out of memory");
-        return NULL;
+    char *copy = strcmp(list, "all") ? strdup(list) : NULL;
+    if (!ev || (strcmp(list, "all") && !copy)) {
+        free(ev);
+        return cli_error("out of memory");
     }
     sl_events_init(ev, n, (int)(collar_s / frame_s + 1e-6), (int)(1.0 / frame_s + 0.5));
-    if (!strcmp(list, "all"))
-        return ev;
-    memset(ev->scored, 0, sizeof ev->scored);
-    char *copy = strdup(list);
-    const char *want[SL_MAX_CLASSES];
-    int k = 0, bad = !copy || train_cli_split_classes(copy, want, &k);
-    for (int i = 0; !bad && i < k; i++) {
-        int c = name_index(names, n, want[i]);
-        if (c < 0) {
-            cli_error("--events: '%s' is not one of the classes", want[i]);
-            free(copy);
-            free(ev);
-            return NULL;
+    int rc = 0;
+    if (copy) {
+        memset(ev->scored, 0, sizeof ev->scored);
+        const char *want[SL_MAX_CLASSES];
+        int k = 0;
+        if (train_cli_split_classes(copy, want, &k))
+            rc = cli_usage_error("--events: expected all or a,b,c (class names)");
+        for (int i = 0; !rc && i < k; i++) {
+            int c = name_index(names, n, want[i]);
+            if (c < 0)
+                rc = cli_usage_error("--events: '%s' is not one of the classes", want[i]);
+            else
+                ev->scored[c] = 1;
         }
-        ev->scored[c] = 1;
+        free(copy);
     }
-    free(copy);
-    if (bad) {
-        cli_error("--events: expected all or a,b,c (class names)");
+    if (rc)
         free(ev);
-        return NULL;
-    }
-    return ev;
+    else
+        *out = ev;
+    return rc;
 }
 
 typedef struct {
@@ -329,7 +329,7 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
         int k = 0;
         if (!list || train_cli_split_classes(list, split, &k)) {
             free(list);
-            return cli_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
+            return cli_usage_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
                              SL_MAX_CLASSES, SL_MAX_CLASS_NAME);
         }
         for (; *n < k; (*n)++)
@@ -374,21 +374,20 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     if (gap)
         opt.gap_class = name_index((const char *const *)names, n, gap);
     if (!rc && gap && opt.gap_class < 0)
-        rc = cli_error("--hyp-gap: '%s' is not one of the classes", gap);
+        rc = cli_usage_error("--hyp-gap: '%s' is not one of the classes", gap);
     sl_sweep *sw = NULL;
     if (!rc && sweep) { /* from the frames tables' probabilities */
         if (!(sw = calloc(1, sizeof *sw)))
             rc = cli_error("out of memory");
         else if ((sw->target = name_index((const char *const *)names, n, sweep)) < 0)
-            rc = cli_error("--sweep: '%s' is not one of the classes", sweep);
+            rc = cli_usage_error("--sweep: '%s' is not one of the classes", sweep);
         opt.sweep = sw;
     }
     if (!rc && n == 0)
         rc = cli_error("%s: its label files name no class", manifest);
-    if (!rc && events &&
-        !(opt.events = events_for(events, (const char *const *)names, n, event_collar,
-                                  frame_seconds(&grid))))
-        rc = 1;
+    if (!rc && events)
+        rc = events_for(events, (const char *const *)names, n, event_collar,
+                        frame_seconds(&grid), &opt.events);
     if (!rc && sw && opt.events && sl_sweep_init_events(sw, opt.events))
         rc = cli_error("out of memory");
     if (!rc && sl_metrics_init(&mt, n))
@@ -534,7 +533,7 @@ int sl_cmd_eval(int argc, char **argv)
         if (!sw)
             rc = -1, snprintf(err, sizeof err, "out of memory");
         else if ((sw->target = sl_model_class_index(m, sweep)) < 0)
-            rc = -1, snprintf(err, sizeof err, "--sweep: %s has no class '%s'", model_path, sweep);
+            rc = cli_usage_error("--sweep: %s has no class '%s'", model_path, sweep);
         opt.sweep = sw;
     }
     const char *names[SL_MAX_CLASSES];
@@ -542,19 +541,17 @@ int sl_cmd_eval(int argc, char **argv)
     for (int k = 0; k < n_classes; k++)
         names[k] = sl_model_class_name(m, k);
     const double frame_s = frame_seconds(sl_model_feature_config(m));
-    if (rc == 0 && events &&
-        !(opt.events = events_for(events, names, n_classes, event_collar, frame_s)))
-        rc = 1;
+    if (rc == 0 && events)
+        rc = events_for(events, names, n_classes, event_collar, frame_s, &opt.events);
     if (rc == 0 && sw && opt.events && sl_sweep_init_events(sw, opt.events))
         rc = -1, snprintf(err, sizeof err, "out of memory");
-    if (rc == 0 && cli_decoder_classes(&decoder, m, model_path))
-        rc = 1;
+    if (rc == 0)
+        rc = cli_decoder_classes(&decoder, m, model_path);
     /* with decoder options the sweep is the decoder's, its class the target */
     if (rc == 0 && sw && decoder.given && decoder.cfg.target_class >= 0 &&
         decoder.cfg.target_class != sw->target)
-        rc = -1, snprintf(err, sizeof err, "eval: --sweep %s decodes %s as the target class, "
-                          "not --target's %s", sweep, sweep,
-                          names[decoder.cfg.target_class]);
+        rc = cli_usage_error("eval: --sweep %s decodes %s as the target class, not --target's %s",
+                             sweep, sweep, names[decoder.cfg.target_class]);
     if (rc == 0 && sw && decoder.given &&
         sl_sweep_init_decoder(sw, &decoder.cfg, n_classes, 1.0 / frame_s, err, sizeof err))
         rc = -1;
@@ -574,5 +571,5 @@ int sl_cmd_eval(int argc, char **argv)
     sl_metrics_free(&mt);
     file_list_free(&files);
     sl_model_free(m);
-    return rc ? (rc > 0 ? 1 : cli_error("%s", err)) : 0;
+    return rc < 0 ? cli_error("%s", err) : rc;
 }

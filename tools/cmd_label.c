@@ -975,25 +975,26 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     int rc = cli_decoder_classes(&a.decoder, m, model_path);
     a.cfg.decoder = a.decoder.cfg;
     if (!rc && a.skip && a.only)
-        rc = cli_error("--skip and --only: one or the other");
+        rc = cli_usage_error("--skip and --only: one or the other");
     if (!rc && a.utc_from != ORIGIN_NONE && !sl_label_format_has_utc(a.format))
-        rc = cli_error("--time-origin: %s has no place for UTC times (jsonl and summary have)",
-                       sl_label_format_name(a.format));
+        rc = cli_usage_error("--time-origin: %s has no place for UTC times (jsonl and summary "
+                             "have)", sl_label_format_name(a.format));
     if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */
         sl_label_writer w;
         sl_label_writer_init(&w, a.format, m, NULL);
         if (sl_label_writer_set_skip(&w, a.skip ? a.skip : a.only, !a.skip, err, sizeof err) != 0)
-            rc = cli_error("%s: %s: %s", a.skip ? "--skip" : "--only", model_path, err);
+            rc = cli_usage_error("%s: %s: %s", a.skip ? "--skip" : "--only", model_path, err);
         memcpy(a.skipped, w.skip, sizeof a.skipped);
     }
     /* output folders are made as needed, once nothing is refused (their
-     * subfolders per input later) */
+     * subfolders per input later); a folder that cannot be made is a failure
+     * of the work (1), not of the command line */
     if (!rc && ((to_dir && cli_make_dir(a.out_path)) || (cut_to_dir && cli_make_dir(a.cut_path)) ||
                 (a.split_dir && cli_make_dir(a.split_dir))))
         rc = 1;
     if (rc) {
         sl_model_free(m);
-        return 2;
+        return rc;
     }
     label_run run = {.a = &a, .m = m, .model_path = model_path, .inputs = inputs, .n_inputs = nin, .to_dir = to_dir,
                      .cut_to_dir = cut_to_dir};

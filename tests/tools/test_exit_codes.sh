@@ -41,10 +41,24 @@ expect 2 "'a' is listed twice" train --manifest "$absent.tsv" --out "$dir/m.slm"
 expect 2 "cepstra" train --manifest "$absent.tsv" --out "$dir/m.slm" --mel-bins 20 --mfcc 30
 expect 2 "not a multiple of n_heads" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --d-model 30 --heads 4
+# a class the model (or the references) lack is a wrong command line too
+model=$SL_SOURCE_ROOT/model/default.slm samples=$SL_SOURCE_ROOT/samples
+expect 2 "--target: $model has no class 'nosuch'" label "$samples/speech.wav" --target nosuch
+expect 2 "--target: $model has no class 'nosuch'" eval --model "$model" \
+    --manifest "$samples/samples.tsv" --no-cache --target nosuch
+expect 2 "--sweep: $model has no class 'nosuch'" eval --model "$model" \
+    --manifest "$samples/samples.tsv" --no-cache --sweep nosuch
+expect 2 "--events: 'nosuch' is not one of the classes" eval --model "$model" \
+    --manifest "$samples/samples.tsv" --no-cache --events speech,nosuch
+expect 2 "--sweep: 'nosuch' is not one of the classes" eval --hyp "$samples" \
+    --manifest "$samples/samples.tsv" --sweep nosuch
 expect 2 "--minutes" bench label --minutes x
 expect 2 "not a list of 1 to 8 lengths" bench label --minutes 1,,2
 expect 2 "--minutes needs a value" bench label --minutes
 expect 1 "$absent.wav" label "$absent.wav"
+# an output folder that cannot be made fails the work, not the command line
+: > "$dir/file"
+expect 1 "$dir/file: cannot make this folder" label "$samples/speech.wav" -o "$dir/file/sub/"
 expect 1 "$absent.wav" features "$absent.wav" -o "$dir/f.npy"
 expect 1 "$absent.slm" eval --model "$absent.slm" --manifest "$absent.tsv"
 expect 1 "$absent.tsv" train --manifest "$absent.tsv" --out "$dir/m.slm" --no-cache
