@@ -32,17 +32,21 @@ static int cmp_double(const void *a, const void *b)
     return (x > y) - (x < y);
 }
 
-/* Parses "64,128,256" into v (at most max values). Returns the count or -1. */
+/* Parses "64,128,256" into v (at most max values, none empty). Returns the
+ * count or -1 (said). */
 static int parse_list(const char *opt, const char *s, long lo, long hi, int *v, int max)
 {
-    char buf[256];
-    snprintf(buf, sizeof buf, "%s", s);
-    int n = 0;
-    for (char *tok = strtok(buf, ","); tok; tok = strtok(NULL, ",")) {
+    char items[8][CLI_ITEM_LEN];
+    int n = max <= 8 ? cli_list_items(s, items, max) : -1;
+    if (n < 0) {
+        cli_error("%s: '%s' is not a list of 1 to %d integers (a,b,c)", opt, s, max);
+        return -1;
+    }
+    for (int i = 0; i < n; i++) {
         long x;
-        if (n == max || cli_parse_int(opt, tok, lo, hi, &x))
+        if (cli_parse_int(opt, items[i], lo, hi, &x))
             return -1;
-        v[n++] = (int)x;
+        v[i] = (int)x;
     }
     return n;
 }
@@ -218,7 +222,8 @@ int bench_encoder(int argc, char **argv)
             usage(stdout);
             return 0;
         } else if (!v) {
-            ok = 0;
+            usage(stderr);
+            return cli_usage_error("option %s needs a value or is unknown", a);
         } else if (!strcmp(a, "--d-model")) {
             ok = (n_dm = parse_list(a, v, 2, 4096, dms, 8)) > 0;
         } else if (!strcmp(a, "--layers")) {
@@ -228,7 +233,10 @@ int bench_encoder(int argc, char **argv)
         } else if (!strcmp(a, "--threads")) {
             ok = (n_threads = parse_list(a, v, 1, 256, threads, 8)) > 0;
         } else if (!strcmp(a, "--band")) {
-            ok = parse_list(a, v, -1, SL_MAX_WINDOW, band, 2) == 2;
+            int n = parse_list(a, v, -1, SL_MAX_WINDOW, band, 2);
+            if (n == 1)
+                cli_error("--band: '%s' is not two numbers of frames (LEFT,RIGHT)", v);
+            ok = n == 2;
         } else if (!strcmp(a, "--heads")) {
             ok = !cli_parse_int(a, v, 1, SL_MAX_HEADS, &heads);
         } else if (!strcmp(a, "--reps")) {
@@ -239,8 +247,8 @@ int bench_encoder(int argc, char **argv)
             usage(stderr);
             return cli_usage_error("unknown option '%s'", a);
         }
-        if (!ok)
-            return cli_usage_error("option %s needs a valid value", a);
+        if (!ok) /* the value's fault said */
+            return 2;
         i++;
     }
 

@@ -251,25 +251,13 @@ int bench_label(int argc, char **argv)
                     !strcmp(argv[i], "--model")) && i + 1 == argc) {
             return cli_usage_error("bench label: %s needs a value", argv[i]);
         } else if (!strcmp(argv[i], "--minutes")) {
-            /* "10,60": every item a length, none empty, at most 8 */
-            const char *p = argv[++i];
-            for (nmin = 0;; nmin++) {
-                size_t len = strcspn(p, ",");
-                char item[64];
-                double v;
-                if (nmin == 8 || len == 0 || len >= sizeof item)
-                    return cli_usage_error("--minutes: '%s' is not a list of 1 to 8 lengths "
-                                           "(10,60)", argv[i]);
-                memcpy(item, p, len);
-                item[len] = '\0';
-                if (cli_parse_float("--minutes", item, 0.01, 600, &v))
+            char items[8][CLI_ITEM_LEN];
+            if ((nmin = cli_list_items(argv[++i], items, 8)) < 0)
+                return cli_usage_error("--minutes: '%s' is not a list of 1 to 8 lengths "
+                                       "(10,60)", argv[i]);
+            for (int k = 0; k < nmin; k++)
+                if (cli_parse_float("--minutes", items[k], 0.01, 600, &minutes[k]))
                     return 2;
-                minutes[nmin] = v;
-                if (!p[len])
-                    break;
-                p += len + 1;
-            }
-            nmin++;
         } else if (!strcmp(argv[i], "--threads")) {
             long v;
             if (cli_parse_int("--threads", argv[++i], 1, 64, &v))

@@ -75,16 +75,15 @@ int bench_train(int argc, char **argv)
             usage(stderr);
             return cli_usage_error("bench train: '%s' needs a value or is unknown", a);
         } else if (!strcmp(a, "--threads")) {
-            char buf[128];
-            snprintf(buf, sizeof buf, "%s", v);
-            n_threads = 0;
-            for (char *t = strtok(buf, ","); t && !bad; t = strtok(NULL, ",")) {
+            char items[8][CLI_ITEM_LEN];
+            n_threads = cli_list_items(v, items, 8);
+            if (n_threads < 0)
+                return cli_usage_error("%s: '%s' is not a list of 1 to 8 thread counts (1,2)", a, v);
+            for (int t = 0; t < n_threads && !bad; t++) {
                 long x;
-                bad = n_threads == 8 || cli_parse_int(a, t, 1, 256, &x);
-                if (!bad)
-                    threads[n_threads++] = (int)x;
+                bad = cli_parse_int(a, items[t], 1, 256, &x);
+                threads[t] = (int)x;
             }
-            bad = bad || n_threads == 0;
         } else if (!strcmp(a, "--batch")) {
             bad = cli_parse_int(a, v, 1, 4096, &batch);
         } else if (!strcmp(a, "--window")) {

@@ -198,6 +198,20 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
     return 0;
 }
 
+int cli_list_items(const char *s, char items[][CLI_ITEM_LEN], int max)
+{
+    for (int n = 0;; n++) {
+        size_t len = strcspn(s, ",");
+        if (n == max || len == 0 || len >= CLI_ITEM_LEN)
+            return -1;
+        memcpy(items[n], s, len);
+        items[n][len] = '\0';
+        if (!s[len])
+            return n + 1;
+        s += len + 1;
+    }
+}
+
 /* A number in [0, hi] into *a (and *b when not NULL), or -1. */
 static int float_option(const char *opt, const char *s, double hi, float *a, float *b)
 {

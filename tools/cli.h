@@ -30,6 +30,11 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out);
 int cli_parse_float(const char *opt, const char *s, double lo, double hi, double *out);
+/* "10,60" split at commas into items (each under CLI_ITEM_LEN bytes, none
+ * empty), at most max of them: their count, or -1 (nothing said; the caller
+ * names the option and what its list holds). */
+#define CLI_ITEM_LEN 32
+int cli_list_items(const char *s, char items[][CLI_ITEM_LEN], int max);
 /* The decoder's options as `seqlabel label` and `seqlabel eval` take them:
  * --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,
  * --on-threshold X, --off-threshold X, --pad-before S, --pad-after S,

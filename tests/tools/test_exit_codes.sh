@@ -55,6 +55,9 @@ expect 2 "--sweep: 'nosuch' is not one of the classes" eval --hyp "$samples" \
 expect 2 "--minutes" bench label --minutes x
 expect 2 "not a list of 1 to 8 lengths" bench label --minutes 1,,2
 expect 2 "--minutes needs a value" bench label --minutes
+expect 2 "not a list of 1 to 8 integers" bench encoder --threads 1,,2
+expect 2 "not two numbers of frames" bench encoder --band 1
+expect 2 "not a list of 1 to 8 thread counts" bench train --threads 1,
 expect 1 "$absent.wav" label "$absent.wav"
 # an output folder that cannot be made fails the work, not the command line
 : > "$dir/file"
