@@ -59,12 +59,22 @@ static char *follow_links(const char *path)
     return NULL;
 }
 
+/* TARGET.tmp.<pid>; where that name would pass the file-name limit, TARGET's
+ * name is shortened (at a character's start) to make room for the suffix. */
 static char *tmp_name(const char *target)
 {
-    size_t n = strlen(target) + 32;
-    char *tmp = malloc(n);
+    char suffix[32];
+    int ns = snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+    const char *slash = strrchr(target, '/');
+    size_t dir = slash ? (size_t)(slash - target) + 1 : 0, base = strlen(target + dir);
+    if (base + (size_t)ns > NAME_MAX) {
+        base = NAME_MAX - (size_t)ns;
+        while (base > 0 && (target[dir + base] & 0xC0) == 0x80) /* a UTF-8 continuation */
+            base--;
+    }
+    char *tmp = malloc(dir + base + (size_t)ns + 1);
     if (tmp)
-        snprintf(tmp, n, "%s.tmp.%ld", target, (long)getpid());
+        sprintf(tmp, "%.*s%s", (int)(dir + base), target, suffix);
     return tmp;
 }
 
@@ -98,6 +108,8 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
         }
         o->keep_mode = 1;
         o->mode = st.st_mode & 0777;
+        o->uid = st.st_uid;
+        o->gid = st.st_gid;
     }
     if (!(o->tmp = tmp_name(o->target))) {
         sl_output_free(o);
@@ -117,6 +129,10 @@ static int create_tmp(const char *tmp)
 int sl_output_create(sl_output *o, char *err, size_t errlen)
 {
     o->fd = o->tmp ? create_tmp(o->tmp) : open(o->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
+    /* the replaced file's owner and group where this user may give them (root
+     * may; another user keeps the group when a member of it), as `>` keeps them */
+    if (o->fd >= 0 && o->keep_mode && fchown(o->fd, o->uid, o->gid) != 0)
+        (void)!fchown(o->fd, (uid_t)-1, o->gid); /* failing: this user's group */
     if (o->fd >= 0 && o->keep_mode && fchmod(o->fd, o->mode) != 0) {
         int e = errno;
         sl_output_discard(o);

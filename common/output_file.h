@@ -7,14 +7,16 @@
  *    place when complete, so a failure never leaves a partial file;
  *  - a regular file: the same; refused when this user may not write it (as
  *    the shell's `>` would refuse it), and the new file keeps its permission
- *    bits (a 0600 file stays 0600);
+ *    bits (a 0600 file stays 0600) and, where this user may give them, its
+ *    owner and group (root may: root writing a user's file leaves it theirs);
  *  - a symbolic link: the file it leads to is replaced that way (the temporary
  *    file beside that file), so the link stays a link to the new contents;
  *  - a device, FIFO or socket (`/dev/null`): written as it is, in place, since
  *    a rename would replace it (as root, /dev/null itself);
  *  - a directory: refused.
- * The temporary name is TARGET.tmp.<pid> (TARGET: the file written), so a
- * program ending on a signal can remove it by name (sl_output_tmp_name). */
+ * The temporary name is TARGET.tmp.<pid> (TARGET: the file written; its name
+ * shortened where the suffix would pass NAME_MAX), so a program ending on a
+ * signal can remove it by name (sl_output_tmp_name). */
 #ifndef SL_COMMON_OUTPUT_FILE_H
 #define SL_COMMON_OUTPUT_FILE_H
 
@@ -28,6 +30,8 @@ typedef struct {
     int fd;           /* open for writing after sl_output_create, else -1 */
     int keep_mode;    /* 1: a regular file is there, whose permission bits are mode */
     mode_t mode;
+    uid_t uid;        /* with keep_mode: that file's owner and group */
+    gid_t gid;
 } sl_output;
 
 /* Decides where `path` is written (nothing is created). 0, or -1 with a message

@@ -5,6 +5,7 @@
  * trailing bytes are refused with a message naming the file, without crashing.
  * The C writer reproduces the Python writer's bytes exactly, and it and the
  * checkpoint writer replace only what a rename may replace. */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -539,8 +540,8 @@ static void test_save_to_fifo_and_device(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
-/* Over an existing file: its permission bits are kept (a 0600 file does not
- * become 0644), a symbolic link stays a link and the file it leads to gets the
+/* Over an existing file: its permission bits, owner and group are kept (a 0600
+ * file does not become 0644), a name at the file-name limit is written, a symbolic link stays a link and the file it leads to gets the
  * model (a link to nothing: that file is made), and a file the user may not
  * write is refused, naming it, and left as it was (tried as nobody: root may
  * write any file). The checkpoint writer alike. */
@@ -563,6 +564,24 @@ static void test_save_over_files(void **state)
     assert_int_equal(checkpoint_to(kept), 0);
     assert_int_equal(stat(kept, &st), 0);
     assert_int_equal(st.st_mode & 0777, 0640);
+    /* root writing another user's file leaves it theirs (as root, here, the
+     * file is given to nobody first; another user can only keep their own) */
+    const uid_t owner = geteuid() == 0 ? 65534 : geteuid();
+    const gid_t group = geteuid() == 0 ? 65534 : getegid();
+    assert_int_equal(chown(kept, owner, group), 0);
+    assert_int_equal(save_to(kept), 0);
+    assert_int_equal(stat(kept, &st), 0);
+    assert_int_equal(st.st_uid, owner);
+    assert_int_equal(st.st_gid, group);
+    assert_int_equal(st.st_mode & 0777, 0640);
+
+    /* a name at the file-name limit: the temporary name is shortened to fit */
+    char longest[NAME_MAX + 1];
+    memset(longest, 'm', NAME_MAX);
+    longest[NAME_MAX] = '\0';
+    assert_int_equal(save_to(test_in_dir(dir, longest)), 0);
+    assert_file_holds(test_in_dir(dir, longest), tiny, tiny_size);
+    assert_int_equal(save_to(test_in_dir(dir, longest)), 0); /* and over it */
 
     assert_int_equal(mkdir(test_in_dir(dir, "real"), 0755), 0);
     assert_int_equal(symlink("real/model.slm", test_in_dir(dir, "link.slm")), 0); /* to nothing yet */
