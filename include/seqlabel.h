@@ -678,6 +678,9 @@ typedef struct {
                                sl_label_writer_init: they do not */
     int64_t utc_origin_us;  /* that moment, in microseconds since the Unix epoch
                                (0 is 1970-01-01T00:00:00Z, negative before it) */
+    int64_t first_frame;    /* documents: the frame where labelling began (a
+                               stream played from a seek's target); 0 after
+                               sl_label_writer_init */
 } sl_label_writer;
 
 /* A moment for sl_label_writer.utc_origin_us, in microseconds since the Unix
@@ -720,16 +723,17 @@ typedef struct {
 } sl_frame_segment;
 /* Praat's TextGrid (its long text format, as Praat writes it) of a stream's n
  * segments, in order and not overlapping, up to frame end_frame: one
- * IntervalTier named "labels" from 0 to the later of end_frame and the last
- * segment's end. Gaps and segments of skipped classes are intervals with empty text,
+ * IntervalTier named "labels" from w->first_frame (or the first segment's
+ * start, when earlier) to the later of end_frame and the last segment's end. Gaps and segments of skipped classes are intervals with empty text,
  * merged, as a tier must cover its whole time. Returns the length needed like
  * the functions above, or -1 on a bad argument (overlap, unknown class). */
 int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
                              const sl_frame_segment *segs, size_t n, int64_t end_frame);
-/* What a stream holds, from the same segments up to the same end: one JSON
+/* What a stream holds, from the same segments over the same span: one JSON
  * object on one line, {"file": file_name, "duration": seconds, "classes":
  * {"<name>": {"seconds": s, "share": s / duration, "segments": k}, ...}}, every
- * class of the writer in order but skipped ones. Returns the length needed, or
+ * class of the writer in order but skipped ones; a span that does not begin at
+ * 0 adds "start": its time in seconds, before "duration". Returns the length needed, or
  * -1 on a bad argument (overlap, unknown class). */
 int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
                             const sl_frame_segment *segs, size_t n, int64_t end_frame);

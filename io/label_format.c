@@ -294,14 +294,22 @@ static int64_t segments_end(const sl_label_writer *w, const sl_frame_segment *se
     return prev_end;
 }
 
-/* The tier's intervals, counted (t NULL) or written: the segments not skipped,
- * with empty ones over the time between them. -1 when segments overlap or
- * name no class. */
+/* Where a document's span begins: w->first_frame, or the first segment's start
+ * when earlier (a demuxer's first buffer after a seek begins before it). */
+static int64_t document_begin(const sl_label_writer *w, const sl_frame_segment *segs, size_t n)
+{
+    int64_t begin = w->first_frame > 0 ? w->first_frame : 0;
+    return n && segs[0].start < begin ? (segs[0].start > 0 ? segs[0].start : 0) : begin;
+}
+
+/* The tier's intervals from frame begin, counted (t NULL) or written: the
+ * segments not skipped, with empty ones over the time between them. -1 when
+ * segments overlap or name no class. */
 static long textgrid_intervals(const sl_label_writer *w, sl_text *t, const sl_frame_segment *segs,
-                               size_t n, int64_t end)
+                               size_t n, int64_t begin, int64_t end)
 {
     long count = 0;
-    int64_t at = 0;
+    int64_t at = begin;
     if (segments_end(w, segs, n) < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
@@ -323,17 +331,25 @@ int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
 {
     if (!valid(w, buf, len) || (n && !segs) || end_frame < 0)
         return -1;
+    int64_t begin = document_begin(w, segs, n);
     int64_t end = n && segs[n - 1].end > end_frame ? segs[n - 1].end : end_frame;
-    long count = textgrid_intervals(w, NULL, segs, n, end);
+    if (end < begin)
+        end = begin;
+    long count = textgrid_intervals(w, NULL, segs, n, begin, end);
     if (count < 0)
         return -1;
     sl_text t = {buf, len, 0};
+    char xmin[32] = "0"; /* as Praat writes a tier from 0 */
+    if (begin > 0)
+        snprintf(xmin, sizeof xmin, "%.6f", frame_time(w, begin));
     double xmax = frame_time(w, end);
     sl_text_put(&t, "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n");
-    sl_text_put(&t, "xmin = 0 \nxmax = %.6f \ntiers? <exists> \nsize = 1 \nitem []: \n", xmax);
+    sl_text_put(&t, "xmin = %s \nxmax = %.6f \ntiers? <exists> \nsize = 1 \nitem []: \n", xmin,
+                xmax);
     sl_text_put(&t, "    item [1]:\n        class = \"IntervalTier\" \n        name = \"labels\" \n");
-    sl_text_put(&t, "        xmin = 0 \n        xmax = %.6f \n        intervals: size = %ld \n", xmax, count);
-    textgrid_intervals(w, &t, segs, n, end);
+    sl_text_put(&t, "        xmin = %s \n        xmax = %.6f \n        intervals: size = %ld \n", xmin,
+                xmax, count);
+    textgrid_intervals(w, &t, segs, n, begin, end);
     return sl_text_finish(&t);
 }
 
@@ -365,15 +381,18 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
         frames[segs[i].label] += segs[i].end - segs[i].start;
         count[segs[i].label] += segs[i].end > segs[i].start;
     }
+    int64_t begin = document_begin(w, segs, n);
     int64_t end = last > end_frame ? last : end_frame;
-    double duration = frame_time(w, end);
+    double duration = end > begin ? frame_time(w, end - begin) : 0.0;
     sl_text t = {buf, len, 0};
     sl_text_put(&t, "{\"file\":");
     sl_text_json_string(&t, w->file_name[0] ? w->file_name : w->file_id);
     if (w->channel > 0)
         sl_text_put(&t, ",\"channel\":%d", w->channel);
+    if (begin > 0)
+        sl_text_put(&t, ",\"start\":%.6f", frame_time(w, begin));
     sl_text_put(&t, ",\"duration\":%.6f", duration);
-    put_utc(&t, w, "start_utc", 0);
+    put_utc(&t, w, "start_utc", begin);
     sl_text_put(&t, ",\"classes\":{");
     int first = 1;
     for (int k = 0; k < w->n_classes; k++) {

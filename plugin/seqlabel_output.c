@@ -336,8 +336,9 @@ gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self)
 
 /* label-format=textgrid or summary: a TextGrid states its size before its
  * intervals and a summary sums the stream, so each is one buffer when the
- * stream ends, covering the stream from time 0 (the runs' frames in one
- * timeline; time between runs empty intervals). */
+ * stream ends, covering the stream from the segment's start (time 0, or a
+ * seek's target) to the last frame (the runs' frames in one timeline; time
+ * between runs empty intervals). */
 void
 gst_seqlabel_labelpad_document (GstSeqLabel * self)
 {
@@ -349,6 +350,10 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
   if (!sl_label_format_is_document (&self->writer) || self->labeler == NULL)
     return;
   pad = labelpad_ref (self);
+  /* the frame at the segment's stream time: after a seek the document begins
+   * there, and a summary's shares are of the time played */
+  self->writer.first_frame = (int64_t) gst_util_uint64_scale_round (self->segment.time,
+      (guint64) self->rate, (guint64) self->hop * GST_SECOND);
   if (pad != NULL) {
     const sl_frame_segment *segs = (const sl_frame_segment *) self->document_segs->data;
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,

@@ -323,6 +323,40 @@ static void test_summary(void **state)
     refuses_bad_segments(&w, sl_label_format_summary); /* as a TextGrid does */
 }
 
+/* A stream played from a seek's target (first_frame 500: 5 s): the TextGrid's
+ * tier and the summary's span begin there, not at 0, so the summary's shares
+ * are of the time labelled (hand-worked: 2.5 s, 1 s of speech = 0.4); a first
+ * segment beginning before that frame moves the start back to it. */
+static void test_documents_from_a_seek(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_SUMMARY);
+    w.first_frame = 500;
+    char buf[2048];
+    const sl_frame_segment segs[] = {{500, 600, 1}, {600, 750, 0}};
+    sl_label_format_summary(&w, buf, sizeof buf, segs, 2, 750);
+    assert_string_equal(buf, "{\"file\":\"my_file\",\"start\":5.000000,\"duration\":2.500000,"
+                             "\"classes\":{\"silence\":{\"seconds\":1.500000,\"share\":0.600000,"
+                             "\"segments\":1},\"speech\":{\"seconds\":1.000000,\"share\":0.400000,"
+                             "\"segments\":1},\"say \\\"hi\\\"\\\\\":{\"seconds\":0.000000,"
+                             "\"share\":0.000000,\"segments\":0}}}\n");
+    const sl_frame_segment early[] = {{490, 750, 1}};
+    sl_label_format_summary(&w, buf, sizeof buf, early, 1, 750);
+    assert_non_null(strstr(buf, "\"start\":4.900000,\"duration\":2.600000,"));
+    assert_non_null(strstr(buf, "\"share\":1.000000"));
+
+    w.format = SL_FORMAT_TEXTGRID;
+    sl_label_format_textgrid(&w, buf, sizeof buf, segs, 2, 800);
+    assert_non_null(strstr(buf, "\nxmin = 5.000000 \nxmax = 8.000000 \n"));
+    assert_non_null(strstr(buf, "        xmin = 5.000000 \n        xmax = 8.000000 \n"
+                                "        intervals: size = 3 \n"));
+    assert_non_null(strstr(buf, "intervals [1]:\n            xmin = 5.000000 \n"
+                                "            xmax = 6.000000 \n            text = \"speech\" \n"));
+    assert_non_null(strstr(buf, "intervals [3]:\n            xmin = 7.500000 \n"
+                                "            xmax = 8.000000 \n            text = \"\" \n"));
+}
+
 /* A small model for sl_label_writer_init: its classes, rate and hop. */
 static sl_model *tiny_model(void)
 {
@@ -395,6 +429,7 @@ int main(void)
         cmocka_unit_test(test_jsonl_utc), cmocka_unit_test(test_parse_utc),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
         cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_documents_from_a_seek),
         cmocka_unit_test(test_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

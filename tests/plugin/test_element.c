@@ -1455,7 +1455,7 @@ test_segment_new_stop (void **state)
 
 /* A document (label-format=summary) after a seek to 1 s: its buffer starts at
  * the segment's start and ends with the last frame, not a second later (its
- * length counted from stream time 0). */
+ * length counted from stream time 0), and the summary itself starts at 1 s. */
 static void
 test_document_after_seek (void **state)
 {
@@ -1480,6 +1480,19 @@ test_document_after_seek (void **state)
   /* frames 100 .. 100 + expected_frames (N) - 1 */
   assert_int_equal (GST_BUFFER_PTS (b) + GST_BUFFER_DURATION (b),
       (100 + expected_frames (N)) * 10 * GST_MSECOND);
+  /* the summary is of the time played: from 1 s, not 0 */
+  {
+    GstMapInfo map;
+    gchar *text, *want;
+    assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+    text = g_strndup ((const gchar *) map.data, map.size);
+    want = g_strdup_printf ("\"start\":1.000000,\"duration\":%.6f,",
+        (double) expected_frames (N) / 100.0);
+    assert_non_null (strstr (text, want));
+    g_free (want);
+    g_free (text);
+    gst_buffer_unmap (b, &map);
+  }
   gst_buffer_unref (b);
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
