@@ -45,6 +45,24 @@ expect --raw-format features --raw
 for opt in $("$SL_SEQLABEL" label --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
     expect "$opt" label "$opt"
 done
+# and nothing else: no hyphenated words of the prose ("speech-vs-rest",
+# "8-bit"), no options of other commands a help names (eval's names label's
+# --format and -o; bench's lists all four benches')
+never() { # never NOT WORDS...: NOT is not among the completions
+    local not=$1
+    shift
+    ! completes "$@" | grep -qxF -- "$not" || fail "'seqlabel $*' offers '$not'"
+}
+never -vs-rest eval -
+never --format eval -
+never -o eval -
+never -bit train -
+never -epoch train -
+never -mel features -
+never --minutes bench encoder -
+expect --minutes bench label -
+only --windows bench encoder --win
+only encoder bench enc
 # --model: model files and folders, not other files
 dir=$(mktemp -d)
 trap 'rm -rf "$dir"' EXIT

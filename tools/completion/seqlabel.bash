@@ -1,6 +1,7 @@
 # bash completion for seqlabel (installed as <datadir>/bash-completion/completions/seqlabel).
-# The options come from each command's own --help, so they never fall behind it;
-# values are completed where they are a fixed list or a file of a kind.
+# The options come from each command's own --help (the options its option lines
+# name, not words of its prose), so they never fall behind it; values are
+# completed where they are a fixed list or a file of a kind.
 _seqlabel()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
@@ -9,6 +10,15 @@ _seqlabel()
     if [[ $COMP_CWORD -eq 1 ]]; then
         COMPREPLY=($(compgen -W "label features info train eval average bench --help --version" -- "$cur"))
         return
+    fi
+    # bench's own commands, each with its options
+    local -a help=("$sub")
+    if [[ $sub == bench ]]; then
+        if [[ $COMP_CWORD -eq 2 ]]; then
+            COMPREPLY=($(compgen -W "features encoder label train --help" -- "$cur"))
+            return
+        fi
+        help=(bench "${COMP_WORDS[2]}")
     fi
     local values=
     case $sub:$prev in
@@ -36,7 +46,10 @@ _seqlabel()
         COMPREPLY=($(compgen -W "$values" -- "$cur"))
     elif [[ $cur == -* ]]; then
         local opts
-        opts=$("$cmd" "$sub" --help 2>/dev/null | grep -oE -- '--?[a-z][a-z0-9-]*' | sort -u)
+        # option lines begin with two spaces and an option; a line may name
+        # several, comma-separated ("-o, --output OUT"; "--pad-before S, --pad-after S")
+        opts=$("$cmd" "${help[@]}" --help 2>/dev/null | grep -E -- '^  -' |
+            grep -oE -- '(^  |, )--?[a-z][a-z0-9-]*' | sed 's/^[ ,]*//' | sort -u)
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
