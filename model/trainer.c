@@ -423,6 +423,9 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
         return sl_fail(err, errlen, "resuming needs a checkpoint path");
     if (c->stop_after > 0 && !c->checkpoint_path) /* it would leave with nothing saved */
         return sl_fail(err, errlen, "--stop-after leaves with a checkpoint: give --checkpoint PATH");
+    if (c->checkpoint_every > 0 && !c->checkpoint_path)
+        return sl_fail(err, errlen, "checkpoints every %d steps need a checkpoint path",
+                       c->checkpoint_every);
     if (c->augment_gain_db < 0.0f || c->augment_gain_db > 60.0f)
         return sl_fail(err, errlen, "gain augmentation must be 0..60 dB");
     if (c->augment_gain_db > 0.0f && !gain_exact(&c->features))

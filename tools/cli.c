@@ -264,8 +264,28 @@ static int parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d
 
 int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d)
 {
+    static const char *const names[CLI_DECODER_OPTIONS] = {
+        [CLI_SWITCH_PENALTY] = "--switch-penalty", [CLI_SMOOTHING_LAG] = "--smoothing-lag",
+        [CLI_ON_THRESHOLD] = "--on-threshold", [CLI_OFF_THRESHOLD] = "--off-threshold",
+        [CLI_PAD_BEFORE] = "--pad-before", [CLI_PAD_AFTER] = "--pad-after",
+        [CLI_PADDING] = "--padding"};
     d->given = 1;
+    if (which == CLI_SWITCH_PENALTY || which == CLI_SMOOTHING_LAG)
+        d->viterbi_only = names[which];
+    else if (which >= CLI_ON_THRESHOLD && which <= CLI_PADDING)
+        d->target_only = names[which];
     return parse_decoder(which, s, d);
+}
+
+int cli_decoder_check(const cli_decoder *d)
+{
+    if (d->viterbi_only && d->cfg.smoothing == SL_SMOOTH_NONE)
+        return cli_usage_error("%s goes with Viterbi smoothing, not --smoothing none",
+                               d->viterbi_only);
+    if (d->target_only && !d->target)
+        return cli_usage_error("%s goes with --target CLASS: it shapes that class's segments",
+                               d->target_only);
+    return 0;
 }
 
 int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_path)

@@ -498,6 +498,8 @@ int sl_cmd_eval(int argc, char **argv)
     if (hyp && decoder.given)
         return cli_usage_error("eval: the decoder's options go with --model (label files are "
                          "decoded already)");
+    if (cli_decoder_check(&decoder))
+        return 2;
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,
                                  event_collar, json, per_file ? &files : NULL);

@@ -234,6 +234,9 @@ static int parse_args(int argc, char **argv, features_args *a)
         return cli_error("features: no output given: -o OUT (a .npy or .tsv file, or '-')");
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("features: --raw-format needs --raw-rate");
+    if (a->audio.raw_encoding == SL_RAW_NONE && (a->audio.raw_rate > 0 || a->audio.raw_channels != 1))
+        return cli_error("features: %s goes with --raw-format (headerless input)",
+                         a->audio.raw_rate > 0 ? "--raw-rate" : "--raw-channels");
     if (a->format == FORMAT_AUTO) {
         a->format = format_from_name(a->out_path);
         if (a->format == FORMAT_AUTO)

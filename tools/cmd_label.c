@@ -753,6 +753,8 @@ static int parse_args(int argc, char **argv, label_args *a)
     if (target_option && !a->decoder.target)
         return cli_error("%.*s goes with --target CLASS: it shapes that class's segments",
                          (int)strcspn(target_option, "="), target_option), -1;
+    if (cli_decoder_check(&a->decoder))
+        return -1;
     if (a->segments && a->format != SL_FORMAT_JSONL)
         return cli_error("--segments goes with --format jsonl"), -1;
     if ((a->skip || a->only) && (a->format == SL_FORMAT_FRAMES ||
@@ -761,6 +763,10 @@ static int parse_args(int argc, char **argv, label_args *a)
                          : "--only", sl_label_format_name(a->format)), -1;
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("--raw-format needs --raw-rate"), -1;
+    if (a->audio.raw_encoding == SL_RAW_NONE && (a->audio.raw_rate > 0 || a->audio.raw_channels != 1))
+        return cli_error("%s goes with --raw-format (headerless input; a telephone file "
+                         "named .ulaw, .sln16, ... has its rate and channels from its name)",
+                         a->audio.raw_rate > 0 ? "--raw-rate" : "--raw-channels"), -1;
     if (a->cut_silence && !a->cut_path)
         return cli_error("--cut-silence needs --cut OUT"), -1;
     if (a->cut_path && !a->decoder.target)

@@ -37,10 +37,23 @@ expect 2 "-o -: a model is written to a file" average -o - "$absent.slm"
 expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" --out -
 # settings that cannot go together, refused before any data is read
 expect 2 "checkpoint" train --manifest "$absent.tsv" --out "$dir/m.slm" --resume
+expect 2 "need a checkpoint path" train --manifest "$absent.tsv" --out "$dir/m.slm" \
+    --checkpoint-every 5
 expect 2 "'a' is listed twice" train --manifest "$absent.tsv" --out "$dir/m.slm" --classes a,a
 expect 2 "cepstra" train --manifest "$absent.tsv" --out "$dir/m.slm" --mel-bins 20 --mfcc 30
 expect 2 "not a multiple of n_heads" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --d-model 30 --heads 4
+# options that would do nothing are refused, not ignored
+expect 2 "--switch-penalty goes with Viterbi smoothing" label "$SL_SOURCE_ROOT/samples/speech.wav" \
+    --smoothing none --switch-penalty 3
+expect 2 "--smoothing-lag goes with Viterbi smoothing" eval --model "$absent.slm" \
+    --manifest "$absent.tsv" --smoothing-lag 3 --smoothing none
+expect 2 "--padding goes with --target" eval --model "$absent.slm" --manifest "$absent.tsv" \
+    --padding 0.2
+expect 2 "--raw-rate goes with --raw-format" label "$SL_SOURCE_ROOT/samples/speech.wav" \
+    --raw-rate 8000
+expect 2 "--raw-channels goes with --raw-format" features "$SL_SOURCE_ROOT/samples/speech.wav" \
+    -o "$dir/f.npy" --raw-channels 2
 # a class the model (or the references) lack is a wrong command line too
 model=$SL_SOURCE_ROOT/model/default.slm samples=$SL_SOURCE_ROOT/samples
 expect 2 "--target: $model has no class 'nosuch'" label "$samples/speech.wav" --target nosuch
