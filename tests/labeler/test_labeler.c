@@ -168,7 +168,7 @@ static void test_threads(void **state)
 }
 
 /* The reference: features of the whole signal, normalised here, cut into the
- * windows DESIGN.md describes, each run through its own encoder. */
+ * windows the design describes (docs/encoder.md), each run through its own encoder. */
 typedef struct {
     float *frames;
     int64_t n;
