@@ -52,9 +52,15 @@ int sl_cmd_average(int argc, char **argv)
     if (!strcmp(out, "-")) /* not a file named "-" either: refused */
         return cli_usage_error("average: -o -: a model is written to a file, not to standard "
                                "output; name one");
-    for (int i = first; i < argc; i++)
+    if (!out[0])
+        return cli_usage_error("average: -o: an empty name");
+    /* by name, or as one file (./m.slm, a link): the output would replace it */
+    for (int i = first; i < argc; i++) {
         if (!strcmp(argv[i], out))
             return cli_usage_error("average: %s is both an input and the output", out);
+        if (cli_output_is_input(out, argv[i])) /* said */
+            return 2;
+    }
     sl_model **models = calloc((size_t)n, sizeof *models);
     if (!models)
         return cli_error("out of memory");

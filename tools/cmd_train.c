@@ -348,6 +348,14 @@ int sl_cmd_train(int argc, char **argv)
         return cli_usage_error("train: --out -: a model is written to a file, not to standard "
                                "output; name one");
     }
+    const char *const named[3][2] = {{"--out", c.out_path}, {"--checkpoint", c.checkpoint_path},
+                                     {"--cache-dir", cache_dir}};
+    for (int k = 0; k < 3; k++)
+        if (named[k][1] && !named[k][1][0]) {
+            free(class_buf);
+            return cli_usage_error("train: %s: an empty name%s", named[k][0],
+                                   k == 2 ? " (--no-cache keeps features in memory only)" : "");
+        }
     if (noise_option && !c.noise_list) {
         free(class_buf);
         return cli_usage_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);

@@ -34,7 +34,19 @@ expect 2 "-o: an empty name" features "$absent.wav" -o ""
 expect 2 "-o OUT" average "$absent.slm"
 # a model goes to a file: "-" is neither standard output nor a file of that name
 expect 2 "-o -: a model is written to a file" average -o - "$absent.slm"
+expect 2 "-o: an empty name" average -o "" "$absent.slm"
+# the output named another way than an input (./m.slm, a link) is that input
+cp "$SL_SOURCE_ROOT/model/default.slm" "$dir/in.slm"
+ln -s in.slm "$dir/link.slm"
+expect 2 "is the input $dir/in.slm itself" average -o "$dir/./in.slm" "$dir/in.slm"
+expect 2 "is the input $dir/in.slm itself" average -o "$dir/link.slm" "$dir/in.slm"
+cmp -s "$SL_SOURCE_ROOT/model/default.slm" "$dir/in.slm" || fail "average wrote over its input"
 expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" --out -
+expect 2 "--out: an empty name" train --manifest "$absent.tsv" --out ""
+expect 2 "--checkpoint: an empty name" train --manifest "$absent.tsv" --out "$dir/m.slm" \
+    --checkpoint ""
+expect 2 "--cache-dir: an empty name" train --manifest "$absent.tsv" --out "$dir/m.slm" \
+    --cache-dir ""
 # settings that cannot go together, refused before any data is read
 expect 2 "checkpoint" train --manifest "$absent.tsv" --out "$dir/m.slm" --resume
 expect 2 "need a checkpoint path" train --manifest "$absent.tsv" --out "$dir/m.slm" \
