@@ -489,6 +489,25 @@ int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *e
     return 0;
 }
 
+int sl_noise_list_next(FILE *fp, const char *list, char *path, size_t size, int *line_no)
+{
+    const char *slash = strrchr(list, '/');
+    int dir_len = slash ? (int)(slash - list) + 1 : 0;
+    char line[4096];
+    while (fgets(line, sizeof line, fp)) {
+        ++*line_no;
+        line[strcspn(line, "\r\n")] = '\0';
+        if (!line[0] || line[0] == '#')
+            continue;
+        if (line[0] == '/')
+            snprintf(path, size, "%s", line);
+        else
+            snprintf(path, size, "%.*s%s", dir_len, list, line);
+        return 1;
+    }
+    return 0;
+}
+
 int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *cache_dir,
                       char *err, size_t errlen)
 {
@@ -496,19 +515,9 @@ int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *
     FILE *fp = fopen(list, "r");
     if (!fp)
         return sl_fail(err, errlen, "%s: cannot open the noise list", list);
-    const char *slash = strrchr(list, '/');
-    int dir_len = slash ? (int)(slash - list) + 1 : 0;
-    char line[4096], path[8300];
+    char path[8300];
     int line_no = 0, cap = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, fp)) {
-        line_no++;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!line[0] || line[0] == '#')
-            continue;
-        if (line[0] == '/')
-            snprintf(path, sizeof path, "%s", line);
-        else
-            snprintf(path, sizeof path, "%.*s%s", dir_len, list, line);
+    while (rc == 0 && sl_noise_list_next(fp, list, path, sizeof path, &line_no)) {
         if (ns->n == cap) {
             int nc = cap ? 2 * cap : 16;
             sl_feature_file *nf = realloc(ns->files, (size_t)nc * sizeof *nf);

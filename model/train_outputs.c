@@ -6,6 +6,7 @@
  * could end in an error at the first save, or in a model written over the data. */
 #include <errno.h>
 #include <libgen.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -83,6 +84,23 @@ static int check_writable(const char *what, const char *out, char *err, size_t e
     return rc;
 }
 
+/* `out` is none of the noise list's files. */
+static int check_noise_files(const char *what, const char *out, const char *list, char *err,
+                             size_t errlen)
+{
+    FILE *fp = list ? fopen(list, "r") : NULL;
+    if (!fp) /* no list, or one that cannot be read: said when it is loaded */
+        return 0;
+    char path[8300];
+    int line_no = 0, rc = 0;
+    while (rc == 0 && sl_noise_list_next(fp, list, path, sizeof path, &line_no))
+        if (same_file(out, path))
+            rc = sl_fail(err, errlen, "%s %s: is a file of the noise list %s (line %d); not "
+                         "writing over it", what, out, list, line_no);
+    fclose(fp);
+    return rc;
+}
+
 static int check_output(const char *what, const char *out, const sl_train_config *c,
                         const sl_manifest *train, const sl_manifest *valid, char *err,
                         size_t errlen)
@@ -99,9 +117,10 @@ static int check_output(const char *what, const char *out, const sl_train_config
                            what, out, inputs[k]);
     if (access(out, F_OK) != 0) /* a file that does not exist yet is none of them */
         return 0;
-    if (check_entries(what, out, train, err, errlen))
+    if (check_entries(what, out, train, err, errlen) ||
+        check_entries(what, out, valid, err, errlen))
         return -1;
-    return check_entries(what, out, valid, err, errlen);
+    return check_noise_files(what, out, c->noise_list, err, errlen);
 }
 
 int sl_train_check_outputs(const sl_train_config *c, const sl_manifest *train,

@@ -433,6 +433,12 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
                                  "(it is applied to cached features; docs/training.md)");
     if (!(c->augment_lowpass >= 0.0f && c->augment_lowpass <= 1.0f))
         return sl_fail(err, errlen, "band-limit augmentation: a share of windows in [0, 1] expected");
+    /* sl_band_limiter_new's own rule, said before any data is read */
+    if ((c->augment_lowpass > 0.0f || c->augment_8bit > 0.0f || c->augment_eq_db > 0.0f) &&
+        (c->features.num_ceps != 0 || c->features.use_energy || c->features.dither != 0.0f))
+        return sl_fail(err, errlen, "band-limit, 8-bit and EQ augmentation need log-mel features "
+                                    "without energy or dither (they are applied to cached "
+                                    "features; docs/training.md)");
     if (!(c->valid_share >= 0.0f && c->valid_share < 1.0f))
         return sl_fail(err, errlen, "valid share: a share of entries in [0, 1) expected");
     if (c->valid_group && c->valid_share <= 0.0f)
