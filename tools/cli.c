@@ -277,12 +277,12 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d)
     return parse_decoder(which, s, d);
 }
 
-int cli_decoder_check(const cli_decoder *d)
+int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
 {
     if (d->viterbi_only && d->cfg.smoothing == SL_SMOOTH_NONE)
         return cli_usage_error("%s goes with Viterbi smoothing, not --smoothing none",
                                d->viterbi_only);
-    if (d->target_only && !d->target)
+    if (d->target_only && !d->target && !target_elsewhere)
         return cli_usage_error("%s goes with --target CLASS: it shapes that class's segments",
                                d->target_only);
     return 0;

@@ -55,8 +55,9 @@ void cli_decoder_init(cli_decoder *d);
 /* One option's value into d, or an error naming the option and -1. */
 int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d);
 /* Options that would do nothing, refused: Viterbi's with --smoothing none, the
- * target class's without --target. 0, or 2 (a wrong command line, said). */
-int cli_decoder_check(const cli_decoder *d);
+ * target class's without a target (--target, or eval's --sweep CLASS, which
+ * decodes CLASS as one: target_elsewhere 1). 0, or 2 (a wrong command line, said). */
+int cli_decoder_check(const cli_decoder *d, int target_elsewhere);
 /* Those options as getopt_long entries (with the element's property names
  * too), each returning CLI_DECODER_CODE + its cli_decoder_option, so that label
  * and eval take the same names; cli_is_decoder_code tells such a code. */

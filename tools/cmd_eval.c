@@ -498,7 +498,7 @@ int sl_cmd_eval(int argc, char **argv)
     if (hyp && decoder.given)
         return cli_usage_error("eval: the decoder's options go with --model (label files are "
                          "decoded already)");
-    if (cli_decoder_check(&decoder))
+    if (cli_decoder_check(&decoder, sweep != NULL))
         return 2;
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,

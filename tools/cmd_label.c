@@ -753,7 +753,7 @@ static int parse_args(int argc, char **argv, label_args *a)
     if (target_option && !a->decoder.target)
         return cli_error("%.*s goes with --target CLASS: it shapes that class's segments",
                          (int)strcspn(target_option, "="), target_option), -1;
-    if (cli_decoder_check(&a->decoder))
+    if (cli_decoder_check(&a->decoder, 0))
         return -1;
     if (a->segments && a->format != SL_FORMAT_JSONL)
         return cli_error("--segments goes with --format jsonl"), -1;

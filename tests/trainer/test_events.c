@@ -266,7 +266,7 @@ static void test_command(void **state)
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9",
              getenv("SL_SEQLABEL"), hyp, dir);
     int rc = tt_run(cmd, &err);
-    tt_expect_refusal("--events c9", 1, rc, err, "--events", "'c9'");
+    tt_expect_refusal("--events c9", 2, rc, err, "--events", "'c9'");
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --event-collar 0.1",
              getenv("SL_SEQLABEL"), hyp, dir);
     rc = tt_run(cmd, &err);
@@ -350,7 +350,7 @@ static void test_model_events(void **state)
     snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
              "--no-cache --sweep speech --target music", seqlabel, root, root);
     rc = tt_run(cmd, &err);
-    tt_expect_refusal("--sweep speech --target music", 1, rc, err, "--sweep speech decodes speech",
+    tt_expect_refusal("--sweep speech --target music", 2, rc, err, "--sweep speech decodes speech",
                       "--target's music");
     /* thresholds the wrong way round are said as given, not as the sweep's first point */
     snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
