@@ -667,6 +667,16 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         r.have_valid_man = 1;
         vman = &r.valid_man;
         valid_mask |= SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
+        /* a validation set asked for and empty would quietly keep the last
+         * model instead of the best */
+        int n_valid = 0;
+        for (int i = 0; i < r.valid_man.n; i++)
+            n_valid += (valid_mask & SL_SPLIT_BIT(r.valid_man.entries[i].split)) != 0;
+        if (n_valid == 0) {
+            sl_fail(err, errlen, "%s: the validation set is empty (no line without a split "
+                    "column or marked 'train' or 'valid')", c->valid_manifest);
+            goto out;
+        }
     }
     int n_train_entries = 0;
     for (int i = 0; i < r.train_man.n; i++)

@@ -310,6 +310,12 @@ static void overlapping_segments(void **state)
 static void empty_training_split(void **state)
 {
     (void)state;
+    /* --valid naming no validation entry: refused, not trained without one */
+    tt_write_text(tt_path(dir, "novalid.tsv"), "# only a test file\nb.wav\tb.txt\ttest\n");
+    char extra[1024];
+    snprintf(extra, sizeof extra, "--valid %s/novalid.tsv", dir);
+    expect_failure("a.wav\ta.txt\n", extra,
+                   (const char *[]){"novalid.tsv", "the validation set is empty", NULL});
     const char *want[] = {"m.tsv", "training split is empty", NULL};
     expect_failure("a.wav\ta.txt\tvalid\nb.wav\tb.txt\ttest\n", NULL, want);
     const char *want2[] = {"m.tsv", "training split is empty", NULL};
