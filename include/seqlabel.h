@@ -1064,8 +1064,11 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
  * found), as `seqlabel label -o DIR/` writes them; or one label file for every
  * entry, an RTTM file in particular, whose lines of file id <the audio's name>
  * are that entry's (also "x.rttm#speech": every turn as class speech,
- * "x.TextGrid#tier"). Names outside classes[0..n_classes) are errors. Adds to
- * mt (initialised with n_classes; sets mt->no_loss). opt NULL: the defaults. */
+ * "x.TextGrid#tier"). Names outside classes[0..n_classes) are errors, and so
+ * is a hypothesis two entries of different audio would share (a/x.wav and
+ * b/x.wav: one file id the RTTM file names, or one file found by name in the
+ * folder). Adds to mt (initialised with n_classes; sets mt->no_loss). opt
+ * NULL: the defaults. */
 int sl_score_manifest(const char *manifest, const char *hyp, const char *const *classes,
                       int n_classes, const sl_eval_options *opt, sl_metrics *mt, char *err,
                       size_t errlen);

@@ -24,6 +24,10 @@ int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, do
 /* Where path's extension starts (the last '.' of its last part, not a leading
  * one), or its end when it has none. */
 const char *sl_path_extension_at(const char *path);
+/* An audio file's RTTM file id, the id of its lines in an RTTM file: its name
+ * without folder and extension (malloc'ed; NULL: out of memory). Files of one
+ * name in two folders have one id. */
+char *sl_rttm_file_id(const char *audio);
 /* The label file of a name: the first of prefix + the n bytes of stem + .txt,
  * .TextGrid or .rttm (and with frames_table, then .tsv: a frames table of
  * `seqlabel label --format frames`) that is a regular file (malloc'ed), or NULL

@@ -308,6 +308,12 @@ const char *sl_path_extension_at(const char *path)
     return dot && dot != name ? dot : name + strlen(name);
 }
 
+char *sl_rttm_file_id(const char *audio)
+{
+    const char *slash = strrchr(audio, '/'), *name = slash ? slash + 1 : audio;
+    return strndup(name, (size_t)(sl_path_extension_at(audio) - name));
+}
+
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
                        int *out_of_memory)
 {
@@ -527,10 +533,8 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
     int rttm = plen >= 5 && !strncasecmp(e->labels + plen - 5, ".rttm", 5);
     if (e->labels[0] != '=' && (textgrid || rttm)) {
         char *path = strndup(e->labels, plen), *stem = NULL;
-        if (path && rttm) { /* the audio's name, without folder and extension: its file id */
-            const char *slash = strrchr(e->audio, '/'), *name = slash ? slash + 1 : e->audio;
-            stem = strndup(name, (size_t)(sl_path_extension_at(e->audio) - name));
-        }
+        if (path && rttm)
+            stem = sl_rttm_file_id(e->audio);
         int rc = !path || (rttm && !stem) ? sl_fail(err, errlen, "out of memory")
                  : textgrid ? sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen)
                             : sl_rttm_read_ex(path, stem, hash ? hash + 1 : NULL, by_id, segs, n,

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "model/trainer_internal.h"
@@ -236,6 +237,109 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
     return 0;
 }
 
+/* Whether a hypothesis file is RTTM (x.rttm, x.rttm#CLASS), whose lines are an
+ * entry's by its file id. */
+static int is_rttm(const char *path)
+{
+    const char *hash = strrchr(path, '#');
+    size_t n = hash ? (size_t)(hash - path) : strlen(path);
+    return n >= 5 && !strncasecmp(path + n - 5, ".rttm", 5);
+}
+
+/* An entry and what names its hypothesis: the file found for it in a folder,
+ * or its file id in one RTTM file for the set. */
+typedef struct {
+    char *key;
+    const sl_manifest_entry *e;
+} hypothesis_key;
+
+static int by_key(const void *a, const void *b)
+{
+    const hypothesis_key *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->e > y->e) - (x->e < y->e); /* ties: the set's order */
+}
+
+/* "line N (AUDIO)", or the audio alone for a folder's entry (it has no line). */
+static const char *entry_where(const sl_manifest_entry *e, char *buf, size_t len)
+{
+    if (e->line > 0)
+        snprintf(buf, len, "line %d (%s)", e->line, e->audio);
+    else
+        snprintf(buf, len, "%s", e->audio);
+    return buf;
+}
+
+/* Refuses a hypothesis that two entries of different audio would both be
+ * scored against: the one file a folder holds for both (dup/a/x.wav and
+ * dup/b/x.wav, found by their name alone: hyp/x.txt), or the lines of one file
+ * id in an RTTM file for the set (both are 'x'). Each would be scored against
+ * the other's labels, and the figures would read as measured. An id the RTTM
+ * file never names is no hypothesis of either (the gap's class for both, as
+ * for any file it leaves out). 0, or -1 naming the manifest, both entries and
+ * the file or id. */
+static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const char *manifest,
+                                size_t root_len, const char *hyp, int hyp_is_dir, int by_id,
+                                char *err, size_t errlen)
+{
+    if (!hyp_is_dir && !(by_id && is_rttm(hyp)))
+        return 0; /* one file, the same for every entry by design */
+    hypothesis_key *keys = malloc(sizeof *keys * (size_t)(man->n ? man->n : 1));
+    if (!keys)
+        return sl_fail(err, errlen, "out of memory");
+    int n = 0, rc = 0;
+    for (int i = 0; i < man->n && rc == 0; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!(mask & SL_SPLIT_BIT(e->split)))
+            continue;
+        /* an entry without a hypothesis in the folder: said when it is scored */
+        char *key = hyp_is_dir ? hypothesis_of(e, manifest, root_len, hyp, 1, err, errlen)
+                               : sl_rttm_file_id(e->audio);
+        if (key)
+            keys[n++] = (hypothesis_key){key, e};
+        else if (!hyp_is_dir)
+            rc = sl_fail(err, errlen, "out of memory");
+    }
+    if (rc == 0 && n > 1)
+        qsort(keys, (size_t)n, sizeof *keys, by_key);
+    for (int i = 0; i + 1 < n && rc == 0; i++) {
+        const hypothesis_key *a = &keys[i];
+        for (int j = i + 1; j < n && !strcmp(keys[j].key, a->key) && rc == 0; j++) {
+            const sl_manifest_entry *b = keys[j].e;
+            if (!strcmp(b->audio, a->e->audio))
+                continue; /* one audio listed twice: the hypothesis is both lines' */
+            int named = 1;
+            if (!hyp_is_dir) {
+                sl_manifest_entry he = {a->e->audio, (char *)hyp, a->e->split, 0};
+                sl_label_segment *hs = NULL;
+                int nh = 0;
+                if (sl_manifest_entry_segments_ex(&he, 1, &hs, &nh, err, errlen))
+                    rc = sl_blame_entry(man, a->e, err, errlen);
+                named = nh > 0;
+                sl_label_segments_free(hs, nh);
+            }
+            char wa[SL_ERR_LEN], wb[SL_ERR_LEN];
+            if (rc == 0 && named && hyp_is_dir)
+                rc = sl_fail(err, errlen, "%s: %s and %s would both be scored against %s, found "
+                             "by their name alone (a folder that mirrors the set's, as seqlabel "
+                             "label -o DIR/ writes one, holds each its own)", manifest,
+                             entry_where(a->e, wa, sizeof wa), entry_where(b, wb, sizeof wb),
+                             a->key);
+            else if (rc == 0 && named)
+                rc = sl_fail(err, errlen, "%s: %s and %s would both be scored against the lines "
+                             "of file id '%s' in %s (an RTTM line's file id is its audio's name "
+                             "without folder and extension: give each its own RTTM file in a "
+                             "folder that mirrors the set's)", manifest,
+                             entry_where(a->e, wa, sizeof wa), entry_where(b, wb, sizeof wb),
+                             a->key, hyp);
+        }
+    }
+    for (int i = 0; i < n; i++)
+        free(keys[i].key);
+    free(keys);
+    return rc;
+}
+
 /* Entry e's frames into mt, and with opt->events its events into events alone
  * and into opt->events; *labelled as hypothesis_frames says it. by_id: hyp is one
  * file for several entries (an RTTM file's lines theirs by file id). */
@@ -345,6 +449,9 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     for (int i = 0; i < man.n; i++)
         entries += (mask & SL_SPLIT_BIT(man.entries[i].split)) != 0;
     const int by_id = !hyp_is_dir && entries > 1;
+    if (rc == 0)
+        rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id, err,
+                                  errlen);
     int64_t frames = 0;
     for (int i = 0; i < man.n && rc == 0; i++) {
         const sl_manifest_entry *e = &man.entries[i];

@@ -2,8 +2,9 @@
  * hand-computed confusion matrices: the frame rule (a frame takes the class of
  * the segment holding its centre), the collar, the class of uncovered time,
  * the ways a hypothesis is found (a folder of Audacity or TextGrid files, one
- * RTTM file for every entry, x.rttm#class), a file at another rate counted as
- * the labeler counts it, the errors, and a threshold sweep's figures. */
+ * RTTM file for every entry, x.rttm#class) and one two entries would share, a
+ * file at another rate counted as the labeler counts it, the errors, and a
+ * threshold sweep's figures. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -204,6 +205,69 @@ static void test_rttm(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "other.rttm"), 0, 2, b_speech, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "other.rttm: labels none of the set's files"));
+    tt_rmtree(dir);
+}
+
+/* Two entries whose audio has one name in two folders (a/x.wav, b/x.wav) have
+ * one RTTM file id and one hypothesis found by name alone: each would be scored
+ * against the other's labels, so that is refused, naming the manifest, both
+ * lines and the id or file. An id the RTTM file never names, a mirrored folder,
+ * and one audio listed twice are no such thing, and are scored. */
+static void test_one_name_two_entries(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN], want_err[2600];
+    tt_mkdtemp(dir, sizeof dir, "score-dup");
+    mkdir(tt_path(dir, "a"), 0755);
+    mkdir(tt_path(dir, "b"), 0755);
+    mkdir(tt_path(dir, "c"), 0755);
+    write_audio(dir, "a/x.wav", 1.0, 16000); /* 98 frames each */
+    write_audio(dir, "b/x.wav", 1.0, 16000);
+    write_audio(dir, "c/y.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a/x.ref"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "b/x.ref"), "0\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "c/y.ref"), "0\t1.0\tspeech\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\n");
+    /* a's turns, exactly right for a: b would take them too (its first 50 frames
+     * music as speech) */
+    tt_write_text(tt_path(dir, "h.rttm"),
+                  "SPEAKER x 1 0.000 0.500 <NA> <NA> speech <NA> <NA>\n"
+                  "SPEAKER x 1 0.500 0.500 <NA> <NA> music <NA> <NA>\n"
+                  "SPEAKER y 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n");
+    const int64_t right[9] = {50 + 98, 0, 0, 0, 48 + 98, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.rttm"), 0, -1, right, err, sizeof err),
+                     -1);
+    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) and line 2 (%s/b/x.wav) "
+             "would both be scored against the lines of file id 'x' in %s/h.rttm (", dir, dir,
+             dir, dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
+    /* an id the file never names: a VAD's that found nothing in either, each all
+     * the gap's class (a's 50 speech and 48 music, b's 98 music as silence) */
+    tt_write_text(tt_path(dir, "y.rttm"), "SPEAKER y 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n");
+    const int64_t gap[9] = {98, 0, 50, 0, 0, 48 + 98, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "y.rttm"), 0, 2, gap, err, sizeof err), 0);
+    /* one audio listed twice: its hypothesis is both lines' */
+    tt_write_text(tt_path(dir, "twice.tsv"), "a/x.wav\ta/x.ref\na/x.wav\ta/x.ref\n");
+    const int64_t twice[9] = {100, 0, 0, 0, 96, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "twice.tsv", tt_path(dir, "h.rttm"), 0, -1, twice, err,
+                           sizeof err), 0);
+    /* a flat folder: hyp/x.txt is found for both by their name alone */
+    mkdir(tt_path(dir, "hyp"), 0755);
+    tt_write_text(tt_path(dir, "hyp/x.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "hyp/y.txt"), "0\t1.0\tspeech\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, right, err, sizeof err), -1);
+    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) and line 2 (%s/b/x.wav) "
+             "would both be scored against %s/hyp/x.txt, found by their name alone", dir, dir, dir,
+             dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
+    /* mirrored (seqlabel label -o DIR/ on the folder): each its own, every frame right */
+    mkdir(tt_path(dir, "hyp/a"), 0755);
+    mkdir(tt_path(dir, "hyp/b"), 0755);
+    tt_write_text(tt_path(dir, "hyp/a/x.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "hyp/b/x.txt"), "0\t1.0\tmusic\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, right, err, sizeof err), 0);
     tt_rmtree(dir);
 }
 
@@ -529,6 +593,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_and_collar),
         cmocka_unit_test(test_rttm),
+        cmocka_unit_test(test_one_name_two_entries),
         cmocka_unit_test(test_other_rate),
         cmocka_unit_test(test_sweep_by_hand),
         cmocka_unit_test(test_sweep_events_by_hand),
