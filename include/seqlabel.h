@@ -1052,7 +1052,8 @@ void sl_eval_options_default(sl_eval_options *opt);
  * (the model's stream window, left context and lookahead; positions from 0 in
  * each window), adding to `mt` (initialised with the model's class count).
  * Label names unknown to the model are errors, and so is a set whose labels
- * cover no frame. opt NULL: the defaults. */
+ * cover no frame, or whose every labelled frame opt's collar leaves out. opt
+ * NULL: the defaults. */
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_options *opt,
                          sl_metrics *mt, char *err, size_t errlen);
 

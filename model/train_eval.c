@@ -456,8 +456,12 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
     if (rc == 0 && ds.labeled == 0)
         rc = sl_fail(err, errlen, "%s: no frame is labelled (the label files cover no audio)",
                      manifest);
+    const int64_t before = mt->frames;
     if (rc == 0)
         rc = sl_eval_dataset(m, &ds, threads, opt->clip_edges, opt, mt, err, errlen);
+    /* nor may a collar that leaves out every labelled frame (eval --hyp refuses it too) */
+    if (rc == 0 && mt->frames == before)
+        rc = sl_fail(err, errlen, "%s: no frame is scored (the collar covers it all)", manifest);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;

@@ -485,6 +485,21 @@ static void eval_reports_and_checks_labels(void **state)
     assert_int_equal(tt_run(cmd, &err), 1);
     assert_non_null(strstr(err, "e3.tsv: no frame is labelled"));
     free(err);
+    /* nor does a collar that covers every labelled frame (a's and b's labels change
+     * within 3 s of every frame): refused as eval --hyp refuses it, not 0 frames */
+    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache "
+             "--collar 3 --json", seqlabel, dir, dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    if (!strstr(err, "e.tsv: no frame is scored (the collar covers it all)\n"))
+        fail_msg("%s", err);
+    free(err);
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/e.tsv --collar 3", seqlabel, dir,
+             dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    if (!strstr(err, "e.tsv: no frame is scored (the label files cover no audio, or the collar "
+                "covers it all)\n"))
+        fail_msg("%s", err);
+    free(err);
 
     /* --per-file: each file's figures after the set's (the table), or before it,
      * a line each (JSON); the files' frames add up to the set's */
