@@ -40,7 +40,8 @@ static void usage(FILE *fp)
         "                            (a VAD's speech-only output: e.g. silence) [such\n"
         "                            time is an error]\n"
         "  --classes a,b,c           with --hyp and no model: the classes and their\n"
-        "                            order [the references' names, first seen first]\n"
+        "                            order, each once [the references' names, first\n"
+        "                            seen first]\n"
         "  --collar S                frames within S seconds of a change of the\n"
         "                            reference's labels are not scored (the forgiveness\n"
         "                            at boundaries of VAD scoring, e.g. 0.25) [0]\n"
@@ -334,6 +335,14 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
             return cli_usage_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
                              SL_MAX_CLASSES, SL_MAX_CLASS_NAME);
         }
+        /* a name twice would be a row and column no frame can reach; train refuses it too */
+        for (int i = 0; i < k; i++)
+            for (int j = 0; j < i; j++)
+                if (!strcmp(split[i], split[j])) {
+                    int rc = cli_usage_error("--classes: class '%s' is listed twice", split[i]);
+                    free(list);
+                    return rc;
+                }
         for (; *n < k; (*n)++)
             if (!(names[*n] = strdup(split[*n]))) {
                 free(list);

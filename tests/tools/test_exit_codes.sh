@@ -52,6 +52,8 @@ expect 2 "checkpoint" train --manifest "$absent.tsv" --out "$dir/m.slm" --resume
 expect 2 "need a checkpoint path" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --checkpoint-every 5
 expect 2 "'a' is listed twice" train --manifest "$absent.tsv" --out "$dir/m.slm" --classes a,a
+expect 2 "--classes: class 'sil' is listed twice" eval --hyp "$dir" --manifest "$absent.tsv" \
+    --classes sil,sil,tone,noise
 expect 2 "cepstra" train --manifest "$absent.tsv" --out "$dir/m.slm" --mel-bins 20 --mfcc 30
 expect 2 "not a multiple of n_heads" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --d-model 30 --heads 4
