@@ -630,6 +630,13 @@ static int file_exists(const char *p)
     return stat(p, &st) == 0;
 }
 
+/* The best model is in out_path: this run saved it, or the run a checkpoint
+ * resumed did (to the out_path it had: the same, when the file is there). */
+static int best_written(const sl_train_config *c, const sl_train_state *st, int saved)
+{
+    return saved || (st->best_step > 0 && file_exists(c->out_path));
+}
+
 int sl_train(const sl_train_config *c, char *err, size_t errlen)
 {
     if (sl_train_config_check(c, err, errlen))
@@ -693,6 +700,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     sl_model *resumed = NULL;
     sl_train_state st;
     memset(&st, 0, sizeof st);
+    int saved = 0; /* this process wrote out_path */
     if (c->resume && file_exists(c->checkpoint_path)) {
         if (sl_checkpoint_load(c->checkpoint_path, &resumed, &r.adam_m, &r.adam_v, &st, err,
                                errlen))
@@ -930,6 +938,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 if (best) {
                     if (sl_model_save(r.m, c->out_path, err, errlen))
                         goto out;
+                    saved = 1;
                     st.best_score = score;
                     st.best_step = step;
                 }
@@ -945,6 +954,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             } else {
                 if (sl_model_save(r.m, c->out_path, err, errlen))
                     goto out;
+                saved = 1;
                 st.best_step = step;
                 if (rep) {
                     fprintf(rep, "epoch %lld/%lld step %lld train_loss %.4f  (no validation data: "
@@ -968,9 +978,13 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 sl_fail(err, errlen, "interrupted after step %lld; checkpoint %s written: the same "
                                   "command with --resume continues", (long long)step,
                      c->checkpoint_path);
-            else
+            else if (best_written(c, &st, saved))
                 sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
                                   "from; the best model so far is %s)", (long long)step, c->out_path);
+            else
+                sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
+                                  "from; no model saved yet: the first is at the end of epoch 1)",
+                        (long long)step);
             goto out;
         }
         if (c->stop_after > 0 && step >= c->stop_after) {
@@ -984,7 +998,11 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         }
     }
     if (rep && st.step == total) {
-        if (r.valid.n_files > 0)
+        if (r.valid.n_files > 0 && !best_written(c, &st, saved))
+            fprintf(rep, "best valid_macro_f1 %.4f at step %lld, saved before the resume to that "
+                    "run's --out: no step since did better, so %s was not written\n",
+                    st.best_score, (long long)st.best_step, c->out_path);
+        else if (r.valid.n_files > 0)
             fprintf(rep, "best valid_macro_f1 %.4f at step %lld: %s\n", st.best_score,
                     (long long)st.best_step, c->out_path);
         else

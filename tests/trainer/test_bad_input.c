@@ -307,6 +307,35 @@ static void overlapping_segments(void **state)
     expect_failure("a.wav\tover.txt\n", NULL, want);
 }
 
+/* The last line names the best model's file only when it holds it: a resumed
+ * run that saved nothing (here: one resumed after its last step, with another
+ * --out) says its --out was not written. */
+static void best_model_named_truly(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "bv.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\tvalid\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/bv.tsv --out %s/b1.slm --checkpoint "
+             "%s/b.ckpt " TINY " > %s/b1.out", seqlabel, dir, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    char *out = tt_read_file(tt_path(dir, "b1.out"), NULL);
+    char want[1024];
+    snprintf(want, sizeof want, ": %s/b1.slm\n", dir);
+    assert_non_null(strstr(out, "best valid_macro_f1 "));
+    assert_non_null(strstr(out, want));
+    free(out);
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/bv.tsv --out %s/b2.slm --checkpoint "
+             "%s/b.ckpt --resume " TINY " > %s/b2.out", seqlabel, dir, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(tt_path(dir, "b2.out"), NULL);
+    snprintf(want, sizeof want, "saved before the resume to that run's --out: no step since did "
+             "better, so %s/b2.slm was not written\n", dir);
+    if (!strstr(out, want))
+        fail_msg("%s", out);
+    free(out);
+    assert_int_equal(access(tt_path(dir, "b2.slm"), F_OK), -1);
+}
+
 static void empty_training_split(void **state)
 {
     (void)state;
@@ -567,6 +596,7 @@ int main(void)
         cmocka_unit_test(unknown_class_with_classes_option),
         cmocka_unit_test(overlapping_segments),
         cmocka_unit_test(textgrid_errors),
+        cmocka_unit_test(best_model_named_truly),
         cmocka_unit_test(empty_training_split),
         cmocka_unit_test(malformed_lines),
         cmocka_unit_test(unlabeled_validation),
