@@ -291,6 +291,16 @@ static uint64_t fnv1a(uint64_t h, const void *bytes, size_t n)
     return h;
 }
 
+/* h with a file's resolved path (the name as given when it cannot be resolved). */
+static uint64_t fnv1a_file_name(uint64_t h, const char *path)
+{
+    char *real = realpath(path, NULL);
+    const char *name = real ? real : path;
+    h = fnv1a(h, name, strlen(name));
+    free(real);
+    return h;
+}
+
 static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t train_frames)
 {
     double v[] = {c->window, c->batch, (double)total, c->lr, c->warmup, c->schedule,
@@ -308,8 +318,9 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     const double distill[2] = {c->n_teachers, c->distill_weight};
     if (c->n_teachers > 0)
         h = fnv1a(h, distill, sizeof distill);
+    /* the noise list as the file it is, however it is named (./n.lst, a link) */
     if (c->noise_list)
-        h = fnv1a(h, c->noise_list, strlen(c->noise_list));
+        h = fnv1a_file_name(h, c->noise_list);
     /* Crops past the files' edges (the default since 2026-11-30) add one more, so
      * runs made before resume with clip_edges. */
     const double edges = 1.0;
@@ -331,6 +342,9 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     const double clean = 1.0;
     if (c->teacher_clean)
         h = fnv1a(h, &clean, sizeof clean);
+    /* And which teachers (since 2026-12-06): another teacher is another run. */
+    for (int t = 0; t < c->n_teachers; t++)
+        h = fnv1a_file_name(h, c->teacher_paths[t]);
     return h;
 }
 
@@ -853,7 +867,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     if (resumed) {
         if (st.settings_hash != hash) {
             sl_fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
-                              "(batch, window, steps, optimiser, seed, threads, training frames)",
+                              "(batch, window, steps, optimiser, seed, threads, augmentation, noise list, "
+                              "teachers, training frames)",
                  c->checkpoint_path);
             goto out;
         }
