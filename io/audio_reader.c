@@ -196,8 +196,8 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             /* what libsndfile read of a pipe is gone: GStreamer must have it whole */
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
-                      "(headerless samples: give their encoding and rate, --raw-format and "
-                      "--raw-rate%s)", name,
+                      "(headerless samples: seqlabel label and features read them given "
+                      "--raw-format and --raw-rate%s)", name,
                       is_stdin ? "; other media: read standard input as fd://0, which "
                                  "GStreamer decodes"
                       : !*seekable ? "; other media through a FIFO: name it .mka, .mp4, "

@@ -337,8 +337,8 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     }
     if (s->untyped) {
         sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile or GStreamer reads "
-                  "(headerless samples: give their encoding and rate, --raw-format and "
-                  "--raw-rate)", name);
+                  "(headerless samples: seqlabel label and features read them given "
+                  "--raw-format and --raw-rate)", name);
         goto fail;
     }
     if (why[0]) {

@@ -531,8 +531,8 @@ static void test_gstreamer_decodes(void **state)
         float *got = read_path(tmp_path("fifo.mka"), NULL, 0, 1000, &got_n);
         assert_same_samples(got, got_n, want, want_n);
         expect_open_error(tmp_path("fifo.x"), "fifo.x: not an audio file in a format libsndfile "
-                          "reads (headerless samples: give their encoding and rate, --raw-format "
-                          "and --raw-rate; other media through a FIFO: name it .mka, .mp4, ... "
+                          "reads (headerless samples: seqlabel label and features read them given "
+                          "--raw-format and --raw-rate; other media through a FIFO: name it .mka, .mp4, ... "
                           "or give it on standard input as fd://0");
     }
     /* AAC in MP4 (gstreamer1.0-libav decodes it): lossy, so its length and level */
@@ -592,7 +592,8 @@ static void test_gstreamer_decodes(void **state)
                             "decode it: no audio stream in it");
     snprintf(path, sizeof path, "%s", tmp_path("t.mp4"));
     expect_open_error(path, "t.mp4: not an audio file in a format libsndfile or GStreamer reads "
-                            "(headerless samples: give their encoding and rate, --raw-format");
+                            "(headerless samples: seqlabel label and features read them given "
+                            "--raw-format");
     /* a name of libsndfile's own it cannot read is damaged: its error, not GStreamer's */
     sh_ok("echo not media > t.wav");
     snprintf(path, sizeof path, "%s", tmp_path("t.wav"));

@@ -1736,8 +1736,8 @@ static void test_gstreamer_input(void **state)
     /* '-' is libsndfile's: its error points to fd://0 */
     expect_error("- --model m.slm < media/in.mka", 1,
                  "standard input: not an audio file in a format libsndfile reads (headerless "
-                 "samples: give their encoding and rate, --raw-format and --raw-rate; other "
-                 "media: read standard input as fd://0");
+                 "samples: seqlabel label and features read them given --raw-format and "
+                 "--raw-rate; other media: read standard input as fd://0");
     assert_same_cut("wav-cut.wav", "mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT);
     expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
                  "x.m4a: not a container libsndfile writes");
