@@ -593,10 +593,12 @@ static int grow_init(const sl_train_config *c, sl_model **m, char *err, size_t e
     if (c->grow_layers <= 0 && c->grow_d_ff <= 0)
         return 0;
     const sl_model_config *mc = sl_model_get_config(*m);
+    const int layers = c->grow_layers > 0 ? c->grow_layers : mc->n_layers;
+    const int d_ff = c->grow_d_ff > 0 ? c->grow_d_ff : mc->d_ff;
+    if (layers == mc->n_layers && d_ff == mc->d_ff) /* the model's own sizes: nothing grows */
+        return 0;
     char why[SL_ERR_LEN];
-    sl_model *g = sl_model_grow(*m, c->grow_layers > 0 ? c->grow_layers : mc->n_layers,
-                                c->grow_d_ff > 0 ? c->grow_d_ff : mc->d_ff, c->seed, why,
-                                sizeof why);
+    sl_model *g = sl_model_grow(*m, layers, d_ff, c->seed, why, sizeof why);
     if (!g)
         return sl_fail(err, errlen, "%s: %s", c->init_path, why);
     sl_model_free(*m);

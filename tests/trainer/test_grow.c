@@ -284,6 +284,13 @@ static void command_refusals(void **state)
 {
     (void)state;
     refused("grow post-norm", 1, "--init %s/post.slm --layers 2 --steps 1", "post.slm", "pre-norm");
+    /* its own sizes given again grow nothing: a post-norm model fine-tunes */
+    char opts[1024], *err = NULL;
+    snprintf(opts, sizeof opts, "--init %s/post.slm --layers 1 --d-ff 64 --steps 1", dir);
+    int rc = tt_train(dir, "same-size", args(opts), &err);
+    if (rc != 0)
+        fail_msg("--layers 1 --d-ff 64 on a 1-layer post-norm model: exit %d: %s", rc, err);
+    free(err);
     refused("shrink", 1, "--init %s/base.slm --d-ff 32 --steps 1", "base.slm", "never shrinks");
     refused("d-model", 2, "--init %s/base.slm --layers 2 --d-model 64 --steps 1", "--d-model",
             "base.slm");
