@@ -511,6 +511,9 @@ int sl_cmd_eval(int argc, char **argv)
                          "decoded already)");
     if (cli_decoder_check(&decoder, sweep != NULL))
         return 2;
+    if (cache_dir && !cache_dir[0])
+        return cli_usage_error("eval: --cache-dir: an empty name (--no-cache keeps features in "
+                               "memory only)");
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,
                                  event_collar, json, per_file ? &files : NULL);

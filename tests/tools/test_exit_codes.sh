@@ -45,6 +45,8 @@ expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" 
 expect 2 "--out: an empty name" train --manifest "$absent.tsv" --out ""
 expect 2 "--checkpoint: an empty name" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --checkpoint ""
+expect 2 "--cache-dir: an empty name" eval --model "$absent.slm" --manifest "$absent.tsv" \
+    --cache-dir ""
 expect 2 "--cache-dir: an empty name" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --cache-dir ""
 # settings that cannot go together, refused before any data is read
