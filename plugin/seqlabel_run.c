@@ -553,6 +553,42 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
     self->info = *info;
     return TRUE;
   }
+  /* Other channels at the same rate: the run goes on through a new downmix,
+   * as one stream (the old converter's resampled tail first), so the frames
+   * across the change are labelled from the audio on both sides, not cut off.
+   * The run's sample count stays in the same units; a new rate ends it. */
+  if (self->have_info && self->run_started && rate == GST_AUDIO_INFO_RATE (&self->info) &&
+      g_queue_is_empty (&self->gate_q)) {
+    sl_label_sink sink;
+    int rc = 0;
+    if (rate != self->rate || channels != 1) {
+      conv = sl_converter_new (rate, channels, self->rate, err, sizeof err);
+      if (conv != NULL && sl_converter_set_channel (conv, channel, err, sizeof err) != 0)
+        g_clear_pointer (&conv, sl_converter_free);
+      if (conv == NULL) {
+        GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("seqlabel: model %s takes mono audio at %d "
+                "Hz; %s", self->model_loaded_path, self->rate, err), (NULL));
+        return FALSE;
+      }
+    }
+    if (self->converter) {
+      begin_callbacks (self, &sink);
+      rc = convert (self, NULL, NULL, 0, &sink, err, sizeof err);
+      end_callbacks (self);
+      self->carry_frames = TRUE;        /* the frames the tail gave ride on the next meta */
+    }
+    if (rc != 0) {
+      sl_converter_free (conv);
+      if (self->cb_flow == GST_FLOW_OK)
+        GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err), (NULL));
+      return FALSE;
+    }
+    sl_converter_free (self->converter);
+    self->converter = conv;
+    self->info = *info;
+    GST_INFO_OBJECT (self, "input now %d channel(s) at %d Hz; the run goes on", channels, rate);
+    return TRUE;
+  }
   if (self->have_info) {
     if (gst_seqlabel_finish_run (self) != GST_FLOW_OK)
       return FALSE;

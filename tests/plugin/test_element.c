@@ -695,40 +695,52 @@ test_caps_change_midstream (void **state)
   free (x);
 }
 
-/* A new channel count mid-stream ends the run, and its tail, as at a
- * discontinuity, rides on the meta of the first buffer in the new caps: every
- * frame of the first run is on a meta once that buffer is out (the tail was on
- * none before). */
+/* A new channel count at the same rate keeps the run going: the stream is
+ * labelled as the one mono signal it downmixes to (the frames across the
+ * change too, from the audio on both sides), first through no converter, then
+ * through the stereo downmix, and back; every frame before the second change is
+ * on a meta once the first buffer after it is out. */
 static void
 test_channels_change_midstream (void **state)
 {
-  const int64_t N = PT_RATE;
-  float *x = pt_signal (N, 10);
-  float *stereo = g_new0 (float, 2 * (N / 2));
+  const int64_t N = PT_RATE, M = N / 2;
+  float *x = pt_signal (N + 2 * M, 10);
+  float *stereo = g_new0 (float, 2 * M);
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstBuffer *b;
-  pt_frames ref, metas, a;
+  pt_frames ref, metas, a, got;
   (void) state;
 
+  /* the stereo part's two channels are x: their mean is x, exactly */
+  for (int64_t i = 0; i < M; i++)
+    stereo[2 * i] = stereo[2 * i + 1] = x[N + i];
   pt_frames_init (&ref);
   pt_frames_init (&metas);
-  pt_reference (x, N, NULL, &ref, NULL);
+  pt_frames_init (&got);
+  pt_reference (x, N + 2 * M, NULL, &ref, NULL);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   gst_harness_set_src_caps_str (h, "audio/x-raw,format=F32LE,rate=16000,channels=2,"
       "layout=interleaved,channel-mask=(bitmask)0x3");
-  b = gst_buffer_new_wrapped (stereo, (gsize) (2 * (N / 2)) * sizeof *stereo);
+  b = gst_buffer_new_wrapped (stereo, (gsize) (2 * M) * sizeof *stereo);
   GST_BUFFER_PTS (b) = samples_time (N);
-  GST_BUFFER_DURATION (b) = samples_time (N + N / 2) - samples_time (N);
+  GST_BUFFER_DURATION (b) = samples_time (N + M) - samples_time (N);
   assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x + N + M, M, N + M), GST_FLOW_OK);
   pull_metas (h, &metas, NULL);
-  assert_true (metas.n >= ref.n);
-  a = metas;
-  a.n = ref.n;
-  pt_assert_frames_equal (&a, &ref, 0, 0);
+  /* every frame whose window ends before the last change, on a meta */
+  assert_true (metas.n >= (N + M - 400) / 160);
+  a = ref;
+  a.n = metas.n;
+  pt_assert_frames_equal (&metas, &a, 0, 0);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
   assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
   pt_frames_free (&ref);
   pt_frames_free (&metas);
+  pt_frames_free (&got);
   pt_free_harness (h, bus);
   free (x);
 }
