@@ -1,18 +1,61 @@
 #include "common/text.h"
 
+#include <locale.h>
+#include <pthread.h>
 #include <stdarg.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
+
+static locale_t c_locale;
+static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
+
+static void make_c_locale(void)
+{
+    c_locale = newlocale(LC_ALL_MASK, "C", (locale_t)0);
+}
+
+/* Switches this thread to the C locale (uselocale: the thread's alone, other
+ * threads and the process's locale untouched); returns the one to restore. */
+static locale_t enter_c_locale(void)
+{
+    pthread_once(&c_locale_once, make_c_locale);
+    return c_locale ? uselocale(c_locale) : (locale_t)0;
+}
+
+static void leave_c_locale(locale_t old)
+{
+    if (old)
+        uselocale(old);
+}
 
 void sl_text_put(sl_text *t, const char *fmt, ...)
 {
     va_list ap;
     va_start(ap, fmt);
-    size_t room = t->pos < t->len ? t->len - t->pos : 0;
+    size_t room = t->buf && t->pos < t->len ? t->len - t->pos : 0;
+    locale_t old = enter_c_locale();
     int n = vsnprintf(room ? t->buf + t->pos : NULL, room, fmt, ap);
+    leave_c_locale(old);
     va_end(ap);
     if (n > 0)
         t->pos += (size_t)n;
+}
+
+double sl_strtod_c(const char *s, char **end)
+{
+    locale_t old = enter_c_locale();
+    double v = strtod(s, end);
+    leave_c_locale(old);
+    return v;
+}
+
+float sl_strtof_c(const char *s, char **end)
+{
+    locale_t old = enter_c_locale();
+    float v = strtof(s, end);
+    leave_c_locale(old);
+    return v;
 }
 
 size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp)
@@ -70,6 +113,8 @@ void sl_text_json_string(sl_text *t, const char *s)
 
 int sl_text_finish(sl_text *t)
 {
+    if (!t->buf)
+        return (int)t->pos;
     if (t->len > 0 && t->pos >= t->len)
         t->buf[t->len - 1] = '\0';
     else if (t->len > 0)

@@ -13,7 +13,14 @@ typedef struct {
     size_t pos; /* length needed so far */
 } sl_text;
 
+/* Formats in the C locale, whatever the process's (an application that called
+ * setlocale for de_DE would otherwise get "1,500000" in JSON and label files);
+ * a text with no buffer (buf NULL) only counts. */
 __attribute__((format(printf, 2, 3))) void sl_text_put(sl_text *t, const char *fmt, ...);
+/* strtod and strtof in the C locale: label files, durations and times are
+ * written with a '.' whatever the locale of the program reading them. */
+double sl_strtod_c(const char *s, char **end);
+float sl_strtof_c(const char *s, char **end);
 /* A JSON string of s: quotes, backslashes and control characters escaped,
  * and any byte that is not part of valid UTF-8 (a file name's Latin-1, a name
  * cut short) as \ufffd, the replacement character, so the JSON stays valid

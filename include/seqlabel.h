@@ -634,7 +634,8 @@ int sl_labeler_retune(sl_labeler *l, float switch_penalty, float on_threshold,
                       float off_threshold, char *err, size_t errlen);
 
 /* ---- Label output formats (io/label_format.c): text lines for files, pipes and
- * GStreamer buffers. Times in seconds with 6 decimals; probabilities %.9g. */
+ * GStreamer buffers. Times in seconds with 6 decimals; probabilities %.9g; in
+ * the C locale whatever the program's (a '.' always). */
 typedef enum {
     SL_FORMAT_AUDACITY = 0, /* segments: "start\tend\tlabel" (an Audacity label track) */
     SL_FORMAT_FRAMES,       /* frames: TSV with a header line: frame, time, label,

@@ -340,8 +340,9 @@ int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
         return -1;
     sl_text t = {buf, len, 0};
     char xmin[32] = "0"; /* as Praat writes a tier from 0 */
+    sl_text xt = {xmin, sizeof xmin, 0};
     if (begin > 0)
-        snprintf(xmin, sizeof xmin, "%.6f", frame_time(w, begin));
+        sl_text_put(&xt, "%.6f", frame_time(w, begin));
     double xmax = frame_time(w, end);
     sl_text_put(&t, "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n");
     sl_text_put(&t, "xmin = %s \nxmax = %.6f \ntiers? <exists> \nsize = 1 \nitem []: \n", xmin,

@@ -3,6 +3,7 @@
  * its file says (a Broadcast WAVE file's 'bext' chunk, EBU Tech 3285, which
  * recorders and broadcast loggers write). */
 #include "io/io_internal.h"
+#include "common/text.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -39,7 +40,7 @@ int sl_parse_utc(const char *s, int64_t *us)
         double v;
         char *end;
         errno = 0;
-        v = strtod(p + 1, &end);
+        v = sl_strtod_c(p + 1, &end);
         if (plain && !errno && end != p + 1 && *end == '\0' && fabs(v) < 1e11) {
             *us = llround(v * 1e6);
             return 0;

@@ -12,6 +12,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
+#include "common/text.h"
 
 #define SL_MAX_DECODER_FRAMES 1000000 /* any delay above this is a settings mistake */
 
@@ -511,7 +512,7 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
         if (vlen > 0 && vlen < sizeof num) {
             memcpy(num, eq + 1, vlen);
             num[vlen] = '\0';
-            v = strtod(num, &end);
+            v = sl_strtod_c(num, &end);
             if (*end != '\0')
                 v = -1.0;
         }

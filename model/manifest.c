@@ -15,6 +15,7 @@
 #include "seqlabel.h"
 #include "common/errors.h"
 #include "model/label_files.h"
+#include "common/text.h"
 
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
@@ -428,7 +429,7 @@ int sl_parse_seconds(const char *s, double *out)
 {
     char *end;
     errno = 0;
-    double v = strtod(s, &end);
+    double v = sl_strtod_c(s, &end);
     if (errno || end == s || *end != '\0' || !isfinite(v) || v < 0.0)
         return -1;
     *out = v;

@@ -12,6 +12,7 @@
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 #include "model/label_files.h"
+#include "common/text.h"
 
 int sl_labels_collar(int32_t *labels, int64_t n, int hop, int rate, double collar_s)
 {
@@ -139,7 +140,7 @@ static int read_frames_table(const char *path, const char *const *classes, int n
         }
         char *end = NULL;
         long long idx = f[1] ? strtoll(f[0], &end, 10) : -1;
-        double t = f[1] ? strtod(f[1], NULL) : -1.0;
+        double t = f[1] ? sl_strtod_c(f[1], NULL) : -1.0;
         int k = 0;
         while (f[2] && k < n_classes && strcmp(f[2], classes[k]))
             k++;
@@ -161,7 +162,7 @@ static int read_frames_table(const char *path, const char *const *classes, int n
                     v = sl_next_field(&p);
                 char *vend = NULL;
                 /* as a float, the labeler's own: %.9g gives each float back exactly */
-                prob[frame] = v ? (double)strtof(v, &vend) : -1.0;
+                prob[frame] = v ? (double)sl_strtof_c(v, &vend) : -1.0;
                 if (!v || vend == v || !(prob[frame] >= 0.0 && prob[frame] <= 1.0))
                     rc = sl_fail(err, errlen, "%s:%d: no probability of '%s' in [0, 1]", path,
                                  line, classes[target]);

@@ -16,6 +16,7 @@
 #include "seqlabel.h"
 #include "common/errors.h"
 #include "model/label_files.h"
+#include "common/text.h"
 
 /* The whole file as NUL-terminated UTF-8 (UTF-16 and UTF-8 byte order marks
  * honoured). */
@@ -124,7 +125,7 @@ static void next(lexer *lx)
             return;
         } else {
             char *end;
-            double v = strtod(lx->p, &end);
+            double v = sl_strtod_c(lx->p, &end);
             int numeric = end != lx->p && (c == '-' || c == '+' || c == '.' || (c >= '0' && c <= '9'));
             /* a word (xmin, =, intervals:, tiers?) is a comment; so is a number's unit (0s) */
             char *q = numeric ? end : lx->p;

@@ -1,8 +1,10 @@
 /* Label formats against hand-written expected text. */
+#include <locale.h>
 #include <setjmp.h>
 #include <stdarg.h>
 #include <stddef.h>
 #include <stdint.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include <cmocka.h>
@@ -357,6 +359,74 @@ static void test_documents_from_a_seek(void **state)
                                 "            xmax = 8.000000 \n            text = \"\" \n"));
 }
 
+/* An application in a comma-decimal locale (de_DE, made here with localedef:
+ * setlocale by a GTK program or a GStreamer host) still gets '.' in JSON and
+ * label files, and reads back the times written so: the library's text is
+ * the C locale's whatever the thread's. */
+static void test_any_locale(void **state)
+{
+    (void)state;
+    char dir[] = "/tmp/sl_locale_XXXXXX", cmd[256], path[300];
+    assert_non_null(mkdtemp(dir));
+    snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8", dir);
+    assert_int_equal(system(cmd), 0);
+    assert_int_equal(setenv("LOCPATH", dir, 1), 0);
+    locale_t de = newlocale(LC_ALL_MASK, "de_DE.UTF-8", (locale_t)0);
+    assert_non_null(de);
+    locale_t old = uselocale(de);
+    assert_string_equal(localeconv()->decimal_point, ","); /* this thread writes 1,5 */
+
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_JSONL);
+    w.jsonl_segments = 1;
+    char buf[512];
+    sl_label_format_segment(&w, buf, sizeof buf, 150, 275, 1, 0.5f);
+    assert_non_null(strstr(buf, "{\"start\":1.500000,\"end\":2.750000,"));
+    assert_non_null(strstr(buf, "\"confidence\":0.5"));
+    w.format = SL_FORMAT_AUDACITY;
+    sl_label_format_segment(&w, buf, sizeof buf, 150, 275, 1, 0.5f);
+    assert_string_equal(buf, "1.500000\t2.750000\tspeech\n");
+    const sl_frame_segment seg = {500, 650, 1};
+    w.format = SL_FORMAT_TEXTGRID;
+    w.first_frame = 500;
+    sl_label_format_textgrid(&w, buf, sizeof buf, &seg, 1, 650);
+    assert_non_null(strstr(buf, "xmin = 5.000000 \nxmax = 6.500000 \n"));
+
+    snprintf(path, sizeof path, "%s/l.txt", dir);
+    FILE *fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("0.5\t1.25\tspeech\n", fp);
+    fclose(fp);
+    sl_label_segment *segs = NULL;
+    int n = 0;
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_audacity_read(path, &segs, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    assert_true(segs[0].start == 0.5 && segs[0].end == 1.25);
+    sl_label_segments_free(segs, n);
+    snprintf(path, sizeof path, "%s/l.TextGrid", dir);
+    fp = fopen(path, "w");
+    assert_non_null(fp);
+    fputs("File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\nxmin = 0\nxmax = 1.5\n"
+          "tiers? <exists>\nsize = 1\nitem []:\n    item [1]:\n        class = \"IntervalTier\"\n"
+          "        name = \"t\"\n        xmin = 0\n        xmax = 1.5\n"
+          "        intervals: size = 1\n        intervals [1]:\n            xmin = 0.25\n"
+          "            xmax = 1.5\n            text = \"speech\"\n", fp);
+    fclose(fp);
+    assert_int_equal(sl_textgrid_read(path, NULL, &segs, &n, err, sizeof err), 0);
+    assert_int_equal(n, 1);
+    assert_true(segs[0].start == 0.25 && segs[0].end == 1.5);
+    sl_label_segments_free(segs, n);
+    int64_t us = 0;
+    assert_int_equal(sl_parse_utc("@1.5", &us), 0);
+    assert_int_equal(us, 1500000);
+
+    uselocale(old);
+    freelocale(de);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 /* A small model for sl_label_writer_init: its classes, rate and hop. */
 static sl_model *tiny_model(void)
 {
@@ -430,6 +500,7 @@ int main(void)
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
         cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
         cmocka_unit_test(test_documents_from_a_seek),
+        cmocka_unit_test(test_any_locale),
         cmocka_unit_test(test_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
