@@ -28,6 +28,24 @@ static void writer(sl_label_writer *w, sl_label_format f)
 
 static const float probs[3] = {0.125f, 0.75f, 0.125f};
 
+/* Skip lists: names trimmed of spaces, --only's complement, an unknown name
+ * said with the classes there are (and no crash without an error buffer). */
+static void test_skip_lists(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_AUDACITY);
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_label_writer_set_skip(&w, " silence ,speech", 0, err, sizeof err), 0);
+    assert_true(w.skip[0] && w.skip[1] && !w.skip[2]);
+    assert_int_equal(sl_label_writer_set_skip(&w, "speech", 1, err, sizeof err), 0);
+    assert_true(w.skip[0] && !w.skip[1] && w.skip[2]);
+    assert_int_equal(sl_label_writer_set_skip(&w, "speech, nosuch", 0, err, sizeof err), -1);
+    assert_string_equal(err, "no class 'nosuch' (the model's classes: silence, speech, "
+                             "say \"hi\"\\)");
+    assert_int_equal(sl_label_writer_set_skip(&w, "nosuch", 0, NULL, SL_ERR_LEN), -1);
+}
+
 static void test_parse(void **state)
 {
     (void)state;
@@ -501,6 +519,7 @@ int main(void)
         cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
         cmocka_unit_test(test_documents_from_a_seek),
         cmocka_unit_test(test_any_locale),
+        cmocka_unit_test(test_skip_lists),
         cmocka_unit_test(test_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
