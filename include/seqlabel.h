@@ -853,7 +853,7 @@ void sl_metrics_reset(sl_metrics *mt);
 void sl_metrics_free(sl_metrics *mt);
 double sl_metrics_accuracy(const sl_metrics *mt);
 double sl_metrics_loss(const sl_metrics *mt); /* mean NLL, 0 when empty */
-/* precision/recall/F1 of class k (0 where undefined). */
+/* precision/recall/F1 of class k (0 where undefined, and for a k that is no class). */
 void sl_metrics_class(const sl_metrics *mt, int k, double *precision, double *recall, double *f1);
 /* Mean F1 over the classes that occur (as truth or prediction): the
  * validation score by which the trainer keeps its best model. */

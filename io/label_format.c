@@ -366,7 +366,7 @@ int sl_label_format_document(const sl_label_writer *w, char *buf, size_t len,
         return sl_label_format_textgrid(w, buf, len, segs, n, end_frame);
     if (w && w->format == SL_FORMAT_SUMMARY)
         return sl_label_format_summary(w, buf, len, segs, n, end_frame);
-    return w ? 0 : -1;
+    return valid(w, buf, len) ? 0 : -1; /* nothing, NUL-terminated as promised */
 }
 
 int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,

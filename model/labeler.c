@@ -126,7 +126,10 @@ static void *worker_main(void *arg)
  * once the analysis window has taken its reach beyond the hop. */
 static long frames_within(const sl_labeler *l, double s)
 {
-    return (long)floor((s * l->rate - (l->flen - l->hop)) / l->hop + 1e-9);
+    double f = floor((s * l->rate - (l->flen - l->hop)) / l->hop + 1e-9);
+    /* a limit of hours or of infinity: more frames than any window holds, and
+     * no overflow of the cast (far above SL_MAX_WINDOW either way) */
+    return f > 1e9 ? 1000000000L : (long)f;
 }
 
 /* The decoder, its default Viterbi lag made to fit a latency limit: under a
@@ -161,6 +164,12 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
     int L = cfg->left_context >= 0 ? cfg->left_context : ml;
     int R = cfg->lookahead >= 0 ? cfg->lookahead : mr;
     long W = cfg->window >= 0 ? cfg->window : (long)L + (mw - ml - mr) + R;
+    if (!(cfg->max_latency_s >= 0)) { /* negative, NaN: not a number of seconds */
+        if (err)
+            snprintf(err, errlen, "labeler: a latency limit of %g s: 0 (none) or more expected",
+                     cfg->max_latency_s);
+        return -1;
+    }
     if (cfg->max_latency_s > 0) {
         if (cfg->left_context != -1 || cfg->lookahead != -1 || cfg->window != -1) {
             if (err)

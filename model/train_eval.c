@@ -47,11 +47,15 @@ double sl_metrics_loss(const sl_metrics *mt)
     return mt->frames ? mt->loss_sum / (double)mt->frames : 0.0;
 }
 
+/* Class k's counts; all 0 for a k that is no class (its figures then 0, as
+ * the header promises where they are undefined). */
 static void class_counts(const sl_metrics *mt, int k, int64_t *tp, int64_t *truth, int64_t *pred)
 {
     int n = mt->n_classes;
+    *tp = *truth = *pred = 0;
+    if (k < 0 || k >= n)
+        return;
     *tp = mt->confusion[k * n + k];
-    *truth = *pred = 0;
     for (int j = 0; j < n; j++) {
         *truth += mt->confusion[k * n + j];
         *pred += mt->confusion[j * n + k];

@@ -46,6 +46,19 @@ static void test_skip_lists(void **state)
     assert_int_equal(sl_label_writer_set_skip(&w, "nosuch", 0, NULL, SL_ERR_LEN), -1);
 }
 
+/* A document of a format that has none: nothing, and the buffer says so. */
+static void test_no_document(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_AUDACITY);
+    char d[16];
+    memset(d, '#', sizeof d);
+    assert_int_equal(sl_label_format_document(&w, d, sizeof d, NULL, 0, 10), 0);
+    assert_string_equal(d, "");
+    assert_int_equal(sl_label_format_document(NULL, d, sizeof d, NULL, 0, 10), -1);
+}
+
 static void test_parse(void **state)
 {
     (void)state;
@@ -520,6 +533,7 @@ int main(void)
         cmocka_unit_test(test_documents_from_a_seek),
         cmocka_unit_test(test_any_locale),
         cmocka_unit_test(test_skip_lists),
+        cmocka_unit_test(test_no_document),
         cmocka_unit_test(test_file_names),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);

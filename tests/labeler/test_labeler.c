@@ -440,6 +440,9 @@ static void test_max_latency(void **state)
         {0.23, ARGMAX, 0, 0, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK) * 160},
         {0.23, DEFAULT_LAG, 0, 5, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK + 5) * 160},
         {9.0, DEFAULT_LAG, 0, 5, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK + 5) * 160},
+        /* no limit at all, and one too large for a frame count: the model's own */
+        {INFINITY, DEFAULT_LAG, 0, 5, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK + 5) * 160},
+        {1e17, DEFAULT_LAG, 0, 5, LEFT, CORE, LOOK, 240 + (CORE - 1 + LOOK + 5) * 160},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         sl_labeler_config cfg;
@@ -486,6 +489,12 @@ static void test_max_latency(void **state)
     cfg.max_latency_s = 0.01;
     assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
     assert_non_null(strstr(err, "a latency limit of 0.01 s is below the 0.015 s"));
+    cfg.max_latency_s = NAN;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "a latency limit of nan s: 0 (none) or more expected"));
+    cfg.max_latency_s = -1;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "a latency limit of -1 s: 0 (none) or more expected"));
 }
 
 /* Models learn from 16-bit audio, so the labeler rounds float input to the

@@ -535,6 +535,12 @@ static void metrics_by_hand(void **state)
     assert_float_equal(f, 0.0, 0.0);
     assert_float_equal(sl_metrics_macro_f1(&mt), (2.0 / 3.0 + 8.0 / 11.0) / 2.0, 1e-12);
     assert_float_equal(sl_metrics_binary_f1(&mt, 1), 8.0 / 11.0, 1e-12);
+    /* a k that is no class: figures of 0, as where they are undefined */
+    for (int k = -1; k <= 3; k += 4) {
+        sl_metrics_class(&mt, k, &p, &r, &f);
+        assert_true(p == 0.0 && r == 0.0 && f == 0.0);
+        assert_float_equal(sl_metrics_binary_f1(&mt, k), 0.0, 0.0);
+    }
 
     /* The printed report: speech-vs-rest F1 appears because a class is called
      * "speech"; class 1 = speech: 2 * 4 / (6 + 5) = 0.7273. */
