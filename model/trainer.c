@@ -18,6 +18,7 @@
 #include <time.h>
 
 #include "model/train_step.h"
+#include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 
@@ -481,6 +482,19 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
                        SL_MAX_TEACHERS);
     if (c->n_classes < 0 || c->n_classes > SL_MAX_CLASSES)
         return sl_fail(err, errlen, "too many classes");
+    for (int i = 0; i < c->n_classes; i++)
+        if (!c->class_names[i] ||
+            !sl_class_name_valid(c->class_names[i], strnlen(c->class_names[i],
+                                                             SL_MAX_CLASS_NAME + 1)))
+            return sl_fail(err, errlen, "class %d: name missing, empty, longer than %d bytes, "
+                           "or not printable UTF-8", i + 1, SL_MAX_CLASS_NAME);
+    for (int t = 0; t < c->n_teachers && t < SL_MAX_TEACHERS; t++)
+        if (!c->teacher_paths[t] || !c->teacher_paths[t][0])
+            return sl_fail(err, errlen, "teacher %d: no model file named", t + 1);
+    if (c->warmup < -1 || c->checkpoint_every < 0 || c->max_steps < 0 ||
+        (c->schedule != SL_SCHEDULE_COSINE && c->schedule != SL_SCHEDULE_LINEAR))
+        return sl_fail(err, errlen, "warm-up (-1: 5%% of the steps), checkpoint interval, step "
+                       "count and schedule: -1 or more, 0 or more, 0 or more, cosine or linear");
     for (int i = 0; i < c->n_classes; i++)
         for (int j = 0; j < i; j++)
             if (!strcmp(c->class_names[i], c->class_names[j]))

@@ -336,6 +336,45 @@ static void best_model_named_truly(void **state)
     assert_int_equal(access(tt_path(dir, "b2.slm"), F_OK), -1);
 }
 
+/* sl_train_config_check, the library's own: settings a program filled in
+ * wrong are refused with a message, never a crash (class names missing,
+ * teachers without a file, out-of-range counts), before any data is read. */
+static void config_check_refuses(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    sl_train_config c;
+    const struct {
+        int what;
+        const char *want;
+    } cases[] = {{0, "class 2: name missing"}, {1, "class 1: name missing, empty"},
+                 {2, "teacher 1: no model file named"}, {3, "cosine or linear"},
+                 {4, "-1 or more"}, {5, "-1 or more"}, {6, "-1 or more"}};
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        sl_train_config_default(&c);
+        c.train_manifest = "m.tsv";
+        c.out_path = "o.slm";
+        c.class_names[0] = "speech";
+        switch (cases[k].what) {
+        case 0: c.n_classes = 2; break;                      /* the second name NULL */
+        case 1: c.n_classes = 1; c.class_names[0] = ""; break;
+        case 2: c.n_teachers = 1; c.teacher_paths[0] = NULL; break;
+        case 3: c.schedule = (sl_lr_schedule)9; break;
+        case 4: c.warmup = -5; break;
+        case 5: c.checkpoint_every = -1; break;
+        case 6: c.max_steps = -3; break;
+        }
+        err[0] = '\0';
+        assert_int_equal(sl_train_config_check(&c, err, sizeof err), -1);
+        if (!strstr(err, cases[k].want))
+            fail_msg("case %zu: '%s' (want '%s')", k, err, cases[k].want);
+    }
+    sl_train_config_default(&c);
+    c.train_manifest = "m.tsv";
+    c.out_path = "o.slm";
+    assert_int_equal(sl_train_config_check(&c, err, sizeof err), 0);
+}
+
 static void empty_training_split(void **state)
 {
     (void)state;
@@ -597,6 +636,7 @@ int main(void)
         cmocka_unit_test(overlapping_segments),
         cmocka_unit_test(textgrid_errors),
         cmocka_unit_test(best_model_named_truly),
+        cmocka_unit_test(config_check_refuses),
         cmocka_unit_test(empty_training_split),
         cmocka_unit_test(malformed_lines),
         cmocka_unit_test(unlabeled_validation),
