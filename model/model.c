@@ -182,6 +182,15 @@ int sl_class_name_valid(const char *s, size_t len)
     return 1;
 }
 
+int sl_norm_bad_dimension(const float *mean, const float *inv_std, int n)
+{
+    for (int i = 0; i < n; i++)
+        if ((mean && !isfinite(mean[i])) ||
+            (inv_std && !(isfinite(inv_std[i]) && inv_std[i] > 0.0f)))
+            return i;
+    return -1;
+}
+
 sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *fcfg,
                           const float *norm_mean, const float *norm_inv_std,
                           const char *const *class_names, char *err, size_t errlen)
@@ -213,13 +222,12 @@ sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *f
                 return NULL;
             }
     }
-    for (int i = 0; i < cfg->n_features; i++)
-        if ((norm_mean && !isfinite(norm_mean[i])) ||
-            (norm_inv_std && !(isfinite(norm_inv_std[i]) && norm_inv_std[i] > 0.0f))) {
-            sl_fail(err, errlen, "normalisation statistics of dimension %d are not finite and "
-                 "positive", i);
-            return NULL;
-        }
+    int bad = sl_norm_bad_dimension(norm_mean, norm_inv_std, cfg->n_features);
+    if (bad >= 0) {
+        sl_fail(err, errlen, "normalisation statistics of dimension %d are not finite and "
+                "positive", bad);
+        return NULL;
+    }
 
     sl_model *m = calloc(1, sizeof *m);
     if (!m) {

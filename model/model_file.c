@@ -400,6 +400,12 @@ int sl_model_serialize(const sl_model *m, unsigned char **bytes, size_t *len, co
             say(err, errlen, name, "refusing to save: parameter %zu is not finite", i);
             return -1;
         }
+    int bad = sl_norm_bad_dimension(m->norm_mean, m->norm_inv_std, m->cfg.n_features);
+    if (bad >= 0) { /* sl_model_set_norm takes what it is given; a loader would refuse it */
+        say(err, errlen, name, "refusing to save: the normalisation statistics of dimension %d "
+            "are not finite and positive", bad);
+        return -1;
+    }
     size_t size = file_size(m);
     writer w = {malloc(size), 0};
     if (!w.p) {

@@ -75,6 +75,10 @@ struct sl_model {
 /* Validates that a class name is 1..SL_MAX_CLASS_NAME bytes of valid UTF-8
  * without control characters (names go into TSV/JSON/RTTM outputs). */
 int sl_class_name_valid(const char *s, size_t len);
+/* The first of n dimensions whose mean is not finite or whose inverse standard
+ * deviation is not finite and positive (either array may be NULL), or -1: what
+ * a model may hold, checked where one is made, loaded and saved. */
+int sl_norm_bad_dimension(const float *mean, const float *inv_std, int n);
 
 /* The model file's bytes (what sl_model_save writes) into *bytes (malloc'd),
  * for writers that hold a model inside a file of their own (checkpoints).

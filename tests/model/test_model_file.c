@@ -322,6 +322,29 @@ static void test_non_finite_weights(void **state)
     expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
                    "normalisation");
     free(b);
+    /* nor is such a model saved: sl_model_set_norm takes what it is given, and
+     * a file no loader would read back is refused when written */
+    sl_model *m = sl_model_load_memory(tiny, tiny_size, "tiny.slm", err, sizeof err);
+    assert_non_null(m);
+    const int n = sl_model_get_config(m)->n_features;
+    float *mean = calloc((size_t)n, sizeof *mean), *inv = malloc((size_t)n * sizeof *inv);
+    for (int i = 0; i < n; i++)
+        inv[i] = 1.0f;
+    inv[n - 1] = NAN;
+    sl_model_set_norm(m, mean, inv);
+    char path[] = "/tmp/sl_bad_norm_XXXXXX";
+    int fd = mkstemp(path);
+    assert_true(fd >= 0);
+    close(fd);
+    assert_int_equal(sl_model_save(m, path, err, sizeof err), -1);
+    assert_non_null(strstr(err, "refusing to save: the normalisation statistics of dimension"));
+    struct stat st;
+    assert_int_equal(stat(path, &st), 0);
+    assert_int_equal(st.st_size, 0); /* the file there is left as it was */
+    unlink(path);
+    free(mean);
+    free(inv);
+    sl_model_free(m);
 }
 
 static void test_bad_class_names(void **state)
