@@ -111,6 +111,11 @@ void sl_text_json_string(sl_text *t, const char *s)
     sl_text_put(t, "\"");
 }
 
+char *sl_skip_bom(char *s)
+{
+    return !strncmp(s, "\xEF\xBB\xBF", 3) ? s + 3 : s;
+}
+
 int sl_text_finish(sl_text *t)
 {
     if (!t->buf)

@@ -30,6 +30,9 @@ void sl_text_json_string(sl_text *t, const char *s);
  * its code point in *cp, or 0 when s holds none: RFC 3629, so no overlong
  * forms, surrogates or code points above U+10FFFF, and no sequence cut short. */
 size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
+/* s past a UTF-8 byte order mark (EF BB BF) at its start, which Windows
+ * editors write before a text file's first line; else s. */
+char *sl_skip_bom(char *s);
 /* NUL-terminates (within len) and returns the length the whole text needs. */
 int sl_text_finish(sl_text *t);
 

@@ -54,7 +54,9 @@ char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
-/* Reads a whole text file into a NUL-terminated buffer. */
+/* Reads a whole text file into a NUL-terminated buffer, without the UTF-8
+ * byte order mark a Windows editor starts it with (which would otherwise be
+ * the first path's or the first time's bytes). */
 static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
     char *buf = sl_read_file(path, len, err, errlen);
@@ -62,6 +64,10 @@ static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
         free(buf);
         sl_fail(err, errlen, "%s: not a text file (contains NUL bytes)", path);
         return NULL;
+    }
+    if (buf && sl_skip_bom(buf) != buf) {
+        *len -= 3;
+        memmove(buf, buf + 3, *len + 1);
     }
     return buf;
 }

@@ -13,6 +13,7 @@
 #include "seqlabel.h"
 #include "common/errors.h"
 #include "model/label_files.h"
+#include "common/text.h"
 
 /* Every SPEAKER line of `path` as a segment, unsorted; mine[i]: whether turn i
  * is file_id's. *many: whether the file names more than one file. */
@@ -34,7 +35,8 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
         }
         char *f[10], *save = NULL;
         int nf = 0;
-        for (char *tok = strtok_r(line, " \t\r\n", &save); tok && nf < 10;
+        for (char *tok = strtok_r(line_no == 1 ? sl_skip_bom(line) : line, " \t\r\n", &save);
+             tok && nf < 10;
              tok = strtok_r(NULL, " \t\r\n", &save))
             f[nf++] = tok;
         if (nf == 0 || !strncmp(f[0], ";;", 2) || strcmp(f[0], "SPEAKER"))

@@ -14,6 +14,7 @@
 #include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/text.h"
 
 static int selected(const sl_manifest_entry *e, unsigned mask)
 {
@@ -495,14 +496,14 @@ int sl_noise_list_next(FILE *fp, const char *list, char *path, size_t size, int 
     int dir_len = slash ? (int)(slash - list) + 1 : 0;
     char line[4096];
     while (fgets(line, sizeof line, fp)) {
-        ++*line_no;
+        const char *text = ++*line_no == 1 ? sl_skip_bom(line) : line;
         line[strcspn(line, "\r\n")] = '\0';
-        if (!line[0] || line[0] == '#')
+        if (!text[0] || text[0] == '#')
             continue;
-        if (line[0] == '/')
-            snprintf(path, size, "%s", line);
+        if (text[0] == '/')
+            snprintf(path, size, "%s", text);
         else
-            snprintf(path, size, "%.*s%s", dir_len, list, line);
+            snprintf(path, size, "%.*s%s", dir_len, list, text);
         return 1;
     }
     return 0;

@@ -279,6 +279,50 @@ static void whole_file_labels(void **state)
     sl_manifest_free(&man);
 }
 
+/* Text files a Windows editor saved start with a UTF-8 byte order mark: the
+ * manifest's first path, an Audacity file's first time, an RTTM file's first
+ * line and a noise list's first file read as if it were not there. */
+static void byte_order_marks(void **state)
+{
+    (void)state;
+    const char *bom = "\xEF\xBB\xBF";
+    char text[256];
+    snprintf(text, sizeof text, "%s0.00\t0.255\ta\n0.30\t0.50\tb\n", bom);
+    tt_write_text(tt_path(dir, "bom.txt"), text);
+    snprintf(text, sizeof text, "%sone.wav\tbom.txt\n", bom);
+    tt_write_text(tt_path(dir, "bom.tsv"), text);
+    snprintf(text, sizeof text, "%sSPEAKER one 1 0.10 0.20 <NA> <NA> a <NA> <NA>\n", bom);
+    tt_write_text(tt_path(dir, "bom.rttm"), text);
+    sl_manifest man;
+    char err[SL_ERR_LEN];
+    if (sl_manifest_load(tt_path(dir, "bom.tsv"), &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(man.n, 1);
+    assert_string_equal(man.entries[0].audio, tt_path(dir, "one.wav"));
+    sl_manifest_free(&man);
+    sl_label_segment *segs = NULL;
+    int n = 0;
+    if (sl_audacity_read(tt_path(dir, "bom.txt"), &segs, &n, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(n, 2);
+    assert_true(segs[0].start == 0.0 && segs[0].end == 0.255);
+    sl_label_segments_free(segs, n);
+    if (sl_rttm_read(tt_path(dir, "bom.rttm"), "one", NULL, &segs, &n, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(n, 1);
+    assert_true(segs[0].start == 0.10 && segs[0].end == 0.10 + 0.20);
+    sl_label_segments_free(segs, n);
+    snprintf(text, sizeof text, "%snz.wav\n", bom);
+    tt_write_text(tt_path(dir, "bom.lst"), text);
+    FILE *fp = fopen(tt_path(dir, "bom.lst"), "r");
+    assert_non_null(fp);
+    char path[1024];
+    int line = 0;
+    assert_int_equal(sl_noise_list_next(fp, tt_path(dir, "bom.lst"), path, sizeof path, &line), 1);
+    assert_string_equal(path, tt_path(dir, "nz.wav"));
+    fclose(fp);
+}
+
 /* A folder as a manifest: each audio file labelled by the label file of its
  * name beside it, else by the folder below the root it lies in (=class), a
  * first folder train/valid/test being its split; hidden files and other files
@@ -861,6 +905,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
+        cmocka_unit_test(byte_order_marks),
         cmocka_unit_test(folder_manifests),
         cmocka_unit_test(hold_out_by_path),
         cmocka_unit_test(hold_out_by_group),
