@@ -161,6 +161,13 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
         ml = mw / 4;
         mr = mw / 8;
     }
+    if (cfg->window < -1 || cfg->left_context < -1 || cfg->lookahead < -1) {
+        if (err)
+            snprintf(err, errlen, "labeler: window %d, left context %d, lookahead %d: each -1 "
+                     "(the model's) or a number of frames", cfg->window, cfg->left_context,
+                     cfg->lookahead);
+        return -1;
+    }
     int L = cfg->left_context >= 0 ? cfg->left_context : ml;
     int R = cfg->lookahead >= 0 ? cfg->lookahead : mr;
     long W = cfg->window >= 0 ? cfg->window : (long)L + (mw - ml - mr) + R;

@@ -342,10 +342,13 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
     sl_metrics file;
     int have_file = sl_metrics_init(&file, c->n_classes) == 0;
     int rc = (!e || !x || !logits || !probs || (!clip_edges && !silence) || !have_file) ? -1 : 0;
+    if (e && rc) /* (without e, the encoder said why) */
+        sl_fail(err, errlen, "out of memory");
+    if (rc == 0 && mt->n_classes != c->n_classes) /* each file's counts could not be added */
+        rc = sl_fail(err, errlen, "metrics for %d classes: the model has %d", mt->n_classes,
+                     c->n_classes);
     if (rc == 0 && sweep && (sweep->target < 0 || sweep->target >= c->n_classes))
         rc = sl_fail(err, errlen, "sweep: class %d is not one of the model's", sweep->target);
-    if (e && rc)
-        sl_fail(err, errlen, "out of memory");
     if (rc == 0 && silence)
         rc = sl_model_silence_frame(m, silence, err, errlen);
     const sl_feature_config *fc = sl_model_feature_config(m);

@@ -495,6 +495,10 @@ static void test_max_latency(void **state)
     cfg.max_latency_s = -1;
     assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
     assert_non_null(strstr(err, "a latency limit of -1 s: 0 (none) or more expected"));
+    sl_labeler_config_default(&cfg);
+    cfg.left_context = -2;
+    assert_null(sl_labeler_new(f->m, &cfg, err, sizeof err));
+    assert_non_null(strstr(err, "left context -2, lookahead -1: each -1 (the model's)"));
 }
 
 /* Models learn from 16-bit audio, so the labeler rounds float input to the

@@ -782,6 +782,11 @@ static void evaluation_uses_the_labeler_windows(void **state)
     tt_write_text(tt_path(dir, "all_a.txt"), "0.00\t3.00\ta\n");
     tt_write_text(tt_path(dir, "w.tsv"), "three.wav\tall_a.txt\n");
     sl_metrics mt;
+    sl_metrics_init(&mt, 4); /* metrics for other classes than the model's: refused, said */
+    assert_int_equal(sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), NULL, &mt, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "metrics for 4 classes: the model has 3"));
+    sl_metrics_free(&mt);
     sl_metrics_init(&mt, 3);
     if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), NULL, &mt, err,
                              sizeof err))
