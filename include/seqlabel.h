@@ -403,9 +403,10 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
                                 uint64_t seed, char *err, size_t errlen);
 
 /* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
- * the installed default model (<datadir>/seqlabel/default.slm) when readable, else
- * the source tree's model/default.slm when readable (so an uninstalled build
- * works), else NULL. The two fixed places, for help texts: */
+ * the installed default model (<datadir>/seqlabel/default.slm) when readable, else,
+ * for a library run from its build tree (an uninstalled build) alone, the
+ * source tree's model/default.slm when readable, else NULL. The two fixed
+ * places, for help texts: */
 const char *sl_default_model_path(void);
 const char *sl_installed_model_path(void);
 const char *sl_source_model_path(void);

@@ -766,7 +766,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_string ("model", "Model",
           "Path of the seqlabel model file; the model fixes the sample rate, "
           "features and classes. Unset: $SEQLABEL_MODEL, else the installed default "
-          "model, else the source tree's model/default.slm (read back: the path "
+          "model, else (uninstalled) the source tree's model/default.slm (read back: the path "
           "of the model in use, or of the one a start would load)", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_WINDOW,
       g_param_spec_int ("window", "Window",

@@ -145,7 +145,7 @@ static void usage(FILE *fp)
         "model and windows:\n"
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed\n"
         "                          default %s,\n"
-        "                          else the source tree's %s]\n"
+        "                          else, uninstalled, the source tree's %s]\n"
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
         "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
         "                          (0: one per CPU); the outputs, standard output too,\n"

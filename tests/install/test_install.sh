@@ -53,6 +53,18 @@ export LD_LIBRARY_PATH="$root$libdir"
 installed=$root$bindir/seqlabel
 "$installed" label --help | tr -s ' \n' '  ' | grep -qF "the installed default $datadir/seqlabel/default.slm" ||
     fail "the installed command does not look for the default model in $datadir/seqlabel"
+# without SEQLABEL_MODEL the installed command takes the model at its installed
+# place, never the source tree's: an installed library falls back to no build path
+if [ -e "$datadir/seqlabel/default.slm" ]; then # a real install at this prefix
+    (unset SEQLABEL_MODEL; "$installed" label "$src/samples/speech.wav" > /dev/null) ||
+        fail "the installed command does not label with $datadir/seqlabel/default.slm"
+else
+    (unset SEQLABEL_MODEL; "$installed" label "$src/samples/speech.wav" > /dev/null 2> "$tmp/nomodel.err")
+    rc=$?
+    if [ "$rc" != 1 ] || ! grep -qF "no model: give --model PATH" "$tmp/nomodel.err"; then
+        fail "the staged command, with no model installed, exited $rc: $(cat "$tmp/nomodel.err")"
+    fi
+fi
 export SEQLABEL_MODEL="$root$datadir/seqlabel/default.slm"
 "$installed" label "$src/samples/mixture.wav" > "$tmp/installed.txt" || fail "installed seqlabel label exited $?"
 "$SL_SEQLABEL" label "$src/samples/mixture.wav" > "$tmp/built.txt" || fail "seqlabel label exited $?"
