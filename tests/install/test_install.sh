@@ -17,13 +17,22 @@
 # LD_LIBRARY_PATH set to the staged libdir.
 # Usage: test_install.sh BUILD_DIR SOURCE_DIR CC (env: SL_PREFIX SL_BINDIR
 # SL_LIBDIR SL_INCLUDEDIR SL_DATADIR SL_MANDIR SL_PLUGINSDIR, meson's options;
+# SL_RUNPATH the RUNPATH installed binaries get, empty for none;
 # SL_PLUGINSDIR empty when the plugin is not built; SL_EXAMPLE_CFLAGS the
 # sanitizer flags of the build; SL_SEQLABEL the built command)
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 build=$1 src=$2 cc=$3
 tmp=$(mktemp -d)
-trap 'rm -rf "$tmp"' EXIT
+# meson install records what it installed in the build's install-log.txt, which
+# `ninja uninstall` reads: the staged install's log would leave a real
+# install's files behind, so the log there before is put back
+log=$build/meson-logs/install-log.txt
+if [ -e "$log" ]; then cp "$log" "$tmp/install-log.txt"; fi
+restore_log() {
+    if [ -e "$tmp/install-log.txt" ]; then cp "$tmp/install-log.txt" "$log"; else rm -f "$log"; fi
+}
+trap 'restore_log; rm -rf "$tmp"' EXIT
 root=$tmp/root
 abs() { case $1 in /*) echo "$1" ;; *) echo "$SL_PREFIX/$1" ;; esac; }
 bindir=$(abs "$SL_BINDIR") libdir=$(abs "$SL_LIBDIR") includedir=$(abs "$SL_INCLUDEDIR")
@@ -46,8 +55,9 @@ for page in seqlabel seqlabel-label seqlabel-features seqlabel-info seqlabel-tra
 done
 
 runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
-[ "$(runpath "$root$bindir/seqlabel")" = "$libdir" ] ||
-    fail "seqlabel's RUNPATH is '$(runpath "$root$bindir/seqlabel")', not $libdir"
+# the prefix's libdir, or none under /usr (meson.build: sl_install_rpath)
+[ "$(runpath "$root$bindir/seqlabel")" = "$SL_RUNPATH" ] ||
+    fail "seqlabel's RUNPATH is '$(runpath "$root$bindir/seqlabel")', not '$SL_RUNPATH'"
 
 export LD_LIBRARY_PATH="$root$libdir"
 installed=$root$bindir/seqlabel
@@ -103,7 +113,8 @@ if [ -n "$SL_PLUGINSDIR" ]; then
     plugin=$root$SL_PLUGINSDIR/libgstseqlabel.so
     [ -e "$plugin" ] || fail "not installed: $SL_PLUGINSDIR/libgstseqlabel.so"
     [ -e "$root$includedir/gstreamer-1.0/gst/seqlabel/gstseqlabelmeta.h" ] || fail "no meta header"
-    [ "$(runpath "$plugin")" = "$libdir" ] || fail "the plugin's RUNPATH is '$(runpath "$plugin")', not $libdir"
+    [ "$(runpath "$plugin")" = "$SL_RUNPATH" ] ||
+        fail "the plugin's RUNPATH is '$(runpath "$plugin")', not '$SL_RUNPATH'"
     export GST_REGISTRY_1_0="$tmp/registry.bin" GST_PLUGIN_PATH_1_0="$root$SL_PLUGINSDIR"
     unset GST_PLUGIN_PATH
     # a sanitized plugin needs its runtime loaded first in gst-inspect-1.0
