@@ -61,6 +61,10 @@ never -epoch train -
 never -mel features -
 never --minutes bench encoder -
 expect --minutes bench label -
+# options the usage lines alone name: eval's --model and --manifest, average's -o
+expect --model eval --m
+expect --manifest eval --m
+expect -o average -
 only --windows bench encoder --win
 only encoder bench enc
 # --model: model files and folders, not other files

@@ -47,9 +47,14 @@ _seqlabel()
     elif [[ $cur == -* ]]; then
         local opts
         # option lines begin with two spaces and an option; a line may name
-        # several, comma-separated ("-o, --output OUT"; "--pad-before S, --pad-after S")
-        opts=$("$cmd" "${help[@]}" --help 2>/dev/null | grep -E -- '^  -' |
-            grep -oE -- '(^  |, )--?[a-z][a-z0-9-]*' | sed 's/^[ ,]*//' | sort -u)
+        # several, comma-separated ("-o, --output OUT"; "--pad-before S, --pad-after S");
+        # the usage lines name the options a command needs ("usage: seqlabel
+        # average -o OUT MODEL...", eval's two lines)
+        local text
+        text=$("$cmd" "${help[@]}" --help 2>/dev/null)
+        opts=$( { grep -E -- '^  -' <<< "$text" | grep -oE -- '(^  |, )--?[a-z][a-z0-9-]*'
+                  sed -n '/^usage:/,/^$/p' <<< "$text" | grep -oE -- ' --?[a-z][a-z0-9-]*'
+                } | sed 's/^[ ,]*//' | sort -u)
         COMPREPLY=($(compgen -W "$opts" -- "$cur"))
     else
         COMPREPLY=($(compgen -f -- "$cur"))
