@@ -406,7 +406,8 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
  * the installed default model (<datadir>/seqlabel/default.slm) when readable, else,
  * for a library run from its build tree (an uninstalled build) alone, the
  * source tree's model/default.slm when readable, else NULL. The two fixed
- * places, for help texts: */
+ * places, for help texts (the source tree's NULL for an installed library,
+ * which never uses it): */
 const char *sl_default_model_path(void);
 const char *sl_installed_model_path(void);
 const char *sl_source_model_path(void);

@@ -18,9 +18,12 @@ static const char here = 0; /* an address inside this library (or the program it
 static int uninstalled(void)
 {
     Dl_info info;
-    if (!dladdr(&here, &info) || !info.dli_fname)
-        return 0;
-    char *lib = realpath(info.dli_fname, NULL), *root = realpath(SL_BUILD_ROOT, NULL);
+    /* in a program the library is linked into, dladdr names the program as it
+     * was started (argv[0]: "seqlabel" through PATH), and in a -static one it
+     * finds nothing: the program's own file then */
+    const char *file = dladdr(&here, &info) && info.dli_fname && strchr(info.dli_fname, '/')
+                           ? info.dli_fname : "/proc/self/exe";
+    char *lib = realpath(file, NULL), *root = realpath(SL_BUILD_ROOT, NULL);
     size_t n = root ? strlen(root) : 0;
     int in = lib && root && !strncmp(lib, root, n) && lib[n] == '/';
     free(lib);
@@ -35,7 +38,7 @@ const char *sl_installed_model_path(void)
 
 const char *sl_source_model_path(void)
 {
-    return SL_SOURCE_MODEL;
+    return uninstalled() ? SL_SOURCE_MODEL : NULL;
 }
 
 const char *sl_default_model_path(void)

@@ -213,7 +213,8 @@ static void usage(FILE *fp)
         "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples)\n"
         "print one line naming the file; the other files are still labelled and the exit\n"
         "status is 1. A wrong command line (an unknown option, a bad value) exits 2.\n",
-        sl_installed_model_path(), sl_source_model_path());
+        sl_installed_model_path(),
+        sl_source_model_path() ? sl_source_model_path() : "model/default.slm");
 }
 
 enum {
@@ -971,9 +972,12 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return 2;
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();
-    if (!model_path)
+    if (!model_path && sl_source_model_path())
         return cli_error("no model: give --model PATH or set SEQLABEL_MODEL (no default model at %s "
                          "or %s)", sl_installed_model_path(), sl_source_model_path());
+    if (!model_path) /* installed: the source tree's is never looked at */
+        return cli_error("no model: give --model PATH or set SEQLABEL_MODEL (no default model at "
+                         "%s)", sl_installed_model_path());
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
