@@ -261,6 +261,14 @@ static int by_key(const void *a, const void *b)
     return c ? c : (x->e > y->e) - (x->e < y->e); /* ties: the set's order */
 }
 
+/* 1 when two paths name one file (one name, or one inode: ./x.wav and x.wav). */
+static int same_audio(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return !strcmp(a, b) || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+                             sa.st_ino == sb.st_ino);
+}
+
 /* "line N (AUDIO)", or the audio alone for a folder's entry (it has no line). */
 static const char *entry_where(const sl_manifest_entry *e, char *buf, size_t len)
 {
@@ -307,7 +315,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
         const hypothesis_key *a = &keys[i];
         for (int j = i + 1; j < n && !strcmp(keys[j].key, a->key) && rc == 0; j++) {
             const sl_manifest_entry *b = keys[j].e;
-            if (!strcmp(b->audio, a->e->audio))
+            if (same_audio(b->audio, a->e->audio))
                 continue; /* one audio listed twice: the hypothesis is both lines' */
             int named = 1;
             if (!hyp_is_dir) {
