@@ -499,7 +499,10 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       g_array_set_size (self->document_segs, 0);
       self->document_end = 0;
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
+      GST_OBJECT_LOCK (self);
       self->labelpad_need_segment = TRUE;
+      self->labelpad_need_header = TRUE;        /* filesink starts its file anew */
+      GST_OBJECT_UNLOCK (self);
       break;
     case GST_EVENT_SEGMENT:{
       const GstSegment *in;
@@ -609,6 +612,11 @@ gst_seqlabel_release_pad (GstElement * element, GstPad * pad)
   if (self->labelpad == pad)
     self->labelpad = NULL;
   GST_OBJECT_UNLOCK (self);
+  /* the task may be blocked in a push downstream (a sink waiting for preroll
+   * in PAUSED, or for its clock): a flush unblocks it, so that it can be
+   * joined, and leaves the sink as it was for whatever the application does
+   * with it next */
+  gst_seqlabel_labelpad_unblock (self, pad);
   gst_pad_set_active (pad, FALSE);
   gst_element_remove_pad (element, pad);
 }

@@ -162,6 +162,7 @@ struct _GstSeqLabel {
   GstPad *labelpad;
   gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
   gboolean labelpad_need_segment;
+  gboolean labelpad_need_header;  /* after a flush: the format's header again */
   /* its queue, served by the pad's task (lq_lock) */
   GMutex lq_lock;
   GCond lq_cond;
@@ -205,6 +206,9 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
+/* Before the labels pad is released: its task's push downstream unblocked (a
+ * flush of the branch), the task paused, so that deactivating can join it. */
+void gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad);
 /* A gap on the labels pad at ts for duration (NONE: a moment), within the
  * segment: a sink there prerolls on it while no label exists yet. */
 void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts,

@@ -81,9 +81,13 @@ gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
 /* The labels pad is served by its own task from a small queue, like a
  * `queue` after a `tee` branch: the streaming thread only enqueues, so a sink
  * on the labels pad that waits (preroll, sync) never blocks the audio, and
- * `... ! seqlabel name=l ! sink l.labels ! filesink` needs no queue. The queue
- * is bounded (LABELQ_MAX items); labels are tiny, so it never fills in
- * practice, and if it does the streaming thread waits, as with `queue`. */
+ * `... ! seqlabel name=l ! sink l.labels ! filesink` needs no queue. In
+ * PLAYING the queue is bounded (LABELQ_MAX items); labels are tiny, so it
+ * never fills in practice, and if it does the streaming thread waits, as with
+ * `queue`. Before PLAYING it is not: while the pipeline prerolls, the labels
+ * sink waits for PLAYING and the audio sink for the buffer being labelled, so
+ * one large buffer's labels (250 s of frames in one push) would otherwise
+ * block that buffer for good. */
 #define LABELQ_MAX 20000
 
 static GstPad *
@@ -108,8 +112,13 @@ labelq_clear_locked (GstSeqLabel * self)
 static void
 labelq_enqueue (GstSeqLabel * self, GstMiniObject * item)
 {
+  gboolean playing;
+
+  GST_OBJECT_LOCK (self);
+  playing = GST_STATE (self) == GST_STATE_PLAYING;
+  GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lq_lock);
-  while (g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
+  while (playing && g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
     g_cond_wait (&self->lq_cond, &self->lq_lock);
   if (self->lq_flushing) {
     g_mutex_unlock (&self->lq_lock);
@@ -180,6 +189,14 @@ labelpad_activate_mode (GstPad * pad, GstObject * parent, GstPadMode mode,
   self->lq_flow = GST_FLOW_OK;
   self->lq_position = GST_CLOCK_TIME_NONE;
   labelq_clear_locked (self);
+  if (active) {
+    /* what must precede data is queued once the pad is active: queued before
+     * (a pad requested while audio flows), it was dropped with the queue */
+    GST_OBJECT_LOCK (self);
+    self->labelpad_need_start = TRUE;
+    self->labelpad_need_segment = TRUE;
+    GST_OBJECT_UNLOCK (self);
+  }
   g_cond_broadcast (&self->lq_cond);
   g_mutex_unlock (&self->lq_lock);
   if (active)
@@ -222,21 +239,40 @@ labelpad_flush_stop (GstSeqLabel * self, GstPad * pad, GstEvent * event)
     gst_pad_start_task (pad, labelpad_loop, pad, NULL);
 }
 
-/* Queues what must precede data: stream-start, caps and the header line of
- * the format once per stream, the segment once per segment/flush. */
+void
+gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
+{
+  if (!GST_PAD_IS_ACTIVE (pad) || !gst_pad_is_linked (pad))
+    return;
+  labelpad_flush_start (self, pad, gst_event_new_flush_start ());
+  gst_pad_push_event (pad, gst_event_new_flush_stop (FALSE));
+}
+
+/* Queues what must precede data: stream-start and caps once per stream, the
+ * segment once per segment/flush, the header line of the format once per
+ * stream and after each flush (a filesink starts its file anew at a flush).
+ * While the pad is not active nothing is taken: what it needs stays pending. */
 static void
 labelpad_prepare (GstSeqLabel * self, GstPad * pad)
 {
-  gboolean need_start, need_segment;
+  gboolean need_start, need_segment, need_header;
   GstSeqLabelFormat format;
 
+  g_mutex_lock (&self->lq_lock);
+  if (self->lq_flushing) {
+    g_mutex_unlock (&self->lq_lock);
+    return;
+  }
   GST_OBJECT_LOCK (self);
   need_start = self->labelpad_need_start;
   need_segment = self->labelpad_need_segment || need_start;
+  need_header = self->labelpad_need_header || need_start;
   self->labelpad_need_start = FALSE;
   self->labelpad_need_segment = FALSE;
+  self->labelpad_need_header = FALSE;
   format = self->run_format;
   GST_OBJECT_UNLOCK (self);
+  g_mutex_unlock (&self->lq_lock);
 
   if (need_start) {
     gchar *id = gst_pad_create_stream_id (pad, GST_ELEMENT (self), "labels");
@@ -248,7 +284,7 @@ labelpad_prepare (GstSeqLabel * self, GstPad * pad)
   }
   if (need_segment)
     labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&self->segment)));
-  if (need_start && self->labeler != NULL) {
+  if (need_header && self->labeler != NULL) {
     char header[1024];
     int n = sl_label_format_header (&self->writer, header, sizeof header);
     if (n > 0 && (gsize) n < sizeof header) {

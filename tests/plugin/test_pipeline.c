@@ -12,6 +12,7 @@
 
 #include <cmocka.h>
 #include <glib/gstdio.h>
+#include <gst/app/gstappsrc.h>
 
 #include "plugin_test_util.h"
 
@@ -648,6 +649,189 @@ test_pause_while_playing (void **state)
   free (x);
 }
 
+/* The labels pad and a flushing seek: filesink starts its file anew at the
+ * flush, and the format's header comes again after it, so a WebVTT file read
+ * after a seek to 0 right after preroll (as players do) is still the file
+ * `seqlabel label --format webvtt` writes, header and all; the same for the
+ * frames table's header line. */
+static void
+test_header_after_seek (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 27);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "h.wav", NULL);
+  (void) state;
+
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  for (int k = 0; k < 2; k++) {
+    const char *format = k ? "frames" : "webvtt";
+    gchar *txt = g_build_filename (pt_tmp_dir (), "h.txt", NULL);
+    gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "h.cmd.txt", NULL);
+    gchar *launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s "
+        "name=l label-format=%s ! fakesink l.labels ! filesink location=%s", wav,
+        pt_model_path (), format, txt);
+    gchar *a = NULL, *b = NULL;
+    GstElement *pipe = gst_parse_launch (launch, NULL);
+    GstBus *bus;
+    GstMessage *msg;
+
+    command_label ((const gchar *[]) { "--format", format, "-o", cmd_txt, wav, NULL });
+    assert_non_null (pipe);
+    bus = gst_element_get_bus (pipe);
+    gst_element_set_state (pipe, GST_STATE_PAUSED);
+    assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+        GST_STATE_CHANGE_SUCCESS);
+    assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0));
+    assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+        GST_STATE_CHANGE_SUCCESS);
+    gst_element_set_state (pipe, GST_STATE_PLAYING);
+    msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+    if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+      fail_msg ("%s: %s after the seek", launch, msg ? "an error" : "no EOS in 20 s");
+    gst_message_unref (msg);
+    gst_element_set_state (pipe, GST_STATE_NULL);
+    assert_true (g_file_get_contents (txt, &a, NULL, NULL));
+    assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
+    assert_true (g_str_has_prefix (b, k ? "frame\t" : "WEBVTT\n"));
+    if (strcmp (a, b) != 0)
+      fail_msg ("%s after a seek to 0 differs from seqlabel label's:\n%.200s\n%.200s",
+          format, a, b);
+    gst_object_unref (bus);
+    gst_object_unref (pipe);
+    g_remove (txt);
+    g_remove (cmd_txt);
+    g_free (txt);
+    g_free (cmd_txt);
+    g_free (launch);
+    g_free (a);
+    g_free (b);
+  }
+  g_remove (wav);
+  g_free (wav);
+  free (x);
+}
+
+static gpointer
+release_labels (gpointer element)
+{
+  GstPad *pad = gst_element_get_static_pad (element, "labels");
+  gst_element_release_request_pad (element, pad);
+  gst_object_unref (pad);
+  return NULL;
+}
+
+/* Releasing the labels pad in PAUSED, while its task waits in a prerolled
+ * sink's push, returns (the branch is flushed to let the task go), and the
+ * pipeline then plays to its end. */
+static void
+test_release_labels_in_paused (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 28);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "r.wav", NULL);
+  gchar *launch;
+  GstElement *pipe, *l;
+  GstBus *bus;
+  GstMessage *msg;
+  GThread *t;
+  gint64 deadline;
+  (void) state;
+
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s name=l "
+      "label-format=frames ! fakesink l.labels ! fakesink name=ls", wav, pt_model_path ());
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  bus = gst_element_get_bus (pipe);
+  l = gst_bin_get_by_name (GST_BIN (pipe), "l");
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  g_usleep (200000); /* the labels task is in the sink's preroll wait by now */
+  t = g_thread_new ("release", release_labels, l);
+  deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  while (gst_element_get_static_pad (l, "labels") != NULL) {
+    GstPad *still = gst_element_get_static_pad (l, "labels");
+    gst_object_unref (still);
+    if (g_get_monotonic_time () > deadline)
+      fail_msg ("releasing the labels pad in PAUSED did not return in 10 s");
+    g_usleep (10000);
+  }
+  g_thread_join (t);
+  {
+    GstElement *ls = gst_bin_get_by_name (GST_BIN (pipe), "ls");
+    gst_element_set_state (ls, GST_STATE_NULL);
+    gst_bin_remove (GST_BIN (pipe), ls);
+    gst_object_unref (ls);
+  }
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+    fail_msg ("%s after the release", msg ? "an error" : "no EOS in 20 s");
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (l);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_remove (wav);
+  g_free (wav);
+  g_free (launch);
+  free (x);
+}
+
+/* One buffer whose labels pass the queue's bound (250 s of frames: 25,000
+ * lines) still prerolls: before PLAYING the labels sink waits for PLAYING and
+ * the audio sink for that very buffer, so the queue may not block it then. */
+static void
+test_one_large_buffer_prerolls (void **state)
+{
+  const int64_t N = 250 * PT_RATE;
+  gint16 *pcm = g_new0 (gint16, N);
+  GstElement *pipe, *src;
+  GstBus *bus;
+  GstMessage *msg;
+  GstBuffer *b;
+  gchar *launch;
+  gchar *txt = g_build_filename (pt_tmp_dir (), "big.tsv", NULL);
+  gchar *text = NULL;
+  gsize len = 0;
+  int lines = 0;
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++)
+    pcm[i] = (gint16) (((i * 7919) % 2001) - 1000);
+  launch = g_strdup_printf ("appsrc name=src format=time caps=audio/x-raw,format=S16LE,"
+      "rate=16000,channels=1,layout=interleaved ! seqlabel model=%s name=l "
+      "label-format=frames ! fakesink l.labels ! filesink location=%s", pt_model_path (), txt);
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  bus = gst_element_get_bus (pipe);
+  src = gst_bin_get_by_name (GST_BIN (pipe), "src");
+  b = gst_buffer_new_wrapped (pcm, (gsize) N * sizeof *pcm);
+  GST_BUFFER_PTS (b) = 0;
+  GST_BUFFER_DURATION (b) = 250 * GST_SECOND;
+  assert_int_equal (gst_app_src_push_buffer (GST_APP_SRC (src), b), GST_FLOW_OK);
+  gst_app_src_end_of_stream (GST_APP_SRC (src));
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+    fail_msg ("%s with one 250 s buffer", msg ? "an error" : "no EOS in 60 s");
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  assert_true (g_file_get_contents (txt, &text, &len, NULL));
+  for (gsize i = 0; i < len; i++)
+    lines += text[i] == '\n';
+  assert_int_equal (lines, 1 + expected_frames (N)); /* the header and every frame */
+  gst_object_unref (src);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_remove (txt);
+  g_free (txt);
+  g_free (text);
+  g_free (launch);
+}
+
 int
 main (void)
 {
@@ -658,6 +842,9 @@ main (void)
     cmocka_unit_test (test_same_as_command),
     cmocka_unit_test (test_same_as_command_converted),
     cmocka_unit_test (test_seek),
+    cmocka_unit_test (test_header_after_seek),
+    cmocka_unit_test (test_release_labels_in_paused),
+    cmocka_unit_test (test_one_large_buffer_prerolls),
     cmocka_unit_test (test_labels_file_same_as_command),
     cmocka_unit_test (test_gate_same_as_command),
     cmocka_unit_test (test_pause_while_playing),
