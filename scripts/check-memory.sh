@@ -42,12 +42,13 @@ if [ "$what" = all ] || [ "$what" = valgrind ]; then
   # comparisons would otherwise see another code path's last bits. groff, which
   # the manual pages' test runs, the coreutils and GStreamer's gst-launch-1.0 the
   # tests' shell lines run, are not ours, and some keep their memory to the end;
-  # nor is the RTSP test's server (GStreamer's library, killed by the test).
+  # nor is the RTSP test's server (GStreamer's library, killed by the test),
+  # nor glibc's localedef, which test_any_locale runs to make a de_DE locale.
   # The install test (tests/install/) is left out: it checks where files go and
   # compiles the examples, which under valgrind would run the compiler there.
   # --vgdb=no: the tests run some commands as nobody (what root may and others
   # may not), and valgrind's debugger pipes would go where nobody cannot write.
   meson test -C build-valgrind --print-errorlogs --num-processes 2 --timeout-multiplier 20 \
     --no-suite install \
-    --wrap="valgrind --vgdb=no --trace-children=yes --trace-children-skip=*/groff,*/troff,*/grotty,*/sort,*/tr,*/grep,*/find,*/cat,*/cmp,*/head,*/tail,*/cp,*/seq,*/ls,*/stat,*/gst-launch-1.0,*/rtsp_server --error-exitcode=99 --quiet --leak-check=full --errors-for-leak-kinds=definite --suppressions=$PWD/scripts/valgrind.supp --gen-suppressions=all" "$@"
+    --wrap="valgrind --vgdb=no --trace-children=yes --trace-children-skip=*/groff,*/troff,*/grotty,*/sort,*/tr,*/grep,*/find,*/cat,*/cmp,*/head,*/tail,*/cp,*/seq,*/ls,*/stat,*/gst-launch-1.0,*/rtsp_server,*/localedef --error-exitcode=99 --quiet --leak-check=full --errors-for-leak-kinds=definite --suppressions=$PWD/scripts/valgrind.supp --gen-suppressions=all" "$@"
 fi
