@@ -220,7 +220,13 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
                                   size_t errlen)
 {
     if (!path || !opt) {
-        sl_io_err(err, errlen, "sl_audio_open: no path given");
+        sl_io_err(err, errlen, "sl_audio_open: no %s given", !path ? "path" : "options");
+        return NULL;
+    }
+    if (opt->target_rate < 0 || (unsigned)opt->quality > SL_RESAMPLE_FAST) {
+        sl_io_err(err, errlen, "%s: output rate %d Hz and resampling quality %d: a rate >= 0 "
+                  "(0: the file's) and one of sl_resample_quality expected", path,
+                  opt->target_rate, (int)opt->quality);
         return NULL;
     }
     const char *name = strcmp(path, "-") == 0 ? "standard input" : path;
@@ -416,7 +422,11 @@ static long read_resampled(sl_audio_reader *r, float *out, long max, char *err, 
 
 long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t errlen)
 {
-    if (max <= 0)
+    if (max < 0) { /* 0 would read as the end of the file */
+        sl_io_err(err, errlen, "%s: a read of %ld samples", r->name, max);
+        return -1;
+    }
+    if (max == 0)
         return 0;
     if (r->soxr)
         return read_resampled(r, out, max, err, errlen);

@@ -1009,6 +1009,37 @@ static void test_error_not_audio(void **state)
     expect_open_error(path, "--raw-format and --raw-rate"); /* what headerless samples need */
 }
 
+/* Settings a program got wrong: refused naming them, not read as something
+ * else (a negative rate as the file's, a negative count as the end). */
+static void test_error_bad_settings(void **state)
+{
+    (void)state;
+    const char *path = tmp_path("settings.wav");
+    short pcm[1600];
+    for (int i = 0; i < 1600; i++)
+        pcm[i] = sine16(i, 0, 440.0, 16000);
+    write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, 1600);
+    char err[SL_ERR_LEN] = "";
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    opt.target_rate = -8000;
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "output rate -8000 Hz"));
+    sl_audio_options_default(&opt);
+    opt.quality = (sl_resample_quality)7;
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "resampling quality 7"));
+    assert_null(sl_audio_open_ex(path, NULL, err, sizeof err));
+    assert_string_equal(err, "sl_audio_open: no options given");
+    sl_audio_reader *r = sl_audio_open(path, 0, err, sizeof err);
+    assert_non_null(r);
+    float out[16];
+    assert_int_equal(sl_audio_read(r, out, -1, err, sizeof err), -1);
+    assert_non_null(strstr(err, "a read of -1 samples"));
+    assert_int_equal(sl_audio_read(r, out, 16, err, sizeof err), 16);
+    sl_audio_close(r);
+}
+
 static void test_error_empty_file(void **state)
 {
     (void)state;
@@ -1177,6 +1208,7 @@ int main(void)
         cmocka_unit_test(test_error_missing),
         cmocka_unit_test(test_error_directory),
         cmocka_unit_test(test_error_not_audio),
+        cmocka_unit_test(test_error_bad_settings),
         cmocka_unit_test(test_error_empty_file),
         cmocka_unit_test(test_error_zero_samples),
         cmocka_unit_test(test_error_cut_header),
