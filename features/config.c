@@ -97,9 +97,14 @@ int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t e
     if (!isfinite(cfg->frame_shift_ms) || cfg->frame_shift_ms <= 0.0f)
         return fail(err, errlen, "frame shift %g ms must be positive", (double)cfg->frame_shift_ms);
     int w = sl_feature_frame_length(cfg), s = sl_feature_frame_shift(cfg);
+    /* (a length past a billion samples counts as -1: said as "more than") */
     if (w < 2 || w > SL_MAX_WINDOW_SAMPLES)
-        return fail(err, errlen, "frame length %g ms is %d samples at %d Hz; it must be 2..%d samples",
-                    (double)cfg->frame_length_ms, w, cfg->sample_rate, SL_MAX_WINDOW_SAMPLES);
+        return fail(err, errlen, "frame length %g ms is %s%d samples at %d Hz; it must be 2..%d "
+                    "samples", (double)cfg->frame_length_ms, w < 0 ? "more than " : "",
+                    w < 0 ? SL_MAX_WINDOW_SAMPLES : w, cfg->sample_rate, SL_MAX_WINDOW_SAMPLES);
+    if (s < 0)
+        return fail(err, errlen, "frame shift %g ms is more than a billion samples at %d Hz",
+                    (double)cfg->frame_shift_ms, cfg->sample_rate);
     if (s < 1)
         return fail(err, errlen, "frame shift %g ms is less than one sample at %d Hz",
                     (double)cfg->frame_shift_ms, cfg->sample_rate);

@@ -42,6 +42,10 @@ static void test_validate(void **state)
     expect_invalid(&cfg, "sample rate 0");
     cfg = d; cfg.frame_shift_ms = 0.01f;
     expect_invalid(&cfg, "less than one sample");
+    cfg = d; cfg.frame_shift_ms = 1e8f; /* 1.6e9 samples: said as such, not as -1 or < 1 */
+    expect_invalid(&cfg, "frame shift 1e+08 ms is more than a billion samples");
+    cfg = d; cfg.frame_length_ms = 1e8f;
+    expect_invalid(&cfg, "frame length 1e+08 ms is more than 65536 samples");
     cfg = d; cfg.frame_length_ms = NAN;
     expect_invalid(&cfg, "frame length");
     cfg = d; cfg.num_mel_bins = 2;
