@@ -751,8 +751,7 @@ test_release_labels_in_paused (void **state)
   g_usleep (200000); /* the labels task is in the sink's preroll wait by now */
   t = g_thread_new ("release", release_labels, l);
   deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
-  while (gst_element_get_static_pad (l, "labels") != NULL) {
-    GstPad *still = gst_element_get_static_pad (l, "labels");
+  for (GstPad * still; (still = gst_element_get_static_pad (l, "labels")) != NULL;) {
     gst_object_unref (still);
     if (g_get_monotonic_time () > deadline)
       fail_msg ("releasing the labels pad in PAUSED did not return in 10 s");
