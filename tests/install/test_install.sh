@@ -43,7 +43,8 @@ DESTDIR= meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/instal
 
 for f in "$bindir/seqlabel" "$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0" \
     "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm" \
-    "$datadir/bash-completion/completions/seqlabel"; do
+    "$datadir/bash-completion/completions/seqlabel" "$datadir/doc/seqlabel/labeling.md" \
+    "$datadir/doc/seqlabel/element.md"; do
     [ -e "$root$f" ] || fail "not installed: $f"
 done
 [ -x "$root$bindir/seqlabel" ] || fail "$bindir/seqlabel is not executable"
