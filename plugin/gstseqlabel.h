@@ -118,7 +118,10 @@ struct _GstSeqLabel {
   gint64 frame_offset;      /* run frame 0 is stream frame frame_offset */
   gboolean utc_now;         /* time-origin=now: the writer's origin is set when the
                                stream's first run starts */
-  guint64 run_samples;      /* samples pushed in this run */
+  guint64 run_samples;      /* samples pushed in this run at the current rate */
+  GstClockTime run_time_before; /* the run's time at rates before it (a new rate
+                               mid-run): sample 0 at the current rate is then
+                               base_ts + run_time_before */
   GstClockTime next_run_ts; /* where the audio seen so far ends (a finished run's end, a
                                gap's): the next run's start when its buffer has no
                                timestamp; GST_CLOCK_TIME_NONE: the segment's start */

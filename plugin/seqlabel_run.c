@@ -538,6 +538,7 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
   gint channel = self->writer.channel;  /* the run's settings, read when it was made */
   sl_converter *conv = NULL;
   GstClockTime latency;
+  gboolean keep_run;
 
   if (channel > channels) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT,
@@ -553,43 +554,14 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
     self->info = *info;
     return TRUE;
   }
-  /* Other channels at the same rate: the run goes on through a new downmix,
-   * as one stream (the old converter's resampled tail first), so the frames
-   * across the change are labelled from the audio on both sides, not cut off.
-   * The run's sample count stays in the same units; a new rate ends it. */
-  if (self->have_info && self->run_started && rate == GST_AUDIO_INFO_RATE (&self->info) &&
-      g_queue_is_empty (&self->gate_q)) {
-    sl_label_sink sink;
-    int rc = 0;
-    if (rate != self->rate || channels != 1) {
-      conv = sl_converter_new (rate, channels, self->rate, err, sizeof err);
-      if (conv != NULL && sl_converter_set_channel (conv, channel, err, sizeof err) != 0)
-        g_clear_pointer (&conv, sl_converter_free);
-      if (conv == NULL) {
-        GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("seqlabel: model %s takes mono audio at %d "
-                "Hz; %s", self->model_loaded_path, self->rate, err), (NULL));
-        return FALSE;
-      }
-    }
-    if (self->converter) {
-      begin_callbacks (self, &sink);
-      rc = convert (self, NULL, NULL, 0, &sink, err, sizeof err);
-      end_callbacks (self);
-      self->carry_frames = TRUE;        /* the frames the tail gave ride on the next meta */
-    }
-    if (rc != 0) {
-      sl_converter_free (conv);
-      if (self->cb_flow == GST_FLOW_OK)
-        GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err), (NULL));
-      return FALSE;
-    }
-    sl_converter_free (self->converter);
-    self->converter = conv;
-    self->info = *info;
-    GST_INFO_OBJECT (self, "input now %d channel(s) at %d Hz; the run goes on", channels, rate);
-    return TRUE;
-  }
-  if (self->have_info) {
+  /* A new channel count or rate: the run goes on through a new converter, as
+   * one stream (the old converter's resampled tail first), so the frames across
+   * the change are labelled from the audio on both sides, not cut off; the
+   * samples before the change count as time. With the gate a new rate ends the
+   * run: the gate maps frames to the run's input samples at one rate. */
+  keep_run = self->have_info && self->run_started && g_queue_is_empty (&self->gate_q) &&
+      (rate == GST_AUDIO_INFO_RATE (&self->info) || self->gate_mode == GST_SEQLABEL_GATE_NONE);
+  if (self->have_info && !keep_run) {
     if (gst_seqlabel_finish_run (self) != GST_FLOW_OK)
       return FALSE;
     /* as at a discontinuity, the tail rides on the next buffer's meta */
@@ -606,13 +578,33 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
       return FALSE;
     }
   }
+  if (keep_run && self->converter) {
+    sl_label_sink sink;
+    int rc;
+    begin_callbacks (self, &sink);
+    rc = convert (self, NULL, NULL, 0, &sink, err, sizeof err);
+    end_callbacks (self);
+    self->carry_frames = TRUE;  /* the frames the tail gave ride on the next meta */
+    if (rc != 0) {
+      sl_converter_free (conv);
+      if (self->cb_flow == GST_FLOW_OK)
+        GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err), (NULL));
+      return FALSE;
+    }
+  }
+  if (keep_run && rate != GST_AUDIO_INFO_RATE (&self->info)) {
+    self->run_time_before += gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
+        GST_AUDIO_INFO_RATE (&self->info));
+    self->run_samples = 0;
+  }
   sl_converter_free (self->converter);
   self->converter = conv;
   self->info = *info;
   self->have_info = TRUE;
   latency = run_latency (self, conv);
-  GST_INFO_OBJECT (self, "input %d channel(s) at %d Hz%s, latency %" GST_TIME_FORMAT,
-      channels, rate, conv ? " converted" : "", GST_TIME_ARGS (latency));
+  GST_INFO_OBJECT (self, "input %d channel(s) at %d Hz%s, latency %" GST_TIME_FORMAT "%s",
+      channels, rate, conv ? " converted" : "", GST_TIME_ARGS (latency),
+      keep_run ? "; the run goes on" : "");
   GST_OBJECT_LOCK (self);
   if (latency != self->latency) {
     self->latency = latency;
@@ -637,6 +629,7 @@ gst_seqlabel_reset_run (GstSeqLabel * self)
     sl_converter_reset (self->converter);
   self->run_started = FALSE;
   self->run_samples = 0;
+  self->run_time_before = 0;
   self->carry_frames = FALSE;
   self->piece_label = -1;
   self->piece_len = 0;
@@ -671,8 +664,9 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   GST_DEBUG_OBJECT (self, "run finished after %" G_GUINT64_FORMAT " samples",
       self->run_samples);
   if (GST_CLOCK_TIME_IS_VALID (self->base_ts))
-    self->next_run_ts = self->base_ts + gst_util_uint64_scale_int (self->run_samples,
-        GST_SECOND, GST_AUDIO_INFO_RATE (&self->info));
+    self->next_run_ts = self->base_ts + self->run_time_before +
+        gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
+        GST_AUDIO_INFO_RATE (&self->info));
   {
     /* every frame is labelled now: held audio goes out */
     GstFlowReturn gate = gst_seqlabel_gate_run_over (self);
@@ -700,6 +694,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
       &stream_time) > 0 ? (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
       (guint64) self->hop * GST_SECOND) : 0;
   self->run_samples = 0;
+  self->run_time_before = 0;
   self->run_started = TRUE;
   if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
     self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
@@ -813,7 +808,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
    * sources that stamp buffers as they come (appsrc do-timestamp) and
    * scaletempo jitter by some 20 ms, and a new run loses a window's context. */
   if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
-    GstClockTime expected = self->base_ts +
+    GstClockTime expected = self->base_ts + self->run_time_before +
         gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
         GST_AUDIO_INFO_RATE (&self->info));
     GstClockTime tolerance = MAX (DISCONT_TOLERANCE,
