@@ -26,6 +26,10 @@ for cmd in "" label features info train eval average bench; do
     text=$(groff -man -Tutf8 -rLL=250n -P-cbou "$page" 2>/dev/null | sed 's/\xe2\x88\x92/-/g; s/\xe2\x80\x90/-/g')
     name="seqlabel${cmd:+-$cmd} - "
     printf '%s\n' "$text" | grep -q "^ *$name" || fail "$page: no NAME line '$name...'"
+    # a SYNOPSIS of the help's usage line(s)
+    usage=$(printf '%s\n' "$help" | sed -n '1s/^usage: *//p')
+    printf '%s\n' "$text" | sed -n '/^SYNOPSIS/,/^DESCRIPTION/p' | grep -qxF "       $usage" ||
+        fail "$page: no SYNOPSIS line '$usage'"
     items=$(printf '%s\n' "$help" | sed -n 's/^ \{2,4\}\([^ ].*[^ ]\)  .*$/\1/p; s/^ \{2,4\}\(-[^ ]*\( [^ ]*\)\{0,1\}\)$/\1/p' |
         sed 's/  .*//')
     case $cmd in

@@ -4,9 +4,18 @@
 set -eu
 seqlabel=$1 out=$2
 if [ $# -ge 4 ]; then cmd=$3 desc=$4; else cmd= desc=$3; fi
+# SYNOPSIS from the help's usage lines (help2man takes only "Usage:" for one)
+synopsis=$out.synopsis.h2m
+{
+  echo "[SYNOPSIS]"
+  # shellcheck disable=SC2086 # no command: the overview's help
+  "$seqlabel" $cmd --help | sed -n '1,/^$/p' |
+    sed -n 's/^usage: *//p; s/^ \{7\}\(seqlabel .*\)/\1/p' | sed 's/$/\n.br/'
+} > "$synopsis"
 help2man --no-info --no-discard-stderr --name="$desc" --section=1 \
-  --include="$(dirname "$0")/see-also.h2m" \
+  --include="$(dirname "$0")/see-also.h2m" --include="$synopsis" \
   --help-option="${cmd:+$cmd }--help" --version-option=--version "$seqlabel" > "$out.tmp"
+rm -f "$synopsis"
 if [ -n "$cmd" ]; then
   # help2man names the page after the program; this one is the command's
   sed -i -e "s/^\.TH SEQLABEL /.TH SEQLABEL-$(echo "$cmd" | tr a-z A-Z) /" \
