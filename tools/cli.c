@@ -262,29 +262,26 @@ static int parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d
     return -1;
 }
 
-int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d)
+int cli_parse_decoder(cli_decoder_option which, const char *s, const char *as_given,
+                      cli_decoder *d)
 {
-    static const char *const names[CLI_DECODER_OPTIONS] = {
-        [CLI_SWITCH_PENALTY] = "--switch-penalty", [CLI_SMOOTHING_LAG] = "--smoothing-lag",
-        [CLI_ON_THRESHOLD] = "--on-threshold", [CLI_OFF_THRESHOLD] = "--off-threshold",
-        [CLI_PAD_BEFORE] = "--pad-before", [CLI_PAD_AFTER] = "--pad-after",
-        [CLI_PADDING] = "--padding"};
     d->given = 1;
     if (which == CLI_SWITCH_PENALTY || which == CLI_SMOOTHING_LAG)
-        d->viterbi_only = names[which];
+        d->viterbi_only = as_given;
     else if (which >= CLI_ON_THRESHOLD && which <= CLI_PADDING)
-        d->target_only = names[which];
+        d->target_only = as_given;
     return parse_decoder(which, s, d);
 }
 
 int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
 {
+    /* the option as it was typed, without a value glued on by '=' */
     if (d->viterbi_only && d->cfg.smoothing == SL_SMOOTH_NONE)
-        return cli_usage_error("%s goes with Viterbi smoothing, not --smoothing none",
-                               d->viterbi_only);
+        return cli_usage_error("%.*s goes with Viterbi smoothing, not --smoothing none",
+                               (int)strcspn(d->viterbi_only, "="), d->viterbi_only);
     if (d->target_only && !d->target && !target_elsewhere)
-        return cli_usage_error("%s goes with --target CLASS: it shapes that class's segments",
-                               d->target_only);
+        return cli_usage_error("%.*s goes with --target CLASS: it shapes that class's segments",
+                               (int)strcspn(d->target_only, "="), d->target_only);
     return 0;
 }
 

@@ -52,8 +52,14 @@ typedef struct {
     const char *target_only;           /* the last of the thresholds and paddings given */
 } cli_decoder;
 void cli_decoder_init(cli_decoder *d);
-/* One option's value into d, or an error naming the option and -1. */
-int cli_parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d);
+/* One option's value into d, or an error naming the option and -1. as_given:
+ * the option's word on the command line ("--threshold-on", "--padding=0.2"),
+ * which cli_decoder_check's messages name. */
+int cli_parse_decoder(cli_decoder_option which, const char *s, const char *as_given,
+                      cli_decoder *d);
+/* The word of the option getopt_long just took: "--padding=0.2" is one word,
+ * "--padding 0.2" two. */
+#define CLI_OPTION_AS_GIVEN(argv) ((argv)[optarg == (argv)[optind - 1] ? optind - 2 : optind - 1])
 /* Options that would do nothing, refused: Viterbi's with --smoothing none, the
  * target class's without a target (--target, or eval's --sweep CLASS, which
  * decodes CLASS as one: target_elsewhere 1). 0, or 2 (a wrong command line, said). */

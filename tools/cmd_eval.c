@@ -489,7 +489,8 @@ int sl_cmd_eval(int argc, char **argv)
             return 0;
         default:
             if (cli_is_decoder_code(o)) {
-                if (cli_parse_decoder((cli_decoder_option)(o - CLI_DECODER_CODE), optarg, &decoder))
+                if (cli_parse_decoder((cli_decoder_option)(o - CLI_DECODER_CODE), optarg,
+                                      CLI_OPTION_AS_GIVEN(argv), &decoder))
                     return 2;
                 break;
             }

@@ -637,7 +637,6 @@ static int parse_args(int argc, char **argv, label_args *a)
     long v;
     double d;
     int c, format_given = 0;
-    const char *target_option = NULL; /* a decoder option of the target class's, as given */
     optind = 1;
     opterr = 0;
     a->jobs = 1;
@@ -725,12 +724,8 @@ static int parse_args(int argc, char **argv, label_args *a)
         default:
             if (cli_is_decoder_code(c)) {
                 cli_decoder_option o = (cli_decoder_option)(c - CLI_DECODER_CODE);
-                if (cli_parse_decoder(o, optarg, &a->decoder))
+                if (cli_parse_decoder(o, optarg, CLI_OPTION_AS_GIVEN(argv), &a->decoder))
                     return -1;
-                if (o == CLI_ON_THRESHOLD || o == CLI_OFF_THRESHOLD || o == CLI_PAD_BEFORE ||
-                    o == CLI_PAD_AFTER || o == CLI_PADDING)
-                    /* as given: "--padding=0.2" is one word, "--padding 0.2" two */
-                    target_option = argv[optarg == argv[optind - 1] ? optind - 2 : optind - 1];
                 break;
             }
             return cli_error("unknown option '%s' (see seqlabel label --help)", argv[optind - 1]), -1;
@@ -751,9 +746,6 @@ static int parse_args(int argc, char **argv, label_args *a)
         if (list && !list[strspn(list, ", \t")])
             return cli_error("%s \"%s\" names no class", k ? "--only" : "--skip", list), -1;
     }
-    if (target_option && !a->decoder.target)
-        return cli_error("%.*s goes with --target CLASS: it shapes that class's segments",
-                         (int)strcspn(target_option, "="), target_option), -1;
     if (cli_decoder_check(&a->decoder, 0))
         return -1;
     if (a->segments && a->format != SL_FORMAT_JSONL)

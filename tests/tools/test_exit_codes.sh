@@ -66,6 +66,9 @@ expect 2 "--smoothing-lag goes with Viterbi smoothing" eval --model "$absent.slm
     --manifest "$absent.tsv" --smoothing-lag 3 --smoothing none
 expect 2 "--padding goes with --target" eval --model "$absent.slm" --manifest "$absent.tsv" \
     --padding 0.2
+# named as typed: the element's property name, a value glued on by '='
+expect 2 "--threshold-on goes with --target" eval --model "$absent.slm" \
+    --manifest "$absent.tsv" --threshold-on=0.6
 expect 2 "--raw-rate goes with --raw-format" label "$SL_SOURCE_ROOT/samples/speech.wav" \
     --raw-rate 8000
 expect 2 "--raw-channels goes with --raw-format" features "$SL_SOURCE_ROOT/samples/speech.wav" \
