@@ -172,6 +172,8 @@ struct _GstSeqLabel {
   GQueue lq;                /* GstBuffer / serialized GstEvent */
   gboolean lq_flushing;
   GstFlowReturn lq_flow;    /* a fatal flow downstream of the labels pad */
+  GstPad *lq_push_peer;     /* the peer the task is pushing to right now (a ref), or
+                               NULL: what a release must flush to unblock it */
   GstClockTime lq_position; /* the end of the latest buffer or gap queued: where the
                                labels sink prerolls again after a pause */
 };
@@ -209,8 +211,9 @@ GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
-/* Before the labels pad is released: its task's push downstream unblocked (a
- * flush of the branch), the task paused, so that deactivating can join it. */
+/* Before the labels pad is released: the queue stopped, and a push the task is
+ * blocked in (a prerolled sink in PAUSED) let go by flushing the sink it
+ * pushes to, linked still or not, so that deactivating can join the task. */
 void gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad);
 /* A gap on the labels pad at ts for duration (NONE: a moment), within the
  * segment: a sink there prerolls on it while no label exists yet. */

@@ -159,12 +159,16 @@ labelpad_loop (gpointer user)
   }
   item = g_queue_pop_head (&self->lq);
   g_cond_broadcast (&self->lq_cond);
+  self->lq_push_peer = gst_pad_get_peer (pad);
   g_mutex_unlock (&self->lq_lock);
 
   if (GST_IS_BUFFER (item))
     ret = gst_pad_push (pad, GST_BUFFER (item));
   else
     gst_pad_push_event (pad, GST_EVENT (item));
+  g_mutex_lock (&self->lq_lock);
+  g_clear_object (&self->lq_push_peer);
+  g_mutex_unlock (&self->lq_lock);
   if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && ret != GST_FLOW_FLUSHING) {
     /* the audio keeps flowing; the labels branch reports its failure */
     GST_ELEMENT_FLOW_ERROR (self, ret);
@@ -242,10 +246,23 @@ labelpad_flush_stop (GstSeqLabel * self, GstPad * pad, GstEvent * event)
 void
 gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
 {
-  if (!GST_PAD_IS_ACTIVE (pad) || !gst_pad_is_linked (pad))
+  GstPad *peer;
+
+  g_mutex_lock (&self->lq_lock);
+  self->lq_flushing = TRUE;     /* the task takes nothing more */
+  labelq_clear_locked (self);
+  g_cond_broadcast (&self->lq_cond);
+  peer = self->lq_push_peer ? gst_object_ref (self->lq_push_peer) : NULL;
+  g_mutex_unlock (&self->lq_lock);
+  if (peer == NULL)             /* not inside a push: it wakes and pauses */
     return;
-  labelpad_flush_start (self, pad, gst_event_new_flush_start ());
-  gst_pad_push_event (pad, gst_event_new_flush_stop (FALSE));
+  /* inside a push to the sink it was linked to (unlinked since, perhaps): that
+   * sink alone is flushed, which lets the push return; the sink then waits for
+   * a preroll again, as after any flush */
+  gst_pad_send_event (peer, gst_event_new_flush_start ());
+  gst_pad_pause_task (pad);
+  gst_pad_send_event (peer, gst_event_new_flush_stop (FALSE));
+  gst_object_unref (peer);
 }
 
 /* Queues what must precede data: stream-start and caps once per stream, the

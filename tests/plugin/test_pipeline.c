@@ -712,20 +712,29 @@ test_header_after_seek (void **state)
   free (x);
 }
 
+static gboolean unlink_first; /* release_labels: unlink the pad first, as with a tee */
+
 static gpointer
 release_labels (gpointer element)
 {
   GstPad *pad = gst_element_get_static_pad (element, "labels");
+  if (unlink_first) {
+    GstPad *peer = gst_pad_get_peer (pad);
+    assert_non_null (peer);
+    assert_true (gst_pad_unlink (pad, peer));
+    gst_object_unref (peer);
+  }
   gst_element_release_request_pad (element, pad);
   gst_object_unref (pad);
   return NULL;
 }
 
 /* Releasing the labels pad in PAUSED, while its task waits in a prerolled
- * sink's push, returns (the branch is flushed to let the task go), and the
- * pipeline then plays to its end. */
+ * sink's push, returns (the sink it pushes to is flushed to let the task go),
+ * also when the application unlinked the pad first, and the pipeline then
+ * plays to its end. */
 static void
-test_release_labels_in_paused (void **state)
+release_labels_in_paused (gboolean unlink)
 {
   const int64_t N = 2 * PT_RATE;
   float *x = pt_signal (N, 28);
@@ -736,7 +745,6 @@ test_release_labels_in_paused (void **state)
   GstMessage *msg;
   GThread *t;
   gint64 deadline;
-  (void) state;
 
   pt_write_wav (wav, x, N, PT_RATE, 1);
   launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s name=l "
@@ -749,6 +757,7 @@ test_release_labels_in_paused (void **state)
   assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
       GST_STATE_CHANGE_SUCCESS);
   g_usleep (200000); /* the labels task is in the sink's preroll wait by now */
+  unlink_first = unlink;
   t = g_thread_new ("release", release_labels, l);
   deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
   for (GstPad * still; (still = gst_element_get_static_pad (l, "labels")) != NULL;) {
@@ -777,6 +786,14 @@ test_release_labels_in_paused (void **state)
   g_free (wav);
   g_free (launch);
   free (x);
+}
+
+static void
+test_release_labels_in_paused (void **state)
+{
+  (void) state;
+  release_labels_in_paused (FALSE);
+  release_labels_in_paused (TRUE);
 }
 
 /* One buffer whose labels pass the queue's bound (250 s of frames: 25,000
