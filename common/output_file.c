@@ -192,6 +192,13 @@ void sl_output_free(sl_output *o)
     o->target = o->tmp = NULL;
 }
 
+int sl_same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return !strcmp(a, b) || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
+                             sa.st_ino == sb.st_ino);
+}
+
 char *sl_output_tmp_name(const char *path)
 {
     sl_output o;

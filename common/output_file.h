@@ -49,6 +49,9 @@ int sl_output_commit(sl_output *o, char *err, size_t errlen);
 void sl_output_discard(sl_output *o);
 /* Frees what sl_output_plan allocated (after commit or discard). */
 void sl_output_free(sl_output *o);
+/* 1 when paths a and b name one file: one name, or one inode (./x, a link,
+ * a hard link); what an output may not be of the inputs it is made from. */
+int sl_same_file(const char *a, const char *b);
 /* The temporary name writing `path` now would use (malloc'd), NULL when it
  * would use none (in place, refused, out of memory): for a signal handler to
  * remove while a library call writes path. */

@@ -28,6 +28,9 @@ const char *sl_path_extension_at(const char *path);
  * without folder and extension (malloc'ed; NULL: out of memory). Files of one
  * name in two folders have one id. */
 char *sl_rttm_file_id(const char *audio);
+/* 1 when a label path names an RTTM file (x.rttm, X.RTTM#CLASS: its lines an
+ * entry's by file id). */
+int sl_is_rttm_path(const char *labels);
 /* The label file of a name: the first of prefix + the n bytes of stem + .txt,
  * .TextGrid or .rttm (and with frames_table, then .tsv: a frames table of
  * `seqlabel label --format frames`) that is a regular file (malloc'ed), or NULL

@@ -15,6 +15,7 @@
 #include "seqlabel.h"
 #include "common/errors.h"
 #include "model/label_files.h"
+#include "model/trainer_internal.h"
 #include "common/text.h"
 
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
@@ -315,6 +316,21 @@ const char *sl_path_extension_at(const char *path)
     return dot && dot != name ? dot : name + strlen(name);
 }
 
+int sl_is_rttm_path(const char *labels)
+{
+    const char *hash = strrchr(labels, '#');
+    size_t plen = hash ? (size_t)(hash - labels) : strlen(labels);
+    return plen >= 5 && !strncasecmp(labels + plen - 5, ".rttm", 5);
+}
+
+int sl_manifest_entries_in(const sl_manifest *man, unsigned mask)
+{
+    int n = 0;
+    for (int i = 0; i < man->n; i++)
+        n += (mask & SL_SPLIT_BIT(man->entries[i].split)) != 0;
+    return n;
+}
+
 char *sl_rttm_file_id(const char *audio)
 {
     const char *slash = strrchr(audio, '/'), *name = slash ? slash + 1 : audio;
@@ -537,7 +553,7 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
     const char *hash = strrchr(e->labels, '#');
     size_t plen = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
     int textgrid = plen >= 9 && !strncasecmp(e->labels + plen - 9, ".TextGrid", 9);
-    int rttm = plen >= 5 && !strncasecmp(e->labels + plen - 5, ".rttm", 5);
+    int rttm = sl_is_rttm_path(e->labels);
     if (e->labels[0] != '=' && (textgrid || rttm)) {
         char *path = strndup(e->labels, plen), *stem = NULL;
         if (path && rttm)

@@ -6,12 +6,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/stat.h>
 
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 #include "model/label_files.h"
+#include "common/output_file.h"
 #include "common/text.h"
 
 int sl_labels_collar(int32_t *labels, int64_t n, int hop, int rate, double collar_s)
@@ -238,15 +238,6 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
     return 0;
 }
 
-/* Whether a hypothesis file is RTTM (x.rttm, x.rttm#CLASS), whose lines are an
- * entry's by its file id. */
-static int is_rttm(const char *path)
-{
-    const char *hash = strrchr(path, '#');
-    size_t n = hash ? (size_t)(hash - path) : strlen(path);
-    return n >= 5 && !strncasecmp(path + n - 5, ".rttm", 5);
-}
-
 /* An entry and what names its hypothesis: the file found for it in a folder,
  * or its file id in one RTTM file for the set. */
 typedef struct {
@@ -259,14 +250,6 @@ static int by_key(const void *a, const void *b)
     const hypothesis_key *x = a, *y = b;
     int c = strcmp(x->key, y->key);
     return c ? c : (x->e > y->e) - (x->e < y->e); /* ties: the set's order */
-}
-
-/* 1 when two paths name one file (one name, or one inode: ./x.wav and x.wav). */
-static int same_audio(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    return !strcmp(a, b) || (stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-                             sa.st_ino == sb.st_ino);
 }
 
 /* "line N (AUDIO)", or the audio alone for a folder's entry (it has no line). */
@@ -291,7 +274,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
                                 size_t root_len, const char *hyp, int hyp_is_dir, int by_id,
                                 char *err, size_t errlen)
 {
-    if (!hyp_is_dir && !(by_id && is_rttm(hyp)))
+    if (!hyp_is_dir && !(by_id && sl_is_rttm_path(hyp)))
         return 0; /* one file, the same for every entry by design */
     hypothesis_key *keys = malloc(sizeof *keys * (size_t)(man->n ? man->n : 1));
     if (!keys)
@@ -315,7 +298,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
         const hypothesis_key *a = &keys[i];
         for (int j = i + 1; j < n && !strcmp(keys[j].key, a->key) && rc == 0; j++) {
             const sl_manifest_entry *b = keys[j].e;
-            if (same_audio(b->audio, a->e->audio))
+            if (sl_same_file(b->audio, a->e->audio))
                 continue; /* one audio listed twice: the hypothesis is both lines' */
             int named = 1;
             if (!hyp_is_dir) {
@@ -454,9 +437,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     int rc = opt->events && !file_events ? sl_fail(err, errlen, "out of memory") : 0, scored = 0;
     /* one file for several entries: an RTTM file's lines go by file id alone, and a
      * file it never names has none (a VAD's leaves out the files without speech) */
-    int entries = 0, labelled_any = 0;
-    for (int i = 0; i < man.n; i++)
-        entries += (mask & SL_SPLIT_BIT(man.entries[i].split)) != 0;
+    int labelled_any = 0;
+    const int entries = sl_manifest_entries_in(&man, mask);
     const int by_id = !hyp_is_dir && entries > 1;
     if (rc == 0)
         rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id, err,

@@ -16,16 +16,6 @@
 #include "common/errors.h"
 #include "common/output_file.h"
 
-/* 1 when a and b name one file (the same name, or one inode). */
-static int same_file(const char *a, const char *b)
-{
-    struct stat sa, sb;
-    if (!strcmp(a, b))
-        return 1;
-    return stat(a, &sa) == 0 && stat(b, &sb) == 0 && sa.st_dev == sb.st_dev &&
-           sa.st_ino == sb.st_ino;
-}
-
 /* The folder `path` is written in exists and takes new files. */
 static int check_folder(const char *what, const char *path, char *err, size_t errlen)
 {
@@ -52,13 +42,13 @@ static int check_entries(const char *what, const char *out, const sl_manifest *m
 {
     for (int i = 0; man && i < man->n; i++) {
         const sl_manifest_entry *e = &man->entries[i];
-        int hit = same_file(out, e->audio);
+        int hit = sl_same_file(out, e->audio);
         if (!hit && e->labels[0] != '=') { /* x.TextGrid#tier, x.rttm#class: the file */
             const char *hash = strrchr(e->labels, '#');
             char *labels = hash ? strndup(e->labels, (size_t)(hash - e->labels)) : NULL;
             if (hash && !labels)
                 return sl_fail(err, errlen, "out of memory");
-            hit = same_file(out, labels ? labels : e->labels);
+            hit = sl_same_file(out, labels ? labels : e->labels);
             free(labels);
         }
         if (hit)
@@ -94,7 +84,7 @@ static int check_noise_files(const char *what, const char *out, const char *list
     char path[8300];
     int line_no = 0, rc = 0;
     while (rc == 0 && sl_noise_list_next(fp, list, path, sizeof path, &line_no))
-        if (same_file(out, path))
+        if (sl_same_file(out, path))
             rc = sl_fail(err, errlen, "%s %s: is a file of the noise list %s (line %d); not "
                          "writing over it", what, out, list, line_no);
     fclose(fp);
@@ -112,7 +102,7 @@ static int check_output(const char *what, const char *out, const sl_train_config
     for (int t = 0; t < c->n_teachers; t++)
         inputs[4 + t] = c->teacher_paths[t];
     for (int k = 0; k < 4 + c->n_teachers; k++)
-        if (inputs[k] && same_file(out, inputs[k]))
+        if (inputs[k] && sl_same_file(out, inputs[k]))
             return sl_fail(err, errlen, "%s %s: is an input of the run (%s); not writing over it",
                            what, out, inputs[k]);
     if (access(out, F_OK) != 0) /* a file that does not exist yet is none of them */
@@ -131,7 +121,7 @@ int sl_train_check_outputs(const sl_train_config *c, const sl_manifest *train,
     if (c->checkpoint_path &&
         check_output("the checkpoint", c->checkpoint_path, c, train, valid, err, errlen))
         return -1;
-    if (c->checkpoint_path && same_file(c->out_path, c->checkpoint_path))
+    if (c->checkpoint_path && sl_same_file(c->out_path, c->checkpoint_path))
         return sl_fail(err, errlen, "the model and the checkpoint are one file, %s: give each "
                        "its own", c->out_path);
     struct stat st;

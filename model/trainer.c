@@ -665,15 +665,6 @@ static int file_exists(const char *p)
     return stat(p, &st) == 0;
 }
 
-/* How many of a manifest's entries are of the splits in mask. */
-static int entries_in(const sl_manifest *man, unsigned mask)
-{
-    int n = 0;
-    for (int i = 0; i < man->n; i++)
-        n += (mask & SL_SPLIT_BIT(man->entries[i].split)) != 0;
-    return n;
-}
-
 /* The best model is in out_path: this run saved it, or the run a checkpoint
  * resumed did (to the out_path it had: the same, when the file is there). */
 static int best_written(const sl_train_config *c, const sl_train_state *st, int saved)
@@ -720,13 +711,13 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         valid_mask |= SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
         /* a validation set asked for and empty would quietly keep the last
          * model instead of the best */
-        if (entries_in(&r.valid_man, valid_mask) == 0) {
+        if (sl_manifest_entries_in(&r.valid_man, valid_mask) == 0) {
             sl_fail(err, errlen, "%s: the validation set is empty (no line without a split "
                     "column or marked 'train' or 'valid')", c->valid_manifest);
             goto out;
         }
     }
-    const int n_train_entries = entries_in(&r.train_man, train_mask);
+    const int n_train_entries = sl_manifest_entries_in(&r.train_man, train_mask);
     if (n_train_entries == 0) {
         sl_fail(err, errlen, "%s: the training split is empty (no line without a split column "
                           "or marked 'train')", c->train_manifest);

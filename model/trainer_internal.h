@@ -118,6 +118,8 @@ typedef struct {
 
 /* Entries of `man` whose split bit (1 << split) is in split_mask. */
 #define SL_SPLIT_BIT(s) (1u << (unsigned)(s))
+/* How many of a manifest's entries are of the splits in mask (model/manifest.c). */
+int sl_manifest_entries_in(const sl_manifest *man, unsigned mask);
 /* The entries a split filter takes: SL_SPLIT_NONE, every entry. */
 static inline unsigned sl_split_mask(sl_split split)
 {
