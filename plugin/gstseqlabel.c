@@ -588,10 +588,9 @@ gst_seqlabel_request_new_pad (GstElement * element, GstPadTemplate * templ,
   gst_seqlabel_labelpad_setup (self, pad);
   gst_pad_use_fixed_caps (pad);
 
+  /* what must precede data is asked for when the pad activates */
   GST_OBJECT_LOCK (self);
   self->labelpad = pad;
-  self->labelpad_need_start = TRUE;
-  self->labelpad_need_segment = TRUE;
   GST_OBJECT_UNLOCK (self);
 
   if (!gst_element_add_pad (element, pad)) {

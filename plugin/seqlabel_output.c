@@ -215,16 +215,31 @@ gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad)
   gst_pad_set_activatemode_function (pad, labelpad_activate_mode);
 }
 
+/* Stops the queue: the task takes nothing more (what is queued is dropped),
+ * and wakes to pause. Returns the peer the task is pushing to right now (a
+ * ref), or NULL. */
+static GstPad *
+labelq_stop (GstSeqLabel * self)
+{
+  GstPad *peer;
+
+  g_mutex_lock (&self->lq_lock);
+  self->lq_flushing = TRUE;
+  labelq_clear_locked (self);
+  g_cond_broadcast (&self->lq_cond);
+  peer = self->lq_push_peer ? gst_object_ref (self->lq_push_peer) : NULL;
+  g_mutex_unlock (&self->lq_lock);
+  return peer;
+}
+
 /* Flushing comes from another thread: unblock both the queue and the task's
  * push downstream, then wait for the task to pause. */
 static void
 labelpad_flush_start (GstSeqLabel * self, GstPad * pad, GstEvent * event)
 {
-  g_mutex_lock (&self->lq_lock);
-  self->lq_flushing = TRUE;
-  labelq_clear_locked (self);
-  g_cond_broadcast (&self->lq_cond);
-  g_mutex_unlock (&self->lq_lock);
+  GstPad *peer = labelq_stop (self);     /* the event itself unblocks a push */
+
+  g_clear_object (&peer);
   gst_pad_push_event (pad, event);
   gst_pad_pause_task (pad);
 }
@@ -246,14 +261,8 @@ labelpad_flush_stop (GstSeqLabel * self, GstPad * pad, GstEvent * event)
 void
 gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
 {
-  GstPad *peer;
+  GstPad *peer = labelq_stop (self);
 
-  g_mutex_lock (&self->lq_lock);
-  self->lq_flushing = TRUE;     /* the task takes nothing more */
-  labelq_clear_locked (self);
-  g_cond_broadcast (&self->lq_cond);
-  peer = self->lq_push_peer ? gst_object_ref (self->lq_push_peer) : NULL;
-  g_mutex_unlock (&self->lq_lock);
   if (peer == NULL)             /* not inside a push: it wakes and pauses */
     return;
   /* inside a push to the sink it was linked to (unlinked since, perhaps): that
