@@ -15,10 +15,12 @@
 
 #include "features/features_internal.h"
 
+/* static behind the plain sl_ function below: GCC 12 exports a non-static
+ * ifunc whatever its visibility (meson.build: the library exports its API only) */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 __attribute__((target_clones("avx2", "default")))
 #endif
-void sl_log_floored_block(float *v, int n, float floor)
+static void log_floored_block_clones(float *v, int n, float floor)
 {
     for (int i = 0; i < n; i++) {
         float x = v[i] > floor ? v[i] : floor;
@@ -47,4 +49,9 @@ void sl_log_floored_block(float *v, int n, float floor)
         float y = p * f * z - 2.12194440e-4f * fe - 0.5f * z;
         v[i] = f + y + 0.693359375f * fe;             /* ln 2 split in two for accuracy */
     }
+}
+
+void sl_log_floored_block(float *v, int n, float floor)
+{
+    log_floored_block_clones(v, n, floor);
 }

@@ -20,6 +20,12 @@
 extern "C" {
 #endif
 
+/* Building libseqlabel, whose other functions are hidden (-fvisibility=hidden):
+ * what this header declares is what the shared library exports. */
+#if defined(SL_BUILDING_LIBRARY) && defined(__GNUC__)
+#pragma GCC visibility push(default)
+#endif
+
 #define SL_VERSION_STRING "0.1.0"
 #define SL_ERR_LEN 512 /* a comfortable size for error buffers */
 
@@ -1184,6 +1190,10 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen);
 /* Trains; 0 on success. Same config, seed and thread count: the same model,
  * also when stopped (stop_after or a crash) and resumed from a checkpoint. */
 int sl_train(const sl_train_config *c, char *err, size_t errlen);
+
+#if defined(SL_BUILDING_LIBRARY) && defined(__GNUC__)
+#pragma GCC visibility pop
+#endif
 
 #ifdef __cplusplus
 }

@@ -19,6 +19,9 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 #pragma GCC optimize("fp-contract=fast")
 #endif
+/* The clones are static, each behind a plain sl_ function: GCC 12 exports a
+ * non-static ifunc whatever its visibility, and libseqlabel exports only its
+ * public API (meson.build). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define SL_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
@@ -49,8 +52,8 @@ void sl_linear_forward(float *out, const float *in, const float *w, const float 
 }
 
 SL_VECTOR_CLONES
-void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
-                          const float *w, const float *b, int T, int d, float eps)
+static void layernorm_forward_clones(float *out, float *mean, float *rstd, const float *in,
+                                     const float *w, const float *b, int T, int d, float eps)
 {
     for (int t = 0; t < T; t++) {
         const float *x = in + (size_t)t * d;
@@ -94,11 +97,22 @@ void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
     }
 }
 
+void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
+                          const float *w, const float *b, int T, int d, float eps)
+{
+    layernorm_forward_clones(out, mean, rstd, in, w, b, T, d, eps);
+}
+
 SL_VECTOR_CLONES
-void sl_relu_forward(float *out, const float *in, size_t n)
+static void relu_forward_clones(float *out, const float *in, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         out[i] = in[i] > 0.0f ? in[i] : 0.0f;
+}
+
+void sl_relu_forward(float *out, const float *in, size_t n)
+{
+    relu_forward_clones(out, in, n);
 }
 
 /* Cephes' expf: exp(x) = 2^n * exp(r), |r| <= ln2/2, a degree-6 polynomial for
@@ -142,13 +156,18 @@ static inline __attribute__((always_inline)) void exp_tail(float *out, const flo
 }
 
 SL_VECTOR_CLONES
-void sl_exp_forward(float *out, const float *in, size_t n)
+static void exp_forward_clones(float *out, const float *in, size_t n)
 {
     size_t i = 0;
     for (; i + LANES <= n; i += LANES)
         expv(out + i, in + i);
     if (i < n)
         exp_tail(out + i, in + i, n - i);
+}
+
+void sl_exp_forward(float *out, const float *in, size_t n)
+{
+    exp_forward_clones(out, in, n);
 }
 
 /* GELU, 0.5 x (1 + erf(x / sqrt 2)), with erf from Abramowitz & Stegun 7.1.26
@@ -178,7 +197,7 @@ static inline __attribute__((always_inline)) void geluv(float *out, const float 
 }
 
 SL_VECTOR_CLONES
-void sl_gelu_forward(float *out, const float *in, size_t n)
+static void gelu_forward_clones(float *out, const float *in, size_t n)
 {
     size_t i = 0;
     for (; i + LANES <= n; i += LANES)
@@ -189,6 +208,11 @@ void sl_gelu_forward(float *out, const float *in, size_t n)
         geluv(buf, buf);
         memcpy(out + i, buf, (n - i) * sizeof(float));
     }
+}
+
+void sl_gelu_forward(float *out, const float *in, size_t n)
+{
+    gelu_forward_clones(out, in, n);
 }
 
 /* exp(x - max) of one row, in place; returns the row's sum. */

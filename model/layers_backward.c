@@ -10,7 +10,8 @@
 #include <string.h>
 
 /* AVX2 clones of the elementwise passes, picked at load time (as layers.c
- * does; not under ASan, whose instrumentation does not mix with ifuncs). */
+ * does, static behind plain sl_ functions; not under ASan, whose
+ * instrumentation does not mix with ifuncs). */
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
 #define SL_BW_CLONES __attribute__((target_clones("avx2", "default")))
 #else
@@ -36,9 +37,9 @@ void sl_linear_backward(float *din, float *dw, float *db, const float *dout, con
 }
 
 SL_BW_CLONES
-void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, const float *in,
-                           const float *mean, const float *rstd, const float *w, int T, int d,
-                           int accumulate)
+static void layernorm_backward_clones(float *din, float *dw, float *db, const float *dout, const float *in,
+                                      const float *mean, const float *rstd, const float *w, int T, int d,
+                                      int accumulate)
 {
     memset(dw, 0, sizeof(float) * (size_t)d);
     memset(db, 0, sizeof(float) * (size_t)d);
@@ -69,14 +70,26 @@ void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, 
     }
 }
 
+void sl_layernorm_backward(float *din, float *dw, float *db, const float *dout, const float *in,
+                           const float *mean, const float *rstd, const float *w, int T, int d,
+                           int accumulate)
+{
+    layernorm_backward_clones(din, dw, db, dout, in, mean, rstd, w, T, d, accumulate);
+}
+
 SL_BW_CLONES
-void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
+static void relu_backward_clones(float *din, const float *dout, const float *pre, size_t n)
 {
     /* both loads unconditional, so the select vectorises */
     for (size_t i = 0; i < n; i++) {
         float g = dout[i];
         din[i] = pre[i] > 0.0f ? g : 0.0f;
     }
+}
+
+void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
+{
+    relu_backward_clones(din, dout, pre, n);
 }
 
 /* GELU'(x) = Phi(x) + x phi(x), phi(x) = exp(-x^2/2) / sqrt(2 pi), Phi(x) =
@@ -86,7 +99,7 @@ void sl_relu_backward(float *din, const float *dout, const float *pre, size_t n)
  * z = x / sqrt 2 is the same exp(-x^2/2). libm's erff and expf per element
  * cost more than the two sgemms beside them. */
 SL_BW_CLONES
-void sl_gelu_backward(float *din, const float *dout, const float *pre, size_t n)
+static void gelu_backward_clones(float *din, const float *dout, const float *pre, size_t n)
 {
     const float inv_sqrt2 = 0.70710678118654752f, inv_sqrt_2pi = 0.39894228040143268f;
     const float p = 0.3275911f, a1 = 0.254829592f, a2 = -0.284496736f, a3 = 1.421413741f,
@@ -108,6 +121,11 @@ void sl_gelu_backward(float *din, const float *dout, const float *pre, size_t n)
             o[i] = g[i] * (0.5f * (1.0f + erf) + x[i] * inv_sqrt_2pi * e[i]);
         }
     }
+}
+
+void sl_gelu_backward(float *din, const float *dout, const float *pre, size_t n)
+{
+    gelu_backward_clones(din, dout, pre, n);
 }
 
 void sl_scale_add_positions_backward(float *din, const float *dout, float scale, size_t n)

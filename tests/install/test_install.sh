@@ -3,9 +3,10 @@
 # README says, and the installed pieces work as a user would use them:
 # - the command, library, headers, pkg-config files, default model (the
 #   committed one, byte for byte), manual pages and GStreamer plugin are there;
-# - the command and the plugin find libseqlabel in the prefix's libdir by their
-#   RUNPATH (a prefix ldconfig does not know works too), and the command looks
-#   for the default model where it was installed;
+# - the plugin finds libseqlabel in the prefix's libdir by its RUNPATH (a
+#   prefix ldconfig does not know works too); the command carries the library
+#   in itself, and looks for the default model where it was installed;
+# - libseqlabel.so exports exactly the functions seqlabel.h declares;
 # - examples/label_file.c, built with -Werror against the installed header and
 #   `pkg-config seqlabel`, prints the segments `seqlabel label` prints;
 # - examples/vad_stream.c, built the same way, finds on raw samples read from a
@@ -56,9 +57,25 @@ for page in seqlabel seqlabel-label seqlabel-features seqlabel-info seqlabel-tra
 done
 
 runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
-# the prefix's libdir, or none under /usr (meson.build: sl_install_rpath)
-[ "$(runpath "$root$bindir/seqlabel")" = "$SL_RUNPATH" ] ||
-    fail "seqlabel's RUNPATH is '$(runpath "$root$bindir/seqlabel")', not '$SL_RUNPATH'"
+# the command links the library's archive (its benches reach inside): no
+# libseqlabel to find, so no RUNPATH
+readelf -d "$root$bindir/seqlabel" | grep -q 'NEEDED.*libseqlabel' &&
+    fail "seqlabel needs libseqlabel.so, whose API does not hold what its benches use"
+[ -z "$(runpath "$root$bindir/seqlabel")" ] ||
+    fail "seqlabel has the RUNPATH '$(runpath "$root$bindir/seqlabel")', needing none"
+
+# the library exports the functions the installed header declares, no more, no
+# fewer: internals stay hidden (meson.build)
+"$cc" -E -P -x c "$root$includedir/seqlabel.h" | grep -o '\bsl_[A-Za-z0-9_]*[[:space:]]*(' |
+    tr -d '( \t' | sort -u > "$tmp/declared.txt"
+nm -D --defined-only "$root$libdir/libseqlabel.so" | awk '{ print $3 }' | sort -u > "$tmp/exported.txt"
+[ "$(wc -l < "$tmp/declared.txt")" -gt 100 ] || fail "read too few functions off seqlabel.h"
+comm -3 "$tmp/declared.txt" "$tmp/exported.txt" > "$tmp/api-diff.txt"
+[ ! -s "$tmp/api-diff.txt" ] || {
+    sed 's/^\t/exported, not declared: /; t; s/^/declared, not exported: /' "$tmp/api-diff.txt"
+    fail "libseqlabel.so exports other functions than seqlabel.h declares"
+}
+echo "libseqlabel.so: $(wc -l < "$tmp/exported.txt") functions exported, those of seqlabel.h"
 
 export LD_LIBRARY_PATH="$root$libdir"
 installed=$root$bindir/seqlabel
