@@ -109,6 +109,16 @@ static int gstreamer_may_read(const sl_audio_options *opt)
     return !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE;
 }
 
+/* libsndfile knew the container but not what is in it, or its codec library
+ * failed on it: FLAC or Speex in Ogg, an AAC file named .mp3 (libmpg123 then
+ * says "not a regular file"), a WAV of a codec it lacks. GStreamer may decode
+ * those. Not a damaged header (SF_ERR_MALFORMED_FILE), whose own error says
+ * more, nor the system's errors. */
+static int codec_refused(int sf_code)
+{
+    return sf_code == SF_ERR_UNSUPPORTED_ENCODING || sf_code > SF_ERR_UNSUPPORTED_ENCODING;
+}
+
 /* Whether the pipe fd ends before any byte comes. It waits as the read that
  * follows would, until bytes or the end are there, and looks without taking:
  * libsndfile would only call an empty pipe not audio. */
@@ -187,8 +197,9 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         if (codec)
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
-        else if (code == SF_ERR_UNRECOGNISED_FORMAT && !is_stdin && *seekable &&
-                 gstreamer_may_read(opt) && sl_audio_name_known(path) != 1) {
+        else if (!is_stdin && *seekable && gstreamer_may_read(opt) &&
+                 (code == SF_ERR_UNRECOGNISED_FORMAT ? sl_audio_name_known(path) != 1
+                                                     : codec_refused(code))) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
             sf = sl_media_open(path, name, opt, info, media, err, errlen);

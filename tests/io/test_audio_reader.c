@@ -535,6 +535,25 @@ static void test_gstreamer_decodes(void **state)
                           "--raw-format and --raw-rate; other media through a FIFO: name it .mka, .mp4, ... "
                           "or give it on standard input as fd://0");
     }
+    /* what libsndfile knows the container of but cannot decode goes to GStreamer
+     * too: FLAC in Ogg (libsndfile's FLAC decoder fails on it) gives the WAV's
+     * samples exactly; AAC in MP4 named .mp3 (libmpg123 fails) is read */
+    {
+        sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! flacenc ! "
+              "oggmux ! filesink location=flac.ogg && gst-launch-1.0 -q filesrc location=g.wav ! "
+              "wavparse ! audioconvert ! voaacenc ! mp4mux ! filesink location=aac.mp3");
+        long want_n, got_n;
+        float *want = read_path(wav, NULL, 16000, 1000, &want_n);
+        float *got = read_path(tmp_path("flac.ogg"), NULL, 16000, 1000, &got_n);
+        assert_same_samples(got, got_n, want, want_n);
+        sl_audio_reader *aac = open_ok(tmp_path("aac.mp3"), 0);
+        assert_int_equal(sl_audio_file_rate(aac), 44100);
+        assert_int_equal(sl_audio_channels(aac), 2);
+        sl_audio_close(aac);
+        got = read_path(tmp_path("aac.mp3"), NULL, 0, 1000, &got_n);
+        assert_true(labs(got_n - n) <= 3 * 1024);
+        free(got);
+    }
     /* AAC in MP4 (gstreamer1.0-libav decodes it): lossy, so its length and level */
     sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! voaacenc ! "
           "mp4mux ! filesink location=g.m4a");
