@@ -164,6 +164,28 @@ int cli_usage_error(const char *fmt, ...)
     return 2;
 }
 
+/* A long option is argv[optind - 1], as it was typed. A short one is optopt,
+ * and getopt may still be inside its word, argv[optind]: for "-dash.wav" after
+ * "label", argv[optind - 1] is "label". */
+const char *cli_refused_option(char *const argv[])
+{
+    static char said[1024];
+    const char *prev = argv[optind - 1];
+    if (optopt <= 0 || optopt > 127 || !strncmp(prev, "--", 2)) {
+        snprintf(said, sizeof said, "'%s'", prev);
+        return said;
+    }
+    const char *cur = argv[optind];
+    const char *word = cur && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, optopt) ? cur : prev;
+    if (strlen(word) <= 2)
+        snprintf(said, sizeof said, "'-%c'", optopt);
+    else
+        snprintf(said, sizeof said, "'-%c' (in '%s'%s%s)", optopt, word,
+                 access(word, F_OK) == 0 ? "; a file of that name: ./" : "",
+                 access(word, F_OK) == 0 ? word : "");
+    return said;
+}
+
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out)
 {
     char *end;

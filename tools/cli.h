@@ -16,15 +16,20 @@ int sl_cmd_eval(int argc, char **argv);
 int sl_cmd_bench(int argc, char **argv);
 int sl_cmd_average(int argc, char **argv);
 
-/* Prints "seqlabel: <message>" on stderr. Returns 1 (an exit code). */
 /* The encodings --raw-format takes (sl_raw_encoding_from_name), for messages. */
 #define SL_CLI_RAW_FORMATS "s16le, f32le, ulaw, alaw, gsm, g722"
 
+/* Prints "seqlabel: <message>" on stderr. Returns 1 (an exit code). */
 int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 /* The same for an error in the command line itself (an unknown option, a bad
  * value, one missing or at odds with another): returns 2, as every command
  * exits on such errors (1: the work failed). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+
+/* The option getopt_long has just refused, as typed and quoted: "'--foo'",
+ * "'-d' (in '-dash.wav'; ...)" for a short one in a word of several (with a
+ * hint when a file has that name). */
+const char *cli_refused_option(char *const argv[]);
 
 /* Strict number parsing for option values: the whole string must be a number
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */

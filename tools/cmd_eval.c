@@ -495,7 +495,7 @@ int sl_cmd_eval(int argc, char **argv)
                 break;
             }
             usage(stderr);
-            return cli_usage_error("eval: unknown option or missing value: '%s'", argv[optind - 1]);
+            return cli_usage_error("eval: unknown option or missing value: %s", cli_refused_option(argv));
         }
     }
     if (optind < argc)

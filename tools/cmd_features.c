@@ -223,7 +223,7 @@ static int parse_args(int argc, char **argv, features_args *a)
             a->audio.raw_channels = (int)iv;
             break;
         case ':': return cli_error("features: option %s needs a value", argv[optind - 1]);
-        default: return cli_error("features: unknown option '%s' (see seqlabel features --help)", argv[optind - 1]);
+        default: return cli_error("features: unknown option %s (see seqlabel features --help)", cli_refused_option(argv));
         }
     }
     if (optind != argc - 1)

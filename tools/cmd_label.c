@@ -728,7 +728,7 @@ static int parse_args(int argc, char **argv, label_args *a)
                     return -1;
                 break;
             }
-            return cli_error("unknown option '%s' (see seqlabel label --help)", argv[optind - 1]), -1;
+            return cli_error("unknown option %s (see seqlabel label --help)", cli_refused_option(argv)), -1;
         }
     }
     if (optind >= argc)

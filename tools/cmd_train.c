@@ -327,7 +327,7 @@ int sl_cmd_train(int argc, char **argv)
         default:
             free(class_buf);
             usage(stderr);
-            return cli_usage_error("train: unknown option or missing value: '%s'", argv[optind - 1]);
+            return cli_usage_error("train: unknown option or missing value: %s", cli_refused_option(argv));
         }
         if (bad) {
             free(class_buf);

@@ -25,6 +25,13 @@ for cmd in label features eval train info average "bench features" "bench encode
     expect 2 --no-such-option $cmd --no-such-option
 done
 expect 2 "unknown command 'nosuch'" nosuch
+# a short option is named with the word it is in (not the word before it)
+for cmd in label features eval train average; do
+    expect 2 "'-z' (in '-zq')" "$cmd" -zq
+done
+: > "$dir/-dash.wav"
+(cd "$dir" && expect 2 "'-d' (in '-dash.wav'; a file of that name: ./-dash.wav)" label -dash.wav) ||
+    exit 1
 expect 2 "--threads" label "$absent.wav" --threads x
 expect 2 "--threads" eval --model "$absent.slm" --manifest "$absent.tsv" --threads x
 expect 2 "--mel-bins" features "$absent.wav" -o "$dir/f.npy" --mel-bins x
