@@ -14,6 +14,7 @@
 #include <string.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* Samples (frames x channels) per libsndfile read: large enough that the
@@ -189,6 +190,12 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
      * would read of it first is gone for GStreamer, so it goes there at once */
     if (!is_stdin && !*seekable && gstreamer_may_read(opt) && sl_audio_name_known(path) == 2)
         return sl_media_open(path, name, opt, info, media, err, errlen);
+    /* /dev/null, the standard input of a cron or systemd job: empty, as a pipe
+     * that ends at once (Linux's device number 1:3) */
+    if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3) {
+        sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
+        return NULL;
+    }
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
     if (!sf) {

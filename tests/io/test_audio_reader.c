@@ -1094,6 +1094,13 @@ static void test_error_empty_pipe(void **state)
     close(fds[0]);
     expect_open_error("-", "standard input: empty (it ended before its first byte): contains "
                            "no audio");
+    /* a cron or systemd job's standard input, and the device named */
+    int null = open("/dev/null", O_RDONLY);
+    assert_true(null >= 0);
+    dup2(null, STDIN_FILENO);
+    close(null);
+    expect_open_error("-", "standard input: the null device: contains no audio");
+    expect_open_error("/dev/null", "/dev/null: the null device: contains no audio");
     dup2(saved, STDIN_FILENO);
     close(saved);
 }
