@@ -314,8 +314,13 @@ int sl_cmd_features(int argc, char **argv)
     a.cfg.sample_rate = sl_audio_rate(r);
     sl_features *feat = sl_features_new(&a.cfg, err, sizeof err);
     if (!feat) {
+        /* settings fit for one rate may not fit another: name the file and,
+         * when the rate is the file's own, the way round */
+        rc = cli_error("features: %s at %d Hz%s: %s%s", a.in_path, a.cfg.sample_rate,
+                       a.want_rate ? "" : " (its own rate)", err,
+                       a.want_rate ? "" : "; --sample-rate 16000 resamples it");
         sl_audio_close(r);
-        return cli_error("features: %s", err);
+        return rc;
     }
     const int dim = sl_feature_dim(&a.cfg);
 

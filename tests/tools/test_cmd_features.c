@@ -513,6 +513,25 @@ static void test_missing_output_dir(void **state)
     free(pcm);
 }
 
+/* Settings that do not fit the file's own rate: the error names the file, its
+ * rate and the way round (--sample-rate), which works. */
+static void test_rate_unfit(void **state)
+{
+    (void)state;
+    short *pcm = make_pcm(4000, 1, 6);
+    const char *wav = in_path("low.wav");
+    write_wav(wav, 4000, 1, pcm, 4000);
+    char err[4096];
+    const char *out = in_path("low.npy");
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s'", wav, out), 1);
+    if (!strstr(err, "low.wav at 4000 Hz (its own rate)") || !strstr(err, "too many") ||
+        !strstr(err, "--sample-rate 16000 resamples it"))
+        fail_msg("message: %s", err);
+    assert_int_equal(access(out, F_OK), -1);
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --sample-rate 16000", wav, out), 0);
+    free(pcm);
+}
+
 static void test_help(void **state)
 {
     (void)state;
@@ -749,6 +768,7 @@ int main(void)
         cmocka_unit_test(test_short_input),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_missing_output_dir),
+        cmocka_unit_test(test_rate_unfit),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_against_torchaudio),
         cmocka_unit_test(test_memory_bounded),
