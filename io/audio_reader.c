@@ -388,8 +388,11 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     const long total = n * ch;
     for (long i = 0; i < total; i++) {
         if (!isfinite(buf[i])) {
+            /* samples come as float: a double past float's range is Inf here */
+            const int dbl = (r->format & SF_FORMAT_SUBMASK) == SF_FORMAT_DOUBLE;
             sl_io_err(err, errlen, "%s: non-finite sample (%s) at sample %lld%s", r->name,
-                    isnan(buf[i]) ? "NaN" : "Inf", (long long)(r->pos + i / ch),
+                    isnan(buf[i]) ? "NaN" : dbl ? "Inf, or a double beyond float's 3.4e38" : "Inf",
+                    (long long)(r->pos + i / ch),
                     ch > 1 ? " (a multi-channel frame)" : "");
             return -1;
         }

@@ -1151,6 +1151,18 @@ static void test_error_nonfinite(void **state)
         expect_read_error(path, k == 0 ? "NaN" : "Inf");
         free(pcm);
     }
+    /* a double WAV's 1e300 is finite, but beyond float's range: said so */
+    double *big = calloc(5000, sizeof *big);
+    big[1234] = 1e300;
+    const char *path = tmp_path("big.wav");
+    SF_INFO info = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_WAV | SF_FORMAT_DOUBLE};
+    SNDFILE *sf = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(sf);
+    sf_command(sf, SFC_SET_NORM_DOUBLE, NULL, SF_FALSE); /* the value as it is */
+    assert_int_equal(sf_writef_double(sf, big, 5000), 5000);
+    sf_close(sf);
+    expect_read_error(path, "non-finite sample (Inf, or a double beyond float's 3.4e38) at sample 1234");
+    free(big);
 }
 
 /* The same through the resampler: the position is still in file samples. */
