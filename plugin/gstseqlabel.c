@@ -366,6 +366,24 @@ gst_seqlabel_transform_caps (GstBaseTransform * trans, GstPadDirection direction
   return res;
 }
 
+/* wavparse gives 3, 7 and 9 or more channels no channel-mask, which
+ * gst_audio_info_from_caps refuses. A downmix or one channel needs no
+ * positions, so such channels are read as unpositioned (mask 0). */
+static gboolean
+audio_info_from_caps (GstAudioInfo * info, GstCaps * caps)
+{
+  if (gst_audio_info_from_caps (info, caps))
+    return TRUE;
+  if (gst_caps_get_size (caps) != 1
+      || gst_structure_has_field (gst_caps_get_structure (caps, 0), "channel-mask"))
+    return FALSE;
+  GstCaps *unpositioned = gst_caps_copy (caps);
+  gst_caps_set_simple (unpositioned, "channel-mask", GST_TYPE_BITMASK, (guint64) 0, NULL);
+  gboolean ok = gst_audio_info_from_caps (info, unpositioned);
+  gst_caps_unref (unpositioned);
+  return ok;
+}
+
 static gboolean
 gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * outcaps)
 {
@@ -373,7 +391,7 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
   GstAudioInfo info;
   (void) outcaps;
 
-  if (!gst_audio_info_from_caps (&info, incaps)) {
+  if (!audio_info_from_caps (&info, incaps)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("seqlabel: unreadable audio caps"),
         ("caps %" GST_PTR_FORMAT, incaps));
     return FALSE;

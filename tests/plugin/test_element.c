@@ -745,6 +745,41 @@ test_channels_change_midstream (void **state)
   free (x);
 }
 
+/* Three channels with no channel-mask, as wavparse gives them (and 7, and 9 or
+ * more): read as unpositioned, labelled as their mean, not refused. */
+static void
+test_unpositioned_channels (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 11);
+  float *three = g_new0 (float, 3 * N);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus,
+      "audio/x-raw,format=F32LE,rate=16000,channels=3,layout=interleaved", NULL);
+  GstBuffer *b;
+  pt_frames ref, got;
+  (void) state;
+
+  for (int64_t i = 0; i < N; i++)
+    three[3 * i] = three[3 * i + 1] = three[3 * i + 2] = x[i];
+  pt_frames_init (&ref);
+  pt_frames_init (&got);
+  pt_reference (x, N, NULL, &ref, NULL);
+  b = gst_buffer_new_wrapped (three, (gsize) (3 * N) * sizeof *three);
+  GST_BUFFER_PTS (b) = 0;
+  GST_BUFFER_DURATION (b) = samples_time (N);
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+  assert_true (ref.n > 0);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 typedef struct {
   GArray *samples;
 } collected;
@@ -1824,6 +1859,7 @@ main (void)
     cmocka_unit_test (test_nan_refused),
     cmocka_unit_test (test_caps_change_midstream),
     cmocka_unit_test (test_channels_change_midstream),
+    cmocka_unit_test (test_unpositioned_channels),
     cmocka_unit_test (test_rate_change_midstream),
     cmocka_unit_test (test_meta_survives_convert),
     cmocka_unit_test (test_audio_level_meta),
