@@ -37,6 +37,7 @@ static pthread_mutex_t fftw_plan_lock = PTHREAD_MUTEX_INITIALIZER;
 struct sl_features {
     sl_feature_config cfg;
     int win, shift, fft_size, half, dim, num_mel;
+    float max_abs;         /* larger samples could overflow a frame's power: refused */
     int64_t samples_seen;  /* samples accepted since creation/reset */
     int64_t next_frame;    /* index of the next frame */
     int64_t next_start;    /* absolute sample where the next frame starts */
@@ -108,6 +109,13 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
     f->dim = sl_feature_dim(cfg);
     f->num_mel = cfg->num_mel_bins;
     f->buf_cap = f->win + SL_BLOCK_FRAMES * f->shift;
+    /* After DC removal and pre-emphasis a sample is at most 4x the largest,
+     * a bin of the FFT at most win times that, and a mel energy sums half + 1
+     * bins' powers: below FLT_MAX with a factor of 2 to spare. Kaldi's int16
+     * scale sits 1e10 below it; 1e20 (a float file's garbage) would give Inf or
+     * NaN powers, and NaN a floored log: features of silence. */
+    f->max_abs = (float)(sqrt(FLT_MAX / (f->half + 1)) / (4.0 * f->win) / 2.0 /
+                         (double)cfg->input_scale);
     f->buf = malloc((size_t)f->buf_cap * sizeof *f->buf);
     f->window = malloc((size_t)f->win * sizeof *f->window);
     f->frame = malloc((size_t)f->win * sizeof *f->frame);
@@ -301,10 +309,14 @@ SL_CLONES static void compute_frame(sl_features *f, const float *x)
     }
 }
 
-/* Index of the first non-finite sample in pcm[0..n-1], or -1. Compares the
- * exponent bits, which vectorises and needs no floating-point exceptions. */
-static long first_non_finite(const float *pcm, size_t n)
+/* Index of the first sample in pcm[0..n-1] beyond +-limit, NaN and Inf
+ * included, or -1. Compares the bits of |x|, which order as the values do (NaN
+ * above Inf above every finite value): it vectorises and needs no
+ * floating-point exceptions. */
+static long first_beyond(const float *pcm, size_t n, float limit)
 {
+    uint32_t lim;
+    memcpy(&lim, &limit, sizeof lim);
     size_t block = 1024;
     for (size_t s = 0; s < n; s += block) {
         size_t e = s + block < n ? s + block : n;
@@ -312,32 +324,46 @@ static long first_non_finite(const float *pcm, size_t n)
         for (size_t i = s; i < e; i++) {
             uint32_t u;
             memcpy(&u, &pcm[i], sizeof u);
-            bad |= (u & 0x7f800000u) == 0x7f800000u;
+            bad |= (u & 0x7fffffffu) > lim;
         }
         if (bad)
-            for (size_t i = s; i < e; i++)
-                if (!isfinite(pcm[i]))
+            for (size_t i = s; i < e; i++) {
+                uint32_t u;
+                memcpy(&u, &pcm[i], sizeof u);
+                if ((u & 0x7fffffffu) > lim)
                     return (long)i;
+            }
     }
+    return -1;
+}
+
+/* The message for pcm[bad], refused; returns -1. */
+static int refused(const float *pcm, long bad, int64_t first, float limit, char *err, size_t errlen)
+{
+    if (!err || !errlen)
+        return -1;
+    if (!isfinite(pcm[bad]))
+        snprintf(err, errlen, "features: non-finite sample (%s) at sample %lld; the chunk was refused",
+                 isnan(pcm[bad]) ? "NaN" : "Inf", (long long)(first + bad));
+    else
+        snprintf(err, errlen, "features: sample %g at sample %lld is beyond +-%.3g, where a "
+                 "frame's power would overflow float; the chunk was refused", (double)pcm[bad],
+                 (long long)(first + bad), (double)limit);
     return -1;
 }
 
 int sl_check_finite(const float *pcm, size_t n, int64_t first, char *err, size_t errlen)
 {
-    long bad = first_non_finite(pcm, n);
-    if (bad < 0)
-        return 0;
-    if (err && errlen)
-        snprintf(err, errlen, "features: non-finite sample (%s) at sample %lld; the chunk was refused",
-                 isnan(pcm[bad]) ? "NaN" : "Inf", (long long)(first + bad));
-    return -1;
+    long bad = first_beyond(pcm, n, FLT_MAX);
+    return bad < 0 ? 0 : refused(pcm, bad, first, FLT_MAX, err, errlen);
 }
 
 int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
                      char *err, size_t errlen)
 {
-    if (sl_check_finite(pcm, n, f->samples_seen, err, errlen))
-        return -1;
+    long bad = first_beyond(pcm, n, f->max_abs);
+    if (bad >= 0)
+        return refused(pcm, bad, f->samples_seen, f->max_abs, err, errlen);
     const float scale = f->cfg.input_scale;
     size_t i = 0;
     while (i < n) {

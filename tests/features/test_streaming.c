@@ -144,6 +144,25 @@ static void test_frame_counts(void **state)
     sl_features_free(f);
 }
 
+/* The largest samples taken give finite features: 1e9 (3e13 at Kaldi's int16
+ * scale, far beyond any recording), in a frame of 400 samples all that size. */
+static void test_large_samples_finite(void **state)
+{
+    (void)state;
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    cfg.use_energy = 1;
+    float x[1600];
+    for (int i = 0; i < 1600; i++)
+        x[i] = (i / 3) % 2 ? 1e9f : -1e9f;
+    frame_sink got;
+    extract(&cfg, x, 1600, NULL, 0, &got);
+    assert_true(got.frames > 0);
+    for (long i = 0; i < got.frames * got.dim; i++)
+        assert_true(isfinite(got.data[i]) && got.data[i] > 10.0f);
+    sink_free(&got);
+}
+
 static void test_non_finite_refused_with_position(void **state)
 {
     (void)state;
@@ -170,6 +189,14 @@ static void test_non_finite_refused_with_position(void **state)
     assert_int_equal(sl_features_push(f, bad, 5000, sink_frame, &got, err, sizeof err), -1);
     assert_non_null(strstr(err, "Inf"));
     assert_non_null(strstr(err, "sample 5999"));
+    /* a finite sample so large that a frame's power would overflow float (its
+     * features would be Inf, or NaN floored to silence): refused too */
+    bad[4999] = x[5999];
+    bad[100] = -1e12f;
+    assert_int_equal(sl_features_push(f, bad, 5000, sink_frame, &got, err, sizeof err), -1);
+    assert_non_null(strstr(err, "sample -1e+12 at sample 1100 is beyond"));
+    printf("  %s\n", err);
+    bad[100] = x[1100];
     /* The refused chunks were not taken: the rest of the clean signal gives
      * exactly the frames of an uninterrupted run. */
     assert_int_equal(sl_features_samples_seen(f), 1000);
@@ -322,6 +349,7 @@ int main(void)
         cmocka_unit_test(test_long_hop_frames_are_their_own_windows),
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_non_finite_refused_with_position),
+        cmocka_unit_test(test_large_samples_finite),
         cmocka_unit_test(test_dither_seeded),
         cmocka_unit_test(test_callback_stops_push),
         cmocka_unit_test(test_threads_same_frames),
