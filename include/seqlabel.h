@@ -27,7 +27,7 @@ extern "C" {
 #endif
 
 #define SL_VERSION_STRING "0.1.0"
-#define SL_ERR_LEN 512 /* a comfortable size for error buffers */
+#define SL_ERR_LEN 4608 /* error buffers: a path as long as PATH_MAX (4096) and the reason */
 
 /* ======================================================================
  * Features (features/): Kaldi-compatible framing, FFT, log-mel, MFCC.

@@ -25,6 +25,10 @@ for cmd in label features eval train info average "bench features" "bench encode
     expect 2 --no-such-option $cmd --no-such-option
 done
 expect 2 "unknown command 'nosuch'" nosuch
+# a long path (here 640 bytes) leaves room for the reason after it
+long=$dir/$(printf '%0200d' 0)/$(printf '%0200d' 1)/$(printf '%0200d' 2)
+mkdir -p "$long" && echo text > "$long/x.wav"
+expect 1 "2/x.wav: not an audio file in a format libsndfile reads" label "$long/x.wav"
 # a short option is named with the word it is in (not the word before it)
 for cmd in label features eval train average; do
     expect 2 "'-z' (in '-zq')" "$cmd" -zq
