@@ -516,6 +516,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       self->last_is_speech = FALSE;
       g_array_set_size (self->document_segs, 0);
       self->document_end = 0;
+      self->document_start = -1;
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       GST_OBJECT_LOCK (self);
       self->labelpad_need_segment = TRUE;
@@ -649,6 +650,7 @@ gst_seqlabel_start (GstBaseTransform * trans)
   self->have_info = FALSE;
   g_array_set_size (self->document_segs, 0);
   self->document_end = 0;
+  self->document_start = -1;
   self->labelpad_need_start = TRUE;
   self->labelpad_need_segment = TRUE;
   if (!gst_seqlabel_ensure_model (self, TRUE) || !gst_seqlabel_open (self))
@@ -755,6 +757,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->frames = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelFrame));
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
   self->document_segs = g_array_new (FALSE, FALSE, sizeof (sl_frame_segment));
+  self->document_start = -1;
   self->unpacked = g_byte_array_new ();
   self->interleaved = g_byte_array_new ();
   gst_segment_init (&self->segment, GST_FORMAT_TIME);

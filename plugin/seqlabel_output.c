@@ -412,10 +412,11 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
   if (!sl_label_format_is_document (&self->writer) || self->labeler == NULL)
     return;
   pad = labelpad_ref (self);
-  /* the frame at the segment's stream time: after a seek the document begins
-   * there, and a summary's shares are of the time played */
-  self->writer.first_frame = (int64_t) gst_util_uint64_scale_round (self->segment.time,
-      (guint64) self->rate, (guint64) self->hop * GST_SECOND);
+  /* the frame at the segment's stream time, or the first run's where the
+   * audio began later (a source's timestamp-offset): after a seek the document
+   * begins there, and a summary's shares are of the time played */
+  self->writer.first_frame = MAX ((gint64) gst_util_uint64_scale_round (self->segment.time,
+          (guint64) self->rate, (guint64) self->hop * GST_SECOND), self->document_start);
   if (pad != NULL) {
     const sl_frame_segment *segs = (const sl_frame_segment *) self->document_segs->data;
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
@@ -442,4 +443,5 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
   }
   g_array_set_size (self->document_segs, 0);
   self->document_end = 0;
+  self->document_start = -1;
 }

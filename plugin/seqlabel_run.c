@@ -693,6 +693,8 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->frame_offset = gst_segment_to_stream_time_full (&self->segment, GST_FORMAT_TIME, ts,
       &stream_time) > 0 ? (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
       (guint64) self->hop * GST_SECOND) : 0;
+  if (self->document_start < 0)
+    self->document_start = self->frame_offset;
   self->run_samples = 0;
   self->run_time_before = 0;
   self->run_started = TRUE;

@@ -1606,6 +1606,41 @@ test_document_after_seek (void **state)
   free (x);
 }
 
+/* Audio whose first buffer comes late in its segment (a source's
+ * timestamp-offset: 100 s): the summary is of the time played, from 100 s, not
+ * of 100 s of nothing before it. */
+static void
+test_document_of_late_audio (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 31);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, "label-format", 8, NULL); /* summary */
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstBuffer *b;
+  GstMapInfo map;
+  gchar *text, *want;
+  (void) state;
+
+  assert_int_equal (push_f32 (h, x, N, 100 * PT_RATE), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  b = gst_harness_pull (hl);
+  assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+  text = g_strndup ((const gchar *) map.data, map.size);
+  want = g_strdup_printf ("\"start\":100.000000,\"duration\":%.6f,",
+      (double) expected_frames (N) / 100.0);
+  if (!strstr (text, want))
+    fail_msg ("summary %s, wanted %s", text, want);
+  g_free (want);
+  g_free (text);
+  gst_buffer_unmap (b, &map);
+  gst_buffer_unref (b);
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
  * is labelled then, not when a next segment comes. */
 static void
@@ -1875,6 +1910,7 @@ main (void)
     cmocka_unit_test (test_buffer_before_segment),
     cmocka_unit_test (test_segment_done),
     cmocka_unit_test (test_document_after_seek),
+    cmocka_unit_test (test_document_of_late_audio),
     cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
     cmocka_unit_test (test_restart_begins_afresh),
