@@ -126,3 +126,25 @@ int sl_text_finish(sl_text *t)
         t->buf[t->pos] = '\0';
     return (int)t->pos;
 }
+
+void sl_rttm_field(char *dst, size_t size, const char *s)
+{
+    if (!size)
+        return;
+    size_t len = strlen(s), in = 0, out = 0;
+    while (in < len) {
+        uint32_t cp;
+        size_t n = sl_utf8_char(s + in, len - in, &cp);
+        int blank = n == 1 && (s[in] == ' ' || (s[in] >= '\t' && s[in] <= '\r'));
+        size_t put = n && !blank ? n : 1;
+        if (out + put >= size)
+            break;
+        if (n && !blank)
+            memcpy(dst + out, s + in, n);
+        else
+            dst[out] = '_';
+        out += put;
+        in += n ? n : 1;
+    }
+    dst[out] = '\0';
+}

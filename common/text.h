@@ -30,6 +30,12 @@ void sl_text_json_string(sl_text *t, const char *s);
  * its code point in *cp, or 0 when s holds none: RFC 3629, so no overlong
  * forms, surrogates or code points above U+10FFFF, and no sequence cut short. */
 size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
+/* One RTTM field made of s, in dst[size]: RTTM's fields are split at
+ * whitespace, so each whitespace byte (isspace's, in the C locale) and each
+ * byte that is not part of valid UTF-8 becomes '_'; cut, if it must be, before
+ * a character that does not fit whole. The writer's file ids and class names
+ * and eval's lookup of an audio file's id are made by this one rule. */
+void sl_rttm_field(char *dst, size_t size, const char *s);
 /* s past a UTF-8 byte order mark (EF BB BF) at its start, which Windows
  * editors write before a text file's first line; else s. */
 char *sl_skip_bom(char *s);

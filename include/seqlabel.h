@@ -672,8 +672,10 @@ typedef struct {
     int hop;
     int n_classes;
     const char *class_names[SL_MAX_CLASSES]; /* borrowed */
-    char file_id[128];      /* RTTM file column: the name, whitespace replaced by '_',
-                               cut to 127 bytes at a character boundary */
+    char file_id[256];      /* RTTM file column: the name, whitespace and bytes
+                               that are not UTF-8 replaced by '_' (so it is one
+                               field), cut past 255 bytes (a file name's most) at
+                               a character boundary */
     char file_name[1024];   /* the summary's "file": the name as given (cut only
                                past 1023 bytes, at a character boundary; a byte
                                that is not UTF-8 is written as U+FFFD); "" (a

@@ -62,11 +62,7 @@ void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_m
         w->class_names[k] = sl_model_class_name(m, k);
     const char *id = file_id && *file_id ? file_id : "-";
     copy_whole_chars(w->file_name, sizeof w->file_name, id);
-    copy_whole_chars(w->file_id, sizeof w->file_id, id);
-    /* RTTM fields are separated by spaces: keep the id one field. */
-    for (char *c = w->file_id; *c; c++)
-        if (*c == ' ' || *c == '\t' || *c == '\n' || *c == '\r')
-            *c = '_';
+    sl_rttm_field(w->file_id, sizeof w->file_id, id);
 }
 
 int sl_label_format_has_utc(sl_label_format f)
@@ -81,11 +77,13 @@ int sl_label_format_is_per_frame(const sl_label_writer *w)
 
 /* Appending formatter: keeps the snprintf contract (total length needed is
  * returned even when buf is too small). */
-/* An RTTM field: fields are separated by spaces, so whitespace becomes '_'. */
+/* A class name as an RTTM field (sl_rttm_field: a model trained before names
+ * were kept free of spaces may hold some). */
 static void put_field(sl_text *t, const char *s)
 {
-    for (; *s; s++)
-        sl_text_put(t, "%c", (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r') ? '_' : *s);
+    char field[SL_MAX_CLASS_NAME + 1];
+    sl_rttm_field(field, sizeof field, s);
+    sl_text_put(t, "%s", field);
 }
 
 /* A WebVTT timestamp, hh:mm:ss.ttt (milliseconds, rounded). */

@@ -25,8 +25,9 @@ int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, do
  * one), or its end when it has none. */
 const char *sl_path_extension_at(const char *path);
 /* An audio file's RTTM file id, the id of its lines in an RTTM file: its name
- * without folder and extension (malloc'ed; NULL: out of memory). Files of one
- * name in two folders have one id. */
+ * without folder and extension, as sl_label_writer_init makes it one field
+ * (sl_rttm_field; malloc'ed; NULL: out of memory). Files of one name in two
+ * folders have one id. */
 char *sl_rttm_file_id(const char *audio);
 /* 1 when a label path names an RTTM file (x.rttm, X.RTTM#CLASS: its lines an
  * entry's by file id). */

@@ -334,7 +334,13 @@ int sl_manifest_entries_in(const sl_manifest *man, unsigned mask)
 char *sl_rttm_file_id(const char *audio)
 {
     const char *slash = strrchr(audio, '/'), *name = slash ? slash + 1 : audio;
-    return strndup(name, (size_t)(sl_path_extension_at(audio) - name));
+    const size_t size = sizeof ((sl_label_writer *)0)->file_id;
+    char *stem = strndup(name, (size_t)(sl_path_extension_at(audio) - name));
+    char *id = stem ? malloc(size) : NULL;
+    if (id)
+        sl_rttm_field(id, size, stem); /* as the writer makes it */
+    free(stem);
+    return id;
 }
 
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,

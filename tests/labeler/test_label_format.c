@@ -482,17 +482,17 @@ static sl_model *tiny_model(void)
 }
 
 /* The summary's "file" is the name as given, whole, in valid JSON; the RTTM id
- * is one field cut at 127 bytes between characters: a 128-byte name of 42
- * three-byte characters, and a name with a Latin-1 byte, a 0xff byte and a
- * character cut short. */
+ * is one field (sl_rttm_field), cut past 255 bytes between characters: a
+ * 299-byte name of 99 three-byte characters, and a name with a Latin-1 byte, a
+ * 0xff byte, a vertical tab and a character cut short. */
 static void test_file_names(void **state)
 {
     (void)state;
     sl_model *m = tiny_model();
-    char name[200] = "x ", want[512], buf[1024];
-    for (int i = 0; i < 42; i++)
+    char name[400] = "x ", want[1024], buf[2048];
+    for (int i = 0; i < 99; i++)
         strcat(name, "\xe6\x97\xa5"); /* U+65E5, 3 bytes */
-    assert_int_equal(strlen(name), 128);
+    assert_int_equal(strlen(name), 299);
     sl_label_writer w;
     sl_label_writer_init(&w, SL_FORMAT_SUMMARY, m, name);
     const sl_frame_segment seg = {0, 100, 1};
@@ -505,19 +505,20 @@ static void test_file_names(void **state)
     w.format = SL_FORMAT_RTTM;
     sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
     memcpy(name, "x_", 2);
-    name[2 + 41 * 3] = '\0'; /* 125 bytes: the 42nd character does not fit whole */
+    name[2 + 84 * 3] = '\0'; /* 254 bytes: the 85th character does not fit whole */
     snprintf(want, sizeof want, "SPEAKER %s 1 0.000000 1.000000 <NA> <NA> speech <NA> <NA>\n", name);
     assert_string_equal(buf, want);
 
-    sl_label_writer_init(&w, SL_FORMAT_SUMMARY, m, "caf\xe9 m\xc3\xbasica\xff\n\xe6\x97");
+    sl_label_writer_init(&w, SL_FORMAT_SUMMARY, m, "caf\xe9 m\xc3\xbasica\xff\n\v\xe6\x97");
     sl_label_format_summary(&w, buf, sizeof buf, &seg, 1, 100);
-    assert_string_equal(buf, "{\"file\":\"caf\\ufffd m\xc3\xbasica\\ufffd\\u000a\\ufffd\\ufffd\","
+    assert_string_equal(buf, "{\"file\":\"caf\\ufffd m\xc3\xbasica\\ufffd\\u000a\\u000b\\ufffd\\ufffd\","
                              "\"duration\":1.000000,\"classes\":{"
                              "\"silence\":{\"seconds\":0.000000,\"share\":0.000000,\"segments\":0},"
                              "\"speech\":{\"seconds\":1.000000,\"share\":1.000000,\"segments\":1}}}\n");
-    w.format = SL_FORMAT_RTTM; /* the bytes as they are, one field */
+    /* one field of valid UTF-8: whitespace and other bytes as '_' */
+    w.format = SL_FORMAT_RTTM;
     sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
-    assert_string_equal(buf, "SPEAKER caf\xe9_m\xc3\xbasica\xff_\xe6\x97 1 0.000000 1.000000 "
+    assert_string_equal(buf, "SPEAKER caf__m\xc3\xbasica_____ 1 0.000000 1.000000 "
                              "<NA> <NA> speech <NA> <NA>\n");
     sl_model_free(m);
 }

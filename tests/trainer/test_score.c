@@ -167,6 +167,15 @@ static void test_rttm(void **state)
     /* a: 98 speech; b: frames 0-59 music, 60-97 speech */
     const int64_t want[9] = {98 + 38, 60, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.rttm"), 0, -1, want, err, sizeof err), 0);
+    /* an audio file's name with a space: its id as the writer makes it, one
+     * field (an RTTM file of several ids, so the id must match) */
+    write_audio(dir, "c d.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "space.tsv"), "c d.wav\tall.txt\n");
+    tt_write_text(tt_path(dir, "space.rttm"), "SPEAKER c_d 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n"
+                                              "SPEAKER a 1 0.000 1.000 <NA> <NA> music <NA> <NA>\n");
+    const int64_t c_speech[9] = {98, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "space.tsv", tt_path(dir, "space.rttm"), 0, -1, c_speech, err,
+                           sizeof err), 0);
     /* each file's own figures, as they are added up */
     per_file pf = {0};
     sl_metrics mt;
