@@ -182,6 +182,22 @@ int sl_class_name_valid(const char *s, size_t len)
     return 1;
 }
 
+const char *sl_class_name_flaw(const char *s)
+{
+#define SL_NAME_BYTES_(n) #n
+#define SL_NAME_BYTES(n) SL_NAME_BYTES_(n)
+    if (!sl_class_name_valid(s, strnlen(s, SL_MAX_CLASS_NAME + 1)))
+        return "a class name must be 1.." SL_NAME_BYTES(SL_MAX_CLASS_NAME)
+               " bytes of printable UTF-8";
+    if (strchr(s, ' '))
+        return "a class name holds no spaces (RTTM fields and TextGrid text could not keep "
+               "them): e.g. dog_bark";
+    if (strpbrk(s, ",="))
+        return "a class name holds no ',' or '=' (lists such as --only speech,music and "
+               "--min-duration speech=0.2 could not name it)";
+    return NULL;
+}
+
 int sl_norm_bad_dimension(const float *mean, const float *inv_std, int n)
 {
     for (int i = 0; i < n; i++)

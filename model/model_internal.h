@@ -75,6 +75,11 @@ struct sl_model {
 /* Validates that a class name is 1..SL_MAX_CLASS_NAME bytes of valid UTF-8
  * without control characters (names go into TSV/JSON/RTTM outputs). */
 int sl_class_name_valid(const char *s, size_t len);
+/* What keeps s from naming a class of a new model, or NULL: not valid (above),
+ * or a space (RTTM splits its fields at spaces, TextGrid readers trim them),
+ * ',' or '=' (lists such as --only speech,music and --min-duration speech=0.2
+ * could not name it). Models made before this rule load as they are. */
+const char *sl_class_name_flaw(const char *s);
 /* The first of n dimensions whose mean is not finite or whose inverse standard
  * deviation is not finite and positive (either array may be NULL), or -1: what
  * a model may hold, checked where one is made, loaded and saved. */

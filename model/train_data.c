@@ -65,10 +65,10 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
                 continue;
             char where[SL_ERR_LEN / 2];
             /* a name no model can hold, said where it stands, not at the model */
-            if (!sl_class_name_valid(segs[k].name, strnlen(segs[k].name, SL_MAX_CLASS_NAME + 1)))
-                rc = sl_fail(err, errlen, "%sa class name must be 1..%d bytes of printable "
-                             "UTF-8", label_where(e, &segs[k], where, sizeof where),
-                             SL_MAX_CLASS_NAME);
+            const char *flaw = sl_class_name_flaw(segs[k].name);
+            if (flaw)
+                rc = sl_fail(err, errlen, "%s%s", label_where(e, &segs[k], where, sizeof where),
+                             flaw);
             else if (*n == SL_MAX_CLASSES)
                 rc = sl_fail(err, errlen, "%smore than %d distinct label names",
                              label_where(e, &segs[k], where, sizeof where), SL_MAX_CLASSES);

@@ -487,12 +487,14 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
                        SL_MAX_TEACHERS);
     if (c->n_classes < 0 || c->n_classes > SL_MAX_CLASSES)
         return sl_fail(err, errlen, "too many classes");
-    for (int i = 0; i < c->n_classes; i++)
-        if (!c->class_names[i] ||
-            !sl_class_name_valid(c->class_names[i], strnlen(c->class_names[i],
-                                                             SL_MAX_CLASS_NAME + 1)))
-            return sl_fail(err, errlen, "class %d: name missing, empty, longer than %d bytes, "
-                           "or not printable UTF-8", i + 1, SL_MAX_CLASS_NAME);
+    for (int i = 0; i < c->n_classes; i++) {
+        if (!c->class_names[i])
+            return sl_fail(err, errlen, "class %d: no name", i + 1);
+        const char *flaw = sl_class_name_flaw(c->class_names[i]);
+        if (flaw)
+            return sl_fail(err, errlen, "class %d ('%.*s'): %s", i + 1, SL_MAX_CLASS_NAME,
+                           c->class_names[i], flaw);
+    }
     for (int t = 0; t < c->n_teachers && t < SL_MAX_TEACHERS; t++)
         if (!c->teacher_paths[t] || !c->teacher_paths[t][0])
             return sl_fail(err, errlen, "teacher %d: no model file named", t + 1);

@@ -242,6 +242,14 @@ static void bad_class_names(void **state)
                    (const char *[]){"m.tsv:1:", "utf.txt:1:", "printable UTF-8", NULL});
     expect_failure("a.wav\t=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
                    NULL, (const char *[]){"m.tsv:1:", "1..64 bytes", NULL});
+    /* names RTTM, TextGrid or the command's lists could not give back */
+    tt_write_text(tt_path(dir, "space.txt"), "0\t1\tdog bark\n");
+    expect_failure("a.wav\tspace.txt\n", NULL,
+                   (const char *[]){"m.tsv:1:", "space.txt:1:", "no spaces", "dog_bark", NULL});
+    expect_failure("a.wav\t=a,b\n", NULL, (const char *[]){"m.tsv:1:", "no ',' or '='", NULL});
+    expect_failure("a.wav\t=speech=0.2\n", NULL, (const char *[]){"no ',' or '='", NULL});
+    expect_exit(2, "a.wav\ta.txt\n", "--classes 'tone,dog bark'",
+                (const char *[]){"class 2 ('dog bark'): a class name holds no spaces", NULL});
 }
 
 /* What the run writes is checked before any audio is read: the model over the
@@ -347,7 +355,7 @@ static void config_check_refuses(void **state)
     const struct {
         int what;
         const char *want;
-    } cases[] = {{0, "class 2: name missing"}, {1, "class 1: name missing, empty"},
+    } cases[] = {{0, "class 2: no name"}, {1, "class 1 (''): a class name must be 1..64 bytes"},
                  {2, "teacher 1: no model file named"}, {3, "cosine or linear"},
                  {4, "-1 or more"}, {5, "-1 or more"}, {6, "-1 or more"}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
