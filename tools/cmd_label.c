@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "common/output_file.h"
+#include "common/text.h"
 #include "tools/cli.h"
 #include "tools/cut_audio.h"
 #include "tools/input_tree.h"
@@ -935,6 +937,37 @@ static int check_names(const cli_input *in, int n, const char *dir_out)
     return rc;
 }
 
+/* Several inputs on one stream in a format whose lines name their file (RTTM's
+ * file id, the summary's "file": the name without folder and extension): two
+ * files that one name would stand for could not be told apart (eval refuses
+ * such an RTTM file), so they are refused (2, said). One file listed twice is
+ * that file's lines twice. */
+static int check_stream_names(const cli_input *in, int n, sl_label_format format)
+{
+    if (n < 2 || (format != SL_FORMAT_RTTM && format != SL_FORMAT_SUMMARY))
+        return 0;
+    typedef struct { char id[sizeof ((sl_label_writer *)0)->file_id]; } stream_id;
+    stream_id *ids = malloc(sizeof *ids * (size_t)n);
+    if (!ids)
+        return cli_error("out of memory"), 2;
+    for (int i = 0; i < n; i++) {
+        const char *name = last_part(in[i].name);
+        if (format == SL_FORMAT_RTTM)
+            sl_rttm_field(ids[i].id, sizeof ids[i].id, name);
+        else
+            snprintf(ids[i].id, sizeof ids[i].id, "%s", name);
+    }
+    int rc = 0;
+    for (int i = 0; i < n && !rc; i++) /* inputs are few next to their labelling */
+        for (int j = i + 1; j < n && !rc; j++)
+            if (!strcmp(ids[i].id, ids[j].id) && !sl_same_file(in[i].path, in[j].path))
+                rc = (cli_error("%s and %s would both be '%s' in one %s stream: write each its "
+                                "own with -o DIR/, or give them other names", in[i].path,
+                                in[j].path, ids[i].id, sl_label_format_name(format)), 2);
+    free(ids);
+    return rc;
+}
+
 /* The command's work once its inputs are known. */
 static int label_inputs(label_args a, const cli_input *inputs, int nin)
 {
@@ -961,6 +994,8 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return cli_usage_error("standard input ('-') can be labelled only once");
     const char *dir_out = to_dir ? a.out_path : cut_to_dir ? a.cut_path : a.split_dir;
     if (dir_out && check_names(inputs, nin, dir_out))
+        return 2;
+    if (!to_dir && check_stream_names(inputs, nin, a.format))
         return 2;
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();

@@ -2153,6 +2153,14 @@ static void test_bad_inputs(void **state)
                  "twins/a/x.wav and twins/b/x.wav would both write x.* into twins/out/");
     expect_error("twins/a/x.wav twins/b/x.wav --model m.slm --target speech --split twins/out", 2,
                  "would both write x.*");
+    /* and in one stream whose lines name their file (RTTM's id, the summary's
+     * "file"), where eval could not tell them apart; one file twice is fine */
+    expect_error("twins/ --model m.slm --format rttm", 2,
+                 "twins/a/x.wav and twins/b/x.wav would both be 'x' in one rttm stream");
+    expect_error("twins/a/x.wav twins/b/x.wav --model m.slm --format summary", 2,
+                 "would both be 'x' in one summary stream");
+    assert_int_equal(run_label("twins/a/x.wav twins/a/../a/x.wav --model m.slm --format rttm "
+                               "> twice.rttm"), 0);
     sh("test -z \"$(ls twins/out)\"");
     expect_error("--model m.slm", 2, "no input");
     expect_error("in.wav --model m.slm --bogus", 2, "--bogus");
