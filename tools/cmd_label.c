@@ -432,6 +432,20 @@ static int format_of_name(const char *path, sl_label_format *f)
     return 0;
 }
 
+/* Another extension keeps Audacity's lines (out.lab), but not one that names
+ * a format of its own a reader would parse as such: CSV, SubRip and other
+ * subtitles, ELAN, XML, NumPy. */
+static int names_foreign_format(const char *path)
+{
+    static const char *const foreign[] = {".csv", ".srt", ".ass", ".ssa", ".sbv", ".eaf",
+                                          ".xml", ".npy"};
+    const char *ext = cli_extension(path);
+    for (size_t i = 0; ext && i < sizeof foreign / sizeof foreign[0]; i++)
+        if (!strcasecmp(ext, foreign[i]))
+            return 1;
+    return 0;
+}
+
 /* dir/name+ext, with one '/' between. */
 static void in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
 {
@@ -740,8 +754,12 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("an output with an empty name (-o, --cut or --split \"\")"), -1;
     /* -o talk.rttm: the name says the format when --format does not (a
      * folder's name says nothing: `-o out.rttm/` and `-o out.rttm` alike) */
-    if (!format_given && a->out_path && strcmp(a->out_path, "-") && !is_dir_path(a->out_path))
-        format_of_name(a->out_path, &a->format);
+    if (!format_given && a->out_path && strcmp(a->out_path, "-") && !is_dir_path(a->out_path) &&
+        !format_of_name(a->out_path, &a->format) && names_foreign_format(a->out_path))
+        return cli_error("-o %s: '%s' names a format seqlabel does not write (.txt audacity, "
+                         ".tsv frames, .jsonl, .rttm, .TextGrid, .vtt webvtt, .json summary): "
+                         "give --format, or another name", a->out_path,
+                         cli_extension(a->out_path)), -1;
     /* options that would do nothing are refused, not ignored */
     for (int k = 0; k < 2; k++) {
         const char *list = k ? a->only : a->skip;

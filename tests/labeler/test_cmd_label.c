@@ -2147,6 +2147,11 @@ static void test_bad_inputs(void **state)
                  "--only leaves out segments: --format jsonl keeps every frame");
     expect_error("in.wav --model m.slm --lookahead 100", 2, "window");
     expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");
+    /* a name whose extension is another format's: not Audacity lines under it */
+    expect_error("in.wav --model m.slm -o out.csv", 2, "-o out.csv: '.csv' names a format "
+                 "seqlabel does not write");
+    expect_error("in.wav --model m.slm -o out.SRT", 2, "'.SRT' names a format");
+    assert_int_equal(run_label("in.wav --model m.slm -o out.csv --format frames"), 0);
     /* outputs named after their inputs would collide: refused before any is written */
     sh("mkdir -p twins/a twins/b twins/out && cp in.wav twins/a/x.wav && cp in.wav twins/b/x.wav");
     expect_error("twins/a/x.wav twins/b/x.wav --model m.slm -o twins/out/", 2,
