@@ -5,6 +5,7 @@
 #include "tools/input_tree.h"
 
 #include <errno.h>
+#include <glib.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -56,6 +57,33 @@ static size_t without_extension(const char *name)
     return dot ? (size_t)(dot - name) : strlen(name);
 }
 
+/* What a URI's outputs and ids are named: standard input for fd://0 ("stdin",
+ * as '-'), fdN for another descriptor, else the path's last part without query
+ * or fragment, percent-decoded (file:///talks/a%20b.wav: "a b.wav") where that
+ * makes no '/' or NUL; "stream" for none (http://host/). malloc'ed, NULL: out
+ * of memory. */
+static char *name_of_uri(const char *uri)
+{
+    if (!strncmp(uri, "fd://", 5))
+        return strcmp(uri + 5, "0") ? g_strdup_printf("fd%s", uri + 5) : g_strdup("stdin");
+    const char *path = strstr(uri, "://");
+    path = path ? path + 3 : uri;
+    size_t end = strcspn(path, "?#");
+    const char *slash = memrchr(path, '/', end);
+    const char *last = slash ? slash + 1 : path;
+    size_t len = end - (size_t)(last - path);
+    if (len == 0)
+        return g_strdup("stream");
+    char *raw = g_strndup(last, len);
+    char *decoded = g_uri_unescape_string(raw, "/");
+    if (decoded && *decoded) {
+        g_free(raw);
+        return decoded;
+    }
+    g_free(decoded);
+    return raw;
+}
+
 /* sl_audio_files_below's callback: the file as an input named by its path
  * below the folder, without extension. */
 static int push_found(void *user, const char *path, const char *rel)
@@ -95,9 +123,13 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs
             }
             continue;
         }
+        char *uri_name = sl_audio_is_uri(args[i]) ? name_of_uri(args[i]) : NULL;
         const char *base = strrchr(args[i], '/');
-        base = strcmp(args[i], "-") ? (base ? base + 1 : args[i]) : "stdin";
-        if (push(&l, args[i], base, without_extension(base)) != 0) {
+        base = uri_name ? uri_name
+               : strcmp(args[i], "-") ? (base ? base + 1 : args[i]) : "stdin";
+        int pushed = push(&l, args[i], base, without_extension(base));
+        g_free(uri_name);
+        if (pushed != 0) {
             cli_error("out of memory");
             goto fail;
         }

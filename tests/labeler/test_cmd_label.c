@@ -1702,6 +1702,14 @@ static void test_gstreamer_input(void **state)
     sh(uri);
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
+    /* a URI's name: percent-decoded (its RTTM id one field); fd://0 is
+     * standard input, named as '-' is */
+    sh("cp media/in.mka 'media/a b.mka'");
+    snprintf(uri, sizeof uri, "'file://%s/media/a%%20b.mka' --model m.slm --format rttm "
+             "> uri.rttm && head -1 uri.rttm | grep -q '^SPEAKER a_b 1 ' && "
+             "'%s' label fd://0 --model m.slm --format summary < media/in.mka | "
+             "grep -q '^{\"file\":\"stdin\",'", dir, seqlabel);
+    assert_int_equal(run_label(uri), 0);
     /* a stream that stalls (its source sends no more and stays open): Ctrl-C ends
      * it, what arrived labelled, with the input still open */
     {
