@@ -139,11 +139,25 @@ static void explain_open_failure(const char *path, int e)
     free(copy);
 }
 
+/* One write for the whole line: the --jobs workers share standard error, and a
+ * line written in pieces ran into another worker's. */
 static void say(const char *fmt, va_list ap)
 {
-    fputs("seqlabel: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputc('\n', stderr);
+    char line[SL_ERR_LEN + 4096];
+    int n = snprintf(line, sizeof line, "seqlabel: ");
+    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
+    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m < sizeof line - (size_t)n - 1
+                                                ? (size_t)m : sizeof line - (size_t)n - 2);
+    line[len++] = '\n';
+    fflush(stderr);
+    for (size_t done = 0; done < len;) {
+        ssize_t w = write(STDERR_FILENO, line + done, len - done);
+        if (w < 0 && errno == EINTR)
+            continue;
+        if (w <= 0)
+            break;
+        done += (size_t)w;
+    }
 }
 
 int cli_error(const char *fmt, ...)

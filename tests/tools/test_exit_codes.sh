@@ -29,6 +29,15 @@ expect 2 "unknown command 'nosuch'" nosuch
 long=$dir/$(printf '%0200d' 0)/$(printf '%0200d' 1)/$(printf '%0200d' 2)
 mkdir -p "$long" && echo text > "$long/x.wav"
 expect 1 "2/x.wav: not an audio file in a format libsndfile reads" label "$long/x.wav"
+# --jobs workers share standard error: each error is one whole line
+mkdir "$dir/junk"
+for i in $(seq 1 200); do echo junk > "$dir/junk/g$i.wav"; done
+"$SL_SEQLABEL" label "$dir/junk/" -j 2 -o "$dir/junk-out/" 2> "$dir/junk-err"
+[ $? -eq 1 ] || fail "label of 200 junk files: exit status not 1"
+whole="^seqlabel: $dir/junk/g[0-9]*\.wav: not an audio file in a format libsndfile reads .*--raw-rate)\$"
+[ "$(grep -c "$whole" "$dir/junk-err")" -eq 200 ] && [ "$(wc -l < "$dir/junk-err")" -eq 200 ] ||
+    fail "errors of two workers ran together: $(grep -v "$whole" "$dir/junk-err" | head -3)"
+echo "ok: 200 errors from two workers, 200 whole lines"
 # a short option is named with the word it is in (not the word before it)
 for cmd in label features eval train average; do
     expect 2 "'-z' (in '-zq')" "$cmd" -zq
