@@ -479,7 +479,8 @@ static const char *last_part(const char *name)
  * and splits it into the folder split_dir (each NULL: none). Returns 0 or 1
  * (error printed). */
 static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_input *in,
-                     const char *out_path, const char *cut_path, const char *split_dir,
+                     const char *out_path, const char *out_said, const char *cut_path,
+                     const char *split_dir,
                      float *block, long block_len, int progress)
 {
     const char *in_path = in->path;
@@ -614,7 +615,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (!rc && sl_label_format_is_document(&t.w)) { /* written whole at the end */
         if (emit_text(&t, format_document(&t, &t.frames), format_document, &t.frames) != 0 &&
             !t.failed)
-            rc = cli_error("%s: out of memory", out_path);
+            rc = cli_error("%s: out of memory", out_said ? out_said : out_path);
     }
     if (progress)
         fprintf(stderr, "\r\033[K");
@@ -624,7 +625,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (t.failed == EPIPE && to_stdout)
         rc = READER_GONE; /* the cuts' temporary files are removed below */
     else if (t.failed)
-        rc = cli_error("%s: write failed: %s", out_path, strerror(t.failed));
+        rc = cli_error("%s: write failed: %s", out_said ? out_said : out_path, strerror(t.failed));
     /* the cut's own error (a write failure stopped the labeling) is said here */
     for (int c = 0; c < 2; c++)
         if (t.cuts[c] && (!rc || (t.cut_failed >> c & 1)))
@@ -846,7 +847,7 @@ static int run_input(void *user, int i)
     label_run *r = user;
     const label_args *a = r->a;
     const cli_input *in = &r->inputs[i];
-    char path[4096], cut[4096], split[4096];
+    char path[4096], cut[4096], split[4096], said[8400] = "";
     const char *out = a->out_path ? a->out_path : "-", *cut_path = a->cut_path, *split_dir = NULL;
     if ((r->to_dir && cli_make_dirs_below(a->out_path, in->name)) ||
         (r->cut_to_dir && cli_make_dirs_below(a->cut_path, in->name)) ||
@@ -858,6 +859,9 @@ static int run_input(void *user, int i)
     } else if (r->collect_dir) {
         snprintf(path, sizeof path, "%s/%d", r->collect_dir, i);
         out = path;
+        /* a failure there is the input's labels', not a file the user knows */
+        snprintf(said, sizeof said, "%s: its labels, held for standard output in %s", in->path,
+                 r->collect_dir);
     }
     if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
         in_dir(cut, sizeof cut, a->cut_path, in->name, cli_cut_extension(in->path));
@@ -868,8 +872,8 @@ static int run_input(void *user, int i)
                  (int)(last_part(in->name) - in->name), in->name);
         split_dir = split;
     }
-    return label_one(a, r->m, r->l, in, out, cut_path, split_dir, r->block, r->block_len,
-                     r->progress);
+    return label_one(a, r->m, r->l, in, out, said[0] ? said : NULL, cut_path, split_dir, r->block,
+                     r->block_len, r->progress);
 }
 
 /* --jobs onto standard output: input i's labels, once it and those before it

@@ -38,6 +38,15 @@ whole="^seqlabel: $dir/junk/g[0-9]*\.wav: not an audio file in a format libsndfi
 [ "$(grep -c "$whole" "$dir/junk-err")" -eq 200 ] && [ "$(wc -l < "$dir/junk-err")" -eq 200 ] ||
     fail "errors of two workers ran together: $(grep -v "$whole" "$dir/junk-err" | head -3)"
 echo "ok: 200 errors from two workers, 200 whole lines"
+# --jobs onto standard output holds each input's labels in a temporary folder:
+# a write that fails there (here a file size limit) names the input
+cp "$SL_SOURCE_ROOT/samples/speech.wav" "$dir/held1.wav"
+cp "$SL_SOURCE_ROOT/samples/speech.wav" "$dir/held2.wav"
+(trap '' XFSZ; ulimit -f 2; TMPDIR=$dir exec "$SL_SEQLABEL" label "$dir/held1.wav" "$dir/held2.wav" \
+    -j 2 --format jsonl > /dev/null 2> "$dir/held-err")
+grep -q "^seqlabel: $dir/held1.wav: its labels, held for standard output in $dir/seqlabel-jobs-.*: write failed: File too large\$" \
+    "$dir/held-err" || fail "the held labels' write failure: $(cat "$dir/held-err")"
+echo "ok: a failed write of held labels names the input"
 # a short option is named with the word it is in (not the word before it)
 for cmd in label features eval train average; do
     expect 2 "'-z' (in '-zq')" "$cmd" -zq
