@@ -868,7 +868,8 @@ static int run_input(void *user, int i)
         cut_path = cut;
     }
     if (a->split_dir) { /* the folders of the input's name, below --split's */
-        snprintf(split, sizeof split, "%s/%.*s", a->split_dir,
+        in_dir(split, sizeof split, a->split_dir, "", "");
+        snprintf(split + strlen(split), sizeof split - strlen(split), "%.*s",
                  (int)(last_part(in->name) - in->name), in->name);
         split_dir = split;
     }

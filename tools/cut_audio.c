@@ -147,6 +147,9 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     if (!c)
         return NULL;
     c->dir = strdup(dir);
+    /* pieces are dir/NAME: one '/' between, whatever --split ended with */
+    for (size_t n = c->dir ? strlen(c->dir) : 0; n > 1 && c->dir[n - 1] == '/'; n--)
+        c->dir[n - 1] = '\0';
     c->stem = strdup(stem);
     c->ext = strdup(ext);
     c->max_frames = max_s > 0 ? (int64_t)(max_s * model_rate / hop) : 0;
