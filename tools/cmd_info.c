@@ -95,8 +95,13 @@ int sl_cmd_info(int argc, char **argv)
     print_latency(m, &cfg, "", "argmax labels (--smoothing none)");
     printf("features:\n");
     printf("  %-18s %d Hz\n", "sample_rate", f->sample_rate);
-    printf("  %-18s %.9g ms\n", "frame_length", (double)f->frame_length_ms);
-    printf("  %-18s %.9g ms\n", "frame_shift", (double)f->frame_shift_ms);
+    /* in samples too, which Kaldi's (int)(rate * ms / 1000) makes them: at
+     * 22.05 kHz 10 ms is 220 samples, 9.977 ms, on which every time rests */
+    const int win = sl_feature_frame_length(f), hop = sl_feature_frame_shift(f);
+    printf("  %-18s %.9g ms (%d samples: %.6g ms)\n", "frame_length", (double)f->frame_length_ms,
+           win, 1000.0 * win / f->sample_rate);
+    printf("  %-18s %.9g ms (%d samples: %.6g ms)\n", "frame_shift", (double)f->frame_shift_ms,
+           hop, 1000.0 * hop / f->sample_rate);
     printf("  %-18s %d\n", "num_mel_bins", f->num_mel_bins);
     printf("  %-18s %.9g Hz\n", "low_freq", (double)f->low_freq);
     printf("  %-18s %.9g Hz%s\n", "high_freq", (double)f->high_freq,

@@ -15,7 +15,8 @@ for want in "d_model            8" "n_heads            2" "band_left          3 
     "window             hamming" "latency            1400 samples (0.175 s) with the default decoder" \
     "                   1000 samples (0.125 s) with argmax" "norm               pre-norm" "inv_std            2 1 0.5 4" \
     "1	música" "encoder.layers.0.self_attn.in_proj_weight     24 x 8" \
-    "classifier.bias                               3" "parameters: 547"; do
+    "classifier.bias                               3" "parameters: 547" \
+    "frame_shift        10 ms (80 samples: 10 ms)"; do
     printf '%s\n' "$out" | grep -qF -- "$want" || fail "missing '$want'"
 done
 tmp=$(mktemp)
