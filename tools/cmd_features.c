@@ -145,7 +145,7 @@ static int parse_args(int argc, char **argv, features_args *a)
     memset(a, 0, sizeof *a);
     sl_feature_config_default(&a->cfg);
     sl_audio_options_default(&a->audio);
-    a->audio.raw_channels = 1;
+    a->audio.raw_channels = 0; /* not given: 1, once checked below */
     long iv;
     double dv;
     opterr = 0;
@@ -234,9 +234,11 @@ static int parse_args(int argc, char **argv, features_args *a)
         return cli_error("features: no output given: -o OUT (a .npy or .tsv file, or '-')");
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("features: --raw-format needs --raw-rate");
-    if (a->audio.raw_encoding == SL_RAW_NONE && (a->audio.raw_rate > 0 || a->audio.raw_channels != 1))
+    if (a->audio.raw_encoding == SL_RAW_NONE && (a->audio.raw_rate > 0 || a->audio.raw_channels))
         return cli_error("features: %s goes with --raw-format (headerless input)",
                          a->audio.raw_rate > 0 ? "--raw-rate" : "--raw-channels");
+    if (!a->audio.raw_channels)
+        a->audio.raw_channels = 1;
     if (a->format == FORMAT_AUTO) {
         a->format = format_from_name(a->out_path);
         if (a->format == FORMAT_AUTO)

@@ -651,7 +651,7 @@ static int parse_args(int argc, char **argv, label_args *a)
     sl_labeler_config_default(&a->cfg);
     cli_decoder_init(&a->decoder);
     sl_audio_options_default(&a->audio);
-    a->audio.raw_channels = 1;
+    a->audio.raw_channels = 0; /* not given: 1, once checked below */
     long v;
     double d;
     int c, format_given = 0;
@@ -726,7 +726,7 @@ static int parse_args(int argc, char **argv, label_args *a)
             a->audio.raw_rate = (int)v;
             break;
         case OPT_RAW_CH:
-            if (cli_parse_int("--raw-channels", optarg, 1, 256, &v)) return -1;
+            if (cli_parse_int("--raw-channels", optarg, 1, 1024, &v)) return -1;
             a->audio.raw_channels = (int)v;
             break;
         case OPT_CHANNEL:
@@ -778,10 +778,12 @@ static int parse_args(int argc, char **argv, label_args *a)
                          : "--only", sl_label_format_name(a->format)), -1;
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
         return cli_error("--raw-format needs --raw-rate"), -1;
-    if (a->audio.raw_encoding == SL_RAW_NONE && (a->audio.raw_rate > 0 || a->audio.raw_channels != 1))
+    if (a->audio.raw_encoding == SL_RAW_NONE && (a->audio.raw_rate > 0 || a->audio.raw_channels))
         return cli_error("%s goes with --raw-format (headerless input; a telephone file "
                          "named .ulaw, .sln16, ... has its rate and channels from its name)",
                          a->audio.raw_rate > 0 ? "--raw-rate" : "--raw-channels"), -1;
+    if (!a->audio.raw_channels)
+        a->audio.raw_channels = 1;
     if (a->cut_silence && !a->cut_path)
         return cli_error("--cut-silence needs --cut OUT"), -1;
     if (a->cut_path && !a->decoder.target)

@@ -107,6 +107,11 @@ expect 2 "--raw-rate goes with --raw-format" label "$SL_SOURCE_ROOT/samples/spee
     --raw-rate 8000
 expect 2 "--raw-channels goes with --raw-format" features "$SL_SOURCE_ROOT/samples/speech.wav" \
     -o "$dir/f.npy" --raw-channels 2
+# given as 1, the default, it is still given
+expect 2 "--raw-channels goes with --raw-format" label "$SL_SOURCE_ROOT/samples/speech.wav" \
+    --raw-channels 1
+expect 2 "--raw-channels goes with --raw-format" features "$SL_SOURCE_ROOT/samples/speech.wav" \
+    -o "$dir/f.npy" --raw-channels 1
 # a class the model (or the references) lack is a wrong command line too
 model=$SL_SOURCE_ROOT/model/default.slm samples=$SL_SOURCE_ROOT/samples
 expect 2 "--target: $model has no class 'nosuch'" label "$samples/speech.wav" --target nosuch
