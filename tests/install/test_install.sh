@@ -49,6 +49,10 @@ for f in "$bindir/seqlabel" "$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0" 
     [ -e "$root$f" ] || fail "not installed: $f"
 done
 [ -x "$root$bindir/seqlabel" ] || fail "$bindir/seqlabel is not executable"
+# every document of docs/, which point to each other, beside the README
+for f in "$src"/README.md "$src"/docs/*.md; do
+    [ -e "$root$datadir/doc/seqlabel/${f##*/}" ] || fail "not installed: $datadir/doc/seqlabel/${f##*/}"
+done
 cmp "$root$datadir/seqlabel/default.slm" "$src/model/default.slm" ||
     fail "the installed default model is not model/default.slm"
 for page in seqlabel seqlabel-label seqlabel-features seqlabel-info seqlabel-train \
