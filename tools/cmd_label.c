@@ -148,7 +148,8 @@ static void usage(FILE *fp)
         "model and windows:\n"
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed\n"
         "                          default %s,\n"
-        "                          else, uninstalled, the source tree's %s]\n"
+        "                          else, uninstalled, the source tree's\n"
+        "                          model/default.slm]\n"
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
         "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
         "                          (0: one per CPU); the outputs, standard output too,\n"
@@ -216,8 +217,9 @@ static void usage(FILE *fp)
         "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples)\n"
         "print one line naming the file; the other files are still labelled and the exit\n"
         "status is 1. A wrong command line (an unknown option, a bad value) exits 2.\n",
-        sl_installed_model_path(),
-        sl_source_model_path() ? sl_source_model_path() : "model/default.slm");
+        /* the source tree's path is not said: it would be the build machine's
+         * in the manual page made from this text (not reproducible) */
+        sl_installed_model_path());
 }
 
 enum {

@@ -20,6 +20,8 @@ for cmd in "" label features info train eval average bench; do
     # a terminal's 80 columns (the model paths, which vary by build, aside)
     long=$(printf '%s\n' "$help" | grep -v 'default\.slm' | awk 'length > 80')
     [ -z "$long" ] || fail "seqlabel $cmd --help has lines over 80 columns: $long"
+    # installed pages say nothing of the machine they were built on
+    ! grep -qF "$SL_SOURCE_ROOT" "$page" || fail "$page names the source tree $SL_SOURCE_ROOT"
     warnings=$(groff -man -ww -z "$page" 2>&1)
     [ -z "$warnings" ] || fail "groff warns about $page: $warnings"
     # wide enough that no tag or name wraps; no bold, underline or overstrike
