@@ -404,7 +404,8 @@ sl_model *sl_model_grow(const sl_model *m, int n_layers, int d_ff, uint64_t seed
  * keeps its weights (by name) and a new one is initialised at random from
  * `seed`; m's classes not named are dropped. For training a labeler of one's own
  * classes from a trained model. A new model the caller frees; NULL with a message
- * on error (fewer than 2 classes, a name twice or not valid). */
+ * on error (fewer than 2 classes, a name twice or not valid; a new class's name
+ * holding a space, ',' or '=', which lists and RTTM could not carry). */
 sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int n,
                                 uint64_t seed, char *err, size_t errlen);
 

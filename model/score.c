@@ -45,7 +45,7 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;
-    int rc = sl_dataset_collect_classes(&man, sl_split_mask(split), names, n, err, errlen);
+    int rc = sl_dataset_collect_classes(&man, sl_split_mask(split), 0, names, n, err, errlen);
     sl_manifest_free(&man);
     return rc;
 }

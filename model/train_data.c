@@ -45,8 +45,8 @@ static const char *label_where(const sl_manifest_entry *e, const sl_label_segmen
     return buf;
 }
 
-int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char **names, int *n,
-                               char *err, size_t errlen)
+int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int new_model,
+                               char **names, int *n, char *err, size_t errlen)
 {
     for (int i = 0; i < man->n; i++) {
         const sl_manifest_entry *e = &man->entries[i];
@@ -65,7 +65,10 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char
                 continue;
             char where[SL_ERR_LEN / 2];
             /* a name no model can hold, said where it stands, not at the model */
-            const char *flaw = sl_class_name_flaw(segs[k].name);
+            const char *flaw =
+                new_model ? sl_class_name_flaw(segs[k].name)
+                : sl_class_name_valid(segs[k].name, strnlen(segs[k].name, SL_MAX_CLASS_NAME + 1))
+                    ? NULL : "a class name must be 1..64 bytes of printable UTF-8";
             if (flaw)
                 rc = sl_fail(err, errlen, "%s%s", label_where(e, &segs[k], where, sizeof where),
                              flaw);

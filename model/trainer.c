@@ -490,7 +490,12 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
     for (int i = 0; i < c->n_classes; i++) {
         if (!c->class_names[i])
             return sl_fail(err, errlen, "class %d: no name", i + 1);
-        const char *flaw = sl_class_name_flaw(c->class_names[i]);
+        /* a new model's names; with --init, the model's own may be any it
+         * holds, and new ones are checked where its output layer is made */
+        const char *flaw = !c->init_path ? sl_class_name_flaw(c->class_names[i])
+                           : sl_class_name_valid(c->class_names[i],
+                                                 strnlen(c->class_names[i], SL_MAX_CLASS_NAME + 1))
+                               ? NULL : "a class name must be 1..64 bytes of printable UTF-8";
         if (flaw)
             return sl_fail(err, errlen, "class %d ('%.*s'): %s", i + 1, SL_MAX_CLASS_NAME,
                            c->class_names[i], flaw);
@@ -587,8 +592,10 @@ static int check_init_labels(const sl_train_config *c, train_run *r, const sl_ma
 {
     if (c->n_classes > 0)
         return 0;
-    if (sl_dataset_collect_classes(&r->train_man, train_mask, r->names, &r->n_names, err, errlen) ||
-        sl_dataset_collect_classes(vman, valid_mask, r->names, &r->n_names, err, errlen))
+    /* the model's own classes: any name it holds */
+    if (sl_dataset_collect_classes(&r->train_man, train_mask, 0, r->names, &r->n_names, err,
+                                   errlen) ||
+        sl_dataset_collect_classes(vman, valid_mask, 0, r->names, &r->n_names, err, errlen))
         return -1;
     for (int k = 0; k < r->n_names; k++) {
         if (sl_model_class_index(r->m, r->names[k]) >= 0)
@@ -764,8 +771,9 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
         for (int k = 0; k < n_classes; k++)
             names[k] = c->class_names[k];
     } else {
-        if (sl_dataset_collect_classes(&r.train_man, train_mask, r.names, &r.n_names, err, errlen) ||
-            sl_dataset_collect_classes(vman, valid_mask, r.names, &r.n_names, err, errlen))
+        if (sl_dataset_collect_classes(&r.train_man, train_mask, 1, r.names, &r.n_names, err,
+                                       errlen) ||
+            sl_dataset_collect_classes(vman, valid_mask, 1, r.names, &r.n_names, err, errlen))
             goto out;
         n_classes = r.n_names;
         for (int k = 0; k < n_classes; k++)

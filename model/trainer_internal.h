@@ -132,9 +132,12 @@ static inline unsigned sl_split_mask(sl_split split)
  * file, unless the message names it already) so the user finds the entry; -1. */
 int sl_blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err, size_t errlen);
 /* Appends the label names of the selected entries that are not yet in
- * names[0..*n) (order of first appearance). Errors name the file and line. */
-int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, char **names, int *n,
-                               char *err, size_t errlen);
+ * names[0..*n) (order of first appearance). Errors name the file and line.
+ * new_model: the names become a new model's classes, so they must also be free
+ * of what lists and RTTM cannot carry (sl_class_name_flaw); else (eval, a
+ * model's own classes) any name a model can hold. */
+int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int new_model,
+                               char **names, int *n, char *err, size_t errlen);
 /* Frame labels of one audio file of `duration` seconds: frame i (of n_frames,
  * hop samples apart at rate) takes the class of the segment containing its
  * centre (i + 0.5) * hop / rate, -1 where none does (the manifests' rule).

@@ -23,6 +23,16 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
         sl_fail(err, errlen, "a model needs 2 to %d classes, not %d", SL_MAX_CLASSES, n);
         return NULL;
     }
+    /* the classes it keeps may have any name a model holds; new ones are a new
+     * model's (sl_class_name_flaw) */
+    for (int k = 0; k < n; k++) {
+        const char *flaw = names[k] && sl_model_class_index(m, names[k]) < 0
+                               ? sl_class_name_flaw(names[k]) : NULL;
+        if (flaw) {
+            sl_fail(err, errlen, "new class '%.*s': %s", SL_MAX_CLASS_NAME, names[k], flaw);
+            return NULL;
+        }
+    }
     sl_model_config c = m->cfg;
     c.n_classes = n;
     sl_model *out = sl_model_create(&c, sl_model_feature_config(m), sl_model_norm_mean(m),

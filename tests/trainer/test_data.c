@@ -270,7 +270,7 @@ static void whole_file_labels(void **state)
     /* Without --classes the names come in order of first appearance, this one too. */
     char *found[SL_MAX_CLASSES];
     int n = 0;
-    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_NONE), found, &n, err,
+    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_NONE), 1, found, &n, err,
                                                 sizeof err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(found[2], "point");
@@ -377,7 +377,7 @@ static void folder_manifests(void **state)
     /* the dataset and its classes as from a written manifest */
     char *found[SL_MAX_CLASSES];
     int n = 0;
-    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_TRAIN), found, &n, err,
+    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_TRAIN), 1, found, &n, err,
                                                 sizeof err), 0);
     assert_int_equal(n, 3);
     assert_string_equal(found[0], "cat");

@@ -167,6 +167,21 @@ static void test_rttm(void **state)
     /* a: 98 speech; b: frames 0-59 music, 60-97 speech */
     const int64_t want[9] = {98 + 38, 60, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.rttm"), 0, -1, want, err, sizeof err), 0);
+    /* another tool's references may name a class as no new model may ("dog
+     * bark", AudioSet's "Male speech, man speaking"): eval reads them */
+    tt_write_text(tt_path(dir, "bark.txt"), "0\t0.5\tdog bark\n0.5\t1.0\tMale speech, man speaking\n");
+    tt_write_text(tt_path(dir, "bark.tsv"), "a.wav\tbark.txt\n");
+    {
+        char *found[SL_MAX_CLASSES];
+        int nf = 0;
+        if (sl_manifest_classes(tt_path(dir, "bark.tsv"), SL_SPLIT_NONE, found, &nf, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(nf, 2);
+        assert_string_equal(found[0], "dog bark");
+        assert_string_equal(found[1], "Male speech, man speaking");
+        free(found[0]);
+        free(found[1]);
+    }
     /* an audio file's name with a space: its id as the writer makes it, one
      * field (an RTTM file of several ids, so the id must match) */
     write_audio(dir, "c d.wav", 1.0, 16000);
