@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <sys/sysmacros.h>
@@ -110,14 +111,23 @@ static int gstreamer_may_read(const sl_audio_options *opt)
     return !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE;
 }
 
-/* libsndfile knew the container but not what is in it, or its codec library
- * failed on it: FLAC or Speex in Ogg, an AAC file named .mp3 (libmpg123 then
- * says "not a regular file"), a WAV of a codec it lacks. GStreamer may decode
- * those. Not a damaged header (SF_ERR_MALFORMED_FILE), whose own error says
- * more, nor the system's errors. */
-static int codec_refused(int sf_code)
+/* libsndfile knew the container but not what is in it: a WAV of a codec it
+ * lacks (unsupported encoding), or a compressed container whose codec library
+ * failed on it: FLAC or Speex in Ogg, AAC in MP4 named .mp3 (libmpg123 then
+ * says "not a regular file"). GStreamer may decode those. Its other errors (no
+ * data chunk, a short fmt chunk, no channels) are of a damaged header, which
+ * its own message says best. */
+static int codec_refused(int sf_code, const char *path)
 {
-    return sf_code == SF_ERR_UNSUPPORTED_ENCODING || sf_code > SF_ERR_UNSUPPORTED_ENCODING;
+    static const char *const compressed[] = {".ogg", ".oga", ".opus", ".mp3", ".mp2"};
+    const char *slash = strrchr(path, '/'), *dot = strrchr(slash ? slash : path, '.');
+    if (sf_code == SF_ERR_UNSUPPORTED_ENCODING)
+        return 1;
+    for (size_t i = 0; dot && sf_code > SF_ERR_UNSUPPORTED_ENCODING &&
+                       i < sizeof compressed / sizeof compressed[0]; i++)
+        if (!strcasecmp(dot, compressed[i]))
+            return 1;
+    return 0;
 }
 
 /* Whether the pipe fd ends before any byte comes. It waits as the read that
@@ -206,11 +216,18 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                       "here; convert it to WAV first (Asterisk: file convert)", name, codec);
         else if (!is_stdin && *seekable && gstreamer_may_read(opt) &&
                  (code == SF_ERR_UNRECOGNISED_FORMAT ? sl_audio_name_known(path) != 1
-                                                     : codec_refused(code))) {
+                                                     : codec_refused(code, path))) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
+            char sf_why[256];
+            snprintf(sf_why, sizeof sf_why, "%s", sf_strerror(NULL));
             sf = sl_media_open(path, name, opt, info, media, err, errlen);
             *seekable = 0;
+            /* GStreamer could not either: a WAV's codec is said best by
+             * libsndfile; a compressed file's by GStreamer (libmpg123's "not a
+             * regular file" would mislead) */
+            if (!sf && code == SF_ERR_UNSUPPORTED_ENCODING)
+                sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_why);
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             /* what libsndfile read of a pipe is gone: GStreamer must have it whole */
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "

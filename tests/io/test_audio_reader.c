@@ -624,6 +624,25 @@ static void test_gstreamer_decodes(void **state)
     sh_ok("echo not media > t.wav");
     snprintf(path, sizeof path, "%s", tmp_path("t.wav"));
     expect_open_error(path, "t.wav: not an audio file in a format libsndfile reads (headerless");
+    /* and so is a WAV whose header libsndfile knows but finds damaged (no data
+     * chunk): its own words, not GStreamer's on the same file */
+    {
+        short quiet[1000] = {0};
+        snprintf(path, sizeof path, "%s", tmp_path("nodata.wav"));
+        write_short(path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, quiet, 1000);
+        FILE *fp = fopen(path, "r+b");
+        assert_non_null(fp);
+        char head[64];
+        assert_int_equal(fread(head, 1, sizeof head, fp), sizeof head);
+        char *data = memmem(head, sizeof head, "data", 4);
+        assert_non_null(data);
+        memcpy(data, "junk", 4);
+        rewind(fp);
+        assert_int_equal(fwrite(head, 1, sizeof head, fp), sizeof head);
+        fclose(fp);
+        expect_open_error(path, "nodata.wav: cannot read as audio: Error in WAV file. No 'data' "
+                                "chunk marker");
+    }
     sl_audio_options opt;
     sl_audio_options_default(&opt);
     opt.no_gstreamer = 1;
