@@ -317,10 +317,14 @@ int sl_cmd_features(int argc, char **argv)
     sl_features *feat = sl_features_new(&a.cfg, err, sizeof err);
     if (!feat) {
         /* settings fit for one rate may not fit another: name the file and,
-         * when the rate is the file's own, the way round */
+         * when its own rate is the trouble, the way round */
+        sl_feature_config at16 = a.cfg;
+        at16.sample_rate = 16000;
+        const int resampling_helps = !a.want_rate && a.cfg.sample_rate != 16000 &&
+                                     sl_feature_config_validate(&at16, NULL, 0) == 0;
         rc = cli_error("features: %s at %d Hz%s: %s%s", a.in_path, a.cfg.sample_rate,
                        a.want_rate ? "" : " (its own rate)", err,
-                       a.want_rate ? "" : "; --sample-rate 16000 resamples it");
+                       resampling_helps ? "; --sample-rate 16000 resamples it" : "");
         sl_audio_close(r);
         return rc;
     }

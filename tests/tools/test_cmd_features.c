@@ -529,6 +529,10 @@ static void test_rate_unfit(void **state)
         fail_msg("message: %s", err);
     assert_int_equal(access(out, F_OK), -1);
     assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --sample-rate 16000", wav, out), 0);
+    /* the way round only where it is one: not for settings no rate takes */
+    assert_int_equal(run(err, sizeof err, "features '%s' -o '%s' --mel-bins 256", wav, out), 1);
+    if (!strstr(err, "too many") || strstr(err, "--sample-rate"))
+        fail_msg("message: %s", err);
     free(pcm);
 }
 
