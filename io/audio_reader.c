@@ -15,7 +15,6 @@
 #include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
-#include <sys/sysmacros.h>
 #include <unistd.h>
 
 /* Samples (frames x channels) per libsndfile read: large enough that the
@@ -130,6 +129,14 @@ static int codec_refused(int sf_code, const char *path)
     return 0;
 }
 
+/* Whether st is the null device's (compared with /dev/null's own). */
+static int is_null_device(const struct stat *st)
+{
+    struct stat null;
+    return S_ISCHR(st->st_mode) && stat("/dev/null", &null) == 0 && S_ISCHR(null.st_mode) &&
+           st->st_rdev == null.st_rdev;
+}
+
 /* Whether the pipe fd ends before any byte comes. It waits as the read that
  * follows would, until bytes or the end are there, and looks without taking:
  * libsndfile would only call an empty pipe not audio. */
@@ -152,6 +159,12 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     int is_stdin = strcmp(path, "-") == 0;
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
         *seekable = 0;
+        struct stat fd_st; /* fd://N of the null device: empty, as the path is */
+        if (!strncmp(path, "fd://", 5) && fstat((int)strtol(path + 5, NULL, 10), &fd_st) == 0 &&
+            is_null_device(&fd_st)) {
+            sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
+            return NULL;
+        }
         if (gstreamer_may_read(opt))
             return sl_media_open(path, name, opt, info, media, err, errlen);
         sl_io_err(err, errlen, opt->no_gstreamer
@@ -201,8 +214,8 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     if (!is_stdin && !*seekable && gstreamer_may_read(opt) && sl_audio_name_known(path) == 2)
         return sl_media_open(path, name, opt, info, media, err, errlen);
     /* /dev/null, the standard input of a cron or systemd job: empty, as a pipe
-     * that ends at once (Linux's device number 1:3) */
-    if (S_ISCHR(st.st_mode) && major(st.st_rdev) == 1 && minor(st.st_rdev) == 3) {
+     * that ends at once */
+    if (is_null_device(&st)) {
         sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
         return NULL;
     }

@@ -36,7 +36,7 @@ struct sl_media_source {
     int no_such;       /* it holds fewer audio streams than `want` (set atomically) */
     int eos;
     int untyped;       /* GStreamer could not tell what the file holds */
-    char error[512];   /* a decoding error met while reading */
+    char error[SL_ERR_LEN]; /* a decoding error met while reading */
     volatile int *interrupt; /* sl_audio_options.interrupt */
 };
 
@@ -305,7 +305,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     s->bus = gst_element_get_bus(s->pipeline);
 
     /* Playing at once: the first buffer's caps say the rate and channels. */
-    char why[512] = "";
+    char why[SL_ERR_LEN] = "";
     int rate = 0, channels = 0;
     gint64 duration = 0;
     if (gst_element_set_state(s->pipeline, GST_STATE_PLAYING) == GST_STATE_CHANGE_FAILURE) {

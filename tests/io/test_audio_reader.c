@@ -1120,6 +1120,7 @@ static void test_error_empty_pipe(void **state)
     close(null);
     expect_open_error("-", "standard input: the null device: contains no audio");
     expect_open_error("/dev/null", "/dev/null: the null device: contains no audio");
+    expect_open_error("fd://0", "fd://0: the null device: contains no audio");
     dup2(saved, STDIN_FILENO);
     close(saved);
 }
