@@ -114,8 +114,9 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
      * bins' powers: below FLT_MAX with a factor of 2 to spare. Kaldi's int16
      * scale sits 1e10 below it; 1e20 (a float file's garbage) would give Inf or
      * NaN powers, and NaN a floored log: features of silence. */
-    f->max_abs = (float)(sqrt(FLT_MAX / (f->half + 1)) / (4.0 * f->win) / 2.0 /
-                         (double)cfg->input_scale);
+    const double max_abs = sqrt(FLT_MAX / (f->half + 1)) / (4.0 * f->win) / 2.0 /
+                           (double)cfg->input_scale;
+    f->max_abs = max_abs < FLT_MAX ? (float)max_abs : FLT_MAX; /* Inf is refused still */
     f->buf = malloc((size_t)f->buf_cap * sizeof *f->buf);
     f->window = malloc((size_t)f->win * sizeof *f->window);
     f->frame = malloc((size_t)f->win * sizeof *f->frame);

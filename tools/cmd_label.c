@@ -449,6 +449,13 @@ static int names_foreign_format(const char *path)
     return 0;
 }
 
+/* A FIFO or a device: what reads it takes what comes, whatever its name says. */
+static int is_stream_path(const char *p)
+{
+    struct stat st;
+    return stat(p, &st) == 0 && !S_ISREG(st.st_mode);
+}
+
 /* dir/name+ext, with one '/' between. */
 static void in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
 {
@@ -759,7 +766,8 @@ static int parse_args(int argc, char **argv, label_args *a)
     /* -o talk.rttm: the name says the format when --format does not (a
      * folder's name says nothing: `-o out.rttm/` and `-o out.rttm` alike) */
     if (!format_given && a->out_path && strcmp(a->out_path, "-") && !is_dir_path(a->out_path) &&
-        !format_of_name(a->out_path, &a->format) && names_foreign_format(a->out_path))
+        !format_of_name(a->out_path, &a->format) && names_foreign_format(a->out_path) &&
+        !is_stream_path(a->out_path))
         return cli_error("-o %s: '%s' names a format seqlabel does not write (.txt audacity, "
                          ".tsv frames, .jsonl, .rttm, .TextGrid, .vtt webvtt, .json summary): "
                          "give --format, or another name", a->out_path,

@@ -148,8 +148,8 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
         return NULL;
     c->dir = strdup(dir);
     /* pieces are dir/NAME: one '/' between, whatever --split ended with */
-    for (size_t n = c->dir ? strlen(c->dir) : 0; n > 1 && c->dir[n - 1] == '/'; n--)
-        c->dir[n - 1] = '\0';
+    for (size_t n = c->dir ? strlen(c->dir) : 0; n > 0 && c->dir[n - 1] == '/'; n--)
+        c->dir[n - 1] = '\0'; /* "/" becomes "", so its pieces are /NAME */
     c->stem = strdup(stem);
     c->ext = strdup(ext);
     c->max_frames = max_s > 0 ? (int64_t)(max_s * model_rate / hop) : 0;

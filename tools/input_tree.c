@@ -70,7 +70,9 @@ static char *name_of_uri(const char *uri)
     path = path ? path + 3 : uri;
     size_t end = strcspn(path, "?#");
     const char *slash = memrchr(path, '/', end);
-    const char *last = slash ? slash + 1 : path;
+    if (!slash) /* http://host: the host alone, no path */
+        return g_strdup("stream");
+    const char *last = slash + 1;
     size_t len = end - (size_t)(last - path);
     if (len == 0)
         return g_strdup("stream");

@@ -2090,6 +2090,9 @@ static void test_bad_inputs(void **state)
      * renamed temporary file. */
     sh("mkfifo out.fifo && (timeout 20 cat out.fifo > fifo.txt &)");
     assert_int_equal(run_label("in.wav --model m.slm -o out.fifo"), 0);
+    /* named as a format seqlabel does not write, a FIFO still takes the lines */
+    sh("mkfifo out-fifo.csv && (timeout 20 cat out-fifo.csv > fifo-csv.txt &)");
+    assert_int_equal(run_label("in.wav --model m.slm -o out-fifo.csv"), 0);
     sh("test -p out.fifo && ! ls out.fifo.tmp.* 2>/dev/null && "
        "for i in $(seq 100); do test -s fifo.txt && break; sleep 0.1; done; test -s fifo.txt");
     /* --cut: needs a target class, and a directory for several inputs; nothing
