@@ -553,13 +553,19 @@ static void test_gstreamer_decodes(void **state)
         got = read_path(tmp_path("aac.mp3"), NULL, 0, 1000, &got_n);
         assert_true(labs(got_n - n) <= 3 * 1024);
         free(got);
-        /* WMA (ASF: -ugly's asfdemux, libav's decoder), as the README promises */
-        sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! "
-              "avenc_wmav2 ! asfmux ! filesink location=g.wma");
-        got = read_path(tmp_path("g.wma"), NULL, 0, 1000, &got_n);
-        printf("WMA: %ld samples of %ld\n", got_n, n);
-        assert_true(labs(got_n - n) <= 3 * 2048);
-        free(got);
+        /* WMA (ASF: -ugly's asfdemux, libav's decoder), as the README promises;
+         * not in scripts/check-memory.sh's valgrind run, which leaves gst-libav
+         * out (its libhwy stops valgrind) and says so */
+        if (getenv("SL_NO_GST_LIBAV")) {
+            printf("WMA: not read here: gst-libav is left out (SL_NO_GST_LIBAV)\n");
+        } else {
+            sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! "
+                  "avenc_wmav2 ! asfmux ! filesink location=g.wma");
+            got = read_path(tmp_path("g.wma"), NULL, 0, 1000, &got_n);
+            printf("WMA: %ld samples of %ld\n", got_n, n);
+            assert_true(labs(got_n - n) <= 3 * 2048);
+            free(got);
+        }
     }
     /* AAC in MP4 (gstreamer1.0-libav decodes it): lossy, so its length and level */
     sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! voaacenc ! "
