@@ -139,6 +139,10 @@ if [ -n "$SL_PLUGINSDIR" ]; then
     [ -e "$root$includedir/gstreamer-1.0/gst/seqlabel/gstseqlabelmeta.h" ] || fail "no meta header"
     [ "$(runpath "$plugin")" = "$SL_RUNPATH" ] ||
         fail "the plugin's RUNPATH is '$(runpath "$plugin")', not '$SL_RUNPATH'"
+    # it exports what GStreamer looks for alone: no element internals, and in a
+    # static build no libseqlabel of its own to bind with another
+    extra=$(nm -D --defined-only "$plugin" | awk '{ print $3 }' | grep -v '^gst_plugin_seqlabel_')
+    [ -z "$extra" ] || fail "the plugin exports more than its descriptor: $(printf "%s" "$extra" | tr "\n" " " | head -c 300)"
     export GST_REGISTRY_1_0="$tmp/registry.bin" GST_PLUGIN_PATH_1_0="$root$SL_PLUGINSDIR"
     unset GST_PLUGIN_PATH
     # a sanitized plugin needs its runtime loaded first in gst-inspect-1.0
