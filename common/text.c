@@ -127,6 +127,13 @@ int sl_text_finish(sl_text *t)
     return (int)t->pos;
 }
 
+int sl_is_space_char(uint32_t cp)
+{
+    return cp == ' ' || (cp >= '\t' && cp <= '\r') || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
+           (cp >= 0x2000 && cp <= 0x200b) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f ||
+           cp == 0x205f || cp == 0x3000 || cp == 0xfeff;
+}
+
 void sl_rttm_field(char *dst, size_t size, const char *s)
 {
     if (!size)
@@ -135,7 +142,7 @@ void sl_rttm_field(char *dst, size_t size, const char *s)
     while (in < len) {
         uint32_t cp;
         size_t n = sl_utf8_char(s + in, len - in, &cp);
-        int blank = n == 1 && (s[in] == ' ' || (s[in] >= '\t' && s[in] <= '\r'));
+        int blank = n && sl_is_space_char(cp);
         size_t put = n && !blank ? n : 1;
         if (out + put >= size)
             break;

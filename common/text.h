@@ -30,8 +30,12 @@ void sl_text_json_string(sl_text *t, const char *s);
  * its code point in *cp, or 0 when s holds none: RFC 3629, so no overlong
  * forms, surrogates or code points above U+10FFFF, and no sequence cut short. */
 size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
+/* Whether code point cp is a space, ASCII's or Unicode's (U+00A0, U+2003, ...,
+ * U+3000, and the invisible U+200B and U+FEFF), which readers that split at
+ * whitespace (Python's str.split) split at. */
+int sl_is_space_char(uint32_t cp);
 /* One RTTM field made of s, in dst[size]: RTTM's fields are split at
- * whitespace, so each whitespace byte (isspace's, in the C locale) and each
+ * whitespace, so each space (sl_is_space_char), other ASCII whitespace and each
  * byte that is not part of valid UTF-8 becomes '_'; cut, if it must be, before
  * a character that does not fit whole. The writer's file ids and class names
  * and eval's lookup of an audio file's id are made by this one rule. */

@@ -189,9 +189,13 @@ const char *sl_class_name_flaw(const char *s)
     if (!sl_class_name_valid(s, strnlen(s, SL_MAX_CLASS_NAME + 1)))
         return "a class name must be 1.." SL_NAME_BYTES(SL_MAX_CLASS_NAME)
                " bytes of printable UTF-8";
-    if (strchr(s, ' '))
-        return "a class name holds no spaces (RTTM fields and TextGrid text could not keep "
-               "them): e.g. dog_bark";
+    for (size_t i = 0, n, len = strlen(s); i < len; i += n) {
+        uint32_t cp;
+        n = sl_utf8_char(s + i, len - i, &cp); /* valid: checked above */
+        if (sl_is_space_char(cp))
+            return "a class name holds no spaces, Unicode's (U+00A0, ...) neither (RTTM fields "
+                   "and TextGrid text could not keep them): e.g. dog_bark";
+    }
     if (strpbrk(s, ",="))
         return "a class name holds no ',' or '=' (lists such as --only speech,music and "
                "--min-duration speech=0.2 could not name it)";

@@ -69,7 +69,11 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
                 new_model ? sl_class_name_flaw(segs[k].name)
                 : sl_class_name_valid(segs[k].name, strnlen(segs[k].name, SL_MAX_CLASS_NAME + 1))
                     ? NULL : "a class name must be 1..64 bytes of printable UTF-8";
-            if (flaw)
+            /* the name quoted where it is valid text (a space at its end shows) */
+            if (flaw && new_model && sl_class_name_valid(segs[k].name, strlen(segs[k].name)))
+                rc = sl_fail(err, errlen, "%sclass '%s': %s",
+                             label_where(e, &segs[k], where, sizeof where), segs[k].name, flaw);
+            else if (flaw)
                 rc = sl_fail(err, errlen, "%s%s", label_where(e, &segs[k], where, sizeof where),
                              flaw);
             else if (*n == SL_MAX_CLASSES)
@@ -87,12 +91,34 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
     return 0;
 }
 
-static int class_of(const char *name, const char *const *classes, int n)
+/* Whether name is how an output wrote class cls of a model made before class
+ * names were kept free of spaces: RTTM's field ("dog bark" as dog_bark) or a
+ * TextGrid's text, which readers trim. */
+static int written_as(const char *cls, const char *name)
+{
+    char field[SL_MAX_CLASS_NAME + 1];
+    sl_rttm_field(field, sizeof field, cls);
+    size_t a = strspn(cls, " \t\r\n"), b = strlen(cls);
+    while (b > a && strchr(" \t\r\n", cls[b - 1]))
+        b--;
+    return !strcmp(field, name) || (strlen(name) == b - a && !strncmp(cls + a, name, b - a));
+}
+
+/* The class a label names: its own name, else the one class it is the written
+ * form of (none when two could be). */
+int sl_class_of(const char *name, const char *const *classes, int n)
 {
     for (int c = 0; c < n; c++)
         if (!strcmp(classes[c], name))
             return c;
-    return -1;
+    int found = -1;
+    for (int c = 0; c < n; c++)
+        if (written_as(classes[c], name)) {
+            if (found >= 0)
+                return -1;
+            found = c;
+        }
+    return found;
 }
 
 static void list_classes(char *buf, size_t len, const char *const *classes, int n)
@@ -118,7 +144,7 @@ int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *labe
     if (!idx)
         return sl_fail(err, errlen, "out of memory");
     for (int k = 0; k < ns; k++) {
-        idx[k] = class_of(segs[k].name, classes, n_classes);
+        idx[k] = sl_class_of(segs[k].name, classes, n_classes);
         if (idx[k] < 0) {
             char list[SL_ERR_LEN / 2];
             list_classes(list, sizeof list, classes, n_classes);
@@ -318,7 +344,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
             return sl_blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++)
-            if (class_of(segs[k].name, class_names, n_classes) < 0) {
+            if (sl_class_of(segs[k].name, class_names, n_classes) < 0) {
                 char list[SL_ERR_LEN / 2];
                 list_classes(list, sizeof list, class_names, n_classes);
                 char where[SL_ERR_LEN / 4];

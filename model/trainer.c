@@ -597,10 +597,13 @@ static int check_init_labels(const sl_train_config *c, train_run *r, const sl_ma
                                    errlen) ||
         sl_dataset_collect_classes(vman, valid_mask, 0, r->names, &r->n_names, err, errlen))
         return -1;
+    const int n = sl_model_get_config(r->m)->n_classes;
+    const char *own[SL_MAX_CLASSES];
+    for (int j = 0; j < n; j++)
+        own[j] = sl_model_class_name(r->m, j);
     for (int k = 0; k < r->n_names; k++) {
-        if (sl_model_class_index(r->m, r->names[k]) >= 0)
+        if (sl_class_of(r->names[k], own, n) >= 0)
             continue;
-        const int n = sl_model_get_config(r->m)->n_classes;
         char have[SL_MAX_CLASSES * (SL_MAX_CLASS_NAME + 1) + 1] = "";
         for (int j = 0; j < n; j++) {
             if (j)

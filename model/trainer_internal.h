@@ -131,6 +131,10 @@ static inline unsigned sl_split_mask(sl_split split)
 /* Prefixes err with "manifest:line: " (a folder's entry, line 0: with its audio
  * file, unless the message names it already) so the user finds the entry; -1. */
 int sl_blame_entry(const sl_manifest *man, const sl_manifest_entry *e, char *err, size_t errlen);
+/* The index of the class a label names among classes[0..n): its own name, else
+ * the one class it is the written form of (an older model's "dog bark" as
+ * RTTM's dog_bark, "trail " as a TextGrid's trimmed trail); -1: none. */
+int sl_class_of(const char *name, const char *const *classes, int n);
 /* Appends the label names of the selected entries that are not yet in
  * names[0..*n) (order of first appearance). Errors name the file and line.
  * new_model: the names become a new model's classes, so they must also be free

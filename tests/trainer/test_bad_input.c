@@ -247,6 +247,11 @@ static void bad_class_names(void **state)
     expect_failure("a.wav\tspace.txt\n", NULL,
                    (const char *[]){"m.tsv:1:", "space.txt:1:", "no spaces", "dog_bark", NULL});
     expect_failure("a.wav\t=a,b\n", NULL, (const char *[]){"m.tsv:1:", "no ',' or '='", NULL});
+    /* a trailing space is shown by the quotes; Unicode's spaces count too */
+    tt_write_text(tt_path(dir, "trail.txt"), "0\t1\tknock \n");
+    expect_failure("a.wav\ttrail.txt\n", NULL, (const char *[]){"class 'knock ': ", NULL});
+    tt_write_text(tt_path(dir, "nbsp.txt"), "0\t1\tknock\xc2\xa0\n");
+    expect_failure("a.wav\tnbsp.txt\n", NULL, (const char *[]){"nbsp.txt:1:", "Unicode's", NULL});
     expect_failure("a.wav\t=speech=0.2\n", NULL, (const char *[]){"no ',' or '='", NULL});
     expect_exit(2, "a.wav\ta.txt\n", "--classes 'tone,dog bark'",
                 (const char *[]){"class 2 ('dog bark'): a class name holds no spaces", NULL});

@@ -179,6 +179,21 @@ static void test_rttm(void **state)
         assert_int_equal(nf, 2);
         assert_string_equal(found[0], "dog bark");
         assert_string_equal(found[1], "Male speech, man speaking");
+        /* and an RTTM file written for such classes (an older model's labels,
+         * whitespace as '_') is read back as them */
+        tt_write_text(tt_path(dir, "bark.rttm"),
+                      "SPEAKER a 1 0.000 0.500 <NA> <NA> dog_bark <NA> <NA>\n"
+                      "SPEAKER a 1 0.500 0.500 <NA> <NA> Male_speech,_man_speaking <NA> <NA>\n");
+        sl_metrics bm;
+        assert_int_equal(sl_metrics_init(&bm, 2), 0);
+        sl_eval_options bo;
+        sl_eval_options_default(&bo);
+        if (sl_score_manifest(tt_path(dir, "bark.tsv"), tt_path(dir, "bark.rttm"),
+                              (const char *const *)found, 2, &bo, &bm, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(bm.confusion[1] + bm.confusion[2], 0); /* every frame right */
+        assert_true(bm.confusion[0] > 40 && bm.confusion[3] > 40);
+        sl_metrics_free(&bm);
         free(found[0]);
         free(found[1]);
     }
