@@ -1560,6 +1560,22 @@ test_segment_new_stop (void **state)
   free (x);
 }
 
+/* The summary in b covers `frames` frames from `start` seconds. */
+static void
+assert_summary_of (GstBuffer * b, double start, int64_t frames)
+{
+  GstMapInfo map;
+  gchar *text, *want;
+  assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+  text = g_strndup ((const gchar *) map.data, map.size);
+  want = g_strdup_printf ("\"start\":%.6f,\"duration\":%.6f,", start, (double) frames / 100.0);
+  if (!strstr (text, want))
+    fail_msg ("summary %s, wanted %s", text, want);
+  g_free (want);
+  g_free (text);
+  gst_buffer_unmap (b, &map);
+}
+
 /* A document (label-format=summary) after a seek to 1 s: its buffer starts at
  * the segment's start and ends with the last frame, not a second later (its
  * length counted from stream time 0), and the summary itself starts at 1 s. */
@@ -1588,18 +1604,7 @@ test_document_after_seek (void **state)
   assert_int_equal (GST_BUFFER_PTS (b) + GST_BUFFER_DURATION (b),
       (100 + expected_frames (N)) * 10 * GST_MSECOND);
   /* the summary is of the time played: from 1 s, not 0 */
-  {
-    GstMapInfo map;
-    gchar *text, *want;
-    assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
-    text = g_strndup ((const gchar *) map.data, map.size);
-    want = g_strdup_printf ("\"start\":1.000000,\"duration\":%.6f,",
-        (double) expected_frames (N) / 100.0);
-    assert_non_null (strstr (text, want));
-    g_free (want);
-    g_free (text);
-    gst_buffer_unmap (b, &map);
-  }
+  assert_summary_of (b, 1.0, expected_frames (N));
   gst_buffer_unref (b);
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
@@ -1618,23 +1623,13 @@ test_document_of_late_audio (void **state)
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, "label-format", 8, NULL); /* summary */
   GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
   GstBuffer *b;
-  GstMapInfo map;
-  gchar *text, *want;
   (void) state;
 
   assert_int_equal (push_f32 (h, x, N, 100 * PT_RATE), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
   b = gst_harness_pull (hl);
-  assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
-  text = g_strndup ((const gchar *) map.data, map.size);
-  want = g_strdup_printf ("\"start\":100.000000,\"duration\":%.6f,",
-      (double) expected_frames (N) / 100.0);
-  if (!strstr (text, want))
-    fail_msg ("summary %s, wanted %s", text, want);
-  g_free (want);
-  g_free (text);
-  gst_buffer_unmap (b, &map);
+  assert_summary_of (b, 100.0, expected_frames (N));
   gst_buffer_unref (b);
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);

@@ -35,8 +35,9 @@ for i in $(seq 1 200); do echo junk > "$dir/junk/g$i.wav"; done
 "$SL_SEQLABEL" label "$dir/junk/" -j 2 -o "$dir/junk-out/" 2> "$dir/junk-err"
 [ $? -eq 1 ] || fail "label of 200 junk files: exit status not 1"
 whole="^seqlabel: $dir/junk/g[0-9]*\.wav: not an audio file in a format libsndfile reads .*--raw-rate)\$"
-[ "$(grep -c "$whole" "$dir/junk-err")" -eq 200 ] && [ "$(wc -l < "$dir/junk-err")" -eq 200 ] ||
+if [ "$(grep -c "$whole" "$dir/junk-err")" -ne 200 ] || [ "$(wc -l < "$dir/junk-err")" -ne 200 ]; then
     fail "errors of two workers ran together: $(grep -v "$whole" "$dir/junk-err" | head -3)"
+fi
 echo "ok: 200 errors from two workers, 200 whole lines"
 # --jobs onto standard output holds each input's labels in a temporary folder:
 # a write that fails there (here a file size limit) names the input
