@@ -732,7 +732,9 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     const int n_train_entries = sl_manifest_entries_in(&r.train_man, train_mask);
     if (n_train_entries == 0) {
         sl_fail(err, errlen, "%s: the training split is empty (no line without a split column "
-                          "or marked 'train')", c->train_manifest);
+                          "or marked 'train'%s)", c->train_manifest,
+                c->valid_share > 0.0f ? ", once --valid-share held its share out: a smaller "
+                                        "share, or more files" : "");
         goto out;
     }
     if (sl_train_check_outputs(c, &r.train_man, r.have_valid_man ? &r.valid_man : NULL, err,
