@@ -560,6 +560,10 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
     size_t plen = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
     int textgrid = plen >= 9 && !strncasecmp(e->labels + plen - 9, ".TextGrid", 9);
     int rttm = sl_is_rttm_path(e->labels);
+    if (e->labels[0] != '=' && (textgrid || rttm) && hash && !hash[1])
+        return sl_fail(err, errlen, "%s: '#' names no %s (%s#%s)", e->labels,
+                       rttm ? "class" : "tier", rttm ? "x.rttm" : "x.TextGrid",
+                       rttm ? "speech: every turn as that class" : "words: that tier");
     if (e->labels[0] != '=' && (textgrid || rttm)) {
         char *path = strndup(e->labels, plen), *stem = NULL;
         if (path && rttm)

@@ -230,6 +230,10 @@ static void whole_file_label_errors(void **state)
                    (const char *[]){"m.tsv:2:", "unknown class 'birds'", "tone, noise, silence", NULL});
     expect_failure("a.wav\ta.txt\nb.wav\t=\n", NULL,
                    (const char *[]){"m.tsv:2:", "'=' names no class", NULL});
+    /* so does a '#' with nothing after it, not a line of the RTTM file */
+    tt_write_text(tt_path(dir, "a.rttm"), "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\n");
+    expect_failure("a.wav\ta.rttm#\n", NULL,
+                   (const char *[]){"m.tsv:1:", "a.rttm#: '#' names no class", NULL});
 }
 
 /* A class name no model can hold is said where it stands (file and line), not
