@@ -481,10 +481,12 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
     float values[SL_MAX_CLASSES];
     memcpy(values, cfg->min_duration_s, sizeof values);
     while (*s) {
-        const char *eq = strchr(s, '=');
         const char *comma = strchr(s, ',');
         if (!comma)
             comma = s + strlen(s);
+        /* the last '=': a model made before names were kept free of '=' may
+         * have a class a=b (a duration holds none) */
+        const char *eq = memrchr(s, '=', (size_t)(comma - s));
         if (!eq || eq > comma || eq == s) {
             if (err)
                 snprintf(err, errlen, "minimum durations '%s': expected class=seconds[,class=seconds...]",

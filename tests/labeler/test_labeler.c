@@ -612,6 +612,20 @@ static void test_parse_min_durations(void **state)
     assert_float_equal(cfg.min_duration_s[1], 0.2, 1e-7);
     assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "silence=1,noise=2", err, sizeof err), -1);
     assert_float_equal(cfg.min_duration_s[0], 0.0, 0);
+    /* a model made before class names were kept free of '=': its class a=b is
+     * named, the duration after the last '=' */
+    const sl_model_config *mc = sl_model_get_config(f->m);
+    const char *names[SL_MAX_CLASSES];
+    for (int k = 0; k < mc->n_classes; k++)
+        names[k] = k ? sl_model_class_name(f->m, k) : "a=b";
+    sl_model *old = sl_model_create(mc, sl_model_feature_config(f->m), sl_model_norm_mean(f->m),
+                                    sl_model_norm_inv_std(f->m), names, err, sizeof err);
+    assert_non_null(old);
+    if (sl_decoder_parse_min_durations(&cfg, old, "a=b=0.3,speech=0.1", err, sizeof err))
+        fail_msg("%s", err);
+    assert_float_equal(cfg.min_duration_s[0], 0.3, 1e-7);
+    assert_float_equal(cfg.min_duration_s[1], 0.1, 1e-7);
+    sl_model_free(old);
 }
 
 int main(void)
