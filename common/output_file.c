@@ -4,6 +4,7 @@
 #include <fcntl.h>
 #include <limits.h>
 #include <stdio.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -60,14 +61,20 @@ static char *follow_links(const char *path)
 }
 
 /* TARGET.tmp.<pid>; where that name would pass the file-name limit, TARGET's
- * name is shortened (at a character's start) to make room for the suffix. */
+ * name is shortened (at a character's start) to make room for the suffix,
+ * which then holds a hash of the whole name too: two outputs of one process
+ * whose names differ only past the cut (x....txt and x....wav) get two. */
 static char *tmp_name(const char *target)
 {
-    char suffix[32];
+    char suffix[48];
     int ns = snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
     const char *slash = strrchr(target, '/');
     size_t dir = slash ? (size_t)(slash - target) + 1 : 0, base = strlen(target + dir);
     if (base + (size_t)ns > NAME_MAX) {
+        uint32_t h = 2166136261u; /* FNV-1a */
+        for (const char *c = target + dir; *c; c++)
+            h = (h ^ (unsigned char)*c) * 16777619u;
+        ns = snprintf(suffix, sizeof suffix, ".tmp.%ld.%08x", (long)getpid(), (unsigned)h);
         base = NAME_MAX - (size_t)ns;
         while (base > 0 && (target[dir + base] & 0xC0) == 0x80) /* a UTF-8 continuation */
             base--;

@@ -23,6 +23,7 @@
 
 #include "model_test_util.h"
 #include "seqlabel.h"
+#include "common/output_file.h"
 #include "model/trainer_internal.h" /* sl_checkpoint_save */
 
 static unsigned char *tiny;
@@ -605,6 +606,23 @@ static void test_save_over_files(void **state)
     assert_int_equal(save_to(test_in_dir(dir, longest)), 0);
     assert_file_holds(test_in_dir(dir, longest), tiny, tiny_size);
     assert_int_equal(save_to(test_in_dir(dir, longest)), 0); /* and over it */
+    /* two names that differ only past that cut (a run's labels and cut, x....txt
+     * and x....wav) get two temporary names, each within the limit */
+    {
+        char a[NAME_MAX + 1], b[NAME_MAX + 1];
+        memset(a, 'm', 250);
+        strcpy(a + 250, ".txt");
+        memcpy(b, a, 250);
+        strcpy(b + 250, ".wav");
+        char *ta = sl_output_tmp_name(test_in_dir(dir, a));
+        char *tb = sl_output_tmp_name(test_in_dir(dir, b));
+        assert_non_null(ta);
+        assert_non_null(tb);
+        assert_string_not_equal(ta, tb);
+        assert_true(strlen(strrchr(ta, '/') + 1) <= NAME_MAX);
+        free(ta);
+        free(tb);
+    }
 
     assert_int_equal(mkdir(test_in_dir(dir, "real"), 0755), 0);
     assert_int_equal(symlink("real/model.slm", test_in_dir(dir, "link.slm")), 0); /* to nothing yet */
