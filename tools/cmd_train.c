@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
+#include "model/model_internal.h" /* sl_class_name_flaw */
 #include "tools/cli.h"
 #include "tools/train_cli.h"
 
@@ -376,6 +377,23 @@ int sl_cmd_train(int argc, char **argv)
     if (sl_train_config_check(&c, err, sizeof err)) { /* options that do not go together */
         free(class_buf);
         return cli_usage_error("train: %s", err);
+    }
+    /* --init with --classes: a class the model lacks is a new model's, named by
+     * the rule for those; a wrong command line, said before any data is read */
+    if (c.init_path && c.n_classes > 0) {
+        sl_model *init = sl_model_load(c.init_path, err, sizeof err);
+        int bad = -1;
+        for (int k = 0; init && bad < 0 && k < c.n_classes; k++)
+            if (sl_model_class_index(init, c.class_names[k]) < 0 &&
+                sl_class_name_flaw(c.class_names[k]))
+                bad = k;
+        sl_model_free(init); /* unreadable: said where the run reads it */
+        if (bad >= 0) {
+            int rc = cli_usage_error("train: --classes: new class '%s': %s", c.class_names[bad],
+                                     sl_class_name_flaw(c.class_names[bad]));
+            free(class_buf);
+            return rc;
+        }
     }
     char cache_buf[4096];
     if (!no_cache)

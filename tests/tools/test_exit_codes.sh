@@ -89,6 +89,10 @@ expect 2 "checkpoint" train --manifest "$absent.tsv" --out "$dir/m.slm" --resume
 expect 2 "need a checkpoint path" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --checkpoint-every 5
 expect 2 "'a' is listed twice" train --manifest "$absent.tsv" --out "$dir/m.slm" --classes a,a
+# a new class under --init that no new model may have, before any data is read
+expect 2 "--classes: new class 'dog bark': a class name holds no spaces" train \
+    --manifest "$absent.tsv" --out "$dir/m.slm" --init "$SL_SOURCE_ROOT/model/default.slm" \
+    --classes "speech,dog bark"
 expect 2 "--classes: class 'sil' is listed twice" eval --hyp "$dir" --manifest "$absent.tsv" \
     --classes sil,sil,tone,noise
 expect 2 "cepstra" train --manifest "$absent.tsv" --out "$dir/m.slm" --mel-bins 20 --mfcc 30
