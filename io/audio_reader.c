@@ -5,6 +5,7 @@
 #include "io/io_internal.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <poll.h>
 #include <sndfile.h>
@@ -110,23 +111,31 @@ static int gstreamer_may_read(const sl_audio_options *opt)
     return !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE;
 }
 
-/* libsndfile knew the container but not what is in it: a WAV of a codec it
- * lacks (unsupported encoding), or a compressed container whose codec library
- * failed on it: FLAC or Speex in Ogg, AAC in MP4 named .mp3 (libmpg123 then
- * says "not a regular file"). GStreamer may decode those. Its other errors (no
- * data chunk, a short fmt chunk, no channels) are of a damaged header, which
- * its own message says best. */
-static int codec_refused(int sf_code, const char *path)
+/* Names of compressed media, whose codec libraries inside libsndfile may fail
+ * on what GStreamer decodes (FLAC or Speex in Ogg, AAC named .mp3). */
+static int compressed_name(const char *path)
 {
-    static const char *const compressed[] = {".ogg", ".oga", ".opus", ".mp3", ".mp2"};
+    static const char *const compressed[] = {".ogg", ".oga", ".ogv", ".ogx", ".spx", ".opus",
+                                             ".flac", ".mp3", ".mp2"};
     const char *slash = strrchr(path, '/'), *dot = strrchr(slash ? slash : path, '.');
-    if (sf_code == SF_ERR_UNSUPPORTED_ENCODING)
-        return 1;
-    for (size_t i = 0; dot && sf_code > SF_ERR_UNSUPPORTED_ENCODING &&
-                       i < sizeof compressed / sizeof compressed[0]; i++)
+    for (size_t i = 0; dot && i < sizeof compressed / sizeof compressed[0]; i++)
         if (!strcasecmp(dot, compressed[i]))
             return 1;
     return 0;
+}
+
+/* libsndfile knew the container but could not read what is in it: a WAV of a
+ * codec it lacks (unsupported encoding), or compressed media, or a file of a
+ * name not its own, whose codec failed (libmpg123 says "not a regular file"
+ * of AAC named .mp3). GStreamer may decode those. Its other errors on a file
+ * of its own kind (a WAV without a data chunk, a short fmt chunk, no
+ * channels) are of a damaged header, which its own message says best, and
+ * which GStreamer's lenient parsers might read past. */
+static int codec_refused(int sf_code, const char *path)
+{
+    return sf_code == SF_ERR_UNSUPPORTED_ENCODING ||
+           (sf_code > SF_ERR_UNSUPPORTED_ENCODING &&
+            (compressed_name(path) || sl_audio_name_known(path) != 1));
 }
 
 /* Whether st is the null device's (compared with /dev/null's own). */
@@ -160,8 +169,10 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
         *seekable = 0;
         struct stat fd_st; /* fd://N of the null device: empty, as the path is */
-        if (!strncmp(path, "fd://", 5) && fstat((int)strtol(path + 5, NULL, 10), &fd_st) == 0 &&
-            is_null_device(&fd_st)) {
+        char *end = NULL;
+        long fd = !strncmp(path, "fd://", 5) ? strtol(path + 5, &end, 10) : -1;
+        if (end && end != path + 5 && !*end && fd >= 0 && fd <= INT_MAX &&
+            fstat((int)fd, &fd_st) == 0 && is_null_device(&fd_st)) {
             sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
             return NULL;
         }
@@ -236,11 +247,12 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             snprintf(sf_why, sizeof sf_why, "%s", sf_strerror(NULL));
             sf = sl_media_open(path, name, opt, info, media, err, errlen);
             *seekable = 0;
-            /* GStreamer could not either: a WAV's codec is said best by
-             * libsndfile; a compressed file's by GStreamer (libmpg123's "not a
-             * regular file" would mislead) */
-            if (!sf && code == SF_ERR_UNSUPPORTED_ENCODING)
-                sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_why);
+            /* GStreamer could not either: libsndfile says it best, but for
+             * compressed media (libmpg123's "not a regular file" would mislead) */
+            if (!sf && code != SF_ERR_UNRECOGNISED_FORMAT && !compressed_name(path))
+                sl_io_err(err, errlen, "%s: %s: %s", name,
+                          code == SF_ERR_UNSUPPORTED_ENCODING ? "unreadable audio file"
+                                                              : "cannot read as audio", sf_why);
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             /* what libsndfile read of a pipe is gone: GStreamer must have it whole */
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "

@@ -546,6 +546,13 @@ static void test_gstreamer_decodes(void **state)
         float *want = read_path(wav, NULL, 16000, 1000, &want_n);
         float *got = read_path(tmp_path("flac.ogg"), NULL, 16000, 1000, &got_n);
         assert_same_samples(got, got_n, want, want_n);
+        /* Speex in Ogg under its own name, .spx (lossy: its length) */
+        sh_ok("gst-launch-1.0 -q filesrc location=g.wav ! wavparse ! audioconvert ! "
+              "audioresample ! audio/x-raw,rate=16000 ! speexenc ! oggmux ! "
+              "filesink location=speex.spx");
+        got = read_path(tmp_path("speex.spx"), NULL, 16000, 1000, &got_n);
+        assert_true(labs(got_n - want_n) <= 2 * 640);
+        free(got);
         sl_audio_reader *aac = open_ok(tmp_path("aac.mp3"), 0);
         assert_int_equal(sl_audio_file_rate(aac), 44100);
         assert_int_equal(sl_audio_channels(aac), 2);
@@ -1127,6 +1134,8 @@ static void test_error_empty_pipe(void **state)
     expect_open_error("-", "standard input: the null device: contains no audio");
     expect_open_error("/dev/null", "/dev/null: the null device: contains no audio");
     expect_open_error("fd://0", "fd://0: the null device: contains no audio");
+    /* not a descriptor's number: GStreamer's words, not the null device's */
+    expect_open_error("fd://x", "Bad file descriptor number in uri");
     dup2(saved, STDIN_FILENO);
     close(saved);
 }
