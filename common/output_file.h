@@ -14,8 +14,9 @@
  *  - a device, FIFO or socket (`/dev/null`): written as it is, in place, since
  *    a rename would replace it (as root, /dev/null itself);
  *  - a directory: refused.
- * The temporary name is TARGET.tmp.<pid> (TARGET: the file written; its name
- * shortened where the suffix would pass NAME_MAX), so a program ending on a
+ * The temporary name is TARGET.tmp.<pid> (TARGET: the file written; where the
+ * suffix would pass NAME_MAX, its name shortened and the suffix
+ * .tmp.<pid>.<hash of the whole name>), so a program ending on a
  * signal can remove it by name (sl_output_tmp_name). */
 #ifndef SL_COMMON_OUTPUT_FILE_H
 #define SL_COMMON_OUTPUT_FILE_H

@@ -129,7 +129,8 @@ int sl_text_finish(sl_text *t)
 
 int sl_is_space_char(uint32_t cp)
 {
-    return cp == ' ' || (cp >= '\t' && cp <= '\r') || cp == 0x85 || cp == 0xa0 || cp == 0x1680 ||
+    return cp == ' ' || (cp >= '\t' && cp <= '\r') || (cp >= 0x1c && cp <= 0x1f) || cp == 0x85 ||
+           cp == 0xa0 || cp == 0x1680 ||
            (cp >= 0x2000 && cp <= 0x200b) || cp == 0x2028 || cp == 0x2029 || cp == 0x202f ||
            cp == 0x205f || cp == 0x3000 || cp == 0xfeff;
 }

@@ -30,9 +30,10 @@ void sl_text_json_string(sl_text *t, const char *s);
  * its code point in *cp, or 0 when s holds none: RFC 3629, so no overlong
  * forms, surrogates or code points above U+10FFFF, and no sequence cut short. */
 size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
-/* Whether code point cp is a space, ASCII's or Unicode's (U+00A0, U+2003, ...,
- * U+3000, and the invisible U+200B and U+FEFF), which readers that split at
- * whitespace (Python's str.split) split at. */
+/* Whether code point cp is whitespace where readers that split at it split
+ * (Python's str.split: ASCII's, U+001C-U+001F, U+0085, U+00A0, U+2000-U+200A,
+ * U+3000, ...), or the invisible U+200B and U+FEFF, which no name should hold
+ * unseen. */
 int sl_is_space_char(uint32_t cp);
 /* One RTTM field made of s, in dst[size]: RTTM's fields are split at
  * whitespace, so each space (sl_is_space_char), other ASCII whitespace and each

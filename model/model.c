@@ -184,11 +184,9 @@ int sl_class_name_valid(const char *s, size_t len)
 
 const char *sl_class_name_flaw(const char *s)
 {
-#define SL_NAME_BYTES_(n) #n
-#define SL_NAME_BYTES(n) SL_NAME_BYTES_(n)
+    _Static_assert(SL_MAX_CLASS_NAME == 64, "SL_CLASS_NAME_INVALID says 64 bytes");
     if (!sl_class_name_valid(s, strnlen(s, SL_MAX_CLASS_NAME + 1)))
-        return "a class name must be 1.." SL_NAME_BYTES(SL_MAX_CLASS_NAME)
-               " bytes of printable UTF-8";
+        return SL_CLASS_NAME_INVALID;
     for (size_t i = 0, n, len = strlen(s); i < len; i += n) {
         uint32_t cp;
         n = sl_utf8_char(s + i, len - i, &cp); /* valid: checked above */

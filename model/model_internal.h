@@ -80,6 +80,8 @@ int sl_class_name_valid(const char *s, size_t len);
  * ',' or '=' (lists such as --only speech,music and --min-duration speech=0.2
  * could not name it). Models made before this rule load as they are. */
 const char *sl_class_name_flaw(const char *s);
+/* sl_class_name_flaw's words for a name sl_class_name_valid refuses */
+#define SL_CLASS_NAME_INVALID "a class name must be 1..64 bytes of printable UTF-8"
 /* The first of n dimensions whose mean is not finite or whose inverse standard
  * deviation is not finite and positive (either array may be NULL), or -1: what
  * a model may hold, checked where one is made, loaded and saved. */

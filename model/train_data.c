@@ -68,7 +68,7 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
             const char *flaw =
                 new_model ? sl_class_name_flaw(segs[k].name)
                 : sl_class_name_valid(segs[k].name, strnlen(segs[k].name, SL_MAX_CLASS_NAME + 1))
-                    ? NULL : "a class name must be 1..64 bytes of printable UTF-8";
+                    ? NULL : SL_CLASS_NAME_INVALID;
             /* the name quoted where it is valid text (a space at its end shows) */
             if (flaw && new_model && sl_class_name_valid(segs[k].name, strlen(segs[k].name)))
                 rc = sl_fail(err, errlen, "%sclass '%s': %s",

@@ -495,7 +495,7 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
         const char *flaw = !c->init_path ? sl_class_name_flaw(c->class_names[i])
                            : sl_class_name_valid(c->class_names[i],
                                                  strnlen(c->class_names[i], SL_MAX_CLASS_NAME + 1))
-                               ? NULL : "a class name must be 1..64 bytes of printable UTF-8";
+                               ? NULL : SL_CLASS_NAME_INVALID;
         if (flaw)
             return sl_fail(err, errlen, "class %d ('%.*s'): %s", i + 1, SL_MAX_CLASS_NAME,
                            c->class_names[i], flaw);
