@@ -182,11 +182,13 @@ int sl_class_name_valid(const char *s, size_t len)
     return 1;
 }
 
-const char *sl_class_name_flaw(const char *s)
+const char *sl_class_name_flaw(const char *s, int new_model)
 {
-    _Static_assert(SL_MAX_CLASS_NAME == 64, "SL_CLASS_NAME_INVALID says 64 bytes");
+    _Static_assert(SL_MAX_CLASS_NAME == 64, "the message says 64 bytes");
     if (!sl_class_name_valid(s, strnlen(s, SL_MAX_CLASS_NAME + 1)))
-        return SL_CLASS_NAME_INVALID;
+        return "a class name must be 1..64 bytes of printable UTF-8";
+    if (!new_model)
+        return NULL;
     for (size_t i = 0, n, len = strlen(s); i < len; i += n) {
         uint32_t cp;
         n = sl_utf8_char(s + i, len - i, &cp); /* valid: checked above */

@@ -75,13 +75,15 @@ struct sl_model {
 /* Validates that a class name is 1..SL_MAX_CLASS_NAME bytes of valid UTF-8
  * without control characters (names go into TSV/JSON/RTTM outputs). */
 int sl_class_name_valid(const char *s, size_t len);
-/* What keeps s from naming a class of a new model, or NULL: not valid (above),
- * or a space (RTTM splits its fields at spaces, TextGrid readers trim them),
- * ',' or '=' (lists such as --only speech,music and --min-duration speech=0.2
- * could not name it). Models made before this rule load as they are. */
-const char *sl_class_name_flaw(const char *s);
-/* sl_class_name_flaw's words for a name sl_class_name_valid refuses */
-#define SL_CLASS_NAME_INVALID "a class name must be 1..64 bytes of printable UTF-8"
+/* What keeps s from naming a class, or NULL: not valid (above); and for a new
+ * model's class (new_model 1), a space (RTTM splits its fields at spaces,
+ * TextGrid readers trim them), ',' or '=' (lists such as --only speech,music
+ * and --min-duration speech=0.2 could not name it). Models made before this
+ * rule keep their names: eval and their own classes take any valid name. */
+const char *sl_class_name_flaw(const char *s, int new_model);
+/* The first of names[0..n) that m lacks and sl_class_name_flaw refuses as a
+ * new model's class, or -1: --init --classes, sl_model_with_classes. */
+int sl_model_new_class_refused(const sl_model *m, const char *const *names, int n);
 /* The first of n dimensions whose mean is not finite or whose inverse standard
  * deviation is not finite and positive (either array may be NULL), or -1: what
  * a model may hold, checked where one is made, loaded and saved. */

@@ -65,12 +65,9 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
                 continue;
             char where[SL_ERR_LEN / 2];
             /* a name no model can hold, said where it stands, not at the model */
-            const char *flaw =
-                new_model ? sl_class_name_flaw(segs[k].name)
-                : sl_class_name_valid(segs[k].name, strnlen(segs[k].name, SL_MAX_CLASS_NAME + 1))
-                    ? NULL : SL_CLASS_NAME_INVALID;
+            const char *flaw = sl_class_name_flaw(segs[k].name, new_model);
             /* the name quoted where it is valid text (a space at its end shows) */
-            if (flaw && new_model && sl_class_name_valid(segs[k].name, strlen(segs[k].name)))
+            if (flaw && sl_class_name_valid(segs[k].name, strlen(segs[k].name)))
                 rc = sl_fail(err, errlen, "%sclass '%s': %s",
                              label_where(e, &segs[k], where, sizeof where), segs[k].name, flaw);
             else if (flaw)

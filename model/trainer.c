@@ -492,10 +492,7 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
             return sl_fail(err, errlen, "class %d: no name", i + 1);
         /* a new model's names; with --init, the model's own may be any it
          * holds, and new ones are checked where its output layer is made */
-        const char *flaw = !c->init_path ? sl_class_name_flaw(c->class_names[i])
-                           : sl_class_name_valid(c->class_names[i],
-                                                 strnlen(c->class_names[i], SL_MAX_CLASS_NAME + 1))
-                               ? NULL : SL_CLASS_NAME_INVALID;
+        const char *flaw = sl_class_name_flaw(c->class_names[i], !c->init_path);
         if (flaw)
             return sl_fail(err, errlen, "class %d ('%.*s'): %s", i + 1, SL_MAX_CLASS_NAME,
                            c->class_names[i], flaw);

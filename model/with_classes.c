@@ -16,6 +16,14 @@
 #include "common/errors.h"
 #include "model_internal.h"
 
+int sl_model_new_class_refused(const sl_model *m, const char *const *names, int n)
+{
+    for (int k = 0; k < n; k++)
+        if (names[k] && sl_model_class_index(m, names[k]) < 0 && sl_class_name_flaw(names[k], 1))
+            return k;
+    return -1;
+}
+
 sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int n,
                                 uint64_t seed, char *err, size_t errlen)
 {
@@ -24,14 +32,12 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
         return NULL;
     }
     /* the classes it keeps may have any name a model holds; new ones are a new
-     * model's (sl_class_name_flaw) */
-    for (int k = 0; k < n; k++) {
-        const char *flaw = names[k] && sl_model_class_index(m, names[k]) < 0
-                               ? sl_class_name_flaw(names[k]) : NULL;
-        if (flaw) {
-            sl_fail(err, errlen, "new class '%.*s': %s", SL_MAX_CLASS_NAME, names[k], flaw);
-            return NULL;
-        }
+     * model's */
+    int bad = sl_model_new_class_refused(m, names, n);
+    if (bad >= 0) {
+        sl_fail(err, errlen, "new class '%.*s': %s", SL_MAX_CLASS_NAME, names[bad],
+                sl_class_name_flaw(names[bad], 1));
+        return NULL;
     }
     sl_model_config c = m->cfg;
     c.n_classes = n;

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
-#include "model/model_internal.h" /* sl_class_name_flaw */
+#include "model/model_internal.h" /* sl_model_new_class_refused */
 #include "tools/cli.h"
 #include "tools/train_cli.h"
 
@@ -382,15 +382,11 @@ int sl_cmd_train(int argc, char **argv)
      * the rule for those; a wrong command line, said before any data is read */
     if (c.init_path && c.n_classes > 0) {
         sl_model *init = sl_model_load(c.init_path, err, sizeof err);
-        int bad = -1;
-        for (int k = 0; init && bad < 0 && k < c.n_classes; k++)
-            if (sl_model_class_index(init, c.class_names[k]) < 0 &&
-                sl_class_name_flaw(c.class_names[k]))
-                bad = k;
+        int bad = init ? sl_model_new_class_refused(init, c.class_names, c.n_classes) : -1;
         sl_model_free(init); /* unreadable: said where the run reads it */
         if (bad >= 0) {
             int rc = cli_usage_error("train: --classes: new class '%s': %s", c.class_names[bad],
-                                     sl_class_name_flaw(c.class_names[bad]));
+                                     sl_class_name_flaw(c.class_names[bad], 1));
             free(class_buf);
             return rc;
         }
