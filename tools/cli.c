@@ -143,11 +143,10 @@ static void explain_open_failure(const char *path, int e)
  * line written in pieces ran into another worker's. */
 static void say(const char *fmt, va_list ap)
 {
-    char line[SL_ERR_LEN + 4096];
-    int n = snprintf(line, sizeof line, "seqlabel: ");
-    int m = vsnprintf(line + n, sizeof line - (size_t)n - 1, fmt, ap);
-    size_t len = (size_t)n + (m < 0 ? 0 : (size_t)m < sizeof line - (size_t)n - 1
-                                                ? (size_t)m : sizeof line - (size_t)n - 2);
+    char line[SL_ERR_LEN + 4096] = "seqlabel: ";
+    const size_t n = strlen(line);
+    vsnprintf(line + n, sizeof line - n - 1, fmt, ap); /* a byte kept for the newline */
+    size_t len = strlen(line);
     line[len++] = '\n';
     fflush(stderr);
     for (size_t done = 0; done < len;) {
