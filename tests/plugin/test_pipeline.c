@@ -589,6 +589,30 @@ test_gate_same_as_command (void **state)
   free (x);
 }
 
+/* Plays pipe (launch) on to EOS after `what` (an error, or no EOS in 20 s,
+ * fails the test), stops it, and asserts that the labels pad's file txt holds
+ * what seqlabel label wrote into cmd_txt, not nothing; returns that text. */
+static gchar *
+labels_file_at_eos (GstElement * pipe, GstBus * bus, const gchar * launch, const gchar * what,
+    const gchar * txt, const gchar * cmd_txt)
+{
+  gchar *a = NULL, *b = NULL;
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+    fail_msg ("%s: %s after %s", launch, msg ? "an error" : "no EOS in 20 s", what);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  assert_true (g_file_get_contents (txt, &a, NULL, NULL));
+  assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
+  assert_true (strlen (b) > 0);
+  if (strcmp (a, b) != 0)
+    fail_msg ("the labels pad after %s differs from seqlabel label's:\n%.200s\n%.200s", what,
+        a, b);
+  g_free (a);
+  return b;
+}
+
 /* A pause while playing, labels pad linked: the labels sink must preroll again
  * though the labels of the audio that prerolls the audio sink are a second
  * away, so PAUSED is reached (it was not: the pipeline hung there), and after
@@ -601,10 +625,9 @@ test_pause_while_playing (void **state)
   gchar *wav = g_build_filename (pt_tmp_dir (), "p.wav", NULL);
   gchar *txt = g_build_filename (pt_tmp_dir (), "p.txt", NULL);
   gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "p.cmd.txt", NULL);
-  gchar *launch, *a = NULL, *b = NULL;
+  gchar *launch;
   GstElement *pipe;
   GstBus *bus;
-  GstMessage *msg;
   (void) state;
 
   pt_write_wav (wav, x, N, PT_RATE, 1);
@@ -625,16 +648,7 @@ test_pause_while_playing (void **state)
         GST_STATE_CHANGE_SUCCESS);
     gst_element_set_state (pipe, GST_STATE_PLAYING);
   }
-  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
-    fail_msg ("%s: %s after the pauses", launch, msg ? "an error" : "no EOS in 20 s");
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
-  assert_true (g_file_get_contents (txt, &a, NULL, NULL));
-  assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
-  assert_true (strlen (b) > 0);
-  if (strcmp (a, b) != 0)
-    fail_msg ("the labels pad after two pauses differs from seqlabel label's:\n%s\n%s", a, b);
+  g_free (labels_file_at_eos (pipe, bus, launch, "the pauses", txt, cmd_txt));
   gst_object_unref (bus);
   gst_object_unref (pipe);
   g_remove (wav);
@@ -644,8 +658,6 @@ test_pause_while_playing (void **state)
   g_free (txt);
   g_free (cmd_txt);
   g_free (launch);
-  g_free (a);
-  g_free (b);
   free (x);
 }
 
@@ -670,10 +682,9 @@ test_header_after_seek (void **state)
     gchar *launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s "
         "name=l label-format=%s ! fakesink l.labels ! filesink location=%s", wav,
         pt_model_path (), format, txt);
-    gchar *a = NULL, *b = NULL;
+    gchar *b;
     GstElement *pipe = gst_parse_launch (launch, NULL);
     GstBus *bus;
-    GstMessage *msg;
 
     command_label ((const gchar *[]) { "--format", format, "-o", cmd_txt, wav, NULL });
     assert_non_null (pipe);
@@ -685,18 +696,8 @@ test_header_after_seek (void **state)
     assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
         GST_STATE_CHANGE_SUCCESS);
     gst_element_set_state (pipe, GST_STATE_PLAYING);
-    msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
-        GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-    if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
-      fail_msg ("%s: %s after the seek", launch, msg ? "an error" : "no EOS in 20 s");
-    gst_message_unref (msg);
-    gst_element_set_state (pipe, GST_STATE_NULL);
-    assert_true (g_file_get_contents (txt, &a, NULL, NULL));
-    assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
+    b = labels_file_at_eos (pipe, bus, launch, "the seek to 0", txt, cmd_txt);
     assert_true (g_str_has_prefix (b, k ? "frame\t" : "WEBVTT\n"));
-    if (strcmp (a, b) != 0)
-      fail_msg ("%s after a seek to 0 differs from seqlabel label's:\n%.200s\n%.200s",
-          format, a, b);
     gst_object_unref (bus);
     gst_object_unref (pipe);
     g_remove (txt);
@@ -704,7 +705,6 @@ test_header_after_seek (void **state)
     g_free (txt);
     g_free (cmd_txt);
     g_free (launch);
-    g_free (a);
     g_free (b);
   }
   g_remove (wav);
