@@ -589,20 +589,31 @@ test_gate_same_as_command (void **state)
   free (x);
 }
 
-/* Plays pipe (launch) on to EOS after `what` (an error, or no EOS in 20 s,
- * fails the test), stops it, and asserts that the labels pad's file txt holds
- * what seqlabel label wrote into cmd_txt, not nothing; returns that text. */
+/* Plays pipe (launch) on to EOS within `seconds` (an error, or none, fails the
+ * test, `what` saying when), and stops it. */
+static void
+play_to_eos (GstElement * pipe, GstBus * bus, int seconds, const gchar * launch,
+    const gchar * what)
+{
+  GstMessage *msg = gst_bus_timed_pop_filtered (bus, seconds * GST_SECOND,
+      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
+  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
+    fail_msg ("%s: %s %s", launch, msg ? "an error" : "no EOS in time", what);
+  gst_message_unref (msg);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+}
+
+/* Plays pipe on to EOS after `what` (within 20 s), stops it, and asserts that
+ * the labels pad's file txt holds what seqlabel label wrote into cmd_txt, not
+ * nothing; returns that text. */
 static gchar *
 labels_file_at_eos (GstElement * pipe, GstBus * bus, const gchar * launch, const gchar * what,
     const gchar * txt, const gchar * cmd_txt)
 {
   gchar *a = NULL, *b = NULL;
-  GstMessage *msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND,
-      GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
-    fail_msg ("%s: %s after %s", launch, msg ? "an error" : "no EOS in 20 s", what);
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
+  gchar *after = g_strdup_printf ("after %s", what);
+  play_to_eos (pipe, bus, 20, launch, after);
+  g_free (after);
   assert_true (g_file_get_contents (txt, &a, NULL, NULL));
   assert_true (g_file_get_contents (cmd_txt, &b, NULL, NULL));
   assert_true (strlen (b) > 0);
@@ -742,7 +753,6 @@ release_labels_in_paused (gboolean unlink)
   gchar *launch;
   GstElement *pipe, *l;
   GstBus *bus;
-  GstMessage *msg;
   GThread *t;
   gint64 deadline;
 
@@ -774,11 +784,7 @@ release_labels_in_paused (gboolean unlink)
     gst_object_unref (ls);
   }
   gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 20 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
-    fail_msg ("%s after the release", msg ? "an error" : "no EOS in 20 s");
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
+  play_to_eos (pipe, bus, 20, launch, "after the release");
   gst_object_unref (l);
   gst_object_unref (bus);
   gst_object_unref (pipe);
@@ -806,7 +812,6 @@ test_one_large_buffer_prerolls (void **state)
   gint16 *pcm = g_new0 (gint16, N);
   GstElement *pipe, *src;
   GstBus *bus;
-  GstMessage *msg;
   GstBuffer *b;
   gchar *launch;
   gchar *txt = g_build_filename (pt_tmp_dir (), "big.tsv", NULL);
@@ -830,11 +835,7 @@ test_one_large_buffer_prerolls (void **state)
   assert_int_equal (gst_app_src_push_buffer (GST_APP_SRC (src), b), GST_FLOW_OK);
   gst_app_src_end_of_stream (GST_APP_SRC (src));
   gst_element_set_state (pipe, GST_STATE_PLAYING);
-  msg = gst_bus_timed_pop_filtered (bus, 60 * GST_SECOND, GST_MESSAGE_EOS | GST_MESSAGE_ERROR);
-  if (msg == NULL || GST_MESSAGE_TYPE (msg) != GST_MESSAGE_EOS)
-    fail_msg ("%s with one 250 s buffer", msg ? "an error" : "no EOS in 60 s");
-  gst_message_unref (msg);
-  gst_element_set_state (pipe, GST_STATE_NULL);
+  play_to_eos (pipe, bus, 60, launch, "with one 250 s buffer");
   assert_true (g_file_get_contents (txt, &text, &len, NULL));
   for (gsize i = 0; i < len; i++)
     lines += text[i] == '\n';
