@@ -13,7 +13,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <strings.h>
 #include <sys/ioctl.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -111,19 +110,6 @@ static int gstreamer_may_read(const sl_audio_options *opt)
     return !opt->no_gstreamer && opt->raw_encoding == SL_RAW_NONE;
 }
 
-/* Names of compressed media, whose codec libraries inside libsndfile may fail
- * on what GStreamer decodes (FLAC or Speex in Ogg, AAC named .mp3). */
-static int compressed_name(const char *path)
-{
-    static const char *const compressed[] = {".ogg", ".oga", ".ogv", ".ogx", ".spx", ".opus",
-                                             ".flac", ".mp3", ".mp2"};
-    const char *slash = strrchr(path, '/'), *dot = strrchr(slash ? slash : path, '.');
-    for (size_t i = 0; dot && i < sizeof compressed / sizeof compressed[0]; i++)
-        if (!strcasecmp(dot, compressed[i]))
-            return 1;
-    return 0;
-}
-
 /* libsndfile knew the container but could not read what is in it: a WAV of a
  * codec it lacks (unsupported encoding), or compressed media, or a file of a
  * name not its own, whose codec failed (libmpg123 says "not a regular file"
@@ -135,7 +121,7 @@ static int codec_refused(int sf_code, const char *path)
 {
     return sf_code == SF_ERR_UNSUPPORTED_ENCODING ||
            (sf_code > SF_ERR_UNSUPPORTED_ENCODING &&
-            (compressed_name(path) || sl_audio_name_known(path) != 1));
+            (sl_audio_name_compressed(path) || sl_audio_name_known(path) != 1));
 }
 
 /* Whether st is the null device's (compared with /dev/null's own). */
@@ -249,7 +235,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             *seekable = 0;
             /* GStreamer could not either: libsndfile says it best, but for
              * compressed media (libmpg123's "not a regular file" would mislead) */
-            if (!sf && code != SF_ERR_UNRECOGNISED_FORMAT && !compressed_name(path))
+            if (!sf && code != SF_ERR_UNRECOGNISED_FORMAT && !sl_audio_name_compressed(path))
                 sl_io_err(err, errlen, "%s: %s: %s", name,
                           code == SF_ERR_UNSUPPORTED_ENCODING ? "unreadable audio file"
                                                               : "cannot read as audio", sf_why);

@@ -19,6 +19,10 @@ void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
 int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
                    size_t errlen);
 
+/* Whether path's extension names compressed media (.ogg .oga .ogv .ogx .spx
+ * .opus .flac .mp3 .mp2), whose codec libraries inside libsndfile may fail on
+ * what GStreamer decodes (FLAC or Speex in Ogg, AAC named .mp3). */
+int sl_audio_name_compressed(const char *path);
 /* The codec of a headerless Asterisk file that is not decoded here (.g729,
  * .g723, .g726-*, .ilbc, .siren7, .siren14), by the path's extension; else NULL. */
 const char *sl_raw_undecoded_codec(const char *path);

@@ -57,6 +57,17 @@ static const char *extension(const char *path)
     return dot ? dot + 1 : NULL;
 }
 
+int sl_audio_name_compressed(const char *path)
+{
+    static const char *const compressed[] = {"ogg", "oga", "ogv", "ogx", "spx", "opus",
+                                             "flac", "mp3", "mp2"};
+    const char *ext = extension(path);
+    for (size_t i = 0; ext && i < sizeof compressed / sizeof compressed[0]; i++)
+        if (!strcasecmp(ext, compressed[i]))
+            return 1;
+    return 0;
+}
+
 const char *sl_raw_undecoded_codec(const char *path)
 {
     const char *ext = extension(path);
