@@ -1,7 +1,8 @@
 /* libFuzzer target: the text files and strings a user hands the trainer and the
  * labeler: a training manifest (audio<TAB>labels[<TAB>split]), an Audacity
  * label track, a Praat TextGrid (its first interval tier, and one by name), an
- * RTTM file (one file's turns by name, and all as one class), a
+ * RTTM file (one file's turns by name, and all as one class), subtitles
+ * (WebVTT, SubRip), JSON Lines segments, a
  * min-durations spec ("speech=0.2,music=0.5", the element's
  * property and the command's option) checked against the default model's
  * classes, a class list (--skip/--only, skip-classes/only-classes), and a
@@ -57,6 +58,10 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sl_rttm_read(path, "one", NULL, &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     if (sl_rttm_read(path, NULL, "speech", &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_subtitles_read(path, &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_jsonl_read(path, &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     unlink(path);
 

@@ -769,7 +769,9 @@ int sl_label_format_document(const sl_label_writer *w, char *buf, size_t len,
  * ("start<TAB>end<TAB>name", seconds), Praat TextGrids ("x.TextGrid": its
  * first interval tier; "x.TextGrid#words": the tier named words), RTTM files
  * ("x.rttm": the audio's turns by speaker name; "x.rttm#speech": every turn of
- * class speech, overlaps merged; sl_rttm_read with the audio's name), or "=NAME":
+ * class speech, overlaps merged; sl_rttm_read with the audio's name), subtitles
+ * ("x.vtt" WebVTT, "x.srt" SubRip: sl_subtitles_read), JSON Lines segments
+ * ("x.jsonl": sl_jsonl_read), or "=NAME":
  * the whole file is NAME (clip-level labels, as sound-event datasets give them). Frame i (the samples [i*hop, (i+1)*hop))
  * takes the label of the segment containing its centre (i + 0.5) * hop;
  * frames outside every segment are unlabeled and ignored (-1).
@@ -820,6 +822,20 @@ typedef struct {
  * skipped). Segments come sorted by start; overlapping segments, end < start,
  * bad numbers and empty names are errors naming the file and line. */
 int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
+/* Reads a subtitle file, WebVTT (it begins "WEBVTT"; `seqlabel label --format
+ * webvtt` writes them) or else SubRip (.srt): each cue a segment of the class
+ * its text names (markup dropped, WebVTT's character references read, lines
+ * joined by a space, trimmed; a cue without text labels nothing). Segments
+ * come sorted by start; overlapping cues, bad times and a .vtt file without
+ * its "WEBVTT" line are errors naming the file and line. */
+int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *err,
+                      size_t errlen);
+/* Reads a JSON Lines file of segments, one object per line with "start" and
+ * "end" (seconds) and "label" (`seqlabel label --format jsonl --segments`;
+ * other members passed over). Segments come sorted by start; a line that is
+ * no such object (a frame's, without --segments), overlaps and bad times are
+ * errors naming the file and line. */
+int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
 /* Reads a Praat TextGrid (long or short text format, UTF-8 or Praat's UTF-16):
  * the intervals of the interval tier named `tier` (NULL: the first interval
  * tier) whose text is not empty (text trimmed of spaces; an empty interval
@@ -837,8 +853,8 @@ int sl_textgrid_read(const char *path, const char *tier, sl_label_segment **segs
 int sl_rttm_read(const char *path, const char *file_id, const char *as_class,
                  sl_label_segment **segs, int *n, char *err, size_t errlen);
 void sl_label_segments_free(sl_label_segment *segs, int n);
-/* An entry's segments: its label file's (Audacity, or a TextGrid by its
- * .TextGrid name), or for "=NAME" one segment from 0 to INFINITY (the whole
+/* An entry's segments: its label file's (by its extension a TextGrid, RTTM,
+ * subtitle or JSON Lines file, else an Audacity track), or for "=NAME" one segment from 0 to INFINITY (the whole
  * file, however long) whose line is the manifest's. */
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen);
@@ -1073,8 +1089,9 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
  * manifest's references, on a model's frames: a frame takes, in reference and
  * hypothesis alike, the class of the segment containing its centre. hyp: a
  * folder holding, for each entry, <its audio's name without folder and
- * extension>.txt (an Audacity label track), .TextGrid or .rttm (the first
- * found), as `seqlabel label -o DIR/` writes them; or one label file for every
+ * extension>.txt (an Audacity label track), .TextGrid, .rttm, .vtt, .srt, .jsonl
+ * (JSON Lines frames or segments) or .tsv (a frames table; the first found),
+ * as `seqlabel label -o DIR/` writes them; or one label file for every
  * entry, an RTTM file in particular, whose lines of file id <the audio's name>
  * are that entry's (also "x.rttm#speech": every turn as class speech,
  * "x.TextGrid#tier"). Names outside classes[0..n_classes) are errors, and so

@@ -1,15 +1,20 @@
 /* What the trainer's label file readers share (model/manifest.c: Audacity
- * tracks; model/textgrid.c; model/rttm.c). Internal to libseqlabel. */
+ * tracks; model/textgrid.c; model/rttm.c; model/subtitles.c; model/jsonl.c). Internal to libseqlabel. */
 #ifndef SL_MODEL_LABEL_FILES_H
 #define SL_MODEL_LABEL_FILES_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "seqlabel.h"
 
 /* The whole file, NUL-terminated (it may hold NULs of its own: *len says how
  * long it is). NULL with a message naming the file. */
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen);
+/* sl_read_file for a text file: NUL bytes refused, a UTF-8 byte order mark
+ * (a Windows editor's) dropped, which would otherwise be the first path's or
+ * the first time's bytes. */
+char *sl_read_text(const char *path, size_t *len, char *err, size_t errlen);
 /* Splits the next line off *p in place (strips "\r\n"); NULL at the end. */
 char *sl_next_line(char **p);
 /* Splits the next tab-separated field off *p in place (*p NULL after the
@@ -54,6 +59,29 @@ int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class,
                     sl_label_segment **segs, int *n, char *err, size_t errlen);
 int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
                                   sl_label_segment **segs, int *n, char *err, size_t errlen);
+/* The end of a reader: with rc 0, the segments s[cnt] sorted by start and
+ * checked for overlap (point labels, start == end, may sit anywhere) into
+ * *segs and *n; else, or on an overlap (naming both lines of path), s freed
+ * and -1. */
+int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
+                       sl_label_segment **segs, int *n, char *err, size_t errlen);
+/* A line of a JSON Lines label file (model/jsonl.c): a segment's start and
+ * end, or a frame's index and time, and its label (valid during the call);
+ * prob: the frame's probability of the class asked for (-1: none asked). */
+typedef struct {
+    int line, is_frame;
+    double start, end;
+    int64_t frame;
+    double time;
+    const char *label;
+    double prob;
+} sl_jsonl_row;
+typedef int (*sl_jsonl_row_fn)(void *user, const sl_jsonl_row *row, char *err, size_t errlen);
+/* fn on each line of the JSON Lines file at path, in order (blank lines
+ * skipped), until it returns non-zero; with prob_class, a frame's "probs" must
+ * hold that class's. 0, or -1 naming the file and line. */
+int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, void *user,
+                  char *err, size_t errlen);
 /* qsort order of segments: by start, then end, then line. */
 int sl_segment_cmp(const void *a, const void *b);
 

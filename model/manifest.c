@@ -55,10 +55,7 @@ char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
     return buf;
 }
 
-/* Reads a whole text file into a NUL-terminated buffer, without the UTF-8
- * byte order mark a Windows editor starts it with (which would otherwise be
- * the first path's or the first time's bytes). */
-static char *read_text(const char *path, size_t *len, char *err, size_t errlen)
+char *sl_read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
     char *buf = sl_read_file(path, len, err, errlen);
     if (buf && strlen(buf) != *len) {
@@ -132,9 +129,9 @@ void sl_manifest_free(sl_manifest *m)
 }
 
 /* A folder as a manifest: its audio files, each labelled by the label file of
- * its name beside it (x.txt, x.TextGrid or x.rttm), or else by the folder it
- * lies in below the root (dog/001.wav: =dog), after a first folder named
- * train, valid or test, which is its split. */
+ * its name beside it (x.txt, x.TextGrid, x.rttm, x.vtt, x.srt or x.jsonl), or
+ * else by the folder it lies in below the root (dog/001.wav: =dog), after a
+ * first folder named train, valid or test, which is its split. */
 typedef struct {
     sl_manifest *m;
     int cap;
@@ -185,7 +182,8 @@ static int add_found(void *user, const char *path, const char *rel)
     if (!labels && !cut)
         return sl_fail(j->err, j->errlen,
                        "%s: no labels: give it a label file of its name beside it (%.*s.txt, "
-                       ".TextGrid or .rttm), or put it in a folder named after its class",
+                       ".TextGrid, .rttm, .vtt, .srt or .jsonl), or put it in a folder named "
+                       "after its class",
                        path, (int)(stem - (size_t)(name - path)), name);
     if (!labels && (labels = malloc((size_t)(cut - r) + 2)) != NULL)
         snprintf(labels, (size_t)(cut - r) + 2, "=%.*s", (int)(cut - r), r);
@@ -217,7 +215,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     if (stat(path, &st) == 0 && S_ISDIR(st.st_mode))
         return load_folder(path, out, err, errlen);
     size_t len;
-    char *text = read_text(path, &len, err, errlen);
+    char *text = sl_read_text(path, &len, err, errlen);
     if (!text)
         return -1;
     out->path = strdup(path);
@@ -346,7 +344,8 @@ char *sl_rttm_file_id(const char *audio)
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
                        int *out_of_memory)
 {
-    static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".tsv"};
+    /* the frames table last: only a hypothesis may be one */
+    static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".vtt", ".srt", ".jsonl", ".tsv"};
     *out_of_memory = 0;
     for (size_t k = 0; k < sizeof exts / sizeof exts[0] - !frames_table; k++) {
         size_t need = strlen(prefix) + n + strlen(exts[k]) + 1;
@@ -479,7 +478,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
     *segs = NULL;
     *n = 0;
     size_t len;
-    char *text = read_text(path, &len, err, errlen);
+    char *text = sl_read_text(path, &len, err, errlen);
     if (!text)
         return -1;
     sl_label_segment *s = NULL;
@@ -520,6 +519,12 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
             rc = sl_fail(err, errlen, "%s: out of memory", path);
     }
     free(text);
+    return sl_segments_finish(path, s, cnt, rc, segs, n, err, errlen);
+}
+
+int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
+                       sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
     if (rc == 0) {
         if (cnt > 1) /* qsort's array may not be NULL, which an empty file leaves */
             qsort(s, (size_t)cnt, sizeof *s, sl_segment_cmp);
@@ -576,8 +581,14 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
         free(stem);
         return rc;
     }
-    if (e->labels[0] != '=')
+    if (e->labels[0] != '=') {
+        const char *ext = sl_path_extension_at(e->labels);
+        if (!strcasecmp(ext, ".vtt") || !strcasecmp(ext, ".srt"))
+            return sl_subtitles_read(e->labels, segs, n, err, errlen);
+        if (!strcasecmp(ext, ".jsonl"))
+            return sl_jsonl_read(e->labels, segs, n, err, errlen);
         return sl_audacity_read(e->labels, segs, n, err, errlen);
+    }
     sl_label_segment *s = calloc(1, sizeof *s);
     if (!s || !(s->name = strdup(e->labels + 1))) {
         free(s);

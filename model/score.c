@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 #include <sys/stat.h>
 
 #include "model/trainer_internal.h"
@@ -53,7 +54,8 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
  * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
- * with .txt, .TextGrid, .rttm or .tsv, the longest found; otherwise hyp itself.
+ * with .txt, .TextGrid, .rttm, .vtt, .srt, .jsonl or .tsv, the longest found;
+ * otherwise hyp itself.
  * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
  * files it is given by their names, so both are found. NULL on an error (said). */
 static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, size_t root_len,
@@ -87,7 +89,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     if (!path)
         sl_fail(err, errlen, oom ? "out of memory"
                                  : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid, "
-                                   ".rttm and .tsv there)", hyp, e->audio, (int)(end - rel), rel);
+                                   ".rttm, .vtt, .srt, .jsonl and .tsv there)", hyp, e->audio, (int)(end - rel), rel);
     return path;
 }
 
@@ -98,24 +100,56 @@ static int is_frames_table(const char *path)
     return !strcmp(ext, ".tsv");
 }
 
-/* A frames table (`seqlabel label --format frames`: frame, time, label,
- * confidence, each class's probability) as the hypothesis of n frames: its
- * label column into got (by class name; -1 past its last frame) and, where
- * prob is not NULL, the probability column of class `target` into prob. Its
- * frames must be these: numbered from 0 in order, at the times of this frame
- * grid (hop, rate). 0, or -1 naming the file and line. */
-static int read_frames_table(const char *path, const char *const *classes, int n_classes,
-                             int target, int hop, int rate, int64_t n, int32_t *got, double *prob,
-                             char *err, size_t errlen)
+/* Frames of a hypothesis taken in order into got (and prob), whether from a
+ * frames table or from JSON Lines: they must be numbered from 0, at the times
+ * of this frame grid (hop, rate), and name a class. */
+typedef struct {
+    const char *path;
+    const char *const *classes;
+    int n_classes, hop, rate;
+    int64_t n, frame; /* the audio's frames; the next one expected */
+    int32_t *got;
+    double *prob;
+    int segments; /* JSON Lines: lines that are segments, not frames */
+} frame_taker;
+
+static int take_frame(frame_taker *ft, int line, int idx_ok, long long idx, double t,
+                      const char *label, double prob, char *err, size_t errlen)
 {
+    const int64_t frame = ft->frame;
+    const double at = (double)frame * ft->hop / ft->rate;
+    int k = 0;
+    while (k < ft->n_classes && strcmp(label, ft->classes[k]))
+        k++;
+    if (!idx_ok || idx != frame || fabs(t - at) > 0.5e-3)
+        return sl_fail(err, errlen, "%s:%d: expected frame %lld at %.6f s (the frame grid of "
+                       "%d-sample hops at %d Hz), not this line", ft->path, line,
+                       (long long)frame, at, ft->hop, ft->rate);
+    if (frame >= ft->n)
+        return sl_fail(err, errlen, "%s:%d: frame %lld, but the audio has %lld frames", ft->path,
+                       line, (long long)frame, (long long)ft->n);
+    if (k == ft->n_classes)
+        return sl_fail(err, errlen, "%s:%d: label '%s' is not one of the classes", ft->path,
+                       line, label);
+    ft->got[frame] = k;
+    if (ft->prob)
+        ft->prob[frame] = prob;
+    ft->frame++;
+    return 0;
+}
+
+/* A frames table (`seqlabel label --format frames`: frame, time, label,
+ * confidence, each class's probability) as the hypothesis: its label column
+ * and, with ft->prob, the probability column of class `target`. 0, or -1
+ * naming the file and line. */
+static int read_frames_table(frame_taker *ft, int target, char *err, size_t errlen)
+{
+    const char *path = ft->path;
     size_t len;
     char *text = sl_read_file(path, &len, err, errlen);
     if (!text)
         return -1;
-    for (int64_t i = 0; i < n; i++)
-        got[i] = -1;
     int rc = 0, line = 0, col = -1;
-    int64_t frame = 0;
     char *rest = text, *row;
     while (rc == 0 && (row = sl_next_line(&rest)) != NULL) {
         if (!row[0]) /* blank lines are skipped, not counted */
@@ -130,45 +164,32 @@ static int read_frames_table(const char *path, const char *const *classes, int n
                              "frames: a header 'frame time label confidence CLASS...')", path);
                 break;
             }
-            for (int k = 0; prob && p; k++)
-                if (!strcmp(sl_next_field(&p), classes[target]))
+            for (int k = 0; ft->prob && p; k++)
+                if (!strcmp(sl_next_field(&p), ft->classes[target]))
                     col = k;
-            if (prob && col < 0)
+            if (ft->prob && col < 0)
                 rc = sl_fail(err, errlen, "%s:1: no probability column of class '%s' to sweep",
-                             path, classes[target]);
+                             path, ft->classes[target]);
             continue;
         }
         char *end = NULL;
         long long idx = f[1] ? strtoll(f[0], &end, 10) : -1;
         double t = f[1] ? sl_strtod_c(f[1], NULL) : -1.0;
-        int k = 0;
-        while (f[2] && k < n_classes && strcmp(f[2], classes[k]))
-            k++;
-        if (!f[3] || !end || *end || idx != frame ||
-            fabs(t - (double)frame * hop / rate) > 0.5e-3) {
-            rc = sl_fail(err, errlen, "%s:%d: expected frame %lld at %.6f s (the frame grid of "
-                         "%d-sample hops at %d Hz), not this line", path, line, (long long)frame,
-                         (double)frame * hop / rate, hop, rate);
-        } else if (frame >= n) {
-            rc = sl_fail(err, errlen, "%s:%d: frame %lld, but the audio has %lld frames", path, line,
-                         (long long)frame, (long long)n);
-        } else if (k == n_classes) {
-            rc = sl_fail(err, errlen, "%s:%d: label '%s' is not one of the classes", path, line, f[2]);
-        } else {
-            got[frame] = k;
-            if (prob) {
-                char *v = NULL;
-                for (int c = 0; c <= col; c++)
-                    v = sl_next_field(&p);
-                char *vend = NULL;
-                /* as a float, the labeler's own: %.9g gives each float back exactly */
-                prob[frame] = v ? (double)sl_strtof_c(v, &vend) : -1.0;
-                if (!v || vend == v || !(prob[frame] >= 0.0 && prob[frame] <= 1.0))
-                    rc = sl_fail(err, errlen, "%s:%d: no probability of '%s' in [0, 1]", path,
-                                 line, classes[target]);
-            }
-            frame++;
+        double prob = -1.0;
+        if (ft->prob && f[3]) {
+            char *v = NULL;
+            for (int c = 0; c <= col; c++)
+                v = sl_next_field(&p);
+            char *vend = NULL;
+            /* as a float, the labeler's own: %.9g gives each float back exactly */
+            prob = v ? (double)sl_strtof_c(v, &vend) : -1.0;
+            if (!v || vend == v || !(prob >= 0.0 && prob <= 1.0))
+                rc = sl_fail(err, errlen, "%s:%d: no probability of '%s' in [0, 1]", path, line,
+                             ft->classes[target]);
         }
+        if (rc == 0)
+            rc = take_frame(ft, line, f[3] && end && !*end, idx, t, f[2] ? f[2] : "", prob, err,
+                            errlen);
     }
     if (rc == 0 && line == 0)
         rc = sl_fail(err, errlen, "%s: empty (a frames table has a header line)", path);
@@ -176,23 +197,55 @@ static int read_frames_table(const char *path, const char *const *classes, int n
     return rc;
 }
 
+/* A line of JSON Lines labels: a frame taken, or a segment counted (the file
+ * is then read as segments); the two mixed are refused. */
+static int take_jsonl_row(void *user, const sl_jsonl_row *row, char *err, size_t errlen)
+{
+    frame_taker *ft = user;
+    if (row->is_frame ? ft->segments > 0 : ft->frame > 0)
+        return sl_fail(err, errlen, "%s:%d: a %s among %s: JSON Lines labels are frames or "
+                       "segments, not both", ft->path, row->line,
+                       row->is_frame ? "frame" : "segment", row->is_frame ? "segments" : "frames");
+    if (!row->is_frame) {
+        ft->segments++;
+        return 0;
+    }
+    /* the probability as a float, the labeler's own (%.9g gives it back exactly) */
+    return take_frame(ft, row->line, 1, (long long)row->frame, row->time, row->label,
+                      (double)(float)row->prob, err, errlen);
+}
+
 /* Entry e's hypothesis frame by frame into got (and, with a sweep, the
- * probabilities of its class into prob): a frames table's columns, or a label
- * file's segments by the frame rule (a sweep refused: they hold no
- * probabilities); by_id: an RTTM file's lines are e's by their file id alone.
- * 0, or -1 (said); *labelled: whether anything of it was labelled. */
+ * probabilities of its class into prob): a frames table's or JSON Lines
+ * frames' columns, or a label file's segments by the frame rule (a sweep
+ * refused: they hold no probabilities); by_id: an RTTM file's lines are e's
+ * by their file id alone. 0, or -1 (said); *labelled: whether anything of it
+ * was labelled. */
 static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_id,
                              double duration, int hop, int rate, const char *const *classes,
                              int n_classes, const sl_sweep *sweep, int32_t *got, double *prob,
                              int64_t n, int *labelled, char *err, size_t errlen)
 {
     *labelled = 1;
+    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob, 0};
+    for (int64_t i = 0; i < n; i++)
+        got[i] = -1; /* past a frames file's last frame */
     if (is_frames_table(hyp_path))
-        return read_frames_table(hyp_path, classes, n_classes, sweep ? sweep->target : 0, hop,
-                                 rate, n, got, prob, err, errlen);
+        return read_frames_table(&ft, sweep ? sweep->target : 0, err, errlen);
+    if (!strcasecmp(sl_path_extension_at(hyp_path), ".jsonl")) {
+        /* frames (label's default), or segments (--segments): read below */
+        if (sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, take_jsonl_row, &ft,
+                          err, errlen))
+            return -1;
+        if (!ft.segments) {
+            *labelled = ft.frame > 0;
+            return 0;
+        }
+    }
     if (sweep)
         return sl_fail(err, errlen, "%s: a sweep needs each frame's probability: a frames table "
-                       "(seqlabel label --format frames), not labels", hyp_path);
+                       "(seqlabel label --format frames) or JSON Lines frames, not segments",
+                       hyp_path);
     /* read as a manifest entry of the same audio, so an RTTM file's lines are
      * found by the audio's name and x.rttm#speech works too */
     sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};

@@ -1,8 +1,8 @@
 /* Scoring label files (sl_score_manifest, `seqlabel eval --hyp`) against
  * hand-computed confusion matrices: the frame rule (a frame takes the class of
  * the segment holding its centre), the collar, the class of uncovered time,
- * the ways a hypothesis is found (a folder of Audacity or TextGrid files, one
- * RTTM file for every entry, x.rttm#class) and one two entries would share, a
+ * the ways a hypothesis is found (a folder of Audacity, TextGrid, JSON Lines or
+ * WebVTT files, one RTTM file for every entry, x.rttm#class) and one two entries would share, a
  * file at another rate counted as the labeler counts it, the errors, and a
  * threshold sweep's figures. */
 #include <math.h>
@@ -534,6 +534,14 @@ static void test_sweep_decoded_by_hand(void **state)
  * labels scored as segments are, its probabilities swept into hand-computed
  * bins (the collar's frames left out of both), and a malformed table, one off
  * the frame grid, longer than the audio, or a sweep of segments refused. */
+/* Speech's probability at frame i of write_table's frames: 0-39 speech at
+ * 0.875, 40-49 music with speech 0.25 (the reference's speech ends at 50),
+ * 50-89 music with speech 0.125, 90-97 music with 0.75. */
+static double table_speech(int i)
+{
+    return i < 40 ? 0.875 : i < 50 ? 0.25 : i < 90 ? 0.125 : 0.75;
+}
+
 static void write_table(const char *path, int frames, int skip, double step, const char *bad_label)
 {
     char *text = malloc(100000);
@@ -542,9 +550,7 @@ static void write_table(const char *path, int frames, int skip, double step, con
     for (int i = 0; i < frames; i++) {
         if (i == skip)
             continue;
-        /* frames 0-39 speech at 0.875, 40-49 music with speech 0.25 (the reference's
-         * speech ends at 50), 50-89 music with speech 0.125, 90-97 music with 0.75 */
-        double sp = i < 40 ? 0.875 : i < 50 ? 0.25 : i < 90 ? 0.125 : 0.75;
+        double sp = table_speech(i);
         const char *label = i == 7 && bad_label ? bad_label : i < 40 ? "speech" : "music";
         n += (size_t)sprintf(text + n, "%d\t%.6f\t%s\t0.5\t%.9g\t%.9g\t0\n", i, i * step, label, sp,
                              1 - sp);
@@ -553,18 +559,12 @@ static void write_table(const char *path, int frames, int skip, double step, con
     free(text);
 }
 
-static void test_frames_table(void **state)
+/* The sweep of speech over the frames write_table wrote (as a table or as
+ * JSON Lines) into dir/hyp, without and with a collar: each bin's count by
+ * hand. */
+static void sweep_as_written(const char *dir)
 {
-    (void)state;
-    char dir[512], err[SL_ERR_LEN];
-    tt_mkdtemp(dir, sizeof dir, "table");
-    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
-    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
-    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
-    mkdir(tt_path(dir, "hyp"), 0755);
-    write_table(tt_path(dir, "hyp/a.tsv"), 98, -1, 0.01, NULL);
-    const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
-    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    char err[SL_ERR_LEN];
     for (int c = 0; c < 2; c++) {
         sl_metrics mt;
         assert_int_equal(sl_metrics_init(&mt, 3), 0);
@@ -593,6 +593,21 @@ static void test_frames_table(void **state)
         free(sw);
         sl_metrics_free(&mt);
     }
+}
+
+static void test_frames_table(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "table");
+    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+    write_table(tt_path(dir, "hyp/a.tsv"), 98, -1, 0.01, NULL);
+    const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    sweep_as_written(dir);
     /* what is refused, each naming the file (and line) */
     struct {
         int frames, skip;
@@ -627,6 +642,76 @@ static void test_frames_table(void **state)
     tt_rmtree(dir);
 }
 
+/* write_table's frames as `seqlabel label --format jsonl` writes them. */
+static void write_jsonl_frames(const char *path, int frames)
+{
+    char *text = malloc(100000);
+    assert_non_null(text);
+    size_t n = 0;
+    text[0] = '\0';
+    for (int i = 0; i < frames; i++) {
+        double sp = table_speech(i);
+        n += (size_t)sprintf(text + n, "{\"frame\":%d,\"time\":%.6f,\"label\":\"%s\",\"confidence\":"
+                             "0.5,\"probs\":{\"speech\":%.9g,\"music\":%.9g,\"silence\":0}}\n", i,
+                             i * 0.01, i < 40 ? "speech" : "music", sp, 1 - sp);
+    }
+    tt_write_text(path, text);
+    free(text);
+}
+
+/* The other files `seqlabel label` writes are hypotheses too: JSON Lines of
+ * frames (swept as a frames table is) or of segments, and WebVTT; the figures
+ * are the frames table's. */
+static void test_json_lines_and_webvtt(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "jsonl");
+    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+    const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
+    write_jsonl_frames(tt_path(dir, "hyp/a.jsonl"), 98);
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    sweep_as_written(dir);
+    tt_write_text(tt_path(dir, "hyp/a.jsonl"),
+                  "{\"start\":0.000000,\"end\":0.400000,\"label\":\"speech\",\"confidence\":0.9,"
+                  "\"start_frame\":0,\"end_frame\":40}\n"
+                  "{\"start\":0.400000,\"end\":0.980000,\"label\":\"music\",\"confidence\":0.9,"
+                  "\"start_frame\":40,\"end_frame\":98}\n");
+    if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
+        fail_msg("%s", err);
+    /* segments hold no probabilities to sweep */
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    sl_sweep sw = {.target = 0};
+    opt.sweep = &sw;
+    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3,
+                                           &opt, &mt, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.jsonl: a sweep needs each frame's probability"));
+    sl_metrics_free(&mt);
+    /* frames and segments in one file */
+    tt_write_text(tt_path(dir, "hyp/a.jsonl"),
+                  "{\"frame\":0,\"time\":0.000000,\"label\":\"speech\"}\n"
+                  "{\"start\":0.01,\"end\":0.98,\"label\":\"music\"}\n");
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.jsonl:2: a segment among frames"));
+    /* frames off the grid, named as a frames table's are */
+    tt_write_text(tt_path(dir, "hyp/a.jsonl"), "{\"frame\":1,\"time\":0.01,\"label\":\"speech\"}\n");
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+    assert_non_null(strstr(err, "hyp/a.jsonl:1: expected frame 0 at 0.000000 s"));
+    remove(tt_path(dir, "hyp/a.jsonl"));
+    tt_write_text(tt_path(dir, "hyp/a.vtt"),
+                  "WEBVTT\n\n00:00:00.000 --> 00:00:00.400\nspeech\n\n"
+                  "00:00:00.400 --> 00:00:00.980\nmusic\n\n");
+    if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
+        fail_msg("%s", err);
+    tt_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -638,6 +723,7 @@ int main(void)
         cmocka_unit_test(test_sweep_events_by_hand),
         cmocka_unit_test(test_sweep_decoded_by_hand),
         cmocka_unit_test(test_frames_table),
+        cmocka_unit_test(test_json_lines_and_webvtt),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,137 @@
+/* JSON Lines label files, as `seqlabel label --format jsonl` and the element
+ * write them: one object per line, a segment {"start":S,"end":E,"label":NAME,
+ * ...} (--segments) or a frame {"frame":I,"time":T,"label":NAME,"probs":{NAME:
+ * P,...},...}; other members (confidence, UTC times) are passed over. The
+ * lines are parsed by json-glib. */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <json-glib/json-glib.h>
+
+#include "seqlabel.h"
+#include "common/errors.h"
+#include "model/label_files.h"
+
+/* Member `key` of o as a finite number into *v: 1, or 0 when it is absent or
+ * not a number. */
+static int number_member(JsonObject *o, const char *key, double *v)
+{
+    JsonNode *n = json_object_get_member(o, key);
+    if (!n || !JSON_NODE_HOLDS_VALUE(n))
+        return 0;
+    GType t = json_node_get_value_type(n);
+    if (t != G_TYPE_INT64 && t != G_TYPE_DOUBLE)
+        return 0;
+    *v = json_node_get_double(n);
+    return isfinite(*v);
+}
+
+/* One line's object into row: a segment's or a frame's members. 0, or -1
+ * naming the file and line. */
+static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_jsonl_row *row,
+                    char *err, size_t errlen)
+{
+    JsonNode *label = json_object_get_member(o, "label");
+    if (!label || !JSON_NODE_HOLDS_VALUE(label) || json_node_get_value_type(label) != G_TYPE_STRING)
+        return sl_fail(err, errlen, "%s:%d: no \"label\" string", path, row->line);
+    row->label = json_node_get_string(label);
+    size_t len = strlen(row->label);
+    if (len == 0 || len > SL_MAX_CLASS_NAME || strchr(row->label, '\t'))
+        return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
+                       row->line, SL_MAX_CLASS_NAME);
+    row->is_frame = json_object_has_member(o, "frame");
+    if (!row->is_frame) {
+        if (!number_member(o, "start", &row->start) || !number_member(o, "end", &row->end) ||
+            row->start < 0)
+            return sl_fail(err, errlen, "%s:%d: expected a segment, {\"start\":SECONDS,\"end\":"
+                           "SECONDS,\"label\":NAME}, or a frame, {\"frame\":N,\"time\":SECONDS,"
+                           "\"label\":NAME}", path, row->line);
+        if (row->end < row->start)
+            return sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)",
+                           path, row->line, row->end, row->start);
+        return 0;
+    }
+    JsonNode *frame = json_object_get_member(o, "frame");
+    double time;
+    if (!JSON_NODE_HOLDS_VALUE(frame) || json_node_get_value_type(frame) != G_TYPE_INT64 ||
+        json_node_get_int(frame) < 0 || !number_member(o, "time", &time) || time < 0)
+        return sl_fail(err, errlen, "%s:%d: expected a frame, {\"frame\":N,\"time\":SECONDS,"
+                       "\"label\":NAME,...}", path, row->line);
+    row->frame = json_node_get_int(frame);
+    row->time = time;
+    row->prob = -1.0;
+    if (prob_class) {
+        JsonNode *probs = json_object_get_member(o, "probs");
+        if (!probs || !JSON_NODE_HOLDS_OBJECT(probs) ||
+            !number_member(json_node_get_object(probs), prob_class, &row->prob) ||
+            !(row->prob >= 0.0 && row->prob <= 1.0))
+            return sl_fail(err, errlen, "%s:%d: no probability of '%s' in [0, 1] (\"probs\")",
+                           path, row->line, prob_class);
+    }
+    return 0;
+}
+
+int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, void *user,
+                  char *err, size_t errlen)
+{
+    size_t len;
+    char *text = sl_read_text(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    JsonParser *parser = json_parser_new_immutable();
+    int rc = 0, line_no = 0;
+    char *p = text, *line;
+    while (rc == 0 && (line = sl_next_line(&p)) != NULL) {
+        line_no++;
+        if (!line[strspn(line, " \t")])
+            continue; /* blank lines are not records */
+        GError *gerr = NULL;
+        if (!json_parser_load_from_data(parser, line, -1, &gerr)) {
+            rc = sl_fail(err, errlen, "%s:%d: not JSON: %s", path, line_no,
+                         gerr ? gerr->message : "unreadable");
+            g_clear_error(&gerr);
+            break;
+        }
+        JsonNode *root = json_parser_get_root(parser);
+        if (!root || !JSON_NODE_HOLDS_OBJECT(root)) {
+            rc = sl_fail(err, errlen, "%s:%d: not a JSON object (JSON Lines labels: one object "
+                         "per line)", path, line_no);
+            break;
+        }
+        sl_jsonl_row row = {.line = line_no};
+        rc = read_row(json_node_get_object(root), path, prob_class, &row, err, errlen);
+        if (rc == 0)
+            rc = fn(user, &row, err, errlen);
+    }
+    g_object_unref(parser);
+    free(text);
+    return rc ? -1 : 0;
+}
+
+typedef struct {
+    const char *path;
+    sl_label_segment *s;
+    int cnt, cap;
+} segments_job;
+
+static int take_segment(void *user, const sl_jsonl_row *row, char *err, size_t errlen)
+{
+    segments_job *j = user;
+    if (row->is_frame)
+        return sl_fail(err, errlen, "%s:%d: a frame, not a segment: label files are segments "
+                       "(seqlabel label --format jsonl --segments); seqlabel eval --hyp scores "
+                       "frames too", j->path, row->line);
+    if (sl_segments_push(&j->s, &j->cnt, &j->cap, row->start, row->end, row->label, row->line))
+        return sl_fail(err, errlen, "%s: out of memory", j->path);
+    return 0;
+}
+
+int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
+    *segs = NULL;
+    *n = 0;
+    segments_job j = {path, NULL, 0, 0};
+    int rc = sl_jsonl_each(path, NULL, take_segment, &j, err, errlen);
+    return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
+}

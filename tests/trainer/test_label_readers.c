@@ -1,0 +1,204 @@
+/* The subtitle (WebVTT, SubRip) and JSON Lines label readers against
+ * hand-written files: what each cue or line becomes, what is passed over
+ * (WebVTT's header, NOTE and STYLE blocks, markup, other JSON members), and
+ * what is refused, naming the file and line. Also that a folder's audio finds
+ * such a file of its name as its labels. */
+#include <math.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <cmocka.h>
+
+#include "seqlabel.h"
+#include "trainer_test_util.h"
+
+typedef int (*reader_fn)(const char *, sl_label_segment **, int *, char *, size_t);
+
+typedef struct {
+    double start, end;
+    const char *name;
+    int line;
+} want_seg;
+
+/* Reads text (written to dir/name) with read and checks the segments. */
+static void read_as(reader_fn read, const char *dir, const char *name, const char *text,
+                    const want_seg *want, int n_want)
+{
+    tt_write_text(tt_path(dir, name), text);
+    sl_label_segment *segs = NULL;
+    int n = -1;
+    char err[SL_ERR_LEN];
+    if (read(tt_path(dir, name), &segs, &n, err, sizeof err))
+        fail_msg("%s: %s", name, err);
+    if (n != n_want)
+        fail_msg("%s: %d segments, want %d", name, n, n_want);
+    for (int i = 0; i < n; i++)
+        if (fabs(segs[i].start - want[i].start) > 1e-9 || fabs(segs[i].end - want[i].end) > 1e-9 ||
+            strcmp(segs[i].name, want[i].name) || segs[i].line != want[i].line)
+            fail_msg("%s: segment %d is %g-%g '%s' (line %d), want %g-%g '%s' (line %d)", name, i,
+                     segs[i].start, segs[i].end, segs[i].name, segs[i].line, want[i].start,
+                     want[i].end, want[i].name, want[i].line);
+    sl_label_segments_free(segs, n);
+}
+
+/* Reads text with read and checks that it is refused with a message holding
+ * name and `want`. */
+static void refused_as(reader_fn read, const char *dir, const char *name, const char *text,
+                       const char *want)
+{
+    tt_write_text(tt_path(dir, name), text);
+    sl_label_segment *segs = NULL;
+    int n = 0;
+    char err[SL_ERR_LEN];
+    if (read(tt_path(dir, name), &segs, &n, err, sizeof err) == 0)
+        fail_msg("%s: read, want refused with '%s'", name, want);
+    if (!strstr(err, name) || !strstr(err, want))
+        fail_msg("%s: '%s' lacks '%s'", name, err, want);
+    assert_null(segs);
+}
+
+static void webvtt(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "vtt");
+    /* as `seqlabel label --format webvtt` writes it */
+    const want_seg ours[] = {{0, 0.57, "music", 3}, {0.57, 6.01, "speech", 6}};
+    read_as(sl_subtitles_read, dir, "ours.vtt",
+            "WEBVTT\n\n00:00:00.000 --> 00:00:00.570\nmusic\n\n00:00:00.570 --> 00:00:06.010\n"
+            "speech\n\n",
+            ours, 2);
+    /* a subtitle editor's: a BOM, header metadata, NOTE and STYLE blocks, cue
+     * ids and settings, mm:ss times, markup, references, two text lines, CRLF,
+     * a cue without text, and cues out of order */
+    const want_seg theirs[] = {{1.5, 2.25, "dog bark", 13},
+                               {3, 4, "a&b", 22},
+                               {62.125, 3723.004, "speech", 18}};
+    read_as(sl_subtitles_read, dir, "theirs.vtt",
+            "\xef\xbb\xbfWEBVTT - a title\r\nKind: captions\r\n\r\n"
+            "NOTE a note\r\nover two lines\r\n\r\n"
+            "STYLE\r\n::cue { color: red }\r\n\r\n"
+            "00:00.000 --> 00:01.000\r\n\r\n"
+            "cue-1\r\n"
+            "00:00:01.500 --> 00:00:02.250 align:start line:0\r\n"
+            "<v Bob>dog</v>\r\n bark \r\n\r\n"
+            "2\r\n01:02.125 --> 01:02:03.004\r\n<c.loud>speech</c>\r\n\r\n"
+            "3\r\n00:03.000 --> 00:04.000\r\na&amp;b\r\n",
+            theirs, 3);
+    refused_as(sl_subtitles_read, dir, "plain.vtt", "00:00.000 --> 00:01.000\nspeech\n",
+               ":1: not a WebVTT file (it begins with the line 'WEBVTT')");
+    refused_as(sl_subtitles_read, dir, "time.vtt", "WEBVTT\n\n00:00.000 --> 00:61.000\nspeech\n",
+               ":3: expected a cue's times, 00:01.500 --> 00:02.000");
+    refused_as(sl_subtitles_read, dir, "back.vtt", "WEBVTT\n\n00:02.000 --> 00:01.000\nspeech\n",
+               ":3: cue ends (1 s) before it starts (2 s)");
+    refused_as(sl_subtitles_read, dir, "over.vtt",
+               "WEBVTT\n\n00:00.000 --> 00:02.000\nspeech\n\n00:01.000 --> 00:03.000\nmusic\n",
+               ":6: segment 1-3 s overlaps the segment 0-2 s of line 3");
+    refused_as(sl_subtitles_read, dir, "long.vtt",
+               "WEBVTT\n\n00:00.000 --> 00:02.000\n"
+               "a class name far longer than sixty-four bytes of text, which no class name is\n",
+               ":3: a cue's text must be a class name of at most 64 bytes");
+    tt_rmtree(dir);
+}
+
+static void subrip(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "srt");
+    const want_seg want[] = {{0.5, 1.75, "speech", 2}, {1.75, 3600, "music", 6}};
+    read_as(sl_subtitles_read, dir, "a.srt",
+            "1\n00:00:00,500 --> 00:00:01,750\n<i>speech</i>\n\n"
+            "2\n00:00:01,750 --> 01:00:00.000 X1:10 X2:20 Y1:5 Y2:9\n{\\an8}music\n\n\n"
+            "3\n00:00:05,000 --> 00:00:06,000\n\n",
+            want, 2);
+    refused_as(sl_subtitles_read, dir, "b.srt", "1\nspeech from 0 to 1\nspeech\n",
+               ":2: expected a cue's times, 00:00:01,500 --> 00:00:02,000");
+    tt_rmtree(dir);
+}
+
+static void json_lines(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "jsonl");
+    /* as `seqlabel label --format jsonl --segments` writes them, UTC times
+     * and other members passed over; integers are times too */
+    const want_seg want[] = {{0, 0.12, "silence", 1}, {0.12, 1.5, "speech", 3}};
+    read_as(sl_jsonl_read, dir, "a.jsonl",
+            "{\"start\":0.000000,\"end\":0.120000,\"label\":\"silence\",\"confidence\":0.5,"
+            "\"start_frame\":0,\"end_frame\":12}\n\n"
+            "{\"start\":0.12,\"end\":1.5,\"start_utc\":\"2026-12-05T10:00:00.120000Z\","
+            "\"label\":\"speech\"}\n",
+            want, 2);
+    const want_seg ints[] = {{1, 2, "noise", 1}};
+    read_as(sl_jsonl_read, dir, "b.jsonl", "{\"label\":\"noise\",\"end\":2,\"start\":1}", ints, 1);
+    refused_as(sl_jsonl_read, dir, "c.jsonl",
+               "{\"frame\":0,\"time\":0.000000,\"label\":\"music\",\"probs\":{\"music\":1}}\n",
+               ":1: a frame, not a segment");
+    refused_as(sl_jsonl_read, dir, "d.jsonl",
+               "{\"start\":0,\"end\":1,\"label\":\"a\"}\n{\"start\":1,\"end\":2,\"label\":\"b\"\n",
+               ":2: not JSON: ");
+    refused_as(sl_jsonl_read, dir, "e.jsonl", "[0, 1, \"speech\"]\n", ":1: not a JSON object");
+    refused_as(sl_jsonl_read, dir, "f.jsonl", "{\"start\":0,\"end\":1,\"label\":7}\n",
+               ":1: no \"label\" string");
+    refused_as(sl_jsonl_read, dir, "g.jsonl", "{\"start\":0,\"stop\":1,\"label\":\"a\"}\n",
+               ":1: expected a segment");
+    refused_as(sl_jsonl_read, dir, "h.jsonl", "{\"start\":2,\"end\":1,\"label\":\"a\"}\n",
+               ":1: segment ends (1 s) before it starts (2 s)");
+    refused_as(sl_jsonl_read, dir, "i.jsonl",
+               "{\"start\":0,\"end\":2,\"label\":\"a\"}\n{\"start\":1,\"end\":3,\"label\":\"b\"}\n",
+               ":2: segment 1-3 s overlaps the segment 0-2 s of line 1");
+    tt_rmtree(dir);
+}
+
+/* A folder's audio is labelled by a .vtt, .srt or .jsonl of its name, read
+ * by the reader of its kind. */
+static void folder_finds_them(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "found");
+    const char *kinds[][2] = {{"a.vtt", "WEBVTT\n\n00:00.000 --> 00:00.500\nspeech\n"},
+                              {"b.srt", "1\n00:00:00,000 --> 00:00:00,500\nspeech\n"},
+                              {"c.jsonl", "{\"start\":0,\"end\":0.5,\"label\":\"speech\"}\n"}};
+    for (int k = 0; k < 3; k++) {
+        char audio[8];
+        snprintf(audio, sizeof audio, "%c.wav", 'a' + k);
+        tt_write_text(tt_path(dir, audio), "not read here");
+        tt_write_text(tt_path(dir, kinds[k][0]), kinds[k][1]);
+    }
+    sl_manifest man;
+    if (sl_manifest_load(dir, &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(man.n, 3);
+    for (int k = 0; k < 3; k++) {
+        assert_string_equal(man.entries[k].labels, tt_path(dir, kinds[k][0]));
+        sl_label_segment *segs = NULL;
+        int n = 0;
+        if (sl_manifest_entry_segments(&man.entries[k], &segs, &n, err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(n, 1);
+        assert_true(segs[0].start == 0.0 && segs[0].end == 0.5);
+        assert_string_equal(segs[0].name, "speech");
+        sl_label_segments_free(segs, n);
+    }
+    sl_manifest_free(&man);
+    tt_rmtree(dir);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(webvtt),
+        cmocka_unit_test(subrip),
+        cmocka_unit_test(json_lines),
+        cmocka_unit_test(folder_finds_them),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
