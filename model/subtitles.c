@@ -212,6 +212,11 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
         in_block++;
         if (skip_block)
             continue;
+        if (cue && strstr(line, "-->")) {
+            rc = sl_fail(err, errlen, "%s:%d: a cue's times in the text of the cue of line %d (a "
+                         "blank line goes between cues)", path, line_no, cue_line);
+            continue;
+        }
         if (cue) {
             line = trim(line);
             cue_text(&t, line, vtt, cue > 1 && *line);

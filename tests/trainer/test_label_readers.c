@@ -119,6 +119,9 @@ static void subrip(void **state)
             want, 2);
     refused_as(sl_subtitles_read, dir, "b.srt", "1\nspeech from 0 to 1\nspeech\n",
                ":2: expected a cue's times, 00:00:01,500 --> 00:00:02,000");
+    refused_as(sl_subtitles_read, dir, "c.srt",
+               "1\n00:00:00,000 --> 00:00:01,000\nspeech\n2\n00:00:01,000 --> 00:00:02,000\nmusic\n",
+               ":5: a cue's times in the text of the cue of line 2 (a blank line goes between cues)");
     tt_rmtree(dir);
 }
 
