@@ -173,6 +173,18 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
   } else {
     b = gst_buffer_copy_region (h->buf, flags, (gsize) (from - h->start) * bpf,
         (gsize) (to - from) * bpf);
+    if (!h->metas_given && from != h->start) {
+      /* a region copy from inside the buffer gets no labels (the meta's
+       * transform keeps them for a first piece): this piece is the first */
+      gpointer state = NULL;
+      GstMeta *meta;
+      while ((meta = gst_buffer_iterate_meta_filtered (h->buf, &state,
+                  gst_seqlabel_meta_api_get_type ())) != NULL) {
+        GstSeqLabelMeta *m = (GstSeqLabelMeta *) meta;
+        gst_buffer_add_seqlabel_meta (b, m->frames, m->n_frames, m->probabilities,
+            m->n_classes);
+      }
+    }
   }
   if (self->gate_carry->len > 0) {
     /* before the piece's own labels (none when an earlier piece took them) */

@@ -29,15 +29,21 @@ seqlabel_meta_free (GstMeta * meta, GstBuffer * buffer)
 }
 
 /* The labels describe time, not samples: whatever the transform (a copy, a
- * resample, a format conversion), the destination keeps all of them. */
+ * resample, a format conversion), the destination keeps all of them. But a
+ * buffer cut into pieces (audiobuffersplit, an adapter, a payloader) gives
+ * them to its first piece alone, so that every frame is still on one meta,
+ * not on each piece. */
 static gboolean
 seqlabel_meta_transform (GstBuffer * dest, GstMeta * meta, GstBuffer * buffer,
     GQuark type, gpointer data)
 {
   GstSeqLabelMeta *m = (GstSeqLabelMeta *) meta;
   (void) buffer;
-  (void) type;
-  (void) data;
+  if (GST_META_TRANSFORM_IS_COPY (type)) {
+    GstMetaTransformCopy *copy = data;
+    if (copy->region && copy->offset > 0)
+      return TRUE;
+  }
   return gst_buffer_add_seqlabel_meta (dest, m->frames, m->n_frames,
       m->probabilities, m->n_classes) != NULL;
 }

@@ -872,6 +872,39 @@ test_meta_survives_convert (void **state)
   free (x);
 }
 
+/* A buffer cut into pieces downstream (audiobuffersplit's region copies:
+ * 3200 samples into 32 of 100) gives its labels to its first piece alone:
+ * every frame once, as on the uncut buffers. */
+static void
+test_meta_on_first_piece (void **state)
+{
+  const int64_t N = 2 * PT_RATE;
+  float *x = pt_signal (N, 9);
+  gchar *launch = g_strdup_printf ("seqlabel model=%s ! audiobuffersplit "
+      "output-buffer-duration=1/160", pt_model_path ());
+  GstHarness *h = gst_harness_new_parse (launch);
+  pt_frames ref, metas, pref;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_frames_init (&metas);
+  pt_reference (x, N, NULL, &ref, NULL);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  for (int i = 0; i < 10; i++)
+    assert_int_equal (push_f32 (h, x + i * (N / 10), N / 10, i * (N / 10)), GST_FLOW_OK);
+  assert_int_equal (gst_harness_buffers_received (h), 320);
+  pull_metas (h, &metas, NULL);
+  assert_true (metas.n > 0);
+  pref = ref;
+  pref.n = metas.n;
+  pt_assert_frames_equal (&metas, &pref, 0, 0);
+  pt_frames_free (&ref);
+  pt_frames_free (&metas);
+  gst_harness_teardown (h);
+  g_free (launch);
+  free (x);
+}
+
 /* GstAudioLevelMeta (the model has `speech`): the buffer's level in -dBov and
  * the voice-activity flag of the latest completed frame. */
 static void
@@ -1892,6 +1925,7 @@ main (void)
     cmocka_unit_test (test_unpositioned_channels),
     cmocka_unit_test (test_rate_change_midstream),
     cmocka_unit_test (test_meta_survives_convert),
+    cmocka_unit_test (test_meta_on_first_piece),
     cmocka_unit_test (test_audio_level_meta),
     cmocka_unit_test (test_decoder_properties),
     cmocka_unit_test (test_retune_while_playing),
