@@ -406,17 +406,17 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
 
 /* Upstream's latency plus ours: a label is final `latency` after its audio,
  * and on the labels pad a "text" piece waits for up to TEXT_PIECE_FRAMES more.
- * The maximum grows only where something holds what comes late: the gate
- * holds the audio, the labels pad's queue the labels. Without the gate the
- * audio passes at once, so in a live pipeline a sink's wait holds the
- * streaming thread: a queue after the element (or the source's buffer) must
- * absorb it, and with the maximum left as upstream's GStreamer says when
+ * The maximum grows only on the labels pad, whose own task and queue hold what
+ * comes late. The audio reaches a synchronised sink in the streaming thread,
+ * at once or, through the gate, a core block (0.8 s) at a time, and the sink's
+ * wait holds that thread: a queue after the element (or the source's buffer)
+ * must absorb it, and with the maximum left as upstream's GStreamer says when
  * nothing does. */
 static gboolean
 gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query, gboolean labels)
 {
   GstBaseTransform *trans = GST_BASE_TRANSFORM (self);
-  gboolean live, holds;
+  gboolean live;
   GstClockTime min, max, ours;
 
   if (!gst_pad_peer_query (trans->sinkpad, query))
@@ -427,11 +427,10 @@ gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query, gboolean labe
   if (GST_CLOCK_TIME_IS_VALID (ours) && labels && self->run_format == GST_SEQLABEL_FORMAT_TEXT)
     ours += gst_util_uint64_scale_int_ceil (TEXT_PIECE_FRAMES * self->hop, GST_SECOND,
         self->rate);
-  holds = labels || self->gate_mode != GST_SEQLABEL_GATE_NONE;
   GST_OBJECT_UNLOCK (self);
   if (GST_CLOCK_TIME_IS_VALID (ours)) {
     min += ours;
-    if (holds && GST_CLOCK_TIME_IS_VALID (max))
+    if (labels && GST_CLOCK_TIME_IS_VALID (max))
       max += ours;
   }
   GST_DEBUG_OBJECT (self, "latency on the %s pad: ours %" GST_TIME_FORMAT ", total min %"
