@@ -119,6 +119,10 @@ struct _GstSeqLabel {
   gboolean utc_now;         /* time-origin=now: the writer's origin is set when the
                                stream's first run starts */
   guint64 run_samples;      /* samples pushed in this run at the current rate */
+  GstClockTime off_track_since; /* the PTS of the first buffer of the latest stretch
+                               whose PTS are off the sample count by more than
+                               the tolerance (the discontinuity rule's wait);
+                               GST_CLOCK_TIME_NONE: on track */
   GstClockTime run_time_before; /* the run's time at rates before it (a new rate
                                mid-run): sample 0 at the current rate is then
                                base_ts + run_time_before */

@@ -697,6 +697,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
     self->document_start = self->frame_offset;
   self->run_samples = 0;
   self->run_time_before = 0;
+  self->off_track_since = GST_CLOCK_TIME_NONE;
   self->run_started = TRUE;
   if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
     self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
@@ -748,8 +749,9 @@ interleave (GstSeqLabel * self, const GstAudioBuffer * abuf)
   return out;
 }
 
-/* GstAudioBaseSink's default alignment-threshold */
+/* GstAudioBaseSink's default alignment-threshold and discont-wait */
 #define DISCONT_TOLERANCE (40 * GST_MSECOND)
+#define DISCONT_WAIT GST_SECOND
 
 /* RFC 6464 level: -dBov of the buffer's RMS, 0 (loud) .. 127 (silent). */
 static guint8
@@ -803,12 +805,15 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   }
   self->carry_frames = FALSE;
 
-  /* Discontinuity rule: a buffer whose timestamp is more than DISCONT_TOLERANCE
-   * (at least a frame hop) away from where the run's sample count puts it
-   * ends the run (its tail is labeled) and starts a new one at its own
-   * timestamp. The tolerance is the audio sinks' alignment threshold: live
-   * sources that stamp buffers as they come (appsrc do-timestamp) and
-   * scaletempo jitter by some 20 ms, and a new run loses a window's context. */
+  /* Discontinuity rule, the audio sinks': a buffer whose timestamp is more than
+   * DISCONT_TOLERANCE (at least a frame hop) away from where the run's sample
+   * count puts it is off track. When its buffers have been off track for
+   * DISCONT_WAIT, or at once by more than that, the run ends (its tail is
+   * labeled) and a new one starts at the buffer's own timestamp. Live sources
+   * that stamp buffers as they come (appsrc do-timestamp) jitter by some 20
+   * ms, and by 80 ms or more when the audio comes in bursts (network and USB
+   * sources); a new run loses a window's context, and restarting at each
+   * burst cut the stream into runs of a few frames, out of order. */
   if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
     GstClockTime expected = self->base_ts + self->run_time_before +
         gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
@@ -816,7 +821,17 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
     GstClockTime tolerance = MAX (DISCONT_TOLERANCE,
         gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate));
     GstClockTimeDiff diff = GST_CLOCK_DIFF (expected, ts);
-    if (diff > (GstClockTimeDiff) tolerance || -diff > (GstClockTimeDiff) tolerance) {
+    GstClockTimeDiff off = diff < 0 ? -diff : diff;
+    gboolean restart = FALSE;
+    if (off <= (GstClockTimeDiff) tolerance)
+      self->off_track_since = GST_CLOCK_TIME_NONE;
+    else if (off > (GstClockTimeDiff) DISCONT_WAIT)
+      restart = TRUE;
+    else if (!GST_CLOCK_TIME_IS_VALID (self->off_track_since))
+      self->off_track_since = ts;
+    else
+      restart = ts >= self->off_track_since + DISCONT_WAIT;
+    if (restart) {
       GST_INFO_OBJECT (self, "discontinuity: buffer at %" GST_TIME_FORMAT
           ", expected %" GST_TIME_FORMAT "; new run", GST_TIME_ARGS (ts),
           GST_TIME_ARGS (expected));

@@ -468,14 +468,18 @@ test_discontinuity (void **state)
   free (x2);
 }
 
-/* Timestamps that jitter by 25 ms around the sample count (a live source
- * stamping buffers as they come) keep one run: its frames are the library's
- * labels of the whole as one stream; a jump of 60 ms starts a new run at its
- * own time (frame 106 for a buffer at 1.06 s). */
+/* Timestamps off the sample count keep one run while they come back within
+ * a second (a live source stamping buffers as they come: by 25 ms, or in
+ * bursts by 50 to 90 ms): its frames are the library's labels of the whole as
+ * one stream. Buffers 60 ms late for a whole second start a new run at their
+ * own time: at the buffer of 2.06 s, the first 60 ms late being at 1.06 s
+ * (frame 206). */
 static void
 test_jitter_keeps_the_run (void **state)
 {
-  const int64_t N = PT_RATE, B = PT_RATE / 10;
+  const int64_t N = 3 * PT_RATE, B = PT_RATE / 10;
+  /* ms off the sample count of each of the first ten buffers (a second) */
+  static const int jitter_ms[10] = { 0, 25, 0, -50, -70, -30, 0, 90, 60, 0 };
   float *x = pt_signal (N, 28);
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
@@ -484,20 +488,21 @@ test_jitter_keeps_the_run (void **state)
 
   pt_frames_init (&ref);
   pt_frames_init (&got);
-  pt_reference (x, N, NULL, &ref, NULL);
+  pt_reference (x, 2 * PT_RATE, NULL, &ref, NULL); /* the first run: 2 s */
   for (int64_t off = 0; off < N; off += B) {
+    int64_t k = off / B;
     GstBuffer *b = gst_buffer_new_memdup (x + off, (gsize) B * sizeof *x);
-    GST_BUFFER_PTS (b) = samples_time (off) + (off / B % 2 ? 25 * GST_MSECOND : 0);
+    GstClockTimeDiff ms = k < 10 ? jitter_ms[k] : 60;
+    GST_BUFFER_PTS (b) = samples_time (off) + ms * GST_MSECOND;
     assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
   }
-  assert_int_equal (push_f32 (h, x, B, N + 960), GST_FLOW_OK);       /* 60 ms late */
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   pt_collect_frame_messages (bus, &got);
   assert_true (got.n > ref.n);
   a = got;
   a.n = ref.n;
   pt_assert_frames_equal (&a, &ref, 0, 0);
-  assert_int_equal (got.index[ref.n], 106);
+  assert_int_equal (got.index[ref.n], 206);
   pt_frames_free (&ref);
   pt_frames_free (&got);
   pt_free_harness (h, bus);
