@@ -840,8 +840,21 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
         return ret;
     }
   }
-  if (!self->run_started)
+  if (!self->run_started) {
     start_run (self, ts);
+  } else {
+    gboolean new_pad;
+    GST_OBJECT_LOCK (self);
+    new_pad = self->labelpad != NULL && self->labelpad_need_start;
+    GST_OBJECT_UNLOCK (self);
+    /* a labels pad requested while the run goes on: its stream-start, caps
+     * and segment go out now, and a sink on it prerolls, not only once the
+     * next label is complete (a segment's can be minutes away) */
+    if (new_pad)
+      gst_seqlabel_labelpad_gap (self, self->base_ts + self->run_time_before +
+          gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
+              GST_AUDIO_INFO_RATE (&self->info)), 0);
+  }
 
   if (planar ? !gst_audio_buffer_map (&abuf, &self->info, buf, GST_MAP_READ) :
       !gst_buffer_map (buf, &map, GST_MAP_READ)) {

@@ -1250,6 +1250,49 @@ wait_eos (GstHarness * hl, const char *media_type)
   wait_eos_gaps (hl, media_type, NULL);
 }
 
+/* A labels pad requested while the audio flows gets its stream-start, caps,
+ * segment and a gap at the run's position with the next buffer, before any
+ * label (a segment's may be minutes away): a sink on it prerolls at once. */
+static void
+test_labels_pad_requested_midrun (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N + 16, 11);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL); /* audacity: segments */
+  GstHarness *hl;
+  static const GstEventType want[] = { GST_EVENT_STREAM_START, GST_EVENT_CAPS,
+    GST_EVENT_SEGMENT, GST_EVENT_GAP
+  };
+  (void) state;
+
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  assert_int_equal (push_f32 (h, x + N, 16, N), GST_FLOW_OK);
+  for (guint k = 0; k < G_N_ELEMENTS (want); k++) {
+    GstEvent *ev = NULL;
+    /* the pad's own task pushes them: up to 2 s */
+    for (int tries = 0; tries < 200 && ev == NULL; tries++) {
+      ev = gst_harness_try_pull_event (hl);
+      if (ev == NULL)
+        g_usleep (10000);
+    }
+    if (ev == NULL)
+      fail_msg ("no %s event on the labels pad", gst_event_type_get_name (want[k]));
+    assert_int_equal (GST_EVENT_TYPE (ev), want[k]);
+    if (want[k] == GST_EVENT_GAP) {
+      GstClockTime ts, dur;
+      gst_event_parse_gap (ev, &ts, &dur);
+      assert_int_equal (ts, GST_SECOND);        /* where the run's samples end */
+    }
+    gst_event_unref (ev);
+  }
+  assert_int_equal (gst_harness_buffers_received (hl), 0);
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* Audacity lines, one buffer per segment, with the segment's PTS/duration;
  * the lines are formatted here independently of the library. */
 static void
@@ -1938,6 +1981,7 @@ main (void)
     cmocka_unit_test (test_bad_settings),
     cmocka_unit_test (test_segment_messages),
     cmocka_unit_test (test_labels_pad_audacity),
+    cmocka_unit_test (test_labels_pad_requested_midrun),
     cmocka_unit_test (test_labels_pad_jsonl),
     cmocka_unit_test (test_labels_pad_text),
     cmocka_unit_test (test_labels_pad_skip),
