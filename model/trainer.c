@@ -302,11 +302,23 @@ static uint64_t fnv1a_file_name(uint64_t h, const char *path)
     return h;
 }
 
-/* The hash of the settings a run depends on. legacy 1: as checkpoints made
- * before 2026-12-06 have it (the noise list's name as typed, no teachers), so
- * those still resume. */
+/* The training frames' labels, file by file in the split's order: a run
+ * resumed on relabelled data would go on learning other targets from the
+ * same steps. */
+static uint64_t labels_hash(const sl_dataset *d)
+{
+    uint64_t h = 1469598103934665603ull;
+    for (int i = 0; i < d->n_files; i++)
+        h = fnv1a(h, d->files[i].labels, (size_t)d->files[i].ff.n_frames * sizeof(int32_t));
+    return h;
+}
+
+/* The hash of the settings a run depends on, and of its training labels.
+ * legacy 1: as checkpoints made before the labels counted have it; 2: as
+ * those made before 2026-12-06 have it (the noise list's name as typed, no
+ * teachers). So those still resume. */
 static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t train_frames,
-                              int legacy)
+                              uint64_t labels, int legacy)
 {
     double v[] = {c->window, c->batch, (double)total, c->lr, c->warmup, c->schedule,
                   c->min_lr_ratio, c->weight_decay, c->beta1, c->beta2, c->adam_eps, c->clip,
@@ -325,8 +337,8 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
         h = fnv1a(h, distill, sizeof distill);
     /* the noise list as the file it is, however it is named (./n.lst, a link) */
     if (c->noise_list)
-        h = legacy ? fnv1a(h, c->noise_list, strlen(c->noise_list))
-                   : fnv1a_file_name(h, c->noise_list);
+        h = legacy == 2 ? fnv1a(h, c->noise_list, strlen(c->noise_list))
+                        : fnv1a_file_name(h, c->noise_list);
     /* Crops past the files' edges (the default since 2026-11-30) add one more, so
      * runs made before resume with clip_edges. */
     const double edges = 1.0;
@@ -349,8 +361,11 @@ static uint64_t settings_hash(const sl_train_config *c, int64_t total, int64_t t
     if (c->teacher_clean)
         h = fnv1a(h, &clean, sizeof clean);
     /* And which teachers (since 2026-12-06): another teacher is another run. */
-    for (int t = 0; t < c->n_teachers && !legacy; t++)
+    for (int t = 0; t < c->n_teachers && legacy != 2; t++)
         h = fnv1a_file_name(h, c->teacher_paths[t]);
+    /* And the labels (since 2026-12-06, later). */
+    if (!legacy)
+        h = fnv1a(h, &labels, sizeof labels);
     return h;
 }
 
@@ -891,13 +906,15 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     const int64_t total = c->max_steps > 0 ? c->max_steps : (int64_t)c->epochs * spe;
     const int64_t n_epochs = (total + spe - 1) / spe;
     const int64_t warmup = c->warmup >= 0 ? c->warmup : (total / 20 < 500 ? total / 20 : 500);
-    const uint64_t hash = settings_hash(c, total, r.train.frames, 0);
+    const uint64_t labels = labels_hash(&r.train);
+    const uint64_t hash = settings_hash(c, total, r.train.frames, labels, 0);
     if (resumed) {
         if (st.settings_hash != hash &&
-            st.settings_hash != settings_hash(c, total, r.train.frames, 1)) {
+            st.settings_hash != settings_hash(c, total, r.train.frames, labels, 1) &&
+            st.settings_hash != settings_hash(c, total, r.train.frames, labels, 2)) {
             sl_fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
                               "(batch, window, steps, optimiser, seed, threads, augmentation, noise list, "
-                              "teachers, training frames)",
+                              "teachers, training frames, their labels)",
                  c->checkpoint_path);
             goto out;
         }

@@ -6,8 +6,8 @@
  *    best models; the same holds on 2 threads;
  *  - with gain augmentation, band-limit augmentation and noise mixing
  *    (--noise-list) the same holds;
- *  - a resume with other settings, another model shape or classes, or a
- *    --stop-after the checkpoint is past is refused;
+ *  - a resume with other settings, relabelled training data, another model
+ *    shape or classes, or a --stop-after the checkpoint is past is refused;
  *  - Ctrl-C (SIGINT) checkpoints after the current step and stops; resuming
  *    from there ends with the checkpoint of an uninterrupted run;
  *  - SIGKILL at random moments of a run that checkpoints every step never
@@ -193,6 +193,28 @@ static void resume_with_other_settings_is_refused(void **state)
     err = NULL;
     int rc = tt_run(cmd, &err);
     tt_expect_refusal("--teacher t2.slm", 1, rc, err, "d.ckpt", "teachers");
+    /* relabelled data of the same length is other data: tr_0.txt's first
+     * segment takes the class of its second */
+    char *labels = tt_read_file(tt_path(dir, "tr_0.txt"), NULL), changed[4096];
+    assert_non_null(labels);
+    char *end1 = strchr(labels, '\n'), *end2 = strchr(end1 + 1, '\n');
+    char *class1 = end1, *class2 = end2;
+    while (class1[-1] != '\t')
+        class1--;
+    while (class2[-1] != '\t')
+        class2--;
+    assert_true(end1 - class1 != end2 - class2 || strncmp(class1, class2, (size_t)(end2 - class2)));
+    snprintf(changed, sizeof changed, "%.*s%.*s%s", (int)(class1 - labels), labels,
+             (int)(end2 - class2), class2, end1);
+    tt_write_text(tt_path(dir, "tr_0.txt"), changed);
+    snprintf(cmd, sizeof cmd,
+             "%s train --manifest %s/all.tsv --out %s/c.slm --checkpoint %s/c.ckpt --cache-dir "
+             "%s/cache " TINY " --steps 40 --seed 7 --resume", seqlabel, dir, dir, dir, dir);
+    err = NULL;
+    rc = tt_run(cmd, &err);
+    tt_write_text(tt_path(dir, "tr_0.txt"), labels); /* as it was, for the other tests */
+    free(labels);
+    tt_expect_refusal("relabelled tr_0.txt", 1, rc, err, "c.ckpt", "their labels");
 }
 
 /* Starts training into dir/TAG.slm with a checkpoint every 5 steps, sends `sig`
