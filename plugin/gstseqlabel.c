@@ -609,6 +609,7 @@ gst_seqlabel_request_new_pad (GstElement * element, GstPadTemplate * templ,
   /* what must precede data is asked for when the pad activates */
   GST_OBJECT_LOCK (self);
   self->labelpad = pad;
+  self->labelpad_fresh = TRUE;
   GST_OBJECT_UNLOCK (self);
 
   if (!gst_element_add_pad (element, pad)) {

@@ -143,6 +143,8 @@ struct _GstSeqLabel {
   GstPad *cb_labelpad;      /* ref held during a push, NULL if none */
   GstFlowReturn cb_flow;    /* first fatal flow from the labels pad */
   gchar *text;              /* reused formatting buffer */
+  gint64 open_segment_start; /* the decoder's open segment's first frame (run
+                               index): no label still to come lies before it */
   gint piece_label;         /* "text" format: the open piece, -1 none */
   gint64 piece_start;       /* its first frame (run index) */
   gint piece_len;
@@ -171,6 +173,8 @@ struct _GstSeqLabel {
   gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
   gboolean labelpad_need_segment;
   gboolean labelpad_need_header;  /* after a flush: the format's header again */
+  gboolean labelpad_fresh;  /* requested while a run goes on: its stream begins
+                               with the next buffer (gst_seqlabel_process) */
   /* its queue, served by the pad's task (lq_lock) */
   GMutex lq_lock;
   GCond lq_cond;

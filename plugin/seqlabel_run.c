@@ -404,6 +404,7 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
   GstSeqLabel *self = user;
   GstClockTime t0 = run_frame_time (self, start), t1 = run_frame_time (self, end);
 
+  self->open_segment_start = end;
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_SEGMENT)
     gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
         self->frame_offset + start, self->frame_offset + end);
@@ -698,6 +699,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->run_samples = 0;
   self->run_time_before = 0;
   self->off_track_since = GST_CLOCK_TIME_NONE;
+  self->open_segment_start = 0;
   self->run_started = TRUE;
   if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
     self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
@@ -706,6 +708,9 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   }
   GST_DEBUG_OBJECT (self, "run starts at %" GST_TIME_FORMAT ", stream frame %"
       G_GINT64_FORMAT, GST_TIME_ARGS (ts), self->frame_offset);
+  GST_OBJECT_LOCK (self);
+  self->labelpad_fresh = FALSE; /* the gap below begins its stream */
+  GST_OBJECT_UNLOCK (self);
   /* lets a sink on the labels pad preroll before the first label exists */
   gst_seqlabel_labelpad_gap (self, ts, 0);
 }
@@ -843,17 +848,17 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   if (!self->run_started) {
     start_run (self, ts);
   } else {
-    gboolean new_pad;
+    gboolean fresh;
     GST_OBJECT_LOCK (self);
-    new_pad = self->labelpad != NULL && self->labelpad_need_start;
+    fresh = self->labelpad_fresh && self->labelpad != NULL;
+    self->labelpad_fresh = FALSE;
     GST_OBJECT_UNLOCK (self);
     /* a labels pad requested while the run goes on: its stream-start, caps
      * and segment go out now, and a sink on it prerolls, not only once the
-     * next label is complete (a segment's can be minutes away) */
-    if (new_pad)
-      gst_seqlabel_labelpad_gap (self, self->base_ts + self->run_time_before +
-          gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
-              GST_AUDIO_INFO_RATE (&self->info)), 0);
+     * next label is complete (a segment's can be minutes away); the gap is
+     * at the open segment's start, before every label still to come */
+    if (fresh)
+      gst_seqlabel_labelpad_gap (self, run_frame_time (self, self->open_segment_start), 0);
   }
 
   if (planar ? !gst_audio_buffer_map (&abuf, &self->info, buf, GST_MAP_READ) :

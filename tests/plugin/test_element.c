@@ -1251,45 +1251,67 @@ wait_eos (GstHarness * hl, const char *media_type)
 }
 
 /* A labels pad requested while the audio flows gets its stream-start, caps,
- * segment and a gap at the run's position with the next buffer, before any
- * label (a segment's may be minutes away): a sink on it prerolls at once. */
+ * segment and a gap with the next buffer, before any label (a segment's may
+ * be minutes away): a sink on it prerolls at once. The gap lies before every
+ * label that follows (at the decoder's open segment's start): per-frame
+ * JSON Lines here, and the segments of the default format. */
 static void
 test_labels_pad_requested_midrun (void **state)
 {
   const int64_t N = PT_RATE;
-  float *x = pt_signal (N + 16, 11);
-  GstBus *bus;
-  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL); /* audacity: segments */
-  GstHarness *hl;
+  float *x = pt_signal (3 * N, 11);
   static const GstEventType want[] = { GST_EVENT_STREAM_START, GST_EVENT_CAPS,
     GST_EVENT_SEGMENT, GST_EVENT_GAP
   };
   (void) state;
 
-  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
-  hl = gst_harness_new_with_element (h->element, NULL, "labels");
-  assert_int_equal (push_f32 (h, x + N, 16, N), GST_FLOW_OK);
-  for (guint k = 0; k < G_N_ELEMENTS (want); k++) {
-    GstEvent *ev = NULL;
-    /* the pad's own task pushes them: up to 2 s */
-    for (int tries = 0; tries < 200 && ev == NULL; tries++) {
-      ev = gst_harness_try_pull_event (hl);
+  for (int format = 0; format < 2; format++) {       /* audacity, jsonl */
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, F32_CAPS, "label-format", format, NULL);
+    GstHarness *hl;
+    GstClockTime gap_ts = GST_CLOCK_TIME_NONE;
+    GstBuffer *b;
+    GstEvent *ev;
+    guint got = 0;
+
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    assert_int_equal (push_f32 (h, x + N, 16, N), GST_FLOW_OK);
+    for (guint k = 0; k < G_N_ELEMENTS (want); k++) {
+      ev = NULL;
+      /* the pad's own task pushes them: up to 2 s */
+      for (int tries = 0; tries < 200 && ev == NULL; tries++) {
+        ev = gst_harness_try_pull_event (hl);
+        if (ev == NULL)
+          g_usleep (10000);
+      }
       if (ev == NULL)
-        g_usleep (10000);
+        fail_msg ("no %s event on the labels pad", gst_event_type_get_name (want[k]));
+      assert_int_equal (GST_EVENT_TYPE (ev), want[k]);
+      if (want[k] == GST_EVENT_GAP)
+        gst_event_parse_gap (ev, &gap_ts, NULL);
+      gst_event_unref (ev);
     }
-    if (ev == NULL)
-      fail_msg ("no %s event on the labels pad", gst_event_type_get_name (want[k]));
-    assert_int_equal (GST_EVENT_TYPE (ev), want[k]);
-    if (want[k] == GST_EVENT_GAP) {
-      GstClockTime ts, dur;
-      gst_event_parse_gap (ev, &ts, &dur);
-      assert_int_equal (ts, GST_SECOND);        /* where the run's samples end */
-    }
+    assert_true (gap_ts <= GST_SECOND);
+    /* the rest of the stream: every label at or after the gap */
+    assert_int_equal (push_f32 (h, x + N + 16, 2 * N - 16, N + 16), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    while ((ev = gst_harness_pull_event (hl)) != NULL && GST_EVENT_TYPE (ev) != GST_EVENT_EOS)
+      gst_event_unref (ev);
+    assert_non_null (ev);
     gst_event_unref (ev);
+    while ((b = gst_harness_try_pull (hl)) != NULL) {
+      if (GST_BUFFER_PTS (b) < gap_ts)
+        fail_msg ("format %d: a label at %" GST_TIME_FORMAT " after the gap at %"
+            GST_TIME_FORMAT, format, GST_TIME_ARGS (GST_BUFFER_PTS (b)),
+            GST_TIME_ARGS (gap_ts));
+      got++;
+      gst_buffer_unref (b);
+    }
+    assert_true (got > 0);
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
   }
-  assert_int_equal (gst_harness_buffers_received (hl), 0);
-  gst_harness_teardown (hl);
-  pt_free_harness (h, bus);
   free (x);
 }
 
