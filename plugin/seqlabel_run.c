@@ -813,7 +813,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   /* Discontinuity rule, the audio sinks': a buffer whose timestamp is more than
    * DISCONT_TOLERANCE (at least a frame hop) away from where the run's sample
    * count puts it is off track. When its buffers have been off track for
-   * DISCONT_WAIT, or at once by more than that, the run ends (its tail is
+   * DISCONT_WAIT, at once by more than that, or at once with the DISCONT or
+   * RESYNC flag (upstream says samples were lost), the run ends (its tail is
    * labeled) and a new one starts at the buffer's own timestamp. Live sources
    * that stamp buffers as they come (appsrc do-timestamp) jitter by some 20
    * ms, and by 80 ms or more when the audio comes in bursts (network and USB
@@ -830,7 +831,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
     gboolean restart = FALSE;
     if (off <= (GstClockTimeDiff) tolerance)
       self->off_track_since = GST_CLOCK_TIME_NONE;
-    else if (off > (GstClockTimeDiff) DISCONT_WAIT)
+    else if (off > (GstClockTimeDiff) DISCONT_WAIT || GST_BUFFER_IS_DISCONT (buf)
+        || GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_RESYNC))
       restart = TRUE;
     else if (!GST_CLOCK_TIME_IS_VALID (self->off_track_since))
       self->off_track_since = ts;

@@ -509,6 +509,43 @@ test_jitter_keeps_the_run (void **state)
   free (x);
 }
 
+/* A jump of 0.5 s flagged DISCONT (upstream lost samples) restarts at once,
+ * as the audio sinks resync at a discont: the new run at 1.5 s (frame 150);
+ * the same jump unflagged waits the second (frame 250, at 2.5 s). */
+static void
+test_flagged_jump_restarts (void **state)
+{
+  const int64_t N = PT_RATE, B = PT_RATE / 10;
+  float *x = pt_signal (3 * N, 29);
+  (void) state;
+
+  for (int flagged = 0; flagged < 2; flagged++) {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+    pt_frames got;
+    int64_t first_of_second_run = -1;
+
+    pt_frames_init (&got);
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    for (int64_t off = N; off < 3 * N; off += B) {
+      GstBuffer *b = gst_buffer_new_memdup (x + off, (gsize) B * sizeof *x);
+      GST_BUFFER_PTS (b) = samples_time (off) + GST_SECOND / 2;
+      if (flagged && off == N)
+        GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+      assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+    }
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    pt_collect_frame_messages (bus, &got);
+    for (int64_t i = 1; i < got.n && first_of_second_run < 0; i++)
+      if (got.index[i] != got.index[i - 1] + 1)
+        first_of_second_run = got.index[i];
+    assert_int_equal (first_of_second_run, flagged ? 150 : 250);
+    pt_frames_free (&got);
+    pt_free_harness (h, bus);
+  }
+  free (x);
+}
+
 /* NaN samples: an error naming the problem, not a crash or silent garbage. */
 static void
 test_nan_refused (void **state)
@@ -1990,6 +2027,7 @@ main (void)
     cmocka_unit_test (test_caps_refusal),
     cmocka_unit_test (test_discontinuity),
     cmocka_unit_test (test_jitter_keeps_the_run),
+    cmocka_unit_test (test_flagged_jump_restarts),
     cmocka_unit_test (test_nan_refused),
     cmocka_unit_test (test_caps_change_midstream),
     cmocka_unit_test (test_channels_change_midstream),
