@@ -6,9 +6,11 @@
  *
  * The file is a sequence of blocks separated by blank lines. A block whose
  * first or second line holds "-->" is a cue: an identifier line (optional),
- * the timing line "START --> END [settings]", then the text. WebVTT begins
- * "WEBVTT"; its header, NOTE, STYLE and REGION blocks hold no "-->" (the
- * specification forbids it) and are skipped. Times are [hh:]mm:ss.ttt
+ * the timing line "START --> END [settings]", then the text, which ends at a
+ * blank line or at the next line with "-->" (as WebVTT's parser reads it; a
+ * SubRip file without its blank line has the next cue's number before it).
+ * WebVTT begins "WEBVTT"; its header, NOTE, STYLE and REGION blocks hold no
+ * "-->" (the specification forbids it) and are skipped. Times are [hh:]mm:ss.ttt
  * (WebVTT) or hh:mm:ss,ttt (SubRip; '.' taken too). The text's markup
  * (<v Bob>, <i>, SubRip's {\an8}) is dropped, WebVTT's character references
  * read, its lines trimmed and joined by one space; a cue with no text labels
@@ -162,6 +164,71 @@ static char *trim(char *s)
     return s;
 }
 
+/* The file being read, and its cue being read. */
+typedef struct {
+    const char *path;
+    int vtt;
+    sl_label_segment *s;
+    int cnt, cap;
+    int cue, cue_line; /* cue: its text lines so far + 1; 0: none open */
+    double start, end;
+    char name[SL_MAX_CLASS_NAME * 4 + 8];
+    sl_text t;
+    /* where the last text line began in t, and whether it is a bare number:
+     * SubRip's index line of the next cue, when no blank line precedes it */
+    size_t before_last;
+    int last_is_number;
+    char *err;
+    size_t errlen;
+} reader;
+
+/* The cue open, if any, as a segment (none when it has no text). 0 or -1. */
+static int end_cue(reader *r)
+{
+    int rc = 0;
+    if (r->cue) {
+        int need = sl_text_finish(&r->t);
+        char *label = trim(r->name);
+        if (need >= (int)sizeof r->name || strlen(label) > SL_MAX_CLASS_NAME ||
+            strchr(label, '\t'))
+            rc = sl_fail(r->err, r->errlen, "%s:%d: a cue's text must be a class name of at "
+                         "most %d bytes without tabs", r->path, r->cue_line, SL_MAX_CLASS_NAME);
+        else if (r->end < r->start)
+            rc = sl_fail(r->err, r->errlen, "%s:%d: cue ends (%g s) before it starts (%g s)",
+                         r->path, r->cue_line, r->end, r->start);
+        else if (*label &&
+                 sl_segments_push(&r->s, &r->cnt, &r->cap, r->start, r->end, label, r->cue_line))
+            rc = sl_fail(r->err, r->errlen, "%s: out of memory", r->path);
+    }
+    r->cue = 0;
+    r->t = (sl_text){r->name, sizeof r->name, 0};
+    return rc;
+}
+
+/* A cue opened by its timing line. 0 or -1. */
+static int begin_cue(reader *r, const char *line, int line_no)
+{
+    if (timing_line(line, !r->vtt, &r->start, &r->end))
+        return sl_fail(r->err, r->errlen, "%s:%d: expected a cue's times, %s --> %s", r->path,
+                       line_no, r->vtt ? "00:01.500" : "00:00:01,500",
+                       r->vtt ? "00:02.000" : "00:00:02,000");
+    r->cue = 1;
+    r->cue_line = line_no;
+    return 0;
+}
+
+/* A line of the open cue's text. */
+static void add_text(reader *r, char *line)
+{
+    line = trim(line);
+    if (!*line)
+        return;
+    r->before_last = r->t.pos;
+    r->last_is_number = strspn(line, "0123456789") == strlen(line);
+    cue_text(&r->t, line, r->vtt, r->cue > 1);
+    r->cue++;
+}
+
 int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *err,
                       size_t errlen)
 {
@@ -171,69 +238,50 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
     char *text = sl_read_text(path, &len, err, errlen);
     if (!text)
         return -1;
-    const int vtt = !strncmp(text, "WEBVTT", 6) &&
-                    (text[6] == '\0' || strchr(" \t\r\n", text[6]));
-    const char *ext = sl_path_extension_at(path);
-    sl_label_segment *s = NULL;
-    int cnt = 0, cap = 0, line_no = 0, rc = 0;
-    if (!vtt && !strcasecmp(ext, ".vtt"))
+    reader r = {.path = path, .err = err, .errlen = errlen};
+    r.vtt = !strncmp(text, "WEBVTT", 6) && (text[6] == '\0' || strchr(" \t\r\n", text[6]));
+    r.t = (sl_text){r.name, sizeof r.name, 0};
+    int line_no = 0, rc = 0;
+    if (!r.vtt && !strcasecmp(sl_path_extension_at(path), ".vtt"))
         rc = sl_fail(err, errlen, "%s:1: not a WebVTT file (it begins with the line 'WEBVTT')",
                      path);
     char *p = text, *line;
-    /* the block being read: how many lines so far, and the cue's */
-    int in_block = 0, cue = 0, cue_line = 0, skip_block = vtt;
-    double start = 0, end = 0;
-    char name[SL_MAX_CLASS_NAME * 4 + 8];
-    sl_text t = {name, sizeof name, 0};
+    /* the block being read: its lines so far; WebVTT's header (the first
+     * block) and its other blocks are skipped */
+    int in_block = 0, header = r.vtt, skip_block = r.vtt;
     for (;;) {
         line = rc ? NULL : sl_next_line(&p);
         if (line)
             line_no++;
         if (!line || !line[0]) { /* a block ends */
-            if (cue && rc == 0) {
-                int need = sl_text_finish(&t);
-                char *label = trim(name);
-                if (need >= (int)sizeof name || strlen(label) > SL_MAX_CLASS_NAME ||
-                    strchr(label, '\t'))
-                    rc = sl_fail(err, errlen, "%s:%d: a cue's text must be a class name of at "
-                                 "most %d bytes without tabs", path, cue_line, SL_MAX_CLASS_NAME);
-                else if (end < start)
-                    rc = sl_fail(err, errlen, "%s:%d: cue ends (%g s) before it starts (%g s)",
-                                 path, cue_line, end, start);
-                else if (*label && sl_segments_push(&s, &cnt, &cap, start, end, label, cue_line))
-                    rc = sl_fail(err, errlen, "%s: out of memory", path);
-            }
-            in_block = cue = skip_block = 0;
-            t = (sl_text){name, sizeof name, 0};
+            if (rc == 0)
+                rc = end_cue(&r);
+            in_block = header = skip_block = 0;
             if (!line)
                 break;
             continue;
         }
         in_block++;
-        if (skip_block)
+        const int times = line_no > 1 && strstr(line, "-->") != NULL;
+        /* a cue's times in the header: browsers end the header there */
+        if (skip_block && !(header && times))
             continue;
-        if (cue && strstr(line, "-->")) {
-            rc = sl_fail(err, errlen, "%s:%d: a cue's times in the text of the cue of line %d (a "
-                         "blank line goes between cues)", path, line_no, cue_line);
-            continue;
-        }
-        if (cue) {
-            line = trim(line);
-            cue_text(&t, line, vtt, cue > 1 && *line);
-            cue += *line != '\0';
-            continue;
-        }
-        if (strstr(line, "-->")) {
-            if (timing_line(line, !vtt, &start, &end))
-                rc = sl_fail(err, errlen, "%s:%d: expected a cue's times, %s --> %s", path,
-                             line_no, vtt ? "00:01.500" : "00:00:01,500",
-                             vtt ? "00:02.000" : "00:00:02,000");
-            cue = 1;
-            cue_line = line_no;
+        if (times) {
+            /* a cue, after a blank line or right after the last cue's text
+             * (WebVTT's parser starts a cue there; SubRip's editors leave the
+             * blank line out at times, and its index line is then no text) */
+            if (r.cue > 1 && !r.vtt && r.last_is_number)
+                r.t.pos = r.before_last;
+            rc = end_cue(&r);
+            if (rc == 0)
+                rc = begin_cue(&r, line, line_no);
+            header = skip_block = 0;
+        } else if (r.cue) {
+            add_text(&r, line);
         } else if (in_block > 1) {
             /* two lines and no times: WebVTT's other blocks (NOTE, STYLE,
              * REGION) are skipped; SubRip has none */
-            if (!vtt)
+            if (!r.vtt)
                 rc = sl_fail(err, errlen, "%s:%d: expected a cue's times, 00:00:01,500 --> "
                              "00:00:02,000 (a SubRip file is blocks of a number, the times and "
                              "the text)", path, line_no);
@@ -241,5 +289,5 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
         }
     }
     free(text);
-    return sl_segments_finish(path, s, cnt, rc, segs, n, err, errlen);
+    return sl_segments_finish(path, r.s, r.cnt, rc, segs, n, err, errlen);
 }

@@ -90,6 +90,11 @@ static void webvtt(void **state)
             "2\r\n01:02.125 --> 01:02:03.004\r\n<c.loud>speech</c>\r\n\r\n"
             "3\r\n00:03.000 --> 00:04.000\r\na&amp;b\r\n",
             theirs, 3);
+    /* a cue right after the header, with no blank line (browsers read it),
+     * and one right after another's text, as WebVTT's parser reads them */
+    const want_seg tight[] = {{0, 1, "speech", 2}, {1, 2, "music", 4}};
+    read_as(sl_subtitles_read, dir, "tight.vtt",
+            "WEBVTT\n00:00.000 --> 00:01.000\nspeech\n00:01.000 --> 00:02.000\nmusic\n", tight, 2);
     refused_as(sl_subtitles_read, dir, "plain.vtt", "00:00.000 --> 00:01.000\nspeech\n",
                ":1: not a WebVTT file (it begins with the line 'WEBVTT')");
     refused_as(sl_subtitles_read, dir, "time.vtt", "WEBVTT\n\n00:00.000 --> 00:61.000\nspeech\n",
@@ -119,9 +124,13 @@ static void subrip(void **state)
             want, 2);
     refused_as(sl_subtitles_read, dir, "b.srt", "1\nspeech from 0 to 1\nspeech\n",
                ":2: expected a cue's times, 00:00:01,500 --> 00:00:02,000");
-    refused_as(sl_subtitles_read, dir, "c.srt",
-               "1\n00:00:00,000 --> 00:00:01,000\nspeech\n2\n00:00:01,000 --> 00:00:02,000\nmusic\n",
-               ":5: a cue's times in the text of the cue of line 2 (a blank line goes between cues)");
+    /* the blank line between cues left out, or holding a space: the next
+     * cue's number is no text */
+    const want_seg joined[] = {{0, 1, "speech", 2}, {1, 2, "music", 5}, {2, 3, "noise", 9}};
+    read_as(sl_subtitles_read, dir, "c.srt",
+            "1\n00:00:00,000 --> 00:00:01,000\nspeech\n2\n00:00:01,000 --> 00:00:02,000\nmusic\n"
+            " \r\n3\n00:00:02,000 --> 00:00:03,000\nnoise\n",
+            joined, 3);
     tt_rmtree(dir);
 }
 
