@@ -27,6 +27,37 @@ static int number_member(JsonObject *o, const char *key, double *v)
     return isfinite(*v);
 }
 
+/* What json-glib passes over silently in a line: a second value after the
+ * first object (a writer that lost a newline) and a NUL (\u0000) in a
+ * string, which ends the string there. NULL, or what is wrong; anything else
+ * is json-glib's to judge. */
+static const char *line_flaw(const char *line)
+{
+    const char *p = line + strspn(line, " \t");
+    int depth = 0;
+    if (*p != '{')
+        return NULL;
+    for (; *p; p++) {
+        if (*p == '"') {
+            for (p++; *p && *p != '"'; p++)
+                if (*p == '\\') {
+                    if (p[1] == 'u' && !strncmp(p + 2, "0000", 4))
+                        return "a NUL character (\\u0000) in a string";
+                    if (p[1])
+                        p++;
+                }
+            if (!*p)
+                return NULL;
+        } else if (*p == '{' || *p == '[') {
+            depth++;
+        } else if ((*p == '}' || *p == ']') && --depth == 0) {
+            p++;
+            return p[strspn(p, " \t")] ? "more after the object (one JSON object a line)" : NULL;
+        }
+    }
+    return NULL;
+}
+
 /* One line's object into row: a segment's or a frame's members. 0, or -1
  * naming the file and line. */
 static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_jsonl_row *row,
@@ -87,6 +118,11 @@ int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, 
         if (!line[strspn(line, " \t")])
             continue; /* blank lines are not records */
         GError *gerr = NULL;
+        const char *flaw = line_flaw(line);
+        if (flaw) {
+            rc = sl_fail(err, errlen, "%s:%d: %s", path, line_no, flaw);
+            break;
+        }
         if (!json_parser_load_from_data(parser, line, -1, &gerr)) {
             rc = sl_fail(err, errlen, "%s:%d: not JSON: %s", path, line_no,
                          gerr ? gerr->message : "unreadable");

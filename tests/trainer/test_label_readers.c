@@ -156,6 +156,16 @@ static void json_lines(void **state)
     refused_as(sl_jsonl_read, dir, "d.jsonl",
                "{\"start\":0,\"end\":1,\"label\":\"a\"}\n{\"start\":1,\"end\":2,\"label\":\"b\"\n",
                ":2: not JSON: ");
+    refused_as(sl_jsonl_read, dir, "joined.jsonl",
+               "{\"start\":0,\"end\":1,\"label\":\"a\"}{\"start\":1,\"end\":2,\"label\":\"b\"}\n",
+               ":1: more after the object (one JSON object a line)");
+    refused_as(sl_jsonl_read, dir, "nul.jsonl",
+               "{\"start\":0,\"end\":1,\"label\":\"a\\u0000b\"}\n",
+               ":1: a NUL character (\\u0000) in a string");
+    /* braces and escapes inside strings are text */
+    const want_seg odd[] = {{0, 1, "a}{\"\\", 1}};
+    read_as(sl_jsonl_read, dir, "odd.jsonl",
+            "{\"start\":0,\"end\":1,\"label\":\"a}{\\\"\\\\\"}  \n", odd, 1);
     refused_as(sl_jsonl_read, dir, "e.jsonl", "[0, 1, \"speech\"]\n", ":1: not a JSON object");
     refused_as(sl_jsonl_read, dir, "f.jsonl", "{\"start\":0,\"end\":1,\"label\":7}\n",
                ":1: no \"label\" string");
