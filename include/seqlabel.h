@@ -325,6 +325,9 @@ int sl_model_config_validate(const sl_model_config *cfg, char *err, size_t errle
 
 typedef struct sl_model sl_model;
 
+/* Loads a model file; NULL with a message naming the file and the problem.
+ * path NULL (what sl_default_model_path gives when there is no model): NULL,
+ * the message saying how to give one. */
 sl_model *sl_model_load(const char *path, char *err, size_t errlen);
 /* `name` is used in error messages. */
 sl_model *sl_model_load_memory(const void *data, size_t size, const char *name, char *err, size_t errlen);

@@ -341,6 +341,13 @@ fail:
 
 sl_model *sl_model_load(const char *path, char *err, size_t errlen)
 {
+    if (!path) { /* sl_default_model_path() found none */
+        const char *installed = sl_installed_model_path();
+        say(err, errlen, "seqlabel", "no model: no path given, and no default model (set "
+            "SEQLABEL_MODEL to a model file, or install one at %s)",
+            installed ? installed : "<datadir>/seqlabel/default.slm");
+        return NULL;
+    }
     FILE *fp = fopen(path, "rb");
     if (!fp) {
         say(err, errlen, path, "cannot open: %s", strerror(errno));

@@ -236,6 +236,17 @@ static void test_every_flipped_byte(void **state)
     free(b);
 }
 
+/* No path (sl_default_model_path's NULL when no model is found): a message
+ * saying how to give one, not "(null): Bad address". */
+static void test_no_path(void **state)
+{
+    (void)state;
+    char err[SL_ERR_LEN];
+    assert_null(sl_model_load(NULL, err, sizeof err));
+    if (!strstr(err, "no model: no path given, and no default model (set SEQLABEL_MODEL"))
+        fail_msg("'%s'", err);
+}
+
 static void test_unknown_version(void **state)
 {
     (void)state;
@@ -663,6 +674,7 @@ int main(void)
         cmocka_unit_test(test_every_truncation),
         cmocka_unit_test(test_every_flipped_byte),
         cmocka_unit_test(test_unknown_version),
+        cmocka_unit_test(test_no_path),
         cmocka_unit_test(test_bad_dimensions),
         cmocka_unit_test(test_non_finite_weights),
         cmocka_unit_test(test_bad_class_names),
