@@ -95,9 +95,11 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
 void sl_features_free(sl_features *f);
 void sl_features_reset(sl_features *f); /* forget buffered samples; next frame is index 0 */
 const sl_feature_config *sl_features_config(const sl_features *f);
-/* Pushes n samples. Non-finite samples are refused: returns -1 with a message
- * giving the absolute sample position, and nothing of the chunk is taken (the
- * caller may repair or skip it and push on). */
+/* Pushes n samples. Non-finite samples, and samples so large that a frame's
+ * power would overflow float (beyond about 1.1e10 at the default input scale
+ * and window: docs/features.md), are refused: returns -1 with a message giving
+ * the value and the absolute sample position, and nothing of the chunk is
+ * taken (the caller may repair or skip it and push on). */
 int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
                      char *err, size_t errlen);
 /* Samples received since creation/reset. */
@@ -251,7 +253,9 @@ void sl_audio_close(sl_audio_reader *r);
  * file with, so a stream gives the same samples whatever the push sizes, and
  * those of its file read from a pipe; from a regular file (whose resampler uses
  * soxr's larger default DFTs) the same at 48 kHz, within 1e-6 at 44.1 kHz.
- * Fixed buffers: pushes allocate nothing. */
+ * Bounded memory: fixed buffers of its own; libsoxr grows its buffers in the
+ * first pushes and sets itself up again after a reset or flush (some
+ * allocations there), then allocates nothing. */
 typedef struct sl_converter sl_converter;
 /* Receives converted samples (valid during the call); non-zero stops the push,
  * which returns that value (the callback owns the message then). */
@@ -529,7 +533,8 @@ typedef struct {
  * sl_evaluate_manifest and tests use it directly). Frames are pushed in order from index 0.
  * Constant memory; allocates nothing after creation. */
 typedef struct sl_decoder sl_decoder;
-/* frames_per_second converts the config's seconds to frames (100 at 10 ms hop). */
+/* frames_per_second converts the config's seconds to frames (100 at 10 ms hop;
+ * in (0, 1e6)). */
 sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double frames_per_second,
                            char *err, size_t errlen);
 void sl_decoder_free(sl_decoder *d);

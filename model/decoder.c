@@ -115,7 +115,8 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
     }
     if (!(frames_per_second > 0.0 && frames_per_second < 1e6)) {
         if (err)
-            snprintf(err, errlen, "decoder: frame rate %g is not positive", frames_per_second);
+            snprintf(err, errlen, "decoder: frame rate %g is not in (0, 1e6) frames a second",
+                     frames_per_second);
         return NULL;
     }
     if (cfg->smoothing != SL_SMOOTH_NONE && cfg->smoothing != SL_SMOOTH_VITERBI) {

@@ -533,6 +533,8 @@ static void test_delay_sum_and_errors(void **state)
     bad.min_duration_s[1] = NAN;
     assert_null(sl_decoder_new(&bad, 2, 100.0, err, sizeof err));
     assert_null(sl_decoder_new(&cfg, 0, 100.0, err, sizeof err));
+    assert_null(sl_decoder_new(&cfg, 2, 1e6, err, sizeof err));
+    assert_string_equal(err, "decoder: frame rate 1e+06 is not in (0, 1e6) frames a second");
 }
 
 /* The defaults: Viterbi at penalty 5 with a lag of SL_SMOOTHING_LAG_DEFAULT (5)
