@@ -130,6 +130,30 @@ static void list_classes(char *buf, size_t len, const char *const *classes, int 
     }
 }
 
+/* Why name is no class: two classes it is the written form of (an older
+ * model's "a b" and "a_b" both in RTTM), or none. */
+static void unknown_class(char *buf, size_t len, const char *name, const char *const *classes,
+                          int n)
+{
+    int first = -1, second = -1;
+    for (int c = 0; c < n && second < 0; c++)
+        if (written_as(classes[c], name)) {
+            if (first < 0)
+                first = c;
+            else
+                second = c;
+        }
+    if (second >= 0) {
+        snprintf(buf, len, "'%s' is how two classes are written, '%s' and '%s' (RTTM makes spaces "
+                 "'_', TextGrid text is trimmed): name one as it is", name, classes[first],
+                 classes[second]);
+        return;
+    }
+    char list[SL_ERR_LEN / 2];
+    list_classes(list, sizeof list, classes, n);
+    snprintf(buf, len, "unknown class '%s' (classes: %s)", name, list);
+}
+
 int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *label_path,
                           const char *audio, double duration, int hop, int rate,
                           const char *const *classes, int n_classes, int32_t *labels,
@@ -143,11 +167,10 @@ int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *labe
     for (int k = 0; k < ns; k++) {
         idx[k] = sl_class_of(segs[k].name, classes, n_classes);
         if (idx[k] < 0) {
-            char list[SL_ERR_LEN / 2];
-            list_classes(list, sizeof list, classes, n_classes);
+            char why[SL_ERR_LEN / 2 + 256];
+            unknown_class(why, sizeof why, segs[k].name, classes, n_classes);
             free(idx);
-            return sl_fail(err, errlen, "%s:%d: unknown class '%s' (classes: %s)", label_path,
-                        segs[k].line, segs[k].name, list);
+            return sl_fail(err, errlen, "%s:%d: %s", label_path, segs[k].line, why);
         }
         if (isfinite(segs[k].end) && segs[k].end > duration + slack) {
             free(idx);
@@ -342,11 +365,11 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++)
             if (sl_class_of(segs[k].name, class_names, n_classes) < 0) {
-                char list[SL_ERR_LEN / 2];
-                list_classes(list, sizeof list, class_names, n_classes);
+                char why[SL_ERR_LEN / 2 + 256];
+                unknown_class(why, sizeof why, segs[k].name, class_names, n_classes);
                 char where[SL_ERR_LEN / 4];
-                rc = sl_fail(err, errlen, "%sunknown class '%s' (classes: %s)",
-                             label_where(e, &segs[k], where, sizeof where), segs[k].name, list);
+                rc = sl_fail(err, errlen, "%s%s", label_where(e, &segs[k], where, sizeof where),
+                             why);
             }
         sl_label_segments_free(segs, ns);
         if (rc)

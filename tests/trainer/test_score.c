@@ -194,6 +194,17 @@ static void test_rttm(void **state)
         assert_int_equal(bm.confusion[1] + bm.confusion[2], 0); /* every frame right */
         assert_true(bm.confusion[0] > 40 && bm.confusion[3] > 40);
         sl_metrics_free(&bm);
+        /* but a written form two classes share is named as such, not unknown */
+        const char *const twins[2] = {"dog bark", "dog\xc2\xa0" "bark"}; /* a no-break space */
+        tt_write_text(tt_path(dir, "twin.txt"), "0\t1.0\tdog bark\n");
+        tt_write_text(tt_path(dir, "twin.tsv"), "a.wav\ttwin.txt\n");
+        tt_write_text(tt_path(dir, "twin.rttm"), "SPEAKER a 1 0.000 1.000 <NA> <NA> dog_bark <NA> <NA>\n");
+        assert_int_equal(sl_metrics_init(&bm, 2), 0);
+        assert_int_not_equal(sl_score_manifest(tt_path(dir, "twin.tsv"), tt_path(dir, "twin.rttm"),
+                                               twins, 2, &bo, &bm, err, sizeof err), 0);
+        if (!strstr(err, "twin.rttm:1: 'dog_bark' is how two classes are written, 'dog bark' and"))
+            fail_msg("%s", err);
+        sl_metrics_free(&bm);
         free(found[0]);
         free(found[1]);
     }
