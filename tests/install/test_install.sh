@@ -7,6 +7,7 @@
 #   prefix ldconfig does not know works too); the command carries the library
 #   in itself, and looks for the default model where it was installed;
 # - libseqlabel.so exports exactly the functions seqlabel.h declares;
+# - no source or build path is compiled into the command, library or plugin;
 # - examples/label_file.c, built with -Werror against the installed header and
 #   `pkg-config seqlabel`, prints the segments `seqlabel label` prints;
 # - examples/vad_stream.c, built the same way, finds on raw samples read from a
@@ -58,6 +59,15 @@ cmp "$root$datadir/seqlabel/default.slm" "$src/model/default.slm" ||
 for page in seqlabel seqlabel-label seqlabel-features seqlabel-info seqlabel-train \
     seqlabel-eval seqlabel-average seqlabel-bench; do
     [ -s "$root$mandir/man1/$page.1" ] || fail "no manual page $mandir/man1/$page.1"
+done
+
+# no path of the source or build tree is compiled into what is installed (a
+# package's binaries would differ by where they were built; an uninstalled
+# build finds its source tree's model at run time, model/default_model.c)
+for f in "$bindir/seqlabel" "$libdir/libseqlabel.so.0" ${SL_PLUGINSDIR:+"$SL_PLUGINSDIR/libgstseqlabel.so"}; do
+    for tree in "$(cd "$src" && pwd -P)" "$(cd "$build" && pwd -P)"; do
+        ! grep -aqF "$tree/" "$root$f" || fail "$f holds the path $tree/"
+    done
 done
 
 runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
