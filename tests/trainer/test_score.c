@@ -606,15 +606,41 @@ static void sweep_as_written(const char *dir)
     }
 }
 
+/* A sweep of dir/set.tsv against dir/hyp is refused: the hypothesis `file`
+ * holds segments, no probabilities. */
+static void sweep_refused(const char *dir, const char *file)
+{
+    char err[SL_ERR_LEN], want[256];
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    sl_sweep sw = {.target = 0};
+    opt.sweep = &sw;
+    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3,
+                                           &opt, &mt, err, sizeof err), 0);
+    snprintf(want, sizeof want, "%s: a sweep needs each frame's probability", file);
+    if (!strstr(err, want))
+        fail_msg("'%s' lacks '%s'", err, want);
+    sl_metrics_free(&mt);
+}
+
+/* A fresh folder holding set.tsv: a.wav, a second (98 frames), speech to
+ * 0.5 s and music after (a.ref.txt); and hyp/, empty. */
+static void one_second_set(char *dir, size_t len, const char *tag)
+{
+    tt_mkdtemp(dir, len, tag);
+    write_audio(dir, "a.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+}
+
 static void test_frames_table(void **state)
 {
     (void)state;
     char dir[512], err[SL_ERR_LEN];
-    tt_mkdtemp(dir, sizeof dir, "table");
-    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
-    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
-    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
-    mkdir(tt_path(dir, "hyp"), 0755);
+    one_second_set(dir, sizeof dir, "table");
     write_table(tt_path(dir, "hyp/a.tsv"), 98, -1, 0.01, NULL);
     const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
@@ -640,16 +666,7 @@ static void test_frames_table(void **state)
     /* a sweep needs probabilities: segments are refused */
     remove(tt_path(dir, "hyp/a.tsv"));
     tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1\tspeech\n");
-    sl_metrics mt;
-    assert_int_equal(sl_metrics_init(&mt, 3), 0);
-    sl_eval_options opt;
-    sl_eval_options_default(&opt);
-    sl_sweep sw = {.target = 0};
-    opt.sweep = &sw;
-    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3,
-                                           &opt, &mt, err, sizeof err), 0);
-    assert_non_null(strstr(err, "hyp/a.txt: a sweep needs each frame's probability"));
-    sl_metrics_free(&mt);
+    sweep_refused(dir, "hyp/a.txt");
     tt_rmtree(dir);
 }
 
@@ -677,11 +694,7 @@ static void test_json_lines_and_webvtt(void **state)
 {
     (void)state;
     char dir[512], err[SL_ERR_LEN];
-    tt_mkdtemp(dir, sizeof dir, "jsonl");
-    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
-    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
-    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
-    mkdir(tt_path(dir, "hyp"), 0755);
+    one_second_set(dir, sizeof dir, "jsonl");
     const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
     write_jsonl_frames(tt_path(dir, "hyp/a.jsonl"), 98);
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
@@ -694,16 +707,7 @@ static void test_json_lines_and_webvtt(void **state)
     if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
         fail_msg("%s", err);
     /* segments hold no probabilities to sweep */
-    sl_metrics mt;
-    assert_int_equal(sl_metrics_init(&mt, 3), 0);
-    sl_eval_options opt;
-    sl_eval_options_default(&opt);
-    sl_sweep sw = {.target = 0};
-    opt.sweep = &sw;
-    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3,
-                                           &opt, &mt, err, sizeof err), 0);
-    assert_non_null(strstr(err, "hyp/a.jsonl: a sweep needs each frame's probability"));
-    sl_metrics_free(&mt);
+    sweep_refused(dir, "hyp/a.jsonl");
     /* frames and segments in one file */
     tt_write_text(tt_path(dir, "hyp/a.jsonl"),
                   "{\"frame\":0,\"time\":0.000000,\"label\":\"speech\"}\n"
