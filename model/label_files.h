@@ -11,9 +11,10 @@
 /* The whole file, NUL-terminated (it may hold NULs of its own: *len says how
  * long it is). NULL with a message naming the file. */
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen);
-/* sl_read_file for a text file: NUL bytes refused, a UTF-8 byte order mark
- * (a Windows editor's) dropped, which would otherwise be the first path's or
- * the first time's bytes. */
+/* sl_read_file for a text file: NUL bytes refused (UTF-16 named as such), a
+ * UTF-8 byte order mark (a Windows editor's) dropped, which would otherwise be
+ * the first path's or the first time's bytes, and lines ended by CR alone
+ * made lines. */
 char *sl_read_text(const char *path, size_t *len, char *err, size_t errlen);
 /* Splits the next line off *p in place (strips "\r\n"); NULL at the end. */
 char *sl_next_line(char **p);

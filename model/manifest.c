@@ -59,14 +59,22 @@ char *sl_read_text(const char *path, size_t *len, char *err, size_t errlen)
 {
     char *buf = sl_read_file(path, len, err, errlen);
     if (buf && strlen(buf) != *len) {
+        /* UTF-16: Windows' Notepad's "Unicode" */
+        int utf16 = *len >= 2 && (((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+                                  ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF));
         free(buf);
-        sl_fail(err, errlen, "%s: not a text file (contains NUL bytes)", path);
+        sl_fail(err, errlen, utf16 ? "%s: UTF-16 text: save it as UTF-8"
+                                   : "%s: not a text file (contains NUL bytes)", path);
         return NULL;
     }
     if (buf && sl_skip_bom(buf) != buf) {
         *len -= 3;
         memmove(buf, buf + 3, *len + 1);
     }
+    /* lines ended by CR alone (classic Mac OS): read as lines, not as one */
+    if (buf && !strchr(buf, '\n'))
+        for (char *cr = strchr(buf, '\r'); cr; cr = strchr(cr + 1, '\r'))
+            *cr = '\n';
     return buf;
 }
 

@@ -65,7 +65,10 @@ static int cue_time(const char **p, int srt, double *out)
     long long h = n == 3 ? part[0] : 0, m = part[n - 2], sec = part[n - 1];
     if (m > 59 || sec > 59)
         return -1;
-    *out = (double)((h * 60 + m) * 60 + sec) + (double)ms / 1000.0;
+    /* whole milliseconds over 1000: the double nearest the decimal time, as
+     * strtod reads it from an Audacity or JSON file (seconds + ms / 1000.0 is
+     * off by one step for some, moving a frame centred on it) */
+    *out = (double)(((h * 60 + m) * 60 + sec) * 1000 + ms) / 1000.0;
     *p = s;
     return 0;
 }
@@ -129,8 +132,23 @@ static size_t char_reference(sl_text *t, const char *s)
     return (size_t)(end + 1 - s);
 }
 
+/* The end of SubRip's markup at s, <i>, </b>, <font color=...> (u, s too),
+ * or NULL: other text in angle brackets is text ("<sil>" a class). */
+static const char *srt_tag_end(const char *s)
+{
+    static const char *const tags[] = {"i", "b", "u", "s", "font"};
+    const char *p = s + 1 + (s[1] == '/');
+    for (size_t k = 0; k < sizeof tags / sizeof tags[0]; k++) {
+        size_t n = strlen(tags[k]);
+        if (!strncasecmp(p, tags[k], n) && (p[n] == '>' || (p[n] == ' ' && n == 4)))
+            return strchr(p + n, '>');
+    }
+    return NULL;
+}
+
 /* One text line of a cue into t, its markup dropped (and for WebVTT its
- * references read); sep: a space before it. */
+ * references read); sep: a space before it. WebVTT's text holds '<' only as
+ * markup (a '<' of text is &lt;), SubRip's its few tags alone. */
 static void cue_text(sl_text *t, const char *line, int vtt, int sep)
 {
     if (sep)
@@ -138,7 +156,7 @@ static void cue_text(sl_text *t, const char *line, int vtt, int sep)
     for (const char *s = line; *s;) {
         const char *close = NULL;
         if (*s == '<')
-            close = strchr(s, '>');
+            close = vtt ? strchr(s, '>') : srt_tag_end(s);
         else if (!vtt && s[0] == '{' && s[1] == '\\')
             close = strchr(s, '}');
         if (close) {
@@ -253,6 +271,8 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
         line = rc ? NULL : sl_next_line(&p);
         if (line)
             line_no++;
+        if (line && !line[0] && !r.vtt && r.cue == 1)
+            continue; /* SubRip: a cue's text may follow a blank line (ffmpeg reads it so) */
         if (!line || !line[0]) { /* a block ends */
             if (rc == 0)
                 rc = end_cue(&r);
@@ -262,7 +282,7 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
             continue;
         }
         in_block++;
-        const int times = line_no > 1 && strstr(line, "-->") != NULL;
+        const int times = strstr(line, "-->") != NULL && !(r.vtt && line_no == 1);
         /* a cue's times in the header: browsers end the header there */
         if (skip_block && !(header && times))
             continue;
@@ -278,13 +298,15 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
             header = skip_block = 0;
         } else if (r.cue) {
             add_text(&r, line);
+        } else if (!r.vtt && !(in_block == 1 && strspn(line, "0123456789") == strlen(line))) {
+            /* SubRip's blocks are a number, the times and the text: nothing
+             * else may go before the times, whose text would be lost */
+            rc = sl_fail(err, errlen, "%s:%d: expected a cue's times, 00:00:01,500 --> "
+                         "00:00:02,000 (a SubRip file is blocks of a number, the times and the "
+                         "text)", path, line_no);
         } else if (in_block > 1) {
             /* two lines and no times: WebVTT's other blocks (NOTE, STYLE,
-             * REGION) are skipped; SubRip has none */
-            if (!r.vtt)
-                rc = sl_fail(err, errlen, "%s:%d: expected a cue's times, 00:00:01,500 --> "
-                             "00:00:02,000 (a SubRip file is blocks of a number, the times and "
-                             "the text)", path, line_no);
+             * REGION) are skipped */
             skip_block = 1;
         }
     }

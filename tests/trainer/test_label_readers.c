@@ -131,6 +131,44 @@ static void subrip(void **state)
             "1\n00:00:00,000 --> 00:00:01,000\nspeech\n2\n00:00:01,000 --> 00:00:02,000\nmusic\n"
             " \r\n3\n00:00:02,000 --> 00:00:03,000\nnoise\n",
             joined, 3);
+    /* as editors and ffmpeg write them: no number before the first cue's times;
+     * a blank line between a cue's times and its text; a class in angle
+     * brackets, which is no SubRip tag; lines ended by CR alone */
+    const want_seg quirks[] = {{0, 1, "speech", 1}, {1, 2, "<sil>", 4}, {2, 3, "noise", 8}};
+    read_as(sl_subtitles_read, dir, "d.srt",
+            "00:00:00,000 --> 00:00:01,000\r<b>speech</b>\r\r00:00:01,000 --> 00:00:02,000\r<sil>"
+            "\r\r3\r00:00:02,000 --> 00:00:03,000\r\r<font color=\"red\">noise</font>\r",
+            quirks, 3);
+    /* times on the millisecond as strtod reads them from an Audacity file:
+     * 1.265 is the double nearest 1.265, so a frame centred there falls alike */
+    const want_seg ms[] = {{0, 1.265, "speech", 2}, {1.265, 1.515, "music", 6}};
+    read_as(sl_subtitles_read, dir, "e.srt",
+            "1\n00:00:00,000 --> 00:00:01,265\nspeech\n\n2\n00:00:01,265 --> 00:00:01,515\nmusic\n",
+            ms, 2);
+    {
+        sl_label_segment *segs;
+        int n;
+        char err[SL_ERR_LEN];
+        tt_write_text(tt_path(dir, "e.srt"), "1\n00:00:00,000 --> 00:00:01,265\nspeech\n");
+        assert_int_equal(sl_subtitles_read(tt_path(dir, "e.srt"), &segs, &n, err, sizeof err), 0);
+        assert_true(segs[0].end == strtod("1.265", NULL));
+        sl_label_segments_free(segs, n);
+    }
+    /* text that no cue's times precede would be lost */
+    refused_as(sl_subtitles_read, dir, "f.srt",
+               "1\n00:00:00,000 --> 00:00:01,000\nspeech\n\nmusic\n",
+               ":5: expected a cue's times, 00:00:01,500 --> 00:00:02,000");
+    /* Notepad's "Unicode": UTF-16 */
+    FILE *fp = fopen(tt_path(dir, "g.srt"), "wb");
+    assert_non_null(fp);
+    fwrite("\xff\xfe" "1\0\n\0", 1, 6, fp);
+    fclose(fp);
+    sl_label_segment *segs = NULL;
+    int n = 0;
+    char err[SL_ERR_LEN];
+    assert_int_not_equal(sl_subtitles_read(tt_path(dir, "g.srt"), &segs, &n, err, sizeof err), 0);
+    if (!strstr(err, "g.srt: UTF-16 text: save it as UTF-8"))
+        fail_msg("%s", err);
     tt_rmtree(dir);
 }
 
