@@ -70,9 +70,29 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
             if (flaw && sl_class_name_valid(segs[k].name, strlen(segs[k].name)))
                 rc = sl_fail(err, errlen, "%sclass '%s': %s",
                              label_where(e, &segs[k], where, sizeof where), segs[k].name, flaw);
-            else if (flaw)
-                rc = sl_fail(err, errlen, "%s%s", label_where(e, &segs[k], where, sizeof where),
-                             flaw);
+            else if (flaw) {
+                /* its bytes shown, those that are no UTF-8 as \xNN: Windows-1252's
+                 * 'caf\xe9' says what is wrong where the rule alone does not */
+                char shown[4 * SL_MAX_CLASS_NAME + 8];
+                sl_text t = {shown, sizeof shown, 0};
+                int foreign = 0;
+                for (size_t i = 0, len = strlen(segs[k].name), m; i < len && i < 2 * SL_MAX_CLASS_NAME;
+                     i += m) {
+                    uint32_t cp;
+                    m = sl_utf8_char(segs[k].name + i, len - i, &cp);
+                    if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0))
+                        sl_text_put(&t, "%.*s", (int)m, segs[k].name + i);
+                    else
+                        sl_text_put(&t, "\\x%02x", (unsigned char)segs[k].name[i]);
+                    foreign |= !m;
+                    m = m ? m : 1;
+                }
+                sl_text_finish(&t);
+                rc = sl_fail(err, errlen, "%sclass '%s': %s%s",
+                             label_where(e, &segs[k], where, sizeof where), shown, flaw,
+                             foreign ? " (text in another encoding, such as Windows-1252? save "
+                                       "the labels as UTF-8)" : "");
+            }
             else if (*n == SL_MAX_CLASSES)
                 rc = sl_fail(err, errlen, "%smore than %d distinct label names",
                              label_where(e, &segs[k], where, sizeof where), SL_MAX_CLASSES);

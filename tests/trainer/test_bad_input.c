@@ -244,6 +244,11 @@ static void bad_class_names(void **state)
     tt_write_text(tt_path(dir, "utf.txt"), "0\t1\tb\xff" "ad\n");
     expect_failure("a.wav\tutf.txt\n", NULL,
                    (const char *[]){"m.tsv:1:", "utf.txt:1:", "printable UTF-8", NULL});
+    /* Windows-1252 text: the bytes shown, the encoding suspected */
+    tt_write_text(tt_path(dir, "cp1252.txt"), "0\t1\tcaf\xe9\n");
+    expect_failure("a.wav\tcp1252.txt\n", NULL,
+                   (const char *[]){"cp1252.txt:1:", "class 'caf\\xe9': ", "Windows-1252",
+                                    "save the labels as UTF-8", NULL});
     expect_failure("a.wav\t=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
                    NULL, (const char *[]){"m.tsv:1:", "1..64 bytes", NULL});
     /* names RTTM, TextGrid or the command's lists could not give back */
