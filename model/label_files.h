@@ -38,12 +38,14 @@ char *sl_rttm_file_id(const char *audio);
 /* 1 when a label path names an RTTM file (x.rttm, X.RTTM#CLASS: its lines an
  * entry's by file id). */
 int sl_is_rttm_path(const char *labels);
-/* The label file of a name: the first of prefix + the n bytes of stem + .txt,
- * .TextGrid or .rttm (and with frames_table, then .tsv: a frames table of
- * `seqlabel label --format frames`) that is a regular file (malloc'ed), or NULL
- * when none is (*out_of_memory then says whether memory ran out). */
+/* The label file of a name: prefix + the n bytes of stem + .txt, .TextGrid,
+ * .rttm, .vtt, .srt or .jsonl (and with frames_table .tsv: a frames table of
+ * `seqlabel label --format frames`), the extension in any of its cases, that
+ * is a regular file (malloc'ed), or NULL when none is (*out_of_memory then
+ * says whether memory ran out). When a second file is one too, *other is it
+ * (malloc'ed; else NULL): which one is meant is the caller's to ask. */
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
-                       int *out_of_memory);
+                       int *out_of_memory, char **other);
 /* The length of the folder a manifest's paths are relative to, as a prefix of
  * manifest_path (the manifest itself when it is a folder, else the manifest
  * file's folder; 0: the current one). */

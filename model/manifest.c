@@ -1,6 +1,7 @@
 /* Training data lists: the manifest (TSV of audio, labels, split) and Audacity
  * label files. Every error names the file and the line, because these files
  * are written by hand or by scripts and a user must be able to find the fault. */
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <regex.h>
@@ -173,9 +174,17 @@ static int add_found(void *user, const char *path, const char *rel)
     const char *slash = strrchr(path, '/'), *name = slash ? slash + 1 : path;
     size_t stem = (size_t)(sl_path_extension_at(path) - path);
     int oom;
-    char *labels = sl_label_file_of("", path, stem, 0, &oom);
+    char *other;
+    char *labels = sl_label_file_of("", path, stem, 0, &oom, &other);
     if (oom)
         return sl_fail(j->err, j->errlen, "out of memory");
+    if (other) {
+        sl_fail(j->err, j->errlen, "%s: two label files of its name, %s and %s: keep the one "
+                "meant (or name it on a manifest line)", path, labels, other);
+        free(labels);
+        free(other);
+        return -1;
+    }
     /* the split and class folders of rel */
     sl_split split = SL_SPLIT_NONE;
     const char *r = rel, *cut = strchr(r, '/');
@@ -350,25 +359,61 @@ char *sl_rttm_file_id(const char *audio)
 }
 
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
-                       int *out_of_memory)
+                       int *out_of_memory, char **other)
 {
     /* the frames table last: only a hypothesis may be one */
     static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".vtt", ".srt", ".jsonl", ".tsv"};
+    const size_t n_exts = sizeof exts / sizeof exts[0] - !frames_table;
+    char *found = NULL;
+    dev_t dev = 0;
+    ino_t ino = 0;
     *out_of_memory = 0;
-    for (size_t k = 0; k < sizeof exts / sizeof exts[0] - !frames_table; k++) {
-        size_t need = strlen(prefix) + n + strlen(exts[k]) + 1;
-        char *path = malloc(need);
-        if (!path) {
-            *out_of_memory = 1;
-            return NULL;
+    *other = NULL;
+    for (size_t k = 0; k < n_exts && !*other && !*out_of_memory; k++) {
+        /* as written, in lower case and in upper case: x.SRT is x.srt (a
+         * manifest line's extension is read in any case too) */
+        char forms[3][16];
+        for (int f = 0; f < 3; f++)
+            for (size_t i = 0; i < sizeof forms[f]; i++) {
+                char ch = exts[k][i];
+                forms[f][i] = f == 1 ? (char)tolower((unsigned char)ch)
+                              : f == 2 ? (char)toupper((unsigned char)ch) : ch;
+                if (!ch)
+                    break;
+            }
+        for (int f = 0; f < 3 && !*other && !*out_of_memory; f++) {
+            if ((f == 1 && !strcmp(forms[1], forms[0])) ||
+                (f == 2 && (!strcmp(forms[2], forms[0]) || !strcmp(forms[2], forms[1]))))
+                continue;
+            size_t need = strlen(prefix) + n + strlen(forms[f]) + 1;
+            char *path = malloc(need);
+            if (!path) {
+                *out_of_memory = 1;
+                break;
+            }
+            snprintf(path, need, "%s%.*s%s", prefix, (int)n, stem, forms[f]);
+            struct stat st;
+            if (stat(path, &st) == 0 && S_ISREG(st.st_mode) &&
+                !(found && st.st_dev == dev && st.st_ino == ino)) {
+                if (!found) {
+                    found = path;
+                    dev = st.st_dev;
+                    ino = st.st_ino;
+                    continue;
+                }
+                *other = path; /* two files: whichever was meant, say so */
+                continue;
+            }
+            free(path);
         }
-        snprintf(path, need, "%s%.*s%s", prefix, (int)n, stem, exts[k]);
-        struct stat st;
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            return path;
-        free(path);
     }
-    return NULL;
+    if (*out_of_memory) {
+        free(found);
+        free(*other);
+        *other = NULL;
+        return NULL;
+    }
+    return found;
 }
 
 /* A number in [0, 1) from the text [p, p + n): FNV-1a, its top 53 bits after a

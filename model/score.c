@@ -79,17 +79,25 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
         return NULL;
     }
     snprintf(prefix, hl + 2, "%s/", hyp);
-    char *path = NULL;
+    char *path = NULL, *other = NULL;
     int oom = 0;
     for (const char *from = rel; from && !path && !oom;) {
-        path = sl_label_file_of(prefix, from, (size_t)(end - from), 1, &oom);
+        path = sl_label_file_of(prefix, from, (size_t)(end - from), 1, &oom, &other);
         from = from < name ? strchr(from, '/') + 1 : NULL;
     }
     free(prefix);
+    if (other) {
+        sl_fail(err, errlen, "%s: two hypotheses for %s, %s and %s: keep the one meant there",
+                hyp, e->audio, path, other);
+        free(path);
+        free(other);
+        return NULL;
+    }
     if (!path)
         sl_fail(err, errlen, oom ? "out of memory"
                                  : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid, "
-                                   ".rttm, .vtt, .srt, .jsonl and .tsv there)", hyp, e->audio, (int)(end - rel), rel);
+                                   ".rttm, .vtt, .srt, .jsonl and .tsv there)", hyp, e->audio,
+                                   (int)(end - rel), rel);
     return path;
 }
 

@@ -587,8 +587,12 @@ static void eval_reports_and_checks_labels(void **state)
     if (!strstr(err, "e.tsv: no frame is scored (the collar covers it all)\n"))
         fail_msg("%s", err);
     free(err);
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/e.tsv --collar 3", seqlabel, dir,
+    /* the references as hypotheses, alone in a folder of their own */
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/e-hyp && cp %s/a.txt %s/b.txt %s/e-hyp/", dir, dir, dir,
              dir);
+    assert_int_equal(system(cmd), 0);
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s/e-hyp --manifest %s/e.tsv --collar 3", seqlabel,
+             dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);
     if (!strstr(err, "e.tsv: no frame is scored (the label files cover no audio, or the collar "
                 "covers it all)\n"))
@@ -615,9 +619,9 @@ static void eval_reports_and_checks_labels(void **state)
     assert_true(!strncmp(line3, "{\"frames\":596,", 14) && strchr(line3, '\n')[1] == '\0');
     free(out);
     /* --hyp: the figures of label files, and what is refused with them */
-    /* the references' own folder as the hypotheses' (a.txt, b.txt) */
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/e.tsv --json > %s/hyp.json", seqlabel,
-             dir, dir, dir);
+    /* the references as the hypotheses (e-hyp/: a.txt, b.txt) */
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s/e-hyp --manifest %s/e.tsv --json > %s/hyp.json",
+             seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     out = tt_read_file(tt_path(dir, "hyp.json"), NULL);
     /* the references themselves: every frame right */
@@ -628,13 +632,13 @@ static void eval_reports_and_checks_labels(void **state)
         const char *args, *want;
     } refused[] = {
         {1, "--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
-        {2, "--hyp %s --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
-        {2, "--hyp %s --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
-        {1, "--hyp %s --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
+        {2, "--hyp %s/e-hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
+        {2, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
+        {1, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
         {2, "--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
         {2, "--model %s/good.slm --manifest %s/e.tsv --sweep bird", "--sweep: "},
-        {1, "--hyp %s --manifest %s/e.tsv --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
-        {2, "--hyp %s --manifest %s/e.tsv --sweep bird", "--sweep: 'bird' is not one of the classes"},
+        {1, "--hyp %s/e-hyp --manifest %s/e.tsv --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
+        {2, "--hyp %s/e-hyp --manifest %s/e.tsv --sweep bird", "--sweep: 'bird' is not one of the classes"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         char args[512];

@@ -2,7 +2,8 @@
  * hand-written files: what each cue or line becomes, what is passed over
  * (WebVTT's header, NOTE and STYLE blocks, markup, other JSON members), and
  * what is refused, naming the file and line. Also that a folder's audio finds
- * such a file of its name as its labels. */
+ * such a file of its name as its labels, its extension in any case, and that
+ * two such files are refused. */
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -249,6 +250,21 @@ static void folder_finds_them(void **state)
         sl_label_segments_free(segs, n);
     }
     sl_manifest_free(&man);
+    /* an extension in capitals is found too (as on a manifest line) */
+    char from[600];
+    snprintf(from, sizeof from, "%s", tt_path(dir, "b.srt"));
+    assert_int_equal(rename(from, tt_path(dir, "b.SRT")), 0);
+    if (sl_manifest_load(dir, &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_string_equal(man.entries[1].labels, tt_path(dir, "b.SRT"));
+    sl_manifest_free(&man);
+    /* two label files of one name: which one is meant is asked, not guessed
+     * (the labels written by seqlabel label -o DIR/, and the corrected ones) */
+    tt_write_text(tt_path(dir, "a.txt"), "0\t0.5\tspeech\n");
+    assert_int_not_equal(sl_manifest_load(dir, &man, err, sizeof err), 0);
+    if (!strstr(err, "a.wav: two label files of its name,") || !strstr(err, "a.txt and ") ||
+        !strstr(err, "a.vtt: keep the one meant"))
+        fail_msg("%s", err);
     tt_rmtree(dir);
 }
 

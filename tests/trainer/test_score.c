@@ -103,11 +103,17 @@ static void test_frames_and_collar(void **state)
                   "            xmax = 1\n            text = \"\"\n");
     const int64_t tg[9] = {0, 30, 20, 0, 0, 48, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
+    /* two hypotheses of one name: which one is meant is asked, not guessed */
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1.0\tspeech\n");
+    assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
+    if (!strstr(err, "two hypotheses for") || !strstr(err, "hyp/a.txt and ") ||
+        !strstr(err, "hyp/a.TextGrid: keep the one meant"))
+        fail_msg("%s", err);
+    remove(tt_path(dir, "hyp/a.TextGrid"));
 
     /* found by its path below the manifest's folder, before its name alone:
      * a tree mirrored by seqlabel label -o DIR/ */
     mkdir(tt_path(dir, "hyp/deep"), 0755);
-    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1.0\tspeech\n");
     tt_write_text(tt_path(dir, "hyp/deep/a.txt"), "0\t1.0\tmusic\n");
     mkdir(tt_path(dir, "deep"), 0755);
     {
@@ -121,10 +127,16 @@ static void test_frames_and_collar(void **state)
     remove(tt_path(dir, "hyp/deep/a.txt"));
     const int64_t flat[9] = {50, 0, 0, 48, 0, 0, 0, 0, 0}; /* hyp/a.txt: all speech */
     assert_int_equal(score(dir, "deep.tsv", tt_path(dir, "hyp"), 0, -1, flat, err, sizeof err), 0);
-    remove(tt_path(dir, "hyp/a.txt"));
+    /* an extension in capitals is found too */
+    {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, "hyp/a.txt"));
+        assert_int_equal(rename(from, tt_path(dir, "hyp/a.TXT")), 0);
+    }
+    assert_int_equal(score(dir, "deep.tsv", tt_path(dir, "hyp"), 0, -1, flat, err, sizeof err), 0);
+    remove(tt_path(dir, "hyp/a.TXT"));
 
     /* no hypothesis for an entry; a class outside the list */
-    remove(tt_path(dir, "hyp/a.TextGrid"));
     assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
     assert_non_null(strstr(err, "no hypothesis for"));
     tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1\tbird\n");
