@@ -21,21 +21,18 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
                       sl_label_segment **segs, int *n, unsigned char **mine, int *many,
                       char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "r");
-    if (!fp)
-        return sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
-    char line[4096], first_id[256] = "";
+    /* the whole text, as the other label readers read it (BOM, CR-only lines) */
+    size_t len;
+    char *text = sl_read_text(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    char first_id[256] = "", *p = text, *line;
     int line_no = 0, cap = 0, rc = 0;
-    while (rc == 0 && fgets(line, sizeof line, fp)) {
+    while (rc == 0 && (line = sl_next_line(&p)) != NULL) {
         line_no++;
-        if (!strchr(line, '\n') && !feof(fp)) {
-            rc = sl_fail(err, errlen, "%s:%d: line longer than %zu bytes", path, line_no,
-                         sizeof line - 1);
-            break;
-        }
         char *f[10], *save = NULL;
         int nf = 0;
-        for (char *tok = strtok_r(line_no == 1 ? sl_skip_bom(line) : line, " \t\r\n", &save);
+        for (char *tok = strtok_r(line, " \t\r\n", &save);
              tok && nf < 10;
              tok = strtok_r(NULL, " \t\r\n", &save))
             f[nf++] = tok;
@@ -71,9 +68,7 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
         }
         m[*n - 1] = !file_id || !strcmp(f[1], file_id);
     }
-    if (rc == 0 && ferror(fp))
-        rc = sl_fail(err, errlen, "%s: cannot read", path);
-    fclose(fp);
+    free(text);
     return rc;
 }
 

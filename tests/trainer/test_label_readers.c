@@ -218,6 +218,26 @@ static void json_lines(void **state)
     tt_rmtree(dir);
 }
 
+static int rttm_of_a(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
+    return sl_rttm_read(path, "a", NULL, segs, n, err, errlen);
+}
+
+/* Lines ended by CR alone (classic Mac OS) are lines to every label reader,
+ * not one line whose first turn or label alone is read. */
+static void cr_only_lines(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "cr");
+    const want_seg want[] = {{0, 1, "x", 1}, {1, 2, "y", 2}, {2, 3, "z", 3}};
+    read_as(rttm_of_a, dir, "a.rttm",
+            "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\rSPEAKER a 1 1 1 <NA> <NA> y <NA> <NA>\r"
+            "SPEAKER a 1 2 1 <NA> <NA> z <NA> <NA>\r", want, 3);
+    read_as(sl_audacity_read, dir, "a.txt", "0\t1\tx\r1\t2\ty\r2\t3\tz\r", want, 3);
+    tt_rmtree(dir);
+}
+
 /* A folder's audio is labelled by a .vtt, .srt or .jsonl of its name, read
  * by the reader of its kind. */
 static void folder_finds_them(void **state)
@@ -275,6 +295,7 @@ int main(void)
         cmocka_unit_test(subrip),
         cmocka_unit_test(json_lines),
         cmocka_unit_test(folder_finds_them),
+        cmocka_unit_test(cr_only_lines),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
