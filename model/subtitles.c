@@ -266,7 +266,7 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
     char *p = text, *line;
     /* the block being read: its lines so far; WebVTT's header (the first
      * block) and its other blocks are skipped */
-    int in_block = 0, header = r.vtt, skip_block = r.vtt;
+    int in_block = 0, skip_block = r.vtt;
     for (;;) {
         line = rc ? NULL : sl_next_line(&p);
         if (line)
@@ -276,15 +276,16 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
         if (!line || !line[0]) { /* a block ends */
             if (rc == 0)
                 rc = end_cue(&r);
-            in_block = header = skip_block = 0;
+            in_block = skip_block = 0;
             if (!line)
                 break;
             continue;
         }
         in_block++;
         const int times = strstr(line, "-->") != NULL && !(r.vtt && line_no == 1);
-        /* a cue's times in the header: browsers end the header there */
-        if (skip_block && !(header && times))
+        /* a cue's times end the header, or any other block, as WebVTT's
+         * parser reads them (such a line in a NOTE is forbidden) */
+        if (skip_block && !times)
             continue;
         if (times) {
             /* a cue, after a blank line or right after the last cue's text
@@ -295,7 +296,7 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
             rc = end_cue(&r);
             if (rc == 0)
                 rc = begin_cue(&r, line, line_no);
-            header = skip_block = 0;
+            skip_block = 0;
         } else if (r.cue) {
             add_text(&r, line);
         } else if (!r.vtt && !(in_block == 1 && strspn(line, "0123456789") == strlen(line))) {

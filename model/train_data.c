@@ -82,8 +82,9 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
                     m = sl_utf8_char(segs[k].name + i, len - i, &cp);
                     if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0))
                         sl_text_put(&t, "%.*s", (int)m, segs[k].name + i);
-                    else
-                        sl_text_put(&t, "\\x%02x", (unsigned char)segs[k].name[i]);
+                    else /* every byte of a control character, or the one foreign byte */
+                        for (size_t b = 0; b < (m ? m : 1); b++)
+                            sl_text_put(&t, "\\x%02x", (unsigned char)segs[k].name[i + b]);
                     foreign |= !m;
                     m = m ? m : 1;
                 }

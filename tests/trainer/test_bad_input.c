@@ -249,6 +249,9 @@ static void bad_class_names(void **state)
     expect_failure("a.wav\tcp1252.txt\n", NULL,
                    (const char *[]){"cp1252.txt:1:", "class 'caf\\xe9': ", "Windows-1252",
                                     "save the labels as UTF-8", NULL});
+    /* a control character, U+0085, shown whole: both its bytes */
+    tt_write_text(tt_path(dir, "c1.txt"), "0\t1\ta\xc2\x85" "b\n");
+    expect_failure("a.wav\tc1.txt\n", NULL, (const char *[]){"class 'a\\xc2\\x85b': ", NULL});
     expect_failure("a.wav\t=xxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxxx\n",
                    NULL, (const char *[]){"m.tsv:1:", "1..64 bytes", NULL});
     /* names RTTM, TextGrid or the command's lists could not give back */

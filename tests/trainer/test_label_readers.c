@@ -93,9 +93,10 @@ static void webvtt(void **state)
             theirs, 3);
     /* a cue right after the header, with no blank line (browsers read it),
      * and one right after another's text, as WebVTT's parser reads them */
-    const want_seg tight[] = {{0, 1, "speech", 2}, {1, 2, "music", 4}};
+    const want_seg tight[] = {{0, 1, "speech", 2}, {1, 2, "music", 4}, {2, 3, "noise", 9}};
     read_as(sl_subtitles_read, dir, "tight.vtt",
-            "WEBVTT\n00:00.000 --> 00:01.000\nspeech\n00:01.000 --> 00:02.000\nmusic\n", tight, 2);
+            "WEBVTT\n00:00.000 --> 00:01.000\nspeech\n00:01.000 --> 00:02.000\nmusic\n\n"
+            "NOTE a note\nof two lines\n00:02.000 --> 00:03.000\nnoise\n", tight, 3);
     refused_as(sl_subtitles_read, dir, "plain.vtt", "00:00.000 --> 00:01.000\nspeech\n",
                ":1: not a WebVTT file (it begins with the line 'WEBVTT')");
     refused_as(sl_subtitles_read, dir, "time.vtt", "WEBVTT\n\n00:00.000 --> 00:61.000\nspeech\n",
