@@ -143,6 +143,7 @@ struct _GstSeqLabel {
   GstPad *cb_labelpad;      /* ref held during a push, NULL if none */
   GstFlowReturn cb_flow;    /* first fatal flow from the labels pad */
   gchar *text;              /* reused formatting buffer */
+  gboolean put_meta;        /* the latest buffer processed got a meta of this element */
   gint64 open_segment_start; /* the decoder's open segment's first frame (run
                                index): no label still to come lies before it */
   gint piece_label;         /* "text" format: the open piece, -1 none */

@@ -13,6 +13,7 @@ typedef struct {
   guint64 next;           /* the first sample not yet let out */
   guint64 end;            /* one past buf's last sample */
   gboolean metas_given;   /* its metas went out with an earlier piece */
+  gboolean own_meta;      /* the element put a meta on it: the last of its metas */
 } Held;
 
 void
@@ -124,6 +125,20 @@ labels_of (GstBuffer * buf)
   return (GstSeqLabelMeta *) gst_buffer_get_meta (buf, gst_seqlabel_meta_api_get_type ());
 }
 
+/* The labels this element put on h's buffer: its last meta (one of an element
+ * upstream, another model's, comes before it), or NULL. */
+static GstSeqLabelMeta *
+own_labels (Held * h)
+{
+  GstSeqLabelMeta *own = NULL;
+  gpointer state = NULL;
+  GstMeta *meta;
+  while (h->own_meta && (meta = gst_buffer_iterate_meta_filtered (h->buf, &state,
+              gst_seqlabel_meta_api_get_type ())) != NULL)
+    own = (GstSeqLabelMeta *) meta;
+  return own;
+}
+
 /* The labels of buffers dropped whole wait for the next piece that passes, the
  * latest minute of them at most: a gate closed for hours (a quiet room) would
  * otherwise hold every label in memory; they all reach the bus and the labels
@@ -134,7 +149,7 @@ labels_of (GstBuffer * buf)
 static void
 carry_labels (GstSeqLabel * self, Held * h)
 {
-  GstSeqLabelMeta *m = labels_of (h->buf);
+  GstSeqLabelMeta *m = own_labels (h);
   if (h->metas_given || m == NULL)
     return;
   g_array_append_vals (self->gate_carry, m->frames, m->n_frames);
@@ -191,7 +206,7 @@ piece (GstSeqLabel * self, Held * h, guint64 from, guint64 to)
     gboolean probs = self->gate_carry_probs->len == self->gate_carry->len * self->n_classes;
     gst_buffer_prepend_seqlabel_frames (b, (const GstSeqLabelFrame *) self->gate_carry->data,
         self->gate_carry->len, probs ? (const gfloat *) self->gate_carry_probs->data : NULL,
-        self->n_classes);
+        self->n_classes, h->own_meta && !h->metas_given);
     forget_carried (self);
   }
   h->metas_given = TRUE;
@@ -328,6 +343,7 @@ gst_seqlabel_gate_hold (GstSeqLabel * self, GstBuffer * buf, guint64 first)
 {
   Held *h = g_new0 (Held, 1);
   h->buf = buf;
+  h->own_meta = self->put_meta;
   h->start = h->next = first;
   h->end = first + gst_seqlabel_buffer_frames (self, buf);
   g_queue_push_tail (&self->gate_q, h);

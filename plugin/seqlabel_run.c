@@ -910,7 +910,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
     gst_seqlabel_reset_run (self);
   }
 
-  if (self->frames->len > 0)
+  self->put_meta = self->frames->len > 0;
+  if (self->put_meta)
     gst_buffer_add_seqlabel_meta (buf, (const GstSeqLabelFrame *) self->frames->data,
         self->frames->len, (const gfloat *) self->probs->data, self->n_classes);
   g_array_set_size (self->frames, 0);   /* on this meta: none is carried further */

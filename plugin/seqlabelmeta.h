@@ -17,11 +17,13 @@ GstSeqLabelMeta *gst_buffer_add_seqlabel_meta (GstBuffer * buffer,
     const gfloat * probabilities, guint n_classes);
 
 /* Puts n frames (and their n x n_classes probabilities, or NULL) before the
- * frames of buffer's meta, in one meta in place of it (a meta of their own when
- * it has none); the probabilities are kept when both have them for the same
- * classes. */
+ * frames of buffer's last meta (into_last: the element's own; an element
+ * upstream's comes before it), in one meta in place of it; else, or when it
+ * has none, in a meta of their own after the others. The probabilities are
+ * kept when both have them for the same classes. */
 void gst_buffer_prepend_seqlabel_frames (GstBuffer * buffer,
-    const GstSeqLabelFrame * frames, guint n, const gfloat * probabilities, guint n_classes);
+    const GstSeqLabelFrame * frames, guint n, const gfloat * probabilities, guint n_classes,
+    gboolean into_last);
 
 G_END_DECLS
 

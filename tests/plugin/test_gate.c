@@ -492,6 +492,63 @@ test_gate_carries_a_minute (void **state)
   free (x);
 }
 
+/* Behind another element (tiny.slm: 3 classes at 8 kHz), the gate's carried
+ * labels join its own meta, not the other's: every meta is one model's, with
+ * its probabilities; the first piece after 3 s dropped carries them all in a
+ * meta of 4 classes, frame 0 on, one after another. */
+static void
+test_gate_behind_another_element (void **state)
+{
+  const int64_t N = 3 * PT_RATE, M = 2 * PT_RATE, B = PT_RATE / 10;
+  float *x = pt_signal (N + M, 16);
+  gint16 *s = g_new (gint16, N + M);
+  gchar *launch = g_strdup_printf ("seqlabel model=%s/model/tiny.slm ! seqlabel name=g "
+      "model=%s target-class=speech gate=drop threshold-on=1 threshold-off=1",
+      g_getenv ("SL_FIXTURES"), pt_model_path ());
+  GstHarness *h = gst_harness_new_parse (launch);
+  GstElement *g = gst_bin_get_by_name (GST_BIN (h->element), "g");
+  GstBuffer *b;
+  gboolean first = TRUE;
+  (void) state;
+
+  for (int64_t i = 0; i < N + M; i++)
+    s[i] = (gint16) lrint (x[i] * 32768.0);
+  gst_harness_set_src_caps_str (h,
+      "audio/x-raw,format=S16LE,rate=16000,channels=1,layout=interleaved");
+  for (int64_t off = 0; off < N; off += B)
+    assert_int_equal (pt_push_s16_at (h, s + off, B, 1, PT_RATE, off), GST_FLOW_OK);
+  assert_null (gst_harness_try_pull (h));       /* all dropped */
+  g_object_set (g, "threshold-on", 0.0, "threshold-off", 0.0, NULL);
+  for (int64_t off = N; off < N + M; off += B)
+    assert_int_equal (pt_push_s16_at (h, s + off, B, 1, PT_RATE, off), GST_FLOW_OK);
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    gpointer st = NULL;
+    GstMeta *meta;
+    while ((meta = gst_buffer_iterate_meta_filtered (b, &st,
+                gst_seqlabel_meta_api_type ())) != NULL) {
+      GstSeqLabelMeta *m = (GstSeqLabelMeta *) meta;
+      if (m->probabilities == NULL || (m->n_classes != 3 && m->n_classes != PT_K))
+        fail_msg ("a meta of %u frames with %u classes, probabilities %p", m->n_frames,
+            m->n_classes, (void *) m->probabilities);
+      if (first && m->n_classes == PT_K) {
+        printf ("first piece's own meta: %u frames from %" G_GUINT64_FORMAT "\n", m->n_frames,
+            m->frames[0].index);
+        assert_int_equal (m->frames[0].index, 0);
+        for (guint i = 1; i < m->n_frames; i++)
+          assert_int_equal (m->frames[i].index, m->frames[i - 1].index + 1);
+        first = FALSE;
+      }
+    }
+    gst_buffer_unref (b);
+  }
+  assert_false (first);
+  gst_object_unref (g);
+  gst_harness_teardown (h);
+  g_free (launch);
+  g_free (s);
+  free (x);
+}
+
 /* Counts the bytes that pass, and where caps of F32 came. */
 static GstPadProbeReturn
 note_caps (GstPad * pad, GstPadProbeInfo * info, gpointer user)
@@ -597,6 +654,7 @@ main (void)
     cmocka_unit_test (test_gate_non_interleaved),
     cmocka_unit_test (test_gate_keeps_event_order),
     cmocka_unit_test (test_gate_empty_buffer),
+    cmocka_unit_test (test_gate_behind_another_element),
     cmocka_unit_test (test_gate_carries_a_minute),
     cmocka_unit_test (test_gate_caps_change),
     cmocka_unit_test (test_gate_latency_and_settings),
