@@ -418,8 +418,10 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
 
 /* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
  * the installed default model (<datadir>/seqlabel/default.slm) when readable, else,
- * for a library run from its build tree (an uninstalled build) alone, the
- * source tree's model/default.slm when readable, else NULL. The two fixed
+ * for a library run from its build tree (an uninstalled build: seqlabel's build
+ * folder, found by the seqlabel-source-root file meson writes there, lies above
+ * it; so does an install staged inside that folder) alone, the source tree's
+ * model/default.slm when readable, else NULL. The two fixed
  * places, for help texts (the source tree's NULL for an installed library,
  * which never uses it): */
 const char *sl_default_model_path(void);
@@ -1098,7 +1100,8 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
  * hypothesis alike, the class of the segment containing its centre. hyp: a
  * folder holding, for each entry, <its audio's name without folder and
  * extension>.txt (an Audacity label track), .TextGrid, .rttm, .vtt, .srt, .jsonl
- * (JSON Lines frames or segments) or .tsv (a frames table; the first found),
+ * (JSON Lines frames or segments) or .tsv (a frames table), each extension as
+ * written here, in lower or in upper case, two files of one name an error,
  * as `seqlabel label -o DIR/` writes them; or one label file for every
  * entry, an RTTM file in particular, whose lines of file id <the audio's name>
  * are that entry's (also "x.rttm#speech": every turn as class speech,
