@@ -104,8 +104,8 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
 /* Whether path names a frames table (.tsv, `seqlabel label --format frames`). */
 static int is_frames_table(const char *path)
 {
-    const char *ext = sl_path_extension_at(path);
-    return !strcmp(ext, ".tsv");
+    /* in any case, as the folder lookup finds it (x.TSV) */
+    return !strcasecmp(sl_path_extension_at(path), ".tsv");
 }
 
 /* Frames of a hypothesis taken in order into got (and prob), whether from a

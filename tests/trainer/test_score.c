@@ -657,6 +657,15 @@ static void test_frames_table(void **state)
     const int64_t want[9] = {40, 10, 0, 0, 48, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
     sweep_as_written(dir);
+    /* a frames table found as x.TSV is read as one */
+    {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, "hyp/a.tsv"));
+        assert_int_equal(rename(from, tt_path(dir, "hyp/a.TSV")), 0);
+        assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err), 0);
+        snprintf(from, sizeof from, "%s", tt_path(dir, "hyp/a.TSV"));
+        assert_int_equal(rename(from, tt_path(dir, "hyp/a.tsv")), 0);
+    }
     /* what is refused, each naming the file (and line) */
     struct {
         int frames, skip;
