@@ -125,18 +125,11 @@ labels_of (GstBuffer * buf)
   return (GstSeqLabelMeta *) gst_buffer_get_meta (buf, gst_seqlabel_meta_api_get_type ());
 }
 
-/* The labels this element put on h's buffer: its last meta (one of an element
- * upstream, another model's, comes before it), or NULL. */
+/* The labels this element put on h's buffer, or NULL. */
 static GstSeqLabelMeta *
 own_labels (Held * h)
 {
-  GstSeqLabelMeta *own = NULL;
-  gpointer state = NULL;
-  GstMeta *meta;
-  while (h->own_meta && (meta = gst_buffer_iterate_meta_filtered (h->buf, &state,
-              gst_seqlabel_meta_api_get_type ())) != NULL)
-    own = (GstSeqLabelMeta *) meta;
-  return own;
+  return h->own_meta ? gst_buffer_get_last_seqlabel_meta (h->buf) : NULL;
 }
 
 /* The labels of buffers dropped whole wait for the next piece that passes, the

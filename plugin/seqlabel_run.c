@@ -26,6 +26,15 @@ run_frame_time (GstSeqLabel * self, gint64 index)
       GST_SECOND, self->rate);
 }
 
+/* Buffer time where the run's samples so far end (at the rates they came in). */
+static GstClockTime
+run_end_time (GstSeqLabel * self)
+{
+  return self->base_ts + self->run_time_before +
+      gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
+      GST_AUDIO_INFO_RATE (&self->info));
+}
+
 gchar *
 gst_seqlabel_default_model_path (void)
 {
@@ -665,9 +674,7 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   GST_DEBUG_OBJECT (self, "run finished after %" G_GUINT64_FORMAT " samples",
       self->run_samples);
   if (GST_CLOCK_TIME_IS_VALID (self->base_ts))
-    self->next_run_ts = self->base_ts + self->run_time_before +
-        gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
-        GST_AUDIO_INFO_RATE (&self->info));
+    self->next_run_ts = run_end_time (self);
   {
     /* every frame is labelled now: held audio goes out */
     GstFlowReturn gate = gst_seqlabel_gate_run_over (self);
@@ -821,9 +828,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
    * sources); a new run loses a window's context, and restarting at each
    * burst cut the stream into runs of a few frames, out of order. */
   if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
-    GstClockTime expected = self->base_ts + self->run_time_before +
-        gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
-        GST_AUDIO_INFO_RATE (&self->info));
+    GstClockTime expected = run_end_time (self);
     GstClockTime tolerance = MAX (DISCONT_TOLERANCE,
         gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate));
     GstClockTimeDiff diff = GST_CLOCK_DIFF (expected, ts);

@@ -106,18 +106,23 @@ gst_buffer_add_seqlabel_meta (GstBuffer * buffer, const GstSeqLabelFrame * frame
   return m;
 }
 
+GstSeqLabelMeta *
+gst_buffer_get_last_seqlabel_meta (GstBuffer * buffer)
+{
+  GstSeqLabelMeta *last = NULL;
+  gpointer state = NULL;
+  GstMeta *meta;
+  while ((meta = gst_buffer_iterate_meta_filtered (buffer, &state,
+              gst_seqlabel_meta_api_get_type ())) != NULL)
+    last = (GstSeqLabelMeta *) meta;
+  return last;
+}
+
 void
 gst_buffer_prepend_seqlabel_frames (GstBuffer * buffer, const GstSeqLabelFrame * frames,
     guint n, const gfloat * probabilities, guint n_classes, gboolean into_last)
 {
-  GstSeqLabelMeta *own = NULL;
-  gpointer state = NULL;
-  GstMeta *meta;
-  /* the last: an element's own (metas are kept in the order they were added;
-   * one of an element upstream, another model's, comes before it) */
-  while (into_last && (meta = gst_buffer_iterate_meta_filtered (buffer, &state,
-              gst_seqlabel_meta_api_get_type ())) != NULL)
-    own = (GstSeqLabelMeta *) meta;
+  GstSeqLabelMeta *own = into_last ? gst_buffer_get_last_seqlabel_meta (buffer) : NULL;
   guint m = own != NULL ? own->n_frames : 0;
   gboolean with_probs = probabilities != NULL && (own == NULL ||
       (own->probabilities != NULL && own->n_classes == n_classes));

@@ -16,6 +16,11 @@ GstSeqLabelMeta *gst_buffer_add_seqlabel_meta (GstBuffer * buffer,
     const GstSeqLabelFrame * frames, guint n_frames,
     const gfloat * probabilities, guint n_classes);
 
+/* The last GstSeqLabelMeta on buffer, or NULL: an element's own, when it put
+ * one there (metas keep the order they were added in; one of an element
+ * upstream, another model's, comes before it). */
+GstSeqLabelMeta *gst_buffer_get_last_seqlabel_meta (GstBuffer * buffer);
+
 /* Puts n frames (and their n x n_classes probabilities, or NULL) before the
  * frames of buffer's last meta (into_last: the element's own; an element
  * upstream's comes before it), in one meta in place of it; else, or when it
