@@ -118,7 +118,9 @@ typedef struct {
     int64_t n, frame; /* the audio's frames; the next one expected */
     int32_t *got;
     double *prob;
-    int segments; /* JSON Lines: lines that are segments, not frames */
+    /* JSON Lines: its lines that are segments, not frames, read once */
+    sl_label_segment *segs;
+    int segments, seg_cap;
 } frame_taker;
 
 static int take_frame(frame_taker *ft, int line, int idx_ok, long long idx, double t,
@@ -214,10 +216,11 @@ static int take_jsonl_row(void *user, const sl_jsonl_row *row, char *err, size_t
         return sl_fail(err, errlen, "%s:%d: a %s among %s: JSON Lines labels are frames or "
                        "segments, not both", ft->path, row->line,
                        row->is_frame ? "frame" : "segment", row->is_frame ? "segments" : "frames");
-    if (!row->is_frame) {
-        ft->segments++;
-        return 0;
-    }
+    if (!row->is_frame)
+        return sl_segments_push(&ft->segs, &ft->segments, &ft->seg_cap, row->start, row->end,
+                                row->label, row->line)
+                   ? sl_fail(err, errlen, "%s: out of memory", ft->path)
+                   : 0;
     /* the probability as a float, the labeler's own (%.9g gives it back exactly) */
     return take_frame(ft, row->line, 1, (long long)row->frame, row->time, row->label,
                       (double)(float)row->prob, err, errlen);
@@ -235,35 +238,39 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_
                              int64_t n, int *labelled, char *err, size_t errlen)
 {
     *labelled = 1;
-    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob, 0};
+    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob, NULL, 0, 0};
     for (int64_t i = 0; i < n; i++)
         got[i] = -1; /* past a frames file's last frame */
     if (is_frames_table(hyp_path))
         return read_frames_table(&ft, sweep ? sweep->target : 0, err, errlen);
-    if (!strcasecmp(sl_path_extension_at(hyp_path), ".jsonl")) {
-        /* frames (label's default), or segments (--segments): read below */
-        if (sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, take_jsonl_row, &ft,
-                          err, errlen))
-            return -1;
-        if (!ft.segments) {
+    const int jsonl = !strcasecmp(sl_path_extension_at(hyp_path), ".jsonl");
+    sl_label_segment *hs = NULL;
+    int nh = 0, rc = 0;
+    if (jsonl) {
+        /* frames (label's default), taken as they come, or segments (--segments) */
+        rc = sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, take_jsonl_row, &ft,
+                           err, errlen);
+        if (rc == 0 && !ft.segments) {
             *labelled = ft.frame > 0;
             return 0;
         }
+        if (sl_segments_finish(hyp_path, ft.segs, ft.segments, rc, &hs, &nh, err, errlen))
+            return -1;
     }
-    if (sweep)
+    if (sweep) {
+        sl_label_segments_free(hs, nh);
         return sl_fail(err, errlen, "%s: a sweep needs each frame's probability: a frames table "
                        "(seqlabel label --format frames) or JSON Lines frames, not segments",
                        hyp_path);
+    }
     /* read as a manifest entry of the same audio, so an RTTM file's lines are
      * found by the audio's name and x.rttm#speech works too */
     sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
-    sl_label_segment *hs = NULL;
-    int nh = 0;
-    int rc = sl_manifest_entry_segments_ex(&he, by_id, &hs, &nh, err, errlen) == 0 &&
-                     sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate,
-                                           classes, n_classes, got, n, err, errlen) == 0
-                 ? 0
-                 : -1;
+    if (!jsonl)
+        rc = sl_manifest_entry_segments_ex(&he, by_id, &hs, &nh, err, errlen);
+    if (rc == 0)
+        rc = sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate, classes,
+                                   n_classes, got, n, err, errlen);
     *labelled = nh > 0;
     sl_label_segments_free(hs, nh);
     return rc;
