@@ -156,3 +156,13 @@ void sl_rttm_field(char *dst, size_t size, const char *s)
     }
     dst[out] = '\0';
 }
+
+char *sl_trim_space(char *s)
+{
+    static const char space[] = " \t\n\r\f\v";
+    s += strspn(s, space);
+    size_t n = strlen(s);
+    while (n && strchr(space, s[n - 1]))
+        s[--n] = '\0';
+    return s;
+}

@@ -44,6 +44,9 @@ void sl_rttm_field(char *dst, size_t size, const char *s);
 /* s past a UTF-8 byte order mark (EF BB BF) at its start, which Windows
  * editors write before a text file's first line; else s. */
 char *sl_skip_bom(char *s);
+/* s trimmed of ASCII whitespace at both ends, in place (its new start): how
+ * label readers take a class name from free text (TextGrid, subtitles). */
+char *sl_trim_space(char *s);
 /* NUL-terminates (within len) and returns the length the whole text needs. */
 int sl_text_finish(sl_text *t);
 

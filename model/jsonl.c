@@ -67,8 +67,7 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
     if (!label || !JSON_NODE_HOLDS_VALUE(label) || json_node_get_value_type(label) != G_TYPE_STRING)
         return sl_fail(err, errlen, "%s:%d: no \"label\" string", path, row->line);
     row->label = json_node_get_string(label);
-    size_t len = strlen(row->label);
-    if (len == 0 || len > SL_MAX_CLASS_NAME || strchr(row->label, '\t'))
+    if (!sl_label_name_fits(row->label))
         return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
                        row->line, SL_MAX_CLASS_NAME);
     row->is_frame = json_object_has_member(o, "frame");

@@ -21,6 +21,9 @@ char *sl_next_line(char **p);
 /* Splits the next tab-separated field off *p in place (*p NULL after the
  * last); NULL when *p is. */
 char *sl_next_field(char **p);
+/* Whether name can be a label file's class name: 1..SL_MAX_CLASS_NAME bytes
+ * without a tab (the separator of Audacity's and the TSV files). */
+int sl_label_name_fits(const char *name);
 /* A strict time in seconds: a finite number >= 0 and the whole string. 0 or -1. */
 int sl_parse_seconds(const char *s, double *out);
 /* Appends a segment (the name copied) to *segs of *n, growing *cap. -1: out of

@@ -516,6 +516,12 @@ int sl_parse_seconds(const char *s, double *out)
     return 0;
 }
 
+int sl_label_name_fits(const char *name)
+{
+    size_t n = strlen(name);
+    return n > 0 && n <= SL_MAX_CLASS_NAME && !strchr(name, '\t');
+}
+
 int sl_segment_cmp(const void *a, const void *b)
 {
     const sl_label_segment *x = a, *y = b;
@@ -562,8 +568,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
                       line_no, b, a);
             break;
         }
-        size_t nl = strlen(name);
-        if (nl == 0 || nl > SL_MAX_CLASS_NAME || strchr(name, '\t')) {
+        if (!sl_label_name_fits(name)) {
             rc = sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
                       line_no, SL_MAX_CLASS_NAME);
             break;

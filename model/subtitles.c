@@ -172,14 +172,10 @@ static void cue_text(sl_text *t, const char *line, int vtt, int sep)
     }
 }
 
-/* s trimmed of ASCII whitespace in place, as TextGrid text is. */
-static char *trim(char *s)
+/* Whether s is all digits: a SubRip cue's number. */
+static int all_digits(const char *s)
 {
-    s += strspn(s, " \t\r\n");
-    size_t n = strlen(s);
-    while (n && strchr(" \t\r\n", s[n - 1]))
-        s[--n] = '\0';
-    return s;
+    return s[strspn(s, "0123456789")] == '\0';
 }
 
 /* The file being read, and its cue being read. */
@@ -206,9 +202,8 @@ static int end_cue(reader *r)
     int rc = 0;
     if (r->cue) {
         int need = sl_text_finish(&r->t);
-        char *label = trim(r->name);
-        if (need >= (int)sizeof r->name || strlen(label) > SL_MAX_CLASS_NAME ||
-            strchr(label, '\t'))
+        char *label = sl_trim_space(r->name);
+        if (need >= (int)sizeof r->name || (*label && !sl_label_name_fits(label)))
             rc = sl_fail(r->err, r->errlen, "%s:%d: a cue's text must be a class name of at "
                          "most %d bytes without tabs", r->path, r->cue_line, SL_MAX_CLASS_NAME);
         else if (r->end < r->start)
@@ -238,11 +233,11 @@ static int begin_cue(reader *r, const char *line, int line_no)
 /* A line of the open cue's text. */
 static void add_text(reader *r, char *line)
 {
-    line = trim(line);
+    line = sl_trim_space(line);
     if (!*line)
         return;
     r->before_last = r->t.pos;
-    r->last_is_number = strspn(line, "0123456789") == strlen(line);
+    r->last_is_number = all_digits(line);
     cue_text(&r->t, line, r->vtt, r->cue > 1);
     r->cue++;
 }
@@ -299,7 +294,7 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
             skip_block = 0;
         } else if (r.cue) {
             add_text(&r, line);
-        } else if (!r.vtt && !(in_block == 1 && strspn(line, "0123456789") == strlen(line))) {
+        } else if (!r.vtt && !(in_block == 1 && all_digits(line))) {
             /* SubRip's blocks are a number, the times and the text: nothing
              * else may go before the times, whose text would be lost */
             rc = sl_fail(err, errlen, "%s:%d: expected a cue's times, 00:00:01,500 --> "

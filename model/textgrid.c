@@ -164,17 +164,6 @@ static int expect_count(lexer *lx, const char *what, long *out, char *err, size_
     return 0;
 }
 
-/* Trims spaces at both ends, in place. */
-static char *trim(char *s)
-{
-    while (is_space(*s))
-        s++;
-    size_t n = strlen(s);
-    while (n && is_space(s[n - 1]))
-        s[--n] = '\0';
-    return s;
-}
-
 /* Reads the tiers; keeps the intervals of `tier` (NULL: the first interval
  * tier) in *segs. *found: whether that tier was there. `names` collects the
  * interval tiers' names for the message when it was not. */
@@ -235,7 +224,7 @@ static int read_tiers(lexer *lx, const char *tier, sl_label_segment **segs, int 
                 return -1;
             if (!keep)
                 continue;
-            char *text = trim(lx->str);
+            char *text = sl_trim_space(lx->str);
             if (a < 0.0 || b < a || a < prev_end - 1e-9)
                 return sl_fail(err, errlen, "%s:%d: interval %g-%g s is %s", lx->path,
                                start_line, a, b,
