@@ -1082,6 +1082,13 @@ typedef struct {
      * probabilities, those `seqlabel label` writes with it (the loss stays the
      * model's) */
     const sl_decoder_config *decoder;
+    /* NULL (default), or a NIST UEM file ("<file-id> <channel> <onset> <offset>"
+     * per line, as md-eval, dscore and pyannote.metrics take them): only frames
+     * whose centre lies in a region of their file (its id: its audio's name
+     * without folder and extension) are scored, after the collar; a file it
+     * gives no region is an error. Frame figures alone: with events (or the
+     * sweep's) it is refused */
+    const char *uem;
 } sl_eval_options;
 
 void sl_eval_options_default(sl_eval_options *opt);

@@ -88,6 +88,17 @@ typedef int (*sl_jsonl_row_fn)(void *user, const sl_jsonl_row *row, char *err, s
  * hold that class's. 0, or -1 naming the file and line. */
 int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, void *user,
                   char *err, size_t errlen);
+/* A NIST UEM file's scoring regions (model/uem.c): a line "<file-id> <channel>
+ * <onset> <offset>" per region, seconds, ';;' comments. NULL with a message
+ * naming the file and line. */
+typedef struct sl_uem sl_uem;
+sl_uem *sl_uem_read(const char *path, char *err, size_t errlen);
+void sl_uem_free(sl_uem *u);
+/* Leaves out (-1) each of audio's n frame labels whose centre lies outside its
+ * regions (its file id: sl_rttm_file_id, as in RTTM). -1 naming the UEM file
+ * and the audio when it has no region for it. */
+int sl_uem_crop(const sl_uem *u, const char *audio, int32_t *labels, int64_t n, int hop,
+                int rate, char *err, size_t errlen);
 /* qsort order of segments: by start, then end, then line. */
 int sl_segment_cmp(const void *a, const void *b);
 

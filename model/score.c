@@ -406,8 +406,8 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
 static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
                        const char *hyp, int hyp_is_dir, int by_id,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
-                       const sl_eval_options *opt, sl_metrics *mt, sl_events *events,
-                       int *labelled, char *err, size_t errlen)
+                       const sl_eval_options *opt, const sl_uem *uem, sl_metrics *mt,
+                       sl_events *events, int *labelled, char *err, size_t errlen)
 {
     const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
     int64_t n = 0;
@@ -446,6 +446,8 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
         }
         if (rc == 0 && sl_labels_collar(ref, n, hop, rate, opt->collar_s))
             rc = sl_fail(err, errlen, "out of memory");
+        if (rc == 0 && uem && sl_uem_crop(uem, e->audio, ref, n, hop, rate, err, errlen))
+            rc = -1;
         for (int64_t i = 0; i < n && rc == 0; i++) {
             if (ref[i] < 0)
                 continue;
@@ -508,6 +510,11 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     int labelled_any = 0;
     const int entries = sl_manifest_entries_in(&man, mask);
     const int by_id = !hyp_is_dir && entries > 1;
+    sl_uem *uem = NULL;
+    if (rc == 0)
+        rc = sl_uem_for_manifest(opt->uem, &man, mask,
+                                 opt->events || (opt->sweep && opt->sweep->events), &uem, err,
+                                 errlen);
     if (rc == 0)
         rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id, err,
                                   errlen);
@@ -520,7 +527,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         sl_metrics_reset(&file);
         int labelled = 0;
         if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, by_id, classes, n_classes, &fc,
-                        opt, &file, file_events, &labelled, err, errlen)) {
+                        opt, uem, &file, file_events, &labelled, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
@@ -542,7 +549,9 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
                      "id is its audio's name without folder and extension)", hyp);
     if (rc == 0 && frames == 0)
         rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
-                     manifest, opt->collar_s > 0 ? ", or the collar covers it all" : "");
+                     manifest, uem ? ", or the collar and the UEM's regions leave out all it covers"
+                               : opt->collar_s > 0 ? ", or the collar covers it all" : "");
+    sl_uem_free(uem);
     sl_metrics_free(&file);
     free(file_events);
     sl_manifest_free(&man);

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "model/label_files.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -325,7 +326,8 @@ static int add_sweep_events(sl_sweep *sweep, const int32_t *ref, const float *pr
 }
 
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
-                    const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen)
+                    const sl_eval_options *per_file, const sl_uem *uem, sl_metrics *mt,
+                    char *err, size_t errlen)
 {
     const sl_model_config *c = sl_model_get_config(m);
     int W = c->stream_window;
@@ -366,20 +368,25 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         const sl_data_file *f = &ds->files[i];
         const int64_t n = f->ff.n_frames;
         sl_metrics_reset(&file);
-        /* the collar on a copy: the events are the references' as they are */
-        int32_t *collared = collar_s > 0 ? malloc((size_t)(n ? n : 1) * sizeof *collared) : NULL;
+        /* the collar and the UEM's regions on a copy: the events are the references' as
+         * they are */
+        const int crop = collar_s > 0 || uem;
+        int32_t *collared = crop ? malloc((size_t)(n ? n : 1) * sizeof *collared) : NULL;
         int32_t *pred = events || dec ? malloc((size_t)(n ? n : 1) * sizeof *pred) : NULL;
         /* every frame's probabilities, for the decoder or the sweep's events */
         const int want_probs = dec || (sweep && (sweep->events || sweep->decoder));
         float *fprobs =
             want_probs ? malloc((size_t)(n ? n : 1) * c->n_classes * sizeof *fprobs) : NULL;
-        if ((collar_s > 0 && !collared) || ((events || dec) && !pred) || (want_probs && !fprobs))
+        if ((crop && !collared) || ((events || dec) && !pred) || (want_probs && !fprobs))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && collared) {
             memcpy(collared, f->labels, (size_t)n * sizeof *collared);
             if (sl_labels_collar(collared, n, sl_feature_frame_shift(fc), fc->sample_rate,
                                  collar_s))
                 rc = sl_fail(err, errlen, "out of memory");
+            else if (uem && sl_uem_crop(uem, f->audio, collared, n, sl_feature_frame_shift(fc),
+                                        fc->sample_rate, err, errlen))
+                rc = -1;
         }
         for (int64_t k = 0; pred && k < n; k++)
             pred[k] = -1;
@@ -454,6 +461,12 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
     const char *names[SL_MAX_CLASSES];
     for (int k = 0; k < c->n_classes; k++)
         names[k] = sl_model_class_name(m, k);
+    sl_uem *uem = NULL;
+    const int with_events = opt->events || (opt->sweep && opt->sweep->events);
+    if (sl_uem_for_manifest(opt->uem, &man, mask, with_events, &uem, err, errlen)) {
+        sl_manifest_free(&man);
+        return -1;
+    }
     sl_dataset ds;
     int rc = sl_dataset_load_ex(&ds, &man, mask, sl_model_feature_config(m), opt->cache_dir, names,
                                 c->n_classes, NULL, NULL, threads, err, errlen);
@@ -465,10 +478,13 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
                      manifest);
     const int64_t before = mt->frames;
     if (rc == 0)
-        rc = sl_eval_dataset(m, &ds, threads, opt->clip_edges, opt, mt, err, errlen);
+        rc = sl_eval_dataset(m, &ds, threads, opt->clip_edges, opt, uem, mt, err, errlen);
     /* nor may a collar that leaves out every labelled frame (eval --hyp refuses it too) */
     if (rc == 0 && mt->frames == before)
-        rc = sl_fail(err, errlen, "%s: no frame is scored (the collar covers it all)", manifest);
+        rc = sl_fail(err, errlen, "%s: no frame is scored (%s)", manifest,
+                     uem ? "the collar or the UEM's regions leave out every labelled one"
+                         : "the collar covers it all");
+    sl_uem_free(uem);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;

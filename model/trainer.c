@@ -991,7 +991,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             st.epoch_loss_steps = 0;
             if (r.valid.n_files > 0) {
                 sl_metrics_reset(&r.metrics);
-                if (sl_eval_dataset(r.m, &r.valid, c->num_threads, c->clip_edges, NULL, &r.metrics,
+                if (sl_eval_dataset(r.m, &r.valid, c->num_threads, c->clip_edges, NULL, NULL, &r.metrics,
                                     err, errlen))
                     goto out;
                 double score = sl_metrics_macro_f1(&r.metrics);

@@ -218,11 +218,19 @@ int sl_decode_all(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
                    const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
                    sl_sweep *sweep, sl_metrics *mt, int32_t *pred, float *frame_probs);
+struct sl_uem; /* model/label_files.h */
 /* num_threads: the encoder's own threads (results do not depend on them).
  * clip_edges: as sl_labeler_config's. per_file: NULL, or the options whose
- * collar, events and on_file (called with each file's own figures) apply. */
+ * collar, events and on_file (called with each file's own figures) apply; uem:
+ * NULL, or the regions scored (sl_uem_crop, after the collar). */
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
-                    const sl_eval_options *per_file, sl_metrics *mt, char *err, size_t errlen);
+                    const sl_eval_options *per_file, const struct sl_uem *uem, sl_metrics *mt,
+                    char *err, size_t errlen);
+/* The UEM file at path (NULL: none, *out NULL) read, for scoring man's entries
+ * of mask: -1 naming the file when it lacks an entry's regions, or with events
+ * (with_events), which it cannot crop. */
+int sl_uem_for_manifest(const char *path, const sl_manifest *man, unsigned mask, int with_events,
+                        struct sl_uem **out, char *err, size_t errlen);
 /* Adds from's counts to to's (the same classes: else -1). */
 int sl_metrics_add(sl_metrics *to, const sl_metrics *from);
 

@@ -47,6 +47,13 @@ static void usage(FILE *fp)
         "  --collar S                frames within S seconds of a change of the\n"
         "                            reference's labels are not scored (the forgiveness\n"
         "                            at boundaries of VAD scoring, e.g. 0.25) [0]\n"
+        "  --uem FILE                score only the regions a NIST UEM file gives each\n"
+        "                            file ('<file-id> <channel> <onset> <offset>' per\n"
+        "                            line, as md-eval, dscore and pyannote.metrics take\n"
+        "                            it; the file id its audio's name without folder\n"
+        "                            and extension): frames whose centre lies in one;\n"
+        "                            a file it gives no region is an error; not with\n"
+        "                            --events [every frame]\n"
         "  --split train|valid|test  only the lines of that split [all lines]\n"
         "  --cache-dir DIR           feature cache [as train]\n"
         "  --no-cache                keep features in memory only\n"
@@ -427,7 +434,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR, O_UEM };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -437,7 +444,7 @@ int sl_cmd_eval(int argc, char **argv)
         {"hyp-gap", required_argument, 0, O_GAP}, {"classes", required_argument, 0, O_CLASSES},
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
         {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
-        {"event-collar", required_argument, 0, O_EVENT_COLLAR},
+        {"event-collar", required_argument, 0, O_EVENT_COLLAR}, {"uem", required_argument, 0, O_UEM},
         CLI_DECODER_LONG_OPTIONS,
         {0, 0, 0, 0}};
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
@@ -477,6 +484,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_HYP: hyp = optarg; break;
         case O_GAP: gap = optarg; break;
         case O_CLASSES: classes = optarg; break;
+        case O_UEM: opt.uem = optarg; break;
         case O_COLLAR:
             if (cli_parse_float("--collar", optarg, 0.0, 60.0, &opt.collar_s))
                 return 2;
@@ -504,6 +512,8 @@ int sl_cmd_eval(int argc, char **argv)
         return cli_usage_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
     if (event_collar != 0.2 && !events)
         return cli_usage_error("eval: --event-collar goes with --events");
+    if (opt.uem && events) /* sed_eval's events have no scoring regions */
+        return cli_usage_error("eval: --uem scores frames, not --events");
     opt.num_threads = (int)threads;
     if (per_file) {
         opt.on_file = keep_file;

@@ -201,7 +201,7 @@ static void write_mixture_set(const char *dir)
  * from an Audacity label file (and from one RTTM file of two inputs written
  * with --jobs). The
  * confusion matrices must be the same frame for frame, with and without a
- * collar. */
+ * collar, and in a UEM file's regions. */
 static void test_eval_of_labels_equals_eval_of_model(void **state)
 {
     (void)state;
@@ -217,11 +217,23 @@ static void test_eval_of_labels_equals_eval_of_model(void **state)
              cmd, samples_dir, model_path, tmp, cmd, samples_dir, samples_dir,
              model_path, tmp);
     free(run(line));
-    const char *collars[2] = {"0", "0.25"};
-    for (int c = 0; c < 2; c++) {
+    /* a UEM file's regions, at times off the frame grid */
+    char uem[600], with_uem[700];
+    snprintf(uem, sizeof uem, "%s/set.uem", tmp);
+    FILE *f = fopen(uem, "w");
+    assert_non_null(f);
+    fputs("mixture 1 2.503 7.25\nmixture 1 11.1 16.5\n", f);
+    assert_int_equal(fclose(f), 0);
+    snprintf(with_uem, sizeof with_uem, "0.25 --uem '%s'", uem);
+    const char *collars[3] = {"0", "0.25", with_uem};
+    long long frames[3];
+    for (int c = 0; c < 3; c++) {
         snprintf(line, sizeof line, "'%s' eval --json --no-cache --collar %s --model '%s' "
                  "--manifest '%s/set.tsv'", cmd, collars[c], model_path, tmp);
         char *model_json = run(line);
+        const char *fr = strstr(model_json, "\"frames\":");
+        assert_non_null(fr);
+        frames[c] = strtoll(fr + 9, NULL, 10);
         const char *hyps[2] = {"hyp", "all.rttm"};
         for (int h = 0; h < 2; h++) {
             snprintf(line, sizeof line, "'%s' eval --json --collar %s --hyp '%s/%s' --model '%s' "
@@ -238,6 +250,10 @@ static void test_eval_of_labels_equals_eval_of_model(void **state)
         }
         free(model_json);
     }
+    /* the regions scored fewer frames than the whole file: 1998 scored without a
+     * collar, 1018 of them in the regions at most */
+    assert_int_equal(frames[0], 1998);
+    assert_true(frames[2] > 0 && frames[2] <= 1018 && frames[2] < frames[1]);
     snprintf(line, sizeof line, "rm -rf '%s'", tmp);
     assert_int_equal(system(line), 0);
 }

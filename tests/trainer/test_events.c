@@ -261,7 +261,7 @@ static void test_command(void **state)
     assert_non_null(strstr(line, "\"name\":\"c0\""));
     assert_null(strstr(line, "\"name\":\"c1\""));
     free(out);
-    /* refusals: a class not among them, a collar without events */
+    /* refusals: a class not among them, a collar without events, a UEM with them */
     char cmd[4096], *err = NULL;
     snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9",
              getenv("SL_SEQLABEL"), hyp, dir);
@@ -271,6 +271,11 @@ static void test_command(void **state)
              getenv("SL_SEQLABEL"), hyp, dir);
     rc = tt_run(cmd, &err);
     tt_expect_refusal("--event-collar alone", 2, rc, err, "--event-collar", "--events");
+    /* a UEM file's regions would cut events into new ones */
+    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events all --uem x.uem",
+             getenv("SL_SEQLABEL"), hyp, dir);
+    rc = tt_run(cmd, &err);
+    tt_expect_refusal("--uem with --events", 2, rc, err, "--uem", "--events");
     tt_rmtree(dir);
 }
 

@@ -1,7 +1,7 @@
 /* Scoring label files (sl_score_manifest, `seqlabel eval --hyp`) against
  * hand-computed confusion matrices: the frame rule (a frame takes the class of
  * the segment holding its centre), the collar, the class of uncovered time,
- * the ways a hypothesis is found (a folder of Audacity, TextGrid, JSON Lines or
+ * a UEM file's scoring regions, the ways a hypothesis is found (a folder of Audacity, TextGrid, JSON Lines or
  * WebVTT files, one RTTM file for every entry, x.rttm#class) and one two entries would share, a
  * file at another rate counted as the labeler counts it, the errors, and a
  * threshold sweep's figures. */
@@ -41,8 +41,8 @@ static void write_audio(const char *dir, const char *name, double seconds, int r
 
 /* Scores and checks the confusion matrix (row-major, 3 x 3) and frame count;
  * returns the call's result when it fails (err holds the message). */
-static int score(const char *dir, const char *manifest, const char *hyp, double collar, int gap,
-                 const int64_t *want, char *err, size_t errlen)
+static int score_in(const char *dir, const char *manifest, const char *hyp, double collar,
+                    int gap, const char *uem, const int64_t *want, char *err, size_t errlen)
 {
     sl_metrics mt;
     assert_int_equal(sl_metrics_init(&mt, 3), 0);
@@ -50,6 +50,7 @@ static int score(const char *dir, const char *manifest, const char *hyp, double 
     sl_eval_options_default(&opt);
     opt.collar_s = collar;
     opt.gap_class = gap;
+    opt.uem = uem;
     int rc = sl_score_manifest(tt_path(dir, manifest), hyp, classes, 3, &opt, &mt, err, errlen);
     if (rc == 0) {
         int64_t total = 0;
@@ -64,6 +65,12 @@ static int score(const char *dir, const char *manifest, const char *hyp, double 
     }
     sl_metrics_free(&mt);
     return rc;
+}
+
+static int score(const char *dir, const char *manifest, const char *hyp, double collar, int gap,
+                 const int64_t *want, char *err, size_t errlen)
+{
+    return score_in(dir, manifest, hyp, collar, gap, NULL, want, err, errlen);
 }
 
 static void test_frames_and_collar(void **state)
@@ -142,6 +149,75 @@ static void test_frames_and_collar(void **state)
     tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1\tbird\n");
     assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
     assert_non_null(strstr(err, "hyp/a.txt:1: unknown class 'bird'"));
+    tt_rmtree(dir);
+}
+
+/* A UEM file's regions: only frames whose centre lies in one are scored, the
+ * onset in and the offset out; regions may overlap; the collar comes from the
+ * reference's changes alone, not the regions' edges. */
+static void test_uem(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "score-uem");
+    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames, centres 0.005 + 0.01 i */
+    write_audio(dir, "b.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t0.4\tspeech\n0.4\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "hyp/b.txt"), "0\t1.0\tmusic\n");
+    char hyp[600], uem[600];
+    snprintf(hyp, sizeof hyp, "%s", tt_path(dir, "hyp"));
+    snprintf(uem, sizeof uem, "%s", tt_path(dir, "set.uem"));
+    /* [0.305, 0.445): centres 0.305 (frame 30) to 0.435 (43), as doubles the
+     * very numbers the bounds read; [0.6, 0.8) and [0.65, 0.7) within it:
+     * frames 60-79; b's line is another file's */
+    tt_write_text(uem, ";; scoring regions\na 1 0.305 0.445\r\nb 1 0 1\na\t1\t0.6\t0.8\n"
+                       "a 1 0.65 0.7\n");
+    /* 30-39 speech as speech, 40-43 speech as music, 60-79 music as music */
+    const int64_t regions[9] = {10, 4, 0, 0, 20, 0, 0, 0, 0};
+    assert_int_equal(score_in(dir, "set.tsv", hyp, 0, -1, uem, regions, err, sizeof err), 0);
+    /* collar 0.05 s around the change at 0.5 s leaves out frames 45-54; the
+     * region [0.3, 0.6) gives 30-44 and 55-59, none lost to its own edges */
+    tt_write_text(uem, "a 1 0.3 0.6\n");
+    const int64_t collar[9] = {10, 5, 0, 0, 5, 0, 0, 0, 0};
+    assert_int_equal(score_in(dir, "set.tsv", hyp, 0.05, -1, uem, collar, err, sizeof err), 0);
+
+    /* a file without a region, named with the manifest's line; bad lines */
+    tt_write_text(tt_path(dir, "two.tsv"), "a.wav\ta.ref.txt\nb.wav\ta.ref.txt\n");
+    assert_int_not_equal(score_in(dir, "two.tsv", hyp, 0, -1, uem, collar, err, sizeof err), 0);
+    if (!strstr(err, "two.tsv:2: ") || !strstr(err, "set.uem: no region for ") ||
+        !strstr(err, "b.wav (file id 'b'"))
+        fail_msg("%s", err);
+    const char *bad[3][2] = {{"a 1 0.3\n", "set.uem:1: expected <file-id> <channel> <onset> <offset>"},
+                             {"a 1 0.5 0.3\n", "set.uem:1: the region ends (0.3) before it begins (0.5)"},
+                             {";; none\n", "set.uem: holds no region"}};
+    for (int i = 0; i < 3; i++) {
+        tt_write_text(uem, bad[i][0]);
+        assert_int_not_equal(score_in(dir, "set.tsv", hyp, 0, -1, uem, collar, err, sizeof err), 0);
+        if (!strstr(err, bad[i][1]))
+            fail_msg("%s: %s", bad[i][0], err);
+    }
+    /* regions that hold no frame leave nothing to score */
+    tt_write_text(uem, "a 1 0.3 0.304\n");
+    assert_int_not_equal(score_in(dir, "set.tsv", hyp, 0, -1, uem, collar, err, sizeof err), 0);
+    if (!strstr(err, "no frame is scored"))
+        fail_msg("%s", err);
+    /* events cannot be cropped to regions: refused */
+    tt_write_text(uem, "a 1 0.3 0.6\n");
+    sl_metrics mt;
+    assert_int_equal(sl_metrics_init(&mt, 3), 0);
+    sl_events ev;
+    sl_events_init(&ev, 3, 20, 100);
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    opt.uem = uem;
+    opt.events = &ev;
+    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), hyp, classes, 3, &opt, &mt,
+                                           err, sizeof err), 0);
+    assert_non_null(strstr(err, "set.uem: a UEM file's regions apply to frame figures"));
+    sl_metrics_free(&mt);
     tt_rmtree(dir);
 }
 
@@ -752,6 +828,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_and_collar),
+        cmocka_unit_test(test_uem),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_one_name_two_entries),
         cmocka_unit_test(test_other_rate),
