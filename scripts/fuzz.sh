@@ -34,6 +34,7 @@ printf 'speech=0.2,music=0.5' > "$seeds/text_files/min-durations"
 printf 'WEBVTT\n\nNOTE n\n\nid\n00:00.000 --> 00:01.500 align:start\n<v a>speech &amp; x\n\n' > "$seeds/text_files/cues.vtt"
 printf '1\n00:00:00,000 --> 00:00:01,500\n<i>music</i>\n\n' > "$seeds/text_files/cues.srt"
 printf '{"start":0.0,"end":1.5,"label":"speech","confidence":0.5}\n' > "$seeds/text_files/segments.jsonl"
+printf ';; regions\none 1 0.00 1.25\none 1 2.5 4.75\ntwo 1 0 3\n' > "$seeds/text_files/regions.uem"
 cat > "$seeds/text_files/words.TextGrid" <<'TEXTGRID'
 File type = "ooTextFile"
 Object class = "TextGrid"
