@@ -9,12 +9,27 @@
 #include "model/trainer_internal.h"
 #include "common/text.h"
 
-/* The bin of probability p: in double, so that p below b / BINS never rounds up
- * into bin b. */
+/* Bin edge b as the decoder holds a threshold: a float (--on-threshold 0.7 is
+ * 0.7f, the same float for every edge's three decimals). */
+static float bin_edge(int b)
+{
+    return (float)((double)b / SL_SWEEP_BINS);
+}
+
+/* The bin of probability p: the last edge it reaches as the decoder compares,
+ * p >= threshold in float, so that a frame of probability 0.7f (a label file's
+ * "0.7") counts at threshold 0.7 as it is labelled there, and one just below
+ * does not. */
 static int sweep_bin(double p)
 {
+    const float pf = (float)p;
     int b = (int)(p * SL_SWEEP_BINS); /* p in [0, 1]: b in [0, BINS] */
-    return b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
+    b = b < 0 ? 0 : b >= SL_SWEEP_BINS ? SL_SWEEP_BINS - 1 : b;
+    while (b + 1 < SL_SWEEP_BINS && pf >= bin_edge(b + 1))
+        b++;
+    while (b > 0 && pf < bin_edge(b))
+        b--;
+    return b;
 }
 
 void sl_sweep_count(sl_sweep *s, double p, int is_target)

@@ -520,6 +520,30 @@ static void test_sweep_by_hand(void **state)
  * [7,9): [2,3)'s offset is 2 from 5, over 1.5, so only [7,9) is right: precision
  * 1/3, recall 1/2, F1 0.4, error rate (1 + 2) / 2 = 1.5. At 0.95: [7,9) alone:
  * F1 2/3, error rate 0.5. Without events the sweep adds none. */
+/* A probability on a threshold counts at it, as the decoder (p >= the float
+ * threshold) labels it there: a label file's "0.7" at 0.700, at every edge;
+ * the float just below it does not. */
+static void test_sweep_threshold_ties(void **state)
+{
+    (void)state;
+    for (int b = 1; b < SL_SWEEP_BINS; b++) {
+        sl_sweep *s = calloc(1, sizeof *s);
+        assert_non_null(s);
+        char text[16];
+        snprintf(text, sizeof text, "%.3f", b / 1000.0);
+        const float on = strtof(text, NULL);
+        sl_sweep_count(s, on, 1);
+        sl_sweep_count(s, nextafterf(on, 0.0f), 1);
+        double r;
+        sl_sweep_point(s, b, NULL, &r, NULL, NULL, NULL);
+        if (r != 0.5)
+            fail_msg("threshold %s: recall %g, want 0.5", text, r);
+        sl_sweep_point(s, b + 1, NULL, &r, NULL, NULL, NULL);
+        assert_true(r == 0.0);
+        free(s);
+    }
+}
+
 static void test_sweep_events_by_hand(void **state)
 {
     (void)state;
@@ -833,6 +857,7 @@ int main(void)
         cmocka_unit_test(test_one_name_two_entries),
         cmocka_unit_test(test_other_rate),
         cmocka_unit_test(test_sweep_by_hand),
+        cmocka_unit_test(test_sweep_threshold_ties),
         cmocka_unit_test(test_sweep_events_by_hand),
         cmocka_unit_test(test_sweep_decoded_by_hand),
         cmocka_unit_test(test_frames_table),
