@@ -437,10 +437,12 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
                 rc = sl_fail(err, errlen, "out of memory");
             free(sys);
         }
+        /* a frame the hypothesis leaves to the gap's class is that class at every
+         * threshold: certainly the target, or certainly not (none: not scored) */
+        for (int64_t i = 0; opt->sweep && i < n; i++)
+            if (got[i] < 0)
+                prob[i] = opt->gap_class < 0 ? -1.0 : opt->gap_class == opt->sweep->target;
         if (rc == 0 && opt->sweep && opt->sweep->events) { /* references before the collar */
-            for (int64_t i = 0; i < n; i++)
-                if (got[i] < 0)
-                    prob[i] = -1.0;
             if (sl_sweep_add_events(opt->sweep, ref, prob, n))
                 rc = sl_fail(err, errlen, "out of memory");
         }
@@ -461,7 +463,7 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
             }
             mt->confusion[ref[i] * mt->n_classes + h]++;
             mt->frames++;
-            if (opt->sweep && got[i] >= 0) /* as sl_evaluate_manifest bins the model's */
+            if (opt->sweep) /* as sl_evaluate_manifest bins the model's */
                 sl_sweep_count(opt->sweep, prob[i], ref[i] == opt->sweep->target);
         }
     }

@@ -766,6 +766,33 @@ static void test_frames_table(void **state)
         snprintf(from, sizeof from, "%s", tt_path(dir, "hyp/a.TSV"));
         assert_int_equal(rename(from, tt_path(dir, "hyp/a.tsv")), 0);
     }
+    /* a table that stops at frame 60: the rest (frames 60-97, music) is the gap's
+     * class at every threshold, in the sweep as in the frame figures */
+    write_table(tt_path(dir, "hyp/a.tsv"), 60, -1, 0.01, NULL);
+    for (int gap = 0; gap < 3; gap += 2) {
+        sl_metrics mt;
+        assert_int_equal(sl_metrics_init(&mt, 3), 0);
+        sl_eval_options opt;
+        sl_eval_options_default(&opt);
+        sl_sweep *sw = calloc(1, sizeof *sw);
+        assert_non_null(sw);
+        opt.sweep = sw; /* of speech */
+        opt.gap_class = gap;
+        if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3, &opt,
+                              &mt, err, sizeof err))
+            fail_msg("%s", err);
+        int64_t total = 0;
+        for (int b = 0; b < SL_SWEEP_BINS; b++)
+            total += sw->pos[b] + sw->neg[b];
+        assert_int_equal(mt.frames, 98);
+        assert_int_equal(total, 98);
+        /* gap speech: music called speech at every threshold; silence: at none */
+        assert_int_equal(sw->neg[gap == 0 ? SL_SWEEP_BINS - 1 : 0], 38);
+        assert_int_equal(mt.confusion[1 * 3 + gap], 38);
+        sl_metrics_free(&mt);
+        free(sw);
+    }
+    write_table(tt_path(dir, "hyp/a.tsv"), 98, -1, 0.01, NULL);
     /* what is refused, each naming the file (and line) */
     struct {
         int frames, skip;
