@@ -631,8 +631,8 @@ gst_seqlabel_release_pad (GstElement * element, GstPad * pad)
     self->labelpad = NULL;
   GST_OBJECT_UNLOCK (self);
   /* the task may be blocked in a push downstream (a sink waiting for preroll
-   * in PAUSED, or for its clock): the sink it pushes to is flushed, so that
-   * the task can be joined (a sink not being pushed to is left as it is) */
+   * in PAUSED, or for its clock): the sink it pushes to gets a flush-start, so
+   * that the task can be joined (a sink not being pushed to is left as it is) */
   gst_seqlabel_labelpad_unblock (self, pad);
   gst_pad_set_active (pad, FALSE);
   gst_element_remove_pad (element, pad);

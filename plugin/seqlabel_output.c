@@ -265,12 +265,13 @@ gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
 
   if (peer == NULL)             /* not inside a push: it wakes and pauses */
     return;
-  /* inside a push to the sink it was linked to (unlinked since, perhaps): that
-   * sink alone is flushed, which lets the push return; the sink then waits for
-   * a preroll again, as after any flush */
+  /* inside a push to the sink it was linked to (unlinked since, perhaps): a
+   * flush-start to that sink alone lets the push return. No flush-stop follows:
+   * filesink would truncate its file at one, losing every label written (the
+   * sink stays flushing until it is set to NULL or READY, as a sink taken out
+   * of the pipeline is) */
   gst_pad_send_event (peer, gst_event_new_flush_start ());
   gst_pad_pause_task (pad);
-  gst_pad_send_event (peer, gst_event_new_flush_stop (FALSE));
   gst_object_unref (peer);
 }
 

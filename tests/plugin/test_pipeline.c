@@ -741,7 +741,7 @@ release_labels (gpointer element)
 }
 
 /* Releasing the labels pad in PAUSED, while its task waits in a prerolled
- * sink's push, returns (the sink it pushes to is flushed to let the task go),
+ * sink's push, returns (the sink it pushes to gets a flush-start to let the task go),
  * also when the application unlinked the pad first, and the pipeline then
  * plays to its end. */
 static void
@@ -800,6 +800,60 @@ test_release_labels_in_paused (void **state)
   (void) state;
   release_labels_in_paused (FALSE);
   release_labels_in_paused (TRUE);
+}
+
+/* Paused after playing a while, then the labels pad released while its task
+ * waits in the filesink's preroll: the labels written stay in the file (a
+ * flush-stop would have made filesink truncate it). */
+static void
+test_release_keeps_labels_file (void **state)
+{
+  const int64_t N = 6 * PT_RATE;
+  float *x = pt_signal (N, 29);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "k.wav", NULL);
+  gchar *txt = g_build_filename (pt_tmp_dir (), "k.tsv", NULL);
+  gchar *launch, *text = NULL;
+  GstElement *pipe, *l, *ls;
+  GstPad *pad;
+  gsize len = 0;
+  int lines = 0;
+  (void) state;
+
+  pt_write_wav (wav, x, N, PT_RATE, 1);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s name=l "
+      "label-format=frames ! fakesink sync=true l.labels ! filesink name=ls location=%s",
+      wav, pt_model_path (), txt);
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  l = gst_bin_get_by_name (GST_BIN (pipe), "l");
+  ls = gst_bin_get_by_name (GST_BIN (pipe), "ls");
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  g_usleep (2500000);           /* in real time: more than the latency of labels */
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  assert_int_not_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_FAILURE);
+  g_usleep (200000);
+  pad = gst_element_get_static_pad (l, "labels");
+  gst_element_release_request_pad (l, pad);
+  gst_object_unref (pad);
+  gst_element_set_state (ls, GST_STATE_NULL);
+  assert_true (g_file_get_contents (txt, &text, &len, NULL));
+  for (gsize i = 0; i < len; i++)
+    lines += text[i] == '\n';
+  if (lines < 21 || strncmp (text, "frame\ttime\tlabel\t", 17) || text[len - 1] != '\n')
+    fail_msg ("%d lines in %s (%zu bytes): the labels written before the release; "
+        "it ends: %s", lines, txt, len, len > 80 ? text + len - 80 : text);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (ls);
+  gst_object_unref (l);
+  gst_object_unref (pipe);
+  g_remove (wav);
+  g_remove (txt);
+  g_free (wav);
+  g_free (txt);
+  g_free (text);
+  g_free (launch);
+  free (x);
 }
 
 /* One buffer whose labels pass the queue's bound (250 s of frames: 25,000
@@ -861,6 +915,7 @@ main (void)
     cmocka_unit_test (test_seek),
     cmocka_unit_test (test_header_after_seek),
     cmocka_unit_test (test_release_labels_in_paused),
+    cmocka_unit_test (test_release_keeps_labels_file),
     cmocka_unit_test (test_one_large_buffer_prerolls),
     cmocka_unit_test (test_labels_file_same_as_command),
     cmocka_unit_test (test_gate_same_as_command),
