@@ -498,12 +498,24 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
   GstSeqLabel *self = GST_SEQLABEL (trans);
 
   switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_STREAM_START:
+    case GST_EVENT_STREAM_START:{
+      const gchar *id = NULL;
+      gst_event_parse_stream_start (event, &id);
+      /* another stream without EOS between (playbin's gapless next file): the
+       * last one's document goes out on its own stream first, as at EOS; the
+       * same stream-start again (a sticky event resent) changes nothing */
+      if (g_strcmp0 (id, self->stream_id) != 0 && self->document_start >= 0) {
+        gst_seqlabel_finish_run (self);
+        gst_seqlabel_labelpad_document (self);
+      }
+      g_free (self->stream_id);
+      self->stream_id = g_strdup (id);
       self->labelpad_need_start = TRUE;
       /* a new stream: audio the gate holds goes out before it */
       if (!g_queue_is_empty (&self->gate_q))
         gst_seqlabel_finish_run (self);
       break;
+    }
     case GST_EVENT_FLUSH_START:
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       break;
@@ -710,6 +722,7 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.only_classes);
   g_free (self->props.time_origin);
   g_array_free (self->document_segs, TRUE);
+  g_free (self->stream_id);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);

@@ -402,6 +402,13 @@ gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self)
  * stream ends, covering the stream from the segment's start (time 0, or a
  * seek's target) to the last frame (the runs' frames in one timeline; time
  * between runs empty intervals). */
+static gint
+by_start (gconstpointer a, gconstpointer b)
+{
+  gint64 sa = ((const sl_frame_segment *) a)->start, sb = ((const sl_frame_segment *) b)->start;
+  return sa < sb ? -1 : sa > sb;
+}
+
 void
 gst_seqlabel_labelpad_document (GstSeqLabel * self)
 {
@@ -419,11 +426,14 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
   self->writer.first_frame = MAX ((gint64) gst_util_uint64_scale_round (self->segment.time,
           (guint64) self->rate, (guint64) self->hop * GST_SECOND), self->document_start);
   if (pad != NULL) {
+    /* runs in time order: reverse playback gives them latest first, each
+     * forward (its chunk); one stream's runs never overlap */
+    g_array_sort (self->document_segs, by_start);
     const sl_frame_segment *segs = (const sl_frame_segment *) self->document_segs->data;
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
         self->document_end);
     if (n < 0) {
-      /* segments out of order: a stream whose time went back without a flush */
+      /* segments that overlap: a stream whose time went back without a flush */
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
           ("seqlabel: no %s: the stream's time went back without a flush",
               sl_label_format_name (self->writer.format)), (NULL));

@@ -390,7 +390,8 @@ on_frame (void *user, int64_t index, int label, float confidence,
   g_array_append_val (self->frames, f);
   g_array_append_vals (self->probs, probs, n_classes);
   self->last_is_speech = label == self->speech_class;
-  self->document_end = self->frame_offset + index + 1;
+  /* the latest frame: in reverse playback the runs come latest first */
+  self->document_end = MAX (self->document_end, self->frame_offset + index + 1);
   gst_seqlabel_gate_frame (self, index, label);
 
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_FRAME)
@@ -701,7 +702,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->frame_offset = gst_segment_to_stream_time_full (&self->segment, GST_FORMAT_TIME, ts,
       &stream_time) > 0 ? (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
       (guint64) self->hop * GST_SECOND) : 0;
-  if (self->document_start < 0)
+  if (self->document_start < 0 || self->frame_offset < self->document_start)
     self->document_start = self->frame_offset;
   self->run_samples = 0;
   self->run_time_before = 0;

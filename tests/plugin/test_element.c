@@ -1765,6 +1765,94 @@ test_document_of_late_audio (void **state)
   free (x);
 }
 
+/* The number after "duration": in a summary buffer. */
+static double
+summary_duration (GstBuffer * b)
+{
+  GstMapInfo map;
+  gchar *text;
+  const gchar *d;
+  double v;
+  assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+  text = g_strndup ((const gchar *) map.data, map.size);
+  d = strstr (text, "\"duration\":");
+  assert_non_null (d);
+  v = g_ascii_strtod (d + 11, NULL);
+  g_free (text);
+  gst_buffer_unmap (b, &map);
+  return v;
+}
+
+/* Two streams without EOS between (playbin's gapless next file: a new
+ * stream-start, a segment from time 0 again): each gets its own summary, the
+ * first when the second starts, and no warning. Then reverse playback (rate
+ * -1: chunks latest first, each forward): one summary of the whole second. */
+static void
+test_document_per_stream (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 33);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, NULL, "label-format", 8, NULL); /* summary */
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstSegment seg;
+  GstBuffer *b;
+  GstMessage *m;
+  (void) state;
+
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_stream_start ("second")));
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.base = GST_SECOND;        /* running time goes on; stream time starts anew */
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  b = gst_harness_pull (hl);
+  assert_true (fabs (summary_duration (b) - expected_frames (N) / 100.0) < 1e-9);
+  gst_buffer_unref (b);
+  b = gst_harness_pull (hl);
+  assert_true (fabs (summary_duration (b) - expected_frames (N / 2) / 100.0) < 1e-9);
+  gst_buffer_unref (b);
+  assert_null (gst_harness_try_pull (hl));
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  if (m != NULL)
+    fail_msg ("%s", gst_structure_to_string (gst_message_get_structure (m)));
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+
+  /* reverse: [0.5 s, 1 s) first, then [0, 0.5 s), each a run of its own */
+  h = pt_make_harness (&bus, NULL, "label-format", 8, NULL);
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.rate = -1.0;
+  seg.stop = GST_SECOND;
+  seg.position = GST_SECOND;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  for (int chunk = 1; chunk >= 0; chunk--) {
+    b = gst_buffer_new_memdup (x + chunk * N / 2, (gsize) (N / 2) * sizeof *x);
+    GST_BUFFER_PTS (b) = samples_time (chunk * N / 2);
+    GST_BUFFER_DURATION (b) = samples_time (N / 2);
+    GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+    assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  }
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  b = gst_harness_pull (hl);
+  /* from frame 0 to the later chunk's last labelled frame */
+  assert_true (fabs (summary_duration (b) - (50 + expected_frames (N / 2)) / 100.0) < 1e-9);
+  gst_buffer_unref (b);
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  if (m != NULL)
+    fail_msg ("reverse: %s", gst_structure_to_string (gst_message_get_structure (m)));
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
  * is labelled then, not when a next segment comes. */
 static void
@@ -2037,6 +2125,7 @@ main (void)
     cmocka_unit_test (test_buffer_before_segment),
     cmocka_unit_test (test_segment_done),
     cmocka_unit_test (test_document_after_seek),
+    cmocka_unit_test (test_document_per_stream),
     cmocka_unit_test (test_document_of_late_audio),
     cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
