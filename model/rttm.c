@@ -15,6 +15,31 @@
 #include "model/label_files.h"
 #include "common/text.h"
 
+/* The digits after the point of a plain decimal ("1.235": 3), or -1 for any
+ * other form (an exponent). */
+static int decimals(const char *s)
+{
+    const char *dot = strchr(s, '.');
+    if (strspn(s, "0123456789.") != strlen(s))
+        return -1;
+    return dot ? (int)strlen(dot + 1) : 0;
+}
+
+/* A turn's end, start + duration, as the decimal they add up to: 0.085 + 0.070
+ * in binary is 0.15500000000000003, past the centre 0.155 of a frame that the
+ * same turn written as "0.085 0.155" (an Audacity file, a TextGrid) ends
+ * before. With d decimals the sum is a whole number of 10^-d, and that number
+ * over 10^d rounds to the double nearest the decimal, as strtod reads it. */
+static double turn_end(const char *start_text, double start, const char *dur_text, double dur)
+{
+    int da = decimals(start_text), db = decimals(dur_text), d = da > db ? da : db;
+    double sum = start + dur;
+    if (da < 0 || db < 0 || d > 9 || sum >= 1e6)
+        return sum;
+    double scale = pow(10.0, d);
+    return nearbyint(sum * scale) / scale;
+}
+
 /* Every SPEAKER line of `path` as a segment, unsorted; mine[i]: whether turn i
  * is file_id's. *many: whether the file names more than one file. */
 static int read_turns(const char *path, const char *file_id, const char *as_class,
@@ -62,7 +87,8 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
         unsigned char *m = realloc(*mine, (size_t)*n + 1);
         if (m)
             *mine = m;
-        if (!m || sl_segments_push(segs, n, &cap, start, start + dur, name, line_no)) {
+        if (!m || sl_segments_push(segs, n, &cap, start, turn_end(f[3], start, f[4], dur), name,
+                                  line_no)) {
             rc = sl_fail(err, errlen, "%s: out of memory", path);
             break;
         }

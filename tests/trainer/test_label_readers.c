@@ -239,6 +239,30 @@ static void cr_only_lines(void **state)
     tt_rmtree(dir);
 }
 
+/* An RTTM turn's end is the decimal start + duration add up to, as the same
+ * end written out reads: 0.085 + 0.070 is 0.155, not 0.15500000000000003,
+ * which would take in the frame centred on 0.155 s. Other forms are summed. */
+static void rttm_turn_ends_exact(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "rttm-end");
+    tt_write_text(tt_path(dir, "a.rttm"),
+                  "SPEAKER a 1 0.085 0.070 <NA> <NA> x <NA> <NA>\n"
+                  "SPEAKER a 1 1.235 0.5 <NA> <NA> y <NA> <NA>\n"
+                  "SPEAKER a 1 2 1e-1 <NA> <NA> z <NA> <NA>\n");
+    sl_label_segment *segs = NULL;
+    int n = 0;
+    if (sl_rttm_read(tt_path(dir, "a.rttm"), "a", NULL, &segs, &n, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(n, 3);
+    assert_true(segs[0].end == strtod("0.155", NULL));
+    assert_true(segs[1].end == strtod("1.735", NULL));
+    assert_true(segs[2].end == 2.0 + 0.1);
+    sl_label_segments_free(segs, n);
+    tt_rmtree(dir);
+}
+
 /* A folder's audio is labelled by a .vtt, .srt or .jsonl of its name, read
  * by the reader of its kind. */
 static void folder_finds_them(void **state)
@@ -297,6 +321,7 @@ int main(void)
         cmocka_unit_test(json_lines),
         cmocka_unit_test(folder_finds_them),
         cmocka_unit_test(cr_only_lines),
+        cmocka_unit_test(rttm_turn_ends_exact),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
