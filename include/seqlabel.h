@@ -906,7 +906,8 @@ void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, cons
                             void *fp);
 /* The same figures as one JSON object on one line (`seqlabel eval --json`):
  * {"frames", "loss", "accuracy", "macro_f1", "speech_vs_rest_f1" (null without
- * a speech class), "classes": [{"name", "precision", "recall", "f1", "frames",
+ * a speech class, or without a speech frame in reference and prediction alike:
+ * the text then says '-'), "classes": [{"name", "precision", "recall", "f1", "frames",
  * "predicted"}...], "confusion": [[...]...] (rows: true class), and with
  * mt->events "events": {"f1", "error_rate", "reference", "system", "segment_f1",
  * "segment_error_rate"}}, numbers %.9g. Formats into buf like snprintf and

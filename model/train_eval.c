@@ -99,6 +99,15 @@ static int class_named(const char *const *names, int n, const char *name)
     return -1;
 }
 
+/* Whether class k has a frame in the reference or the prediction: without one
+ * its F1 is undefined (printed '-', null). */
+static int has_class(const sl_metrics *mt, int k)
+{
+    int64_t tp, truth, pred;
+    class_counts(mt, k, &tp, &truth, &pred);
+    return truth + pred > 0;
+}
+
 double sl_metrics_binary_f1(const sl_metrics *mt, int k)
 {
     int64_t tp, truth, pred;
@@ -116,8 +125,10 @@ void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, cons
         fprintf(fp, "loss %.4f  ", sl_metrics_loss(mt));
     fprintf(fp, "accuracy %.4f  macro_f1 %.4f\n", sl_metrics_accuracy(mt), sl_metrics_macro_f1(mt));
     int speech = class_named(names, n, "speech");
-    if (speech >= 0)
+    if (speech >= 0 && has_class(mt, speech))
         fprintf(fp, "%sspeech_vs_rest_f1 %.4f\n", prefix, sl_metrics_binary_f1(mt, speech));
+    else if (speech >= 0) /* no speech either way: an F1 of nothing, not 0 */
+        fprintf(fp, "%sspeech_vs_rest_f1 -\n", prefix);
     fprintf(fp, "%s%-16s %9s %9s %9s %10s\n", prefix, "class", "precision", "recall", "f1",
             "frames");
     for (int k = 0; k < n; k++) {
@@ -172,7 +183,7 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         sl_text_put(&t, "%.9g", sl_metrics_loss(mt));
     sl_text_put(&t, ",\"accuracy\":%.9g,\"macro_f1\":%.9g,\"speech_vs_rest_f1\":",
                 sl_metrics_accuracy(mt), sl_metrics_macro_f1(mt));
-    if (speech >= 0)
+    if (speech >= 0 && has_class(mt, speech))
         sl_text_put(&t, "%.9g", sl_metrics_binary_f1(mt, speech));
     else
         sl_text_put(&t, "null");

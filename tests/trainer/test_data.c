@@ -633,6 +633,19 @@ static void metrics_by_hand(void **state)
     assert_int_equal(strlen(small), sizeof small - 1);
     assert_int_equal(strncmp(small, want, sizeof small - 1), 0);
     sl_model_free(m);
+
+    /* a speech class without a frame either way: its F1 is undefined, '-' and
+     * null, not a 0 that averages in as a failure */
+    const char *no_speech[] = {"music", "noise", "speech"};
+    assert_non_null(m = sl_model_create(&mc, &fc, NULL, NULL, no_speech, err, sizeof err));
+    fp = open_memstream(&text, &len);
+    sl_metrics_print(&mt, m, "> ", fp);
+    fclose(fp);
+    assert_non_null(strstr(text, "> speech_vs_rest_f1 -\n"));
+    free(text);
+    assert_true(sl_metrics_format_json(&mt, m, json, sizeof json) > 0);
+    assert_non_null(strstr(json, ",\"speech_vs_rest_f1\":null,"));
+    sl_model_free(m);
     sl_metrics_free(&mt);
 }
 
