@@ -166,3 +166,11 @@ char *sl_trim_space(char *s)
         s[--n] = '\0';
     return s;
 }
+
+void sl_text_json_figure(sl_text *t, const char *key, int defined, double v)
+{
+    if (defined)
+        sl_text_put(t, "\"%s\":%.9g", key, v);
+    else
+        sl_text_put(t, "\"%s\":null", key);
+}

@@ -308,6 +308,18 @@ static void class_figures(const sl_events *ev, int c, double *ev_f1, double *ev_
     *seg_er = ratio((double)(ev->seg_fn[c] + ev->seg_fp[c]), sref);
 }
 
+/* A figure as text in `width` columns: %.4f, or '-' where it is undefined (an
+ * error rate without reference events, an F1 without events either way). */
+static const char *fig(char *buf, size_t n, int defined, double v)
+{
+    if (defined)
+        snprintf(buf, n, "%.4f", v);
+    else
+        snprintf(buf, n, "-");
+    return buf;
+}
+
+
 void sl_events_print(const sl_events *ev, const char *const *names, double frame_s,
                      const char *prefix, void *fpv)
 {
@@ -317,17 +329,24 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
     fprintf(fp, "%sevents (runs of one class; onset within %.3f s, offset within %.3f s or half "
                 "the event; sed_eval's event-based metrics)\n",
             prefix, ev->collar * frame_s, ev->collar * frame_s);
-    fprintf(fp, "%sevent_f1 %.4f  precision %.4f  recall %.4f  macro_f1 %.4f  reference %lld  "
+    char fa[32], fb[32], fc[32], fd[32];
+    const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
+    fprintf(fp, "%sevent_f1 %s  precision %.4f  recall %.4f  macro_f1 %s  reference %lld  "
                 "system %lld\n",
-            prefix, f.event_f1, f.event_precision, f.event_recall, f.event_macro_f1,
-            (long long)f.event_ref, (long long)f.event_sys);
-    fprintf(fp, "%sevent_error_rate %.4f  substitutions %.4f  deletions %.4f  insertions %.4f\n",
-            prefix, f.event_error_rate, f.event_substitution_rate, f.event_deletion_rate,
-            f.event_insertion_rate);
-    fprintf(fp, "%ssegments of %.3f s: segment_f1 %.4f  precision %.4f  recall %.4f  macro_f1 "
-                "%.4f  error_rate %.4f  segments %lld\n",
-            prefix, ev->segment * frame_s, f.segment_f1, f.segment_precision, f.segment_recall,
-            f.segment_macro_f1, f.segment_error_rate, (long long)ev->segments);
+            prefix, fig(fa, sizeof fa, any, f.event_f1), f.event_precision, f.event_recall,
+            fig(fb, sizeof fb, any, f.event_macro_f1), (long long)f.event_ref,
+            (long long)f.event_sys);
+    fprintf(fp, "%sevent_error_rate %s  substitutions %s  deletions %s  insertions %s\n",
+            prefix, fig(fa, sizeof fa, has_ref, f.event_error_rate),
+            fig(fb, sizeof fb, has_ref, f.event_substitution_rate),
+            fig(fc, sizeof fc, has_ref, f.event_deletion_rate),
+            fig(fd, sizeof fd, has_ref, f.event_insertion_rate));
+    /* a segment is active where an event is: the same counts say what is defined */
+    fprintf(fp, "%ssegments of %.3f s: segment_f1 %s  precision %.4f  recall %.4f  macro_f1 "
+                "%s  error_rate %s  segments %lld\n",
+            prefix, ev->segment * frame_s, fig(fa, sizeof fa, any, f.segment_f1),
+            f.segment_precision, f.segment_recall, fig(fb, sizeof fb, any, f.segment_macro_f1),
+            fig(fc, sizeof fc, has_ref, f.segment_error_rate), (long long)ev->segments);
     fprintf(fp, "%s%-16s %9s %9s %10s %10s %10s %11s\n", prefix, "class", "event_f1",
             "event_er", "reference", "system", "segment_f1", "segment_er");
     for (int c = 0; c < ev->n_classes; c++) {
@@ -335,8 +354,12 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
             continue;
         double ef, eer, sf, ser;
         class_figures(ev, c, &ef, &eer, &sf, &ser);
-        fprintf(fp, "%s%-16s %9.4f %9.4f %10lld %10lld %10.4f %11.4f\n", prefix, names[c], ef,
-                eer, (long long)ev->ev_ref[c], (long long)ev->ev_sys[c], sf, ser);
+        const int64_t sref = ev->seg_tp[c] + ev->seg_fn[c], ssys = ev->seg_tp[c] + ev->seg_fp[c];
+        fprintf(fp, "%s%-16s %9s %9s %10lld %10lld %10s %11s\n", prefix, names[c],
+                fig(fa, sizeof fa, ev->ev_ref[c] + ev->ev_sys[c] > 0, ef),
+                fig(fb, sizeof fb, ev->ev_ref[c] > 0, eer), (long long)ev->ev_ref[c],
+                (long long)ev->ev_sys[c], fig(fc, sizeof fc, sref + ssys > 0, sf),
+                fig(fd, sizeof fd, sref > 0, ser));
     }
 }
 
@@ -346,30 +369,48 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
     sl_text t = {buf, len, 0};
     sl_event_figures f;
     sl_events_summary(ev, &f);
-    sl_text_put(&t, "{\"events\":{\"collar_s\":%.9g,\"f1\":%.9g,\"precision\":%.9g,"
-                "\"recall\":%.9g,\"macro_f1\":%.9g,\"error_rate\":%.9g,\"substitution_rate\":%.9g,"
-                "\"deletion_rate\":%.9g,\"insertion_rate\":%.9g,\"reference\":%lld,"
-                "\"system\":%lld},",
-                ev->collar * frame_s, f.event_f1, f.event_precision, f.event_recall,
-                f.event_macro_f1, f.event_error_rate, f.event_substitution_rate,
-                f.event_deletion_rate, f.event_insertion_rate, (long long)f.event_ref,
+    const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
+    sl_text_put(&t, "{\"events\":{\"collar_s\":%.9g,", ev->collar * frame_s);
+    sl_text_json_figure(&t, "f1", any, f.event_f1);
+    sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,", f.event_precision, f.event_recall);
+    sl_text_json_figure(&t, "macro_f1", any, f.event_macro_f1);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "error_rate", has_ref, f.event_error_rate);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "substitution_rate", has_ref, f.event_substitution_rate);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "deletion_rate", has_ref, f.event_deletion_rate);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "insertion_rate", has_ref, f.event_insertion_rate);
+    sl_text_put(&t, ",\"reference\":%lld,\"system\":%lld},", (long long)f.event_ref,
                 (long long)f.event_sys);
-    sl_text_put(&t, "\"segments\":{\"segment_s\":%.9g,\"f1\":%.9g,\"precision\":%.9g,"
-                "\"recall\":%.9g,\"macro_f1\":%.9g,\"error_rate\":%.9g,\"segments\":%lld},"
-                "\"classes\":[",
-                ev->segment * frame_s, f.segment_f1, f.segment_precision, f.segment_recall,
-                f.segment_macro_f1, f.segment_error_rate, (long long)ev->segments);
+    sl_text_put(&t, "\"segments\":{\"segment_s\":%.9g,", ev->segment * frame_s);
+    sl_text_json_figure(&t, "f1", any, f.segment_f1);
+    sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,", f.segment_precision,
+                f.segment_recall);
+    sl_text_json_figure(&t, "macro_f1", any, f.segment_macro_f1);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "error_rate", has_ref, f.segment_error_rate);
+    sl_text_put(&t, ",\"segments\":%lld},\"classes\":[", (long long)ev->segments);
     int first = 1;
     for (int c = 0; c < ev->n_classes; c++) {
         if (!ev->scored[c])
             continue;
         double ef, eer, sf, ser;
         class_figures(ev, c, &ef, &eer, &sf, &ser);
+        const int64_t sref = ev->seg_tp[c] + ev->seg_fn[c], ssys = ev->seg_tp[c] + ev->seg_fp[c];
         sl_text_put(&t, "%s{\"name\":", first ? "" : ",");
         sl_text_json_string(&t, names[c]);
-        sl_text_put(&t, ",\"event_f1\":%.9g,\"event_error_rate\":%.9g,\"reference\":%lld,"
-                    "\"system\":%lld,\"segment_f1\":%.9g,\"segment_error_rate\":%.9g}",
-                    ef, eer, (long long)ev->ev_ref[c], (long long)ev->ev_sys[c], sf, ser);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "event_f1", ev->ev_ref[c] + ev->ev_sys[c] > 0, ef);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "event_error_rate", ev->ev_ref[c] > 0, eer);
+        sl_text_put(&t, ",\"reference\":%lld,\"system\":%lld,", (long long)ev->ev_ref[c],
+                    (long long)ev->ev_sys[c]);
+        sl_text_json_figure(&t, "segment_f1", sref + ssys > 0, sf);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "segment_error_rate", sref > 0, ser);
+        sl_text_put(&t, "}");
         first = 0;
     }
     sl_text_put(&t, "]}\n");

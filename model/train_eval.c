@@ -181,12 +181,11 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         sl_text_put(&t, "null");
     else
         sl_text_put(&t, "%.9g", sl_metrics_loss(mt));
-    sl_text_put(&t, ",\"accuracy\":%.9g,\"macro_f1\":%.9g,\"speech_vs_rest_f1\":",
-                sl_metrics_accuracy(mt), sl_metrics_macro_f1(mt));
-    if (speech >= 0 && has_class(mt, speech))
-        sl_text_put(&t, "%.9g", sl_metrics_binary_f1(mt, speech));
-    else
-        sl_text_put(&t, "null");
+    sl_text_put(&t, ",\"accuracy\":%.9g,\"macro_f1\":%.9g,", sl_metrics_accuracy(mt),
+                sl_metrics_macro_f1(mt));
+    const int has_speech = speech >= 0 && has_class(mt, speech);
+    sl_text_json_figure(&t, "speech_vs_rest_f1", has_speech,
+                        has_speech ? sl_metrics_binary_f1(mt, speech) : 0.0);
     sl_text_put(&t, ",\"classes\":[");
     for (int k = 0; k < n; k++) {
         double p, r, f;
@@ -209,10 +208,18 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
     if (mt->events) {
         sl_event_figures f;
         sl_events_summary(mt->events, &f);
-        sl_text_put(&t, ",\"events\":{\"f1\":%.9g,\"error_rate\":%.9g,\"reference\":%lld,"
-                    "\"system\":%lld,\"segment_f1\":%.9g,\"segment_error_rate\":%.9g}",
-                    f.event_f1, f.event_error_rate, (long long)f.event_ref,
-                    (long long)f.event_sys, f.segment_f1, f.segment_error_rate);
+        /* undefined without events (an error rate: without reference events) */
+        const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
+        sl_text_put(&t, ",\"events\":{");
+        sl_text_json_figure(&t, "f1", any, f.event_f1);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "error_rate", has_ref, f.event_error_rate);
+        sl_text_put(&t, ",\"reference\":%lld,\"system\":%lld,", (long long)f.event_ref,
+                    (long long)f.event_sys);
+        sl_text_json_figure(&t, "segment_f1", any, f.segment_f1);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "segment_error_rate", has_ref, f.segment_error_rate);
+        sl_text_put(&t, "}");
     }
     sl_text_put(&t, "}\n");
     return sl_text_finish(&t);

@@ -120,6 +120,50 @@ static void test_by_hand(void **state)
     near(g.segment_error_rate, f.segment_error_rate);
 }
 
+/* A class without reference events has no error rate (sed_eval divides by its
+ * reference count), and one without events either way no F1: '-' and null,
+ * not a 0 that reads as perfect; a set without reference events alike. */
+static void test_undefined_figures(void **state)
+{
+    (void)state;
+    static const run r[] = {{0, 0, 500}};
+    static const run s[] = {{0, 0, 400}, {1, 400, 500}}; /* c1: inserted; c2: none */
+    fill(ref, r, 1);
+    fill(sys, s, 2);
+    sl_events ev;
+    sl_events_init(&ev, 3, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, 500), 0);
+    const char *names[3] = {"c0", "c1", "c2"};
+    char *text = NULL;
+    size_t len = 0;
+    FILE *fp = open_memstream(&text, &len);
+    sl_events_print(&ev, names, 0.01, "", fp);
+    fclose(fp);
+    const char *rows[] = {"\nc1                  0.0000         -          0          1     0.0000           -\n",
+                          "\nc2                       -         -          0          0          -           -\n"};
+    for (int i = 0; i < 2; i++)
+        if (!strstr(text, rows[i]))
+            fail_msg("no row '%s' in:\n%s", rows[i], text);
+    free(text);
+    char json[2048];
+    assert_true(sl_events_format_json(&ev, names, 0.01, json, sizeof json) > 0);
+    const char *want[] = {"{\"name\":\"c1\",\"event_f1\":0,\"event_error_rate\":null,\"reference\":0,"
+                          "\"system\":1,\"segment_f1\":0,\"segment_error_rate\":null}",
+                          "{\"name\":\"c2\",\"event_f1\":null,\"event_error_rate\":null,"
+                          "\"reference\":0,\"system\":0,\"segment_f1\":null,\"segment_error_rate\":null}"};
+    for (int i = 0; i < 2; i++)
+        if (!strstr(json, want[i]))
+            fail_msg("no '%s' in %s", want[i], json);
+    /* no reference event at all: the set's error rates are undefined too */
+    fill(ref, r, 0);
+    sl_events_init(&ev, 3, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, 500), 0);
+    assert_true(sl_events_format_json(&ev, names, 0.01, json, sizeof json) > 0);
+    if (!strstr(json, "\"macro_f1\":0,\"error_rate\":null,\"substitution_rate\":null,"
+                      "\"deletion_rate\":null,\"insertion_rate\":null,\"reference\":0,\"system\":2}"))
+        fail_msg("%s", json);
+}
+
 static void test_classes_left_out(void **state)
 {
     (void)state;
@@ -369,6 +413,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_by_hand),
+        cmocka_unit_test(test_undefined_figures),
         cmocka_unit_test(test_classes_left_out),
         cmocka_unit_test(test_gap_and_collar),
         cmocka_unit_test(test_command),
