@@ -31,7 +31,8 @@ struct sl_media_source {
     gint64 decoded;    /* sample frames decoded so far */
     int want;          /* the audio stream read (1-based: sl_audio_options.stream) */
     int audio_pads;    /* audio streams exposed so far of the current part */
-    int several;       /* it holds more than one: the container's duration is not the
+    int several;       /* it holds more than one stream (audio, or a video's picture
+                          beside its sound): the container's duration is not the audio
                           stream's, so it cannot tell a cut file (set atomically) */
     int no_such;       /* it holds fewer audio streams than `want` (set atomically) */
     int eos;
@@ -57,6 +58,33 @@ static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
     gst_object_unref(to);
     if (caps)
         gst_caps_unref(caps);
+}
+
+/* Each stream decodebin plugs on: one that is not audio and no demuxer takes (a
+ * video's picture, subtitles; not the container itself, nor an MP3's ID3 tag)
+ * is one more stream, though only audio is exposed. */
+static gboolean on_autoplug_continue(GstElement *bin, GstPad *pad, GstCaps *caps, gpointer user)
+{
+    (void)bin;
+    (void)pad;
+    sl_media_source *s = user;
+    const GstStructure *st = caps && gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0)
+                                                                   : NULL;
+    const char *media = st ? gst_structure_get_name(st) : "audio/";
+    /* (RTP says what it carries in a field: application/x-rtp, media=audio) */
+    if (g_str_has_prefix(media, "audio/") || g_strcmp0(gst_structure_get_string(st, "media"),
+                                                       "audio") == 0 ||
+        g_atomic_int_get(&s->several))
+        return TRUE;
+    /* those decodebin would plug (ranked), not the ones whose pads take anything */
+    GList *demuxers = gst_element_factory_list_get_elements(GST_ELEMENT_FACTORY_TYPE_DEMUXER,
+                                                            GST_RANK_MARGINAL);
+    GList *taking = gst_element_factory_list_filter(demuxers, caps, GST_PAD_SINK, FALSE);
+    if (!taking)
+        g_atomic_int_set(&s->several, 1);
+    gst_plugin_feature_list_free(taking);
+    gst_plugin_feature_list_free(demuxers);
+    return TRUE;
 }
 
 /* Without the stream wanted nothing would ever reach the sink: said on the bus. */
@@ -301,6 +329,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     gst_caps_unref(f32);
     g_free(uri);
     g_signal_connect(decode, "pad-added", G_CALLBACK(on_pad_added), s);
+    g_signal_connect(decode, "autoplug-continue", G_CALLBACK(on_autoplug_continue), s);
     g_signal_connect(decode, "no-more-pads", G_CALLBACK(on_no_more_pads), s);
     s->bus = gst_element_get_bus(s->pipeline);
 
