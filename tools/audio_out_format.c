@@ -11,20 +11,32 @@
 #include "seqlabel.h"
 #include "tools/cli.h"
 
-/* The container OUT's extension names (libsndfile's list; .ogg and .mp3 too),
+/* The container OUT's extension names (libsndfile's list; .ogg .mp3 .opus .aif too),
  * with the input's encoding where it fits, else a usual one; 0 when libsndfile
  * cannot write it. No known extension: the input's format. */
 int cli_output_format(const char *out_path, int in_format, int rate, int channels)
 {
     const char *dot = cli_extension(out_path);
-    int major = 0, count = 0;
+    int major = 0, count = 0, wanted_sub = 0;
     if (!dot)
         return in_format;
     dot++;
-    if (!strcasecmp(dot, "ogg"))
-        major = SF_FORMAT_OGG;
-    else if (!strcasecmp(dot, "mp3"))
-        major = SF_FORMAT_MPEG;
+    /* names libsndfile's list lacks: its Ogg is .oga, its AIFF .aiff, and Opus
+     * is an Ogg encoding, which a .opus name asks for whatever the input's */
+    static const struct { const char *ext; int major, sub; } aliases[] = {
+        {"ogg", SF_FORMAT_OGG, 0},         {"mp3", SF_FORMAT_MPEG, 0},
+        {"opus", SF_FORMAT_OGG, SF_FORMAT_OPUS}, {"aif", SF_FORMAT_AIFF, 0},
+        {"aifc", SF_FORMAT_AIFF, 0},
+    };
+    for (size_t i = 0; i < sizeof aliases / sizeof aliases[0] && !major; i++)
+        if (!strcasecmp(dot, aliases[i].ext)) {
+            major = aliases[i].major;
+            wanted_sub = aliases[i].sub;
+        }
+    if (wanted_sub) {
+        SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | wanted_sub};
+        return sf_format_check(&t) ? t.format : 0;
+    }
     sf_command(NULL, SFC_GET_FORMAT_MAJOR_COUNT, &count, sizeof count);
     for (int i = 0; i < count && !major; i++) {
         SF_FORMAT_INFO fi = {.format = i};

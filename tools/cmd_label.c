@@ -132,9 +132,9 @@ static void usage(FILE *fp)
         "                          input (a file, or '-' with the labels in -o FILE) to\n"
         "                          OUT, the rest dropped (the element's gate=drop), at\n"
         "                          the input's rate and channels, in the container OUT's\n"
-        "                          extension names (.wav .flac .ogg ...; else the\n"
-        "                          input's). A directory (several inputs): each input's\n"
-        "                          cut under its own name ('-': stdin.wav)\n"
+        "                          extension names (.wav .flac .ogg .opus .aif ...;\n"
+        "                          else the input's). A directory (several inputs): each\n"
+        "                          input's cut under its own name ('-': stdin.wav)\n"
         "  --cut-silence           with --cut: the rest kept as silence (gate=silence)\n"
         "  --split DIR             with --target: each segment of the target class as a\n"
         "                          file of its own, DIR/NAME-0001_START-END.EXT (NAME and\n"
@@ -537,14 +537,15 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     }
     t.target = a->cfg.decoder.target_class;
     if (cut_path)
-        t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_rate(r),
+        t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_frames(r),
+                             sl_audio_file_rate(r),
                              cut_channels, sl_labeler_frame_shift(l), fc->sample_rate,
                              a->cut_silence);
     if (split_dir && (!cut_path || t.cuts[0]))
         t.cuts[1] = cli_split_open(split_dir, stem, cli_cut_extension(in_path),
-                               sl_audio_file_format(r), sl_audio_file_rate(r),
-                               cut_channels, sl_labeler_frame_shift(l), fc->sample_rate,
-                               a->split_max);
+                               sl_audio_file_format(r), sl_audio_file_frames(r),
+                               sl_audio_file_rate(r), cut_channels,
+                               sl_labeler_frame_shift(l), fc->sample_rate, a->split_max);
     if ((cut_path && !t.cuts[0]) || (split_dir && !t.cuts[1]) ||
         cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cuts[0]);
@@ -635,12 +636,17 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         rc = READER_GONE; /* the cuts' temporary files are removed below */
     else if (t.failed)
         rc = cli_error("%s: write failed: %s", out_said ? out_said : out_path, strerror(t.failed));
-    /* the cut's own error (a write failure stopped the labeling) is said here */
-    for (int c = 0; c < 2; c++)
+    /* the cut's own error (a write failure stopped the labeling) is said here;
+     * a cut to standard output whose reader left ends the command as SIGPIPE does */
+    for (int c = 0; c < 2; c++) {
+        const int gone = cli_cut_reader_gone(t.cuts[c]);
         if (t.cuts[c] && (!rc || (t.cut_failed >> c & 1)))
             rc = cli_cut_finish(t.cuts[c]) || rc;
         else
             cli_cut_abort(t.cuts[c]);
+        if (gone)
+            rc = READER_GONE;
+    }
     if (rc) {
         cli_output_abort(&out);
         sl_labeler_reset(l);

@@ -11,6 +11,7 @@
  * files are cut too, and the queue stays short whatever the input's length. */
 #include "tools/cut_audio.h"
 
+#include <errno.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -39,8 +40,12 @@ struct cli_cut {
     int64_t q_off, q_len, q_cap; /* in sample frames: first queued, queued, room */
     int64_t q_start;          /* the input's index of the first queued sample frame */
     int64_t frames;           /* frames decided */
+    int64_t written;          /* sample frames written into the file being written */
+    int64_t in_frames;        /* the input's length in sample frames; -1: unknown */
+    int64_t wav_room;         /* > 0: the sample frames a plain WAV holds (4 GiB) */
     int run_keep;             /* the decision of the run of frames being gathered */
     int failed;               /* 1: out of memory, 2: write failed, 3: said already */
+    int write_errno;          /* why the write failed (EPIPE: standard output's reader left) */
 };
 
 /* The output format for a file named `name`, or -1 (said) when libsndfile
@@ -62,6 +67,19 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     return -1;
 }
 
+/* Bytes a sample of this format's encoding takes at most. */
+static int sample_bytes(int format)
+{
+    switch (format & SF_FORMAT_SUBMASK) {
+    case SF_FORMAT_PCM_S8: case SF_FORMAT_PCM_U8: case SF_FORMAT_ULAW: case SF_FORMAT_ALAW:
+        return 1;
+    case SF_FORMAT_PCM_16: return 2;
+    case SF_FORMAT_PCM_24: return 3;
+    case SF_FORMAT_PCM_32: case SF_FORMAT_FLOAT: return 4;
+    default: return 8; /* doubles; compressed encodings take less */
+    }
+}
+
 /* Starts writing `path` (under a temporary name). -1 when it cannot (said). */
 static int open_file(cli_cut *c, const char *path)
 {
@@ -71,6 +89,21 @@ static int open_file(cli_cut *c, const char *path)
     if (cli_output_open(&c->o, path, "wb") != 0)
         return -1;
     SF_INFO info = c->oinfo;
+    /* A WAV's 32-bit sizes wrap past 4 GiB, and the file reads back short. An
+     * input that long is cut into RF64 (a plain WAV again at the end if the cut
+     * stays under 4 GiB); one of unknown length (a stream) into a WAV that
+     * stops, said, before its sizes wrap. */
+    SF_INFO rf64 = {.samplerate = info.samplerate, .channels = info.channels,
+                    .format = SF_FORMAT_RF64 | (info.format & ~SF_FORMAT_TYPEMASK)};
+    const int major = info.format & SF_FORMAT_TYPEMASK;
+    const int64_t frame_bytes = (int64_t)info.channels * sample_bytes(info.format);
+    const int64_t room = (((int64_t)1 << 32) - ((int64_t)1 << 20)) / frame_bytes;
+    const int wav = major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX;
+    const int grow = wav && c->in_frames >= room && sf_format_check(&rf64);
+    if (grow)
+        info = rf64;
+    c->wav_room = wav && !grow ? room : 0;
+    c->written = 0;
     struct stat st; /* before libsndfile, which closes a descriptor it fails on */
     const int piped = !strcmp(path, "-") && fstat(fileno(c->o.fp), &st) == 0 &&
                       !S_ISREG(st.st_mode);
@@ -90,6 +123,8 @@ static int open_file(cli_cut *c, const char *path)
     /* samples beyond full scale (float input) into integer samples: clipped,
      * not wrapped (FLAC wrote silence) */
     sf_command(c->out, SFC_SET_CLIPPING, NULL, SF_TRUE);
+    if (grow)
+        sf_command(c->out, SFC_RF64_AUTO_DOWNGRADE, NULL, SF_TRUE);
     return 0;
 }
 
@@ -98,12 +133,23 @@ static int open_file(cli_cut *c, const char *path)
 static int close_file(cli_cut *c, const char *final_path)
 {
     int rc = 0;
+    const char *name = final_path ? final_path : c->path; /* the name the user will look for */
+    if (!c->failed && c->written == 0)
+        /* nothing kept: FLAC and MP3 write their header only with the first
+         * samples, and a 0-byte file is none of theirs */
+        sf_command(c->out, SFC_UPDATE_HEADER_NOW, NULL, 0);
     if (c->failed == 1)
-        rc = cli_error("%s: out of memory", c->path);
+        rc = cli_error("%s: out of memory", name);
+    else if (c->failed == 2 && c->write_errno == EPIPE && !strcmp(c->path, "-"))
+        rc = 1; /* standard output's reader left: the command ends as by SIGPIPE */
     else if (c->failed == 2)
-        rc = cli_error("%s: write failed: %s", c->path, sf_strerror(c->out));
+        rc = cli_error("%s: write failed: %s", name, sf_strerror(c->out));
+    else if (c->failed == 4)
+        rc = cli_error("%s: the cut would pass a WAV file's 4 GiB, where its sizes wrap (the "
+                       "input's length was not known, so it was not begun as RF64): name it "
+                       ".rf64, .w64 or .flac", name);
     if (sf_close(c->out) != 0 && rc == 0)
-        rc = cli_error("%s: write failed", c->path);
+        rc = cli_error("%s: write failed", name);
     c->out = NULL;
     if (rc || c->failed) {
         cli_output_abort(&c->o);
@@ -112,7 +158,7 @@ static int close_file(cli_cut *c, const char *final_path)
     return cli_output_commit_as(&c->o, final_path) ? 1 : 0;
 }
 
-static cli_cut *new_cut(int rate, int channels, int hop, int model_rate)
+static cli_cut *new_cut(int rate, int channels, int hop, int model_rate, int64_t in_frames)
 {
     cli_cut *c = calloc(1, sizeof *c);
     if (!c) {
@@ -123,13 +169,14 @@ static cli_cut *new_cut(int rate, int channels, int hop, int model_rate)
     c->rate = rate;
     c->hop = hop;
     c->model_rate = model_rate;
+    c->in_frames = in_frames;
     return c;
 }
 
-cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channels, int hop,
-                      int model_rate, int silence)
+cli_cut *cli_cut_open(const char *out_path, int in_format, int64_t in_frames, int rate,
+                      int channels, int hop, int model_rate, int silence)
 {
-    cli_cut *c = new_cut(rate, channels, hop, model_rate);
+    cli_cut *c = new_cut(rate, channels, hop, model_rate, in_frames);
     if (!c)
         return NULL;
     c->silence = silence;
@@ -141,9 +188,10 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, int rate, int channel
 }
 
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
-                        int rate, int channels, int hop, int model_rate, double max_s)
+                        int64_t in_frames, int rate, int channels, int hop, int model_rate,
+                        double max_s)
 {
-    cli_cut *c = new_cut(rate, channels, hop, model_rate);
+    cli_cut *c = new_cut(rate, channels, hop, model_rate, in_frames);
     if (!c)
         return NULL;
     c->dir = strdup(dir);
@@ -205,8 +253,18 @@ static void flush_before(cli_cut *c, int64_t end)
     double *p = c->q + c->q_off * c->channels;
     if (!c->run_keep && c->silence)
         memset(p, 0, sizeof *p * (size_t)n * (size_t)c->channels);
-    if ((c->run_keep || c->silence) && c->out && sf_writef_double(c->out, p, n) != n)
-        c->failed = 2;
+    if ((c->run_keep || c->silence) && c->out && c->wav_room && c->written + n > c->wav_room) {
+        c->failed = 4;
+        return;
+    }
+    if ((c->run_keep || c->silence) && c->out) {
+        errno = 0;
+        if (sf_writef_double(c->out, p, n) != n) {
+            c->failed = 2;
+            c->write_errno = errno;
+        }
+        c->written += n;
+    }
     c->q_off += n;
     c->q_len -= n;
     c->q_start += n;
@@ -321,4 +379,9 @@ void cli_cut_abort(cli_cut *c)
         cli_output_abort(&c->o);
     }
     free_cut(c);
+}
+
+int cli_cut_reader_gone(const cli_cut *c)
+{
+    return c && c->failed == 2 && c->write_errno == EPIPE && c->path && !strcmp(c->path, "-");
 }

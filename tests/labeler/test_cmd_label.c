@@ -673,6 +673,15 @@ static void test_stdout_live(void **state)
                          "music", "--cut", "gone/c.wav", NULL};
     expect_reader_gone(cut);
     sh("test -z \"$(ls -A gone)\"");
+    /* a cut to standard output (FLAC streams) whose reader is gone: the same,
+     * not "write failed: Broken pipe"; the labels' temporary file removed */
+    assert_int_equal(run_label("in.wav --model m.slm --target speech --cut-silence --cut "
+                               "in-copy.flac -o in-copy.txt"), 0);
+    const char *cut_out[] = {"in-copy.flac", "--model", "m.slm", "--target", "music",
+                             "--on-threshold", "0", "--off-threshold", "0", "--cut", "-", "-o",
+                             "gone/l.txt", NULL};
+    expect_reader_gone(cut_out);
+    sh("test -z \"$(ls -A gone)\"");
 }
 
 /* Starts `seqlabel label ARGS...`, writes `len` bytes of `data` to it, waits
@@ -1301,8 +1310,13 @@ static void test_cut_container(void **state)
         int format;
     } cuts[] = {{"cut.flac", SF_FORMAT_FLAC | SF_FORMAT_PCM_24},
                 {"cut.w64", SF_FORMAT_W64 | SF_FORMAT_FLOAT},
-                {"cut.data", SF_FORMAT_WAV | SF_FORMAT_FLOAT}};
-    for (int i = 0; i < 3; i++) {
+                {"cut.data", SF_FORMAT_WAV | SF_FORMAT_FLOAT},
+                /* names outside libsndfile's list: .opus its Ogg Opus, .aif its AIFF */
+                {"cut.opus", SF_FORMAT_OGG | SF_FORMAT_OPUS},
+                {"cut.aif", SF_FORMAT_AIFF | SF_FORMAT_FLOAT},
+                /* begun as RF64, and a plain WAV again under 4 GiB */
+                {"cut.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT}};
+    for (int i = 0; i < 6; i++) {
         char args[256], path[600];
         snprintf(args, sizeof args, "in.wav --model m.slm --target speech --cut %s --cut-silence "
                  "-o cut.txt", cuts[i].name);
@@ -1314,7 +1328,26 @@ static void test_cut_container(void **state)
         sf_close(f);
         assert_int_equal(info.format, cuts[i].format);
         assert_int_equal(info.samplerate, 16000);
-        assert_int_equal(info.frames, NSAMP);
+        if (cuts[i].format != (SF_FORMAT_OGG | SF_FORMAT_OPUS)) /* Opus pads its frames */
+            assert_int_equal(info.frames, NSAMP);
+    }
+    /* nothing kept: a FLAC, MP3 or WAV of no samples, with its header, not 0 bytes */
+    const char *empty[] = {"none.flac", "none.mp3", "none.wav"};
+    for (int i = 0; i < 3; i++) {
+        char args[256], path[600];
+        snprintf(args, sizeof args, "in.wav --model m.slm --target speech --on-threshold 1 "
+                 "--off-threshold 1 --cut %s -o none.txt", empty[i]);
+        assert_int_equal(run_label(args), 0);
+        snprintf(path, sizeof path, "%s/%s", dir, empty[i]);
+        struct stat st;
+        assert_int_equal(stat(path, &st), 0);
+        SF_INFO info = {0};
+        SNDFILE *f = sf_open(path, SFM_READ, &info);
+        if (!f || st.st_size == 0)
+            fail_msg("%s (%lld bytes): %s", empty[i], (long long)st.st_size, sf_strerror(NULL));
+        float one[2];
+        assert_int_equal(sf_readf_float(f, one, 1), 0); /* (an MP3 may not say its length) */
+        sf_close(f);
     }
     /* float beyond full scale into 16-bit FLAC: clipped, not wrapped (every frame
      * kept: on at p >= 0) */
