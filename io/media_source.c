@@ -164,6 +164,11 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
          * nothing of the cause its details give ("Failed to connect.") */
         snprintf(buf, len, "%s (%s): for a network address, is the host's name right and its "
                  "server up?", e->message, detail(debug));
+    else if (!reason && detail(debug))
+        /* "GStreamer encountered a general stream error." says nothing; its
+         * details do ("no 'moov' atom within the first 10 MB": an MP4 whose
+         * index is at its end, read from a pipe) */
+        snprintf(buf, len, "%s (%s)", e ? e->message : "decoding failed", detail(debug));
     else
         snprintf(buf, len, "%s%s%.*s%s", e ? e->message : "decoding failed", reason ? " (" : "",
                  reason ? (int)strcspn(reason, "\n") : 0, reason ? reason : "", reason ? ")" : "");

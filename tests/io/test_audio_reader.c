@@ -535,6 +535,14 @@ static void test_gstreamer_decodes(void **state)
                           "reads (headerless samples: seqlabel label and features read them given "
                           "--raw-format and --raw-rate; other media through a FIFO: name it .mka, .mp4, ... "
                           "or give it on standard input as fd://0");
+        /* an MP4 (QuickTime) whose index comes after 10 MB of samples cannot be
+         * read from a pipe: said with GStreamer's own reason, not only its
+         * "general stream error" */
+        sh_ok("gst-launch-1.0 -q audiotestsrc num-buffers=3500 samplesperbuffer=1600 ! "
+              "audio/x-raw,rate=16000,channels=1,format=S16LE ! qtmux ! filesink location=late.mov "
+              "&& mkfifo fifo.mov && (timeout 60 cat late.mov > fifo.mov 2>/dev/null &)");
+        expect_open_error(tmp_path("fifo.mov"), "GStreamer encountered a general stream error. "
+                          "(no 'moov' atom within the first 10 MB)");
     }
     /* what libsndfile knows the container of but cannot decode goes to GStreamer
      * too: FLAC in Ogg (libsndfile's FLAC decoder fails on it) gives the WAV's
