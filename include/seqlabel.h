@@ -1090,6 +1090,10 @@ typedef struct {
      * gives no region is an error. Frame figures alone: with events (or the
      * sweep's) it is refused */
     const char *uem;
+    /* the class of time no reference segment covers (a speech-only RTTM
+     * reference: the rest non-speech, as md-eval scores it); -1 (default): such
+     * time is not scored */
+    int ref_gap_class;
 } sl_eval_options;
 
 void sl_eval_options_default(sl_eval_options *opt);

@@ -46,7 +46,10 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;
-    int rc = sl_dataset_collect_classes(&man, sl_split_mask(split), 0, names, n, err, errlen);
+    /* a split that selects nothing is said as scoring says it, not as "no class" */
+    int rc = sl_manifest_entries_in(&man, sl_split_mask(split)) == 0
+                 ? sl_fail(err, errlen, "%s: no entries to evaluate", manifest)
+                 : sl_dataset_collect_classes(&man, sl_split_mask(split), 0, names, n, err, errlen);
     sl_manifest_free(&man);
     return rc;
 }
@@ -429,6 +432,9 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
                hypothesis_frames(e, hyp_path, by_id, duration, hop, rate, classes, n_classes,
                                  opt->sweep, got, prob, n, labelled, err, errlen) == 0) {
         rc = 0;
+        for (int64_t i = 0; opt->ref_gap_class >= 0 && i < n; i++)
+            if (ref[i] < 0) /* time the references leave unlabelled, of their gap's class */
+                ref[i] = opt->ref_gap_class;
         if (events) { /* on the references before the collar; a gap is gap_class */
             int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
             for (int64_t i = 0; sys && i < n; i++)
@@ -489,7 +495,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         fc = *opt->features;
     else
         sl_feature_config_default(&fc);
-    if (mt->n_classes != n_classes || opt->gap_class >= n_classes)
+    if (mt->n_classes != n_classes || opt->gap_class >= n_classes ||
+        opt->ref_gap_class >= n_classes)
         return sl_fail(err, errlen, "scoring: the metrics and the options name other classes");
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))

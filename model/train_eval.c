@@ -373,6 +373,7 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         rc = sl_model_silence_frame(m, silence, err, errlen);
     const sl_feature_config *fc = sl_model_feature_config(m);
     const double collar_s = per_file ? per_file->collar_s : 0.0;
+    const int ref_gap = per_file ? per_file->ref_gap_class : -1;
     sl_events *events = per_file ? per_file->events : NULL;
     sl_decoder *dec = NULL;
     if (rc == 0 && per_file && per_file->decoder &&
@@ -386,6 +387,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         const sl_data_file *f = &ds->files[i];
         const int64_t n = f->ff.n_frames;
         sl_metrics_reset(&file);
+        /* the references, time they leave unlabelled of class ref_gap */
+        int32_t *filled = ref_gap >= 0 ? malloc((size_t)(n ? n : 1) * sizeof *filled) : NULL;
+        for (int64_t k = 0; filled && k < n; k++)
+            filled[k] = f->labels[k] >= 0 ? f->labels[k] : ref_gap;
+        const int32_t *labels = filled ? filled : f->labels;
         /* the collar and the UEM's regions on a copy: the events are the references' as
          * they are */
         const int crop = collar_s > 0 || uem;
@@ -395,10 +401,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         const int want_probs = dec || (sweep && (sweep->events || sweep->decoder));
         float *fprobs =
             want_probs ? malloc((size_t)(n ? n : 1) * c->n_classes * sizeof *fprobs) : NULL;
-        if ((crop && !collared) || ((events || dec) && !pred) || (want_probs && !fprobs))
+        if ((crop && !collared) || ((events || dec) && !pred) || (want_probs && !fprobs) ||
+            (ref_gap >= 0 && !filled))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && collared) {
-            memcpy(collared, f->labels, (size_t)n * sizeof *collared);
+            memcpy(collared, labels, (size_t)n * sizeof *collared);
             if (sl_labels_collar(collared, n, sl_feature_frame_shift(fc), fc->sample_rate,
                                  collar_s))
                 rc = sl_fail(err, errlen, "out of memory");
@@ -408,7 +415,7 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         }
         for (int64_t k = 0; pred && k < n; k++)
             pred[k] = -1;
-        const int32_t *scored = collared ? collared : f->labels;
+        const int32_t *scored = collared ? collared : labels;
         if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, n, x, logits, probs,
                                       sweep, &file, dec ? NULL : pred, fprobs))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
@@ -416,10 +423,10 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
             rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
         /* the sweep's own labels: the decoder's at each threshold, or the runs over it */
         if (rc == 0 && sweep && sweep->decoder &&
-            sl_sweep_add_decoded(sweep, scored, f->labels, fprobs, c->n_classes, n))
+            sl_sweep_add_decoded(sweep, scored, labels, fprobs, c->n_classes, n))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && sweep && sweep->events && !sweep->decoder &&
-            add_sweep_events(sweep, f->labels, fprobs, n, c->n_classes))
+            add_sweep_events(sweep, labels, fprobs, n, c->n_classes))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && dec) { /* the decoder's labels counted instead of the argmax */
             memset(file.confusion, 0, (size_t)c->n_classes * c->n_classes * sizeof *file.confusion);
@@ -427,9 +434,10 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
                 if (scored[k] >= 0)
                     file.confusion[(size_t)scored[k] * c->n_classes + pred[k]]++;
         }
-        if (rc == 0 && events && sl_events_add_file(events, file_events, f->labels, pred, n))
+        if (rc == 0 && events && sl_events_add_file(events, file_events, labels, pred, n))
             rc = sl_fail(err, errlen, "out of memory");
         free(collared);
+        free(filled);
         free(pred);
         free(fprobs);
         if (rc == 0)
@@ -460,6 +468,7 @@ void sl_eval_options_default(sl_eval_options *opt)
     opt->split = SL_SPLIT_NONE;
     opt->num_threads = 1;
     opt->gap_class = -1;
+    opt->ref_gap_class = -1;
 }
 
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_options *opt,
@@ -490,8 +499,12 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
                                 c->n_classes, NULL, NULL, threads, err, errlen);
     if (rc == 0 && ds.n_files == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
-    /* empty label files would otherwise give a report of zeros that reads as measured */
-    if (rc == 0 && ds.labeled == 0)
+    if (rc == 0 && (opt->ref_gap_class < -1 || opt->ref_gap_class >= c->n_classes))
+        rc = sl_fail(err, errlen, "the references' gap class %d is not one of the model's",
+                     opt->ref_gap_class);
+    /* empty label files would otherwise give a report of zeros that reads as measured
+     * (with a gap class every frame is labelled) */
+    if (rc == 0 && ds.labeled == 0 && opt->ref_gap_class < 0)
         rc = sl_fail(err, errlen, "%s: no frame is labelled (the label files cover no audio)",
                      manifest);
     const int64_t before = mt->frames;

@@ -41,6 +41,12 @@ static void usage(FILE *fp)
         "  --hyp-gap CLASS           the class of time no hypothesis segment covers\n"
         "                            (a VAD's speech-only output: e.g. silence) [such\n"
         "                            time is an error]\n"
+        "  --ref-gap CLASS           the class of time no reference segment covers (a\n"
+        "                            speech-only RTTM reference: the rest non-speech,\n"
+        "                            its false alarms scored, as md-eval scores them)\n"
+        "                            [such time is not scored]; with --hyp and no\n"
+        "                            --classes, a gap's class the references lack is\n"
+        "                            one more class\n"
         "  --classes a,b,c           with --hyp and no model: the classes and their\n"
         "                            order, each once [the references' names, first\n"
         "                            seen first]\n"
@@ -379,7 +385,7 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
 /* --hyp: label files scored against the manifest's references. */
 static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_options *base,
                            const char *model_path, const char *classes, const char *gap,
-                           const char *sweep, const char *events, double event_collar, int json,
+                           const char *ref_gap, const char *sweep, const char *events, double event_collar, int json,
                            file_list *files)
 {
     char err[SL_ERR_LEN];
@@ -391,10 +397,21 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     opt.features = &grid;
     sl_metrics mt = {0};
     int rc = hypothesis_classes(manifest, base->split, model_path, classes, names, &n, &grid);
+    /* the classes the references name, and the gaps' (speech-only references
+     * and hypotheses: the rest is the class they are given) */
+    const char *gaps[2] = {gap, ref_gap};
+    for (int g = 0; g < 2 && !rc && !classes && !model_path; g++)
+        if (gaps[g] && name_index((const char *const *)names, n, gaps[g]) < 0 &&
+            n < SL_MAX_CLASSES && !(names[n++] = strdup(gaps[g])))
+            rc = cli_error("out of memory");
     if (gap)
         opt.gap_class = name_index((const char *const *)names, n, gap);
     if (!rc && gap && opt.gap_class < 0)
         rc = cli_usage_error("--hyp-gap: '%s' is not one of the classes", gap);
+    if (ref_gap)
+        opt.ref_gap_class = name_index((const char *const *)names, n, ref_gap);
+    if (!rc && ref_gap && opt.ref_gap_class < 0)
+        rc = cli_usage_error("--ref-gap: '%s' is not one of the classes", ref_gap);
     sl_sweep *sw = NULL;
     if (!rc && sweep) { /* from the frames tables' probabilities */
         if (!(sw = calloc(1, sizeof *sw)))
@@ -414,7 +431,11 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
         rc = cli_error("out of memory");
     if (!rc && sl_score_manifest(manifest, hyp, (const char *const *)names, n, &opt, &mt, err,
                                  sizeof err))
-        rc = cli_error("%s", err);
+        /* a hypothesis's class the references never name: a typo, or one to list */
+        rc = cli_error("%s%s", err, !classes && !model_path && strstr(err, "unknown class")
+                                        ? "; a class the references lack: --classes names "
+                                          "every class, the hypotheses' too"
+                                        : "");
     if (!rc)
         rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json, files);
     if (!rc && sw)
@@ -434,7 +455,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR, O_UEM };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR, O_UEM, O_REF_GAP };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -445,8 +466,10 @@ int sl_cmd_eval(int argc, char **argv)
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
         {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
         {"event-collar", required_argument, 0, O_EVENT_COLLAR}, {"uem", required_argument, 0, O_UEM},
+        {"ref-gap", required_argument, 0, O_REF_GAP},
         CLI_DECODER_LONG_OPTIONS,
         {0, 0, 0, 0}};
+    const char *ref_gap = NULL;
     const char *model_path = NULL, *manifest = NULL, *cache_dir = NULL, *hyp = NULL, *gap = NULL,
                *classes = NULL, *sweep = NULL, *events = NULL;
     int no_cache = 0, json = 0, per_file = 0;
@@ -485,6 +508,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_GAP: gap = optarg; break;
         case O_CLASSES: classes = optarg; break;
         case O_UEM: opt.uem = optarg; break;
+        case O_REF_GAP: ref_gap = optarg; break;
         case O_COLLAR:
             if (cli_parse_float("--collar", optarg, 0.0, 60.0, &opt.collar_s))
                 return 2;
@@ -528,8 +552,8 @@ int sl_cmd_eval(int argc, char **argv)
         return cli_usage_error("eval: --cache-dir: an empty name (--no-cache keeps features in "
                                "memory only)");
     if (hyp && manifest) {
-        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, sweep, events,
-                                 event_collar, json, per_file ? &files : NULL);
+        int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, ref_gap, sweep,
+                                 events, event_collar, json, per_file ? &files : NULL);
         file_list_free(&files);
         return rc;
     }
@@ -574,6 +598,8 @@ int sl_cmd_eval(int argc, char **argv)
         rc = events_for(events, names, n_classes, event_collar, frame_s, &opt.events);
     if (rc == 0 && sw && opt.events && sl_sweep_init_events(sw, opt.events))
         rc = -1, snprintf(err, sizeof err, "out of memory");
+    if (rc == 0 && ref_gap && (opt.ref_gap_class = sl_model_class_index(m, ref_gap)) < 0)
+        rc = cli_usage_error("--ref-gap: %s has no class '%s'", model_path, ref_gap);
     if (rc == 0)
         rc = cli_decoder_classes(&decoder, m, model_path);
     /* with decoder options the sweep is the decoder's, its class the target */

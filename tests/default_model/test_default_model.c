@@ -254,6 +254,36 @@ static void test_eval_of_labels_equals_eval_of_model(void **state)
      * collar, 1018 of them in the regions at most */
     assert_int_equal(frames[0], 1998);
     assert_true(frames[2] > 0 && frames[2] <= 1018 && frames[2] < frames[1]);
+    /* a reference of speech alone (a VAD's RTTM): --ref-gap silence makes the rest
+     * silence, scored, every frame counted, the same through --model and --hyp;
+     * without it, speech's frames alone: centres in [0.57, 6) and [14, 19.5),
+     * frames 57-599 and 1400-1949 */
+    char vad[600];
+    snprintf(vad, sizeof vad, "%s/vad.tsv", tmp);
+    assert_non_null(f = fopen(vad, "w"));
+    fprintf(f, "%s/mixture.wav\t%s/speech-only.rttm#speech\n", samples_dir, tmp);
+    assert_int_equal(fclose(f), 0);
+    snprintf(line, sizeof line, "%s/speech-only.rttm", tmp);
+    assert_non_null(f = fopen(line, "w"));
+    fputs("SPEAKER mixture 1 0.57 5.43 <NA> <NA> a <NA> <NA>\n"
+          "SPEAKER mixture 1 14.00 5.50 <NA> <NA> b <NA> <NA>\n", f);
+    assert_int_equal(fclose(f), 0);
+    char *json[3];
+    for (int k = 0; k < 3; k++) {
+        char hyp_dir[700] = "";
+        if (k == 1)
+            snprintf(hyp_dir, sizeof hyp_dir, "--hyp '%s/hyp' ", tmp);
+        snprintf(line, sizeof line, "'%s' eval --json --no-cache %s%s--model '%s' --manifest '%s'",
+                 cmd, k < 2 ? "--ref-gap silence " : "", hyp_dir, model_path, vad);
+        json[k] = run(line);
+    }
+    const char *a = strstr(json[0], "\"accuracy\""), *b = strstr(json[1], "\"accuracy\"");
+    if (!a || !b || strcmp(a, b) != 0)
+        fail_msg("--ref-gap, --model and --hyp:\n%s\n%s", json[0], json[1]);
+    assert_non_null(strstr(json[0], "{\"frames\":1998,"));
+    assert_non_null(strstr(json[2], "{\"frames\":1093,"));
+    for (int k = 0; k < 3; k++)
+        free(json[k]);
     snprintf(line, sizeof line, "rm -rf '%s'", tmp);
     assert_int_equal(system(line), 0);
 }

@@ -221,6 +221,64 @@ static void test_uem(void **state)
     tt_rmtree(dir);
 }
 
+/* `seqlabel eval ARGS` in dir: its exit status, standard output in *out and
+ * standard error in *err (malloc'ed). */
+static int eval_in(const char *dir, const char *args, char **out, char **err)
+{
+    char cmd[4096], out_path[600];
+    snprintf(out_path, sizeof out_path, "%s", tt_path(dir, "eval-out.txt"));
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval %s > '%s'", dir, getenv("SL_SEQLABEL"), args,
+             out_path);
+    int rc = tt_run(cmd, err);
+    *out = tt_read_file(out_path, NULL);
+    assert_non_null(*out);
+    return rc;
+}
+
+/* Speech-only references and hypotheses (VAD RTTM files), each gap given a
+ * class by name, one the references lack: the references' non-speech is
+ * scored, its false alarms counted as md-eval counts them. References: speech
+ * [0.2, 0.5): frames 20-49; hypothesis: speech [0, 0.5): frames 0-49. */
+static void test_gaps_by_name(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "score-gaps");
+    write_audio(dir, "a.wav", 1.0, 16000); /* 98 frames */
+    tt_write_text(tt_path(dir, "ref.rttm"), "SPEAKER a 1 0.2 0.3 <NA> <NA> x <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "hyp.rttm"), "SPEAKER a 1 0 0.5 <NA> <NA> y <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\tref.rttm#speech\n");
+    char *out = NULL, *err = NULL;
+    /* 30 speech as speech; 20 non-speech called speech, 48 not */
+    assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --hyp-gap "
+                                  "nonspeech --ref-gap nonspeech --json", &out, &err), 0);
+    if (!strstr(out, "{\"frames\":98,") || !strstr(out, "\"confusion\":[[30,0],[20,48]]}"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    /* without --ref-gap the references' speech alone is scored */
+    assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --hyp-gap "
+                                  "nonspeech --json", &out, &err), 0);
+    if (!strstr(out, "{\"frames\":30,") || !strstr(out, "\"confusion\":[[30,0],[0,0]]}"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    /* a hypothesis's class the references lack: refused, the way out named */
+    assert_int_equal(eval_in(dir, "--hyp hyp.rttm --manifest set.tsv", &out, &err), 1);
+    if (!strstr(err, "unknown class 'y'") || !strstr(err, "--classes names every class"))
+        fail_msg("%s", err);
+    free(out), free(err);
+    /* a split that selects no line: said as such, with or without --classes */
+    for (int c = 0; c < 2; c++) {
+        char args[256];
+        snprintf(args, sizeof args, "--hyp 'hyp.rttm#speech' --manifest set.tsv --split test%s",
+                 c ? " --classes speech" : "");
+        assert_int_equal(eval_in(dir, args, &out, &err), 1);
+        if (!strstr(err, "set.tsv: no entries to evaluate"))
+            fail_msg("%s", err);
+        free(out), free(err);
+    }
+    tt_rmtree(dir);
+}
+
 typedef struct {
     int n;
     char audio[4][600];
@@ -880,6 +938,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_and_collar),
         cmocka_unit_test(test_uem),
+        cmocka_unit_test(test_gaps_by_name),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_one_name_two_entries),
         cmocka_unit_test(test_other_rate),
