@@ -514,11 +514,13 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
     sl_events *file_events = opt->events ? malloc(sizeof *file_events) : NULL; /* each entry's */
     int rc = opt->events && !file_events ? sl_fail(err, errlen, "out of memory") : 0, scored = 0;
-    /* one file for several entries: an RTTM file's lines go by file id alone, and a
-     * file it never names has none (a VAD's leaves out the files without speech) */
+    /* one file for several entries, or one RTTM file: an RTTM file's lines go by
+     * file id alone, and a file it never names has none (a VAD's leaves out the
+     * files without speech); so one entry is not scored against another file's
+     * lines, which training's reader takes when they are all a file holds */
     int labelled_any = 0;
     const int entries = sl_manifest_entries_in(&man, mask);
-    const int by_id = !hyp_is_dir && entries > 1;
+    const int by_id = !hyp_is_dir && (entries > 1 || sl_is_rttm_path(hyp));
     sl_uem *uem = NULL;
     if (rc == 0)
         rc = sl_uem_for_manifest(opt->uem, &man, mask,

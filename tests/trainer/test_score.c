@@ -401,7 +401,11 @@ static void test_rttm(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "other.rttm"), 0, 2, b_speech, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "other.rttm: labels none of the set's files"));
-    tt_rmtree(dir);
+    /* so too for a set of one file: another file's lines are not its own */
+    tt_write_text(tt_path(dir, "one.tsv"), "a.wav\tall.txt\n");
+    assert_int_equal(score(dir, "one.tsv", tt_path(dir, "other.rttm"), 0, 2, b_speech, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "other.rttm: labels none of the set's files"));
 }
 
 /* Two entries whose audio has one name in two folders (a/x.wav, b/x.wav) have
