@@ -90,9 +90,9 @@ static int open_file(cli_cut *c, const char *path)
         return -1;
     SF_INFO info = c->oinfo;
     /* A WAV's 32-bit sizes wrap past 4 GiB, and the file reads back short. An
-     * input that long is cut into RF64 (a plain WAV again at the end if the cut
-     * stays under 4 GiB); one of unknown length (a stream) into a WAV that
-     * stops, said, before its sizes wrap. */
+     * input that long is cut into RF64 (libsndfile makes it a WAV again at the
+     * end, WAVE_FORMAT_EXTENSIBLE, if the cut stays under 4 GiB); one of unknown
+     * length (a stream) into a WAV that stops, said, before its sizes wrap. */
     SF_INFO rf64 = {.samplerate = info.samplerate, .channels = info.channels,
                     .format = SF_FORMAT_RF64 | (info.format & ~SF_FORMAT_TYPEMASK)};
     const int major = info.format & SF_FORMAT_TYPEMASK;
@@ -107,7 +107,16 @@ static int open_file(cli_cut *c, const char *path)
     struct stat st; /* before libsndfile, which closes a descriptor it fails on */
     const int piped = !strcmp(path, "-") && fstat(fileno(c->o.fp), &st) == 0 &&
                       !S_ISREG(st.st_mode);
+    errno = 0;
     c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
+    if (!c->out && piped && errno == EPIPE) {
+        /* the reader left before the header (AU writes it at once): the first
+         * frame stops the labelling, and the command ends as by SIGPIPE */
+        cli_output_abort(&c->o);
+        c->failed = 2;
+        c->write_errno = EPIPE;
+        return 0;
+    }
     if (!c->out && piped) { /* WAV and others finish their header last */
         cli_error("-: libsndfile cannot write this container into a pipe (%s): write the cut "
                   "to a file (--cut FILE, or standard output redirected to one: > cut.wav), or "
@@ -134,9 +143,11 @@ static int close_file(cli_cut *c, const char *final_path)
 {
     int rc = 0;
     const char *name = final_path ? final_path : c->path; /* the name the user will look for */
-    if (!c->failed && c->written == 0)
+    const int major = c->oinfo.format & SF_FORMAT_TYPEMASK;
+    if (!c->failed && c->written == 0 && (major == SF_FORMAT_FLAC || major == SF_FORMAT_MPEG))
         /* nothing kept: FLAC and MP3 write their header only with the first
-         * samples, and a 0-byte file is none of theirs */
+         * samples, and a 0-byte file is none of theirs (Ogg's is written at
+         * once: asked again, it would be written twice) */
         sf_command(c->out, SFC_UPDATE_HEADER_NOW, NULL, 0);
     if (c->failed == 1)
         rc = cli_error("%s: out of memory", name);
@@ -363,7 +374,7 @@ int cli_cut_finish(cli_cut *c)
         else if (close_file(c, NULL) != 0)
             c->failed = 3;
     }
-    if (c->failed == 1 || c->failed == 2) /* not said: no file was open to say it of */
+    if ((c->failed == 1 || c->failed == 2) && !cli_cut_reader_gone(c)) /* not said: no file was open */
         cli_error("%s: %s", c->path ? c->path : c->dir, c->failed == 1 ? "out of memory" : "write failed");
     int rc = c->failed != 0;
     free_cut(c);

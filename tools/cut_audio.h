@@ -14,8 +14,9 @@ typedef struct cli_cut cli_cut;
  * libsndfile format); frames are `hop` samples apart at `model_rate`. The rest
  * is dropped, or written as silence with `silence`. in_frames: the input's
  * length (-1: unknown); a WAV cut of an input that could pass WAV's 4 GiB is
- * written as RF64 (a plain WAV again if it stays under), one of unknown length
- * stops, said, before it would. NULL with the error printed. */
+ * written as RF64 (made a WAV again, WAVE_FORMAT_EXTENSIBLE, if it stays under),
+ * one of unknown length stops, said, before it would. NULL with the error
+ * printed. */
 cli_cut *cli_cut_open(const char *out_path, int in_format, int64_t in_frames, int rate,
                       int channels, int hop, int model_rate, int silence);
 /* --split: each run of kept frames as a file of its own,

@@ -682,6 +682,13 @@ static void test_stdout_live(void **state)
                              "gone/l.txt", NULL};
     expect_reader_gone(cut_out);
     sh("test -z \"$(ls -A gone)\"");
+    /* so too for AU, whose header is written at once: the reader is gone
+     * before the first frame */
+    assert_int_equal(run_label("in.wav --model m.slm --target speech --cut-silence --cut "
+                               "in-copy.au -o in-copy.txt"), 0);
+    cut_out[0] = "in-copy.au";
+    expect_reader_gone(cut_out);
+    sh("test -z \"$(ls -A gone)\"");
 }
 
 /* Starts `seqlabel label ARGS...`, writes `len` bytes of `data` to it, waits
@@ -1331,9 +1338,10 @@ static void test_cut_container(void **state)
         if (cuts[i].format != (SF_FORMAT_OGG | SF_FORMAT_OPUS)) /* Opus pads its frames */
             assert_int_equal(info.frames, NSAMP);
     }
-    /* nothing kept: a FLAC, MP3 or WAV of no samples, with its header, not 0 bytes */
-    const char *empty[] = {"none.flac", "none.mp3", "none.wav"};
-    for (int i = 0; i < 3; i++) {
+    /* nothing kept: a FLAC, MP3, Ogg Vorbis or WAV of no samples, with its header
+     * (once), not 0 bytes */
+    const char *empty[] = {"none.flac", "none.mp3", "none.ogg", "none.wav"};
+    for (int i = 0; i < 4; i++) {
         char args[256], path[600];
         snprintf(args, sizeof args, "in.wav --model m.slm --target speech --on-threshold 1 "
                  "--off-threshold 1 --cut %s -o none.txt", empty[i]);
