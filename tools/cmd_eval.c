@@ -44,9 +44,8 @@ static void usage(FILE *fp)
         "  --ref-gap CLASS           the class of time no reference segment covers (a\n"
         "                            speech-only RTTM reference: the rest non-speech,\n"
         "                            its false alarms scored, as md-eval scores them)\n"
-        "                            [such time is not scored]; with --hyp and no\n"
-        "                            --classes, a gap's class the references lack is\n"
-        "                            one more class\n"
+        "                            [such time is not scored]; a gap's class the\n"
+        "                            references lack is listed with --classes\n"
         "  --classes a,b,c           with --hyp and no model: the classes and their\n"
         "                            order, each once [the references' names, first\n"
         "                            seen first]\n"
@@ -397,21 +396,27 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     opt.features = &grid;
     sl_metrics mt = {0};
     int rc = hypothesis_classes(manifest, base->split, model_path, classes, names, &n, &grid);
-    /* the classes the references name, and the gaps' (speech-only references
-     * and hypotheses: the rest is the class they are given) */
-    const char *gaps[2] = {gap, ref_gap};
-    for (int g = 0; g < 2 && !rc && !classes && !model_path; g++)
-        if (gaps[g] && name_index((const char *const *)names, n, gaps[g]) < 0 &&
-            n < SL_MAX_CLASSES && !(names[n++] = strdup(gaps[g])))
-            rc = cli_error("out of memory");
-    if (gap)
-        opt.gap_class = name_index((const char *const *)names, n, gap);
-    if (!rc && gap && opt.gap_class < 0)
-        rc = cli_usage_error("--hyp-gap: '%s' is not one of the classes", gap);
-    if (ref_gap)
-        opt.ref_gap_class = name_index((const char *const *)names, n, ref_gap);
-    if (!rc && ref_gap && opt.ref_gap_class < 0)
-        rc = cli_usage_error("--ref-gap: '%s' is not one of the classes", ref_gap);
+    /* a gap's class must be one of the classes: a misspelt one would be a class
+     * of its own that every gap frame is scored as; one the references lack
+     * (speech-only references: the rest non-speech) is listed with --classes */
+    const char *gaps[2] = {gap, ref_gap}, *opts[2] = {"--hyp-gap", "--ref-gap"};
+    int *gap_classes[2] = {&opt.gap_class, &opt.ref_gap_class};
+    for (int g = 0; g < 2 && !rc; g++) {
+        if (!gaps[g])
+            continue;
+        *gap_classes[g] = name_index((const char *const *)names, n, gaps[g]);
+        if (*gap_classes[g] >= 0)
+            continue;
+        char list[SL_ERR_LEN / 2] = "";
+        for (int k = 0, used = 0; k < n && used < (int)sizeof list; k++)
+            used += snprintf(list + used, sizeof list - (size_t)used, "%s%s", k ? "," : "",
+                             names[k]);
+        rc = classes || model_path
+                 ? cli_usage_error("%s: '%s' is not one of the classes", opts[g], gaps[g])
+                 : cli_usage_error("%s: '%s' is not one of the classes the references name "
+                                   "(%s); to score it as one of its own, list them all: "
+                                   "--classes %s,%s", opts[g], gaps[g], list, list, gaps[g]);
+    }
     sl_sweep *sw = NULL;
     if (!rc && sweep) { /* from the frames tables' probabilities */
         if (!(sw = calloc(1, sizeof *sw)))

@@ -236,7 +236,8 @@ static int eval_in(const char *dir, const char *args, char **out, char **err)
 }
 
 /* Speech-only references and hypotheses (VAD RTTM files), each gap given a
- * class by name, one the references lack: the references' non-speech is
+ * class by name, one the references lack (listed with --classes; without, a
+ * misspelling is refused, the way named): the references' non-speech is
  * scored, its false alarms counted as md-eval counts them. References: speech
  * [0.2, 0.5): frames 20-49; hypothesis: speech [0, 0.5): frames 0-49. */
 static void test_gaps_by_name(void **state)
@@ -251,13 +252,21 @@ static void test_gaps_by_name(void **state)
     char *out = NULL, *err = NULL;
     /* 30 speech as speech; 20 non-speech called speech, 48 not */
     assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --hyp-gap "
-                                  "nonspeech --ref-gap nonspeech --json", &out, &err), 0);
+                                  "nonspeech --ref-gap nonspeech --classes speech,nonspeech "
+                                  "--json", &out, &err), 0);
     if (!strstr(out, "{\"frames\":98,") || !strstr(out, "\"confusion\":[[30,0],[20,48]]}"))
         fail_msg("%s", out);
     free(out), free(err);
+    assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --hyp-gap "
+                                  "nonspeech --ref-gap nonspeech", &out, &err), 2);
+    if (!strstr(err, "--hyp-gap: 'nonspeech' is not one of the classes the references name "
+                     "(speech); to score it as one of its own, list them all: --classes "
+                     "speech,nonspeech"))
+        fail_msg("%s", err);
+    free(out), free(err);
     /* without --ref-gap the references' speech alone is scored */
     assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --hyp-gap "
-                                  "nonspeech --json", &out, &err), 0);
+                                  "nonspeech --classes speech,nonspeech --json", &out, &err), 0);
     if (!strstr(out, "{\"frames\":30,") || !strstr(out, "\"confusion\":[[30,0],[0,0]]}"))
         fail_msg("%s", out);
     free(out), free(err);
