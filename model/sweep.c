@@ -251,13 +251,18 @@ static void best_rows(const sl_sweep *s, sweep_row *best, sweep_row *equal_error
 }
 
 /* The event F1 and error rate at table point i (0 without events). */
-static void sweep_events(const sl_sweep *s, int i, double *f1, double *error_rate)
+/* Point i's event F1 and error rate, each with whether it is defined (an F1
+ * needs an event either way, an error rate a reference event). */
+static void sweep_events(const sl_sweep *s, int i, double *f1, double *error_rate, int *has_f1,
+                         int *has_er)
 {
     sl_event_figures f = {0};
     if (s->events)
         sl_events_summary(&s->events[i], &f);
     *f1 = f.event_f1;
     *error_rate = f.event_error_rate;
+    *has_f1 = f.event_ref + f.event_sys > 0;
+    *has_er = f.event_ref > 0;
 }
 
 void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, void *fpv)
@@ -286,9 +291,15 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
             fprintf(fp, " %13.3f", r.off_threshold);
         fprintf(fp, " %9.4f %9.4f %9.4f %11.4f %9.4f", r.precision, r.recall, r.f1,
                 r.false_alarm, r.miss);
-        sweep_events(s, i, &ef, &er);
+        int has_f1, has_er;
+        sweep_events(s, i, &ef, &er, &has_f1, &has_er);
+        char a[32] = "-", b[32] = "-";
+        if (has_f1)
+            snprintf(a, sizeof a, "%.4f", ef);
+        if (has_er)
+            snprintf(b, sizeof b, "%.4f", er);
         if (s->events)
-            fprintf(fp, " %9.4f %16.4f", ef, er);
+            fprintf(fp, " %9s %16s", a, b);
         fputc('\n', fp);
     }
     fprintf(fp, "%sbest f1 %.4f at threshold %.3f\n", prefix, best.f1, best.threshold);
@@ -314,9 +325,14 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
             sl_text_put(&t, ",\"off_threshold\":%.9g", r.off_threshold);
         sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,\"false_alarm\":%.9g,"
                     "\"miss\":%.9g", r.precision, r.recall, r.f1, r.false_alarm, r.miss);
-        sweep_events(s, i, &ef, &er);
-        if (s->events)
-            sl_text_put(&t, ",\"event_f1\":%.9g,\"event_error_rate\":%.9g", ef, er);
+        int has_f1, has_er;
+        sweep_events(s, i, &ef, &er, &has_f1, &has_er);
+        if (s->events) {
+            sl_text_put(&t, ",");
+            sl_text_json_figure(&t, "event_f1", has_f1, ef);
+            sl_text_put(&t, ",");
+            sl_text_json_figure(&t, "event_error_rate", has_er, er);
+        }
         sl_text_put(&t, "}");
     }
     sl_text_put(&t, "]}\n");

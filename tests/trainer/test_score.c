@@ -652,6 +652,22 @@ static void test_sweep_events_by_hand(void **state)
     assert_sweep_says(s, json, text);
     sl_sweep_release(s);
     assert_null(s->events);
+    /* without a reference event the error rate is undefined ('-', null), and
+     * without an event either way the F1 too (0.6 is called the target at 0.5,
+     * nothing at 0.95) */
+    const int32_t none[4] = {0, 0, 0, 0};
+    const double some[4] = {0.6, 0.6, 0.1, 0.1};
+    assert_int_equal(sl_sweep_init_events(s, &like), 0);
+    assert_int_equal(sl_sweep_add_events(s, none, some, 4), 0);
+    const char *json2[] = {"\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
+                           "\"false_alarm\":0,\"miss\":0,\"event_f1\":0,\"event_error_rate\":null}",
+                           "\"event_f1\":null,\"event_error_rate\":null}]}", NULL};
+    const char *text2[] = {"    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
+                           "    0.0000                -\n",
+                           "    0.950    0.0000    0.0000    0.0000      0.0000    0.0000"
+                           "         -                -\n", NULL};
+    assert_sweep_says(s, json2, text2);
+    sl_sweep_release(s);
     free(s);
 }
 
