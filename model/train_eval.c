@@ -181,8 +181,12 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         sl_text_put(&t, "null");
     else
         sl_text_put(&t, "%.9g", sl_metrics_loss(mt));
-    sl_text_put(&t, ",\"accuracy\":%.9g,\"macro_f1\":%.9g,", sl_metrics_accuracy(mt),
-                sl_metrics_macro_f1(mt));
+    /* a file with no frame scored (a UEM's regions leave it none) has no figures */
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "accuracy", mt->frames > 0, sl_metrics_accuracy(mt));
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "macro_f1", mt->frames > 0, sl_metrics_macro_f1(mt));
+    sl_text_put(&t, ",");
     const int has_speech = speech >= 0 && has_class(mt, speech);
     sl_text_json_figure(&t, "speech_vs_rest_f1", has_speech,
                         has_speech ? sl_metrics_binary_f1(mt, speech) : 0.0);

@@ -162,6 +162,8 @@ static void file_list_free(file_list *l)
 static int by_accuracy(const void *a, const void *b)
 {
     const sl_metrics *x = *(const sl_metrics *const *)a, *y = *(const sl_metrics *const *)b;
+    if ((x->frames > 0) != (y->frames > 0)) /* files with nothing scored last */
+        return x->frames > 0 ? -1 : 1;
     double ax = sl_metrics_accuracy(x), ay = sl_metrics_accuracy(y);
     return ax < ay ? -1 : ax > ay ? 1 : (x > y) - (x < y); /* ties: the set's order */
 }
@@ -227,7 +229,10 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
     printf("%10s  %s\n", "frames", "audio");
     for (int i = 0; i < files->n; i++) {
         const sl_metrics *f = order[i];
-        printf("%9.4f %9.4f ", sl_metrics_accuracy(f), sl_metrics_macro_f1(f));
+        if (f->frames > 0)
+            printf("%9.4f %9.4f ", sl_metrics_accuracy(f), sl_metrics_macro_f1(f));
+        else /* nothing scored in it (a UEM's regions leave it none): not the worst */
+            printf("%9s %9s ", "-", "-");
         int64_t speech_frames = 0; /* as truth or prediction: without any, F1 means nothing */
         for (int k = 0; speech >= 0 && k < f->n_classes; k++)
             speech_frames += f->confusion[speech * f->n_classes + k] +

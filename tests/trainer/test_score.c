@@ -275,6 +275,26 @@ static void test_gaps_by_name(void **state)
     if (!strstr(err, "unknown class 'y'") || !strstr(err, "--classes names every class"))
         fail_msg("%s", err);
     free(out), free(err);
+    /* a file the UEM's regions leave no frame: no figures ('-', null), listed
+     * last, not as the worst */
+    write_audio(dir, "b.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "two.tsv"), "b.wav\tref.rttm#speech\na.wav\tref.rttm#speech\n");
+    tt_write_text(tt_path(dir, "hyp2.rttm"), "SPEAKER a 1 0 0.5 <NA> <NA> y <NA> <NA>\n"
+                                             "SPEAKER b 1 0 0.5 <NA> <NA> y <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "two.uem"), "a 1 0 1\nb 1 0.3 0.304\n");
+    const char *args = "--hyp 'hyp2.rttm#speech' --manifest two.tsv --uem two.uem --per-file "
+                       "--hyp-gap nonspeech --classes speech,nonspeech";
+    char with_json[512];
+    snprintf(with_json, sizeof with_json, "%s --json", args);
+    assert_int_equal(eval_in(dir, with_json, &out, &err), 0);
+    if (!strstr(out, "b.wav\",\"frames\":0,\"loss\":null,\"accuracy\":null,\"macro_f1\":null,"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    assert_int_equal(eval_in(dir, args, &out, &err), 0);
+    const char *rows = strstr(out, "files, the worst first:\n");
+    if (!rows || !strstr(rows, "a.wav\n") || !strstr(strstr(rows, "a.wav\n"), "        -         - "))
+        fail_msg("%s", out);
+    free(out), free(err);
     /* a split that selects no line: said as such, with or without --classes */
     for (int c = 0; c < 2; c++) {
         char args[256];
