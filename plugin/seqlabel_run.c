@@ -702,6 +702,12 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->frame_offset = gst_segment_to_stream_time_full (&self->segment, GST_FORMAT_TIME, ts,
       &stream_time) > 0 ? (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
       (guint64) self->hop * GST_SECOND) : 0;
+  /* the same stream again without EOS or a flush (playbin looping one file
+   * gaplessly: the same stream-start id): its time goes back, so the document
+   * so far is finished (in reverse playback runs come latest first by design) */
+  if (self->segment.rate > 0 && self->document_start >= 0
+      && self->frame_offset < self->document_end)
+    gst_seqlabel_labelpad_document (self);
   if (self->document_start < 0 || self->frame_offset < self->document_start)
     self->document_start = self->frame_offset;
   self->run_samples = 0;

@@ -1785,8 +1785,10 @@ summary_duration (GstBuffer * b)
 
 /* Two streams without EOS between (playbin's gapless next file: a new
  * stream-start, a segment from time 0 again): each gets its own summary, the
- * first when the second starts, and no warning. Then reverse playback (rate
- * -1: chunks latest first, each forward): one summary of the whole second. */
+ * first when the second starts, and no warning; the second again, its
+ * stream-start's id the same (one file looped), a third. Then reverse playback
+ * (rate -1: chunks latest first, each forward): one summary of the whole
+ * second. */
 static void
 test_document_per_stream (void **state)
 {
@@ -1808,14 +1810,20 @@ test_document_per_stream (void **state)
   seg.base = GST_SECOND;        /* running time goes on; stream time starts anew */
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_stream_start ("second")));
+  seg.base = GST_SECOND + GST_SECOND / 2;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
   b = gst_harness_pull (hl);
   assert_true (fabs (summary_duration (b) - expected_frames (N) / 100.0) < 1e-9);
   gst_buffer_unref (b);
-  b = gst_harness_pull (hl);
-  assert_true (fabs (summary_duration (b) - expected_frames (N / 2) / 100.0) < 1e-9);
-  gst_buffer_unref (b);
+  for (int k = 0; k < 2; k++) {
+    b = gst_harness_pull (hl);
+    assert_true (fabs (summary_duration (b) - expected_frames (N / 2) / 100.0) < 1e-9);
+    gst_buffer_unref (b);
+  }
   assert_null (gst_harness_try_pull (hl));
   m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
   if (m != NULL)
