@@ -498,24 +498,20 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
   GstSeqLabel *self = GST_SEQLABEL (trans);
 
   switch (GST_EVENT_TYPE (event)) {
-    case GST_EVENT_STREAM_START:{
-      const gchar *id = NULL;
-      gst_event_parse_stream_start (event, &id);
-      /* another stream without EOS between (playbin's gapless next file): the
-       * last one's document goes out on its own stream first, as at EOS; the
-       * same stream-start again (a sticky event resent) changes nothing */
-      if (g_strcmp0 (id, self->stream_id) != 0 && self->document_start >= 0) {
+    case GST_EVENT_STREAM_START:
+      /* a new stream without EOS between (playbin's gapless next file, or the
+       * same one looped: its id may be the same): the last one's document goes
+       * out on its own stream and segment first, as at EOS */
+      if (self->document_start >= 0) {
         gst_seqlabel_finish_run (self);
         gst_seqlabel_labelpad_document (self);
       }
-      g_free (self->stream_id);
-      self->stream_id = g_strdup (id);
+      self->document_sent = FALSE;
       self->labelpad_need_start = TRUE;
       /* a new stream: audio the gate holds goes out before it */
       if (!g_queue_is_empty (&self->gate_q))
         gst_seqlabel_finish_run (self);
       break;
-    }
     case GST_EVENT_FLUSH_START:
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       break;
@@ -528,6 +524,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       g_array_set_size (self->document_segs, 0);
       self->document_end = 0;
       self->document_start = -1;
+      self->document_sent = FALSE;
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
       GST_OBJECT_LOCK (self);
       self->labelpad_need_segment = TRUE;
@@ -570,12 +567,17 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     }
     case GST_EVENT_SEGMENT_DONE:
       /* a segment seek's segment is played: its last frames are labelled
-       * (and held audio let out) now, not when a next segment comes */
+       * (and held audio let out) now, not when a next segment comes, and its
+       * document written, as at EOS (a looping segment seek: one per loop) */
       gst_seqlabel_finish_run (self);
+      if (self->document_start >= 0)
+        gst_seqlabel_labelpad_document (self);
       break;
     case GST_EVENT_EOS:
       gst_seqlabel_finish_run (self);
-      gst_seqlabel_labelpad_document (self);
+      /* (a stream with no audio has its empty document too) */
+      if (self->document_start >= 0 || !self->document_sent)
+        gst_seqlabel_labelpad_document (self);
       gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
       break;
     case GST_EVENT_CAPS:
@@ -663,6 +665,7 @@ gst_seqlabel_start (GstBaseTransform * trans)
   g_array_set_size (self->document_segs, 0);
   self->document_end = 0;
   self->document_start = -1;
+  self->document_sent = FALSE;
   self->labelpad_need_start = TRUE;
   self->labelpad_need_segment = TRUE;
   if (!gst_seqlabel_ensure_model (self, TRUE) || !gst_seqlabel_open (self))
@@ -722,7 +725,6 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.only_classes);
   g_free (self->props.time_origin);
   g_array_free (self->document_segs, TRUE);
-  g_free (self->stream_id);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);

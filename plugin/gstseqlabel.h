@@ -153,9 +153,10 @@ struct _GstSeqLabel {
   GstSeqLabelFormat run_format; /* label-format when the element started */
   GArray *document_segs;    /* textgrid, summary: sl_frame_segment in stream frames, until EOS */
   gint64 document_end;      /* the stream frame after the last labelled one */
-  gint64 document_start;    /* the stream frame the earliest run since the start, a flush or
-                               a new stream began at; -1: none yet */
-  gchar *stream_id;         /* the stream-start's id: another one ends the documents */
+  gint64 document_start;    /* the stream frame the earliest run since the start, a flush,
+                               a new stream or a segment's end began at; -1: none yet */
+  gboolean document_sent;   /* this stream's last document written (at a segment's end):
+                               EOS with nothing labelled since writes no empty one */
 
   /* --- the gate (seqlabel_gate.c; streaming thread): the audio is held until
    * its frames are labelled, then passes, is dropped or silenced --- */

@@ -455,4 +455,5 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
   g_array_set_size (self->document_segs, 0);
   self->document_end = 0;
   self->document_start = -1;
+  self->document_sent = TRUE;
 }

@@ -686,6 +686,26 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
   return ret;
 }
 
+/* The document's segments up to frame `at`: later ones dropped, one across
+ * it cut there. They come in time order (forward playback), so from the last. */
+static void
+trim_document (GstSeqLabel * self, gint64 at)
+{
+  GArray *segs = self->document_segs;
+
+  while (segs->len > 0) {
+    sl_frame_segment *last = &g_array_index (segs, sl_frame_segment, segs->len - 1);
+    if (last->end <= at)
+      break;
+    if (last->start < at) {
+      last->end = at;
+      break;
+    }
+    g_array_set_size (segs, segs->len - 1);
+  }
+  self->document_end = at;
+}
+
 /* Starts a run at buffer time ts: frame indices continue the stream's frame
  * grid (frame i at stream time i * hop), so text times stay stream times. A
  * buffer without a timestamp starts where the audio before it ended. A buffer
@@ -702,12 +722,13 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->frame_offset = gst_segment_to_stream_time_full (&self->segment, GST_FORMAT_TIME, ts,
       &stream_time) > 0 ? (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
       (guint64) self->hop * GST_SECOND) : 0;
-  /* the same stream again without EOS or a flush (playbin looping one file
-   * gaplessly: the same stream-start id): its time goes back, so the document
-   * so far is finished (in reverse playback runs come latest first by design) */
+  /* time going back within a stream (a resync after clock drift, a DISCONT
+   * back): the frames again are the newer ones, as one file's labels would be,
+   * so the document keeps one label per frame (in reverse playback runs come
+   * latest first by design, and are put in order at the end) */
   if (self->segment.rate > 0 && self->document_start >= 0
       && self->frame_offset < self->document_end)
-    gst_seqlabel_labelpad_document (self);
+    trim_document (self, self->frame_offset);
   if (self->document_start < 0 || self->frame_offset < self->document_start)
     self->document_start = self->frame_offset;
   self->run_samples = 0;

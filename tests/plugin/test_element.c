@@ -1786,9 +1786,11 @@ summary_duration (GstBuffer * b)
 /* Two streams without EOS between (playbin's gapless next file: a new
  * stream-start, a segment from time 0 again): each gets its own summary, the
  * first when the second starts, and no warning; the second again, its
- * stream-start's id the same (one file looped), a third. Then reverse playback
+ * stream-start's id the same (one file looped), a third. Reverse playback
  * (rate -1: chunks latest first, each forward): one summary of the whole
- * second. */
+ * second. A DISCONT back by 60 ms (a resync after clock drift): one summary,
+ * the newer frames kept where they overlap. A segment seek's segment done,
+ * twice (a loop): a summary each. */
 static void
 test_document_per_stream (void **state)
 {
@@ -1856,6 +1858,51 @@ test_document_per_stream (void **state)
   m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
   if (m != NULL)
     fail_msg ("reverse: %s", gst_structure_to_string (gst_message_get_structure (m)));
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+
+  /* a DISCONT 60 ms back at 1 s: the second run's frames from 0.94 s on */
+  h = pt_make_harness (&bus, F32_CAPS, "label-format", 8, NULL);
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  b = gst_buffer_new_memdup (x, (gsize) N * sizeof *x);
+  GST_BUFFER_PTS (b) = samples_time (N) - 60 * GST_MSECOND;
+  GST_BUFFER_DURATION (b) = samples_time (N);
+  GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  b = gst_harness_pull (hl);
+  assert_true (fabs (summary_duration (b) - (94 + expected_frames (N)) / 100.0) < 1e-9);
+  gst_buffer_unref (b);
+  assert_null (gst_harness_try_pull (hl));
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  if (m != NULL)
+    fail_msg ("resync: %s", gst_structure_to_string (gst_message_get_structure (m)));
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+
+  /* a looping segment seek: the segment [0, 1 s) played twice */
+  h = pt_make_harness (&bus, F32_CAPS, "label-format", 8, NULL);
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  for (int loop = 0; loop < 2; loop++) {
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    seg.stop = samples_time (N);
+    seg.base = loop * samples_time (N);
+    seg.flags = GST_SEGMENT_FLAG_SEGMENT;
+    assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_segment_done (GST_FORMAT_TIME,
+                samples_time (N))));
+  }
+  for (int loop = 0; loop < 2; loop++) {
+    b = gst_harness_pull (hl);
+    assert_true (fabs (summary_duration (b) - expected_frames (N) / 100.0) < 1e-9);
+    gst_buffer_unref (b);
+  }
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  assert_null (gst_harness_try_pull (hl));      /* no empty third at EOS */
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
   free (x);
