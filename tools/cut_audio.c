@@ -120,7 +120,7 @@ static int open_file(cli_cut *c, const char *path)
     if (!c->out && piped) { /* WAV and others finish their header last */
         cli_error("-: libsndfile cannot write this container into a pipe (%s): write the cut "
                   "to a file (--cut FILE, or standard output redirected to one: > cut.wav), or "
-                  "cut FLAC or Ogg audio, which stream", sf_strerror(NULL));
+                  "cut FLAC, Ogg or AU audio, which stream", sf_strerror(NULL));
         cli_output_abort(&c->o);
         return -1;
     }
