@@ -1791,6 +1791,24 @@ summary_duration (GstBuffer * b)
  * second. A DISCONT back by 60 ms (a resync after clock drift): one summary,
  * the newer frames kept where they overlap. A segment seek's segment done,
  * twice (a loop): a summary each. */
+/* Fails when the element said something went wrong (a warning or an error). */
+static void
+assert_no_warning (GstBus * bus, const char *what)
+{
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
+  if (m != NULL)
+    fail_msg ("%s: %s", what, gst_structure_to_string (gst_message_get_structure (m)));
+}
+
+/* The next summary on the labels pad covers `frames` frames. */
+static void
+pull_summary_of (GstHarness * hl, int64_t frames)
+{
+  GstBuffer *b = gst_harness_pull (hl);
+  assert_true (fabs (summary_duration (b) - frames / 100.0) < 1e-9);
+  gst_buffer_unref (b);
+}
+
 static void
 test_document_per_stream (void **state)
 {
@@ -1801,7 +1819,6 @@ test_document_per_stream (void **state)
   GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
   GstSegment seg;
   GstBuffer *b;
-  GstMessage *m;
   (void) state;
 
   gst_harness_set_src_caps_str (h, F32_CAPS);
@@ -1818,18 +1835,11 @@ test_document_per_stream (void **state)
   assert_int_equal (push_f32 (h, x, N / 2, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
-  b = gst_harness_pull (hl);
-  assert_true (fabs (summary_duration (b) - expected_frames (N) / 100.0) < 1e-9);
-  gst_buffer_unref (b);
-  for (int k = 0; k < 2; k++) {
-    b = gst_harness_pull (hl);
-    assert_true (fabs (summary_duration (b) - expected_frames (N / 2) / 100.0) < 1e-9);
-    gst_buffer_unref (b);
-  }
+  pull_summary_of (hl, expected_frames (N));
+  for (int k = 0; k < 2; k++)
+    pull_summary_of (hl, expected_frames (N / 2));
   assert_null (gst_harness_try_pull (hl));
-  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
-  if (m != NULL)
-    fail_msg ("%s", gst_structure_to_string (gst_message_get_structure (m)));
+  assert_no_warning (bus, "streams");
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
 
@@ -1851,13 +1861,8 @@ test_document_per_stream (void **state)
   }
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
-  b = gst_harness_pull (hl);
-  /* from frame 0 to the later chunk's last labelled frame */
-  assert_true (fabs (summary_duration (b) - (50 + expected_frames (N / 2)) / 100.0) < 1e-9);
-  gst_buffer_unref (b);
-  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
-  if (m != NULL)
-    fail_msg ("reverse: %s", gst_structure_to_string (gst_message_get_structure (m)));
+  pull_summary_of (hl, 50 + expected_frames (N / 2)); /* frame 0 to the later chunk's end */
+  assert_no_warning (bus, "reverse");
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
 
@@ -1872,13 +1877,9 @@ test_document_per_stream (void **state)
   assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
-  b = gst_harness_pull (hl);
-  assert_true (fabs (summary_duration (b) - (94 + expected_frames (N)) / 100.0) < 1e-9);
-  gst_buffer_unref (b);
+  pull_summary_of (hl, (94 + expected_frames (N)));
   assert_null (gst_harness_try_pull (hl));
-  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING | GST_MESSAGE_ERROR);
-  if (m != NULL)
-    fail_msg ("resync: %s", gst_structure_to_string (gst_message_get_structure (m)));
+  assert_no_warning (bus, "resync");
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
 
@@ -1896,9 +1897,7 @@ test_document_per_stream (void **state)
                 samples_time (N))));
   }
   for (int loop = 0; loop < 2; loop++) {
-    b = gst_harness_pull (hl);
-    assert_true (fabs (summary_duration (b) - expected_frames (N) / 100.0) < 1e-9);
-    gst_buffer_unref (b);
+    pull_summary_of (hl, expected_frames (N));
   }
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   wait_eos (hl, "application/x-json");
