@@ -46,6 +46,8 @@ void sl_sweep_count(sl_sweep *s, double p, int is_target)
 typedef struct {
     double threshold, off_threshold; /* off_threshold: with the decoder alone */
     double precision, recall, f1, false_alarm, miss;
+    int has_pos, has_neg; /* frames of the class, of the others: recall and miss,
+                             false alarms, need them */
 } sweep_row;
 
 static void figures(int64_t tp, int64_t fp, int64_t pos, int64_t neg, sweep_row *r)
@@ -57,6 +59,15 @@ static void figures(int64_t tp, int64_t fp, int64_t pos, int64_t neg, sweep_row 
                 : 0.0;
     r->false_alarm = neg ? (double)fp / (double)neg : 0.0;
     r->miss = pos ? 1.0 - r->recall : 0.0;
+    r->has_pos = pos > 0;
+    r->has_neg = neg > 0;
+}
+
+/* A figure in text: %.4f, or '-' where it is undefined. */
+static const char *fig(char *buf, size_t n, int defined, double v)
+{
+    snprintf(buf, n, defined ? "%.4f" : "-", v);
+    return buf;
 }
 
 /* Frames of the class (pos) and others (neg), and those at or above bin edge b. */
@@ -289,22 +300,27 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
         fprintf(fp, "%s%9.3f", prefix, r.threshold);
         if (s->decoder)
             fprintf(fp, " %13.3f", r.off_threshold);
-        fprintf(fp, " %9.4f %9.4f %9.4f %11.4f %9.4f", r.precision, r.recall, r.f1,
-                r.false_alarm, r.miss);
+        char a[32], b[32], c[32];
+        fprintf(fp, " %9.4f %9s %9.4f %11s %9s", r.precision, fig(a, sizeof a, r.has_pos, r.recall),
+                r.f1, fig(b, sizeof b, r.has_neg, r.false_alarm),
+                fig(c, sizeof c, r.has_pos, r.miss));
         int has_f1, has_er;
         sweep_events(s, i, &ef, &er, &has_f1, &has_er);
-        char a[32] = "-", b[32] = "-";
-        if (has_f1)
-            snprintf(a, sizeof a, "%.4f", ef);
-        if (has_er)
-            snprintf(b, sizeof b, "%.4f", er);
         if (s->events)
-            fprintf(fp, " %9s %16s", a, b);
+            fprintf(fp, " %9s %16s", fig(a, sizeof a, has_f1, ef), fig(b, sizeof b, has_er, er));
         fputc('\n', fp);
     }
-    fprintf(fp, "%sbest f1 %.4f at threshold %.3f\n", prefix, best.f1, best.threshold);
-    fprintf(fp, "%sequal error rate %.4f at threshold %.3f\n", prefix,
-            (eer.false_alarm + eer.miss) / 2.0, eer.threshold);
+    /* without a frame of the class (or of the others) there is no best */
+    if (best.has_pos)
+        fprintf(fp, "%sbest f1 %.4f at threshold %.3f\n", prefix, best.f1, best.threshold);
+    else
+        fprintf(fp, "%sbest f1 - (no frame of %s)\n", prefix, name);
+    if (eer.has_pos && eer.has_neg)
+        fprintf(fp, "%sequal error rate %.4f at threshold %.3f\n", prefix,
+                (eer.false_alarm + eer.miss) / 2.0, eer.threshold);
+    else
+        fprintf(fp, "%sequal error rate - (no frame of %s)\n", prefix,
+                eer.has_pos ? "the other classes" : name);
 }
 
 int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t len)
@@ -314,17 +330,28 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
     best_rows(s, &best, &eer);
     sl_text_put(&t, "{\"sweep\":");
     sl_text_json_string(&t, name);
-    sl_text_put(&t, ",\"best_f1\":%.9g,\"best_f1_threshold\":%.9g,\"equal_error_rate\":%.9g,"
-                "\"equal_error_threshold\":%.9g,\"points\":[", best.f1, best.threshold,
-                (eer.false_alarm + eer.miss) / 2.0, eer.threshold);
+    const int has_eer = eer.has_pos && eer.has_neg;
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "best_f1", best.has_pos, best.f1);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "best_f1_threshold", best.has_pos, best.threshold);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "equal_error_rate", has_eer, (eer.false_alarm + eer.miss) / 2.0);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "equal_error_threshold", has_eer, eer.threshold);
+    sl_text_put(&t, ",\"points\":[");
     for (int i = 0; i < SL_SWEEP_POINTS; i++) {
         sweep_row r = table_row(s, i);
         double ef, er;
         sl_text_put(&t, "%s{\"threshold\":%.9g", i ? "," : "", r.threshold);
         if (s->decoder)
             sl_text_put(&t, ",\"off_threshold\":%.9g", r.off_threshold);
-        sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,\"false_alarm\":%.9g,"
-                    "\"miss\":%.9g", r.precision, r.recall, r.f1, r.false_alarm, r.miss);
+        sl_text_put(&t, ",\"precision\":%.9g,", r.precision);
+        sl_text_json_figure(&t, "recall", r.has_pos, r.recall);
+        sl_text_put(&t, ",\"f1\":%.9g,", r.f1);
+        sl_text_json_figure(&t, "false_alarm", r.has_neg, r.false_alarm);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "miss", r.has_pos, r.miss);
         int has_f1, has_er;
         sweep_events(s, i, &ef, &er, &has_f1, &has_er);
         if (s->events) {

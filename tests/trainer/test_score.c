@@ -661,13 +661,18 @@ static void test_sweep_events_by_hand(void **state)
         assert_true(fabs(f.event_error_rate - want[k].error_rate) < 1e-12);
     }
     assert_false(s->events[0].scored[0]); /* the class alone */
-    const char *json[] = {"{\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
-                          "\"false_alarm\":0,\"miss\":0,\"event_f1\":0.4,"
+    /* (no frame counted: recall, false alarms and misses undefined, and no best) */
+    const char *json[] = {"{\"sweep\":\"speech\",\"best_f1\":null,\"best_f1_threshold\":null,"
+                          "\"equal_error_rate\":null,\"equal_error_threshold\":null,",
+                          "{\"threshold\":0.5,\"precision\":0,\"recall\":null,\"f1\":0,"
+                          "\"false_alarm\":null,\"miss\":null,\"event_f1\":0.4,"
                           "\"event_error_rate\":1.5}",
                           NULL};
     const char *text[] = {"miss  event_f1 event_error_rate\n",
-                          "    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
+                          "    0.500    0.0000         -    0.0000           -         -"
                           "    0.4000           1.5000\n",
+                          "best f1 - (no frame of speech)\n",
+                          "equal error rate - (no frame of speech)\n",
                           NULL};
     assert_sweep_says(s, json, text);
     sl_sweep_release(s);
@@ -679,12 +684,13 @@ static void test_sweep_events_by_hand(void **state)
     const double some[4] = {0.6, 0.6, 0.1, 0.1};
     assert_int_equal(sl_sweep_init_events(s, &like), 0);
     assert_int_equal(sl_sweep_add_events(s, none, some, 4), 0);
-    const char *json2[] = {"\"threshold\":0.5,\"precision\":0,\"recall\":0,\"f1\":0,"
-                           "\"false_alarm\":0,\"miss\":0,\"event_f1\":0,\"event_error_rate\":null}",
+    const char *json2[] = {"\"threshold\":0.5,\"precision\":0,\"recall\":null,\"f1\":0,"
+                           "\"false_alarm\":null,\"miss\":null,\"event_f1\":0,"
+                           "\"event_error_rate\":null}",
                            "\"event_f1\":null,\"event_error_rate\":null}]}", NULL};
-    const char *text2[] = {"    0.500    0.0000    0.0000    0.0000      0.0000    0.0000"
+    const char *text2[] = {"    0.500    0.0000         -    0.0000           -         -"
                            "    0.0000                -\n",
-                           "    0.950    0.0000    0.0000    0.0000      0.0000    0.0000"
+                           "    0.950    0.0000         -    0.0000           -         -"
                            "         -                -\n", NULL};
     assert_sweep_says(s, json2, text2);
     sl_sweep_release(s);
