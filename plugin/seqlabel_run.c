@@ -423,8 +423,15 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
     /* a document: the segments wait for EOS (the skipped too, as empty
      * intervals), kept only while there is a labels pad to write it on */
     sl_frame_segment seg = { self->frame_offset + start, self->frame_offset + end, label };
-    if (self->cb_labelpad)
-      g_array_append_val (self->document_segs, seg);
+    GArray *segs = self->document_segs;
+    sl_frame_segment *last =
+        segs->len ? &g_array_index (segs, sl_frame_segment, segs->len - 1) : NULL;
+    /* a new run that goes on where the last ended, in the same class (a
+     * resync), continues its segment, as one file's labels would */
+    if (self->cb_labelpad && last && last->label == seg.label && last->end == seg.start)
+      last->end = seg.end;
+    else if (self->cb_labelpad)
+      g_array_append_val (segs, seg);
   } else if (self->cb_labelpad && !format_is_per_frame (self) &&
       self->run_format != GST_SEQLABEL_FORMAT_TEXT) {
     int n = format_text (self, FALSE, self->frame_offset + start,

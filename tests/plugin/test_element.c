@@ -1879,6 +1879,36 @@ test_document_per_stream (void **state)
   wait_eos (hl, "application/x-json");
   pull_summary_of (hl, (94 + expected_frames (N)));
   assert_null (gst_harness_try_pull (hl));
+  /* ... and of silence, one class throughout: one segment, not one per run */
+  {
+    float *quiet = g_new0 (float, N);
+    GstBus *qbus;
+    GstHarness *hq = pt_make_harness (&qbus, F32_CAPS, "label-format", 8, NULL);
+    GstHarness *hql = gst_harness_new_with_element (hq->element, NULL, "labels");
+    GstMapInfo map;
+    gchar *text;
+    int segments = 0;
+    assert_int_equal (push_f32 (hq, quiet, N, 0), GST_FLOW_OK);
+    b = gst_buffer_new_memdup (quiet, (gsize) N * sizeof *quiet);
+    GST_BUFFER_PTS (b) = samples_time (N) - 60 * GST_MSECOND;
+    GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+    assert_int_equal (gst_harness_push (hq, b), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (hq, gst_event_new_eos ()));
+    wait_eos (hql, "application/x-json");
+    b = gst_harness_pull (hql);
+    assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+    text = g_strndup ((const gchar *) map.data, map.size);
+    for (const gchar * p = text; (p = strstr (p, "\"segments\":")) != NULL; p++)
+      segments += atoi (p + 11);
+    if (segments != 1)
+      fail_msg ("%d segments in %s", segments, text);
+    g_free (text);
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+    gst_harness_teardown (hql);
+    pt_free_harness (hq, qbus);
+    g_free (quiet);
+  }
   assert_no_warning (bus, "resync");
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
