@@ -1997,6 +1997,15 @@ static void test_split(void **state)
      * whole file, cut into pieces of at most 50 frames, each at the least likely
      * frame (music's probability, the latest of equals) of its last third (frames
      * 34..49 of a piece), found here from the frames format of the same run */
+    /* an input that fails part way (a FLAC cut at 80%): its pieces before the
+     * damage are kept whole, its labels are not */
+    assert_int_equal(run_label("in.wav --model m.slm --target speech --cut-silence --cut "
+                               "whole.flac -o whole.txt"), 0);
+    sh("head -c $(($(stat -c %s whole.flac) * 8 / 10)) whole.flac > broken.flac && mkdir broken");
+    assert_int_equal(run_label("broken.flac --model m.slm --target music --on-threshold 0 "
+                               "--off-threshold 0 --split broken --split-max 0.25 -o broken.txt"), 1);
+    sh("test ! -e broken.txt && ls broken/broken-0001_0.000-*.flac > /dev/null && "
+       "test -z \"$(ls broken | grep -v '^broken-[0-9]*_[0-9.]*-[0-9.]*\\.flac$')\"");
     sh("mkdir maxed");
     assert_int_equal(run_label("in.wav --model m.slm --target music --on-threshold 0 "
                                "--off-threshold 0 --split maxed --split-max 0.5 --format frames "
