@@ -135,6 +135,16 @@ static const char *detail(const char *debug)
     return nl && nl[1] ? nl + 1 : NULL;
 }
 
+/* Whether an error says only what its code says (GStreamer's own text for it,
+ * "GStreamer encountered a general stream error."), not a message of its own. */
+static int generic_message(const GError *e)
+{
+    gchar *standard = gst_error_get_message(e->domain, e->code);
+    int same = standard && e->message && !strcmp(standard, e->message);
+    g_free(standard);
+    return same;
+}
+
 /* The first error on the bus, into buf; 1 if there was one. */
 static int take_error(sl_media_source *s, char *buf, size_t len)
 {
@@ -164,11 +174,11 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
          * nothing of the cause its details give ("Failed to connect.") */
         snprintf(buf, len, "%s (%s): for a network address, is the host's name right and its "
                  "server up?", e->message, detail(debug));
-    else if (!reason && detail(debug))
+    else if (!reason && detail(debug) && e && generic_message(e))
         /* "GStreamer encountered a general stream error." says nothing; its
          * details do ("no 'moov' atom within the first 10 MB": an MP4 whose
          * index is at its end, read from a pipe) */
-        snprintf(buf, len, "%s (%s)", e ? e->message : "decoding failed", detail(debug));
+        snprintf(buf, len, "%s (%s)", e->message, detail(debug));
     else
         snprintf(buf, len, "%s%s%.*s%s", e ? e->message : "decoding failed", reason ? " (" : "",
                  reason ? (int)strcspn(reason, "\n") : 0, reason ? reason : "", reason ? ")" : "");
