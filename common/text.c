@@ -167,6 +167,12 @@ char *sl_trim_space(char *s)
     return s;
 }
 
+const char *sl_text_figure(char *buf, size_t n, int defined, double v)
+{
+    snprintf(buf, n, defined ? "%.4f" : "-", v);
+    return buf;
+}
+
 void sl_text_json_figure(sl_text *t, const char *key, int defined, double v)
 {
     if (defined)

@@ -308,17 +308,6 @@ static void class_figures(const sl_events *ev, int c, double *ev_f1, double *ev_
     *seg_er = ratio((double)(ev->seg_fn[c] + ev->seg_fp[c]), sref);
 }
 
-/* A figure as text in `width` columns: %.4f, or '-' where it is undefined (an
- * error rate without reference events, an F1 without events either way). */
-static const char *fig(char *buf, size_t n, int defined, double v)
-{
-    if (defined)
-        snprintf(buf, n, "%.4f", v);
-    else
-        snprintf(buf, n, "-");
-    return buf;
-}
-
 
 void sl_events_print(const sl_events *ev, const char *const *names, double frame_s,
                      const char *prefix, void *fpv)
@@ -333,20 +322,22 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
     const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
     fprintf(fp, "%sevent_f1 %s  precision %.4f  recall %.4f  macro_f1 %s  reference %lld  "
                 "system %lld\n",
-            prefix, fig(fa, sizeof fa, any, f.event_f1), f.event_precision, f.event_recall,
-            fig(fb, sizeof fb, any, f.event_macro_f1), (long long)f.event_ref,
+            prefix, sl_text_figure(fa, sizeof fa, any, f.event_f1), f.event_precision,
+            f.event_recall, sl_text_figure(fb, sizeof fb, any, f.event_macro_f1),
+            (long long)f.event_ref,
             (long long)f.event_sys);
     fprintf(fp, "%sevent_error_rate %s  substitutions %s  deletions %s  insertions %s\n",
-            prefix, fig(fa, sizeof fa, has_ref, f.event_error_rate),
-            fig(fb, sizeof fb, has_ref, f.event_substitution_rate),
-            fig(fc, sizeof fc, has_ref, f.event_deletion_rate),
-            fig(fd, sizeof fd, has_ref, f.event_insertion_rate));
+            prefix, sl_text_figure(fa, sizeof fa, has_ref, f.event_error_rate),
+            sl_text_figure(fb, sizeof fb, has_ref, f.event_substitution_rate),
+            sl_text_figure(fc, sizeof fc, has_ref, f.event_deletion_rate),
+            sl_text_figure(fd, sizeof fd, has_ref, f.event_insertion_rate));
     /* a segment is active where an event is: the same counts say what is defined */
     fprintf(fp, "%ssegments of %.3f s: segment_f1 %s  precision %.4f  recall %.4f  macro_f1 "
                 "%s  error_rate %s  segments %lld\n",
-            prefix, ev->segment * frame_s, fig(fa, sizeof fa, any, f.segment_f1),
-            f.segment_precision, f.segment_recall, fig(fb, sizeof fb, any, f.segment_macro_f1),
-            fig(fc, sizeof fc, has_ref, f.segment_error_rate), (long long)ev->segments);
+            prefix, ev->segment * frame_s, sl_text_figure(fa, sizeof fa, any, f.segment_f1),
+            f.segment_precision, f.segment_recall,
+            sl_text_figure(fb, sizeof fb, any, f.segment_macro_f1),
+            sl_text_figure(fc, sizeof fc, has_ref, f.segment_error_rate), (long long)ev->segments);
     fprintf(fp, "%s%-16s %9s %9s %10s %10s %10s %11s\n", prefix, "class", "event_f1",
             "event_er", "reference", "system", "segment_f1", "segment_er");
     for (int c = 0; c < ev->n_classes; c++) {
@@ -356,10 +347,10 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
         class_figures(ev, c, &ef, &eer, &sf, &ser);
         const int64_t sref = ev->seg_tp[c] + ev->seg_fn[c], ssys = ev->seg_tp[c] + ev->seg_fp[c];
         fprintf(fp, "%s%-16s %9s %9s %10lld %10lld %10s %11s\n", prefix, names[c],
-                fig(fa, sizeof fa, ev->ev_ref[c] + ev->ev_sys[c] > 0, ef),
-                fig(fb, sizeof fb, ev->ev_ref[c] > 0, eer), (long long)ev->ev_ref[c],
-                (long long)ev->ev_sys[c], fig(fc, sizeof fc, sref + ssys > 0, sf),
-                fig(fd, sizeof fd, sref > 0, ser));
+                sl_text_figure(fa, sizeof fa, ev->ev_ref[c] + ev->ev_sys[c] > 0, ef),
+                sl_text_figure(fb, sizeof fb, ev->ev_ref[c] > 0, eer), (long long)ev->ev_ref[c],
+                (long long)ev->ev_sys[c], sl_text_figure(fc, sizeof fc, sref + ssys > 0, sf),
+                sl_text_figure(fd, sizeof fd, sref > 0, ser));
     }
 }
 

@@ -63,13 +63,6 @@ static void figures(int64_t tp, int64_t fp, int64_t pos, int64_t neg, sweep_row 
     r->has_neg = neg > 0;
 }
 
-/* A figure in text: %.4f, or '-' where it is undefined. */
-static const char *fig(char *buf, size_t n, int defined, double v)
-{
-    snprintf(buf, n, defined ? "%.4f" : "-", v);
-    return buf;
-}
-
 /* Frames of the class (pos) and others (neg), and those at or above bin edge b. */
 static void bin_counts(const sl_sweep *s, int b, int64_t *tp, int64_t *fp, int64_t *pos,
                        int64_t *neg)
@@ -301,13 +294,15 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
         if (s->decoder)
             fprintf(fp, " %13.3f", r.off_threshold);
         char a[32], b[32], c[32];
-        fprintf(fp, " %9.4f %9s %9.4f %11s %9s", r.precision, fig(a, sizeof a, r.has_pos, r.recall),
-                r.f1, fig(b, sizeof b, r.has_neg, r.false_alarm),
-                fig(c, sizeof c, r.has_pos, r.miss));
+        fprintf(fp, " %9.4f %9s %9.4f %11s %9s", r.precision,
+                sl_text_figure(a, sizeof a, r.has_pos, r.recall), r.f1,
+                sl_text_figure(b, sizeof b, r.has_neg, r.false_alarm),
+                sl_text_figure(c, sizeof c, r.has_pos, r.miss));
         int has_f1, has_er;
         sweep_events(s, i, &ef, &er, &has_f1, &has_er);
         if (s->events)
-            fprintf(fp, " %9s %16s", fig(a, sizeof a, has_f1, ef), fig(b, sizeof b, has_er, er));
+            fprintf(fp, " %9s %16s", sl_text_figure(a, sizeof a, has_f1, ef),
+                    sl_text_figure(b, sizeof b, has_er, er));
         fputc('\n', fp);
     }
     /* without a frame of the class (or of the others) there is no best */
