@@ -45,7 +45,8 @@ static int parse_line(char *line, const char *path, int line_no, uem_region *r, 
 {
     char *f[5], *save = NULL;
     int nf = 0;
-    for (char *tok = strtok_r(line, " \t", &save); tok && nf < 5; tok = strtok_r(NULL, " \t", &save))
+    for (char *tok = strtok_r(line, " \t", &save); tok && nf < 5;
+         tok = strtok_r(NULL, " \t", &save))
         f[nf++] = tok;
     if (nf == 0 || !strncmp(f[0], ";;", 2))
         return 1;
@@ -102,30 +103,48 @@ sl_uem *sl_uem_read(const char *path, char *err, size_t errlen)
     return u;
 }
 
-int sl_uem_crop(const sl_uem *u, const char *audio, int32_t *labels, int64_t n, int hop,
-                int rate, char *err, size_t errlen)
+/* Audio's regions: the first, *first, and how many; its file id into *id
+ * (malloc'ed). -1 naming the UEM file and the audio when it has none. */
+static int regions_of(const sl_uem *u, const char *audio, size_t *first, size_t *count,
+                      char **id, char *err, size_t errlen)
 {
-    char *id = sl_rttm_file_id(audio);
-    unsigned char *in = calloc((size_t)(n ? n : 1), 1);
-    if (!id || !in) {
-        free(id);
-        free(in);
+    if (!(*id = sl_rttm_file_id(audio)))
         return sl_fail(err, errlen, "out of memory");
-    }
-    /* the first of id's regions, then each of them in turn */
-    size_t lo = 0, hi = u->n;
+    size_t lo = 0, hi = u->n; /* (sorted by id: the first of its own) */
     while (lo < hi) {
         size_t mid = lo + (hi - lo) / 2;
-        if (strcmp(u->r[mid].id, id) < 0)
+        if (strcmp(u->r[mid].id, *id) < 0)
             lo = mid + 1;
         else
             hi = mid;
     }
-    size_t i = lo;
-    for (; i < u->n && !strcmp(u->r[i].id, id); i++) {
+    size_t end = lo;
+    while (end < u->n && !strcmp(u->r[end].id, *id))
+        end++;
+    *first = lo;
+    *count = end - lo;
+    if (*count == 0)
+        return sl_fail(err, errlen, "%s: no region for %s (file id '%s': its name without "
+                       "folder and extension); every scored file needs its own", u->path, audio,
+                       *id);
+    return 0;
+}
+
+int sl_uem_crop(const sl_uem *u, const char *audio, int32_t *labels, int64_t n, int hop,
+                int rate, char *err, size_t errlen)
+{
+    size_t first, count;
+    char *id = NULL;
+    int rc = regions_of(u, audio, &first, &count, &id, err, errlen);
+    free(id);
+    unsigned char *in = rc == 0 ? calloc((size_t)(n ? n : 1), 1) : NULL;
+    if (rc == 0 && !in)
+        rc = sl_fail(err, errlen, "out of memory");
+    for (size_t i = first; rc == 0 && i < first + count; i++) {
         /* a frame is in when its centre is; from a frame just before the onset */
-        double first = floor(u->r[i].onset * rate / hop - 0.5) - 1.0;
-        for (int64_t k = first > 0 ? (int64_t)(first < (double)n ? first : (double)n) : 0; k < n; k++) {
+        double from = floor(u->r[i].onset * rate / hop - 0.5) - 1.0;
+        int64_t k = from > 0 ? (int64_t)(from < (double)n ? from : (double)n) : 0;
+        for (; k < n; k++) {
             double t = ((double)k + 0.5) * hop / rate;
             if (t >= u->r[i].offset)
                 break;
@@ -133,14 +152,9 @@ int sl_uem_crop(const sl_uem *u, const char *audio, int32_t *labels, int64_t n, 
                 in[k] = 1;
         }
     }
-    int rc = 0;
-    if (i == lo)
-        rc = sl_fail(err, errlen, "%s: no region for %s (file id '%s': its name without folder "
-                     "and extension); every scored file needs its own", u->path, audio, id);
     for (int64_t k = 0; k < n && rc == 0; k++)
         if (!in[k])
             labels[k] = -1;
-    free(id);
     free(in);
     return rc;
 }
@@ -161,8 +175,12 @@ int sl_uem_for_manifest(const char *path, const sl_manifest *man, unsigned mask,
     /* every file's regions known before any file's features are computed */
     for (int i = 0; i < man->n; i++) {
         const sl_manifest_entry *e = &man->entries[i];
-        if ((mask & SL_SPLIT_BIT(e->split)) &&
-            sl_uem_crop(u, e->audio, NULL, 0, 1, 1, err, errlen)) {
+        size_t first, count;
+        char *id = NULL;
+        int rc = (mask & SL_SPLIT_BIT(e->split))
+                     ? regions_of(u, e->audio, &first, &count, &id, err, errlen) : 0;
+        free(id);
+        if (rc) {
             sl_uem_free(u);
             return sl_blame_entry(man, e, err, errlen);
         }
