@@ -798,25 +798,38 @@ static void write_table(const char *path, int frames, int skip, double step, con
 /* The sweep of speech over the frames write_table wrote (as a table or as
  * JSON Lines) into dir/hyp, without and with a collar: each bin's count by
  * hand. */
-static void sweep_as_written(const char *dir)
+/* dir/set.tsv scored against dir/hyp with a sweep of speech, a collar and a gap
+ * class: the sweep (the caller frees it), the figures into *mt (initialised
+ * here) and the frames the sweep counted into *total. */
+static sl_sweep *sweep_scored(const char *dir, double collar, int gap, sl_metrics *mt,
+                              int64_t *total)
 {
     char err[SL_ERR_LEN];
+    assert_int_equal(sl_metrics_init(mt, 3), 0);
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    sl_sweep *sw = calloc(1, sizeof *sw);
+    assert_non_null(sw);
+    sw->target = 0; /* speech */
+    opt.sweep = sw;
+    opt.collar_s = collar;
+    opt.gap_class = gap;
+    if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3, &opt, mt, err,
+                          sizeof err))
+        fail_msg("%s", err);
+    *total = 0;
+    for (int b = 0; b < SL_SWEEP_BINS; b++)
+        *total += sw->pos[b] + sw->neg[b];
+    return sw;
+}
+
+static void sweep_as_written(const char *dir)
+{
     for (int c = 0; c < 2; c++) {
         sl_metrics mt;
-        assert_int_equal(sl_metrics_init(&mt, 3), 0);
-        sl_eval_options opt;
-        sl_eval_options_default(&opt);
-        sl_sweep *sw = calloc(1, sizeof *sw);
-        assert_non_null(sw);
-        sw->target = 0; /* speech */
-        opt.sweep = sw;
-        opt.collar_s = c ? 0.05 : 0; /* frames 45-54 not scored */
-        if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3, &opt, &mt,
-                              err, sizeof err))
-            fail_msg("%s", err);
-        int64_t total = 0;
-        for (int b = 0; b < SL_SWEEP_BINS; b++)
-            total += sw->pos[b] + sw->neg[b];
+        int64_t total;
+        /* collar 0.05 s: frames 45-54 not scored */
+        sl_sweep *sw = sweep_scored(dir, c ? 0.05 : 0, -1, &mt, &total);
         assert_int_equal(total, mt.frames);
         assert_int_equal(sw->pos[875], 40);
         assert_int_equal(sw->pos[250], c ? 5 : 10);
@@ -884,19 +897,8 @@ static void test_frames_table(void **state)
     write_table(tt_path(dir, "hyp/a.tsv"), 60, -1, 0.01, NULL);
     for (int gap = 0; gap < 3; gap += 2) {
         sl_metrics mt;
-        assert_int_equal(sl_metrics_init(&mt, 3), 0);
-        sl_eval_options opt;
-        sl_eval_options_default(&opt);
-        sl_sweep *sw = calloc(1, sizeof *sw);
-        assert_non_null(sw);
-        opt.sweep = sw; /* of speech */
-        opt.gap_class = gap;
-        if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3, &opt,
-                              &mt, err, sizeof err))
-            fail_msg("%s", err);
-        int64_t total = 0;
-        for (int b = 0; b < SL_SWEEP_BINS; b++)
-            total += sw->pos[b] + sw->neg[b];
+        int64_t total;
+        sl_sweep *sw = sweep_scored(dir, 0, gap, &mt, &total);
         assert_int_equal(mt.frames, 98);
         assert_int_equal(total, 98);
         /* gap speech: music called speech at every threshold; silence: at none */
