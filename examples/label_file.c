@@ -11,7 +11,7 @@
 /* The labeler calls this as soon as a segment is decided. */
 static int print_segment(void *user, int64_t start, int64_t end, int label, float confidence)
 {
-    const sl_label_writer *w = user;
+    sl_label_writer *w = user;
     char line[256];
     sl_label_format_segment(w, line, sizeof line, start, end, label, confidence);
     fputs(line, stdout);

@@ -667,9 +667,12 @@ typedef enum {
                                "00:00:00.120 --> 00:00:01.500\nspeech" and a blank line */
     SL_FORMAT_SUMMARY,      /* one JSON line per stream when it ends
                                (sl_label_format_summary): each class's time and segments */
+    SL_FORMAT_SRT,          /* SubRip subtitles: per segment a cue numbered from 1,
+                               "1\n00:00:00,120 --> 00:00:01,500\nspeech" and a blank line */
 } sl_label_format;
 
-/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt", "summary": 0, else -1. */
+/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt", "summary", "srt":
+ * 0, else -1. */
 int sl_label_format_parse(const char *name, sl_label_format *out);
 const char *sl_label_format_name(sl_label_format f);
 
@@ -703,6 +706,9 @@ typedef struct {
     int64_t first_frame;    /* documents: the frame where labelling began (a
                                stream played from a seek's target); 0 after
                                sl_label_writer_init */
+    int64_t segments_written; /* segment lines formatted whole so far (those of
+                               skipped classes not counted): SubRip numbers its
+                               cues by it; 0 after sl_label_writer_init */
 } sl_label_writer;
 
 /* A moment for sl_label_writer.utc_origin_us, in microseconds since the Unix
@@ -729,11 +735,13 @@ int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only
 /* Each formats one piece of text into buf (NUL-terminated, truncated to len like
  * snprintf) and returns the length it needs, 0 when the format has nothing for
  * this call (e.g. segments in the frames format), or -1 on a bad argument.
- * Lines end with '\n'. */
+ * Lines end with '\n'. A segment that fits in buf counts in w->segments_written
+ * (so one formatted again in a larger buffer, after a call that returned len or
+ * more, counts once). */
 int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len);
 int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64_t index,
                           int label, float confidence, const float *probs);
-int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int64_t start,
+int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t start,
                             int64_t end, int label, float mean_confidence);
 /* 1 if the format is written per frame (frames, jsonl per frame), 0 per segment. */
 int sl_label_format_is_per_frame(const sl_label_writer *w);

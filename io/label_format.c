@@ -1,5 +1,5 @@
 /* Label output formats as text lines: Audacity label tracks, the per-frame TSV
- * table, JSON Lines, RTTM and WebVTT subtitles; and Praat's TextGrid, a whole
+ * table, JSON Lines, RTTM, WebVTT and SubRip subtitles; and Praat's TextGrid, a whole
  * document. Formatting into caller buffers (not FILE *) so
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
@@ -13,7 +13,7 @@
 #include "common/text.h"
 
 static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid",
-                                           "webvtt", "summary"};
+                                           "webvtt", "summary", "srt"};
 
 int sl_label_format_parse(const char *name, sl_label_format *out)
 {
@@ -86,11 +86,13 @@ static void put_field(sl_text *t, const char *s)
     sl_text_put(t, "%s", field);
 }
 
-/* A WebVTT timestamp, hh:mm:ss.ttt (milliseconds, rounded). */
-static void put_vtt_time(sl_text *t, double s)
+/* A subtitle timestamp, hh:mm:ss.ttt (milliseconds, rounded); SubRip puts a
+ * ',' before the milliseconds, WebVTT a '.'. */
+static void put_cue_time(sl_text *t, double s, char mark)
 {
     long long ms = llround(s * 1000.0);
-    sl_text_put(t, "%02lld:%02lld:%02lld.%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60, ms % 1000);
+    sl_text_put(t, "%02lld:%02lld:%02lld%c%03lld", ms / 3600000, ms / 60000 % 60, ms / 1000 % 60,
+                mark, ms % 1000);
 }
 
 /* WebVTT cue text: '&' and '<' start markup, so they are escaped. */
@@ -215,7 +217,7 @@ int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64
     return sl_text_finish(&t);
 }
 
-int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int64_t start,
+int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t start,
                             int64_t end, int label, float mean_confidence)
 {
     if (!valid(w, buf, len) || label < 0 || label >= w->n_classes || end < start)
@@ -235,12 +237,19 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
         sl_text_put(&t, " <NA> <NA>\n");
         break;
     case SL_FORMAT_WEBVTT:
-        put_vtt_time(&t, t0);
+        put_cue_time(&t, t0, '.');
         sl_text_put(&t, " --> ");
-        put_vtt_time(&t, t1);
+        put_cue_time(&t, t1, '.');
         sl_text_put(&t, "\n");
         put_vtt_text(&t, w->class_names[label]);
         sl_text_put(&t, "\n\n");
+        break;
+    case SL_FORMAT_SRT: /* SubRip has no markup escapes: the name as it is */
+        sl_text_put(&t, "%lld\n", (long long)w->segments_written + 1);
+        put_cue_time(&t, t0, ',');
+        sl_text_put(&t, " --> ");
+        put_cue_time(&t, t1, ',');
+        sl_text_put(&t, "\n%s\n\n", w->class_names[label]);
         break;
     case SL_FORMAT_JSONL:
         sl_text_put(&t, "{\"start\":%.6f,\"end\":%.6f", t0, t1);
@@ -254,7 +263,10 @@ int sl_label_format_segment(const sl_label_writer *w, char *buf, size_t len, int
     default:
         return -1;
     }
-    return sl_text_finish(&t);
+    int n = sl_text_finish(&t);
+    if (n >= 0 && (size_t)n < len)
+        w->segments_written++;
+    return n;
 }
 
 /* A TextGrid string: quotes doubled, as Praat writes them. */

@@ -58,7 +58,7 @@ static GstStaticPadTemplate src_template = GST_STATIC_PAD_TEMPLATE ("src",
 static GstStaticPadTemplate labels_template = GST_STATIC_PAD_TEMPLATE ("labels",
     GST_PAD_SRC, GST_PAD_REQUEST,
     GST_STATIC_CAPS ("text/x-raw, format = (string) utf8; application/x-json; "
-        "application/x-subtitle-vtt; application/x-praat-textgrid"));
+        "application/x-subtitle-vtt; application/x-subtitle; application/x-praat-textgrid"));
 
 #define gst_seqlabel_parent_class parent_class
 G_DEFINE_TYPE (GstSeqLabel, gst_seqlabel, GST_TYPE_BASE_TRANSFORM);
@@ -140,6 +140,8 @@ gst_seqlabel_format_get_type (void)
     {GST_SEQLABEL_FORMAT_SUMMARY,
         "One JSON line when the stream ends (EOS): its duration and each class's "
         "seconds, share and segments", "summary"},
+    {GST_SEQLABEL_FORMAT_SRT,
+        "SubRip subtitles: a numbered cue per segment (a .srt file)", "srt"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {

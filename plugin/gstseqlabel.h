@@ -37,6 +37,7 @@ typedef enum {
   GST_SEQLABEL_FORMAT_WEBVTT = 6,         /* WebVTT: the header, then a cue per segment */
   GST_SEQLABEL_FORMAT_TEXTGRID = 7,       /* Praat TextGrid: one document at EOS */
   GST_SEQLABEL_FORMAT_SUMMARY = 8,        /* a JSON line of each class's time at EOS */
+  GST_SEQLABEL_FORMAT_SRT = 9,            /* SubRip: a numbered cue per segment */
 } GstSeqLabelFormat;
 
 typedef enum {

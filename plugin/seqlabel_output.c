@@ -73,6 +73,8 @@ gst_seqlabel_labelpad_caps (GstSeqLabelFormat format)
     return gst_caps_new_empty_simple ("application/x-json");
   if (format == GST_SEQLABEL_FORMAT_WEBVTT)
     return gst_caps_new_empty_simple ("application/x-subtitle-vtt");
+  if (format == GST_SEQLABEL_FORMAT_SRT)        /* what typefind says of a .srt file */
+    return gst_caps_new_empty_simple ("application/x-subtitle");
   if (format == GST_SEQLABEL_FORMAT_TEXTGRID)
     return gst_caps_new_empty_simple ("application/x-praat-textgrid");
   return gst_caps_new_simple ("text/x-raw", "format", G_TYPE_STRING, "utf8", NULL);

@@ -116,6 +116,8 @@ library_format (GstSeqLabelFormat f)
       return SL_FORMAT_RTTM;
     case GST_SEQLABEL_FORMAT_WEBVTT:
       return SL_FORMAT_WEBVTT;
+    case GST_SEQLABEL_FORMAT_SRT:
+      return SL_FORMAT_SRT;
     case GST_SEQLABEL_FORMAT_TEXTGRID:
       return SL_FORMAT_TEXTGRID;
     case GST_SEQLABEL_FORMAT_SUMMARY:

@@ -94,14 +94,14 @@ static void usage(FILE *fp)
         "  -o, --output PATH       a file (one input), or a folder (PATH exists as one or\n"
         "                          ends in '/'; made if missing): one output per input\n"
         "                          named after it (.txt .tsv .jsonl .rttm .TextGrid\n"
-        "                          .vtt .json).\n"
+        "                          .vtt .json .srt).\n"
         "                          Default: standard output. Files are written under a\n"
         "                          temporary name and renamed when complete: a failure\n"
         "                          leaves no partial file; an output that is the input\n"
         "                          itself is refused\n"
         "  --format F              the output's format [the one -o FILE's extension\n"
-        "                          names (.txt .tsv .jsonl .rttm .TextGrid .vtt .json,\n"
-        "                          in the order below), else audacity; .csv .srt .xml\n"
+        "                          names (.txt .tsv .jsonl .rttm .TextGrid .vtt .json\n"
+        "                          .srt, in the order below), else audacity; .csv .xml\n"
         "                          ... are refused]:\n"
         "    audacity              segments 'start<TAB>end<TAB>label' (Audacity: File >\n"
         "                          Import > Labels)\n"
@@ -115,6 +115,7 @@ static void usage(FILE *fp)
         "    webvtt                subtitles, a cue per segment (players, browsers)\n"
         "    summary               a JSON line per input when it ends: its duration and\n"
         "                          each class's seconds, share and segments\n"
+        "    srt                   SubRip subtitles, a numbered cue per segment\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --time-origin T         jsonl and summary: times as UTC too (\"utc\",\n"
         "                          \"start_utc\", \"end_utc\"), T being when the input\n"
@@ -412,7 +413,7 @@ static const struct {
 } extensions[] = {
     {SL_FORMAT_AUDACITY, ".txt"}, {SL_FORMAT_FRAMES, ".tsv"},     {SL_FORMAT_JSONL, ".jsonl"},
     {SL_FORMAT_RTTM, ".rttm"},    {SL_FORMAT_TEXTGRID, ".TextGrid"}, {SL_FORMAT_WEBVTT, ".vtt"},
-    {SL_FORMAT_SUMMARY, ".json"},
+    {SL_FORMAT_SUMMARY, ".json"}, {SL_FORMAT_SRT, ".srt"},
 };
 
 static const char *extension(sl_label_format f)
@@ -436,12 +437,11 @@ static int format_of_name(const char *path, sl_label_format *f)
 }
 
 /* Another extension keeps Audacity's lines (out.lab), but not one that names
- * a format of its own a reader would parse as such: CSV, SubRip and other
- * subtitles, ELAN, XML, NumPy. */
+ * a format of its own a reader would parse as such: CSV, other subtitles,
+ * ELAN, XML, NumPy. */
 static int names_foreign_format(const char *path)
 {
-    static const char *const foreign[] = {".csv", ".srt", ".ass", ".ssa", ".sbv", ".eaf",
-                                          ".xml", ".npy"};
+    static const char *const foreign[] = {".csv", ".ass", ".ssa", ".sbv", ".eaf", ".xml", ".npy"};
     const char *ext = cli_extension(path);
     for (size_t i = 0; ext && i < sizeof foreign / sizeof foreign[0]; i++)
         if (!strcasecmp(ext, foreign[i]))
@@ -687,7 +687,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_FORMAT:
             if (sl_label_format_parse(optarg, &a->format))
                 return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid, "
-                                 "webvtt, summary", optarg), -1;
+                                 "webvtt, summary, srt", optarg), -1;
             format_given = 1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
@@ -775,7 +775,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         !format_of_name(a->out_path, &a->format) && names_foreign_format(a->out_path) &&
         !is_stream_path(a->out_path))
         return cli_error("-o %s: '%s' names a format seqlabel does not write (.txt audacity, "
-                         ".tsv frames, .jsonl, .rttm, .TextGrid, .vtt webvtt, .json summary): "
+                         ".tsv frames, .jsonl, .rttm, .TextGrid, .vtt webvtt, .json summary, .srt): "
                          "give --format, or another name", a->out_path,
                          cli_extension(a->out_path)), -1;
     /* options that would do nothing are refused, not ignored */
@@ -1017,9 +1017,10 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
         return cli_usage_error("%s: several inputs need -o DIR (an existing folder, or a name "
                                "ending in '/')", a.out_path);
-    /* a TextGrid or WebVTT file is one document: several would run together */
+    /* a TextGrid or subtitle file is one document: several would run together
+     * (a second header; SubRip's cue numbers starting again) */
     if (nin > 1 && (!a.out_path || !strcmp(a.out_path, "-")) &&
-        (a.format == SL_FORMAT_TEXTGRID || a.format == SL_FORMAT_WEBVTT))
+        (a.format == SL_FORMAT_TEXTGRID || a.format == SL_FORMAT_WEBVTT || a.format == SL_FORMAT_SRT))
         return cli_usage_error("--format %s: a document per input, so several inputs go to "
                                "-o DIR, not to standard output", sl_label_format_name(a.format));
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);

@@ -328,18 +328,40 @@ static void test_audacity_and_rttm(void **state)
     assert_int_equal(nseg, ref.nseg);
     free(text);
 
+    /* SubRip: a cue per segment, numbered from 1, ',' before the milliseconds */
+    assert_int_equal(run_label("in.wav --model m.slm --format srt -o tg/"), 0);
+    text = slurp("tg/in.srt");
+    assert_non_null(text);
+    nseg = 0;
+    for (char *p = text; *p; nseg++) {
+        int k, h0, m0, s0, ms0, h1, m1, s1, ms1, used = 0;
+        char label[64];
+        assert_int_equal(sscanf(p, "%d\n%d:%d:%d,%d --> %d:%d:%d,%d\n%63s\n%n", &k, &h0, &m0,
+                                &s0, &ms0, &h1, &m1, &s1, &ms1, label, &used), 10);
+        assert_int_equal(k, nseg + 1);
+        assert_true(nseg < ref.nseg);
+        assert_int_equal(((h0 * 60 + m0) * 60 + s0) * 1000 + ms0, ref.seg_start[nseg] * 10);
+        assert_int_equal(((h1 * 60 + m1) * 60 + s1) * 1000 + ms1, ref.seg_end[nseg] * 10);
+        assert_int_equal(class_of(label, strlen(label)), ref.seg_label[nseg]);
+        p += used;
+    }
+    assert_int_equal(nseg, ref.nseg);
+    free(text);
+
     /* -o FILE without --format: its extension names the format (any case), the
      * same bytes as --format gives; another extension keeps Audacity's */
     assert_int_equal(run_label("in.wav --model m.slm -o named.RTTM"), 0);
     assert_int_equal(run_label("in.wav --model m.slm -o named.TextGrid"), 0);
     assert_int_equal(run_label("in.wav --model m.slm -o named.vtt"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm -o named.Srt"), 0);
     assert_int_equal(run_label("in.wav --model m.slm -o named.lab"), 0);
     assert_int_equal(run_label("in.wav --model m.slm --format audacity -o given.rttm"), 0);
     sh("cmp named.RTTM out.rttm && cmp named.TextGrid tg/in.TextGrid && cmp named.vtt tg/in.vtt "
-       "&& cmp named.lab out.txt && cmp given.rttm out.txt");
+       "&& cmp named.Srt tg/in.srt && cmp named.lab out.txt && cmp given.rttm out.txt");
     /* a document per input: several on standard output would run together */
     expect_error("in.wav in.wav --model m.slm --format textgrid", 2, "-o DIR");
     expect_error("in.wav in.wav --model m.slm --format webvtt -o -", 2, "-o DIR");
+    expect_error("in.wav in.wav --model m.slm --format srt", 2, "-o DIR");
 }
 
 static void test_jsonl(void **state)
@@ -2211,7 +2233,7 @@ static void test_bad_inputs(void **state)
     /* a name whose extension is another format's: not Audacity lines under it */
     expect_error("in.wav --model m.slm -o out.csv", 2, "-o out.csv: '.csv' names a format "
                  "seqlabel does not write");
-    expect_error("in.wav --model m.slm -o out.SRT", 2, "'.SRT' names a format");
+    expect_error("in.wav --model m.slm -o out.ASS", 2, "'.ASS' names a format");
     assert_int_equal(run_label("in.wav --model m.slm -o out.csv --format frames"), 0);
     /* outputs named after their inputs would collide: refused before any is written */
     sh("mkdir -p twins/a twins/b twins/out && cp in.wav twins/a/x.wav && cp in.wav twins/b/x.wav");

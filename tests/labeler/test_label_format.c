@@ -243,6 +243,30 @@ static void test_webvtt(void **state)
     assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f), 0);
 }
 
+/* SubRip: no header, cues numbered from 1 in the order written, ',' before the
+ * milliseconds; a skipped class's segment takes no number, and a segment
+ * formatted again after a buffer too small for it takes one. */
+static void test_srt(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_SRT);
+    w.class_names[2] = "music";
+    char buf[256];
+    assert_int_equal(sl_label_format_header(&w, buf, sizeof buf), 0);
+    assert_int_equal(sl_label_format_frame(&w, buf, sizeof buf, 5, 1, 0.75f, probs), 0);
+    sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f);
+    assert_string_equal(buf, "1\n00:00:00,120 --> 00:00:01,500\nspeech\n\n");
+    w.skip[0] = 1;
+    assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 150, 160, 0, 0.5f), 0);
+    int n = sl_label_format_segment(&w, buf, 8, 366123, 366124, 2, 0.5f);
+    assert_int_equal(n, (int)strlen("2\n01:01:01,230 --> 01:01:01,240\nmusic\n\n"));
+    assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 366123, 366124, 2, 0.5f), n);
+    assert_string_equal(buf, "2\n01:01:01,230 --> 01:01:01,240\nmusic\n\n");
+    sl_label_format_segment(&w, buf, sizeof buf, 366124, 366200, 1, 0.5f);
+    assert_string_equal(buf, "3\n01:01:01,240 --> 01:01:02,000\nspeech\n\n");
+    assert_int_equal(w.segments_written, 3);
+}
 
 /* A document formatter refuses overlapping segments and unknown classes. */
 static void refuses_bad_segments(const sl_label_writer *w,
@@ -534,7 +558,7 @@ int main(void)
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_jsonl_utc), cmocka_unit_test(test_parse_utc),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
-        cmocka_unit_test(test_webvtt),  cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_webvtt), cmocka_unit_test(test_srt),  cmocka_unit_test(test_summary),
         cmocka_unit_test(test_documents_from_a_seek),
         cmocka_unit_test(test_any_locale),
         cmocka_unit_test(test_skip_lists),

@@ -951,9 +951,9 @@ static void write_jsonl_frames(const char *path, int frames)
 }
 
 /* The other files `seqlabel label` writes are hypotheses too: JSON Lines of
- * frames (swept as a frames table is) or of segments, and WebVTT; the figures
+ * frames (swept as a frames table is) or of segments, WebVTT and SubRip; the figures
  * are the frames table's. */
-static void test_json_lines_and_webvtt(void **state)
+static void test_json_lines_and_subtitles(void **state)
 {
     (void)state;
     char dir[512], err[SL_ERR_LEN];
@@ -987,6 +987,13 @@ static void test_json_lines_and_webvtt(void **state)
                   "00:00:00.400 --> 00:00:00.980\nmusic\n\n");
     if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
         fail_msg("%s", err);
+    /* SubRip, as `seqlabel label --format srt` writes it */
+    remove(tt_path(dir, "hyp/a.vtt"));
+    tt_write_text(tt_path(dir, "hyp/a.srt"),
+                  "1\n00:00:00,000 --> 00:00:00,400\nspeech\n\n"
+                  "2\n00:00:00,400 --> 00:00:00,980\nmusic\n\n");
+    if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
+        fail_msg("%s", err);
     tt_rmtree(dir);
 }
 
@@ -1004,7 +1011,7 @@ int main(void)
         cmocka_unit_test(test_sweep_events_by_hand),
         cmocka_unit_test(test_sweep_decoded_by_hand),
         cmocka_unit_test(test_frames_table),
-        cmocka_unit_test(test_json_lines_and_webvtt),
+        cmocka_unit_test(test_json_lines_and_subtitles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
