@@ -286,6 +286,8 @@ void sl_events_summary(const sl_events *ev, sl_event_figures *f)
     f->event_insertion_rate = ratio(sys - tp - subs, ref);
     f->event_error_rate = f->event_substitution_rate + f->event_deletion_rate +
                           f->event_insertion_rate;
+    f->segment_ref = (int64_t)seg_ref;
+    f->segment_sys = (int64_t)seg_sys;
     f->segment_precision = ratio(seg_tp, seg_sys);
     f->segment_recall = ratio(seg_tp, seg_ref);
     f->segment_f1 = f_measure(seg_tp, seg_ref, seg_sys);
@@ -318,13 +320,14 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
     fprintf(fp, "%sevents (runs of one class; onset within %.3f s, offset within %.3f s or half "
                 "the event; sed_eval's event-based metrics)\n",
             prefix, ev->collar * frame_s, ev->collar * frame_s);
-    char fa[32], fb[32], fc[32], fd[32];
+    char fa[32], fb[32], fc[32], fd[32], fe[32];
     const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
-    fprintf(fp, "%sevent_f1 %s  precision %.4f  recall %.4f  macro_f1 %s  reference %lld  "
+    fprintf(fp, "%sevent_f1 %s  precision %s  recall %s  macro_f1 %s  reference %lld  "
                 "system %lld\n",
-            prefix, sl_text_figure(fa, sizeof fa, any, f.event_f1), f.event_precision,
-            f.event_recall, sl_text_figure(fb, sizeof fb, any, f.event_macro_f1),
-            (long long)f.event_ref,
+            prefix, sl_text_figure(fa, sizeof fa, any, f.event_f1),
+            sl_text_figure(fc, sizeof fc, f.event_sys > 0, f.event_precision),
+            sl_text_figure(fd, sizeof fd, has_ref, f.event_recall),
+            sl_text_figure(fb, sizeof fb, any, f.event_macro_f1), (long long)f.event_ref,
             (long long)f.event_sys);
     fprintf(fp, "%sevent_error_rate %s  substitutions %s  deletions %s  insertions %s\n",
             prefix, sl_text_figure(fa, sizeof fa, has_ref, f.event_error_rate),
@@ -332,12 +335,14 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
             sl_text_figure(fc, sizeof fc, has_ref, f.event_deletion_rate),
             sl_text_figure(fd, sizeof fd, has_ref, f.event_insertion_rate));
     /* a segment is active where an event is: the same counts say what is defined */
-    fprintf(fp, "%ssegments of %.3f s: segment_f1 %s  precision %.4f  recall %.4f  macro_f1 "
+    fprintf(fp, "%ssegments of %.3f s: segment_f1 %s  precision %s  recall %s  macro_f1 "
                 "%s  error_rate %s  segments %lld\n",
             prefix, ev->segment * frame_s, sl_text_figure(fa, sizeof fa, any, f.segment_f1),
-            f.segment_precision, f.segment_recall,
+            sl_text_figure(fc, sizeof fc, f.segment_sys > 0, f.segment_precision),
+            sl_text_figure(fd, sizeof fd, f.segment_ref > 0, f.segment_recall),
             sl_text_figure(fb, sizeof fb, any, f.segment_macro_f1),
-            sl_text_figure(fc, sizeof fc, has_ref, f.segment_error_rate), (long long)ev->segments);
+            sl_text_figure(fe, sizeof fe, has_ref, f.segment_error_rate),
+            (long long)ev->segments);
     fprintf(fp, "%s%-16s %9s %9s %10s %10s %10s %11s\n", prefix, "class", "event_f1",
             "event_er", "reference", "system", "segment_f1", "segment_er");
     for (int c = 0; c < ev->n_classes; c++) {
@@ -363,7 +368,11 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
     const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
     sl_text_put(&t, "{\"events\":{\"collar_s\":%.9g,", ev->collar * frame_s);
     sl_text_json_figure(&t, "f1", any, f.event_f1);
-    sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,", f.event_precision, f.event_recall);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "precision", f.event_sys > 0, f.event_precision);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "recall", has_ref, f.event_recall);
+    sl_text_put(&t, ",");
     sl_text_json_figure(&t, "macro_f1", any, f.event_macro_f1);
     sl_text_put(&t, ",");
     sl_text_json_figure(&t, "error_rate", has_ref, f.event_error_rate);
@@ -377,8 +386,11 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
                 (long long)f.event_sys);
     sl_text_put(&t, "\"segments\":{\"segment_s\":%.9g,", ev->segment * frame_s);
     sl_text_json_figure(&t, "f1", any, f.segment_f1);
-    sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,", f.segment_precision,
-                f.segment_recall);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "precision", f.segment_sys > 0, f.segment_precision);
+    sl_text_put(&t, ",");
+    sl_text_json_figure(&t, "recall", f.segment_ref > 0, f.segment_recall);
+    sl_text_put(&t, ",");
     sl_text_json_figure(&t, "macro_f1", any, f.segment_macro_f1);
     sl_text_put(&t, ",");
     sl_text_json_figure(&t, "error_rate", has_ref, f.segment_error_rate);

@@ -48,6 +48,7 @@ typedef struct {
     double precision, recall, f1, false_alarm, miss;
     int has_pos, has_neg; /* frames of the class, of the others: recall and miss,
                              false alarms, need them */
+    int has_called;       /* frames called the class: precision needs them */
 } sweep_row;
 
 static void figures(int64_t tp, int64_t fp, int64_t pos, int64_t neg, sweep_row *r)
@@ -61,6 +62,7 @@ static void figures(int64_t tp, int64_t fp, int64_t pos, int64_t neg, sweep_row 
     r->miss = pos ? 1.0 - r->recall : 0.0;
     r->has_pos = pos > 0;
     r->has_neg = neg > 0;
+    r->has_called = tp + fp > 0;
 }
 
 /* Frames of the class (pos) and others (neg), and those at or above bin edge b. */
@@ -293,9 +295,11 @@ void sl_sweep_print(const sl_sweep *s, const char *name, const char *prefix, voi
         fprintf(fp, "%s%9.3f", prefix, r.threshold);
         if (s->decoder)
             fprintf(fp, " %13.3f", r.off_threshold);
-        char a[32], b[32], c[32];
-        fprintf(fp, " %9.4f %9s %9.4f %11s %9s", r.precision,
-                sl_text_figure(a, sizeof a, r.has_pos, r.recall), r.f1,
+        char a[32], b[32], c[32], d[32], e[32];
+        fprintf(fp, " %9s %9s %9s %11s %9s",
+                sl_text_figure(d, sizeof d, r.has_called, r.precision),
+                sl_text_figure(a, sizeof a, r.has_pos, r.recall),
+                sl_text_figure(e, sizeof e, r.has_pos || r.has_called, r.f1),
                 sl_text_figure(b, sizeof b, r.has_neg, r.false_alarm),
                 sl_text_figure(c, sizeof c, r.has_pos, r.miss));
         int has_f1, has_er;
@@ -341,9 +345,13 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
         sl_text_put(&t, "%s{\"threshold\":%.9g", i ? "," : "", r.threshold);
         if (s->decoder)
             sl_text_put(&t, ",\"off_threshold\":%.9g", r.off_threshold);
-        sl_text_put(&t, ",\"precision\":%.9g,", r.precision);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "precision", r.has_called, r.precision);
+        sl_text_put(&t, ",");
         sl_text_json_figure(&t, "recall", r.has_pos, r.recall);
-        sl_text_put(&t, ",\"f1\":%.9g,", r.f1);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "f1", r.has_pos || r.has_called, r.f1);
+        sl_text_put(&t, ",");
         sl_text_json_figure(&t, "false_alarm", r.has_neg, r.false_alarm);
         sl_text_put(&t, ",");
         sl_text_json_figure(&t, "miss", r.has_pos, r.miss);

@@ -136,8 +136,11 @@ void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, cons
         int64_t tp, truth, pred;
         sl_metrics_class(mt, k, &p, &r, &f);
         class_counts(mt, k, &tp, &truth, &pred);
-        fprintf(fp, "%s%-16s %9.4f %9.4f %9.4f %10lld\n", prefix, names[k], p, r, f,
-                (long long)truth);
+        /* precision needs frames called k, recall frames of k, F1 either */
+        char a[32], b[32], c[32];
+        fprintf(fp, "%s%-16s %9s %9s %9s %10lld\n", prefix, names[k],
+                sl_text_figure(a, sizeof a, pred > 0, p), sl_text_figure(b, sizeof b, truth > 0, r),
+                sl_text_figure(c, sizeof c, truth + pred > 0, f), (long long)truth);
     }
     fprintf(fp, "%sconfusion (rows: true class, columns: predicted)\n%s%-16s", prefix, prefix, "");
     for (int k = 0; k < n; k++)
@@ -198,8 +201,13 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         class_counts(mt, k, &tp, &truth, &pred);
         sl_text_put(&t, "%s{\"name\":", k ? "," : "");
         sl_text_json_string(&t, names[k]);
-        sl_text_put(&t, ",\"precision\":%.9g,\"recall\":%.9g,\"f1\":%.9g,\"frames\":%lld,"
-                    "\"predicted\":%lld}", p, r, f, (long long)truth, (long long)pred);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "precision", pred > 0, p);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "recall", truth > 0, r);
+        sl_text_put(&t, ",");
+        sl_text_json_figure(&t, "f1", truth + pred > 0, f);
+        sl_text_put(&t, ",\"frames\":%lld,\"predicted\":%lld}", (long long)truth, (long long)pred);
     }
     sl_text_put(&t, "],\"confusion\":[");
     for (int i = 0; i < n; i++) {

@@ -612,10 +612,12 @@ static void metrics_by_hand(void **state)
     assert_non_null(strstr(text, "> speech_vs_rest_f1 0.7273\n"));
     assert_non_null(strstr(text, "> music               0.6000    0.7500    0.6667          4\n"));
     assert_non_null(strstr(text, "> speech                    2          4          0\n"));
+    /* noise neither true nor called: its precision, recall and F1 are undefined */
+    assert_non_null(strstr(text, "> noise                    -         -         -          0\n"));
     free(text);
 
     /* The same as JSON, every number written out by hand (%.9g): music P 3/5,
-     * R 3/4, F1 2/3; speech P 4/5, R 4/6, F1 8/11; noise all 0; a buffer too
+     * R 3/4, F1 2/3; speech P 4/5, R 4/6, F1 8/11; noise all null; a buffer too
      * small gets what fits and the length needed. */
     const char *want =
         "{\"frames\":10,\"loss\":0.5,\"accuracy\":0.7,\"macro_f1\":0.696969697,"
@@ -624,7 +626,7 @@ static void metrics_by_hand(void **state)
         "\"frames\":4,\"predicted\":5},"
         "{\"name\":\"speech\",\"precision\":0.8,\"recall\":0.666666667,\"f1\":0.727272727,"
         "\"frames\":6,\"predicted\":5},"
-        "{\"name\":\"noise\",\"precision\":0,\"recall\":0,\"f1\":0,\"frames\":0,"
+        "{\"name\":\"noise\",\"precision\":null,\"recall\":null,\"f1\":null,\"frames\":0,"
         "\"predicted\":0}],\"confusion\":[[3,1,0],[2,4,0],[0,0,0]]}\n";
     char json[1024], small[16];
     assert_int_equal(sl_metrics_format_json(&mt, m, json, sizeof json), (int)strlen(want));

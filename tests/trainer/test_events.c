@@ -159,9 +159,32 @@ static void test_undefined_figures(void **state)
     sl_events_init(&ev, 3, 20, 100);
     assert_int_equal(sl_events_add(&ev, ref, sys, 500), 0);
     assert_true(sl_events_format_json(&ev, names, 0.01, json, sizeof json) > 0);
-    if (!strstr(json, "\"macro_f1\":0,\"error_rate\":null,\"substitution_rate\":null,"
+    if (!strstr(json, "\"collar_s\":0.2,\"f1\":0,\"precision\":0,\"recall\":null,\"macro_f1\":0,"
+                      "\"error_rate\":null,\"substitution_rate\":null,"
                       "\"deletion_rate\":null,\"insertion_rate\":null,\"reference\":0,\"system\":2}"))
         fail_msg("%s", json);
+    if (!strstr(json, "\"segments\":{\"segment_s\":1,\"f1\":0,\"precision\":0,\"recall\":null,"))
+        fail_msg("%s", json);
+    /* no system event: nothing found, so no precision, but a recall of 0 */
+    fill(ref, r, 1);
+    fill(sys, s, 0);
+    sl_events_init(&ev, 3, 20, 100);
+    assert_int_equal(sl_events_add(&ev, ref, sys, 500), 0);
+    assert_true(sl_events_format_json(&ev, names, 0.01, json, sizeof json) > 0);
+    if (!strstr(json, "\"collar_s\":0.2,\"f1\":0,\"precision\":null,\"recall\":0,") ||
+        !strstr(json, "\"f1\":0,\"precision\":null,\"recall\":0,\"macro_f1\":0,\"error_rate\":1,"
+                      "\"segments\":5}"))
+        fail_msg("%s", json);
+    text = NULL;
+    fp = open_memstream(&text, &len);
+    sl_events_print(&ev, names, 0.01, "", fp);
+    fclose(fp);
+    if (!strstr(text, "event_f1 0.0000  precision -  recall 0.0000  macro_f1 0.0000  reference 1  "
+                      "system 0\n") ||
+        !strstr(text, "segment_f1 0.0000  precision -  recall 0.0000  macro_f1 0.0000  error_rate "
+                      "1.0000  segments 5\n"))
+        fail_msg("%s", text);
+    free(text);
 }
 
 static void test_classes_left_out(void **state)

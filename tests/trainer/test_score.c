@@ -631,6 +631,13 @@ static void test_sweep_threshold_ties(void **state)
             fail_msg("threshold %s: recall %g, want 0.5", text, r);
         sl_sweep_point(s, b + 1, NULL, &r, NULL, NULL, NULL);
         assert_true(r == 0.0);
+        if (b == 700) { /* at 0.75 nothing is called the class: no precision */
+            const char *json[] = {"{\"threshold\":0.75,\"precision\":null,\"recall\":0,"
+                                  "\"f1\":0,\"false_alarm\":null,\"miss\":1}", NULL};
+            const char *text[] = {"    0.750         -    0.0000    0.0000           -    1.0000\n",
+                                  NULL};
+            assert_sweep_says(s, json, text);
+        }
         free(s);
     }
 }
@@ -661,15 +668,15 @@ static void test_sweep_events_by_hand(void **state)
         assert_true(fabs(f.event_error_rate - want[k].error_rate) < 1e-12);
     }
     assert_false(s->events[0].scored[0]); /* the class alone */
-    /* (no frame counted: recall, false alarms and misses undefined, and no best) */
+    /* (no frame counted: every frame figure undefined, and no best) */
     const char *json[] = {"{\"sweep\":\"speech\",\"best_f1\":null,\"best_f1_threshold\":null,"
                           "\"equal_error_rate\":null,\"equal_error_threshold\":null,",
-                          "{\"threshold\":0.5,\"precision\":0,\"recall\":null,\"f1\":0,"
+                          "{\"threshold\":0.5,\"precision\":null,\"recall\":null,\"f1\":null,"
                           "\"false_alarm\":null,\"miss\":null,\"event_f1\":0.4,"
                           "\"event_error_rate\":1.5}",
                           NULL};
     const char *text[] = {"miss  event_f1 event_error_rate\n",
-                          "    0.500    0.0000         -    0.0000           -         -"
+                          "    0.500         -         -         -           -         -"
                           "    0.4000           1.5000\n",
                           "best f1 - (no frame of speech)\n",
                           "equal error rate - (no frame of speech)\n",
@@ -684,13 +691,13 @@ static void test_sweep_events_by_hand(void **state)
     const double some[4] = {0.6, 0.6, 0.1, 0.1};
     assert_int_equal(sl_sweep_init_events(s, &like), 0);
     assert_int_equal(sl_sweep_add_events(s, none, some, 4), 0);
-    const char *json2[] = {"\"threshold\":0.5,\"precision\":0,\"recall\":null,\"f1\":0,"
+    const char *json2[] = {"\"threshold\":0.5,\"precision\":null,\"recall\":null,\"f1\":null,"
                            "\"false_alarm\":null,\"miss\":null,\"event_f1\":0,"
                            "\"event_error_rate\":null}",
                            "\"event_f1\":null,\"event_error_rate\":null}]}", NULL};
-    const char *text2[] = {"    0.500    0.0000         -    0.0000           -         -"
+    const char *text2[] = {"    0.500         -         -         -           -         -"
                            "    0.0000                -\n",
-                           "    0.950    0.0000         -    0.0000           -         -"
+                           "    0.950         -         -         -           -         -"
                            "         -                -\n", NULL};
     assert_sweep_says(s, json2, text2);
     sl_sweep_release(s);
