@@ -384,17 +384,21 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
 {
     if (!valid(w, buf, len) || (n && !segs) || end_frame < 0)
         return -1;
-    int64_t frames[SL_MAX_CLASSES] = {0}, count[SL_MAX_CLASSES] = {0};
+    int64_t frames[SL_MAX_CLASSES] = {0}, count[SL_MAX_CLASSES] = {0}, covered = 0;
     int64_t last = segments_end(w, segs, n);
     if (last < 0)
         return -1;
     for (size_t i = 0; i < n; i++) {
         frames[segs[i].label] += segs[i].end - segs[i].start;
         count[segs[i].label] += segs[i].end > segs[i].start;
+        covered += segs[i].end - segs[i].start;
     }
     int64_t begin = document_begin(w, segs, n);
     int64_t end = last > end_frame ? last : end_frame;
     double duration = end > begin ? frame_time(w, end - begin) : 0.0;
+    /* time no segment covers (a jump in the stream's time): said, so that the
+     * shares and it add up to the duration */
+    int64_t uncovered = end - begin - covered;
     sl_text t = {buf, len, 0};
     sl_text_put(&t, "{\"file\":");
     sl_text_json_string(&t, w->file_name[0] ? w->file_name : w->file_id);
@@ -403,6 +407,8 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
     if (begin > 0)
         sl_text_put(&t, ",\"start\":%.6f", frame_time(w, begin));
     sl_text_put(&t, ",\"duration\":%.6f", duration);
+    if (uncovered > 0)
+        sl_text_put(&t, ",\"unlabelled\":%.6f", frame_time(w, uncovered));
     put_utc(&t, w, "start_utc", begin);
     sl_text_put(&t, ",\"classes\":{");
     int first = 1;

@@ -368,8 +368,10 @@ static int text_on_frame(void *user, int64_t index, int label, float confidence,
 static int text_on_segment(void *user, int64_t start, int64_t end, int label, float mean_conf)
 {
     text_sink *t = user;
-    if (sl_label_format_is_per_frame(&t->w) || t->w.skip[label])
-        return 0; /* a TextGrid has such time as empty intervals */
+    if (sl_label_format_is_per_frame(&t->w))
+        return 0;
+    /* a document keeps the skipped classes' segments too: labelled time, which
+     * a TextGrid writes as empty intervals and a summary counts in no class */
     if (sl_label_format_is_document(&t->w)) {
         if (t->n_segs == t->segs_cap) {
             size_t cap = t->segs_cap ? 2 * t->segs_cap : 256;

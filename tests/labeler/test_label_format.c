@@ -364,9 +364,10 @@ static void test_summary(void **state)
     assert_false(sl_label_format_is_per_frame(&w));
     assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 0, 5, 1, 0.5f), 0);
     /* class 0: 48 + 50 frames in 2 segments, class 1: 545 in 1, class 2: 57 in 1;
-     * 750 frames: 7.5 s */
+     * 750 frames: 7.5 s, of which no segment covers the last 50: 0.5 s */
     const sl_frame_segment segs[] = {{0, 57, 2}, {57, 602, 1}, {602, 650, 0}, {650, 700, 0}};
-    const char *want = "{\"file\":\"my_file\",\"duration\":7.500000,\"classes\":{"
+    const char *want = "{\"file\":\"my_file\",\"duration\":7.500000,\"unlabelled\":0.500000,"
+                       "\"classes\":{"
                        "\"silence\":{\"seconds\":0.980000,\"share\":0.130667,\"segments\":2},"
                        "\"speech\":{\"seconds\":5.450000,\"share\":0.726667,\"segments\":1},"
                        "\"say \\\"hi\\\"\\\\\":{\"seconds\":0.570000,\"share\":0.076000,\"segments\":1}}}\n";
@@ -377,6 +378,13 @@ static void test_summary(void **state)
     sl_label_format_summary(&w, buf, sizeof buf, segs, 4, 750);
     assert_null(strstr(buf, "silence"));
     assert_non_null(strstr(buf, "{\"speech\":{\"seconds\":5.450000,"));
+    /* a class left out is still labelled time; a gap between segments is not */
+    assert_non_null(strstr(buf, "\"duration\":7.500000,\"unlabelled\":0.500000,"));
+    const sl_frame_segment gap[] = {{0, 100, 1}, {120, 750, 0}};
+    sl_label_format_summary(&w, buf, sizeof buf, gap, 2, 750);
+    assert_non_null(strstr(buf, "\"duration\":7.500000,\"unlabelled\":0.200000,\"classes\""));
+    sl_label_format_summary(&w, buf, sizeof buf, gap, 1, 100);
+    assert_non_null(strstr(buf, "\"duration\":1.000000,\"classes\""));
     refuses_bad_segments(&w, sl_label_format_summary); /* as a TextGrid does */
 }
 

@@ -1937,6 +1937,53 @@ test_document_per_stream (void **state)
   free (x);
 }
 
+/* A DISCONT 200 ms ahead (samples lost upstream) at 1 s: one summary from 0 to
+ * the second run's end, 1.2 s + 98 frames, whose 22 frames between the runs'
+ * labels (the jump, and the first run's last window) are "unlabelled"; the
+ * shares and that add up to the duration. */
+static void
+test_summary_across_a_jump (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 35);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, "label-format", 8, NULL); /* summary */
+  GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  GstBuffer *b;
+  GstMapInfo map;
+  gchar *text;
+  double shares = 0.0, duration, unlabelled;
+  (void) state;
+
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  b = gst_buffer_new_memdup (x, (gsize) N * sizeof *x);
+  GST_BUFFER_PTS (b) = samples_time (N) + 200 * GST_MSECOND;
+  GST_BUFFER_DURATION (b) = samples_time (N);
+  GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, "application/x-json");
+  b = gst_harness_pull (hl);
+  duration = summary_duration (b);
+  assert_true (fabs (duration - (120 + expected_frames (N)) / 100.0) < 1e-9);
+  assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+  text = g_strndup ((const gchar *) map.data, map.size);
+  assert_non_null (strstr (text, "\"unlabelled\":"));
+  unlabelled = g_ascii_strtod (strstr (text, "\"unlabelled\":") + 13, NULL);
+  assert_true (fabs (unlabelled - (120 - expected_frames (N)) / 100.0) < 1e-9);
+  for (const gchar * p = text; (p = strstr (p, "\"share\":")) != NULL; p++)
+    shares += g_ascii_strtod (p + 8, NULL);
+  if (!(fabs (shares + unlabelled / duration - 1.0) < 1e-5))
+    fail_msg ("shares %g and %g s unlabelled of %g s: %s", shares, unlabelled, duration, text);
+  g_free (text);
+  gst_buffer_unmap (b, &map);
+  gst_buffer_unref (b);
+  assert_no_warning (bus, "jump");
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
  * is labelled then, not when a next segment comes. */
 static void
@@ -2210,6 +2257,7 @@ main (void)
     cmocka_unit_test (test_segment_done),
     cmocka_unit_test (test_document_after_seek),
     cmocka_unit_test (test_document_per_stream),
+    cmocka_unit_test (test_summary_across_a_jump),
     cmocka_unit_test (test_document_of_late_audio),
     cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
