@@ -17,13 +17,8 @@
 
 #include <fftw3.h>
 
+#include "common/target_clones.h"
 #include "features/features_internal.h"
-
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define SL_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SL_CLONES
-#endif
 
 /* Hops buffered beyond one window: bounds memory while amortising the move of
  * the buffer tail over many frames. */
@@ -235,7 +230,7 @@ static inline float sum_sq8(const float *x, float mean, int n)
 /* One frame from x[0..win-1] (already scaled) into f->out. Compiled twice,
  * for AVX2 and for baseline x86-64, and picked at load time: the binary runs
  * on any x86-64 and uses 8-wide vectors where the CPU has them. */
-SL_CLONES static void compute_frame(sl_features *f, const float *x)
+SL_TARGET_CLONES("avx2", "default") static void compute_frame(sl_features *f, const float *x)
 {
     const int n = f->win;
     const sl_feature_config *c = &f->cfg;

@@ -13,13 +13,11 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "common/target_clones.h"
 #include "features/features_internal.h"
 
-/* static behind the plain sl_ function below: GCC 12 exports a non-static
- * ifunc whatever its visibility (meson.build: the library exports its API only) */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-__attribute__((target_clones("avx2", "default")))
-#endif
+/* static behind the plain sl_ function below (common/target_clones.h) */
+SL_TARGET_CLONES("avx2", "default")
 static void log_floored_block_clones(float *v, int n, float floor)
 {
     for (int i = 0; i < n; i++) {

@@ -2,6 +2,7 @@
  * goes to cblas_sgemm; the elementwise kernels are written so the compiler
  * vectorises them, with AVX2 clones picked at load time where the CPU has it. */
 #include "model/layers.h"
+#include "common/target_clones.h"
 #include "model/gemm.h"
 #include "model/gemm_amx.h"
 
@@ -19,14 +20,7 @@
 #pragma GCC diagnostic ignored "-Wpsabi"
 #pragma GCC optimize("fp-contract=fast")
 #endif
-/* The clones are static, each behind a plain sl_ function: GCC 12 exports a
- * non-static ifunc whatever its visibility, and libseqlabel exports only its
- * public API (meson.build). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define SL_VECTOR_CLONES __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define SL_VECTOR_CLONES
-#endif
+#define SL_VECTOR_CLONES SL_TARGET_CLONES("avx512f", "avx2", "default")
 
 #define LANES 16 /* one AVX-512 vector; two AVX2 or four SSE2 ones in the other clones */
 typedef float vecf __attribute__((vector_size(4 * LANES)));

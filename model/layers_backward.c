@@ -4,19 +4,14 @@
 #include "model/layers_backward.h"
 
 #include "model/layers.h"
+#include "common/target_clones.h"
 
 #include <cblas.h>
 #include <math.h>
 #include <string.h>
 
-/* AVX2 clones of the elementwise passes, picked at load time (as layers.c
- * does, static behind plain sl_ functions; not under ASan, whose
- * instrumentation does not mix with ifuncs). */
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__) && !defined(__SANITIZE_ADDRESS__)
-#define SL_BW_CLONES __attribute__((target_clones("avx2", "default")))
-#else
-#define SL_BW_CLONES
-#endif
+/* AVX2 clones of the elementwise passes, picked at load time (as layers.c does) */
+#define SL_BW_CLONES SL_TARGET_CLONES("avx2", "default")
 
 void sl_linear_backward(float *din, float *dw, float *db, const float *dout, const float *in,
                         const float *w, int T, int K, int N, int accumulate)
