@@ -49,6 +49,10 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
                        SF_INFO *info, sl_media_source **src, char *err, size_t errlen);
 const char *sl_media_source_error(const sl_media_source *s);
 void sl_media_source_free(sl_media_source *s);
+/* Has MP3 streams decoded in `pipeline` (a GstElement, a bin) cut their
+ * encoder's delay and padding, as read by name (io/mp3_gapless.c). */
+struct _GstElement;
+void sl_mp3_gapless_watch(struct _GstElement *pipeline);
 
 /* The two steps of every conversion to mono at another rate (io/converter.c):
  * sl_audio_read and sl_converter share them, so files and streams give the

@@ -319,6 +319,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     s->interrupt = opt->interrupt;
     s->want = opt->stream > 1 ? opt->stream : 1;
     s->pipeline = gst_pipeline_new(NULL);
+    sl_mp3_gapless_watch(s->pipeline);
     GstElement *decode = add(s->pipeline, "uridecodebin");
     s->convert = add(s->pipeline, "audioconvert");
     GstElement *resample = add(s->pipeline, "audioresample");
