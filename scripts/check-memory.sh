@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # Runs the whole test suite under AddressSanitizer + UndefinedBehaviorSanitizer
 # (build-asan/) and then under valgrind memcheck (build-valgrind/), failing on
-# any report. Usage: scripts/check-memory.sh [asan|valgrind] [meson test args]
+# any report; `tsan` runs the library's threaded suites under ThreadSanitizer
+# (build-tsan/). Usage: scripts/check-memory.sh [asan|valgrind|tsan] [meson test args]
 set -euo pipefail
 cd "$(dirname "$0")/.."
 export OPENBLAS_CORETYPE="${OPENBLAS_CORETYPE:-Haswell}"
@@ -12,6 +13,20 @@ if [ "$what" = all ] || [ "$what" = asan ]; then
   # by valgrind below with suppressions instead.
   ASAN_OPTIONS=detect_leaks=0:abort_on_error=1 UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
     meson test -C build-asan --print-errorlogs --num-processes 2 --timeout-multiplier 4 "$@"
+fi
+if [ "$what" = tsan ]; then
+  # The library's own threads (pthreads): encoder and labeler workers, the
+  # trainer's loaders and gradient workers. Not the element's or the media
+  # reader's (GStreamer): GLib's mutexes are futexes that TSan does not see
+  # unless GLib itself is built with it, so every hand-off between GStreamer
+  # threads would be reported. Hence not with `all` either.
+  bash scripts/build.sh build-tsan -Db_sanitize=thread -Dbuildtype=debugoptimized -Db_lundef=false
+  mapfile -t threaded < <(meson test -C build-tsan --list 2>/dev/null |
+    sed -n 's#^seqlabel:[a-z_]* / \(features_.*\|model_.*\|train_.*\|trainer_.*\|labeler_decoder\|labeler_labeler\)$#\1#p')
+  [ "${#threaded[@]}" -ge 20 ] || { echo "tsan: only ${#threaded[@]} suites found" >&2; exit 1; }
+  TSAN_OPTIONS=halt_on_error=1:second_deadlock_stack=1 \
+    meson test -C build-tsan --print-errorlogs --num-processes 2 --timeout-multiplier 10 \
+    "${threaded[@]}" "$@"
 fi
 if [ "$what" = all ] || [ "$what" = valgrind ]; then
   bash scripts/build.sh build-valgrind -Dbuildtype=debugoptimized
