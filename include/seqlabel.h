@@ -1026,7 +1026,6 @@ typedef struct {
     double event_f1, event_precision, event_recall, event_macro_f1;
     double event_error_rate, event_substitution_rate, event_deletion_rate,
         event_insertion_rate;
-    int64_t segment_ref, segment_sys; /* active (segment, class) pairs of each */
     double segment_f1, segment_precision, segment_recall, segment_macro_f1,
         segment_error_rate;
 } sl_event_figures;

@@ -286,14 +286,25 @@ void sl_events_summary(const sl_events *ev, sl_event_figures *f)
     f->event_insertion_rate = ratio(sys - tp - subs, ref);
     f->event_error_rate = f->event_substitution_rate + f->event_deletion_rate +
                           f->event_insertion_rate;
-    f->segment_ref = (int64_t)seg_ref;
-    f->segment_sys = (int64_t)seg_sys;
     f->segment_precision = ratio(seg_tp, seg_sys);
     f->segment_recall = ratio(seg_tp, seg_ref);
     f->segment_f1 = f_measure(seg_tp, seg_ref, seg_sys);
     f->segment_macro_f1 = classes ? macro_seg / classes : 0.0;
     f->segment_error_rate =
         ratio((double)(ev->seg_s + ev->seg_d + ev->seg_i), seg_ref);
+}
+
+/* Whether the segments hold an active class in the reference (*ref) and in the
+ * system (*sys): without them segment recall, or precision, is undefined. */
+static void segments_active(const sl_events *ev, int *ref, int *sys)
+{
+    int64_t r = 0, s = 0;
+    for (int c = 0; c < ev->n_classes; c++) {
+        r += ev->seg_tp[c] + ev->seg_fn[c];
+        s += ev->seg_tp[c] + ev->seg_fp[c];
+    }
+    *ref = r > 0;
+    *sys = s > 0;
 }
 
 /* Class c's event-based and segment-based F1 and error rate. */
@@ -322,6 +333,8 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
             prefix, ev->collar * frame_s, ev->collar * frame_s);
     char fa[32], fb[32], fc[32], fd[32], fe[32];
     const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
+    int seg_ref, seg_sys;
+    segments_active(ev, &seg_ref, &seg_sys);
     fprintf(fp, "%sevent_f1 %s  precision %s  recall %s  macro_f1 %s  reference %lld  "
                 "system %lld\n",
             prefix, sl_text_figure(fa, sizeof fa, any, f.event_f1),
@@ -338,8 +351,8 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
     fprintf(fp, "%ssegments of %.3f s: segment_f1 %s  precision %s  recall %s  macro_f1 "
                 "%s  error_rate %s  segments %lld\n",
             prefix, ev->segment * frame_s, sl_text_figure(fa, sizeof fa, any, f.segment_f1),
-            sl_text_figure(fc, sizeof fc, f.segment_sys > 0, f.segment_precision),
-            sl_text_figure(fd, sizeof fd, f.segment_ref > 0, f.segment_recall),
+            sl_text_figure(fc, sizeof fc, seg_sys, f.segment_precision),
+            sl_text_figure(fd, sizeof fd, seg_ref, f.segment_recall),
             sl_text_figure(fb, sizeof fb, any, f.segment_macro_f1),
             sl_text_figure(fe, sizeof fe, has_ref, f.segment_error_rate),
             (long long)ev->segments);
@@ -366,6 +379,8 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
     sl_event_figures f;
     sl_events_summary(ev, &f);
     const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
+    int seg_ref, seg_sys;
+    segments_active(ev, &seg_ref, &seg_sys);
     sl_text_put(&t, "{\"events\":{\"collar_s\":%.9g,", ev->collar * frame_s);
     sl_text_json_figure(&t, "f1", any, f.event_f1);
     sl_text_put(&t, ",");
@@ -387,9 +402,9 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
     sl_text_put(&t, "\"segments\":{\"segment_s\":%.9g,", ev->segment * frame_s);
     sl_text_json_figure(&t, "f1", any, f.segment_f1);
     sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "precision", f.segment_sys > 0, f.segment_precision);
+    sl_text_json_figure(&t, "precision", seg_sys, f.segment_precision);
     sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "recall", f.segment_ref > 0, f.segment_recall);
+    sl_text_json_figure(&t, "recall", seg_ref, f.segment_recall);
     sl_text_put(&t, ",");
     sl_text_json_figure(&t, "macro_f1", any, f.segment_macro_f1);
     sl_text_put(&t, ",");
