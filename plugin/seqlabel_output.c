@@ -281,8 +281,8 @@ gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
  * segment once per segment/flush, the header line of the format once per
  * stream and after each flush (a filesink starts its file anew at a flush).
  * While the pad is not active nothing is taken: what it needs stays pending. */
-static void
-labelpad_prepare (GstSeqLabel * self, GstPad * pad)
+void
+gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
 {
   gboolean need_start, need_segment, need_header;
   GstSeqLabelFormat format;
@@ -315,6 +315,7 @@ labelpad_prepare (GstSeqLabel * self, GstPad * pad)
     labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&self->segment)));
   if (need_header && self->labeler != NULL) {
     char header[1024];
+    self->writer.segments_written = 0;  /* a new file: SubRip's cues from 1 */
     int n = sl_label_format_header (&self->writer, header, sizeof header);
     if (n > 0 && (gsize) n < sizeof header) {
       GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
@@ -332,7 +333,7 @@ gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
   GstBuffer *b;
   GstFlowReturn ret;
 
-  labelpad_prepare (self, pad);
+  gst_seqlabel_labelpad_prepare (self, pad);
   b = gst_buffer_new_memdup (text, len);
   GST_BUFFER_PTS (b) = pts;
   GST_BUFFER_DURATION (b) = duration;
@@ -360,7 +361,7 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
       labelpad_flush_stop (self, pad, event);
       break;
     default:
-      labelpad_prepare (self, pad);
+      gst_seqlabel_labelpad_prepare (self, pad);
       labelq_enqueue (self, GST_MINI_OBJECT (event));
       break;
   }

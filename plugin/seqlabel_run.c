@@ -310,6 +310,10 @@ static int
 format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int label,
     float confidence, const float *probs)
 {
+  /* what precedes this text goes out first: a header after a stream-start or a
+   * flush begins a new file, in which SubRip's cues are numbered from 1 again */
+  if (self->cb_labelpad != NULL)
+    gst_seqlabel_labelpad_prepare (self, self->cb_labelpad);
   for (int attempt = 0; attempt < 2; attempt++) {
     int n = is_frame ?
         sl_label_format_frame (&self->writer, self->text, self->text_len, a, label,

@@ -677,7 +677,8 @@ test_pause_while_playing (void **state)
  * flush, and the format's header comes again after it, so a WebVTT file read
  * after a seek to 0 right after preroll (as players do) is still the file
  * `seqlabel label --format webvtt` writes, header and all; the same for the
- * frames table's header line. */
+ * frames table's header line, and for SubRip's cue numbers, which start again
+ * at 1 (a seek 1.2 s into playing, after cues went out). */
 static void
 test_header_after_seek (void **state)
 {
@@ -691,19 +692,33 @@ test_header_after_seek (void **state)
     const char *format = (const char *[]) { "webvtt", "frames", "srt" }[k];
     gchar *txt = g_build_filename (pt_tmp_dir (), "h.txt", NULL);
     gchar *cmd_txt = g_build_filename (pt_tmp_dir (), "h.cmd.txt", NULL);
+    /* SubRip: played in real time for 1.2 s first, without smoothing (the test
+     * model's labels flicker), so that cues numbered from 1 went out before the
+     * seek; after it they are numbered from 1 again */
+    const char *smoothing = k == 2 ? "none" : "viterbi";
     gchar *launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s "
-        "name=l label-format=%s ! fakesink l.labels ! filesink location=%s", wav,
-        pt_model_path (), format, txt);
+        "name=l label-format=%s smoothing=%s ! fakesink sync=%s l.labels ! "
+        "filesink buffer-mode=unbuffered location=%s", wav, pt_model_path (), format,
+        smoothing, k == 2 ? "true" : "false", txt);
     gchar *b;
     GstElement *pipe = gst_parse_launch (launch, NULL);
     GstBus *bus;
 
-    command_label ((const gchar *[]) { "--format", format, "-o", cmd_txt, wav, NULL });
+    command_label ((const gchar *[]) { "--format", format, "--smoothing", smoothing, "-o",
+        cmd_txt, wav, NULL });
     assert_non_null (pipe);
     bus = gst_element_get_bus (pipe);
-    gst_element_set_state (pipe, GST_STATE_PAUSED);
+    gst_element_set_state (pipe, k == 2 ? GST_STATE_PLAYING : GST_STATE_PAUSED);
     assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
         GST_STATE_CHANGE_SUCCESS);
+    if (k == 2) {
+      gchar *before = NULL;
+      g_usleep (1200000);
+      assert_true (g_file_get_contents (txt, &before, NULL, NULL));
+      if (!g_str_has_prefix (before, "1\n"))   /* a cue went out */
+        fail_msg ("no cue in the first 1.2 s: '%s'", before);
+      g_free (before);
+    }
     assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0));
     assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
         GST_STATE_CHANGE_SUCCESS);
