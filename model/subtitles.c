@@ -239,6 +239,13 @@ static void add_text(reader *r, char *line)
     r->before_last = r->t.pos;
     r->last_is_number = all_digits(line);
     cue_text(&r->t, line, r->vtt, r->cue > 1);
+    /* SubRip: a line of nothing but tags is its text as written, so a class
+     * named "<s>" (ASR's sentence start), which `seqlabel label --format srt`
+     * writes as it is, reads back; it would label nothing */
+    if (!r->vtt && r->t.pos == r->before_last + (r->cue > 1)) {
+        r->t.pos = r->before_last;
+        sl_text_put(&r->t, "%s%s", r->cue > 1 ? " " : "", line);
+    }
     r->cue++;
 }
 

@@ -141,6 +141,13 @@ static void subrip(void **state)
             "00:00:00,000 --> 00:00:01,000\r<b>speech</b>\r\r00:00:01,000 --> 00:00:02,000\r<sil>"
             "\r\r3\r00:00:02,000 --> 00:00:03,000\r\r<font color=\"red\">noise</font>\r",
             quirks, 3);
+    /* a class named as a SubRip tag (ASR's sentence marks), as `seqlabel label
+     * --format srt` writes it: a line of nothing but tags is read as written */
+    const want_seg tags[] = {{0, 1, "<s>", 2}, {1, 2, "speech", 6}, {2, 3, "</s>", 10}};
+    read_as(sl_subtitles_read, dir, "t.srt",
+            "1\n00:00:00,000 --> 00:00:01,000\n<s>\n\n2\n00:00:01,000 --> 00:00:02,000\n"
+            "<s>speech\n\n3\n00:00:02,000 --> 00:00:03,000\n</s>\n",
+            tags, 3);
     /* times on the millisecond as strtod reads them from an Audacity file:
      * 1.265 is the double nearest 1.265, so a frame centred there falls alike */
     const want_seg ms[] = {{0, 1.265, "speech", 2}, {1.265, 1.515, "music", 6}};
