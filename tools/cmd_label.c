@@ -1,7 +1,7 @@
 /* `seqlabel label FILE...`: a label for every frame of audio files (and of the
  * audio files below folders: tools/input_tree.c), written as an Audacity label
- * track, a per-frame table, JSON Lines, RTTM, TextGrid or WebVTT, and their
- * audio cut or split by class (tools/cut_audio.c). Each file is streamed in
+ * track, a per-frame table, JSON Lines, RTTM, TextGrid, WebVTT, SubRip or a
+ * summary, and their audio cut or split by class (tools/cut_audio.c). Each file is streamed in
  * blocks through the streaming labeler (the same code the GStreamer element
  * runs), so memory does not grow with the file's length; each output appears
  * (by rename) only when its file was labelled completely. Several files may be

@@ -11,7 +11,7 @@ static const struct {
     sl_cmd_fn fn;
     const char *summary;
 } commands[] = {
-    {"label", sl_cmd_label, "label audio files and folders frame by frame (Audacity, frames, JSON\n            Lines, RTTM, TextGrid, WebVTT), cut or split their audio by class"},
+    {"label", sl_cmd_label, "label audio files and folders frame by frame (Audacity, frames, JSON\n            Lines, RTTM, TextGrid, WebVTT, SubRip, summary), cut or split\n            their audio by class"},
     {"features", sl_cmd_features, "compute Kaldi-compatible log-mel / MFCC features of an audio file"},
     {"info", sl_cmd_info, "print everything a model file says about itself"},
     {"train", sl_cmd_train, "train a labeler from a manifest of audio + labels (Audacity,\n            TextGrid, RTTM, WebVTT, SubRip, JSON Lines, whole-file classes)\n            or a folder of them"},
