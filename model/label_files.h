@@ -43,7 +43,8 @@ char *sl_rttm_file_id(const char *audio);
 int sl_is_rttm_path(const char *labels);
 /* The label file of a name: prefix + the n bytes of stem + .txt, .TextGrid,
  * .rttm, .vtt, .srt or .jsonl (and with frames_table .tsv: a frames table of
- * `seqlabel label --format frames`), the extension in any of its cases, that
+ * `seqlabel label --format frames`), the extension as listed, in lower case, in
+ * upper case or capitalised (.Srt), that
  * is a regular file (malloc'ed), or NULL when none is (*out_of_memory then
  * says whether memory ran out). When a second file is one too, *other is it
  * (malloc'ed; else NULL): which one is meant is the caller's to ask. */

@@ -370,20 +370,22 @@ char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frame
     *out_of_memory = 0;
     *other = NULL;
     for (size_t k = 0; k < n_exts && !*other && !*out_of_memory; k++) {
-        /* as written, in lower case and in upper case: x.SRT is x.srt (a
-         * manifest line's extension is read in any case too) */
-        char forms[3][16];
-        for (int f = 0; f < 3; f++)
+        /* as written, in lower case, in upper case and capitalised: x.SRT and
+         * x.Srt are x.srt (a manifest line's extension is read in any case too) */
+        char forms[4][16];
+        for (int f = 0; f < 4; f++)
             for (size_t i = 0; i < sizeof forms[f]; i++) {
                 char ch = exts[k][i];
-                forms[f][i] = f == 1 ? (char)tolower((unsigned char)ch)
-                              : f == 2 ? (char)toupper((unsigned char)ch) : ch;
+                forms[f][i] = f == 1 || (f == 3 && i > 1) ? (char)tolower((unsigned char)ch)
+                              : f >= 2 ? (char)toupper((unsigned char)ch) : ch;
                 if (!ch)
                     break;
             }
-        for (int f = 0; f < 3 && !*other && !*out_of_memory; f++) {
-            if ((f == 1 && !strcmp(forms[1], forms[0])) ||
-                (f == 2 && (!strcmp(forms[2], forms[0]) || !strcmp(forms[2], forms[1]))))
+        for (int f = 0; f < 4 && !*other && !*out_of_memory; f++) {
+            int seen = 0; /* a form the same as one before it */
+            for (int g = 0; g < f; g++)
+                seen |= !strcmp(forms[f], forms[g]);
+            if (seen)
                 continue;
             size_t need = strlen(prefix) + n + strlen(forms[f]) + 1;
             char *path = malloc(need);

@@ -310,6 +310,13 @@ static void folder_finds_them(void **state)
         fail_msg("%s", err);
     assert_string_equal(man.entries[1].labels, tt_path(dir, "b.SRT"));
     sl_manifest_free(&man);
+    /* and capitalised, as some file managers and Windows tools write it */
+    snprintf(from, sizeof from, "%s", tt_path(dir, "b.SRT"));
+    assert_int_equal(rename(from, tt_path(dir, "b.Srt")), 0);
+    if (sl_manifest_load(dir, &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_string_equal(man.entries[1].labels, tt_path(dir, "b.Srt"));
+    sl_manifest_free(&man);
     /* two label files of one name: which one is meant is asked, not guessed
      * (the labels written by seqlabel label -o DIR/, and the corrected ones) */
     tt_write_text(tt_path(dir, "a.txt"), "0\t0.5\tspeech\n");
