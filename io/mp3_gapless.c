@@ -10,12 +10,15 @@
  * through GStreamer (a file:// or http:// URI, fd://0) had its labels 1105
  * samples late (69 ms at 16 kHz, 7 frames) against the same file read by name.
  *
- * So, for each mpegaudioparse in the reader's pipeline: the first bytes it is
- * given are searched for that tag, and if the parser puts no clipping meta on
- * its first frame, these add the metas it would have: the start's silence cut
- * from the first frames, the end's from the last (by the tag's frame count),
- * and the decoder cuts them as it does for LAME's files. Where the parser has
- * done it (a "LAME" tag, or a later GStreamer), nothing is added. */
+ * So, for each mpegaudioparse in the reader's pipeline, a probe on its output:
+ * the first frame it passes on is the tag's own (it passes it on, marked
+ * decode-only), already found to be a frame by the parser. When that frame has
+ * a tag and no clipping meta, the probe adds the metas the parser would have:
+ * the tag's frame whole, the start's silence from the first audio frames, the
+ * end's from the last by the tag's frame count; and none past that count, where
+ * another file's frames follow (files joined by `cat`), as the parser does. The
+ * decoder cuts them as it does for LAME's files. Where the parser has put a
+ * meta (a "LAME" tag), nothing is added. */
 #include "io/io_internal.h"
 
 #include <gst/audio/audio.h>
@@ -23,17 +26,14 @@
 #include <string.h>
 
 #define DECODER_DELAY 529 /* samples every MP3 decoder puts before the audio */
-#define HEAD_BYTES 4096   /* where the tag must begin to be found */
+#define TAG_BYTES 512     /* of a frame, enough for its tag (at most 186 bytes in) */
 
 typedef struct {
-    guint8 head[HEAD_BYTES]; /* the stream's first bytes */
-    gsize have;
-    int decided;             /* 1: the tag was looked for (found or not) */
-    guint64 start, end;      /* samples to cut at the start and the end; 0, 0: none */
-    guint64 frames;          /* audio frames the tag counts (0: unknown: no end cut) */
-    guint64 spf;             /* samples per frame */
-    guint64 index;           /* the next audio frame's number (the tag's not counted) */
-    int parser_clips;        /* the parser put a clipping meta on its first frame */
+    int first_seen;      /* the parser's first frame was looked at */
+    guint64 start, end;  /* samples to cut at the start and the end; 0, 0: none */
+    guint64 frames;      /* audio frames the tag counts (0: unknown: no end cut) */
+    guint64 spf;         /* samples per frame */
+    guint64 index;       /* the next audio frame's number (the tag's not counted) */
 } gapless;
 
 static guint32 be32(const guint8 *p)
@@ -42,13 +42,15 @@ static guint32 be32(const guint8 *p)
 }
 
 /* The tag of the frame at p (n bytes from there), if it is an Info/Xing frame
- * with a LAME-style extension from LAME or FFmpeg: 1 and g filled, else 0. */
+ * with a LAME-style extension from LAME or FFmpeg: 1 and g filled, else 0. The
+ * tag follows the side information, with or without a CRC (LAME writes it at
+ * the same place either way). */
 static int read_tag(const guint8 *p, gsize n, gapless *g)
 {
     if (n < 4 || p[0] != 0xFF || (p[1] & 0xE0) != 0xE0 || ((p[1] >> 1) & 3) != 1)
         return 0; /* not the sync of a Layer III frame */
     int mpeg1 = ((p[1] >> 3) & 3) == 3, mono = (p[3] >> 6) == 3;
-    gsize off = 4 + (p[1] & 1 ? 0 : 2) + (mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17));
+    gsize off = 4 + (mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17));
     if (n < off + 8 || (memcmp(p + off, "Info", 4) && memcmp(p + off, "Xing", 4)))
         return 0;
     guint32 flags = be32(p + off + 4);
@@ -70,44 +72,14 @@ static int read_tag(const guint8 *p, gsize n, gapless *g)
     return 1;
 }
 
-/* The first frame in the head (after any bytes before it), looked at once enough
- * bytes for any tag are there, or the stream's first buffers gave all they had. */
-static void decide(gapless *g, int all_in)
+static void add_clip(GstPadProbeInfo *info, GstBuffer *b, guint64 start, guint64 end)
 {
-    if (g->decided || (g->have < HEAD_BYTES && !all_in))
-        return;
-    g->decided = 1;
-    for (gsize i = 0; i + 4 <= g->have; i++)
-        if (g->head[i] == 0xFF && (g->head[i + 1] & 0xE0) == 0xE0) {
-            read_tag(g->head + i, g->have - i, g);
-            return;
-        }
+    b = gst_buffer_make_writable(b);
+    gst_buffer_add_audio_clipping_meta(b, GST_FORMAT_DEFAULT, start, end);
+    GST_PAD_PROBE_INFO_DATA(info) = b;
 }
 
-/* The parser's input: its first HEAD_BYTES bytes (pulled from offset 0 on, or
- * pushed). */
-static GstPadProbeReturn on_input(GstPad *pad, GstPadProbeInfo *info, gpointer user)
-{
-    (void)pad;
-    gapless *g = user;
-    GstBuffer *b = gst_pad_probe_info_get_buffer(info);
-    if (!b || g->decided)
-        return g->decided ? GST_PAD_PROBE_REMOVE : GST_PAD_PROBE_OK;
-    guint64 at = GST_BUFFER_OFFSET(b);
-    if (at == GST_BUFFER_OFFSET_NONE)
-        at = g->have; /* pushed: in order */
-    if (at <= g->have) {
-        gsize skip = (gsize)(g->have - at);
-        gsize size = gst_buffer_get_size(b);
-        if (size > skip)
-            g->have += gst_buffer_extract(b, skip, g->head + g->have,
-                                          MIN(size - skip, HEAD_BYTES - g->have));
-    }
-    decide(g, 0);
-    return GST_PAD_PROBE_OK;
-}
-
-/* The parser's frames: each gets the clipping meta of its part of the cuts. */
+/* Each frame the parser passes on gets the clipping meta of its part of the cuts. */
 static GstPadProbeReturn on_frame(GstPad *pad, GstPadProbeInfo *info, gpointer user)
 {
     (void)pad;
@@ -115,39 +87,27 @@ static GstPadProbeReturn on_frame(GstPad *pad, GstPadProbeInfo *info, gpointer u
     GstBuffer *b = gst_pad_probe_info_get_buffer(info);
     if (!b)
         return GST_PAD_PROBE_OK;
-    decide(g, 1); /* a stream shorter than the head */
-    if (g->parser_clips || (!g->start && !g->end))
-        return GST_PAD_PROBE_OK;
-    if (g->index == 0) {
-        /* the tag's own frame, when the parser passes it on, holds no audio and
-         * is not counted; the parser that cuts puts its meta on it or on the
-         * first audio frame */
-        guint8 frame[HEAD_BYTES];
+    if (!g->first_seen) {
+        g->first_seen = 1;
+        guint8 frame[TAG_BYTES];
         gsize n = gst_buffer_extract(b, 0, frame, sizeof frame);
-        gapless tag = {0};
-        g->parser_clips = gst_buffer_get_audio_clipping_meta(b) != NULL;
-        if (g->parser_clips)
-            return GST_PAD_PROBE_OK;
-        if (read_tag(frame, n, &tag)) {
-            b = gst_buffer_make_writable(b);
-            gst_buffer_add_audio_clipping_meta(b, GST_FORMAT_DEFAULT, g->spf, 0);
-            GST_PAD_PROBE_INFO_DATA(info) = b;
-            return GST_PAD_PROBE_OK;
-        }
+        if (gst_buffer_get_audio_clipping_meta(b) || !read_tag(frame, n, g) ||
+            (!g->start && !g->end))
+            return GST_PAD_PROBE_REMOVE; /* the parser cuts, or there is nothing to cut */
+        add_clip(info, b, g->spf, 0); /* the tag's frame: no audio */
+        return GST_PAD_PROBE_OK;
     }
-    guint64 i = g->index++;
-    guint64 first = i * g->spf, last = first + g->spf; /* the frame's samples */
+    if (g->frames && g->index >= g->frames)
+        return GST_PAD_PROBE_REMOVE; /* past the tagged file: another's frames */
+    guint64 first = g->index++ * g->spf, last = first + g->spf; /* the frame's samples */
     guint64 cut_start = g->start > first ? MIN(g->start - first, g->spf) : 0;
     guint64 cut_end = 0;
     if (g->frames) {
         guint64 tail = g->frames * g->spf - g->end; /* where the end's silence begins */
         cut_end = last > tail ? MIN(last - tail, g->spf - cut_start) : 0;
     }
-    if (!cut_start && !cut_end)
-        return GST_PAD_PROBE_OK;
-    b = gst_buffer_make_writable(b);
-    gst_buffer_add_audio_clipping_meta(b, GST_FORMAT_DEFAULT, cut_start, cut_end);
-    GST_PAD_PROBE_INFO_DATA(info) = b;
+    if (cut_start || cut_end)
+        add_clip(info, b, cut_start, cut_end);
     return GST_PAD_PROBE_OK;
 }
 
@@ -159,19 +119,14 @@ static void on_element(GstBin *bin, GstBin *sub, GstElement *element, gpointer u
     GstElementFactory *f = gst_element_get_factory(element);
     if (!f || strcmp(GST_OBJECT_NAME(f), "mpegaudioparse"))
         return;
-    GstPad *in = gst_element_get_static_pad(element, "sink");
     GstPad *out = gst_element_get_static_pad(element, "src");
-    if (in && out) {
+    if (out) {
         gapless *g = g_new0(gapless, 1);
-        /* freed with the parser, the last of the probes' users */
+        /* freed with the parser, whose pad holds the probe */
         g_object_set_data_full(G_OBJECT(element), "seqlabel-gapless", g, g_free);
-        gst_pad_add_probe(in, GST_PAD_PROBE_TYPE_BUFFER, on_input, g, NULL);
         gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, on_frame, g, NULL);
-    }
-    if (in)
-        gst_object_unref(in);
-    if (out)
         gst_object_unref(out);
+    }
 }
 
 void sl_mp3_gapless_watch(struct _GstElement *pipeline)
