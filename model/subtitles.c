@@ -15,6 +15,7 @@
  * (<v Bob>, <i>, SubRip's {\an8}) is dropped, WebVTT's character references
  * read, its lines trimmed and joined by one space; a cue with no text labels
  * nothing. */
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -192,6 +193,9 @@ typedef struct {
      * SubRip's index line of the next cue, when no blank line precedes it */
     size_t before_last;
     int last_is_number;
+    /* a first text line that is one SubRip tag alone ("<s>"), as written */
+    int lone_tag;
+    char tag[SL_MAX_CLASS_NAME + 1];
     char *err;
     size_t errlen;
 } reader;
@@ -203,6 +207,8 @@ static int end_cue(reader *r)
     if (r->cue) {
         int need = sl_text_finish(&r->t);
         char *label = sl_trim_space(r->name);
+        if (!*label && r->lone_tag && r->cue == 2) /* that tag was all the cue said */
+            label = r->tag;
         if (need >= (int)sizeof r->name || (*label && !sl_label_name_fits(label)))
             rc = sl_fail(r->err, r->errlen, "%s:%d: a cue's text must be a class name of at "
                          "most %d bytes without tabs", r->path, r->cue_line, SL_MAX_CLASS_NAME);
@@ -239,13 +245,13 @@ static void add_text(reader *r, char *line)
     r->before_last = r->t.pos;
     r->last_is_number = all_digits(line);
     cue_text(&r->t, line, r->vtt, r->cue > 1);
-    /* SubRip: a line of nothing but tags is its text as written, so a class
-     * named "<s>" (ASR's sentence start), which `seqlabel label --format srt`
-     * writes as it is, reads back; it would label nothing */
-    if (!r->vtt && r->t.pos == r->before_last + (r->cue > 1)) {
-        r->t.pos = r->before_last;
-        sl_text_put(&r->t, "%s%s", r->cue > 1 ? " " : "", line);
-    }
+    /* SubRip: a cue's first line that is one tag alone is kept as written, in
+     * case it is the cue's whole text: a class named "<s>" (ASR's sentence
+     * start), which `seqlabel label --format srt` writes as it is (end_cue) */
+    r->lone_tag = r->cue == 1 && !r->vtt && line[0] == '<' && srt_tag_end(line) &&
+                  srt_tag_end(line)[1] == '\0' && strlen(line) < sizeof r->tag;
+    if (r->lone_tag)
+        snprintf(r->tag, sizeof r->tag, "%s", line);
     r->cue++;
 }
 

@@ -142,12 +142,19 @@ static void subrip(void **state)
             "\r\r3\r00:00:02,000 --> 00:00:03,000\r\r<font color=\"red\">noise</font>\r",
             quirks, 3);
     /* a class named as a SubRip tag (ASR's sentence marks), as `seqlabel label
-     * --format srt` writes it: a line of nothing but tags is read as written */
-    const want_seg tags[] = {{0, 1, "<s>", 2}, {1, 2, "speech", 6}, {2, 3, "</s>", 10}};
+     * --format srt` writes it: a cue whose text is one tag alone is read as
+     * written; tags around or beside text, or alone on a line of a cue of
+     * several, are an editor's markup */
+    const want_seg tags[] = {{0, 1, "<s>", 2},    {1, 2, "speech", 6}, {2, 3, "</s>", 10},
+                             {3, 4, "speech", 14}, {4, 5, "noise", 20}, {5, 6, "music", 29}};
     read_as(sl_subtitles_read, dir, "t.srt",
             "1\n00:00:00,000 --> 00:00:01,000\n<s>\n\n2\n00:00:01,000 --> 00:00:02,000\n"
-            "<s>speech\n\n3\n00:00:02,000 --> 00:00:03,000\n</s>\n",
-            tags, 3);
+            "<s>speech\n\n3\n00:00:02,000 --> 00:00:03,000\n</s>\n\n"
+            "4\n00:00:03,000 --> 00:00:04,000\n<i>\nspeech\n</i>\n\n"
+            "5\n00:00:04,000 --> 00:00:05,000\nnoise\n<i></i>\n\n"
+            "6\n00:00:05,000 --> 00:00:06,000\n<b></b>\n\n"
+            "7\n00:00:05,000 --> 00:00:06,000\n{\\an8}\nmusic\n",
+            tags, 6);
     /* times on the millisecond as strtod reads them from an Audacity file:
      * 1.265 is the double nearest 1.265, so a frame centred there falls alike */
     const want_seg ms[] = {{0, 1.265, "speech", 2}, {1.265, 1.515, "music", 6}};
