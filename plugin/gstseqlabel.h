@@ -178,6 +178,7 @@ struct _GstSeqLabel {
   gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
   gboolean labelpad_need_segment;
   gboolean labelpad_need_header;  /* after a flush: the format's header again */
+  gboolean labelpad_renumber;     /* a header went out: SubRip's next cue is 1 */
   gboolean labelpad_fresh;  /* requested while a run goes on: its stream begins
                                with the next buffer (gst_seqlabel_process) */
   /* its queue, served by the pad's task (lq_lock) */
@@ -224,9 +225,6 @@ GstCaps *gst_seqlabel_labelpad_caps (GstSeqLabelFormat format);
 GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
-/* Queues what must precede data on the labels pad (stream-start, caps, segment,
- * the format's header) if it is pending; a header resets SubRip's numbering. */
-void gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 /* Before the labels pad is released: the queue stopped, and a push the task is
  * blocked in (a prerolled sink in PAUSED) let go by flushing the sink it

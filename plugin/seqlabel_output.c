@@ -281,8 +281,8 @@ gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
  * segment once per segment/flush, the header line of the format once per
  * stream and after each flush (a filesink starts its file anew at a flush).
  * While the pad is not active nothing is taken: what it needs stays pending. */
-void
-gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
+static void
+labelpad_prepare (GstSeqLabel * self, GstPad * pad)
 {
   gboolean need_start, need_segment, need_header;
   GstSeqLabelFormat format;
@@ -299,6 +299,9 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
   self->labelpad_need_start = FALSE;
   self->labelpad_need_segment = FALSE;
   self->labelpad_need_header = FALSE;
+  /* a new file: SubRip's cues from 1, renumbered by the streaming thread,
+   * which alone formats lines (this may run on the application's, at a pause) */
+  self->labelpad_renumber |= need_header;
   format = self->run_format;
   GST_OBJECT_UNLOCK (self);
   g_mutex_unlock (&self->lq_lock);
@@ -315,7 +318,6 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
     labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&self->segment)));
   if (need_header && self->labeler != NULL) {
     char header[1024];
-    self->writer.segments_written = 0;  /* a new file: SubRip's cues from 1 */
     int n = sl_label_format_header (&self->writer, header, sizeof header);
     if (n > 0 && (gsize) n < sizeof header) {
       GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
@@ -333,7 +335,7 @@ gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
   GstBuffer *b;
   GstFlowReturn ret;
 
-  gst_seqlabel_labelpad_prepare (self, pad);
+  labelpad_prepare (self, pad);
   b = gst_buffer_new_memdup (text, len);
   GST_BUFFER_PTS (b) = pts;
   GST_BUFFER_DURATION (b) = duration;
@@ -361,7 +363,7 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
       labelpad_flush_stop (self, pad, event);
       break;
     default:
-      gst_seqlabel_labelpad_prepare (self, pad);
+      labelpad_prepare (self, pad);
       labelq_enqueue (self, GST_MINI_OBJECT (event));
       break;
   }

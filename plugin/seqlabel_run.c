@@ -310,10 +310,17 @@ static int
 format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int label,
     float confidence, const float *probs)
 {
-  /* what precedes this text goes out first: a header after a stream-start or a
-   * flush begins a new file, in which SubRip's cues are numbered from 1 again */
-  if (self->cb_labelpad != NULL)
-    gst_seqlabel_labelpad_prepare (self, self->cb_labelpad);
+  gboolean renumber;
+
+  /* a header went out (a stream-start's or a flush's event, or a run's first
+   * gap, queue it before any text): a new file, whose cues SubRip numbers from
+   * 1 again; reset here, as this thread alone formats lines */
+  GST_OBJECT_LOCK (self);
+  renumber = self->labelpad_renumber;
+  self->labelpad_renumber = FALSE;
+  GST_OBJECT_UNLOCK (self);
+  if (renumber)
+    self->writer.segments_written = 0;
   for (int attempt = 0; attempt < 2; attempt++) {
     int n = is_frame ?
         sl_label_format_frame (&self->writer, self->text, self->text_len, a, label,

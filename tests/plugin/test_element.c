@@ -1984,6 +1984,84 @@ test_summary_across_a_jump (void **state)
   free (x);
 }
 
+/* The labels pad's buffers, as text, of two streams without EOS between
+ * (playbin's gapless next file), in `format`, without smoothing (the test
+ * model's labels flicker: many segments); the second with a segment of its own
+ * (time from 0 again: a new run), or going on in the first one's time. */
+static GPtrArray *
+two_streams_labels (const float *x, int64_t n, const char *format, const char *media_type,
+    gboolean new_segment)
+{
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, NULL, "smoothing", 0, NULL);
+  GstHarness *hl;
+  GstSegment seg;
+  GstBuffer *b;
+  GPtrArray *texts = g_ptr_array_new_with_free_func (g_free);
+
+  gst_element_set_state (h->element, GST_STATE_NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "label-format", format);
+  hl = gst_harness_new_with_element (h->element, NULL, "labels");
+  gst_harness_play (h);
+  gst_harness_set_src_caps_str (h, F32_CAPS);
+  assert_int_equal (push_f32 (h, x, n, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_stream_start ("second")));
+  if (new_segment) {
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    seg.base = samples_time (n);
+    assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  }
+  assert_int_equal (push_f32 (h, x, n, new_segment ? 0 : n), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  wait_eos (hl, media_type);
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    g_ptr_array_add (texts, buffer_text (b));
+    gst_buffer_unref (b);
+  }
+  gst_harness_teardown (hl);
+  pt_free_harness (h, bus);
+  return texts;
+}
+
+/* SubRip's numbers start again at 1 where WebVTT's second header comes (the
+ * second stream's file), and count on by one everywhere else. */
+static void
+test_srt_numbers_per_stream (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 37);
+  (void) state;
+
+  for (int new_segment = 0; new_segment < 2; new_segment++) {
+  GPtrArray *vtt = two_streams_labels (x, N, "webvtt", "application/x-subtitle-vtt", new_segment);
+  GPtrArray *srt = two_streams_labels (x, N, "srt", "application/x-subtitle", new_segment);
+  guint cues = 0, second = 0;
+
+  /* the cues before WebVTT's second header */
+  for (guint i = 0; i < vtt->len; i++) {
+    const gchar *t = g_ptr_array_index (vtt, i);
+    if (g_str_has_prefix (t, "WEBVTT"))
+      second = i ? cues : 0;
+    else
+      cues++;
+  }
+  assert_true (second >= 2 && cues > second + 2);
+  assert_int_equal (srt->len, cues);
+  for (guint i = 0; i < srt->len; i++) {
+    guint want = i < second ? i + 1 : i - second + 1;
+    gchar *number = g_strdup_printf ("%u\n", want);
+    if (!g_str_has_prefix (g_ptr_array_index (srt, i), number))
+      fail_msg ("cue %u: '%s', want number %u (the second stream from cue %u)", i,
+          (const gchar *) g_ptr_array_index (srt, i), want, second);
+    g_free (number);
+  }
+  g_ptr_array_unref (vtt);
+  g_ptr_array_unref (srt);
+  }
+  free (x);
+}
+
 /* SEGMENT_DONE ends a segment seek's segment as EOS ends a stream: every frame
  * is labelled then, not when a next segment comes. */
 static void
@@ -2258,6 +2336,7 @@ main (void)
     cmocka_unit_test (test_document_after_seek),
     cmocka_unit_test (test_document_per_stream),
     cmocka_unit_test (test_summary_across_a_jump),
+    cmocka_unit_test (test_srt_numbers_per_stream),
     cmocka_unit_test (test_document_of_late_audio),
     cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
