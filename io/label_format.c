@@ -396,8 +396,8 @@ int sl_label_format_summary(const sl_label_writer *w, char *buf, size_t len,
     int64_t begin = document_begin(w, segs, n);
     int64_t end = last > end_frame ? last : end_frame;
     double duration = end > begin ? frame_time(w, end - begin) : 0.0;
-    /* time no segment covers (a jump in the stream's time): said, so that the
-     * shares and it add up to the duration */
+    /* time no segment covers (a jump in the stream's time): said, so that it
+     * and the shares (with those of skipped classes, not listed) add up to 1 */
     int64_t uncovered = end - begin - covered;
     sl_text t = {buf, len, 0};
     sl_text_put(&t, "{\"file\":");
