@@ -53,6 +53,11 @@ void sl_media_source_free(sl_media_source *s);
  * encoder's delay and padding, as read by name (io/mp3_gapless.c). */
 struct _GstElement;
 void sl_mp3_gapless_watch(struct _GstElement *pipeline);
+/* Whether the MP3 file at path states its length (its first frame is a
+ * Xing/Info tag, or it is not Layer III); without one, libsndfile's length is
+ * libmpg123's estimate from the first frame's bit rate, and reading stops
+ * there: a variable-bit-rate file ends early. */
+int sl_mp3_states_length(const char *path);
 
 /* The two steps of every conversion to mono at another rate (io/converter.c):
  * sl_audio_read and sl_converter share them, so files and streams give the

@@ -23,6 +23,7 @@
 
 #include <gst/audio/audio.h>
 #include <gst/gst.h>
+#include <stdio.h>
 #include <string.h>
 
 #define DECODER_DELAY 529 /* samples every MP3 decoder puts before the audio */
@@ -41,18 +42,34 @@ static guint32 be32(const guint8 *p)
     return (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3];
 }
 
-/* The tag of the frame at p (n bytes from there), if it is an Info/Xing frame
- * with a LAME-style extension from LAME or FFmpeg: 1 and g filled, else 0. The
- * tag follows the side information, with or without a CRC (LAME writes it at
- * the same place either way). */
-static int read_tag(const guint8 *p, gsize n, gapless *g)
+/* Whether the 4 bytes at p are an MPEG audio frame's header (any layer): the
+ * sync, a layer, a bit rate and a sample rate that are not reserved. */
+static int frame_header(const guint8 *p)
 {
-    if (n < 4 || p[0] != 0xFF || (p[1] & 0xE0) != 0xE0 || ((p[1] >> 1) & 3) != 1)
-        return 0; /* not the sync of a Layer III frame */
+    return p[0] == 0xFF && (p[1] & 0xE0) == 0xE0 && ((p[1] >> 1) & 3) != 0 &&
+           (p[2] >> 4) != 0x0F && ((p[2] >> 2) & 3) != 3;
+}
+
+/* Where the Xing/Info tag of the Layer III frame at p (n bytes from there)
+ * begins, or 0 when it is no such frame. The tag follows the side information,
+ * with or without a CRC (LAME writes it at the same place either way). */
+static gsize tag_at(const guint8 *p, gsize n)
+{
+    if (n < 4 || !frame_header(p) || ((p[1] >> 1) & 3) != 1)
+        return 0; /* not the header of a Layer III frame */
     int mpeg1 = ((p[1] >> 3) & 3) == 3, mono = (p[3] >> 6) == 3;
     gsize off = 4 + (mpeg1 ? (mono ? 17 : 32) : (mono ? 9 : 17));
-    if (n < off + 8 || (memcmp(p + off, "Info", 4) && memcmp(p + off, "Xing", 4)))
+    return n >= off + 8 && (!memcmp(p + off, "Info", 4) || !memcmp(p + off, "Xing", 4)) ? off : 0;
+}
+
+/* The tag of the frame at p (n bytes from there), if it is an Info/Xing frame
+ * with a LAME-style extension from LAME or FFmpeg: 1 and g filled, else 0. */
+static int read_tag(const guint8 *p, gsize n, gapless *g)
+{
+    gsize off = tag_at(p, n);
+    if (!off)
         return 0;
+    int mpeg1 = ((p[1] >> 3) & 3) == 3;
     guint32 flags = be32(p + off + 4);
     guint64 frames = flags & 1 && n >= off + 12 ? be32(p + off + 8) : 0;
     gsize lame = off + 8 + (flags & 1 ? 4 : 0) + (flags & 2 ? 4 : 0) + (flags & 4 ? 100 : 0) +
@@ -127,6 +144,29 @@ static void on_element(GstBin *bin, GstBin *sub, GstElement *element, gpointer u
         gst_pad_add_probe(out, GST_PAD_PROBE_TYPE_BUFFER, on_frame, g, NULL);
         gst_object_unref(out);
     }
+}
+
+int sl_mp3_states_length(const char *path)
+{
+    FILE *fp = fopen(path, "rb");
+    if (!fp)
+        return 0;
+    guint8 head[4096];
+    /* past an ID3v2 tag (cover art may make it megabytes): its size is
+     * syncsafe, 7 bits a byte, after a 10-byte header, and a footer of 10 */
+    gsize n = fread(head, 1, 10, fp);
+    long skip = 0;
+    if (n == 10 && !memcmp(head, "ID3", 3))
+        skip = 10 + ((long)(head[6] & 0x7F) << 21 | (long)(head[7] & 0x7F) << 14 |
+                     (long)(head[8] & 0x7F) << 7 | (head[9] & 0x7F)) + (head[5] & 0x10 ? 10 : 0);
+    n = fseek(fp, skip, SEEK_SET) == 0 ? fread(head, 1, sizeof head, fp) : 0;
+    fclose(fp);
+    /* the first frame: Layer III's a tag or audio; another layer's (MP2, whose
+     * bit rate does not vary in practice) is taken as stating its length */
+    for (gsize i = 0; i + 4 <= n; i++)
+        if (frame_header(head + i))
+            return ((head[i + 1] >> 1) & 3) != 1 || tag_at(head + i, n - i) != 0;
+    return 1; /* no frame found: libsndfile's to judge */
 }
 
 void sl_mp3_gapless_watch(struct _GstElement *pipeline)
