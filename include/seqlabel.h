@@ -228,7 +228,8 @@ int sl_audio_channels(const sl_audio_reader *r);    /* the file's channel count 
 int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes) */
 /* The input's libsndfile format (SF_FORMAT_* container | encoding; headerless
  * input: SF_FORMAT_RAW with its encoding, G.722 as the 16-bit samples it decodes
- * to); 0 for a file GStreamer decoded (no format libsndfile writes). */
+ * to); 0 for a file GStreamer decoded (no format libsndfile writes), but for an
+ * MP3 read by name, which GStreamer decodes when it states no length. */
 int sl_audio_file_format(const sl_audio_reader *r);
 /* Reads up to max mono samples at the output rate. Returns the count (0 at end),
  * or -1 with a message naming the file (corrupt data, NaN/Inf at a position

@@ -149,7 +149,8 @@ static int pipe_ends_empty(int fd)
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
                              SF_INFO *info, int *seekable, sl_g722_source **g722,
-                             sl_media_source **media, char *err, size_t errlen)
+                             sl_media_source **media, int *known_format, char *err,
+                             size_t errlen)
 {
     int is_stdin = strcmp(path, "-") == 0;
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
@@ -225,6 +226,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(path)) {
         sf_close(sf);
         *seekable = 0;
+        *known_format = info->format; /* still an MP3 (what a --cut keeps) */
         return sl_media_open(path, name, opt, info, media, err, errlen);
     }
     if (!sf) {
@@ -292,7 +294,9 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         return NULL;
     }
     SF_INFO info;
-    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, &r->media, err, errlen);
+    int known_format = 0; /* of a file GStreamer reads though libsndfile knows it */
+    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, &r->media,
+                         &known_format, err, errlen);
     if (!r->sf)
         goto fail;
     if (info.channels <= 0 || info.channels > SL_AUDIO_MAX_CHANNELS || info.samplerate <= 0) {
@@ -313,7 +317,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         goto fail;
     }
     r->file_rate = info.samplerate;
-    r->format = r->media ? 0 : info.format;
+    r->format = r->media ? known_format : info.format;
     r->has_recorded = !r->media && sl_bwf_origination(r->sf, &r->recorded_us) == 0;
     r->tap = opt->tap;
     r->tap_user = opt->tap_user;
