@@ -380,6 +380,12 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
         if (gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
             s->promised = (gint64)gst_util_uint64_scale((guint64)duration, (guint64)rate, GST_SECOND);
     }
+    if (s->untyped && sl_audio_is_uri(path)) {
+        /* a URI is GStreamer's alone, and never headerless samples */
+        sl_io_err(err, errlen, "%s: GStreamer cannot tell what this holds: no audio it "
+                  "knows, or its start is damaged or cut short", name);
+        goto fail;
+    }
     if (s->untyped) {
         sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile or GStreamer reads "
                   "(headerless samples: seqlabel label and features read them given "

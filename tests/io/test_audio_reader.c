@@ -642,6 +642,11 @@ static void test_gstreamer_decodes(void **state)
     expect_open_error(path, "t.mp4: not an audio file in a format libsndfile or GStreamer reads "
                             "(headerless samples: seqlabel label and features read them given "
                             "--raw-format");
+    /* as a URI it is GStreamer's alone: no word of libsndfile or headerless samples */
+    char uri[700];
+    snprintf(uri, sizeof uri, "file://%s", path);
+    expect_open_error(uri, "t.mp4: GStreamer cannot tell what this holds: no audio it knows, or "
+                           "its start is damaged or cut short");
     /* a name of libsndfile's own it cannot read is damaged: its error, not GStreamer's */
     sh_ok("echo not media > t.wav");
     snprintf(path, sizeof path, "%s", tmp_path("t.wav"));
