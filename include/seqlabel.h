@@ -225,7 +225,8 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
 int sl_audio_rate(const sl_audio_reader *r);        /* output rate */
 int sl_audio_file_rate(const sl_audio_reader *r);   /* the file's own rate */
 int sl_audio_channels(const sl_audio_reader *r);    /* the file's channel count */
-int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes) */
+int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipes,
+                                                           GStreamer's input) */
 /* The input's libsndfile format (SF_FORMAT_* container | encoding; headerless
  * input: SF_FORMAT_RAW with its encoding, G.722 as the 16-bit samples it decodes
  * to); 0 for a file GStreamer decoded (no format libsndfile writes), but for an
@@ -842,8 +843,9 @@ typedef struct {
  * bad numbers and empty names are errors naming the file and line. */
 int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
 /* Reads a subtitle file, WebVTT (it begins "WEBVTT"; `seqlabel label --format
- * webvtt` writes them) or else SubRip (.srt): each cue a segment of the class
- * its text names (markup dropped, WebVTT's character references read, lines
+ * webvtt` writes them) or else SubRip (.srt; --format srt): each cue a segment
+ * of the class its text names (markup dropped, but a SubRip cue of one tag
+ * alone, "<s>", read as written; WebVTT's character references read, lines
  * joined by a space, trimmed; a cue without text labels nothing). Segments
  * come sorted by start; overlapping cues, bad times and a .vtt file without
  * its "WEBVTT" line are errors naming the file and line. */
@@ -1122,7 +1124,7 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
  * folder holding, for each entry, <its audio's name without folder and
  * extension>.txt (an Audacity label track), .TextGrid, .rttm, .vtt, .srt, .jsonl
  * (JSON Lines frames or segments) or .tsv (a frames table), each extension as
- * written here, in lower or in upper case, two files of one name an error,
+ * written here, in lower or upper case or capitalised, two files of one name an error,
  * as `seqlabel label -o DIR/` writes them; or one label file for every
  * entry, an RTTM file in particular, whose lines of file id <the audio's name>
  * are that entry's (also "x.rttm#speech": every turn as class speech,

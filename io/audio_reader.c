@@ -220,7 +220,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
-     * its length (a variable-bit-rate file lost half its audio); GStreamer
+     * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end */
     if (sf && !is_stdin && *seekable && gstreamer_may_read(opt) &&
         (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(path)) {

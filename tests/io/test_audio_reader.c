@@ -938,7 +938,7 @@ static void test_g722_fixture(void **state)
  * its own rate: every way, the same samples as FFmpeg's own gapless decode
  * (tests/fixtures/io/gen_mp3.sh), to 2 int16 steps (the decoders round
  * differently: 1 step measured), and as many. Before, GStreamer 1.22 left the encoder's delay
- * in: 1105 samples late, and as many more. The same file with its tag saying
+ * in: 1105 samples late, and longer by that and the end's padding. The same file with its tag saying
  * "LAME" is cut by GStreamer's parser itself: the same samples again. */
 static void test_mp3_gapless(void **state)
 {

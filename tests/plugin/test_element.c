@@ -1940,7 +1940,7 @@ test_document_per_stream (void **state)
 /* A DISCONT 200 ms ahead (samples lost upstream) at 1 s: one summary from 0 to
  * the second run's end, 1.2 s + 98 frames, whose 22 frames between the runs'
  * labels (the jump, and the first run's last window) are "unlabelled"; the
- * shares and that add up to the duration. */
+ * shares and that over the duration add up to 1. */
 static void
 test_summary_across_a_jump (void **state)
 {
