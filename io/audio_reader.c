@@ -221,13 +221,18 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                            : sf_open(path, SFM_READ, info);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
-     * reads it to its end */
+     * reads it to its end, where it can decode MP3 (else libsndfile's as before) */
     if (sf && !is_stdin && *seekable && gstreamer_may_read(opt) &&
         (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(path)) {
-        sf_close(sf);
-        *seekable = 0;
-        *known_format = info->format; /* still an MP3 (what a --cut keeps) */
-        return sl_media_open(path, name, opt, info, media, err, errlen);
+        SF_INFO mp3 = *info;
+        SNDFILE *whole = sl_media_open(path, name, opt, info, media, NULL, 0);
+        if (whole) {
+            sf_close(sf);
+            *seekable = 0;
+            *known_format = mp3.format; /* still an MP3 (what a --cut keeps) */
+            return whole;
+        }
+        *info = mp3;
     }
     if (!sf) {
         int code = sf_error(NULL);

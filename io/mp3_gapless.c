@@ -43,11 +43,11 @@ static guint32 be32(const guint8 *p)
 }
 
 /* Whether the 4 bytes at p are an MPEG audio frame's header (any layer): the
- * sync, a layer, a bit rate and a sample rate that are not reserved. */
+ * sync, a version, a layer, a bit rate and a sample rate not reserved. */
 static int frame_header(const guint8 *p)
 {
-    return p[0] == 0xFF && (p[1] & 0xE0) == 0xE0 && ((p[1] >> 1) & 3) != 0 &&
-           (p[2] >> 4) != 0x0F && ((p[2] >> 2) & 3) != 3;
+    return p[0] == 0xFF && (p[1] & 0xE0) == 0xE0 && ((p[1] >> 3) & 3) != 1 &&
+           ((p[1] >> 1) & 3) != 0 && (p[2] >> 4) != 0x0F && ((p[2] >> 2) & 3) != 3;
 }
 
 /* Where the Xing/Info tag of the Layer III frame at p (n bytes from there)
@@ -146,12 +146,35 @@ static void on_element(GstBin *bin, GstBin *sub, GstElement *element, gpointer u
     }
 }
 
+/* The length in bytes of the frame whose header is at p (frame_header), or 0
+ * for a free-format one (its bit rate not in the header). */
+static gsize frame_bytes(const guint8 *p)
+{
+    static const short kbps[2][3][15] = {
+        {{0, 32, 64, 96, 128, 160, 192, 224, 256, 288, 320, 352, 384, 416, 448},  /* MPEG-1 */
+         {0, 32, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320, 384},
+         {0, 32, 40, 48, 56, 64, 80, 96, 112, 128, 160, 192, 224, 256, 320}},
+        {{0, 32, 48, 56, 64, 80, 96, 112, 128, 144, 160, 176, 192, 224, 256},     /* MPEG-2, 2.5 */
+         {0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160},
+         {0, 8, 16, 24, 32, 40, 48, 56, 64, 80, 96, 112, 128, 144, 160}}};
+    static const int hz[3] = {44100, 48000, 32000};
+    const int version = (p[1] >> 3) & 3, layer = 3 - ((p[1] >> 1) & 3); /* 0: Layer I */
+    const int mpeg1 = version == 3, pad = (p[2] >> 1) & 1;
+    const long rate = hz[(p[2] >> 2) & 3] >> (mpeg1 ? 0 : version == 2 ? 1 : 2);
+    const long bits = kbps[!mpeg1][layer][p[2] >> 4] * 1000L;
+    if (!bits)
+        return 0;
+    if (layer == 0)
+        return (gsize)((12 * bits / rate + pad) * 4);
+    return (gsize)((layer == 2 && !mpeg1 ? 72 : 144) * bits / rate + pad);
+}
+
 int sl_mp3_states_length(const char *path)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
-        return 0;
-    guint8 head[4096];
+        return 1; /* libsndfile's to judge */
+    guint8 head[8192];
     /* past an ID3v2 tag (cover art may make it megabytes): its size is
      * syncsafe, 7 bits a byte, after a 10-byte header, and a footer of 10 */
     gsize n = fread(head, 1, 10, fp);
@@ -161,11 +184,18 @@ int sl_mp3_states_length(const char *path)
                      (long)(head[8] & 0x7F) << 7 | (head[9] & 0x7F)) + (head[5] & 0x10 ? 10 : 0);
     n = fseek(fp, skip, SEEK_SET) == 0 ? fread(head, 1, sizeof head, fp) : 0;
     fclose(fp);
-    /* the first frame: Layer III's a tag or audio; another layer's (MP2, whose
-     * bit rate does not vary in practice) is taken as stating its length */
-    for (gsize i = 0; i + 4 <= n; i++)
-        if (frame_header(head + i))
-            return ((head[i + 1] >> 1) & 3) != 1 || tag_at(head + i, n - i) != 0;
+    /* the first frame, a header that another follows where the frame ends (a
+     * sync in junk before it is not one), unless that lies past what was read:
+     * Layer III's a tag or audio; another layer's (MP2, whose bit rate does not
+     * vary in practice) is taken as stating its length */
+    for (gsize i = 0; i + 4 <= n; i++) {
+        if (!frame_header(head + i))
+            continue;
+        gsize next = i + frame_bytes(head + i);
+        if (next > i && next + 4 <= n && !frame_header(head + next))
+            continue;
+        return ((head[i + 1] >> 1) & 3) != 1 || tag_at(head + i, n - i) != 0;
+    }
     return 1; /* no frame found: libsndfile's to judge */
 }
 

@@ -17,8 +17,10 @@
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 
-#define CACHE_MAGIC "SLFEAT03" /* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr) */
-#define PCM_MAGIC "SLPCM002"   /* samples at one rate (noise augmentation; 002: libsoxr) */
+/* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr; 04:
+ * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c) */
+#define CACHE_MAGIC "SLFEAT04"
+#define PCM_MAGIC "SLPCM003"   /* samples at one rate (noise augmentation; 002: libsoxr; 003: as 04) */
 #define CACHE_HEADER 48 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, reserved 8 */
 
 /* FNV-1a, 64 bits: a cache key, not a security boundary (entries are also

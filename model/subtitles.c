@@ -248,10 +248,12 @@ static void add_text(reader *r, char *line)
     /* SubRip: a cue's first line that is one tag alone is kept as written, in
      * case it is the cue's whole text: a class named "<s>" (ASR's sentence
      * start), which `seqlabel label --format srt` writes as it is (end_cue) */
-    r->lone_tag = r->cue == 1 && !r->vtt && line[0] == '<' && srt_tag_end(line) &&
-                  srt_tag_end(line)[1] == '\0' && strlen(line) < sizeof r->tag;
-    if (r->lone_tag)
-        snprintf(r->tag, sizeof r->tag, "%s", line);
+    if (r->cue == 1) {
+        r->lone_tag = !r->vtt && line[0] == '<' && srt_tag_end(line) &&
+                      srt_tag_end(line)[1] == '\0' && strlen(line) < sizeof r->tag;
+        if (r->lone_tag)
+            snprintf(r->tag, sizeof r->tag, "%s", line);
+    }
     r->cue++;
 }
 
@@ -299,8 +301,10 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
             /* a cue, after a blank line or right after the last cue's text
              * (WebVTT's parser starts a cue there; SubRip's editors leave the
              * blank line out at times, and its index line is then no text) */
-            if (r.cue > 1 && !r.vtt && r.last_is_number)
+            if (r.cue > 1 && !r.vtt && r.last_is_number) {
                 r.t.pos = r.before_last;
+                r.cue--; /* that line was no text */
+            }
             rc = end_cue(&r);
             if (rc == 0)
                 rc = begin_cue(&r, line, line_no);

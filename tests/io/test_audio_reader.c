@@ -1042,6 +1042,35 @@ static void test_mp3_gapless(void **state)
     assert_int_equal(sl_audio_file_format(r) & SF_FORMAT_TYPEMASK, SF_FORMAT_MPEG);
     assert_int_equal(sl_audio_file_frames(r), -1);
     sl_audio_close(r);
+    /* the same behind a 10 kB ID3v2 tag (cover art: the first frame is looked
+     * for past it); and where GStreamer decodes no MP3, libsndfile's reading as
+     * before, cut short but no failure */
+    size_t coded_bytes;
+    unsigned char *coded = test_read_file(path, &coded_bytes);
+    unsigned char *tagged = calloc(1, coded_bytes + 10000);
+    memcpy(tagged, "ID3\x03\x00\x00\x00\x00\x4e\x06", 10); /* 9990 bytes, syncsafe */
+    memcpy(tagged + 10000, coded, coded_bytes);
+    write_bytes(tmp_path("cover.mp3"), tagged, coded_bytes + 10000);
+    long got;
+    free(read_path(tmp_path("cover.mp3"), NULL, 0, 1000, &got));
+    assert_int_equal(got, n);
+    sh_ok("GST_PLUGIN_FEATURE_RANK=mpg123audiodec:NONE,avdec_mp3:NONE,avdec_mp3float:NONE "
+          "\"$SL_SEQLABEL\" label cover.mp3 --format summary > no-decoder.json");
+    /* a tagged MP3 behind junk holding a false sync stays libsndfile's, whole */
+    char mono[1024];
+    test_fixture_path(mono, sizeof mono, "io", "mono16k.mp3");
+    free(coded);
+    free(tagged);
+    coded = test_read_file(mono, &coded_bytes);
+    tagged = calloc(1, coded_bytes + 3000);
+    memcpy(tagged + 100, "\xFF\xFB\x90\x64", 4);
+    memcpy(tagged + 3000, coded, coded_bytes);
+    write_bytes(tmp_path("junk.mp3"), tagged, coded_bytes + 3000);
+    r = open_ok(tmp_path("junk.mp3"), 0);
+    assert_int_equal(sl_audio_file_frames(r), 24000);
+    sl_audio_close(r);
+    free(tagged);
+    free(coded);
     free(ref);
 }
 

@@ -155,6 +155,11 @@ static void subrip(void **state)
             "6\n00:00:05,000 --> 00:00:06,000\n<b></b>\n\n"
             "7\n00:00:05,000 --> 00:00:06,000\n{\\an8}\nmusic\n",
             tags, 6);
+    /* ... also when the next cue's number follows without a blank line */
+    const want_seg joined_tag[] = {{0, 1, "<s>", 2}, {1, 2, "speech", 5}};
+    read_as(sl_subtitles_read, dir, "u.srt",
+            "1\n00:00:00,000 --> 00:00:01,000\n<s>\n2\n00:00:01,000 --> 00:00:02,000\nspeech\n",
+            joined_tag, 2);
     /* times on the millisecond as strtod reads them from an Audacity file:
      * 1.265 is the double nearest 1.265, so a frame centred there falls alike */
     const want_seg ms[] = {{0, 1.265, "speech", 2}, {1.265, 1.515, "music", 6}};
