@@ -18,7 +18,9 @@
  * end's from the last by the tag's frame count; and none past that count, where
  * another file's frames follow (files joined by `cat`), as the parser does. The
  * decoder cuts them as it does for LAME's files. Where the parser has put a
- * meta (a "LAME" tag), nothing is added. */
+ * meta (a "LAME" tag), nothing is added. A Xing/Info frame without LAME's
+ * extension (GStreamer's xingmux) says no encoder delay: the decoder's own
+ * 529 samples are cut, as libmpg123 does by name. */
 #include "io/io_internal.h"
 
 #include <gst/audio/audio.h>
@@ -62,29 +64,31 @@ static gsize tag_at(const guint8 *p, gsize n)
     return n >= off + 8 && (!memcmp(p + off, "Info", 4) || !memcmp(p + off, "Xing", 4)) ? off : 0;
 }
 
-/* The tag of the frame at p (n bytes from there), if it is an Info/Xing frame
- * with a LAME-style extension from LAME or FFmpeg: 1 and g filled, else 0. */
+/* The tag of the frame at p (n bytes from there), if it is an Info/Xing frame:
+ * 1 and g filled, else 0. With the extension LAME and FFmpeg write, the cuts
+ * it gives; without it (GStreamer's xingmux), the decoder's delay alone, as
+ * libmpg123 cuts it for such a file read by name. */
 static int read_tag(const guint8 *p, gsize n, gapless *g)
 {
     gsize off = tag_at(p, n);
     if (!off)
         return 0;
-    int mpeg1 = ((p[1] >> 3) & 3) == 3;
     guint32 flags = be32(p + off + 4);
-    guint64 frames = flags & 1 && n >= off + 12 ? be32(p + off + 8) : 0;
+    g->spf = ((p[1] >> 3) & 3) == 3 ? 1152 : 576;
+    g->frames = flags & 1 && n >= off + 12 ? be32(p + off + 8) : 0;
+    g->start = DECODER_DELAY;
+    g->end = 0;
     gsize lame = off + 8 + (flags & 1 ? 4 : 0) + (flags & 2 ? 4 : 0) + (flags & 4 ? 100 : 0) +
                  (flags & 8 ? 4 : 0);
-    if (n < lame + 24 ||
-        (memcmp(p + lame, "LAME", 4) && memcmp(p + lame, "Lavc", 4) && memcmp(p + lame, "Lavf", 4)))
-        return 0;
-    guint64 delay = (guint64)p[lame + 21] << 4 | p[lame + 22] >> 4;
-    guint64 padding = (guint64)(p[lame + 22] & 0x0F) << 8 | p[lame + 23];
-    g->spf = mpeg1 ? 1152 : 576;
-    g->frames = frames;
-    g->start = delay + DECODER_DELAY;
-    g->end = padding > DECODER_DELAY ? padding - DECODER_DELAY : 0;
+    if (n >= lame + 24 && (!memcmp(p + lame, "LAME", 4) || !memcmp(p + lame, "Lavc", 4) ||
+                           !memcmp(p + lame, "Lavf", 4))) {
+        guint64 delay = (guint64)p[lame + 21] << 4 | p[lame + 22] >> 4;
+        guint64 padding = (guint64)(p[lame + 22] & 0x0F) << 8 | p[lame + 23];
+        g->start = delay + DECODER_DELAY;
+        g->end = padding > DECODER_DELAY ? padding - DECODER_DELAY : 0;
+    }
     /* a tag that does not fit its own count is not believed */
-    if (frames && g->start + g->end >= frames * g->spf)
+    if (g->frames && g->start + g->end >= g->frames * g->spf)
         g->start = g->end = 0;
     return 1;
 }
