@@ -225,6 +225,9 @@ GstCaps *gst_seqlabel_labelpad_caps (GstSeqLabelFormat format);
 GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);
 void gst_seqlabel_labelpad_setup (GstSeqLabel * self, GstPad * pad);
+/* Queues what must precede data on the labels pad (stream-start, caps, segment,
+ * the format's header) if it is pending; a header sets labelpad_renumber. */
+void gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad);
 void gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event);
 /* Before the labels pad is released: the queue stopped, and a push the task is
  * blocked in (a prerolled sink in PAUSED) let go by flushing the sink it

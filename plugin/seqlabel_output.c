@@ -281,8 +281,8 @@ gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
  * segment once per segment/flush, the header line of the format once per
  * stream and after each flush (a filesink starts its file anew at a flush).
  * While the pad is not active nothing is taken: what it needs stays pending. */
-static void
-labelpad_prepare (GstSeqLabel * self, GstPad * pad)
+void
+gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
 {
   gboolean need_start, need_segment, need_header;
   GstSeqLabelFormat format;
@@ -335,7 +335,7 @@ gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
   GstBuffer *b;
   GstFlowReturn ret;
 
-  labelpad_prepare (self, pad);
+  gst_seqlabel_labelpad_prepare (self, pad);
   b = gst_buffer_new_memdup (text, len);
   GST_BUFFER_PTS (b) = pts;
   GST_BUFFER_DURATION (b) = duration;
@@ -363,7 +363,7 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
       labelpad_flush_stop (self, pad, event);
       break;
     default:
-      labelpad_prepare (self, pad);
+      gst_seqlabel_labelpad_prepare (self, pad);
       labelq_enqueue (self, GST_MINI_OBJECT (event));
       break;
   }

@@ -313,8 +313,12 @@ format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int labe
   gboolean renumber;
 
   /* a header went out (a stream-start's or a flush's event, or a run's first
-   * gap, queue it before any text): a new file, whose cues SubRip numbers from
-   * 1 again; reset here, as this thread alone formats lines */
+   * gap, queue it before any text; and what is still pending goes out now, as
+   * for a labels pad requested again whose gap fell past the segment): a new
+   * file, whose cues SubRip numbers from 1 again; reset here, as this thread
+   * alone formats lines */
+  if (self->cb_labelpad != NULL)
+    gst_seqlabel_labelpad_prepare (self, self->cb_labelpad);
   GST_OBJECT_LOCK (self);
   renumber = self->labelpad_renumber;
   self->labelpad_renumber = FALSE;
