@@ -16,8 +16,8 @@
  * resolved path, size, mtime (ns), inode and every feature setting: any change
  * of the audio or the settings gives another key, so a stale entry is never
  * read (old entries are simply left behind). Entries are written to a
- * temporary file and renamed, and are checked (magic, key, path, size) before
- * use, so a damaged entry is recomputed, never trusted. */
+ * temporary file and renamed, and are checked (magic, key, path, size, the
+ * data's CRC-32) before use, so a damaged entry is recomputed, never trusted. */
 typedef struct {
     const float *feats;  /* n_frames x dim, not normalised */
     int64_t n_frames;
