@@ -37,6 +37,8 @@ struct sl_media_source {
     int no_such;       /* it holds fewer audio streams than `want` (set atomically) */
     int eos;
     int untyped;       /* GStreamer could not tell what the file holds */
+    int estimated;     /* MPEG audio (MP3, MP2): its duration is guessed from a bit
+                          rate, no promise to hold it to (set atomically) */
     char error[SL_ERR_LEN]; /* a decoding error met while reading */
     volatile int *interrupt; /* sl_audio_options.interrupt */
 };
@@ -71,6 +73,10 @@ static gboolean on_autoplug_continue(GstElement *bin, GstPad *pad, GstCaps *caps
     const GstStructure *st = caps && gst_caps_get_size(caps) > 0 ? gst_caps_get_structure(caps, 0)
                                                                    : NULL;
     const char *media = st ? gst_structure_get_name(st) : "audio/";
+    int mpeg_version = 0;
+    if (st && !strcmp(media, "audio/mpeg") && gst_structure_get_int(st, "mpegversion", &mpeg_version) &&
+        mpeg_version == 1)
+        g_atomic_int_set(&s->estimated, 1);
     /* (RTP says what it carries in a field: application/x-rtp, media=audio) */
     if (g_str_has_prefix(media, "audio/") || g_strcmp0(gst_structure_get_string(st, "media"),
                                                        "audio") == 0 ||
@@ -222,6 +228,7 @@ static int next_sample(sl_media_source *s)
             /* a demuxer reads a cut file as far as it goes: the container's
              * duration says whether that was all (decoders trim a few ms) */
             if (s->promised > 0 && !g_atomic_int_get(&s->several) &&
+                !g_atomic_int_get(&s->estimated) &&
                 s->promised - s->decoded > s->rate / 2 &&
                 s->promised - s->decoded > s->promised / 50)
                 snprintf(s->error, sizeof s->error,

@@ -20,7 +20,7 @@
  * decoder cuts them as it does for LAME's files. Where the parser has put a
  * meta (a "LAME" tag), nothing is added. A Xing/Info frame without LAME's
  * extension (GStreamer's xingmux) says no encoder delay: the decoder's own
- * 529 samples are cut, as libmpg123 does by name. */
+ * 529 samples are cut if it counts frames, as libmpg123 does by name. */
 #include "io/io_internal.h"
 
 #include <gst/audio/audio.h>
@@ -66,8 +66,8 @@ static gsize tag_at(const guint8 *p, gsize n)
 
 /* The tag of the frame at p (n bytes from there), if it is an Info/Xing frame:
  * 1 and g filled, else 0. With the extension LAME and FFmpeg write, the cuts
- * it gives; without it (GStreamer's xingmux), the decoder's delay alone, as
- * libmpg123 cuts it for such a file read by name. */
+ * it gives; without it (GStreamer's xingmux), the decoder's delay alone where
+ * the tag counts frames, as libmpg123 cuts it for such a file read by name. */
 static int read_tag(const guint8 *p, gsize n, gapless *g)
 {
     gsize off = tag_at(p, n);
@@ -76,7 +76,8 @@ static int read_tag(const guint8 *p, gsize n, gapless *g)
     guint32 flags = be32(p + off + 4);
     g->spf = ((p[1] >> 3) & 3) == 3 ? 1152 : 576;
     g->frames = flags & 1 && n >= off + 12 ? be32(p + off + 8) : 0;
-    g->start = DECODER_DELAY;
+    /* libmpg123 cuts the decoder's delay where the tag counts frames */
+    g->start = g->frames ? DECODER_DELAY : 0;
     g->end = 0;
     gsize lame = off + 8 + (flags & 1 ? 4 : 0) + (flags & 2 ? 4 : 0) + (flags & 4 ? 100 : 0) +
                  (flags & 8 ? 4 : 0);
@@ -198,7 +199,13 @@ int sl_mp3_states_length(const char *path)
         gsize next = i + frame_bytes(head + i);
         if (next > i && next + 4 <= n && !frame_header(head + next))
             continue;
-        return ((head[i + 1] >> 1) & 3) != 1 || tag_at(head + i, n - i) != 0;
+        if (((head[i + 1] >> 1) & 3) != 1)
+            return 1;
+        /* a tag that counts no frames (xingmux writing into a pipe leaves its
+         * flags 0) states no length either: libmpg123 estimates it */
+        gsize tag = tag_at(head + i, n - i);
+        return tag && i + tag + 12 <= n && (be32(head + i + tag + 4) & 1) &&
+               be32(head + i + tag + 8) > 0;
     }
     return 1; /* no frame found: libsndfile's to judge */
 }

@@ -1075,19 +1075,39 @@ static void test_mp3_gapless(void **state)
     /* a Xing tag without LAME's extension (GStreamer's xingmux): libmpg123 cuts
      * the decoder's 529 samples by name, and so is it cut through GStreamer:
      * the same samples both ways (before, 529 more through GStreamer) */
-    sh_ok("gst-launch-1.0 -q audiotestsrc num-buffers=30 samplesperbuffer=1600 freq=300 "
-          "volume=0.3 ! audio/x-raw,rate=16000,channels=1 ! lamemp3enc target=quality "
-          "quality=4 ! xingmux ! filesink location=xing.mp3");
-    snprintf(uri, sizeof uri, "file://%s", tmp_path("xing.mp3"));
-    long by_name, through;
-    float *a = read_path(tmp_path("xing.mp3"), NULL, 0, 1000, &by_name);
-    float *b = read_path(uri, NULL, 0, 1000, &through);
-    assert_int_equal(through, by_name);
-    for (long i = 0; i < by_name; i++)
-        if (fabs((a[i] - b[i]) * 32768.0) > 2)
-            fail_msg("xing.mp3: sample %ld, %g by name, %g through GStreamer", i, a[i], b[i]);
-    free(a);
-    free(b);
+    /* Into a pipe xingmux cannot go back: its tag counts no frames, so
+     * libmpg123 estimates the length (a variable-bit-rate file lost most of
+     * it) and cuts nothing; read by name it goes to GStreamer, whole. Through
+     * GStreamer such files were refused as cut short, their duration a guess
+     * from the tag frame's bit rate (6.97 s promised, 6.08 s there). Each: the
+     * same samples both ways. */
+    const char *const xing[][2] = {
+        {"xing.mp3", "audiotestsrc num-buffers=30 samplesperbuffer=1600 freq=300 volume=0.3 ! "
+                     "audio/x-raw,rate=16000,channels=1 ! lamemp3enc target=quality quality=4 ! "
+                     "xingmux ! filesink location=xing.mp3"},
+        {"xpipe.mp3", "audiotestsrc num-buffers=60 samplesperbuffer=1600 wave=pink-noise ! "
+                      "audio/x-raw,rate=16000,channels=1 ! lamemp3enc target=quality quality=4 ! "
+                      "xingmux ! fdsink fd=1 | cat > xpipe.mp3"},
+        {"xpipe44.mp3", "audiotestsrc num-buffers=50 samplesperbuffer=4410 freq=300 ! "
+                        "audio/x-raw,rate=44100,channels=2 ! lamemp3enc ! xingmux ! fdsink fd=1 "
+                        "| cat > xpipe44.mp3"}};
+    for (int k = 0; k < 3; k++) {
+        char launch[600];
+        snprintf(launch, sizeof launch, "gst-launch-1.0 -q %s", xing[k][1]);
+        sh_ok(launch);
+        snprintf(uri, sizeof uri, "file://%s", tmp_path(xing[k][0]));
+        long by_name, through;
+        float *a = read_path(tmp_path(xing[k][0]), NULL, 0, 1000, &by_name);
+        float *b = read_path(uri, NULL, 0, 1000, &through);
+        if (through != by_name)
+            fail_msg("%s: %ld samples by name, %ld through GStreamer", xing[k][0], by_name, through);
+        for (long i = 0; i < by_name; i++)
+            if (fabs((a[i] - b[i]) * 32768.0) > 2)
+                fail_msg("%s: sample %ld, %g by name, %g through GStreamer", xing[k][0], i, a[i],
+                         b[i]);
+        free(a);
+        free(b);
+    }
 }
 
 /* Telephony codecs are mono; G.722 is 16 kHz and read from files only; the
