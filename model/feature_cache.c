@@ -20,12 +20,12 @@
 #include "common/errors.h"
 
 /* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr; 04:
- * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c, and the data's
- * CRC-32 in the header) */
-#define CACHE_MAGIC "SLFEAT04"
-#define PCM_MAGIC "SLPCM003"   /* samples at one rate (noise augmentation; 002: libsoxr; 003: as 04) */
-/* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, the data's CRC-32
- * 4 (zlib's: a damaged entry, a flipped bit included, is computed again), reserved 4 */
+ * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c; 05: a CRC-32) */
+#define CACHE_MAGIC "SLFEAT05"
+#define PCM_MAGIC "SLPCM004"   /* samples at one rate (noise augmentation; 002: libsoxr; 004: as 05) */
+/* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, CRC-32 4 (zlib's,
+ * of the 40 bytes before it and the data: a damaged entry, a flipped bit
+ * included, is computed again), reserved 4 */
 #define CACHE_HEADER 48
 
 /* FNV-1a, 64 bits: a cache key, not a security boundary (entries are also
@@ -174,11 +174,12 @@ static uint64_t get64(const unsigned char *p)
     return v;
 }
 
-/* zlib's CRC-32 of n bytes (in pieces: its length argument is 32-bit). */
-static uint32_t data_crc(const void *data, size_t n)
+/* zlib's CRC-32 of an entry's first 40 header bytes and its n bytes of data
+ * (in pieces: zlib's length argument is 32-bit). */
+static uint32_t entry_crc(const unsigned char *head, const void *data, size_t n)
 {
     const unsigned char *p = data;
-    uLong crc = crc32(0L, Z_NULL, 0);
+    uLong crc = crc32(crc32(0L, Z_NULL, 0), head, 40);
     for (size_t done = 0; done < n;) {
         uInt piece = n - done > (1u << 30) ? 1u << 30 : (uInt)(n - done);
         crc = crc32(crc, p + done, piece);
@@ -213,7 +214,7 @@ static int try_read(const char *entry, const char *magic, uint64_t key, const ch
     if (memcmp(p, magic, 8) || get64(p + 8) != key || (int)fdim != dim || flen != plen ||
         memcmp(p + CACHE_HEADER, real, plen) || n_frames > (uint64_t)1 << 40 ||
         off + n_frames * (uint64_t)dim * sizeof(float) != len ||
-        data_crc(p + off, len - off) != (get64(p + 40) & 0xffffffffu)) {
+        entry_crc(p, p + off, len - off) != (get64(p + 40) & 0xffffffffu)) {
         munmap(map, len);
         return -1;
     }
@@ -249,7 +250,7 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
     put64(head + 16, (uint64_t)f->n_samples);
     put64(head + 24, (uint64_t)f->n_frames);
     put64(head + 32, (uint64_t)(uint32_t)f->dim | ((uint64_t)plen << 32));
-    put64(head + 40, data_crc(f->feats, (size_t)f->n_frames * (size_t)f->dim * sizeof(float)));
+    put64(head + 40, entry_crc(head, f->feats, (size_t)f->n_frames * (size_t)f->dim * sizeof(float)));
     static const char zeros[4] = {0};
     int ok = fwrite(head, 1, sizeof head, fp) == sizeof head &&
              fwrite(real, 1, plen, fp) == plen &&

@@ -743,17 +743,22 @@ static void feature_cache_is_exact_and_invalidated(void **state)
     assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
     assert_int_equal(ff.from_cache, 1);
     sl_feature_file_free(&ff);
-    /* ... and so is one with a bit flipped in its features (its CRC-32) */
-    snprintf(cmd, sizeof cmd, "for f in %s/*.feat; do printf '\\001' | dd of=\"$f\" bs=1 "
-             "seek=$(($(stat -c %%s \"$f\") - 1000)) conv=notrunc status=none; done", cache);
-    assert_int_equal(system(cmd), 0);
-    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
-    assert_int_equal(ff.from_cache, 0);
-    assert_memory_equal(ff.feats, ref2, (size_t)n * 80 * sizeof(float));
-    sl_feature_file_free(&ff);
-    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
-    assert_int_equal(ff.from_cache, 1);
-    sl_feature_file_free(&ff);
+    /* ... and so is one with a bit flipped in its features, or in its header's
+     * sample count (its CRC-32 covers both) */
+    for (int where = 0; where < 2; where++) {
+        snprintf(cmd, sizeof cmd, "for f in %s/*.feat; do printf '\\001' | dd of=\"$f\" bs=1 "
+                 "seek=%s conv=notrunc status=none; done", cache,
+                 where ? "19" : "$(($(stat -c %s \"$f\") - 1000))");
+        assert_int_equal(system(cmd), 0);
+        assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+        assert_int_equal(ff.from_cache, 0);
+        assert_int_equal(ff.n_samples, 48000);
+        assert_memory_equal(ff.feats, ref2, (size_t)n * 80 * sizeof(float));
+        sl_feature_file_free(&ff);
+        assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+        assert_int_equal(ff.from_cache, 1);
+        sl_feature_file_free(&ff);
+    }
     free(ref);
     free(ref2);
 }
