@@ -19,8 +19,8 @@ dir=build-fuzz
 ninja -C "$dir" >/dev/null
 
 # Seeds: small real inputs of each kind. An audio seed's first byte picks the
-# extension the target gives the file (fuzz/fuzz_audio_file.c: 0 wav, 5 g722, 6 gsm;
-# its top bit adds the --cut tap: 128 wav).
+# extension the target gives the file (fuzz/fuzz_audio_file.c: 0 wav, 5 g722, 6 gsm,
+# 12 mp3; its top bit adds the --cut tap: 128 wav).
 seeds="$dir/seeds"
 rm -rf "$seeds" && mkdir -p "$seeds"/{model_file,audio_file,text_files,converter}
 cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds/model_file/"
@@ -28,6 +28,7 @@ cp tests/fixtures/model/tiny.slm tests/fixtures/train/post_gelu_band.slm "$seeds
 { printf '\200'; head -c 8192 samples/music.wav; } > "$seeds/audio_file/music-tap.wav"
 { printf '\005'; head -c 4096 tests/fixtures/io/sweep16k.g722; } > "$seeds/audio_file/sweep.g722"
 { printf '\006'; head -c 3300 tests/fixtures/io/sweep8k.gsm; } > "$seeds/audio_file/sweep.gsm"
+{ printf '\014'; cat tests/fixtures/io/noxing16k.mp3; } > "$seeds/audio_file/noxing.mp3"
 head -n 3 samples/samples.tsv > "$seeds/text_files/manifest.tsv"
 cp samples/mixture.txt "$seeds/text_files/labels.txt"
 printf 'speech=0.2,music=0.5' > "$seeds/text_files/min-durations"
