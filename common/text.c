@@ -180,3 +180,9 @@ void sl_text_json_figure(sl_text *t, const char *key, int defined, double v)
     else
         sl_text_put(t, "\"%s\":null", key);
 }
+
+void sl_text_json_next_figure(sl_text *t, const char *key, int defined, double v)
+{
+    sl_text_put(t, ",");
+    sl_text_json_figure(t, key, defined, v);
+}

@@ -29,6 +29,8 @@ void sl_text_json_string(sl_text *t, const char *s);
 /* "key":%.9g, or "key":null where the figure is undefined (an F1 of nothing,
  * an error rate without a reference). */
 void sl_text_json_figure(sl_text *t, const char *key, int defined, double v);
+/* The same after a ',': a member that follows another. */
+void sl_text_json_next_figure(sl_text *t, const char *key, int defined, double v);
 /* The same figure for a text table: %.4f, or "-" (into buf; returns buf). */
 const char *sl_text_figure(char *buf, size_t n, int defined, double v);
 /* The length of the UTF-8 character at s (1 to 4 of the len bytes there) and

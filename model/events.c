@@ -383,32 +383,21 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
     segments_active(ev, &seg_ref, &seg_sys);
     sl_text_put(&t, "{\"events\":{\"collar_s\":%.9g,", ev->collar * frame_s);
     sl_text_json_figure(&t, "f1", any, f.event_f1);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "precision", f.event_sys > 0, f.event_precision);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "recall", has_ref, f.event_recall);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "macro_f1", any, f.event_macro_f1);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "error_rate", has_ref, f.event_error_rate);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "substitution_rate", has_ref, f.event_substitution_rate);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "deletion_rate", has_ref, f.event_deletion_rate);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "insertion_rate", has_ref, f.event_insertion_rate);
+    sl_text_json_next_figure(&t, "precision", f.event_sys > 0, f.event_precision);
+    sl_text_json_next_figure(&t, "recall", has_ref, f.event_recall);
+    sl_text_json_next_figure(&t, "macro_f1", any, f.event_macro_f1);
+    sl_text_json_next_figure(&t, "error_rate", has_ref, f.event_error_rate);
+    sl_text_json_next_figure(&t, "substitution_rate", has_ref, f.event_substitution_rate);
+    sl_text_json_next_figure(&t, "deletion_rate", has_ref, f.event_deletion_rate);
+    sl_text_json_next_figure(&t, "insertion_rate", has_ref, f.event_insertion_rate);
     sl_text_put(&t, ",\"reference\":%lld,\"system\":%lld},", (long long)f.event_ref,
                 (long long)f.event_sys);
     sl_text_put(&t, "\"segments\":{\"segment_s\":%.9g,", ev->segment * frame_s);
     sl_text_json_figure(&t, "f1", any, f.segment_f1);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "precision", seg_sys, f.segment_precision);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "recall", seg_ref, f.segment_recall);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "macro_f1", any, f.segment_macro_f1);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "error_rate", has_ref, f.segment_error_rate);
+    sl_text_json_next_figure(&t, "precision", seg_sys, f.segment_precision);
+    sl_text_json_next_figure(&t, "recall", seg_ref, f.segment_recall);
+    sl_text_json_next_figure(&t, "macro_f1", any, f.segment_macro_f1);
+    sl_text_json_next_figure(&t, "error_rate", has_ref, f.segment_error_rate);
     sl_text_put(&t, ",\"segments\":%lld},\"classes\":[", (long long)ev->segments);
     int first = 1;
     for (int c = 0; c < ev->n_classes; c++) {
@@ -419,15 +408,12 @@ int sl_events_format_json(const sl_events *ev, const char *const *names, double 
         const int64_t sref = ev->seg_tp[c] + ev->seg_fn[c], ssys = ev->seg_tp[c] + ev->seg_fp[c];
         sl_text_put(&t, "%s{\"name\":", first ? "" : ",");
         sl_text_json_string(&t, names[c]);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "event_f1", ev->ev_ref[c] + ev->ev_sys[c] > 0, ef);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "event_error_rate", ev->ev_ref[c] > 0, eer);
+        sl_text_json_next_figure(&t, "event_f1", ev->ev_ref[c] + ev->ev_sys[c] > 0, ef);
+        sl_text_json_next_figure(&t, "event_error_rate", ev->ev_ref[c] > 0, eer);
         sl_text_put(&t, ",\"reference\":%lld,\"system\":%lld,", (long long)ev->ev_ref[c],
                     (long long)ev->ev_sys[c]);
         sl_text_json_figure(&t, "segment_f1", sref + ssys > 0, sf);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "segment_error_rate", sref > 0, ser);
+        sl_text_json_next_figure(&t, "segment_error_rate", sref > 0, ser);
         sl_text_put(&t, "}");
         first = 0;
     }

@@ -330,14 +330,10 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
     sl_text_put(&t, "{\"sweep\":");
     sl_text_json_string(&t, name);
     const int has_eer = eer.has_pos && eer.has_neg;
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "best_f1", best.has_pos, best.f1);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "best_f1_threshold", best.has_pos, best.threshold);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "equal_error_rate", has_eer, (eer.false_alarm + eer.miss) / 2.0);
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "equal_error_threshold", has_eer, eer.threshold);
+    sl_text_json_next_figure(&t, "best_f1", best.has_pos, best.f1);
+    sl_text_json_next_figure(&t, "best_f1_threshold", best.has_pos, best.threshold);
+    sl_text_json_next_figure(&t, "equal_error_rate", has_eer, (eer.false_alarm + eer.miss) / 2.0);
+    sl_text_json_next_figure(&t, "equal_error_threshold", has_eer, eer.threshold);
     sl_text_put(&t, ",\"points\":[");
     for (int i = 0; i < SL_SWEEP_POINTS; i++) {
         sweep_row r = table_row(s, i);
@@ -345,23 +341,16 @@ int sl_sweep_format_json(const sl_sweep *s, const char *name, char *buf, size_t 
         sl_text_put(&t, "%s{\"threshold\":%.9g", i ? "," : "", r.threshold);
         if (s->decoder)
             sl_text_put(&t, ",\"off_threshold\":%.9g", r.off_threshold);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "precision", r.has_called, r.precision);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "recall", r.has_pos, r.recall);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "f1", r.has_pos || r.has_called, r.f1);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "false_alarm", r.has_neg, r.false_alarm);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "miss", r.has_pos, r.miss);
+        sl_text_json_next_figure(&t, "precision", r.has_called, r.precision);
+        sl_text_json_next_figure(&t, "recall", r.has_pos, r.recall);
+        sl_text_json_next_figure(&t, "f1", r.has_pos || r.has_called, r.f1);
+        sl_text_json_next_figure(&t, "false_alarm", r.has_neg, r.false_alarm);
+        sl_text_json_next_figure(&t, "miss", r.has_pos, r.miss);
         int has_f1, has_er;
         sweep_events(s, i, &ef, &er, &has_f1, &has_er);
         if (s->events) {
-            sl_text_put(&t, ",");
-            sl_text_json_figure(&t, "event_f1", has_f1, ef);
-            sl_text_put(&t, ",");
-            sl_text_json_figure(&t, "event_error_rate", has_er, er);
+            sl_text_json_next_figure(&t, "event_f1", has_f1, ef);
+            sl_text_json_next_figure(&t, "event_error_rate", has_er, er);
         }
         sl_text_put(&t, "}");
     }

@@ -185,10 +185,8 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
     else
         sl_text_put(&t, "%.9g", sl_metrics_loss(mt));
     /* a file with no frame scored (a UEM's regions leave it none) has no figures */
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "accuracy", mt->frames > 0, sl_metrics_accuracy(mt));
-    sl_text_put(&t, ",");
-    sl_text_json_figure(&t, "macro_f1", mt->frames > 0, sl_metrics_macro_f1(mt));
+    sl_text_json_next_figure(&t, "accuracy", mt->frames > 0, sl_metrics_accuracy(mt));
+    sl_text_json_next_figure(&t, "macro_f1", mt->frames > 0, sl_metrics_macro_f1(mt));
     sl_text_put(&t, ",");
     const int has_speech = speech >= 0 && has_class(mt, speech);
     sl_text_json_figure(&t, "speech_vs_rest_f1", has_speech,
@@ -201,12 +199,9 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         class_counts(mt, k, &tp, &truth, &pred);
         sl_text_put(&t, "%s{\"name\":", k ? "," : "");
         sl_text_json_string(&t, names[k]);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "precision", pred > 0, p);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "recall", truth > 0, r);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "f1", truth + pred > 0, f);
+        sl_text_json_next_figure(&t, "precision", pred > 0, p);
+        sl_text_json_next_figure(&t, "recall", truth > 0, r);
+        sl_text_json_next_figure(&t, "f1", truth + pred > 0, f);
         sl_text_put(&t, ",\"frames\":%lld,\"predicted\":%lld}", (long long)truth, (long long)pred);
     }
     sl_text_put(&t, "],\"confusion\":[");
@@ -224,13 +219,11 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         const int any = f.event_ref + f.event_sys > 0, has_ref = f.event_ref > 0;
         sl_text_put(&t, ",\"events\":{");
         sl_text_json_figure(&t, "f1", any, f.event_f1);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "error_rate", has_ref, f.event_error_rate);
+        sl_text_json_next_figure(&t, "error_rate", has_ref, f.event_error_rate);
         sl_text_put(&t, ",\"reference\":%lld,\"system\":%lld,", (long long)f.event_ref,
                     (long long)f.event_sys);
         sl_text_json_figure(&t, "segment_f1", any, f.segment_f1);
-        sl_text_put(&t, ",");
-        sl_text_json_figure(&t, "segment_error_rate", has_ref, f.segment_error_rate);
+        sl_text_json_next_figure(&t, "segment_error_rate", has_ref, f.segment_error_rate);
         sl_text_put(&t, "}");
     }
     sl_text_put(&t, "}\n");
