@@ -502,17 +502,17 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
   switch (GST_EVENT_TYPE (event)) {
     case GST_EVENT_STREAM_START:
       /* a new stream without EOS between (playbin's gapless next file, or the
-       * same one looped: its id may be the same): the last one's document goes
-       * out on its own stream and segment first, as at EOS */
-      if (self->document_start >= 0) {
-        gst_seqlabel_finish_run (self);
+       * same one looped: its id may be the same) is a new signal: the last
+       * one's frames are labelled from its own audio, as at EOS, the audio the
+       * gate holds goes out, and its labels and document go out on its own
+       * stream and segment, all before the new stream begins */
+      gst_seqlabel_finish_run (self);
+      if (self->document_start >= 0)
         gst_seqlabel_labelpad_document (self);
-      }
       self->document_sent = FALSE;
+      GST_OBJECT_LOCK (self);
       self->labelpad_need_start = TRUE;
-      /* a new stream: audio the gate holds goes out before it */
-      if (!g_queue_is_empty (&self->gate_q))
-        gst_seqlabel_finish_run (self);
+      GST_OBJECT_UNLOCK (self);
       break;
     case GST_EVENT_FLUSH_START:
       gst_seqlabel_labelpad_event (self, gst_event_ref (event));
@@ -552,8 +552,11 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
         gst_seqlabel_finish_run (self);
         self->next_run_ts = GST_CLOCK_TIME_NONE;
       }
+      /* (the labels pad's preparation may read them on another thread) */
+      GST_OBJECT_LOCK (self);
       self->segment = seg;
       self->labelpad_need_segment = TRUE;
+      GST_OBJECT_UNLOCK (self);
       break;
     }
     case GST_EVENT_GAP:{

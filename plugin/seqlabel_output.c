@@ -286,6 +286,7 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
 {
   gboolean need_start, need_segment, need_header;
   GstSeqLabelFormat format;
+  GstSegment segment;
 
   g_mutex_lock (&self->lq_lock);
   if (self->lq_flushing) {
@@ -303,6 +304,7 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
    * which alone formats lines (this may run on the application's, at a pause) */
   self->labelpad_renumber |= need_header;
   format = self->run_format;
+  segment = self->segment;
   GST_OBJECT_UNLOCK (self);
   g_mutex_unlock (&self->lq_lock);
 
@@ -315,13 +317,13 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
     g_free (id);
   }
   if (need_segment)
-    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&self->segment)));
+    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&segment)));
   if (need_header && self->labeler != NULL) {
     char header[1024];
     int n = sl_label_format_header (&self->writer, header, sizeof header);
     if (n > 0 && (gsize) n < sizeof header) {
       GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
-      GST_BUFFER_PTS (b) = self->segment.start;
+      GST_BUFFER_PTS (b) = segment.start;
       GST_BUFFER_DURATION (b) = 0;
       labelq_enqueue (self, GST_MINI_OBJECT (b));
     }
@@ -373,19 +375,23 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
 void
 gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
 {
-  GstClockTime end;
+  GstClockTime end, start, stop;
 
   if (!GST_CLOCK_TIME_IS_VALID (ts))
     return;
+  GST_OBJECT_LOCK (self);       /* (called at a pause on the application's thread) */
+  start = self->segment.start;
+  stop = self->segment.stop;
+  GST_OBJECT_UNLOCK (self);
   end = GST_CLOCK_TIME_IS_VALID (duration) ? ts + duration : ts;
   /* within the segment, or a sink would not preroll on it (a demuxer's first
    * buffer after a seek may begin before the segment's start) */
-  ts = MAX (ts, self->segment.start);
+  ts = MAX (ts, start);
   end = MAX (end, ts);
-  if (GST_CLOCK_TIME_IS_VALID (self->segment.stop)) {
-    if (ts > self->segment.stop)
+  if (GST_CLOCK_TIME_IS_VALID (stop)) {
+    if (ts > stop)
       return;
-    end = MIN (end, self->segment.stop);
+    end = MIN (end, stop);
   }
   gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, end - ts));
 }

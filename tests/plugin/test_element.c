@@ -2110,6 +2110,88 @@ test_label_format_while_playing (void **state)
   free (x);
 }
 
+/* What reaches the labels pad, in order: "S" for a stream-start, each
+ * buffer's text. */
+static GstPadProbeReturn
+log_labels (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  GPtrArray *log = user;
+  (void) pad;
+  if ((info->type & GST_PAD_PROBE_TYPE_BUFFER) != 0)
+    g_ptr_array_add (log, buffer_text (GST_PAD_PROBE_INFO_BUFFER (info)));
+  else if (GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info)) == GST_EVENT_STREAM_START)
+    g_ptr_array_add (log, g_strdup ("S"));
+  return GST_PAD_PROBE_OK;
+}
+
+/* A new stream without EOS between is a new signal (playbin's gapless next
+ * file): the last one's frames are labelled from its own audio and their
+ * lines go out on its own stream, those the gate held back too. The same
+ * audio twice, the second on a timeline of its own or going on in the
+ * first's, gives the same lines on each stream. */
+static void
+test_stream_start_ends_run (void **state)
+{
+  const int64_t N = PT_RATE;
+  float *x = pt_signal (N, 38);
+  (void) state;
+
+  for (int variant = 0; variant < 4; variant++) {
+    gboolean gate = variant & 1, new_segment = variant >> 1;
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, NULL, "smoothing", 0, "target-class", "speech",
+        "gate", gate ? 2 : 0, NULL);
+    GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    GstPad *pad = gst_element_get_static_pad (h->element, "labels");
+    GPtrArray *log = g_ptr_array_new_with_free_func (g_free);
+    GString *first = g_string_new (NULL), *second = g_string_new (NULL);
+    guint streams = 0;
+    GstSegment seg;
+
+    gst_pad_add_probe (pad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+        log_labels, log, NULL);
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_stream_start ("second")));
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    if (new_segment) {
+      gst_segment_init (&seg, GST_FORMAT_TIME);
+      seg.base = samples_time (N);
+      assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+    }
+    assert_int_equal (push_f32 (h, x, N, new_segment ? 0 : N), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    wait_eos (hl, "text/x-raw");
+    for (guint i = 0; i < log->len; i++) {
+      const gchar *t = g_ptr_array_index (log, i);
+      double t0, t1;
+      char label[32];
+      if (strcmp (t, "S") == 0) {
+        streams++;
+        continue;
+      }
+      assert_int_equal (sscanf (t, "%lf\t%lf\t%31s", &t0, &t1, label), 3);
+      if (streams == 2 && !new_segment) {       /* the first's time going on */
+        t0 -= 1.0;
+        t1 -= 1.0;
+      }
+      g_string_append_printf (streams == 1 ? first : second, "%.2f %.2f %s\n", t0, t1, label);
+    }
+    assert_int_equal (streams, 2);
+    assert_true (first->len > 0);
+    if (strcmp (first->str, second->str) != 0)
+      fail_msg ("gate %d, new segment %d: the first stream's lines\n%s"
+          "differ from the second's\n%s", gate, new_segment, first->str, second->str);
+    g_string_free (first, TRUE);
+    g_string_free (second, TRUE);
+    g_ptr_array_unref (log);
+    gst_object_unref (pad);
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
+  }
+  free (x);
+}
+
 /* A stop and a new start begin afresh: after NULL and PLAYING again, the
  * "text" pieces tile the new stream from time 0, as at a first start (the
  * piece open at the stop was carried into it). */
@@ -2322,6 +2404,7 @@ main (void)
     cmocka_unit_test (test_document_per_stream),
     cmocka_unit_test (test_summary_across_a_jump),
     cmocka_unit_test (test_srt_numbers_per_stream),
+    cmocka_unit_test (test_stream_start_ends_run),
     cmocka_unit_test (test_document_of_late_audio),
     cmocka_unit_test (test_segment_new_stop),
     cmocka_unit_test (test_label_format_while_playing),
