@@ -221,11 +221,14 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                            : sf_open(path, SFM_READ, info);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
-     * reads it to its end, where it can decode MP3 (else libsndfile's as before) */
-    if (sf && !is_stdin && *seekable && gstreamer_may_read(opt) &&
-        (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(path)) {
+     * reads it to its end, where it can decode MP3 (else libsndfile's as before).
+     * A file on standard input (`< talk.mp3`) too, opened anew by /dev/stdin:
+     * from a pipe libsndfile reads to the end, estimating nothing. */
+    const char *file = is_stdin ? "/dev/stdin" : path;
+    if (sf && *seekable && gstreamer_may_read(opt) &&
+        (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(file)) {
         SF_INFO mp3 = *info;
-        SNDFILE *whole = sl_media_open(path, name, opt, info, media, NULL, 0);
+        SNDFILE *whole = sl_media_open(file, name, opt, info, media, NULL, 0);
         if (whole) {
             sf_close(sf);
             *seekable = 0;
