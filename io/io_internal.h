@@ -56,7 +56,8 @@ void sl_mp3_gapless_watch(struct _GstElement *pipeline);
 /* Whether the MP3 file at path states its length (its first frame is a
  * Xing/Info tag, or it is not Layer III); without one, libsndfile's length is
  * libmpg123's estimate from the first frame's bit rate, and reading stops
- * there: a variable-bit-rate file ends early. */
+ * there: a variable-bit-rate file ends early. Files joined by `cat` state the
+ * first one's length alone (another's tag or frames follow where it ends). */
 int sl_mp3_states_length(const char *path);
 
 /* The two steps of every conversion to mono at another rate (io/converter.c):

@@ -188,7 +188,6 @@ int sl_mp3_states_length(const char *path)
         skip = 10 + ((long)(head[6] & 0x7F) << 21 | (long)(head[7] & 0x7F) << 14 |
                      (long)(head[8] & 0x7F) << 7 | (head[9] & 0x7F)) + (head[5] & 0x10 ? 10 : 0);
     n = fseek(fp, skip, SEEK_SET) == 0 ? fread(head, 1, sizeof head, fp) : 0;
-    fclose(fp);
     /* the first frame, a header that another follows where the frame ends (a
      * sync in junk before it is not one), unless that lies past what was read:
      * Layer III's a tag or audio; another layer's (MP2, whose bit rate does not
@@ -199,14 +198,27 @@ int sl_mp3_states_length(const char *path)
         gsize next = i + frame_bytes(head + i);
         if (next > i && next + 4 <= n && !frame_header(head + next))
             continue;
-        if (((head[i + 1] >> 1) & 3) != 1)
+        if (((head[i + 1] >> 1) & 3) != 1) {
+            fclose(fp);
             return 1;
+        }
         /* a tag that counts no frames (xingmux writing into a pipe leaves its
          * flags 0) states no length either: libmpg123 estimates it */
         gsize tag = tag_at(head + i, n - i);
-        return tag && i + tag + 12 <= n && (be32(head + i + tag + 4) & 1) &&
-               be32(head + i + tag + 8) > 0;
+        const guint8 *t = head + i + tag;
+        int states = tag && i + tag + 16 <= n && (be32(t + 4) & 1) && be32(t + 8) > 0;
+        /* MP3s joined by `cat`: the first one's tag counts its own frames and
+         * bytes, and another file's ID3v2 tag or frames follow where they end
+         * (not ID3v1's TAG, an APE tag or nothing); libmpg123 would stop there */
+        guint8 after[4];
+        if (states && (be32(t + 4) & 2) &&
+            fseek(fp, skip + (long)i + (long)be32(t + 12), SEEK_SET) == 0 &&
+            fread(after, 1, 4, fp) == 4 && (!memcmp(after, "ID3", 3) || frame_header(after)))
+            states = 0;
+        fclose(fp);
+        return states;
     }
+    fclose(fp);
     return 1; /* no frame found: libsndfile's to judge */
 }
 
