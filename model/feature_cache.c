@@ -20,9 +20,10 @@
 #include "common/errors.h"
 
 /* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr; 04:
- * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c; 05: a CRC-32) */
-#define CACHE_MAGIC "SLFEAT05"
-#define PCM_MAGIC "SLPCM004"   /* samples at one rate (noise augmentation; 002: libsoxr; 004: as 05) */
+ * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c; 05: a CRC-32;
+ * 06: MP3s joined by `cat` read whole) */
+#define CACHE_MAGIC "SLFEAT06"
+#define PCM_MAGIC "SLPCM005"   /* samples at one rate (noise augmentation; 002: libsoxr; 005: as 06) */
 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, CRC-32 4 (zlib's,
  * of the 40 bytes before it and the data: a damaged entry, a flipped bit
  * included, is computed again), reserved 4 */
