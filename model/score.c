@@ -73,15 +73,25 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     const char *rel = sl_manifest_below_root(manifest, root_len, e->audio);
     while (*rel == '/')
         rel++;
+    /* audio beside the manifest's folder (`../corpus/x.wav`): its path from
+     * past the last `..`, which would lead out of the hypotheses' folder (to
+     * the reference's own labels) */
+    for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+        if (!strncmp(c, "../", 3))
+            rel = c + 3;
+    while (*rel == '/')
+        rel++;
     const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
     const char *end = sl_path_extension_at(rel);
     size_t hl = strlen(hyp);
+    while (hl > 1 && hyp[hl - 1] == '/') /* hyp/: hyp/x.txt, not hyp//x.txt */
+        hl--;
     char *prefix = malloc(hl + 2);
     if (!prefix) {
         sl_fail(err, errlen, "out of memory");
         return NULL;
     }
-    snprintf(prefix, hl + 2, "%s/", hyp);
+    snprintf(prefix, hl + 2, "%.*s/", (int)hl, hyp);
     char *path = NULL, *other = NULL;
     int oom = 0;
     for (const char *from = rel; from && !path && !oom;) {

@@ -142,6 +142,30 @@ static void test_frames_and_collar(void **state)
     }
     assert_int_equal(score(dir, "deep.tsv", tt_path(dir, "hyp"), 0, -1, flat, err, sizeof err), 0);
     remove(tt_path(dir, "hyp/a.TXT"));
+    /* audio beside the manifest's folder (sets/up.tsv: ../corpus/a.wav, its
+     * reference ../corpus/a.txt): found by its path past the `..`, never as
+     * hyp/../corpus/a.txt, the reference itself (which scored a perfect 1.0) */
+    mkdir(tt_path(dir, "sets"), 0755);
+    mkdir(tt_path(dir, "corpus"), 0755);
+    mkdir(tt_path(dir, "hyp/corpus"), 0755);
+    {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, "a.wav"));
+        assert_int_equal(link(from, tt_path(dir, "corpus/a.wav")), 0);
+    }
+    tt_write_text(tt_path(dir, "corpus/a.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "sets/up.tsv"), "../corpus/a.wav\t../corpus/a.txt\n");
+    tt_write_text(tt_path(dir, "hyp/corpus/a.txt"), "0\t1.0\tspeech\n");
+    assert_int_equal(score(dir, "sets/up.tsv", tt_path(dir, "hyp"), 0, -1, flat, err, sizeof err),
+                     0);
+    remove(tt_path(dir, "hyp/corpus/a.txt"));
+    assert_int_not_equal(score(dir, "sets/up.tsv", tt_path(dir, "hyp"), 0, -1, flat, err,
+                               sizeof err), 0);
+    assert_non_null(strstr(err, "no hypothesis for"));
+    tt_write_text(tt_path(dir, "hyp/a.txt"), "0\t1.0\tspeech\n"); /* by its name alone */
+    assert_int_equal(score(dir, "sets/up.tsv", tt_path(dir, "hyp"), 0, -1, flat, err, sizeof err),
+                     0);
+    remove(tt_path(dir, "hyp/a.txt"));
 
     /* no hypothesis for an entry; a class outside the list */
     assert_int_not_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, 2, tg, err, sizeof err), 0);
