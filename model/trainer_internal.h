@@ -123,9 +123,12 @@ int sl_manifest_entries_in(const sl_manifest *man, unsigned mask);
 /* The entries a split filter takes: SL_SPLIT_NONE, every entry. */
 static inline unsigned sl_split_mask(sl_split split)
 {
-    return split == SL_SPLIT_NONE ? SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN) |
-                                        SL_SPLIT_BIT(SL_SPLIT_VALID) | SL_SPLIT_BIT(SL_SPLIT_TEST)
-                                  : SL_SPLIT_BIT(split);
+    if (split == SL_SPLIT_NONE)
+        return SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN) |
+               SL_SPLIT_BIT(SL_SPLIT_VALID) | SL_SPLIT_BIT(SL_SPLIT_TEST);
+    if (split == SL_SPLIT_TRAIN) /* what training trains on: lines without a split too */
+        return SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
+    return SL_SPLIT_BIT(split);
 }
 
 /* Prefixes err with "manifest:line: " (a folder's entry, line 0: with its audio

@@ -329,6 +329,13 @@ static void test_gaps_by_name(void **state)
             fail_msg("%s", err);
         free(out), free(err);
     }
+    /* --split train takes what training trains on: lines without a split too */
+    assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --split train "
+                                  "--hyp-gap nonspeech --classes speech,nonspeech --json",
+                             &out, &err), 0);
+    if (!strstr(out, "{\"frames\":30,"))
+        fail_msg("%s", out);
+    free(out), free(err);
     tt_rmtree(dir);
 }
 
