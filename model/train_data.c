@@ -58,6 +58,8 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
             return sl_blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++) {
+            if (segs[k].end == segs[k].start)
+                continue; /* a point label (an Audacity marker) labels nothing: no class */
             int found = 0;
             for (int c = 0; c < *n && !found; c++)
                 found = !strcmp(names[c], segs[k].name);
@@ -187,6 +189,8 @@ int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *labe
         return sl_fail(err, errlen, "out of memory");
     for (int k = 0; k < ns; k++) {
         idx[k] = sl_class_of(segs[k].name, classes, n_classes);
+        if (segs[k].end == segs[k].start)
+            continue; /* a point label labels nothing, wherever it is, whatever its name */
         if (idx[k] < 0) {
             char why[SL_ERR_LEN / 2 + 256];
             unknown_class(why, sizeof why, segs[k].name, classes, n_classes);
@@ -385,7 +389,8 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
             return sl_blame_entry(man, e, err, errlen);
         int rc = 0;
         for (int k = 0; k < ns && rc == 0; k++)
-            if (sl_class_of(segs[k].name, class_names, n_classes) < 0) {
+            if (segs[k].end != segs[k].start &&
+                sl_class_of(segs[k].name, class_names, n_classes) < 0) {
                 char why[SL_ERR_LEN / 2 + 256];
                 unknown_class(why, sizeof why, segs[k].name, class_names, n_classes);
                 char where[SL_ERR_LEN / 4];

@@ -279,6 +279,37 @@ static void whole_file_labels(void **state)
     sl_manifest_free(&man);
 }
 
+/* A point label (an Audacity marker: start = end) labels nothing, so it names
+ * no class either: one class's spans and a marker are one class, refused for
+ * training as such, not a model with an output no frame trained. */
+static void point_labels_name_no_class(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "m.txt"), "0.00\t0.255\ta\n0.1\t0.1\tcheck this\n0.30\t0.50\tb\n");
+    tt_write_text(tt_path(dir, "m.tsv"), "one.wav\tm.txt\n");
+    sl_manifest man;
+    char err[SL_ERR_LEN], *found[SL_MAX_CLASSES];
+    int n = 0;
+    assert_int_equal(sl_manifest_load(tt_path(dir, "m.tsv"), &man, err, sizeof err), 0);
+    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_NONE), 1, found, &n, err,
+                                                sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(found[0], "a");
+    assert_string_equal(found[1], "b");
+    for (int k = 0; k < n; k++)
+        free(found[k]);
+    /* ... nor is it an unknown class where the classes are given */
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    const char *names[] = {"a", "b"};
+    sl_dataset ds;
+    if (sl_dataset_load(&ds, &man, SL_SPLIT_BIT(SL_SPLIT_NONE), &fc, NULL, names, 2, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(ds.labeled, 45);
+    sl_dataset_free(&ds);
+    sl_manifest_free(&man);
+}
+
 /* Text files a Windows editor saved start with a UTF-8 byte order mark: the
  * manifest's first path, an Audacity file's first time, an RTTM file's first
  * line and a noise list's first file read as if it were not there. */
@@ -941,6 +972,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
+        cmocka_unit_test(point_labels_name_no_class),
         cmocka_unit_test(byte_order_marks),
         cmocka_unit_test(folder_manifests),
         cmocka_unit_test(hold_out_by_path),
