@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <wchar.h>
 
 static locale_t c_locale;
 static pthread_once_t c_locale_once = PTHREAD_ONCE_INIT;
@@ -165,6 +166,49 @@ char *sl_trim_space(char *s)
     while (n && strchr(space, s[n - 1]))
         s[--n] = '\0';
     return s;
+}
+
+static locale_t utf8_locale;
+static pthread_once_t utf8_locale_once = PTHREAD_ONCE_INIT;
+
+static void make_utf8_locale(void)
+{
+    utf8_locale = newlocale(LC_CTYPE_MASK, "C.UTF-8", (locale_t)0);
+}
+
+const char *sl_text_field(char *buf, size_t n, const char *s, int width, int max, int right)
+{
+    /* wcwidth under C.UTF-8 (this thread's alone): CJK two columns, combining
+     * marks none; without that locale, a column a character */
+    pthread_once(&utf8_locale_once, make_utf8_locale);
+    locale_t old = utf8_locale ? uselocale(utf8_locale) : (locale_t)0;
+    size_t len = strlen(s), used = 0;
+    int cols = 0;
+    while (used < len) {
+        uint32_t cp;
+        size_t m = sl_utf8_char(s + used, len - used, &cp);
+        int w = m ? (utf8_locale ? wcwidth((wchar_t)cp) : 1) : 1;
+        w = w < 0 ? 1 : w;
+        m = m ? m : 1; /* a byte that is no UTF-8: one column, as terminals show it */
+        if ((max > 0 && cols + w > max) || used + m >= n)
+            break;
+        used += m;
+        cols += w;
+    }
+    if (old)
+        uselocale(old);
+    size_t pad = cols < width ? (size_t)(width - cols) : 0;
+    if (used + pad >= n)
+        pad = n > used + 1 ? n - used - 1 : 0;
+    if (right) {
+        memset(buf, ' ', pad);
+        memcpy(buf + pad, s, used);
+    } else {
+        memcpy(buf, s, used);
+        memset(buf + used, ' ', pad);
+    }
+    buf[used + pad] = 0;
+    return buf;
 }
 
 const char *sl_text_figure(char *buf, size_t n, int defined, double v)

@@ -33,6 +33,12 @@ void sl_text_json_figure(sl_text *t, const char *key, int defined, double v);
 void sl_text_json_next_figure(sl_text *t, const char *key, int defined, double v);
 /* The same figure for a text table: %.4f, or "-" (into buf; returns buf). */
 const char *sl_text_figure(char *buf, size_t n, int defined, double v);
+/* s in a text table's field of `width` terminal columns (into buf of n bytes;
+ * returns buf): padded with spaces after it (before it when right), and cut
+ * to at most max columns (max > 0) before a character that does not fit
+ * whole. Columns are wcwidth's in C.UTF-8 (CJK two, combining marks none), so
+ * UTF-8 class names keep the columns in line, where printf's %-16s counts bytes. */
+const char *sl_text_field(char *buf, size_t n, const char *s, int width, int max, int right);
 /* The length of the UTF-8 character at s (1 to 4 of the len bytes there) and
  * its code point in *cp, or 0 when s holds none: RFC 3629, so no overlong
  * forms, surrogates or code points above U+10FFFF, and no sequence cut short. */

@@ -364,7 +364,9 @@ void sl_events_print(const sl_events *ev, const char *const *names, double frame
         double ef, eer, sf, ser;
         class_figures(ev, c, &ef, &eer, &sf, &ser);
         const int64_t sref = ev->seg_tp[c] + ev->seg_fn[c], ssys = ev->seg_tp[c] + ev->seg_fp[c];
-        fprintf(fp, "%s%-16s %9s %9s %10lld %10lld %10s %11s\n", prefix, names[c],
+        char name[4 * SL_MAX_CLASS_NAME + 32];
+        fprintf(fp, "%s%s %9s %9s %10lld %10lld %10s %11s\n", prefix,
+                sl_text_field(name, sizeof name, names[c], 16, 0, 0),
                 sl_text_figure(fa, sizeof fa, ev->ev_ref[c] + ev->ev_sys[c] > 0, ef),
                 sl_text_figure(fb, sizeof fb, ev->ev_ref[c] > 0, eer), (long long)ev->ev_ref[c],
                 (long long)ev->ev_sys[c], sl_text_figure(fc, sizeof fc, sref + ssys > 0, sf),

@@ -137,17 +137,19 @@ void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, cons
         sl_metrics_class(mt, k, &p, &r, &f);
         class_counts(mt, k, &tp, &truth, &pred);
         /* precision needs frames called k, recall frames of k, F1 either */
-        char a[32], b[32], c[32];
-        fprintf(fp, "%s%-16s %9s %9s %9s %10lld\n", prefix, names[k],
+        char a[32], b[32], c[32], name[4 * SL_MAX_CLASS_NAME + 32];
+        fprintf(fp, "%s%s %9s %9s %9s %10lld\n", prefix,
+                sl_text_field(name, sizeof name, names[k], 16, 0, 0),
                 sl_text_figure(a, sizeof a, pred > 0, p), sl_text_figure(b, sizeof b, truth > 0, r),
                 sl_text_figure(c, sizeof c, truth + pred > 0, f), (long long)truth);
     }
+    char name[4 * SL_MAX_CLASS_NAME + 32];
     fprintf(fp, "%sconfusion (rows: true class, columns: predicted)\n%s%-16s", prefix, prefix, "");
-    for (int k = 0; k < n; k++)
-        fprintf(fp, " %10.10s", names[k]);
+    for (int k = 0; k < n; k++) /* a name's first 10 columns over its column */
+        fprintf(fp, " %s", sl_text_field(name, sizeof name, names[k], 10, 10, 1));
     fputc('\n', fp);
     for (int t = 0; t < n; t++) {
-        fprintf(fp, "%s%-16s", prefix, names[t]);
+        fprintf(fp, "%s%s", prefix, sl_text_field(name, sizeof name, names[t], 16, 0, 0));
         for (int p = 0; p < n; p++)
             fprintf(fp, " %10lld", (long long)mt->confusion[t * n + p]);
         fputc('\n', fp);

@@ -339,6 +339,30 @@ static void test_gaps_by_name(void **state)
     tt_rmtree(dir);
 }
 
+/* Class names in UTF-8 keep the text tables in line: a field is filled to its
+ * width in terminal columns (a CJK character two, a Cyrillic one one), not in
+ * bytes, and a name over its confusion column is cut between characters. */
+static void test_utf8_columns(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "score-utf8");
+    write_audio(dir, "a.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a.txt"), "0\t0.5\t風\n0.5\t1.0\tдлинноеимякласса\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.txt\n");
+    char *out = NULL, *err = NULL;
+    assert_int_equal(eval_in(dir, "--hyp a.txt --manifest set.tsv", &out, &err), 0);
+    /* 16 columns, then the figures: 風 (2 columns) and 14 spaces */
+    if (!strstr(out, "\n風                  1.0000    1.0000    1.0000         50\n") ||
+        !strstr(out, "\nдлинноеимякласса    1.0000    1.0000    1.0000         48\n") ||
+        /* the confusion's header: 10 columns each, right-aligned, the long name cut */
+        !strstr(out, "\n                         風 длинноеимя\n") ||
+        !strstr(out, "\n風                       50          0\n"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    tt_rmtree(dir);
+}
+
 typedef struct {
     int n;
     char audio[4][600];
@@ -1041,6 +1065,7 @@ int main(void)
         cmocka_unit_test(test_frames_and_collar),
         cmocka_unit_test(test_uem),
         cmocka_unit_test(test_gaps_by_name),
+        cmocka_unit_test(test_utf8_columns),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_one_name_two_entries),
         cmocka_unit_test(test_other_rate),
