@@ -512,7 +512,9 @@ int sl_parse_seconds(const char *s, double *out)
     char *end;
     errno = 0;
     double v = sl_strtod_c(s, &end);
-    if (errno || end == s || *end != '\0' || !isfinite(v) || v < 0.0)
+    /* decimal seconds: strtod's hexadecimal floats (0x1p-1) are no label
+     * file's times, a typo more likely than meant */
+    if (errno || end == s || *end != '\0' || !isfinite(v) || v < 0.0 || strpbrk(s, "xX"))
         return -1;
     *out = v;
     return 0;

@@ -2,6 +2,7 @@
  * (feature cache) + one class index per frame from the Audacity labels, and
  * the random-crop sampling of training windows. */
 #include <math.h>
+#include <errno.h>
 #include <pthread.h>
 #include <stdarg.h>
 #include <stdatomic.h>
@@ -380,7 +381,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         if (!selected(e, split_mask))
             continue;
         if (access(e->audio, R_OK)) {
-            sl_fail(err, errlen, "%s: cannot open the audio file", e->audio);
+            sl_fail(err, errlen, "%s: cannot open the audio file: %s", e->audio, strerror(errno));
             return sl_blame_entry(man, e, err, errlen);
         }
         sl_label_segment *segs;

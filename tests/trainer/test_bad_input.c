@@ -429,6 +429,14 @@ static void malformed_lines(void **state)
     tt_write_text(tt_path(dir, "badtime.txt"), "0.00\t1.00\ttone\n1.00\tsoon\tnoise\n");
     expect_failure("a.wav\tbadtime.txt\n", NULL,
                    (const char *[]){"badtime.txt:2:", "bad time 'soon'", NULL});
+    /* strtod's hexadecimal floats are no label file's times */
+    tt_write_text(tt_path(dir, "hex.txt"), "0x0.8p0\t1.00\ttone\n");
+    expect_failure("a.wav\thex.txt\n", NULL,
+                   (const char *[]){"hex.txt:1:", "bad time '0x0.8p0'", NULL});
+    /* an audio file that is not there: the reason, not only that it failed */
+    expect_failure("gone.wav\ta.txt\n", NULL,
+                   (const char *[]){"m.tsv:1:", "gone.wav: cannot open the audio file: No such "
+                                    "file or directory", NULL});
     tt_write_text(tt_path(dir, "back.txt"), "1.00\t0.50\ttone\n");
     expect_failure("a.wav\tback.txt\n", NULL,
                    (const char *[]){"back.txt:1:", "ends (0.5 s) before it starts", NULL});
