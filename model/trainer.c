@@ -720,6 +720,13 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                                                err, errlen);
         if (held < 0)
             goto out;
+        if (held == 0 && sl_manifest_entries_in(&r.train_man, SL_SPLIT_BIT(SL_SPLIT_NONE)) == 0) {
+            sl_fail(err, errlen, "%s: --valid-share holds out lines without a split column, and "
+                    "every line has one (%d marked valid): leave --valid-share out",
+                    c->train_manifest,
+                    sl_manifest_entries_in(&r.train_man, SL_SPLIT_BIT(SL_SPLIT_VALID)));
+            goto out;
+        }
         if (held == 0) {
             sl_fail(err, errlen, "%s: a share of %g held out no entry for validation (%s)",
                     c->train_manifest, (double)c->valid_share,

@@ -413,6 +413,10 @@ static void empty_training_split(void **state)
     expect_failure("a.wav\ta.txt\tvalid\nb.wav\tb.txt\ttest\n", NULL, want);
     const char *want2[] = {"m.tsv", "training split is empty", NULL};
     expect_failure("# nothing here\n\n", NULL, want2);
+    /* --valid-share where every line has its split already: said so */
+    expect_failure("a.wav\ta.txt\ttrain\nb.wav\tb.txt\tvalid\n", "--valid-share 0.3",
+                   (const char *[]){"every line has one (1 marked valid): leave --valid-share "
+                                    "out", NULL});
     /* --valid-share holding out every entry says so */
     expect_failure("a.wav\ta.txt\nb.wav\tb.txt\n", "--valid-share 0.9",
                    (const char *[]){"training split is empty", "once --valid-share held its "
