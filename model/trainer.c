@@ -933,11 +933,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     }
     if (c->progress)
         fprintf(stderr,
-                "seqlabel train: %d train files (%.1f min, %lld labeled frames), %d valid files; "
-                "%zu parameters; %lld steps (%lld epochs of %lld) of %d x %d frames%s\n",
-                r.train.n_files, (double)r.train.frames / 6000.0, (long long)r.train.labeled,
-                r.valid.n_files, np, (long long)total, (long long)n_epochs, (long long)spe, B, T,
-                resumed ? "; resumed" : "");
+                "seqlabel train: %d train file%s (%.1f min, %lld labeled frames), %d valid "
+                "file%s; %zu parameters; %lld step%s (%lld epoch%s of %lld) of %d x %d frames%s\n",
+                r.train.n_files, r.train.n_files == 1 ? "" : "s", (double)r.train.frames / 6000.0,
+                (long long)r.train.labeled, r.valid.n_files, r.valid.n_files == 1 ? "" : "s", np,
+                (long long)total, total == 1 ? "" : "s", (long long)n_epochs,
+                n_epochs == 1 ? "" : "s", (long long)spe, B, T, resumed ? "; resumed" : "");
     if (resumed && c->progress)
         fprintf(stderr, "seqlabel train: resuming at step %lld from %s\n", (long long)st.step,
                 c->checkpoint_path);
