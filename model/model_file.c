@@ -8,6 +8,7 @@
 #include "common/output_file.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -348,15 +349,22 @@ sl_model *sl_model_load(const char *path, char *err, size_t errlen)
             installed ? installed : "<datadir>/seqlabel/default.slm");
         return NULL;
     }
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    /* not blocking: a FIFO given as the model would wait for a writer for good */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
         say(err, errlen, path, "cannot open: %s", strerror(errno));
         return NULL;
     }
     struct stat st;
-    if (fstat(fileno(fp), &st) || !S_ISREG(st.st_mode)) {
+    if (fstat(fd, &st) || !S_ISREG(st.st_mode)) {
         say(err, errlen, path, "not a regular file");
-        fclose(fp);
+        close(fd);
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "rb");
+    if (!fp) {
+        say(err, errlen, path, "cannot open: %s", strerror(errno));
+        close(fd);
         return NULL;
     }
     if ((uint64_t)st.st_size > SL_MAX_FILE_BYTES) {

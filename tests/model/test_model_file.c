@@ -187,6 +187,19 @@ static void test_every_truncation(void **state)
     unlink(path);
     assert_null(sl_model_load("/nonexistent/model.slm", err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/model.slm"));
+    /* a FIFO: refused at once, not waited on for a writer (SIGALRM ends the
+     * test if it waits) */
+    char fifo[] = "/tmp/sl_fifo_XXXXXX";
+    assert_non_null(mkdtemp(fifo));
+    char fifo_path[64];
+    snprintf(fifo_path, sizeof fifo_path, "%s/m.slm", fifo);
+    assert_int_equal(mkfifo(fifo_path, 0600), 0);
+    alarm(20);
+    assert_null(sl_model_load(fifo_path, err, sizeof err));
+    alarm(0);
+    assert_non_null(strstr(err, "m.slm: not a regular file"));
+    unlink(fifo_path);
+    rmdir(fifo);
 }
 
 static void test_every_flipped_byte(void **state)
