@@ -707,6 +707,7 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     /* Threads are the step's own (whole windows per thread, a fixed summation
      * order: deterministic per thread count) with OpenBLAS on one thread, as
      * two kinds of threads at once oversubscribe the cores. */
+    const int blas_threads = openblas_get_num_threads(); /* the caller's, given back */
     openblas_set_num_threads(1);
 
     /* Data. */
@@ -1080,5 +1081,6 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     rc = 0;
 out:
     run_free(&r);
+    openblas_set_num_threads(blas_threads);
     return rc;
 }

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include <cblas.h>
+
 #include "seqlabel.h"
 #include "trainer_test_util.h"
 
@@ -84,9 +86,33 @@ static void learns_tones_noise_silence(void **state)
     tt_rmtree(dir);
 }
 
+/* sl_train runs OpenBLAS on one thread (its own threads split the work) and
+ * gives the caller's setting back, after a failure too: no global state. */
+static void gives_blas_threads_back(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "blas");
+    sl_train_config c;
+    tiny_config(&c, dir); /* no manifests there: it fails */
+    openblas_set_num_threads(2);
+    char err[SL_ERR_LEN] = "";
+    assert_int_not_equal(sl_train(&c, err, sizeof err), 0);
+    assert_int_equal(openblas_get_num_threads(), 2);
+    tt_make_task_set(dir, "train.tsv", "tr", 2, 2.0, 1, NULL);
+    tt_make_task_set(dir, "valid.tsv", "va", 1, 2.0, 2, NULL);
+    c.max_steps = 2;
+    if (sl_train(&c, err, sizeof err))
+        fail_msg("sl_train: %s", err);
+    assert_int_equal(openblas_get_num_threads(), 2);
+    openblas_set_num_threads(1);
+    tt_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
+        cmocka_unit_test(gives_blas_threads_back),
         cmocka_unit_test(learns_tones_noise_silence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
