@@ -443,7 +443,10 @@ int sl_encoder_max_T(const sl_encoder *e);
  * (started here, never in forward; 1 = the caller's thread only, the default).
  * Results are bit-identical for any thread count. Meant for OpenBLAS running
  * single-threaded (OPENBLAS_NUM_THREADS=1 or openblas_set_num_threads(1)):
- * both kinds of threads at once oversubscribe the cores. */
+ * both kinds of threads at once oversubscribe the cores, and on CPUs without
+ * AVX-512, where the products are OpenBLAS's, its own threads change the
+ * results' last bits (up to 1.4e-6 in a probability): `seqlabel label` runs it
+ * on one thread, and a program gets the command's bits by doing the same. */
 int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errlen);
 int sl_encoder_threads(const sl_encoder *e);
 /* feats: T x n_features, already normalised. probs: T x n_classes softmax

@@ -18,6 +18,8 @@
 #include <time.h>
 #include <unistd.h>
 
+#include <cblas.h>
+
 #include "seqlabel.h"
 #include "common/output_file.h"
 #include "common/text.h"
@@ -1054,6 +1056,10 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
         return cli_error("%s", err);
+    /* the encoder's own threads (--threads) do the splitting; OpenBLAS's
+     * would also change the last bits of the probabilities on CPUs without
+     * AVX-512, whose products are OpenBLAS's */
+    openblas_set_num_threads(1);
     int rc = cli_decoder_classes(&a.decoder, m, model_path);
     a.cfg.decoder = a.decoder.cfg;
     if (!rc && a.skip && a.only)
