@@ -401,7 +401,7 @@ static void test_sweep_equals_labels_at_threshold(void **state)
 /* `seqlabel label` gives the same bits whatever OpenBLAS's own thread count:
  * the products of CPUs without AVX-512 (SL_NO_AVX512=1 here) are OpenBLAS's,
  * whose threads change their last bits (1,968 of the 1,998 frames' lines of
- * mixture.wav differed by up to 1.4e-6), so the command runs it on one. */
+ * mixture.wav differed by up to 1.1e-6), so the command runs it on one. */
 static void test_label_whatever_blas_threads(void **state)
 {
     (void)state;
