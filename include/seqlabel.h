@@ -520,8 +520,11 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
                                    char *err, size_t errlen);
 
 /* Where labels go. Either callback may be NULL. A callback that returns
- * non-zero stops the current push/finish, which returns that value; the
- * labeler (or decoder) must then be reset before it is used again.
+ * non-zero stops the current push/finish, which returns that value (err says
+ * a sink stopped it); the labeler (or decoder) must then be reset before it is
+ * used again: a labeler's push or finish returns -1 until then. A callback may
+ * not call its labeler's functions (a push or finish there returns -1 and
+ * sl_labeler_reset does nothing): to stop, return non-zero, then reset.
  * Frames arrive in index order, each exactly once, each after every frame
  * before it; a segment arrives as soon as its last frame has been emitted and
  * the label changes (or at finish). */
@@ -608,6 +611,8 @@ void sl_labeler_config_default(sl_labeler_config *cfg);
  * The model must outlive the labeler. */
 typedef struct sl_labeler sl_labeler;
 
+/* cfg NULL: the defaults. m NULL: NULL with a message (so a failed
+ * sl_model_load may be passed straight in). */
 sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg, char *err,
                            size_t errlen);
 void sl_labeler_free(sl_labeler *l);
@@ -615,8 +620,9 @@ void sl_labeler_free(sl_labeler *l);
 void sl_labeler_reset(sl_labeler *l);
 /* Pushes n mono samples at the model's sample rate (float, nominally [-1, 1]).
  * Every frame whose label is decided by these samples reaches the sink before
- * the call returns. Non-finite samples (NaN, +-Inf): -1 with a message giving
- * the first one's position, and none of the n samples taken. */
+ * the call returns (sink NULL: the labels are dropped, the frames counted).
+ * Non-finite samples (NaN, +-Inf): -1 with a message giving the first one's
+ * position, and none of the n samples taken; so too pcm NULL with n > 0. */
 int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
                     char *err, size_t errlen);
 /* The same for signed 16-bit samples (scaled by 1/32768), converted in bounded

@@ -68,6 +68,8 @@ struct sl_labeler {
     /* Per-push state for the feature callback. */
     const sl_label_sink *sink;
     int stop_rc;
+    int busy;    /* in a push or finish: its sink's callbacks may not call back in */
+    int stopped; /* a sink stopped the last push or finish: a reset must come first */
     char *err;
     size_t errlen;
 
@@ -224,6 +226,11 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
 sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, char *err,
                            size_t errlen)
 {
+    if (!m) { /* sl_labeler_new(sl_model_load(...)) where no model loaded */
+        if (err)
+            snprintf(err, errlen, "labeler: no model given");
+        return NULL;
+    }
     sl_labeler_config defcfg;
     if (!cfg_in) {
         sl_labeler_config_default(&defcfg);
@@ -348,6 +355,9 @@ static void pad_to(sl_labeler *l, int64_t end)
 
 void sl_labeler_reset(sl_labeler *l)
 {
+    if (l->busy) /* from a sink's callback: its push or finish is mid-way (see the header) */
+        return;
+    l->stopped = 0;
     sl_features_reset(l->feat);
     sl_decoder_reset(l->dec);
     l->buf_base = l->silence ? -l->L : 0; /* silence: the first window's left context */
@@ -469,11 +479,37 @@ static int drain(sl_labeler *l, int at_end)
 
 static int finish_call(sl_labeler *l, int rc)
 {
+    if (rc && l->stop_rc) {
+        /* not the caller's earlier message: said what stopped it */
+        if (l->err)
+            snprintf(l->err, l->errlen, "labeler: stopped by its sink (a callback returned %d)",
+                     l->stop_rc);
+        rc = l->stop_rc;
+        l->stopped = 1;
+    }
     l->sink = NULL;
     l->err = NULL;
-    if (rc && l->stop_rc)
-        return l->stop_rc;
+    l->busy = 0;
     return rc;
+}
+
+/* A push or finish may begin: not from the labeler's own sink (its state is
+ * mid-way), nor after a sink stopped one before, until a reset; else -1. */
+static int may_call(sl_labeler *l, const char *what, char *err, size_t errlen)
+{
+    if (l->busy) {
+        if (err)
+            snprintf(err, errlen, "labeler: %s called from its own sink's callback: return "
+                     "non-zero there to stop, then reset", what);
+        return -1;
+    }
+    if (l->stopped) {
+        if (err)
+            snprintf(err, errlen, "labeler: %s after its sink stopped the last call: reset "
+                     "it first (sl_labeler_reset)", what);
+        return -1;
+    }
+    return 0;
 }
 
 /* The decoder counts emitted frames through this wrapper sink. */
@@ -516,6 +552,7 @@ static void begin_call(sl_labeler *l, sl_call *call, const sl_label_sink *sink, 
     l->err = err;
     l->errlen = errlen;
     l->stop_rc = 0;
+    l->busy = 1;
 }
 
 /* Samples already on the 16-bit grid (sl_quantize_s16) into the model. */
@@ -536,6 +573,13 @@ static int push_block(sl_labeler *l, const float *pcm, size_t n, const sl_label_
 static int push_samples(sl_labeler *l, const float *pcm, const int16_t *s16, size_t n,
                         const sl_label_sink *sink, char *err, size_t errlen)
 {
+    if (may_call(l, s16 ? "sl_labeler_push_s16" : "sl_labeler_push", err, errlen))
+        return -1;
+    if (n && !pcm && !s16) {
+        if (err)
+            snprintf(err, errlen, "labeler: %zu samples pushed from NULL", n);
+        return -1;
+    }
     /* refused whole, as the header says, not after the blocks before it went in */
     if (pcm && sl_check_finite(pcm, n, sl_labeler_samples_pushed(l), err, errlen))
         return -1;
@@ -568,6 +612,8 @@ int sl_labeler_push_s16(sl_labeler *l, const int16_t *pcm, size_t n, const sl_la
 
 int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_t errlen)
 {
+    if (may_call(l, "sl_labeler_finish", err, errlen))
+        return -1;
     sl_call call;
     begin_call(l, &call, sink, err, errlen);
     int rc = drain(l, 1);

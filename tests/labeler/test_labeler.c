@@ -589,6 +589,91 @@ static void test_s16_and_bad_samples(void **state)
     free(x);
 }
 
+/* A sink that, at frame `at`, stops its push (stop) or calls back into its
+ * labeler (push, finish and reset), recording what those calls return. */
+typedef struct {
+    sl_labeler *l;
+    tu_record *r;
+    sl_label_sink inner;
+    int64_t at, last;
+    int stop, in_order;
+    int push_rc, finish_rc;
+    char push_err[SL_ERR_LEN];
+} meddler;
+
+static int meddle(void *user, int64_t index, int label, float conf, const float *probs, int K)
+{
+    meddler *m = user;
+    m->in_order &= index == m->last + 1;
+    m->last = index;
+    if (index == m->at) {
+        if (m->stop)
+            return -7;
+        const float z[160] = {0};
+        char err[SL_ERR_LEN];
+        m->push_rc = sl_labeler_push(m->l, z, 160, NULL, m->push_err, sizeof m->push_err);
+        m->finish_rc = sl_labeler_finish(m->l, NULL, err, sizeof err);
+        sl_labeler_reset(m->l);
+    }
+    return m->inner.on_frame(m->inner.user, index, label, conf, probs, K);
+}
+
+static int meddle_segment(void *user, int64_t start, int64_t end, int label, float conf)
+{
+    meddler *m = user;
+    return m->inner.on_segment(m->inner.user, start, end, label, conf);
+}
+
+/* Misuse gives an error, never a corrupt labeler: a callback calling back into
+ * its labeler (a push or finish there returns -1, a reset does nothing, and
+ * the outer push goes on as if none had come); pushing after a sink stopped a
+ * push, before the reset the header asks for (each call -1 until then, then
+ * the labels of a fresh start); NULL samples; no model. */
+static void test_misuse(void **state)
+{
+    fixture *f = *state;
+    sl_labeler *l = make(f->m, NULL);
+    tu_record want, got;
+    tu_record_init(&want, 1000, 3);
+    tu_record_init(&got, 1000, 3);
+    label_in_pushes(l, f->x, NSAMP, NULL, 0, &want);
+    char err[SL_ERR_LEN];
+
+    tu_record_clear(&got);
+    got.samples = INT64_MAX;
+    meddler m = {l, &got, tu_record_sink(&got), 50, -1, 0, 1, 0, 0, ""};
+    sl_label_sink sink = {&m, meddle, meddle_segment};
+    assert_int_equal(sl_labeler_push(l, f->x, NSAMP, &sink, err, sizeof err), 0);
+    assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), 0);
+    assert_int_equal(m.push_rc, -1);
+    assert_int_equal(m.finish_rc, -1);
+    assert_non_null(strstr(m.push_err, "called from its own sink's callback"));
+    assert_true(m.in_order);
+    tu_record_assert_equal(&want, &got);
+
+    /* a sink stops a push: the push says so; then -1 until a reset */
+    m = (meddler){l, &got, tu_record_sink(&got), 50, -1, 1, 1, 0, 0, ""};
+    strcpy(err, "an earlier message");
+    assert_int_equal(sl_labeler_push(l, f->x, NSAMP, &sink, err, sizeof err), -7);
+    assert_string_equal(err, "labeler: stopped by its sink (a callback returned -7)");
+    assert_int_equal(sl_labeler_push(l, f->x, 160, &sink, err, sizeof err), -1);
+    assert_non_null(strstr(err, "reset it first"));
+    assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), -1);
+    assert_non_null(strstr(err, "reset it first"));
+    sl_labeler_reset(l);
+    label_in_pushes(l, f->x, NSAMP, NULL, 0, &got);
+    tu_record_assert_equal(&want, &got);
+
+    assert_int_equal(sl_labeler_push(l, NULL, 10, NULL, err, sizeof err), -1);
+    assert_non_null(strstr(err, "10 samples pushed from NULL"));
+    assert_int_equal(sl_labeler_push(l, NULL, 0, NULL, err, sizeof err), 0);
+    assert_null(sl_labeler_new(NULL, NULL, err, sizeof err));
+    assert_string_equal(err, "labeler: no model given");
+    sl_labeler_free(l);
+    tu_record_free(&want);
+    tu_record_free(&got);
+}
+
 static void test_parse_min_durations(void **state)
 {
     fixture *f = *state;
@@ -641,6 +726,7 @@ int main(void)
         cmocka_unit_test(test_max_latency),
         cmocka_unit_test(test_input_on_16bit_grid),
         cmocka_unit_test(test_s16_and_bad_samples),
+        cmocka_unit_test(test_misuse),
         cmocka_unit_test(test_parse_min_durations),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
