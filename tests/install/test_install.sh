@@ -40,7 +40,7 @@ abs() { case $1 in /*) echo "$1" ;; *) echo "$SL_PREFIX/$1" ;; esac; }
 bindir=$(abs "$SL_BINDIR") libdir=$(abs "$SL_LIBDIR") includedir=$(abs "$SL_INCLUDEDIR")
 datadir=$(abs "$SL_DATADIR") mandir=$(abs "$SL_MANDIR")
 
-DESTDIR= meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/install.log" 2>&1 ||
+DESTDIR='' meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log"; fail "meson install exited $?"; }
 
 for f in "$bindir/seqlabel" "$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0" \
@@ -123,6 +123,12 @@ for pc in "$root$libdir"/pkgconfig/*.pc; do
     sed "s|^prefix=.*|prefix=$root$SL_PREFIX|" "$pc" > "$tmp/pc/${pc##*/}"
 done
 export PKG_CONFIG_PATH="$tmp/pc"
+# a program needs the library alone: no dependency's -dev package nor include
+# folder (seqlabel.h includes <stddef.h> and <stdint.h> only)
+[ -z "$(pkg-config --print-requires-private seqlabel)" ] ||
+    fail "seqlabel.pc asks for $(pkg-config --print-requires-private seqlabel | tr '\n' ' ')"
+[ "$(pkg-config --cflags seqlabel | xargs)" = "-I$(pkg-config --variable=includedir seqlabel)" ] ||
+    fail "pkg-config --cflags seqlabel gives more than its include folder: $(pkg-config --cflags seqlabel)"
 # shellcheck disable=SC2046,SC2086 # pkg-config's words, the flags' words
 "$cc" -std=c11 -Wall -Wextra -Werror $SL_EXAMPLE_CFLAGS -o "$tmp/label_file" "$src/examples/label_file.c" \
     $(pkg-config --cflags --libs seqlabel) || fail "examples/label_file.c does not build against the install"
