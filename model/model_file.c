@@ -32,7 +32,7 @@ static void say(char *err, size_t errlen, const char *name, const char *fmt, ...
 {
     if (!err || !errlen)
         return;
-    int n = snprintf(err, errlen, "%s: ", name);
+    int n = snprintf(err, errlen, "%s: ", *name ? name : "model path ''"); /* (an empty setting) */
     if (n < 0 || (size_t)n >= errlen)
         return;
     va_list ap;

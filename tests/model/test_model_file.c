@@ -187,6 +187,8 @@ static void test_every_truncation(void **state)
     unlink(path);
     assert_null(sl_model_load("/nonexistent/model.slm", err, sizeof err));
     assert_non_null(strstr(err, "/nonexistent/model.slm"));
+    assert_null(sl_model_load("", err, sizeof err)); /* SEQLABEL_MODEL= */
+    assert_string_equal(err, "model path '': cannot open: No such file or directory");
     /* a FIFO: refused at once, not waited on for a writer (SIGALRM ends the
      * test if it waits) */
     char fifo[] = "/tmp/sl_fifo_XXXXXX";
