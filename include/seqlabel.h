@@ -8,7 +8,13 @@
  * value on failure, writing a one-line message (naming the file and the
  * problem where there is one) into `err` (at most `errlen` bytes, may be NULL).
  * No global state: objects are independent and may be used from different
- * threads as long as one object is not used by two threads at once.
+ * threads as long as one object is not used by two threads at once. Two
+ * process-wide libraries are shared with the program: FFTW, whose planner the
+ * library runs (under a lock of its own) when a feature extractor is made
+ * (sl_features_new, sl_labeler_new, ...), so a program that plans FFTW
+ * transforms itself on another thread meanwhile must make FFTW's planner
+ * thread-safe (fftwf_make_planner_thread_safe); and OpenBLAS, whose thread
+ * count only sl_train changes, and gives back when it returns.
  */
 #ifndef SEQLABEL_H
 #define SEQLABEL_H
