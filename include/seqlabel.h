@@ -376,6 +376,7 @@ int sl_model_silence_frame(const sl_model *m, float *out, char *err, size_t errl
 void sl_model_set_norm(sl_model *m, const float *mean, const float *inv_std);
 /* Replaces the streaming window (validated against max_window). */
 int sl_model_set_stream(sl_model *m, int window, int left, int lookahead, char *err, size_t errlen);
+/* Class k's name (UTF-8), the model's own string: valid until sl_model_free. */
 const char *sl_model_class_name(const sl_model *m, int k);
 int sl_model_class_index(const sl_model *m, const char *name); /* -1 if absent */
 size_t sl_model_num_params(const sl_model *m);
@@ -431,7 +432,8 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
  * for a library run from its build tree (an uninstalled build: seqlabel's build
  * folder, found by the seqlabel-source-root file meson writes there, lies above
  * it; so does an install staged inside that folder) alone, the source tree's
- * model/default.slm when readable, else NULL. The two fixed
+ * model/default.slm when readable, else NULL (the variable's own string, valid
+ * while the environment is unchanged; the others static). The two fixed
  * places, for help texts (the source tree's NULL for an installed library,
  * which never uses it): */
 const char *sl_default_model_path(void);
