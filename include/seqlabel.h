@@ -454,7 +454,7 @@ int sl_encoder_max_T(const sl_encoder *e);
  * Results are bit-identical for any thread count. Meant for OpenBLAS running
  * single-threaded (OPENBLAS_NUM_THREADS=1 or openblas_set_num_threads(1)):
  * both kinds of threads at once oversubscribe the cores, and on CPUs without
- * AVX-512, where the products are OpenBLAS's, its own threads change the
+ * AVX2, where the products are OpenBLAS's, its own threads change the
  * results' last bits (about 1e-6 in a probability): `seqlabel label` runs it
  * on one thread, and a program gets the command's bits by doing the same. */
 int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errlen);

@@ -1,5 +1,6 @@
 /* An AVX-512 matrix product for the encoder's inference pass, used where the CPU
- * has AVX-512F (checked at run time; otherwise callers use cblas_sgemm).
+ * has AVX-512F, and its AVX2 twin with the same results bit for bit where it
+ * has AVX2 and FMA (checked at run time; otherwise callers use cblas_sgemm).
  *
  * Where the CPU has AMX, model/gemm_amx.h's bf16x3 kernel takes the encoder's
  * weight products and whole-window attention with d_k >= 32 instead.
@@ -23,9 +24,13 @@
 
 #define SL_GEMM_PANEL 32
 
-/* 1 if this CPU runs the AVX-512 kernels (and SL_NO_AVX512 is not set to
- * something other than 0 in the environment: the tests cover both paths). */
+/* 1 if this CPU runs the packed kernels: AVX-512's, else AVX2's with FMA (the
+ * same results bit for bit), unless SL_NO_AVX512 is set to something other
+ * than 0 in the environment (cblas then); SL_GEMM_AVX2 so set runs AVX2's
+ * where AVX-512 is (the tests cover every path). */
 int sl_gemm_available(void);
+/* 1 if they are AVX-512's (which the AMX kernel's machinery needs). */
+int sl_gemm_avx512(void);
 
 /* Floats a packed N-column, K-deep operand takes. */
 size_t sl_gemm_packed_size(int N, int K);

@@ -50,7 +50,7 @@ static void amx_init(void)
 int sl_gemm_amx_available(void)
 {
     const char *off = getenv("SL_NO_AMX");
-    if ((off && *off && strcmp(off, "0")) || !sl_gemm_available())
+    if ((off && *off && strcmp(off, "0")) || !sl_gemm_avx512())
         return 0;
     pthread_once(&amx_once, amx_init);
     return amx_ok;

@@ -1058,7 +1058,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return cli_error("%s", err);
     /* the encoder's own threads (--threads) do the splitting; OpenBLAS's
      * would also change the last bits of the probabilities on CPUs without
-     * AVX-512, whose products are OpenBLAS's */
+     * AVX2, whose products are OpenBLAS's */
     openblas_set_num_threads(1);
     int rc = cli_decoder_classes(&a.decoder, m, model_path);
     a.cfg.decoder = a.decoder.cfg;
