@@ -561,10 +561,19 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     }
     case GST_EVENT_GAP:{
       GstClockTime ts, dur;
+      GstFlowReturn ret;
+      gst_event_parse_gap (event, &ts, &dur);
+      /* a brief one (a lost packet) is silence within the run, its frames
+       * labelled: it goes on on the audio pad, not on the labels pad */
+      if (gst_seqlabel_fill_gap (self, ts, dur, &ret)) {
+        if (ret == GST_FLOW_OK)
+          break;
+        gst_event_unref (event);
+        return FALSE;
+      }
       /* no audio for a while: the frames before the gap are finished, the
        * run after it starts at the next buffer's timestamp */
       gst_seqlabel_finish_run (self);
-      gst_event_parse_gap (event, &ts, &dur);
       if (GST_CLOCK_TIME_IS_VALID (ts))
         self->next_run_ts = ts + (GST_CLOCK_TIME_IS_VALID (dur) ? dur : 0);
       gst_seqlabel_labelpad_gap (self, ts, dur);

@@ -208,6 +208,11 @@ gboolean gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info);
  * caller may put them on a buffer); then, started or not, everything is reset
  * (gst_seqlabel_reset_run) for a new run. */
 GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
+/* A GAP event's time inside the run: TRUE when it was silence within the run
+ * (a brief one where the audio is; *ret the flow of labelling it), FALSE when
+ * the run must end there (seqlabel_run.c says which). */
+gboolean gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration,
+    GstFlowReturn * ret);
 void gst_seqlabel_reset_run (GstSeqLabel * self);
 /* Sample frames in a buffer of the negotiated format (a non-interleaved one's
  * from its GstAudioMeta). */

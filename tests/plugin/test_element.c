@@ -2233,7 +2233,8 @@ test_restart_begins_afresh (void **state)
 /* Buffers without timestamps: a run that a gap begins starts where the audio
  * before it ended (after the gap), not at the segment's start again, and a new
  * rate (at 1 s) keeps the run going: runs at 0 (1 s at 16 kHz and 1 s at
- * 8 kHz, one run of 2 s) and 2.5 s (after a gap of 0.5 s). */
+ * 8 kHz, one run of 2 s) and 3.5 s (after a gap of 1.5 s: a briefer one is
+ * silence within the run, test_brief_gap_is_silence). */
 static void
 test_untimed_runs_continue (void **state)
 {
@@ -2251,7 +2252,7 @@ test_untimed_runs_continue (void **state)
       "layout=interleaved");
   assert_int_equal (push_f32_untimed (h, x, N / 2), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_gap (2 * GST_SECOND,
-              GST_SECOND / 2)));
+              3 * GST_SECOND / 2)));
   assert_int_equal (push_f32_untimed (h, x, N / 2), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   pt_collect_frame_messages (bus, &got);
@@ -2263,12 +2264,50 @@ test_untimed_runs_continue (void **state)
     }
   assert_int_equal (runs, 2);
   assert_int_equal (starts[0], 0);
-  assert_int_equal (starts[1], 250);
+  assert_int_equal (starts[1], 350);
   /* the first run: 2 s of audio (32,000 samples at the model's rate) */
   assert_int_equal (got.index[got.n - expected_frames (N) - 1], expected_frames (2 * N) - 1);
   pt_frames_free (&got);
   pt_free_harness (h, bus);
   free (x);
+}
+
+/* A brief GAP where the audio is (a lost RTP packet: the depayloader's gap
+ * without a duration, then its 20 ms one) is silence within the run: the
+ * frames are those of one run over the audio, 320 zeros and the audio after,
+ * frame for frame; a longer one, or one elsewhere, ends the run. */
+static void
+test_brief_gap_is_silence (void **state)
+{
+  const int64_t N = PT_RATE, Z = PT_RATE / 50;      /* 1 s, 20 ms */
+  float *x = pt_signal (N, 41), *y = pt_signal (N, 42);
+  float *whole = g_new0 (float, 2 * N + Z);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  GstEvent *gap;
+  pt_frames got, ref;
+  (void) state;
+
+  memcpy (whole, x, sizeof (float) * N);
+  memcpy (whole + N + Z, y, sizeof (float) * N);
+  pt_frames_init (&got);
+  pt_frames_init (&ref);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND, GST_CLOCK_TIME_NONE)));
+  gap = gst_event_new_gap (GST_SECOND, samples_time (Z));
+  gst_event_set_gap_flags (gap, GST_GAP_FLAG_MISSING_DATA);
+  assert_true (gst_harness_push_event (h, gap));
+  assert_int_equal (push_f32 (h, y, N, N + Z), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_reference (whole, 2 * N + Z, NULL, &ref, NULL);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&got);
+  pt_frames_free (&ref);
+  pt_free_harness (h, bus);
+  g_free (whole);
+  free (x);
+  free (y);
 }
 
 /* A started element with model=path. */
@@ -2410,6 +2449,7 @@ main (void)
     cmocka_unit_test (test_label_format_while_playing),
     cmocka_unit_test (test_restart_begins_afresh),
     cmocka_unit_test (test_untimed_runs_continue),
+    cmocka_unit_test (test_brief_gap_is_silence),
     cmocka_unit_test (test_model_shared),
     cmocka_unit_test (test_model_property_read_back),
   };
