@@ -160,8 +160,14 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
 {
   GstSeqLabel *self = GST_SEQLABEL (object);
   GstSeqLabelSettings *p = &self->props;
+  GstState running;
 
   GST_OBJECT_LOCK (self);
+  /* taken when the element starts: set while it runs, it waits for the next
+   * start, which the application may not expect (read back, it gives the new
+   * value while the old one is in force): said on the bus, after the lock */
+  running = (pspec->flags & GST_PARAM_MUTABLE_READY) && GST_STATE (self) > GST_STATE_READY
+      ? GST_STATE (self) : GST_STATE_VOID_PENDING;
   switch (prop_id) {
     case PROP_MODEL:
       /* NULL: the default model, resolved when it is loaded */
@@ -251,6 +257,10 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
       break;
   }
   GST_OBJECT_UNLOCK (self);
+  if (running != GST_STATE_VOID_PENDING)
+    GST_ELEMENT_WARNING (self, LIBRARY, SETTINGS,
+        ("seqlabel: %s set while %s takes effect at the next start (from READY)",
+            pspec->name, gst_element_state_get_name (running)), (NULL));
 }
 
 static void

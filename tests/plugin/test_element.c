@@ -2104,6 +2104,17 @@ test_label_format_while_playing (void **state)
     gst_buffer_unref (b);
   }
   assert_true (lines > 0);
+  /* each setting said on the bus, where an application sees it */
+  for (int k = 0; k < 2; k++) {
+    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+    GError *e = NULL;
+    assert_non_null (m);
+    gst_message_parse_warning (m, &e, NULL);
+    if (!strstr (e->message, "label-format set while PLAYING takes effect at the next start"))
+      fail_msg ("warning '%s'", e->message);
+    g_error_free (e);
+    gst_message_unref (m);
+  }
   gst_object_unref (pad);
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
