@@ -617,8 +617,8 @@ int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_
     sl_call call;
     begin_call(l, &call, sink, err, errlen);
     int rc = drain(l, 1);
-    if (!rc)
-        rc = sl_decoder_finish(l->dec, &call.wrap);
+    if (!rc && (rc = sl_decoder_finish(l->dec, &call.wrap)) != 0)
+        l->stop_rc = rc; /* only a sink stops the decoder's finish */
     rc = finish_call(l, rc);
     if (!rc)
         sl_labeler_reset(l);

@@ -596,7 +596,7 @@ typedef struct {
     tu_record *r;
     sl_label_sink inner;
     int64_t at, last;
-    int stop, in_order;
+    int stop, in_order, stop_segments;
     int push_rc, finish_rc;
     char push_err[SL_ERR_LEN];
 } meddler;
@@ -621,6 +621,8 @@ static int meddle(void *user, int64_t index, int label, float conf, const float 
 static int meddle_segment(void *user, int64_t start, int64_t end, int label, float conf)
 {
     meddler *m = user;
+    if (m->stop_segments)
+        return 5;
     return m->inner.on_segment(m->inner.user, start, end, label, conf);
 }
 
@@ -641,7 +643,7 @@ static void test_misuse(void **state)
 
     tu_record_clear(&got);
     got.samples = INT64_MAX;
-    meddler m = {l, &got, tu_record_sink(&got), 50, -1, 0, 1, 0, 0, ""};
+    meddler m = {l, &got, tu_record_sink(&got), 50, -1, 0, 1, 0, 0, 0, ""};
     sl_label_sink sink = {&m, meddle, meddle_segment};
     assert_int_equal(sl_labeler_push(l, f->x, NSAMP, &sink, err, sizeof err), 0);
     assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), 0);
@@ -652,13 +654,24 @@ static void test_misuse(void **state)
     tu_record_assert_equal(&want, &got);
 
     /* a sink stops a push: the push says so; then -1 until a reset */
-    m = (meddler){l, &got, tu_record_sink(&got), 50, -1, 1, 1, 0, 0, ""};
+    m = (meddler){l, &got, tu_record_sink(&got), 50, -1, 1, 1, 0, 0, 0, ""};
     strcpy(err, "an earlier message");
     assert_int_equal(sl_labeler_push(l, f->x, NSAMP, &sink, err, sizeof err), -7);
     assert_string_equal(err, "labeler: stopped by its sink (a callback returned -7)");
     assert_int_equal(sl_labeler_push(l, f->x, 160, &sink, err, sizeof err), -1);
     assert_non_null(strstr(err, "reset it first"));
     assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), -1);
+    assert_non_null(strstr(err, "reset it first"));
+    sl_labeler_reset(l);
+    label_in_pushes(l, f->x, NSAMP, NULL, 0, &got);
+    tu_record_assert_equal(&want, &got);
+    /* so too where the sink stops the finish (its last segment) */
+    m = (meddler){l, &got, tu_record_sink(&got), -5, -1, 0, 1, 0, 0, 0, ""};
+    assert_int_equal(sl_labeler_push(l, f->x, NSAMP, &sink, err, sizeof err), 0);
+    m.stop_segments = 1;
+    assert_int_equal(sl_labeler_finish(l, &sink, err, sizeof err), 5);
+    assert_string_equal(err, "labeler: stopped by its sink (a callback returned 5)");
+    assert_int_equal(sl_labeler_push(l, f->x, 160, &sink, err, sizeof err), -1);
     assert_non_null(strstr(err, "reset it first"));
     sl_labeler_reset(l);
     label_in_pushes(l, f->x, NSAMP, NULL, 0, &got);
