@@ -624,6 +624,7 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
       sl_converter_free (conv);
       if (self->cb_flow == GST_FLOW_OK)
         GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err), (NULL));
+      gst_seqlabel_reset_run (self);    /* a stopped labeler takes nothing until reset */
       return FALSE;
     }
   }
