@@ -217,15 +217,19 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
         return NULL;
     }
+    /* standard input a file from its start (`< talk.mp3`), which /dev/stdin
+     * opens anew; from further on (a script read part of it) it is not */
+    const int stdin_at_start = is_stdin && *seekable && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).
-     * A file on standard input (`< talk.mp3`) too, opened anew by /dev/stdin:
-     * from a pipe libsndfile reads to the end, estimating nothing. */
+     * A file on standard input (`< talk.mp3`) too, opened anew by /dev/stdin
+     * when it is read from its start: from a pipe libsndfile estimates nothing
+     * and reads an untagged file to its end. */
     const char *file = is_stdin ? "/dev/stdin" : path;
-    if (sf && *seekable && gstreamer_may_read(opt) &&
+    if (sf && *seekable && (!is_stdin || stdin_at_start) && gstreamer_may_read(opt) &&
         (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(file)) {
         SF_INFO mp3 = *info;
         SNDFILE *whole = sl_media_open(file, name, opt, info, media, NULL, 0);

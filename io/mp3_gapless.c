@@ -208,13 +208,27 @@ int sl_mp3_states_length(const char *path)
         const guint8 *t = head + i + tag;
         int states = tag && i + tag + 16 <= n && (be32(t + 4) & 1) && be32(t + 8) > 0;
         /* MP3s joined by `cat`: the first one's tag counts its own frames and
-         * bytes, and another file's ID3v2 tag or frames follow where they end
-         * (not ID3v1's TAG, an APE tag or nothing); libmpg123 would stop there */
-        guint8 after[4];
-        if (states && (be32(t + 4) & 2) &&
-            fseek(fp, skip + (long)i + (long)be32(t + 12), SEEK_SET) == 0 &&
-            fread(after, 1, 4, fp) == 4 && (!memcmp(after, "ID3", 3) || frame_header(after)))
-            states = 0;
+         * bytes, and past them and the first file's closing tags (ID3v1's TAG,
+         * an APEv2 tag with its header) come another file's ID3v2 tag or
+         * frames; libmpg123 would stop there */
+        if (states && (be32(t + 4) & 2)) {
+            long at = skip + (long)i + (long)be32(t + 12);
+            guint8 after[32];
+            for (int tags = 0; tags < 4; tags++) {
+                memset(after, 0, sizeof after);
+                if (fseek(fp, at, SEEK_SET) != 0 || fread(after, 1, sizeof after, fp) < 4)
+                    break; /* the end: one file */
+                if (!memcmp(after, "TAG", 3))
+                    at += 128;
+                else if (!memcmp(after, "APETAGEX", 8) && (after[23] & 0x20)) /* its header */
+                    at += 32 + (long)((guint32)after[12] | (guint32)after[13] << 8 |
+                                      (guint32)after[14] << 16 | (guint32)after[15] << 24);
+                else {
+                    states = !(!memcmp(after, "ID3", 3) || frame_header(after));
+                    break;
+                }
+            }
+        }
         fclose(fp);
         return states;
     }

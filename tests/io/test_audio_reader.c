@@ -1097,6 +1097,44 @@ static void test_mp3_gapless(void **state)
     r = open_ok(tmp_path("id3v1.mp3"), 0);
     assert_int_equal(sl_audio_file_frames(r), 24000);
     sl_audio_close(r);
+    /* ... but two such joined by cat are read whole: past the first's ID3v1
+     * tag (and an APEv2 tag's header) the second's frames are looked for */
+    {
+        unsigned char *two = malloc(2 * (coded_bytes + 128) + 64);
+        memcpy(two, tagged, coded_bytes + 128);
+        memcpy(two + coded_bytes + 128, tagged, coded_bytes + 128);
+        write_bytes(tmp_path("two-v1.mp3"), two, 2 * (coded_bytes + 128));
+        memcpy(two + coded_bytes + 128, "APETAGEX\xd0\x07\0\0\x20\0\0\0\0\0\0\0"
+               "\0\0\0\xa0\0\0\0\0\0\0\0\0", 32);
+        memcpy(two + coded_bytes + 160, "APETAGEX\xd0\x07\0\0\x20\0\0\0\0\0\0\0"
+               "\0\0\0\x80\0\0\0\0\0\0\0\0", 32); /* an empty tag: header, footer */
+        memcpy(two + coded_bytes + 192, tagged, coded_bytes + 128);
+        write_bytes(tmp_path("two-ape.mp3"), two, 2 * (coded_bytes + 128) + 64);
+        free(two);
+        long n_two, n_ape;
+        free(read_path(tmp_path("two-v1.mp3"), NULL, 0, 1000, &n_two));
+        free(read_path(tmp_path("two-ape.mp3"), NULL, 0, 1000, &n_ape));
+        if (n_two < 48000 || n_ape != n_two)
+            fail_msg("two joined, ID3v1 between: %ld samples, with an APE tag too %ld; "
+                     "want over 48000 both", n_two, n_ape);
+    }
+    /* standard input read on from past its start (a script read the first
+     * file): what follows alone, never from byte 0 again */
+    {
+        int fd = open(tmp_path("two-v1.mp3"), O_RDONLY);
+        assert_true(fd >= 0);
+        assert_true(lseek(fd, (off_t)coded_bytes + 128, SEEK_SET) > 0);
+        int saved = dup(STDIN_FILENO);
+        dup2(fd, STDIN_FILENO);
+        close(fd);
+        long got_on;
+        free(read_path("-", NULL, 0, 1000, &got_on));
+        dup2(saved, STDIN_FILENO);
+        close(saved);
+        if (got_on > 24000)
+            fail_msg("standard input from the second file on: %ld samples, the first's too",
+                     got_on);
+    }
     free(tagged);
     free(coded);
     free(ref);
