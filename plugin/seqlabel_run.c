@@ -862,7 +862,7 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
   static const float zeros[4096];
   char err[SL_ERR_LEN];
   sl_label_sink sink;
-  GstClockTime expected, tolerance, end;
+  GstClockTime expected, tolerance;
   GstClockTimeDiff off;
   guint64 left;
   int channels, rc = 0;
@@ -882,10 +882,9 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
     return TRUE;
   if (duration > DISCONT_WAIT)
     return FALSE;
-  end = ts + duration;
-  if (end <= expected)
-    return TRUE;
-  left = gst_util_uint64_scale_int_round (end - expected, GST_AUDIO_INFO_RATE (&self->info),
+  /* the gap's own length: where it begins within the tolerance is jitter, as
+   * for a buffer, not audio missing (a gap of nothing, nothing) */
+  left = gst_util_uint64_scale_int_round (duration, GST_AUDIO_INFO_RATE (&self->info),
       GST_SECOND);
   channels = GST_AUDIO_INFO_CHANNELS (&self->info);
   GST_LOG_OBJECT (self, "gap at %" GST_TIME_FORMAT ": %" G_GUINT64_FORMAT

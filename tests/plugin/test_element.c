@@ -2316,6 +2316,23 @@ test_brief_gap_is_silence (void **state)
   pt_frames_free (&got);
   pt_frames_free (&ref);
   pt_free_harness (h, bus);
+
+  /* its length, not where it begins: a gap of nothing 30 ms on (jitter) adds
+   * nothing, and the audio goes on at 1 s */
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
+  pt_frames_init (&got);
+  pt_frames_init (&ref);
+  memcpy (whole + N, y, sizeof (float) * N);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND + 30 * GST_MSECOND, 0)));
+  assert_int_equal (push_f32 (h, y, N, N), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_reference (whole, 2 * N, NULL, &ref, NULL);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&got);
+  pt_frames_free (&ref);
+  pt_free_harness (h, bus);
   g_free (whole);
   free (x);
   free (y);
