@@ -490,6 +490,7 @@ static void test_rttm(void **state)
     assert_int_equal(score(dir, "one.tsv", tt_path(dir, "other.rttm"), 0, 2, b_speech, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "other.rttm: labels none of the set's files"));
+    tt_rmtree(dir);
 }
 
 /* Two entries whose audio has one name in two folders (a/x.wav, b/x.wav) have
