@@ -56,6 +56,8 @@ for f in "$src"/README.md "$src"/docs/*.md; do
 done
 cmp "$root$datadir/seqlabel/default.slm" "$src/model/default.slm" ||
     fail "the installed default model is not model/default.slm"
+# (unless -Dman=disabled, or a cross build)
+[ "${SL_MAN_PAGES:-1}" = 0 ] ||
 for page in seqlabel seqlabel-label seqlabel-features seqlabel-info seqlabel-train \
     seqlabel-eval seqlabel-average seqlabel-bench; do
     [ -s "$root$mandir/man1/$page.1" ] || fail "no manual page $mandir/man1/$page.1"
