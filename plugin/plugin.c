@@ -17,6 +17,9 @@ plugin_init (GstPlugin * plugin)
 #define PACKAGE "seqlabel"
 #endif
 
+/* "GPL": the plugin's own code is LGPL-2.1-or-later, but it links libseqlabel,
+ * which links FFTW (GPL-2.0-or-later), so as distributed it is under the GPL
+ * (README, Licence) */
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, seqlabel,
     "Audio sequence labeling (libseqlabel): a label for every 10 ms frame",
-    plugin_init, SL_VERSION_STRING, "LGPL", "seqlabel", "seqlabel")
+    plugin_init, SL_VERSION_STRING, "GPL", "seqlabel", "seqlabel")
