@@ -862,7 +862,7 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
   static const float zeros[4096];
   char err[SL_ERR_LEN];
   sl_label_sink sink;
-  GstClockTime expected, tolerance;
+  GstClockTime expected, tolerance, end;
   GstClockTimeDiff off;
   guint64 left;
   int channels, rc = 0;
@@ -882,10 +882,13 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
     return TRUE;
   if (duration > DISCONT_WAIT)
     return FALSE;
-  /* the gap's own length: where it begins within the tolerance is jitter, as
-   * for a buffer, not audio missing (a gap of nothing, nothing) */
-  left = gst_util_uint64_scale_int_round (duration, GST_AUDIO_INFO_RATE (&self->info),
-      GST_SECOND);
+  /* the part of the gap past the run's end, at most its own length: where it
+   * begins within the tolerance is jitter, as for a buffer, not audio missing
+   * (a gap of nothing adds nothing), and a second gap over one filled already
+   * (rtpL16depay sends two for each lost packet) adds only what it reaches past */
+  end = ts + duration;
+  left = end > expected ? gst_util_uint64_scale_int_round (MIN (duration, end - expected),
+      GST_AUDIO_INFO_RATE (&self->info), GST_SECOND) : 0;
   channels = GST_AUDIO_INFO_CHANNELS (&self->info);
   GST_LOG_OBJECT (self, "gap at %" GST_TIME_FORMAT ": %" G_GUINT64_FORMAT
       " samples of silence within the run", GST_TIME_ARGS (ts), left);
