@@ -217,28 +217,34 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
         return NULL;
     }
-    /* standard input a file from its start (`< talk.mp3`), which /dev/stdin
-     * opens anew; from further on (a script read part of it) it is not */
-    const int stdin_at_start = is_stdin && *seekable && lseek(STDIN_FILENO, 0, SEEK_CUR) == 0;
+    /* where standard input stands (a file: `< talk.mp3`, or part of it read
+     * by a script first), before libsndfile reads its header */
+    const off_t stdin_at = is_stdin && *seekable ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
     SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                            : sf_open(path, SFM_READ, info);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).
-     * A file on standard input (`< talk.mp3`) too, opened anew by /dev/stdin
-     * when it is read from its start: from a pipe libsndfile estimates nothing
-     * and reads an untagged file to its end. */
-    const char *file = is_stdin ? "/dev/stdin" : path;
-    if (sf && *seekable && (!is_stdin || stdin_at_start) && gstreamer_may_read(opt) &&
-        (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG && !sl_mp3_states_length(file)) {
+     * On standard input from its start, the file is opened anew by /dev/stdin;
+     * from further in it cannot be looked at by name, and GStreamer reads on
+     * from there (fd://0) whatever its tag says. From a pipe libsndfile
+     * estimates nothing and reads an untagged file to its end. */
+    const char *file = !is_stdin ? path : stdin_at == 0 ? "/dev/stdin" : "fd://0";
+    if (sf && *seekable && (!is_stdin || stdin_at >= 0) && gstreamer_may_read(opt) &&
+        (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG &&
+        (stdin_at > 0 || !sl_mp3_states_length(file))) {
         SF_INFO mp3 = *info;
-        SNDFILE *whole = sl_media_open(file, name, opt, info, media, NULL, 0);
+        const off_t sf_at = stdin_at > 0 ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+        SNDFILE *whole = stdin_at > 0 && lseek(STDIN_FILENO, stdin_at, SEEK_SET) != stdin_at
+                             ? NULL : sl_media_open(file, name, opt, info, media, NULL, 0);
         if (whole) {
             sf_close(sf);
             *seekable = 0;
             *known_format = mp3.format; /* still an MP3 (what a --cut keeps) */
             return whole;
         }
+        if (sf_at >= 0) /* libsndfile's reading goes on where it was */
+            lseek(STDIN_FILENO, sf_at, SEEK_SET);
         *info = mp3;
     }
     if (!sf) {
