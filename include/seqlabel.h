@@ -10,8 +10,8 @@
  * No global state: objects are independent and may be used from different
  * threads as long as one object is not used by two threads at once. Two
  * process-wide libraries are shared with the program: FFTW, whose planner the
- * library runs (under a lock of its own) when a feature extractor is made
- * (sl_features_new, sl_labeler_new, ...), so a program that plans FFTW
+ * library runs (under a lock of its own) when a feature extractor is made or
+ * freed (sl_features_new and _free, sl_labeler_new and _free, ...), so a program that plans FFTW
  * transforms itself on another thread meanwhile must make FFTW's planner
  * thread-safe (fftwf_make_planner_thread_safe); and OpenBLAS, whose thread
  * count only sl_train changes, and gives back when it returns.
@@ -259,9 +259,9 @@ void sl_audio_close(sl_audio_reader *r);
  * in_rate become mono samples at out_rate, the channels' mean resampled by
  * libsoxr at SL_RESAMPLE_BEST, with the very functions sl_audio_read converts a
  * file with, so a stream gives the same samples whatever the push sizes, and
- * those of its file read from a pipe to within soxr's float rounding (none at
- * 44.1 and 48 kHz; up to 1.5e-8 measured at 32 kHz, far under the 16-bit step
- * the labeler rounds to); from a regular file (whose resampler uses soxr's
+ * those of its file read from a pipe to within float rounding at some rates
+ * (where the two feed soxr differently; far under the 16-bit step the labeler
+ * rounds to); from a regular file (whose resampler uses soxr's
  * larger default DFTs) the same at 48 kHz, within 1e-6 at 44.1 kHz.
  * Bounded memory: fixed buffers of its own; libsoxr grows its buffers in the
  * first pushes and sets itself up again after a reset or flush (some

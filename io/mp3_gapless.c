@@ -212,17 +212,17 @@ int sl_mp3_states_length(const char *path)
          * an APEv2 tag with its header) come another file's ID3v2 tag or
          * frames; libmpg123 would stop there */
         if (states && (be32(t + 4) & 2)) {
-            long at = skip + (long)i + (long)be32(t + 12);
+            off_t at = (off_t)skip + (off_t)i + (off_t)be32(t + 12);
             guint8 after[32];
             for (int tags = 0; tags < 4; tags++) {
                 memset(after, 0, sizeof after);
-                if (fseek(fp, at, SEEK_SET) != 0 || fread(after, 1, sizeof after, fp) < 4)
+                if (fseeko(fp, at, SEEK_SET) != 0 || fread(after, 1, sizeof after, fp) < 4)
                     break; /* the end: one file */
                 if (!memcmp(after, "TAG", 3))
                     at += 128;
                 else if (!memcmp(after, "APETAGEX", 8) && (after[23] & 0x20)) /* its header */
-                    at += 32 + (long)((guint32)after[12] | (guint32)after[13] << 8 |
-                                      (guint32)after[14] << 16 | (guint32)after[15] << 24);
+                    at += 32 + (off_t)((guint32)after[12] | (guint32)after[13] << 8 |
+                                       (guint32)after[14] << 16 | (guint32)after[15] << 24);
                 else {
                     states = !(!memcmp(after, "ID3", 3) || frame_header(after));
                     break;
