@@ -232,8 +232,8 @@ static int64_t interrupted_run(const char *tag, int sig)
         snprintf(man, sizeof man, "%s/all.tsv", dir);
         snprintf(cache, sizeof cache, "%s/cache", dir);
         snprintf(errf, sizeof errf, "%s/%s.err", dir, tag);
-        freopen("/dev/null", "w", stdout);
-        freopen(errf, "w", stderr);
+        if (!freopen("/dev/null", "w", stdout) || !freopen(errf, "w", stderr))
+            _exit(127);
         signal(SIGHUP, SIG_DFL); /* as a terminal's session starts it */
         execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--checkpoint", ck,
               "--checkpoint-every", "5", "--cache-dir", cache, "--mel-bins", "24", "--d-model",
@@ -297,7 +297,8 @@ static void kill_never_corrupts_the_checkpoint(void **state)
             snprintf(ckp, sizeof ckp, "%s/k.ckpt", dir);
             snprintf(man, sizeof man, "%s/all.tsv", dir);
             snprintf(cache, sizeof cache, "%s/cache", dir);
-            freopen("/dev/null", "w", stdout);
+            if (!freopen("/dev/null", "w", stdout))
+                _exit(127);
             execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--checkpoint", ckp,
                   "--checkpoint-every", "1", "--cache-dir", cache, "--mel-bins", "24",
                   "--d-model", "32", "--heads", "2", "--layers", "1", "--d-ff", "64", "--window",
@@ -349,7 +350,8 @@ static void second_signal_in_a_save(void **state)
         setenv("SL_RAISE_IN_RENAME", "15", 1); /* SIGTERM */
         setenv("SL_RAISE_TIMES", "2", 1);
         setenv("LD_PRELOAD", lib, 1);
-        freopen("/dev/null", "w", stdout);
+        if (!freopen("/dev/null", "w", stdout))
+            _exit(127);
         execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--cache-dir", cache,
               "--mel-bins", "24", "--d-model", "32", "--heads", "2", "--layers", "1", "--d-ff",
               "64", "--window", "64", "--batch", "8", "--quiet", "--steps", "3", (char *)NULL);
