@@ -19,6 +19,13 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+char *test_tmp_path(char *buf, size_t len, const char *pattern)
+{
+    const char *dir = getenv("TMPDIR");
+    snprintf(buf, len, "%s/%s", dir && *dir ? dir : "/tmp", pattern);
+    return buf;
+}
+
 const char *test_fixture_path(char *buf, size_t len, const char *area, const char *name)
 {
     const char *dir = getenv("SL_FIXTURES");

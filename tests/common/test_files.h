@@ -6,6 +6,9 @@
 
 /* $SL_FIXTURES/<area>/<name> (tests/fixtures when unset) into buf. */
 const char *test_fixture_path(char *buf, size_t len, const char *area, const char *name);
+/* $TMPDIR/pattern (/tmp when TMPDIR is unset or empty) into buf, for mkstemp
+ * and mkdtemp: a package build may give its tests a TMPDIR of their own. */
+char *test_tmp_path(char *buf, size_t len, const char *pattern);
 /* dir/name in one of 8 buffers used in turn: a path stays good for the next 7
  * calls (enough for the arguments of one call). */
 const char *test_in_dir(const char *dir, const char *name);

@@ -19,6 +19,7 @@
 #include <cmocka.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h"
 
 #define MIN_AGREEMENT 0.95      /* over every frame of every sample */
 #define MIN_FILE_AGREEMENT 0.85 /* each sample on its own */
@@ -210,7 +211,8 @@ static void test_eval_of_labels_equals_eval_of_model(void **state)
     (void)state;
     const char *cmd = getenv("SL_SEQLABEL");
     assert_non_null(cmd);
-    char tmp[] = "/tmp/seqlabel-eval-XXXXXX", line[8192];
+    char tmp[512], line[8192];
+    test_tmp_path(tmp, sizeof tmp, "seqlabel-eval-XXXXXX");
     assert_non_null(mkdtemp(tmp));
     write_mixture_set(tmp);
     /* the RTTM holds another file's lines too, as one for a whole set does */
@@ -345,7 +347,8 @@ static void test_sweep_equals_labels_at_threshold(void **state)
     (void)state;
     const char *cmd = getenv("SL_SEQLABEL");
     assert_non_null(cmd);
-    char tmp[] = "/tmp/seqlabel-sweep-XXXXXX", line[8192];
+    char tmp[512], line[8192];
+    test_tmp_path(tmp, sizeof tmp, "seqlabel-sweep-XXXXXX");
     assert_non_null(mkdtemp(tmp));
     write_mixture_set(tmp);
     snprintf(line, sizeof line, "'%s' eval --json --no-cache --sweep speech --events speech "

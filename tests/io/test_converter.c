@@ -17,6 +17,7 @@
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h"
 
 typedef struct {
     float *x;
@@ -125,7 +126,8 @@ static void same_as_file(int rate, int exact)
     int16_t *s = stereo_sine(n, rate, 3000.0);
     for (size_t i = 0; i < 2 * n; i += 7)
         s[i] = (int16_t)(s[i] / 2 + (int16_t)(i % 1000)); /* not a pure sine */
-    char path[] = "/tmp/sl-converter-XXXXXX.wav";
+    char path[512];
+    test_tmp_path(path, sizeof path, "sl-converter-XXXXXX.wav");
     int fd = mkstemps(path, 4);
     assert_true(fd >= 0);
     close(fd);

@@ -65,7 +65,7 @@ static int setup(void **state)
         fprintf(stderr, "SL_SEQLABEL is not set (meson test sets it)\n");
         return -1;
     }
-    snprintf(dir, sizeof dir, "/tmp/sl_cmd_label_XXXXXX");
+    test_tmp_path(dir, sizeof dir, "sl_cmd_label_XXXXXX");
     if (!mkdtemp(dir))
         return -1;
     snprintf(model_path, sizeof model_path, "%s/m.slm", dir);

@@ -12,6 +12,7 @@
 #include <stdio.h>
 
 #include "seqlabel.h"
+#include "tests/common/test_files.h"
 
 static void writer(sl_label_writer *w, sl_label_format f)
 {
@@ -429,7 +430,8 @@ static void test_documents_from_a_seek(void **state)
 static void test_any_locale(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/sl_locale_XXXXXX", cmd[256], path[300];
+    char dir[512], cmd[1024], path[1024];
+    test_tmp_path(dir, sizeof dir, "sl_locale_XXXXXX");
     assert_non_null(mkdtemp(dir));
     snprintf(cmd, sizeof cmd, "localedef -i de_DE -f UTF-8 %s/de_DE.UTF-8", dir);
     assert_int_equal(system(cmd), 0);

@@ -120,8 +120,10 @@ static void refuses_other_setups(void **state)
 /* Runs a shell command; its stderr in *err (malloc'ed). */
 static int run(const char *cmd, char **err)
 {
-    char full[4096], path[64];
-    snprintf(path, sizeof path, "/tmp/sl-average-err-%d", (int)getpid());
+    char full[4096], path[512];
+    char name[64];
+    snprintf(name, sizeof name, "sl-average-err-%d", (int)getpid());
+    test_tmp_path(path, sizeof path, name);
     snprintf(full, sizeof full, "%s 2>%s", cmd, path);
     int st = system(full);
     FILE *f = fopen(path, "rb");
@@ -140,9 +142,9 @@ static void command(void **state)
     (void)state;
     const char *exe = getenv("SL_SEQLABEL");
     assert_non_null(exe);
-    char dir[] = "/tmp/sl-average-XXXXXX";
-    assert_non_null(mkdtemp(dir));
-    char pa[128], pb[128], po[128], pw[128], cmd[1024], err[SL_ERR_LEN];
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl-average-XXXXXX")));
+    char pa[600], pb[600], po[600], pw[600], cmd[4096], err[SL_ERR_LEN];
     snprintf(pa, sizeof pa, "%s/a.slm", dir);
     snprintf(pb, sizeof pb, "%s/b.slm", dir);
     snprintf(po, sizeof po, "%s/out.slm", dir);
@@ -213,10 +215,10 @@ static void command_outputs(void **state)
     (void)state;
     const char *exe = getenv("SL_SEQLABEL");
     assert_non_null(exe);
-    char dir[] = "/tmp/sl-average-XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl-average-XXXXXX")));
     assert_int_equal(chmod(dir, 0777), 0); /* for nobody too */
-    char a[512], cmd[2048], err[SL_ERR_LEN];
+    char a[600], cmd[4096], err[SL_ERR_LEN];
     snprintf(a, sizeof a, "%s/a.slm", dir);
     sl_model *m = make(5, 32, 0, "music", 64);
     assert_int_equal(sl_model_save(m, a, err, sizeof err), 0);
@@ -309,8 +311,8 @@ static int average_signalled(const char *dir, int sig)
 static void signal_during_save(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/sl-average-XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl-average-XXXXXX")));
     char err[SL_ERR_LEN];
     sl_model *m = make(5, 32, 0, "music", 64);
     assert_int_equal(sl_model_save(m, test_in_dir(dir, "a.slm"), err, sizeof err), 0);

@@ -141,7 +141,8 @@ static void test_header_fields(void **state)
 static void test_save_roundtrip(void **state)
 {
     (void)state;
-    char err[SL_ERR_LEN], path[] = "/tmp/sl_model_test_XXXXXX";
+    char err[SL_ERR_LEN], path[512];
+    test_tmp_path(path, sizeof path, "sl_model_test_XXXXXX");
     sl_model *m = sl_model_load_memory(tiny, tiny_size, "tiny.slm", err, sizeof err);
     assert_non_null(m);
     int fd = mkstemp(path);
@@ -178,7 +179,8 @@ static void test_every_truncation(void **state)
     }
     free(b);
     /* also through the file path */
-    char path[] = "/tmp/sl_trunc_XXXXXX";
+    char path[512];
+    test_tmp_path(path, sizeof path, "sl_trunc_XXXXXX");
     int fd = mkstemp(path);
     assert_true(write(fd, tiny, tiny_size / 2) == (ssize_t)(tiny_size / 2));
     close(fd);
@@ -191,9 +193,9 @@ static void test_every_truncation(void **state)
     assert_string_equal(err, "model path '': cannot open: No such file or directory");
     /* a FIFO: refused at once, not waited on for a writer (SIGALRM ends the
      * test if it waits) */
-    char fifo[] = "/tmp/sl_fifo_XXXXXX";
-    assert_non_null(mkdtemp(fifo));
-    char fifo_path[64];
+    char fifo[512];
+    assert_non_null(mkdtemp(test_tmp_path(fifo, sizeof fifo, "sl_fifo_XXXXXX")));
+    char fifo_path[600];
     snprintf(fifo_path, sizeof fifo_path, "%s/m.slm", fifo);
     assert_int_equal(mkfifo(fifo_path, 0600), 0);
     alarm(20);
@@ -359,7 +361,8 @@ static void test_non_finite_weights(void **state)
         inv[i] = 1.0f;
     inv[n - 1] = NAN;
     sl_model_set_norm(m, mean, inv);
-    char path[] = "/tmp/sl_bad_norm_XXXXXX";
+    char path[512];
+    test_tmp_path(path, sizeof path, "sl_bad_norm_XXXXXX");
     int fd = mkstemp(path);
     assert_true(fd >= 0);
     close(fd);
@@ -563,8 +566,8 @@ static void assert_checkpoint(const char *path)
 static void test_save_to_fifo_and_device(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/sl_model_save_XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl_model_save_XXXXXX")));
     struct stat st;
     int reader = test_fifo_reader(test_in_dir(dir, "model.fifo"), test_in_dir(dir, "model.copy"));
     assert_int_equal(save_to(test_in_dir(dir, "model.fifo")), 0);
@@ -598,8 +601,8 @@ static void test_save_to_fifo_and_device(void **state)
 static void test_save_over_files(void **state)
 {
     (void)state;
-    char dir[] = "/tmp/sl_model_save_XXXXXX";
-    assert_non_null(mkdtemp(dir));
+    char dir[512];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl_model_save_XXXXXX")));
     struct stat st;
     const char *kept = test_in_dir(dir, "kept.slm");
     FILE *f = fopen(kept, "w");

@@ -154,7 +154,8 @@ void tt_make_task_set(const char *dir, const char *manifest, const char *prefix,
 
 int tt_run(const char *cmd, char **err_out)
 {
-    char errfile[] = "/tmp/sl-trainer-stderr-XXXXXX";
+    char errfile[512];
+    test_tmp_path(errfile, sizeof errfile, "sl-trainer-stderr-XXXXXX");
     int fd = mkstemp(errfile);
     close(fd);
     char full[8192];
