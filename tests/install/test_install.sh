@@ -43,8 +43,11 @@ datadir=$(abs "$SL_DATADIR") mandir=$(abs "$SL_MANDIR")
 DESTDIR='' meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/install.log" 2>&1 ||
     { cat "$tmp/install.log"; fail "meson install exited $?"; }
 
-for f in "$bindir/seqlabel" "$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0" \
-    "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm" \
+# the library as -Ddefault_library asks: shared (the default), static or both
+shared='' static=''
+case ${SL_LIBRARY_KIND:-shared} in shared) shared=1 ;; static) static=1 ;; *) shared=1 static=1 ;; esac
+for f in "$bindir/seqlabel" ${shared:+"$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0"} \
+    ${static:+"$libdir/libseqlabel.a"} "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm" \
     "$datadir/bash-completion/completions/seqlabel" "$datadir/doc/seqlabel/labeling.md" \
     "$datadir/doc/seqlabel/element.md"; do
     [ -e "$root$f" ] || fail "not installed: $f"
@@ -67,7 +70,7 @@ done
 # package's binaries would differ by where they were built; an uninstalled
 # build finds its source tree's model at run time, model/default_model.c);
 # debug information, which names its build folder, is a package's to split off
-for f in "$bindir/seqlabel" "$libdir/libseqlabel.so.0" ${SL_PLUGINSDIR:+"$SL_PLUGINSDIR/libgstseqlabel.so"}; do
+for f in "$bindir/seqlabel" ${shared:+"$libdir/libseqlabel.so.0"} ${SL_PLUGINSDIR:+"$SL_PLUGINSDIR/libgstseqlabel.so"}; do
     objcopy --strip-debug "$root$f" "$tmp/stripped" || fail "objcopy --strip-debug $f exited $?"
     for tree in "$(cd "$src" && pwd -P)" "$(cd "$build" && pwd -P)"; do
         ! grep -aqF "$tree/" "$tmp/stripped" || fail "$f holds the path $tree/"
@@ -83,7 +86,8 @@ readelf -d "$root$bindir/seqlabel" | grep -q 'NEEDED.*libseqlabel' &&
     fail "seqlabel has the RUNPATH '$(runpath "$root$bindir/seqlabel")', needing none"
 
 # the library exports the functions the installed header declares, no more, no
-# fewer: internals stay hidden (meson.build)
+# fewer: internals stay hidden (meson.build; a static archive has no exports)
+if [ -n "$shared" ]; then
 "$cc" -E -P -x c "$root$includedir/seqlabel.h" | grep -o '\bsl_[A-Za-z0-9_]*[[:space:]]*(' |
     tr -d '( \t' | sort -u > "$tmp/declared.txt"
 nm -D --defined-only "$root$libdir/libseqlabel.so" | awk '{ print $3 }' | sort -u > "$tmp/exported.txt"
@@ -94,6 +98,7 @@ comm -3 "$tmp/declared.txt" "$tmp/exported.txt" > "$tmp/api-diff.txt"
     fail "libseqlabel.so exports other functions than seqlabel.h declares"
 }
 echo "libseqlabel.so: $(wc -l < "$tmp/exported.txt") functions exported, those of seqlabel.h"
+fi
 
 export LD_LIBRARY_PATH="$root$libdir"
 installed=$root$bindir/seqlabel
@@ -125,12 +130,16 @@ for pc in "$root$libdir"/pkgconfig/*.pc; do
     sed "s|^prefix=.*|prefix=$root$SL_PREFIX|" "$pc" > "$tmp/pc/${pc##*/}"
 done
 export PKG_CONFIG_PATH="$tmp/pc"
-# a program needs the library alone: no dependency's -dev package nor include
-# folder (seqlabel.h includes <stddef.h> and <stdint.h> only)
-[ -z "$(pkg-config --print-requires-private seqlabel)" ] ||
-    fail "seqlabel.pc asks for $(pkg-config --print-requires-private seqlabel | tr '\n' ' ')"
-[ "$(pkg-config --cflags seqlabel | xargs)" = "-I$(pkg-config --variable=includedir seqlabel)" ] ||
-    fail "pkg-config --cflags seqlabel gives more than its include folder: $(pkg-config --cflags seqlabel)"
+# a program needs the shared library alone: no dependency's -dev package nor
+# include folder (seqlabel.h includes <stddef.h> and <stdint.h> only); with the
+# archive alone (static) the dependencies are the .pc's Requires, which --libs
+# gives
+if [ -z "$static" ]; then
+    [ -z "$(pkg-config --print-requires-private seqlabel)" ] ||
+        fail "seqlabel.pc asks for $(pkg-config --print-requires-private seqlabel | tr '\n' ' ')"
+    [ "$(pkg-config --cflags seqlabel | xargs)" = "-I$(pkg-config --variable=includedir seqlabel)" ] ||
+        fail "pkg-config --cflags seqlabel gives more than its include folder: $(pkg-config --cflags seqlabel)"
+fi
 # shellcheck disable=SC2046,SC2086 # pkg-config's words, the flags' words
 "$cc" -std=c11 -Wall -Wextra -Werror $SL_EXAMPLE_CFLAGS -o "$tmp/label_file" "$src/examples/label_file.c" \
     $(pkg-config --cflags --libs seqlabel) || fail "examples/label_file.c does not build against the install"
