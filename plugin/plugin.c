@@ -13,8 +13,12 @@ plugin_init (GstPlugin * plugin)
   return gst_element_register (plugin, "seqlabel", GST_RANK_NONE, GST_TYPE_SEQLABEL);
 }
 
-#ifndef PACKAGE
+#ifndef PACKAGE                /* (GST_PLUGIN_DEFINE names it) */
 #define PACKAGE "seqlabel"
+#endif
+#ifndef SL_PACKAGE_NAME        /* (meson's package-name and package-origin) */
+#define SL_PACKAGE_NAME "seqlabel"
+#define SL_PACKAGE_ORIGIN "Unknown package origin"
 #endif
 
 /* "GPL": the plugin's own code is LGPL-2.1-or-later, but it links libseqlabel,
@@ -22,4 +26,4 @@ plugin_init (GstPlugin * plugin)
  * (README, Licence) */
 GST_PLUGIN_DEFINE (GST_VERSION_MAJOR, GST_VERSION_MINOR, seqlabel,
     "Audio sequence labeling (libseqlabel): a label for every 10 ms frame",
-    plugin_init, SL_VERSION_STRING, "GPL", "seqlabel", "seqlabel")
+    plugin_init, SL_VERSION_STRING, "GPL", SL_PACKAGE_NAME, SL_PACKAGE_ORIGIN)

@@ -182,6 +182,11 @@ if [ -n "$SL_PLUGINSDIR" ]; then
         { cat "$tmp/inspect.txt"; fail "gst-inspect-1.0 seqlabel failed"; }
     grep -q "Filename *$plugin\$" "$tmp/inspect.txt" ||
         fail "GStreamer loaded another seqlabel plugin: $(grep Filename "$tmp/inspect.txt")"
+    # the package and origin meson was given (-Dpackage-name, -Dpackage-origin)
+    if ! grep -qF "Binary package           $SL_PACKAGE_NAME" "$tmp/inspect.txt" ||
+        ! grep -qF "Origin URL               $SL_PACKAGE_ORIGIN" "$tmp/inspect.txt"; then
+        fail "the plugin says another package or origin: $(grep -E 'Binary package|Origin URL' "$tmp/inspect.txt" | tr -s ' ')"
+    fi
     # shellcheck disable=SC2046,SC2086
     "$cc" -std=c11 -Wall -Wextra -Werror $SL_EXAMPLE_CFLAGS -o "$tmp/read_metas" "$src/examples/read_metas.c" \
         $(pkg-config --cflags --libs gstreamer-seqlabel-1.0) ||
