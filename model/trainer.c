@@ -7,7 +7,6 @@
  * Determinism: every random choice comes from one seeded generator whose
  * state is in the checkpoint, and the draws per step do not depend on timing;
  * so a seed and a thread count give one model, also across a stop + resume. */
-#include <cblas.h>
 #include <float.h>
 #include <math.h>
 #include <stdarg.h>
@@ -17,6 +16,7 @@
 #include <sys/stat.h>
 #include <time.h>
 
+#include "common/blas_threads.h"
 #include "model/train_step.h"
 #include "model/model_internal.h"
 #include "model/trainer_internal.h"
@@ -707,8 +707,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     /* Threads are the step's own (whole windows per thread, a fixed summation
      * order: deterministic per thread count) with OpenBLAS on one thread, as
      * two kinds of threads at once oversubscribe the cores. */
-    const int blas_threads = openblas_get_num_threads(); /* the caller's, given back */
-    openblas_set_num_threads(1);
+    const int blas_threads = sl_blas_threads(); /* the caller's, given back */
+    sl_blas_set_threads(1);
 
     /* Data. */
     const unsigned train_mask = SL_SPLIT_BIT(SL_SPLIT_NONE) | SL_SPLIT_BIT(SL_SPLIT_TRAIN);
@@ -1081,6 +1081,6 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     rc = 0;
 out:
     run_free(&r);
-    openblas_set_num_threads(blas_threads);
+    sl_blas_set_threads(blas_threads);
     return rc;
 }

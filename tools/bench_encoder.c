@@ -8,7 +8,7 @@
  * d_ff = 4 d_model, 4 classes, post-norm ReLU, whole-window attention, PyTorch's
  * default initialisation. bench/encoder/run.sh runs the same models in PyTorch in
  * the same run and prints the ratios. */
-#include <cblas.h>
+#include "common/blas_threads.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -253,7 +253,7 @@ int bench_encoder(int argc, char **argv)
     }
 
     /* Roofline: one thread, 1024^3. */
-    openblas_set_num_threads(1);
+    sl_blas_set_threads(1);
     sgemm_job sj = {1024, NULL, NULL, NULL};
     size_t nn = (size_t)sj.n * sj.n;
     sj.a = malloc(nn * sizeof(float));
@@ -343,7 +343,7 @@ int bench_encoder(int argc, char **argv)
                 for (int ti = 0; ti < n_threads; ti++)
                     for (int mode = 0; mode < (threads[ti] > 1 ? 2 : 1); mode++) {
                         /* mode 0: OpenBLAS threads; 1: the encoder's own threads */
-                        openblas_set_num_threads(mode ? 1 : threads[ti]);
+                        sl_blas_set_threads(mode ? 1 : threads[ti]);
                         if (sl_encoder_set_threads(e, mode ? threads[ti] : 1, err, sizeof err))
                             return cli_error("%s", err);
                         encoder_job ej = {e, feats, probs, wins[wi]};
@@ -360,6 +360,6 @@ int bench_encoder(int argc, char **argv)
             sl_encoder_free(e);
             sl_model_free(m);
         }
-    openblas_set_num_threads(1);
+    sl_blas_set_threads(1);
     return 0;
 }

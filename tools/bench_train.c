@@ -6,7 +6,7 @@
  * frames, on 1 and 2 threads (the step's own, as `seqlabel train --threads`
  * uses them). bench/train/run.sh runs the same model
  * and batch in PyTorch in the same run and prints the ratios. */
-#include <cblas.h>
+#include "common/blas_threads.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -162,7 +162,7 @@ int bench_train(int argc, char **argv)
     for (int ti = 0; ti < n_threads; ti++) {
         /* The trainer's threading: the step's own threads over whole windows,
          * OpenBLAS on one thread. */
-        openblas_set_num_threads(1);
+        sl_blas_set_threads(1);
         if (sl_train_step_set_threads(s, threads[ti], err, sizeof err))
             return cli_error("%s", err);
         double times[1000], cpus[1000];
@@ -184,7 +184,7 @@ int bench_train(int argc, char **argv)
                (double)B * T / tc);
         fflush(stdout);
     }
-    openblas_set_num_threads(1);
+    sl_blas_set_threads(1);
     free(x);
     free(y);
     free(g);

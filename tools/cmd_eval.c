@@ -4,7 +4,7 @@
  * options those of the labels `seqlabel label` gives; with --hyp, the same
  * figures of label files any tool wrote (sl_score_manifest); with --events,
  * sound event detection's figures of the same frames (sl_events). */
-#include <cblas.h>
+#include "common/blas_threads.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -586,7 +586,7 @@ int sl_cmd_eval(int argc, char **argv)
     sl_model *m = sl_model_load(model_path, err, sizeof err);
     if (!m)
         return cli_error("%s", err);
-    openblas_set_num_threads(1); /* the encoder's own threads do the splitting */
+    sl_blas_set_threads(1); /* the encoder's own threads do the splitting */
     sl_metrics mt;
     if (sl_metrics_init(&mt, sl_model_get_config(m)->n_classes)) {
         sl_model_free(m);

@@ -18,7 +18,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include <cblas.h>
+#include "common/blas_threads.h"
 
 #include "seqlabel.h"
 #include "common/output_file.h"
@@ -1059,7 +1059,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
     /* the encoder's own threads (--threads) do the splitting; OpenBLAS's
      * would also change the last bits of the probabilities on CPUs without
      * AVX2, whose products are OpenBLAS's */
-    openblas_set_num_threads(1);
+    sl_blas_set_threads(1);
     int rc = cli_decoder_classes(&a.decoder, m, model_path);
     a.cfg.decoder = a.decoder.cfg;
     if (!rc && a.skip && a.only)

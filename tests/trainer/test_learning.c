@@ -15,7 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include <cblas.h>
+#include "common/blas_threads.h"
 
 #include "seqlabel.h"
 #include "trainer_test_util.h"
@@ -95,17 +95,18 @@ static void gives_blas_threads_back(void **state)
     tt_mkdtemp(dir, sizeof dir, "blas");
     sl_train_config c;
     tiny_config(&c, dir); /* no manifests there: it fails */
-    openblas_set_num_threads(2);
+    sl_blas_set_threads(2);
+    const int caller = sl_blas_threads(); /* 2 with OpenBLAS; another BLAS has none to set */
     char err[SL_ERR_LEN] = "";
     assert_int_not_equal(sl_train(&c, err, sizeof err), 0);
-    assert_int_equal(openblas_get_num_threads(), 2);
+    assert_int_equal(sl_blas_threads(), caller);
     tt_make_task_set(dir, "train.tsv", "tr", 2, 2.0, 1, NULL);
     tt_make_task_set(dir, "valid.tsv", "va", 1, 2.0, 2, NULL);
     c.max_steps = 2;
     if (sl_train(&c, err, sizeof err))
         fail_msg("sl_train: %s", err);
-    assert_int_equal(openblas_get_num_threads(), 2);
-    openblas_set_num_threads(1);
+    assert_int_equal(sl_blas_threads(), caller);
+    sl_blas_set_threads(1);
     tt_rmtree(dir);
 }
 
