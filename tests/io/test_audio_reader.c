@@ -121,6 +121,22 @@ static float *read_path(const char *path, const sl_audio_options *opt, int targe
     return x;
 }
 
+/* read_path("-") with standard input the file at `path` from byte `at` (`< file`,
+ * or part of it read first by a script); standard input put back after. */
+static float *read_stdin_at(const char *path, off_t at, long *n)
+{
+    int fd = open(path, O_RDONLY);
+    assert_true(fd >= 0);
+    assert_true(lseek(fd, at, SEEK_SET) == at);
+    int saved = dup(STDIN_FILENO);
+    dup2(fd, STDIN_FILENO);
+    close(fd);
+    float *out = read_path("-", NULL, 0, 1000, n);
+    dup2(saved, STDIN_FILENO);
+    close(saved);
+    return out;
+}
+
 /* Fails unless the n_a samples a and the n_b samples b are the same; frees both. */
 static void assert_same_samples(float *a, long n_a, float *b, long n_b)
 {
@@ -1032,19 +1048,7 @@ static void test_mp3_gapless(void **state)
     const char *const ways[] = {path, uri, "-"};
     for (int w = 0; w < 3; w++) {
         long got;
-        int saved = -1;
-        if (w == 2) {
-            int fd = open(path, O_RDONLY);
-            assert_true(fd >= 0);
-            saved = dup(STDIN_FILENO);
-            dup2(fd, STDIN_FILENO);
-            close(fd);
-        }
-        float *out = read_path(ways[w], NULL, 0, 1000, &got);
-        if (saved >= 0) {
-            dup2(saved, STDIN_FILENO);
-            close(saved);
-        }
+        float *out = w == 2 ? read_stdin_at(path, 0, &got) : read_path(ways[w], NULL, 0, 1000, &got);
         if (got != n)
             fail_msg("noxing16k.mp3 as %s: %ld samples, want %ld", ways[w], got, n);
         int worst = 0;
@@ -1067,16 +1071,8 @@ static void test_mp3_gapless(void **state)
         write_bytes(tmp_path("noxing-two.mp3"), two, 2 * nb);
         free(one);
         free(two);
-        int fd = open(tmp_path("noxing-two.mp3"), O_RDONLY);
-        assert_true(fd >= 0);
-        assert_true(lseek(fd, (off_t)nb, SEEK_SET) == (off_t)nb);
-        int saved = dup(STDIN_FILENO);
-        dup2(fd, STDIN_FILENO);
-        close(fd);
         long got_on;
-        free(read_path("-", NULL, 0, 1000, &got_on));
-        dup2(saved, STDIN_FILENO);
-        close(saved);
+        free(read_stdin_at(tmp_path("noxing-two.mp3"), (off_t)nb, &got_on));
         if (got_on != n)
             fail_msg("noxing16k.mp3 on standard input from its second copy on: %ld samples, "
                      "want %ld", got_on, n);
@@ -1146,16 +1142,8 @@ static void test_mp3_gapless(void **state)
     /* standard input read on from past its start (a script read the first
      * file): what follows alone, never from byte 0 again */
     {
-        int fd = open(tmp_path("two-v1.mp3"), O_RDONLY);
-        assert_true(fd >= 0);
-        assert_true(lseek(fd, (off_t)coded_bytes + 128, SEEK_SET) > 0);
-        int saved = dup(STDIN_FILENO);
-        dup2(fd, STDIN_FILENO);
-        close(fd);
         long got_on;
-        free(read_path("-", NULL, 0, 1000, &got_on));
-        dup2(saved, STDIN_FILENO);
-        close(saved);
+        free(read_stdin_at(tmp_path("two-v1.mp3"), (off_t)coded_bytes + 128, &got_on));
         if (got_on != 24000)
             fail_msg("standard input from the second file on: %ld samples, want its 24000",
                      got_on);
