@@ -1048,7 +1048,8 @@ static void test_mp3_gapless(void **state)
     const char *const ways[] = {path, uri, "-"};
     for (int w = 0; w < 3; w++) {
         long got;
-        float *out = w == 2 ? read_stdin_at(path, 0, &got) : read_path(ways[w], NULL, 0, 1000, &got);
+        float *out =
+            w == 2 ? read_stdin_at(path, 0, &got) : read_path(ways[w], NULL, 0, 1000, &got);
         if (got != n)
             fail_msg("noxing16k.mp3 as %s: %ld samples, want %ld", ways[w], got, n);
         int worst = 0;
