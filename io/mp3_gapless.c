@@ -208,9 +208,9 @@ int sl_mp3_states_length(const char *path)
         const guint8 *t = head + i + tag;
         int states = tag && i + tag + 16 <= n && (be32(t + 4) & 1) && be32(t + 8) > 0;
         /* MP3s joined by `cat`: the first one's tag counts its own frames and
-         * bytes, and past them and the first file's closing tags (ID3v1's TAG,
-         * an APEv2 tag with its header) come another file's ID3v2 tag or
-         * frames; libmpg123 would stop there */
+         * bytes, and past them and the first file's closing tags (ID3v1's TAG
+         * and its extended TAG+, an APEv2 tag with its header) come another
+         * file's ID3v2 tag or frames; libmpg123 would stop there */
         if (states && (be32(t + 4) & 2)) {
             off_t at = (off_t)skip + (off_t)i + (off_t)be32(t + 12);
             guint8 after[32];
@@ -218,7 +218,9 @@ int sl_mp3_states_length(const char *path)
                 memset(after, 0, sizeof after);
                 if (fseeko(fp, at, SEEK_SET) != 0 || fread(after, 1, sizeof after, fp) < 4)
                     break; /* the end: one file */
-                if (!memcmp(after, "TAG", 3))
+                if (!memcmp(after, "TAG+", 4)) /* ID3v1's extended tag, before its TAG */
+                    at += 227;
+                else if (!memcmp(after, "TAG", 3))
                     at += 128;
                 else if (!memcmp(after, "APETAGEX", 8) && (after[23] & 0x20)) /* its header */
                     at += 32 + (off_t)((guint32)after[12] | (guint32)after[13] << 8 |

@@ -1133,12 +1133,21 @@ static void test_mp3_gapless(void **state)
         memcpy(two + coded_bytes + 192, tagged, coded_bytes + 128);
         write_bytes(tmp_path("two-ape.mp3"), two, 2 * (coded_bytes + 128) + 64);
         free(two);
-        long n_two, n_ape;
+        /* ... and with ID3v1's extended tag (TAG+, 227 bytes) before its TAG */
+        unsigned char *plus = calloc(1, 2 * (coded_bytes + 128) + 227);
+        memcpy(plus, tagged, coded_bytes);
+        memcpy(plus + coded_bytes, "TAG+", 4);
+        memcpy(plus + coded_bytes + 227, tagged + coded_bytes, 128);
+        memcpy(plus + coded_bytes + 227 + 128, tagged, coded_bytes + 128);
+        write_bytes(tmp_path("two-plus.mp3"), plus, 2 * (coded_bytes + 128) + 227);
+        free(plus);
+        long n_two, n_ape, n_plus;
         free(read_path(tmp_path("two-v1.mp3"), NULL, 0, 1000, &n_two));
         free(read_path(tmp_path("two-ape.mp3"), NULL, 0, 1000, &n_ape));
-        if (n_two < 48000 || n_ape != n_two)
-            fail_msg("two joined, ID3v1 between: %ld samples, with an APE tag too %ld; "
-                     "want over 48000 both", n_two, n_ape);
+        free(read_path(tmp_path("two-plus.mp3"), NULL, 0, 1000, &n_plus));
+        if (n_two < 48000 || n_ape != n_two || n_plus != n_two)
+            fail_msg("two joined, ID3v1 between: %ld samples, with an APE tag too %ld, with "
+                     "TAG+ %ld; want over 48000 all", n_two, n_ape, n_plus);
     }
     /* standard input read on from past its start (a script read the first
      * file): what follows alone, never from byte 0 again */
