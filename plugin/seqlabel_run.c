@@ -818,6 +818,31 @@ interleave (GstSeqLabel * self, const GstAudioBuffer * abuf)
 #define DISCONT_TOLERANCE (40 * GST_MSECOND)
 #define DISCONT_WAIT GST_SECOND
 
+/* How far ts lies from where the run's sample count puts the audio, and
+ * whether that is within DISCONT_TOLERANCE (at least a frame hop): on track. */
+static GstClockTime
+off_track_by (GstSeqLabel * self, GstClockTime ts, gboolean * on_track)
+{
+  GstClockTimeDiff diff = GST_CLOCK_DIFF (run_end_time (self), ts);
+  GstClockTime off = (GstClockTime) (diff < 0 ? -diff : diff);
+  *on_track = off <= MAX (DISCONT_TOLERANCE,
+      gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate));
+  return off;
+}
+
+/* `frames` frames (float or 16-bit) into the labeler, through the converter
+ * when there is one (without, they are mono at the model's rate). */
+static int
+push_audio (GstSeqLabel * self, const float *f32, const gint16 * s16, gsize frames,
+    const sl_label_sink * sink, char *err, size_t errlen)
+{
+  if (self->converter)
+    return convert (self, f32, s16, frames, sink, err, errlen);
+  if (s16 != NULL)
+    return sl_labeler_push_s16 (self->labeler, s16, frames, sink, err, errlen);
+  return sl_labeler_push (self->labeler, f32, frames, sink, err, errlen);
+}
+
 /* RFC 6464 level: -dBov of the buffer's RMS, 0 (loud) .. 127 (silent). */
 static guint8
 level_dbov (const float *f32, const gint16 * s16, gsize n)
@@ -862,8 +887,8 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
   static const float zeros[4096];
   char err[SL_ERR_LEN];
   sl_label_sink sink;
-  GstClockTime expected, tolerance, end;
-  GstClockTimeDiff off;
+  GstClockTime expected, end;
+  gboolean on_track;
   guint64 left;
   int channels, rc = 0;
 
@@ -872,11 +897,8 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
       || self->segment.rate <= 0 || self->gate_mode != GST_SEQLABEL_GATE_NONE
       || !GST_CLOCK_TIME_IS_VALID (ts))
     return FALSE;
-  expected = run_end_time (self);
-  tolerance = MAX (DISCONT_TOLERANCE,
-      gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate));
-  off = GST_CLOCK_DIFF (expected, ts);
-  if ((off < 0 ? -off : off) > (GstClockTimeDiff) tolerance)
+  off_track_by (self, ts, &on_track);
+  if (!on_track)
     return FALSE;
   if (!GST_CLOCK_TIME_IS_VALID (duration))
     return TRUE;
@@ -886,6 +908,7 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
    * begins within the tolerance is jitter, as for a buffer, not audio missing
    * (a gap of nothing adds nothing), and a second gap over one filled already
    * (rtpL16depay sends two for each lost packet) adds only what it reaches past */
+  expected = run_end_time (self);
   end = ts + duration;
   left = end > expected ? gst_util_uint64_scale_int_round (MIN (duration, end - expected),
       GST_AUDIO_INFO_RATE (&self->info), GST_SECOND) : 0;
@@ -895,8 +918,7 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
   begin_callbacks (self, &sink);
   while (left > 0 && rc == 0) {
     gsize frames = MIN (left, G_N_ELEMENTS (zeros) / (guint) channels);
-    rc = self->converter ? convert (self, zeros, NULL, frames, &sink, err, sizeof err)
-        : sl_labeler_push (self->labeler, zeros, frames, &sink, err, sizeof err);
+    rc = push_audio (self, zeros, NULL, frames, &sink, err, sizeof err);
     self->run_samples += frames;
     left -= frames;
   }
@@ -951,14 +973,11 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
    * burst cut the stream into runs of a few frames, out of order. */
   if (self->run_started && GST_CLOCK_TIME_IS_VALID (ts)) {
     GstClockTime expected = run_end_time (self);
-    GstClockTime tolerance = MAX (DISCONT_TOLERANCE,
-        gst_util_uint64_scale_int (self->hop, GST_SECOND, self->rate));
-    GstClockTimeDiff diff = GST_CLOCK_DIFF (expected, ts);
-    GstClockTimeDiff off = diff < 0 ? -diff : diff;
-    gboolean restart = FALSE;
-    if (off <= (GstClockTimeDiff) tolerance)
+    gboolean on_track, restart = FALSE;
+    GstClockTime off = off_track_by (self, ts, &on_track);
+    if (on_track)
       self->off_track_since = GST_CLOCK_TIME_NONE;
-    else if (off > (GstClockTimeDiff) DISCONT_WAIT || GST_BUFFER_IS_DISCONT (buf)
+    else if (off > DISCONT_WAIT || GST_BUFFER_IS_DISCONT (buf)
         || GST_BUFFER_FLAG_IS_SET (buf, GST_BUFFER_FLAG_RESYNC))
       restart = TRUE;
     else if (!GST_CLOCK_TIME_IS_VALID (self->off_track_since))
@@ -1016,12 +1035,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   }
 
   begin_callbacks (self, &sink);
-  if (self->converter)
-    rc = convert (self, f32, s16, frames, &sink, err, sizeof err);
-  else if (s16 != NULL)
-    rc = sl_labeler_push_s16 (self->labeler, s16, n, &sink, err, sizeof err);
-  else
-    rc = sl_labeler_push (self->labeler, f32, n, &sink, err, sizeof err);
+  rc = push_audio (self, f32, s16, frames, &sink, err, sizeof err);
   end_callbacks (self);
   self->run_samples += frames;
 
