@@ -405,17 +405,21 @@ static void test_sweep_equals_labels_at_threshold(void **state)
  * the products of CPUs without AVX2 (the cblas path, SL_NO_AVX512=1 here) are OpenBLAS's,
  * whose threads change their last bits (1,968 of the 1,998 frames' lines of
  * mixture.wav differed by up to 1.1e-6), so the command runs it on one. */
+/* `seqlabel label --format frames` of samples/NAME.wav with the shipped model,
+ * the environment settings `env` before it (malloc'ed). */
+static char *frames_of(const char *env, const char *name)
+{
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s '%s' label --model '%s' '%s/%s.wav' --format frames", env,
+             getenv("SL_SEQLABEL"), model_path, samples_dir, name);
+    return run(cmd);
+}
+
 static void test_label_whatever_blas_threads(void **state)
 {
     (void)state;
-    char cmd[4096];
-    char *out[2];
-    for (int t = 0; t < 2; t++) {
-        snprintf(cmd, sizeof cmd, "SL_NO_AVX512=1 OPENBLAS_NUM_THREADS=%d '%s' label --model '%s' "
-                 "'%s/mixture.wav' --format frames", t + 1, getenv("SL_SEQLABEL"), model_path,
-                 samples_dir);
-        out[t] = run(cmd);
-    }
+    char *out[2] = {frames_of("SL_NO_AVX512=1 OPENBLAS_NUM_THREADS=1", "mixture"),
+                    frames_of("SL_NO_AVX512=1 OPENBLAS_NUM_THREADS=2", "mixture")};
     assert_true(strlen(out[0]) > 100000);
     assert_string_equal(out[0], out[1]);
     free(out[0]);
@@ -431,14 +435,8 @@ static void test_avx2_kernels_as_avx512(void **state)
     (void)state;
     const char *samples[] = {"mixture", "speech", "music", "noise"};
     for (int k = 0; k < 4; k++) {
-        char cmd[4096];
-        char *out[2];
-        for (int avx2 = 0; avx2 < 2; avx2++) {
-            snprintf(cmd, sizeof cmd, "SL_NO_AMX=1 SL_GEMM_AVX2=%d '%s' label --model '%s' "
-                     "'%s/%s.wav' --format frames", avx2, getenv("SL_SEQLABEL"), model_path,
-                     samples_dir, samples[k]);
-            out[avx2] = run(cmd);
-        }
+        char *out[2] = {frames_of("SL_NO_AMX=1 SL_GEMM_AVX2=0", samples[k]),
+                        frames_of("SL_NO_AMX=1 SL_GEMM_AVX2=1", samples[k])};
         assert_true(strlen(out[0]) > 10000);
         if (strcmp(out[0], out[1]))
             fail_msg("%s.wav: the AVX2 kernels' frames differ from AVX-512's", samples[k]);
