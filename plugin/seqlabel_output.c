@@ -5,14 +5,26 @@
 
 #define GST_CAT_DEFAULT gst_seqlabel_debug
 
-/* timestamp, stream-time, running-time, duration: as `level` posts them */
+/* timestamp, stream-time, running-time, duration: as `level` posts them, but
+ * also for a start before the segment's (a label that began in a demuxer's
+ * first buffer after a seek): its stream time is on the frames' grid, as the
+ * labels pad writes it, and only a time that would be negative is NONE */
+static GstClockTime
+segment_time (const GstSegment * segment, GstClockTime ts, gboolean running)
+{
+  guint64 t;
+  int sign = running
+      ? gst_segment_to_running_time_full (segment, GST_FORMAT_TIME, ts, &t)
+      : gst_segment_to_stream_time_full (segment, GST_FORMAT_TIME, ts, &t);
+  return sign > 0 ? t : GST_CLOCK_TIME_NONE;
+}
+
 static GstStructure *
 new_message_structure (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
 {
-  GstClockTime stream_time, running_time;
+  GstClockTime stream_time = segment_time (&self->segment, ts, FALSE);
+  GstClockTime running_time = segment_time (&self->segment, ts, TRUE);
 
-  stream_time = gst_segment_to_stream_time (&self->segment, GST_FORMAT_TIME, ts);
-  running_time = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME, ts);
   return gst_structure_new ("seqlabel",
       "timestamp", G_TYPE_UINT64, (guint64) ts,
       "stream-time", G_TYPE_UINT64, (guint64) stream_time,

@@ -1666,6 +1666,59 @@ test_buffer_before_segment (void **state)
   free (x);
 }
 
+/* The messages' stream and running times of frames and segments that start
+ * before the segment's start (matroskademux's first buffer after a seek): the
+ * stream time is on the frames' grid, as the labels pad writes it; a running
+ * time before the segment's start is NONE (it was NONE for both). */
+static void
+test_message_times_before_segment (void **state)
+{
+  const int64_t N = PT_RATE, at = 95 * PT_HOP;  /* 0.95 s; the segment starts at 1 s */
+  const GstClockTime seg_start = GST_SECOND, seg_time = 5 * GST_SECOND;
+  float *x = pt_signal (N, 21);
+  (void) state;
+
+  for (int segment_mode = 0; segment_mode <= 1; segment_mode++) {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+    GstSegment seg;
+    GstMessage *msg;
+    int seen = 0, before = 0;
+
+    if (segment_mode)
+      gst_util_set_object_arg (G_OBJECT (h->element), "message-mode", "segment");
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    seg.start = seg.position = seg_start;
+    seg.time = seg_time;
+    assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+    assert_int_equal (push_f32 (h, x, N, at), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+      const GstStructure *s = gst_message_get_structure (msg);
+      guint64 ts, stream_time, running_time, first;
+
+      if (gst_structure_has_name (s, "seqlabel")) {
+        assert_true (gst_structure_get_uint64 (s, "timestamp", &ts));
+        assert_true (gst_structure_get_uint64 (s, "stream-time", &stream_time));
+        assert_true (gst_structure_get_uint64 (s, "running-time", &running_time));
+        assert_true (gst_structure_get_uint64 (s, segment_mode ? "start-frame" : "frame",
+                &first));
+        assert_int_equal (stream_time, ts - seg_start + seg_time);
+        assert_int_equal (stream_time, first * 10 * GST_MSECOND);
+        assert_int_equal (running_time, ts < seg_start ? GST_CLOCK_TIME_NONE : ts - seg_start);
+        seen++;
+        before += ts < seg_start;
+      }
+      gst_message_unref (msg);
+    }
+    assert_true (before >= 1);  /* a segment mode's first segment starts at 0.95 s */
+    if (!segment_mode)
+      assert_true (seen > before);
+    pt_free_harness (h, bus);
+  }
+  free (x);
+}
+
 /* A segment with only a new end (a live stream's or a growing file's) does
  * not end the run: the labels are those of the whole audio as one stream. */
 static void
@@ -2470,6 +2523,7 @@ main (void)
     cmocka_unit_test (test_labels_pad_skip),
     cmocka_unit_test (test_flush_forgets_voice_activity),
     cmocka_unit_test (test_buffer_before_segment),
+    cmocka_unit_test (test_message_times_before_segment),
     cmocka_unit_test (test_segment_done),
     cmocka_unit_test (test_document_after_seek),
     cmocka_unit_test (test_document_per_stream),
