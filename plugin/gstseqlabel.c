@@ -763,6 +763,17 @@ gst_seqlabel_finalize (GObject * object)
   G_OBJECT_CLASS (parent_class)->finalize (object);
 }
 
+/* A library default (a float) as the decimal it was written as: 0.35f is
+ * 0.3499999940395355 as a double, which an application comparing with 0.35,
+ * or a property browser, would show */
+static gdouble
+decimal_of (float f)
+{
+  gchar buf[G_ASCII_DTOSTR_BUF_SIZE];
+
+  return g_ascii_strtod (g_ascii_formatd (buf, sizeof buf, "%.7g", f), NULL);
+}
+
 static void
 gst_seqlabel_init (GstSeqLabel * self)
 {
@@ -777,13 +788,13 @@ gst_seqlabel_init (GstSeqLabel * self)
   p->max_latency = def.max_latency_s;
   p->clip_edges = def.clip_edges;
   p->smoothing = def.decoder.smoothing;
-  p->switch_penalty = def.decoder.switch_penalty;
+  p->switch_penalty = decimal_of (def.decoder.switch_penalty);
   p->smoothing_lag = def.decoder.smoothing_lag;
   p->min_durations = NULL;
   p->target_class = NULL;
-  p->threshold_on = def.decoder.on_threshold;
-  p->threshold_off = def.decoder.off_threshold;
-  p->padding = def.decoder.pad_before_s;
+  p->threshold_on = decimal_of (def.decoder.on_threshold);
+  p->threshold_off = decimal_of (def.decoder.off_threshold);
+  p->padding = decimal_of (def.decoder.pad_before_s);
   p->num_threads = def.num_threads;
   self->post_messages = DEFAULT_POST_MESSAGES;
   self->message_mode = DEFAULT_MESSAGE_MODE;
@@ -872,7 +883,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_double ("switch-penalty", "Switch penalty",
           "Viterbi smoothing: cost of one label change, in nats (changeable while "
           "playing: from the next buffer's frames on)",
-          0.0, 1000.0, def.decoder.switch_penalty, rw_playing));
+          0.0, 1000.0, decimal_of (def.decoder.switch_penalty), rw_playing));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING_LAG,
       g_param_spec_int ("smoothing-lag", "Smoothing lag",
           "Viterbi smoothing: frames after which a label is decided (-1: 5, or "
@@ -890,16 +901,16 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_double ("threshold-on", "Threshold on",
           "Target class: probability at which a segment starts (changeable while "
           "playing: from the next buffer's undecided frames on)",
-          0.0, 1.0, def.decoder.on_threshold, rw_playing));
+          0.0, 1.0, decimal_of (def.decoder.on_threshold), rw_playing));
   g_object_class_install_property (gobject_class, PROP_THRESHOLD_OFF,
       g_param_spec_double ("threshold-off", "Threshold off",
           "Target class: probability below which a segment ends (<= threshold-on; "
           "changeable while playing, as threshold-on; set both at once)",
-          0.0, 1.0, def.decoder.off_threshold, rw_playing));
+          0.0, 1.0, decimal_of (def.decoder.off_threshold), rw_playing));
   g_object_class_install_property (gobject_class, PROP_PADDING,
       g_param_spec_double ("padding", "Padding",
           "Target class: seconds added before and after each target segment",
-          0.0, 60.0, def.decoder.pad_before_s, rw_ready));
+          0.0, 60.0, decimal_of (def.decoder.pad_before_s), rw_ready));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post \"seqlabel\" element messages on the bus",

@@ -2450,6 +2450,31 @@ test_model_shared (void **state)
   g_free (data);
 }
 
+/* The decimal defaults read back as the decimals the docs give (0.35, not
+ * 0.3499999940395355, the library's float as a double), both from the param
+ * spec and from a new element. */
+static void
+test_decimal_defaults (void **state)
+{
+  static const struct { const char *name; double value; } want[] = {
+    { "threshold-on", 0.5 }, { "threshold-off", 0.35 }, { "switch-penalty", 5.0 },
+    { "padding", 0.0 },
+  };
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  (void) state;
+
+  for (size_t i = 0; i < G_N_ELEMENTS (want); i++) {
+    GParamSpec *spec = g_object_class_find_property (G_OBJECT_GET_CLASS (el), want[i].name);
+    gdouble got;
+
+    g_object_get (el, want[i].name, &got, NULL);
+    if (got != want[i].value || G_PARAM_SPEC_DOUBLE (spec)->default_value != want[i].value)
+      fail_msg ("%s reads %.17g, default %.17g", want[i].name, got,
+          G_PARAM_SPEC_DOUBLE (spec)->default_value);
+  }
+  gst_object_unref (el);
+}
+
 /* The model property read back says which model is used: the one set; unset,
  * $SEQLABEL_MODEL's (the first place the element looks), before and after the
  * element loaded it; and the param spec's default is unset, not a path that may
@@ -2538,6 +2563,7 @@ main (void)
     cmocka_unit_test (test_brief_gap_is_silence),
     cmocka_unit_test (test_model_shared),
     cmocka_unit_test (test_model_property_read_back),
+    cmocka_unit_test (test_decimal_defaults),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
