@@ -730,6 +730,12 @@ typedef struct {
     int64_t segments_written; /* segment lines formatted whole so far (those of
                                skipped classes not counted): SubRip numbers its
                                cues by it; 0 after sl_label_writer_init */
+    int name_lines;         /* 1: each Audacity, frames or JSON Lines line names its
+                               file first, for several files in one stream (as
+                               grep names them): a first column of file_id
+                               (Audacity, frames, whose header gets a "file"
+                               column) or a first key "file" of file_name (JSON
+                               Lines); 0 after sl_label_writer_init: none */
 } sl_label_writer;
 
 /* A moment for sl_label_writer.utc_origin_us, in microseconds since the Unix

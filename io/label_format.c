@@ -102,6 +102,22 @@ static void put_vtt_text(sl_text *t, const char *s)
         sl_text_put(t, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "%c", *s);
 }
 
+/* How a per-frame or segment line begins: JSON Lines' "{" (with the key
+ * "file" first when lines name their file), or the file's column. */
+static void put_file_name(sl_text *t, const sl_label_writer *w)
+{
+    if (w->format == SL_FORMAT_JSONL) {
+        sl_text_put(t, "{");
+        if (w->name_lines) {
+            sl_text_put(t, "\"file\":");
+            sl_text_json_string(t, w->file_name);
+            sl_text_put(t, ",");
+        }
+    } else if (w->name_lines) {
+        sl_text_put(t, "%s\t", w->file_id);
+    }
+}
+
 static double frame_time(const sl_label_writer *w, int64_t frame)
 {
     return (double)frame * (double)w->hop / (double)w->sample_rate;
@@ -176,7 +192,7 @@ int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len)
         return -1;
     sl_text t = {buf, len, 0};
     if (w->format == SL_FORMAT_FRAMES) {
-        sl_text_put(&t, "frame\ttime\tlabel\tconfidence");
+        sl_text_put(&t, "%sframe\ttime\tlabel\tconfidence", w->name_lines ? "file\t" : "");
         for (int k = 0; k < w->n_classes; k++)
             sl_text_put(&t, "\t%s", w->class_names[k]);
         sl_text_put(&t, "\n");
@@ -194,6 +210,7 @@ int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64
     if (!sl_label_format_is_per_frame(w))
         return 0;
     sl_text t = {buf, len, 0};
+    put_file_name(&t, w);
     if (w->format == SL_FORMAT_FRAMES) {
         sl_text_put(&t, "%lld\t%.6f\t%s\t%.9g", (long long)index, frame_time(w, index),
             w->class_names[label], confidence);
@@ -201,7 +218,7 @@ int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64
             sl_text_put(&t, "\t%.9g", probs[k]);
         sl_text_put(&t, "\n");
     } else {
-        sl_text_put(&t, "{\"frame\":%lld,\"time\":%.6f", (long long)index, frame_time(w, index));
+        sl_text_put(&t, "\"frame\":%lld,\"time\":%.6f", (long long)index, frame_time(w, index));
         put_utc(&t, w, "utc", index);
         sl_text_put(&t, ",\"label\":");
         sl_text_json_string(&t, w->class_names[label]);
@@ -226,6 +243,8 @@ int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t s
         return 0;
     sl_text t = {buf, len, 0};
     double t0 = frame_time(w, start), t1 = frame_time(w, end);
+    if (w->format == SL_FORMAT_AUDACITY || w->format == SL_FORMAT_JSONL)
+        put_file_name(&t, w);
     switch (w->format) {
     case SL_FORMAT_AUDACITY:
         sl_text_put(&t, "%.6f\t%.6f\t%s\n", t0, t1, w->class_names[label]);
@@ -252,7 +271,7 @@ int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t s
         sl_text_put(&t, "\n%s\n\n", w->class_names[label]);
         break;
     case SL_FORMAT_JSONL:
-        sl_text_put(&t, "{\"start\":%.6f,\"end\":%.6f", t0, t1);
+        sl_text_put(&t, "\"start\":%.6f,\"end\":%.6f", t0, t1);
         put_utc(&t, w, "start_utc", start);
         put_utc(&t, w, "end_utc", end);
         sl_text_put(&t, ",\"label\":");

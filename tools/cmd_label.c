@@ -97,7 +97,10 @@ static void usage(FILE *fp)
         "                          ends in '/'; made if missing): one output per input\n"
         "                          named after it (.txt .tsv .jsonl .rttm .TextGrid\n"
         "                          .vtt .json .srt).\n"
-        "                          Default: standard output. Files are written under a\n"
+        "                          Default: standard output, where several inputs'\n"
+        "                          audacity, frames and jsonl lines name their file\n"
+        "                          first (a column; jsonl: a \"file\" key), as rttm and\n"
+        "                          summary lines do. Files are written under a\n"
         "                          temporary name and renamed when complete: a failure\n"
         "                          leaves no partial file; an output that is the input\n"
         "                          itself is refused\n"
@@ -156,7 +159,9 @@ static void usage(FILE *fp)
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
         "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
         "                          (0: one per CPU); the outputs, standard output too,\n"
-        "                          are those of one at a time, in the inputs' order [1]\n"
+        "                          are those of one at a time, in the inputs' order [1].\n"
+        "                          On standard output, an input's labels come once it\n"
+        "                          is done, and one that fails leaves none\n"
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
@@ -280,6 +285,10 @@ typedef struct {
     cli_decoder decoder;
     sl_audio_options audio;
     unsigned char skipped[SL_MAX_CLASSES]; /* --skip/--only, read once: 1 for a class left out */
+    /* several inputs on standard output in a format whose lines would not say
+     * their file (Audacity, frames, JSON Lines): each line names it, and the
+     * frames table has one header (sl_label_writer.name_lines) */
+    int name_lines;
 } label_args;
 
 /* label_one's return when standard output's reader went away (`| head`):
@@ -525,6 +534,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     t.w.channel = a->audio.channel;
     const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
     t.w.jsonl_segments = a->segments;
+    t.w.name_lines = a->name_lines;
     t.w.has_utc_origin = a->utc_from != ORIGIN_NONE;
     t.w.utc_origin_us = a->utc_from == ORIGIN_FILE ? recorded_us : a->utc_origin_us;
     if (a->utc_from == ORIGIN_NOW) {
@@ -562,7 +572,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     int to_stdout = out.fp == stdout;
     sl_label_sink sink = {&t, text_on_frame, text_on_segment};
     int rc = 0;
-    int n = sl_label_format_header(&t.w, t.buf, t.cap);
+    int n = a->name_lines ? 0 : sl_label_format_header(&t.w, t.buf, t.cap);
     if (n > 0 && fwrite(t.buf, 1, (size_t)n, t.fp) != (size_t)n)
         t.failed = write_errno();
 
@@ -983,14 +993,23 @@ static int check_names(const cli_input *in, int n, const char *dir_out)
     return rc;
 }
 
+/* Whether a format's lines name their file in a stream of several: RTTM's and
+ * the summary's always, the others whose lines can (label_args.name_lines). */
+static int names_its_file(sl_label_format format)
+{
+    return format == SL_FORMAT_RTTM || format == SL_FORMAT_SUMMARY || format == SL_FORMAT_AUDACITY ||
+           format == SL_FORMAT_FRAMES || format == SL_FORMAT_JSONL;
+}
+
 /* Several inputs on one stream in a format whose lines name their file (RTTM's
- * file id, the summary's "file": the name without folder and extension): two
+ * file id, the summary's "file", the first column or key of the others: the
+ * name without folder and extension): two
  * files that one name would stand for could not be told apart (eval refuses
  * such an RTTM file), so they are refused (2, said). One file listed twice is
  * that file's lines twice. */
 static int check_stream_names(const cli_input *in, int n, sl_label_format format)
 {
-    if (n < 2 || (format != SL_FORMAT_RTTM && format != SL_FORMAT_SUMMARY))
+    if (n < 2 || !names_its_file(format))
         return 0;
     typedef struct { char id[sizeof ((sl_label_writer *)0)->file_id]; } stream_id;
     stream_id *ids = malloc(sizeof *ids * (size_t)n);
@@ -1012,6 +1031,23 @@ static int check_stream_names(const cli_input *in, int n, sl_label_format format
                                 in[j].path, ids[i].id, sl_label_format_name(format)), 2);
     free(ids);
     return rc;
+}
+
+/* Several inputs whose lines name their file share one header (the frames
+ * table's), written before any input, so that it heads the stream whichever
+ * input fails. 0; 1 for a write that failed (said, or *gone: the reader left). */
+static int stream_header(const label_args *a, const sl_model *m, int *gone)
+{
+    sl_label_writer w;
+    char head[64 + SL_MAX_CLASSES * (SL_MAX_CLASS_NAME + 1)];
+    sl_label_writer_init(&w, a->format, m, NULL);
+    w.name_lines = 1;
+    int n = sl_label_format_header(&w, head, sizeof head);
+    if (n <= 0 || (fwrite(head, 1, (size_t)n, stdout) == (size_t)n && fflush(stdout) == 0))
+        return 0;
+    if (errno == EPIPE)
+        return *gone = 1;
+    return cli_error("standard output: write failed: %s", strerror(errno)), 1;
 }
 
 /* The command's work once its inputs are known. */
@@ -1044,6 +1080,7 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return 2;
     if (!to_dir && check_stream_names(inputs, nin, a.format))
         return 2;
+    a.name_lines = nin > 1 && !to_dir && a.format != SL_FORMAT_RTTM && a.format != SL_FORMAT_SUMMARY;
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();
     if (!model_path && sl_source_model_path())
@@ -1099,7 +1136,13 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
      * ends one (status 141, nothing said). */
     struct sigaction ign = {.sa_handler = SIG_IGN}, prev_pipe;
     sigaction(SIGPIPE, &ign, &prev_pipe);
-    if (a.jobs > 1 && nin > 1) {
+    if (a.name_lines && stream_header(&a, m, &run.broken_pipe)) {
+        rc = 1;
+        run_stop(&run);
+    } else if (nin > 1 && (a.jobs > 1 || !to_dir)) {
+        /* several inputs onto standard output, one at a time too: each input's
+         * labels are held until it is done, so one that fails part way leaves
+         * nothing in the stream, where its lines would look complete */
         rc = run_jobs(&run, nin);
     } else {
         run.progress = !a.quiet && isatty(STDERR_FILENO);

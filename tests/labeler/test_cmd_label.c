@@ -951,9 +951,42 @@ static void test_jobs(void **state)
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format rttm -j 3 > jobs-3.rttm"), 1);
     sh("test $(cut -d' ' -f2 jobs-1.rttm | uniq | wc -l) = 5 && cmp jobs-1.rttm jobs-3.rttm");
     sh("rm jobs-in/bad.wav");
+    /* an input that fails part way (a FLAC cut in half) leaves nothing in a
+     * stream of several, one at a time too: its lines would look complete */
+    {
+        SF_INFO info = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_FLAC | SF_FORMAT_PCM_16};
+        const int64_t n = 3 * 16000;
+        float *x = tu_make_signal(n, 200);
+        snprintf(path, sizeof path, "%s/jobs-whole.flac", dir);
+        SNDFILE *f = sf_open(path, SFM_WRITE, &info);
+        assert_non_null(f);
+        assert_int_equal(sf_writef_float(f, x, n), n);
+        sf_close(f);
+        free(x);
+    }
+    sh("head -c $(($(stat -c %s jobs-whole.flac) / 2)) jobs-whole.flac > jobs-part.flac");
+    assert_int_equal(run_label("jobs-in/a.wav jobs-part.flac jobs-in/b.wav --model m.slm "
+                               "--format rttm > jobs-part-1.rttm"), 1);
+    assert_int_equal(run_label("jobs-in/a.wav jobs-part.flac jobs-in/b.wav --model m.slm "
+                               "--format rttm -j 3 > jobs-part-3.rttm"), 1);
+    sh("test \"$(cut -d' ' -f2 jobs-part-1.rttm | uniq | tr '\\n' ' ')\" = 'a b ' && "
+       "cmp jobs-part-1.rttm jobs-part-3.rttm");
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames > jobs-1.tsv"), 0);
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames -j 0 > jobs-3.tsv"), 0);
-    sh("cat jobs-1/*.tsv | cmp - jobs-3.tsv && test -z \"$(ls jobs-tmp | grep seqlabel)\"");
+    /* several inputs on one stream: one header, with a file column, and each
+     * line names its file first (the jobs' stream and one at a time's alike) */
+    sh("(head -n 1 jobs-1/a.tsv | sed 's/^/file\t/'; for f in jobs-1/*.tsv; do "
+       "tail -n +2 $f | sed \"s/^/$(basename $f .tsv)\t/\"; done) > jobs-want.tsv && "
+       "cmp jobs-want.tsv jobs-1.tsv && cmp jobs-1.tsv jobs-3.tsv && "
+       "test -z \"$(ls jobs-tmp | grep seqlabel)\"");
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm > jobs-1.txt"), 0);
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm -o jobs-1/"), 0);
+    sh("for f in jobs-1/*.txt; do sed \"s/^/$(basename $f .txt)\t/\" $f; done | cmp - jobs-1.txt");
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format jsonl --segments -j 2 "
+                               "> jobs-3.jsonl"), 0);
+    assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format jsonl --segments -o jobs-1/"), 0);
+    sh("for f in jobs-1/*.jsonl; do sed \"s/^{/{\\\"file\\\":\\\"$(basename $f .jsonl)\\\",/\" $f; done "
+       "| cmp - jobs-3.jsonl");
     /* ten inputs' frames, 234 kB: more than a pipe holds once head has gone */
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "cd '%s' && ('%s' label jobs-in/*.wav jobs-in/*.wav "
