@@ -13,7 +13,7 @@ and above its floor (gaps bridged, islands dropped); a frame is `speech` if spee
 active, else `music`, else `noise`, else `silence`. Gains applied afterwards do not
 change labels (as in the corpus). Deterministic: the same clips give the same files.
 
-usage: samples/make-samples.py      (needs the corpus clips: tools/corpus/build.sh)
+usage: samples/make-samples.py      (needs its sources' clips: samples/README.md)
 """
 import csv
 import os
@@ -30,7 +30,7 @@ PRIORITY = ("speech", "music", "noise")
 
 
 def load_index():
-    path = os.path.join(cc.cache_dir(), "clips.tsv")
+    path = cc.clips_index()  # this recipe's index (tools/corpus/clips.py)
     with open(path, encoding="utf-8") as f:
         return {r["origin"]: r for r in csv.DictReader(f, delimiter="\t", quoting=csv.QUOTE_NONE)}
 
@@ -85,33 +85,37 @@ class Sample:
 
 MENARDI = "asterisk-prompt-it-menardi-wav:usr/share/asterisk/sounds/it_IT_f_Menardi/"
 FILLETS = "fillets-ng-data-cs:usr/share/games/fillets-ng/sound/"
+TUXPAINT = "tuxpaint-stamps-default:usr/share/tuxpaint/stamps/"
 ZEROAD = "0ad-data:_audio/audio/"
 MEGAGLEST = "megaglest-data:usr/share/games/megaglest/"
-LINCITY = "lincity-ng-data:usr/share/games/lincity-ng/sounds/"
 
 
 def main():
     idx = load_index()
 
-    s = Sample(18.5)  # two real voices: an Italian woman, then a Czech man
-    s.add(idx, MENARDI + "demo-congrats.wav", 0.8, 0.0, 6.5, -2)
-    s.add(idx, FILLETS + "briefcase/cs/kd-silver.ogg", 8.0, 0.0, 9.8, -4)
+    # Each file joins works of one licence family only (samples/README.md):
+    # speech.wav GPL-2 (Tux Paint's volunteers, Fish Fillets' actors), the
+    # others CC BY-SA 3.0 (0 A.D., MegaGlest, the Italian prompts' Italy port).
+    s = Sample(20.0)  # three real voices: a Danish and a Catalan reader, then a Czech man
+    s.add(idx, TUXPAINT + "space/planets/6_saturn_desc_da.ogg", 0.8, 0.0, 4.2, 0)
+    s.add(idx, TUXPAINT + "space/planets/9_pluto_desc_ca.ogg", 5.7, 0.0, 3.3, 0)
+    s.add(idx, FILLETS + "briefcase/cs/kd-silver.ogg", 9.8, 0.0, 9.8, -4)
     s.write("speech")
 
     s = Sample(15.0)  # an orchestral soundtrack, after a second of silence
     s.add(idx, ZEROAD + "music/Expedition.ogg", 1.0, 30.0, 14.0, -3)
     s.write("music")
 
-    s = Sample(15.0)  # rain, a faint hiss, road traffic, rain again
+    s = Sample(15.0)  # rain, a faint hiss, a daytime ambience, rain again
     s.add(idx, MEGAGLEST + "tilesets/birch_forest/sounds/rain.ogg", 0.5, 2.0, 6.0, -2)
     s.hiss(6.5, 1.5, -72, 1)
-    s.add(idx, LINCITY + "TraficHigh2.wav", 8.0, 0.0, 4.0, 0)
+    s.add(idx, MEGAGLEST + "tilesets/fernland/sounds/day.ogg", 8.0, 0.0, 4.0, 0)
     s.add(idx, MEGAGLEST + "tilesets/birch_forest/sounds/rain.ogg", 12.5, 14.0, 2.5, -2)
     s.write("noise")
 
     s = Sample(20.0)  # speech over music, music, music over a snowstorm, speech over rain
     s.add(idx, ZEROAD + "music/Helen_Leaves_Sparta.ogg", 0.0, 60.0, 10.0, -14)
-    s.add(idx, FILLETS + "briefcase/cs/kd-zelva.ogg", 0.5, 0.0, 5.5, -4)
+    s.add(idx, MENARDI + "dir-instr.wav", 0.5, 0.0, 5.5, -4)
     s.add(idx, ZEROAD + "ambient/weather/snowstorm_11.ogg", 7.5, 20.0, 6.0, -2)
     s.add(idx, MEGAGLEST + "tilesets/birch_forest/sounds/rain.ogg", 13.5, 8.0, 6.5, -10)
     s.add(idx, MENARDI + "demo-echotest.wav", 14.0, 0.0, 5.5, -4)
