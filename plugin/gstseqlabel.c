@@ -892,7 +892,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_MIN_DURATIONS,
       g_param_spec_string ("min-durations", "Minimum durations",
           "Shortest segment per class in seconds, e.g. \"speech=0.2,music=0.5\"; "
-          "shorter runs take the label before them", NULL, rw_ready));
+          "shorter runs take the label before them (a stream's first segment is kept)", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_TARGET_CLASS,
       g_param_spec_string ("target-class", "Target class",
           "Class decided by hysteresis thresholds and padding (voice activity "

@@ -186,7 +186,7 @@ static void usage(FILE *fp)
         "                          leaves]\n"
         "  --min-duration SPEC     per-class minimum segment durations in seconds, e.g.\n"
         "                          speech=0.2,music=0.5 (shorter runs take the label\n"
-        "                          before them)\n"
+        "                          before them; a stream's first segment is kept)\n"
         "  --target CLASS          voice-activity use: hysteresis on CLASS's probability\n"
         "  --on-threshold X        CLASS starts at p >= X [0.5]\n"
         "  --off-threshold X       ... and ends at p < X [0.35]\n"
