@@ -124,8 +124,9 @@ int cli_input_interrupted(void)
 
 volatile int *cli_input_interrupt_flag(void) { return &input_interrupted; }
 
-/* Says why `path` cannot be created in user terms. */
-static void explain_open_failure(const char *path, int e)
+/* Says why `path` cannot be created in user terms; via_tmp: it was to be
+ * written under a temporary name beside it, which its folder must allow. */
+static void explain_open_failure(const char *path, int e, int via_tmp)
 {
     char *copy = strdup(path);
     const char *dir = copy ? dirname(copy) : ".";
@@ -134,6 +135,10 @@ static void explain_open_failure(const char *path, int e)
         cli_error("%s: cannot write: directory '%s' does not exist", path, dir);
     else if (e == ENOTDIR || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)))
         cli_error("%s: cannot write: '%s' is not a directory", path, dir);
+    else if (via_tmp && e != EEXIST) /* the file itself may be writable, as `>` would find it */
+        cli_error("%s: cannot write: cannot create a file in '%s' (an output is written "
+                  "there under a temporary name, then renamed over it): %s", path, dir,
+                  strerror(e));
     else
         cli_error("%s: cannot write: %s", path, strerror(e));
     free(copy);
@@ -418,7 +423,7 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         int e = errno;
         sl_output_discard(&o->out);
         unwatch_tmp(o->out.tmp);
-        explain_open_failure(path, e);
+        explain_open_failure(path, e, o->out.tmp != NULL);
         return open_failed(o);
     }
     o->out.fd = -1; /* fclose closes it */

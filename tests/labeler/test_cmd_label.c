@@ -2333,6 +2333,18 @@ static void test_output_files(void **state)
     assert_non_null(strstr(e, "ro.txt: cannot write: Permission denied"));
     free(e);
     sh("test \"$(cat ro.txt)\" = old && ! ls ro.txt.tmp.* 2>/dev/null");
+    /* a file anyone may write in a folder only its owner may: `>` would write
+     * it, the command needs the folder too, and says so */
+    sh("mkdir -m 755 rodir && printf old > rodir/a.txt && chmod 666 rodir/a.txt");
+    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o rodir/a.txt 2> rodir.err",
+             seqlabel);
+    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+    e = slurp("rodir.err");
+    if (!strstr(e, "rodir/a.txt: cannot write: cannot create a file in 'rodir' (an output is "
+                   "written there under a temporary name, then renamed over it): Permission denied"))
+        fail_msg("%s", e);
+    free(e);
+    sh("test \"$(cat rodir/a.txt)\" = old");
 
     /* -o and --cut naming one file (by name or through a link) would destroy
      * each other: refused before anything is written */
