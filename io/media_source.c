@@ -115,12 +115,14 @@ static void on_no_more_pads(GstElement *decode, gpointer user)
 }
 
 /* decodebin's "Missing decoder: AAC (MPEG-4 AAC) (audio/mpeg, ...)" lines, as
- * "AAC (MPEG-4 AAC), JPEG": what a user must install (or what is not audio). */
-static void missing_decoders(const char *debug, char *buf, size_t len)
+ * "AAC (MPEG-4 AAC), JPEG": what a user must install (or what is not audio);
+ * *audio: how many of them are audio. */
+static void missing_decoders(const char *debug, char *buf, size_t len, int *audio)
 {
     static const char tag[] = "Missing decoder: ";
     size_t n = 0;
     buf[0] = '\0';
+    *audio = 0;
     for (const char *p = debug; p && (p = strstr(p, tag)) != NULL && n + 1 < len;) {
         p += sizeof tag - 1;
         const char *end = p;
@@ -129,6 +131,7 @@ static void missing_decoders(const char *debug, char *buf, size_t len)
                                           strcspn(end + 2, "/),\n") < strcspn(end + 2, "),\n")))
             end++;
         n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)(end - p), p);
+        *audio += !strncmp(end, " (audio/", 8);
         p = end;
     }
 }
@@ -160,11 +163,14 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
     GError *e = NULL;
     gchar *debug = NULL;
     char missing[256];
+    int missing_audio;
     gst_message_parse_error(m, &e, &debug);
     s->untyped = e && e->domain == GST_STREAM_ERROR && e->code == GST_STREAM_ERROR_TYPE_NOT_FOUND;
-    missing_decoders(debug, missing, sizeof missing);
+    missing_decoders(debug, missing, sizeof missing, &missing_audio);
     const char *reason = debug ? strstr(debug, "reason ") : NULL; /* "not-negotiated (-4)" */
-    if (missing[0])
+    if (missing[0] && !missing_audio) /* a video alone: no decoder would help */
+        snprintf(buf, len, "no audio stream in it (only %s, which is not audio)", missing);
+    else if (missing[0])
         snprintf(buf, len, "no audio stream in it that the installed GStreamer plugins decode "
                  "(no decoder for %s)", missing);
     else if (reason && !strncmp(reason, "reason error", 12) && GST_IS_BASE_SRC(GST_MESSAGE_SRC(m)))
