@@ -164,6 +164,10 @@ static void usage(FILE *fp)
         "                          are those of one at a time, in the inputs' order [1].\n"
         "                          On standard output, an input's labels come once it\n"
         "                          is done, and one that fails leaves none\n"
+        "  --keep-existing         with -o DIR: an input whose output is there already\n"
+        "                          (and its cut, with --cut DIR) is not labelled again:\n"
+        "                          outputs are written whole or not at all, so a batch\n"
+        "                          stopped part way resumes where it stopped\n"
         "  --left-context N        encoder window: frames of left context [the model's]\n"
         "  --lookahead N           frames of lookahead (latency) [the model's]\n"
         "  --window N              frames per encoder window [the model's]\n"
@@ -236,6 +240,7 @@ enum {
     OPT_FORMAT = 256, OPT_SEGMENTS, OPT_TIME_ORIGIN, OPT_SKIP, OPT_MODEL, OPT_THREADS, OPT_LEFT, OPT_LOOKAHEAD,
     OPT_WINDOW, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
+    OPT_KEEP_EXISTING,
     OPT_CHANNEL, OPT_MAX_LATENCY,
     OPT_AUDIO_STREAM,
 };
@@ -269,6 +274,7 @@ static const struct option long_opts[] = {
     {"split", required_argument, NULL, OPT_SPLIT},
     {"split-max", required_argument, NULL, OPT_SPLIT_MAX},
     {"jobs", required_argument, NULL, 'j'},
+    {"keep-existing", no_argument, NULL, OPT_KEEP_EXISTING},
     {"quiet", no_argument, NULL, 'q'},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
@@ -280,6 +286,7 @@ typedef struct {
     int cut_silence;
     sl_label_format format;
     int segments, quiet, jobs;
+    int keep_existing; /* --keep-existing: inputs whose outputs exist are not labelled again */
     /* --time-origin now or file: each input's own opening or recording */
     enum { ORIGIN_NONE, ORIGIN_GIVEN, ORIGIN_NOW, ORIGIN_FILE } utc_from;
     int64_t utc_origin_us; /* --time-origin's moment (ORIGIN_GIVEN) */
@@ -699,6 +706,7 @@ static int parse_args(int argc, char **argv, label_args *a)
                 a->jobs = 1;
             break;
         case 'q': a->quiet = 1; break;
+        case OPT_KEEP_EXISTING: a->keep_existing = 1; break;
         case 'h': usage(stdout); return 1;
         case OPT_FORMAT:
             if (sl_label_format_parse(optarg, &a->format))
@@ -828,6 +836,9 @@ static int parse_args(int argc, char **argv, label_args *a)
         return cli_error("--split needs --target CLASS, the class whose segments are kept"), -1;
     if (a->split_max > 0 && !a->split_dir)
         return cli_error("--split-max needs --split DIR"), -1;
+    if (a->keep_existing && a->split_dir) /* its pieces are many, and their number unknown */
+        return cli_error("--keep-existing cannot tell whether --split's pieces are all there: "
+                         "not with --split"), -1;
     return 0;
 }
 
@@ -1053,7 +1064,35 @@ static int stream_header(const label_args *a, const sl_model *m, int *gone)
 }
 
 /* The command's work once its inputs are known. */
-static int label_inputs(label_args a, const cli_input *inputs, int nin)
+/* --keep-existing: moves the inputs whose outputs all exist (their labels in
+ * -o DIR, their cut in --cut DIR) behind the others, which keep their order,
+ * and returns how many others there are: those to label. */
+static int drop_labelled(const label_args *a, cli_input *inputs, int nin, int cut_to_dir)
+{
+    cli_input *order = malloc(sizeof *order * (size_t)(nin ? nin : 1));
+    if (!order)
+        return nin; /* labelled again: nothing lost */
+    int left = 0, done = nin;
+    for (int i = 0; i < nin; i++) {
+        char path[4096];
+        struct stat st;
+        in_dir(path, sizeof path, a->out_path, inputs[i].name, extension(a->format));
+        int have = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        if (have && cut_to_dir) {
+            in_dir(path, sizeof path, a->cut_path, inputs[i].name, cli_cut_extension(inputs[i].path));
+            have = stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        }
+        order[have ? --done : left++] = inputs[i];
+    }
+    memcpy(inputs, order, sizeof *order * (size_t)nin);
+    free(order);
+    if (left < nin && !a->quiet)
+        cli_error("%d of %d input%s labelled already in %s: not again (--keep-existing)",
+                  nin - left, nin, nin > 1 ? "s" : "", a->out_path);
+    return left;
+}
+
+static int label_inputs(label_args a, cli_input *inputs, int nin)
 {
     int to_dir = a.out_path && strcmp(a.out_path, "-") && is_dir_path(a.out_path);
     if (nin > 1 && a.out_path && strcmp(a.out_path, "-") && !to_dir)
@@ -1082,6 +1121,11 @@ static int label_inputs(label_args a, const cli_input *inputs, int nin)
         return 2;
     if (!to_dir && check_stream_names(inputs, nin, a.format))
         return 2;
+    if (a.keep_existing && !to_dir)
+        return cli_usage_error("--keep-existing goes with -o DIR, where outputs are named after "
+                               "their inputs");
+    if (a.keep_existing && (nin = drop_labelled(&a, inputs, nin, cut_to_dir)) == 0)
+        return 0;
     a.name_lines = nin > 1 && !to_dir && a.format != SL_FORMAT_RTTM && a.format != SL_FORMAT_SUMMARY;
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();

@@ -936,6 +936,23 @@ static void test_jobs(void **state)
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames -o jobs-1/"), 0);
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm --format frames -o jobs-3/ -j 3"), 0);
     sh("test $(ls jobs-3 | wc -l) = 5 && diff -r jobs-1 jobs-3");
+    /* --keep-existing: a batch stopped part way resumes; an output that is
+     * there is not written again (b's, changed here, stays so), one that is
+     * not is made as before (d's), one at a time and with jobs */
+    for (int jobs = 1; jobs <= 2; jobs++) {
+        sh("rm -rf jobs-keep && cp -r jobs-1 jobs-keep && echo changed > jobs-keep/b.tsv && "
+           "rm jobs-keep/d.tsv");
+        snprintf(path, sizeof path, "jobs-in/*.wav --model m.slm --format frames -o jobs-keep/ "
+                 "--keep-existing -j %d", jobs);
+        assert_int_equal(run_label(path), 0);
+        sh("test \"$(cat jobs-keep/b.tsv)\" = changed && cmp jobs-1/d.tsv jobs-keep/d.tsv && "
+           "cmp jobs-1/a.tsv jobs-keep/a.tsv && grep -q '4 of 5 inputs labelled already in "
+           "jobs-keep/: not again' err.txt");
+    }
+    expect_error("jobs-in/*.wav --model m.slm --keep-existing", 2, "-o DIR");
+    expect_error("jobs-in/a.wav --model m.slm -o x.txt --keep-existing", 2, "-o DIR");
+    expect_error("jobs-in/a.wav --model m.slm -o jobs-keep/ --target speech --split jobs-split/ "
+                 "--keep-existing", 2, "not with --split");
     sh("echo garbage > jobs-in/bad.wav");
     expect_error("jobs-in/*.wav --model m.slm --format frames -o jobs-bad/ --jobs 2", 1, "bad.wav");
     sh("test $(ls jobs-bad | wc -l) = 5 && diff -r jobs-1 jobs-bad");
