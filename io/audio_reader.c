@@ -34,6 +34,7 @@ struct sl_audio_reader {
     int seekable;        /* regular file: the header's frame count can be trusted */
     int check_length;    /* a short read before file_frames means truncation */
     int64_t file_frames; /* -1 when unknown */
+    int64_t promised_frames; /* a WAV's header, where more than file_frames; else 0 */
     int64_t pos;         /* sample frames taken from the file so far */
     int64_t recorded_us; /* when the recording began, as the file says */
     int has_recorded;    /* 1 when it says */
@@ -345,6 +346,14 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     r->file_frames = r->seekable && info.frames >= 0 && info.frames != SF_COUNT_MAX ? info.frames : -1;
     /* MPEG frame counts are estimates; elsewhere a short read is damage. */
     r->check_length = r->file_frames >= 0 && (info.format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
+    /* a WAV cut short: libsndfile's count is what the file holds, the header's
+     * what it should (the file by name; standard input is not opened again) */
+    if (r->check_length && !r->media && (info.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV &&
+        strcmp(path, "-")) {
+        int64_t promised = sl_wav_promised_frames(path);
+        if (promised > r->file_frames)
+            r->promised_frames = promised;
+    }
     if (r->file_frames == 0) {
         sl_io_err(err, errlen, "%s: contains no audio (0 samples)", name);
         goto fail;
@@ -439,6 +448,13 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
             sl_io_err(err, errlen, "%s: truncated or corrupt: the header promises %lld samples, "
                     "only %lld could be decoded", r->name, (long long)r->file_frames,
                     (long long)r->pos);
+            return -1;
+        }
+        if (r->pos < r->promised_frames) {
+            sl_io_err(err, errlen, "%s: truncated: the header promises %lld samples (%.2f s), "
+                      "the file holds %lld (%.2f s)", r->name, (long long)r->promised_frames,
+                      (double)r->promised_frames / r->file_rate, (long long)r->pos,
+                      (double)r->pos / r->file_rate);
             return -1;
         }
         return 0;

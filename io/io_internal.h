@@ -76,4 +76,10 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
  * epoch. 0; -1 when the file has no such chunk or its date is none. */
 int sl_bwf_origination(SNDFILE *sf, int64_t *us);
 
+/* The frames a WAV file's data chunk claims (io/wav_length.c), which may be
+ * more than the file holds; -1 when it is not a WAV file of one frame per
+ * block (PCM, float, A-law, mu-law), or the claim is a placeholder (0, the
+ * largest sizes), or the file cannot be read. */
+int64_t sl_wav_promised_frames(const char *path);
+
 #endif

@@ -1540,6 +1540,46 @@ static void test_error_corrupt_flac(void **state)
     free(pcm);
 }
 
+/* A WAV cut short reads as far as it goes, then says it was cut (libsndfile
+ * takes the length from the file, and read it as whole); a header whose data
+ * size is a placeholder (a recorder's, written before the length was known)
+ * promises nothing; the chunks before the data are stepped over. */
+static void test_error_truncated_wav(void **state)
+{
+    (void)state;
+    const long n = 16000;
+    short *pcm = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = (short)sine16(i, 0, 440.0, 16000);
+    write_short(tmp_path("whole.wav"), SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, n);
+    /* 44 bytes of header, then 16000 samples: half of them kept */
+    sh_ok("head -c $((44 + 16000)) whole.wav > cut.wav");
+    expect_read_error(tmp_path("cut.wav"), "cut.wav: truncated: the header promises 16000 samples "
+                                           "(1.00 s), the file holds 8000 (0.50 s)");
+    long got_n;
+    float *got = read_path(tmp_path("whole.wav"), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, n);
+    free(got);
+    /* the data size as a recorder leaves it before it knows: 0xFFFFFFFF */
+    sh_ok("printf '\\377\\377\\377\\377' | dd of=cut.wav bs=1 seek=40 conv=notrunc status=none");
+    got = read_path(tmp_path("cut.wav"), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, n / 2);
+    free(got);
+    /* float samples (4 bytes, two channels: 8 a frame) after fact, LIST and PEAK chunks */
+    SF_INFO info = {.samplerate = 16000, .channels = 2, .format = SF_FORMAT_WAV | SF_FORMAT_FLOAT};
+    SNDFILE *f = sf_open(tmp_path("f.wav"), SFM_WRITE, &info);
+    assert_non_null(f);
+    sf_set_string(f, SF_STR_COMMENT, "odd");
+    float *x = calloc((size_t)n * 2, sizeof(float));
+    assert_int_equal(sf_writef_float(f, x, n), n);
+    sf_close(f);
+    free(x);
+    sh_ok("head -c $(($(stat -c %s f.wav) - 8 * 4000)) f.wav > fcut.wav");
+    expect_read_error(tmp_path("fcut.wav"), "fcut.wav: truncated: the header promises 16000 "
+                                            "samples (1.00 s), the file holds 12000 (0.75 s)");
+    free(pcm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1577,6 +1617,7 @@ int main(void)
         cmocka_unit_test(test_error_nonfinite),
         cmocka_unit_test(test_error_nonfinite_resampled),
         cmocka_unit_test(test_error_corrupt_flac),
+        cmocka_unit_test(test_error_truncated_wav),
     };
     return cmocka_run_group_tests_name("io/audio_reader", tests, setup_dir, teardown_dir);
 }
