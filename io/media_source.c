@@ -114,25 +114,41 @@ static void on_no_more_pads(GstElement *decode, gpointer user)
     s->audio_pads = 0; /* a chained file's next part counts its own */
 }
 
+/* Where a missing decoder's line [p, eol) gives its caps: the last " (" that
+ * opens a media type, "type/subtype" then ',' or ')' (a name may hold
+ * parentheses and slashes of its own: "AC-3 (ATSC A/52) (audio/x-ac3, ...)");
+ * eol when there is none. */
+static const char *caps_start(const char *p, const char *eol)
+{
+    const char *found = eol;
+    for (const char *q = p; q + 2 < eol; q++) {
+        if (q[0] != ' ' || q[1] != '(')
+            continue;
+        size_t type = strspn(q + 2, "abcdefghijklmnopqrstuvwxyz-");
+        if (type == 0 || q[2 + type] != '/')
+            continue;
+        const char *sub = q + 3 + type;
+        size_t n = strcspn(sub, " ,)\n");
+        if (n > 0 && (sub[n] == ',' || sub[n] == ')'))
+            found = q;
+    }
+    return found;
+}
+
 /* decodebin's "Missing decoder: AAC (MPEG-4 AAC) (audio/mpeg, ...)" lines, as
- * "AAC (MPEG-4 AAC), JPEG": what a user must install (or what is not audio);
- * *audio: how many of them are audio. */
-static void missing_decoders(const char *debug, char *buf, size_t len, int *audio)
+ * "AAC (MPEG-4 AAC), AC-3 (ATSC A/52)": what a user must install; only_audio 0,
+ * those of every stream (a video's too: what is not audio). */
+static void missing_decoders(const char *debug, int only_audio, char *buf, size_t len)
 {
     static const char tag[] = "Missing decoder: ";
     size_t n = 0;
     buf[0] = '\0';
-    *audio = 0;
     for (const char *p = debug; p && (p = strstr(p, tag)) != NULL && n + 1 < len;) {
         p += sizeof tag - 1;
-        const char *end = p;
-        /* the name ends before the " (type/subtype, ...)" of its caps */
-        while (*end && *end != '\n' && !(end[0] == ' ' && end[1] == '(' &&
-                                          strcspn(end + 2, "/),\n") < strcspn(end + 2, "),\n")))
-            end++;
-        n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)(end - p), p);
-        *audio += !strncmp(end, " (audio/", 8);
-        p = end;
+        const char *eol = p + strcspn(p, "\n"), *end = caps_start(p, eol);
+        if (!only_audio || !strncmp(end, " (audio/", 8))
+            n += (size_t)snprintf(buf + n, len - n, "%s%.*s", n ? ", " : "", (int)(end - p), p);
+        p = eol;
     }
 }
 
@@ -162,14 +178,14 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
         return 0;
     GError *e = NULL;
     gchar *debug = NULL;
-    char missing[256];
-    int missing_audio;
+    char missing[256], other[256];
     gst_message_parse_error(m, &e, &debug);
     s->untyped = e && e->domain == GST_STREAM_ERROR && e->code == GST_STREAM_ERROR_TYPE_NOT_FOUND;
-    missing_decoders(debug, missing, sizeof missing, &missing_audio);
+    missing_decoders(debug, 1, missing, sizeof missing);
+    missing_decoders(debug, 0, other, sizeof other);
     const char *reason = debug ? strstr(debug, "reason ") : NULL; /* "not-negotiated (-4)" */
-    if (missing[0] && !missing_audio) /* a video alone: no decoder would help */
-        snprintf(buf, len, "no audio stream in it (only %s, which is not audio)", missing);
+    if (!missing[0] && other[0]) /* a video alone: no decoder would help */
+        snprintf(buf, len, "no audio stream in it (only %s, which is not audio)", other);
     else if (missing[0])
         snprintf(buf, len, "no audio stream in it that the installed GStreamer plugins decode "
                  "(no decoder for %s)", missing);

@@ -1815,6 +1815,22 @@ static void test_gstreamer_input(void **state)
     sh(uri);
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
+    /* a missing audio decoder is named whole, beside a video's or alone, and a
+     * video alone asks for none (AC-3's decoders ranked out of use) */
+    sh("gst-launch-1.0 -q audiotestsrc num-buffers=30 ! audioconvert ! avenc_ac3 ! matroskamux ! "
+       "filesink location=ac3.mka && gst-launch-1.0 -q matroskamux name=m ! filesink "
+       "location=ac3v.mkv  audiotestsrc num-buffers=30 ! audioconvert ! avenc_ac3 ! m.  "
+       "videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48 ! jpegenc ! m.  && "
+       "gst-launch-1.0 -q videotestsrc num-buffers=5 ! video/x-raw,width=64,height=48 ! "
+       "jpegenc ! matroskamux ! filesink location=v.mkv");
+    setenv("GST_PLUGIN_FEATURE_RANK", "a52dec:NONE,avdec_ac3:NONE,avdec_ac3_fixed:NONE", 1);
+    expect_error("ac3.mka --model m.slm", 1, "ac3.mka: not an audio file that libsndfile reads, and "
+                 "GStreamer cannot decode it: no audio stream in it that the installed GStreamer "
+                 "plugins decode (no decoder for AC-3 (ATSC A/52))");
+    expect_error("ac3v.mkv --model m.slm", 1, "plugins decode (no decoder for AC-3 (ATSC A/52))");
+    expect_error("v.mkv --model m.slm", 1, "v.mkv: not an audio file that libsndfile reads, and "
+                 "GStreamer cannot decode it: no audio stream in it (only JPEG, which is not audio)");
+    unsetenv("GST_PLUGIN_FEATURE_RANK");
     /* a URI's name: percent-decoded (its RTTM id one field); fd://0 is
      * standard input, named as '-' is */
     sh("cp media/in.mka 'media/a b.mka'");
