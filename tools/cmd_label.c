@@ -961,23 +961,45 @@ static void run_finish(void *user)
 }
 
 /* Labels the inputs in `jobs` worker processes. */
+/* run_jobs's answer when it holds nothing back: the inputs are to be labelled
+ * one at a time, in this process */
+#define NOT_HELD (-2)
+
+/* Labels the inputs in worker processes: --jobs, and several inputs onto
+ * standard output at --jobs 1 too (one worker), whose labels are held in a
+ * temporary folder until each input is done. Where that folder cannot be made
+ * and no --jobs was asked for, NOT_HELD (said): the labels are then written
+ * as they come, as they were before. */
 static int run_jobs(label_run *run, int nin)
 {
     const label_args *a = run->a;
-    run_stop(run); /* each worker makes its own: threads do not cross fork() */
     cli_jobs jobs = {run, run_start, run_input, run_stop, NULL, NULL};
     char dir[4096];
     if (!run->to_dir) { /* standard output, in input order */
         const char *tmp = getenv("TMPDIR");
-        snprintf(dir, sizeof dir, "%s/seqlabel-jobs-XXXXXX", tmp && *tmp ? tmp : "/tmp");
-        if (!mkdtemp(dir))
-            return cli_error("--jobs: cannot make a temporary folder %s: %s", dir, strerror(errno));
+        tmp = tmp && *tmp ? tmp : "/tmp";
+        snprintf(dir, sizeof dir, "%s/seqlabel-jobs-XXXXXX", tmp);
+        if (!mkdtemp(dir)) {
+            const int e = errno;
+            if (a->jobs > 1)
+                return cli_error("--jobs: cannot make a temporary folder in %s: %s", tmp,
+                                 strerror(e));
+            cli_error("cannot make a temporary folder in %s to hold each input's labels until it "
+                      "is done (%s): they are written as they come, and an input that fails "
+                      "leaves its part", tmp, strerror(e));
+            return NOT_HELD;
+        }
         run->collect_dir = dir;
         jobs.emit = run_emit;
         jobs.finish = run_finish;
     }
+    run_stop(run); /* each worker makes its own: threads do not cross fork() */
+    /* one worker shows its input's progress line, as one at a time does;
+     * several, a count of the inputs done */
+    const int tty = !a->quiet && isatty(STDERR_FILENO);
+    run->progress = a->jobs <= 1 && tty;
     /* a reader gone (`| head`) fails the copy, which ends the workers */
-    return cli_jobs_run(&jobs, nin, a->jobs, !a->quiet && isatty(STDERR_FILENO));
+    return cli_jobs_run(&jobs, nin, a->jobs, tty && a->jobs > 1);
 }
 
 static int by_name(const void *x, const void *y)
@@ -1185,12 +1207,12 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
     if (a.name_lines && stream_header(&a, m, &run.broken_pipe)) {
         rc = 1;
         run_stop(&run);
-    } else if (nin > 1 && (a.jobs > 1 || !to_dir)) {
+    } else if (nin > 1 && (a.jobs > 1 || !to_dir) && (rc = run_jobs(&run, nin)) != NOT_HELD) {
         /* several inputs onto standard output, one at a time too: each input's
          * labels are held until it is done, so one that fails part way leaves
          * nothing in the stream, where its lines would look complete */
-        rc = run_jobs(&run, nin);
     } else {
+        rc = 0;
         run.progress = !a.quiet && isatty(STDERR_FILENO);
         for (int i = 0; i < nin && !run.broken_pipe; i++) {
             int one = run_input(&run, i);

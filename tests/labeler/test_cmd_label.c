@@ -1011,6 +1011,16 @@ static void test_jobs(void **state)
              dir, seqlabel);
     assert_int_equal(system(cmd), 0);
     sh("test $(cat jobs-rc) = 141 && test -z \"$(ls jobs-tmp | grep seqlabel)\"");
+    /* no folder to hold the labels in: without --jobs, they are written as
+     * they come (said); --jobs N needs it */
+    assert_int_equal(run_label("jobs-in/a.wav jobs-in/b.wav --model m.slm > jobs-held.txt"), 0);
+    setenv("TMPDIR", "/nonexistent/tmp", 1);
+    assert_int_equal(run_label("jobs-in/a.wav jobs-in/b.wav --model m.slm > jobs-direct.txt"), 0);
+    sh("cmp jobs-held.txt jobs-direct.txt && grep -q 'cannot make a temporary folder in "
+       "/nonexistent/tmp to hold each input.s labels until it is done (No such file or "
+       "directory): they are written as they come' err.txt");
+    expect_error("jobs-in/a.wav jobs-in/b.wav --model m.slm -j 2", 1,
+                 "--jobs: cannot make a temporary folder in /nonexistent/tmp: No such file");
     if (old_tmpdir)
         setenv("TMPDIR", old_tmpdir, 1);
     else
