@@ -99,8 +99,9 @@ static void usage(FILE *fp)
         "                          .vtt .json .srt).\n"
         "                          Default: standard output, where several inputs'\n"
         "                          audacity, frames and jsonl lines name their file\n"
-        "                          first (a column; jsonl: a \"file\" key), as rttm and\n"
-        "                          summary lines do. Files are written under a\n"
+        "                          first (a column; jsonl: a \"file\" key: its name as\n"
+        "                          in -o DIR, without extension), as rttm and summary\n"
+        "                          lines do. Files are written under a\n"
         "                          temporary name and renamed when complete: a failure\n"
         "                          leaves no partial file; an output that is the input\n"
         "                          itself is refused\n"
@@ -506,6 +507,16 @@ static const char *last_part(const char *name)
     return slash ? slash + 1 : name;
 }
 
+/* The name an input's lines carry in a stream of several. The summary's and
+ * RTTM's: its name without folder and extension. The column or key of the
+ * others (label_args.name_lines): its name as in -o DIR without extension,
+ * the folders below an input folder kept ("spk1/001"), so a tree with a folder
+ * per speaker needs no renaming. */
+static const char *stream_name(const label_args *a, const cli_input *in)
+{
+    return a->name_lines ? in->name : last_part(in->name);
+}
+
 /* Labels one input into out_path ("-": stdout), cuts its audio into cut_path
  * and splits it into the folder split_dir (each NULL: none). Returns 0 or 1
  * (error printed). */
@@ -538,7 +549,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     }
 
     const char *stem = last_part(in->name);
-    sl_label_writer_init(&t.w, a->format, m, stem);
+    sl_label_writer_init(&t.w, a->format, m, stream_name(a, in));
     memcpy(t.w.skip, a->skipped, sizeof t.w.skip);
     t.w.channel = a->audio.channel;
     const int cut_channels = a->audio.channel > 0 ? 1 : sl_audio_channels(r);
@@ -1036,35 +1047,43 @@ static int names_its_file(sl_label_format format)
            format == SL_FORMAT_FRAMES || format == SL_FORMAT_JSONL;
 }
 
-/* Several inputs on one stream in a format whose lines name their file (RTTM's
- * file id, the summary's "file", the first column or key of the others: the
- * name without folder and extension): two
- * files that one name would stand for could not be told apart (eval refuses
- * such an RTTM file), so they are refused (2, said). One file listed twice is
- * that file's lines twice. */
-static int check_stream_names(const cli_input *in, int n, sl_label_format format)
+/* Several inputs on one stream in a format whose lines name their file: two
+ * files whose lines would carry the same name, as written (RTTM's field with
+ * blanks as '_', JSON's string with a byte that is not UTF-8 as U+FFFD), could
+ * not be told apart (eval refuses such an RTTM file), so they are refused (2,
+ * said). One file listed twice is that file's lines twice. */
+static int check_stream_names(const label_args *a, const cli_input *in, int n, const sl_model *m)
 {
-    if (n < 2 || !names_its_file(format))
+    if (n < 2 || !names_its_file(a->format))
         return 0;
-    typedef struct { char id[sizeof ((sl_label_writer *)0)->file_id]; } stream_id;
-    stream_id *ids = malloc(sizeof *ids * (size_t)n);
-    if (!ids)
-        return cli_error("out of memory"), 2;
-    for (int i = 0; i < n; i++) {
-        const char *name = last_part(in[i].name);
-        if (format == SL_FORMAT_RTTM)
-            sl_rttm_field(ids[i].id, sizeof ids[i].id, name);
+    const int json = a->format == SL_FORMAT_JSONL || a->format == SL_FORMAT_SUMMARY;
+    char **written = calloc((size_t)n, sizeof *written);
+    int rc = written ? 0 : (cli_error("out of memory"), 1);
+    sl_label_writer *w = rc ? NULL : malloc(sizeof *w);
+    if (!rc && !w)
+        rc = (cli_error("out of memory"), 1);
+    for (int i = 0; i < n && !rc; i++) {
+        sl_label_writer_init(w, a->format, m, stream_name(a, &in[i]));
+        char buf[6 * sizeof w->file_name + 3];
+        sl_text t = {buf, sizeof buf, 0};
+        if (json)
+            sl_text_json_string(&t, w->file_name);
         else
-            snprintf(ids[i].id, sizeof ids[i].id, "%s", name);
+            sl_text_put(&t, "%s", w->file_id);
+        if (sl_text_finish(&t) < 0 || !(written[i] = strdup(buf)))
+            rc = (cli_error("out of memory"), 1);
     }
-    int rc = 0;
     for (int i = 0; i < n && !rc; i++) /* inputs are few next to their labelling */
         for (int j = i + 1; j < n && !rc; j++)
-            if (!strcmp(ids[i].id, ids[j].id) && !sl_same_file(in[i].path, in[j].path))
-                rc = (cli_error("%s and %s would both be '%s' in one %s stream: write each its "
-                                "own with -o DIR/, or give them other names", in[i].path,
-                                in[j].path, ids[i].id, sl_label_format_name(format)), 2);
-    free(ids);
+            if (!strcmp(written[i], written[j]) && !sl_same_file(in[i].path, in[j].path))
+                rc = (cli_error("%s and %s would both be %s%s%s in one %s stream: write each "
+                                "its own with -o DIR/, or give them other names", in[i].path,
+                                in[j].path, json ? "" : "'", written[i], json ? "" : "'",
+                                sl_label_format_name(a->format)), 2);
+    for (int i = 0; written && i < n; i++)
+        free(written[i]);
+    free(written);
+    free(w);
     return rc;
 }
 
@@ -1141,14 +1160,12 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
     const char *dir_out = to_dir ? a.out_path : cut_to_dir ? a.cut_path : a.split_dir;
     if (dir_out && check_names(inputs, nin, dir_out))
         return 2;
-    if (!to_dir && check_stream_names(inputs, nin, a.format))
-        return 2;
+    a.name_lines = nin > 1 && !to_dir && a.format != SL_FORMAT_RTTM && a.format != SL_FORMAT_SUMMARY;
     if (a.keep_existing && !to_dir)
         return cli_usage_error("--keep-existing goes with -o DIR, where outputs are named after "
                                "their inputs");
     if (a.keep_existing && (nin = drop_labelled(&a, inputs, nin, cut_to_dir)) == 0)
         return 0;
-    a.name_lines = nin > 1 && !to_dir && a.format != SL_FORMAT_RTTM && a.format != SL_FORMAT_SUMMARY;
 
     const char *model_path = a.model_path ? a.model_path : sl_default_model_path();
     if (!model_path && sl_source_model_path())
@@ -1172,6 +1189,8 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
     if (!rc && a.utc_from != ORIGIN_NONE && !sl_label_format_has_utc(a.format))
         rc = cli_usage_error("--time-origin: %s has no place for UTC times (jsonl and summary "
                              "have)", sl_label_format_name(a.format));
+    if (!rc && !to_dir)
+        rc = check_stream_names(&a, inputs, nin, m);
     if (!rc && (a.skip || a.only)) { /* read once, copied into each input's writer */
         sl_label_writer w;
         sl_label_writer_init(&w, a.format, m, NULL);

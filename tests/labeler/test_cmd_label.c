@@ -996,6 +996,20 @@ static void test_jobs(void **state)
        "tail -n +2 $f | sed \"s/^/$(basename $f .tsv)\t/\"; done) > jobs-want.tsv && "
        "cmp jobs-want.tsv jobs-1.tsv && cmp jobs-1.tsv jobs-3.tsv && "
        "test -z \"$(ls jobs-tmp | grep seqlabel)\"");
+    /* the name is the input's as in -o DIR, a folder tree's below it kept: a
+     * 001 in each speaker's folder is two names; two names written alike (a
+     * blank is '_' in a column; any byte that is not UTF-8, U+FFFD in JSON)
+     * are refused, as in RTTM */
+    sh("mkdir -p jobs-tree/spk1 jobs-tree/spk2 jobs-x && cp jobs-in/a.wav jobs-tree/spk1/001.wav && "
+       "cp jobs-in/b.wav jobs-tree/spk2/001.wav && cp jobs-in/a.wav 'jobs-x/x y.wav' && "
+       "cp jobs-in/b.wav jobs-x/x_y.wav && cp jobs-in/a.wav \"$(printf 'jobs-x/c\\351.wav')\" && "
+       "cp jobs-in/b.wav \"$(printf 'jobs-x/c\\350.wav')\"");
+    assert_int_equal(run_label("jobs-tree/ --model m.slm > jobs-tree.txt"), 0);
+    sh("test \"$(cut -f1 jobs-tree.txt | uniq | tr '\\n' ' ')\" = 'spk1/001 spk2/001 '");
+    expect_error("'jobs-x/x y.wav' jobs-x/x_y.wav --model m.slm", 2,
+                 "would both be 'x_y' in one audacity stream");
+    expect_error("jobs-x/c?.wav --model m.slm --format summary", 2,
+                 "would both be \"c\\ufffd\" in one summary stream");
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm > jobs-1.txt"), 0);
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm -o jobs-1/"), 0);
     sh("for f in jobs-1/*.txt; do sed \"s/^/$(basename $f .txt)\t/\" $f; done | cmp - jobs-1.txt");
@@ -2322,7 +2336,7 @@ static void test_bad_inputs(void **state)
     expect_error("twins/ --model m.slm --format rttm", 2,
                  "twins/a/x.wav and twins/b/x.wav would both be 'x' in one rttm stream");
     expect_error("twins/a/x.wav twins/b/x.wav --model m.slm --format summary", 2,
-                 "would both be 'x' in one summary stream");
+                 "would both be \"x\" in one summary stream");
     assert_int_equal(run_label("twins/a/x.wav twins/a/../a/x.wav --model m.slm --format rttm "
                                "> twice.rttm"), 0);
     sh("test -z \"$(ls twins/out)\"");
