@@ -124,9 +124,10 @@ int cli_input_interrupted(void)
 
 volatile int *cli_input_interrupt_flag(void) { return &input_interrupted; }
 
-/* Says why `path` cannot be created in user terms; via_tmp: it was to be
- * written under a temporary name beside it, which its folder must allow. */
-static void explain_open_failure(const char *path, int e, int via_tmp)
+/* Says why `path` cannot be created in user terms; tmp: the temporary name it
+ * was to be written under (beside the file a link leads to), whose folder must
+ * allow it, or NULL. */
+static void explain_open_failure(const char *path, int e, const char *tmp)
 {
     char *copy = strdup(path);
     const char *dir = copy ? dirname(copy) : ".";
@@ -135,10 +136,13 @@ static void explain_open_failure(const char *path, int e, int via_tmp)
         cli_error("%s: cannot write: directory '%s' does not exist", path, dir);
     else if (e == ENOTDIR || (stat(dir, &st) == 0 && !S_ISDIR(st.st_mode)))
         cli_error("%s: cannot write: '%s' is not a directory", path, dir);
-    else if (via_tmp && e != EEXIST) /* the file itself may be writable, as `>` would find it */
+    else if (tmp && e != EEXIST) { /* the file itself may be writable, as `>` would find it */
+        char *tmp_copy = strdup(tmp);
         cli_error("%s: cannot write: cannot create a file in '%s' (an output is written "
-                  "there under a temporary name, then renamed over it): %s", path, dir,
-                  strerror(e));
+                  "there under a temporary name, then renamed over it): %s", path,
+                  tmp_copy ? dirname(tmp_copy) : dir, strerror(e));
+        free(tmp_copy);
+    }
     else
         cli_error("%s: cannot write: %s", path, strerror(e));
     free(copy);
@@ -423,7 +427,7 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         int e = errno;
         sl_output_discard(&o->out);
         unwatch_tmp(o->out.tmp);
-        explain_open_failure(path, e, o->out.tmp != NULL);
+        explain_open_failure(path, e, o->out.tmp);
         return open_failed(o);
     }
     o->out.fd = -1; /* fclose closes it */

@@ -2402,6 +2402,16 @@ static void test_output_files(void **state)
         fail_msg("%s", e);
     free(e);
     sh("test \"$(cat rodir/a.txt)\" = old");
+    /* through a link in a folder open to all: the folder named is the one the
+     * link leads to, where the temporary file goes */
+    sh("mkdir -m 777 w && ln -s ../rodir/a.txt w/link.txt");
+    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o w/link.txt 2> rodir.err",
+             seqlabel);
+    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+    e = slurp("rodir.err");
+    if (!strstr(e, "w/link.txt: cannot write: cannot create a file in 'w/../rodir' (an output"))
+        fail_msg("%s", e);
+    free(e);
 
     /* -o and --cut naming one file (by name or through a link) would destroy
      * each other: refused before anything is written */
