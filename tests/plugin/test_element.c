@@ -1669,7 +1669,8 @@ test_buffer_before_segment (void **state)
 /* The messages' stream and running times of frames and segments that start
  * before the segment's start (matroskademux's first buffer after a seek): the
  * stream time is on the frames' grid, as the labels pad writes it; a running
- * time before the segment's start is NONE (it was NONE for both). */
+ * time is NONE only where it would be negative (both were NONE before the
+ * segment's start). */
 static void
 test_message_times_before_segment (void **state)
 {
@@ -1678,7 +1679,11 @@ test_message_times_before_segment (void **state)
   float *x = pt_signal (N, 21);
   (void) state;
 
-  for (int segment_mode = 0; segment_mode <= 1; segment_mode++) {
+  for (int k = 0; k < 4; k++) {
+    /* frame and segment messages; a segment base of 0 and of 10 s, with
+     * which a running time before the start is not negative */
+    const int segment_mode = k & 1;
+    const GstClockTime base = k & 2 ? 10 * GST_SECOND : 0;
     GstBus *bus;
     GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
     GstSegment seg;
@@ -1690,6 +1695,7 @@ test_message_times_before_segment (void **state)
     gst_segment_init (&seg, GST_FORMAT_TIME);
     seg.start = seg.position = seg_start;
     seg.time = seg_time;
+    seg.base = base;
     assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
     assert_int_equal (push_f32 (h, x, N, at), GST_FLOW_OK);
     assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
@@ -1705,7 +1711,8 @@ test_message_times_before_segment (void **state)
                 &first));
         assert_int_equal (stream_time, ts - seg_start + seg_time);
         assert_int_equal (stream_time, first * 10 * GST_MSECOND);
-        assert_int_equal (running_time, ts < seg_start ? GST_CLOCK_TIME_NONE : ts - seg_start);
+        assert_int_equal (running_time, ts + base < seg_start ? GST_CLOCK_TIME_NONE
+            : ts + base - seg_start);
         seen++;
         before += ts < seg_start;
       }
