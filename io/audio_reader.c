@@ -348,7 +348,8 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     r->check_length = r->file_frames >= 0 && (info.format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
     /* a WAV cut short: libsndfile's count is what the file holds, the header's
      * what it should (the file by name; standard input is not opened again) */
-    if (r->check_length && !r->media && (info.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV &&
+    const int major = info.format & SF_FORMAT_TYPEMASK;
+    if (r->check_length && !r->media && (major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX) &&
         strcmp(path, "-")) {
         int64_t promised = sl_wav_promised_frames(path);
         if (promised > r->file_frames)

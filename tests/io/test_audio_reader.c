@@ -1577,6 +1577,11 @@ static void test_error_truncated_wav(void **state)
     sh_ok("head -c $(($(stat -c %s f.wav) - 8 * 4000)) f.wav > fcut.wav");
     expect_read_error(tmp_path("fcut.wav"), "fcut.wav: truncated: the header promises 16000 "
                                             "samples (1.00 s), the file holds 12000 (0.75 s)");
+    /* WAVE_FORMAT_EXTENSIBLE, as libsndfile writes WAVEX */
+    write_short(tmp_path("x.wav"), SF_FORMAT_WAVEX | SF_FORMAT_PCM_16, 16000, 1, pcm, n);
+    sh_ok("head -c $(($(stat -c %s x.wav) - 2 * 4000)) x.wav > xcut.wav");
+    expect_read_error(tmp_path("xcut.wav"), "xcut.wav: truncated: the header promises 16000 "
+                                            "samples (1.00 s), the file holds 12000 (0.75 s)");
     free(pcm);
 }
 
