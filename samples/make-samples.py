@@ -42,6 +42,7 @@ class Sample:
         self.n = int(round(seconds * 100)) * cc.HOP
         self.x = np.zeros(self.n, np.float32)
         self.masks = {c: np.zeros(self.n // cc.HOP, bool) for c in PRIORITY}
+        self.levels = []  # (source, at seconds, dBFS RMS over its active frames)
 
     def add(self, index, origin, at_s, start_s, dur_s, gain_db):
         """Adds dur_s seconds of a clip from start_s, at at_s (10 ms grid), scaled by gain_db
@@ -57,6 +58,10 @@ class Sample:
         at = int(round(at_s * 100)) * cc.HOP
         n = min(len(x), self.n - at)
         self.x[at:at + n] += x[:n] * 10 ** (gain_db / 20)
+        # its level as placed: RMS over its active frames (the README's dB apart)
+        y = x[:len(act) * cc.HOP].reshape(-1, cc.HOP)[act] * 10 ** (gain_db / 20)
+        self.levels.append((origin.rsplit("/", 1)[1], at_s,
+                            10 * np.log10(np.mean(y.astype(np.float64) ** 2) + 1e-20)))
         f0 = at // cc.HOP
         nf = min(len(act), len(self.masks[cls]) - f0)
         self.masks[cls][f0:f0 + nf] |= act[:nf]
@@ -75,6 +80,9 @@ class Sample:
         if peak > 0.99:
             raise SystemExit("%s clips (peak %.2f): lower a gain" % (name, peak))
         sf.write(os.path.join(HERE, name + ".wav"), self.x, cc.SR, subtype="PCM_16")
+        for source, at_s, db in self.levels:
+            print("%s.wav: %s at %.1f s, %.1f dBFS (RMS over its active frames)"
+                  % (name, source, at_s, db))
         with open(os.path.join(HERE, name + ".txt"), "w") as f:
             s = 0
             for i in range(1, len(labels) + 1):
