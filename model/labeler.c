@@ -555,21 +555,12 @@ static void begin_call(sl_labeler *l, sl_call *call, const sl_label_sink *sink, 
     l->busy = 1;
 }
 
-/* Samples already on the 16-bit grid (sl_quantize_s16) into the model. */
-static int push_block(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
-                      char *err, size_t errlen)
-{
-    sl_call call;
-    begin_call(l, &call, sink, err, errlen);
-    int rc = sl_features_push(l->feat, pcm, n, on_feature_frame, l, err, errlen);
-    if (!rc)
-        rc = drain(l, 0);
-    return finish_call(l, rc);
-}
-
 /* Float samples (rounded to the 16-bit grid) or, with s16 set, 16-bit ones
- * into the model, a block at a time through s16_buf. A float push runs once
- * even for n == 0: it drains what earlier pushes left. */
+ * into the model, a block at a time through s16_buf. The blocks that are ready
+ * then run once the whole push is in, T at a time where T are ready (the
+ * frames' callback runs T as soon as T are), so threads share whole pushes: a
+ * drain after each 4096-sample piece ran every block alone, and a second
+ * thread never had one. A push of no samples drains what earlier pushes left. */
 static int push_samples(sl_labeler *l, const float *pcm, const int16_t *s16, size_t n,
                         const sl_label_sink *sink, char *err, size_t errlen)
 {
@@ -583,19 +574,22 @@ static int push_samples(sl_labeler *l, const float *pcm, const int16_t *s16, siz
     /* refused whole, as the header says, not after the blocks before it went in */
     if (pcm && sl_check_finite(pcm, n, sl_labeler_samples_pushed(l), err, errlen))
         return -1;
-    for (size_t done = 0, first = 1; done < n || (!s16 && first); first = 0) {
+    sl_call call;
+    begin_call(l, &call, sink, err, errlen);
+    int rc = 0;
+    for (size_t done = 0; done < n && !rc;) {
         size_t b = n - done < S16_BLOCK ? n - done : S16_BLOCK;
         if (s16)
             for (size_t i = 0; i < b; i++)
                 l->s16_buf[i] = (float)s16[done + i] * (1.0f / 32768.0f);
-        else if (b)
+        else
             sl_quantize_s16(pcm + done, l->s16_buf, b);
-        int rc = push_block(l, l->s16_buf, b, sink, err, errlen);
-        if (rc)
-            return rc;
+        rc = sl_features_push(l->feat, l->s16_buf, b, on_feature_frame, l, err, errlen);
         done += b;
     }
-    return 0;
+    if (!rc)
+        rc = drain(l, 0);
+    return finish_call(l, rc);
 }
 
 int sl_labeler_push(sl_labeler *l, const float *pcm, size_t n, const sl_label_sink *sink,
