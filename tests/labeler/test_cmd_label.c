@@ -2360,6 +2360,19 @@ static void test_bad_inputs(void **state)
     free(t);
 }
 
+/* Labels in.wav into `out` as the user nobody, which must fail (exit 1) saying `want`. */
+static void expect_unprivileged_error(const char *out, const char *want)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o %s 2> unprivileged.err", seqlabel,
+             out);
+    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+    char *e = slurp("unprivileged.err");
+    if (!e || !strstr(e, want))
+        fail_msg("-o %s said: %s (want '%s')", out, e ? e : "nothing", want);
+    free(e);
+}
+
 /* Outputs over what is there, labels and --cut alike (common/output_file.h):
  * an existing file keeps its mode (0600 stays 0600), a symbolic link stays a
  * link and the file it leads to gets the output, and a file this user may not
@@ -2383,35 +2396,20 @@ static void test_output_files(void **state)
        "test -s linked/cut.wav && ! ls *.tmp.* linked/*.tmp.* 2>/dev/null");
 
     sh("chmod 777 . && printf old > ro.txt && chmod 444 ro.txt");
-    char cmd[1024];
-    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o ro.txt 2> ro.err", seqlabel);
-    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
-    char *e = slurp("ro.err");
-    assert_non_null(strstr(e, "ro.txt: cannot write: Permission denied"));
-    free(e);
+    expect_unprivileged_error("ro.txt", "ro.txt: cannot write: Permission denied");
     sh("test \"$(cat ro.txt)\" = old && ! ls ro.txt.tmp.* 2>/dev/null");
     /* a file anyone may write in a folder only its owner may: `>` would write
      * it, the command needs the folder too, and says so */
     sh("mkdir -m 755 rodir && printf old > rodir/a.txt && chmod 666 rodir/a.txt");
-    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o rodir/a.txt 2> rodir.err",
-             seqlabel);
-    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
-    e = slurp("rodir.err");
-    if (!strstr(e, "rodir/a.txt: cannot write: cannot create a file in 'rodir' (an output is "
-                   "written there under a temporary name, then renamed over it): Permission denied"))
-        fail_msg("%s", e);
-    free(e);
+    expect_unprivileged_error("rodir/a.txt", "rodir/a.txt: cannot write: cannot create a file in "
+                              "'rodir' (an output is written there under a temporary name, then "
+                              "renamed over it): Permission denied");
     sh("test \"$(cat rodir/a.txt)\" = old");
     /* through a link in a folder open to all: the folder named is the one the
      * link leads to, where the temporary file goes */
     sh("mkdir -m 777 w && ln -s ../rodir/a.txt w/link.txt");
-    snprintf(cmd, sizeof cmd, "'%s' label in.wav --model m.slm -o w/link.txt 2> rodir.err",
-             seqlabel);
-    assert_int_equal(test_system_unprivileged(dir, cmd), 1);
-    e = slurp("rodir.err");
-    if (!strstr(e, "w/link.txt: cannot write: cannot create a file in 'w/../rodir' (an output"))
-        fail_msg("%s", e);
-    free(e);
+    expect_unprivileged_error("w/link.txt", "w/link.txt: cannot write: cannot create a file in "
+                              "'w/../rodir' (an output");
 
     /* -o and --cut naming one file (by name or through a link) would destroy
      * each other: refused before anything is written */
