@@ -2186,6 +2186,17 @@ static void test_bad_inputs(void **state)
 {
     (void)state;
     char path[600];
+    /* shorter than one window (25 ms): no frame, said (exit 0), unless -q */
+    {
+        float *x = tu_make_signal(320, 7);
+        snprintf(path, sizeof path, "%s/short.wav", dir);
+        write_wav(path, x, 320, 16000, 1, SF_FORMAT_PCM_16);
+        free(x);
+    }
+    expect_error("short.wav --model m.slm > short.txt", 0, "short.wav: 0.020 s of audio, shorter "
+                 "than one analysis window (0.025 s): no frame to label");
+    assert_int_equal(run_label("short.wav --model m.slm -q > short.txt"), 0);
+    sh("test ! -s short.txt && test ! -s err.txt");
     snprintf(path, sizeof path, "%s/keep.txt", dir);
     FILE *f = fopen(path, "w");
     fputs("keep\n", f);
