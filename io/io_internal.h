@@ -76,10 +76,10 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
  * epoch. 0; -1 when the file has no such chunk or its date is none. */
 int sl_bwf_origination(SNDFILE *sf, int64_t *us);
 
-/* The frames a WAV file's data chunk claims (io/wav_length.c), which may be
- * more than the file holds; -1 when it is not a WAV file of one frame per
- * block (PCM, float, A-law, mu-law), or the claim is a placeholder (0, the
- * largest sizes), or the file cannot be read. */
-int64_t sl_wav_promised_frames(const char *path);
+/* The frames a WAV file's data chunk claims (io/wav_length.c) where it
+ * reaches past the file's end, at frame_bytes bytes a frame; -1 where the file
+ * holds the whole chunk, or the claim is a placeholder (0, from 2 GiB - 64 KiB
+ * up), or it is no WAV file, or cannot be read, or frame_bytes is 0. */
+int64_t sl_wav_promised_frames(const char *path, int frame_bytes);
 
 #endif

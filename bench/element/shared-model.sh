@@ -8,6 +8,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/../.." && pwd)
 streams=${1:-20}
+[ "$streams" -ge 2 ] 2>/dev/null || { echo "usage: $0 [STREAMS], at least 2" >&2; exit 2; }
 model=${MODEL:-$root/model/default.slm}
 export GST_PLUGIN_PATH=${SL_PLUGIN_PATH:-$root/build/plugin} OPENBLAS_NUM_THREADS=1
 tmp=$(mktemp -d)
