@@ -3,6 +3,7 @@
  * allocated at open, so memory does not depend on the file's length and the
  * read path allocates nothing. */
 #include "io/io_internal.h"
+#include "io/sample_bytes.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -50,21 +51,6 @@ struct sl_audio_reader {
     float *mono;         /* block_frames mono samples awaiting the resampler */
     long mono_len, mono_off;
 };
-
-/* Bytes a sample takes in a WAV's data, as libsndfile counts them (channels
- * times this a frame); 0 for codings whose blocks hold many frames (ADPCM, GSM). */
-static int pcm_bytes(int format)
-{
-    switch (format & SF_FORMAT_SUBMASK) {
-    case SF_FORMAT_PCM_S8: case SF_FORMAT_PCM_U8: case SF_FORMAT_ALAW: case SF_FORMAT_ULAW:
-        return 1;
-    case SF_FORMAT_PCM_16: return 2;
-    case SF_FORMAT_PCM_24: return 3;
-    case SF_FORMAT_PCM_32: case SF_FORMAT_FLOAT: return 4;
-    case SF_FORMAT_DOUBLE: return 8;
-    default: return 0;
-    }
-}
 
 void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
 {
@@ -366,7 +352,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     const int major = info.format & SF_FORMAT_TYPEMASK;
     if (r->check_length && !r->media && (major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX) &&
         strcmp(path, "-")) {
-        int64_t promised = sl_wav_promised_frames(path, info.channels * pcm_bytes(info.format));
+        int64_t promised = sl_wav_promised_frames(path, info.channels * sl_sample_bytes(info.format));
         if (promised > r->file_frames)
             r->promised_frames = promised;
     }

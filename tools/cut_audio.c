@@ -19,6 +19,7 @@
 
 #include <sndfile.h>
 
+#include "io/sample_bytes.h"
 #include "tools/cli.h"
 
 #define CUT_RUN 8192 /* sample frames a run of one decision waits at most before it is written */
@@ -67,19 +68,6 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     return -1;
 }
 
-/* Bytes a sample of this format's encoding takes at most. */
-static int sample_bytes(int format)
-{
-    switch (format & SF_FORMAT_SUBMASK) {
-    case SF_FORMAT_PCM_S8: case SF_FORMAT_PCM_U8: case SF_FORMAT_ULAW: case SF_FORMAT_ALAW:
-        return 1;
-    case SF_FORMAT_PCM_16: return 2;
-    case SF_FORMAT_PCM_24: return 3;
-    case SF_FORMAT_PCM_32: case SF_FORMAT_FLOAT: return 4;
-    default: return 8; /* doubles; compressed encodings take less */
-    }
-}
-
 /* Starts writing `path` (under a temporary name). -1 when it cannot (said). */
 static int open_file(cli_cut *c, const char *path)
 {
@@ -96,7 +84,8 @@ static int open_file(cli_cut *c, const char *path)
     SF_INFO rf64 = {.samplerate = info.samplerate, .channels = info.channels,
                     .format = SF_FORMAT_RF64 | (info.format & ~SF_FORMAT_TYPEMASK)};
     const int major = info.format & SF_FORMAT_TYPEMASK;
-    const int64_t frame_bytes = (int64_t)info.channels * sample_bytes(info.format);
+    const int b = sl_sample_bytes(info.format);
+    const int64_t frame_bytes = (int64_t)info.channels * (b ? b : 8); /* compressed: less */
     const int64_t room = (((int64_t)1 << 32) - ((int64_t)1 << 20)) / frame_bytes;
     const int wav = major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX;
     const int grow = wav && c->in_frames >= room && sf_format_check(&rf64);
