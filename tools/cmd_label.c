@@ -1018,6 +1018,30 @@ static int run_jobs(label_run *run, int nin)
     return cli_jobs_run(&jobs, nin, a->jobs, tty && a->jobs > 1);
 }
 
+/* Labels the inputs in this process, in order. 0, 1 (an input failed), or 130
+ * (interrupted with inputs left). */
+static int run_one_at_a_time(label_run *run)
+{
+    int rc = 0;
+    run->progress = !run->a->quiet && isatty(STDERR_FILENO);
+    for (int i = 0; i < run->n_inputs && !run->broken_pipe; i++) {
+        int one = run_input(run, i);
+        run->broken_pipe = one == READER_GONE;
+        if (one)
+            rc = 1;
+        if (cli_input_interrupted()) {
+            const int left = run->n_inputs - 1 - i;
+            if (left > 0) {
+                cli_error("interrupted: %d more input%s not labelled", left, left > 1 ? "s" : "");
+                rc = 130; /* as a shell reports an end by SIGINT */
+            }
+            break;
+        }
+    }
+    run_stop(run);
+    return rc;
+}
+
 static int by_name(const void *x, const void *y)
 {
     const cli_input *const *a = x, *const *b = y;
@@ -1231,28 +1255,13 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
     if (a.name_lines && stream_header(&a, m, &run.broken_pipe)) {
         rc = 1;
         run_stop(&run);
-    } else if (nin > 1 && (a.jobs > 1 || !to_dir) && (rc = run_jobs(&run, nin)) != NOT_HELD) {
+    } else {
         /* several inputs onto standard output, one at a time too: each input's
          * labels are held until it is done, so one that fails part way leaves
          * nothing in the stream, where its lines would look complete */
-    } else {
-        rc = 0;
-        run.progress = !a.quiet && isatty(STDERR_FILENO);
-        for (int i = 0; i < nin && !run.broken_pipe; i++) {
-            int one = run_input(&run, i);
-            run.broken_pipe = one == READER_GONE;
-            if (one)
-                rc = 1;
-            if (cli_input_interrupted()) {
-                if (i + 1 < nin) {
-                    cli_error("interrupted: %d more input%s not labelled", nin - 1 - i,
-                              nin - 1 - i > 1 ? "s" : "");
-                    rc = 130; /* as a shell reports an end by SIGINT */
-                }
-                break;
-            }
-        }
-        run_stop(&run);
+        rc = nin > 1 && (a.jobs > 1 || !to_dir) ? run_jobs(&run, nin) : NOT_HELD;
+        if (rc == NOT_HELD)
+            rc = run_one_at_a_time(&run);
     }
     sigaction(SIGPIPE, &prev_pipe, NULL);
     sl_model_free(m);
