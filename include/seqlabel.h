@@ -492,8 +492,11 @@ typedef enum {
 
 /* The decoder: probabilities -> labels -> segments, in five stages, each with a
  * bounded delay (their sum is sl_decoder_delay_frames):
- *  1. fixed-lag Viterbi with a switch penalty (the default; delay: the lag), or
- *     argmax (delay 0);
+ *  1. fixed-lag Viterbi with a switch penalty (the default; delay: the lag):
+ *     frame t - lag takes its label from the best path over frames 0..t among
+ *     those through the first frame of the run of labels given out so far, so
+ *     the labels given out are one path and each change is paid for; or argmax
+ *     (delay 0);
  *  2. target class hysteresis (VAD use): when target_class >= 0, a frame is the
  *     target class while p[target] stays >= off_threshold after having reached
  *     on_threshold; other frames take the best non-target label of stage 1

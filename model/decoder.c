@@ -30,10 +30,14 @@ struct sl_decoder {
     int ring_len;
     int64_t next_in; /* index of the next pushed frame */
 
-    /* Stage 1: Viterbi scores (log domain, kept near 0 by subtracting the max)
-     * and back-pointers of the last lag+1 frames (frame f at row f % (lag+1)). */
+    /* Stage 1: Viterbi scores (log domain, kept near 0 by subtracting the max);
+     * back-pointers, log-probabilities and switch penalties of the last lag+1
+     * frames (frame f at row f % (lag+1)), kept to run the lag again from a
+     * label change given out; that label (-1 before the first frame). */
     double *score, *score_new;
     uint16_t *backptr;
+    double *log_probs, *penalty;
+    int given;
     int *path; /* scratch for the end-of-stream traceback, lag + 1 labels */
 
     /* Stage 2: hysteresis state of the target class. */
@@ -173,9 +177,12 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
     d->score = malloc((size_t)n_classes * sizeof(double));
     d->score_new = malloc((size_t)n_classes * sizeof(double));
     d->backptr = malloc((size_t)(d->lag + 1) * n_classes * sizeof(uint16_t));
+    d->log_probs = malloc((size_t)(d->lag + 1) * n_classes * sizeof(double));
+    d->penalty = malloc((size_t)(d->lag + 1) * sizeof(double));
     d->path = malloc((size_t)(d->lag + 1) * sizeof(int));
     d->pad_queue = malloc((size_t)(d->pad_before + 1) * sizeof(int));
-    if (!d->probs_ring || !d->score || !d->score_new || !d->backptr || !d->path || !d->pad_queue) {
+    if (!d->probs_ring || !d->score || !d->score_new || !d->backptr || !d->log_probs ||
+        !d->penalty || !d->path || !d->pad_queue) {
         sl_decoder_free(d);
         goto oom;
     }
@@ -195,6 +202,8 @@ void sl_decoder_free(sl_decoder *d)
     free(d->score);
     free(d->score_new);
     free(d->backptr);
+    free(d->log_probs);
+    free(d->penalty);
     free(d->path);
     free(d->pad_queue);
     free(d);
@@ -203,6 +212,7 @@ void sl_decoder_free(sl_decoder *d)
 void sl_decoder_reset(sl_decoder *d)
 {
     d->next_in = 0;
+    d->given = -1;
     d->target_on = 0;
     d->committed = -1;
     d->pend_len = 0;
@@ -389,22 +399,19 @@ static double log_prob(float p)
     return log(p > 1e-30f ? (double)p : 1e-30);
 }
 
-/* One Viterbi step for frame f: the best path into class k either stays in k
- * or comes from the best class of the previous frame paying the penalty (one
- * uniform penalty makes the step O(K) instead of O(K^2)). Ties keep the label. */
-static void viterbi_step(sl_decoder *d, int64_t f, const float *p)
+/* One Viterbi step into frame f, from the scores of frame f - 1 and frame f's
+ * stored log-probabilities and penalty: the best path into class k either
+ * stays in k or comes from the best class of the previous frame paying the
+ * penalty (one uniform penalty makes the step O(K) instead of O(K^2)). Ties
+ * keep the label. */
+static void viterbi_step(sl_decoder *d, int64_t f)
 {
     int K = d->K;
-    uint16_t *bp = d->backptr + (size_t)(f % (d->lag + 1)) * K;
-    if (f == 0) {
-        for (int k = 0; k < K; k++) {
-            d->score[k] = log_prob(p[k]);
-            bp[k] = (uint16_t)k;
-        }
-        return;
-    }
+    size_t row = (size_t)(f % (d->lag + 1));
+    uint16_t *bp = d->backptr + row * K;
+    const double *lp = d->log_probs + row * K;
     int best = argmax_d(d->score, K);
-    double from_best = d->score[best] - d->cfg.switch_penalty;
+    double from_best = d->score[best] - d->penalty[row];
     double top = -INFINITY;
     for (int k = 0; k < K; k++) {
         double stay = d->score[k];
@@ -415,12 +422,42 @@ static void viterbi_step(sl_decoder *d, int64_t f, const float *p)
             d->score_new[k] = from_best;
             bp[k] = (uint16_t)best;
         }
-        d->score_new[k] += log_prob(p[k]);
+        d->score_new[k] += lp[k];
         if (d->score_new[k] > top)
             top = d->score_new[k];
     }
     for (int k = 0; k < K; k++)
         d->score[k] = d->score_new[k] - top;
+}
+
+/* Stores frame f's log-probabilities and the penalty of a switch into it (the
+ * one in force now, so a retune prices only later frames), then steps. */
+static void viterbi_push(sl_decoder *d, int64_t f, const float *p)
+{
+    int K = d->K;
+    size_t row = (size_t)(f % (d->lag + 1));
+    double *lp = d->log_probs + row * K;
+    for (int k = 0; k < K; k++)
+        lp[k] = log_prob(p[k]);
+    d->penalty[row] = d->cfg.switch_penalty;
+    if (f > 0) {
+        viterbi_step(d, f);
+        return;
+    }
+    for (int k = 0; k < K; k++) {
+        d->score[k] = lp[k];
+        d->backptr[row * K + k] = (uint16_t)k;
+    }
+}
+
+/* Runs the frames after `from` again with only the paths through label k at
+ * `from`: the scores start there as k's alone (the others out of reach). */
+static void viterbi_restart(sl_decoder *d, int64_t from, int k, int64_t to)
+{
+    for (int j = 0; j < d->K; j++)
+        d->score[j] = j == k ? 0.0 : -1e300;
+    for (int64_t f = from + 1; f <= to; f++)
+        viterbi_step(d, f);
 }
 
 /* Follows back-pointers from class k at frame `from` down to frame `to`,
@@ -439,7 +476,7 @@ int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink
     memcpy(d->probs_ring + (size_t)(f % d->ring_len) * d->K, probs, (size_t)d->K * sizeof(float));
     if (d->cfg.smoothing == SL_SMOOTH_NONE)
         return stage_hysteresis(d, f, argmax(probs, d->K), sink);
-    viterbi_step(d, f, probs);
+    viterbi_push(d, f, probs);
     int64_t decided = f - d->lag;
     if (decided < 0)
         return 0;
@@ -448,6 +485,18 @@ int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink
     int64_t g = f;
     for (; g > decided; g--)
         k = d->backptr[(size_t)(g % (d->lag + 1)) * d->K + k];
+    /* A label change, once given out, binds the paths that decide later
+     * frames: only those through it count from then on. Otherwise the best
+     * paths of two successive frames can disagree about the frames before
+     * them, and where they take turns (a pause as long as the lag, weighed
+     * near even) a frame or two of flicker came out between them, each a
+     * segment, with no path paying for its switches. Within a run of one
+     * label the paths stay free, so a change can still be placed back where
+     * the evidence for it began. */
+    if (k != d->given) {
+        d->given = k;
+        viterbi_restart(d, decided, k, f);
+    }
     return stage_hysteresis(d, decided, k, sink);
 }
 
