@@ -146,6 +146,7 @@ typedef struct {
     int cap;
     char *err;
     size_t errlen;
+    char *split_file, *other_file; /* the first file in a split folder, and outside one */
 } folder_job;
 
 /* Takes audio and labels (malloc'ed, either NULL: out of memory). 0 or -1. */
@@ -185,17 +186,26 @@ static int add_found(void *user, const char *path, const char *rel)
         free(other);
         return -1;
     }
-    /* the split and class folders of rel */
+    /* the split and class folders of rel: a first folder train, valid or test (or
+     * validation, val or dev, as other tools name the second) is the split */
     sl_split split = SL_SPLIT_NONE;
     const char *r = rel, *cut = strchr(r, '/');
-    static const char *const splits[] = {"train", "valid", "test"};
-    for (int k = 0; k < 3 && cut; k++)
-        if ((size_t)(cut - r) == strlen(splits[k]) && !strncmp(r, splits[k], (size_t)(cut - r))) {
-            split = (sl_split)(SL_SPLIT_TRAIN + k);
+    static const struct {
+        const char *name;
+        sl_split split;
+    } splits[] = {{"train", SL_SPLIT_TRAIN}, {"valid", SL_SPLIT_VALID},     {"test", SL_SPLIT_TEST},
+                  {"validation", SL_SPLIT_VALID}, {"val", SL_SPLIT_VALID}, {"dev", SL_SPLIT_VALID}};
+    for (size_t k = 0; k < sizeof splits / sizeof splits[0] && cut; k++)
+        if ((size_t)(cut - r) == strlen(splits[k].name) &&
+            !strncmp(r, splits[k].name, (size_t)(cut - r))) {
+            split = splits[k].split;
             r = cut + 1;
             cut = strchr(r, '/');
             break;
         }
+    char **first = split == SL_SPLIT_NONE ? &j->other_file : &j->split_file;
+    if (!*first && !(*first = strdup(rel)))
+        return sl_fail(j->err, j->errlen, "out of memory");
     if (!labels && !cut)
         return sl_fail(j->err, j->errlen,
                        "%s: no labels: give it a label file of its name beside it (%.*s.txt, "
@@ -211,13 +221,31 @@ static int add_found(void *user, const char *path, const char *rel)
 
 static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errlen)
 {
-    folder_job j = {out, 0, err, errlen};
+    folder_job j = {out, 0, err, errlen, NULL, NULL};
     out->path = strdup(dir);
     int rc = out->path ? sl_audio_files_below(dir, NULL, add_found, &j, err, errlen)
                        : sl_fail(err, errlen, "out of memory");
     if (rc == 0 && out->n == 0)
         rc = sl_fail(err, errlen, "%s: a folder with no audio file in it (by extension: .wav "
                      ".flac .ogg ...)", dir);
+    /* Split folders beside others: a misspelt split (Valid/, eval/) would
+     * otherwise train as a class of its own, its files of every class. */
+    if (rc == 0 && j.split_file && j.other_file) {
+        int split_len = (int)(strchr(j.split_file, '/') - j.split_file);
+        const char *slash = strchr(j.other_file, '/');
+        if (slash)
+            rc = sl_fail(err, errlen, "%s: %.*s/ is not a split folder (train, valid or test; "
+                         "validation, val and dev are read as valid) but lies beside %.*s/, so "
+                         "its files would train as one class named '%.*s': rename it to its "
+                         "split, or move its files into one", dir, (int)(slash - j.other_file),
+                         j.other_file, split_len, j.split_file, (int)(slash - j.other_file),
+                         j.other_file);
+        else
+            rc = sl_fail(err, errlen, "%s: %s lies beside the split folder %.*s/, in none: "
+                         "move it into its split", dir, j.other_file, split_len, j.split_file);
+    }
+    free(j.split_file);
+    free(j.other_file);
     if (rc) {
         sl_manifest_free(out);
         return -1;

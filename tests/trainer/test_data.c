@@ -423,6 +423,29 @@ static void folder_manifests(void **state)
     assert_int_equal(link(from, tt_path(dir, "f/loose.wav")), 0);
     assert_int_equal(sl_manifest_load(tt_path(dir, "f"), &man, err, sizeof err), -1);
     assert_non_null(strstr(err, "f/loose.wav: no labels: give it a label file of its name beside it (loose.txt"));
+    /* labelled, it is still in no split while the others are: refused, named */
+    tt_write_text(tt_path(dir, "f/loose.txt"), "0\t0.5\tdog\n");
+    assert_int_equal(sl_manifest_load(tt_path(dir, "f"), &man, err, sizeof err), -1);
+    assert_non_null(strstr(err, "f: loose.wav lies beside the split folder test/, in none"));
+    assert_int_equal(unlink(tt_path(dir, "f/loose.wav")), 0);
+    /* validation/ (and val/, dev/) is the validation split, as other tools name it */
+    assert_int_equal(mkdir(tt_path(dir, "f/validation"), 0755), 0);
+    assert_int_equal(mkdir(tt_path(dir, "f/validation/cat"), 0755), 0);
+    assert_int_equal(link(from, tt_path(dir, "f/validation/cat/c9.wav")), 0);
+    if (sl_manifest_load(tt_path(dir, "f"), &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(man.n, 7);
+    assert_int_equal(man.entries[6].split, SL_SPLIT_VALID);
+    assert_string_equal(man.entries[6].labels, "=cat");
+    sl_manifest_free(&man);
+    /* a misspelt split beside the others would train as a class of its own
+     * ('Valid', of dogs and cats): refused, named */
+    assert_int_equal(mkdir(tt_path(dir, "f/Valid"), 0755), 0);
+    assert_int_equal(mkdir(tt_path(dir, "f/Valid/dog"), 0755), 0);
+    assert_int_equal(link(from, tt_path(dir, "f/Valid/dog/d9.wav")), 0);
+    assert_int_equal(sl_manifest_load(tt_path(dir, "f"), &man, err, sizeof err), -1);
+    assert_non_null(strstr(err, "f: Valid/ is not a split folder"));
+    assert_non_null(strstr(err, "would train as one class named 'Valid'"));
 }
 
 /* sl_manifest_hold_out_groups: every file of one key goes one way, the way a
