@@ -1262,6 +1262,12 @@ typedef struct {
     const char *valid_group;     /* with valid_share: hold out by the key this pattern
                                     finds in each path (sl_manifest_hold_out_groups);
                                     NULL: by the whole path */
+    const char *gap_class;       /* NULL, or the class of time that no label segment
+                                    covers, in training and validation files alike (a
+                                    speech-only RTTM: the rest non-speech); a class of
+                                    class_names or the init model's, or without either
+                                    added after the labels' own. NULL: such time is
+                                    left out of the loss and the scores */
 } sl_train_config;
 
 void sl_train_config_default(sl_train_config *c);

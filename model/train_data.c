@@ -360,6 +360,22 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                               NULL, 1, err, errlen);
 }
 
+/* The frames, labelled frames and frames of each class of ds's files. */
+static void count_labels(sl_dataset *ds)
+{
+    ds->frames = ds->labeled = 0;
+    memset(ds->class_frames, 0, (size_t)ds->n_classes * sizeof *ds->class_frames);
+    for (int i = 0; i < ds->n_files; i++) {
+        const sl_data_file *df = &ds->files[i];
+        ds->frames += df->ff.n_frames;
+        for (int64_t t = 0; t < df->ff.n_frames; t++)
+            if (df->labels[t] >= 0) {
+                ds->labeled++;
+                ds->class_frames[df->labels[t]]++;
+            }
+    }
+}
+
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                        const sl_feature_config *fc, const char *cache_dir,
                        const char *const *class_names, int n_classes, const char *progress,
@@ -475,19 +491,22 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     free(job.errs);
     if (rc)
         return rc;
-    for (int i = 0; i < count; i++) {
-        const sl_data_file *df = &ds->files[i];
-        ds->frames += df->ff.n_frames;
-        for (int64_t t = 0; t < df->ff.n_frames; t++)
-            if (df->labels[t] >= 0) {
-                ds->labeled++;
-                ds->class_frames[df->labels[t]]++;
-            }
-    }
+    count_labels(ds);
     if (progress && count)
         fprintf(stderr, "%s: features of %d files ready (%d from the cache)\n", progress, count,
                 cached);
     return 0;
+}
+
+void sl_dataset_fill_gaps(sl_dataset *ds, int k)
+{
+    for (int i = 0; i < ds->n_files; i++) {
+        sl_data_file *df = &ds->files[i];
+        for (int64_t t = 0; !df->borrowed && t < df->ff.n_frames; t++)
+            if (df->labels[t] < 0)
+                df->labels[t] = k; /* a repeat borrows its first entry's array, filled here */
+    }
+    count_labels(ds);
 }
 
 void sl_dataset_free(sl_dataset *ds)

@@ -800,14 +800,35 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                                        errlen) ||
             sl_dataset_collect_classes(vman, valid_mask, 1, r.names, &r.n_names, err, errlen))
             goto out;
+        /* a gap class the labels never name (a speech-only RTTM's non-speech) */
+        if (c->gap_class && sl_class_of(c->gap_class, (const char *const *)r.names, r.n_names) < 0) {
+            const char *flaw = sl_class_name_flaw(c->gap_class, 1);
+            if (flaw || r.n_names == SL_MAX_CLASSES) {
+                sl_fail(err, errlen, "gap class '%s': %s", c->gap_class,
+                        flaw ? flaw : "one class more than a model holds");
+                goto out;
+            }
+            if (!(r.names[r.n_names] = strdup(c->gap_class))) {
+                sl_fail(err, errlen, "out of memory");
+                goto out;
+            }
+            r.n_names++;
+        }
         n_classes = r.n_names;
         for (int k = 0; k < n_classes; k++)
             names[k] = r.names[k];
         if (n_classes < 2) {
-            sl_fail(err, errlen, "%s: the labels name %d class%s; training needs at least 2",
-                 c->train_manifest, n_classes, n_classes == 1 ? "" : "es");
+            sl_fail(err, errlen, "%s: the labels name %d class%s; training needs at least 2 "
+                    "(where the time they leave is a class of its own: --ref-gap CLASS)",
+                    c->train_manifest, n_classes, n_classes == 1 ? "" : "es");
             goto out;
         }
+    }
+    const int gap = c->gap_class ? sl_class_of(c->gap_class, names, n_classes) : -1;
+    if (c->gap_class && gap < 0) {
+        sl_fail(err, errlen, "gap class '%s' is not one of the %s classes", c->gap_class,
+                r.m ? "model's" : "classes asked for");
+        goto out;
     }
     const sl_feature_config *fc = r.m ? sl_model_feature_config(r.m) : &c->features;
     if (c->progress)
@@ -820,10 +841,25 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                            c->progress ? "seqlabel train: validation set" : NULL, c->interrupt,
                            c->num_threads, err, errlen))
         goto out;
+    if (gap >= 0) {
+        sl_dataset_fill_gaps(&r.train, gap);
+        sl_dataset_fill_gaps(&r.valid, gap);
+    }
     if (r.train.labeled == 0) {
         sl_fail(err, errlen, "%s: the training files have no labeled frames", c->train_manifest);
         goto out;
     }
+    /* A class no training frame holds is one the model cannot learn (a typo's
+     * twin, a class of the validation labels alone, or the rest of labels that
+     * mark one class), unless teachers give it soft targets. */
+    for (int k = 0; k < n_classes && c->n_teachers == 0; k++)
+        if (r.train.class_frames[k] == 0) {
+            sl_fail(err, errlen, "%s: no training frame is of class '%s', so the model could "
+                    "not learn it: give it labelled time, leave it out of the classes, or, "
+                    "where the labels mark some classes and the rest is '%s', give that rest "
+                    "its class (--ref-gap %s)", c->train_manifest, names[k], names[k], names[k]);
+            goto out;
+        }
     /* validation on no frame would score 0 at every step and keep the first */
     if (r.valid.n_files > 0 && r.valid.labeled == 0) {
         sl_fail(err, errlen, "%s: the validation files have no labeled frames",
@@ -940,6 +976,14 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
                 (long long)r.train.labeled, r.valid.n_files, r.valid.n_files == 1 ? "" : "s", np,
                 (long long)total, total == 1 ? "" : "s", (long long)n_epochs,
                 n_epochs == 1 ? "" : "s", (long long)spe, B, T, resumed ? "; resumed" : "");
+    if (c->progress) {
+        fprintf(stderr, "seqlabel train: training frames by class:");
+        for (int k = 0; k < n_classes; k++)
+            fprintf(stderr, "%s %s %lld (%.1f%%)", k ? "," : "", names[k],
+                    (long long)r.train.class_frames[k],
+                    100.0 * (double)r.train.class_frames[k] / (double)r.train.labeled);
+        fprintf(stderr, "\n");
+    }
     if (resumed && c->progress)
         fprintf(stderr, "seqlabel train: resuming at step %lld from %s\n", (long long)st.step,
                 c->checkpoint_path);

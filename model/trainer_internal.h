@@ -169,6 +169,9 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
  * when progress is not NULL, giving up between files once *interrupt (may be
  * NULL) is non-zero, and computing n_threads files at a time (the dataset does
  * not depend on it; an error names the first failing entry in manifest order). */
+/* Gives every unlabelled frame of ds class k, and counts them. */
+void sl_dataset_fill_gaps(sl_dataset *ds, int k);
+
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                        const sl_feature_config *fc, const char *cache_dir,
                        const char *const *class_names, int n_classes, const char *progress,

@@ -49,6 +49,11 @@ static void usage(FILE *fp)
         "                          atomically)\n"
         "  --classes a,b,c         class names and order [the label names, first seen\n"
         "                          first; with --init, the model's]\n"
+        "  --ref-gap CLASS         the class of time no label segment covers (labels\n"
+        "                          that mark speech alone, as x.rttm#speech: the rest\n"
+        "                          non-speech), as eval's; a class the labels do not\n"
+        "                          name is added after theirs [such time is not\n"
+        "                          trained on]\n"
         "  --cache-dir DIR         feature cache [$XDG_CACHE_HOME or ~/.cache,\n"
         "                          /seqlabel/features]\n"
         "  --no-cache              keep features in memory only\n"
@@ -161,7 +166,7 @@ enum {
     O_BATCH, O_LR, O_WARMUP, O_SCHEDULE, O_MINLR, O_WD, O_CLIP, O_CW, O_GAIN, O_SEED, O_THREADS,
     O_CKPT, O_CKPT_EVERY, O_RESUME, O_STOP, O_QUIET, O_HELP, O_NOISE, O_SNR, O_NOISE_PROB,
     O_FMASK, O_TMASK, O_LOWPASS, O_BITS8, O_EQ, O_TEACHER_CLEAN, O_INIT, O_TEACHER, O_DISTILL, O_EDGES,
-    O_VALID_SHARE, O_VALID_GROUP
+    O_VALID_SHARE, O_VALID_GROUP, O_REF_GAP
 };
 
 int sl_cmd_train(int argc, char **argv)
@@ -170,6 +175,7 @@ int sl_cmd_train(int argc, char **argv)
         {"manifest", required_argument, 0, O_MANIFEST}, {"valid", required_argument, 0, O_VALID},
         {"valid-share", required_argument, 0, O_VALID_SHARE},
         {"valid-group", required_argument, 0, O_VALID_GROUP}, {"out", required_argument, 0, O_OUT}, {"classes", required_argument, 0, O_CLASSES},
+        {"ref-gap", required_argument, 0, O_REF_GAP},
         {"cache-dir", required_argument, 0, O_CACHE}, {"no-cache", no_argument, 0, O_NOCACHE},
         {"sample-rate", required_argument, 0, O_RATE}, {"mel-bins", required_argument, 0, O_MEL},
         {"mfcc", required_argument, 0, O_MFCC}, {"d-model", required_argument, 0, O_DMODEL},
@@ -238,6 +244,7 @@ int sl_cmd_train(int argc, char **argv)
             c.valid_share = (float)d;
             break;
         case O_VALID_GROUP: c.valid_group = a; break;
+        case O_REF_GAP: c.gap_class = a; break;
         case O_OUT: c.out_path = a; break;
         case O_CLASSES:
             free(class_buf);

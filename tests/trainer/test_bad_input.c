@@ -491,7 +491,48 @@ static void one_class_only(void **state)
 {
     (void)state;
     tt_write_text(tt_path(dir, "one.txt"), "0.00\t3.00\ttone\n");
-    expect_failure("a.wav\tone.txt\n", NULL, (const char *[]){"m.tsv", "at least 2", NULL});
+    expect_failure("a.wav\tone.txt\n", NULL,
+                   (const char *[]){"m.tsv", "at least 2", "--ref-gap CLASS", NULL});
+}
+
+/* A class that no training frame holds cannot be learnt: one of the
+ * validation labels alone, or one --classes adds, is refused, named. */
+static void class_without_training_frames(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "bird.txt"), "0.00\t3.00\tbird\n");
+    expect_failure("a.wav\ta.txt\nb.wav\tbird.txt\tvalid\n", NULL,
+                   (const char *[]){"m.tsv: no training frame is of class 'bird'", NULL});
+    expect_failure("a.wav\ta.txt\n", "--classes tone,noise,silence,hum",
+                   (const char *[]){"m.tsv: no training frame is of class 'hum'",
+                                    "(--ref-gap hum)", NULL});
+    expect_failure("a.wav\ta.txt\n", "--classes tone,noise,silence --ref-gap hum",
+                   (const char *[]){"gap class 'hum' is not one of the classes asked for", NULL});
+}
+
+/* --ref-gap: labels that mark one class (a tone from 0 to 1.5 s of 3 s) train
+ * two, the rest of the time the gap's class: of the 298 frames (25 ms windows
+ * every 10 ms), the 150 whose centres ((t + 0.5) * 0.01 s, docs/training.md)
+ * lie before 1.5 s are the tone's, the other 148 the rest's. */
+static void gap_class_trains(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "half.txt"), "0.00\t1.50\ttone\n");
+    tt_write_text(tt_path(dir, "m.tsv"), "a.wav\thalf.txt\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "{ %s train --manifest %s/m.tsv --out %s/gap.slm --mel-bins 24 "
+             "--d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 --batch 8 --steps 3 "
+             "--no-cache --ref-gap rest >/dev/null && %s info %s/gap.slm >&2; }",
+             seqlabel, dir, dir, seqlabel, dir);
+    char *err = NULL;
+    int rc = tt_run(cmd, &err);
+    if (rc)
+        fail_msg("%s", err);
+    if (!strstr(err, "training frames by class: tone 150 (50.3%), rest 148 (49.7%)"))
+        fail_msg("no per-class count: %s", err);
+    if (!strstr(err, "classes: 2\n  0\ttone\n  1\trest\n"))
+        fail_msg("classes: %s", err);
+    free(err);
 }
 
 static void bad_noise_list(void **state)
@@ -686,6 +727,8 @@ int main(void)
         cmocka_unit_test(malformed_lines),
         cmocka_unit_test(unlabeled_validation),
         cmocka_unit_test(one_class_only),
+        cmocka_unit_test(class_without_training_frames),
+        cmocka_unit_test(gap_class_trains),
         cmocka_unit_test(bad_noise_list),
         cmocka_unit_test(damaged_checkpoint),
         cmocka_unit_test(eval_reports_and_checks_labels),

@@ -72,13 +72,16 @@ static int teardown(void **state)
     return 0;
 }
 
-static const char *args(const char *opts)
+/* The options of a run on the manifest (the wrong labels unless named). */
+static const char *args_on(const char *manifest, const char *opts)
 {
     static char a[3072];
-    snprintf(a, sizeof a, "--manifest %s/wrong.tsv --cache-dir %s/cache " SHAPE
-             " --classes silence,tone,noise --lr 3e-3 %s", dir, dir, opts);
+    snprintf(a, sizeof a, "--manifest %s/%s --cache-dir %s/cache " SHAPE
+             " --classes silence,tone,noise --lr 3e-3 %s", dir, manifest, dir, opts);
     return a;
 }
+
+static const char *args(const char *opts) { return args_on("wrong.tsv", opts); }
 
 static int train(const char *opts, const char *tag, char **err)
 {
@@ -200,13 +203,15 @@ static void weight_zero_is_plain_training(void **state)
 {
     (void)state;
     char opts[1024];
+    /* the student's right labels: without a teacher, the wrong ones (no tone,
+     * no noise) are refused as classes no training frame holds */
     snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0 --steps 20 --seed 5",
              dir);
-    train_ok(opts, "w0");
-    train_ok("--steps 20 --seed 5", "plain");
+    tt_train_ok(dir, "w0", args_on("st.tsv", opts));
+    tt_train_ok(dir, "plain", args_on("st.tsv", "--steps 20 --seed 5"));
     snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0.5 --steps 20 --seed 5",
              dir);
-    train_ok(opts, "w05");
+    tt_train_ok(dir, "w05", args_on("st.tsv", opts));
     assert_true(tt_same_file(dir, "w0.slm", "plain.slm"));
     assert_false(tt_same_file(dir, "w05.slm", "plain.slm"));
 }
@@ -240,15 +245,22 @@ static void refusals(void **state)
 {
     (void)state;
     char cmd[4096], opts[1024];
-    /* a teacher with other features, one with other classes */
+    /* a teacher with other features, one with other classes (birds, which
+     * needs training frames of its own) */
+    tt_write_text(tt_path(dir, "birds.txt"),
+                  "0\t3\tsilence\n3\t6\ttone\n6\t9\tnoise\n9\t12\tbirds\n");
+    tt_write_text(tt_path(dir, "birds.tsv"), "te_0.wav\tbirds.txt\n");
     snprintf(cmd, sizeof cmd,
              "%s train --manifest %s/te.tsv --out %s/other_feats.slm --cache-dir %s/cache "
              "--mel-bins 16 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 --batch 8 "
              "--quiet --steps 2 > /dev/null && "
-             "%s train --manifest %s/te.tsv --out %s/other_classes.slm --cache-dir %s/cache " SHAPE
-             " --classes silence,tone,noise,birds --steps 2 > /dev/null",
+             "%s train --manifest %s/birds.tsv --out %s/other_classes.slm --cache-dir %s/cache "
+             SHAPE " --classes silence,tone,noise,birds --steps 2 > /dev/null",
              seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
-    assert_int_equal(tt_run(cmd, NULL), 0);
+    char *err = NULL;
+    if (tt_run(cmd, &err))
+        fail_msg("%s", err);
+    free(err);
     snprintf(opts, sizeof opts, "--teacher %s/other_feats.slm --steps 2", dir);
     expect_refusal(opts, 1, "other_feats.slm", "feature settings");
     snprintf(opts, sizeof opts, "--teacher %s/other_classes.slm --steps 2", dir);
