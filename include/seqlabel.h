@@ -329,6 +329,9 @@ typedef struct {
 #define SL_MAX_WINDOW 65536
 #define SL_MAX_TENSOR_NAME 64
 
+/* A new model's training crops and streaming window when none is given (frames). */
+#define SL_TRAIN_WINDOW_NEW 400
+
 /* A small default: d_model 128, 4 heads, 4 layers, d_ff 512, post-norm, ReLU,
  * qkv_bias 1, whole-window attention, max_window 1024, stream window 400 with
  * 100 frames of left context and 50 of lookahead. n_features and n_classes are 0:
@@ -1205,7 +1208,10 @@ typedef struct {
     const char *class_names[SL_MAX_CLASSES];
     sl_model_config model;       /* n_features and n_classes are filled in */
     sl_feature_config features;
-    int window;                  /* crop length in frames; default 400 */
+    int window;                  /* crop length in frames, and a new model's streaming
+                                    window; 0 (default): SL_TRAIN_WINDOW_NEW for a new
+                                    model, else the streaming window of the model
+                                    started from (init_path, or the checkpoint resumed) */
     int clip_edges;              /* 0 (default): crops also reach past a file's start
                                     (up to the model's left context) and end (up to
                                     window - left - 1 frames), where they hold the

@@ -72,7 +72,7 @@ void sl_train_config_default(sl_train_config *c)
     memset(c, 0, sizeof *c);
     sl_model_config_default(&c->model);
     sl_feature_config_default(&c->features);
-    c->window = 400;
+    c->window = 0; /* 400, or the streaming window of the model started from */
     c->batch = 16;
     c->epochs = 20;
     c->lr = 1e-3f;
@@ -430,21 +430,22 @@ static void run_free(train_run *r)
  * what training saw). */
 static void new_model_config(const sl_train_config *c, int n_classes, sl_model_config *mc)
 {
+    const int window = c->window ? c->window : SL_TRAIN_WINDOW_NEW;
     *mc = c->model;
     mc->n_features = sl_feature_dim(&c->features);
     mc->n_classes = n_classes;
-    if (mc->max_window < c->window)
-        mc->max_window = c->window;
-    mc->stream_window = c->window;
-    mc->stream_left = c->window / 4;
-    mc->stream_lookahead = c->window / 8;
+    if (mc->max_window < window)
+        mc->max_window = window;
+    mc->stream_window = window;
+    mc->stream_left = window / 4;
+    mc->stream_lookahead = window / 8;
 }
 
 int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
 {
     if (!c->train_manifest || !c->out_path)
         return sl_fail(err, errlen, "training needs a manifest and an output model path");
-    if (c->window < 1 || c->window > SL_MAX_WINDOW || c->batch < 1 || c->batch > 65536)
+    if (c->window < 0 || c->window > SL_MAX_WINDOW || c->batch < 1 || c->batch > 65536)
         return sl_fail(err, errlen, "window must be 1..%d frames and batch 1..65536", SL_MAX_WINDOW);
     if (c->epochs < 1 && c->max_steps <= 0)
         return sl_fail(err, errlen, "epochs must be at least 1");
@@ -489,9 +490,11 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
     if (c->teacher_clean && c->n_teachers == 0)
         return sl_fail(err, errlen, "teachers on unaugmented windows (teacher_clean) need a teacher");
     if (c->augment_freq_mask < 0 || c->augment_freq_mask > sl_feature_dim(&c->features) / 2 ||
-        c->augment_time_mask < 0 || c->augment_time_mask > c->window / 2)
+        c->augment_time_mask < 0 ||
+        c->augment_time_mask > (c->window ? c->window : SL_TRAIN_WINDOW_NEW) / 2)
         return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the %d-frame "
-                                 "window", sl_feature_dim(&c->features), c->window);
+                                 "window", sl_feature_dim(&c->features),
+                       c->window ? c->window : SL_TRAIN_WINDOW_NEW);
     if (c->noise_list && !(c->snr_min_db <= c->snr_max_db && c->snr_min_db >= -60.0f &&
                            c->snr_max_db <= 100.0f && c->noise_prob >= 0.0f && c->noise_prob <= 1.0f))
         return sl_fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
@@ -696,10 +699,12 @@ static int best_written(const sl_train_config *c, const sl_train_state *st, int 
     return saved || (st->best_step > 0 && file_exists(c->out_path));
 }
 
-int sl_train(const sl_train_config *c, char *err, size_t errlen)
+int sl_train(const sl_train_config *given, char *err, size_t errlen)
 {
-    if (sl_train_config_check(c, err, errlen))
+    if (sl_train_config_check(given, err, errlen))
         return -1;
+    sl_train_config own = *given; /* with the window resolved, once the model is known */
+    const sl_train_config *c = &own;
     FILE *rep = c->report;
     train_run r;
     memset(&r, 0, sizeof r);
@@ -785,6 +790,12 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
             grow_init(c, &r.m, err, errlen))
             goto out;
     }
+    /* Crops as long as the windows the model labels in: a new model's own
+     * (SL_TRAIN_WINDOW_NEW), or the streaming window of the one started from. */
+    if (own.window == 0)
+        own.window = r.m ? sl_model_get_config(r.m)->stream_window : SL_TRAIN_WINDOW_NEW;
+    if (sl_train_config_check(c, err, errlen))
+        goto out;
     const char *names[SL_MAX_CLASSES];
     int n_classes = 0;
     if (r.m) {
@@ -826,8 +837,8 @@ int sl_train(const sl_train_config *c, char *err, size_t errlen)
     }
     const int gap = c->gap_class ? sl_class_of(c->gap_class, names, n_classes) : -1;
     if (c->gap_class && gap < 0) {
-        sl_fail(err, errlen, "gap class '%s' is not one of the %s classes", c->gap_class,
-                r.m ? "model's" : "classes asked for");
+        sl_fail(err, errlen, "gap class '%s' is not one of the %s", c->gap_class,
+                r.m ? "model's classes" : "classes asked for");
         goto out;
     }
     const sl_feature_config *fc = r.m ? sl_model_feature_config(r.m) : &c->features;

@@ -147,6 +147,23 @@ static void starts_from_the_model(void **state)
     sl_model_free(fresh);
 }
 
+/* Without --window a fine-tune's crops are the model's streaming window (the
+ * base model's 64 frames), the windows it will label in, not a new model's 400. */
+static void crops_are_the_models_window(void **state)
+{
+    (void)state;
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/all.tsv --init %s/base.slm --out "
+             "%s/crops.slm --cache-dir %s/cache --batch 8 --steps 1 > /dev/null",
+             seqlabel, dir, dir, dir, dir);
+    char *err = NULL;
+    if (tt_run(cmd, &err))
+        fail_msg("%s", err);
+    if (!strstr(err, " of 8 x 64 frames"))
+        fail_msg("not the model's window: %s", err);
+    free(err);
+}
+
 static void training_continues_from_the_model(void **state)
 {
     (void)state;
@@ -391,6 +408,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(starts_from_the_model),
+        cmocka_unit_test(crops_are_the_models_window),
         cmocka_unit_test(training_continues_from_the_model),
         cmocka_unit_test(resume_is_exact),
         cmocka_unit_test(other_classes_keep_the_encoder),
