@@ -571,16 +571,12 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     }
     case GST_EVENT_GAP:{
       GstClockTime ts, dur;
-      GstFlowReturn ret;
       gst_event_parse_gap (event, &ts, &dur);
       /* a brief one (a lost packet) is silence within the run, its frames
-       * labelled: it goes on on the audio pad, not on the labels pad */
-      if (gst_seqlabel_fill_gap (self, ts, dur, &ret)) {
-        if (ret == GST_FLOW_OK)
-          break;
-        gst_event_unref (event);
-        return FALSE;
-      }
+       * labelled once the audio goes on: it goes on on the audio pad, not on
+       * the labels pad */
+      if (gst_seqlabel_fill_gap (self, ts, dur))
+        break;
       /* no audio for a while: the frames before the gap are finished, the
        * run after it starts at the next buffer's timestamp */
       gst_seqlabel_finish_run (self);

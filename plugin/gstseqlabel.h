@@ -120,6 +120,9 @@ struct _GstSeqLabel {
   gboolean utc_now;         /* time-origin=now: the writer's origin is set when the
                                stream's first run starts */
   guint64 run_samples;      /* samples pushed in this run at the current rate */
+  guint64 gap_pending;      /* samples of silence that gaps gave the run, pushed
+                               when its next buffer comes (gst_seqlabel_fill_gap) */
+  GstClockTime gap_filled;  /* their time, the gaps in a row since the last buffer */
   GstClockTime off_track_since; /* the PTS of the first buffer of the latest stretch
                                whose PTS are off the sample count by more than
                                the tolerance (the discontinuity rule's wait);
@@ -208,11 +211,10 @@ gboolean gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info);
  * caller may put them on a buffer); then, started or not, everything is reset
  * (gst_seqlabel_reset_run) for a new run. */
 GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
-/* A GAP event's time inside the run: TRUE when it was silence within the run
- * (a brief one where the audio is; *ret the flow of labelling it), FALSE when
- * the run must end there (seqlabel_run.c says which). */
-gboolean gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration,
-    GstFlowReturn * ret);
+/* A GAP event's time inside the run: TRUE when it is silence within the run
+ * (a brief one where the audio is, labelled once the audio goes on), FALSE
+ * when the run must end there (seqlabel_run.c says which). */
+gboolean gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration);
 void gst_seqlabel_reset_run (GstSeqLabel * self);
 /* Sample frames in a buffer of the negotiated format (a non-interleaved one's
  * from its GstAudioMeta). */

@@ -14,6 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
+static GstFlowReturn push_gap_silence (GstSeqLabel * self);
+
 #define GST_CAT_DEFAULT gst_seqlabel_debug
 
 /* S16 input is converted by the library in bounded blocks; no scratch here. */
@@ -31,7 +33,7 @@ static GstClockTime
 run_end_time (GstSeqLabel * self)
 {
   return self->base_ts + self->run_time_before +
-      gst_util_uint64_scale_int (self->run_samples, GST_SECOND,
+      gst_util_uint64_scale_int (self->run_samples + self->gap_pending, GST_SECOND,
       GST_AUDIO_INFO_RATE (&self->info));
 }
 
@@ -613,6 +615,8 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
       return FALSE;
     }
   }
+  if (keep_run && push_gap_silence (self) != GST_FLOW_OK)
+    return FALSE;
   if (keep_run && self->converter) {
     sl_label_sink sink;
     int rc;
@@ -665,6 +669,8 @@ gst_seqlabel_reset_run (GstSeqLabel * self)
     sl_converter_reset (self->converter);
   self->run_started = FALSE;
   self->run_samples = 0;
+  self->gap_pending = 0;
+  self->gap_filled = 0;
   self->run_time_before = 0;
   self->carry_frames = FALSE;
   self->piece_label = -1;
@@ -757,6 +763,8 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   if (self->document_start < 0 || self->frame_offset < self->document_start)
     self->document_start = self->frame_offset;
   self->run_samples = 0;
+  self->gap_pending = 0;
+  self->gap_filled = 0;
   self->run_time_before = 0;
   self->off_track_since = GST_CLOCK_TIME_NONE;
   self->open_segment_start = 0;
@@ -870,29 +878,28 @@ level_dbov (const float *f32, const gint16 * s16, gsize n)
 }
 
 /* A GAP inside a run, where the run's sample count says the audio is, of at
- * most DISCONT_WAIT (a lost RTP packet: rtpjitterbuffer do-lost=true, then the
- * depayloader's GAP with MISSING_DATA): silence within the run, as a sink
+ * most DISCONT_WAIT, it and the gaps in a row before it together (a lost RTP
+ * packet: rtpjitterbuffer do-lost=true, then the depayloader's GAP with
+ * MISSING_DATA; not a dropout sent as many short gaps, a valve's
+ * transform-to-gap or a jitter buffer's gap per lost packet, which is no more
+ * silence than one long gap is): silence within the run, as a sink
  * plays it, pushed to the labeler as zeros. A new run there lost a window's
  * context each time: at 5% loss of 20 ms L16 packets, 74% of the frames kept
  * their lossless labels. A gap without a duration (the depayloader's first
  * word of a loss) changes nothing: the next buffer's timestamp, or the gap with
  * a duration after it, says where the audio goes on. FALSE: the caller ends
- * the run (a longer gap, one elsewhere, reverse playback, the gate, whose
- * held audio maps frames to input samples). The frames the zeros complete ride
- * on the next buffer's meta. */
+ * the run (a longer gap, gaps in a row longer together, one elsewhere, reverse
+ * playback, the gate, whose held audio maps frames to input samples). The
+ * zeros go to the labeler when the next buffer comes (push_gap_silence), so
+ * the frames they complete ride on its meta, and a dropout sent as short gaps
+ * ends the run where it began, as one long gap does. */
 gboolean
-gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration,
-    GstFlowReturn * ret)
+gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
 {
-  static const float zeros[4096];
-  char err[SL_ERR_LEN];
-  sl_label_sink sink;
-  GstClockTime expected, end;
+  GstClockTime expected, end, filled;
   gboolean on_track;
   guint64 left;
-  int channels, rc = 0;
 
-  *ret = GST_FLOW_OK;
   if (!self->run_started || self->labeler == NULL || !self->have_info
       || self->segment.rate <= 0 || self->gate_mode != GST_SEQLABEL_GATE_NONE
       || !GST_CLOCK_TIME_IS_VALID (ts))
@@ -912,27 +919,45 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
   end = ts + duration;
   left = end > expected ? gst_util_uint64_scale_int_round (MIN (duration, end - expected),
       GST_AUDIO_INFO_RATE (&self->info), GST_SECOND) : 0;
-  channels = GST_AUDIO_INFO_CHANNELS (&self->info);
+  filled = gst_util_uint64_scale_int (left, GST_SECOND, GST_AUDIO_INFO_RATE (&self->info));
+  if (self->gap_filled + filled > DISCONT_WAIT)
+    return FALSE;
   GST_LOG_OBJECT (self, "gap at %" GST_TIME_FORMAT ": %" G_GUINT64_FORMAT
       " samples of silence within the run", GST_TIME_ARGS (ts), left);
+  self->gap_filled += filled;
+  self->gap_pending += left;
+  return TRUE;
+}
+
+/* The silence that gaps gave the run, pushed to the labeler as zeros once the
+ * audio goes on (the run's next buffer, or new caps that keep the run): until
+ * then more gaps may make it a dropout that ends the run instead. */
+static GstFlowReturn
+push_gap_silence (GstSeqLabel * self)
+{
+  static const float zeros[4096];
+  char err[SL_ERR_LEN];
+  sl_label_sink sink;
+  GstFlowReturn ret = GST_FLOW_OK;
+  int channels = GST_AUDIO_INFO_CHANNELS (&self->info), rc = 0;
+
   begin_callbacks (self, &sink);
-  while (left > 0 && rc == 0) {
-    gsize frames = MIN (left, G_N_ELEMENTS (zeros) / (guint) channels);
+  while (self->gap_pending > 0 && rc == 0) {
+    gsize frames = MIN (self->gap_pending, G_N_ELEMENTS (zeros) / (guint) channels);
     rc = push_audio (self, zeros, NULL, frames, &sink, err, sizeof err);
     self->run_samples += frames;
-    left -= frames;
+    self->gap_pending -= frames;
   }
   end_callbacks (self);
-  self->carry_frames = TRUE;
   if (rc != 0) {
-    *ret = self->cb_flow;
-    if (*ret == GST_FLOW_OK) {
+    ret = self->cb_flow;
+    if (ret == GST_FLOW_OK) {
       GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err), (NULL));
-      *ret = GST_FLOW_ERROR;
+      ret = GST_FLOW_ERROR;
     }
     gst_seqlabel_reset_run (self);
   }
-  return TRUE;
+  return ret;
 }
 
 GstFlowReturn
@@ -1007,6 +1032,9 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
      * at the open segment's start, before every label still to come */
     if (fresh)
       gst_seqlabel_labelpad_gap (self, run_frame_time (self, self->open_segment_start), 0);
+    ret = push_gap_silence (self);
+    if (ret != GST_FLOW_OK)
+      return ret;
   }
 
   if (planar ? !gst_audio_buffer_map (&abuf, &self->info, buf, GST_MAP_READ) :
@@ -1038,6 +1066,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   rc = push_audio (self, f32, s16, frames, &sink, err, sizeof err);
   end_callbacks (self);
   self->run_samples += frames;
+  self->gap_filled = 0;
 
   if (rc != 0) {
     ret = self->cb_flow;

@@ -2346,7 +2346,8 @@ test_untimed_runs_continue (void **state)
 /* A brief GAP where the audio is (a lost RTP packet: the depayloader's gap
  * without a duration, then its 20 ms one) is silence within the run: the
  * frames are those of one run over the audio, 320 zeros and the audio after,
- * frame for frame; a longer one, or one elsewhere, ends the run. */
+ * frame for frame; a longer one, or one elsewhere, ends the run, and so do
+ * gaps in a row that are longer together. */
 static void
 test_brief_gap_is_silence (void **state)
 {
@@ -2397,6 +2398,41 @@ test_brief_gap_is_silence (void **state)
   pt_frames_free (&got);
   pt_frames_free (&ref);
   pt_free_harness (h, bus);
+
+  /* gaps in a row: 0.8 s of them in 20 ms pieces is silence within the run,
+   * as one gap of 0.8 s is; 2 s of them (a valve's transform-to-gap, a jitter
+   * buffer's gap per lost packet in an outage) end the run where they begin,
+   * as one gap of 2 s does: the second run starts at 3 s, frame 300 */
+  for (int outage = 0; outage < 2; outage++) {
+    const int pieces = outage ? 100 : 40;
+    const int64_t after = N + pieces * Z;
+    h = pt_make_harness (&bus, F32_CAPS, NULL);
+    pt_frames_init (&got);
+    pt_frames_init (&ref);
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    for (int k = 0; k < pieces; k++)
+      assert_true (gst_harness_push_event (h, gst_event_new_gap (samples_time (N + k * Z),
+                  samples_time (Z))));
+    assert_int_equal (push_f32 (h, y, N, after), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    pt_collect_frame_messages (bus, &got);
+    if (!outage) {
+      float *joined = g_new0 (float, after + N);
+      memcpy (joined, x, sizeof (float) * N);
+      memcpy (joined + after, y, sizeof (float) * N);
+      pt_reference (joined, after + N, NULL, &ref, NULL);
+      g_free (joined);
+      pt_assert_frames_equal (&got, &ref, 0, 0);
+    } else {
+      int64_t first_run = expected_frames (N);
+      assert_int_equal (got.n, first_run + expected_frames (N));
+      assert_int_equal (got.index[first_run - 1], first_run - 1);
+      assert_int_equal (got.index[first_run], 300);
+    }
+    pt_frames_free (&got);
+    pt_frames_free (&ref);
+    pt_free_harness (h, bus);
+  }
   g_free (whole);
   free (x);
   free (y);
