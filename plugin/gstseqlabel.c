@@ -954,7 +954,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_LATENCY,
       g_param_spec_uint64 ("latency", "Latency",
           "How long after its audio a frame's label is final, in nanoseconds "
-          "(window, lookahead and decoder delay, known once the model is loaded; "
+          "(window, lookahead and decoder delay, known once started (PAUSED); "
           "plus the resampler's delay, once caps at another rate than the model's are set)",
           0, G_MAXUINT64, GST_CLOCK_TIME_NONE, G_PARAM_READABLE | G_PARAM_STATIC_STRINGS));
 

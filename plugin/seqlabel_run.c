@@ -53,13 +53,17 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   const sl_model *m;
   const sl_feature_config *fc;
   gboolean ok = TRUE;
+  const char *from = "model property";
 
   g_mutex_lock (&self->model_lock);
   GST_OBJECT_LOCK (self);
   path = self->props.model_path ? g_strdup (self->props.model_path) : NULL;
   GST_OBJECT_UNLOCK (self);
-  if (path == NULL)
+  if (path == NULL) {
     path = gst_seqlabel_default_model_path ();
+    from = g_getenv ("SEQLABEL_MODEL") ? "SEQLABEL_MODEL (no model property set)"
+        : "the default model (no model property set)";
+  }
   GST_OBJECT_LOCK (self);
   /* the labeler in use keeps its model: a new path takes effect at the next
    * start (the property is documented as changeable in NULL/READY only) */
@@ -74,7 +78,7 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   if (m == NULL) {
     if (post_error)
       GST_ELEMENT_ERROR (self, RESOURCE, OPEN_READ,
-          ("seqlabel: cannot load model: %s", err), ("model property: %s", path));
+          ("seqlabel: cannot load model: %s", err), ("%s: %s", from, path));
     else
       GST_DEBUG_OBJECT (self, "cannot load model yet: %s", err);
     ok = FALSE;

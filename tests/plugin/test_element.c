@@ -2544,6 +2544,26 @@ test_model_property_read_back (void **state)
   g_object_get (el, "model", &got, NULL);
   assert_string_equal (got, "/nonexistent/elsewhere.slm");      /* the next start's */
   g_free (got);
+  {
+    /* which fails to load, the error's details saying where the path came from */
+    GstBus *bus = gst_bus_new ();
+    GstMessage *msg;
+    GError *error = NULL;
+    gchar *debug = NULL;
+    gst_element_set_bus (el, bus);
+    assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+    assert_non_null (msg);
+    gst_message_parse_error (msg, &error, &debug);
+    if (!strstr (debug, "SEQLABEL_MODEL (no model property set): /nonexistent/elsewhere.slm"))
+      fail_msg ("debug: %s", debug);
+    g_error_free (error);
+    g_free (debug);
+    gst_message_unref (msg);
+    gst_element_set_state (el, GST_STATE_NULL);
+    gst_element_set_bus (el, NULL);
+    gst_object_unref (bus);
+  }
   g_object_set (el, "model", "/set/by/hand.slm", NULL);
   g_object_get (el, "model", &got, NULL);
   assert_string_equal (got, "/set/by/hand.slm");
