@@ -401,16 +401,22 @@ gst_seqlabel_set_caps (GstBaseTransform * trans, GstCaps * incaps, GstCaps * out
 {
   GstSeqLabel *self = GST_SEQLABEL (trans);
   GstAudioInfo info;
+  gboolean ok;
   (void) outcaps;
 
+  /* refused before, the error posted: the source retries them with each
+   * buffer, and one error is enough */
+  if (self->refused_caps != NULL && gst_caps_is_equal (incaps, self->refused_caps))
+    return FALSE;
   if (!audio_info_from_caps (&info, incaps)) {
     GST_ELEMENT_ERROR (self, STREAM, FORMAT, ("seqlabel: unreadable audio caps"),
         ("caps %" GST_PTR_FORMAT, incaps));
-    return FALSE;
+    ok = FALSE;
+  } else {
+    ok = gst_seqlabel_ensure_model (self, TRUE) && gst_seqlabel_set_input (self, &info);
   }
-  if (!gst_seqlabel_ensure_model (self, TRUE))
-    return FALSE;
-  return gst_seqlabel_set_input (self, &info);
+  gst_caps_replace (&self->refused_caps, ok ? NULL : incaps);
+  return ok;
 }
 
 /* ---------------------------------------------------------------------- */

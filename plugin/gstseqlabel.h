@@ -111,6 +111,8 @@ struct _GstSeqLabel {
                                that already (streaming thread) */
   GstAudioInfo info;        /* negotiated input format */
   gboolean have_info;
+  GstCaps *refused_caps;    /* caps set_caps refused, its error posted: a source
+                               sends them again with each buffer */
   GstSegment segment;       /* the sink segment, for stream/running time */
 
   /* the current run of the labeler (a new one after flush/discont/gap/segment) */

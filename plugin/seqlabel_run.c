@@ -294,6 +294,7 @@ gst_seqlabel_close (GstSeqLabel * self)
   self->model = NULL;
   g_free (self->model_loaded_path);
   self->model_loaded_path = NULL;
+  gst_caps_replace (&self->refused_caps, NULL);
   g_free (self->class_quarks);
   self->class_quarks = NULL;
   self->latency = GST_CLOCK_TIME_NONE;

@@ -564,6 +564,31 @@ test_nan_refused (void **state)
   pt_free_harness (h, bus);
 }
 
+/* Caps the element refuses (channel=2 of a mono stream) post one error, not
+ * one for each buffer the source pushes them again with. */
+static void
+test_refused_caps_one_error (void **state)
+{
+  float x[1000] = { 0 };
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, "channel", 2, NULL);
+  GstMessage *msg;
+  int errors = 0;
+  (void) state;
+
+  for (int k = 0; k < 3; k++)
+    assert_int_not_equal (push_f32 (h, x, 1000, 1000 * k), GST_FLOW_OK);
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR)) != NULL) {
+    GError *error = NULL;
+    gst_message_parse_error (msg, &error, NULL);
+    assert_non_null (strstr (error->message, "channel=2, but the input has 1 channel(s)"));
+    g_error_free (error);
+    gst_message_unref (msg);
+    errors++;
+  }
+  assert_int_equal (errors, 1);
+  pt_free_harness (h, bus);
+}
 
 /* 44.1 kHz stereo without converters in front: the audio passes unchanged, and
  * the labels are the library's on the stream converted whole (sl_converter,
@@ -2593,6 +2618,7 @@ main (void)
     cmocka_unit_test (test_jitter_keeps_the_run),
     cmocka_unit_test (test_flagged_jump_restarts),
     cmocka_unit_test (test_nan_refused),
+    cmocka_unit_test (test_refused_caps_one_error),
     cmocka_unit_test (test_caps_change_midstream),
     cmocka_unit_test (test_channels_change_midstream),
     cmocka_unit_test (test_unpositioned_channels),
