@@ -205,10 +205,13 @@ gst_seqlabel_open (GstSeqLabel * self)
         ("seqlabel: gate needs target-class, the class whose audio passes"), (NULL));
     goto out;
   }
-  if (cfg.decoder.off_threshold > cfg.decoder.on_threshold) {
+  /* the thresholds shape the target class alone: without one, unused, and
+   * threshold-on set below threshold-off's default alone is no mistake */
+  if (cfg.decoder.target_class >= 0
+      && cfg.decoder.off_threshold > cfg.decoder.on_threshold) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("seqlabel: threshold-off %g is above threshold-on %g",
-            p.threshold_off, p.threshold_on), (NULL));
+        ("seqlabel: threshold-off %g is above threshold-on %g: set threshold-off "
+            "too, at most threshold-on", p.threshold_off, p.threshold_on), (NULL));
     goto out;
   }
 

@@ -564,6 +564,37 @@ test_nan_refused (void **state)
   pt_free_harness (h, bus);
 }
 
+/* threshold-on below threshold-off's default, alone: unused without a target
+ * class, so the element starts; with one, an error that says what to set. */
+static void
+test_thresholds_checked_with_a_target (void **state)
+{
+  GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+  GstBus *bus = gst_bus_new ();
+  GstMessage *msg;
+  GError *error = NULL;
+  (void) state;
+
+  gst_element_set_bus (el, bus);
+  g_object_set (el, "model", pt_model_path (), "threshold-on", 0.3, NULL);
+  assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_SUCCESS);
+  gst_element_set_state (el, GST_STATE_NULL);
+  assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+  g_object_set (el, "target-class", "speech", NULL);
+  assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
+  assert_non_null (msg);
+  gst_message_parse_error (msg, &error, NULL);
+  if (!strstr (error->message, "threshold-off 0.35 is above threshold-on 0.3: set threshold-off"))
+    fail_msg ("%s", error->message);
+  g_error_free (error);
+  gst_message_unref (msg);
+  gst_element_set_state (el, GST_STATE_NULL);
+  gst_element_set_bus (el, NULL);
+  gst_object_unref (bus);
+  gst_object_unref (el);
+}
+
 /* Caps the element refuses (channel=2 of a mono stream) post one error, not
  * one for each buffer the source pushes them again with. */
 static void
@@ -2619,6 +2650,7 @@ main (void)
     cmocka_unit_test (test_flagged_jump_restarts),
     cmocka_unit_test (test_nan_refused),
     cmocka_unit_test (test_refused_caps_one_error),
+    cmocka_unit_test (test_thresholds_checked_with_a_target),
     cmocka_unit_test (test_caps_change_midstream),
     cmocka_unit_test (test_channels_change_midstream),
     cmocka_unit_test (test_unpositioned_channels),
