@@ -268,8 +268,8 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     char *p = text, *line;
     while (rc == 0 && (line = sl_next_line(&p)) != NULL) {
         line_no++;
-        if (line[0] == '\0' || line[0] == '#')
-            continue;
+        if (line[strspn(line, " \t")] == '\0' || line[0] == '#')
+            continue; /* empty, or blanks alone (a line an editor left indented) */
         char *cols[4] = {0};
         int nc = 0;
         for (char *c = line; c && nc < 4;)

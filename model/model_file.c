@@ -189,6 +189,9 @@ sl_model *sl_model_load_memory(const void *data, size_t size, const char *name, 
     if (!name)
         name = "model";
 
+    if (size >= 8 && !memcmp(bytes, SL_CHECKPOINT_MAGIC, 8))
+        BAD("a training checkpoint (seqlabel train --checkpoint), not a model: the model "
+            "is the file that train's --out wrote");
     if (size < 8 || memcmp(bytes, SL_MODEL_MAGIC, 8))
         BAD("not a seqlabel model file (no '" SL_MODEL_MAGIC "' magic)");
     if (size < 16)

@@ -72,6 +72,10 @@ struct sl_model {
     sl_params views;     /* bound to params */
 };
 
+/* The first bytes of a training checkpoint (train_checkpoint.c), which the
+ * model loader names when given one for a model. */
+#define SL_CHECKPOINT_MAGIC "SLCKPT01"
+
 /* Validates that a class name is 1..SL_MAX_CLASS_NAME bytes of valid UTF-8
  * without control characters (names go into TSV/JSON/RTTM outputs). */
 int sl_class_name_valid(const char *s, size_t len);

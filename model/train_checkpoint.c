@@ -24,7 +24,6 @@
 #include "common/output_file.h"
 #include "model/model_internal.h"
 
-#define CKPT_MAGIC "SLCKPT01"
 #define CKPT_VERSION 1u
 
 static unsigned char *read_all(const char *path, size_t *len, char *err, size_t errlen)
@@ -84,7 +83,7 @@ static int put_state(FILE *fp, const unsigned char *mbytes, size_t mlen, const s
     crc_writer w = {fp, crc32(0L, Z_NULL, 0), 1};
     uint32_t ver[2] = {CKPT_VERSION, 0};
     uint64_t ml = mlen, np = sl_model_num_params(m);
-    put(&w, CKPT_MAGIC, 8);
+    put(&w, SL_CHECKPOINT_MAGIC, 8);
     put(&w, ver, sizeof ver);
     put(&w, &ml, 8);
     put_big(&w, mbytes, mlen);
@@ -166,7 +165,7 @@ int sl_checkpoint_load(const char *path, sl_model **mp, float **am, float **av,
     uint32_t ver[2];
     uint64_t mlen = 0, np = 0;
     cursor c = {buf, len};
-    if (len < 8 + 8 + 8 + 4 || memcmp(buf, CKPT_MAGIC, 8)) {
+    if (len < 8 + 8 + 8 + 4 || memcmp(buf, SL_CHECKPOINT_MAGIC, 8)) {
         rc = sl_fail(err, errlen, "%s: not a seqlabel checkpoint", path);
         goto out;
     }

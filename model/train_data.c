@@ -493,8 +493,8 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
         return rc;
     count_labels(ds);
     if (progress && count)
-        fprintf(stderr, "%s: features of %d files ready (%d from the cache)\n", progress, count,
-                cached);
+        fprintf(stderr, "%s: features of %d file%s ready (%d from the cache)\n", progress, count,
+                count == 1 ? "" : "s", cached);
     return 0;
 }
 

@@ -843,8 +843,9 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     }
     const sl_feature_config *fc = r.m ? sl_model_feature_config(r.m) : &c->features;
     if (c->progress)
-        fprintf(stderr, "seqlabel train: reading %d training files (features cached in %s)\n",
-                n_train_entries, c->cache_dir ? c->cache_dir : "memory only");
+        fprintf(stderr, "seqlabel train: reading %d training file%s (features cached in %s)\n",
+                n_train_entries, n_train_entries == 1 ? "" : "s",
+                c->cache_dir ? c->cache_dir : "memory only");
     if (sl_dataset_load_ex(&r.train, &r.train_man, train_mask, fc, c->cache_dir, names, n_classes,
                            c->progress ? "seqlabel train: training set" : NULL, c->interrupt,
                            c->num_threads, err, errlen) ||
@@ -969,7 +970,10 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
             st.settings_hash != settings_hash(c, total, r.train.frames, labels, 2)) {
             sl_fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
                               "(batch, window, steps, optimiser, seed, threads, augmentation, noise list, "
-                              "teachers, training frames, their labels)",
+                              "teachers, training frames, their labels): resume with the options "
+                              "and manifests it was started with; to train a finished run on "
+                              "(more steps, another rate), start a new run from its model with "
+                              "--init",
                  c->checkpoint_path);
             goto out;
         }

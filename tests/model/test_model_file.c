@@ -275,6 +275,11 @@ static void test_unknown_version(void **state)
     b[0] = 'X';
     expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
                    "not a seqlabel model");
+    /* a training checkpoint given for the model: named, and where the model is */
+    memcpy(b, "SLCKPT01", 8);
+    expect_refused(sl_model_load_memory(b, tiny_size, "hostile.slm", err, sizeof err), err,
+                   "a training checkpoint (seqlabel train --checkpoint), not a model: the model "
+                   "is the file that train's --out wrote");
     free(b);
 }
 

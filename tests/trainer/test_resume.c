@@ -166,6 +166,7 @@ static void resume_with_other_settings_is_refused(void **state)
     assert_int_equal(tt_run(cmd, &err), 1);
     assert_non_null(strstr(err, "c.ckpt"));
     assert_non_null(strstr(err, "other training settings"));
+    assert_non_null(strstr(err, "start a new run from its model with --init"));
     free(err);
     /* the model is the checkpoint's: options that would make another are refused,
      * and so is a stop the checkpoint is past */
