@@ -576,13 +576,16 @@ static sl_model *new_model(const sl_train_config *c, const sl_dataset *train,
 /* --classes with --init, when they are not the model's own in its order: the
  * model's encoder under an output layer for these classes (model/with_classes.c),
  * each class it has keeping its weights. */
-static int init_classes(const sl_train_config *c, sl_model **m, char *err, size_t errlen)
+static int init_classes(const sl_train_config *c, sl_model **m, unsigned char *fresh,
+                        char *err, size_t errlen)
 {
     int same = c->n_classes == 0 || c->n_classes == sl_model_get_config(*m)->n_classes;
     for (int k = 0; same && k < c->n_classes; k++)
         same = !strcmp(c->class_names[k], sl_model_class_name(*m, k));
     if (same)
         return 0;
+    for (int k = 0; k < c->n_classes; k++)
+        fresh[k] = sl_model_class_index(*m, c->class_names[k]) < 0;
     char why[SL_ERR_LEN];
     sl_model *g = sl_model_with_classes(*m, c->class_names, c->n_classes, c->seed, why,
                                         sizeof why);
@@ -767,6 +770,10 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
         goto out;
 
     sl_model *resumed = NULL;
+    /* the classes whose outputs start untrained: all of a new model's, the
+     * rows --classes adds to an init model's; none of a resumed run's */
+    unsigned char fresh[SL_MAX_CLASSES];
+    memset(fresh, !c->init_path && !(c->resume && file_exists(c->checkpoint_path)), sizeof fresh);
     sl_train_state st;
     memset(&st, 0, sizeof st);
     int saved = 0; /* this process wrote out_path */
@@ -785,7 +792,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     } else if (c->init_path) {
         if (!(r.m = sl_model_load(c->init_path, err, errlen)))
             goto out;
-        if (init_classes(c, &r.m, err, errlen) ||
+        if (init_classes(c, &r.m, fresh, err, errlen) ||
             check_init_labels(c, &r, vman, train_mask, valid_mask, err, errlen) ||
             grow_init(c, &r.m, err, errlen))
             goto out;
@@ -863,9 +870,10 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     }
     /* A class no training frame holds is one the model cannot learn (a typo's
      * twin, a class of the validation labels alone, or the rest of labels that
-     * mark one class), unless teachers give it soft targets. */
+     * mark one class), unless teachers give it soft targets; an init model's
+     * class has learnt already (a fine-tune on speech alone keeps music). */
     for (int k = 0; k < n_classes && c->n_teachers == 0; k++)
-        if (r.train.class_frames[k] == 0) {
+        if (r.train.class_frames[k] == 0 && fresh[k]) {
             sl_fail(err, errlen, "%s: no training frame is of class '%s', so the model could "
                     "not learn it: give it labelled time, leave it out of the classes, or, "
                     "where the labels mark some classes and the rest is '%s', give that rest "

@@ -379,6 +379,23 @@ static void expect_refusal(const char *opts, int code, const char *want1, const 
     tt_expect_refusal(opts, code, rc, err, want1, want2);
 }
 
+/* A fine-tune on labels of some of the model's classes (a tone alone) trains:
+ * the others have learnt already; a class --classes adds that no frame holds
+ * starts untrained and is refused, named. */
+static void kept_classes_need_no_frames(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "tone_only.txt"), "0\t6\ttone\n");
+    tt_write_text(tt_path(dir, "tone_only.tsv"), "tr_0.wav\ttone_only.txt\n");
+    char opts[2048];
+    snprintf(opts, sizeof opts, "--init %s/base.slm --manifest %s/tone_only.tsv --steps 1 --seed 3",
+             dir, dir);
+    train_ok(opts, "tone_only");
+    snprintf(opts, sizeof opts, "--init %s/base.slm --manifest %s/tone_only.tsv --steps 1 "
+             "--classes tone,silence,hum", dir, dir);
+    expect_refusal(opts, 1, "no training frame is of class 'hum'", "");
+}
+
 static void refusals(void **state)
 {
     (void)state;
@@ -409,6 +426,7 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(starts_from_the_model),
         cmocka_unit_test(crops_are_the_models_window),
+        cmocka_unit_test(kept_classes_need_no_frames),
         cmocka_unit_test(training_continues_from_the_model),
         cmocka_unit_test(resume_is_exact),
         cmocka_unit_test(other_classes_keep_the_encoder),
