@@ -60,8 +60,9 @@ gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error)
   path = self->props.model_path ? g_strdup (self->props.model_path) : NULL;
   GST_OBJECT_UNLOCK (self);
   if (path == NULL) {
+    const gchar *env = g_getenv ("SEQLABEL_MODEL");   /* an empty one is not used */
     path = gst_seqlabel_default_model_path ();
-    from = g_getenv ("SEQLABEL_MODEL") ? "SEQLABEL_MODEL (no model property set)"
+    from = env && *env ? "SEQLABEL_MODEL (no model property set)"
         : "the default model (no model property set)";
   }
   GST_OBJECT_LOCK (self);
@@ -623,8 +624,13 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
       return FALSE;
     }
   }
-  if (keep_run && push_gap_silence (self) != GST_FLOW_OK)
-    return FALSE;
+  if (keep_run && self->gap_pending > 0) {
+    if (push_gap_silence (self) != GST_FLOW_OK) {
+      sl_converter_free (conv);
+      return FALSE;
+    }
+    self->carry_frames = TRUE;  /* the frames the silence gave ride on the next meta */
+  }
   if (keep_run && self->converter) {
     sl_label_sink sink;
     int rc;
@@ -698,6 +704,10 @@ gst_seqlabel_finish_run (GstSeqLabel * self)
     gst_seqlabel_reset_run (self);
     return GST_FLOW_OK;
   }
+  /* brief gaps just before the end (EOS, a new segment, a buffer off track):
+   * silence within the run still, as the audio would have gone on */
+  if (self->gap_pending > 0 && (ret = push_gap_silence (self)) != GST_FLOW_OK)
+    return ret;
   begin_callbacks (self, &sink);
   rc = self->converter ? convert (self, NULL, NULL, 0, &sink, err, sizeof err) : 0;
   if (rc == 0)
@@ -898,9 +908,10 @@ level_dbov (const float *f32, const gint16 * s16, gsize n)
  * a duration after it, says where the audio goes on. FALSE: the caller ends
  * the run (a longer gap, gaps in a row longer together, one elsewhere, reverse
  * playback, the gate, whose held audio maps frames to input samples). The
- * zeros go to the labeler when the next buffer comes (push_gap_silence), so
- * the frames they complete ride on its meta, and a dropout sent as short gaps
- * ends the run where it began, as one long gap does. */
+ * zeros go to the labeler when the next buffer comes or the run ends
+ * (push_gap_silence), so the frames they complete ride on that buffer's meta,
+ * and a dropout sent as short gaps ends the run where it began, unlabelled, as
+ * one long gap does. */
 gboolean
 gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
 {
@@ -918,7 +929,7 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
   if (!GST_CLOCK_TIME_IS_VALID (duration))
     return TRUE;
   if (duration > DISCONT_WAIT)
-    return FALSE;
+    goto dropout;
   /* the part of the gap past the run's end, at most its own length: where it
    * begins within the tolerance is jitter, as for a buffer, not audio missing
    * (a gap of nothing adds nothing), and a second gap over one filled already
@@ -929,12 +940,17 @@ gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duratio
       GST_AUDIO_INFO_RATE (&self->info), GST_SECOND) : 0;
   filled = gst_util_uint64_scale_int (left, GST_SECOND, GST_AUDIO_INFO_RATE (&self->info));
   if (self->gap_filled + filled > DISCONT_WAIT)
-    return FALSE;
+    goto dropout;
   GST_LOG_OBJECT (self, "gap at %" GST_TIME_FORMAT ": %" G_GUINT64_FORMAT
       " samples of silence within the run", GST_TIME_ARGS (ts), left);
   self->gap_filled += filled;
   self->gap_pending += left;
   return TRUE;
+dropout:
+  /* the gaps before were its start: no silence, the run ends where they began */
+  self->gap_pending = 0;
+  self->gap_filled = 0;
+  return FALSE;
 }
 
 /* The silence that gaps gave the run, pushed to the labeler as zeros once the

@@ -2489,6 +2489,55 @@ test_brief_gap_is_silence (void **state)
     pt_frames_free (&ref);
     pt_free_harness (h, bus);
   }
+
+  /* a brief gap just before EOS is silence within the run still */
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
+  pt_frames_init (&got);
+  pt_frames_init (&ref);
+  memset (whole, 0, sizeof (float) * (2 * N + Z));
+  memcpy (whole, x, sizeof (float) * N);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND, GST_SECOND / 2)));
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_reference (whole, N + N / 2, NULL, &ref, NULL);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&got);
+  pt_frames_free (&ref);
+  pt_free_harness (h, bus);
+
+  /* and before new caps that keep the run (mono to stereo): the frames its
+   * silence completes ride on the next buffer's meta, as every frame does */
+  {
+    float *stereo = g_new0 (float, 2 * N);
+    pt_frames metas;
+    h = pt_make_harness (&bus, F32_CAPS, NULL);
+    pt_frames_init (&got);
+    pt_frames_init (&metas);
+    for (int64_t i = 0; i < N; i++)
+      stereo[2 * i] = stereo[2 * i + 1] = y[i];
+    assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND,
+                9 * GST_SECOND / 10)));
+    gst_harness_set_src_caps_str (h, "audio/x-raw,format=F32LE,rate=16000,channels=2,"
+        "layout=interleaved,channel-mask=(bitmask)0x3");
+    {
+      GstBuffer *b = gst_buffer_new_memdup (stereo, sizeof (float) * 2 * N);
+      GST_BUFFER_PTS (b) = GST_SECOND + 9 * GST_SECOND / 10;
+      GST_BUFFER_DURATION (b) = GST_SECOND;
+      assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+    }
+    pull_metas (h, &metas, NULL);
+    pt_collect_frame_messages (bus, &got);
+    assert_true (got.n > expected_frames (N));
+    assert_int_equal (metas.n, got.n);
+    for (int64_t i = 0; i < got.n; i++)
+      assert_int_equal (metas.index[i], got.index[i]);
+    pt_frames_free (&got);
+    pt_frames_free (&metas);
+    pt_free_harness (h, bus);
+    g_free (stereo);
+  }
   g_free (whole);
   free (x);
   free (y);
