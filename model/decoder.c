@@ -231,8 +231,9 @@ int sl_decoder_delay_frames(const sl_decoder *d)
 int sl_decoder_retune(sl_decoder *d, float switch_penalty, float on_threshold,
                       float off_threshold, char *err, size_t errlen)
 {
+    /* the thresholds shape the target class alone, as sl_decoder_new checks them */
     if (check_penalty(switch_penalty, err, errlen) ||
-        check_thresholds(on_threshold, off_threshold, err, errlen))
+        (d->cfg.target_class >= 0 && check_thresholds(on_threshold, off_threshold, err, errlen)))
         return -1;
     d->cfg.switch_penalty = switch_penalty;
     d->cfg.on_threshold = on_threshold;

@@ -230,9 +230,10 @@ static void test_viterbi_hand(void **state)
 }
 
 /* Independent reference: the best path over frames [from, to] with an
- * explicit K x K transition cost, through label `anchor` at `from` (any label
- * where anchor < 0), into out[from..to]. */
-static void best_path(const float *p, int from, int to, int K, double pen, int anchor, int *out)
+ * explicit K x K transition cost (pen[t]: a change into frame t), through label
+ * `anchor` at `from` (any label where anchor < 0), into out[from..to]. */
+static void best_path_priced(const float *p, int from, int to, int K, const double *pen,
+                             int anchor, int *out)
 {
     int T = to + 1;
     double *s = malloc(sizeof(double) * T * K);
@@ -244,7 +245,7 @@ static void best_path(const float *p, int from, int to, int K, double pen, int a
             double best = -INFINITY;
             int arg = -1;
             for (int j = 0; j < K; j++) {
-                double v = s[(t - 1) * K + j] - (j == k ? 0.0 : pen);
+                double v = s[(t - 1) * K + j] - (j == k ? 0.0 : pen[t]);
                 if (v > best) {
                     best = v;
                     arg = j;
@@ -264,6 +265,16 @@ static void best_path(const float *p, int from, int to, int K, double pen, int a
     }
     free(s);
     free(bp);
+}
+
+/* The same with one penalty for every change. */
+static void best_path(const float *p, int from, int to, int K, double pen, int anchor, int *out)
+{
+    double *each = malloc(sizeof(double) * (size_t)(to + 1));
+    for (int t = 0; t <= to; t++)
+        each[t] = pen;
+    best_path_priced(p, from, to, K, each, anchor, out);
+    free(each);
 }
 
 /* Random K-class probabilities, continuous (no ties): a current class that
@@ -320,23 +331,33 @@ static void test_viterbi_matches_full(void **state)
  * those through the first frame of the run of labels given out so far; at
  * the end the last lag frames follow the best complete such path. Each call
  * of best_path is a full Viterbi from that frame, O(T^2 K^2) in all. */
-static void fixed_lag_reference(const float *p, int T, int K, double pen, int lag, int *out)
+static void fixed_lag_reference_priced(const float *p, int T, int K, const double *pen, int lag,
+                                       int *out)
 {
     int *path = malloc(sizeof(int) * T);
     int run_start = 0, run_label = -1;
     for (int t = lag; t < T; t++) {
         int decided = t - lag;
-        best_path(p, run_start, t, K, pen, run_label, path);
+        best_path_priced(p, run_start, t, K, pen, run_label, path);
         out[decided] = path[decided];
         if (out[decided] != run_label) {
             run_start = decided;
             run_label = out[decided];
         }
     }
-    best_path(p, run_start, T - 1, K, pen, run_label, path);
+    best_path_priced(p, run_start, T - 1, K, pen, run_label, path);
     for (int t = T - lag < 0 ? 0 : T - lag; t < T; t++)
         out[t] = path[t];
     free(path);
+}
+
+static void fixed_lag_reference(const float *p, int T, int K, double pen, int lag, int *out)
+{
+    double *each = malloc(sizeof(double) * (size_t)T);
+    for (int t = 0; t < T; t++)
+        each[t] = pen;
+    fixed_lag_reference_priced(p, T, K, each, lag, out);
+    free(each);
 }
 
 /* Short lags against that reference: the labels given out are then one path,
@@ -369,6 +390,50 @@ static void test_viterbi_fixed_lag(void **state)
                                  lags[l], pens[q], trial, t, c->label[t], ref[t]);
                 sl_decoder_free(d);
             }
+    free(c);
+    free(probs);
+}
+
+/* A penalty retuned mid-stream prices the changes into the frames after it,
+ * also when a change given out runs the lag's frames again: against the
+ * reference with each frame's own penalty (0.3 and 4 by turns, 20 frames
+ * each), lag 8. Without a target class the thresholds are unused, so a retune
+ * with off above on (threshold-on set below threshold-off's default) is taken. */
+static void test_penalty_retuned_with_restarts(void **state)
+{
+    (void)state;
+    enum { T = 300, K = 3, LAG = 8, EVERY = 20 };
+    float *probs = malloc(sizeof(float) * T * K);
+    double pen[T];
+    int ref[T];
+    uint64_t x = 4242;
+    char err[SL_ERR_LEN];
+    collector *c = calloc(1, sizeof *c);
+    sl_label_sink sink = {c, on_frame, on_segment};
+    for (int t = 0; t < T; t++)
+        pen[t] = t / EVERY % 2 ? 4.0 : 0.3;
+    for (int trial = 0; trial < 8; trial++) {
+        random_probs(probs, T, K, &x);
+        fixed_lag_reference_priced(probs, T, K, pen, LAG, ref);
+        sl_decoder_config cfg;
+        sl_decoder_config_default(&cfg);
+        cfg.switch_penalty = 0.3f;
+        cfg.smoothing_lag = LAG;
+        sl_decoder *d = make(&cfg, K);
+        memset(c, 0, sizeof *c);
+        for (int t = 0; t < T; t++) {
+            if (t % EVERY == 0 && t > 0 &&
+                sl_decoder_retune(d, (float)pen[t], 0.3f, 0.35f, err, sizeof err))
+                fail_msg("%s", err);
+            assert_int_equal(sl_decoder_push(d, probs + (size_t)t * K, &sink), 0);
+        }
+        assert_int_equal(sl_decoder_finish(d, &sink), 0);
+        assert_int_equal(c->n, T);
+        for (int t = 0; t < T; t++)
+            if (c->label[t] != ref[t])
+                fail_msg("trial %d, frame %d: label %d, expected %d", trial, t, c->label[t], ref[t]);
+        sl_decoder_free(d);
+    }
     free(c);
     free(probs);
 }
@@ -698,6 +763,7 @@ int main(void)
         cmocka_unit_test(test_viterbi_matches_full),
         cmocka_unit_test(test_viterbi_fixed_lag),
         cmocka_unit_test(test_pause_near_even),
+        cmocka_unit_test(test_penalty_retuned_with_restarts),
         cmocka_unit_test(test_hysteresis),
         cmocka_unit_test(test_thresholds_retuned),
         cmocka_unit_test(test_penalty_retuned),
