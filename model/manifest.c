@@ -169,6 +169,23 @@ static int add_entry(sl_manifest *m, int *cap, char *audio, char *labels, sl_spl
     return 0;
 }
 
+/* The split that the n bytes at s name: train, valid or test, or validation,
+ * val or dev, as other tools name the second. 1, or 0: none. */
+static int split_named(const char *s, size_t n, sl_split *out)
+{
+    static const struct {
+        const char *name;
+        sl_split split;
+    } splits[] = {{"train", SL_SPLIT_TRAIN}, {"valid", SL_SPLIT_VALID},     {"test", SL_SPLIT_TEST},
+                  {"validation", SL_SPLIT_VALID}, {"val", SL_SPLIT_VALID}, {"dev", SL_SPLIT_VALID}};
+    for (size_t k = 0; k < sizeof splits / sizeof splits[0]; k++)
+        if (n == strlen(splits[k].name) && !strncmp(s, splits[k].name, n)) {
+            *out = splits[k].split;
+            return 1;
+        }
+    return 0;
+}
+
 static int add_found(void *user, const char *path, const char *rel)
 {
     folder_job *j = user;
@@ -186,23 +203,13 @@ static int add_found(void *user, const char *path, const char *rel)
         free(other);
         return -1;
     }
-    /* the split and class folders of rel: a first folder train, valid or test (or
-     * validation, val or dev, as other tools name the second) is the split */
+    /* the split and class folders of rel: a first folder named as a split */
     sl_split split = SL_SPLIT_NONE;
     const char *r = rel, *cut = strchr(r, '/');
-    static const struct {
-        const char *name;
-        sl_split split;
-    } splits[] = {{"train", SL_SPLIT_TRAIN}, {"valid", SL_SPLIT_VALID},     {"test", SL_SPLIT_TEST},
-                  {"validation", SL_SPLIT_VALID}, {"val", SL_SPLIT_VALID}, {"dev", SL_SPLIT_VALID}};
-    for (size_t k = 0; k < sizeof splits / sizeof splits[0] && cut; k++)
-        if ((size_t)(cut - r) == strlen(splits[k].name) &&
-            !strncmp(r, splits[k].name, (size_t)(cut - r))) {
-            split = splits[k].split;
-            r = cut + 1;
-            cut = strchr(r, '/');
-            break;
-        }
+    if (cut && split_named(r, (size_t)(cut - r), &split)) {
+        r = cut + 1;
+        cut = strchr(r, '/');
+    }
     char **first = split == SL_SPLIT_NONE ? &j->other_file : &j->split_file;
     if (!*first && !(*first = strdup(rel)))
         return sl_fail(j->err, j->errlen, "out of memory");
@@ -236,8 +243,9 @@ static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errl
         if (slash)
             rc = sl_fail(err, errlen, "%s: %.*s/ is not a split folder (train, valid or test; "
                          "validation, val and dev are read as valid) but lies beside %.*s/, so "
-                         "its files would train as one class named '%.*s': rename it to its "
-                         "split, or move its files into one", dir, (int)(slash - j.other_file),
+                         "its files without label files of their own would train as one class "
+                         "named '%.*s': rename it to its split, or move its files into one", dir,
+                         (int)(slash - j.other_file),
                          j.other_file, split_len, j.split_file, (int)(slash - j.other_file),
                          j.other_file);
         else
@@ -290,18 +298,10 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
             break;
         }
         sl_split split = SL_SPLIT_NONE;
-        if (nc == 3) {
-            if (!strcmp(cols[2], "train"))
-                split = SL_SPLIT_TRAIN;
-            else if (!strcmp(cols[2], "valid"))
-                split = SL_SPLIT_VALID;
-            else if (!strcmp(cols[2], "test"))
-                split = SL_SPLIT_TEST;
-            else {
-                rc = sl_fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test)", path,
-                          line_no, cols[2]);
-                break;
-            }
+        if (nc == 3 && !split_named(cols[2], strlen(cols[2]), &split)) {
+            rc = sl_fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test; "
+                         "validation, val and dev are read as valid)", path, line_no, cols[2]);
+            break;
         }
         if (out->n == cap) {
             int nc2 = cap ? 2 * cap : 64;

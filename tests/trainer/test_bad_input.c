@@ -429,7 +429,8 @@ static void malformed_lines(void **state)
     expect_failure("a.wav\ta.txt\nb.wav\n", NULL,
                    (const char *[]){"m.tsv:2:", "expected audio<TAB>labels", NULL});
     expect_failure("a.wav\ta.txt\tholdout\n", NULL,
-                   (const char *[]){"m.tsv:1:", "unknown split 'holdout'", NULL});
+                   (const char *[]){"m.tsv:1:", "unknown split 'holdout' (train, valid or test; "
+                                    "validation, val and dev are read as valid)", NULL});
     tt_write_text(tt_path(dir, "badtime.txt"), "0.00\t1.00\ttone\n1.00\tsoon\tnoise\n");
     expect_failure("a.wav\tbadtime.txt\n", NULL,
                    (const char *[]){"badtime.txt:2:", "bad time 'soon'", NULL});

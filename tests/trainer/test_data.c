@@ -332,6 +332,14 @@ static void byte_order_marks(void **state)
     assert_int_equal(man.n, 1);
     assert_string_equal(man.entries[0].audio, tt_path(dir, "one.wav"));
     sl_manifest_free(&man);
+    /* a split column may name the validation split as a folder may: dev, val */
+    tt_write_text(tt_path(dir, "dev.tsv"), "one.wav\tbom.txt\tdev\none.wav\tbom.txt\tval\n");
+    if (sl_manifest_load(tt_path(dir, "dev.tsv"), &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(man.n, 2);
+    assert_int_equal(man.entries[0].split, SL_SPLIT_VALID);
+    assert_int_equal(man.entries[1].split, SL_SPLIT_VALID);
+    sl_manifest_free(&man);
     sl_label_segment *segs = NULL;
     int n = 0;
     if (sl_audacity_read(tt_path(dir, "bom.txt"), &segs, &n, err, sizeof err))
