@@ -441,12 +441,25 @@ static void new_model_config(const sl_train_config *c, int n_classes, sl_model_c
     mc->stream_lookahead = window / 8;
 }
 
+/* SpecAugment's masks: at most half the feature bins and half the window. */
+static int check_masks(const sl_train_config *c, char *err, size_t errlen)
+{
+    const int bins = sl_feature_dim(&c->features);
+    const int window = c->window ? c->window : SL_TRAIN_WINDOW_NEW;
+    if (c->augment_freq_mask < 0 || c->augment_freq_mask > bins / 2 ||
+        c->augment_time_mask < 0 || c->augment_time_mask > window / 2)
+        return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the "
+                       "%d-frame window", bins, window);
+    return 0;
+}
+
 int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
 {
     if (!c->train_manifest || !c->out_path)
         return sl_fail(err, errlen, "training needs a manifest and an output model path");
     if (c->window < 0 || c->window > SL_MAX_WINDOW || c->batch < 1 || c->batch > 65536)
-        return sl_fail(err, errlen, "window must be 1..%d frames and batch 1..65536", SL_MAX_WINDOW);
+        return sl_fail(err, errlen, "window must be 0 (the default) to %d frames and batch "
+                       "1..65536", SL_MAX_WINDOW);
     if (c->epochs < 1 && c->max_steps <= 0)
         return sl_fail(err, errlen, "epochs must be at least 1");
     if (!(c->lr > 0.0f) || !(c->min_lr_ratio >= 0.0f && c->min_lr_ratio <= 1.0f) ||
@@ -489,12 +502,10 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
         return sl_fail(err, errlen, "EQ augmentation: shelf gains of 0..20 dB expected");
     if (c->teacher_clean && c->n_teachers == 0)
         return sl_fail(err, errlen, "teachers on unaugmented windows (teacher_clean) need a teacher");
-    if (c->augment_freq_mask < 0 || c->augment_freq_mask > sl_feature_dim(&c->features) / 2 ||
-        c->augment_time_mask < 0 ||
-        c->augment_time_mask > (c->window ? c->window : SL_TRAIN_WINDOW_NEW) / 2)
-        return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the %d-frame "
-                                 "window", sl_feature_dim(&c->features),
-                       c->window ? c->window : SL_TRAIN_WINDOW_NEW);
+    /* (an init model's features and window are known once it is read: sl_train
+     * checks them then) */
+    if (!c->init_path && check_masks(c, err, errlen))
+        return -1;
     if (c->noise_list && !(c->snr_min_db <= c->snr_max_db && c->snr_min_db >= -60.0f &&
                            c->snr_max_db <= 100.0f && c->noise_prob >= 0.0f && c->noise_prob <= 1.0f))
         return sl_fail(err, errlen, "noise mixing: SNR range A,B with -60 <= A <= B <= 100 dB and a "
@@ -801,7 +812,9 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
      * (SL_TRAIN_WINDOW_NEW), or the streaming window of the one started from. */
     if (own.window == 0)
         own.window = r.m ? sl_model_get_config(r.m)->stream_window : SL_TRAIN_WINDOW_NEW;
-    if (sl_train_config_check(c, err, errlen))
+    if (r.m) /* the features are the model's (options for others are refused) */
+        own.features = *sl_model_feature_config(r.m);
+    if (sl_train_config_check(c, err, errlen) || check_masks(c, err, errlen))
         goto out;
     const char *names[SL_MAX_CLASSES];
     int n_classes = 0;
@@ -979,10 +992,13 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
             sl_fail(err, errlen, "%s: the checkpoint was made with other training settings or data "
                               "(batch, window, steps, optimiser, seed, threads, augmentation, noise list, "
                               "teachers, training frames, their labels): resume with the options "
-                              "and manifests it was started with; to train a finished run on "
+                              "and manifests it was started with%s; to train a finished run on "
                               "(more steps, another rate), start a new run from its model with "
                               "--init",
-                 c->checkpoint_path);
+                 c->checkpoint_path, c->init_path && !given->window
+                                         ? " (a fine-tune begun before 2026-12-06 without "
+                                           "--window: add --window 400, its crops then)"
+                                         : "");
             goto out;
         }
     } else {

@@ -415,6 +415,10 @@ static void refusals(void **state)
     /* the labels name a class the model lacks, and --classes does not */
     snprintf(opts, sizeof opts, "--init %s --steps 2 --manifest %s/other.tsv", base, dir);
     expect_refusal(opts, 1, "class 'other'", "--classes");
+    /* a time mask checked against the model's window (64) and features (24 bins),
+     * not a new model's 400 frames and the options' 80 bins */
+    snprintf(opts, sizeof opts, "--init %s --steps 2 --augment-time-mask 300", base);
+    expect_refusal(opts, 1, "half the 24 feature bins and half the 64-frame window", "");
     char want[64];
     snprintf(opts, sizeof opts, "--init %s --steps 2 --window %d", base, max_window + 1);
     snprintf(want, sizeof want, "at most %d frames", max_window);
