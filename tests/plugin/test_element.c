@@ -2399,6 +2399,23 @@ test_untimed_runs_continue (void **state)
   free (x);
 }
 
+/* Ends the harness's stream (EOS) and asserts that its frames are those of one
+ * run over pcm[n], frame for frame; frees the harness. */
+static void
+assert_one_run (GstHarness * h, GstBus * bus, const float *pcm, int64_t n)
+{
+  pt_frames got, ref;
+  pt_frames_init (&got);
+  pt_frames_init (&ref);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  pt_reference (pcm, n, NULL, &ref, NULL);
+  pt_assert_frames_equal (&got, &ref, 0, 0);
+  pt_frames_free (&got);
+  pt_frames_free (&ref);
+  pt_free_harness (h, bus);
+}
+
 /* A brief GAP where the audio is (a lost RTP packet: the depayloader's gap
  * without a duration, then its 20 ms one) is silence within the run: the
  * frames are those of one run over the audio, 320 zeros and the audio after,
@@ -2413,13 +2430,11 @@ test_brief_gap_is_silence (void **state)
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstEvent *gap;
-  pt_frames got, ref;
+  pt_frames got;
   (void) state;
 
   memcpy (whole, x, sizeof (float) * N);
   memcpy (whole + N + Z, y, sizeof (float) * N);
-  pt_frames_init (&got);
-  pt_frames_init (&ref);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND, GST_CLOCK_TIME_NONE)));
   gap = gst_event_new_gap (GST_SECOND, samples_time (Z));
@@ -2430,30 +2445,16 @@ test_brief_gap_is_silence (void **state)
   assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND - GST_MSECOND,
               samples_time (Z) + GST_MSECOND)));
   assert_int_equal (push_f32 (h, y, N, N + Z), GST_FLOW_OK);
-  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_reference (whole, 2 * N + Z, NULL, &ref, NULL);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&got);
-  pt_frames_free (&ref);
-  pt_free_harness (h, bus);
+  assert_one_run (h, bus, whole, 2 * N + Z);
 
   /* its length, not where it begins: a gap of nothing 30 ms on (jitter) adds
    * nothing, and the audio goes on at 1 s */
   h = pt_make_harness (&bus, F32_CAPS, NULL);
-  pt_frames_init (&got);
-  pt_frames_init (&ref);
   memcpy (whole + N, y, sizeof (float) * N);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND + 30 * GST_MSECOND, 0)));
   assert_int_equal (push_f32 (h, y, N, N), GST_FLOW_OK);
-  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_reference (whole, 2 * N, NULL, &ref, NULL);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&got);
-  pt_frames_free (&ref);
-  pt_free_harness (h, bus);
+  assert_one_run (h, bus, whole, 2 * N);
 
   /* gaps in a row: 0.8 s of them in 20 ms pieces is silence within the run,
    * as one gap of 0.8 s is; 2 s of them (a valve's transform-to-gap, a jitter
@@ -2463,48 +2464,37 @@ test_brief_gap_is_silence (void **state)
     const int pieces = outage ? 100 : 40;
     const int64_t after = N + pieces * Z;
     h = pt_make_harness (&bus, F32_CAPS, NULL);
-    pt_frames_init (&got);
-    pt_frames_init (&ref);
     assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
     for (int k = 0; k < pieces; k++)
       assert_true (gst_harness_push_event (h, gst_event_new_gap (samples_time (N + k * Z),
                   samples_time (Z))));
     assert_int_equal (push_f32 (h, y, N, after), GST_FLOW_OK);
-    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-    pt_collect_frame_messages (bus, &got);
     if (!outage) {
       float *joined = g_new0 (float, after + N);
       memcpy (joined, x, sizeof (float) * N);
       memcpy (joined + after, y, sizeof (float) * N);
-      pt_reference (joined, after + N, NULL, &ref, NULL);
+      assert_one_run (h, bus, joined, after + N);
       g_free (joined);
-      pt_assert_frames_equal (&got, &ref, 0, 0);
     } else {
       int64_t first_run = expected_frames (N);
+      pt_frames_init (&got);
+      assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+      pt_collect_frame_messages (bus, &got);
       assert_int_equal (got.n, first_run + expected_frames (N));
       assert_int_equal (got.index[first_run - 1], first_run - 1);
       assert_int_equal (got.index[first_run], 300);
+      pt_frames_free (&got);
+      pt_free_harness (h, bus);
     }
-    pt_frames_free (&got);
-    pt_frames_free (&ref);
-    pt_free_harness (h, bus);
   }
 
   /* a brief gap just before EOS is silence within the run still */
   h = pt_make_harness (&bus, F32_CAPS, NULL);
-  pt_frames_init (&got);
-  pt_frames_init (&ref);
   memset (whole, 0, sizeof (float) * (2 * N + Z));
   memcpy (whole, x, sizeof (float) * N);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
   assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND, GST_SECOND / 2)));
-  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-  pt_collect_frame_messages (bus, &got);
-  pt_reference (whole, N + N / 2, NULL, &ref, NULL);
-  pt_assert_frames_equal (&got, &ref, 0, 0);
-  pt_frames_free (&got);
-  pt_frames_free (&ref);
-  pt_free_harness (h, bus);
+  assert_one_run (h, bus, whole, N + N / 2);
 
   /* and before new caps that keep the run (mono to stereo): the frames its
    * silence completes ride on the next buffer's meta, as every frame does */
