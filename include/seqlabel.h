@@ -577,8 +577,9 @@ int sl_decoder_delay_frames(const sl_decoder *d);
  * Viterbi steps from the next pushed frame on, so it also moves the frames still
  * held in the lag; the thresholds decide every frame not yet past the hysteresis
  * stage, those in the lag too. State (the paths, inside a target segment or not)
- * and the delay stay as they are. A penalty outside [0, 1e6] or thresholds other
- * than 0 <= off <= on <= 1: -1 with a message, and nothing changed. */
+ * and the delay stay as they are. A penalty outside [0, 1e6], or with a target
+ * class thresholds other than 0 <= off <= on <= 1 (without one they are unused,
+ * as sl_decoder_new takes them): -1 with a message, and nothing changed. */
 int sl_decoder_retune(sl_decoder *d, float switch_penalty, float on_threshold,
                       float off_threshold, char *err, size_t errlen);
 

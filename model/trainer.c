@@ -885,7 +885,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
      * twin, a class of the validation labels alone, or the rest of labels that
      * mark one class), unless teachers give it soft targets; an init model's
      * class has learnt already (a fine-tune on speech alone keeps music). */
-    for (int k = 0; k < n_classes && c->n_teachers == 0; k++)
+    const int soft_targets = c->n_teachers > 0 && c->distill_weight > 0.0f;
+    for (int k = 0; k < n_classes && !soft_targets; k++)
         if (r.train.class_frames[k] == 0 && fresh[k]) {
             sl_fail(err, errlen, "%s: no training frame is of class '%s', so the model could "
                     "not learn it: give it labelled time, leave it out of the classes, or, "

@@ -630,6 +630,9 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
       return FALSE;
     }
     self->carry_frames = TRUE;  /* the frames the silence gave ride on the next meta */
+    /* labelled now, the gaps before are the audio going on, not the start of a
+     * dropout that later gaps could make of them: new caps end the row */
+    self->gap_filled = 0;
   }
   if (keep_run && self->converter) {
     sl_label_sink sink;

@@ -2528,6 +2528,23 @@ test_brief_gap_is_silence (void **state)
     pt_free_harness (h, bus);
     g_free (stereo);
   }
+
+  /* new caps between two gaps of 0.6 s: the audio going on, so the second
+   * starts a row of its own and both are silence (1 s + 1.2 s labelled), not a
+   * dropout that would leave the first labelled and end the run mid-way */
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_gap (GST_SECOND, 6 * GST_SECOND / 10)));
+  gst_harness_set_src_caps_str (h, "audio/x-raw,format=F32LE,rate=16000,channels=2,"
+      "layout=interleaved,channel-mask=(bitmask)0x3");
+  assert_true (gst_harness_push_event (h, gst_event_new_gap (16 * GST_SECOND / 10,
+              6 * GST_SECOND / 10)));
+  pt_frames_init (&got);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &got);
+  assert_int_equal (got.n, expected_frames (N + 12 * N / 10));
+  pt_frames_free (&got);
+  pt_free_harness (h, bus);
   g_free (whole);
   free (x);
   free (y);

@@ -509,6 +509,12 @@ static void class_without_training_frames(void **state)
                                     "(--ref-gap hum)", NULL});
     expect_failure("a.wav\ta.txt\n", "--classes tone,noise,silence --ref-gap hum",
                    (const char *[]){"gap class 'hum' is not one of the classes asked for", NULL});
+    /* a teacher that gives no soft targets (weight 0) teaches 'hum' nothing */
+    char teacher[700];
+    snprintf(teacher, sizeof teacher, "--classes tone,noise,silence,hum --teacher %s "
+             "--distill-weight 0", tt_path(dir, "good.slm"));
+    expect_failure("a.wav\ta.txt\n", teacher,
+                   (const char *[]){"m.tsv: no training frame is of class 'hum'", NULL});
 }
 
 /* --ref-gap: labels that mark one class (a tone from 0 to 1.5 s of 3 s) train
