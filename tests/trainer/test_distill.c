@@ -4,7 +4,7 @@
  *    gives, through sl_teachers_run, the posteriors of its own forward on the
  *    same raw features, in the student's class order; two teachers give the
  *    renormalised geometric mean of their posteriors;
- *  - a student trained only on wrong labels (every frame "silence") with
+ *  - a student trained only on wrong labels (every frame "silence" but 0.2 s) with
  *    --distill-weight 1 learns the task from a teacher (held-out accuracy
  *    >= 0.9), and with weight 0 it does not (<= 0.6): the teacher is what
  *    teaches;
@@ -47,12 +47,14 @@ static int setup(void **state)
     tt_make_task_set(dir, "te.tsv", "te", 4, 12.0, 41, NULL);
     tt_make_task_set(dir, "st.tsv", "st", 2, 12.0, 42, NULL);
     tt_make_task_set(dir, "va.tsv", "va", 2, 8.0, 43, NULL);
-    /* the student's labels: every frame 'silence' */
+    /* the student's labels: every frame 'silence' but the last 0.2 s, 'tone' and
+     * 'noise' (wrong too), so that each class has frames of its own: a class
+     * with none is refused where no teacher gives soft targets (weight 0) */
     char man[4096] = "";
     for (int i = 0; i < 2; i++) {
         char name[64], line[256];
         snprintf(name, sizeof name, "st_%d.wrong.txt", i);
-        tt_write_text(tt_path(dir, name), "0\t12\tsilence\n");
+        tt_write_text(tt_path(dir, name), "0\t11.8\tsilence\n11.8\t11.9\ttone\n11.9\t12\tnoise\n");
         snprintf(line, sizeof line, "st_%d.wav\tst_%d.wrong.txt\n", i, i);
         strcat(man, line);
     }
