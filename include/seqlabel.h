@@ -831,6 +831,10 @@ int sl_label_format_document(const sl_label_writer *w, char *buf, size_t len,
 
 typedef enum { SL_SPLIT_NONE = 0, SL_SPLIT_TRAIN, SL_SPLIT_VALID, SL_SPLIT_TEST } sl_split;
 
+/* The split a manifest's split column or first folder names: "train", "valid" or
+ * "test", or "validation", "val" or "dev" for valid. 0, or -1: none. */
+int sl_split_parse(const char *name, sl_split *out);
+
 typedef struct {
     char *audio;  /* resolved path */
     char *labels; /* resolved path, or "=NAME" for a whole-file label */

@@ -186,6 +186,11 @@ static int split_named(const char *s, size_t n, sl_split *out)
     return 0;
 }
 
+int sl_split_parse(const char *name, sl_split *out)
+{
+    return name && split_named(name, strlen(name), out) ? 0 : -1;
+}
+
 static int add_found(void *user, const char *path, const char *rel)
 {
     folder_job *j = user;
@@ -298,7 +303,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
             break;
         }
         sl_split split = SL_SPLIT_NONE;
-        if (nc == 3 && !split_named(cols[2], strlen(cols[2]), &split)) {
+        if (nc == 3 && sl_split_parse(cols[2], &split)) {
             rc = sl_fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test; "
                          "validation, val and dev are read as valid)", path, line_no, cols[2]);
             break;

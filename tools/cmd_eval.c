@@ -60,7 +60,8 @@ static void usage(FILE *fp)
         "                            a file it gives no region is an error; not with\n"
         "                            --events [every frame]\n"
         "  --split train|valid|test  only the lines of that split (train: also those\n"
-        "                            without one, --valid-share's held-out ones too)\n"
+        "                            without one, --valid-share's held-out ones too;\n"
+        "                            validation, val or dev: valid)\n"
         "                            [all lines]\n"
         "  --cache-dir DIR           feature cache [as train]\n"
         "  --no-cache                keep features in memory only\n"
@@ -501,10 +502,9 @@ int sl_cmd_eval(int argc, char **argv)
         case O_MODEL: model_path = optarg; break;
         case O_MANIFEST: manifest = optarg; break;
         case O_SPLIT:
-            if (!strcmp(optarg, "train")) opt.split = SL_SPLIT_TRAIN;
-            else if (!strcmp(optarg, "valid")) opt.split = SL_SPLIT_VALID;
-            else if (!strcmp(optarg, "test")) opt.split = SL_SPLIT_TEST;
-            else return cli_usage_error("--split: '%s' is not train, valid or test", optarg);
+            if (sl_split_parse(optarg, &opt.split))
+                return cli_usage_error("--split: '%s' is not train, valid or test (or "
+                                       "validation, val or dev for valid)", optarg);
             break;
         case O_CACHE: cache_dir = optarg; break;
         case O_NOCACHE: no_cache = 1; break;

@@ -319,16 +319,23 @@ static void test_gaps_by_name(void **state)
     if (!rows || !strstr(rows, "a.wav\n") || !strstr(strstr(rows, "a.wav\n"), "        -         - "))
         fail_msg("%s", out);
     free(out), free(err);
-    /* a split that selects no line: said as such, with or without --classes */
-    for (int c = 0; c < 2; c++) {
+    /* a split that selects no line: said as such, with or without --classes,
+     * and named as a manifest may name it (dev: valid) */
+    for (int c = 0; c < 3; c++) {
         char args[256];
-        snprintf(args, sizeof args, "--hyp 'hyp.rttm#speech' --manifest set.tsv --split test%s",
-                 c ? " --classes speech" : "");
+        snprintf(args, sizeof args, "--hyp 'hyp.rttm#speech' --manifest set.tsv --split %s%s",
+                 c == 2 ? "dev" : "test", c ? " --classes speech" : "");
         assert_int_equal(eval_in(dir, args, &out, &err), 1);
         if (!strstr(err, "set.tsv: no entries to evaluate"))
             fail_msg("%s", err);
         free(out), free(err);
     }
+    assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --split holdout",
+                             &out, &err), 2);
+    if (!strstr(err, "--split: 'holdout' is not train, valid or test (or validation, val or dev "
+                     "for valid)"))
+        fail_msg("%s", err);
+    free(out), free(err);
     /* --split train takes what training trains on: lines without a split too */
     assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --split train "
                                   "--hyp-gap nonspeech --classes speech,nonspeech --json",
