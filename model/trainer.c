@@ -428,9 +428,16 @@ static void run_free(train_run *r)
 /* A fresh run's model: the config's shape, the data's feature size and
  * classes, a streaming window equal to the crop length (the labeler then sees
  * what training saw). */
+/* The crop length: the one given, or before sl_train knows the model (config
+ * checks), a new model's. */
+static int crop_window(const sl_train_config *c)
+{
+    return c->window ? c->window : SL_TRAIN_WINDOW_NEW;
+}
+
 static void new_model_config(const sl_train_config *c, int n_classes, sl_model_config *mc)
 {
-    const int window = c->window ? c->window : SL_TRAIN_WINDOW_NEW;
+    const int window = crop_window(c);
     *mc = c->model;
     mc->n_features = sl_feature_dim(&c->features);
     mc->n_classes = n_classes;
@@ -445,7 +452,7 @@ static void new_model_config(const sl_train_config *c, int n_classes, sl_model_c
 static int check_masks(const sl_train_config *c, char *err, size_t errlen)
 {
     const int bins = sl_feature_dim(&c->features);
-    const int window = c->window ? c->window : SL_TRAIN_WINDOW_NEW;
+    const int window = crop_window(c);
     if (c->augment_freq_mask < 0 || c->augment_freq_mask > bins / 2 ||
         c->augment_time_mask < 0 || c->augment_time_mask > window / 2)
         return sl_fail(err, errlen, "masks: at most half the %d feature bins and half the "
@@ -810,8 +817,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     }
     /* Crops as long as the windows the model labels in: a new model's own
      * (SL_TRAIN_WINDOW_NEW), or the streaming window of the one started from. */
-    if (own.window == 0)
-        own.window = r.m ? sl_model_get_config(r.m)->stream_window : SL_TRAIN_WINDOW_NEW;
+    own.window = own.window || !r.m ? crop_window(c) : sl_model_get_config(r.m)->stream_window;
     if (r.m) /* the features are the model's (options for others are refused) */
         own.features = *sl_model_feature_config(r.m);
     if (sl_train_config_check(c, err, errlen) || check_masks(c, err, errlen))
