@@ -730,6 +730,16 @@ gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GstFlowReturn ret = gst_seqlabel_process (self, buf);
   guint64 n;
 
+  if (ret == SEQLABEL_FLOW_UNLABELLED) {
+    if (self->gate_mode == GST_SEQLABEL_GATE_NONE)
+      return GST_FLOW_OK;
+    /* not the class's audio: held at the (reset) run's start, whose frames
+     * pass nothing, and let out at once, silenced or dropped */
+    ret = gst_seqlabel_gate_hold (self, gst_buffer_ref (buf), 0);
+    if (ret == GST_FLOW_OK)
+      ret = gst_seqlabel_gate_run_over (self);
+    return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
+  }
   if (self->gate_mode == GST_SEQLABEL_GATE_NONE || ret != GST_FLOW_OK)
     return ret;
   /* the gate keeps it until its frames are labelled and pushes it itself */

@@ -113,6 +113,8 @@ struct _GstSeqLabel {
   gboolean have_info;
   GstCaps *refused_caps;    /* caps set_caps refused, its error posted: a source
                                sends them again with each buffer */
+  gboolean warned_non_finite; /* a buffer with NaN/Inf was skipped and warned of; no
+                               warning again until a buffer is labelled */
   GstSegment segment;       /* the sink segment, for stream/running time */
 
   /* the current run of the labeler (a new one after flush/discont/gap/segment) */
@@ -206,6 +208,8 @@ gchar *gst_seqlabel_default_model_path (void);
 gboolean gst_seqlabel_ensure_model (GstSeqLabel * self, gboolean post_error);
 gboolean gst_seqlabel_open (GstSeqLabel * self);
 void gst_seqlabel_close (GstSeqLabel * self);
+/* gst_seqlabel_process: the buffer holds NaN or Inf and was not labelled */
+#define SEQLABEL_FLOW_UNLABELLED GST_FLOW_CUSTOM_SUCCESS_1
 GstFlowReturn gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf);
 gboolean gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info);
 /* End of a run (EOS, gap, new segment, discontinuity): the tail frames of a

@@ -299,6 +299,7 @@ gst_seqlabel_close (GstSeqLabel * self)
   g_free (self->model_loaded_path);
   self->model_loaded_path = NULL;
   gst_caps_replace (&self->refused_caps, NULL);
+  self->warned_non_finite = FALSE;
   g_free (self->class_quarks);
   self->class_quarks = NULL;
   self->latency = GST_CLOCK_TIME_NONE;
@@ -987,6 +988,46 @@ push_gap_silence (GstSeqLabel * self)
   return ret;
 }
 
+/* Index of the first NaN or Inf among f32[0..n), or -1. */
+static gssize
+first_non_finite (const float *f32, gsize n)
+{
+  for (gsize i = 0; i < n; i++)
+    if (!isfinite (f32[i]))
+      return (gssize) i;
+  return -1;
+}
+
+/* A buffer holding NaN or Inf (a filter upstream gone unstable, a broken
+ * decoder) is not labelled: the run ends before it, its tail labelled, as at a
+ * dropout, and the next buffer starts a new one. The audio passes on as it
+ * came (through the gate: as audio not of the class); one bad buffer costs its
+ * own time and a window's context, not the pipeline, as an analyser in a live
+ * chain must not stop the programme. One warning for a stretch of them. */
+static GstFlowReturn
+skip_non_finite (GstSeqLabel * self, GstBuffer * buf, gsize frames, float value,
+    gsize sample)
+{
+  GstClockTime ts = GST_BUFFER_PTS (buf), start;
+  GstFlowReturn ret = gst_seqlabel_finish_run (self);
+
+  /* audio without a timestamp goes on after this buffer (the run ended where it
+   * begins) */
+  start = GST_CLOCK_TIME_IS_VALID (ts) ? ts : self->next_run_ts;
+  if (GST_CLOCK_TIME_IS_VALID (start))
+    self->next_run_ts = start + gst_util_uint64_scale_int (frames, GST_SECOND,
+        GST_AUDIO_INFO_RATE (&self->info));
+  if (!self->warned_non_finite)
+    GST_ELEMENT_WARNING (self, STREAM, DECODE,
+        ("seqlabel: a buffer holds a non-finite sample (%s); it is not labelled, and "
+            "labelling goes on with the next buffer", isnan (value) ? "NaN" : "Inf"),
+        ("buffer at %" GST_TIME_FORMAT ", sample %" G_GSIZE_FORMAT " of it (frame %"
+            G_GSIZE_FORMAT ")", GST_TIME_ARGS (ts), sample,
+            sample / (gsize) GST_AUDIO_INFO_CHANNELS (&self->info)));
+  self->warned_non_finite = TRUE;
+  return ret == GST_FLOW_OK ? SEQLABEL_FLOW_UNLABELLED : ret;
+}
+
 GstFlowReturn
 gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
 {
@@ -1000,6 +1041,7 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
   const float *f32 = NULL;
   const gint16 *s16 = NULL;
   gsize n, frames;
+  gssize bad;
   int rc;
   GstFlowReturn ret = GST_FLOW_OK;
 
@@ -1089,22 +1131,25 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
       break;
   }
 
-  begin_callbacks (self, &sink);
-  rc = push_audio (self, f32, s16, frames, &sink, err, sizeof err);
-  end_callbacks (self);
-  self->run_samples += frames;
-  self->gap_filled = 0;
-
-  if (rc != 0) {
-    ret = self->cb_flow;
-    if (ret == GST_FLOW_OK) {
-      /* e.g. NaN/Inf samples: the library names the position in the run */
-      GST_ELEMENT_ERROR (self, STREAM, DECODE, ("seqlabel: %s", err),
-          ("buffer %" GST_TIME_FORMAT ", run started at %" GST_TIME_FORMAT,
-              GST_TIME_ARGS (ts), GST_TIME_ARGS (self->base_ts)));
-      ret = GST_FLOW_ERROR;
+  if (f32 != NULL && (bad = first_non_finite (f32, n)) >= 0) {
+    ret = skip_non_finite (self, buf, frames, f32[bad], (gsize) bad);
+  } else {
+    begin_callbacks (self, &sink);
+    rc = push_audio (self, f32, s16, frames, &sink, err, sizeof err);
+    end_callbacks (self);
+    self->run_samples += frames;
+    self->gap_filled = 0;
+    self->warned_non_finite = FALSE;
+    if (rc != 0) {
+      ret = self->cb_flow;
+      if (ret == GST_FLOW_OK) {
+        GST_ELEMENT_ERROR (self, STREAM, FAILED, ("seqlabel: %s", err),
+            ("buffer %" GST_TIME_FORMAT ", run started at %" GST_TIME_FORMAT,
+                GST_TIME_ARGS (ts), GST_TIME_ARGS (self->base_ts)));
+        ret = GST_FLOW_ERROR;
+      }
+      gst_seqlabel_reset_run (self);
     }
-    gst_seqlabel_reset_run (self);
   }
 
   self->put_meta = self->frames->len > 0;

@@ -546,22 +546,81 @@ test_flagged_jump_restarts (void **state)
   free (x);
 }
 
-/* NaN samples: an error naming the problem, not a crash or silent garbage. */
+/* Buffers holding NaN or Inf: not labelled, one warning and no error; the
+ * run ends before them (its tail labelled) and a new one starts after them,
+ * each run's labels those of the library on that audio alone; the audio goes
+ * on as it came. */
 static void
-test_nan_refused (void **state)
+test_non_finite_buffers_skipped (void **state)
 {
-  float x[1000] = { 0 };
+  const int64_t A = PT_RATE, B = PT_RATE / 5, C = 2 * PT_RATE;   /* good, bad x2, good */
+  const int64_t N = A + 2 * B + C;
+  float *x = pt_signal (N, 5);
+  pt_frames got, first, second, ref1, ref2;
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstMessage *msg;
+  GError *error = NULL;
+  gchar *debug = NULL;
+  GByteArray *bytes = g_byte_array_new ();
+  GstBus *frames_bus = gst_bus_new ();
+  int warnings = 0;
   (void) state;
 
-  x[500] = NAN;
-  assert_int_equal (push_f32 (h, x, 1000, 0), GST_FLOW_ERROR);
-  msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR);
-  assert_non_null (msg);
-  gst_message_unref (msg);
+  pt_frames_init (&ref1);
+  pt_frames_init (&ref2);
+  pt_reference (x, A, NULL, &ref1, NULL);
+  pt_reference (x + A + 2 * B, C, NULL, &ref2, NULL);
+  x[A + 17] = NAN;
+  x[A + B + 3] = INFINITY;
+  assert_int_equal (push_f32 (h, x, A, 0), GST_FLOW_OK);
+  assert_int_equal (push_f32 (h, x + A, B, A), GST_FLOW_OK);
+  assert_int_equal (push_f32 (h, x + A + B, B, A + B), GST_FLOW_OK);
+  assert_int_equal (push_f32 (h, x + A + 2 * B, C, A + 2 * B), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+
+  /* one warning for the stretch, no error; the frame messages go on to a bus
+   * of their own (popping one type drops the others) */
+  while ((msg = gst_bus_pop (bus)) != NULL) {
+    assert_int_not_equal (GST_MESSAGE_TYPE (msg), GST_MESSAGE_ERROR);
+    if (GST_MESSAGE_TYPE (msg) == GST_MESSAGE_WARNING) {
+      assert_int_equal (++warnings, 1);
+      gst_message_parse_warning (msg, &error, &debug);
+      if (!strstr (error->message, "non-finite sample (NaN)")
+          || !strstr (debug, "buffer at 0:00:01.000"))
+        fail_msg ("%s (%s)", error->message, debug);
+      g_error_free (error);
+      g_free (debug);
+      gst_message_unref (msg);
+    } else {
+      gst_bus_post (frames_bus, msg);
+    }
+  }
+  assert_int_equal (warnings, 1);
+
+  pt_frames_init (&got);
+  pt_frames_init (&first);
+  pt_frames_init (&second);
+  pt_collect_frame_messages (frames_bus, &got);
+  for (int64_t i = 0; i < got.n; i++)
+    pt_frames_add (got.index[i] < (A + 2 * B) / PT_HOP ? &first : &second, got.index[i],
+        got.label[i], got.conf[i], got.probs + i * PT_K, got.pts[i], got.dur[i]);
+  pt_assert_frames_equal (&first, &ref1, 0, 0);
+  pt_assert_frames_equal (&second, &ref2, (A + 2 * B) / PT_HOP, samples_time (A + 2 * B));
+
+  pull_metas (h, &got, bytes);  /* every sample passes, the bad ones too */
+  assert_int_equal (bytes->len, N * sizeof (float));
+  assert_memory_equal (bytes->data, x, 4 * sizeof (float));
+  assert_true (isnan (((const float *) bytes->data)[A + 17]));
+  g_byte_array_unref (bytes);
+  pt_frames_free (&got);
+  pt_frames_free (&first);
+  pt_frames_free (&second);
+  pt_frames_free (&ref1);
+  pt_frames_free (&ref2);
+  gst_object_unref (frames_bus);
   pt_free_harness (h, bus);
+  free (x);
 }
 
 /* threshold-on below threshold-off's default, alone: unused without a target
@@ -2704,7 +2763,7 @@ main (void)
     cmocka_unit_test (test_discontinuity),
     cmocka_unit_test (test_jitter_keeps_the_run),
     cmocka_unit_test (test_flagged_jump_restarts),
-    cmocka_unit_test (test_nan_refused),
+    cmocka_unit_test (test_non_finite_buffers_skipped),
     cmocka_unit_test (test_refused_caps_one_error),
     cmocka_unit_test (test_thresholds_checked_with_a_target),
     cmocka_unit_test (test_caps_change_midstream),

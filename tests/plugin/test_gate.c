@@ -210,6 +210,79 @@ test_gate_at_model_rate (void **state)
   free (x);
 }
 
+/* A buffer holding NaN between two runs of good audio: the gate lets none of
+ * it through (silence: zeros in its place; drop: a gap), and each run around
+ * it passes as the library labels that run's audio alone. */
+static void
+test_gate_non_finite_buffer (void **state)
+{
+  const int64_t A = 2 * PT_RATE, B = PT_RATE / 5, N = 2 * A + B;
+  float *x = pt_signal (N, 12);
+  guint8 *keep1, *keep2;
+  int64_t nf1 = reference_keep (x, A, &keep1), nf2 = reference_keep (x + A + B, A, &keep2);
+  (void) state;
+
+  x[A + 50] = NAN;
+  for (int mode = 0; mode < 2; mode++) {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus,
+        "audio/x-raw,format=F32LE,rate=16000,channels=1,layout=interleaved",
+        "target-class", "speech", "gate", mode ? GATE_DROP : GATE_SILENCE,
+        "threshold-on", 0.45, "threshold-off", 0.4, NULL);
+    const int64_t at[3] = { 0, A, A + B }, len[3] = { A, B, A };
+    GstBuffer *b;
+    GstEvent *ev;
+    int64_t got = 0, want = 0, gap = 0;
+
+    for (int i = 0; i < 3; i++) {
+      b = gst_buffer_new_memdup (x + at[i], (gsize) len[i] * sizeof *x);
+      GST_BUFFER_PTS (b) = gst_util_uint64_scale (at[i], GST_SECOND, PT_RATE);
+      GST_BUFFER_DURATION (b) = gst_util_uint64_scale (len[i], GST_SECOND, PT_RATE);
+      assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+    }
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    for (int64_t i = 0; i < N; i++)
+      want += i < A ? sample_kept (keep1, nf1, PT_HOP, i)
+          : i >= A + B && sample_kept (keep2, nf2, PT_HOP, i - A - B);
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      GstMapInfo map;
+      int64_t t = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
+          GST_SECOND);
+      int64_t n = (int64_t) (gst_buffer_get_size (b) / sizeof (float));
+      assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+      for (int64_t i = t; i < t + n; i++) {
+        float v = ((const float *) map.data)[i - t];
+        gboolean k = i < A ? sample_kept (keep1, nf1, PT_HOP, i)
+            : i >= A + B && sample_kept (keep2, nf2, PT_HOP, i - A - B);
+        if (mode == 1)
+          assert_true (k);
+        if (!(v == (k ? x[i] : 0.0f)))
+          fail_msg ("%s: sample %lld is %g, want %g", mode ? "drop" : "silence",
+              (long long) i, v, k ? x[i] : 0.0f);
+        got += k;
+      }
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+    }
+    assert_int_equal (got, want);
+    while ((ev = gst_harness_try_pull_event (h)) != NULL) {
+      GstClockTime ts, dur;
+      if (GST_EVENT_TYPE (ev) == GST_EVENT_GAP) {
+        gst_event_parse_gap (ev, &ts, &dur);
+        gap += ts == gst_util_uint64_scale (A, GST_SECOND, PT_RATE)
+            && dur == gst_util_uint64_scale (B, GST_SECOND, PT_RATE);
+      }
+      gst_event_unref (ev);
+    }
+    assert_int_equal (gap, mode);       /* drop: the bad buffer's time is a gap */
+    assert_null (gst_bus_pop_filtered (bus, GST_MESSAGE_ERROR));
+    pt_free_harness (h, bus);
+  }
+  g_free (keep1);
+  g_free (keep2);
+  free (x);
+}
+
 /* reference_keep of interleaved 16-bit s (n frames of `channels` at `rate`)
  * as the element converts it for the labeler. */
 static int64_t
@@ -654,6 +727,7 @@ main (void)
     cmocka_unit_test (test_gate_non_interleaved),
     cmocka_unit_test (test_gate_keeps_event_order),
     cmocka_unit_test (test_gate_empty_buffer),
+    cmocka_unit_test (test_gate_non_finite_buffer),
     cmocka_unit_test (test_gate_behind_another_element),
     cmocka_unit_test (test_gate_carries_a_minute),
     cmocka_unit_test (test_gate_caps_change),
