@@ -565,6 +565,7 @@ sl_decoder *sl_decoder_new(const sl_decoder_config *cfg, int n_classes, double f
                            char *err, size_t errlen);
 void sl_decoder_free(sl_decoder *d);
 void sl_decoder_reset(sl_decoder *d);
+/* probs: the frame's n_classes probabilities; a NaN counts as 0. */
 int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink);
 /* End of stream: emits every frame still held and closes the last segment, then
  * resets (the next push is frame 0 of a new stream). */

@@ -377,11 +377,13 @@ static int stage_hysteresis(sl_decoder *d, int64_t f, int label, const sl_label_
 }
 
 /* ---- stage 1: argmax or fixed-lag Viterbi ---- */
+/* A NaN counts as 0, as log_prob takes it: never the label while a class has a
+ * number. */
 static int argmax(const float *p, int K)
 {
     int best = 0;
     for (int k = 1; k < K; k++)
-        if (p[k] > p[best])
+        if (p[k] > p[best] || (isnan(p[best]) && !isnan(p[k])))
             best = k;
     return best;
 }

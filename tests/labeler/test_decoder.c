@@ -189,6 +189,35 @@ static void test_argmax_and_segments(void **state)
 /* Penalty 2 nats, two classes. A single B frame at p=0.6 carries ln(0.6/0.4)
  * = 0.41 nats of evidence, less than the 4 nats of two switches: it becomes A.
  * A run of four B frames at p=0.8 carries 4 ln 4 = 5.55 > 4: it stays B. */
+/* A NaN probability counts as 0, in every smoothing: never the label while a
+ * class has a number (argmax started from class 0 and kept a NaN there). */
+static void test_nan_counts_as_zero(void **state)
+{
+    (void)state;
+    enum { T = 40, K = 3 };
+    float probs[T * K];
+    int labels[T];
+    for (int t = 0; t < T; t++) {
+        probs[t * K] = NAN;
+        probs[t * K + 1] = t % 2 ? 0.7f : 0.3f;
+        probs[t * K + 2] = t % 2 ? 0.3f : 0.7f;
+        labels[t] = t % 2 ? 1 : 2;
+    }
+    for (int smoothing = 0; smoothing < 2; smoothing++) {
+        sl_decoder_config cfg;
+        argmax_config(&cfg);
+        if (smoothing)
+            cfg.smoothing = SL_SMOOTH_VITERBI; /* its penalty keeps one label */
+        sl_decoder *d = make(&cfg, K);
+        collector c;
+        run(d, probs, T, K, &c);
+        for (int i = 0; i < T; i++)
+            if (smoothing ? c.label[i] == 0 : c.label[i] != labels[i])
+                fail_msg("smoothing %d, frame %d: label %d", smoothing, i, c.label[i]);
+        sl_decoder_free(d);
+    }
+}
+
 static void test_viterbi_hand(void **state)
 {
     (void)state;
@@ -759,6 +788,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_argmax_and_segments),
+        cmocka_unit_test(test_nan_counts_as_zero),
         cmocka_unit_test(test_viterbi_hand),
         cmocka_unit_test(test_viterbi_matches_full),
         cmocka_unit_test(test_viterbi_fixed_lag),
