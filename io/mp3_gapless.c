@@ -22,6 +22,7 @@
  * extension (GStreamer's xingmux) says no encoder delay: the decoder's own
  * 529 samples are cut if it counts frames, as libmpg123 does by name. */
 #include "io/io_internal.h"
+#include "common/bytes.h"
 
 #include <gst/audio/audio.h>
 #include <gst/gst.h>
@@ -38,11 +39,6 @@ typedef struct {
     guint64 spf;         /* samples per frame */
     guint64 index;       /* the next audio frame's number (the tag's not counted) */
 } gapless;
-
-static guint32 be32(const guint8 *p)
-{
-    return (guint32)p[0] << 24 | (guint32)p[1] << 16 | (guint32)p[2] << 8 | p[3];
-}
 
 /* Whether the 4 bytes at p are an MPEG audio frame's header (any layer): the
  * sync, a version, a layer, a bit rate and a sample rate not reserved. */
@@ -73,9 +69,9 @@ static int read_tag(const guint8 *p, gsize n, gapless *g)
     gsize off = tag_at(p, n);
     if (!off)
         return 0;
-    guint32 flags = be32(p + off + 4);
+    guint32 flags = sl_be32(p + off + 4);
     g->spf = ((p[1] >> 3) & 3) == 3 ? 1152 : 576;
-    g->frames = flags & 1 && n >= off + 12 ? be32(p + off + 8) : 0;
+    g->frames = flags & 1 && n >= off + 12 ? sl_be32(p + off + 8) : 0;
     /* libmpg123 cuts the decoder's delay where the tag counts frames */
     g->start = g->frames ? DECODER_DELAY : 0;
     g->end = 0;
@@ -206,13 +202,13 @@ int sl_mp3_states_length(const char *path)
          * flags 0) states no length either: libmpg123 estimates it */
         gsize tag = tag_at(head + i, n - i);
         const guint8 *t = head + i + tag;
-        int states = tag && i + tag + 16 <= n && (be32(t + 4) & 1) && be32(t + 8) > 0;
+        int states = tag && i + tag + 16 <= n && (sl_be32(t + 4) & 1) && sl_be32(t + 8) > 0;
         /* MP3s joined by `cat`: the first one's tag counts its own frames and
          * bytes, and past them and the first file's closing tags (ID3v1's TAG
          * and its extended TAG+, an APEv2 tag with its header) come another
          * file's ID3v2 tag or frames; libmpg123 would stop there */
-        if (states && (be32(t + 4) & 2)) {
-            off_t at = (off_t)skip + (off_t)i + (off_t)be32(t + 12);
+        if (states && (sl_be32(t + 4) & 2)) {
+            off_t at = (off_t)skip + (off_t)i + (off_t)sl_be32(t + 12);
             guint8 after[32];
             for (int tags = 0; tags < 4; tags++) {
                 memset(after, 0, sizeof after);
@@ -223,8 +219,7 @@ int sl_mp3_states_length(const char *path)
                 else if (!memcmp(after, "TAG", 3))
                     at += 128;
                 else if (!memcmp(after, "APETAGEX", 8) && (after[23] & 0x20)) /* its header */
-                    at += 32 + (off_t)((guint32)after[12] | (guint32)after[13] << 8 |
-                                       (guint32)after[14] << 16 | (guint32)after[15] << 24);
+                    at += 32 + (off_t)sl_le32(after + 12);
                 else {
                     states = !(!memcmp(after, "ID3", 3) || frame_header(after));
                     break;

@@ -4,17 +4,13 @@
  * damaged archive) reads as a whole, shorter one; this reads the claim itself,
  * for the reader's truncation check. */
 #include "io/io_internal.h"
+#include "common/bytes.h"
 
 #include <fcntl.h>
 #include <stdint.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-
-static uint32_t le32(const unsigned char *p)
-{
-    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
-}
 
 int64_t sl_wav_promised_frames(const char *path, int frame_bytes)
 {
@@ -34,7 +30,7 @@ int64_t sl_wav_promised_frames(const char *path, int frame_bytes)
     off_t at = 12;
     /* a few hundred chunks before the data at most; more is not a WAV file */
     for (int n = 0; n < 1000 && pread(fd, chunk, 8, at) == 8; n++) {
-        const uint32_t size = le32(chunk + 4);
+        const uint32_t size = sl_le32(chunk + 4);
         if (!memcmp(chunk, "data", 4)) {
             /* 0 and sizes from 2 GiB - 64 KiB up are the placeholders of a
              * header written before the data's length was known (libsndfile's

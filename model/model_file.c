@@ -5,6 +5,7 @@
  * checked cursor: every count is validated against the config limits and the
  * bytes actually present BEFORE anything is allocated from it. */
 #include "model/model_internal.h"
+#include "common/bytes.h"
 #include "common/output_file.h"
 
 #include <errno.h>
@@ -58,17 +59,12 @@ static int take(reader *r, void *out, size_t n)
     return 0;
 }
 
-static uint32_t le32(const unsigned char *b)
-{
-    return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
-}
-
 static int get_u32(reader *r, uint32_t *v)
 {
     unsigned char b[4];
     if (take(r, b, 4))
         return -1;
-    *v = le32(b);
+    *v = sl_le32(b);
     return 0;
 }
 
@@ -196,13 +192,13 @@ sl_model *sl_model_load_memory(const void *data, size_t size, const char *name, 
         BAD("not a seqlabel model file (no '" SL_MODEL_MAGIC "' magic)");
     if (size < 16)
         BAD("truncated: %zu bytes, the fixed header alone takes 16", size);
-    uint32_t version = le32(bytes + 8);
+    uint32_t version = sl_le32(bytes + 8);
     if (version != SL_MODEL_VERSION)
         BAD("model format version %u; this seqlabel reads version %u", version,
             SL_MODEL_VERSION);
     if (size < 16 + SL_HEADER_BYTES + 4)
         BAD("truncated: %zu bytes, shorter than the header", size);
-    uint32_t stored_crc = le32(bytes + size - 4);
+    uint32_t stored_crc = sl_le32(bytes + size - 4);
     uint32_t crc = (uint32_t)crc32(0L, Z_NULL, 0);
     /* zlib's crc32 takes uInt lengths: feed it in chunks. */
     for (size_t off = 0; off < size - 4;) {

@@ -1,0 +1,19 @@
+/* Integers stored in files in a fixed byte order (model files, WAV chunks,
+ * MP3 and APE tags), read from bytes whatever the host's order. Internal to
+ * libseqlabel. */
+#ifndef SL_COMMON_BYTES_H
+#define SL_COMMON_BYTES_H
+
+#include <stdint.h>
+
+static inline uint32_t sl_le32(const unsigned char *p)
+{
+    return (uint32_t)p[0] | (uint32_t)p[1] << 8 | (uint32_t)p[2] << 16 | (uint32_t)p[3] << 24;
+}
+
+static inline uint32_t sl_be32(const unsigned char *p)
+{
+    return (uint32_t)p[0] << 24 | (uint32_t)p[1] << 16 | (uint32_t)p[2] << 8 | (uint32_t)p[3];
+}
+
+#endif
