@@ -784,10 +784,8 @@ start_run (GstSeqLabel * self, GstClockTime ts)
     trim_document (self, self->frame_offset);
   if (self->document_start < 0 || self->frame_offset < self->document_start)
     self->document_start = self->frame_offset;
-  self->run_samples = 0;
-  self->gap_pending = 0;
-  self->gap_filled = 0;
-  self->run_time_before = 0;
+  /* the counts (samples, gaps, time before new caps) are 0: every run ends
+   * through gst_seqlabel_reset_run, and each start begins with it */
   self->off_track_since = GST_CLOCK_TIME_NONE;
   self->open_segment_start = 0;
   self->run_started = TRUE;
