@@ -484,10 +484,8 @@ int sl_decoder_push(sl_decoder *d, const float *probs, const sl_label_sink *sink
     if (decided < 0)
         return 0;
     /* Fixed lag: frame f - lag takes its label from the best path ending now. */
-    int k = argmax_d(d->score, d->K);
-    int64_t g = f;
-    for (; g > decided; g--)
-        k = d->backptr[(size_t)(g % (d->lag + 1)) * d->K + k];
+    traceback(d, f, argmax_d(d->score, d->K), decided, d->path);
+    int k = d->path[0];
     /* A label change, once given out, binds the paths that decide later
      * frames: only those through it count from then on. Otherwise the best
      * paths of two successive frames can disagree about the frames before
