@@ -215,6 +215,12 @@ typedef struct {
                                         film's other language, a podcast's tracks); a
                                         file libsndfile reads holds one, so k > 1 there,
                                         or more than a file holds, is an error naming it */
+    double stall_seconds;            /* input GStreamer decodes that gives no audio, no
+                                        error and no end for this long is an error naming
+                                        it (a demuxer's error that decodebin lost, a
+                                        source that hangs); 0 (default): 30 s for a
+                                        regular file, no limit for a URI, a pipe or a
+                                        device (live input waits); < 0: no limit */
 } sl_audio_options;
 
 void sl_audio_options_default(sl_audio_options *opt);

@@ -16,8 +16,14 @@
 #include <gst/gst.h>
 #include <stdio.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #define PULL_TIMEOUT (100 * GST_MSECOND) /* between looks at the bus */
+/* A regular file decodes far faster than real time, so this long without a
+ * sample, an error or the end means decoding stopped: decodebin drops the error
+ * of an element it is starting (qtdemux's "no playable streams" of an MP4 cut
+ * before its index, in some runs), and a batch waited on it for ever. */
+#define FILE_STALL_SECONDS 30.0
 
 struct sl_media_source {
     GstElement *pipeline, *convert, *filter, *sink;
@@ -41,6 +47,7 @@ struct sl_media_source {
                           rate, no promise to hold it to (set atomically) */
     char error[SL_ERR_LEN]; /* a decoding error met while reading */
     volatile int *interrupt; /* sl_audio_options.interrupt */
+    gint64 stall_us;   /* longest wait for a sample, an error or the end; 0: none */
 };
 
 static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
@@ -229,6 +236,7 @@ static void drop_sample(sl_media_source *s)
 static int next_sample(sl_media_source *s)
 {
     drop_sample(s);
+    gint64 since = g_get_monotonic_time();
     while (!s->eos) {
         GstSample *sample = gst_app_sink_try_pull_sample(GST_APP_SINK(s->sink), PULL_TIMEOUT);
         if (sample) {
@@ -257,6 +265,11 @@ static int next_sample(sl_media_source *s)
                          "the container promises %.2f s, only %.2f s could be decoded "
                          "(truncated or damaged)", (double)s->promised / s->rate,
                          (double)s->decoded / s->rate);
+        } else if (s->stall_us > 0 && g_get_monotonic_time() - since > s->stall_us) {
+            s->eos = 1;
+            snprintf(s->error, sizeof s->error, "GStreamer's decoding gave no audio, no error "
+                     "and no end for %g s: damaged or cut short, or a decoder or source "
+                     "that hangs", (double)s->stall_us / G_USEC_PER_SEC);
         }
     }
     return 0;
@@ -346,6 +359,11 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     }
     sl_media_source *s = g_new0(sl_media_source, 1);
     s->interrupt = opt->interrupt;
+    struct stat st;
+    double stall = opt->stall_seconds != 0.0 ? opt->stall_seconds
+                   : !gst_uri_is_valid(path) && stat(path, &st) == 0 && S_ISREG(st.st_mode)
+                   ? FILE_STALL_SECONDS : 0.0;
+    s->stall_us = stall > 0.0 ? (gint64)(stall * G_USEC_PER_SEC) : 0;
     s->want = opt->stream > 1 ? opt->stream : 1;
     s->pipeline = gst_pipeline_new(NULL);
     sl_mp3_gapless_watch(s->pipeline);

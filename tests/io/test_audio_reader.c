@@ -1395,6 +1395,33 @@ static void test_error_fd_not_open(void **state)
     expect_open_error("fd://57", "descriptor 57 is not open");
 }
 
+/* Input GStreamer decodes that gives nothing, no error and no end (here a pipe
+ * kept open and never written, as fd://N) is an error after stall_seconds, not a
+ * wait for ever; a regular file gets 30 s by default, live input no limit. */
+static void test_error_stalled_decoding(void **state)
+{
+    (void)state;
+    int fds[2];
+    assert_int_equal(pipe(fds), 0);
+    char uri[32], err[SL_ERR_LEN] = "";
+    snprintf(uri, sizeof uri, "fd://%d", fds[0]);
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    assert_true(opt.stall_seconds == 0.0);
+    opt.stall_seconds = 0.5;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    sl_audio_reader *r = sl_audio_open_ex(uri, &opt, err, sizeof err);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double waited = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    assert_null(r);
+    if (!strstr(err, uri) || !strstr(err, "no audio, no error and no end for 0.5 s") ||
+        waited < 0.5)
+        fail_msg("after %.2f s: %s", waited, err);
+    close(fds[0]);
+    close(fds[1]);
+}
+
 /* Standard input that ends before its first byte, as a pipe or a FIFO (`: |`). */
 static void test_error_empty_pipe(void **state)
 {
@@ -1623,6 +1650,7 @@ int main(void)
         cmocka_unit_test(test_stdin_pipe),
         cmocka_unit_test(test_error_empty_pipe),
         cmocka_unit_test(test_error_fd_not_open),
+        cmocka_unit_test(test_error_stalled_decoding),
         cmocka_unit_test(test_recording_start),
         cmocka_unit_test(test_error_missing),
         cmocka_unit_test(test_error_directory),
