@@ -64,17 +64,17 @@ static char *follow_links(const char *path)
  * name is shortened (at a character's start) to make room for the suffix,
  * which then holds a hash of the whole name too: two outputs of one process
  * whose names differ only past the cut (x....txt and x....wav) get two. */
-static char *tmp_name(const char *target)
+static char *tmp_name(const char *target, pid_t pid)
 {
     char suffix[48];
-    int ns = snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)getpid());
+    int ns = snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)pid);
     const char *slash = strrchr(target, '/');
     size_t dir = slash ? (size_t)(slash - target) + 1 : 0, base = strlen(target + dir);
     if (base + (size_t)ns > NAME_MAX) {
         uint32_t h = 2166136261u; /* FNV-1a */
         for (const char *c = target + dir; *c; c++)
             h = (h ^ (unsigned char)*c) * 16777619u;
-        ns = snprintf(suffix, sizeof suffix, ".tmp.%ld.%08x", (long)getpid(), (unsigned)h);
+        ns = snprintf(suffix, sizeof suffix, ".tmp.%ld.%08x", (long)pid, (unsigned)h);
         base = NAME_MAX - (size_t)ns;
         while (base > 0 && (target[dir + base] & 0xC0) == 0x80) /* a UTF-8 continuation */
             base--;
@@ -118,7 +118,7 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
         o->uid = st.st_uid;
         o->gid = st.st_gid;
     }
-    if (!(o->tmp = tmp_name(o->target))) {
+    if (!(o->tmp = tmp_name(o->target, getpid()))) {
         sl_output_free(o);
         return sl_fail(err, errlen, "%s: out of memory", path);
     }
@@ -206,13 +206,14 @@ int sl_same_file(const char *a, const char *b)
                              sa.st_ino == sb.st_ino);
 }
 
-char *sl_output_tmp_name(const char *path)
+char *sl_output_tmp_name(const char *path) { return sl_output_tmp_name_of(path, getpid()); }
+
+char *sl_output_tmp_name_of(const char *path, pid_t pid)
 {
     sl_output o;
     if (sl_output_plan(&o, path, NULL, 0))
         return NULL;
-    char *tmp = o.tmp;
-    o.tmp = NULL;
+    char *tmp = o.tmp ? tmp_name(o.target, pid) : NULL;
     sl_output_free(&o);
     return tmp;
 }

@@ -57,5 +57,7 @@ int sl_same_file(const char *a, const char *b);
  * would use none (in place, refused, out of memory): for a signal handler to
  * remove while a library call writes path. */
 char *sl_output_tmp_name(const char *path);
+/* The same for process pid's writing: what a worker that died left. */
+char *sl_output_tmp_name_of(const char *path, pid_t pid);
 
 #endif

@@ -901,6 +901,51 @@ static void run_stop(void *user)
     r->l = NULL;
 }
 
+#define ITEM_PATH 4096 /* item_outputs' buffers */
+
+/* Where input i's labels go (-o, a file in -o's folder named after it, or
+ * its number in the private folder), and its --cut (the file, or one in the
+ * folder named after it), into *out and *cut_path (path and cut hold them). */
+static void item_outputs(const label_run *r, int i, char *path, char *cut, const char **out,
+                         const char **cut_path)
+{
+    const label_args *a = r->a;
+    const cli_input *in = &r->inputs[i];
+    *out = a->out_path ? a->out_path : "-";
+    *cut_path = a->cut_path;
+    if (r->to_dir) {
+        in_dir(path, ITEM_PATH, a->out_path, in->name, extension(a->format));
+        *out = path;
+    } else if (r->collect_dir) {
+        snprintf(path, ITEM_PATH, "%s/%d", r->collect_dir, i);
+        *out = path;
+    }
+    if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
+        in_dir(cut, ITEM_PATH, a->cut_path, in->name, cli_cut_extension(in->path));
+        *cut_path = cut;
+    }
+}
+
+/* --jobs: input i's worker was ended by a signal of its own (a crash, the OOM
+ * killer): said, naming the input, and the temporary files it was writing
+ * removed (not --split's pieces, whose names it chose as it went). */
+static void run_lost(void *user, int i, long pid, int sig)
+{
+    label_run *r = user;
+    char path[ITEM_PATH], cut[ITEM_PATH];
+    const char *outs[2];
+    item_outputs(r, i, path, cut, &outs[0], &outs[1]);
+    cli_error("%s: not labelled: the worker labelling it ended by signal %d (%s)",
+              r->inputs[i].path, sig, strsignal(sig));
+    for (int k = 0; k < 2; k++) {
+        char *tmp = outs[k] && strcmp(outs[k], "-") ? sl_output_tmp_name_of(outs[k], (pid_t)pid)
+                                                    : NULL;
+        if (tmp)
+            unlink(tmp);
+        free(tmp);
+    }
+}
+
 /* Labels input i into its outputs, named after it in their folders (made as
  * the input's name needs). 0, 1 (said), or READER_GONE. */
 static int run_input(void *user, int i)
@@ -908,26 +953,16 @@ static int run_input(void *user, int i)
     label_run *r = user;
     const label_args *a = r->a;
     const cli_input *in = &r->inputs[i];
-    char path[4096], cut[4096], split[4096], said[8400] = "";
-    const char *out = a->out_path ? a->out_path : "-", *cut_path = a->cut_path, *split_dir = NULL;
+    char path[ITEM_PATH], cut[ITEM_PATH], split[4096], said[8400] = "";
+    const char *out, *cut_path, *split_dir = NULL;
     if ((r->to_dir && cli_make_dirs_below(a->out_path, in->name)) ||
         (r->cut_to_dir && cli_make_dirs_below(a->cut_path, in->name)) ||
         (a->split_dir && cli_make_dirs_below(a->split_dir, in->name)))
         return 1;
-    if (r->to_dir) {
-        in_dir(path, sizeof path, a->out_path, in->name, extension(a->format));
-        out = path;
-    } else if (r->collect_dir) {
-        snprintf(path, sizeof path, "%s/%d", r->collect_dir, i);
-        out = path;
-        /* a failure there is the input's labels', not a file the user knows */
+    item_outputs(r, i, path, cut, &out, &cut_path);
+    if (r->collect_dir) /* a failure there is the input's labels', not a file the user knows */
         snprintf(said, sizeof said, "%s: its labels, held for standard output in %s", in->path,
                  r->collect_dir);
-    }
-    if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
-        in_dir(cut, sizeof cut, a->cut_path, in->name, cli_cut_extension(in->path));
-        cut_path = cut;
-    }
     if (a->split_dir) { /* the folders of the input's name, below --split's */
         in_dir(split, sizeof split, a->split_dir, "", "");
         snprintf(split + strlen(split), sizeof split - strlen(split), "%.*s",
@@ -989,7 +1024,7 @@ static void run_finish(void *user)
 static int run_jobs(label_run *run, int nin)
 {
     const label_args *a = run->a;
-    cli_jobs jobs = {run, run_start, run_input, run_stop, NULL, NULL};
+    cli_jobs jobs = {run, run_start, run_input, run_stop, NULL, NULL, run_lost};
     char dir[4096];
     if (!run->to_dir) { /* standard output, in input order */
         const char *tmp = getenv("TMPDIR");

@@ -1,5 +1,6 @@
 /* Workers in processes for `seqlabel label --jobs N` (tools/jobs.h). They share
- * one page: the next item to take and whether Ctrl-C stopped one of them; each
+ * one page: the next item to take, the item each is on, and whether Ctrl-C
+ * stopped one of them; each
  * takes the next item when it is free, so long and short files even out, and
  * writes the item's number into a pipe when it has ended, from which this
  * process counts them and hands their results on in item order. */
@@ -12,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -21,6 +23,7 @@
 
 typedef struct {
     atomic_int next, interrupted;
+    atomic_int current[MAX_WORKERS]; /* worker w's item, -1 between items */
 } shared_state;
 
 static pid_t workers_pid[MAX_WORKERS];
@@ -43,7 +46,7 @@ static void pass_on(int sig)
             kill(workers_pid[w], sig);
 }
 
-static int worker(const cli_jobs *jobs, shared_state *s, int n, int ended_fd)
+static int worker(const cli_jobs *jobs, shared_state *s, int w, int n, int ended_fd)
 {
     if (jobs->start(jobs->user) != 0)
         return 1; /* the other workers take the items */
@@ -52,15 +55,34 @@ static int worker(const cli_jobs *jobs, shared_state *s, int n, int ended_fd)
         int i = atomic_fetch_add(&s->next, 1);
         if (i >= n)
             break;
+        atomic_store(&s->current[w], i);
         rc |= jobs->run(jobs->user, i);
+        atomic_store(&s->current[w], -1);
         /* a write of a few bytes into a pipe is whole, whatever the others write */
-        while (write(ended_fd, &i, sizeof i) < 0 && errno == EINTR)
+        ssize_t put;
+        while ((put = write(ended_fd, &i, sizeof i)) < 0 && errno == EINTR)
             ;
+        if (put < 0) /* the command is gone (EPIPE): nobody hands the labels on */
+            break;
         if (cli_input_interrupted()) /* Ctrl-C ended live input: no more items */
             atomic_store(&s->interrupted, 1);
     }
     jobs->stop(jobs->user);
     return rc;
+}
+
+/* Hands on, in item order, the results of the items ended from *next on;
+ * returns whether emit stopped the run (the workers then end by SIGTERM). */
+static int emit_ended(const cli_jobs *jobs, const unsigned char *ended, int n, int *next,
+                      int stopped)
+{
+    for (; *next < n && ended[*next] && !stopped; (*next)++)
+        if (jobs->emit && jobs->emit(jobs->user, *next) != 0) {
+            stopped = 1;
+            atomic_store(&shared->interrupted, 1);
+            pass_on(SIGTERM);
+        }
+    return stopped;
 }
 
 int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
@@ -74,6 +96,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         return cli_error("--jobs: cannot share memory between workers: %s", strerror(errno));
     atomic_init(&s->next, 0);
     atomic_init(&s->interrupted, 0);
+    for (int w = 0; w < MAX_WORKERS; w++)
+        atomic_init(&s->current[w], -1);
     shared = s;
     int ended_pipe[2];
     unsigned char *ended = calloc((size_t)n, 1);
@@ -99,15 +123,22 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     }
     fflush(NULL); /* nothing buffered is written twice */
     n_workers = 0;
+    const pid_t parent = getpid();
     for (int w = 0; w < workers; w++) {
         pid_t pid = fork();
         if (pid == 0) {
             for (int k = 0; k < 3; k++)
                 sigaction(sigs[k], &prev[k], NULL);
+            /* this process killed outright (SIGKILL, the OOM killer): the worker
+             * stops as at SIGTERM, removing its temporary files, rather than
+             * labelling every input left for nobody */
+            prctl(PR_SET_PDEATHSIG, SIGTERM);
             sigprocmask(SIG_SETMASK, &old, NULL);
+            if (getppid() != parent) /* it died before the line above */
+                raise(SIGTERM);
             close(ended_pipe[0]);
             free(ended); /* this process's: a worker never reads it */
-            int wrc = worker(jobs, s, n, ended_pipe[1]);
+            int wrc = worker(jobs, s, w, n, ended_pipe[1]);
             fflush(NULL);
             _exit(wrc);
         }
@@ -135,34 +166,43 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         done++;
         if (progress)
             fprintf(stderr, "\r%d of %d inputs labelled", done, n);
-        for (; next_emit < n && ended[next_emit] && !emit_stopped; next_emit++)
-            if (jobs->emit && jobs->emit(jobs->user, next_emit) != 0) {
-                emit_stopped = 1;
-                atomic_store(&s->interrupted, 1);
-                pass_on(SIGTERM);
-            }
+        emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
     }
     close(ended_pipe[0]);
-    free(ended);
 
     int alive = n_workers, fatal = 0;
     while (alive > 0) {
-        int st;
+        int st, w = 0;
         pid_t pid = waitpid(-1, &st, 0);
         if (pid < 0 && errno == EINTR)
             continue;
         if (pid < 0)
             break;
-        for (int w = 0; w < n_workers; w++)
-            if (workers_pid[w] == pid) {
-                workers_pid[w] = 0;
-                alive--;
-            }
+        while (w < n_workers && workers_pid[w] != pid)
+            w++;
+        if (w == n_workers)
+            continue; /* not a worker */
+        workers_pid[w] = 0;
+        alive--;
+        int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0, lost = atomic_load(&s->current[w]);
         if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
             rc = 1;
-        else if (WIFSIGNALED(st) && !fatal && !emit_stopped)
-            fatal = WTERMSIG(st);
+        else if (sig && sig != SIGINT && sig != SIGTERM && sig != SIGHUP) {
+            /* this worker alone (a crash, the OOM killer): its item failed, and
+             * the others, which took the items after it, go on */
+            rc = 1;
+            if (lost >= 0) {
+                if (jobs->lost)
+                    jobs->lost(jobs->user, lost, (long)pid, sig);
+                ended[lost] = 1;
+                done++;
+            }
+        } else if (sig && !fatal && !emit_stopped)
+            fatal = sig;
     }
+    /* the items after one whose worker died, held back until now */
+    emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
+    free(ended);
     if (progress)
         fprintf(stderr, "\r\033[K");
     for (int k = 0; k < 3; k++)
@@ -181,6 +221,9 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     if (interrupted && left > 0) {
         cli_error("interrupted: %d more input%s not labelled", left, left > 1 ? "s" : "");
         rc = 130;
+    } else if (left > 0 && n_workers > 0) { /* every worker ended by a signal of its own */
+        cli_error("%d more input%s not labelled: no worker was left", left, left > 1 ? "s" : "");
+        rc = 1;
     }
     return rc;
 }

@@ -18,17 +18,24 @@ typedef struct {
     /* In this process, NULL or: called once every worker is gone, before
      * cli_jobs_run returns or ends this process by a worker's signal. */
     void (*finish)(void *user);
+    /* In this process, NULL or: item i's worker (process pid) was ended by
+     * signal sig, not one this command was sent (a crash, the OOM killer, a kill
+     * of that process alone), before the item was: say so naming the item, and
+     * remove what the worker left of it. */
+    void (*lost)(void *user, int i, long pid, int sig);
 } cli_jobs;
 
 /* Runs items 0..n-1, each once, in `workers` processes that take the next item
  * when one is done. Ctrl-C reaches the workers from the terminal (ending them,
  * or their live inputs); after it no worker takes another item, nor after a
  * SIGINT sent to this process alone. SIGTERM and SIGHUP sent to this process
- * are passed on to the workers. Returns the
- * command's exit status: 0, 1 when an item failed, 130 when items were left
- * by an interruption; a worker ended by a signal ends this process by it too,
- * once every worker is gone (unless emit stopped them). `progress`: a count on
- * standard error. */
+ * are passed on to the workers, and a worker whose parent dies (this process
+ * killed outright) gets SIGTERM. Returns the command's exit status: 0, 1 when
+ * an item failed, 130 when items were left by an interruption; a worker ended
+ * by SIGINT, SIGTERM or SIGHUP (a stop asked) ends this process by it too, once
+ * every worker is gone (unless emit stopped them); one ended by another signal
+ * fails its item (lost) and the others take the items left. `progress`: a count
+ * on standard error. */
 int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress);
 
 #endif

@@ -2,6 +2,7 @@
  * and a random-weight model the test writes, every format parsed back and
  * compared with the library's streaming labeler run here on the same samples;
  * then the bad inputs. */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <glob.h>
@@ -1097,6 +1098,117 @@ static void test_jobs(void **state)
         }
     }
     free(want);
+    free(s16);
+}
+
+/* Up to max pids of the processes whose parent is `parent` (from /proc). */
+static int children_of(pid_t parent, pid_t *out, int max)
+{
+    int n = 0;
+    DIR *d = opendir("/proc");
+    assert_non_null(d);
+    for (struct dirent *e; n < max && (e = readdir(d)) != NULL;) {
+        char path[300], buf[512];
+        snprintf(path, sizeof path, "/proc/%s/stat", e->d_name);
+        FILE *f = e->d_name[0] >= '1' && e->d_name[0] <= '9' ? fopen(path, "r") : NULL;
+        size_t got = f ? fread(buf, 1, sizeof buf - 1, f) : 0;
+        if (f)
+            fclose(f);
+        buf[got] = 0;
+        const char *after = strrchr(buf, ')'); /* the name may hold anything */
+        int ppid;
+        if (after && sscanf(after + 1, " %*c %d", &ppid) == 1 && ppid == parent)
+            out[n++] = (pid_t)atoi(e->d_name);
+    }
+    closedir(d);
+    return n;
+}
+
+/* Whether process pid has a file named `name` (in any folder) open. */
+static int has_open(pid_t pid, const char *name)
+{
+    char fds[64], link[600], to[600];
+    snprintf(fds, sizeof fds, "/proc/%d/fd", (int)pid);
+    DIR *d = opendir(fds);
+    int found = 0;
+    for (struct dirent *e; d && !found && (e = readdir(d)) != NULL;) {
+        snprintf(link, sizeof link, "%s/%s", fds, e->d_name);
+        ssize_t n = readlink(link, to, sizeof to - 1);
+        to[n > 0 ? n : 0] = 0;
+        const char *slash = strrchr(to, '/');
+        found = slash && !strcmp(slash + 1, name);
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
+/* --jobs: a worker ended by a signal of its own (the OOM killer's SIGKILL, a
+ * crash) fails its input alone: said, naming it, its temporary file removed,
+ * the inputs after it labelled by the worker left (exit 1). The command killed
+ * outright (SIGKILL, no handler) takes its workers with it (they get SIGTERM),
+ * no temporary file left: they labelled on for nobody before. */
+static void test_jobs_worker_killed(void **state)
+{
+    (void)state;
+    float *xq;
+    short *s16 = live_signal(&xq);
+    free(xq);
+    sh("rm -rf jobs-kill && mkdir jobs-kill && rm -f k1.raw k2.raw && mkfifo k1.raw k2.raw && "
+       "head -c 60000 live.raw > k3.raw");
+    const char *args[] = {"k1.raw", "k2.raw", "k3.raw", "--model", "m.slm", "--format", "frames",
+                          "--raw-format", "s16le", "--raw-rate", "16000", "-o", "jobs-kill/",
+                          "-j", "2", NULL};
+    for (int whole = 0; whole < 2; whole++) {
+        int to, from, st, saved = dup(STDERR_FILENO);
+        char errs[600];
+        snprintf(errs, sizeof errs, "%s/jobs-kill.err", dir);
+        int errfd = open(errs, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+        dup2(errfd, STDERR_FILENO); /* the command's standard error, for a look below */
+        pid_t pid = spawn_label(args, 0, &to, &from);
+        dup2(saved, STDERR_FILENO);
+        close(saved);
+        close(errfd);
+        int w1 = open_fifo_writer("k1.raw"), w2 = open_fifo_writer("k2.raw");
+        write_all(w1, s16, sizeof(short) * LIVE_IN);
+        write_all(w2, s16, sizeof(short) * LIVE_IN);
+        wait_drained(w1);
+        wait_drained(w2);
+        pid_t workers[4];
+        assert_int_equal(children_of(pid, workers, 4), 2);
+        if (!whole) {
+            pid_t victim = has_open(workers[0], "k1.raw") ? workers[0] : workers[1];
+            assert_true(has_open(victim, "k1.raw"));
+            assert_int_equal(kill(victim, SIGKILL), 0);
+            close(w1);
+            close(w2);
+            assert_int_equal(waitpid(pid, &st, 0), pid);
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != 1)
+                fail_msg("%s %d (want exit 1)", WIFEXITED(st) ? "exit" : "signal",
+                         WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+            sh("grep -q 'k1.raw: not labelled: the worker labelling it ended by signal 9' "
+               "jobs-kill.err && test \"$(ls jobs-kill)\" = \"$(printf 'k2.tsv\\nk3.tsv')\"");
+        } else {
+            assert_int_equal(kill(pid, SIGKILL), 0);
+            assert_int_equal(waitpid(pid, &st, 0), pid);
+            int alive = 2;
+            for (int waited = 0; alive > 0 && waited < 100; waited++) {
+                alive = (kill(workers[0], 0) == 0) + (kill(workers[1], 0) == 0);
+                if (alive)
+                    poll(NULL, 0, 100);
+            }
+            if (alive) { /* still reading their inputs (kept open) for nobody */
+                kill(workers[0], SIGKILL);
+                kill(workers[1], SIGKILL);
+                fail_msg("%d workers outlived the command by 10 s", alive);
+            }
+            close(w1);
+            close(w2);
+            sh("test -z \"$(ls jobs-kill | grep -v '^k[23].tsv$')\"");
+        }
+        close(to);
+        close(from);
+    }
     free(s16);
 }
 
@@ -2474,6 +2586,7 @@ int main(void)
         cmocka_unit_test(test_http_input),
         cmocka_unit_test(test_rtsp_input),
         cmocka_unit_test(test_jobs),
+        cmocka_unit_test(test_jobs_worker_killed),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),
         cmocka_unit_test(test_summary),
