@@ -326,6 +326,11 @@ int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
     if (d->target_only && !d->target && !target_elsewhere)
         return cli_usage_error("%.*s goes with --target CLASS: it shapes that class's segments",
                                (int)strcspn(d->target_only, "="), d->target_only);
+    /* said with the options' names, not as the model's (the labeler's check) */
+    if (d->target && d->cfg.off_threshold > d->cfg.on_threshold)
+        return cli_usage_error("--off-threshold %g is above --on-threshold %g: set "
+                               "--off-threshold at or below it", (double)d->cfg.off_threshold,
+                               (double)d->cfg.on_threshold);
     return 0;
 }
 

@@ -109,6 +109,11 @@ expect 2 "--padding goes with --target" eval --model "$absent.slm" --manifest "$
 # named as typed: the element's property name, a value glued on by '='
 expect 2 "--threshold-on goes with --target" eval --model "$absent.slm" \
     --manifest "$absent.tsv" --threshold-on=0.6
+# thresholds that cannot be met: said as the options, not as the model's fault
+expect 2 "--off-threshold 0.35 is above --on-threshold 0.3" label \
+    "$SL_SOURCE_ROOT/samples/speech.wav" --target speech --on-threshold 0.3
+expect 2 "--off-threshold 0.35 is above --on-threshold 0.3" eval --model "$absent.slm" \
+    --manifest "$absent.tsv" --target speech --threshold-on 0.3
 expect 2 "--raw-rate goes with --raw-format" label "$SL_SOURCE_ROOT/samples/speech.wav" \
     --raw-rate 8000
 expect 2 "--raw-channels goes with --raw-format" features "$SL_SOURCE_ROOT/samples/speech.wav" \
