@@ -1445,7 +1445,7 @@ static void test_max_latency_option(void **state)
     /* settings the labeler refuses are a wrong command line too */
     expect_error("in.wav --model m.slm --max-latency 0.1 --lookahead 2", 2, "one or the other");
     expect_error("in.wav --model m.slm --target music --on-threshold 0.3 --off-threshold 0.6", 2,
-                 "off (0.6) <= on (0.3)");
+                 "--off-threshold 0.6 is above --on-threshold 0.3");
     expect_error("in.wav --model m.slm --max-latency 0.01", 2,
                  "a latency limit of 0.01 s is below the 0.015 s that the analysis window and the "
                  "decoder's delay (0 frames) take");
