@@ -171,7 +171,9 @@ int sl_audio_is_uri(const char *path);
 /* Calls fn for every file below the folder dir that `take` accepts by its name
  * (NULL: sl_audio_name_known), depth first in name order, hidden files and
  * folders left out, links to files followed and links to folders not (as
- * find(1) does): path is dir joined with rel, the file's path below dir. fn
+ * find(1) does; a link that leads nowhere, named as `take` accepts, is passed
+ * on, so that opening it fails naming it): path is dir joined with rel, the
+ * file's path below dir. fn
  * returns 0 to go on. 0; -1 with a message (a folder that cannot be read, a
  * path too long); or fn's non-zero value. */
 int sl_audio_files_below(const char *dir, int (*take)(const char *name),

@@ -48,12 +48,16 @@ static int walk(const walk_job *j, const char *rel)
         }
         struct stat st, link;
         /* folders are entered only as themselves, as find(1) does: a link to a
-         * folder (to one above, say) is not followed; links to files are */
-        if (rc == 0 && lstat(path, &link) == 0 && stat(path, &st) == 0) {
-            if (S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
+         * folder (to one above, say) is not followed; links to files are, and
+         * one named as audio that leads nowhere is passed on as well, so that
+         * its open fails naming it rather than the file going missing unsaid */
+        if (rc == 0 && lstat(path, &link) == 0) {
+            int there = stat(path, &st) == 0;
+            if (there && S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
                 strcat(sub, "/"); /* room kept above */
                 rc = walk(j, sub);
-            } else if (S_ISREG(st.st_mode) && j->take(names[i]->d_name)) {
+            } else if ((there ? S_ISREG(st.st_mode) : S_ISLNK(link.st_mode)) &&
+                       j->take(names[i]->d_name)) {
                 rc = j->fn(j->user, path, sub);
             }
         }

@@ -1084,7 +1084,8 @@ static int by_name(const void *x, const void *y)
 }
 
 /* Outputs named after their inputs must not write over each other: two inputs
- * of one name into a folder are refused (2, said), before anything is written. */
+ * of one name into a folder are refused (2, said, every such pair at once, so
+ * that one run finds them all), before anything is written. */
 static int check_names(const cli_input *in, int n, const char *dir_out)
 {
     const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
@@ -1093,14 +1094,17 @@ static int check_names(const cli_input *in, int n, const char *dir_out)
     for (int i = 0; i < n; i++)
         sorted[i] = &in[i];
     qsort(sorted, (size_t)n, sizeof *sorted, by_name);
-    int rc = 0;
-    for (int i = 1; i < n && !rc; i++)
-        if (!strcmp(sorted[i - 1]->name, sorted[i]->name))
-            rc = (cli_error("%s and %s would both write %s.* into %s: label them in two runs, "
-                            "or give them other names", sorted[i - 1]->path, sorted[i]->path,
-                            sorted[i]->name, dir_out), 2);
+    int clashes = 0;
+    for (int i = 1; i < n; i++)
+        if (!strcmp(sorted[i - 1]->name, sorted[i]->name) && ++clashes <= 20)
+            cli_error("%s and %s would both write %s.* into %s", sorted[i - 1]->path,
+                      sorted[i]->path, sorted[i]->name, dir_out);
     free(sorted);
-    return rc;
+    if (clashes > 20)
+        cli_error("and %d more such pairs", clashes - 20);
+    if (clashes)
+        cli_error("label such inputs in two runs (into two folders), or give them other names");
+    return clashes ? 2 : 0;
 }
 
 /* Whether a format's lines name their file in a stream of several: RTTM's and

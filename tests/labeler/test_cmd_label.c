@@ -1240,8 +1240,16 @@ static void test_folder_inputs(void **state)
     sh("ls tree-split/a/x-0001_*.wav tree-split/b/x-0001_*.wav tree-split/b/c/y.au-0001_*.wav "
        "> /dev/null && test -z \"$(ls tree-split | grep -v '^[ab]$')\"");
     expect_error("tree-empty --model m.slm", 1, "tree-empty: a folder with no audio file");
-    sh("cp in.wav tree/b/x.flac");
+    /* a link named as audio that leads nowhere is an input that fails, named,
+     * not a file gone missing unsaid; the others are labelled (exit 1) */
+    sh("ln -s nowhere.wav tree/a/gone.wav");
+    expect_error("tree --model m.slm --format frames -o tree-out/", 1, "tree/a/gone.wav");
+    sh("rm tree/a/gone.wav");
+    /* every pair of inputs that would write one output, said in one run */
+    sh("cp in.wav tree/b/x.flac && cp in.wav tree/a/x.au");
     expect_error("tree --model m.slm -o tree-out/", 2, "would both write b/x.*");
+    sh("grep -q 'would both write a/x.\\*' err.txt && "
+       "grep -q 'label such inputs in two runs' err.txt && rm tree/a/x.au");
     /* a refused run makes no folder */
     expect_error("tree --model m.slm -o tree-never/", 2, "would both write b/x.*");
     assert_false(exists("tree-never"));
