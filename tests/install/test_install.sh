@@ -3,6 +3,8 @@
 # README says, and the installed pieces work as a user would use them:
 # - the command, library, headers, pkg-config files, default model (the
 #   committed one, byte for byte), manual pages and GStreamer plugin are there;
+# - the library's soname is the one its version gives: libseqlabel.so.0.MINOR
+#   before 1.0, where any minor version may change the ABI, then .so.MAJOR;
 # - the plugin finds libseqlabel in the prefix's libdir by its RUNPATH (a
 #   prefix ldconfig does not know works too); the command carries the library
 #   in itself, and looks for the default model where it was installed;
@@ -21,7 +23,8 @@
 # SL_LIBDIR SL_INCLUDEDIR SL_DATADIR SL_MANDIR SL_PLUGINSDIR, meson's options;
 # SL_RUNPATH the RUNPATH installed binaries get, empty for none;
 # SL_PLUGINSDIR empty when the plugin is not built; SL_EXAMPLE_CFLAGS the
-# sanitizer flags of the build; SL_SEQLABEL the built command)
+# sanitizer flags of the build; SL_SEQLABEL the built command; SL_VERSION
+# the project's version)
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 build=$1 src=$2 cc=$3
@@ -46,7 +49,17 @@ DESTDIR='' meson install -C "$build" --destdir "$root" --no-rebuild > "$tmp/inst
 # the library as -Ddefault_library asks: shared (the default), static or both
 shared='' static=''
 case ${SL_LIBRARY_KIND:-shared} in shared) shared=1 ;; static) static=1 ;; *) shared=1 static=1 ;; esac
-for f in "$bindir/seqlabel" ${shared:+"$libdir/libseqlabel.so" "$libdir/libseqlabel.so.0"} \
+# the soname README promises, worked out here from the version, not taken from
+# meson.build: 0.MINOR while the major version is 0, else the major alone
+major=${SL_VERSION%%.*} minor=${SL_VERSION#*.}
+minor=${minor%%.*}
+case $major in 0) soname=libseqlabel.so.0.$minor ;; *) soname=libseqlabel.so.$major ;; esac
+if [ -n "$shared" ]; then
+    got=$(readelf -d "$root$libdir/libseqlabel.so" | sed -n 's/.*(SONAME).*\[\(.*\)\]/\1/p')
+    [ "$got" = "$soname" ] || fail "libseqlabel.so's soname is '$got', not $soname (version $SL_VERSION)"
+    echo "libseqlabel.so: soname $got"
+fi
+for f in "$bindir/seqlabel" ${shared:+"$libdir/libseqlabel.so" "$libdir/$soname"} \
     ${static:+"$libdir/libseqlabel.a"} "$includedir/seqlabel.h" "$libdir/pkgconfig/seqlabel.pc" "$datadir/seqlabel/default.slm" \
     "$datadir/bash-completion/completions/seqlabel" "$datadir/doc/seqlabel/labeling.md" \
     "$datadir/doc/seqlabel/element.md"; do
@@ -70,7 +83,7 @@ done
 # package's binaries would differ by where they were built; an uninstalled
 # build finds its source tree's model at run time, model/default_model.c);
 # debug information, which names its build folder, is a package's to split off
-for f in "$bindir/seqlabel" ${shared:+"$libdir/libseqlabel.so.0"} ${SL_PLUGINSDIR:+"$SL_PLUGINSDIR/libgstseqlabel.so"}; do
+for f in "$bindir/seqlabel" ${shared:+"$libdir/$soname"} ${SL_PLUGINSDIR:+"$SL_PLUGINSDIR/libgstseqlabel.so"}; do
     objcopy --strip-debug "$root$f" "$tmp/stripped" || fail "objcopy --strip-debug $f exited $?"
     for tree in "$(cd "$src" && pwd -P)" "$(cd "$build" && pwd -P)"; do
         ! grep -aqF "$tree/" "$tmp/stripped" || fail "$f holds the path $tree/"
