@@ -440,9 +440,10 @@ sl_model *sl_model_with_classes(const sl_model *m, const char *const *names, int
 
 /* The model a front-end uses when none is named: $SEQLABEL_MODEL when set, else
  * the installed default model (<datadir>/seqlabel/default.slm) when readable, else,
- * for a library run from its build tree (an uninstalled build: seqlabel's build
- * folder, found by the seqlabel-source-root file meson writes there, lies above
- * it; so does an install staged inside that folder) alone, the source tree's
+ * for a library run from its build tree (an uninstalled build: the library, or
+ * the program linked with it, lies where meson's layout puts it in seqlabel's
+ * build folder, found by the seqlabel-source-root file meson writes there; no
+ * folder further up counts, nor an install staged inside it) alone, the source tree's
  * model/default.slm when readable, else NULL (the variable's own string, valid
  * while the environment is unchanged; the others static). The two fixed
  * places, for help texts (the source tree's NULL for an installed library,

@@ -8,6 +8,9 @@
 # - the plugin finds libseqlabel in the prefix's libdir by its RUNPATH (a
 #   prefix ldconfig does not know works too); the command carries the library
 #   in itself, and looks for the default model where it was installed;
+# - neither the command nor the library loads a model that a
+#   seqlabel-source-root in a folder above the prefix names (anyone may write
+#   /tmp/seqlabel-source-root);
 # - libseqlabel.so exports exactly the functions seqlabel.h declares;
 # - no source or build path is compiled into the command, library or plugin;
 # - examples/label_file.c, built with -Werror against the installed header and
@@ -118,7 +121,20 @@ installed=$root$bindir/seqlabel
 "$installed" label --help | tr -s ' \n' '  ' | grep -qF "the installed default $datadir/seqlabel/default.slm" ||
     fail "the installed command does not look for the default model in $datadir/seqlabel"
 # without SEQLABEL_MODEL the installed command takes the model at its installed
-# place, never the source tree's: an installed library falls back to no build path
+# place, never the source tree's: an installed library falls back to no build path,
+# nor to a tree that a seqlabel-source-root above its prefix names. Every folder
+# from $tmp down to the staged bindir's, libdir's and plugin folder's parents holds
+# one, naming a tree whose model/default.slm loads (model/default_model.c looks for
+# the file where meson's layout of the build folder puts it alone)
+mkdir -p "$tmp/evilsrc/model" && cp "$src/model/default.slm" "$tmp/evilsrc/model/" ||
+    fail "cannot make $tmp/evilsrc"
+for d in "$root$bindir" "$root$libdir" ${SL_PLUGINSDIR:+"$root$SL_PLUGINSDIR"}; do
+    d=${d%/*}
+    while case $d in "$tmp" | "$tmp"/*) true ;; *) false ;; esac; do
+        printf '%s\n' "$tmp/evilsrc" > "$d/seqlabel-source-root" || fail "cannot write $d/seqlabel-source-root"
+        d=${d%/*}
+    done
+done
 if [ -e "$datadir/seqlabel/default.slm" ]; then # a real install at this prefix
     (unset SEQLABEL_MODEL; "$installed" label "$src/samples/speech.wav" > /dev/null) ||
         fail "the installed command does not label with $datadir/seqlabel/default.slm"
@@ -158,6 +174,12 @@ fi
     $(pkg-config --cflags --libs seqlabel) || fail "examples/label_file.c does not build against the install"
 "$tmp/label_file" "$src/samples/mixture.wav" > "$tmp/example.txt" || fail "label_file exited $?"
 cmp "$tmp/example.txt" "$tmp/built.txt" || fail "examples/label_file.c prints otherwise than seqlabel label"
+# the installed library (or, static, the program) finds no model either
+if [ ! -e "$datadir/seqlabel/default.slm" ]; then
+    (unset SEQLABEL_MODEL; "$tmp/label_file" "$src/samples/speech.wav" > /dev/null 2>&1) &&
+        fail "examples/label_file.c, with no model installed, loaded the one a seqlabel-source-root above names"
+fi
+find "$tmp" -name seqlabel-source-root -exec rm -f {} + || fail "cannot remove the seqlabel-source-root files"
 echo "the command and examples/label_file.c: $(wc -l < "$tmp/built.txt") segments, the same"
 
 # examples/vad_stream.c on the WAV's raw samples (a canonical 44-byte header) says
