@@ -6,6 +6,8 @@
 #include "gstseqlabel.h"
 #include "seqlabelmeta.h"
 
+#define GST_CAT_DEFAULT gst_seqlabel_debug
+
 typedef struct {
   GstBuffer *buf;         /* NULL: an event */
   GstEvent *event;

@@ -207,6 +207,10 @@ if [ -n "$SL_PLUGINSDIR" ]; then
     # static build no libseqlabel of its own to bind with another
     extra=$(nm -D --defined-only "$plugin" | awk '{ print $3 }' | grep -v '^gst_plugin_seqlabel_')
     [ -z "$extra" ] || fail "the plugin exports more than its descriptor: $(printf "%s" "$extra" | tr "\n" " " | head -c 300)"
+    # every file of it logs to the seqlabel category (GST_DEBUG=seqlabel:N), none
+    # to GStreamer's default one, which a file without its GST_CAT_DEFAULT uses
+    ! nm -D --undefined-only "$plugin" | grep -qw GST_CAT_DEFAULT ||
+        fail "the plugin logs to GStreamer's default debug category (a file lacks #define GST_CAT_DEFAULT)"
     export GST_REGISTRY_1_0="$tmp/registry.bin" GST_PLUGIN_PATH_1_0="$root$SL_PLUGINSDIR"
     unset GST_PLUGIN_PATH
     # a sanitized plugin needs its runtime loaded first in gst-inspect-1.0
