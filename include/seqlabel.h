@@ -707,10 +707,15 @@ typedef enum {
                                (sl_label_format_summary): each class's time and segments */
     SL_FORMAT_SRT,          /* SubRip subtitles: per segment a cue numbered from 1,
                                "1\n00:00:00,120 --> 00:00:01,500\nspeech" and a blank line */
+    SL_FORMAT_CSV,          /* segments as a CSV table (RFC 4180's quoting; line ends
+                               LF, as the other formats', which its readers take): a
+                               header "start,end,label,confidence", then
+                               "0.120000,1.500000,speech,0.9" per segment; a field
+                               holding a comma, a quote or a line break quoted */
 } sl_label_format;
 
-/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt", "summary", "srt":
- * 0, else -1. */
+/* "audacity", "frames", "jsonl", "rttm", "textgrid", "webvtt", "summary", "srt",
+ * "csv": 0, else -1. */
 int sl_label_format_parse(const char *name, sl_label_format *out);
 const char *sl_label_format_name(sl_label_format f);
 
@@ -747,12 +752,14 @@ typedef struct {
     int64_t segments_written; /* segment lines formatted whole so far (those of
                                skipped classes not counted): SubRip numbers its
                                cues by it; 0 after sl_label_writer_init */
-    int name_lines;         /* 1: each Audacity, frames or JSON Lines line names its
-                               file first, for several files in one stream (as
+    int name_lines;         /* 1: each Audacity, frames, CSV or JSON Lines line names
+                               its file first, for several files in one stream (as
                                grep names them): a first column of file_id
                                (Audacity, frames, whose header gets a "file"
-                               column) or a first key "file" of file_name (JSON
-                               Lines); 0 after sl_label_writer_init: none */
+                               column), of file_name (CSV, quoted as it needs; its
+                               header gets a "file" column) or a first key "file"
+                               of file_name (JSON Lines); 0 after
+                               sl_label_writer_init: none */
 } sl_label_writer;
 
 /* A moment for sl_label_writer.utc_origin_us, in microseconds since the Unix

@@ -1,5 +1,6 @@
 /* Label output formats as text lines: Audacity label tracks, the per-frame TSV
- * table, JSON Lines, RTTM, WebVTT and SubRip subtitles; and Praat's TextGrid, a whole
+ * table, JSON Lines, RTTM, WebVTT and SubRip subtitles, a CSV table of segments;
+ * and Praat's TextGrid, a whole
  * document. Formatting into caller buffers (not FILE *) so
  * that the command writes files and the GStreamer element fills buffers with
  * the same bytes. */
@@ -13,7 +14,7 @@
 #include "common/text.h"
 
 static const char *const format_names[] = {"audacity", "frames", "jsonl", "rttm", "textgrid",
-                                           "webvtt", "summary", "srt"};
+                                           "webvtt", "summary", "srt", "csv"};
 
 int sl_label_format_parse(const char *name, sl_label_format *out)
 {
@@ -102,11 +103,33 @@ static void put_vtt_text(sl_text *t, const char *s)
         sl_text_put(t, *s == '&' ? "&amp;" : *s == '<' ? "&lt;" : *s == '>' ? "&gt;" : "%c", *s);
 }
 
+/* A CSV field (RFC 4180): as it is, or quoted, its quotes doubled, where it
+ * holds a comma, a quote or a line break (or begins or ends with a blank,
+ * which some readers trim). */
+static void put_csv_field(sl_text *t, const char *s)
+{
+    size_t n = strlen(s);
+    if (!strpbrk(s, ",\"\r\n") && !(n && (isspace((unsigned char)s[0]) ||
+                                           isspace((unsigned char)s[n - 1])))) {
+        sl_text_put(t, "%s", s);
+        return;
+    }
+    sl_text_put(t, "\"");
+    for (; *s; s++)
+        sl_text_put(t, *s == '"' ? "\"\"" : "%c", *s);
+    sl_text_put(t, "\"");
+}
+
 /* How a per-frame or segment line begins: JSON Lines' "{" (with the key
  * "file" first when lines name their file), or the file's column. */
 static void put_file_name(sl_text *t, const sl_label_writer *w)
 {
-    if (w->format == SL_FORMAT_JSONL) {
+    if (w->format == SL_FORMAT_CSV) {
+        if (w->name_lines) {
+            put_csv_field(t, w->file_name);
+            sl_text_put(t, ",");
+        }
+    } else if (w->format == SL_FORMAT_JSONL) {
         sl_text_put(t, "{");
         if (w->name_lines) {
             sl_text_put(t, "\"file\":");
@@ -198,6 +221,8 @@ int sl_label_format_header(const sl_label_writer *w, char *buf, size_t len)
         sl_text_put(&t, "\n");
     } else if (w->format == SL_FORMAT_WEBVTT) {
         sl_text_put(&t, "WEBVTT\n\n");
+    } else if (w->format == SL_FORMAT_CSV) {
+        sl_text_put(&t, "%sstart,end,label,confidence\n", w->name_lines ? "file," : "");
     }
     return sl_text_finish(&t);
 }
@@ -243,7 +268,8 @@ int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t s
         return 0;
     sl_text t = {buf, len, 0};
     double t0 = frame_time(w, start), t1 = frame_time(w, end);
-    if (w->format == SL_FORMAT_AUDACITY || w->format == SL_FORMAT_JSONL)
+    if (w->format == SL_FORMAT_AUDACITY || w->format == SL_FORMAT_JSONL ||
+        w->format == SL_FORMAT_CSV)
         put_file_name(&t, w);
     switch (w->format) {
     case SL_FORMAT_AUDACITY:
@@ -269,6 +295,11 @@ int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t s
         sl_text_put(&t, " --> ");
         put_cue_time(&t, t1, ',');
         sl_text_put(&t, "\n%s\n\n", w->class_names[label]);
+        break;
+    case SL_FORMAT_CSV:
+        sl_text_put(&t, "%.6f,%.6f,", t0, t1);
+        put_csv_field(&t, w->class_names[label]);
+        sl_text_put(&t, ",%.9g\n", mean_confidence);
         break;
     case SL_FORMAT_JSONL:
         sl_text_put(&t, "\"start\":%.6f,\"end\":%.6f", t0, t1);

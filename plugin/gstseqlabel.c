@@ -142,6 +142,9 @@ gst_seqlabel_format_get_type (void)
         "seconds, share and segments", "summary"},
     {GST_SEQLABEL_FORMAT_SRT,
         "SubRip subtitles: a numbered cue per segment (a .srt file)", "srt"},
+    {GST_SEQLABEL_FORMAT_CSV,
+        "CSV table (spreadsheets, databases): the header start,end,label,confidence, "
+        "then a row per segment", "csv"},
     {0, NULL, NULL}
   };
   if (g_once_init_enter (&type)) {

@@ -38,6 +38,7 @@ typedef enum {
   GST_SEQLABEL_FORMAT_TEXTGRID = 7,       /* Praat TextGrid: one document at EOS */
   GST_SEQLABEL_FORMAT_SUMMARY = 8,        /* a JSON line of each class's time at EOS */
   GST_SEQLABEL_FORMAT_SRT = 9,            /* SubRip: a numbered cue per segment */
+  GST_SEQLABEL_FORMAT_CSV = 10,           /* a CSV table: the header, a row per segment */
 } GstSeqLabelFormat;
 
 typedef enum {

@@ -125,6 +125,8 @@ library_format (GstSeqLabelFormat f)
       return SL_FORMAT_WEBVTT;
     case GST_SEQLABEL_FORMAT_SRT:
       return SL_FORMAT_SRT;
+    case GST_SEQLABEL_FORMAT_CSV:
+      return SL_FORMAT_CSV;
     case GST_SEQLABEL_FORMAT_TEXTGRID:
       return SL_FORMAT_TEXTGRID;
     case GST_SEQLABEL_FORMAT_SUMMARY:

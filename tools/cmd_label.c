@@ -98,8 +98,8 @@ static void usage(FILE *fp)
         "                          named after it (.txt .tsv .jsonl .rttm .TextGrid\n"
         "                          .vtt .json .srt).\n"
         "                          Default: standard output, where several inputs'\n"
-        "                          audacity, frames and jsonl lines name their file\n"
-        "                          first (a column; jsonl: a \"file\" key: its name as\n"
+        "                          audacity, frames, csv and jsonl lines name their\n"
+        "                          file first (a column; jsonl: a \"file\" key: its name as\n"
         "                          in -o DIR, without extension), as rttm and summary\n"
         "                          lines do. Files are written under a\n"
         "                          temporary name and renamed when complete: a failure\n"
@@ -107,8 +107,8 @@ static void usage(FILE *fp)
         "                          itself is refused\n"
         "  --format F              the output's format [the one -o FILE's extension\n"
         "                          names (.txt .tsv .jsonl .rttm .TextGrid .vtt .json\n"
-        "                          .srt, in the order below), else audacity; .csv .xml\n"
-        "                          ... are refused]:\n"
+        "                          .srt .csv, in the order below), else audacity; .xml\n"
+        "                          .ass ... are refused]:\n"
         "    audacity              segments 'start<TAB>end<TAB>label' (Audacity: File >\n"
         "                          Import > Labels)\n"
         "    frames                TSV, one line per frame: frame, time, label,\n"
@@ -124,6 +124,8 @@ static void usage(FILE *fp)
         "                          last window must fit) and each class's seconds,\n"
         "                          share and segments\n"
         "    srt                   SubRip subtitles, a numbered cue per segment\n"
+        "    csv                   a CSV table of segments (spreadsheets, databases):\n"
+        "                          header 'start,end,label,confidence', a row each\n"
         "  --segments              jsonl: one object per segment instead of per frame\n"
         "  --time-origin T         jsonl and summary: times as UTC too (\"utc\",\n"
         "                          \"start_utc\", \"end_utc\"), T being when the input\n"
@@ -436,7 +438,7 @@ static const struct {
 } extensions[] = {
     {SL_FORMAT_AUDACITY, ".txt"}, {SL_FORMAT_FRAMES, ".tsv"},     {SL_FORMAT_JSONL, ".jsonl"},
     {SL_FORMAT_RTTM, ".rttm"},    {SL_FORMAT_TEXTGRID, ".TextGrid"}, {SL_FORMAT_WEBVTT, ".vtt"},
-    {SL_FORMAT_SUMMARY, ".json"}, {SL_FORMAT_SRT, ".srt"},
+    {SL_FORMAT_SUMMARY, ".json"}, {SL_FORMAT_SRT, ".srt"},         {SL_FORMAT_CSV, ".csv"},
 };
 
 static const char *extension(sl_label_format f)
@@ -460,11 +462,11 @@ static int format_of_name(const char *path, sl_label_format *f)
 }
 
 /* Another extension keeps Audacity's lines (out.lab), but not one that names
- * a format of its own a reader would parse as such: CSV, other subtitles,
- * ELAN, XML, NumPy. */
+ * a format of its own a reader would parse as such: other subtitles, ELAN,
+ * XML, NumPy. */
 static int names_foreign_format(const char *path)
 {
-    static const char *const foreign[] = {".csv", ".ass", ".ssa", ".sbv", ".eaf", ".xml", ".npy"};
+    static const char *const foreign[] = {".ass", ".ssa", ".sbv", ".eaf", ".xml", ".npy"};
     const char *ext = cli_extension(path);
     for (size_t i = 0; ext && i < sizeof foreign / sizeof foreign[0]; i++)
         if (!strcasecmp(ext, foreign[i]))
@@ -1112,7 +1114,7 @@ static int check_names(const cli_input *in, int n, const char *dir_out)
 static int names_its_file(sl_label_format format)
 {
     return format == SL_FORMAT_RTTM || format == SL_FORMAT_SUMMARY || format == SL_FORMAT_AUDACITY ||
-           format == SL_FORMAT_FRAMES || format == SL_FORMAT_JSONL;
+           format == SL_FORMAT_FRAMES || format == SL_FORMAT_JSONL || format == SL_FORMAT_CSV;
 }
 
 /* Several inputs on one stream in a format whose lines name their file: two
@@ -1136,8 +1138,8 @@ static int check_stream_names(const label_args *a, const cli_input *in, int n, c
         sl_text t = {buf, sizeof buf, 0};
         if (json)
             sl_text_json_string(&t, w->file_name);
-        else
-            sl_text_put(&t, "%s", w->file_id);
+        else /* CSV's field quotes what it must: the name as it is */
+            sl_text_put(&t, "%s", a->format == SL_FORMAT_CSV ? w->file_name : w->file_id);
         if (sl_text_finish(&t) < 0 || !(written[i] = strdup(buf)))
             rc = (cli_error("out of memory"), 1);
     }

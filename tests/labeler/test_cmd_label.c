@@ -2376,7 +2376,7 @@ static void test_bad_inputs(void **state)
     /* Model and option errors. */
     expect_error("in.wav --model nomodel.slm", 1, "nomodel.slm");
     expect_error("in.wav --model in.wav", 1, "in.wav");
-    expect_error("in.wav --model m.slm --format csv", 2, "--format");
+    expect_error("in.wav --model m.slm --format xml", 2, "--format");
     expect_error("in.wav --model m.slm --threads 0", 2, "--threads");
     expect_error("in.wav --model m.slm --target noise", 2, "noise");
     /* A FIFO (or a device: -o /dev/null) is written as it is, not replaced by a
@@ -2384,8 +2384,8 @@ static void test_bad_inputs(void **state)
     sh("mkfifo out.fifo && (timeout 20 cat out.fifo > fifo.txt &)");
     assert_int_equal(run_label("in.wav --model m.slm -o out.fifo"), 0);
     /* named as a format seqlabel does not write, a FIFO still takes the lines */
-    sh("mkfifo out-fifo.csv && (timeout 20 cat out-fifo.csv > fifo-csv.txt &)");
-    assert_int_equal(run_label("in.wav --model m.slm -o out-fifo.csv"), 0);
+    sh("mkfifo out-fifo.xml && (timeout 20 cat out-fifo.xml > fifo-xml.txt &)");
+    assert_int_equal(run_label("in.wav --model m.slm -o out-fifo.xml"), 0);
     sh("test -p out.fifo && ! ls out.fifo.tmp.* 2>/dev/null && "
        "for i in $(seq 100); do test -s fifo.txt && break; sleep 0.1; done; test -s fifo.txt");
     /* --cut: needs a target class, and a directory for several inputs; nothing
@@ -2452,10 +2452,21 @@ static void test_bad_inputs(void **state)
     expect_error("in.wav --model m.slm --lookahead 100", 2, "window");
     expect_error("in.wav in.wav --model m.slm -o one.txt", 2, "several inputs");
     /* a name whose extension is another format's: not Audacity lines under it */
-    expect_error("in.wav --model m.slm -o out.csv", 2, "-o out.csv: '.csv' names a format "
+    expect_error("in.wav --model m.slm -o out.xml", 2, "-o out.xml: '.xml' names a format "
                  "seqlabel does not write");
     expect_error("in.wav --model m.slm -o out.ASS", 2, "'.ASS' names a format");
-    assert_int_equal(run_label("in.wav --model m.slm -o out.csv --format frames"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm -o out.xml --format frames"), 0);
+    /* .csv is the CSV table of segments: the Audacity lines' segments, a header
+     * and the mean confidence added, commas between; several inputs on one
+     * stream, one header with a file column */
+    assert_int_equal(run_label("in.wav --model m.slm -o out.CSV"), 0);
+    assert_int_equal(run_label("in.wav --model m.slm -o out-segs.txt"), 0);
+    sh("test \"$(head -n 1 out.CSV)\" = start,end,label,confidence && "
+       "tail -n +2 out.CSV | cut -d, -f1-3 | tr , '\\t' | cmp - out-segs.txt && "
+       "test \"$(tail -n +2 out.CSV | cut -d, -f4 | grep -cvE '^[01](\\.[0-9]+)?(e-[0-9]+)?$')\" = 0");
+    assert_int_equal(run_label("in.wav in.wav --model m.slm --format csv > two.csv"), 0);
+    sh("test \"$(head -n 1 two.csv)\" = file,start,end,label,confidence && "
+       "test $(grep -c '^in,' two.csv) = $((2 * ($(wc -l < out.CSV) - 1)))");
     /* outputs named after their inputs would collide: refused before any is written */
     sh("mkdir -p twins/a twins/b twins/out && cp in.wav twins/a/x.wav && cp in.wav twins/b/x.wav");
     expect_error("twins/a/x.wav twins/b/x.wav --model m.slm -o twins/out/", 2,

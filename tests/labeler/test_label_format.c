@@ -72,7 +72,9 @@ static void test_parse(void **state)
     assert_int_equal(f, SL_FORMAT_FRAMES);
     assert_int_equal(sl_label_format_parse("jsonl", &f), 0);
     assert_int_equal(f, SL_FORMAT_JSONL);
-    assert_int_equal(sl_label_format_parse("csv", &f), -1);
+    assert_int_equal(sl_label_format_parse("csv", &f), 0);
+    assert_int_equal(f, SL_FORMAT_CSV);
+    assert_int_equal(sl_label_format_parse("xml", &f), -1);
     assert_string_equal(sl_label_format_name(SL_FORMAT_JSONL), "jsonl");
     assert_int_equal(sl_label_format_parse("textgrid", &f), 0);
     assert_int_equal(f, SL_FORMAT_TEXTGRID);
@@ -267,6 +269,41 @@ static void test_srt(void **state)
     sl_label_format_segment(&w, buf, sizeof buf, 366124, 366200, 1, 0.5f);
     assert_string_equal(buf, "3\n01:01:01,240 --> 01:01:02,000\nspeech\n\n");
     assert_int_equal(w.segments_written, 3);
+}
+
+/* CSV: a header, a row per segment; a field with a comma, a quote, a line
+ * break or a blank at an end quoted, its quotes doubled (RFC 4180); with
+ * several files in a stream a file column first, the name as it is. */
+static void test_csv(void **state)
+{
+    (void)state;
+    sl_label_writer w;
+    writer(&w, SL_FORMAT_CSV);
+    char buf[256];
+    assert_int_equal(sl_label_format_header(&w, buf, sizeof buf), 27);
+    assert_string_equal(buf, "start,end,label,confidence\n");
+    assert_int_equal(sl_label_format_frame(&w, buf, sizeof buf, 5, 1, 0.75f, probs), 0);
+    sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f);
+    assert_string_equal(buf, "0.120000,1.500000,speech,0.5\n");
+    sl_label_format_segment(&w, buf, sizeof buf, 150, 160, 2, 0.25f);
+    assert_string_equal(buf, "1.500000,1.600000,\"say \"\"hi\"\"\\\",0.25\n");
+    const char *odd[] = {"a,b", "line\nbreak", " pad", "plain-name"};
+    const char *want[] = {"\"a,b\"", "\"line\nbreak\"", "\" pad\"", "plain-name"};
+    for (int k = 0; k < 4; k++) {
+        w.class_names[0] = odd[k];
+        sl_label_format_segment(&w, buf, sizeof buf, 0, 1, 0, 1.0f);
+        char expect[64];
+        snprintf(expect, sizeof expect, "0.000000,0.010000,%s,1\n", want[k]);
+        assert_string_equal(buf, expect);
+    }
+    w.name_lines = 1;
+    strcpy(w.file_name, "talk, part 2");
+    assert_int_equal(sl_label_format_header(&w, buf, sizeof buf), 32);
+    assert_string_equal(buf, "file,start,end,label,confidence\n");
+    sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f);
+    assert_string_equal(buf, "\"talk, part 2\",0.120000,1.500000,speech,0.5\n");
+    w.skip[1] = 1;
+    assert_int_equal(sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 1, 0.5f), 0);
 }
 
 /* A document formatter refuses overlapping segments and unknown classes. */
@@ -568,7 +605,7 @@ int main(void)
         cmocka_unit_test(test_frames),  cmocka_unit_test(test_jsonl),
         cmocka_unit_test(test_jsonl_utc), cmocka_unit_test(test_parse_utc),
         cmocka_unit_test(test_rttm),    cmocka_unit_test(test_textgrid),
-        cmocka_unit_test(test_webvtt), cmocka_unit_test(test_srt),  cmocka_unit_test(test_summary),
+        cmocka_unit_test(test_webvtt), cmocka_unit_test(test_srt), cmocka_unit_test(test_csv),  cmocka_unit_test(test_summary),
         cmocka_unit_test(test_documents_from_a_seek),
         cmocka_unit_test(test_any_locale),
         cmocka_unit_test(test_skip_lists),

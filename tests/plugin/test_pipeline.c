@@ -377,6 +377,7 @@ test_labels_file_same_as_command (void **state)
    * of labelling one channel of the stereo file */
   static const char *cases[][3] = { {"audacity", "", ""}, {"frames", "", ""}, {"jsonl", "", ""},
   {"webvtt", "", ""}, {"srt", "", ""}, {"srt", "only-classes=speech", "--only=speech"},
+  {"csv", "", ""}, {"csv", "skip-classes=silence", "--skip=silence"},
   {"textgrid", "", ""}, {"audacity", "skip-classes=music", "--skip=music"},
   {"textgrid", "only-classes=music", "--only=music"}, {"frames", "channel=2", "--channel=2"},
   {"audacity", "channel=1", "--channel=1"}, {"rttm", "channel=2", "--channel=2"},

@@ -22,7 +22,7 @@ _seqlabel()
     fi
     local values=
     case $sub:$prev in
-        label:--format) values="audacity frames jsonl rttm textgrid webvtt summary srt" ;;
+        label:--format) values="audacity frames jsonl rttm textgrid webvtt summary srt csv" ;;
         features:--format) values="npy tsv" ;;
         *:--smoothing) values="none viterbi" ;;
         *:--raw-format) values="s16le f32le ulaw alaw gsm g722" ;;
