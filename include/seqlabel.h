@@ -840,7 +840,7 @@ int sl_label_format_document(const sl_label_writer *w, char *buf, size_t len,
  * ("x.rttm": the audio's turns by speaker name; "x.rttm#speech": every turn of
  * class speech, overlaps merged; sl_rttm_read with the audio's name), subtitles
  * ("x.vtt" WebVTT, "x.srt" SubRip: sl_subtitles_read), JSON Lines segments
- * ("x.jsonl": sl_jsonl_read), or "=NAME":
+ * ("x.jsonl": sl_jsonl_read), CSV tables ("x.csv": sl_csv_read), or "=NAME":
  * the whole file is NAME (clip-level labels, as sound-event datasets give them). Frame i (the samples [i*hop, (i+1)*hop))
  * takes the label of the segment containing its centre (i + 0.5) * hop;
  * frames outside every segment are unlabeled and ignored (-1).
@@ -910,6 +910,14 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
  * no such object (a frame's, without --segments), overlaps and bad times are
  * errors naming the file and line. */
 int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
+/* Reads a CSV table of segments (`seqlabel label --format csv`, or a
+ * spreadsheet's): a header naming columns start, end and label (any order and
+ * case; others, such as confidence, passed over), a row per segment, RFC
+ * 4180's quoting, LF or CRLF line ends. A "file" column must hold one name
+ * throughout (a label file is one input's). Segments come sorted by start;
+ * a header without those columns, rows of another width, overlaps and bad
+ * times are errors naming the file and line. */
+int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
 /* Reads a Praat TextGrid (long or short text format, UTF-8 or Praat's UTF-16):
  * the intervals of the interval tier named `tier` (NULL: the first interval
  * tier) whose text is not empty (text trimmed of spaces; an empty interval

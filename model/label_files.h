@@ -42,7 +42,7 @@ char *sl_rttm_file_id(const char *audio);
  * entry's by file id). */
 int sl_is_rttm_path(const char *labels);
 /* The label file of a name: prefix + the n bytes of stem + .txt, .TextGrid,
- * .rttm, .vtt, .srt or .jsonl (and with frames_table .tsv: a frames table of
+ * .rttm, .vtt, .srt, .jsonl or .csv (and with frames_table .tsv: a frames table of
  * `seqlabel label --format frames`), the extension as listed, in lower case, in
  * upper case or capitalised (.Srt), that
  * is a regular file (malloc'ed), or NULL when none is (*out_of_memory then

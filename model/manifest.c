@@ -138,7 +138,7 @@ void sl_manifest_free(sl_manifest *m)
 }
 
 /* A folder as a manifest: its audio files, each labelled by the label file of
- * its name beside it (x.txt, x.TextGrid, x.rttm, x.vtt, x.srt or x.jsonl), or
+ * its name beside it (x.txt, x.TextGrid, x.rttm, x.vtt, x.srt, x.jsonl or x.csv), or
  * else by the folder it lies in below the root (dog/001.wav: =dog), after a
  * first folder named train, valid or test, which is its split. */
 typedef struct {
@@ -221,7 +221,7 @@ static int add_found(void *user, const char *path, const char *rel)
     if (!labels && !cut)
         return sl_fail(j->err, j->errlen,
                        "%s: no labels: give it a label file of its name beside it (%.*s.txt, "
-                       ".TextGrid, .rttm, .vtt, .srt or .jsonl), or put it in a folder named "
+                       ".TextGrid, .rttm, .vtt, .srt, .jsonl or .csv), or put it in a folder named "
                        "after its class",
                        path, (int)(stem - (size_t)(name - path)), name);
     if (!labels && (labels = malloc((size_t)(cut - r) + 2)) != NULL)
@@ -395,7 +395,8 @@ char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frame
                        int *out_of_memory, char **other)
 {
     /* the frames table last: only a hypothesis may be one */
-    static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".vtt", ".srt", ".jsonl", ".tsv"};
+    static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".vtt", ".srt", ".jsonl",
+                                       ".csv", ".tsv"};
     const size_t n_exts = sizeof exts / sizeof exts[0] - !frames_table;
     char *found = NULL;
     dev_t dev = 0;
@@ -682,6 +683,8 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
             return sl_subtitles_read(e->labels, segs, n, err, errlen);
         if (!strcasecmp(ext, ".jsonl"))
             return sl_jsonl_read(e->labels, segs, n, err, errlen);
+        if (!strcasecmp(ext, ".csv"))
+            return sl_csv_read(e->labels, segs, n, err, errlen);
         return sl_audacity_read(e->labels, segs, n, err, errlen);
     }
     sl_label_segment *s = calloc(1, sizeof *s);

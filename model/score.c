@@ -57,7 +57,7 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
  * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
- * with .txt, .TextGrid, .rttm, .vtt, .srt, .jsonl or .tsv, the longest found;
+ * with .txt, .TextGrid, .rttm, .vtt, .srt, .jsonl, .csv or .tsv, the longest found;
  * otherwise hyp itself.
  * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
  * files it is given by their names, so both are found. NULL on an error (said). */
@@ -109,7 +109,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     if (!path)
         sl_fail(err, errlen, oom ? "out of memory"
                                  : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid, "
-                                   ".rttm, .vtt, .srt, .jsonl and .tsv there)", hyp, e->audio,
+                                   ".rttm, .vtt, .srt, .jsonl, .csv and .tsv there)", hyp, e->audio,
                                    (int)(end - rel), rel);
     return path;
 }

@@ -1,4 +1,4 @@
-/* The subtitle (WebVTT, SubRip) and JSON Lines label readers against
+/* The subtitle (WebVTT, SubRip), JSON Lines and CSV label readers against
  * hand-written files: what each cue or line becomes, what is passed over
  * (WebVTT's header, NOTE and STYLE blocks, markup, other JSON members), and
  * what is refused, naming the file and line. Also that a folder's audio finds
@@ -238,6 +238,39 @@ static void json_lines(void **state)
     tt_rmtree(dir);
 }
 
+/* CSV: as `seqlabel label --format csv` writes it, and as a spreadsheet saves
+ * one (columns in another order and case, CRLF, quoted fields holding commas,
+ * quotes and a line break, blank lines, a file column of one name); refused:
+ * a header without the columns, rows of another width, two files' rows, an
+ * unclosed quote, bad times and overlaps, naming the file and line. */
+static void csv_tables(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "csv");
+    const want_seg ours[] = {{0, 0.63, "music", 2}, {0.63, 6.02, "speech", 3}};
+    read_as(sl_csv_read, dir, "ours.csv",
+            "start,end,label,confidence\n0.000000,0.630000,music,0.985454261\n"
+            "0.630000,6.020000,speech,0.94742918\n", ours, 2);
+    const want_seg theirs[] = {{0.5, 1, "dog, barking", 2}, {1, 2, "say \"hi\"", 4},
+                               {2, 3, "two\nlines", 5}};
+    read_as(sl_csv_read, dir, "theirs.csv",
+            "File,Label,END,Start\r\ntalk,\"dog, barking\",1,0.5\r\n\r\n"
+            "talk,\"say \"\"hi\"\"\",2,1\r\ntalk,\"two\nlines\",3,2", theirs, 3);
+    refused_as(sl_csv_read, dir, "a.csv", "begin,end,label\n0,1,a\n",
+               ":1: the header names no start column");
+    refused_as(sl_csv_read, dir, "b.csv", "start,end,label\n0,1,a,0.5\n",
+               ":2: 4 fields, the header has 3");
+    refused_as(sl_csv_read, dir, "c.csv", "file,start,end,label\nx,0,1,a\ny,1,2,a\n",
+               ":3: rows of two files ('x', 'y')");
+    refused_as(sl_csv_read, dir, "d.csv", "start,end,label\n0,1,\"a\n", ":2: a quoted field that never ends");
+    refused_as(sl_csv_read, dir, "e.csv", "start,end,label\n0,x,a\n", ":2: bad time 'x'");
+    refused_as(sl_csv_read, dir, "f.csv", "start,end,label\n0,2,a\n\"1\",\"3\",b\n",
+               ":3: segment 1-3 s overlaps the segment 0-2 s of line 2");
+    refused_as(sl_csv_read, dir, "g.csv", "", ": empty: a CSV label file begins with its header");
+    tt_rmtree(dir);
+}
+
 static int rttm_of_a(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
 {
     return sl_rttm_read(path, "a", NULL, segs, n, err, errlen);
@@ -291,8 +324,9 @@ static void folder_finds_them(void **state)
     tt_mkdtemp(dir, sizeof dir, "found");
     const char *kinds[][2] = {{"a.vtt", "WEBVTT\n\n00:00.000 --> 00:00.500\nspeech\n"},
                               {"b.srt", "1\n00:00:00,000 --> 00:00:00,500\nspeech\n"},
-                              {"c.jsonl", "{\"start\":0,\"end\":0.5,\"label\":\"speech\"}\n"}};
-    for (int k = 0; k < 3; k++) {
+                              {"c.jsonl", "{\"start\":0,\"end\":0.5,\"label\":\"speech\"}\n"},
+                              {"d.csv", "start,end,label\n0,0.5,speech\n"}};
+    for (int k = 0; k < 4; k++) {
         char audio[8];
         snprintf(audio, sizeof audio, "%c.wav", 'a' + k);
         tt_write_text(tt_path(dir, audio), "not read here");
@@ -301,8 +335,8 @@ static void folder_finds_them(void **state)
     sl_manifest man;
     if (sl_manifest_load(dir, &man, err, sizeof err))
         fail_msg("%s", err);
-    assert_int_equal(man.n, 3);
-    for (int k = 0; k < 3; k++) {
+    assert_int_equal(man.n, 4);
+    for (int k = 0; k < 4; k++) {
         assert_string_equal(man.entries[k].labels, tt_path(dir, kinds[k][0]));
         sl_label_segment *segs = NULL;
         int n = 0;
@@ -342,6 +376,7 @@ int main(void)
         cmocka_unit_test(webvtt),
         cmocka_unit_test(subrip),
         cmocka_unit_test(json_lines),
+        cmocka_unit_test(csv_tables),
         cmocka_unit_test(folder_finds_them),
         cmocka_unit_test(cr_only_lines),
         cmocka_unit_test(rttm_turn_ends_exact),

@@ -1064,6 +1064,13 @@ static void test_json_lines_and_subtitles(void **state)
                   "2\n00:00:00,400 --> 00:00:00,980\nmusic\n\n");
     if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
         fail_msg("%s", err);
+    /* a CSV table, as `seqlabel label --format csv` writes it */
+    remove(tt_path(dir, "hyp/a.srt"));
+    tt_write_text(tt_path(dir, "hyp/a.csv"),
+                  "start,end,label,confidence\n0.000000,0.400000,speech,0.9\n"
+                  "0.400000,0.980000,music,0.9\n");
+    if (score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, want, err, sizeof err))
+        fail_msg("%s", err);
     tt_rmtree(dir);
 }
 

@@ -1,0 +1,142 @@
+/* CSV label files (sl_csv_read): the table `seqlabel label --format csv`
+ * writes, and such tables from spreadsheets: a header naming the columns
+ * start, end and label (any order, any case; others such as confidence passed
+ * over), a row per segment, RFC 4180's quoting (a quoted field may hold commas,
+ * doubled quotes and line breaks), LF or CRLF line ends. */
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#include "common/errors.h"
+#include "model/label_files.h"
+#include "seqlabel.h"
+
+#define CSV_MAX_FIELDS 64
+
+typedef struct {
+    char *p;      /* the text not yet read */
+    int line;     /* of the record being read (1-based) */
+    int next_line; /* of the text at p */
+} csv_reader;
+
+/* The next record's fields, unquoted in place, into f[]; their count, 0 for
+ * a blank line, or -1 at the end of the text, -2 for a quote that never
+ * closes, -3 for more than CSV_MAX_FIELDS fields. */
+static int csv_record(csv_reader *r, char **f)
+{
+    char *p = r->p;
+    if (!*p)
+        return -1;
+    r->line = r->next_line;
+    int n = 0;
+    for (;;) {
+        if (n == CSV_MAX_FIELDS)
+            return -3;
+        char *out = p;
+        f[n++] = out;
+        if (*p == '"') { /* quoted: up to the quote not doubled */
+            p++;
+            for (;;) {
+                if (!*p)
+                    return -2;
+                if (*p == '"' && p[1] != '"')
+                    break;
+                if (*p == '\n')
+                    r->next_line++;
+                *out++ = *p == '"' ? (p++, '"') : *p;
+                p++;
+            }
+            p++; /* the closing quote; what follows it up to the separator is kept */
+        }
+        while (*p && *p != ',' && *p != '\n' && !(*p == '\r' && p[1] == '\n'))
+            *out++ = *p++;
+        char sep = *p;
+        *out = '\0';
+        if (sep == ',') {
+            p++;
+            continue;
+        }
+        p += sep == '\r' ? 2 : sep == '\n' ? 1 : 0;
+        r->next_line++;
+        r->p = p;
+        return n == 1 && !f[0][0] ? 0 : n;
+    }
+}
+
+int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
+    *segs = NULL;
+    *n = 0;
+    size_t len;
+    char *text = sl_read_text(path, &len, err, errlen);
+    if (!text)
+        return -1;
+    csv_reader r = {text, 0, 1};
+    char *f[CSV_MAX_FIELDS], *first_file = NULL;
+    int col_start = -1, col_end = -1, col_label = -1, col_file = -1, cols = 0, k, rc = 0;
+    sl_label_segment *s = NULL;
+    int cnt = 0, cap = 0;
+    while (rc == 0 && (k = csv_record(&r, f)) != -1) {
+        if (k == -2) {
+            rc = sl_fail(err, errlen, "%s:%d: a quoted field that never ends", path, r.line);
+            break;
+        }
+        if (k == -3) {
+            rc = sl_fail(err, errlen, "%s:%d: more than %d fields", path, r.line, CSV_MAX_FIELDS);
+            break;
+        }
+        if (k == 0)
+            continue;
+        if (!cols) { /* the header */
+            cols = k;
+            for (int i = 0; i < k; i++) {
+                int *col = !strcasecmp(f[i], "start") ? &col_start
+                           : !strcasecmp(f[i], "end")  ? &col_end
+                           : !strcasecmp(f[i], "label") ? &col_label
+                           : !strcasecmp(f[i], "file") ? &col_file : NULL;
+                if (col)
+                    *col = i;
+            }
+            if (col_start < 0 || col_end < 0 || col_label < 0)
+                rc = sl_fail(err, errlen, "%s:%d: the header names no %s column (expected "
+                             "start,end,label[,confidence], as seqlabel label --format csv "
+                             "writes)", path, r.line,
+                             col_start < 0 ? "start" : col_end < 0 ? "end" : "label");
+            continue;
+        }
+        if (k != cols) {
+            rc = sl_fail(err, errlen, "%s:%d: %d fields, the header has %d", path, r.line, k, cols);
+            break;
+        }
+        if (col_file >= 0 && !first_file)
+            first_file = strdup(f[col_file]);
+        if (col_file >= 0 && (!first_file || strcmp(first_file, f[col_file]))) {
+            rc = first_file ? sl_fail(err, errlen, "%s:%d: rows of two files ('%s', '%s'): a "
+                                      "label file is one input's (seqlabel label -o DIR/ "
+                                      "--format csv writes one each)", path, r.line,
+                                      first_file, f[col_file])
+                            : sl_fail(err, errlen, "%s: out of memory", path);
+            break;
+        }
+        double a, b;
+        const char *name = f[col_label];
+        if (sl_parse_seconds(f[col_start], &a) || sl_parse_seconds(f[col_end], &b)) {
+            rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, r.line,
+                         sl_parse_seconds(f[col_start], &a) ? f[col_start] : f[col_end]);
+        } else if (b < a) {
+            rc = sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
+                         r.line, b, a);
+        } else if (!sl_label_name_fits(name)) {
+            rc = sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
+                         r.line, SL_MAX_CLASS_NAME);
+        } else if (sl_segments_push(&s, &cnt, &cap, a, b, name, r.line)) {
+            rc = sl_fail(err, errlen, "%s: out of memory", path);
+        }
+    }
+    if (rc == 0 && !cols)
+        rc = sl_fail(err, errlen, "%s: empty: a CSV label file begins with its header "
+                     "(start,end,label)", path);
+    free(first_file);
+    free(text);
+    return sl_segments_finish(path, s, cnt, rc, segs, n, err, errlen);
+}
