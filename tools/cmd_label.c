@@ -939,7 +939,7 @@ static void run_lost(void *user, int i, long pid, int sig)
     item_outputs(r, i, path, cut, &outs[0], &outs[1]);
     cli_error("%s: not labelled: the worker labelling it ended by signal %d (%s)",
               r->inputs[i].path, sig, strsignal(sig));
-    for (int k = 0; k < 2; k++) {
+    for (int k = 0; pid > 0 && k < 2; k++) { /* 0: not begun, nothing written */
         char *tmp = outs[k] && strcmp(outs[k], "-") ? sl_output_tmp_name_of(outs[k], (pid_t)pid)
                                                     : NULL;
         if (tmp)

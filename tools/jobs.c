@@ -24,11 +24,14 @@
 typedef struct {
     atomic_int next, interrupted;
     atomic_int current[MAX_WORKERS]; /* worker w's item, -1 between items */
+    atomic_uchar ran[];              /* item i's run returned: it has ended, whether or
+                                        not its number reached the pipe */
 } shared_state;
 
 static pid_t workers_pid[MAX_WORKERS];
 static int n_workers;
 static shared_state *shared;
+static volatile sig_atomic_t signalled; /* this process got SIGINT, SIGTERM or SIGHUP */
 
 /* SIGTERM and SIGHUP sent to this process go on to the workers (they end
  * them, removing their temporary files). SIGINT does not: Ctrl-C reaches the
@@ -37,6 +40,7 @@ static shared_state *shared;
  * (a SIGINT sent to this process alone lets the workers finish theirs). */
 static void pass_on(int sig)
 {
+    signalled = 1;
     if (sig == SIGINT) {
         atomic_store(&shared->interrupted, 1);
         return;
@@ -57,6 +61,7 @@ static int worker(const cli_jobs *jobs, shared_state *s, int w, int n, int ended
             break;
         atomic_store(&s->current[w], i);
         rc |= jobs->run(jobs->user, i);
+        atomic_store(&s->ran[i], 1);
         atomic_store(&s->current[w], -1);
         /* a write of a few bytes into a pipe is whole, whatever the others write */
         ssize_t put;
@@ -91,7 +96,9 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         workers = MAX_WORKERS;
     if (workers > n)
         workers = n;
-    shared_state *s = mmap(NULL, sizeof *s, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
+    const size_t shared_size = sizeof(shared_state) + (size_t)n * sizeof(atomic_uchar);
+    shared_state *s = mmap(NULL, shared_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
+                           -1, 0); /* zeroed: no item has run */
     if (s == MAP_FAILED)
         return cli_error("--jobs: cannot share memory between workers: %s", strerror(errno));
     atomic_init(&s->next, 0);
@@ -103,7 +110,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     unsigned char *ended = calloc((size_t)n, 1);
     if (!ended || pipe(ended_pipe) != 0) {
         free(ended);
-        munmap(s, sizeof *s);
+        munmap(s, shared_size);
         return cli_error("--jobs: cannot set up the workers: %s", ended ? strerror(errno) : "out of memory");
     }
 
@@ -170,7 +177,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     }
     close(ended_pipe[0]);
 
-    int alive = n_workers, fatal = 0;
+    int alive = n_workers, fatal = 0, died = 0, unnamed = 0;
     while (alive > 0) {
         int st, w = 0;
         pid_t pid = waitpid(-1, &st, 0);
@@ -185,21 +192,44 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         workers_pid[w] = 0;
         alive--;
         int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0, lost = atomic_load(&s->current[w]);
-        if (WIFEXITED(st) && WEXITSTATUS(st) != 0)
+        int asked = (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && signalled;
+        if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
             rc = 1;
-        else if (sig && sig != SIGINT && sig != SIGTERM && sig != SIGHUP) {
-            /* this worker alone (a crash, the OOM killer): its item failed, and
-             * the others, which took the items after it, go on */
+        } else if (sig && !asked) {
+            /* this worker alone (a crash, the OOM killer, a kill of it alone):
+             * its item failed, and the others, which took the items after it,
+             * go on */
             rc = 1;
-            if (lost >= 0) {
+            died = sig;
+            if (lost >= 0 && !atomic_load(&s->ran[lost])) {
                 if (jobs->lost)
                     jobs->lost(jobs->user, lost, (long)pid, sig);
                 ended[lost] = 1;
                 done++;
+            } else if (lost < 0) {
+                unnamed++; /* starting, between inputs, or taking one (below) */
             }
-        } else if (sig && !fatal && !emit_stopped)
+        } else if (sig && !fatal && !emit_stopped) {
             fatal = sig;
+        }
     }
+    /* A worker that died between taking an item and saying it ended: the
+     * items taken whose number never came, ended if their run returned, else
+     * lost (taken, not yet begun: nothing of them to remove). */
+    const int taken = atomic_load(&s->next) < n ? atomic_load(&s->next) : n;
+    for (int k = 0; died && k < taken; k++)
+        if (!ended[k]) {
+            if (!atomic_load(&s->ran[k])) {
+                if (jobs->lost)
+                    jobs->lost(jobs->user, k, 0, died);
+                unnamed--;
+            }
+            ended[k] = 1;
+            done++;
+        }
+    if (unnamed > 0)
+        cli_error("a worker ended by signal %d (%s) before or between its inputs; the others "
+                  "went on", died, strsignal(died));
     /* the items after one whose worker died, held back until now */
     emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
     free(ended);
@@ -209,7 +239,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         sigaction(sigs[k], &prev[k], NULL);
     int left = n - done;
     int interrupted = atomic_load(&s->interrupted) && !emit_stopped;
-    munmap(s, sizeof *s);
+    munmap(s, shared_size);
     if (jobs->finish)
         jobs->finish(jobs->user);
     if (emit_stopped)

@@ -18,10 +18,11 @@ typedef struct {
     /* In this process, NULL or: called once every worker is gone, before
      * cli_jobs_run returns or ends this process by a worker's signal. */
     void (*finish)(void *user);
-    /* In this process, NULL or: item i's worker (process pid) was ended by
-     * signal sig, not one this command was sent (a crash, the OOM killer, a kill
-     * of that process alone), before the item was: say so naming the item, and
-     * remove what the worker left of it. */
+    /* In this process, NULL or: item i's worker (process pid; 0: unknown, the
+     * item taken but not begun) was ended by signal sig, not one this command
+     * was sent (a crash, the OOM killer, a kill of that process alone), before
+     * the item was: say so naming the item, and remove what the worker left
+     * of it. */
     void (*lost)(void *user, int i, long pid, int sig);
 } cli_jobs;
 
@@ -32,10 +33,11 @@ typedef struct {
  * are passed on to the workers, and a worker whose parent dies (this process
  * killed outright) gets SIGTERM. Returns the command's exit status: 0, 1 when
  * an item failed, 130 when items were left by an interruption; a worker ended
- * by SIGINT, SIGTERM or SIGHUP (a stop asked) ends this process by it too, once
- * every worker is gone (unless emit stopped them); one ended by another signal
- * fails its item (lost) and the others take the items left. `progress`: a count
- * on standard error. */
+ * by SIGINT, SIGTERM or SIGHUP that this process got too (a stop asked) ends
+ * this process by it, once every worker is gone (unless emit stopped them);
+ * one ended by any other signal, or by those sent to it alone, fails its item
+ * (lost) and the others take the items left. `progress`: a count on standard
+ * error. */
 int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress);
 
 #endif
