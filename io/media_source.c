@@ -11,6 +11,7 @@
 #include "io/io_internal.h"
 
 #include <fcntl.h>
+#include <math.h>
 #include <gst/app/gstappsink.h>
 #include <gst/base/gstbasesrc.h>
 #include <gst/gst.h>
@@ -47,7 +48,11 @@ struct sl_media_source {
                           rate, no promise to hold it to (set atomically) */
     char error[SL_ERR_LEN]; /* a decoding error met while reading */
     volatile int *interrupt; /* sl_audio_options.interrupt */
-    gint64 stall_us;   /* longest wait for a sample, an error or the end; 0: none */
+    gint64 stall_polls; /* most empty looks in a row (PULL_TIMEOUT each) before a wait
+                           for a sample, an error or the end is an error; 0: none.
+                           Looks, not wall time: a process stopped (Ctrl-Z) and
+                           continued would otherwise find its healthy decoding stalled */
+    double stall_s;     /* the same in seconds, for the message */
 };
 
 static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
@@ -236,7 +241,7 @@ static void drop_sample(sl_media_source *s)
 static int next_sample(sl_media_source *s)
 {
     drop_sample(s);
-    gint64 since = g_get_monotonic_time();
+    gint64 empty = 0;
     while (!s->eos) {
         GstSample *sample = gst_app_sink_try_pull_sample(GST_APP_SINK(s->sink), PULL_TIMEOUT);
         if (sample) {
@@ -265,11 +270,11 @@ static int next_sample(sl_media_source *s)
                          "the container promises %.2f s, only %.2f s could be decoded "
                          "(truncated or damaged)", (double)s->promised / s->rate,
                          (double)s->decoded / s->rate);
-        } else if (s->stall_us > 0 && g_get_monotonic_time() - since > s->stall_us) {
+        } else if (s->stall_polls > 0 && ++empty >= s->stall_polls) {
             s->eos = 1;
             snprintf(s->error, sizeof s->error, "GStreamer's decoding gave no audio, no error "
                      "and no end for %g s: damaged or cut short, or a decoder or source "
-                     "that hangs", (double)s->stall_us / G_USEC_PER_SEC);
+                     "that hangs", s->stall_s);
         }
     }
     return 0;
@@ -363,7 +368,8 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     double stall = opt->stall_seconds != 0.0 ? opt->stall_seconds
                    : !gst_uri_is_valid(path) && stat(path, &st) == 0 && S_ISREG(st.st_mode)
                    ? FILE_STALL_SECONDS : 0.0;
-    s->stall_us = stall > 0.0 ? (gint64)(stall * G_USEC_PER_SEC) : 0;
+    s->stall_s = stall;
+    s->stall_polls = stall > 0.0 ? (gint64)ceil(stall * GST_SECOND / PULL_TIMEOUT) : 0;
     s->want = opt->stream > 1 ? opt->stream : 1;
     s->pipeline = gst_pipeline_new(NULL);
     sl_mp3_gapless_watch(s->pipeline);
