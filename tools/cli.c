@@ -314,6 +314,10 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, const char *as_gi
         d->viterbi_only = as_given;
     else if (which >= CLI_ON_THRESHOLD && which <= CLI_PADDING)
         d->target_only = as_given;
+    if (which == CLI_ON_THRESHOLD)
+        d->on_as = as_given;
+    else if (which == CLI_OFF_THRESHOLD)
+        d->off_as = as_given;
     return parse_decoder(which, s, d);
 }
 
@@ -326,11 +330,16 @@ int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
     if (d->target_only && !d->target && !target_elsewhere)
         return cli_usage_error("%.*s goes with --target CLASS: it shapes that class's segments",
                                (int)strcspn(d->target_only, "="), d->target_only);
-    /* said with the options' names, not as the model's (the labeler's check) */
-    if (d->target && d->cfg.off_threshold > d->cfg.on_threshold)
-        return cli_usage_error("--off-threshold %g is above --on-threshold %g: set "
-                               "--off-threshold at or below it", (double)d->cfg.off_threshold,
-                               (double)d->cfg.on_threshold);
+    /* said with the options' names as typed, not as the model's (the
+     * labeler's check) */
+    if (d->target && d->cfg.off_threshold > d->cfg.on_threshold) {
+        const char *on = d->on_as ? d->on_as : "--on-threshold";
+        const char *off = d->off_as ? d->off_as : "--off-threshold";
+        return cli_usage_error("%.*s %g%s is above %.*s %g: set %.*s at or below it",
+                               (int)strcspn(off, "="), off, (double)d->cfg.off_threshold,
+                               d->off_as ? "" : " (its default)", (int)strcspn(on, "="), on,
+                               (double)d->cfg.on_threshold, (int)strcspn(off, "="), off);
+    }
     return 0;
 }
 

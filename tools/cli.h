@@ -55,6 +55,7 @@ typedef struct {
     int given;                         /* any of the options was given */
     const char *viterbi_only;          /* the last of --switch-penalty, --smoothing-lag given */
     const char *target_only;           /* the last of the thresholds and paddings given */
+    const char *on_as, *off_as;        /* the thresholds as given (NULL: the default) */
 } cli_decoder;
 void cli_decoder_init(cli_decoder *d);
 /* One option's value into d, or an error naming the option and -1. as_given:

@@ -110,10 +110,11 @@ expect 2 "--padding goes with --target" eval --model "$absent.slm" --manifest "$
 expect 2 "--threshold-on goes with --target" eval --model "$absent.slm" \
     --manifest "$absent.tsv" --threshold-on=0.6
 # thresholds that cannot be met: said as the options, not as the model's fault
-expect 2 "--off-threshold 0.35 is above --on-threshold 0.3" label \
+expect 2 "--off-threshold 0.35 (its default) is above --on-threshold 0.3" label \
     "$SL_SOURCE_ROOT/samples/speech.wav" --target speech --on-threshold 0.3
-expect 2 "--off-threshold 0.35 is above --on-threshold 0.3" eval --model "$absent.slm" \
-    --manifest "$absent.tsv" --target speech --threshold-on 0.3
+expect 2 "--threshold-off 0.6 is above --threshold-on 0.3: set --threshold-off" eval \
+    --model "$absent.slm" --manifest "$absent.tsv" --target speech --threshold-on=0.3 \
+    --threshold-off 0.6
 expect 2 "--raw-rate goes with --raw-format" label "$SL_SOURCE_ROOT/samples/speech.wav" \
     --raw-rate 8000
 expect 2 "--raw-channels goes with --raw-format" features "$SL_SOURCE_ROOT/samples/speech.wav" \
