@@ -2,7 +2,7 @@
  * labeler: a training manifest (audio<TAB>labels[<TAB>split]), an Audacity
  * label track, a Praat TextGrid (its first interval tier, and one by name), an
  * RTTM file (one file's turns by name, and all as one class), subtitles
- * (WebVTT, SubRip), JSON Lines segments, a UEM file's regions (eval --uem), a
+ * (WebVTT, SubRip), JSON Lines segments, a CSV table, a UEM file's regions (eval --uem), a
  * min-durations spec ("speech=0.2,music=0.5", the element's
  * property and the command's option) checked against the default model's
  * classes, a class list (--skip/--only, skip-classes/only-classes), and a
@@ -64,6 +64,8 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (sl_subtitles_read(path, &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     if (sl_jsonl_read(path, &segs, &n, err, sizeof err) == 0)
+        sl_label_segments_free(segs, n);
+    if (sl_csv_read(path, &segs, &n, err, sizeof err) == 0)
         sl_label_segments_free(segs, n);
     sl_uem *uem = sl_uem_read(path, err, sizeof err);
     if (uem) { /* file "one"'s regions over 5 s of frames */
