@@ -126,8 +126,8 @@ installed=$root$bindir/seqlabel
 # from $tmp down to the staged bindir's, libdir's and plugin folder's parents holds
 # one, naming a tree whose model/default.slm loads (model/default_model.c looks for
 # the file where meson's layout of the build folder puts it alone)
-mkdir -p "$tmp/evilsrc/model" && cp "$src/model/default.slm" "$tmp/evilsrc/model/" ||
-    fail "cannot make $tmp/evilsrc"
+mkdir -p "$tmp/evilsrc/model" || fail "cannot make $tmp/evilsrc"
+cp "$src/model/default.slm" "$tmp/evilsrc/model/" || fail "cannot copy the model into $tmp/evilsrc"
 for d in "$root$bindir" "$root$libdir" ${SL_PLUGINSDIR:+"$root$SL_PLUGINSDIR"}; do
     d=${d%/*}
     while case $d in "$tmp" | "$tmp"/*) true ;; *) false ;; esac; do
