@@ -31,7 +31,10 @@ typedef struct {
 static pid_t workers_pid[MAX_WORKERS];
 static int n_workers;
 static shared_state *shared;
-static volatile sig_atomic_t signalled; /* this process got SIGINT, SIGTERM or SIGHUP */
+/* which of SIGINT, SIGTERM and SIGHUP this process got (or sent itself on): a
+ * worker ended by one of them was stopped with the command; by one this
+ * process never got, it was killed alone */
+static volatile sig_atomic_t got_int, got_term, got_hup;
 
 /* SIGTERM and SIGHUP sent to this process go on to the workers (they end
  * them, removing their temporary files). SIGINT does not: Ctrl-C reaches the
@@ -40,7 +43,12 @@ static volatile sig_atomic_t signalled; /* this process got SIGINT, SIGTERM or S
  * (a SIGINT sent to this process alone lets the workers finish theirs). */
 static void pass_on(int sig)
 {
-    signalled = 1;
+    if (sig == SIGINT)
+        got_int = 1;
+    else if (sig == SIGTERM)
+        got_term = 1;
+    else if (sig == SIGHUP)
+        got_hup = 1;
     if (sig == SIGINT) {
         atomic_store(&shared->interrupted, 1);
         return;
@@ -192,7 +200,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         workers_pid[w] = 0;
         alive--;
         int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0, lost = atomic_load(&s->current[w]);
-        int asked = (sig == SIGINT || sig == SIGTERM || sig == SIGHUP) && signalled;
+        int asked = sig == SIGINT ? got_int : sig == SIGTERM ? got_term : sig == SIGHUP ? got_hup : 0;
         if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
             rc = 1;
         } else if (sig && !asked) {
@@ -215,9 +223,11 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     }
     /* A worker that died between taking an item and saying it ended: the
      * items taken whose number never came, ended if their run returned, else
-     * lost (taken, not yet begun: nothing of them to remove). */
+     * lost (taken, not yet begun: nothing of them to remove). Not when the
+     * command was stopped too: the items its stop left are said as left. */
     const int taken = atomic_load(&s->next) < n ? atomic_load(&s->next) : n;
-    for (int k = 0; died && k < taken; k++)
+    const int stopped = fatal || emit_stopped || atomic_load(&s->interrupted);
+    for (int k = 0; died && !stopped && k < taken; k++)
         if (!ended[k]) {
             if (!atomic_load(&s->ran[k])) {
                 if (jobs->lost)
@@ -227,7 +237,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             ended[k] = 1;
             done++;
         }
-    if (unnamed > 0)
+    if (unnamed > 0 && !stopped)
         cli_error("a worker ended by signal %d (%s) before or between its inputs; the others "
                   "went on", died, strsignal(died));
     /* the items after one whose worker died, held back until now */

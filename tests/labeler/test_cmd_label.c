@@ -1160,9 +1160,12 @@ static void test_jobs_worker_killed(void **state)
                           "--raw-format", "s16le", "--raw-rate", "16000", "-o", "jobs-kill/",
                           "-j", "2", NULL};
     /* the worker killed (SIGKILL), then sent SIGTERM alone (as kill PID does:
-     * not a stop of the command, which was sent nothing), then the command */
-    for (int round = 0; round < 3; round++) {
-        const int whole = round == 2, sig = round == 1 ? SIGTERM : SIGKILL;
+     * not a stop of the command, which was sent nothing), then the same after
+     * a SIGINT to the command alone (a stop of it, but by another signal: the
+     * worker's input is named, the input after it left, exit 130), then the
+     * command killed */
+    for (int round = 0; round < 4; round++) {
+        const int whole = round == 3, sig = round == 0 ? SIGKILL : SIGTERM;
         int to, from, st, saved = dup(STDERR_FILENO);
         char errs[600];
         snprintf(errs, sizeof errs, "%s/jobs-kill.err", dir);
@@ -1182,17 +1185,23 @@ static void test_jobs_worker_killed(void **state)
         if (!whole) {
             pid_t victim = has_open(workers[0], "k1.raw") ? workers[0] : workers[1];
             assert_true(has_open(victim, "k1.raw"));
+            if (round == 2) {
+                assert_int_equal(kill(pid, SIGINT), 0);
+                poll(NULL, 0, 200);
+            }
             assert_int_equal(kill(victim, sig), 0);
             close(w1);
             close(w2);
             assert_int_equal(waitpid(pid, &st, 0), pid);
-            if (!WIFEXITED(st) || WEXITSTATUS(st) != 1)
-                fail_msg("%s %d (want exit 1)", WIFEXITED(st) ? "exit" : "signal",
-                         WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
-            char check[300];
+            const int want = round == 2 ? 130 : 1;
+            if (!WIFEXITED(st) || WEXITSTATUS(st) != want)
+                fail_msg("%s %d (want exit %d)", WIFEXITED(st) ? "exit" : "signal",
+                         WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st), want);
+            char check[400];
             snprintf(check, sizeof check, "grep -q 'k1.raw: not labelled: the worker labelling "
                      "it ended by signal %d' jobs-kill.err && test \"$(ls jobs-kill)\" = "
-                     "\"$(printf 'k2.tsv\\nk3.tsv')\" && rm jobs-kill/*", sig);
+                     "\"$(printf %s)\" && rm jobs-kill/*", sig,
+                     round == 2 ? "k2.tsv" : "'k2.tsv\\nk3.tsv'");
             sh(check);
         } else {
             assert_int_equal(kill(pid, SIGKILL), 0);
