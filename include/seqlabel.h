@@ -912,8 +912,9 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
 int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen);
 /* Reads a CSV table of segments (`seqlabel label --format csv`, or a
  * spreadsheet's): a header naming columns start, end and label (any order and
- * case; others, such as confidence, passed over), a row per segment, RFC
- * 4180's quoting, LF or CRLF line ends. A "file" column must hold one name
+ * case, each once; others, such as confidence, passed over; at most 64), a row
+ * per segment (blank rows, ",,," too, skipped), RFC 4180's quoting, LF or CRLF
+ * line ends. A "file" column must hold one name
  * throughout (a label file is one input's). Segments come sorted by start;
  * a header without those columns, rows of another width, overlaps and bad
  * times are errors naming the file and line. */

@@ -85,18 +85,25 @@ int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, si
             rc = sl_fail(err, errlen, "%s:%d: more than %d fields", path, r.line, CSV_MAX_FIELDS);
             break;
         }
-        if (k == 0)
+        int empty = 1; /* a spreadsheet's blank row: ",,," */
+        for (int i = 0; i < k && empty; i++)
+            empty = !f[i][0];
+        if (k == 0 || empty)
             continue;
         if (!cols) { /* the header */
             cols = k;
-            for (int i = 0; i < k; i++) {
+            for (int i = 0; i < k && rc == 0; i++) {
                 int *col = !strcasecmp(f[i], "start") ? &col_start
                            : !strcasecmp(f[i], "end")  ? &col_end
                            : !strcasecmp(f[i], "label") ? &col_label
                            : !strcasecmp(f[i], "file") ? &col_file : NULL;
-                if (col)
+                if (col && *col >= 0)
+                    rc = sl_fail(err, errlen, "%s:%d: two '%s' columns", path, r.line, f[i]);
+                else if (col)
                     *col = i;
             }
+            if (rc)
+                break;
             if (col_start < 0 || col_end < 0 || col_label < 0)
                 rc = sl_fail(err, errlen, "%s:%d: the header names no %s column (expected "
                              "start,end,label[,confidence], as seqlabel label --format csv "

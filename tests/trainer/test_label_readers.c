@@ -254,12 +254,14 @@ static void csv_tables(void **state)
             "start,end,label,confidence\n0.000000,0.630000,music,0.985454261\n"
             "0.630000,6.020000,speech,0.94742918\n", ours, 2);
     const want_seg theirs[] = {{0.5, 1, "dog, barking", 2}, {1, 2, "say \"hi\"", 4},
-                               {2, 3, "two\nlines", 5}};
+                               {2, 3, "two\nlines", 6}};
     read_as(sl_csv_read, dir, "theirs.csv",
             "File,Label,END,Start\r\ntalk,\"dog, barking\",1,0.5\r\n\r\n"
-            "talk,\"say \"\"hi\"\"\",2,1\r\ntalk,\"two\nlines\",3,2", theirs, 3);
+            "talk,\"say \"\"hi\"\"\",2,1\r\n,,,\r\ntalk,\"two\nlines\",3,2", theirs, 3);
     refused_as(sl_csv_read, dir, "a.csv", "begin,end,label\n0,1,a\n",
                ":1: the header names no start column");
+    refused_as(sl_csv_read, dir, "a2.csv", "start,end,Label,label\n0,1,a,b\n",
+               ":1: two 'label' columns");
     refused_as(sl_csv_read, dir, "b.csv", "start,end,label\n0,1,a,0.5\n",
                ":2: 4 fields, the header has 3");
     refused_as(sl_csv_read, dir, "c.csv", "file,start,end,label\nx,0,1,a\ny,1,2,a\n",
