@@ -96,7 +96,7 @@ static void usage(FILE *fp)
         "  -o, --output PATH       a file (one input), or a folder (PATH exists as one or\n"
         "                          ends in '/'; made if missing): one output per input\n"
         "                          named after it (.txt .tsv .jsonl .rttm .TextGrid\n"
-        "                          .vtt .json .srt).\n"
+        "                          .vtt .json .srt .csv).\n"
         "                          Default: standard output, where several inputs'\n"
         "                          audacity, frames, csv and jsonl lines name their\n"
         "                          file first (a column; jsonl: a \"file\" key: its name as\n"
@@ -729,7 +729,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_FORMAT:
             if (sl_label_format_parse(optarg, &a->format))
                 return cli_error("--format: '%s' is not one of audacity, frames, jsonl, rttm, textgrid, "
-                                 "webvtt, summary, srt", optarg), -1;
+                                 "webvtt, summary, srt, csv", optarg), -1;
             format_given = 1;
             break;
         case OPT_SEGMENTS: a->segments = 1; break;
@@ -817,7 +817,8 @@ static int parse_args(int argc, char **argv, label_args *a)
         !format_of_name(a->out_path, &a->format) && names_foreign_format(a->out_path) &&
         !is_stream_path(a->out_path))
         return cli_error("-o %s: '%s' names a format seqlabel does not write (.txt audacity, "
-                         ".tsv frames, .jsonl, .rttm, .TextGrid, .vtt webvtt, .json summary, .srt): "
+                         ".tsv frames, .jsonl, .rttm, .TextGrid, .vtt webvtt, .json summary, .srt, "
+                         ".csv): "
                          "give --format, or another name", a->out_path,
                          cli_extension(a->out_path)), -1;
     /* options that would do nothing are refused, not ignored */
