@@ -274,9 +274,20 @@ void cli_decoder_init(cli_decoder *d)
     sl_decoder_config_default(&d->cfg);
 }
 
+/* An option's name as typed (as, "--threshold-on=0.3": its part before '='),
+ * else canon. */
+static const char *as_typed(const char *as, const char *canon, char *buf, size_t len)
+{
+    if (!as)
+        return canon;
+    snprintf(buf, len, "%.*s", (int)strcspn(as, "="), as);
+    return buf;
+}
+
 static int parse_decoder(cli_decoder_option which, const char *s, cli_decoder *dec)
 {
     sl_decoder_config *d = &dec->cfg;
+    char name[64];
     long n;
     switch (which) {
     case CLI_SMOOTHING:
@@ -293,8 +304,12 @@ static int parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d
         d->smoothing_lag = (int)n;
         return 0;
     case CLI_SWITCH_PENALTY: return float_option("--switch-penalty", s, 1e6, &d->switch_penalty, NULL);
-    case CLI_ON_THRESHOLD: return float_option("--on-threshold", s, 1, &d->on_threshold, NULL);
-    case CLI_OFF_THRESHOLD: return float_option("--off-threshold", s, 1, &d->off_threshold, NULL);
+    case CLI_ON_THRESHOLD:
+        return float_option(as_typed(dec->on_as, "--on-threshold", name, sizeof name), s, 1,
+                            &d->on_threshold, NULL);
+    case CLI_OFF_THRESHOLD:
+        return float_option(as_typed(dec->off_as, "--off-threshold", name, sizeof name), s, 1,
+                            &d->off_threshold, NULL);
     case CLI_PAD_BEFORE: return float_option("--pad-before", s, 3600, &d->pad_before_s, NULL);
     case CLI_PAD_AFTER: return float_option("--pad-after", s, 3600, &d->pad_after_s, NULL);
     case CLI_PADDING:
@@ -335,10 +350,11 @@ int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
     if (d->target && d->cfg.off_threshold > d->cfg.on_threshold) {
         const char *on = d->on_as ? d->on_as : "--on-threshold";
         const char *off = d->off_as ? d->off_as : "--off-threshold";
-        return cli_usage_error("%.*s %g%s is above %.*s %g: set %.*s at or below it",
+        return cli_usage_error("%.*s %g%s is above %.*s %g%s: set %.*s at or below it",
                                (int)strcspn(off, "="), off, (double)d->cfg.off_threshold,
                                d->off_as ? "" : " (its default)", (int)strcspn(on, "="), on,
-                               (double)d->cfg.on_threshold, (int)strcspn(off, "="), off);
+                               (double)d->cfg.on_threshold, d->on_as ? "" : " (its default)",
+                               (int)strcspn(off, "="), off);
     }
     return 0;
 }

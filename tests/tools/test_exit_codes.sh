@@ -112,6 +112,10 @@ expect 2 "--threshold-on goes with --target" eval --model "$absent.slm" \
 # thresholds that cannot be met: said as the options, not as the model's fault
 expect 2 "--off-threshold 0.35 (its default) is above --on-threshold 0.3" label \
     "$SL_SOURCE_ROOT/samples/speech.wav" --target speech --on-threshold 0.3
+expect 2 "--off-threshold 0.9 is above --on-threshold 0.5 (its default)" label \
+    "$SL_SOURCE_ROOT/samples/speech.wav" --target speech --off-threshold 0.9
+expect 2 "--threshold-on: 'abc' is not a number" label "$SL_SOURCE_ROOT/samples/speech.wav" \
+    --target speech --threshold-on=abc
 expect 2 "--threshold-off 0.6 is above --threshold-on 0.3: set --threshold-off" eval \
     --model "$absent.slm" --manifest "$absent.tsv" --target speech --threshold-on=0.3 \
     --threshold-off 0.6
