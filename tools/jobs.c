@@ -43,16 +43,15 @@ static volatile sig_atomic_t got_int, got_term, got_hup;
  * (a SIGINT sent to this process alone lets the workers finish theirs). */
 static void pass_on(int sig)
 {
-    if (sig == SIGINT)
-        got_int = 1;
-    else if (sig == SIGTERM)
-        got_term = 1;
-    else if (sig == SIGHUP)
-        got_hup = 1;
     if (sig == SIGINT) {
+        got_int = 1;
         atomic_store(&shared->interrupted, 1);
         return;
     }
+    if (sig == SIGTERM)
+        got_term = 1;
+    else if (sig == SIGHUP)
+        got_hup = 1;
     for (int w = 0; w < n_workers; w++)
         if (workers_pid[w] > 0)
             kill(workers_pid[w], sig);
