@@ -1131,12 +1131,15 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
       break;
   }
 
-  if (f32 != NULL && (bad = first_non_finite (f32, n)) >= 0) {
+  begin_callbacks (self, &sink);
+  rc = push_audio (self, f32, s16, frames, &sink, err, sizeof err);
+  end_callbacks (self);
+  /* the library refuses a chunk holding NaN or Inf whole, before taking any
+   * of it: looked for here only then, not in every buffer */
+  if (rc != 0 && self->cb_flow == GST_FLOW_OK && f32 != NULL
+      && (bad = first_non_finite (f32, n)) >= 0) {
     ret = skip_non_finite (self, buf, frames, f32[bad], (gsize) bad);
   } else {
-    begin_callbacks (self, &sink);
-    rc = push_audio (self, f32, s16, frames, &sink, err, sizeof err);
-    end_callbacks (self);
     self->run_samples += frames;
     self->gap_filled = 0;
     self->warned_non_finite = FALSE;
