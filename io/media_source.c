@@ -52,7 +52,6 @@ struct sl_media_source {
                            for a sample, an error or the end is an error; 0: none.
                            Looks, not wall time: a process stopped (Ctrl-Z) and
                            continued would otherwise find its healthy decoding stalled */
-    double stall_s;     /* the same in seconds, for the message */
 };
 
 static void on_pad_added(GstElement *decode, GstPad *pad, gpointer user)
@@ -274,7 +273,7 @@ static int next_sample(sl_media_source *s)
             s->eos = 1;
             snprintf(s->error, sizeof s->error, "GStreamer's decoding gave no audio, no error "
                      "and no end for %g s: damaged or cut short, or a decoder or source "
-                     "that hangs", s->stall_s);
+                     "that hangs", (double)(s->stall_polls * PULL_TIMEOUT) / GST_SECOND);
         }
     }
     return 0;
@@ -368,7 +367,6 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     double stall = opt->stall_seconds != 0.0 ? opt->stall_seconds
                    : !gst_uri_is_valid(path) && stat(path, &st) == 0 && S_ISREG(st.st_mode)
                    ? FILE_STALL_SECONDS : 0.0;
-    s->stall_s = stall;
     s->stall_polls = stall > 0.0 ? (gint64)ceil(stall * GST_SECOND / PULL_TIMEOUT) : 0;
     s->want = opt->stream > 1 ? opt->stream : 1;
     s->pipeline = gst_pipeline_new(NULL);
