@@ -338,23 +338,21 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, const char *as_gi
 
 int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
 {
-    /* the option as it was typed, without a value glued on by '=' */
+    /* the options as they were typed, without a value glued on by '=' */
+    char a[64], b[64];
     if (d->viterbi_only && d->cfg.smoothing == SL_SMOOTH_NONE)
-        return cli_usage_error("%.*s goes with Viterbi smoothing, not --smoothing none",
-                               (int)strcspn(d->viterbi_only, "="), d->viterbi_only);
+        return cli_usage_error("%s goes with Viterbi smoothing, not --smoothing none",
+                               as_typed(d->viterbi_only, NULL, a, sizeof a));
     if (d->target_only && !d->target && !target_elsewhere)
-        return cli_usage_error("%.*s goes with --target CLASS: it shapes that class's segments",
-                               (int)strcspn(d->target_only, "="), d->target_only);
-    /* said with the options' names as typed, not as the model's (the
-     * labeler's check) */
+        return cli_usage_error("%s goes with --target CLASS: it shapes that class's segments",
+                               as_typed(d->target_only, NULL, a, sizeof a));
+    /* not as the model's fault (the labeler's check) */
     if (d->target && d->cfg.off_threshold > d->cfg.on_threshold) {
-        const char *on = d->on_as ? d->on_as : "--on-threshold";
-        const char *off = d->off_as ? d->off_as : "--off-threshold";
-        return cli_usage_error("%.*s %g%s is above %.*s %g%s: set %.*s at or below it",
-                               (int)strcspn(off, "="), off, (double)d->cfg.off_threshold,
-                               d->off_as ? "" : " (its default)", (int)strcspn(on, "="), on,
-                               (double)d->cfg.on_threshold, d->on_as ? "" : " (its default)",
-                               (int)strcspn(off, "="), off);
+        const char *off = as_typed(d->off_as, "--off-threshold", a, sizeof a);
+        return cli_usage_error("%s %g%s is above %s %g%s: set %s at or below it", off,
+                               (double)d->cfg.off_threshold, d->off_as ? "" : " (its default)",
+                               as_typed(d->on_as, "--on-threshold", b, sizeof b),
+                               (double)d->cfg.on_threshold, d->on_as ? "" : " (its default)", off);
     }
     return 0;
 }
