@@ -125,20 +125,8 @@ int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, si
                             : sl_fail(err, errlen, "%s: out of memory", path);
             break;
         }
-        double a, b;
-        const char *name = f[col_label];
-        if (sl_parse_seconds(f[col_start], &a) || sl_parse_seconds(f[col_end], &b)) {
-            rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, r.line,
-                         sl_parse_seconds(f[col_start], &a) ? f[col_start] : f[col_end]);
-        } else if (b < a) {
-            rc = sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
-                         r.line, b, a);
-        } else if (!sl_label_name_fits(name)) {
-            rc = sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
-                         r.line, SL_MAX_CLASS_NAME);
-        } else if (sl_segments_push(&s, &cnt, &cap, a, b, name, r.line)) {
-            rc = sl_fail(err, errlen, "%s: out of memory", path);
-        }
+        rc = sl_segment_from_text(path, r.line, f[col_start], f[col_end], f[col_label], &s, &cnt,
+                                  &cap, err, errlen);
     }
     if (rc == 0 && !cols)
         rc = sl_fail(err, errlen, "%s: empty: a CSV label file begins with its header "

@@ -26,6 +26,13 @@ char *sl_next_field(char **p);
 int sl_label_name_fits(const char *name);
 /* A strict time in seconds: a finite number >= 0 and the whole string. 0 or -1. */
 int sl_parse_seconds(const char *s, double *out);
+/* A segment of a text label file's line: times start and end (strings, as
+ * sl_parse_seconds takes them) and the label name, checked (times >= 0, end not
+ * before start, a name that fits) and appended as sl_segments_push does. 0, or
+ * -1 with a message naming path and line. */
+int sl_segment_from_text(const char *path, int line, const char *start, const char *end,
+                         const char *name, sl_label_segment **segs, int *n, int *cap,
+                         char *err, size_t errlen);
 /* Appends a segment (the name copied) to *segs of *n, growing *cap. -1: out of
  * memory (nothing appended). */
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,

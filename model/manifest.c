@@ -594,28 +594,29 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
             break;
         }
         *t1 = *t2 = '\0';
-        const char *name = t2 + 1;
-        double a, b;
-        if (sl_parse_seconds(line, &a) || sl_parse_seconds(t1 + 1, &b)) {
-            rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line_no,
-                      sl_parse_seconds(line, &a) ? line : t1 + 1);
-            break;
-        }
-        if (b < a) {
-            rc = sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
-                      line_no, b, a);
-            break;
-        }
-        if (!sl_label_name_fits(name)) {
-            rc = sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
-                      line_no, SL_MAX_CLASS_NAME);
-            break;
-        }
-        if (sl_segments_push(&s, &cnt, &cap, a, b, name, line_no))
-            rc = sl_fail(err, errlen, "%s: out of memory", path);
+        rc = sl_segment_from_text(path, line_no, line, t1 + 1, t2 + 1, &s, &cnt, &cap, err, errlen);
     }
     free(text);
     return sl_segments_finish(path, s, cnt, rc, segs, n, err, errlen);
+}
+
+int sl_segment_from_text(const char *path, int line, const char *start, const char *end,
+                         const char *name, sl_label_segment **segs, int *n, int *cap,
+                         char *err, size_t errlen)
+{
+    double a, b;
+    if (sl_parse_seconds(start, &a) || sl_parse_seconds(end, &b))
+        return sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line,
+                       sl_parse_seconds(start, &a) ? start : end);
+    if (b < a)
+        return sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
+                       line, b, a);
+    if (!sl_label_name_fits(name))
+        return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
+                       line, SL_MAX_CLASS_NAME);
+    if (sl_segments_push(segs, n, cap, a, b, name, line))
+        return sl_fail(err, errlen, "%s: out of memory", path);
+    return 0;
 }
 
 int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
