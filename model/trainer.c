@@ -460,6 +460,35 @@ static int check_masks(const sl_train_config *c, char *err, size_t errlen)
     return 0;
 }
 
+/* Crops as long as the windows the model labels in: the options' window, else
+ * the streaming window of the model started from; its features (options for
+ * others are refused). */
+static void resolve_from_model(sl_train_config *c, const sl_model *m)
+{
+    if (!c->window)
+        c->window = sl_model_get_config(m)->stream_window;
+    c->features = *sl_model_feature_config(m);
+}
+
+/* A window longer than model m (read from `name`) takes. */
+static int model_refuses(const sl_train_config *c, const sl_model *m, const char *name, char *err,
+                         size_t errlen)
+{
+    const int max_window = sl_model_get_config(m)->max_window;
+    if (max_window < c->window)
+        return sl_fail(err, errlen, "%s: the model takes windows of at most %d frames, not %d",
+                       name, max_window, c->window);
+    return 0;
+}
+
+int sl_train_init_check(const sl_train_config *c, const sl_model *init, char *err, size_t errlen)
+{
+    sl_train_config own = *c;
+    resolve_from_model(&own, init);
+    return model_refuses(&own, init, c->init_path, err, errlen) ||
+           check_masks(&own, err, errlen) ? -1 : 0;
+}
+
 int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
 {
     if (!c->train_manifest || !c->out_path)
@@ -815,11 +844,13 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
             grow_init(c, &r.m, err, errlen))
             goto out;
     }
-    /* Crops as long as the windows the model labels in: a new model's own
-     * (SL_TRAIN_WINDOW_NEW), or the streaming window of the one started from. */
-    own.window = own.window || !r.m ? crop_window(c) : sl_model_get_config(r.m)->stream_window;
-    if (r.m) /* the features are the model's (options for others are refused) */
-        own.features = *sl_model_feature_config(r.m);
+    if (r.m) {
+        resolve_from_model(&own, r.m);
+        if (model_refuses(c, r.m, resumed ? c->checkpoint_path : c->init_path, err, errlen))
+            goto out;
+    } else {
+        own.window = crop_window(c);
+    }
     if (sl_train_config_check(c, err, errlen) || check_masks(c, err, errlen))
         goto out;
     const char *names[SL_MAX_CLASSES];
@@ -923,11 +954,6 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     if (!r.m && !(r.m = new_model(c, &r.train, names, n_classes, err, errlen)))
         goto out;
     const sl_model_config *mc = sl_model_get_config(r.m);
-    if (mc->max_window < c->window) {
-        sl_fail(err, errlen, "%s: the model takes windows of at most %d frames, not %d",
-             resumed ? c->checkpoint_path : c->init_path, mc->max_window, c->window);
-        goto out;
-    }
     const size_t np = sl_model_num_params(r.m);
     const int F = mc->n_features, T = c->window, B = c->batch;
     /* Crops inside the files (clip_edges), or also past their edges, where they

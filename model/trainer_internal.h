@@ -298,4 +298,10 @@ int sl_teachers_run(sl_teachers *t, const sl_model *student, const float *x, int
                     char *err, size_t errlen);
 void sl_teachers_free(sl_teachers *t);
 
+/* ---- checks once the model of --init is read (model/trainer.c) -------------
+ * What the options ask of init (read from c->init_path), as sl_train checks it
+ * before any data is read: a window it takes, and masks within half its
+ * features and window. For a command that says so as a wrong command line. */
+int sl_train_init_check(const sl_train_config *c, const sl_model *init, char *err, size_t errlen);
+
 #endif

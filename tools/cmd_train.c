@@ -9,6 +9,7 @@
 
 #include "seqlabel.h"
 #include "model/model_internal.h" /* sl_model_new_class_refused */
+#include "model/trainer_internal.h" /* sl_train_init_check */
 #include "tools/cli.h"
 #include "tools/train_cli.h"
 
@@ -389,15 +390,20 @@ int sl_cmd_train(int argc, char **argv)
         free(class_buf);
         return cli_usage_error("train: %s", err);
     }
-    /* --init with --classes: a class the model lacks is a new model's, named by
-     * the rule for those; a wrong command line, said before any data is read */
-    if (c.init_path && c.n_classes > 0) {
+    /* --init: a class the model lacks is a new model's, named by the rule for
+     * those, and the window and masks must fit the model; a wrong command line,
+     * said before any data is read */
+    if (c.init_path) {
         sl_model *init = sl_model_load(c.init_path, err, sizeof err);
         int bad = init ? sl_model_new_class_refused(init, c.class_names, c.n_classes) : -1;
+        int rc = 0;
+        if (bad >= 0)
+            rc = cli_usage_error("train: --classes: new class '%s': %s", c.class_names[bad],
+                                 sl_class_name_flaw(c.class_names[bad], 1));
+        else if (init && sl_train_init_check(&c, init, err, sizeof err))
+            rc = cli_usage_error("train: %s", err);
         sl_model_free(init); /* unreadable: said where the run reads it */
-        if (bad >= 0) {
-            int rc = cli_usage_error("train: --classes: new class '%s': %s", c.class_names[bad],
-                                     sl_class_name_flaw(c.class_names[bad], 1));
+        if (rc) {
             free(class_buf);
             return rc;
         }

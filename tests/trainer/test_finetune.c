@@ -418,11 +418,11 @@ static void refusals(void **state)
     /* a time mask checked against the model's window (64) and features (24 bins),
      * not a new model's 400 frames and the options' 80 bins */
     snprintf(opts, sizeof opts, "--init %s --steps 2 --augment-time-mask 300", base);
-    expect_refusal(opts, 1, "half the 24 feature bins and half the 64-frame window", "");
+    expect_refusal(opts, 2, "half the 24 feature bins and half the 64-frame window", "");
     char want[64];
     snprintf(opts, sizeof opts, "--init %s --steps 2 --window %d", base, max_window + 1);
     snprintf(want, sizeof want, "at most %d frames", max_window);
-    expect_refusal(opts, 1, "base.slm", want);
+    expect_refusal(opts, 2, "base.slm", want);
 }
 
 int main(void)
