@@ -214,6 +214,10 @@ static void usage(FILE *fp)
         "  --audio-stream N        read the file's audio stream N (1 the first) [1]: a\n"
         "                          film's other language, a podcast's other track\n"
         "                          (files GStreamer decodes: MKV, MP4, ...)\n"
+        "  --stall-timeout S       input GStreamer decodes that gives no audio, no\n"
+        "                          error and no end for S seconds fails, naming it\n"
+        "                          (a network stream or mount that hangs); 0: wait\n"
+        "                          for ever [30 for a file, none for a URI or pipe]\n"
         "  --raw-format ENC        headerless input: s16le|f32le|ulaw|alaw|gsm|g722\n"
         "                          (G.722: 64 kbit/s, files only), with --raw-rate\n"
         "  --raw-rate R            sample rate of headerless input\n"
@@ -245,7 +249,7 @@ enum {
     OPT_CLIP_EDGES, OPT_CUT, OPT_CUT_SILENCE, OPT_SPLIT, OPT_SPLIT_MAX, OPT_JOBS, OPT_ONLY,
     OPT_KEEP_EXISTING,
     OPT_CHANNEL, OPT_MAX_LATENCY,
-    OPT_AUDIO_STREAM,
+    OPT_AUDIO_STREAM, OPT_STALL,
 };
 
 static const struct option long_opts[] = {
@@ -272,6 +276,7 @@ static const struct option long_opts[] = {
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
     {"channel", required_argument, NULL, OPT_CHANNEL},
     {"audio-stream", required_argument, NULL, OPT_AUDIO_STREAM},
+    {"stall-timeout", required_argument, NULL, OPT_STALL},
     {"cut", required_argument, NULL, OPT_CUT},
     {"cut-silence", no_argument, NULL, OPT_CUT_SILENCE},
     {"split", required_argument, NULL, OPT_SPLIT},
@@ -793,6 +798,10 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_AUDIO_STREAM:
             if (cli_parse_int("--audio-stream", optarg, 1, 1024, &v)) return -1;
             a->audio.stream = (int)v;
+            break;
+        case OPT_STALL: /* the library's 0 is its default: --stall-timeout 0 is none */
+            if (cli_parse_float("--stall-timeout", optarg, 0.0, 1e6, &d)) return -1;
+            a->audio.stall_seconds = d > 0.0 ? d : -1.0;
             break;
         case ':':
             return cli_error("option %s needs a value", argv[optind - 1]), -1;

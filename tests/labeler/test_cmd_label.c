@@ -1947,6 +1947,32 @@ static void make_media_input(void)
        "flacenc ! matroskamux ! filesink location=media/in.mka");
 }
 
+/* --stall-timeout: input that GStreamer decodes and that gives nothing (a FIFO
+ * held open, never written) fails after S seconds, naming it, where by default
+ * such a stream would be waited on for ever; values out of range are a wrong
+ * command line. */
+static void test_stall_timeout(void **state)
+{
+    (void)state;
+    sh("rm -f stall.fifo && mkfifo stall.fifo");
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
+    assert_int_equal(run_label("fd://3 --model m.slm --stall-timeout 0.5 -o stall.tsv 3<>stall.fifo"), 1);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
+    double waited = (double)(t1.tv_sec - t0.tv_sec) + 1e-9 * (double)(t1.tv_nsec - t0.tv_nsec);
+    char *err = slurp("err.txt");
+    assert_non_null(err);
+    if (!strstr(err, "fd://3: ") || !strstr(err, "no audio, no error and no end for 0.5 s") ||
+        waited < 0.45 || waited > 20.0)
+        fail_msg("after %.2f s: %s", waited, err);
+    free(err);
+    assert_false(exists("stall.tsv"));
+    assert_int_equal(run_label("in.wav --model m.slm --stall-timeout -1 -o x.tsv"), 2);
+    err = slurp("err.txt");
+    assert_non_null(strstr(err, "--stall-timeout"));
+    free(err);
+}
+
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by
  * GStreamer: its labels are the WAV's byte for byte, also named by a URI and
  * through a pipe (fd://0); a folder takes it in, a cut of it into a folder is
@@ -2617,6 +2643,7 @@ int main(void)
         cmocka_unit_test(test_cut_exact),
         cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_gstreamer_input),
+        cmocka_unit_test(test_stall_timeout),
         cmocka_unit_test(test_http_input),
         cmocka_unit_test(test_rtsp_input),
         cmocka_unit_test(test_jobs),
