@@ -58,6 +58,15 @@ static const char *line_flaw(const char *line)
     return NULL;
 }
 
+/* The string member "file" of o (the input a stream of several names on each
+ * line), or "" when it has none. */
+static const char *file_member(JsonObject *o)
+{
+    JsonNode *n = json_object_get_member(o, "file");
+    return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
+               ? json_node_get_string(n) : "";
+}
+
 /* One line's object into row: a segment's or a frame's members. 0, or -1
  * naming the file and line. */
 static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_jsonl_row *row,
@@ -111,7 +120,7 @@ int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, 
         return -1;
     JsonParser *parser = json_parser_new_immutable();
     int rc = 0, line_no = 0;
-    char *p = text, *line;
+    char *p = text, *line, *first_file = NULL;
     while (rc == 0 && (line = sl_next_line(&p)) != NULL) {
         line_no++;
         if (!line[strspn(line, " \t")])
@@ -135,11 +144,25 @@ int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, 
             break;
         }
         sl_jsonl_row row = {.line = line_no};
+        /* a stream of several inputs' lines, read as one input's, would give
+         * the second input's segments an overlap and its frames a wrong index */
+        const char *file = file_member(json_node_get_object(root));
+        if (!first_file && !(first_file = strdup(file))) {
+            rc = sl_fail(err, errlen, "%s: out of memory", path);
+            break;
+        }
+        if (strcmp(file, first_file)) {
+            rc = sl_fail(err, errlen, "%s:%d: lines of two files ('%s', '%s'): a label file is "
+                         "one input's (seqlabel label -o DIR/ --format jsonl writes one each)",
+                         path, line_no, first_file, file);
+            break;
+        }
         rc = read_row(json_node_get_object(root), path, prob_class, &row, err, errlen);
         if (rc == 0)
             rc = fn(user, &row, err, errlen);
     }
     g_object_unref(parser);
+    free(first_file);
     free(text);
     return rc ? -1 : 0;
 }

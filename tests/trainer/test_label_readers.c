@@ -236,6 +236,17 @@ static void json_lines(void **state)
     refused_as(sl_jsonl_read, dir, "i.jsonl",
                "{\"start\":0,\"end\":2,\"label\":\"a\"}\n{\"start\":1,\"end\":3,\"label\":\"b\"}\n",
                ":2: segment 1-3 s overlaps the segment 0-2 s of line 1");
+    /* a stream's "file" member: one input's lines are its labels; lines of
+     * two (seqlabel label a.wav b.wav --format jsonl) are refused as such,
+     * not as b's segment overlapping a's */
+    const want_seg one[] = {{0, 1, "a", 1}, {1, 2, "b", 2}};
+    read_as(sl_jsonl_read, dir, "one.jsonl",
+            "{\"file\":\"x\",\"start\":0,\"end\":1,\"label\":\"a\"}\n"
+            "{\"file\":\"x\",\"start\":1,\"end\":2,\"label\":\"b\"}\n", one, 2);
+    refused_as(sl_jsonl_read, dir, "two.jsonl",
+               "{\"file\":\"x\",\"start\":0,\"end\":1,\"label\":\"a\"}\n"
+               "{\"file\":\"y\",\"start\":0,\"end\":1,\"label\":\"a\"}\n",
+               ":2: lines of two files ('x', 'y')");
     tt_rmtree(dir);
 }
 
