@@ -867,12 +867,14 @@ typedef struct {
 
 int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen);
 void sl_manifest_free(sl_manifest *m);
-/* Marks as SL_SPLIT_VALID the entries with no split whose audio path below the
- * manifest's folder (as its line writes it) hashes below `share` (in [0, 1]):
- * about that share of them, the same entries every time and on every machine
- * (a file listed twice goes one way), whatever the order of the lines and
- * however the manifest is named. Entries with a split keep it. Returns how
- * many it marked. */
+/* Marks as SL_SPLIT_VALID the entries with no split whose audio path from the
+ * manifest's folder (a/x.wav for a line a/x.wav, ./a/x.wav or /data/set/a/x.wav
+ * in /data/set/m.tsv; ../b/y.wav beside it; "." and ".." resolved on the text)
+ * hashes below `share` (in [0, 1]): about that share of them, the same entries
+ * every time and on every machine (a file listed twice goes one way), whatever
+ * the order of the lines and however the manifest is named; a manifest without
+ * a path (m->path NULL): the audio paths as they are. Entries with a split keep
+ * it. Returns how many it marked, or -1 when out of memory. */
 int sl_manifest_hold_out(sl_manifest *m, double share);
 /* The same by group: the hash is taken of a key that `group`, a POSIX extended
  * regular expression, finds in that path (the text of its first parenthesised

@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "seqlabel.h"
 #include "common/errors.h"
@@ -465,6 +466,82 @@ static double hold_out_hash(const char *p, size_t n)
     return (double)(h >> 11) / 9007199254740992.0;
 }
 
+/* The components of [p, p + n) made absolute (below cwd when relative), with
+ * "." and empty ones dropped and ".." taking the one before: into part and
+ * len (max of them); their count, or -1 when there are more. */
+#define KEY_PARTS 1024
+static int path_parts(const char *cwd, const char *p, size_t n, const char **part, size_t *len)
+{
+    int k = 0;
+    for (int pass = n > 0 && p[0] == '/'; pass < 2; pass++) {
+        const char *s = pass ? p : cwd;
+        const char *end = pass ? p + n : cwd + strlen(cwd);
+        while (s < end) {
+            const char *e = memchr(s, '/', (size_t)(end - s));
+            if (!e)
+                e = end;
+            size_t l = (size_t)(e - s);
+            if (l == 2 && s[0] == '.' && s[1] == '.') {
+                if (k > 0)
+                    k--;
+            } else if (l > 0 && !(l == 1 && s[0] == '.')) {
+                if (k == KEY_PARTS)
+                    return -1;
+                part[k] = s;
+                len[k++] = l;
+            }
+            s = e + 1;
+        }
+    }
+    return k;
+}
+
+/* What the hold-out hashes for an entry's audio: its path from the manifest's
+ * folder, both made absolute and ".", "..", "//" resolved on the text (not
+ * through links), so `a/x.wav`, `./a/x.wav` and `/data/set/a/x.wav` in
+ * /data/set/m.tsv are one key however the manifest is named, and audio beside
+ * the folder is `../b/y.wav`. malloc'ed; NULL when out of memory. */
+static char *hold_out_key(const char *manifest, size_t root_len, const char *cwd, const char *audio)
+{
+    const char **mp = malloc(2 * KEY_PARTS * sizeof *mp), **ap = mp + KEY_PARTS;
+    size_t *ml = malloc(2 * KEY_PARTS * sizeof *ml), *al = ml + KEY_PARTS;
+    if (!mp || !ml) {
+        free(mp);
+        free(ml);
+        return NULL;
+    }
+    /* "/x.tsv" has root_len 0 too, its folder "/" */
+    const size_t dir_len = root_len || manifest[0] != '/' ? root_len : 1;
+    int nm = path_parts(cwd, manifest, dir_len, mp, ml);
+    int na = path_parts(cwd, audio, strlen(audio), ap, al);
+    char *key = NULL;
+    if (nm < 0 || na < 0) { /* too deep to be real: the path as it is */
+        key = strdup(audio);
+        goto out;
+    }
+    int c = 0;
+    while (c < nm && c < na && ml[c] == al[c] && !memcmp(mp[c], ap[c], ml[c]))
+        c++;
+    size_t total = 3 * (size_t)(nm - c) + 1;
+    for (int i = c; i < na; i++)
+        total += al[i] + 1;
+    char *q = key = malloc(total);
+    if (!key)
+        goto out;
+    for (int i = c; i < nm; i++, q += 3)
+        memcpy(q, "../", 3);
+    for (int i = c; i < na; i++) {
+        memcpy(q, ap[i], al[i]);
+        q += al[i];
+        *q++ = '/';
+    }
+    q[q > key && q[-1] == '/' ? -1 : 0] = '\0';
+out:
+    free(mp);
+    free(ml);
+    return key;
+}
+
 int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group, char *err,
                                 size_t errlen)
 {
@@ -477,11 +554,18 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
     }
     int held = 0;
     size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
+    char *cwd = m->path ? getcwd(NULL, 0) : NULL;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
-        const char *rel = m->path ? sl_manifest_below_root(m->path, root_len, m->entries[i].audio)
-                                  : m->entries[i].audio;
+        /* without a manifest file (or a current folder), the path as it is */
+        char *key = m->path && cwd ? hold_out_key(m->path, root_len, cwd, m->entries[i].audio)
+                                   : strdup(m->entries[i].audio);
+        if (!key) {
+            held = sl_fail(err, errlen, "out of memory");
+            break;
+        }
+        const char *rel = key;
         size_t from = 0, len = strlen(rel);
         if (group) {
             /* the key: the first parenthesised group's text, else the whole match */
@@ -490,10 +574,10 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
                 char line[24] = ""; /* a folder's entries have no line */
                 if (m->entries[i].line > 0)
                     snprintf(line, sizeof line, ":%d", m->entries[i].line);
-                sl_fail(err, errlen, "%s%s: %s: the group pattern '%s' does not match it",
-                        m->path ? m->path : "manifest", line, rel, group);
-                regfree(&re);
-                return -1;
+                held = sl_fail(err, errlen, "%s%s: %s: the group pattern '%s' does not match it",
+                               m->path ? m->path : "manifest", line, rel, group);
+                free(key);
+                break;
             }
             int k = re.re_nsub > 0 && match[1].rm_so >= 0;
             from = (size_t)match[k].rm_so;
@@ -503,7 +587,9 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
             m->entries[i].split = SL_SPLIT_VALID;
             held++;
         }
+        free(key);
     }
+    free(cwd);
     if (group)
         regfree(&re);
     return held;

@@ -16,6 +16,7 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <limits.h>
 #include <math.h>
 #include <sndfile.h>
 #include <stdio.h>
@@ -589,6 +590,68 @@ static void hold_out_by_path(void **state)
     sl_manifest_free(&m[1]);
 }
 
+/* The held-out files of one manifest whose lines name absolute paths are the
+ * same however the manifest is named (abs.tsv, ./abs.tsv, ../hv/abs.tsv,
+ * hv/abs.tsv, its absolute path), and the same as with relative lines, "./"
+ * or not: each key is the audio's path from the manifest's folder. So a
+ * pattern anchored there (^audio/) matches every spelling. */
+static void hold_out_however_named(void **state)
+{
+    (void)state;
+    enum { N = 40 };
+    char root[PATH_MAX], hv[PATH_MAX + 8], saved[PATH_MAX], err[SL_ERR_LEN] = "";
+    assert_non_null(realpath(dir, root));
+    snprintf(hv, sizeof hv, "%s/hv", root);
+    assert_int_equal(mkdir(hv, 0755), 0);
+    const char *lines[3] = {"%s/audio/f%02d.wav\t=x\n", "audio/f%02d.wav\t=x\n",
+                            "./audio/f%02d.wav\t=x\n"};
+    const char *names[3] = {"abs.tsv", "rel.tsv", "dot.tsv"};
+    for (int v = 0; v < 3; v++) {
+        char text[8192] = "";
+        for (int i = 0; i < N; i++) {
+            size_t at = strlen(text);
+            if (v == 0)
+                snprintf(text + at, sizeof text - at, lines[v], hv, i);
+            else
+                snprintf(text + at, sizeof text - at, lines[v], i);
+        }
+        char path[PATH_MAX + 32];
+        snprintf(path, sizeof path, "%s/%s", hv, names[v]);
+        tt_write_text(path, text);
+    }
+    assert_non_null(getcwd(saved, sizeof saved));
+    char abs_named[PATH_MAX + 32];
+    snprintf(abs_named, sizeof abs_named, "%s/abs.tsv", hv);
+    const char *named[] = {"abs.tsv", "./abs.tsv", "../hv/abs.tsv", abs_named, "rel.tsv", "dot.tsv",
+                           "hv/abs.tsv"};
+    sl_split want[N];
+    int first_held = -1;
+    for (size_t k = 0; k < sizeof named / sizeof *named; k++) {
+        assert_int_equal(chdir(k + 1 < sizeof named / sizeof *named ? hv : root), 0);
+        sl_manifest m;
+        if (sl_manifest_load(named[k], &m, err, sizeof err))
+            fail_msg("%s", err);
+        int held = sl_manifest_hold_out(&m, 0.5);
+        if (k == 0) {
+            first_held = held;
+            assert_true(held > 5 && held < 35);
+        }
+        for (int i = 0; i < N; i++) {
+            if (k == 0)
+                want[i] = m.entries[i].split;
+            else if (m.entries[i].split != want[i])
+                fail_msg("%s: line %d went the other way", named[k], i + 1);
+        }
+        assert_int_equal(held, first_held);
+        for (int i = 0; i < N; i++)
+            m.entries[i].split = SL_SPLIT_NONE;
+        if (sl_manifest_hold_out_groups(&m, 0.5, "^audio/f([0-9])", err, sizeof err) < 0)
+            fail_msg("%s: %s", named[k], err);
+        sl_manifest_free(&m);
+    }
+    assert_int_equal(chdir(saved), 0);
+}
+
 static void crops_cover_every_start(void **state)
 {
     (void)state;
@@ -1009,6 +1072,7 @@ int main(void)
         cmocka_unit_test(folder_manifests),
         cmocka_unit_test(hold_out_by_path),
         cmocka_unit_test(hold_out_by_group),
+        cmocka_unit_test(hold_out_however_named),
         cmocka_unit_test(textgrid_labels),
         cmocka_unit_test(rttm_labels),
         cmocka_unit_test(crops_cover_every_start),
