@@ -789,6 +789,13 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
                     "entries with a split column keep theirs; give a larger share or more entries");
             goto out;
         }
+        /* each file (group) is drawn alone, so with few of them the share held
+         * out strays from the one asked: said, as the figures rest on it */
+        const int drawn = held + sl_manifest_entries_in(&r.train_man, SL_SPLIT_BIT(SL_SPLIT_NONE));
+        if (c->progress)
+            fprintf(stderr, "seqlabel train: --valid-share %g held out %d of %d entries (%.0f%%)"
+                    "%s\n", (double)c->valid_share, held, drawn, 100.0 * held / drawn,
+                    c->valid_group ? ", drawn by group" : "");
     }
     if (c->valid_manifest) {
         if (sl_manifest_load(c->valid_manifest, &r.valid_man, err, errlen))
