@@ -25,24 +25,36 @@ typedef struct {
     size_t errlen;
 } walk_job;
 
-/* Every file below root/rel (rel "" or ending in '/'), depth first in name order. */
-static int walk(const walk_job *j, const char *rel)
+/* Folders nested deeper than this are refused rather than walked: the path
+ * limit allows some 2,000 levels ("a/a/a/..."), and no tree of audio needs
+ * more than a few dozen. */
+#define MAX_DEPTH 256
+
+/* Every file below root/rel (rel "" or ending in '/'), depth first in name
+ * order. One level's paths live on the heap: a tree someone else made may be
+ * as deep as the path limit allows, and recursion must not run out of stack. */
+static int walk(const walk_job *j, const char *rel, int depth)
 {
-    char dir[4096];
+    enum { LEN = 4096 };
+    struct { char dir[LEN], path[LEN], sub[LEN]; } *b = malloc(sizeof *b);
+    if (!b)
+        return sl_io_err(j->err, j->errlen, "%s%s: out of memory", j->root, rel), -1;
+    char *dir = b->dir, *path = b->path, *sub = b->sub;
     size_t rl = strlen(j->root);
-    if ((size_t)snprintf(dir, sizeof dir, "%s%s%s", j->root,
-                         rl && j->root[rl - 1] == '/' ? "" : "/", rel) >= sizeof dir)
-        return sl_io_err(j->err, j->errlen, "%s%s: the path is too long", j->root, rel), -1;
-    struct dirent **names;
-    int n = scandir(dir, &names, skip_hidden, alphasort);
-    if (n < 0)
-        return sl_io_err(j->err, j->errlen, "%s: cannot read this folder: %s", dir,
-                         strerror(errno)), -1;
-    int rc = 0;
+    struct dirent **names = NULL;
+    int n = 0, rc = 0;
+    if ((size_t)snprintf(dir, LEN, "%s%s%s", j->root, rl && j->root[rl - 1] == '/' ? "" : "/",
+                         rel) >= LEN)
+        rc = (sl_io_err(j->err, j->errlen, "%s%s: the path is too long", j->root, rel), -1);
+    else if (depth > MAX_DEPTH)
+        rc = (sl_io_err(j->err, j->errlen, "%s: folders nested more than %d deep below %s",
+                        dir, MAX_DEPTH, j->root), -1);
+    else if ((n = scandir(dir, &names, skip_hidden, alphasort)) < 0)
+        rc = (sl_io_err(j->err, j->errlen, "%s: cannot read this folder: %s", dir,
+                        strerror(errno)), -1);
     for (int i = 0; i < n; i++) {
-        char path[4096], sub[4096];
-        if (rc == 0 && ((size_t)snprintf(path, sizeof path, "%s%s", dir, names[i]->d_name) >= sizeof path ||
-                        (size_t)snprintf(sub, sizeof sub - 1, "%s%s", rel, names[i]->d_name) >= sizeof sub - 1)) {
+        if (rc == 0 && ((size_t)snprintf(path, LEN, "%s%s", dir, names[i]->d_name) >= LEN ||
+                        (size_t)snprintf(sub, LEN - 1, "%s%s", rel, names[i]->d_name) >= LEN - 1)) {
             sl_io_err(j->err, j->errlen, "%s%s: the path is too long", dir, names[i]->d_name);
             rc = -1;
         }
@@ -55,7 +67,7 @@ static int walk(const walk_job *j, const char *rel)
             int there = stat(path, &st) == 0;
             if (there && S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
                 strcat(sub, "/"); /* room kept above */
-                rc = walk(j, sub);
+                rc = walk(j, sub, depth + 1);
             } else if ((there ? S_ISREG(st.st_mode) : S_ISLNK(link.st_mode)) &&
                        j->take(names[i]->d_name)) {
                 rc = j->fn(j->user, path, sub);
@@ -64,6 +76,7 @@ static int walk(const walk_job *j, const char *rel)
         free(names[i]);
     }
     free(names);
+    free(b);
     return rc;
 }
 
@@ -72,5 +85,5 @@ int sl_audio_files_below(const char *dir, int (*take)(const char *name),
                          char *err, size_t errlen)
 {
     walk_job j = {dir, take ? take : sl_audio_name_known, fn, user, err, errlen};
-    return walk(&j, "");
+    return walk(&j, "", 0);
 }

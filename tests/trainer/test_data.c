@@ -458,6 +458,36 @@ static void folder_manifests(void **state)
     assert_non_null(strstr(err, "would train as one class named 'Valid'"));
 }
 
+/* A folder tree as deep as 256 levels is walked; one deeper is refused, naming
+ * it, not walked until the stack runs out (a tree of ~700 levels crashed it). */
+static void deep_folders(void **state)
+{
+    (void)state;
+    char path[4096], err[SL_ERR_LEN];
+    snprintf(path, sizeof path, "%s", tt_path(dir, "deep"));
+    assert_int_equal(mkdir(path, 0755), 0);
+    for (int level = 1; level <= 256; level++) {
+        strcat(path, "/a");
+        assert_int_equal(mkdir(path, 0755), 0);
+    }
+    char audio[4200], labels[4200];
+    snprintf(audio, sizeof audio, "%s/x.wav", path);
+    snprintf(labels, sizeof labels, "%s/x.txt", path);
+    assert_int_equal(link(tt_path(dir, "one.wav"), audio), 0);
+    tt_write_text(labels, "0\t0.5\tdog\n");
+    sl_manifest man;
+    if (sl_manifest_load(tt_path(dir, "deep"), &man, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(man.n, 1);
+    assert_string_equal(man.entries[0].audio, audio);
+    sl_manifest_free(&man);
+    strcat(path, "/a");
+    assert_int_equal(mkdir(path, 0755), 0);
+    assert_int_equal(sl_manifest_load(tt_path(dir, "deep"), &man, err, sizeof err), -1);
+    if (!strstr(err, "/a/a/: folders nested more than 256 deep below ") || !strstr(err, "/deep"))
+        fail_msg("%s", err);
+}
+
 /* sl_manifest_hold_out_groups: every file of one key goes one way, the way a
  * file named just by the key would go by path; about the share asked of the
  * keys; a group (...) keys by its text; a path without a key or a bad pattern
@@ -1071,6 +1101,7 @@ int main(void)
         cmocka_unit_test(byte_order_marks),
         cmocka_unit_test(folder_manifests),
         cmocka_unit_test(hold_out_by_path),
+        cmocka_unit_test(deep_folders),
         cmocka_unit_test(hold_out_by_group),
         cmocka_unit_test(hold_out_however_named),
         cmocka_unit_test(textgrid_labels),
