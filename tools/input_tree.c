@@ -58,14 +58,19 @@ static size_t without_extension(const char *name)
 }
 
 /* What a URI's outputs and ids are named: standard input for fd://0 ("stdin",
- * as '-'), fdN for another descriptor, else the path's last part without query
+ * as '-'), fdN for another descriptor (its digits alone: fdsrc reads
+ * fd://0/../x as descriptor 0, and the rest must not lead an output out of its
+ * folder), else the path's last part without query
  * or fragment, percent-decoded (file:///talks/a%20b.wav: "a b.wav") where that
  * makes no '/' or NUL; "stream" for none (http://host/). malloc'ed, NULL: out
  * of memory. */
 static char *name_of_uri(const char *uri)
 {
-    if (!strncmp(uri, "fd://", 5))
-        return strcmp(uri + 5, "0") ? g_strdup_printf("fd%s", uri + 5) : g_strdup("stdin");
+    if (!strncmp(uri, "fd://", 5)) {
+        int digits = (int)strspn(uri + 5, "0123456789");
+        return digits == 1 && uri[5] == '0' ? g_strdup("stdin")
+                                            : g_strdup_printf("fd%.*s", digits, uri + 5);
+    }
     const char *path = strstr(uri, "://");
     path = path ? path + 3 : uri;
     size_t end = strcspn(path, "?#");

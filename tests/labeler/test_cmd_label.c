@@ -2024,6 +2024,12 @@ static void test_gstreamer_input(void **state)
              "'%s' label fd://0 --model m.slm --format summary < media/in.mka | "
              "grep -q '^{\"file\":\"stdin\",'", dir, seqlabel);
     assert_int_equal(run_label(uri), 0);
+    /* fdsrc reads fd://0/../x as descriptor 0: the name is its digits', and
+     * the output stays in its folder */
+    sh("mkdir -p esc/out");
+    assert_int_equal(run_label("'fd://0/../../escaped' --model m.slm -o esc/out/ < media/in.mka"), 0);
+    assert_true(exists("esc/out/stdin.txt"));
+    assert_false(exists("esc/escaped.txt"));
     /* a stream that stalls (its source sends no more and stays open): Ctrl-C ends
      * it, what arrived labelled, with the input still open */
     {
