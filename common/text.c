@@ -230,3 +230,22 @@ void sl_text_json_next_figure(sl_text *t, const char *key, int defined, double v
     sl_text_put(t, ",");
     sl_text_json_figure(t, key, defined, v);
 }
+
+int sl_text_shown(char *buf, const char *s)
+{
+    sl_text t = {buf, SL_SHOWN_LEN, 0};
+    int foreign = 0;
+    for (size_t i = 0, len = strlen(s), m; i < len && i < 128; i += m) {
+        uint32_t cp;
+        m = sl_utf8_char(s + i, len - i, &cp);
+        if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0))
+            sl_text_put(&t, "%.*s", (int)m, s + i);
+        else /* every byte of a control character, or the one foreign byte */
+            for (size_t b = 0; b < (m ? m : 1); b++)
+                sl_text_put(&t, "\\x%02x", (unsigned char)s[i + b]);
+        foreign |= !m;
+        m = m ? m : 1;
+    }
+    sl_text_finish(&t);
+    return foreign;
+}

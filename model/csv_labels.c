@@ -8,6 +8,7 @@
 #include <strings.h>
 
 #include "common/errors.h"
+#include "common/text.h"
 #include "model/label_files.h"
 #include "seqlabel.h"
 
@@ -118,10 +119,11 @@ int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, si
         if (col_file >= 0 && !first_file)
             first_file = strdup(f[col_file]);
         if (col_file >= 0 && (!first_file || strcmp(first_file, f[col_file]))) {
-            rc = first_file ? sl_fail(err, errlen, "%s:%d: rows of two files ('%s', '%s'): a "
-                                      "label file is one input's (seqlabel label -o DIR/ "
-                                      "--format csv writes one each)", path, r.line,
-                                      first_file, f[col_file])
+            char a[SL_SHOWN_LEN], b[SL_SHOWN_LEN];
+            rc = first_file ? (sl_text_shown(a, first_file), sl_text_shown(b, f[col_file]),
+                               sl_fail(err, errlen, "%s:%d: rows of two files ('%s', '%s'): a "
+                                       "label file is one input's (seqlabel label -o DIR/ "
+                                       "--format csv writes one each)", path, r.line, a, b))
                             : sl_fail(err, errlen, "%s: out of memory", path);
             break;
         }

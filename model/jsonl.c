@@ -11,6 +11,7 @@
 
 #include "seqlabel.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "model/label_files.h"
 
 /* Member `key` of o as a finite number into *v: 1, or 0 when it is absent or
@@ -152,9 +153,12 @@ int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, 
             break;
         }
         if (strcmp(file, first_file)) {
+            char a[SL_SHOWN_LEN], b[SL_SHOWN_LEN];
+            sl_text_shown(a, first_file);
+            sl_text_shown(b, file);
             rc = sl_fail(err, errlen, "%s:%d: lines of two files ('%s', '%s'): a label file is "
                          "one input's (seqlabel label -o DIR/ --format jsonl writes one each)",
-                         path, line_no, first_file, file);
+                         path, line_no, a, b);
             break;
         }
         rc = read_row(json_node_get_object(root), path, prob_class, &row, err, errlen);

@@ -25,6 +25,9 @@ char *sl_next_field(char **p);
  * without a tab (the separator of Audacity's and the TSV files). */
 int sl_label_name_fits(const char *name);
 /* A strict time in seconds: a finite number >= 0 and the whole string. 0 or -1. */
+/* "PATH:LINE: bad time 'TEXT' (seconds >= 0 expected)", TEXT as an error shows
+ * file text (sl_text_shown): -1. */
+int sl_fail_bad_time(char *err, size_t errlen, const char *path, int line, const char *text);
 int sl_parse_seconds(const char *s, double *out);
 /* A segment of a text label file's line: times start and end (strings, as
  * sl_parse_seconds takes them) and the label name, checked (times >= 0, end not

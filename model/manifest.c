@@ -305,8 +305,10 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
         }
         sl_split split = SL_SPLIT_NONE;
         if (nc == 3 && sl_split_parse(cols[2], &split)) {
+            char shown[SL_SHOWN_LEN];
+            sl_text_shown(shown, cols[2]);
             rc = sl_fail(err, errlen, "%s:%d: unknown split '%s' (train, valid or test; "
-                         "validation, val and dev are read as valid)", path, line_no, cols[2]);
+                         "validation, val and dev are read as valid)", path, line_no, shown);
             break;
         }
         if (out->n == cap) {
@@ -627,6 +629,13 @@ void sl_label_segments_free(sl_label_segment *segs, int n)
     free(segs);
 }
 
+int sl_fail_bad_time(char *err, size_t errlen, const char *path, int line, const char *text)
+{
+    char shown[SL_SHOWN_LEN];
+    sl_text_shown(shown, text);
+    return sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line, shown);
+}
+
 int sl_parse_seconds(const char *s, double *out)
 {
     char *end;
@@ -692,8 +701,7 @@ int sl_segment_from_text(const char *path, int line, const char *start, const ch
 {
     double a, b;
     if (sl_parse_seconds(start, &a) || sl_parse_seconds(end, &b))
-        return sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path, line,
-                       sl_parse_seconds(start, &a) ? start : end);
+        return sl_fail_bad_time(err, errlen, path, line, sl_parse_seconds(start, &a) ? start : end);
     if (b < a)
         return sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
                        line, b, a);

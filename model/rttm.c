@@ -74,8 +74,8 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
             *many = 1;
         double start, dur;
         if (sl_parse_seconds(f[3], &start) || sl_parse_seconds(f[4], &dur)) {
-            rc = sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path,
-                         line_no, sl_parse_seconds(f[3], &start) ? f[3] : f[4]);
+            rc = sl_fail_bad_time(err, errlen, path, line_no,
+                                  sl_parse_seconds(f[3], &start) ? f[3] : f[4]);
             break;
         }
         const char *name = as_class ? as_class : f[7];
@@ -141,9 +141,12 @@ int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class,
     for (; rc == 0 && i < *n; i++) {
         sl_label_segment *s = &(*segs)[i], *last = out ? &(*segs)[out - 1] : NULL;
         if (last && s->start < last->end - eps && strcmp(s->name, last->name)) {
+            char a[SL_SHOWN_LEN], b[SL_SHOWN_LEN];
+            sl_text_shown(a, s->name);
+            sl_text_shown(b, last->name);
             rc = sl_fail(err, errlen, "%s:%d: '%s' (%g-%g s) overlaps '%s' of line %d; "
                          "for speech activity name one class for all: %s#speech", path,
-                         s->line, s->name, s->start, s->end, last->name, last->line, path);
+                         s->line, a, s->start, s->end, b, last->line, path);
             break;
         }
         if (last && s->start <= last->end + eps && !strcmp(s->name, last->name)) {

@@ -151,9 +151,12 @@ static int take_frame(frame_taker *ft, int line, int idx_ok, long long idx, doub
     if (frame >= ft->n)
         return sl_fail(err, errlen, "%s:%d: frame %lld, but the audio has %lld frames", ft->path,
                        line, (long long)frame, (long long)ft->n);
-    if (k == ft->n_classes)
+    if (k == ft->n_classes) {
+        char shown[SL_SHOWN_LEN];
+        sl_text_shown(shown, label);
         return sl_fail(err, errlen, "%s:%d: label '%s' is not one of the classes", ft->path,
-                       line, label);
+                       line, shown);
+    }
     ft->got[frame] = k;
     if (ft->prob)
         ft->prob[frame] = prob;

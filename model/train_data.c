@@ -74,24 +74,8 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
                 rc = sl_fail(err, errlen, "%sclass '%s': %s",
                              label_where(e, &segs[k], where, sizeof where), segs[k].name, flaw);
             else if (flaw) {
-                /* its bytes shown, those that are no UTF-8 as \xNN: Windows-1252's
-                 * 'caf\xe9' says what is wrong where the rule alone does not */
-                char shown[4 * SL_MAX_CLASS_NAME + 8];
-                sl_text t = {shown, sizeof shown, 0};
-                int foreign = 0;
-                for (size_t i = 0, len = strlen(segs[k].name), m; i < len && i < 2 * SL_MAX_CLASS_NAME;
-                     i += m) {
-                    uint32_t cp;
-                    m = sl_utf8_char(segs[k].name + i, len - i, &cp);
-                    if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0))
-                        sl_text_put(&t, "%.*s", (int)m, segs[k].name + i);
-                    else /* every byte of a control character, or the one foreign byte */
-                        for (size_t b = 0; b < (m ? m : 1); b++)
-                            sl_text_put(&t, "\\x%02x", (unsigned char)segs[k].name[i + b]);
-                    foreign |= !m;
-                    m = m ? m : 1;
-                }
-                sl_text_finish(&t);
+                char shown[SL_SHOWN_LEN];
+                int foreign = sl_text_shown(shown, segs[k].name);
                 rc = sl_fail(err, errlen, "%sclass '%s': %s%s",
                              label_where(e, &segs[k], where, sizeof where), shown, flaw,
                              foreign ? " (text in another encoding, such as Windows-1252? save "
@@ -167,15 +151,17 @@ static void unknown_class(char *buf, size_t len, const char *name, const char *c
             else
                 second = c;
         }
+    char shown[SL_SHOWN_LEN];
+    sl_text_shown(shown, name);
     if (second >= 0) {
         snprintf(buf, len, "'%s' is how two classes are written, '%s' and '%s' (RTTM makes spaces "
-                 "'_', TextGrid text is trimmed): name one as it is", name, classes[first],
+                 "'_', TextGrid text is trimmed): name one as it is", shown, classes[first],
                  classes[second]);
         return;
     }
     char list[SL_ERR_LEN / 2];
     list_classes(list, sizeof list, classes, n);
-    snprintf(buf, len, "unknown class '%s' (classes: %s)", name, list);
+    snprintf(buf, len, "unknown class '%s' (classes: %s)", shown, list);
 }
 
 int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *label_path,

@@ -9,6 +9,7 @@
 
 #include "seqlabel.h"
 #include "common/errors.h"
+#include "common/text.h"
 #include "model/label_files.h"
 #include "model/trainer_internal.h"
 
@@ -54,8 +55,8 @@ static int parse_line(char *line, const char *path, int line_no, uem_region *r, 
         return sl_fail(err, errlen, "%s:%d: expected <file-id> <channel> <onset> <offset> (a "
                        "UEM line: four fields)", path, line_no);
     if (sl_parse_seconds(f[2], &r->onset) || sl_parse_seconds(f[3], &r->offset))
-        return sl_fail(err, errlen, "%s:%d: bad time '%s' (seconds >= 0 expected)", path,
-                       line_no, sl_parse_seconds(f[2], &r->onset) ? f[2] : f[3]);
+        return sl_fail_bad_time(err, errlen, path, line_no,
+                                sl_parse_seconds(f[2], &r->onset) ? f[2] : f[3]);
     if (r->offset < r->onset)
         return sl_fail(err, errlen, "%s:%d: the region ends (%s) before it begins (%s)", path,
                        line_no, f[3], f[2]);

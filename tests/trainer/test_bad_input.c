@@ -219,6 +219,16 @@ static void unknown_class_with_classes_option(void **state)
     tt_write_text(tt_path(dir, "odd.txt"), "0.00\t1.00\ttone\n1.00\t2.00\tnoise\n2.00\t3.00\tbirds\n");
     const char *want[] = {"odd.txt:3:", "unknown class 'birds'", "tone, noise, silence", NULL};
     expect_failure("a.wav\ta.txt\na.wav\todd.txt\n", "--classes tone,noise,silence", want);
+    /* text from a file is shown with its control bytes as \xNN: a terminal
+     * escape in a label file never reaches the terminal */
+    tt_write_text(tt_path(dir, "esc.txt"), "0.00\t1.00\t\x1b[31mRED\x1b]0;t\x07\n");
+    expect_failure("a.wav\tesc.txt\n", "--classes tone,noise,silence",
+                   (const char *[]){"esc.txt:1:", "unknown class '\\x1b[31mRED\\x1b]0;t\\x07'", NULL});
+    tt_write_text(tt_path(dir, "esctime.txt"), "0.00\t1\x1b[2J\ttone\n");
+    expect_failure("a.wav\tesctime.txt\n", NULL,
+                   (const char *[]){"esctime.txt:1:", "bad time '1\\x1b[2J'", NULL});
+    expect_failure("a.wav\ta.txt\t\x1b[2J\n", NULL,
+                   (const char *[]){"m.tsv:1:", "unknown split '\\x1b[2J'", NULL});
 }
 
 /* Whole-file labels (=NAME): a class the --classes list lacks, and '=' alone,
