@@ -11,6 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -22,12 +23,30 @@
 
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
-    if (!fp) {
+    /* Without blocking: a FIFO nobody writes would hang the open; read, it
+     * ends at once. A device is refused: /dev/zero would be read until memory
+     * ran out, a terminal waited on. A pipe (<(find ...)) is read to its end. */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    struct stat st;
+    const char *refused = NULL;
+    if (fd < 0) {
         sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
     }
-    size_t cap = 4096, n = 0;
+    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+        refused = strerror(errno);
+    else if (S_ISDIR(st.st_mode))
+        refused = "a folder, not a file";
+    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
+        refused = "a device, not a file";
+    FILE *fp = refused ? NULL : fdopen(fd, "rb");
+    if (!fp) {
+        sl_fail(err, errlen, "%s: cannot read: %s", path, refused ? refused : strerror(errno));
+        close(fd);
+        return NULL;
+    }
+    size_t cap = S_ISREG(st.st_mode) && st.st_size >= 4096 && (uintmax_t)st.st_size < SIZE_MAX
+                     ? (size_t)st.st_size + 1 : 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
         if (n + 1 >= cap) {

@@ -231,6 +231,21 @@ static void unknown_class_with_classes_option(void **state)
                    (const char *[]){"m.tsv:1:", "unknown split '\\x1b[2J'", NULL});
 }
 
+/* Label files that are no files: a device is refused, not read until memory
+ * runs out (/dev/zero); a FIFO nobody writes ends at once, not hanging the
+ * open (it holds no labels); a folder is said to be one. */
+static void labels_that_are_no_files(void **state)
+{
+    (void)state;
+    expect_failure("a.wav\t/dev/zero\n", NULL,
+                   (const char *[]){"m.tsv:1:", "/dev/zero: cannot read: a device, not a file", NULL});
+    assert_int_equal(mkfifo(tt_path(dir, "fifo.txt"), 0600), 0);
+    expect_failure("a.wav\tfifo.txt\n", NULL, (const char *[]){"the labels name 0 classes", NULL});
+    assert_int_equal(mkdir(tt_path(dir, "folder.txt"), 0755), 0);
+    expect_failure("a.wav\tfolder.txt\n", NULL,
+                   (const char *[]){"folder.txt: cannot read: a folder, not a file", NULL});
+}
+
 /* Whole-file labels (=NAME): a class the --classes list lacks, and '=' alone,
  * named by the manifest line (there is no label file). */
 static void whole_file_label_errors(void **state)
@@ -736,6 +751,7 @@ int main(void)
         cmocka_unit_test(missing_labels),
         cmocka_unit_test(labels_beyond_the_audio),
         cmocka_unit_test(unknown_class_with_classes_option),
+        cmocka_unit_test(labels_that_are_no_files),
         cmocka_unit_test(overlapping_segments),
         cmocka_unit_test(textgrid_errors),
         cmocka_unit_test(best_model_named_truly),
