@@ -1047,6 +1047,18 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
 
   if (!self->have_info || self->labeler == NULL)
     return GST_FLOW_NOT_NEGOTIATED;
+  /* a buffer cut inside a sample frame (raw bytes from filesrc or a socket
+   * behind a capsfilter) would shift every later sample: refused, as
+   * audioconvert refuses it, rather than labelled wrong */
+  if (!planar && gst_buffer_get_size (buf) % GST_AUDIO_INFO_BPF (&self->info) != 0) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("seqlabel: a buffer of %" G_GSIZE_FORMAT " bytes is not a whole number of "
+            "%d-byte sample frames", gst_buffer_get_size (buf),
+            GST_AUDIO_INFO_BPF (&self->info)),
+        ("raw audio read in blocks of any size needs rawaudioparse (or "
+            "audioparse) before seqlabel to cut it into whole frames"));
+    return GST_FLOW_ERROR;
+  }
   /* frames a gap or a new segment completed outside any buffer ride on none;
    * a tail that new caps ended rides on this one */
   if (!self->carry_frames) {

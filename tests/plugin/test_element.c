@@ -389,6 +389,26 @@ assert_error_mentions (GstBus * bus, const char *a, const char *b)
   gst_message_unref (msg);
 }
 
+/* A buffer cut inside a sample frame (raw bytes from filesrc behind a
+ * capsfilter) is an error naming its size and the frame's, as audioconvert
+ * gives one, not labelled with every later sample shifted. */
+static void
+test_partial_frame_refused (void **state)
+{
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+  float *x = pt_signal (PT_RATE, 5);
+  GstBuffer *b = gst_buffer_new_memdup (x, 1001);
+  (void) state;
+
+  GST_BUFFER_PTS (b) = 0;
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_ERROR);
+  assert_error_mentions (bus, "a buffer of 1001 bytes",
+      "not a whole number of 4-byte sample frames");
+  free (x);
+  pt_free_harness (h, bus);
+}
+
 /* A rate the converter cannot take (beyond 1:256 of the model's): a clear
  * error on the bus that names both rates. */
 static void
@@ -2764,6 +2784,7 @@ main (void)
     cmocka_unit_test (test_jitter_keeps_the_run),
     cmocka_unit_test (test_flagged_jump_restarts),
     cmocka_unit_test (test_non_finite_buffers_skipped),
+    cmocka_unit_test (test_partial_frame_refused),
     cmocka_unit_test (test_refused_caps_one_error),
     cmocka_unit_test (test_thresholds_checked_with_a_target),
     cmocka_unit_test (test_caps_change_midstream),
