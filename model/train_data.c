@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "model/model_internal.h"
+#include "model/label_files.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 #include "common/text.h"
@@ -571,21 +572,19 @@ int sl_dataset_load_pcm(sl_dataset *ds, int rate, const char *cache_dir, char *e
     return 0;
 }
 
-int sl_noise_list_next(FILE *fp, const char *list, char *path, size_t size, int *line_no)
+int sl_noise_list_next(char **text, const char *list, char *path, size_t size, int *line_no)
 {
     const char *slash = strrchr(list, '/');
     int dir_len = slash ? (int)(slash - list) + 1 : 0;
-    char line[4096];
-    while (fgets(line, sizeof line, fp)) {
-        const char *text = ++*line_no == 1 ? sl_skip_bom(line) : line;
-        line[strcspn(line, "\r\n")] = '\0';
-        if (!text[0] || text[0] == '#')
+    char *line;
+    while ((line = sl_next_line(text)) != NULL) {
+        ++*line_no;
+        line[strcspn(line, "\r")] = '\0';
+        if (!line[0] || line[0] == '#')
             continue;
-        if (text[0] == '/')
-            snprintf(path, size, "%s", text);
-        else
-            snprintf(path, size, "%.*s%s", dir_len, list, text);
-        return 1;
+        int w = line[0] == '/' ? snprintf(path, size, "%s", line)
+                               : snprintf(path, size, "%.*s%s", dir_len, list, line);
+        return w >= 0 && (size_t)w < size ? 1 : -1;
     }
     return 0;
 }
@@ -594,12 +593,17 @@ int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *
                       char *err, size_t errlen)
 {
     memset(ns, 0, sizeof *ns);
-    FILE *fp = fopen(list, "r");
-    if (!fp)
-        return sl_fail(err, errlen, "%s: cannot open the noise list", list);
+    size_t len;
+    char *text = sl_read_text(list, &len, err, errlen), *at = text;
+    if (!text)
+        return -1;
     char path[8300];
-    int line_no = 0, cap = 0, rc = 0;
-    while (rc == 0 && sl_noise_list_next(fp, list, path, sizeof path, &line_no)) {
+    int line_no = 0, cap = 0, rc = 0, got;
+    while (rc == 0 && (got = sl_noise_list_next(&at, list, path, sizeof path, &line_no)) != 0) {
+        if (got < 0) {
+            rc = sl_fail(err, errlen, "%s:%d: the path is too long", list, line_no);
+            break;
+        }
         if (ns->n == cap) {
             int nc = cap ? 2 * cap : 16;
             sl_feature_file *nf = realloc(ns->files, (size_t)nc * sizeof *nf);
@@ -620,7 +624,7 @@ int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *
         if (ns->files[ns->n - 1].n_samples == 0)
             rc = sl_fail(err, errlen, "%s:%d: %s has no samples", list, line_no, path);
     }
-    fclose(fp);
+    free(text);
     if (rc == 0 && ns->n == 0)
         rc = sl_fail(err, errlen, "%s: the noise list names no file", list);
     if (rc)

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/label_files.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 #include "common/output_file.h"
@@ -78,16 +79,17 @@ static int check_writable(const char *what, const char *out, char *err, size_t e
 static int check_noise_files(const char *what, const char *out, const char *list, char *err,
                              size_t errlen)
 {
-    FILE *fp = list ? fopen(list, "r") : NULL;
-    if (!fp) /* no list, or one that cannot be read: said when it is loaded */
+    size_t len;
+    char *text = list ? sl_read_text(list, &len, NULL, 0) : NULL, *at = text;
+    if (!text) /* no list, or one that cannot be read: said when it is loaded */
         return 0;
     char path[8300];
     int line_no = 0, rc = 0;
-    while (rc == 0 && sl_noise_list_next(fp, list, path, sizeof path, &line_no))
+    while (rc == 0 && sl_noise_list_next(&at, list, path, sizeof path, &line_no) > 0)
         if (sl_same_file(out, path))
             rc = sl_fail(err, errlen, "%s %s: is a file of the noise list %s (line %d); not "
                          "writing over it", what, out, list, line_no);
-    fclose(fp);
+    free(text);
     return rc;
 }
 

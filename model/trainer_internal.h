@@ -186,10 +186,12 @@ typedef struct {
     sl_feature_file *files;
     int n;
 } sl_noise_set;
-/* The next file a noise list (opened as fp) names into path: a line that is
- * not empty nor a '#' comment, relative to the list's folder unless absolute.
- * 1 when there is one, 0 at the end; *line_no counts the lines read. */
-int sl_noise_list_next(FILE *fp, const char *list, char *path, size_t size, int *line_no);
+/* The next file a noise list names into path: a line that is not empty nor a
+ * '#' comment, relative to the list's folder unless absolute. *text: the
+ * list's text (sl_read_text) not yet read, moved on. 1 when there is one, 0 at
+ * the end, -1 when its path does not fit in size; *line_no counts the lines
+ * read. */
+int sl_noise_list_next(char **text, const char *list, char *path, size_t size, int *line_no);
 int sl_noise_set_load(sl_noise_set *ns, const char *list, int rate, const char *cache_dir,
                       char *err, size_t errlen);
 void sl_noise_set_free(sl_noise_set *ns);

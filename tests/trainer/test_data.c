@@ -25,6 +25,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/label_files.h"
 #include "model/trainer_internal.h"
 #include "trainer_test_util.h"
 
@@ -355,13 +356,30 @@ static void byte_order_marks(void **state)
     sl_label_segments_free(segs, n);
     snprintf(text, sizeof text, "%snz.wav\n", bom);
     tt_write_text(tt_path(dir, "bom.lst"), text);
-    FILE *fp = fopen(tt_path(dir, "bom.lst"), "r");
-    assert_non_null(fp);
+    size_t len;
+    char *list = sl_read_text(tt_path(dir, "bom.lst"), &len, err, sizeof err), *at = list;
+    assert_non_null(list);
     char path[1024];
     int line = 0;
-    assert_int_equal(sl_noise_list_next(fp, tt_path(dir, "bom.lst"), path, sizeof path, &line), 1);
+    assert_int_equal(sl_noise_list_next(&at, tt_path(dir, "bom.lst"), path, sizeof path, &line), 1);
     assert_string_equal(path, tt_path(dir, "nz.wav"));
-    fclose(fp);
+    assert_int_equal(sl_noise_list_next(&at, tt_path(dir, "bom.lst"), path, sizeof path, &line), 0);
+    free(list);
+    /* a line longer than a path may be is said, not split into two paths */
+    char *longer = malloc(6000);
+    assert_non_null(longer);
+    memset(longer, 'a', 5000);
+    snprintf(longer + 5000, 1000, ".wav\nnz.wav\n");
+    tt_write_text(tt_path(dir, "long.lst"), longer);
+    free(longer);
+    list = sl_read_text(tt_path(dir, "long.lst"), &len, err, sizeof err);
+    at = list;
+    line = 0;
+    assert_int_equal(sl_noise_list_next(&at, tt_path(dir, "long.lst"), path, sizeof path, &line), -1);
+    assert_int_equal(line, 1);
+    assert_int_equal(sl_noise_list_next(&at, tt_path(dir, "long.lst"), path, sizeof path, &line), 1);
+    assert_int_equal(line, 2);
+    free(list);
 }
 
 /* A folder as a manifest: each audio file labelled by the label file of its
