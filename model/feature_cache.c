@@ -242,9 +242,17 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", entry, (long)getpid(),
                  atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
         return -1;
-    FILE *fp = fopen(tmp, "wb");
-    if (!fp)
+    /* a new file of its own: in a cache folder others may write, a link or a
+     * file planted at the name is never written through */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
+    if (!fp) {
+        if (fd >= 0) {
+            close(fd);
+            unlink(tmp);
+        }
         return -1;
+    }
     unsigned char head[CACHE_HEADER] = {0};
     memcpy(head, magic, 8);
     put64(head + 8, key);
