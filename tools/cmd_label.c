@@ -487,10 +487,16 @@ static int is_stream_path(const char *p)
 }
 
 /* dir/name+ext, with one '/' between. */
-static void in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
+/* dir/name.ext into out; -1 when it does not fit (out then names nothing a
+ * caller may write: cut short, it could be another file's path). */
+static int in_dir(char *out, size_t len, const char *dir, const char *name, const char *ext)
 {
     size_t n = strlen(dir);
-    snprintf(out, len, "%s%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
+    int w = snprintf(out, len, "%s%s%s%s", dir, n && dir[n - 1] == '/' ? "" : "/", name, ext);
+    if (w >= 0 && (size_t)w < len)
+        return 0;
+    out[0] = '\0';
+    return -1;
 }
 
 static int is_dir_path(const char *p)
@@ -917,25 +923,28 @@ static void run_stop(void *user)
 
 /* Where input i's labels go (-o, a file in -o's folder named after it, or
  * its number in the private folder), and its --cut (the file, or one in the
- * folder named after it), into *out and *cut_path (path and cut hold them). */
-static void item_outputs(const label_run *r, int i, char *path, char *cut, const char **out,
-                         const char **cut_path)
+ * folder named after it), into *out and *cut_path (path and cut hold them).
+ * -1 when a path in a folder would be longer than a path may be. */
+static int item_outputs(const label_run *r, int i, char *path, char *cut, const char **out,
+                        const char **cut_path)
 {
     const label_args *a = r->a;
     const cli_input *in = &r->inputs[i];
+    int rc = 0;
     *out = a->out_path ? a->out_path : "-";
     *cut_path = a->cut_path;
     if (r->to_dir) {
-        in_dir(path, ITEM_PATH, a->out_path, in->name, extension(a->format));
+        rc |= in_dir(path, ITEM_PATH, a->out_path, in->name, extension(a->format));
         *out = path;
     } else if (r->collect_dir) {
         snprintf(path, ITEM_PATH, "%s/%d", r->collect_dir, i);
         *out = path;
     }
     if (r->cut_to_dir) { /* the input's own name (standard input: stdin.wav) */
-        in_dir(cut, ITEM_PATH, a->cut_path, in->name, cli_cut_extension(in->path));
+        rc |= in_dir(cut, ITEM_PATH, a->cut_path, in->name, cli_cut_extension(in->path));
         *cut_path = cut;
     }
+    return rc;
 }
 
 /* --jobs: input i's worker was ended by a signal of its own (a crash, the OOM
@@ -946,10 +955,10 @@ static void run_lost(void *user, int i, long pid, int sig)
     label_run *r = user;
     char path[ITEM_PATH], cut[ITEM_PATH];
     const char *outs[2];
-    item_outputs(r, i, path, cut, &outs[0], &outs[1]);
+    int fits = item_outputs(r, i, path, cut, &outs[0], &outs[1]) == 0;
     cli_error("%s: not labelled: the worker labelling it ended by signal %d (%s)",
               r->inputs[i].path, sig, strsignal(sig));
-    for (int k = 0; pid > 0 && k < 2; k++) { /* 0: not begun, nothing written */
+    for (int k = 0; fits && pid > 0 && k < 2; k++) { /* 0: not begun, nothing written */
         char *tmp = outs[k] && strcmp(outs[k], "-") ? sl_output_tmp_name_of(outs[k], (pid_t)pid)
                                                     : NULL;
         if (tmp)
@@ -967,11 +976,17 @@ static int run_input(void *user, int i)
     const cli_input *in = &r->inputs[i];
     char path[ITEM_PATH], cut[ITEM_PATH], split[4096], said[8400] = "";
     const char *out, *cut_path, *split_dir = NULL;
+    if (item_outputs(r, i, path, cut, &out, &cut_path) ||
+        (a->split_dir && in_dir(split, sizeof split, a->split_dir, in->name, "")))
+        return cli_error("%s: not labelled: its output's path in %s would be longer than %d "
+                         "bytes", in->path, r->to_dir && !path[0] ? a->out_path
+                                            : r->cut_to_dir && !cut[0] ? a->cut_path
+                                                                       : a->split_dir,
+                         ITEM_PATH - 1), 1;
     if ((r->to_dir && cli_make_dirs_below(a->out_path, in->name)) ||
         (r->cut_to_dir && cli_make_dirs_below(a->cut_path, in->name)) ||
         (a->split_dir && cli_make_dirs_below(a->split_dir, in->name)))
         return 1;
-    item_outputs(r, i, path, cut, &out, &cut_path);
     if (r->collect_dir) /* a failure there is the input's labels', not a file the user knows */
         snprintf(said, sizeof said, "%s: its labels, held for standard output in %s", in->path,
                  r->collect_dir);
@@ -1197,12 +1212,12 @@ static int drop_labelled(const label_args *a, cli_input *inputs, int nin, int cu
     for (int i = 0; i < nin; i++) {
         char path[4096];
         struct stat st;
-        in_dir(path, sizeof path, a->out_path, inputs[i].name, extension(a->format));
-        int have = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-        if (have && cut_to_dir) {
-            in_dir(path, sizeof path, a->cut_path, inputs[i].name, cli_cut_extension(inputs[i].path));
-            have = stat(path, &st) == 0 && S_ISREG(st.st_mode);
-        }
+        int have = in_dir(path, sizeof path, a->out_path, inputs[i].name, extension(a->format)) == 0 &&
+                   stat(path, &st) == 0 && S_ISREG(st.st_mode);
+        if (have && cut_to_dir)
+            have = in_dir(path, sizeof path, a->cut_path, inputs[i].name,
+                          cli_cut_extension(inputs[i].path)) == 0 &&
+                   stat(path, &st) == 0 && S_ISREG(st.st_mode);
         order[have ? --done : left++] = inputs[i];
     }
     memcpy(inputs, order, sizeof *order * (size_t)nin);

@@ -1947,6 +1947,28 @@ static void make_media_input(void)
        "flacenc ! matroskamux ! filesink location=media/in.mka");
 }
 
+/* An output whose path in -o DIR/ would be longer than a path may be (a deep
+ * input tree into a deep folder) fails its input, naming the folder, rather
+ * than being written to the path cut short, which could be another file's. */
+static void test_output_path_too_long(void **state)
+{
+    (void)state;
+    char cmd[1024], a[241];
+    memset(a, 'a', 240);
+    a[240] = '\0';
+    snprintf(cmd, sizeof cmd, "A=%s; o=long/deep; for k in 1 2 3 4 5 6 7 8 9 10 11 12 13 14; "
+             "do o=$o/$A; done; mkdir -p $o long/tree/$A/$A/$A/$A/$A && "
+             "cp in.wav long/tree/$A/$A/$A/$A/$A/x.wav && echo $o > long/out.path", a);
+    sh(cmd);
+    assert_int_equal(run_label("long/tree --model m.slm -o \"$(cat long/out.path)/\""), 1);
+    char *err = slurp("err.txt");
+    if (!strstr(err, "/x.wav: not labelled: its output's path in long/deep/") ||
+        !strstr(err, " would be longer than 4095 bytes"))
+        fail_msg("%s", err);
+    free(err);
+    sh("test -z \"$(find long/deep -type f)\" && rm -rf long");
+}
+
 /* --stall-timeout: input that GStreamer decodes and that gives nothing (a FIFO
  * held open, never written) fails after S seconds, naming it, where by default
  * such a stream would be waited on for ever; values out of range are a wrong
@@ -2650,6 +2672,7 @@ int main(void)
         cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_gstreamer_input),
         cmocka_unit_test(test_stall_timeout),
+        cmocka_unit_test(test_output_path_too_long),
         cmocka_unit_test(test_http_input),
         cmocka_unit_test(test_rtsp_input),
         cmocka_unit_test(test_jobs),
