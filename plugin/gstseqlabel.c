@@ -469,6 +469,49 @@ gst_seqlabel_query (GstBaseTransform * trans, GstPadDirection direction, GstQuer
   return GST_BASE_TRANSFORM_CLASS (parent_class)->query (trans, direction, query);
 }
 
+/* Whether a seek is one already sent upstream: a pipeline's seek reaches every
+ * sink, the labels pad's too, and a second copy upstream would make a
+ * demuxer seek twice (a non-flushing seek then repeats audio, and labels).
+ * Records it otherwise. */
+static gboolean
+seek_seen (GstSeqLabel * self, GstEvent * event)
+{
+  guint32 seqnum = gst_event_get_seqnum (event);
+  gboolean seen;
+
+  GST_OBJECT_LOCK (self);
+  seen = self->last_seek_seqnum == seqnum;
+  self->last_seek_seqnum = seqnum;
+  GST_OBJECT_UNLOCK (self);
+  return seen;
+}
+
+static gboolean
+gst_seqlabel_src_event (GstBaseTransform * trans, GstEvent * event)
+{
+  if (GST_EVENT_TYPE (event) == GST_EVENT_SEEK && seek_seen (GST_SEQLABEL (trans), event)) {
+    gst_event_unref (event);
+    return TRUE;
+  }
+  return GST_BASE_TRANSFORM_CLASS (parent_class)->src_event (trans, event);
+}
+
+/* Upstream events from the labels pad's sink: a seek goes upstream once (see
+ * seek_seen); QoS stays here, as the lateness of text must not make upstream
+ * drop audio; the others go upstream. */
+static gboolean
+gst_seqlabel_labelpad_upstream_event (GstPad * pad, GstObject * parent, GstEvent * event)
+{
+  GstSeqLabel *self = GST_SEQLABEL (parent);
+
+  if ((GST_EVENT_TYPE (event) == GST_EVENT_SEEK && seek_seen (self, event))
+      || GST_EVENT_TYPE (event) == GST_EVENT_QOS) {
+    gst_event_unref (event);
+    return TRUE;
+  }
+  return gst_pad_event_default (pad, parent, event);
+}
+
 static gboolean
 gst_seqlabel_labelpad_query (GstPad * pad, GstObject * parent, GstQuery * query)
 {
@@ -646,6 +689,7 @@ gst_seqlabel_request_new_pad (GstElement * element, GstPadTemplate * templ,
 
   pad = gst_pad_new_from_template (templ, "labels");
   gst_pad_set_query_function (pad, gst_seqlabel_labelpad_query);
+  gst_pad_set_event_function (pad, gst_seqlabel_labelpad_upstream_event);
   gst_seqlabel_labelpad_setup (self, pad);
   gst_pad_use_fixed_caps (pad);
 
@@ -997,6 +1041,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   trans_class->set_caps = gst_seqlabel_set_caps;
   trans_class->transform_ip = gst_seqlabel_transform_ip;
   trans_class->sink_event = gst_seqlabel_sink_event;
+  trans_class->src_event = gst_seqlabel_src_event;
   trans_class->query = gst_seqlabel_query;
   trans_class->passthrough_on_same_caps = FALSE;
 

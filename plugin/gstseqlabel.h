@@ -189,6 +189,9 @@ struct _GstSeqLabel {
   gboolean labelpad_renumber;     /* a header went out: SubRip's next cue is 1 */
   gboolean labelpad_fresh;  /* requested while a run goes on: its stream begins
                                with the next buffer (gst_seqlabel_process) */
+  guint32 last_seek_seqnum; /* of the seek sent upstream last (object lock):
+                               the same seek from the other src pad's sink is
+                               not sent again */
   /* its queue, served by the pad's task (lq_lock) */
   GMutex lq_lock;
   GCond lq_cond;

@@ -363,6 +363,63 @@ test_seek (void **state)
   free (x);
 }
 
+/* counts[0]: seeks, counts[1]: QoS events that left upstream */
+static GstPadProbeReturn
+count_seeks (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  GstEventType t = GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info));
+  (void) pad;
+  if (t == GST_EVENT_SEEK || t == GST_EVENT_QOS)
+    g_atomic_int_inc ((gint *) user + (t == GST_EVENT_QOS));
+  return GST_PAD_PROBE_OK;
+}
+
+/* A pipeline's seek reaches both sinks, the labels pad's too: it goes upstream
+ * once, as a second copy would make the demuxer seek twice (a non-flushing
+ * seek then repeats audio and labels). QoS from the labels pad's sink stays
+ * in the element: late text must not make upstream drop audio. */
+static void
+test_seek_goes_upstream_once (void **state)
+{
+  gchar *wav = g_build_filename (pt_tmp_dir (), "once.wav", NULL);
+  float *x = pt_signal (3 * PT_RATE, 24);
+  gchar *launch;
+  GstElement *pipe, *l;
+  GstPad *sink, *labels;
+  gint seeks[2] = { 0, 0 };
+  (void) state;
+
+  pt_write_wav (wav, x, 3 * PT_RATE, PT_RATE, 1);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel name=l model=%s ! "
+      "fakesink l.labels ! fakesink", wav, pt_model_path ());
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  l = gst_bin_get_by_name (GST_BIN (pipe), "l");
+  sink = gst_element_get_static_pad (l, "sink");
+  gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_EVENT_UPSTREAM, count_seeks, seeks, NULL);
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SECOND));
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  assert_int_equal (g_atomic_int_get (&seeks[0]), 1);
+  labels = gst_element_get_static_pad (l, "labels");
+  assert_non_null (labels);
+  assert_true (gst_pad_send_event (labels, gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW, 0.5,
+              GST_SECOND, GST_SECOND)));
+  assert_int_equal (g_atomic_int_get (&seeks[1]), 0);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (labels);
+  gst_object_unref (sink);
+  gst_object_unref (l);
+  gst_object_unref (pipe);
+  g_free (launch);
+  g_remove (wav);
+  g_free (wav);
+  free (x);
+}
+
 /* The labels pad written by filesink (no queue needed) is byte for byte the
  * file `seqlabel label` writes for the same file, in each format both have,
  * with classes left out (skip-classes, only-classes: --skip, --only), one
@@ -934,6 +991,7 @@ main (void)
     cmocka_unit_test (test_same_as_command),
     cmocka_unit_test (test_same_as_command_converted),
     cmocka_unit_test (test_seek),
+    cmocka_unit_test (test_seek_goes_upstream_once),
     cmocka_unit_test (test_header_after_seek),
     cmocka_unit_test (test_release_labels_in_paused),
     cmocka_unit_test (test_release_keeps_labels_file),
