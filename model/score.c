@@ -494,6 +494,31 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     return rc;
 }
 
+/* One label file other than RTTM (whose lines name their file) as the
+ * hypothesis of entries of two audio files would score each against the same
+ * labels, the figures reading as measured: refused, naming both. */
+static int one_file_for_several(const sl_manifest *man, unsigned mask, const char *manifest,
+                                const char *hyp, char *err, size_t errlen)
+{
+    const sl_manifest_entry *first = NULL;
+    for (int i = 0; i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!(mask & SL_SPLIT_BIT(e->split)))
+            continue;
+        if (!first) {
+            first = e;
+        } else if (!sl_same_file(first->audio, e->audio)) {
+            char wa[SL_ERR_LEN], wb[SL_ERR_LEN];
+            return sl_fail(err, errlen, "%s: one label file for %s and %s of %s: each would be "
+                           "scored against the same labels; give a folder with a label file "
+                           "for each (seqlabel label -o DIR/ writes one), or one RTTM file",
+                           hyp, entry_where(first, wa, sizeof wa), entry_where(e, wb, sizeof wb),
+                           manifest);
+        }
+    }
+    return 0;
+}
+
 int sl_score_manifest(const char *manifest, const char *hyp, const char *const *classes,
                       int n_classes, const sl_eval_options *opt, sl_metrics *mt, char *err,
                       size_t errlen)
@@ -524,7 +549,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     /* what does not change from entry to entry, found once */
     const size_t root_len = sl_manifest_root_len(manifest);
     struct stat st;
-    const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
+    const int hyp_exists = stat(hyp, &st) == 0, hyp_is_dir = hyp_exists && S_ISDIR(st.st_mode);
     sl_events *file_events = opt->events ? malloc(sizeof *file_events) : NULL; /* each entry's */
     int rc = opt->events && !file_events ? sl_fail(err, errlen, "out of memory") : 0, scored = 0;
     /* one file for several entries, or one RTTM file: an RTTM file's lines go by
@@ -539,6 +564,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         rc = sl_uem_for_manifest(opt->uem, &man, mask,
                                  opt->events || (opt->sweep && opt->sweep->events), &uem, err,
                                  errlen);
+    if (rc == 0 && hyp_exists && !hyp_is_dir && !sl_is_rttm_path(hyp))
+        rc = one_file_for_several(&man, mask, manifest, hyp, err, errlen);
     if (rc == 0)
         rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id, err,
                                   errlen);
