@@ -857,6 +857,9 @@ typedef struct {
     char *labels; /* resolved path, or "=NAME" for a whole-file label */
     sl_split split; /* SL_SPLIT_NONE when the line has no split column */
     int line;     /* 1-based line in the manifest */
+    int rttm_by_id; /* 1: its RTTM file is the labels of other audio too, so its
+                       lines go by file id alone (a file it never names has
+                       none), not taken whole when it holds one id */
 } sl_manifest_entry;
 
 typedef struct {

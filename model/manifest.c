@@ -19,6 +19,7 @@
 #include "common/errors.h"
 #include "model/label_files.h"
 #include "model/trainer_internal.h"
+#include "common/output_file.h"
 #include "common/text.h"
 
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
@@ -185,7 +186,7 @@ static int add_entry(sl_manifest *m, int *cap, char *audio, char *labels, sl_spl
         free(labels);
         return -1;
     }
-    m->entries[m->n++] = (sl_manifest_entry){audio, labels, split, 0};
+    m->entries[m->n++] = (sl_manifest_entry){audio, labels, split, 0, 0};
     return 0;
 }
 
@@ -286,6 +287,68 @@ static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errl
     return 0;
 }
 
+/* An entry labelled by an RTTM file: the file's path (without #CLASS), the
+ * audio's file id in it. */
+typedef struct {
+    const char *rttm;
+    size_t len;
+    char *id;
+    sl_manifest_entry *e;
+} rttm_ref;
+
+static int by_rttm_then_id(const void *a, const void *b)
+{
+    const rttm_ref *x = a, *y = b;
+    int c = x->len != y->len ? (x->len > y->len) - (x->len < y->len)
+                             : memcmp(x->rttm, y->rttm, x->len);
+    if (!c)
+        c = strcmp(x->id, y->id);
+    return c ? c : (x->e > y->e) - (x->e < y->e);
+}
+
+/* One RTTM file as the labels of several audio files (a corpus's reference
+ * for the set): each takes the lines of its file id alone, so a file the RTTM
+ * never names is not given another's turns (taken whole, as a file of one id
+ * is for its one audio). Two audio files of one id in it (a/x.wav, b/x.wav)
+ * would be scored against each other's: refused, naming both lines. */
+static int shared_rttm_references(sl_manifest *m, char *err, size_t errlen)
+{
+    rttm_ref *r = malloc(sizeof *r * (size_t)(m->n ? m->n : 1));
+    int n = 0, rc = r ? 0 : sl_fail(err, errlen, "%s: out of memory", m->path);
+    for (int i = 0; i < m->n && rc == 0; i++) {
+        sl_manifest_entry *e = &m->entries[i];
+        if (e->labels[0] == '=' || !sl_is_rttm_path(e->labels))
+            continue;
+        const char *hash = strrchr(e->labels, '#');
+        r[n] = (rttm_ref){e->labels, hash ? (size_t)(hash - e->labels) : strlen(e->labels),
+                          sl_rttm_file_id(e->audio), e};
+        if (!r[n++].id)
+            rc = sl_fail(err, errlen, "%s: out of memory", m->path);
+    }
+    if (rc == 0 && n > 1)
+        qsort(r, (size_t)n, sizeof *r, by_rttm_then_id);
+    for (int g = 0, end; rc == 0 && g < n; g = end) {
+        int shared = 0;
+        for (end = g + 1; end < n && r[end].len == r[g].len &&
+                          !memcmp(r[end].rttm, r[g].rttm, r[g].len); end++)
+            shared |= !sl_same_file(r[end].e->audio, r[g].e->audio);
+        for (int k = g; shared && k < end; k++) {
+            r[k].e->rttm_by_id = 1;
+            if (rc == 0 && k > g && !strcmp(r[k].id, r[k - 1].id) &&
+                !sl_same_file(r[k].e->audio, r[k - 1].e->audio))
+                rc = sl_fail(err, errlen, "%s: lines %d (%s) and %d (%s) would both take the lines "
+                             "of file id '%s' in %.*s (an RTTM line's file id is its audio's "
+                             "name without folder and extension): give each its own RTTM file",
+                             m->path, r[k - 1].e->line, r[k - 1].e->audio, r[k].e->line,
+                             r[k].e->audio, r[k].id, (int)r[k].len, r[k].rttm);
+        }
+    }
+    for (int k = 0; k < n; k++)
+        free(r[k].id);
+    free(r);
+    return rc;
+}
+
 int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errlen)
 {
     memset(out, 0, sizeof *out);
@@ -345,6 +408,7 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
         e->labels = cols[1][0] == '=' ? strdup(cols[1]) : resolve(path, cols[1]);
         e->split = split;
         e->line = line_no;
+        e->rttm_by_id = 0;
         out->n++;
         if (!e->audio || !e->labels)
             rc = sl_fail(err, errlen, "%s: out of memory", path);
@@ -352,6 +416,8 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
     free(text);
     if (rc == 0 && !out->path)
         rc = sl_fail(err, errlen, "%s: out of memory", path);
+    if (rc == 0)
+        rc = shared_rttm_references(out, err, errlen);
     if (rc)
         sl_manifest_free(out);
     return rc;
@@ -764,7 +830,7 @@ int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
 int sl_manifest_entry_segments(const sl_manifest_entry *e, sl_label_segment **segs, int *n,
                                char *err, size_t errlen)
 {
-    return sl_manifest_entry_segments_ex(e, 0, segs, n, err, errlen);
+    return sl_manifest_entry_segments_ex(e, e->rttm_by_id, segs, n, err, errlen);
 }
 
 int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,

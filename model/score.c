@@ -281,7 +281,7 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_
     }
     /* read as a manifest entry of the same audio, so an RTTM file's lines are
      * found by the audio's name and x.rttm#speech works too */
-    sl_manifest_entry he = {e->audio, hyp_path, e->split, 0};
+    sl_manifest_entry he = {e->audio, hyp_path, e->split, 0, 0};
     if (!jsonl)
         rc = sl_manifest_entry_segments_ex(&he, by_id, &hs, &nh, err, errlen);
     if (rc == 0)
@@ -386,7 +386,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
                 continue; /* one audio listed twice: the hypothesis is both lines' */
             int named = 1;
             if (!hyp_is_dir) {
-                sl_manifest_entry he = {a->e->audio, (char *)hyp, a->e->split, 0};
+                sl_manifest_entry he = {a->e->audio, (char *)hyp, a->e->split, 0, 0};
                 sl_label_segment *hs = NULL;
                 int nh = 0;
                 if (sl_manifest_entry_segments_ex(&he, 1, &hs, &nh, err, errlen))

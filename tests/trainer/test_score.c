@@ -560,6 +560,30 @@ static void test_one_name_two_entries(void **state)
     tt_write_text(tt_path(dir, "hyp/a/x.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
     tt_write_text(tt_path(dir, "hyp/b/x.txt"), "0\t1.0\tmusic\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, right, err, sizeof err), 0);
+    /* one reference RTTM for several files goes by file id alone: it names y
+     * only, so x has no reference (not scored), not y's turns taken whole */
+    tt_write_text(tt_path(dir, "ref.rttm"), "SPEAKER y 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "shared.tsv"), "c/y.wav\tref.rttm\na/x.wav\tref.rttm\n");
+    char *out = NULL, *eerr = NULL;
+    assert_int_equal(eval_in(dir, "--hyp hyp --manifest shared.tsv --classes speech,music --json",
+                             &out, &eerr), 0);
+    if (!strstr(out, "{\"frames\":98,"))
+        fail_msg("%s", out);
+    free(out), free(eerr);
+    /* and two files of one id there would take the same lines: refused */
+    tt_write_text(tt_path(dir, "same-id.tsv"), "a/x.wav\tref.rttm\nb/x.wav\tref.rttm\n");
+    assert_int_equal(eval_in(dir, "--hyp hyp --manifest same-id.tsv --classes speech,music",
+                             &out, &eerr), 1);
+    if (!strstr(eerr, "same-id.tsv: lines 1 (a/x.wav) and 2 (b/x.wav) would both take the lines "
+                      "of file id 'x' in ref.rttm"))
+        fail_msg("%s", eerr);
+    free(out), free(eerr);
+    /* so would they a UEM file's regions for x */
+    tt_write_text(tt_path(dir, "x.uem"), "x 1 0 1\ny 1 0 1\n");
+    assert_int_equal(eval_in(dir, "--hyp hyp --manifest set.tsv --uem x.uem", &out, &eerr), 1);
+    if (!strstr(eerr, "x.uem: a/x.wav and b/x.wav would both take the regions of file id 'x'"))
+        fail_msg("%s", eerr);
+    free(out), free(eerr);
     tt_rmtree(dir);
 }
 
