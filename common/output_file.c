@@ -150,6 +150,10 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
         if (e == EEXIST)
             sl_fail(err, errlen, "%s: cannot write: %s exists (another output of this run, or "
                     "left by a crash: remove it)", o->name, o->tmp);
+        else if (o->tmp) /* the file itself may exist, writable: the temporary failed */
+            sl_fail(err, errlen, "%s: cannot write: cannot create its temporary file %s (an "
+                    "output is written under it, then renamed over the file): %s", o->name,
+                    o->tmp, strerror(e));
         else
             sl_fail(err, errlen, "%s: cannot write: %s", o->name, strerror(e));
         errno = e;

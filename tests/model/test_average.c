@@ -223,6 +223,12 @@ static void command_outputs(void **state)
     sl_model *m = make(5, 32, 0, "music", 64);
     assert_int_equal(sl_model_save(m, a, err, sizeof err), 0);
     assert_int_equal(chmod(a, 0644), 0);
+    /* a file whose folder takes no new file (/proc, for root too): the
+     * temporary file is what failed, and is named */
+    assert_int_equal(sl_model_save(m, "/proc/version", err, sizeof err), -1);
+    if (!strstr(err, "/proc/version: cannot write: cannot create its temporary file "
+                     "/proc/version.tmp."))
+        fail_msg("%s", err);
     sl_model_free(m);
     char *e = NULL;
 
