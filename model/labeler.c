@@ -639,8 +639,10 @@ int64_t sl_labeler_samples_pushed(const sl_labeler *l) { return sl_features_samp
 
 int64_t sl_frame_start_sample(int64_t f, int hop, int rate, int model_rate)
 {
-    /* below 2^63 for any f up to 10^9 frames (115 days of 10 ms) at 1 MHz */
-    return f * hop * (int64_t)rate / model_rate;
+    /* exact while the result fits: f * hop samples at model_rate split into
+     * whole seconds' worth and the rest, so no product nears 2^63 first */
+    const int64_t at_model = f * hop;
+    return at_model / model_rate * rate + at_model % model_rate * rate / model_rate;
 }
 
 int64_t sl_labeler_frames_emitted(const sl_labeler *l) { return l->emitted; }

@@ -279,6 +279,22 @@ static void test_silence_edges_by_hand(void **state)
     check_windows_by_hand(*state, 1);
 }
 
+/* sl_frame_start_sample is floor(f * hop * rate / model_rate), exactly, also
+ * where f * hop * rate passes 2^63 (a 1 s hop at 384 kHz wraps within two
+ * years of frames; 10^13 frames of 10 ms at 44.1 kHz here). */
+static void test_frame_start_sample(void **state)
+{
+    (void)state;
+    for (int64_t f = 0; f < 2000; f += 7)
+        assert_int_equal(sl_frame_start_sample(f, 160, 44100, 16000), f * 160 * 44100 / 16000);
+    assert_int_equal(sl_frame_start_sample(10000000000000LL, 160, 44100, 16000),
+                     4410000000000000LL);
+    /* 3e12 frames of 1 s at 384 kHz: 1.152e18 samples, past 2^63 as a product */
+    assert_int_equal(sl_frame_start_sample(3000000000000LL, 16000, 384000, 16000),
+                     1152000000000000000LL);
+    assert_int_equal(sl_frame_start_sample(12345, 160, 22050, 16000), 12345LL * 160 * 22050 / 16000);
+}
+
 static void test_frame_counts(void **state)
 {
     fixture *f = *state;
@@ -733,6 +749,7 @@ int main(void)
         cmocka_unit_test(test_threads),
         cmocka_unit_test(test_windows_by_hand),
         cmocka_unit_test(test_silence_edges_by_hand),
+        cmocka_unit_test(test_frame_start_sample),
         cmocka_unit_test(test_frame_counts),
         cmocka_unit_test(test_latency),
         cmocka_unit_test(test_window_settings),
