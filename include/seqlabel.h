@@ -524,9 +524,11 @@ typedef enum {
 typedef struct {
     sl_smoothing smoothing;               /* default SL_SMOOTH_VITERBI */
     float switch_penalty;                 /* nats per label change; default 5 */
-    int smoothing_lag;                    /* frames; -1 (default): SL_SMOOTHING_LAG_DEFAULT,
-                                             or as many of those as a labeler's latency
-                                             limit leaves (docs/labeling.md) */
+    int smoothing_lag;                    /* frames, at most 1,000,000 (its traceback
+                                             keeps a column of each); -1 (default):
+                                             SL_SMOOTHING_LAG_DEFAULT, or as many of those
+                                             as a labeler's latency limit leaves
+                                             (docs/labeling.md) */
     float min_duration_s[SL_MAX_CLASSES]; /* per class; 0 = none (default) */
     int target_class;                     /* class index; -1 = none (default) */
     float on_threshold;                   /* default 0.5 */
