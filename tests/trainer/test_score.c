@@ -349,6 +349,33 @@ static void test_gaps_by_name(void **state)
 /* Class names in UTF-8 keep the text tables in line: a field is filled to its
  * width in terminal columns (a CJK character two, a Cyrillic one one), not in
  * bytes, and a name over its confusion column is cut between characters. */
+/* Time the references leave unlabelled is not scored, as events either: a
+ * hypothesis event there (3-4 s) is no insertion; with --ref-gap it is time
+ * of that class, and the event is one. */
+static void test_events_in_unlabelled_time(void **state)
+{
+    (void)state;
+    char dir[512];
+    tt_mkdtemp(dir, sizeof dir, "score-ev-gap");
+    write_audio(dir, "a.wav", 5.0, 16000);
+    tt_write_text(tt_path(dir, "a.txt"), "0\t2\tspeech\n");
+    mkdir(tt_path(dir, "h"), 0755);
+    tt_write_text(tt_path(dir, "h/a.txt"), "0\t2\tspeech\n3\t4\tspeech\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.txt\n");
+    char *out, *err;
+    assert_int_equal(eval_in(dir, "--hyp h --manifest set.tsv --events all --json", &out, &err), 0);
+    if (!strstr(out, "\"insertion_rate\":0,\"reference\":1,\"system\":1}"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    assert_int_equal(eval_in(dir, "--hyp h --manifest set.tsv --events speech --json --ref-gap "
+                                  "nonspeech --hyp-gap nonspeech --classes speech,nonspeech",
+                             &out, &err), 0);
+    if (!strstr(out, "\"insertion_rate\":1,\"reference\":1,\"system\":2}"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    tt_rmtree(dir);
+}
+
 static void test_utf8_columns(void **state)
 {
     (void)state;
@@ -1104,6 +1131,7 @@ int main(void)
         cmocka_unit_test(test_frames_and_collar),
         cmocka_unit_test(test_uem),
         cmocka_unit_test(test_gaps_by_name),
+        cmocka_unit_test(test_events_in_unlabelled_time),
         cmocka_unit_test(test_utf8_columns),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_one_name_two_entries),
