@@ -774,6 +774,21 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
             break;
         }
         *t1 = *t2 = '\0';
+        /* NAME<TAB>start<TAB>end<TAB>label: several inputs' lines on one stream
+         * (seqlabel label a.wav b.wav), said as such, not as a bad time */
+        char *t3 = strchr(t2 + 1, '\t');
+        double x;
+        if (t3 && sl_parse_seconds(line, &x) && !sl_parse_seconds(t1 + 1, &x)) {
+            *t3 = '\0';
+            if (!sl_parse_seconds(t2 + 1, &x)) {
+                rc = sl_fail(err, errlen, "%s:%d: a line of several inputs' labels (NAME<TAB>"
+                             "start<TAB>end<TAB>label, as seqlabel label a.wav b.wav writes "
+                             "them): a label file is one input's (-o DIR/ writes one each)",
+                             path, line_no);
+                break;
+            }
+            *t3 = '\t';
+        }
         rc = sl_segment_from_text(path, line_no, line, t1 + 1, t2 + 1, &s, &cnt, &cap, err, errlen);
     }
     free(text);

@@ -302,6 +302,11 @@ static void cr_only_lines(void **state)
             "SPEAKER a 1 0 1 <NA> <NA> x <NA> <NA>\rSPEAKER a 1 1 1 <NA> <NA> y <NA> <NA>\r"
             "SPEAKER a 1 2 1 <NA> <NA> z <NA> <NA>\r", want, 3);
     read_as(sl_audacity_read, dir, "a.txt", "0\t1\tx\r1\t2\ty\r2\t3\tz\r", want, 3);
+    /* several inputs' lines on one stream (NAME first): said as such, not as
+     * a bad time; a word where a time belongs is still a bad time */
+    refused_as(sl_audacity_read, dir, "stream.txt", "talk\t0\t1\tspeech\ntalk\t1\t2\tmusic\n",
+               ":1: a line of several inputs' labels (NAME<TAB>start<TAB>end<TAB>label");
+    refused_as(sl_audacity_read, dir, "word.txt", "x\t1\t2\n", ":1: bad time 'x'");
     tt_rmtree(dir);
 }
 
