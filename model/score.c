@@ -106,11 +106,13 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
         free(other);
         return NULL;
     }
-    if (!path)
-        sl_fail(err, errlen, oom ? "out of memory"
-                                 : "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid, "
-                                   ".rttm, .vtt, .srt, .jsonl, .csv and .tsv there)", hyp, e->audio,
-                                   (int)(end - rel), rel);
+    if (!path && oom)
+        sl_fail(err, errlen, "out of memory");
+    else if (!path) /* each end of the name it tried, down to the name */
+        sl_fail(err, errlen, "%s: no hypothesis for %s (looked for %.*s.txt, .TextGrid, .rttm, "
+                ".vtt, .srt, .jsonl, .csv and .tsv there%s%.*s%s)", hyp, e->audio,
+                (int)(end - rel), rel, name > rel ? ", and for the same of its end, down to " : "",
+                name > rel ? (int)(end - name) : 0, name, name > rel ? ".*" : "");
     return path;
 }
 

@@ -611,6 +611,14 @@ static void test_one_name_two_entries(void **state)
     if (!strstr(eerr, "x.uem: a/x.wav and b/x.wav would both take the regions of file id 'x'"))
         fail_msg("%s", eerr);
     free(out), free(eerr);
+    /* no hypothesis: every name it looked for is said */
+    mkdir(tt_path(dir, "none"), 0755);
+    assert_int_equal(eval_in(dir, "--hyp none --manifest set.tsv", &out, &eerr), 1);
+    if (!strstr(eerr, "none: no hypothesis for a/x.wav (looked for a/x.txt, .TextGrid, .rttm, "
+                      ".vtt, .srt, .jsonl, .csv and .tsv there, and for the same of its end, "
+                      "down to x.*)"))
+        fail_msg("%s", eerr);
+    free(out), free(eerr);
     tt_rmtree(dir);
 }
 
