@@ -28,6 +28,14 @@ int sl_label_name_fits(const char *name);
 /* "PATH:LINE: bad time 'TEXT' (seconds >= 0 expected)", TEXT as an error shows
  * file text (sl_text_shown): -1. */
 int sl_fail_bad_time(char *err, size_t errlen, const char *path, int line, const char *text);
+/* An entry and a key that names something of it (a file id, the hypothesis
+ * found for it), sorted by key then by the entry's place in the set: entries
+ * of one key side by side, to find two of different audio that would share. */
+typedef struct {
+    char *key;
+    const sl_manifest_entry *e;
+} sl_keyed_entry;
+int sl_keyed_entry_cmp(const void *a, const void *b);
 int sl_parse_seconds(const char *s, double *out);
 /* A segment of a text label file's line: times start and end (strings, as
  * sl_parse_seconds takes them) and the label name, checked (times >= 0, end not

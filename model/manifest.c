@@ -714,6 +714,13 @@ void sl_label_segments_free(sl_label_segment *segs, int n)
     free(segs);
 }
 
+int sl_keyed_entry_cmp(const void *a, const void *b)
+{
+    const sl_keyed_entry *x = a, *y = b;
+    int c = strcmp(x->key, y->key);
+    return c ? c : (x->e > y->e) - (x->e < y->e);
+}
+
 int sl_fail_bad_time(char *err, size_t errlen, const char *path, int line, const char *text)
 {
     char shown[SL_SHOWN_LEN];

@@ -324,20 +324,6 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
     return 0;
 }
 
-/* An entry and what names its hypothesis: the file found for it in a folder,
- * or its file id in one RTTM file for the set. */
-typedef struct {
-    char *key;
-    const sl_manifest_entry *e;
-} hypothesis_key;
-
-static int by_key(const void *a, const void *b)
-{
-    const hypothesis_key *x = a, *y = b;
-    int c = strcmp(x->key, y->key);
-    return c ? c : (x->e > y->e) - (x->e < y->e); /* ties: the set's order */
-}
-
 /* "line N (AUDIO)", or the audio alone for a folder's entry (it has no line). */
 static const char *entry_where(const sl_manifest_entry *e, char *buf, size_t len)
 {
@@ -362,7 +348,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
 {
     if (!hyp_is_dir && !(by_id && sl_is_rttm_path(hyp)))
         return 0; /* one file, the same for every entry by design */
-    hypothesis_key *keys = malloc(sizeof *keys * (size_t)(man->n ? man->n : 1));
+    sl_keyed_entry *keys = malloc(sizeof *keys * (size_t)(man->n ? man->n : 1));
     if (!keys)
         return sl_fail(err, errlen, "out of memory");
     int n = 0, rc = 0;
@@ -374,14 +360,14 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
         char *key = hyp_is_dir ? hypothesis_of(e, manifest, root_len, hyp, 1, err, errlen)
                                : sl_rttm_file_id(e->audio);
         if (key)
-            keys[n++] = (hypothesis_key){key, e};
+            keys[n++] = (sl_keyed_entry){key, e};
         else if (!hyp_is_dir)
             rc = sl_fail(err, errlen, "out of memory");
     }
     if (rc == 0 && n > 1)
-        qsort(keys, (size_t)n, sizeof *keys, by_key);
+        qsort(keys, (size_t)n, sizeof *keys, sl_keyed_entry_cmp);
     for (int i = 0; i + 1 < n && rc == 0; i++) {
-        const hypothesis_key *a = &keys[i];
+        const sl_keyed_entry *a = &keys[i];
         for (int j = i + 1; j < n && !strcmp(keys[j].key, a->key) && rc == 0; j++) {
             const sl_manifest_entry *b = keys[j].e;
             if (sl_same_file(b->audio, a->e->audio))

@@ -161,19 +161,6 @@ int sl_uem_crop(const sl_uem *u, const char *audio, int32_t *labels, int64_t n, 
     return rc;
 }
 
-/* A scored entry and its file id, sorted by id. */
-typedef struct {
-    char *id;
-    const sl_manifest_entry *e;
-} id_entry;
-
-static int by_id_then_entry(const void *a, const void *b)
-{
-    const id_entry *x = a, *y = b;
-    int c = strcmp(x->id, y->id);
-    return c ? c : (x->e > y->e) - (x->e < y->e);
-}
-
 int sl_uem_for_manifest(const char *path, const sl_manifest *man, unsigned mask, int with_events,
                         sl_uem **out, char *err, size_t errlen)
 {
@@ -189,7 +176,7 @@ int sl_uem_for_manifest(const char *path, const sl_manifest *man, unsigned mask,
         return -1;
     /* every file's regions known before any file's features are computed; two
      * audio files of one id (a/x.wav, b/x.wav) would both take its regions */
-    id_entry *ids = malloc(sizeof *ids * (size_t)(man->n ? man->n : 1));
+    sl_keyed_entry *ids = malloc(sizeof *ids * (size_t)(man->n ? man->n : 1));
     int n = 0, rc = ids ? 0 : sl_fail(err, errlen, "out of memory");
     for (int i = 0; i < man->n && rc == 0; i++) {
         const sl_manifest_entry *e = &man->entries[i];
@@ -197,19 +184,19 @@ int sl_uem_for_manifest(const char *path, const sl_manifest *man, unsigned mask,
         if (!(mask & SL_SPLIT_BIT(e->split)))
             continue;
         ids[n].e = e;
-        rc = regions_of(u, e->audio, &first, &count, &ids[n++].id, err, errlen);
+        rc = regions_of(u, e->audio, &first, &count, &ids[n++].key, err, errlen);
         if (rc)
             rc = sl_blame_entry(man, e, err, errlen);
     }
     if (rc == 0 && n > 1)
-        qsort(ids, (size_t)n, sizeof *ids, by_id_then_entry);
+        qsort(ids, (size_t)n, sizeof *ids, sl_keyed_entry_cmp);
     for (int k = 1; rc == 0 && k < n; k++)
-        if (!strcmp(ids[k].id, ids[k - 1].id) && !sl_same_file(ids[k].e->audio, ids[k - 1].e->audio))
+        if (!strcmp(ids[k].key, ids[k - 1].key) && !sl_same_file(ids[k].e->audio, ids[k - 1].e->audio))
             rc = sl_fail(err, errlen, "%s: %s and %s would both take the regions of file id '%s' "
                          "(its audio's name without folder and extension): score them apart",
-                         path, ids[k - 1].e->audio, ids[k].e->audio, ids[k].id);
+                         path, ids[k - 1].e->audio, ids[k].e->audio, ids[k].key);
     for (int k = 0; k < n; k++)
-        free(ids[k].id);
+        free(ids[k].key);
     free(ids);
     if (rc) {
         sl_uem_free(u);
