@@ -287,23 +287,37 @@ static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errl
     return 0;
 }
 
-/* An entry labelled by an RTTM file: the file's path (without #CLASS), the
- * audio's file id in it. */
+/* An entry labelled by an RTTM file: the file (without #CLASS) as written, what
+ * it is (its device and inode, or where it cannot be read its path: one file
+ * however the lines spell it, ./ref.rttm or /data/ref.rttm), and the audio's
+ * file id in it. */
 typedef struct {
     const char *rttm;
     size_t len;
-    char *id;
+    char *file, *id;
     sl_manifest_entry *e;
 } rttm_ref;
 
 static int by_rttm_then_id(const void *a, const void *b)
 {
     const rttm_ref *x = a, *y = b;
-    int c = x->len != y->len ? (x->len > y->len) - (x->len < y->len)
-                             : memcmp(x->rttm, y->rttm, x->len);
+    int c = strcmp(x->file, y->file);
     if (!c)
         c = strcmp(x->id, y->id);
     return c ? c : (x->e > y->e) - (x->e < y->e);
+}
+
+/* What names the file at path[0..len) as a file: "\1DEV:INODE", or the path. */
+static char *file_identity(const char *path, size_t len)
+{
+    char *p = strndup(path, len), *key = NULL;
+    struct stat st;
+    if (p && stat(p, &st) == 0 && (key = malloc(48)) != NULL)
+        snprintf(key, 48, "\1%llx:%llx", (unsigned long long)st.st_dev,
+                 (unsigned long long)st.st_ino);
+    if (key || !p)
+        free(p);
+    return key ? key : p;
 }
 
 /* One RTTM file as the labels of several audio files (a corpus's reference
@@ -320,17 +334,18 @@ static int shared_rttm_references(sl_manifest *m, char *err, size_t errlen)
         if (e->labels[0] == '=' || !sl_is_rttm_path(e->labels))
             continue;
         const char *hash = strrchr(e->labels, '#');
-        r[n] = (rttm_ref){e->labels, hash ? (size_t)(hash - e->labels) : strlen(e->labels),
-                          sl_rttm_file_id(e->audio), e};
-        if (!r[n++].id)
+        size_t len = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
+        r[n] = (rttm_ref){e->labels, len, file_identity(e->labels, len), sl_rttm_file_id(e->audio),
+                          e};
+        if (!r[n].file || !r[n].id)
             rc = sl_fail(err, errlen, "%s: out of memory", m->path);
+        n++;
     }
     if (rc == 0 && n > 1)
         qsort(r, (size_t)n, sizeof *r, by_rttm_then_id);
     for (int g = 0, end; rc == 0 && g < n; g = end) {
         int shared = 0;
-        for (end = g + 1; end < n && r[end].len == r[g].len &&
-                          !memcmp(r[end].rttm, r[g].rttm, r[g].len); end++)
+        for (end = g + 1; end < n && !strcmp(r[end].file, r[g].file); end++)
             shared |= !sl_same_file(r[end].e->audio, r[g].e->audio);
         for (int k = g; shared && k < end; k++) {
             r[k].e->rttm_by_id = 1;
@@ -340,11 +355,13 @@ static int shared_rttm_references(sl_manifest *m, char *err, size_t errlen)
                              "of file id '%s' in %.*s (an RTTM line's file id is its audio's "
                              "name without folder and extension): give each its own RTTM file",
                              m->path, r[k - 1].e->line, r[k - 1].e->audio, r[k].e->line,
-                             r[k].e->audio, r[k].id, (int)r[k].len, r[k].rttm);
+                             r[k].e->audio, r[k].id, (int)r[k - 1].len, r[k - 1].rttm);
         }
     }
-    for (int k = 0; k < n; k++)
+    for (int k = 0; k < n; k++) {
+        free(r[k].file);
         free(r[k].id);
+    }
     free(r);
     return rc;
 }

@@ -588,9 +588,10 @@ static void test_one_name_two_entries(void **state)
     tt_write_text(tt_path(dir, "hyp/b/x.txt"), "0\t1.0\tmusic\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "hyp"), 0, -1, right, err, sizeof err), 0);
     /* one reference RTTM for several files goes by file id alone: it names y
-     * only, so x has no reference (not scored), not y's turns taken whole */
+     * only, so x has no reference (not scored), not y's turns taken whole;
+     * one file however the lines spell it */
     tt_write_text(tt_path(dir, "ref.rttm"), "SPEAKER y 1 0.000 1.000 <NA> <NA> speech <NA> <NA>\n");
-    tt_write_text(tt_path(dir, "shared.tsv"), "c/y.wav\tref.rttm\na/x.wav\tref.rttm\n");
+    tt_write_text(tt_path(dir, "shared.tsv"), "c/y.wav\tref.rttm\na/x.wav\t./ref.rttm\n");
     char *out = NULL, *eerr = NULL;
     assert_int_equal(eval_in(dir, "--hyp hyp --manifest shared.tsv --classes speech,music --json",
                              &out, &eerr), 0);
@@ -598,7 +599,7 @@ static void test_one_name_two_entries(void **state)
         fail_msg("%s", out);
     free(out), free(eerr);
     /* and two files of one id there would take the same lines: refused */
-    tt_write_text(tt_path(dir, "same-id.tsv"), "a/x.wav\tref.rttm\nb/x.wav\tref.rttm\n");
+    tt_write_text(tt_path(dir, "same-id.tsv"), "a/x.wav\tref.rttm\nb/x.wav\ta/../ref.rttm\n");
     assert_int_equal(eval_in(dir, "--hyp hyp --manifest same-id.tsv --classes speech,music",
                              &out, &eerr), 1);
     if (!strstr(eerr, "same-id.tsv: lines 1 (a/x.wav) and 2 (b/x.wav) would both take the lines "
