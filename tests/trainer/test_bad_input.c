@@ -722,6 +722,7 @@ static void eval_reports_and_checks_labels(void **state)
         {1, "--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
         /* one label file for two audio files: each scored against the same labels */
         {1, "--hyp %s/a.txt --manifest %s/e.tsv", "a.txt: one label file for line 1 ("},
+        {1, "--hyp '%s/a.txt#words' --manifest %s/e.tsv", "a.txt#words: one label file for line 1 ("},
         {2, "--hyp %s/e-hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
         {2, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
         {1, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
