@@ -799,10 +799,11 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
         }
         *t1 = *t2 = '\0';
         /* NAME<TAB>start<TAB>end<TAB>label: several inputs' lines on one stream
-         * (seqlabel label a.wav b.wav), said as such, not as a bad time */
+         * (seqlabel label a.wav b.wav), said as such, not as a bad time; no
+         * label holds a tab, so whatever NAME is (001 too) the line is one */
         char *t3 = strchr(t2 + 1, '\t');
         double x;
-        if (t3 && sl_parse_seconds(line, &x) && !sl_parse_seconds(t1 + 1, &x)) {
+        if (t3 && !sl_parse_seconds(t1 + 1, &x)) {
             *t3 = '\0';
             if (!sl_parse_seconds(t2 + 1, &x)) {
                 rc = sl_fail(err, errlen, "%s:%d: a line of several inputs' labels (NAME<TAB>"

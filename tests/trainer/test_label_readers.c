@@ -306,6 +306,8 @@ static void cr_only_lines(void **state)
      * a bad time; a word where a time belongs is still a bad time */
     refused_as(sl_audacity_read, dir, "stream.txt", "talk\t0\t1\tspeech\ntalk\t1\t2\tmusic\n",
                ":1: a line of several inputs' labels (NAME<TAB>start<TAB>end<TAB>label");
+    refused_as(sl_audacity_read, dir, "digits.txt", "001\t0.000000\t0.800000\tsilence\n",
+               ":1: a line of several inputs' labels (NAME<TAB>start<TAB>end<TAB>label");
     refused_as(sl_audacity_read, dir, "word.txt", "x\t1\t2\n", ":1: bad time 'x'");
     tt_rmtree(dir);
 }
