@@ -9,7 +9,9 @@
 #include "seqlabel.h"
 
 /* The whole file, NUL-terminated (it may hold NULs of its own: *len says how
- * long it is). NULL with a message naming the file. */
+ * long it is). NULL with a message naming the file; also for anything but a
+ * regular file (a folder, a device, a FIFO or a pipe: manifests and label
+ * files are read more than once). */
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen);
 /* sl_read_file for a text file: NUL bytes refused (UTF-16 named as such), a
  * UTF-8 byte order mark (a Windows editor's) dropped, which would otherwise be

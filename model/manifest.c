@@ -22,32 +22,46 @@
 #include "common/output_file.h"
 #include "common/text.h"
 
+/* Why st is no file a text input may be, or NULL: a regular file only. */
+static const char *not_a_file(const struct stat *st)
+{
+    return S_ISREG(st->st_mode) ? NULL
+           : S_ISDIR(st->st_mode) ? "a folder, not a file"
+           : S_ISCHR(st->st_mode) || S_ISBLK(st->st_mode) ? "a device, not a file"
+           : "a FIFO, pipe or socket, not a file: manifests and label files are read more "
+             "than once (save what it gives to a file)";
+}
+
 char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
 {
-    /* Without blocking: a FIFO nobody writes would hang the open; read, it
-     * ends at once. A device is refused: /dev/zero would be read until memory
-     * ran out, a terminal waited on. A pipe (<(find ...)) is read to its end. */
-    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    /* A regular file alone. A device would be read until memory ran out
+     * (/dev/zero) or waited on (a terminal), a FIFO's open would wait for a
+     * writer, and a pipe (<(find ...)) read a second time gives nothing: said
+     * before the open, and asked again of what was opened. */
     struct stat st;
     const char *refused = NULL;
-    if (fd < 0) {
+    int fd = -1;
+    if (stat(path, &st) == 0 && (refused = not_a_file(&st)) != NULL) {
+        /* said below */
+    } else if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
         sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         return NULL;
-    }
-    if (fstat(fd, &st) != 0 || fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) & ~O_NONBLOCK) != 0)
+    } else if (fstat(fd, &st) != 0) {
         refused = strerror(errno);
-    else if (S_ISDIR(st.st_mode))
-        refused = "a folder, not a file";
-    else if (S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode))
-        refused = "a device, not a file";
+    } else {
+        refused = not_a_file(&st);
+    }
     FILE *fp = refused ? NULL : fdopen(fd, "rb");
     if (!fp) {
         sl_fail(err, errlen, "%s: cannot read: %s", path, refused ? refused : strerror(errno));
-        close(fd);
+        if (fd >= 0)
+            close(fd);
         return NULL;
     }
-    size_t cap = S_ISREG(st.st_mode) && st.st_size >= 4096 && (uintmax_t)st.st_size < SIZE_MAX
-                     ? (size_t)st.st_size + 1 : 4096, n = 0;
+    /* a regular file's size and one byte more, so its end is read without a
+     * realloc (the loop grows the buffer only once it is full) */
+    size_t cap = st.st_size >= 4096 && (uintmax_t)st.st_size < SIZE_MAX - 2
+                     ? (size_t)st.st_size + 2 : 4096, n = 0;
     char *buf = malloc(cap);
     while (buf) {
         if (n + 1 >= cap) {

@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cmocka.h>
@@ -309,6 +310,22 @@ static void cr_only_lines(void **state)
     refused_as(sl_audacity_read, dir, "digits.txt", "001\t0.000000\t0.800000\tsilence\n",
                ":1: a line of several inputs' labels (NAME<TAB>start<TAB>end<TAB>label");
     refused_as(sl_audacity_read, dir, "word.txt", "x\t1\t2\n", ":1: bad time 'x'");
+    /* a FIFO or a pipe is refused, not waited on (its open would wait for a
+     * writer) nor read twice (the second read of a pipe gives nothing) */
+    char fifo[600];
+    snprintf(fifo, sizeof fifo, "%s/late.txt", dir);
+    assert_int_equal(mkfifo(fifo, 0600), 0);
+    sl_label_segment *segs = NULL;
+    int n = 0, fds[2];
+    char err[SL_ERR_LEN], pipe_path[64];
+    assert_int_equal(sl_audacity_read(fifo, &segs, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "late.txt: cannot read: a FIFO, pipe or socket, not a file"));
+    assert_int_equal(pipe(fds), 0);
+    snprintf(pipe_path, sizeof pipe_path, "/dev/fd/%d", fds[0]);
+    assert_int_equal(sl_audacity_read(pipe_path, &segs, &n, err, sizeof err), -1);
+    assert_non_null(strstr(err, "cannot read: a FIFO, pipe or socket, not a file"));
+    close(fds[0]);
+    close(fds[1]);
     tt_rmtree(dir);
 }
 
