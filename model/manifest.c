@@ -591,6 +591,8 @@ static double hold_out_hash(const char *p, size_t n)
 static int path_parts(const char *cwd, const char *p, size_t n, const char **part, size_t *len)
 {
     int k = 0;
+    if (!(n > 0 && p[0] == '/') && !cwd) /* relative, and no current folder known */
+        return -1;
     for (int pass = n > 0 && p[0] == '/'; pass < 2; pass++) {
         const char *s = pass ? p : cwd;
         const char *end = pass ? p + n : cwd + strlen(cwd);
@@ -614,11 +616,27 @@ static int path_parts(const char *cwd, const char *p, size_t n, const char **par
     return k;
 }
 
+/* The current folder as the shell names it ($PWD, when it is this folder),
+ * which keeps the links it was reached through (/home -> /data/home), so an
+ * absolute path written through them is below it as it is below a manifest
+ * named through them; else getcwd's; NULL when neither is known. */
+static char *current_folder(void)
+{
+    const char *pwd = getenv("PWD");
+    struct stat a, b;
+    if (pwd && pwd[0] == '/' && stat(pwd, &a) == 0 && stat(".", &b) == 0 &&
+        a.st_dev == b.st_dev && a.st_ino == b.st_ino)
+        return strdup(pwd);
+    return getcwd(NULL, 0);
+}
+
 /* What the hold-out hashes for an entry's audio: its path from the manifest's
  * folder, both made absolute and ".", "..", "//" resolved on the text (not
  * through links), so `a/x.wav`, `./a/x.wav` and `/data/set/a/x.wav` in
  * /data/set/m.tsv are one key however the manifest is named, and audio beside
- * the folder is `../b/y.wav`. malloc'ed; NULL when out of memory. */
+ * the folder is `../b/y.wav`; cwd NULL (unknown) with a relative path: the
+ * path below the manifest's folder as written. malloc'ed; NULL when out of
+ * memory. */
 static char *hold_out_key(const char *manifest, size_t root_len, const char *cwd, const char *audio)
 {
     const char **mp = malloc(2 * KEY_PARTS * sizeof *mp), **ap = mp + KEY_PARTS;
@@ -633,8 +651,8 @@ static char *hold_out_key(const char *manifest, size_t root_len, const char *cwd
     int nm = path_parts(cwd, manifest, dir_len, mp, ml);
     int na = path_parts(cwd, audio, strlen(audio), ap, al);
     char *key = NULL;
-    if (nm < 0 || na < 0) { /* too deep to be real: the path as it is */
-        key = strdup(audio);
+    if (nm < 0 || na < 0) { /* too deep to be real, or relative to an unknown folder */
+        key = strdup(sl_manifest_below_root(manifest, root_len, audio));
         goto out;
     }
     int c = 0;
@@ -672,13 +690,13 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
     }
     int held = 0;
     size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
-    char *cwd = m->path ? getcwd(NULL, 0) : NULL;
+    char *cwd = m->path ? current_folder() : NULL;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
-        /* without a manifest file (or a current folder), the path as it is */
-        char *key = m->path && cwd ? hold_out_key(m->path, root_len, cwd, m->entries[i].audio)
-                                   : strdup(m->entries[i].audio);
+        /* without a manifest file, the path as it is */
+        char *key = m->path ? hold_out_key(m->path, root_len, cwd, m->entries[i].audio)
+                            : strdup(m->entries[i].audio);
         if (!key) {
             held = sl_fail(err, errlen, "out of memory");
             break;
