@@ -486,14 +486,32 @@ seek_seen (GstSeqLabel * self, GstEvent * event)
   return seen;
 }
 
+/* A seek that upstream refused is forgotten, so a copy of it is tried again
+ * and answered as upstream answers it, not taken as done. */
+static void
+seek_failed (GstSeqLabel * self, guint32 seqnum)
+{
+  GST_OBJECT_LOCK (self);
+  if (self->last_seek_seqnum == seqnum)
+    self->last_seek_seqnum = GST_SEQNUM_INVALID;
+  GST_OBJECT_UNLOCK (self);
+}
+
 static gboolean
 gst_seqlabel_src_event (GstBaseTransform * trans, GstEvent * event)
 {
-  if (GST_EVENT_TYPE (event) == GST_EVENT_SEEK && seek_seen (GST_SEQLABEL (trans), event)) {
+  GstSeqLabel *self = GST_SEQLABEL (trans);
+  gboolean seek = GST_EVENT_TYPE (event) == GST_EVENT_SEEK, ok;
+  guint32 seqnum = gst_event_get_seqnum (event);
+
+  if (seek && seek_seen (self, event)) {
     gst_event_unref (event);
     return TRUE;
   }
-  return GST_BASE_TRANSFORM_CLASS (parent_class)->src_event (trans, event);
+  ok = GST_BASE_TRANSFORM_CLASS (parent_class)->src_event (trans, event);
+  if (seek && !ok)
+    seek_failed (self, seqnum);
+  return ok;
 }
 
 /* Upstream events from the labels pad's sink: a seek goes upstream once (see
@@ -504,12 +522,17 @@ gst_seqlabel_labelpad_upstream_event (GstPad * pad, GstObject * parent, GstEvent
 {
   GstSeqLabel *self = GST_SEQLABEL (parent);
 
-  if ((GST_EVENT_TYPE (event) == GST_EVENT_SEEK && seek_seen (self, event))
-      || GST_EVENT_TYPE (event) == GST_EVENT_QOS) {
+  gboolean seek = GST_EVENT_TYPE (event) == GST_EVENT_SEEK, ok;
+  guint32 seqnum = gst_event_get_seqnum (event);
+
+  if ((seek && seek_seen (self, event)) || GST_EVENT_TYPE (event) == GST_EVENT_QOS) {
     gst_event_unref (event);
     return TRUE;
   }
-  return gst_pad_event_default (pad, parent, event);
+  ok = gst_pad_event_default (pad, parent, event);
+  if (seek && !ok)
+    seek_failed (self, seqnum);
+  return ok;
 }
 
 static gboolean

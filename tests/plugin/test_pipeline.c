@@ -420,6 +420,35 @@ test_seek_goes_upstream_once (void **state)
   free (x);
 }
 
+/* A seek upstream refuses (appsrc of a stream) is refused again when a copy of
+ * it comes (the same event sent twice), not taken as done by the first. */
+static void
+test_refused_seek_not_remembered (void **state)
+{
+  gchar *launch = g_strdup_printf ("appsrc stream-type=stream format=time caps="
+      "audio/x-raw,format=F32LE,rate=16000,channels=1,layout=interleaved ! seqlabel name=l "
+      "model=%s ! fakesink async=false", pt_model_path ());
+  GstElement *pipe = gst_parse_launch (launch, NULL), *l;
+  GstPad *src;
+  GstEvent *seek;
+  (void) state;
+
+  assert_non_null (pipe);
+  l = gst_bin_get_by_name (GST_BIN (pipe), "l");
+  src = gst_element_get_static_pad (l, "src");
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING), GST_STATE_CHANGE_FAILURE);
+  seek = gst_event_new_seek (1.0, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, GST_SEEK_TYPE_SET,
+      GST_SECOND, GST_SEEK_TYPE_NONE, 0);
+  assert_false (gst_pad_send_event (src, gst_event_ref (seek)));
+  assert_false (gst_pad_send_event (src, gst_event_ref (seek)));
+  gst_event_unref (seek);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (src);
+  gst_object_unref (l);
+  gst_object_unref (pipe);
+  g_free (launch);
+}
+
 /* The labels pad written by filesink (no queue needed) is byte for byte the
  * file `seqlabel label` writes for the same file, in each format both have,
  * with classes left out (skip-classes, only-classes: --skip, --only), one
@@ -992,6 +1021,7 @@ main (void)
     cmocka_unit_test (test_same_as_command_converted),
     cmocka_unit_test (test_seek),
     cmocka_unit_test (test_seek_goes_upstream_once),
+    cmocka_unit_test (test_refused_seek_not_remembered),
     cmocka_unit_test (test_header_after_seek),
     cmocka_unit_test (test_release_labels_in_paused),
     cmocka_unit_test (test_release_keeps_labels_file),
