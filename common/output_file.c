@@ -140,14 +140,20 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
      * may; another user keeps the group when a member of it), as `>` keeps them */
     if (o->fd >= 0 && o->keep_mode && fchown(o->fd, o->uid, o->gid) != 0)
         (void)!fchown(o->fd, (uid_t)-1, o->gid); /* failing: this user's group */
+    o->mode_failed = 0;
     if (o->fd >= 0 && o->keep_mode && fchmod(o->fd, o->mode) != 0) {
         int e = errno;
         sl_output_discard(o);
+        o->mode_failed = 1;
         errno = e;
     }
     if (o->fd < 0) {
         int e = errno;
-        if (e == EEXIST)
+        if (o->mode_failed) /* a file system without modes (vfat) refuses it */
+            sl_fail(err, errlen, "%s: cannot write: cannot give its temporary file %s the mode "
+                    "of the file it replaces (%03o): %s", o->name, o->tmp, (unsigned)o->mode,
+                    strerror(e));
+        else if (e == EEXIST)
             sl_fail(err, errlen, "%s: cannot write: %s exists (another output of this run, or "
                     "left by a crash: remove it)", o->name, o->tmp);
         else if (o->tmp) /* the file itself may exist, writable: the temporary failed */

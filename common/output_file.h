@@ -33,6 +33,8 @@ typedef struct {
     mode_t mode;
     uid_t uid;        /* with keep_mode: that file's owner and group */
     gid_t gid;
+    int mode_failed;  /* sl_output_create failed giving the temporary file mode
+                         (created, then removed), not creating it */
 } sl_output;
 
 /* Decides where `path` is written (nothing is created). 0, or -1 with a message

@@ -455,7 +455,10 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         int e = errno;
         sl_output_discard(&o->out);
         unwatch_tmp(o->out.tmp);
-        explain_open_failure(path, e, o->out.tmp);
+        if (o->out.mode_failed) /* created, then its mode refused: the library says so */
+            cli_error("%s", err);
+        else
+            explain_open_failure(path, e, o->out.tmp);
         return open_failed(o);
     }
     o->out.fd = -1; /* fclose closes it */

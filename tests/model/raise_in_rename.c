@@ -3,8 +3,11 @@
  * a temporary file ("*.tmp.*") is about to be renamed into place, that is, in
  * the middle of a save, when the temporary file is complete and the output not
  * yet replaced: where a signal ending the command at once leaves it behind
- * unless the command removes it. */
+ * unless the command removes it. With $SL_FAIL_FCHMOD set, fchmod fails with
+ * EPERM, as on a file system without modes (vfat). */
 #include <dlfcn.h>
+#include <errno.h>
+#include <sys/stat.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,4 +22,15 @@ int rename(const char *from, const char *to)
     int (*real)(const char *, const char *);
     *(void **)&real = dlsym(RTLD_NEXT, "rename");
     return real ? real(from, to) : -1;
+}
+
+int fchmod(int fd, mode_t mode)
+{
+    if (getenv("SL_FAIL_FCHMOD")) {
+        errno = EPERM;
+        return -1;
+    }
+    int (*real)(int, mode_t);
+    *(void **)&real = dlsym(RTLD_NEXT, "fchmod");
+    return real ? real(fd, mode) : -1;
 }

@@ -284,7 +284,8 @@ static void command_outputs(void **state)
 
 /* `seqlabel average -o out MODEL` with signal `sig` raised as the model's
  * complete temporary file is about to be renamed (raise_in_rename.c,
- * preloaded): how the command ended (its wait status). */
+ * preloaded), or with sig 0 its fchmod failing: how the command ended (its
+ * wait status). */
 static int average_signalled(const char *dir, int sig)
 {
     const char *exe = getenv("SL_SEQLABEL"), *lib = getenv("SL_RAISE_IN_RENAME_LIB");
@@ -295,12 +296,18 @@ static int average_signalled(const char *dir, int sig)
     if (pid == 0) {
         char s[16], asan[1024];
         snprintf(s, sizeof s, "%d", sig);
+        if (sig == 0) { /* no signal: fchmod fails instead (vfat), said in average.err */
+            setenv("SL_FAIL_FCHMOD", "1", 1);
+            if (freopen(test_in_dir(dir, "average.err"), "w", stderr) == NULL)
+                _exit(126);
+        }
         /* under the sanitizers, the preloaded library comes before their runtime */
         snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0",
                  getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
                  getenv("ASAN_OPTIONS") ? ":" : "");
         setenv("ASAN_OPTIONS", asan, 1);
-        setenv("SL_RAISE_IN_RENAME", s, 1);
+        if (sig)
+            setenv("SL_RAISE_IN_RENAME", s, 1);
         setenv("LD_PRELOAD", lib, 1);
         if (chdir(dir) == 0)
             execl(exe, exe, "average", "-o", "out.slm", "a.slm", (char *)NULL);
@@ -313,7 +320,7 @@ static int average_signalled(const char *dir, int sig)
 
 /* SIGTERM or SIGINT in the middle of the save end the command as they do
  * (killed by that signal), take the temporary file with them and leave OUT as
- * it was. */
+ * it was; so does a mode the file system refuses (exit 1). */
 static void signal_during_save(void **state)
 {
     (void)state;
@@ -335,6 +342,21 @@ static void signal_during_save(void **state)
         assert_string_equal(old, "old");
         free(old);
     }
+    /* the temporary file made, its mode refused (vfat): said as such, not as
+     * a file that could not be created, and OUT left as it was */
+    int st = average_signalled(dir, 0);
+    assert_true(WIFEXITED(st));
+    assert_int_equal(WEXITSTATUS(st), 1);
+    assert_true(test_no_tmp_left(dir));
+    size_t n;
+    char *said = (char *)test_read_file(test_in_dir(dir, "average.err"), &n);
+    if (!strstr(said, "out.slm: cannot write: cannot give its temporary file ") ||
+        !strstr(said, " the mode of the file it replaces (644): Operation not permitted"))
+        fail_msg("%s", said);
+    free(said);
+    char *old = (char *)test_read_file(test_in_dir(dir, "out.slm"), &n);
+    assert_string_equal(old, "old");
+    free(old);
     char cmd[600];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
     assert_int_equal(system(cmd), 0);
