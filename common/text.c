@@ -235,7 +235,8 @@ int sl_text_shown(char *buf, const char *s)
 {
     sl_text t = {buf, SL_SHOWN_LEN, 0};
     int foreign = 0;
-    for (size_t i = 0, len = strlen(s), m; i < len && i < 128; i += m) {
+    size_t i = 0, len = strlen(s);
+    for (size_t m; i < len && i < 128; i += m) {
         uint32_t cp;
         m = sl_utf8_char(s + i, len - i, &cp);
         if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0))
@@ -246,6 +247,8 @@ int sl_text_shown(char *buf, const char *s)
         foreign |= !m;
         m = m ? m : 1;
     }
+    if (i < len) /* cut: said, so a long field does not look whole */
+        sl_text_put(&t, "...");
     sl_text_finish(&t);
     return foreign;
 }

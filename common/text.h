@@ -63,10 +63,11 @@ char *sl_trim_space(char *s);
 /* NUL-terminates (within len) and returns the length the whole text needs. */
 int sl_text_finish(sl_text *t);
 /* Text read from a file as an error shows it, into buf of SL_SHOWN_LEN bytes:
- * its first 128 bytes, those that are no UTF-8 and every byte of a control
- * character as \xNN, so a terminal escape in a label file never reaches the
- * terminal, and Windows-1252's 'caf\xe9' says what is wrong where a rule alone
- * does not. 1 when a byte was no UTF-8 (text in another encoding), else 0. */
+ * its first 128 bytes ("..." after them when there are more), those that are
+ * no UTF-8 and every byte of a control character as \xNN, so a terminal escape
+ * in a label file never reaches the terminal, and Windows-1252's 'caf\xe9' says
+ * what is wrong where a rule alone does not. 1 when a byte was no UTF-8 (text
+ * in another encoding), else 0. */
 #define SL_SHOWN_LEN (4 * 128 + 8)
 int sl_text_shown(char *buf, const char *s);
 

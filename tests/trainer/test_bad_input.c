@@ -229,6 +229,13 @@ static void unknown_class_with_classes_option(void **state)
                    (const char *[]){"esctime.txt:1:", "bad time '1\\x1b[2J'", NULL});
     expect_failure("a.wav\ta.txt\t\x1b[2J\n", NULL,
                    (const char *[]){"m.tsv:1:", "unknown split '\\x1b[2J'", NULL});
+    /* a long field is cut at 128 bytes, and says so */
+    char longer[400] = "0.00\t1";
+    memset(longer + strlen(longer), '5', 200);
+    strcpy(longer + 206, "x\ttone\n");
+    tt_write_text(tt_path(dir, "longtime.txt"), longer);
+    expect_failure("a.wav\tlongtime.txt\n", NULL,
+                   (const char *[]){"longtime.txt:1:", "bad time '15555", "5555...' (seconds", NULL});
 }
 
 /* Label files that are no files: a device is refused, not read until memory

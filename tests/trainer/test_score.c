@@ -346,9 +346,6 @@ static void test_gaps_by_name(void **state)
     tt_rmtree(dir);
 }
 
-/* Class names in UTF-8 keep the text tables in line: a field is filled to its
- * width in terminal columns (a CJK character two, a Cyrillic one one), not in
- * bytes, and a name over its confusion column is cut between characters. */
 /* Time the references leave unlabelled is not scored, as events either: a
  * hypothesis event there (3-4 s) is no insertion; with --ref-gap it is time
  * of that class, and the event is one. */
@@ -376,6 +373,9 @@ static void test_events_in_unlabelled_time(void **state)
     tt_rmtree(dir);
 }
 
+/* Class names in UTF-8 keep the text tables in line: a field is filled to its
+ * width in terminal columns (a CJK character two, a Cyrillic one one), not in
+ * bytes, and a name over its confusion column is cut between characters. */
 static void test_utf8_columns(void **state)
 {
     (void)state;
