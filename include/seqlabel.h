@@ -874,7 +874,9 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
 void sl_manifest_free(sl_manifest *m);
 /* Marks as SL_SPLIT_VALID the entries with no split whose audio path from the
  * manifest's folder (a/x.wav for a line a/x.wav, ./a/x.wav or /data/set/a/x.wav
- * in /data/set/m.tsv; ../b/y.wav beside it; "." and ".." resolved on the text)
+ * in /data/set/m.tsv, the folder found among an absolute line's folders by
+ * device and inode, so links in either spelling do not matter; ../b/y.wav
+ * beside it, between real paths; "." and ".." in a line resolved on its text)
  * hashes below `share` (in [0, 1]): about that share of them, the same entries
  * every time and on every machine (a file listed twice goes one way), whatever
  * the order of the lines and however the manifest is named; a manifest without

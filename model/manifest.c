@@ -584,97 +584,133 @@ static double hold_out_hash(const char *p, size_t n)
     return (double)(h >> 11) / 9007199254740992.0;
 }
 
-/* The components of [p, p + n) made absolute (below cwd when relative), with
- * "." and empty ones dropped and ".." taking the one before: into part and
- * len (max of them); their count, or -1 when there are more. */
-#define KEY_PARTS 1024
-static int path_parts(const char *cwd, const char *p, size_t n, const char **part, size_t *len)
+/* path (n bytes) with "." and empty components dropped and ".." taking the
+ * one before it (a relative path keeps those it cannot take: "../b/y.wav"),
+ * resolved on the text; malloc'ed, NULL when out of memory. */
+static char *normal_path(const char *path, size_t n)
 {
-    int k = 0;
-    if (!(n > 0 && p[0] == '/') && !cwd) /* relative, and no current folder known */
-        return -1;
-    for (int pass = n > 0 && p[0] == '/'; pass < 2; pass++) {
-        const char *s = pass ? p : cwd;
-        const char *end = pass ? p + n : cwd + strlen(cwd);
-        while (s < end) {
-            const char *e = memchr(s, '/', (size_t)(end - s));
-            if (!e)
-                e = end;
-            size_t l = (size_t)(e - s);
-            if (l == 2 && s[0] == '.' && s[1] == '.') {
-                if (k > 0)
-                    k--;
-            } else if (l > 0 && !(l == 1 && s[0] == '.')) {
-                if (k == KEY_PARTS)
-                    return -1;
-                part[k] = s;
-                len[k++] = l;
+    char *out = malloc(n + 2), *q = out;
+    if (!out)
+        return NULL;
+    const int absolute = n > 0 && path[0] == '/';
+    size_t kept = 0; /* components that a ".." may take */
+    if (absolute)
+        *q++ = '/';
+    char *base = q;
+    for (const char *s = path, *end = path + n; s < end;) {
+        const char *e = memchr(s, '/', (size_t)(end - s));
+        if (!e)
+            e = end;
+        size_t l = (size_t)(e - s);
+        if (l == 2 && s[0] == '.' && s[1] == '.') {
+            if (kept > 0) { /* back to the "/" before the last component */
+                q--;
+                while (q > base && q[-1] != '/')
+                    q--;
+                kept--;
+            } else if (!absolute) {
+                memcpy(q, "../", 3);
+                q += 3;
+                base = q;
             }
-            s = e + 1;
+        } else if (l > 0 && !(l == 1 && s[0] == '.')) {
+            memcpy(q, s, l);
+            q += l;
+            *q++ = '/';
+            kept++;
         }
+        s = e + 1;
     }
-    return k;
+    if (q > out + absolute && q[-1] == '/')
+        q--;
+    *q = '\0';
+    return out;
 }
 
-/* The current folder as the shell names it ($PWD, when it is this folder),
- * which keeps the links it was reached through (/home -> /data/home), so an
- * absolute path written through them is below it as it is below a manifest
- * named through them; else getcwd's; NULL when neither is known. */
-static char *current_folder(void)
+/* The path from the real path of folder `dir` to the absolute path `norm`,
+ * its deepest folder that exists taken as its real path and the rest as
+ * written, on the text ("../b/y.wav"); malloc'ed, NULL when `dir` cannot be
+ * found. */
+static char *real_relative(const char *dir, char *norm)
 {
-    const char *pwd = getenv("PWD");
-    struct stat a, b;
-    if (pwd && pwd[0] == '/' && stat(pwd, &a) == 0 && stat(".", &b) == 0 &&
-        a.st_dev == b.st_dev && a.st_ino == b.st_ino)
-        return strdup(pwd);
-    return getcwd(NULL, 0);
+    char *slash = strrchr(norm, '/'), *key = NULL, *to = NULL;
+    for (;;) {
+        *slash = '\0';
+        to = realpath(slash == norm ? "/" : norm, NULL);
+        *slash = '/';
+        if (to || slash == norm)
+            break;
+        while (--slash > norm && *slash != '/')
+            ;
+    }
+    char *from = realpath(dir, NULL);
+    if (from && to) {
+        size_t a = strlen(from), b = strlen(to), common = 0;
+        for (size_t i = 1; i <= a && i <= b; i++) /* the longest folder both begin with */
+            if ((i == a || from[i] == '/') && (i == b || to[i] == '/') && !strncmp(from, to, i))
+                common = i;
+        size_t ups = 0; /* a folder up for each of from's below the common one */
+        for (size_t i = common; a > 1 && i < a; i++)
+            ups += from[i] == '/';
+        const char *down = to + common + (to[common] == '/');
+        if ((key = malloc(3 * ups + strlen(down) + strlen(slash) + 2)) != NULL) {
+            key[0] = '\0';
+            for (size_t i = 0; i < ups; i++)
+                strcat(key, "../");
+            strcat(key, down);
+            strcat(key, *down ? slash : slash + 1);
+        }
+    }
+    free(from);
+    free(to);
+    return key;
 }
 
 /* What the hold-out hashes for an entry's audio: its path from the manifest's
- * folder, both made absolute and ".", "..", "//" resolved on the text (not
- * through links), so `a/x.wav`, `./a/x.wav` and `/data/set/a/x.wav` in
- * /data/set/m.tsv are one key however the manifest is named, and audio beside
- * the folder is `../b/y.wav`; cwd NULL (unknown) with a relative path: the
- * path below the manifest's folder as written. malloc'ed; NULL when out of
- * memory. */
-static char *hold_out_key(const char *manifest, size_t root_len, const char *cwd, const char *audio)
+ * folder, one key however the folder and the lines are spelt.
+ *  - A line relative to the folder: its text with ".", ".." and "//"
+ *    resolved (`a/x.wav` for `./a/x.wav`; `../b/y.wav` stays).
+ *  - An absolute line below the folder: the rest of it, the folder found
+ *    among its ancestors by device and inode, so through a link
+ *    (/home -> /data/home) or without, whatever the current folder.
+ *  - Elsewhere: the path from the folder's real path to the audio's real
+ *    folder, on the text. malloc'ed; NULL when out of memory. */
+static char *hold_out_key(const char *manifest, size_t root_len, const char *audio)
 {
-    const char **mp = malloc(2 * KEY_PARTS * sizeof *mp), **ap = mp + KEY_PARTS;
-    size_t *ml = malloc(2 * KEY_PARTS * sizeof *ml), *al = ml + KEY_PARTS;
-    if (!mp || !ml) {
-        free(mp);
-        free(ml);
-        return NULL;
-    }
-    /* "/x.tsv" has root_len 0 too, its folder "/" */
-    const size_t dir_len = root_len || manifest[0] != '/' ? root_len : 1;
-    int nm = path_parts(cwd, manifest, dir_len, mp, ml);
-    int na = path_parts(cwd, audio, strlen(audio), ap, al);
+    /* the folder the lines were resolved against, as given ("/" for /x.tsv) */
+    char *dir = root_len ? strndup(manifest, root_len) : strdup(manifest[0] == '/' ? "/" : ".");
     char *key = NULL;
-    if (nm < 0 || na < 0) { /* too deep to be real, or relative to an unknown folder */
-        key = strdup(sl_manifest_below_root(manifest, root_len, audio));
-        goto out;
+    if (!dir)
+        return NULL;
+    size_t dl = strlen(dir);
+    struct stat want, at;
+    if (root_len && !strncmp(audio, dir, dl) && audio[dl] == '/') { /* as resolve() made it */
+        key = normal_path(audio + dl + 1, strlen(audio + dl + 1));
+    } else if (audio[0] != '/' || stat(dir, &want) != 0) { /* the line itself */
+        key = normal_path(audio, strlen(audio));
+    } else {
+        char *norm = normal_path(audio, strlen(audio));
+        /* each ancestor, the deepest first: is it the folder? */
+        for (char *cut = norm ? strrchr(norm, '/') : NULL; cut && !key;) {
+            *cut = '\0';
+            int same = stat(cut == norm ? "/" : norm, &at) == 0 && at.st_dev == want.st_dev &&
+                       at.st_ino == want.st_ino;
+            *cut = '/';
+            if (same)
+                key = strdup(cut + 1);
+            else if (cut == norm)
+                break;
+            else
+                while (--cut > norm && *cut != '/')
+                    ;
+        }
+        if (!key && norm) /* beside the folder, or nothing of it found: its text */
+            key = real_relative(dir, norm);
+        if (!key && norm)
+            key = strdup(norm);
+        free(norm);
     }
-    int c = 0;
-    while (c < nm && c < na && ml[c] == al[c] && !memcmp(mp[c], ap[c], ml[c]))
-        c++;
-    size_t total = 3 * (size_t)(nm - c) + 1;
-    for (int i = c; i < na; i++)
-        total += al[i] + 1;
-    char *q = key = malloc(total);
-    if (!key)
-        goto out;
-    for (int i = c; i < nm; i++, q += 3)
-        memcpy(q, "../", 3);
-    for (int i = c; i < na; i++) {
-        memcpy(q, ap[i], al[i]);
-        q += al[i];
-        *q++ = '/';
-    }
-    q[q > key && q[-1] == '/' ? -1 : 0] = '\0';
-out:
-    free(mp);
-    free(ml);
+    free(dir);
     return key;
 }
 
@@ -690,12 +726,11 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
     }
     int held = 0;
     size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
-    char *cwd = m->path ? current_folder() : NULL;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
         /* without a manifest file, the path as it is */
-        char *key = m->path ? hold_out_key(m->path, root_len, cwd, m->entries[i].audio)
+        char *key = m->path ? hold_out_key(m->path, root_len, m->entries[i].audio)
                             : strdup(m->entries[i].audio);
         if (!key) {
             held = sl_fail(err, errlen, "out of memory");
@@ -725,7 +760,6 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
         }
         free(key);
     }
-    free(cwd);
     if (group)
         regfree(&re);
     return held;

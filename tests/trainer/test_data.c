@@ -698,9 +698,10 @@ static void hold_out_however_named(void **state)
         sl_manifest_free(&m);
     }
     /* a folder reached through a link (/home -> /data/home), its absolute
-     * lines written through it: the shell's $PWD keeps the link, so the
-     * manifest named by its own name or through the link is one key */
-    char link[PATH_MAX + 16], via[PATH_MAX + 64], text[8192] = "";
+     * lines written through it or not, the manifest named through it or not,
+     * from inside it (the shell's $PWD the link): one key, the folder found
+     * among each line's ancestors by what it is, not how it is spelt */
+    char link[PATH_MAX + 16], via[PATH_MAX + 64], phys[PATH_MAX + 64], text[8192] = "";
     snprintf(link, sizeof link, "%s/hvlink", root);
     assert_int_equal(symlink(hv, link), 0);
     for (int i = 0; i < N; i++)
@@ -708,12 +709,13 @@ static void hold_out_however_named(void **state)
                  link, i);
     snprintf(via, sizeof via, "%s/linked.tsv", link);
     tt_write_text(via, text);
+    snprintf(phys, sizeof phys, "%s/abs.tsv", link); /* physical lines, named through the link */
     const char *old_pwd = getenv("PWD");
     char *kept = old_pwd ? strdup(old_pwd) : NULL;
     assert_int_equal(chdir(link), 0);
     setenv("PWD", link, 1);
-    const char *linked[] = {"linked.tsv", via};
-    for (int k = 0; k < 2; k++) {
+    const char *linked[] = {"linked.tsv", via, "abs.tsv", phys};
+    for (int k = 0; k < 4; k++) {
         sl_manifest m;
         if (sl_manifest_load(linked[k], &m, err, sizeof err))
             fail_msg("%s", err);
@@ -721,6 +723,33 @@ static void hold_out_however_named(void **state)
         for (int i = 0; i < N; i++)
             if (m.entries[i].split != want[i])
                 fail_msg("%s: line %d went the other way", linked[k], i + 1);
+        sl_manifest_free(&m);
+    }
+    /* audio beside the manifest's folder: ../audio/x.wav, however the line
+     * gives it (relative, or absolute through the link) */
+    char sub[PATH_MAX + 16], beside[2][PATH_MAX + 64];
+    snprintf(sub, sizeof sub, "%s/sub", hv);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    for (int v = 0; v < 2; v++) {
+        text[0] = '\0';
+        for (int i = 0; i < N; i++)
+            snprintf(text + strlen(text), sizeof text - strlen(text), v ? "%s/audio/f%02d.wav\t=x\n"
+                     : "%s../audio/f%02d.wav\t=x\n", v ? link : "", i);
+        snprintf(beside[v], sizeof beside[v], "%s/%s.tsv", sub, v ? "abs" : "rel");
+        tt_write_text(beside[v], text);
+    }
+    sl_split first_beside[N];
+    for (int v = 0; v < 2; v++) {
+        sl_manifest m;
+        if (sl_manifest_load(beside[v], &m, err, sizeof err))
+            fail_msg("%s", err);
+        sl_manifest_hold_out(&m, 0.5);
+        for (int i = 0; i < N; i++) {
+            if (v == 0)
+                first_beside[i] = m.entries[i].split;
+            else if (m.entries[i].split != first_beside[i])
+                fail_msg("%s: line %d went the other way", beside[v], i + 1);
+        }
         sl_manifest_free(&m);
     }
     if (kept)
