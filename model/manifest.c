@@ -869,7 +869,7 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
          * label holds a tab, so whatever NAME is (001 too) the line is one */
         char *t3 = strchr(t2 + 1, '\t');
         double x;
-        if (t3 && !sl_parse_seconds(t1 + 1, &x)) {
+        if (t3 && t3[1] && !sl_parse_seconds(t1 + 1, &x)) { /* (a tab ending a label: no) */
             *t3 = '\0';
             if (!sl_parse_seconds(t2 + 1, &x)) {
                 rc = sl_fail(err, errlen, "%s:%d: a line of several inputs' labels (NAME<TAB>"

@@ -542,11 +542,12 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     const size_t root_len = sl_manifest_root_len(manifest);
     struct stat st;
     const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
-    /* x.TextGrid#words, x.rttm#speech: the file is x.TextGrid, x.rttm */
+    /* a file of that name (run#2.txt too), or x.TextGrid#words, x.rttm#speech:
+     * the file is x.TextGrid, x.rttm */
     char *hyp_file = strdup(hyp), *hash = hyp_file ? strrchr(hyp_file, '#') : NULL;
     if (hash && !strchr(hash, '/'))
         *hash = '\0';
-    const int hyp_exists = hyp_file && stat(hyp_file, &st) == 0;
+    const int hyp_exists = stat(hyp, &st) == 0 || (hyp_file && stat(hyp_file, &st) == 0);
     free(hyp_file);
     sl_events *file_events = opt->events ? malloc(sizeof *file_events) : NULL; /* each entry's */
     int rc = opt->events && !file_events ? sl_fail(err, errlen, "out of memory") : 0, scored = 0;

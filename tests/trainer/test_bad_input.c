@@ -632,6 +632,7 @@ static void eval_reports_and_checks_labels(void **state)
     (void)state;
     char cmd[4096];
     tt_write_text(tt_path(dir, "e.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\n");
+    tt_write_text(tt_path(dir, "run#2.txt"), "0\t1\ttone\n"); /* '#' in a file's own name */
     snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache > %s/eval.txt",
              seqlabel, dir, dir, dir);
     char *err = NULL;
@@ -728,6 +729,7 @@ static void eval_reports_and_checks_labels(void **state)
         /* one label file for two audio files: each scored against the same labels */
         {1, "--hyp %s/a.txt --manifest %s/e.tsv", "a.txt: one label file for line 1 ("},
         {1, "--hyp '%s/a.txt#words' --manifest %s/e.tsv", "a.txt#words: one label file for line 1 ("},
+        {1, "--hyp '%s/run#2.txt' --manifest %s/e.tsv", "run#2.txt: one label file for line 1 ("},
         {2, "--hyp %s/e-hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
         {2, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
         {1, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
