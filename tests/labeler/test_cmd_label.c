@@ -2606,6 +2606,24 @@ static void test_output_files(void **state)
     sh("test -L link.txt && test -L cut-link.wav && cmp linked/labels.txt plain.txt && "
        "test -s linked/cut.wav && ! ls *.tmp.* linked/*.tmp.* 2>/dev/null");
 
+    /* a mode the file system refuses (vfat; fchmod failing, preloaded): said
+     * as such, not as a folder that takes no file, and the file kept */
+    {
+        char cmd[2048];
+        sh("printf old > mode.txt && chmod 600 mode.txt");
+        snprintf(cmd, sizeof cmd, "cd '%s' && SL_FAIL_FCHMOD=1 LD_PRELOAD='%s' "
+                 "ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" '%s' label in.wav "
+                 "--model m.slm -o mode.txt 2> err.txt", dir, getenv("SL_RAISE_IN_RENAME_LIB"),
+                 seqlabel);
+        int st = system(cmd);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+        char *err = slurp("err.txt");
+        if (!strstr(err, "mode.txt: cannot write: cannot give its temporary file ") ||
+            !strstr(err, "the mode of the file it replaces (600): Operation not permitted"))
+            fail_msg("%s", err);
+        free(err);
+        sh("test \"$(cat mode.txt)\" = old && ! ls mode.txt.tmp.* 2>/dev/null");
+    }
     sh("chmod 777 . && printf old > ro.txt && chmod 444 ro.txt");
     expect_unprivileged_error("ro.txt", "ro.txt: cannot write: Permission denied");
     sh("test \"$(cat ro.txt)\" = old && ! ls ro.txt.tmp.* 2>/dev/null");
