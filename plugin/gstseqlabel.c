@@ -514,25 +514,21 @@ gst_seqlabel_src_event (GstBaseTransform * trans, GstEvent * event)
   return ok;
 }
 
-/* Upstream events from the labels pad's sink: a seek goes upstream once (see
- * seek_seen); QoS stays here, as the lateness of text must not make upstream
- * drop audio; the others go upstream. */
+/* Upstream events from the labels pad's sink: a seek goes the src pad's way,
+ * upstream once (see seek_seen); QoS stays here, as the lateness of text must
+ * not make upstream drop audio; the others go upstream. */
 static gboolean
 gst_seqlabel_labelpad_upstream_event (GstPad * pad, GstObject * parent, GstEvent * event)
 {
-  GstSeqLabel *self = GST_SEQLABEL (parent);
-
-  gboolean seek = GST_EVENT_TYPE (event) == GST_EVENT_SEEK, ok;
-  guint32 seqnum = gst_event_get_seqnum (event);
-
-  if ((seek && seek_seen (self, event)) || GST_EVENT_TYPE (event) == GST_EVENT_QOS) {
-    gst_event_unref (event);
-    return TRUE;
+  switch (GST_EVENT_TYPE (event)) {
+    case GST_EVENT_SEEK:
+      return gst_seqlabel_src_event (GST_BASE_TRANSFORM (parent), event);
+    case GST_EVENT_QOS:
+      gst_event_unref (event);
+      return TRUE;
+    default:
+      return gst_pad_event_default (pad, parent, event);
   }
-  ok = gst_pad_event_default (pad, parent, event);
-  if (seek && !ok)
-    seek_failed (self, seqnum);
-  return ok;
 }
 
 static gboolean
