@@ -674,27 +674,27 @@ static char *real_relative(const char *dir, char *norm)
  *    among its ancestors by device and inode, so through a link
  *    (/home -> /data/home) or without, whatever the current folder.
  *  - Elsewhere: the path from the folder's real path to the audio's real
- *    folder, on the text. malloc'ed; NULL when out of memory. */
-static char *hold_out_key(const char *manifest, size_t root_len, const char *audio)
+ *    folder, on the text.
+ * dir: the folder the lines were resolved against, as given (root_len bytes of
+ * the manifest's path; "." or "/" when that is 0); want: what it is (NULL: it
+ * cannot be found). malloc'ed; NULL when out of memory. */
+static char *hold_out_key(const char *dir, size_t root_len, const struct stat *want,
+                          const char *audio)
 {
-    /* the folder the lines were resolved against, as given ("/" for /x.tsv) */
-    char *dir = root_len ? strndup(manifest, root_len) : strdup(manifest[0] == '/' ? "/" : ".");
     char *key = NULL;
-    if (!dir)
-        return NULL;
     size_t dl = strlen(dir);
-    struct stat want, at;
+    struct stat at;
     if (root_len && !strncmp(audio, dir, dl) && audio[dl] == '/') { /* as resolve() made it */
         key = normal_path(audio + dl + 1, strlen(audio + dl + 1));
-    } else if (audio[0] != '/' || stat(dir, &want) != 0) { /* the line itself */
+    } else if (audio[0] != '/' || !want) { /* the line itself */
         key = normal_path(audio, strlen(audio));
     } else {
         char *norm = normal_path(audio, strlen(audio));
         /* each ancestor, the deepest first: is it the folder? */
         for (char *cut = norm ? strrchr(norm, '/') : NULL; cut && !key;) {
             *cut = '\0';
-            int same = stat(cut == norm ? "/" : norm, &at) == 0 && at.st_dev == want.st_dev &&
-                       at.st_ino == want.st_ino;
+            int same = stat(cut == norm ? "/" : norm, &at) == 0 && at.st_dev == want->st_dev &&
+                       at.st_ino == want->st_ino;
             *cut = '/';
             if (same)
                 key = strdup(cut + 1);
@@ -710,7 +710,6 @@ static char *hold_out_key(const char *manifest, size_t root_len, const char *aud
             key = strdup(norm);
         free(norm);
     }
-    free(dir);
     return key;
 }
 
@@ -726,12 +725,20 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
     }
     int held = 0;
     size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
+    /* the folder the lines were resolved against, as given ("/" for /x.tsv),
+     * and what it is: found once for every line */
+    char *dir = !m->path ? NULL : root_len ? strndup(m->path, root_len)
+                                           : strdup(m->path[0] == '/' ? "/" : ".");
+    struct stat folder;
+    const int found = dir && stat(dir, &folder) == 0;
     for (int i = 0; i < m->n; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
         /* without a manifest file, the path as it is */
-        char *key = m->path ? hold_out_key(m->path, root_len, m->entries[i].audio)
-                            : strdup(m->entries[i].audio);
+        char *key = !m->path ? strdup(m->entries[i].audio)
+                    : dir    ? hold_out_key(dir, root_len, found ? &folder : NULL,
+                                            m->entries[i].audio)
+                             : NULL;
         if (!key) {
             held = sl_fail(err, errlen, "out of memory");
             break;
@@ -760,6 +767,7 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
         }
         free(key);
     }
+    free(dir);
     if (group)
         regfree(&re);
     return held;
