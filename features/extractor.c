@@ -153,6 +153,18 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
     return f;
 }
 
+size_t sl_features_memory_bytes(const sl_features *f)
+{
+    const sl_mel_bank *b = &f->mel;
+    const size_t rows = (size_t)b->block_offset[b->num_blocks];
+    return sizeof *f + sizeof(float) * ((size_t)f->buf_cap + 2 * (size_t)f->win + f->fft_size +
+                                        f->half + f->dim + 1 + f->num_mel + SL_MEL_LANES +
+                                        (size_t)f->cfg.num_ceps * f->num_mel) +
+           sizeof(fftwf_complex) * ((size_t)f->half + 1) +
+           sizeof(int) * (2 * (size_t)b->num_bins + 3 * (size_t)b->num_blocks + 1) +
+           (rows + 1) * sizeof(sl_v8);
+}
+
 void sl_features_free(sl_features *f)
 {
     if (!f)

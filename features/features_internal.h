@@ -10,6 +10,10 @@
  * pcm[0]), so that a caller can refuse a whole chunk before taking any of it. */
 int sl_check_finite(const float *pcm, size_t n, int64_t first, char *err, size_t errlen);
 
+/* Bytes of f's buffers and filterbank (FFTW's plan aside): a labeler's account
+ * of its memory. */
+size_t sl_features_memory_bytes(const sl_features *f);
+
 /* Mel scale of Kaldi (and HTK): 1127 ln(1 + f / 700). */
 double sl_mel_scale(double hz);
 

@@ -194,6 +194,14 @@ oom:
     return NULL;
 }
 
+size_t sl_decoder_memory_bytes(const sl_decoder *d)
+{
+    const size_t K = (size_t)d->K, lag = (size_t)d->lag + 1;
+    return sizeof *d + (size_t)d->ring_len * K * sizeof(float) + 2 * K * sizeof(double) +
+           lag * (K * (sizeof(uint16_t) + sizeof(double)) + sizeof(double) + sizeof(int)) +
+           ((size_t)d->pad_before + 1) * sizeof(int);
+}
+
 void sl_decoder_free(sl_decoder *d)
 {
     if (!d)

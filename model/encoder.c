@@ -97,11 +97,8 @@ static int set_err(char *err, size_t errlen, const char *msg, int v)
 /* Every buffer starts on a cache line: the AVX-512 kernels load 64-byte vectors,
  * and one that straddles two lines costs two accesses (glibc's malloc gives
  * 16-byte alignment; misaligned panels cost the products ~8%). */
-static float *alloc_floats(size_t n)
-{
-    size_t bytes = (sizeof(float) * n + 63) & ~(size_t)63;
-    return aligned_alloc(64, bytes ? bytes : 64);
-}
+static size_t floats_bytes(size_t n) { return n ? (sizeof(float) * n + 63) & ~(size_t)63 : 64; }
+static float *alloc_floats(size_t n) { return aligned_alloc(64, floats_bytes(n)); }
 
 static void free_buffers(sl_encoder *e)
 {
@@ -120,6 +117,66 @@ static void free_buffers(sl_encoder *e)
     free(e->wblock);
 }
 
+/* in_bias copies rounded to 16 floats, so every packed matrix after them
+ * starts on a cache line as well */
+static size_t in_bias_floats(int d) { return ((size_t)3 * d + 15) & ~(size_t)15; }
+
+static size_t packed_weight_floats(const sl_model_config *c, int amx)
+{
+    size_t (*size)(int, int) = amx ? sl_gemm_amx_packed_size : sl_gemm_packed_size;
+    const int d = c->d_model, f = c->d_ff;
+    return size(d, c->n_features) + size(c->n_classes, d) +
+           (size_t)c->n_layers * (size(3 * d, d) + size(d, d) + size(f, d) + size(d, f) +
+                                  in_bias_floats(d));
+}
+
+/* The floats of every buffer an encoder of window max_T holds: one account for
+ * sl_encoder_new, which allocates them, and sl_encoder_memory_bytes. */
+typedef struct {
+    size_t act;     /* T x d: pe, x, h and ao, each */
+    size_t qkv;     /* T x 3d: two of them */
+    size_t ff, att, logits;
+    int packed;     /* AVX-512 kernels: the buffers below too */
+    size_t pack;    /* one thread's packed keys and values */
+    int shared_kv;  /* kv: two of n_heads x pack */
+    int amx;
+    size_t weights; /* the packed weight matrices */
+} encoder_plan;
+
+static encoder_plan plan_encoder(const sl_model_config *c, int max_T)
+{
+    const size_t T = (size_t)max_T, d = (size_t)c->d_model;
+    encoder_plan p = {
+        .act = T * d,
+        .qkv = T * 3 * d,
+        .ff = T * (size_t)c->d_ff,
+        .att = (sl_attention_scratch(max_T, c->n_heads, 0) + 15) & ~(size_t)15,
+        .logits = T * (size_t)c->n_classes,
+        .packed = sl_gemm_available(),
+    };
+    if (p.packed) {
+        p.pack = sl_attention_pack_scratch(max_T, c->d_model, c->n_heads);
+        p.shared_kv = c->band_left < 0 && c->band_right < 0;
+        p.amx = sl_gemm_amx_available();
+        p.weights = packed_weight_floats(c, p.amx);
+    }
+    return p;
+}
+
+size_t sl_encoder_memory_bytes(const sl_model *m, int max_T)
+{
+    const sl_model_config *c = &m->cfg;
+    if (max_T < 1 || max_T > c->max_window)
+        return 0;
+    const encoder_plan p = plan_encoder(c, max_T);
+    size_t b = sizeof(sl_encoder) + 4 * floats_bytes(p.act) + 2 * floats_bytes(p.qkv) +
+               floats_bytes(p.ff) + floats_bytes(p.att) + floats_bytes(p.logits);
+    if (p.packed)
+        b += floats_bytes(p.pack) + floats_bytes(p.weights) +
+             (p.shared_kv ? 2 * floats_bytes((size_t)c->n_heads * p.pack) : 0);
+    return b;
+}
+
 /* Packs every weight matrix once (the kernels want panels of 32 output columns).
  * The encoder thus holds a copy of the weights: parameters changed after
  * sl_encoder_new need a new encoder. */
@@ -131,12 +188,8 @@ static int pack_weights(sl_encoder *e)
     size_t (*size)(int, int) = e->amx ? sl_gemm_amx_packed_size : sl_gemm_packed_size;
     void (*pack)(float *, const float *, int, int, int) =
         e->amx ? sl_gemm_amx_pack_nt : sl_gemm_pack_nt;
-    /* in_bias copies rounded to 16 floats, so every packed matrix after them
-     * starts on a cache line as well */
-    const size_t nb = ((size_t)3 * d + 15) & ~(size_t)15;
-    size_t total = size(d, c->n_features) + size(c->n_classes, d) +
-                   (size_t)c->n_layers * (size(3 * d, d) + size(d, d) + size(f, d) + size(d, f) + nb);
-    e->wblock = alloc_floats(total);
+    const size_t nb = in_bias_floats(d);
+    e->wblock = alloc_floats(packed_weight_floats(c, e->amx));
     float *scaled = e->shared_kv ? malloc(sizeof(float) * (size_t)3 * d * d) : NULL;
     if (!e->wblock || (e->shared_kv && !scaled)) {
         free(scaled);
@@ -215,23 +268,23 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
     e->m = m;
     e->max_T = max_T;
     e->n_threads = 1;
-    size_t T = (size_t)max_T, d = (size_t)c->d_model;
-    e->pe = alloc_floats(T * d);
-    e->x = alloc_floats(T * d);
-    e->h = alloc_floats(T * d);
-    e->qkv[0] = alloc_floats(T * 3 * d);
-    e->qkv[1] = alloc_floats(T * 3 * d);
-    e->ao = alloc_floats(T * d);
-    e->ff = alloc_floats(T * (size_t)c->d_ff);
-    e->att_stride = (sl_attention_scratch(max_T, c->n_heads, 0) + 15) & ~(size_t)15;
+    const encoder_plan p = plan_encoder(c, max_T);
+    e->pe = alloc_floats(p.act);
+    e->x = alloc_floats(p.act);
+    e->h = alloc_floats(p.act);
+    e->qkv[0] = alloc_floats(p.qkv);
+    e->qkv[1] = alloc_floats(p.qkv);
+    e->ao = alloc_floats(p.act);
+    e->ff = alloc_floats(p.ff);
+    e->att_stride = p.att;
     e->att = alloc_floats(e->att_stride);
-    e->logits = alloc_floats(T * (size_t)c->n_classes);
-    int packed = sl_gemm_available();
+    e->logits = alloc_floats(p.logits);
+    int packed = p.packed;
     if (packed) {
-        e->pack_stride = sl_attention_pack_scratch(max_T, c->d_model, c->n_heads);
+        e->pack_stride = p.pack;
         e->pack = alloc_floats(e->pack_stride);
-        e->shared_kv = c->band_left < 0 && c->band_right < 0;
-        e->amx = sl_gemm_amx_available();
+        e->shared_kv = p.shared_kv;
+        e->amx = p.amx;
         e->amx_att = e->amx && e->shared_kv && c->d_model / c->n_heads >= 32;
         if (e->shared_kv) {
             size_t kvn = (size_t)c->n_heads * e->pack_stride;
@@ -253,14 +306,14 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
     }
     /* Touch every page now (first touch costs microseconds per page here), so the
      * first window runs as fast as the others: bounded latency from the start. */
-    memset(e->x, 0, sizeof(float) * T * d);
-    memset(e->h, 0, sizeof(float) * T * d);
-    memset(e->qkv[0], 0, sizeof(float) * T * 3 * d);
-    memset(e->qkv[1], 0, sizeof(float) * T * 3 * d);
-    memset(e->ao, 0, sizeof(float) * T * d);
-    memset(e->ff, 0, sizeof(float) * T * (size_t)c->d_ff);
+    memset(e->x, 0, sizeof(float) * p.act);
+    memset(e->h, 0, sizeof(float) * p.act);
+    memset(e->qkv[0], 0, sizeof(float) * p.qkv);
+    memset(e->qkv[1], 0, sizeof(float) * p.qkv);
+    memset(e->ao, 0, sizeof(float) * p.act);
+    memset(e->ff, 0, sizeof(float) * p.ff);
     memset(e->att, 0, sizeof(float) * e->att_stride);
-    memset(e->logits, 0, sizeof(float) * T * (size_t)c->n_classes);
+    memset(e->logits, 0, sizeof(float) * p.logits);
     if (e->pack)
         memset(e->pack, 0, sizeof(float) * e->pack_stride);
     sl_positional_encoding(e->pe, max_T, c->d_model);

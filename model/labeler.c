@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "seqlabel.h"
 #include "features/features_internal.h"
@@ -41,6 +42,7 @@ struct sl_labeler {
     int K, F; /* classes, feature dimension */
     int rate, hop, flen;
     int W, L, R, C, T;
+    size_t memory; /* bytes of the buffers below, as check_memory counts them */
 
     sl_features *feat;
     sl_decoder *dec;
@@ -223,6 +225,32 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
     return 0;
 }
 
+/* The labeler's buffers: an encoder and its probabilities per thread, the
+ * frames waiting, the feature extractor and the decoder. A window the
+ * machine cannot hold is refused here, before any of it is touched: a model
+ * file of a few kilobytes may ask for gigabytes per thread, and pages touched
+ * beyond the memory there is bring the OOM killer, not an error. */
+static int check_memory(sl_labeler *l, char *err, size_t errlen)
+{
+    const size_t enc = sl_encoder_memory_bytes(l->m, l->W);
+    const double need = (double)l->T * ((double)enc + (double)l->W * l->K * sizeof(float)) +
+                        (double)l->cap * l->F * sizeof(float) + sizeof *l +
+                        (double)sl_features_memory_bytes(l->feat) +
+                        (double)sl_decoder_memory_bytes(l->dec);
+    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+    const double have = pages > 0 && page > 0 ? (double)pages * page : 0;
+    l->memory = need > (double)SIZE_MAX ? SIZE_MAX : (size_t)need;
+    if (have > 0 && need > have) {
+        if (err)
+            snprintf(err, errlen,
+                     "labeler: a window of %d frames on %d thread%s needs %.3g GB, more than "
+                     "this machine's %.3g GB of memory (a shorter window, or fewer threads)",
+                     l->W, l->T, l->T == 1 ? "" : "s", need / 1e9, have / 1e9);
+        return -1;
+    }
+    return 0;
+}
+
 sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, char *err,
                            size_t errlen)
 {
@@ -270,6 +298,9 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
     if (!(l->feat = sl_features_new(fc, err, errlen)))
         goto fail;
     l->cap = l->L + l->T * l->C + l->R;
+    /* the decoder's and the extractor's pages are not touched yet */
+    if (check_memory(l, err, errlen))
+        goto fail;
     l->frames = malloc((size_t)l->cap * l->F * sizeof(float));
     l->slots = calloc((size_t)l->T, sizeof *l->slots);
     if (!l->frames || !l->slots)
@@ -618,6 +649,8 @@ int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_
         sl_labeler_reset(l);
     return rc;
 }
+
+size_t sl_labeler_memory_bytes(const sl_labeler *l) { return l->memory; }
 
 int64_t sl_labeler_latency_samples(const sl_labeler *l)
 {

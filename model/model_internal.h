@@ -72,6 +72,9 @@ struct sl_model {
     sl_params views;     /* bound to params */
 };
 
+/* Bytes of d's buffers: a labeler's account of its memory. */
+size_t sl_decoder_memory_bytes(const sl_decoder *d);
+
 /* The first bytes of a training checkpoint (train_checkpoint.c), which the
  * model loader names when given one for a model. */
 #define SL_CHECKPOINT_MAGIC "SLCKPT01"

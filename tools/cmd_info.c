@@ -37,6 +37,20 @@ static void print_latency(const sl_model *m, const sl_labeler_config *cfg, const
     sl_labeler_free(l);
 }
 
+/* What a labeler allocates with the default settings: a model file of
+ * kilobytes may ask for gigabytes (docs/labeling.md, "Memory"). */
+static void print_memory(const sl_model *m)
+{
+    char err[SL_ERR_LEN];
+    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    if (l)
+        printf("  %-18s %zu bytes (%.3g MB) for a labeler with the default settings on one thread\n",
+               "memory", sl_labeler_memory_bytes(l), (double)sl_labeler_memory_bytes(l) / 1e6);
+    else
+        printf("  %-18s unknown: %s\n", "memory", err);
+    sl_labeler_free(l);
+}
+
 static void print_stats(const char *name, const float *v, int n)
 {
     printf("  %-18s", name);
@@ -50,8 +64,9 @@ int sl_cmd_info(int argc, char **argv)
     if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
         printf("usage: seqlabel info MODEL\n\n"
                "Prints every header field of a seqlabel model file (encoder shape, feature\n"
-               "settings, normalisation statistics, streaming window), its classes, its\n"
-               "tensors with their shapes, and the parameter count.\n");
+               "settings, normalisation statistics, streaming window), the latency and\n"
+               "memory of a labeler with the default settings, its classes, its tensors\n"
+               "with their shapes, and the parameter count.\n");
         return 0;
     }
     if (argc != 2)
@@ -93,6 +108,7 @@ int sl_cmd_info(int argc, char **argv)
     print_latency(m, &cfg, "latency", "the default decoder");
     cfg.decoder.smoothing = SL_SMOOTH_NONE;
     print_latency(m, &cfg, "", "argmax labels (--smoothing none)");
+    print_memory(m);
     printf("features:\n");
     printf("  %-18s %d Hz\n", "sample_rate", f->sample_rate);
     /* in samples too, which Kaldi's (int)(rate * ms / 1000) makes them: at

@@ -4,8 +4,8 @@
 # test_model_file.c), its latency (by hand, docs/labeling.md: 200-sample windows
 # every 80 samples at 8 kHz, core 16-4-2 = 10 frames, lookahead 2:
 # 200-80 + (10-1+2)*80 = 1000 samples with argmax, and 5*80 more for the default
-# decoder's Viterbi lag), and refuses a corrupt file with a message naming it, and
-# a full disk under its output.
+# decoder's Viterbi lag), a labeler's memory, and refuses a corrupt file with a
+# message naming it, and a full disk under its output.
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
 out=$("$SL_SEQLABEL" info "$SL_FIXTURES/model/tiny.slm") || fail "info exited $?"
@@ -19,6 +19,9 @@ for want in "d_model            8" "n_heads            2" "band_left          3 
     "frame_shift        10 ms (80 samples: 10 ms)"; do
     printf '%s\n' "$out" | grep -qF -- "$want" || fail "missing '$want'"
 done
+# the labeler's memory (its figure is test_memory's; it differs between kernels)
+printf '%s\n' "$out" | grep -qE '^  memory +[1-9][0-9]* bytes \([0-9.]+ MB\) for a labeler with the default settings on one thread$' ||
+    fail "no labeler memory line"
 tmp=$(mktemp)
 head -c 100 "$SL_FIXTURES/model/tiny.slm" > "$tmp"
 err=$("$SL_SEQLABEL" info "$tmp" 2>&1) && fail "a truncated file was accepted"

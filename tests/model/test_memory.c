@@ -1,0 +1,146 @@
+/* What an encoder and a labeler say they allocate (sl_encoder_memory_bytes,
+ * sl_labeler_memory_bytes) against what the C library's allocator hands out
+ * while they are made (mallinfo2: the heap's bytes in use plus the mapped
+ * chunks), and a labeler bigger than the machine refused before it allocates. */
+#include <malloc.h>
+#include <setjmp.h>
+#include <stdarg.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+#include <cmocka.h>
+
+#include "seqlabel.h"
+
+/* Each allocation may take up to a page more than asked (mapped chunks are
+ * whole pages); FFTW's plan is not counted. */
+#define PAGE_SLACK(n) ((size_t)(n) * 4096)
+
+static size_t heap_bytes(void)
+{
+    struct mallinfo2 mi = mallinfo2();
+    return mi.uordblks + mi.hblkhd;
+}
+
+static sl_model *model_of(int d_model, int d_ff, int n_classes, int band, int window)
+{
+    sl_model_config c;
+    sl_model_config_default(&c);
+    sl_feature_config f;
+    sl_feature_config_default(&f);
+    c.n_features = sl_feature_dim(&f);
+    c.d_model = d_model;
+    c.n_heads = 4;
+    c.n_layers = 2;
+    c.d_ff = d_ff;
+    c.n_classes = n_classes;
+    c.band_left = c.band_right = band;
+    c.max_window = c.stream_window = window;
+    c.stream_left = window / 4;
+    c.stream_lookahead = window / 8;
+    const char *names[SL_MAX_CLASSES];
+    static char text[SL_MAX_CLASSES][8];
+    for (int k = 0; k < n_classes; k++) {
+        snprintf(text[k], sizeof text[k], "c%d", k);
+        names[k] = text[k];
+    }
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_create(&c, &f, NULL, NULL, names, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    sl_model_init_params(m, 1);
+    return m;
+}
+
+/* Whole-window and banded attention (the packed keys and values shared only in
+ * the first), with every buffer far above the slack, so that one left out of
+ * the account shows. */
+static void test_encoder_as_allocated(void **state)
+{
+    (void)state;
+    const int bands[] = {-1, 16};
+    for (int b = 0; b < 2; b++) {
+        sl_model *m = model_of(64, 256, 64, bands[b], 2048);
+        char err[SL_ERR_LEN];
+        for (int T = 1000; T <= 2000; T += 1000) {
+            const size_t said = sl_encoder_memory_bytes(m, T);
+            const size_t before = heap_bytes();
+            sl_encoder *e = sl_encoder_new(m, T, err, sizeof err);
+            assert_non_null(e);
+            const size_t used = heap_bytes() - before;
+            print_message("band %d, window %d: said %zu bytes, allocated %zu\n", bands[b], T,
+                          said, used);
+            assert_true(used >= said - PAGE_SLACK(1));
+            assert_true(used <= said + PAGE_SLACK(16));
+            /* by hand, the activations alone: pe, x, h, ao (T x 64), qkv twice
+             * (T x 192), ff (T x 256), logits (T x 64) */
+            assert_true(said >= (size_t)T * 4 * (4 * 64 + 2 * 192 + 256 + 64));
+            sl_encoder_free(e);
+        }
+        assert_int_equal(sl_encoder_memory_bytes(m, 0), 0);
+        assert_int_equal(sl_encoder_memory_bytes(m, 2049), 0);
+        sl_model_free(m);
+    }
+}
+
+static void test_labeler_as_allocated(void **state)
+{
+    (void)state;
+    sl_model *m = model_of(64, 256, 64, -1, 1024);
+    /* FFTW keeps tables from its first plan for later ones: not the labeler's */
+    sl_labeler_free(sl_labeler_new(m, NULL, NULL, 0));
+    for (int threads = 1; threads <= 3; threads += 2) {
+        sl_labeler_config cfg;
+        sl_labeler_config_default(&cfg);
+        cfg.num_threads = threads;
+        char err[SL_ERR_LEN];
+        const size_t before = heap_bytes();
+        sl_labeler *l = sl_labeler_new(m, &cfg, err, sizeof err);
+        assert_non_null(l);
+        const size_t used = heap_bytes() - before, said = sl_labeler_memory_bytes(l);
+        print_message("%d thread(s): said %zu bytes, allocated %zu\n", threads, said, used);
+        assert_true(said >= threads * sl_encoder_memory_bytes(m, 1024));
+        assert_true(used >= said - PAGE_SLACK(1));
+        assert_true(used <= said + PAGE_SLACK(8));
+        sl_labeler_free(l);
+    }
+    sl_model_free(m);
+}
+
+/* A model file of a few hundred kilobytes whose window asks for gigabytes per
+ * thread: with more threads than the machine can hold, refused, saying why,
+ * before anything is allocated (else the pages touched bring the OOM killer). */
+static void test_more_than_the_machine(void **state)
+{
+    (void)state;
+    sl_model *m = model_of(8, 8192, 2, -1, 65536);
+    const size_t one = sl_encoder_memory_bytes(m, 65536);
+    print_message("an encoder of window 65536 with d_ff 8192: %zu bytes\n", one);
+    assert_true(one > (size_t)2e9); /* T x d_ff alone: 65536 x 8192 floats */
+    const double machine = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    cfg.num_threads = 256;
+    assert_true(256.0 * one > machine); /* else this machine proves nothing */
+    char err[SL_ERR_LEN] = "";
+    sl_labeler *l = sl_labeler_new(m, &cfg, err, sizeof err);
+    assert_null(l);
+    print_message("%s\n", err);
+    assert_non_null(strstr(err, "a window of 65536 frames on 256 threads needs"));
+    assert_non_null(strstr(err, "more than this machine's"));
+    sl_model_free(m);
+}
+
+int main(void)
+{
+    const struct CMUnitTest tests[] = {
+        cmocka_unit_test(test_encoder_as_allocated),
+        cmocka_unit_test(test_labeler_as_allocated),
+        cmocka_unit_test(test_more_than_the_machine),
+    };
+    return cmocka_run_group_tests(tests, NULL, NULL);
+}
