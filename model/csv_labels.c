@@ -66,6 +66,12 @@ static int csv_record(csv_reader *r, char **f)
 
 int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
 {
+    return sl_csv_read_rows(path, NULL, segs, n, err, errlen);
+}
+
+int sl_csv_read_rows(const char *path, const sl_file_rows *rows, sl_label_segment **segs, int *n,
+                     char *err, size_t errlen)
+{
     *segs = NULL;
     *n = 0;
     size_t len;
@@ -110,22 +116,22 @@ int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, si
                              "start,end,label[,confidence], as seqlabel label --format csv "
                              "writes)", path, r.line,
                              col_start < 0 ? "start" : col_end < 0 ? "end" : "label");
+            else if (rows && col_file < 0)
+                rc = sl_fail(err, errlen, "%s:%d: no file column: the rows of one input, not of "
+                             "the set's several (seqlabel label --format csv names each row's "
+                             "input when it writes several)", path, r.line);
             continue;
         }
         if (k != cols) {
             rc = sl_fail(err, errlen, "%s:%d: %d fields, the header has %d", path, r.line, k, cols);
             break;
         }
-        if (col_file >= 0 && !first_file)
-            first_file = strdup(f[col_file]);
-        if (col_file >= 0 && (!first_file || strcmp(first_file, f[col_file]))) {
-            char a[SL_SHOWN_LEN], b[SL_SHOWN_LEN];
-            rc = first_file ? (sl_text_shown(a, first_file), sl_text_shown(b, f[col_file]),
-                               sl_fail(err, errlen, "%s:%d: rows of two files ('%s', '%s'): a "
-                                       "label file is one input's (seqlabel label -o DIR/ "
-                                       "--format csv writes one each)", path, r.line, a, b))
-                            : sl_fail(err, errlen, "%s: out of memory", path);
-            break;
+        const int taken = col_file < 0 ? 1
+                          : sl_file_row_taken(rows, f[col_file], &first_file, path, r.line,
+                                              "csv", err, errlen);
+        if (taken <= 0) {
+            rc = taken;
+            continue;
         }
         rc = sl_segment_from_text(path, r.line, f[col_start], f[col_end], f[col_label], &s, &cnt,
                                   &cap, err, errlen);

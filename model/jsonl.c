@@ -60,12 +60,12 @@ static const char *line_flaw(const char *line)
 }
 
 /* The string member "file" of o (the input a stream of several names on each
- * line), or "" when it has none. */
+ * line), or NULL when it has none. */
 static const char *file_member(JsonObject *o)
 {
     JsonNode *n = json_object_get_member(o, "file");
     return n && JSON_NODE_HOLDS_VALUE(n) && json_node_get_value_type(n) == G_TYPE_STRING
-               ? json_node_get_string(n) : "";
+               ? json_node_get_string(n) : NULL;
 }
 
 /* One line's object into row: a segment's or a frame's members. 0, or -1
@@ -112,8 +112,8 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
     return 0;
 }
 
-int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, void *user,
-                  char *err, size_t errlen)
+int sl_jsonl_each(const char *path, const char *prob_class, const sl_file_rows *rows,
+                  sl_jsonl_row_fn fn, void *user, char *err, size_t errlen)
 {
     size_t len;
     char *text = sl_read_text(path, &len, err, errlen);
@@ -145,21 +145,18 @@ int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, 
             break;
         }
         sl_jsonl_row row = {.line = line_no};
-        /* a stream of several inputs' lines, read as one input's, would give
-         * the second input's segments an overlap and its frames a wrong index */
         const char *file = file_member(json_node_get_object(root));
-        if (!first_file && !(first_file = strdup(file))) {
-            rc = sl_fail(err, errlen, "%s: out of memory", path);
+        if (rows && !file) {
+            rc = sl_fail(err, errlen, "%s:%d: no \"file\" string: the lines of one input, not "
+                         "of the set's several (seqlabel label --format jsonl names each "
+                         "line's input when it writes several)", path, line_no);
             break;
         }
-        if (strcmp(file, first_file)) {
-            char a[SL_SHOWN_LEN], b[SL_SHOWN_LEN];
-            sl_text_shown(a, first_file);
-            sl_text_shown(b, file);
-            rc = sl_fail(err, errlen, "%s:%d: lines of two files ('%s', '%s'): a label file is "
-                         "one input's (seqlabel label -o DIR/ --format jsonl writes one each)",
-                         path, line_no, a, b);
-            break;
+        const int taken = sl_file_row_taken(rows, file ? file : "", &first_file, path, line_no,
+                                            "jsonl", err, errlen);
+        if (taken <= 0) {
+            rc = taken;
+            continue;
         }
         rc = read_row(json_node_get_object(root), path, prob_class, &row, err, errlen);
         if (rc == 0)
@@ -194,6 +191,6 @@ int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, 
     *segs = NULL;
     *n = 0;
     segments_job j = {path, NULL, 0, 0};
-    int rc = sl_jsonl_each(path, NULL, take_segment, &j, err, errlen);
+    int rc = sl_jsonl_each(path, NULL, NULL, take_segment, &j, err, errlen);
     return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
 }

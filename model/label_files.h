@@ -92,6 +92,26 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
  * and -1. */
 int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
                        sl_label_segment **segs, int *n, char *err, size_t errlen);
+/* One label file holding several inputs' rows, each naming its input in a
+ * file column or key (CSV, JSON Lines and frames tables as `seqlabel label`
+ * writes several inputs to its standard output), read for one of them
+ * (`seqlabel eval --hyp`): owns says whether a row's file value is that
+ * input's (1), another's or none of the set's (0: passed over), or names two
+ * (-1, with a message that the reader puts after the file and line). A reader
+ * given NULL reads one input's file: rows of two file values are refused. */
+typedef struct {
+    int (*owns)(void *ctx, const char *file, char *err, size_t errlen);
+    void *ctx;
+} sl_file_rows;
+/* What a reader given rows does with a row of file value `file` at path:line:
+ * 1 take it, 0 pass it over, -1 refused (said). Without rows, the first row's
+ * value (*first, malloc'ed; the caller frees it) must be every row's. */
+int sl_file_row_taken(const sl_file_rows *rows, const char *file, char **first, const char *path,
+                      int line, const char *format, char *err, size_t errlen);
+/* The CSV reader (sl_csv_read) with rows: the table's file column chooses the
+ * rows (a table without one is refused). */
+int sl_csv_read_rows(const char *path, const sl_file_rows *rows, sl_label_segment **segs, int *n,
+                     char *err, size_t errlen);
 /* A line of a JSON Lines label file (model/jsonl.c): a segment's start and
  * end, or a frame's index and time, and its label (valid during the call);
  * prob: the frame's probability of the class asked for (-1: none asked). */
@@ -106,9 +126,10 @@ typedef struct {
 typedef int (*sl_jsonl_row_fn)(void *user, const sl_jsonl_row *row, char *err, size_t errlen);
 /* fn on each line of the JSON Lines file at path, in order (blank lines
  * skipped), until it returns non-zero; with prob_class, a frame's "probs" must
- * hold that class's. 0, or -1 naming the file and line. */
-int sl_jsonl_each(const char *path, const char *prob_class, sl_jsonl_row_fn fn, void *user,
-                  char *err, size_t errlen);
+ * hold that class's; with rows, only the lines its "file" member chooses (a
+ * line without one is refused). 0, or -1 naming the file and line. */
+int sl_jsonl_each(const char *path, const char *prob_class, const sl_file_rows *rows,
+                  sl_jsonl_row_fn fn, void *user, char *err, size_t errlen);
 /* A NIST UEM file's scoring regions (model/uem.c): a line "<file-id> <channel>
  * <onset> <offset>" per region, seconds, ';;' comments. NULL with a message
  * naming the file and line. */

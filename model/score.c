@@ -54,6 +54,23 @@ int sl_manifest_classes(const char *manifest, sl_split split, char **names, int 
     return rc;
 }
 
+/* Entry e's audio as its hypotheses name it: its path below the manifest's
+ * folder, or for audio beside that folder (`../corpus/x.wav`) its path from
+ * past the last `..`, which would lead out of the hypotheses' folder (to the
+ * reference's own labels). */
+static const char *entry_name(const sl_manifest_entry *e, const char *manifest, size_t root_len)
+{
+    const char *rel = sl_manifest_below_root(manifest, root_len, e->audio);
+    while (*rel == '/')
+        rel++;
+    for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
+        if (!strncmp(c, "../", 3))
+            rel = c + 3;
+    while (*rel == '/')
+        rel++;
+    return rel;
+}
+
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
  * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
@@ -70,17 +87,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
             sl_fail(err, errlen, "out of memory");
         return path;
     }
-    const char *rel = sl_manifest_below_root(manifest, root_len, e->audio);
-    while (*rel == '/')
-        rel++;
-    /* audio beside the manifest's folder (`../corpus/x.wav`): its path from
-     * past the last `..`, which would lead out of the hypotheses' folder (to
-     * the reference's own labels) */
-    for (const char *c = rel; c; c = strchr(c, '/') ? strchr(c, '/') + 1 : NULL)
-        if (!strncmp(c, "../", 3))
-            rel = c + 3;
-    while (*rel == '/')
-        rel++;
+    const char *rel = entry_name(e, manifest, root_len);
     const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
     const char *end = sl_path_extension_at(rel);
     size_t hl = strlen(hyp);
@@ -116,6 +123,128 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     return path;
 }
 
+/* "line N (AUDIO)", or the audio alone for a folder's entry (it has no line). */
+static const char *entry_where(const sl_manifest_entry *e, char *buf, size_t len)
+{
+    if (e->line > 0)
+        snprintf(buf, len, "line %d (%s)", e->line, e->audio);
+    else
+        snprintf(buf, len, "%s", e->audio);
+    return buf;
+}
+
+/* One stream of several inputs' segments (a CSV or JSON Lines file with a
+ * file column or key, as `seqlabel label` writes several inputs to its
+ * standard output): a row's file value names the entry whose name (entry_name
+ * without extension) it is, or ends with after a '/' (label writes a file's
+ * name, or its path below a folder it labels). A value that entries of two
+ * audio files end with is refused; one that none does is no entry's. */
+typedef struct {
+    const char *name, *base; /* entry_name; its last part */
+    size_t len, base_len;    /* without the extension */
+    const sl_manifest_entry *e;
+} named_entry;
+
+typedef struct {
+    named_entry *names; /* the set's entries, sorted by base */
+    int n;
+    const char *manifest;
+    const sl_manifest_entry *cur; /* the entry being scored */
+    char *last;                   /* the last value asked about for cur, and the answer */
+    int last_answer;
+} row_owner;
+
+static int base_cmp(const char *a, size_t al, const char *b, size_t bl)
+{
+    int c = strncmp(a, b, al < bl ? al : bl);
+    return c ? c : al < bl ? -1 : al > bl;
+}
+
+static int named_entry_cmp(const void *a, const void *b)
+{
+    const named_entry *x = a, *y = b;
+    return base_cmp(x->base, x->base_len, y->base, y->base_len);
+}
+
+static int row_owner_init(row_owner *o, const sl_manifest *man, unsigned mask,
+                          const char *manifest, size_t root_len)
+{
+    memset(o, 0, sizeof *o);
+    o->manifest = manifest;
+    if (!(o->names = malloc(sizeof *o->names * (size_t)(man->n ? man->n : 1))))
+        return -1;
+    for (int i = 0; i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!(mask & SL_SPLIT_BIT(e->split)))
+            continue;
+        named_entry *k = &o->names[o->n++];
+        k->name = entry_name(e, manifest, root_len);
+        k->len = (size_t)(sl_path_extension_at(k->name) - k->name);
+        const char *slash = memrchr(k->name, '/', k->len);
+        k->base = slash ? slash + 1 : k->name;
+        k->base_len = k->len - (size_t)(k->base - k->name);
+        k->e = e;
+    }
+    qsort(o->names, (size_t)o->n, sizeof *o->names, named_entry_cmp);
+    return 0;
+}
+
+/* The rows of entry e from here on. */
+static void row_owner_for(row_owner *o, const sl_manifest_entry *e)
+{
+    o->cur = e;
+    free(o->last);
+    o->last = NULL;
+}
+
+static void row_owner_free(row_owner *o)
+{
+    free(o->names);
+    free(o->last);
+}
+
+static int owns_row(void *ctx, const char *v, char *err, size_t errlen)
+{
+    row_owner *o = ctx;
+    if (o->last && !strcmp(o->last, v))
+        return o->last_answer;
+    const size_t vl = strlen(v);
+    const char *slash = strrchr(v, '/'), *base = slash ? slash + 1 : v;
+    const size_t base_len = vl - (size_t)(base - v);
+    int lo = 0, hi = o->n; /* the first entry of this base */
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (base_cmp(o->names[mid].base, o->names[mid].base_len, base, base_len) < 0)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    const named_entry *found = NULL;
+    int answer = 0;
+    for (int i = lo; i < o->n && !base_cmp(o->names[i].base, o->names[i].base_len, base,
+                                           base_len); i++) {
+        const named_entry *k = &o->names[i];
+        if (vl > k->len || strncmp(k->name + k->len - vl, v, vl) ||
+            (vl < k->len && k->name[k->len - vl - 1] != '/'))
+            continue;
+        if (found && !sl_same_file(found->e->audio, k->e->audio)) {
+            char shown[SL_SHOWN_LEN], wa[SL_ERR_LEN], wb[SL_ERR_LEN];
+            sl_text_shown(shown, v);
+            return sl_fail(err, errlen, "file '%s' is both %s and %s of %s (seqlabel label "
+                           "names each file of a folder it labels by its path below it: label "
+                           "the set's folder, or write a file each with -o DIR/)", shown,
+                           entry_where(found->e, wa, sizeof wa), entry_where(k->e, wb, sizeof wb),
+                           o->manifest);
+        }
+        found = found ? found : k;
+        answer |= k->e == o->cur;
+    }
+    free(o->last);
+    o->last = strdup(v); /* without it, the next row asks again */
+    o->last_answer = answer;
+    return answer;
+}
+
 /* Whether path names a frames table (.tsv, `seqlabel label --format frames`). */
 static int is_frames_table(const char *path)
 {
@@ -136,6 +265,7 @@ typedef struct {
     /* JSON Lines: its lines that are segments, not frames, read once */
     sl_label_segment *segs;
     int segments, seg_cap;
+    int stream; /* the lines of several inputs: segments only */
 } frame_taker;
 
 static int take_frame(frame_taker *ft, int line, int idx_ok, long long idx, double t,
@@ -186,6 +316,12 @@ static int read_frames_table(frame_taker *ft, int target, char *err, size_t errl
         char *p = row, *f[4];
         for (int k = 0; k < 4; k++)
             f[k] = sl_next_field(&p);
+        if (line == 1 && f[0] && !strcmp(f[0], "file")) {
+            rc = sl_fail(err, errlen, "%s:1: a frames table of several inputs (a file column): "
+                         "a frames table is one input's (seqlabel label -o DIR/ --format frames "
+                         "writes one each)", path);
+            break;
+        }
         if (line == 1) { /* frame time label confidence NAME... */
             if (!f[3] || strcmp(f[0], "frame") || strcmp(f[1], "time") || strcmp(f[2], "label")) {
                 rc = sl_fail(err, errlen, "%s:1: not a frames table (seqlabel label --format "
@@ -230,6 +366,10 @@ static int read_frames_table(frame_taker *ft, int target, char *err, size_t errl
 static int take_jsonl_row(void *user, const sl_jsonl_row *row, char *err, size_t errlen)
 {
     frame_taker *ft = user;
+    if (row->is_frame && ft->stream)
+        return sl_fail(err, errlen, "%s:%d: a frame in a stream of several inputs: such a "
+                       "stream is read for segments (seqlabel label --segments), and frames "
+                       "from a file each (seqlabel label -o DIR/)", ft->path, row->line);
     if (row->is_frame ? ft->segments > 0 : ft->frame > 0)
         return sl_fail(err, errlen, "%s:%d: a %s among %s: JSON Lines labels are frames or "
                        "segments, not both", ft->path, row->line,
@@ -251,12 +391,14 @@ static int take_jsonl_row(void *user, const sl_jsonl_row *row, char *err, size_t
  * by their file id alone. 0, or -1 (said); *labelled: whether anything of it
  * was labelled. */
 static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_id,
-                             double duration, int hop, int rate, const char *const *classes,
-                             int n_classes, const sl_sweep *sweep, int32_t *got, double *prob,
-                             int64_t n, int *labelled, char *err, size_t errlen)
+                             const sl_file_rows *rows, double duration, int hop, int rate,
+                             const char *const *classes, int n_classes, const sl_sweep *sweep,
+                             int32_t *got, double *prob, int64_t n, int *labelled, char *err,
+                             size_t errlen)
 {
     *labelled = 1;
-    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob, NULL, 0, 0};
+    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob,
+                      NULL, 0, 0, rows != NULL};
     for (int64_t i = 0; i < n; i++)
         got[i] = -1; /* past a frames file's last frame */
     if (is_frames_table(hyp_path))
@@ -266,8 +408,8 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_
     int nh = 0, rc = 0;
     if (jsonl) {
         /* frames (label's default), taken as they come, or segments (--segments) */
-        rc = sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, take_jsonl_row, &ft,
-                           err, errlen);
+        rc = sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, rows, take_jsonl_row,
+                           &ft, err, errlen);
         if (rc == 0 && !ft.segments) {
             *labelled = ft.frame > 0;
             return 0;
@@ -284,7 +426,9 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_
     /* read as a manifest entry of the same audio, so an RTTM file's lines are
      * found by the audio's name and x.rttm#speech works too */
     sl_manifest_entry he = {e->audio, hyp_path, e->split, 0, 0};
-    if (!jsonl)
+    if (!jsonl && rows)
+        rc = sl_csv_read_rows(hyp_path, rows, &hs, &nh, err, errlen);
+    else if (!jsonl)
         rc = sl_manifest_entry_segments_ex(&he, by_id, &hs, &nh, err, errlen);
     if (rc == 0)
         rc = sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate, classes,
@@ -322,16 +466,6 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
     *n_frames = sl_feature_num_frames(fc, n);
     *duration = (double)n / fc->sample_rate;
     return 0;
-}
-
-/* "line N (AUDIO)", or the audio alone for a folder's entry (it has no line). */
-static const char *entry_where(const sl_manifest_entry *e, char *buf, size_t len)
-{
-    if (e->line > 0)
-        snprintf(buf, len, "line %d (%s)", e->line, e->audio);
-    else
-        snprintf(buf, len, "%s", e->audio);
-    return buf;
 }
 
 /* Refuses a hypothesis that two entries of different audio would both be
@@ -408,7 +542,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
  * and into opt->events; *labelled as hypothesis_frames says it. by_id: hyp is one
  * file for several entries (an RTTM file's lines theirs by file id). */
 static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
-                       const char *hyp, int hyp_is_dir, int by_id,
+                       const char *hyp, int hyp_is_dir, int by_id, const sl_file_rows *rows,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
                        const sl_eval_options *opt, const sl_uem *uem, sl_metrics *mt,
                        sl_events *events, int *labelled, char *err, size_t errlen)
@@ -430,8 +564,9 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     } else if (sl_manifest_entry_segments(e, &rs, &nr, err, errlen) == 0 &&
                sl_segments_to_frames(rs, nr, e->labels, e->audio, duration, hop, rate, classes,
                                      n_classes, ref, n, err, errlen) == 0 &&
-               hypothesis_frames(e, hyp_path, by_id, duration, hop, rate, classes, n_classes,
-                                 opt->sweep, got, prob, n, labelled, err, errlen) == 0) {
+               hypothesis_frames(e, hyp_path, by_id, rows, duration, hop, rate, classes,
+                                 n_classes, opt->sweep, got, prob, n, labelled, err,
+                                 errlen) == 0) {
         rc = 0;
         for (int64_t i = 0; opt->ref_gap_class >= 0 && i < n; i++)
             if (ref[i] < 0) /* time the references leave unlabelled, of their gap's class */
@@ -486,9 +621,10 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     return rc;
 }
 
-/* One label file other than RTTM (whose lines name their file) as the
- * hypothesis of entries of two audio files would score each against the same
- * labels, the figures reading as measured: refused, naming both. */
+/* One label file whose lines do not name their input (Audacity's, TextGrid,
+ * WebVTT, SubRip) as the hypothesis of entries of two audio files would score
+ * each against the same labels, the figures reading as measured: refused,
+ * naming both. */
 static int one_file_for_several(const sl_manifest *man, unsigned mask, const char *manifest,
                                 const char *hyp, char *err, size_t errlen)
 {
@@ -503,7 +639,8 @@ static int one_file_for_several(const sl_manifest *man, unsigned mask, const cha
             char wa[SL_ERR_LEN], wb[SL_ERR_LEN];
             return sl_fail(err, errlen, "%s: one label file for %s and %s of %s: each would be "
                            "scored against the same labels; give a folder with a label file "
-                           "for each (seqlabel label -o DIR/ writes one), or one RTTM file",
+                           "for each (seqlabel label -o DIR/ writes one), or one RTTM, CSV or "
+                           "JSON Lines file naming each line's input",
                            hyp, entry_where(first, wa, sizeof wa), entry_where(e, wb, sizeof wb),
                            manifest);
         }
@@ -558,12 +695,20 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     int labelled_any = 0;
     const int entries = sl_manifest_entries_in(&man, mask);
     const int by_id = !hyp_is_dir && (entries > 1 || sl_is_rttm_path(hyp));
+    /* CSV and JSON Lines: a row's file column names its input */
+    const char *hyp_ext = sl_path_extension_at(hyp);
+    const int stream = by_id && !sl_is_rttm_path(hyp) &&
+                       (!strcasecmp(hyp_ext, ".csv") || !strcasecmp(hyp_ext, ".jsonl"));
+    row_owner owner = {0};
+    const sl_file_rows rows = {owns_row, &owner};
+    if (rc == 0 && stream && row_owner_init(&owner, &man, mask, manifest, root_len))
+        rc = sl_fail(err, errlen, "out of memory");
     sl_uem *uem = NULL;
     if (rc == 0)
         rc = sl_uem_for_manifest(opt->uem, &man, mask,
                                  opt->events || (opt->sweep && opt->sweep->events), &uem, err,
                                  errlen);
-    if (rc == 0 && hyp_exists && !hyp_is_dir && !sl_is_rttm_path(hyp))
+    if (rc == 0 && hyp_exists && !hyp_is_dir && !sl_is_rttm_path(hyp) && !stream)
         rc = one_file_for_several(&man, mask, manifest, hyp, err, errlen);
     if (rc == 0)
         rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id, err,
@@ -576,7 +721,9 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         scored++;
         sl_metrics_reset(&file);
         int labelled = 0;
-        if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, by_id, classes, n_classes, &fc,
+        row_owner_for(&owner, e);
+        if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, by_id, stream ? &rows : NULL,
+                        classes, n_classes, &fc,
                         opt, uem, &file, file_events, &labelled, err, errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
@@ -595,12 +742,16 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     if (rc == 0 && scored == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
     if (rc == 0 && by_id && !labelled_any)
-        rc = sl_fail(err, errlen, "%s: labels none of the set's files (an RTTM line's file "
-                     "id is its audio's name without folder and extension)", hyp);
+        rc = sl_fail(err, errlen, "%s: labels none of the set's files (%s)", hyp,
+                     stream ? "a row's file is its audio's path below the set's folder without "
+                              "extension, or the end of it, as seqlabel label writes it"
+                            : "an RTTM line's file id is its audio's name without folder and "
+                              "extension");
     if (rc == 0 && frames == 0)
         rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
                      manifest, uem ? ", or the collar and the UEM's regions leave out all it covers"
                                : opt->collar_s > 0 ? ", or the collar covers it all" : "");
+    row_owner_free(&owner);
     sl_uem_free(uem);
     sl_metrics_free(&file);
     free(file_events);

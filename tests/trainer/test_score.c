@@ -633,6 +633,76 @@ static int count_frame(void *user, int64_t index, int label, float confidence, c
 
 /* A file at 22.05 kHz is scored on the frames the labeler gives it after
  * resampling (counted here by labelling it). */
+/* One CSV or JSON Lines stream for the set, as `seqlabel label` writes several
+ * inputs to its standard output: a row's file column names its input, by its
+ * path below the folder labelled without extension (a/x) or by its name (y),
+ * and a name that two entries end with (x: a/x and b/x) is refused, naming
+ * both. Rows of files outside the set are passed over; a stream without the
+ * column, or of frames, is refused. */
+static void test_streams_of_several_inputs(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN], want_err[2600];
+    tt_mkdtemp(dir, sizeof dir, "score-stream");
+    mkdir(tt_path(dir, "a"), 0755);
+    mkdir(tt_path(dir, "b"), 0755);
+    mkdir(tt_path(dir, "c"), 0755);
+    write_audio(dir, "a/x.wav", 1.0, 16000); /* 98 frames each */
+    write_audio(dir, "b/x.wav", 1.0, 16000);
+    write_audio(dir, "c/y.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a/x.ref"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "b/x.ref"), "0\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "c/y.ref"), "0\t1.0\tspeech\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\n");
+    /* a: all speech (48 music frames wrong), b: right, y: right; rows of a
+     * file outside the set between them, and the columns in another order */
+    tt_write_text(tt_path(dir, "h.csv"),
+                  "label,start,end,file,confidence\n"
+                  "speech,0,1,a/x,0.9\n"
+                  "music,0,1,gone/z,0.9\n"
+                  "music,0,1,b/x,0.9\n"
+                  "speech,0,1,y,0.9\n");
+    const int64_t by_file[9] = {50 + 98, 0, 0, 48, 98, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err, sizeof err),
+                     0);
+    tt_write_text(tt_path(dir, "h.jsonl"),
+                  "{\"file\":\"a/x\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n"
+                  "{\"file\":\"b/x\",\"start\":0,\"end\":1,\"label\":\"music\"}\n"
+                  "{\"file\":\"y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.jsonl"), 0, -1, by_file, err,
+                           sizeof err), 0);
+    /* x ends both a/x and b/x */
+    tt_write_text(tt_path(dir, "x.csv"), "file,start,end,label\nx,0,1,speech\ny,0,1,speech\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "x.csv"), 0, -1, by_file, err, sizeof err),
+                     -1);
+    snprintf(want_err, sizeof want_err, "%s/x.csv:2: file 'x' is both line 1 (%s/a/x.wav) and "
+             "line 2 (%s/b/x.wav) of %s/set.tsv", dir, dir, dir, dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
+    /* no file column, or lines without a file: one input's */
+    tt_write_text(tt_path(dir, "one.csv"), "start,end,label\n0,1,speech\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.csv"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "one.csv:1: no file column: the rows of one input"));
+    tt_write_text(tt_path(dir, "one.jsonl"), "{\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.jsonl"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "one.jsonl:1: no \"file\" string: the lines of one input"));
+    /* frames: one input's file each */
+    tt_write_text(tt_path(dir, "f.jsonl"),
+                  "{\"file\":\"a/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "f.jsonl"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    if (!strstr(err, "f.jsonl:1: a frame in a stream of several inputs"))
+        fail_msg("%s", err);
+    /* rows of none of the set's files */
+    tt_write_text(tt_path(dir, "none.csv"), "file,start,end,label\nz,0,1,speech\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "none.csv"), 0, 2, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "none.csv: labels none of the set's files (a row's file is"));
+    tt_rmtree(dir);
+}
+
 static void test_other_rate(void **state)
 {
     (void)state;
@@ -1144,6 +1214,7 @@ int main(void)
         cmocka_unit_test(test_utf8_columns),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_one_name_two_entries),
+        cmocka_unit_test(test_streams_of_several_inputs),
         cmocka_unit_test(test_other_rate),
         cmocka_unit_test(test_sweep_by_hand),
         cmocka_unit_test(test_sweep_threshold_ties),
