@@ -20,8 +20,32 @@
  * whole pages); FFTW's plan is not counted. */
 #define PAGE_SLACK(n) ((size_t)(n) * 4096)
 
+#if __has_include(<valgrind/memcheck.h>)
+#include <valgrind/memcheck.h>
+#else
+#define RUNNING_ON_VALGRIND 0
+#endif
+
+/* AddressSanitizer's and valgrind's allocators replace the C library's, which
+ * then counts nothing: theirs count instead (ASan's runtime's total, for which
+ * Debian ships no header; valgrind's every block still allocated, reachable or
+ * not, found by a leak check) */
+#if defined(__SANITIZE_ADDRESS__)
+size_t __sanitizer_get_current_allocated_bytes(void);
+#endif
 static size_t heap_bytes(void)
 {
+#if defined(__SANITIZE_ADDRESS__)
+    return __sanitizer_get_current_allocated_bytes();
+#endif
+#ifdef VALGRIND_COUNT_LEAKS
+    if (RUNNING_ON_VALGRIND) {
+        unsigned long leaked = 0, dubious = 0, reachable = 0, suppressed = 0;
+        VALGRIND_DO_QUICK_LEAK_CHECK; /* a summary in the log */
+        VALGRIND_COUNT_LEAKS(leaked, dubious, reachable, suppressed);
+        return leaked + dubious + reachable + suppressed;
+    }
+#endif
     struct mallinfo2 mi = mallinfo2();
     return mi.uordblks + mi.hblkhd;
 }
