@@ -64,16 +64,9 @@ static int csv_record(csv_reader *r, char **f)
     }
 }
 
-int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
+int sl_csv_each(const char *path, int several, sl_csv_row_fn fn, void *user, char *err,
+                size_t errlen)
 {
-    return sl_csv_read_rows(path, NULL, segs, n, err, errlen);
-}
-
-int sl_csv_read_rows(const char *path, const sl_file_rows *rows, sl_label_segment **segs, int *n,
-                     char *err, size_t errlen)
-{
-    *segs = NULL;
-    *n = 0;
     size_t len;
     char *text = sl_read_text(path, &len, err, errlen);
     if (!text)
@@ -81,8 +74,6 @@ int sl_csv_read_rows(const char *path, const sl_file_rows *rows, sl_label_segmen
     csv_reader r = {text, 0, 1};
     char *f[CSV_MAX_FIELDS], *first_file = NULL;
     int col_start = -1, col_end = -1, col_label = -1, col_file = -1, cols = 0, k, rc = 0;
-    sl_label_segment *s = NULL;
-    int cnt = 0, cap = 0;
     while (rc == 0 && (k = csv_record(&r, f)) != -1) {
         if (k == -2) {
             rc = sl_fail(err, errlen, "%s:%d: a quoted field that never ends", path, r.line);
@@ -116,30 +107,45 @@ int sl_csv_read_rows(const char *path, const sl_file_rows *rows, sl_label_segmen
                              "start,end,label[,confidence], as seqlabel label --format csv "
                              "writes)", path, r.line,
                              col_start < 0 ? "start" : col_end < 0 ? "end" : "label");
-            else if (rows && col_file < 0)
-                rc = sl_fail(err, errlen, "%s:%d: no file column: the rows of one input, not of "
-                             "the set's several (seqlabel label --format csv names each row's "
-                             "input when it writes several)", path, r.line);
             continue;
         }
         if (k != cols) {
             rc = sl_fail(err, errlen, "%s:%d: %d fields, the header has %d", path, r.line, k, cols);
             break;
         }
-        const int taken = col_file < 0 ? 1
-                          : sl_file_row_taken(rows, f[col_file], &first_file, path, r.line,
-                                              "csv", err, errlen);
-        if (taken <= 0) {
-            rc = taken;
-            continue;
-        }
-        rc = sl_segment_from_text(path, r.line, f[col_start], f[col_end], f[col_label], &s, &cnt,
-                                  &cap, err, errlen);
+        const sl_csv_row row = {r.line, col_file < 0 ? NULL : f[col_file], f[col_start],
+                                f[col_end], f[col_label]};
+        if (row.file && !several)
+            rc = sl_one_input(row.file, &first_file, path, r.line, "csv", err, errlen);
+        if (rc == 0)
+            rc = fn(user, &row, err, errlen);
     }
     if (rc == 0 && !cols)
         rc = sl_fail(err, errlen, "%s: empty: a CSV label file begins with its header "
                      "(start,end,label)", path);
     free(first_file);
     free(text);
-    return sl_segments_finish(path, s, cnt, rc, segs, n, err, errlen);
+    return rc ? -1 : 0;
+}
+
+typedef struct {
+    const char *path;
+    sl_label_segment *s;
+    int cnt, cap;
+} segments_job;
+
+static int take_segment(void *user, const sl_csv_row *row, char *err, size_t errlen)
+{
+    segments_job *j = user;
+    return sl_segment_from_text(j->path, row->line, row->start, row->end, row->label, &j->s,
+                                &j->cnt, &j->cap, err, errlen);
+}
+
+int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, size_t errlen)
+{
+    *segs = NULL;
+    *n = 0;
+    segments_job j = {path, NULL, 0, 0};
+    const int rc = sl_csv_each(path, 0, take_segment, &j, err, errlen);
+    return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
 }

@@ -112,8 +112,8 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
     return 0;
 }
 
-int sl_jsonl_each(const char *path, const char *prob_class, const sl_file_rows *rows,
-                  sl_jsonl_row_fn fn, void *user, char *err, size_t errlen)
+int sl_jsonl_each(const char *path, const char *prob_class, int several, sl_jsonl_row_fn fn,
+                  void *user, char *err, size_t errlen)
 {
     size_t len;
     char *text = sl_read_text(path, &len, err, errlen);
@@ -145,20 +145,12 @@ int sl_jsonl_each(const char *path, const char *prob_class, const sl_file_rows *
             break;
         }
         sl_jsonl_row row = {.line = line_no};
-        const char *file = file_member(json_node_get_object(root));
-        if (rows && !file) {
-            rc = sl_fail(err, errlen, "%s:%d: no \"file\" string: the lines of one input, not "
-                         "of the set's several (seqlabel label --format jsonl names each "
-                         "line's input when it writes several)", path, line_no);
-            break;
-        }
-        const int taken = sl_file_row_taken(rows, file ? file : "", &first_file, path, line_no,
-                                            "jsonl", err, errlen);
-        if (taken <= 0) {
-            rc = taken;
-            continue;
-        }
-        rc = read_row(json_node_get_object(root), path, prob_class, &row, err, errlen);
+        row.file = file_member(json_node_get_object(root));
+        if (!several) /* a line without one among lines with one: another input's too */
+            rc = sl_one_input(row.file ? row.file : "", &first_file, path, line_no, "jsonl", err,
+                              errlen);
+        if (rc == 0)
+            rc = read_row(json_node_get_object(root), path, prob_class, &row, err, errlen);
         if (rc == 0)
             rc = fn(user, &row, err, errlen);
     }
@@ -191,6 +183,6 @@ int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, 
     *segs = NULL;
     *n = 0;
     segments_job j = {path, NULL, 0, 0};
-    int rc = sl_jsonl_each(path, NULL, NULL, take_segment, &j, err, errlen);
+    int rc = sl_jsonl_each(path, NULL, 0, take_segment, &j, err, errlen);
     return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
 }

@@ -92,26 +92,44 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
  * and -1. */
 int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
                        sl_label_segment **segs, int *n, char *err, size_t errlen);
-/* One label file holding several inputs' rows, each naming its input in a
- * file column or key (CSV, JSON Lines and frames tables as `seqlabel label`
- * writes several inputs to its standard output), read for one of them
- * (`seqlabel eval --hyp`): owns says whether a row's file value is that
- * input's (1), another's or none of the set's (0: passed over), or names two
- * (-1, with a message that the reader puts after the file and line). A reader
- * given NULL reads one input's file: rows of two file values are refused. */
+/* Without several: the first row's file value (*first, malloc'ed; the caller
+ * frees it) must be every row's, a label file being one input's (a stream of
+ * several inputs' rows would give the second input's segments an overlap and
+ * its frames a wrong index). 0, or -1 naming path, line and both values. */
+int sl_one_input(const char *file, char **first, const char *path, int line, const char *format,
+                 char *err, size_t errlen);
+/* A row of a CSV label file: its line, its file column's value (NULL: the
+ * table has none) and its start, end and label fields as text. */
 typedef struct {
-    int (*owns)(void *ctx, const char *file, char *err, size_t errlen);
-    void *ctx;
-} sl_file_rows;
-/* What a reader given rows does with a row of file value `file` at path:line:
- * 1 take it, 0 pass it over, -1 refused (said). Without rows, the first row's
- * value (*first, malloc'ed; the caller frees it) must be every row's. */
-int sl_file_row_taken(const sl_file_rows *rows, const char *file, char **first, const char *path,
-                      int line, const char *format, char *err, size_t errlen);
-/* The CSV reader (sl_csv_read) with rows: the table's file column chooses the
- * rows (a table without one is refused). */
-int sl_csv_read_rows(const char *path, const sl_file_rows *rows, sl_label_segment **segs, int *n,
-                     char *err, size_t errlen);
+    int line;
+    const char *file, *start, *end, *label;
+} sl_csv_row;
+typedef int (*sl_csv_row_fn)(void *user, const sl_csv_row *row, char *err, size_t errlen);
+/* fn on each row of the CSV label file at path, in order, until it returns
+ * non-zero (sl_csv_read's reading). several 0: rows of two file values are
+ * refused (sl_one_input); 1: a stream of several inputs' rows (`seqlabel eval
+ * --hyp`). 0, or -1 naming the file and line. */
+int sl_csv_each(const char *path, int several, sl_csv_row_fn fn, void *user, char *err,
+                size_t errlen);
+/* One CSV or JSON Lines label file of several inputs' segments, each row
+ * naming its input (model/hyp_stream.c). sl_hyp_stream_read reads it once:
+ * *out NULL when no row names an input (one input's file, then); -1 naming
+ * the file and line for a file that does not read, a row without a name among
+ * named ones, or a frame among them (a stream is read for segments). */
+typedef struct sl_hyp_stream sl_hyp_stream;
+int sl_hyp_stream_read(const char *path, sl_hyp_stream **out, char *err, size_t errlen);
+void sl_hyp_stream_free(sl_hyp_stream *s);
+/* *part: the rows whose name is `name` (a path without extension, compared
+ * with '//', '/./' and 'x/..' taken out, as a JSON writer gives a name that
+ * is not UTF-8 for a JSON Lines file), else those whose name is the end of it
+ * after a '/', the longest such; -1 when none is. -1: out of memory. */
+int sl_hyp_stream_part(const sl_hyp_stream *s, const char *name, int *part);
+/* A part's name, as its rows give it ('//', '/./' and 'x/..' taken out). */
+const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part);
+/* A part's segments, sorted and checked for overlaps the first time (the
+ * stream's; valid until it is freed). 0, or -1 naming the file and lines. */
+int sl_hyp_stream_segments(sl_hyp_stream *s, int part, const sl_label_segment **segs, int *n,
+                           char *err, size_t errlen);
 /* A line of a JSON Lines label file (model/jsonl.c): a segment's start and
  * end, or a frame's index and time, and its label (valid during the call);
  * prob: the frame's probability of the class asked for (-1: none asked). */
@@ -122,14 +140,15 @@ typedef struct {
     double time;
     const char *label;
     double prob;
+    const char *file; /* its "file" string, NULL when it has none */
 } sl_jsonl_row;
 typedef int (*sl_jsonl_row_fn)(void *user, const sl_jsonl_row *row, char *err, size_t errlen);
 /* fn on each line of the JSON Lines file at path, in order (blank lines
  * skipped), until it returns non-zero; with prob_class, a frame's "probs" must
- * hold that class's; with rows, only the lines its "file" member chooses (a
- * line without one is refused). 0, or -1 naming the file and line. */
-int sl_jsonl_each(const char *path, const char *prob_class, const sl_file_rows *rows,
-                  sl_jsonl_row_fn fn, void *user, char *err, size_t errlen);
+ * hold that class's. several as sl_csv_each's. 0, or -1 naming the file and
+ * line. */
+int sl_jsonl_each(const char *path, const char *prob_class, int several, sl_jsonl_row_fn fn,
+                  void *user, char *err, size_t errlen);
 /* A NIST UEM file's scoring regions (model/uem.c): a line "<file-id> <channel>
  * <onset> <offset>" per region, seconds, ';;' comments. NULL with a message
  * naming the file and line. */

@@ -838,17 +838,9 @@ int sl_label_name_fits(const char *name)
     return n > 0 && n <= SL_MAX_CLASS_NAME && !strchr(name, '\t');
 }
 
-int sl_file_row_taken(const sl_file_rows *rows, const char *file, char **first, const char *path,
-                      int line, const char *format, char *err, size_t errlen)
+int sl_one_input(const char *file, char **first, const char *path, int line, const char *format,
+                 char *err, size_t errlen)
 {
-    const char *rows_are = strcmp(format, "jsonl") ? "rows" : "lines";
-    if (rows) {
-        char why[SL_ERR_LEN] = "";
-        const int r = rows->owns(rows->ctx, file, why, sizeof why);
-        return r < 0 ? sl_fail(err, errlen, "%s:%d: %s", path, line, why) : r;
-    }
-    /* a stream of several inputs' rows, read as one input's, would give the
-     * second input's segments an overlap and its frames a wrong index */
     if (!*first && !(*first = strdup(file)))
         return sl_fail(err, errlen, "%s: out of memory", path);
     if (strcmp(*first, file)) {
@@ -857,9 +849,9 @@ int sl_file_row_taken(const sl_file_rows *rows, const char *file, char **first, 
         sl_text_shown(b, file);
         return sl_fail(err, errlen, "%s:%d: %s of two files ('%s', '%s'): a label file is one "
                        "input's (seqlabel label -o DIR/ --format %s writes one each)", path, line,
-                       rows_are, a, b, format);
+                       strcmp(format, "jsonl") ? "rows" : "lines", a, b, format);
     }
-    return 1;
+    return 0;
 }
 
 int sl_segment_cmp(const void *a, const void *b)

@@ -133,117 +133,12 @@ static const char *entry_where(const sl_manifest_entry *e, char *buf, size_t len
     return buf;
 }
 
-/* One stream of several inputs' segments (a CSV or JSON Lines file with a
- * file column or key, as `seqlabel label` writes several inputs to its
- * standard output): a row's file value names the entry whose name (entry_name
- * without extension) it is, or ends with after a '/' (label writes a file's
- * name, or its path below a folder it labels). A value that entries of two
- * audio files end with is refused; one that none does is no entry's. */
+/* An entry's rows in one stream of several inputs' segments: the stream's
+ * part it takes (-1: none). */
 typedef struct {
-    const char *name, *base; /* entry_name; its last part */
-    size_t len, base_len;    /* without the extension */
-    const sl_manifest_entry *e;
-} named_entry;
-
-typedef struct {
-    named_entry *names; /* the set's entries, sorted by base */
-    int n;
-    const char *manifest;
-    const sl_manifest_entry *cur; /* the entry being scored */
-    char *last;                   /* the last value asked about for cur, and the answer */
-    int last_answer;
-} row_owner;
-
-static int base_cmp(const char *a, size_t al, const char *b, size_t bl)
-{
-    int c = strncmp(a, b, al < bl ? al : bl);
-    return c ? c : al < bl ? -1 : al > bl;
-}
-
-static int named_entry_cmp(const void *a, const void *b)
-{
-    const named_entry *x = a, *y = b;
-    return base_cmp(x->base, x->base_len, y->base, y->base_len);
-}
-
-static int row_owner_init(row_owner *o, const sl_manifest *man, unsigned mask,
-                          const char *manifest, size_t root_len)
-{
-    memset(o, 0, sizeof *o);
-    o->manifest = manifest;
-    if (!(o->names = malloc(sizeof *o->names * (size_t)(man->n ? man->n : 1))))
-        return -1;
-    for (int i = 0; i < man->n; i++) {
-        const sl_manifest_entry *e = &man->entries[i];
-        if (!(mask & SL_SPLIT_BIT(e->split)))
-            continue;
-        named_entry *k = &o->names[o->n++];
-        k->name = entry_name(e, manifest, root_len);
-        k->len = (size_t)(sl_path_extension_at(k->name) - k->name);
-        const char *slash = memrchr(k->name, '/', k->len);
-        k->base = slash ? slash + 1 : k->name;
-        k->base_len = k->len - (size_t)(k->base - k->name);
-        k->e = e;
-    }
-    qsort(o->names, (size_t)o->n, sizeof *o->names, named_entry_cmp);
-    return 0;
-}
-
-/* The rows of entry e from here on. */
-static void row_owner_for(row_owner *o, const sl_manifest_entry *e)
-{
-    o->cur = e;
-    free(o->last);
-    o->last = NULL;
-}
-
-static void row_owner_free(row_owner *o)
-{
-    free(o->names);
-    free(o->last);
-}
-
-static int owns_row(void *ctx, const char *v, char *err, size_t errlen)
-{
-    row_owner *o = ctx;
-    if (o->last && !strcmp(o->last, v))
-        return o->last_answer;
-    const size_t vl = strlen(v);
-    const char *slash = strrchr(v, '/'), *base = slash ? slash + 1 : v;
-    const size_t base_len = vl - (size_t)(base - v);
-    int lo = 0, hi = o->n; /* the first entry of this base */
-    while (lo < hi) {
-        int mid = (lo + hi) / 2;
-        if (base_cmp(o->names[mid].base, o->names[mid].base_len, base, base_len) < 0)
-            lo = mid + 1;
-        else
-            hi = mid;
-    }
-    const named_entry *found = NULL;
-    int answer = 0;
-    for (int i = lo; i < o->n && !base_cmp(o->names[i].base, o->names[i].base_len, base,
-                                           base_len); i++) {
-        const named_entry *k = &o->names[i];
-        if (vl > k->len || strncmp(k->name + k->len - vl, v, vl) ||
-            (vl < k->len && k->name[k->len - vl - 1] != '/'))
-            continue;
-        if (found && !sl_same_file(found->e->audio, k->e->audio)) {
-            char shown[SL_SHOWN_LEN], wa[SL_ERR_LEN], wb[SL_ERR_LEN];
-            sl_text_shown(shown, v);
-            return sl_fail(err, errlen, "file '%s' is both %s and %s of %s (seqlabel label "
-                           "names each file of a folder it labels by its path below it: label "
-                           "the set's folder, or write a file each with -o DIR/)", shown,
-                           entry_where(found->e, wa, sizeof wa), entry_where(k->e, wb, sizeof wb),
-                           o->manifest);
-        }
-        found = found ? found : k;
-        answer |= k->e == o->cur;
-    }
-    free(o->last);
-    o->last = strdup(v); /* without it, the next row asks again */
-    o->last_answer = answer;
-    return answer;
-}
+    sl_hyp_stream *stream;
+    int part;
+} entry_rows;
 
 /* Whether path names a frames table (.tsv, `seqlabel label --format frames`). */
 static int is_frames_table(const char *path)
@@ -265,7 +160,6 @@ typedef struct {
     /* JSON Lines: its lines that are segments, not frames, read once */
     sl_label_segment *segs;
     int segments, seg_cap;
-    int stream; /* the lines of several inputs: segments only */
 } frame_taker;
 
 static int take_frame(frame_taker *ft, int line, int idx_ok, long long idx, double t,
@@ -366,10 +260,6 @@ static int read_frames_table(frame_taker *ft, int target, char *err, size_t errl
 static int take_jsonl_row(void *user, const sl_jsonl_row *row, char *err, size_t errlen)
 {
     frame_taker *ft = user;
-    if (row->is_frame && ft->stream)
-        return sl_fail(err, errlen, "%s:%d: a frame in a stream of several inputs: such a "
-                       "stream is read for segments (seqlabel label --segments), and frames "
-                       "from a file each (seqlabel label -o DIR/)", ft->path, row->line);
     if (row->is_frame ? ft->segments > 0 : ft->frame > 0)
         return sl_fail(err, errlen, "%s:%d: a %s among %s: JSON Lines labels are frames or "
                        "segments, not both", ft->path, row->line,
@@ -391,16 +281,29 @@ static int take_jsonl_row(void *user, const sl_jsonl_row *row, char *err, size_t
  * by their file id alone. 0, or -1 (said); *labelled: whether anything of it
  * was labelled. */
 static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_id,
-                             const sl_file_rows *rows, double duration, int hop, int rate,
+                             const entry_rows *rows, double duration, int hop, int rate,
                              const char *const *classes, int n_classes, const sl_sweep *sweep,
                              int32_t *got, double *prob, int64_t n, int *labelled, char *err,
                              size_t errlen)
 {
     *labelled = 1;
-    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob,
-                      NULL, 0, 0, rows != NULL};
+    frame_taker ft = {hyp_path, classes, n_classes, hop, rate, n, 0, got, prob, NULL, 0, 0};
     for (int64_t i = 0; i < n; i++)
         got[i] = -1; /* past a frames file's last frame */
+    if (rows && sweep)
+        return sl_fail(err, errlen, "%s: a sweep needs each frame's probability: a frames table "
+                       "or JSON Lines frames (seqlabel label -o DIR/), not a stream of segments",
+                       hyp_path);
+    if (rows) { /* the entry's part of one stream of several inputs' segments */
+        const sl_label_segment *segs = NULL;
+        int ns = 0;
+        if (rows->part >= 0 &&
+            sl_hyp_stream_segments(rows->stream, rows->part, &segs, &ns, err, errlen))
+            return -1;
+        *labelled = ns > 0;
+        return sl_segments_to_frames(segs, ns, hyp_path, e->audio, duration, hop, rate, classes,
+                                     n_classes, got, n, err, errlen);
+    }
     if (is_frames_table(hyp_path))
         return read_frames_table(&ft, sweep ? sweep->target : 0, err, errlen);
     const int jsonl = !strcasecmp(sl_path_extension_at(hyp_path), ".jsonl");
@@ -408,7 +311,7 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_
     int nh = 0, rc = 0;
     if (jsonl) {
         /* frames (label's default), taken as they come, or segments (--segments) */
-        rc = sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, rows, take_jsonl_row,
+        rc = sl_jsonl_each(hyp_path, sweep ? classes[sweep->target] : NULL, 0, take_jsonl_row,
                            &ft, err, errlen);
         if (rc == 0 && !ft.segments) {
             *labelled = ft.frame > 0;
@@ -426,9 +329,7 @@ static int hypothesis_frames(const sl_manifest_entry *e, char *hyp_path, int by_
     /* read as a manifest entry of the same audio, so an RTTM file's lines are
      * found by the audio's name and x.rttm#speech works too */
     sl_manifest_entry he = {e->audio, hyp_path, e->split, 0, 0};
-    if (!jsonl && rows)
-        rc = sl_csv_read_rows(hyp_path, rows, &hs, &nh, err, errlen);
-    else if (!jsonl)
+    if (!jsonl)
         rc = sl_manifest_entry_segments_ex(&he, by_id, &hs, &nh, err, errlen);
     if (rc == 0)
         rc = sl_segments_to_frames(hs, nh, hyp_path, e->audio, duration, hop, rate, classes,
@@ -542,7 +443,7 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
  * and into opt->events; *labelled as hypothesis_frames says it. by_id: hyp is one
  * file for several entries (an RTTM file's lines theirs by file id). */
 static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t root_len,
-                       const char *hyp, int hyp_is_dir, int by_id, const sl_file_rows *rows,
+                       const char *hyp, int hyp_is_dir, int by_id, const entry_rows *rows,
                        const char *const *classes, int n_classes, const sl_feature_config *fc,
                        const sl_eval_options *opt, const sl_uem *uem, sl_metrics *mt,
                        sl_events *events, int *labelled, char *err, size_t errlen)
@@ -621,6 +522,62 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     return rc;
 }
 
+/* The stream's part each entry of the set takes (*parts, one per manifest
+ * entry, -1: none): the rows named by the entry's path below the manifest's
+ * folder without extension, or by the end of it, the longest (as label names
+ * a file of a folder it labels by its path below it, and a file given alone by
+ * its name; so a folder's stream is found for a manifest in it or above it).
+ * One part that entries of two audio files would take is refused, naming
+ * both, as a folder's one file for both is. */
+typedef struct {
+    int part, entry;
+} part_of_entry;
+
+static int by_part(const void *a, const void *b)
+{
+    const part_of_entry *x = a, *y = b;
+    return x->part != y->part ? (x->part > y->part) - (x->part < y->part)
+                              : (x->entry > y->entry) - (x->entry < y->entry);
+}
+
+static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned mask,
+                        const char *manifest, size_t root_len, const char *hyp, int **parts,
+                        char *err, size_t errlen)
+{
+    *parts = malloc(sizeof **parts * (size_t)(man->n ? man->n : 1));
+    part_of_entry *taken = malloc(sizeof *taken * (size_t)(man->n ? man->n : 1));
+    int rc = *parts && taken ? 0 : sl_fail(err, errlen, "out of memory"), n = 0;
+    for (int i = 0; i < man->n && rc == 0; i++) {
+        (*parts)[i] = -1;
+        if (!(mask & SL_SPLIT_BIT(man->entries[i].split)))
+            continue;
+        const char *name = entry_name(&man->entries[i], manifest, root_len);
+        char *stem = strndup(name, (size_t)(sl_path_extension_at(name) - name));
+        if (!stem || sl_hyp_stream_part(stream, stem, &(*parts)[i]))
+            rc = sl_fail(err, errlen, "out of memory");
+        else if ((*parts)[i] >= 0)
+            taken[n++] = (part_of_entry){(*parts)[i], i};
+        free(stem);
+    }
+    if (rc == 0)
+        qsort(taken, (size_t)n, sizeof *taken, by_part);
+    for (int k = 1; k < n && rc == 0; k++) {
+        const sl_manifest_entry *a = &man->entries[taken[k - 1].entry];
+        const sl_manifest_entry *b = &man->entries[taken[k].entry];
+        if (taken[k].part != taken[k - 1].part || sl_same_file(a->audio, b->audio))
+            continue; /* one audio listed twice: the rows are both lines' */
+        char wa[SL_ERR_LEN], wb[SL_ERR_LEN], shown[SL_SHOWN_LEN];
+        sl_text_shown(shown, sl_hyp_stream_name(stream, taken[k].part));
+        rc = sl_fail(err, errlen, "%s: %s and %s would both be scored against the rows of '%s' "
+                     "in %s (seqlabel label names each file of a folder it labels by its path "
+                     "below it: label the set's folder, or write a file each with -o DIR/)",
+                     manifest, entry_where(a, wa, sizeof wa), entry_where(b, wb, sizeof wb),
+                     shown, hyp);
+    }
+    free(taken);
+    return rc;
+}
+
 /* One label file whose lines do not name their input (Audacity's, TextGrid,
  * WebVTT, SubRip) as the hypothesis of entries of two audio files would score
  * each against the same labels, the figures reading as measured: refused,
@@ -695,14 +652,16 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     int labelled_any = 0;
     const int entries = sl_manifest_entries_in(&man, mask);
     const int by_id = !hyp_is_dir && (entries > 1 || sl_is_rttm_path(hyp));
-    /* CSV and JSON Lines: a row's file column names its input */
+    /* CSV and JSON Lines whose rows name their input (seqlabel label's stream
+     * of several inputs): read once, each entry taking the rows of its name */
     const char *hyp_ext = sl_path_extension_at(hyp);
-    const int stream = by_id && !sl_is_rttm_path(hyp) &&
-                       (!strcasecmp(hyp_ext, ".csv") || !strcasecmp(hyp_ext, ".jsonl"));
-    row_owner owner = {0};
-    const sl_file_rows rows = {owns_row, &owner};
-    if (rc == 0 && stream && row_owner_init(&owner, &man, mask, manifest, root_len))
-        rc = sl_fail(err, errlen, "out of memory");
+    sl_hyp_stream *stream = NULL;
+    int *parts = NULL;
+    if (rc == 0 && hyp_exists && !hyp_is_dir && !sl_is_rttm_path(hyp) &&
+        (!strcasecmp(hyp_ext, ".csv") || !strcasecmp(hyp_ext, ".jsonl")))
+        rc = sl_hyp_stream_read(hyp, &stream, err, errlen);
+    if (rc == 0 && stream)
+        rc = stream_parts(stream, &man, mask, manifest, root_len, hyp, &parts, err, errlen);
     sl_uem *uem = NULL;
     if (rc == 0)
         rc = sl_uem_for_manifest(opt->uem, &man, mask,
@@ -721,10 +680,10 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         scored++;
         sl_metrics_reset(&file);
         int labelled = 0;
-        row_owner_for(&owner, e);
+        const entry_rows rows = {stream, parts ? parts[i] : -1};
         if (score_entry(e, manifest, root_len, hyp, hyp_is_dir, by_id, stream ? &rows : NULL,
-                        classes, n_classes, &fc,
-                        opt, uem, &file, file_events, &labelled, err, errlen)) {
+                        classes, n_classes, &fc, opt, uem, &file, file_events, &labelled, err,
+                        errlen)) {
             rc = sl_blame_entry(&man, e, err, errlen);
             break;
         }
@@ -741,7 +700,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     }
     if (rc == 0 && scored == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
-    if (rc == 0 && by_id && !labelled_any)
+    if (rc == 0 && (by_id || stream) && !labelled_any)
         rc = sl_fail(err, errlen, "%s: labels none of the set's files (%s)", hyp,
                      stream ? "a row's file is its audio's path below the set's folder without "
                               "extension, or the end of it, as seqlabel label writes it"
@@ -751,7 +710,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         rc = sl_fail(err, errlen, "%s: no frame is scored (the label files cover no audio%s)",
                      manifest, uem ? ", or the collar and the UEM's regions leave out all it covers"
                                : opt->collar_s > 0 ? ", or the collar covers it all" : "");
-    row_owner_free(&owner);
+    free(parts);
+    sl_hyp_stream_free(stream);
     sl_uem_free(uem);
     sl_metrics_free(&file);
     free(file_events);

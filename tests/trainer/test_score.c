@@ -634,11 +634,13 @@ static int count_frame(void *user, int64_t index, int label, float confidence, c
 /* A file at 22.05 kHz is scored on the frames the labeler gives it after
  * resampling (counted here by labelling it). */
 /* One CSV or JSON Lines stream for the set, as `seqlabel label` writes several
- * inputs to its standard output: a row's file column names its input, by its
- * path below the folder labelled without extension (a/x) or by its name (y),
- * and a name that two entries end with (x: a/x and b/x) is refused, naming
- * both. Rows of files outside the set are passed over; a stream without the
- * column, or of frames, is refused. */
+ * inputs to its standard output, read once: a row's file column names its
+ * input, by its path below the folder labelled without extension (a/x) or by
+ * its name (y), each entry taking the rows of its own path, else of its end,
+ * the longest found (as in a folder of hypotheses). A name that two entries
+ * would take (x: a/x and b/x) is refused, naming both; rows of files outside
+ * the set are passed over, also when an entry's name ends with theirs; a
+ * stream of frames, or a line without a name among named ones, is refused. */
 static void test_streams_of_several_inputs(void **state)
 {
     (void)state;
@@ -650,14 +652,18 @@ static void test_streams_of_several_inputs(void **state)
     write_audio(dir, "a/x.wav", 1.0, 16000); /* 98 frames each */
     write_audio(dir, "b/x.wav", 1.0, 16000);
     write_audio(dir, "c/y.wav", 1.0, 16000);
+    write_audio(dir, "x.wav", 1.0, 16000);
     tt_write_text(tt_path(dir, "a/x.ref"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
     tt_write_text(tt_path(dir, "b/x.ref"), "0\t1.0\tmusic\n");
     tt_write_text(tt_path(dir, "c/y.ref"), "0\t1.0\tspeech\n");
+    tt_write_text(tt_path(dir, "x.ref"), "0\t1.0\tsilence\n");
     tt_write_text(tt_path(dir, "set.tsv"), "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\n");
-    /* a: all speech (48 music frames wrong), b: right, y: right; rows of a
-     * file outside the set between them, and the columns in another order */
+    /* a: all speech (48 music frames wrong), b: right, y: right; rows of x
+     * (x.wav, outside the set) first, whose name a/x and b/x end with: not
+     * theirs, as they have rows of their own; the columns in another order */
     tt_write_text(tt_path(dir, "h.csv"),
                   "label,start,end,file,confidence\n"
+                  "silence,0,1,x,0.9\n"
                   "speech,0,1,a/x,0.9\n"
                   "music,0,1,gone/z,0.9\n"
                   "music,0,1,b/x,0.9\n"
@@ -666,29 +672,56 @@ static void test_streams_of_several_inputs(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err, sizeof err),
                      0);
     tt_write_text(tt_path(dir, "h.jsonl"),
+                  "{\"file\":\"x\",\"start\":0,\"end\":1,\"label\":\"silence\"}\n"
                   "{\"file\":\"a/x\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n"
                   "{\"file\":\"b/x\",\"start\":0,\"end\":1,\"label\":\"music\"}\n"
                   "{\"file\":\"y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.jsonl"), 0, -1, by_file, err,
                            sizeof err), 0);
-    /* x ends both a/x and b/x */
+    /* x.wav in the set too: x's rows are its own (all 98 silence frames right) */
+    tt_write_text(tt_path(dir, "all.tsv"),
+                  "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\nx.wav\tx.ref\n");
+    const int64_t with_x[9] = {50 + 98, 0, 0, 48, 98, 0, 0, 0, 98};
+    assert_int_equal(score(dir, "all.tsv", tt_path(dir, "h.csv"), 0, -1, with_x, err, sizeof err),
+                     0);
+    /* paths spelt otherwise in the manifest are the same names */
+    tt_write_text(tt_path(dir, "spelt.tsv"),
+                  "a//x.wav\ta/x.ref\n./b/./x.wav\tb/x.ref\nc/../c/y.wav\tc/y.ref\n");
+    assert_int_equal(score(dir, "spelt.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err,
+                           sizeof err), 0);
+    /* a set of one entry goes by name too: y's rows are not b's */
+    tt_write_text(tt_path(dir, "b.tsv"), "b/x.wav\tb/x.ref\n");
+    tt_write_text(tt_path(dir, "y.csv"), "file,start,end,label\ny,0,1,speech\n");
+    const int64_t b_gap[9] = {0, 0, 0, 0, 0, 98, 0, 0, 0};
+    const int64_t b_right[9] = {0, 0, 0, 0, 98, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "b.tsv", tt_path(dir, "h.csv"), 0, -1, b_right, err, sizeof err),
+                     0);
+    assert_int_equal(score(dir, "b.tsv", tt_path(dir, "y.csv"), 0, 2, b_gap, err, sizeof err), -1);
+    assert_non_null(strstr(err, "y.csv: labels none of the set's files"));
+    /* x names both a/x and b/x */
     tt_write_text(tt_path(dir, "x.csv"), "file,start,end,label\nx,0,1,speech\ny,0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "x.csv"), 0, -1, by_file, err, sizeof err),
                      -1);
-    snprintf(want_err, sizeof want_err, "%s/x.csv:2: file 'x' is both line 1 (%s/a/x.wav) and "
-             "line 2 (%s/b/x.wav) of %s/set.tsv", dir, dir, dir, dir);
+    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) and line 2 (%s/b/x.wav) "
+             "would both be scored against the rows of 'x' in %s/x.csv", dir, dir, dir, dir);
     if (!strstr(err, want_err))
         fail_msg("'%s' lacks '%s'", err, want_err);
-    /* no file column, or lines without a file: one input's */
+    /* no file column, or no line naming its input: one input's, not the set's */
     tt_write_text(tt_path(dir, "one.csv"), "start,end,label\n0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.csv"), 0, -1, by_file, err,
                            sizeof err), -1);
-    assert_non_null(strstr(err, "one.csv:1: no file column: the rows of one input"));
+    assert_non_null(strstr(err, "one.csv: one label file for line 1 ("));
     tt_write_text(tt_path(dir, "one.jsonl"), "{\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.jsonl"), 0, -1, by_file, err,
                            sizeof err), -1);
-    assert_non_null(strstr(err, "one.jsonl:1: no \"file\" string: the lines of one input"));
-    /* frames: one input's file each */
+    assert_non_null(strstr(err, "one.jsonl: one label file for line 1 ("));
+    tt_write_text(tt_path(dir, "mixed.jsonl"),
+                  "{\"file\":\"y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n"
+                  "{\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "mixed.jsonl"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "mixed.jsonl:2: a line that names no input"));
+    /* frames: a file each */
     tt_write_text(tt_path(dir, "f.jsonl"),
                   "{\"file\":\"a/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "f.jsonl"), 0, -1, by_file, err,
@@ -700,6 +733,16 @@ static void test_streams_of_several_inputs(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "none.csv"), 0, 2, by_file, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "none.csv: labels none of the set's files (a row's file is"));
+    /* a name that is not UTF-8, which a JSON writer gives as U+FFFD (label
+     * writes "lat\ufffd" for lat\xe9.wav) */
+    write_audio(dir, "lat\xe9.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "lat.tsv"), "lat\xe9.wav\tc/y.ref\n");
+    tt_write_text(tt_path(dir, "lat.jsonl"),
+                  "{\"file\":\"z\",\"start\":0,\"end\":1,\"label\":\"music\"}\n"
+                  "{\"file\":\"lat\\ufffd\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
+    const int64_t lat[9] = {98, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "lat.tsv", tt_path(dir, "lat.jsonl"), 0, -1, lat, err, sizeof err),
+                     0);
     tt_rmtree(dir);
 }
 
