@@ -464,7 +464,8 @@ int sl_encoder_max_T(const sl_encoder *e);
 /* Bytes sl_encoder_new(m, max_T) allocates (on one thread; the packed weights
  * included), without allocating them: 0 if max_T is not in 1..max_window. The
  * window's square costs little (attention runs in blocks of queries); most of
- * it grows with max_T x (6 d_model + d_ff). */
+ * it grows with max_T x (10 d_model + d_ff + n_classes) floats, and on the
+ * AVX-512 path with the keys and values packed per head. */
 size_t sl_encoder_memory_bytes(const sl_model *m, int max_T);
 /* Splits each window's frames between n_threads threads that the encoder owns
  * (started here, never in forward; 1 = the caller's thread only, the default).
@@ -677,9 +678,11 @@ int sl_labeler_finish(sl_labeler *l, const sl_label_sink *sink, char *err, size_
 int64_t sl_labeler_latency_samples(const sl_labeler *l);
 int sl_labeler_sample_rate(const sl_labeler *l);
 /* Bytes of the labeler's buffers: per thread an encoder (sl_encoder_memory_bytes
- * of its window) and the window's probabilities, and the frames waiting; the
- * model's own weights aside. Fixed at sl_labeler_new, which refuses a labeler
- * needing more than the machine's physical memory. */
+ * of its window) and the window's probabilities, the frames waiting, the
+ * feature extractor (FFTW's plan aside) and the decoder; the model's own
+ * weights aside. Fixed at sl_labeler_new, which refuses a labeler needing more
+ * than this process may use (the machine's physical memory, or a control
+ * group's lower limit: a container's) before allocating its buffers. */
 size_t sl_labeler_memory_bytes(const sl_labeler *l);
 int sl_labeler_frame_shift(const sl_labeler *l);  /* hop in samples */
 /* The first sample, at `rate`, of frame f when frames are `hop` samples apart

@@ -25,6 +25,7 @@
 #include "seqlabel.h"
 #include "features/features_internal.h"
 #include "model/model_internal.h"
+#include "common/memory.h"
 
 #define S16_BLOCK 4096
 
@@ -42,7 +43,7 @@ struct sl_labeler {
     int K, F; /* classes, feature dimension */
     int rate, hop, flen;
     int W, L, R, C, T;
-    size_t memory; /* bytes of the buffers below, as check_memory counts them */
+    size_t memory; /* bytes of the buffers below, as count_memory counts them */
 
     sl_features *feat;
     sl_decoder *dec;
@@ -226,33 +227,20 @@ static int resolve_window(sl_labeler *l, const sl_labeler_config *cfg, char *err
 }
 
 /* The labeler's buffers: an encoder and its probabilities per thread, the
- * frames waiting, the feature extractor and the decoder. A window the
- * machine cannot hold is refused here, before any of it is touched: a model
- * file of a few kilobytes may ask for gigabytes per thread, and pages touched
- * beyond the memory there is bring the OOM killer, not an error. */
-static int check_memory(sl_labeler *l, char *err, size_t errlen)
+ * frames waiting, the silence frame, the feature extractor and the decoder. */
+static size_t count_memory(const sl_labeler *l)
 {
     const size_t enc = sl_encoder_memory_bytes(l->m, l->W);
-    const double need = (double)l->T * ((double)enc + (double)l->W * l->K * sizeof(float)) +
-                        (double)l->cap * l->F * sizeof(float) + sizeof *l +
-                        (double)sl_features_memory_bytes(l->feat) +
+    const double need = (double)l->T * ((double)enc + (double)l->W * l->K * sizeof(float) +
+                                        sizeof(sl_worker_slot)) +
+                        ((double)l->cap + !l->cfg.clip_edges) * l->F * sizeof(float) +
+                        sizeof *l + (double)sl_features_memory_bytes(l->feat) +
                         (double)sl_decoder_memory_bytes(l->dec);
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    const double have = pages > 0 && page > 0 ? (double)pages * page : 0;
-    l->memory = need > (double)SIZE_MAX ? SIZE_MAX : (size_t)need;
-    if (have > 0 && need > have) {
-        if (err)
-            snprintf(err, errlen,
-                     "labeler: a window of %d frames on %d thread%s needs %.3g GB, more than "
-                     "this machine's %.3g GB of memory (a shorter window, or fewer threads)",
-                     l->W, l->T, l->T == 1 ? "" : "s", need / 1e9, have / 1e9);
-        return -1;
-    }
-    return 0;
+    return need > (double)SIZE_MAX ? SIZE_MAX : (size_t)need;
 }
 
-sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, char *err,
-                           size_t errlen)
+sl_labeler *sl_labeler_plan(const sl_model *m, const sl_labeler_config *cfg_in, char *err,
+                            size_t errlen)
 {
     if (!m) { /* sl_labeler_new(sl_model_load(...)) where no model loaded */
         if (err)
@@ -298,9 +286,34 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
     if (!(l->feat = sl_features_new(fc, err, errlen)))
         goto fail;
     l->cap = l->L + l->T * l->C + l->R;
-    /* the decoder's and the extractor's pages are not touched yet */
-    if (check_memory(l, err, errlen))
+    l->memory = count_memory(l);
+    return l;
+fail:
+    sl_labeler_free(l);
+    return NULL;
+}
+
+sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, char *err,
+                           size_t errlen)
+{
+    sl_labeler *l = sl_labeler_plan(m, cfg_in, err, errlen);
+    if (!l)
+        return NULL;
+    cfg_in = &l->cfg;
+    /* A window the process cannot hold is refused before any of it is touched
+     * (the decoder's and the extractor's pages are not yet): a model file of
+     * a megabyte may ask for gigabytes per thread, and pages touched beyond
+     * the memory there is bring the OOM killer, not an error. */
+    const double have = sl_memory_available();
+    if (have > 0 && (double)l->memory > have) {
+        if (err)
+            snprintf(err, errlen,
+                     "labeler: a window of %d frames on %d thread%s needs %.3g GB, more than "
+                     "the %.3g GB of memory this process may use (a shorter window, or fewer "
+                     "threads)", l->W, l->T, l->T == 1 ? "" : "s", (double)l->memory / 1e9,
+                     have / 1e9);
         goto fail;
+    }
     l->frames = malloc((size_t)l->cap * l->F * sizeof(float));
     l->slots = calloc((size_t)l->T, sizeof *l->slots);
     if (!l->frames || !l->slots)
@@ -308,11 +321,11 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
     if (!cfg_in->clip_edges) {
         if (!(l->silence = malloc((size_t)l->F * sizeof(float))))
             goto oom;
-        if (sl_model_silence_frame(m, l->silence, err, errlen))
+        if (sl_model_silence_frame(l->m, l->silence, err, errlen))
             goto fail;
     }
     for (int j = 0; j < l->T; j++) {
-        if (!(l->slots[j].enc = sl_encoder_new(m, l->W, err, errlen)))
+        if (!(l->slots[j].enc = sl_encoder_new(l->m, l->W, err, errlen)))
             goto fail;
         if (!(l->slots[j].probs = malloc((size_t)l->W * l->K * sizeof(float))))
             goto oom;

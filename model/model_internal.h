@@ -72,6 +72,14 @@ struct sl_model {
     sl_params views;     /* bound to params */
 };
 
+/* A labeler that says its latency, sample rate, frame shift and memory
+ * (sl_labeler_memory_bytes) but cannot label: sl_labeler_new's settings
+ * checked and resolved, its decoder and feature extractor made, its encoders
+ * and buffers not (what a model would cost, asked without paying it: seqlabel
+ * info, label --jobs). NULL with a message as sl_labeler_new's. Free it with
+ * sl_labeler_free; it takes no samples. */
+sl_labeler *sl_labeler_plan(const sl_model *m, const sl_labeler_config *cfg, char *err,
+                            size_t errlen);
 /* Bytes of d's buffers: a labeler's account of its memory. */
 size_t sl_decoder_memory_bytes(const sl_decoder *d);
 

@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 
+#include "model/model_internal.h" /* sl_labeler_plan: asked, not allocated */
 #include "tools/cli.h"
 
 static const char *window_name(sl_window_type w)
@@ -27,7 +28,7 @@ static void print_latency(const sl_model *m, const sl_labeler_config *cfg, const
                           const char *with)
 {
     char err[SL_ERR_LEN];
-    sl_labeler *l = sl_labeler_new(m, cfg, err, sizeof err);
+    sl_labeler *l = sl_labeler_plan(m, cfg, err, sizeof err);
     if (l)
         printf("  %-18s %lld samples (%.9g s) with %s\n", name,
                (long long)sl_labeler_latency_samples(l),
@@ -37,12 +38,12 @@ static void print_latency(const sl_model *m, const sl_labeler_config *cfg, const
     sl_labeler_free(l);
 }
 
-/* What a labeler allocates with the default settings: a model file of
- * kilobytes may ask for gigabytes (docs/labeling.md, "Memory"). */
+/* What a labeler allocates with the default settings: a model file of a
+ * megabyte may ask for gigabytes (docs/labeling.md, "Memory and work"). */
 static void print_memory(const sl_model *m)
 {
     char err[SL_ERR_LEN];
-    sl_labeler *l = sl_labeler_new(m, NULL, err, sizeof err);
+    sl_labeler *l = sl_labeler_plan(m, NULL, err, sizeof err);
     if (l)
         printf("  %-18s %zu bytes (%.3g MB) for a labeler with the default settings on one thread\n",
                "memory", sl_labeler_memory_bytes(l), (double)sl_labeler_memory_bytes(l) / 1e6);

@@ -19,6 +19,8 @@
 #include <unistd.h>
 
 #include "common/blas_threads.h"
+#include "common/memory.h"
+#include "model/model_internal.h" /* sl_labeler_plan */
 
 #include "seqlabel.h"
 #include "common/output_file.h"
@@ -893,6 +895,27 @@ typedef struct {
     long block_len;
 } label_run;
 
+/* --jobs: each worker holds a labeler of its own, all at once, each within
+ * what this process may use (sl_labeler_new checks it) but maybe not all
+ * together; so they are weighed together before any is made. 0, or 2 (said). */
+static int jobs_fit(const label_args *a, const sl_model *m, const char *model_path, int nin)
+{
+    const int workers = a->jobs < nin ? a->jobs : nin;
+    if (workers < 2)
+        return 0;
+    char err[SL_ERR_LEN];
+    sl_labeler *l = sl_labeler_plan(m, &a->cfg, err, sizeof err);
+    if (!l) /* said by run_start, which makes it */
+        return 0;
+    const double one = (double)sl_labeler_memory_bytes(l), have = sl_memory_available();
+    sl_labeler_free(l);
+    if (have <= 0 || workers * one <= have)
+        return 0;
+    return cli_usage_error("--jobs %d: %d labelers of %.3g GB each (%s) need more than the %.3g "
+                           "GB of memory this process may use: fewer jobs, or fewer threads",
+                           a->jobs, workers, one / 1e9, model_path, have / 1e9);
+}
+
 /* A labeler and its read block (each --jobs worker makes its own). 0, or 1 (said). */
 static int run_start(void *user)
 {
@@ -1306,7 +1329,9 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
     label_run run = {.a = &a, .m = m, .model_path = model_path, .inputs = inputs, .n_inputs = nin, .to_dir = to_dir,
                      .cut_to_dir = cut_to_dir};
     /* the settings are checked once, here, before any worker starts */
-    int started = run_start(&run);
+    int started = jobs_fit(&a, m, model_path, nin);
+    if (started == 0)
+        started = run_start(&run);
     if (started != 0) {
         sl_model_free(m);
         return started;

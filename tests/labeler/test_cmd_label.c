@@ -1995,6 +1995,67 @@ static void test_stall_timeout(void **state)
     free(err);
 }
 
+/* A model whose window asks gigabytes per thread (d_ff 8192 over 65536
+ * frames, a file of about a megabyte): `info` says what one labeler takes;
+ * more threads than the process may hold is a wrong command line (2) naming
+ * the model, the window and both figures, and so are more --jobs workers than
+ * it holds together, each of which alone would fit; both before anything is
+ * allocated (else the OOM killer, not an error). */
+static void test_memory_refused(void **state)
+{
+    (void)state;
+    sl_model_config c;
+    sl_model_config_default(&c);
+    sl_feature_config f;
+    sl_feature_config_default(&f);
+    c.n_features = sl_feature_dim(&f);
+    c.d_model = 8;
+    c.n_heads = 2;
+    c.n_layers = 1;
+    c.d_ff = 8192;
+    c.n_classes = 2;
+    c.max_window = c.stream_window = 65536;
+    c.stream_left = 16384;
+    c.stream_lookahead = 8192;
+    const char *names[2] = {"speech", "noise"};
+    char err[SL_ERR_LEN], path[600];
+    sl_model *m = sl_model_create(&c, &f, NULL, NULL, names, err, sizeof err);
+    assert_non_null(m);
+    sl_model_init_params(m, 3);
+    snprintf(path, sizeof path, "%s/big.slm", dir);
+    assert_int_equal(sl_model_save(m, path, err, sizeof err), 0);
+    sl_model_free(m);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' info big.slm > info.txt", dir, seqlabel);
+    assert_int_equal(system(cmd), 0);
+    char *info = slurp("info.txt"), *line = strstr(info, "\n  memory ");
+    assert_non_null(line);
+    const double one = strtod(line + 9, NULL);
+    free(info);
+    const double machine = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+    if (!(one > 2e9 && 64 * one > machine && 2 * one < machine))
+        fail_msg("a labeler of %.0f bytes on a machine of %.0f: the refusals cannot be provoked",
+                 one, machine);
+    assert_int_equal(run_label("in.wav --model big.slm --threads 64 -o t.tsv"), 2);
+    char *e = slurp("err.txt");
+    if (!strstr(e, "big.slm: labeler: a window of 65536 frames on 64 threads needs ") ||
+        !strstr(e, " GB of memory this process may use (a shorter window, or fewer threads)"))
+        fail_msg("%s", e);
+    free(e);
+    assert_false(exists("t.tsv"));
+    /* 256 workers, each of one labeler of one thread */
+    char args[3000] = "";
+    for (int i = 0; i < 256; i++)
+        strcat(args, "in.wav ");
+    strcat(args, "--model big.slm --jobs 256 --format csv > jobs.csv");
+    assert_int_equal(run_label(args), 2);
+    e = slurp("err.txt");
+    if (!strstr(e, "--jobs 256: 256 labelers of ") || !strstr(e, "(big.slm) need more than the "))
+        fail_msg("%s", e);
+    free(e);
+    sh("rm -f big.slm info.txt jobs.csv");
+}
+
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by
  * GStreamer: its labels are the WAV's byte for byte, also named by a URI and
  * through a pipe (fd://0); a folder takes it in, a cut of it into a folder is
@@ -2690,6 +2751,7 @@ int main(void)
         cmocka_unit_test(test_one_channel),
         cmocka_unit_test(test_gstreamer_input),
         cmocka_unit_test(test_stall_timeout),
+        cmocka_unit_test(test_memory_refused),
         cmocka_unit_test(test_output_path_too_long),
         cmocka_unit_test(test_http_input),
         cmocka_unit_test(test_rtsp_input),

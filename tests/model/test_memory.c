@@ -14,6 +14,7 @@
 
 #include <cmocka.h>
 
+#include "common/memory.h"
 #include "seqlabel.h"
 
 /* Each allocation may take up to a page more than asked (mapped chunks are
@@ -155,8 +156,56 @@ static void test_more_than_the_machine(void **state)
     assert_null(l);
     print_message("%s\n", err);
     assert_non_null(strstr(err, "a window of 65536 frames on 256 threads needs"));
-    assert_non_null(strstr(err, "more than this machine's"));
+    assert_non_null(strstr(err, " GB of memory this process may use"));
     sl_model_free(m);
+}
+
+static void write_text(const char *path, const char *text)
+{
+    FILE *f = fopen(path, "w");
+    assert_non_null(f);
+    fputs(text, f);
+    fclose(f);
+}
+
+/* The memory this process may use: the machine's, or a control group's lower
+ * limit on the group or one above it, cgroup v1's and v2's, read from copies
+ * of /proc/self/cgroup and /sys/fs/cgroup made here. */
+static void test_memory_available(void **state)
+{
+    (void)state;
+    const double machine = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+    char root[] = "/tmp/sl-cgroup-XXXXXX", path[256], proc[256];
+    assert_non_null(mkdtemp(root));
+    snprintf(proc, sizeof proc, "%s/cgroup", root);
+    char cmd[512];
+    snprintf(cmd, sizeof cmd, "mkdir -p %s/sys/memory/a/b %s/sys/c/d", root, root);
+    assert_int_equal(system(cmd), 0);
+    snprintf(path, sizeof path, "%s/sys", root);
+    /* no limit anywhere ("max", v1's huge number): the machine's */
+    write_text(proc, "4:memory:/a/b\n0::/c/d\n");
+    snprintf(cmd, sizeof cmd, "%s/sys/memory/memory.limit_in_bytes", root);
+    write_text(cmd, "9223372036854771712\n");
+    snprintf(cmd, sizeof cmd, "%s/sys/c/d/memory.max", root);
+    write_text(cmd, "max\n");
+    assert_true(sl_memory_available_at(proc, path) == machine);
+    /* v1: the group above is lower than the group's own */
+    snprintf(cmd, sizeof cmd, "%s/sys/memory/a/b/memory.limit_in_bytes", root);
+    write_text(cmd, "3000000000\n");
+    snprintf(cmd, sizeof cmd, "%s/sys/memory/a/memory.limit_in_bytes", root);
+    write_text(cmd, "2000000000\n");
+    assert_true(sl_memory_available_at(proc, path) == 2e9);
+    /* v2, lower still, in the group itself; a v1 line of other controllers */
+    snprintf(cmd, sizeof cmd, "%s/sys/c/d/memory.max", root);
+    write_text(cmd, "1000000000\n");
+    write_text(proc, "3:cpu,cpuacct:/x\n4:blkio,memory:/a/b\n0::/c/d\n");
+    assert_true(sl_memory_available_at(proc, path) == 1e9);
+    /* none of it there: the machine's */
+    snprintf(cmd, sizeof cmd, "%s/none", root);
+    assert_true(sl_memory_available_at(cmd, path) == machine);
+    assert_true(sl_memory_available() > 0 && sl_memory_available() <= machine);
+    snprintf(cmd, sizeof cmd, "rm -rf %s", root);
+    assert_int_equal(system(cmd), 0);
 }
 
 int main(void)
@@ -165,6 +214,7 @@ int main(void)
         cmocka_unit_test(test_encoder_as_allocated),
         cmocka_unit_test(test_labeler_as_allocated),
         cmocka_unit_test(test_more_than_the_machine),
+        cmocka_unit_test(test_memory_available),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }
