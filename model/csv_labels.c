@@ -64,8 +64,8 @@ static int csv_record(csv_reader *r, char **f)
     }
 }
 
-int sl_csv_each(const char *path, int several, sl_csv_row_fn fn, void *user, char *err,
-                size_t errlen)
+int sl_csv_each(const char *path, int several, int *file_column, sl_csv_row_fn fn, void *user,
+                char *err, size_t errlen)
 {
     size_t len;
     char *text = sl_read_text(path, &len, err, errlen);
@@ -102,6 +102,8 @@ int sl_csv_each(const char *path, int several, sl_csv_row_fn fn, void *user, cha
             }
             if (rc)
                 break;
+            if (file_column)
+                *file_column = col_file >= 0;
             if (col_start < 0 || col_end < 0 || col_label < 0)
                 rc = sl_fail(err, errlen, "%s:%d: the header names no %s column (expected "
                              "start,end,label[,confidence], as seqlabel label --format csv "
@@ -146,6 +148,6 @@ int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, si
     *segs = NULL;
     *n = 0;
     segments_job j = {path, NULL, 0, 0};
-    const int rc = sl_csv_each(path, 0, take_segment, &j, err, errlen);
+    const int rc = sl_csv_each(path, 0, NULL, take_segment, &j, err, errlen);
     return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
 }

@@ -87,20 +87,19 @@ static char *as_json_reads_it(const char *name)
     return out;
 }
 
-/* A row into the part of its name (made when new). */
-static int add_row(sl_hyp_stream *s, const char *file, int line, double start, double end,
-                   const char *label, const char *start_text, const char *end_text,
-                   char *err, size_t errlen)
+/* The part of a row's name, made when new: its number; -1 for a row without
+ * a name (counted); -2 out of memory (said). */
+static int add_name(sl_hyp_stream *s, const char *file, int line, char *err, size_t errlen)
 {
     if (!file) {
         if (!s->unnamed_line)
             s->unnamed_line = line;
-        return 0;
+        return -1;
     }
     s->named++;
     char *key = normal_name(file);
     if (!key)
-        return sl_fail(err, errlen, "%s: out of memory", s->path);
+        return sl_fail(err, errlen, "%s: out of memory", s->path), -2;
     int part = GPOINTER_TO_INT(g_hash_table_lookup(s->index, key)) - 1;
     if (part < 0) {
         if (s->n == s->cap) {
@@ -108,7 +107,7 @@ static int add_row(sl_hyp_stream *s, const char *file, int line, double start, d
             stream_part *p = realloc(s->parts, sizeof *p * (size_t)cap);
             if (!p) {
                 free(key);
-                return sl_fail(err, errlen, "%s: out of memory", s->path);
+                return sl_fail(err, errlen, "%s: out of memory", s->path), -2;
             }
             s->parts = p;
             s->cap = cap;
@@ -119,6 +118,17 @@ static int add_row(sl_hyp_stream *s, const char *file, int line, double start, d
     } else {
         free(key);
     }
+    return part;
+}
+
+/* A row into the part of its name. */
+static int add_row(sl_hyp_stream *s, const char *file, int line, double start, double end,
+                   const char *label, const char *start_text, const char *end_text,
+                   char *err, size_t errlen)
+{
+    const int part = add_name(s, file, line, err, errlen);
+    if (part < 0)
+        return part == -1 ? 0 : -1;
     stream_part *p = &s->parts[part];
     if (start_text) /* CSV: the times as text, checked as every reader checks them */
         return sl_segment_from_text(s->path, line, start_text, end_text, label, &p->segs, &p->n,
@@ -137,15 +147,13 @@ static int take_csv(void *user, const sl_csv_row *row, char *err, size_t errlen)
 static int take_jsonl(void *user, const sl_jsonl_row *row, char *err, size_t errlen)
 {
     sl_hyp_stream *s = user;
-    if (row->is_frame) {
-        if (!s->frame_line)
-            s->frame_line = row->line;
-        if (row->file)
-            s->named++;
-        return 0;
-    }
-    return add_row(s, row->file, row->line, row->start, row->end, row->label, NULL, NULL, err,
-                   errlen);
+    if (row->is_frame && !s->frame_line)
+        s->frame_line = row->line;
+    /* a frame's name is counted, its part left empty: frames of one name are
+     * one input's file, read as such; of several, refused */
+    return row->is_frame ? add_name(s, row->file, row->line, err, errlen) >= -1 ? 0 : -1
+                         : add_row(s, row->file, row->line, row->start, row->end, row->label,
+                                   NULL, NULL, err, errlen);
 }
 
 void sl_hyp_stream_free(sl_hyp_stream *s)
@@ -170,37 +178,35 @@ int sl_hyp_stream_read(const char *path, sl_hyp_stream **out, char *err, size_t 
     }
     s->path = path;
     s->jsonl = !strcasecmp(sl_path_extension_at(path), ".jsonl");
+    int file_column = 0; /* CSV: a header naming one, rows or none */
     int rc = s->jsonl ? sl_jsonl_each(path, NULL, 1, take_jsonl, s, err, errlen)
-                      : sl_csv_each(path, 1, take_csv, s, err, errlen);
+                      : sl_csv_each(path, 1, &file_column, take_csv, s, err, errlen);
     if (rc == 0 && s->named && s->unnamed_line)
         rc = sl_fail(err, errlen, "%s:%d: a line that names no input (no \"file\") among lines "
                      "of several inputs", path, s->unnamed_line);
-    if (rc == 0 && s->named && s->frame_line)
+    if (rc == 0 && s->n > 1 && s->frame_line)
         rc = sl_fail(err, errlen, "%s:%d: a frame in a stream of several inputs: such a stream "
                      "is read for segments (seqlabel label --segments), frames from a file each "
                      "(seqlabel label -o DIR/)", path, s->frame_line);
-    if (rc == 0 && s->named)
+    /* frames of one name: one input's file (a stream's lines of one input) */
+    if (rc == 0 && (s->named || file_column) && !s->frame_line)
         *out = s;
     else
         sl_hyp_stream_free(s);
     return rc;
 }
 
-int sl_hyp_stream_part(const sl_hyp_stream *s, const char *name, int *part)
+char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name)
 {
-    *part = -1;
     char *json = s->jsonl ? as_json_reads_it(name) : NULL;
     char *key = (!s->jsonl || json) ? normal_name(json ? json : name) : NULL;
     free(json);
-    if (!key)
-        return -1;
-    /* the name, else its end after each '/' in turn: the longest found */
-    for (const char *from = key; from && *part < 0;) {
-        *part = GPOINTER_TO_INT(g_hash_table_lookup(s->index, from)) - 1;
-        from = strchr(from, '/') ? strchr(from, '/') + 1 : NULL;
-    }
-    free(key);
-    return 0;
+    return key;
+}
+
+int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key)
+{
+    return GPOINTER_TO_INT(g_hash_table_lookup(s->index, key)) - 1;
 }
 
 const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part) { return s->parts[part].name; }

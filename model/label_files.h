@@ -108,22 +108,26 @@ typedef int (*sl_csv_row_fn)(void *user, const sl_csv_row *row, char *err, size_
 /* fn on each row of the CSV label file at path, in order, until it returns
  * non-zero (sl_csv_read's reading). several 0: rows of two file values are
  * refused (sl_one_input); 1: a stream of several inputs' rows (`seqlabel eval
- * --hyp`). 0, or -1 naming the file and line. */
-int sl_csv_each(const char *path, int several, sl_csv_row_fn fn, void *user, char *err,
-                size_t errlen);
+ * --hyp`). *file_column (may be NULL): whether the header names one. 0, or -1
+ * naming the file and line. */
+int sl_csv_each(const char *path, int several, int *file_column, sl_csv_row_fn fn, void *user,
+                char *err, size_t errlen);
 /* One CSV or JSON Lines label file of several inputs' segments, each row
  * naming its input (model/hyp_stream.c). sl_hyp_stream_read reads it once:
- * *out NULL when no row names an input (one input's file, then); -1 naming
+ * *out NULL when no row names an input and no CSV header names a file column,
+ * or when its rows are frames of one name (one input's file, then); -1 naming
  * the file and line for a file that does not read, a row without a name among
- * named ones, or a frame among them (a stream is read for segments). */
+ * named ones, or frames of several names (a stream is read for segments). */
 typedef struct sl_hyp_stream sl_hyp_stream;
 int sl_hyp_stream_read(const char *path, sl_hyp_stream **out, char *err, size_t errlen);
 void sl_hyp_stream_free(sl_hyp_stream *s);
-/* *part: the rows whose name is `name` (a path without extension, compared
- * with '//', '/./' and 'x/..' taken out, as a JSON writer gives a name that
- * is not UTF-8 for a JSON Lines file), else those whose name is the end of it
- * after a '/', the longest such; -1 when none is. -1: out of memory. */
-int sl_hyp_stream_part(const sl_hyp_stream *s, const char *name, int *part);
+/* name (a path without extension) as the stream's names are compared:
+ * '//', '/./' and 'x/..' taken out, and for a JSON Lines file a byte that is
+ * not UTF-8 as a JSON writer gives it (U+FFFD); malloc'ed, NULL: out of
+ * memory. */
+char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name);
+/* The part whose name is key (sl_hyp_stream_key's), or -1. */
+int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key);
 /* A part's name, as its rows give it ('//', '/./' and 'x/..' taken out). */
 const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part);
 /* A part's segments, sorted and checked for overlaps the first time (the

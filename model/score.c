@@ -523,14 +523,23 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
 }
 
 /* The stream's part each entry of the set takes (*parts, one per manifest
- * entry, -1: none): the rows named by the entry's path below the manifest's
- * folder without extension, or by the end of it, the longest (as label names
- * a file of a folder it labels by its path below it, and a file given alone by
- * its name; so a folder's stream is found for a manifest in it or above it).
- * One part that entries of two audio files would take is refused, naming
- * both, as a folder's one file for both is. */
+ * entry, -1: none), as label names its inputs: a file of a folder it labels by
+ * its path below that folder (a/x), a file given alone by its name (x). So an
+ * entry takes the rows of its path below the manifest's folder without
+ * extension ('//', '/./' and 'x/..' taken out, then any leading '..'), else
+ * of the end of it after a '/', the longest found (the manifest above the
+ * folder labelled: sub/a/x takes a/x). But where the names that hold a '/'
+ * show which prefix the set's paths have beyond the stream's (none where the
+ * manifest is in the folder labelled), a name without one is taken only by an
+ * entry whose path is that prefix and the name: the x that a folder's stream
+ * holds is its x.wav, not a/x.wav without rows of its own (a VAD's stream
+ * leaves out the files where it found nothing). One part that entries of two
+ * audio files would take is refused, naming both, as a folder's one file for
+ * both is. */
 typedef struct {
     int part, entry;
+    char *key;        /* the entry's name, as the stream's are compared */
+    size_t dropped;   /* the bytes of key before the name found */
 } part_of_entry;
 
 static int by_part(const void *a, const void *b)
@@ -545,26 +554,65 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
                         char *err, size_t errlen)
 {
     *parts = malloc(sizeof **parts * (size_t)(man->n ? man->n : 1));
-    part_of_entry *taken = malloc(sizeof *taken * (size_t)(man->n ? man->n : 1));
+    part_of_entry *taken = calloc((size_t)(man->n ? man->n : 1), sizeof *taken);
     int rc = *parts && taken ? 0 : sl_fail(err, errlen, "out of memory"), n = 0;
+    const char *prefix = NULL; /* of the names with a '/': the set's paths' beyond them */
+    size_t prefix_len = 0;
+    int prefixes = 0; /* 0 none seen, 1 one, 2 several */
     for (int i = 0; i < man->n && rc == 0; i++) {
         (*parts)[i] = -1;
         if (!(mask & SL_SPLIT_BIT(man->entries[i].split)))
             continue;
-        const char *name = entry_name(&man->entries[i], manifest, root_len);
-        char *stem = strndup(name, (size_t)(sl_path_extension_at(name) - name));
-        if (!stem || sl_hyp_stream_part(stream, stem, &(*parts)[i]))
-            rc = sl_fail(err, errlen, "out of memory");
-        else if ((*parts)[i] >= 0)
-            taken[n++] = (part_of_entry){(*parts)[i], i};
+        const char *rel = sl_manifest_below_root(manifest, root_len, man->entries[i].audio);
+        char *stem = strndup(rel, (size_t)(sl_path_extension_at(rel) - rel));
+        char *key = stem ? sl_hyp_stream_key(stream, stem) : NULL;
         free(stem);
+        if (!key) {
+            rc = sl_fail(err, errlen, "out of memory");
+            break;
+        }
+        const char *name = key; /* audio beside the manifest's folder: past its '..' */
+        while (!strncmp(name, "../", 3))
+            name += 3;
+        const char *from = name;
+        int part = sl_hyp_stream_find(stream, from);
+        while (part < 0 && strchr(from, '/')) {
+            from = strchr(from, '/') + 1;
+            part = sl_hyp_stream_find(stream, from);
+        }
+        if (part < 0) {
+            free(key);
+            continue;
+        }
+        taken[n] = (part_of_entry){part, i, key, (size_t)(from - key)};
+        /* a name found with a '/' shows the prefix dropped before it */
+        if (strchr(sl_hyp_stream_name(stream, part), '/')) {
+            if (prefixes == 0 || (prefix_len == taken[n].dropped &&
+                                  !strncmp(prefix, key, prefix_len))) {
+                prefix = prefixes ? prefix : key;
+                prefix_len = taken[n].dropped;
+                prefixes = 1;
+            } else {
+                prefixes = 2;
+            }
+        }
+        n++;
+    }
+    /* a name without '/' at another prefix than the one seen: not this entry's */
+    for (int k = 0; k < n && rc == 0; k++) {
+        const int slash = strchr(sl_hyp_stream_name(stream, taken[k].part), '/') != NULL;
+        if (prefixes == 1 && !slash &&
+            (taken[k].dropped != prefix_len || strncmp(taken[k].key, prefix, prefix_len)))
+            taken[k].part = -1;
+        (*parts)[taken[k].entry] = taken[k].part;
     }
     if (rc == 0)
         qsort(taken, (size_t)n, sizeof *taken, by_part);
     for (int k = 1; k < n && rc == 0; k++) {
         const sl_manifest_entry *a = &man->entries[taken[k - 1].entry];
         const sl_manifest_entry *b = &man->entries[taken[k].entry];
-        if (taken[k].part != taken[k - 1].part || sl_same_file(a->audio, b->audio))
+        if (taken[k].part < 0 || taken[k].part != taken[k - 1].part ||
+            sl_same_file(a->audio, b->audio))
             continue; /* one audio listed twice: the rows are both lines' */
         char wa[SL_ERR_LEN], wb[SL_ERR_LEN], shown[SL_SHOWN_LEN];
         sl_text_shown(shown, sl_hyp_stream_name(stream, taken[k].part));
@@ -574,6 +622,8 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
                      manifest, entry_where(a, wa, sizeof wa), entry_where(b, wb, sizeof wb),
                      shown, hyp);
     }
+    for (int k = 0; k < n; k++)
+        free(taken[k].key);
     free(taken);
     return rc;
 }

@@ -667,7 +667,7 @@ static void test_streams_of_several_inputs(void **state)
                   "speech,0,1,a/x,0.9\n"
                   "music,0,1,gone/z,0.9\n"
                   "music,0,1,b/x,0.9\n"
-                  "speech,0,1,y,0.9\n");
+                  "speech,0,1,c/y,0.9\n");
     const int64_t by_file[9] = {50 + 98, 0, 0, 48, 98, 0, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err, sizeof err),
                      0);
@@ -675,7 +675,7 @@ static void test_streams_of_several_inputs(void **state)
                   "{\"file\":\"x\",\"start\":0,\"end\":1,\"label\":\"silence\"}\n"
                   "{\"file\":\"a/x\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n"
                   "{\"file\":\"b/x\",\"start\":0,\"end\":1,\"label\":\"music\"}\n"
-                  "{\"file\":\"y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
+                  "{\"file\":\"c/y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.jsonl"), 0, -1, by_file, err,
                            sizeof err), 0);
     /* x.wav in the set too: x's rows are its own (all 98 silence frames right) */
@@ -684,10 +684,38 @@ static void test_streams_of_several_inputs(void **state)
     const int64_t with_x[9] = {50 + 98, 0, 0, 48, 98, 0, 0, 0, 98};
     assert_int_equal(score(dir, "all.tsv", tt_path(dir, "h.csv"), 0, -1, with_x, err, sizeof err),
                      0);
+    /* a VAD's stream of the folder, where a/x had no speech and so no rows:
+     * x's rows are x.wav's, not a/x's (all silence, the gap's class, 50 of its
+     * frames wrong) */
+    tt_write_text(tt_path(dir, "vad.csv"),
+                  "file,start,end,label\nx,0,1,speech\nc/y,0,1,speech\n");
+    const int64_t vad[9] = {98, 0, 50, 0, 0, 48 + 98, 0, 0, 0};
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "vad.csv"), 0, 2, vad, err, sizeof err),
+                     0);
+    /* files labelled one by one are named by their names alone: y is c/y's */
+    tt_write_text(tt_path(dir, "y.tsv"), "c/y.wav\tc/y.ref\n");
+    tt_write_text(tt_path(dir, "alone.csv"),
+                  "file,start,end,label\nz,0,1,music\ny,0,1,speech\n");
+    const int64_t y_right[9] = {98, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "alone.csv"), 0, -1, y_right, err,
+                           sizeof err), 0);
+    /* a manifest above the folder labelled (p/): p/q/x takes q/x, and so
+     * shows the prefix p/ beyond the stream's names, at which p/x takes x */
+    mkdir(tt_path(dir, "p"), 0755);
+    mkdir(tt_path(dir, "p/q"), 0755);
+    write_audio(dir, "p/q/x.wav", 1.0, 16000);
+    write_audio(dir, "p/x.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "up.tsv"), "p/q/x.wav\tc/y.ref\np/x.wav\tb/x.ref\n");
+    tt_write_text(tt_path(dir, "up.csv"),
+                  "file,start,end,label\nx,0,1,music\nq/x,0,1,speech\n");
+    const int64_t up[9] = {98, 0, 0, 0, 98, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "up.tsv", tt_path(dir, "up.csv"), 0, -1, up, err, sizeof err), 0);
     /* paths spelt otherwise in the manifest are the same names */
-    tt_write_text(tt_path(dir, "spelt.tsv"),
-                  "a//x.wav\ta/x.ref\n./b/./x.wav\tb/x.ref\nc/../c/y.wav\tc/y.ref\n");
-    assert_int_equal(score(dir, "spelt.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err,
+    mkdir(tt_path(dir, "a/b"), 0755);
+    tt_write_text(tt_path(dir, "spelt.tsv"), "a//x.wav\ta/x.ref\n./b/./x.wav\tb/x.ref\n"
+                                             "c/../c/y.wav\tc/y.ref\na/b/../../c/y.wav\tc/y.ref\n");
+    const int64_t spelt[9] = {50 + 98 + 98, 0, 0, 48, 98, 0, 0, 0, 0}; /* y twice */
+    assert_int_equal(score(dir, "spelt.tsv", tt_path(dir, "h.csv"), 0, -1, spelt, err,
                            sizeof err), 0);
     /* a set of one entry goes by name too: y's rows are not b's */
     tt_write_text(tt_path(dir, "b.tsv"), "b/x.wav\tb/x.ref\n");
@@ -721,13 +749,26 @@ static void test_streams_of_several_inputs(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "mixed.jsonl"), 0, -1, by_file, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "mixed.jsonl:2: a line that names no input"));
-    /* frames: a file each */
-    tt_write_text(tt_path(dir, "f.jsonl"),
+    /* frames: a file each; one input's frames, its name on each line, read
+     * as one input's file (its first frame speech, the rest the gap's) */
+    tt_write_text(tt_path(dir, "a.tsv"), "a/x.wav\ta/x.ref\n");
+    tt_write_text(tt_path(dir, "f1.jsonl"),
                   "{\"file\":\"a/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n");
+    const int64_t one_frame[9] = {1, 0, 49, 0, 0, 48, 0, 0, 0};
+    assert_int_equal(score(dir, "a.tsv", tt_path(dir, "f1.jsonl"), 0, 2, one_frame, err,
+                           sizeof err), 0);
+    tt_write_text(tt_path(dir, "f.jsonl"),
+                  "{\"file\":\"a/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n"
+                  "{\"file\":\"b/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "f.jsonl"), 0, -1, by_file, err,
                            sizeof err), -1);
     if (!strstr(err, "f.jsonl:1: a frame in a stream of several inputs"))
         fail_msg("%s", err);
+    /* a header alone (a VAD's stream that found nothing): a stream still */
+    tt_write_text(tt_path(dir, "empty.csv"), "file,start,end,label\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "empty.csv"), 0, 2, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "empty.csv: labels none of the set's files (a row's file is"));
     /* rows of none of the set's files */
     tt_write_text(tt_path(dir, "none.csv"), "file,start,end,label\nz,0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "none.csv"), 0, 2, by_file, err,
