@@ -1,6 +1,8 @@
-/* How much memory this process may use (common/memory.h). */
+/* How much memory this process may still take (common/memory.h). */
 #include "common/memory.h"
 
+#include <errno.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -18,19 +20,41 @@ static double limit_in(const char *path)
     if (fgets(line, sizeof line, f)) {
         char *end;
         unsigned long long n = strtoull(line, &end, 10);
-        if (end != line && (*end == '\n' || !*end))
+        end += strspn(end, " \t\n");
+        if (end != line && !*end)
             v = (double)n;
     }
     fclose(f);
     return v;
 }
 
-/* The lowest limit named `file` in root + group and each folder above it, up
- * to root; -1: none. (A group whose folder this namespace cannot see is
- * skipped: its limits show in the folders that are seen, the root's.) */
-static double group_limit(const char *root, const char *group, const char *file)
+/* The value of `key` in a memory.stat file (bytes); 0 when not there. */
+static double stat_value(const char *path, const char *key)
 {
-    size_t n = strlen(root) + strlen(group) + strlen(file) + 3;
+    FILE *f = fopen(path, "r");
+    char line[256];
+    double v = 0;
+    size_t kl = strlen(key);
+    while (f && fgets(line, sizeof line, f))
+        if (!strncmp(line, key, kl) && line[kl] == ' ') {
+            v = strtod(line + kl + 1, NULL);
+            break;
+        }
+    if (f)
+        fclose(f);
+    return v;
+}
+
+/* The least room left under a limit in root + group and each folder above
+ * it, up to root: the limit in file `limit` less the use in file `used`, of
+ * which the inactive page cache (memory.stat's `inactive`) does not count, as
+ * the kernel drops it before it fails an allocation (as `docker stats` counts
+ * use); -1: no limit. (A group whose folder this namespace cannot see is
+ * skipped: its limits show in the folders that are seen, the root's.) */
+static double group_room(const char *root, const char *group, const char *limit,
+                         const char *used, const char *inactive)
+{
+    size_t n = strlen(root) + strlen(group) + 64;
     char *path = malloc(n);
     if (!path)
         return -1;
@@ -41,10 +65,17 @@ static double group_limit(const char *root, const char *group, const char *file)
         size_t len = strlen(path);
         while (len > root_len && path[len - 1] == '/')
             path[--len] = '\0';
-        snprintf(path + len, n - len, "/%s", file);
-        const double v = limit_in(path);
-        if (v >= 0 && (low < 0 || v < low))
-            low = v;
+        snprintf(path + len, n - len, "/%s", limit);
+        double v = limit_in(path);
+        if (v >= 0) {
+            snprintf(path + len, n - len, "/%s", used);
+            double u = limit_in(path);
+            snprintf(path + len, n - len, "/memory.stat");
+            u -= u < 0 ? 0 : stat_value(path, inactive);
+            v = u <= 0 ? v : u < v ? v - u : 0;
+            if (low < 0 || v < low)
+                low = v;
+        }
         path[len] = '\0';
         if (len <= root_len)
             break;
@@ -57,10 +88,29 @@ static double group_limit(const char *root, const char *group, const char *file)
     return low;
 }
 
-double sl_memory_available_at(const char *proc_cgroup, const char *sys_cgroup)
+/* MemAvailable in /proc/meminfo, in bytes; -1: not there. */
+static double mem_available(const char *meminfo)
 {
-    const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-    double have = pages > 0 && page > 0 ? (double)pages * page : 0;
+    FILE *f = fopen(meminfo, "r");
+    char line[256];
+    double v = -1;
+    unsigned long long kb;
+    while (f && v < 0 && fgets(line, sizeof line, f))
+        if (sscanf(line, "MemAvailable: %llu kB", &kb) == 1)
+            v = (double)kb * 1024;
+    if (f)
+        fclose(f);
+    return v;
+}
+
+double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
+                              const char *sys_cgroup)
+{
+    double have = mem_available(meminfo);
+    if (have < 0) {
+        const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
+        have = pages > 0 && page > 0 ? (double)pages * page : 0;
+    }
     FILE *f = fopen(proc_cgroup, "r");
     char line[4096], root[4096];
     while (f && fgets(line, sizeof line, f)) {
@@ -70,26 +120,60 @@ double sl_memory_available_at(const char *proc_cgroup, const char *sys_cgroup)
         if (!p)
             continue;
         *p++ = '\0';
-        const char *controllers = c + 1, *file = NULL;
+        const char *controllers = c + 1, *limit = NULL, *used = NULL, *inactive = NULL;
         if (!*controllers) {
             snprintf(root, sizeof root, "%s", sys_cgroup);
-            file = "memory.max";
+            limit = "memory.max";
+            used = "memory.current";
+            inactive = "inactive_file";
         } else {
-            for (char *tok = strtok(c + 1, ","); tok && !file; tok = strtok(NULL, ","))
-                if (!strcmp(tok, "memory"))
-                    file = "memory.limit_in_bytes";
+            char *save = NULL; /* strtok_r: the caller's strtok, and other threads', untouched */
+            for (char *tok = strtok_r(c + 1, ",", &save); tok && !limit;
+                 tok = strtok_r(NULL, ",", &save))
+                if (!strcmp(tok, "memory")) {
+                    limit = "memory.limit_in_bytes";
+                    used = "memory.usage_in_bytes";
+                    inactive = "total_inactive_file";
+                }
             snprintf(root, sizeof root, "%s/memory", sys_cgroup);
         }
-        const double v = file ? group_limit(root, p, file) : -1;
-        if (v > 0 && (have <= 0 || v < have))
-            have = v;
+        const double v = limit ? group_room(root, p, limit, used, inactive) : -1;
+        if (v >= 0 && (have <= 0 || v < have))
+            have = v > 0 ? v : 1; /* none left: every buffer is too much */
     }
     if (f)
         fclose(f);
     return have;
 }
 
+double sl_memory_limit_setting(const char *text)
+{
+    if (!text || *text < '0' || *text > '9')
+        return -1;
+    char *end;
+    errno = 0;
+    double v = strtod(text, &end);
+    const char *units = "kKmMgGtT";
+    const char *u = *end ? strchr(units, *end) : NULL;
+    if (u) {
+        v *= pow(1000.0, (double)((u - units) / 2 + 1));
+        end++;
+        end += *end == 'B' || *end == 'b'; /* 4GB as 4G */
+    }
+    return errno || *end || !(v >= 1) || !isfinite(v) ? -1 : v;
+}
+
+const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
+{
+    const char *unit = bytes >= 1e12 ? "TB" : bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : "kB";
+    const double scale = bytes >= 1e12 ? 1e12 : bytes >= 1e9 ? 1e9 : bytes >= 1e6 ? 1e6 : 1e3;
+    snprintf(buf, SL_MEMORY_SHOWN, "%.3g %s", bytes / scale, unit);
+    return buf;
+}
+
 double sl_memory_available(void)
 {
-    return sl_memory_available_at("/proc/self/cgroup", "/sys/fs/cgroup");
+    double have = sl_memory_available_at("/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup");
+    const double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));
+    return cap > 0 && (have <= 0 || cap < have) ? cap : have;
 }

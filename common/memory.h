@@ -1,13 +1,30 @@
-/* How much memory this process may use: what the labeler weighs a model's
- * buffers against before it touches them. */
+/* How much memory this process may still take: what the labeler, the encoder
+ * and the trainer weigh a model's buffers against before they touch them. */
 #ifndef SL_COMMON_MEMORY_H
 #define SL_COMMON_MEMORY_H
 
-/* Bytes: the machine's physical memory, or less where a control group's
- * limit on this process (cgroup v2's memory.max, v1's memory.limit_in_bytes,
- * of its group or any above it) is lower: a container's. 0: unknown. */
+/* Bytes: the kernel's estimate of the memory available without swapping
+ * (MemAvailable: free memory and the caches it can drop), or less where a
+ * control group that holds this process (a container) has less left under
+ * its limit (cgroup v2's memory.max less memory.current, v1's
+ * memory.limit_in_bytes less memory.usage_in_bytes, of its group or any above
+ * it); the machine's physical memory when the kernel says none of it. 0:
+ * unknown. */
 double sl_memory_available(void);
-/* The same with /proc/self/cgroup and /sys/fs/cgroup elsewhere (tests). */
-double sl_memory_available_at(const char *proc_cgroup, const char *sys_cgroup);
+/* $SEQLABEL_MEMORY_LIMIT, where set to a number of bytes (a digit first; a
+ * suffix k, M, G or T, powers of 1000, any case, and a B after it or not; at
+ * least 1), is a cap of the user's own on it: what a shared machine's user
+ * sets aside for a model. */
+/* The bytes that text gives as that setting; -1: not such a number (the
+ * setting is then passed over). */
+double sl_memory_limit_setting(const char *text);
+/* bytes as an error message shows them, in the unit that fits: "512 kB",
+ * "1.74 MB", "2.35 GB" (powers of 1000); returns buf. */
+#define SL_MEMORY_SHOWN 32
+const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes);
+/* The same with /proc/meminfo, /proc/self/cgroup and /sys/fs/cgroup elsewhere
+ * (tests). */
+double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
+                              const char *sys_cgroup);
 
 #endif

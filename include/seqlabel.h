@@ -453,7 +453,9 @@ const char *sl_installed_model_path(void);
 const char *sl_source_model_path(void);
 
 /* Scratch memory for one thread running the encoder on windows of up to max_T
- * frames (max_T <= config max_window). Allocated once; forward allocates nothing.
+ * frames (max_T <= config max_window). Allocated once; forward allocates nothing;
+ * refused, saying so, where it is more than this process may still take (as
+ * sl_labeler_memory_bytes says), and so are the threads' scratch.
  * Several encoders may share one model from different threads. On CPUs with
  * AVX-512 the encoder keeps its own copy of the weight matrices, packed for its
  * kernels: parameters changed after sl_encoder_new need a new encoder. */
@@ -681,8 +683,10 @@ int sl_labeler_sample_rate(const sl_labeler *l);
  * of its window) and the window's probabilities, the frames waiting, the
  * feature extractor (FFTW's plan aside) and the decoder; the model's own
  * weights aside. Fixed at sl_labeler_new, which refuses a labeler needing more
- * than this process may use (the machine's physical memory, or a control
- * group's lower limit: a container's) before allocating its buffers. */
+ * than this process may still take before allocating its buffers: the
+ * kernel's MemAvailable, or a control group's room under its limit (a
+ * container's), or $SEQLABEL_MEMORY_LIMIT (bytes, or 4G, 512M) where lower
+ * (docs/labeling.md, "Memory and work"). */
 size_t sl_labeler_memory_bytes(const sl_labeler *l);
 int sl_labeler_frame_shift(const sl_labeler *l);  /* hop in samples */
 /* The first sample, at `rate`, of frame f when frames are `hop` samples apart

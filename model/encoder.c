@@ -15,6 +15,7 @@
 #include "model/gemm_amx.h"
 #include "model/layers.h"
 #include "model/model_internal.h"
+#include "common/memory.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -260,6 +261,16 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
                      max_T, c->max_window);
         return NULL;
     }
+    /* more than there is would be touched below: the OOM killer, not an error */
+    const double need = (double)sl_encoder_memory_bytes(m, max_T), have = sl_memory_available();
+    if (have > 0 && need > have) {
+        char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+        if (err && errlen)
+            snprintf(err, errlen, "an encoder of window %d needs %s, more than the %s of memory "
+                     "this process may still take (a shorter window)", max_T,
+                     sl_memory_shown(a, need), sl_memory_shown(b, have));
+        return NULL;
+    }
     sl_encoder *e = calloc(1, sizeof *e);
     if (!e) {
         set_err(err, errlen, "out of memory for an encoder of window %d", max_T);
@@ -502,6 +513,17 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
         return 0;
     /* per-thread scratch, each thread's part on a cache line (the strides are
      * multiples of 16 floats); the contents need not survive */
+    const double more = (double)sizeof(float) * (n_threads - 1) *
+                        ((double)e->att_stride + (e->pack ? (double)e->pack_stride : 0)),
+                 have = sl_memory_available();
+    if (have > 0 && more > have) {
+        char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+        if (err && errlen)
+            snprintf(err, errlen, "%d encoder threads need %s more, more than the %s of memory "
+                     "this process may still take", n_threads, sl_memory_shown(a, more),
+                     sl_memory_shown(b, have));
+        return -1;
+    }
     float *att = alloc_floats(e->att_stride * (size_t)n_threads);
     if (!att)
         return set_err(err, errlen, "out of memory for %d encoder threads", n_threads);

@@ -306,12 +306,13 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
      * the memory there is bring the OOM killer, not an error. */
     const double have = sl_memory_available();
     if (have > 0 && (double)l->memory > have) {
+        char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err)
             snprintf(err, errlen,
-                     "labeler: a window of %d frames on %d thread%s needs %.3g GB, more than "
-                     "the %.3g GB of memory this process may use (a shorter window, or fewer "
-                     "threads)", l->W, l->T, l->T == 1 ? "" : "s", (double)l->memory / 1e9,
-                     have / 1e9);
+                     "labeler: a window of %d frames on %d thread%s needs %s, more than the %s "
+                     "of memory this process may still take (a shorter window, or fewer "
+                     "threads)", l->W, l->T, l->T == 1 ? "" : "s",
+                     sl_memory_shown(a, (double)l->memory), sl_memory_shown(b, have));
         goto fail;
     }
     l->frames = malloc((size_t)l->cap * l->F * sizeof(float));

@@ -17,6 +17,7 @@
  * weight sum (known from the labels alone), so partial losses and gradients
  * simply add up. */
 #include "model/train_step.h"
+#include "common/memory.h"
 
 #include "model/layers.h"
 #include "model/layers_backward.h"
@@ -171,6 +172,21 @@ sl_train_step *sl_train_step_new(const sl_model *m, int max_B, int max_T, char *
 #undef CARVE
         (void)H;
         if (pass == 0) {
+            /* more than there is would be touched below: the OOM killer, not
+             * an error (common/memory.h) */
+            const double have = sl_memory_available(), bytes = (double)used * sizeof(float);
+            if (have > 0 && bytes > have) {
+                char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+                if (err && errlen)
+                    snprintf(err, errlen,
+                             "a training step of %d windows x %d frames needs %s of "
+                             "activations, more than the %s of memory this process may still "
+                             "take (a smaller --batch or --window)", max_B, max_T,
+                             sl_memory_shown(a, bytes), sl_memory_shown(b, have));
+                free(L);
+                free(s);
+                return NULL;
+            }
             if (used > SIZE_MAX / sizeof(float) / 2 ||
                 posix_memalign(&s->block, 64, used * sizeof(float))) {
                 if (err && errlen)

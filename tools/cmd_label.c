@@ -896,11 +896,12 @@ typedef struct {
 } label_run;
 
 /* --jobs: each worker holds a labeler of its own, all at once, each within
- * what this process may use (sl_labeler_new checks it) but maybe not all
+ * what this process may still take (sl_labeler_new checks it) but maybe not all
  * together; so they are weighed together before any is made. 0, or 2 (said). */
 static int jobs_fit(const label_args *a, const sl_model *m, const char *model_path, int nin)
 {
-    const int workers = a->jobs < nin ? a->jobs : nin;
+    int workers = a->jobs < nin ? a->jobs : nin; /* as cli_jobs_run starts them */
+    workers = workers < CLI_JOBS_MAX ? workers : CLI_JOBS_MAX;
     if (workers < 2)
         return 0;
     char err[SL_ERR_LEN];
@@ -911,9 +912,11 @@ static int jobs_fit(const label_args *a, const sl_model *m, const char *model_pa
     sl_labeler_free(l);
     if (have <= 0 || workers * one <= have)
         return 0;
-    return cli_usage_error("--jobs %d: %d labelers of %.3g GB each (%s) need more than the %.3g "
-                           "GB of memory this process may use: fewer jobs, or fewer threads",
-                           a->jobs, workers, one / 1e9, model_path, have / 1e9);
+    char sa[SL_MEMORY_SHOWN], sb[SL_MEMORY_SHOWN];
+    return cli_usage_error("--jobs %d: %d labelers of %s each (%s) need more than the %s of "
+                           "memory this process may still take: fewer jobs, or fewer threads",
+                           a->jobs, workers, sl_memory_shown(sa, one), model_path,
+                           sl_memory_shown(sb, have));
 }
 
 /* A labeler and its read block (each --jobs worker makes its own). 0, or 1 (said). */

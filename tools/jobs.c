@@ -19,7 +19,7 @@
 
 #include "tools/cli.h"
 
-#define MAX_WORKERS 256
+#define MAX_WORKERS CLI_JOBS_MAX
 
 typedef struct {
     atomic_int next, interrupted;

@@ -4,6 +4,9 @@
 #ifndef SL_JOBS_H
 #define SL_JOBS_H
 
+/* The most workers cli_jobs_run starts, whatever it is asked. */
+#define CLI_JOBS_MAX 256
+
 typedef struct {
     void *user;
     /* In each worker before its first item: 0, or non-zero (said) to stop it. */

@@ -2,8 +2,10 @@
  * cmd_*.c file; this file only dispatches. */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/memory.h"
 #include "tools/cli.h"
 
 static const struct {
@@ -29,7 +31,9 @@ static void usage(FILE *fp)
     fprintf(fp, "\n'seqlabel COMMAND --help' describes each command.\n"
                 "  --help      this text\n  --version   print the version\n"
                 "\nExit status: 0 done, 1 the work failed (a file missing, unreadable or\n"
-                "refused), 2 a wrong command line (an unknown option, a bad value).\n");
+                "refused), 2 a wrong command line (an unknown option, a bad value).\n"
+                "\nSEQLABEL_MEMORY_LIMIT=BYTES (4G, 512M) caps the memory a labeler, an\n"
+                "encoder or a training step may take, below what the machine has free.\n");
 }
 
 /* What a command that succeeded printed must have arrived: `eval --json > f` on a
@@ -58,6 +62,11 @@ int main(int argc, char **argv)
         printf("seqlabel %s\n", SL_VERSION_STRING);
         return stdout_written(0);
     }
+    /* the library passes over a cap it cannot read; a command says so */
+    const char *cap = getenv("SEQLABEL_MEMORY_LIMIT");
+    if (cap && *cap && sl_memory_limit_setting(cap) < 0)
+        return cli_usage_error("SEQLABEL_MEMORY_LIMIT: '%s' is not a number of bytes (such as "
+                               "4000000000, 4G or 512M)", cap);
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return stdout_written(commands[i].fn(argc - 1, argv + 1));

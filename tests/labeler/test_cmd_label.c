@@ -1996,11 +1996,14 @@ static void test_stall_timeout(void **state)
 }
 
 /* A model whose window asks gigabytes per thread (d_ff 8192 over 65536
- * frames, a file of about a megabyte): `info` says what one labeler takes;
- * more threads than the process may hold is a wrong command line (2) naming
- * the model, the window and both figures, and so are more --jobs workers than
- * it holds together, each of which alone would fit; both before anything is
- * allocated (else the OOM killer, not an error). */
+ * frames, a file of about half a megabyte): `info` says what one labeler
+ * takes, without taking it; more threads than the process may take is a
+ * wrong command line (2) naming the model, the window and both figures, and
+ * so are more --jobs workers than it may take together, each of which alone
+ * would fit; eval's encoder and train's activations beyond it fail (1), saying
+ * so; all before anything is allocated (else the OOM killer, not an error).
+ * SEQLABEL_MEMORY_LIMIT stands for the machine's free memory, so that this
+ * holds on any machine; a value that is no number of bytes is refused. */
 static void test_memory_refused(void **state)
 {
     (void)state;
@@ -2025,6 +2028,7 @@ static void test_memory_refused(void **state)
     snprintf(path, sizeof path, "%s/big.slm", dir);
     assert_int_equal(sl_model_save(m, path, err, sizeof err), 0);
     sl_model_free(m);
+    setenv("SEQLABEL_MEMORY_LIMIT", "3G", 1);
     char cmd[1024];
     snprintf(cmd, sizeof cmd, "cd '%s' && '%s' info big.slm > info.txt", dir, seqlabel);
     assert_int_equal(system(cmd), 0);
@@ -2032,28 +2036,54 @@ static void test_memory_refused(void **state)
     assert_non_null(line);
     const double one = strtod(line + 9, NULL);
     free(info);
-    const double machine = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
-    if (!(one > 2e9 && 64 * one > machine && 2 * one < machine))
-        fail_msg("a labeler of %.0f bytes on a machine of %.0f: the refusals cannot be provoked",
-                 one, machine);
-    assert_int_equal(run_label("in.wav --model big.slm --threads 64 -o t.tsv"), 2);
+    assert_true(one > 2e9 && one < 3e9); /* one fits, two do not */
+    assert_int_equal(run_label("in.wav --model big.slm --threads 2 -o t.tsv"), 2);
     char *e = slurp("err.txt");
-    if (!strstr(e, "big.slm: labeler: a window of 65536 frames on 64 threads needs ") ||
-        !strstr(e, " GB of memory this process may use (a shorter window, or fewer threads)"))
+    if (!strstr(e, "big.slm: labeler: a window of 65536 frames on 2 threads needs 4.") ||
+        !strstr(e, " GB, more than the 3 GB of memory this process may still take (a shorter "
+                   "window, or fewer threads)"))
         fail_msg("%s", e);
     free(e);
     assert_false(exists("t.tsv"));
-    /* 256 workers, each of one labeler of one thread */
-    char args[3000] = "";
-    for (int i = 0; i < 256; i++)
-        strcat(args, "in.wav ");
-    strcat(args, "--model big.slm --jobs 256 --format csv > jobs.csv");
-    assert_int_equal(run_label(args), 2);
+    /* two workers, each of one labeler of one thread */
+    assert_int_equal(run_label("in.wav in.wav --model big.slm --jobs 2 --format csv > j.csv"), 2);
     e = slurp("err.txt");
-    if (!strstr(e, "--jobs 256: 256 labelers of ") || !strstr(e, "(big.slm) need more than the "))
+    if (!strstr(e, "--jobs 2: 2 labelers of 2.") ||
+        !strstr(e, " GB each (big.slm) need more than the 3 GB of memory this process may still "
+                   "take: fewer jobs, or fewer threads"))
         fail_msg("%s", e);
     free(e);
-    sh("rm -f big.slm info.txt jobs.csv");
+    /* eval's encoder and train's activations */
+    setenv("SEQLABEL_MEMORY_LIMIT", "1G", 1);
+    sh("printf '0\\t0.7\\tspeech\\n0.7\\t1.5\\tnoise\\n' > big.txt && "
+       "printf 'in.wav\\tbig.txt\\n' > big.tsv");
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --model big.slm --manifest big.tsv --no-cache "
+             "2> err.txt", dir, seqlabel);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    e = slurp("err.txt");
+    if (!strstr(e, "an encoder of window 65536 needs 2.") ||
+        !strstr(e, " GB, more than the 1 GB of memory this process may still take"))
+        fail_msg("%s", e);
+    free(e);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
+             "t.slm --d-model 8 --heads 1 --d-ff 8192 --layers 1 --window 20000 --batch 8 "
+             "--steps 1 --no-cache 2> err.txt", dir, seqlabel);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    e = slurp("err.txt");
+    if (!strstr(e, "a training step of 8 windows x 20000 frames needs ") ||
+        !strstr(e, " of activations, more than the 1 GB of memory this process may still take "
+                   "(a smaller --batch or --window)"))
+        fail_msg("%s", e);
+    free(e);
+    assert_false(exists("t.slm"));
+    setenv("SEQLABEL_MEMORY_LIMIT", "3 GB", 1);
+    assert_int_equal(run_label("in.wav --model big.slm -o t.tsv"), 2);
+    e = slurp("err.txt");
+    if (!strstr(e, "SEQLABEL_MEMORY_LIMIT: '3 GB' is not a number of bytes"))
+        fail_msg("%s", e);
+    free(e);
+    unsetenv("SEQLABEL_MEMORY_LIMIT");
+    sh("rm -f big.slm big.tsv big.txt info.txt j.csv");
 }
 
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by

@@ -136,28 +136,66 @@ static void test_labeler_as_allocated(void **state)
     sl_model_free(m);
 }
 
-/* A model file of a few hundred kilobytes whose window asks for gigabytes per
- * thread: with more threads than the machine can hold, refused, saying why,
- * before anything is allocated (else the pages touched bring the OOM killer). */
-static void test_more_than_the_machine(void **state)
+/* A model of a megabyte whose window asks gigabytes per thread: a labeler,
+ * or an encoder, or encoder threads, beyond what the process may still take
+ * are refused, saying why, before anything is allocated (else the pages
+ * touched bring the OOM killer). The machine's own memory is capped here
+ * with SEQLABEL_MEMORY_LIMIT, so that the same holds on any machine. */
+static void test_more_than_there_is(void **state)
 {
     (void)state;
     sl_model *m = model_of(8, 8192, 2, -1, 65536);
     const size_t one = sl_encoder_memory_bytes(m, 65536);
     print_message("an encoder of window 65536 with d_ff 8192: %zu bytes\n", one);
     assert_true(one > (size_t)2e9); /* T x d_ff alone: 65536 x 8192 floats */
-    const double machine = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
+    setenv("SEQLABEL_MEMORY_LIMIT", "4G", 1);
+    assert_true(sl_memory_available() <= 4e9);
     sl_labeler_config cfg;
     sl_labeler_config_default(&cfg);
-    cfg.num_threads = 256;
-    assert_true(256.0 * one > machine); /* else this machine proves nothing */
+    cfg.num_threads = 2;
     char err[SL_ERR_LEN] = "";
-    sl_labeler *l = sl_labeler_new(m, &cfg, err, sizeof err);
-    assert_null(l);
+    assert_null(sl_labeler_new(m, &cfg, err, sizeof err));
     print_message("%s\n", err);
-    assert_non_null(strstr(err, "a window of 65536 frames on 256 threads needs"));
-    assert_non_null(strstr(err, " GB of memory this process may use"));
+    assert_non_null(strstr(err, "labeler: a window of 65536 frames on 2 threads needs 4."));
+    assert_non_null(strstr(err, " GB, more than the 4 GB of memory this process may still take"));
+    setenv("SEQLABEL_MEMORY_LIMIT", "1G", 1);
+    assert_null(sl_encoder_new(m, 65536, err, sizeof err));
+    print_message("%s\n", err);
+    assert_non_null(strstr(err, "an encoder of window 65536 needs 2."));
+    assert_non_null(strstr(err, " GB, more than the 1 GB of memory this process may still take"));
+    /* threads: each more one's attention scratch (a block of queries by 4096
+     * keys: 1.6 MB each), 63 more asked of a cap of 50 MB (the cap weighs each
+     * request alone, as the machine's free memory does once the encoder's
+     * pages are taken) */
+    unsetenv("SEQLABEL_MEMORY_LIMIT");
+    sl_encoder *e = sl_encoder_new(m, 4096, err, sizeof err);
+    assert_non_null(e);
+    setenv("SEQLABEL_MEMORY_LIMIT", "50M", 1);
+    assert_int_equal(sl_encoder_set_threads(e, 64, err, sizeof err), -1);
+    assert_non_null(strstr(err, "64 encoder threads need "));
+    assert_int_equal(sl_encoder_threads(e), 1);
+    sl_encoder_free(e);
+    unsetenv("SEQLABEL_MEMORY_LIMIT");
     sl_model_free(m);
+}
+
+/* The setting's forms: bytes, or with k, M, G or T (powers of 1000), a B or
+ * not; anything else is no setting (the command refuses it). */
+static void test_limit_setting(void **state)
+{
+    (void)state;
+    assert_true(sl_memory_limit_setting("4000000000") == 4e9);
+    assert_true(sl_memory_limit_setting("4G") == 4e9);
+    assert_true(sl_memory_limit_setting("4gb") == 4e9);
+    assert_true(sl_memory_limit_setting("512M") == 512e6);
+    assert_true(sl_memory_limit_setting("1.5k") == 1500);
+    assert_true(sl_memory_limit_setting("2T") == 2e12);
+    const char *bad[] = {NULL, "", "G", "-1", "0", "0.5", "4x", "4 G", "4GiB", " 4G", "4GBs",
+                         "nan", "1e999"};
+    for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
+        if (sl_memory_limit_setting(bad[i]) != -1)
+            fail_msg("'%s' read as %g", bad[i] ? bad[i] : "(null)",
+                     sl_memory_limit_setting(bad[i]));
 }
 
 static void write_text(const char *path, const char *text)
@@ -168,41 +206,59 @@ static void write_text(const char *path, const char *text)
     fclose(f);
 }
 
-/* The memory this process may use: the machine's, or a control group's lower
- * limit on the group or one above it, cgroup v1's and v2's, read from copies
- * of /proc/self/cgroup and /sys/fs/cgroup made here. */
+static void write_in(const char *root, const char *name, const char *text)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/%s", root, name);
+    write_text(path, text);
+}
+
+/* The memory this process may still take: the kernel's MemAvailable, or less
+ * where a control group over it (its own or one above, cgroup v1's and v2's)
+ * has less room left under its limit, its inactive page cache not counted as
+ * use; read from copies of /proc/meminfo, /proc/self/cgroup and
+ * /sys/fs/cgroup made here. */
 static void test_memory_available(void **state)
 {
     (void)state;
     const double machine = (double)sysconf(_SC_PHYS_PAGES) * sysconf(_SC_PAGESIZE);
-    char root[] = "/tmp/sl-cgroup-XXXXXX", path[256], proc[256];
+    char root[] = "/tmp/sl-cgroup-XXXXXX", sys[256], proc[256], meminfo[256], cmd[512];
     assert_non_null(mkdtemp(root));
     snprintf(proc, sizeof proc, "%s/cgroup", root);
-    char cmd[512];
+    snprintf(meminfo, sizeof meminfo, "%s/meminfo", root);
+    snprintf(sys, sizeof sys, "%s/sys", root);
     snprintf(cmd, sizeof cmd, "mkdir -p %s/sys/memory/a/b %s/sys/c/d", root, root);
     assert_int_equal(system(cmd), 0);
-    snprintf(path, sizeof path, "%s/sys", root);
-    /* no limit anywhere ("max", v1's huge number): the machine's */
+    write_in(root, "meminfo", "MemTotal:       24683772 kB\nMemFree:  100 kB\n"
+                              "MemAvailable:    8000000 kB\n");
+    /* no limit anywhere ("max", v1's huge number): MemAvailable */
     write_text(proc, "4:memory:/a/b\n0::/c/d\n");
-    snprintf(cmd, sizeof cmd, "%s/sys/memory/memory.limit_in_bytes", root);
-    write_text(cmd, "9223372036854771712\n");
-    snprintf(cmd, sizeof cmd, "%s/sys/c/d/memory.max", root);
-    write_text(cmd, "max\n");
-    assert_true(sl_memory_available_at(proc, path) == machine);
-    /* v1: the group above is lower than the group's own */
-    snprintf(cmd, sizeof cmd, "%s/sys/memory/a/b/memory.limit_in_bytes", root);
-    write_text(cmd, "3000000000\n");
-    snprintf(cmd, sizeof cmd, "%s/sys/memory/a/memory.limit_in_bytes", root);
-    write_text(cmd, "2000000000\n");
-    assert_true(sl_memory_available_at(proc, path) == 2e9);
-    /* v2, lower still, in the group itself; a v1 line of other controllers */
-    snprintf(cmd, sizeof cmd, "%s/sys/c/d/memory.max", root);
-    write_text(cmd, "1000000000\n");
+    write_in(root, "sys/memory/memory.limit_in_bytes", "9223372036854771712\n");
+    write_in(root, "sys/memory/memory.usage_in_bytes", "873250816\n");
+    write_in(root, "sys/c/d/memory.max", "max\n");
+    assert_true(sl_memory_available_at(meminfo, proc, sys) == 8000000.0 * 1024);
+    /* v1: 3 GB less 1 GB used of which 0.5 inactive cache: 2.5 GB; above it 2 GB
+     * less 1.5 GB of which 1 GB inactive cache: 1.5 GB, the least */
+    write_in(root, "sys/memory/a/b/memory.limit_in_bytes", "3000000000\n");
+    write_in(root, "sys/memory/a/b/memory.usage_in_bytes", "1000000000\n");
+    write_in(root, "sys/memory/a/b/memory.stat", "cache 900000000\ninactive_file 1\n"
+                                                 "total_inactive_file 500000000\n");
+    write_in(root, "sys/memory/a/memory.limit_in_bytes", "2000000000\n");
+    write_in(root, "sys/memory/a/memory.usage_in_bytes", "1500000000\n");
+    write_in(root, "sys/memory/a/memory.stat", "total_inactive_file 1000000000\n");
+    assert_true(sl_memory_available_at(meminfo, proc, sys) == 1.5e9);
+    /* v2, less still in the group itself; a v1 line of other controllers */
+    write_in(root, "sys/c/d/memory.max", "1000000000\n");
+    write_in(root, "sys/c/d/memory.current", "400000000\n");
+    write_in(root, "sys/c/d/memory.stat", "anon 300000000\nfile 100000000\ninactive_file 0\n");
     write_text(proc, "3:cpu,cpuacct:/x\n4:blkio,memory:/a/b\n0::/c/d\n");
-    assert_true(sl_memory_available_at(proc, path) == 1e9);
-    /* none of it there: the machine's */
+    assert_true(sl_memory_available_at(meminfo, proc, sys) == 6e8);
+    /* a group at its limit leaves nothing (a byte, so that any buffer is refused) */
+    write_in(root, "sys/c/d/memory.current", "1000000000\n");
+    assert_true(sl_memory_available_at(meminfo, proc, sys) == 1);
+    /* none of it there: the machine's physical memory */
     snprintf(cmd, sizeof cmd, "%s/none", root);
-    assert_true(sl_memory_available_at(cmd, path) == machine);
+    assert_true(sl_memory_available_at(cmd, cmd, sys) == machine);
     assert_true(sl_memory_available() > 0 && sl_memory_available() <= machine);
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
     assert_int_equal(system(cmd), 0);
@@ -213,7 +269,8 @@ int main(void)
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_encoder_as_allocated),
         cmocka_unit_test(test_labeler_as_allocated),
-        cmocka_unit_test(test_more_than_the_machine),
+        cmocka_unit_test(test_more_than_there_is),
+        cmocka_unit_test(test_limit_setting),
         cmocka_unit_test(test_memory_available),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
