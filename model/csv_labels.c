@@ -130,15 +130,9 @@ int sl_csv_each(const char *path, int several, int *file_column, sl_csv_row_fn f
     return rc ? -1 : 0;
 }
 
-typedef struct {
-    const char *path;
-    sl_label_segment *s;
-    int cnt, cap;
-} segments_job;
-
 static int take_segment(void *user, const sl_csv_row *row, char *err, size_t errlen)
 {
-    segments_job *j = user;
+    sl_segment_list *j = user;
     return sl_segment_from_text(j->path, row->line, row->start, row->end, row->label, &j->s,
                                 &j->cnt, &j->cap, err, errlen);
 }
@@ -147,7 +141,7 @@ int sl_csv_read(const char *path, sl_label_segment **segs, int *n, char *err, si
 {
     *segs = NULL;
     *n = 0;
-    segments_job j = {path, NULL, 0, 0};
+    sl_segment_list j = {path, NULL, 0, 0};
     const int rc = sl_csv_each(path, 0, NULL, take_segment, &j, err, errlen);
     return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
 }

@@ -160,15 +160,9 @@ int sl_jsonl_each(const char *path, const char *prob_class, int several, sl_json
     return rc ? -1 : 0;
 }
 
-typedef struct {
-    const char *path;
-    sl_label_segment *s;
-    int cnt, cap;
-} segments_job;
-
 static int take_segment(void *user, const sl_jsonl_row *row, char *err, size_t errlen)
 {
-    segments_job *j = user;
+    sl_segment_list *j = user;
     if (row->is_frame)
         return sl_fail(err, errlen, "%s:%d: a frame, not a segment: label files are segments "
                        "(seqlabel label --format jsonl --segments); seqlabel eval --hyp scores "
@@ -182,7 +176,7 @@ int sl_jsonl_read(const char *path, sl_label_segment **segs, int *n, char *err, 
 {
     *segs = NULL;
     *n = 0;
-    segments_job j = {path, NULL, 0, 0};
+    sl_segment_list j = {path, NULL, 0, 0};
     int rc = sl_jsonl_each(path, NULL, 0, take_segment, &j, err, errlen);
     return sl_segments_finish(path, j.s, j.cnt, rc, segs, n, err, errlen);
 }

@@ -98,6 +98,13 @@ int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
  * its frames a wrong index). 0, or -1 naming path, line and both values. */
 int sl_one_input(const char *file, char **first, const char *path, int line, const char *format,
                  char *err, size_t errlen);
+/* The segments a reader has taken from path so far (grown by
+ * sl_segment_from_text or sl_segments_push, ended by sl_segments_finish). */
+typedef struct {
+    const char *path;
+    sl_label_segment *s;
+    int cnt, cap;
+} sl_segment_list;
 /* A row of a CSV label file: its line, its file column's value (NULL: the
  * table has none) and its start, end and label fields as text. */
 typedef struct {
