@@ -15,7 +15,6 @@
 #include "seqlabel.h"
 
 typedef struct {
-    const char *name; /* the index's key */
     sl_label_segment *segs;
     int n, cap;
     int finished; /* sorted and checked for overlaps */
@@ -113,7 +112,7 @@ static int add_name(sl_hyp_stream *s, const char *file, int line, char *err, siz
             s->cap = cap;
         }
         part = s->n++;
-        s->parts[part] = (stream_part){.name = key};
+        s->parts[part] = (stream_part){0};
         g_hash_table_insert(s->index, key, GINT_TO_POINTER(part + 1)); /* takes key */
     } else {
         free(key);
@@ -208,8 +207,6 @@ int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key)
 {
     return GPOINTER_TO_INT(g_hash_table_lookup(s->index, key)) - 1;
 }
-
-const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part) { return s->parts[part].name; }
 
 int sl_hyp_stream_segments(sl_hyp_stream *s, int part, const sl_label_segment **segs, int *n,
                            char *err, size_t errlen)

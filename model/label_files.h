@@ -78,6 +78,15 @@ size_t sl_manifest_root_len(const char *manifest_path);
  * path itself when it lies elsewhere: what names an entry however the manifest
  * was named (data/set.tsv or /home/u/data/set.tsv). */
 const char *sl_manifest_below_root(const char *manifest_path, size_t root_len, const char *path);
+/* Each entry's audio as a path from the manifest's folder, one key however
+ * the folder and the lines are spelt (what --valid-share hashes, and what
+ * `eval --hyp` finds a stream's rows by): a relative line's text with '.',
+ * '..' and '//' resolved; an absolute line below the folder the rest of it,
+ * the folder found among its ancestors by device and inode; elsewhere the path
+ * from the folder's real path. n = m->n strings (malloc'ed), NULL when out of
+ * memory; free with sl_manifest_entry_keys_free. */
+char **sl_manifest_entry_keys(const sl_manifest *m);
+void sl_manifest_entry_keys_free(char **keys, int n);
 /* sl_rttm_read and sl_manifest_entry_segments, but with by_id an RTTM file's lines
  * are file_id's by their id alone: one RTTM file for a set of several files (`seqlabel
  * eval --hyp x.rttm`), where a file it never names has no segments (a VAD's leaves
@@ -135,8 +144,6 @@ void sl_hyp_stream_free(sl_hyp_stream *s);
 char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name);
 /* The part whose name is key (sl_hyp_stream_key's), or -1. */
 int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key);
-/* A part's name, as its rows give it ('//', '/./' and 'x/..' taken out). */
-const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part);
 /* A part's segments, sorted and checked for overlaps the first time (the
  * stream's; valid until it is freed). 0, or -1 naming the file and lines. */
 int sl_hyp_stream_segments(sl_hyp_stream *s, int part, const sl_label_segment **segs, int *n,

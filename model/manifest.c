@@ -713,6 +713,39 @@ static char *hold_out_key(const char *dir, size_t root_len, const struct stat *w
     return key;
 }
 
+char **sl_manifest_entry_keys(const sl_manifest *m)
+{
+    char **keys = calloc((size_t)(m->n ? m->n : 1), sizeof *keys);
+    size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
+    /* the folder the lines were resolved against, as given ("/" for /x.tsv),
+     * and what it is: found once for every line */
+    char *dir = !m->path ? NULL : root_len ? strndup(m->path, root_len)
+                                           : strdup(m->path[0] == '/' ? "/" : ".");
+    struct stat folder;
+    const int found = dir && stat(dir, &folder) == 0;
+    int ok = keys && (dir || !m->path);
+    for (int i = 0; i < m->n && ok; i++) {
+        /* without a manifest file, the path as it is */
+        keys[i] = !m->path ? strdup(m->entries[i].audio)
+                           : hold_out_key(dir, root_len, found ? &folder : NULL,
+                                          m->entries[i].audio);
+        ok = keys[i] != NULL;
+    }
+    free(dir);
+    if (!ok) {
+        sl_manifest_entry_keys_free(keys, m->n);
+        return NULL;
+    }
+    return keys;
+}
+
+void sl_manifest_entry_keys_free(char **keys, int n)
+{
+    for (int i = 0; keys && i < n; i++)
+        free(keys[i]);
+    free(keys);
+}
+
 int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group, char *err,
                                 size_t errlen)
 {
@@ -724,26 +757,13 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
         return sl_fail(err, errlen, "group pattern '%s': %s", group, why);
     }
     int held = 0;
-    size_t root_len = m->path ? sl_manifest_root_len(m->path) : 0;
-    /* the folder the lines were resolved against, as given ("/" for /x.tsv),
-     * and what it is: found once for every line */
-    char *dir = !m->path ? NULL : root_len ? strndup(m->path, root_len)
-                                           : strdup(m->path[0] == '/' ? "/" : ".");
-    struct stat folder;
-    const int found = dir && stat(dir, &folder) == 0;
-    for (int i = 0; i < m->n; i++) {
+    char **keys = sl_manifest_entry_keys(m);
+    if (!keys)
+        held = sl_fail(err, errlen, "out of memory");
+    for (int i = 0; i < m->n && keys; i++) {
         if (m->entries[i].split != SL_SPLIT_NONE)
             continue;
-        /* without a manifest file, the path as it is */
-        char *key = !m->path ? strdup(m->entries[i].audio)
-                    : dir    ? hold_out_key(dir, root_len, found ? &folder : NULL,
-                                            m->entries[i].audio)
-                             : NULL;
-        if (!key) {
-            held = sl_fail(err, errlen, "out of memory");
-            break;
-        }
-        const char *rel = key;
+        const char *rel = keys[i];
         size_t from = 0, len = strlen(rel);
         if (group) {
             /* the key: the first parenthesised group's text, else the whole match */
@@ -754,7 +774,6 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
                     snprintf(line, sizeof line, ":%d", m->entries[i].line);
                 held = sl_fail(err, errlen, "%s%s: %s: the group pattern '%s' does not match it",
                                m->path ? m->path : "manifest", line, rel, group);
-                free(key);
                 break;
             }
             int k = re.re_nsub > 0 && match[1].rm_so >= 0;
@@ -765,9 +784,8 @@ int sl_manifest_hold_out_groups(sl_manifest *m, double share, const char *group,
             m->entries[i].split = SL_SPLIT_VALID;
             held++;
         }
-        free(key);
     }
-    free(dir);
+    sl_manifest_entry_keys_free(keys, m->n);
     if (group)
         regfree(&re);
     return held;

@@ -2,6 +2,7 @@
  * segments (a VAD's, a diariser's RTTM, `seqlabel label`'s own) on the frame
  * grid and by the frame rule the trainer and `seqlabel eval --model` use, so
  * the figures of a model and of the label files it writes are the same. */
+#include <glib.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -523,108 +524,59 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
 }
 
 /* The stream's part each entry of the set takes (*parts, one per manifest
- * entry, -1: none), as label names its inputs: a file of a folder it labels by
- * its path below that folder (a/x), a file given alone by its name (x). So an
- * entry takes the rows of its path below the manifest's folder without
- * extension ('//', '/./' and 'x/..' taken out, then any leading '..'), else
- * of the end of it after a '/', the longest found (the manifest above the
- * folder labelled: sub/a/x takes a/x). But where the names that hold a '/'
- * show which prefix the set's paths have beyond the stream's (none where the
- * manifest is in the folder labelled), a name without one is taken only by an
- * entry whose path is that prefix and the name: the x that a folder's stream
- * holds is its x.wav, not a/x.wav without rows of its own (a VAD's stream
- * leaves out the files where it found nothing). One part that entries of two
- * audio files would take is refused, naming both, as a folder's one file for
- * both is. */
-typedef struct {
-    int part, entry;
-    char *key;        /* the entry's name, as the stream's are compared */
-    size_t dropped;   /* the bytes of key before the name found */
-} part_of_entry;
-
-static int by_part(const void *a, const void *b)
-{
-    const part_of_entry *x = a, *y = b;
-    return x->part != y->part ? (x->part > y->part) - (x->part < y->part)
-                              : (x->entry > y->entry) - (x->entry < y->entry);
-}
-
+ * entry, -1: none): the rows named by its path from the manifest's folder
+ * without extension (sl_manifest_entry_keys; past any leading '..'), as label
+ * names the files of a folder it labels by their paths below it: so the
+ * stream of the set's folder (`seqlabel label SETDIR`). A file without rows of
+ * its own name is a VAD's that found nothing in it, or one named otherwise
+ * (given alone: by its name; a folder below the set's labelled: by its path
+ * below that): where the stream has rows named by the end of its path
+ * (a/x.wav, rows of x) that no file of the manifest is named by, whose rows
+ * they are cannot be told, and that is refused, naming both, rather than
+ * guessed (a/x's rows, or another x.wav's). */
 static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned mask,
-                        const char *manifest, size_t root_len, const char *hyp, int **parts,
-                        char *err, size_t errlen)
+                        const char *manifest, const char *hyp, int **parts, char *err,
+                        size_t errlen)
 {
+    char **keys = sl_manifest_entry_keys(man);
     *parts = malloc(sizeof **parts * (size_t)(man->n ? man->n : 1));
-    part_of_entry *taken = calloc((size_t)(man->n ? man->n : 1), sizeof *taken);
-    int rc = *parts && taken ? 0 : sl_fail(err, errlen, "out of memory"), n = 0;
-    const char *prefix = NULL; /* of the names with a '/': the set's paths' beyond them */
-    size_t prefix_len = 0;
-    int prefixes = 0; /* 0 none seen, 1 one, 2 several */
+    char **names = calloc((size_t)(man->n ? man->n : 1), sizeof *names);
+    GHashTable *named = g_hash_table_new(g_str_hash, g_str_equal); /* every entry's name */
+    int rc = keys && *parts && names && named ? 0 : sl_fail(err, errlen, "out of memory");
     for (int i = 0; i < man->n && rc == 0; i++) {
-        (*parts)[i] = -1;
-        if (!(mask & SL_SPLIT_BIT(man->entries[i].split)))
-            continue;
-        const char *rel = sl_manifest_below_root(manifest, root_len, man->entries[i].audio);
-        char *stem = strndup(rel, (size_t)(sl_path_extension_at(rel) - rel));
-        char *key = stem ? sl_hyp_stream_key(stream, stem) : NULL;
-        free(stem);
-        if (!key) {
+        const char *ext = sl_path_extension_at(keys[i]);
+        keys[i][ext - keys[i]] = '\0';
+        if (!(names[i] = sl_hyp_stream_key(stream, keys[i])))
             rc = sl_fail(err, errlen, "out of memory");
-            break;
-        }
-        const char *name = key; /* audio beside the manifest's folder: past its '..' */
+        else
+            g_hash_table_add(named, names[i]);
+    }
+    for (int i = 0; i < man->n && rc == 0; i++) {
+        const char *name = names[i]; /* audio beside the manifest's folder: past its '..' */
         while (!strncmp(name, "../", 3))
             name += 3;
-        const char *from = name;
-        int part = sl_hyp_stream_find(stream, from);
-        while (part < 0 && strchr(from, '/')) {
-            from = strchr(from, '/') + 1;
-            part = sl_hyp_stream_find(stream, from);
-        }
-        if (part < 0) {
-            free(key);
+        (*parts)[i] = (mask & SL_SPLIT_BIT(man->entries[i].split))
+                          ? sl_hyp_stream_find(stream, name) : -1;
+        if ((*parts)[i] >= 0 || !(mask & SL_SPLIT_BIT(man->entries[i].split)))
             continue;
+        for (const char *end = strchr(name, '/'); end && rc == 0; end = strchr(end + 1, '/')) {
+            if (sl_hyp_stream_find(stream, end + 1) < 0 || g_hash_table_contains(named, end + 1))
+                continue;
+            char where[SL_ERR_LEN], shown[SL_SHOWN_LEN];
+            sl_text_shown(shown, end + 1);
+            rc = sl_fail(err, errlen, "%s: %s has no rows of its own name (%s) in %s, which has "
+                         "rows of '%s', the end of it: its, or another file's? (seqlabel label "
+                         "names each file of a folder it labels by its path below it: label the "
+                         "set's folder, or write a file each with -o DIR/)", manifest,
+                         entry_where(&man->entries[i], where, sizeof where), name, hyp, shown);
         }
-        taken[n] = (part_of_entry){part, i, key, (size_t)(from - key)};
-        /* a name found with a '/' shows the prefix dropped before it */
-        if (strchr(sl_hyp_stream_name(stream, part), '/')) {
-            if (prefixes == 0 || (prefix_len == taken[n].dropped &&
-                                  !strncmp(prefix, key, prefix_len))) {
-                prefix = prefixes ? prefix : key;
-                prefix_len = taken[n].dropped;
-                prefixes = 1;
-            } else {
-                prefixes = 2;
-            }
-        }
-        n++;
     }
-    /* a name without '/' at another prefix than the one seen: not this entry's */
-    for (int k = 0; k < n && rc == 0; k++) {
-        const int slash = strchr(sl_hyp_stream_name(stream, taken[k].part), '/') != NULL;
-        if (prefixes == 1 && !slash &&
-            (taken[k].dropped != prefix_len || strncmp(taken[k].key, prefix, prefix_len)))
-            taken[k].part = -1;
-        (*parts)[taken[k].entry] = taken[k].part;
-    }
-    if (rc == 0)
-        qsort(taken, (size_t)n, sizeof *taken, by_part);
-    for (int k = 1; k < n && rc == 0; k++) {
-        const sl_manifest_entry *a = &man->entries[taken[k - 1].entry];
-        const sl_manifest_entry *b = &man->entries[taken[k].entry];
-        if (taken[k].part < 0 || taken[k].part != taken[k - 1].part ||
-            sl_same_file(a->audio, b->audio))
-            continue; /* one audio listed twice: the rows are both lines' */
-        char wa[SL_ERR_LEN], wb[SL_ERR_LEN], shown[SL_SHOWN_LEN];
-        sl_text_shown(shown, sl_hyp_stream_name(stream, taken[k].part));
-        rc = sl_fail(err, errlen, "%s: %s and %s would both be scored against the rows of '%s' "
-                     "in %s (seqlabel label names each file of a folder it labels by its path "
-                     "below it: label the set's folder, or write a file each with -o DIR/)",
-                     manifest, entry_where(a, wa, sizeof wa), entry_where(b, wb, sizeof wb),
-                     shown, hyp);
-    }
-    for (int k = 0; k < n; k++)
-        free(taken[k].key);
-    free(taken);
+    if (named)
+        g_hash_table_destroy(named);
+    for (int i = 0; names && i < man->n; i++)
+        free(names[i]);
+    free(names);
+    sl_manifest_entry_keys_free(keys, man->n);
     return rc;
 }
 
@@ -711,7 +663,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         (!strcasecmp(hyp_ext, ".csv") || !strcasecmp(hyp_ext, ".jsonl")))
         rc = sl_hyp_stream_read(hyp, &stream, err, errlen);
     if (rc == 0 && stream)
-        rc = stream_parts(stream, &man, mask, manifest, root_len, hyp, &parts, err, errlen);
+        rc = stream_parts(stream, &man, mask, manifest, hyp, &parts, err, errlen);
     sl_uem *uem = NULL;
     if (rc == 0)
         rc = sl_uem_for_manifest(opt->uem, &man, mask,

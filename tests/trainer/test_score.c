@@ -635,12 +635,12 @@ static int count_frame(void *user, int64_t index, int label, float confidence, c
  * resampling (counted here by labelling it). */
 /* One CSV or JSON Lines stream for the set, as `seqlabel label` writes several
  * inputs to its standard output, read once: a row's file column names its
- * input, by its path below the folder labelled without extension (a/x) or by
- * its name (y), each entry taking the rows of its own path, else of its end,
- * the longest found (as in a folder of hypotheses). A name that two entries
- * would take (x: a/x and b/x) is refused, naming both; rows of files outside
- * the set are passed over, also when an entry's name ends with theirs; a
- * stream of frames, or a line without a name among named ones, is refused. */
+ * input, by its path below the folder labelled without extension (a/x), and
+ * each file of the set takes the rows of its path from the manifest's folder.
+ * Rows of files outside the set are passed over, also where a file's path ends
+ * with their name and it has rows of its own; where it has none, whose rows
+ * they are cannot be told, and that is refused, naming both. A stream of
+ * frames, or a line without a name among named ones, is refused. */
 static void test_streams_of_several_inputs(void **state)
 {
     (void)state;
@@ -684,32 +684,36 @@ static void test_streams_of_several_inputs(void **state)
     const int64_t with_x[9] = {50 + 98, 0, 0, 48, 98, 0, 0, 0, 98};
     assert_int_equal(score(dir, "all.tsv", tt_path(dir, "h.csv"), 0, -1, with_x, err, sizeof err),
                      0);
-    /* a VAD's stream of the folder, where a/x had no speech and so no rows:
-     * x's rows are x.wav's, not a/x's (all silence, the gap's class, 50 of its
-     * frames wrong) */
+    /* a VAD's stream of the folder, where a/x and b/x had no speech and so no
+     * rows: x's rows are x.wav's, and a/x and b/x are all silence, the gap's
+     * class (a/x's 50 speech frames wrong, and x.wav's 98 silence ones) */
     tt_write_text(tt_path(dir, "vad.csv"),
                   "file,start,end,label\nx,0,1,speech\nc/y,0,1,speech\n");
-    const int64_t vad[9] = {98, 0, 50, 0, 0, 48 + 98, 0, 0, 0};
-    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "vad.csv"), 0, 2, vad, err, sizeof err),
+    const int64_t vad[9] = {98, 0, 50, 0, 0, 48 + 98, 98, 0, 0};
+    assert_int_equal(score(dir, "all.tsv", tt_path(dir, "vad.csv"), 0, 2, vad, err, sizeof err),
                      0);
-    /* files labelled one by one are named by their names alone: y is c/y's */
+    /* without x.wav in the set, x's rows could be a/x's (given alone) as well */
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "vad.csv"), 0, 2, vad, err, sizeof err),
+                     -1);
+    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) has no rows of its own "
+             "name (a/x) in %s/vad.csv, which has rows of 'x', the end of it", dir, dir, dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
+    /* so too files labelled one by one (named by their names alone), and a
+     * manifest above the folder labelled: refused, not guessed */
     tt_write_text(tt_path(dir, "y.tsv"), "c/y.wav\tc/y.ref\n");
-    tt_write_text(tt_path(dir, "alone.csv"),
-                  "file,start,end,label\nz,0,1,music\ny,0,1,speech\n");
-    const int64_t y_right[9] = {98, 0, 0, 0, 0, 0, 0, 0, 0};
-    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "alone.csv"), 0, -1, y_right, err,
-                           sizeof err), 0);
-    /* a manifest above the folder labelled (p/): p/q/x takes q/x, and so
-     * shows the prefix p/ beyond the stream's names, at which p/x takes x */
+    tt_write_text(tt_path(dir, "alone.csv"), "file,start,end,label\nz,0,1,music\ny,0,1,speech\n");
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "alone.csv"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "has no rows of its own name (c/y) in "));
     mkdir(tt_path(dir, "p"), 0755);
     mkdir(tt_path(dir, "p/q"), 0755);
     write_audio(dir, "p/q/x.wav", 1.0, 16000);
-    write_audio(dir, "p/x.wav", 1.0, 16000);
-    tt_write_text(tt_path(dir, "up.tsv"), "p/q/x.wav\tc/y.ref\np/x.wav\tb/x.ref\n");
-    tt_write_text(tt_path(dir, "up.csv"),
-                  "file,start,end,label\nx,0,1,music\nq/x,0,1,speech\n");
-    const int64_t up[9] = {98, 0, 0, 0, 98, 0, 0, 0, 0};
-    assert_int_equal(score(dir, "up.tsv", tt_path(dir, "up.csv"), 0, -1, up, err, sizeof err), 0);
+    tt_write_text(tt_path(dir, "up.tsv"), "p/q/x.wav\tc/y.ref\n");
+    tt_write_text(tt_path(dir, "up.csv"), "file,start,end,label\nq/x,0,1,speech\n");
+    assert_int_equal(score(dir, "up.tsv", tt_path(dir, "up.csv"), 0, -1, by_file, err, sizeof err),
+                     -1);
+    assert_non_null(strstr(err, "has no rows of its own name (p/q/x) in "));
     /* paths spelt otherwise in the manifest are the same names */
     mkdir(tt_path(dir, "a/b"), 0755);
     tt_write_text(tt_path(dir, "spelt.tsv"), "a//x.wav\ta/x.ref\n./b/./x.wav\tb/x.ref\n"
@@ -726,14 +730,11 @@ static void test_streams_of_several_inputs(void **state)
                      0);
     assert_int_equal(score(dir, "b.tsv", tt_path(dir, "y.csv"), 0, 2, b_gap, err, sizeof err), -1);
     assert_non_null(strstr(err, "y.csv: labels none of the set's files"));
-    /* x names both a/x and b/x */
-    tt_write_text(tt_path(dir, "x.csv"), "file,start,end,label\nx,0,1,speech\ny,0,1,speech\n");
+    /* x, the end of a/x's and b/x's paths, neither with rows of its own */
+    tt_write_text(tt_path(dir, "x.csv"), "file,start,end,label\nx,0,1,speech\nc/y,0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "x.csv"), 0, -1, by_file, err, sizeof err),
                      -1);
-    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) and line 2 (%s/b/x.wav) "
-             "would both be scored against the rows of 'x' in %s/x.csv", dir, dir, dir, dir);
-    if (!strstr(err, want_err))
-        fail_msg("'%s' lacks '%s'", err, want_err);
+    assert_non_null(strstr(err, "rows of 'x', the end of it: its, or another file's?"));
     /* no file column, or no line naming its input: one input's, not the set's */
     tt_write_text(tt_path(dir, "one.csv"), "start,end,label\n0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.csv"), 0, -1, by_file, err,
