@@ -1,7 +1,6 @@
 /* How much memory this process may still take (common/memory.h). */
 #include "common/memory.h"
 
-#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -47,12 +46,12 @@ static double stat_value(const char *path, const char *key)
 
 /* The least room left under a limit in root + group and each folder above
  * it, up to root: the limit in file `limit` less the use in file `used`, of
- * which the inactive page cache (memory.stat's `inactive`) does not count, as
- * the kernel drops it before it fails an allocation (as `docker stats` counts
- * use); -1: no limit. (A group whose folder this namespace cannot see is
- * skipped: its limits show in the folders that are seen, the root's.) */
+ * which the page cache (memory.stat's `cache`) does not count, as the kernel
+ * drops it before it fails an allocation (as MemAvailable counts it free);
+ * -1: no limit. (A group whose folder this namespace cannot see is skipped:
+ * its limits show in the folders that are seen, the root's.) */
 static double group_room(const char *root, const char *group, const char *limit,
-                         const char *used, const char *inactive)
+                         const char *used, const char *cache)
 {
     size_t n = strlen(root) + strlen(group) + 64;
     char *path = malloc(n);
@@ -71,7 +70,7 @@ static double group_room(const char *root, const char *group, const char *limit,
             snprintf(path + len, n - len, "/%s", used);
             double u = limit_in(path);
             snprintf(path + len, n - len, "/memory.stat");
-            u -= u < 0 ? 0 : stat_value(path, inactive);
+            u -= u < 0 ? 0 : stat_value(path, cache);
             v = u <= 0 ? v : u < v ? v - u : 0;
             if (low < 0 || v < low)
                 low = v;
@@ -109,7 +108,7 @@ double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
     double have = mem_available(meminfo);
     if (have < 0) {
         const long pages = sysconf(_SC_PHYS_PAGES), page = sysconf(_SC_PAGESIZE);
-        have = pages > 0 && page > 0 ? (double)pages * page : 0;
+        have = pages > 0 && page > 0 ? (double)pages * page : -1;
     }
     FILE *f = fopen(proc_cgroup, "r");
     char line[4096], root[4096];
@@ -120,12 +119,12 @@ double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
         if (!p)
             continue;
         *p++ = '\0';
-        const char *controllers = c + 1, *limit = NULL, *used = NULL, *inactive = NULL;
+        const char *controllers = c + 1, *limit = NULL, *used = NULL, *cache = NULL;
         if (!*controllers) {
             snprintf(root, sizeof root, "%s", sys_cgroup);
             limit = "memory.max";
             used = "memory.current";
-            inactive = "inactive_file";
+            cache = "file";
         } else {
             char *save = NULL; /* strtok_r: the caller's strtok, and other threads', untouched */
             for (char *tok = strtok_r(c + 1, ",", &save); tok && !limit;
@@ -133,13 +132,13 @@ double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
                 if (!strcmp(tok, "memory")) {
                     limit = "memory.limit_in_bytes";
                     used = "memory.usage_in_bytes";
-                    inactive = "total_inactive_file";
+                    cache = "total_cache";
                 }
             snprintf(root, sizeof root, "%s/memory", sys_cgroup);
         }
-        const double v = limit ? group_room(root, p, limit, used, inactive) : -1;
-        if (v >= 0 && (have <= 0 || v < have))
-            have = v > 0 ? v : 1; /* none left: every buffer is too much */
+        const double v = limit ? group_room(root, p, limit, used, cache) : -1;
+        if (v >= 0 && (have < 0 || v < have))
+            have = v;
     }
     if (f)
         fclose(f);
@@ -148,19 +147,25 @@ double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
 
 double sl_memory_limit_setting(const char *text)
 {
-    if (!text || *text < '0' || *text > '9')
+    /* by hand, not strtod: no locale's decimal comma, no 0x or exponent */
+    const char *p = text;
+    if (!p || *p < '0' || *p > '9')
         return -1;
-    char *end;
-    errno = 0;
-    double v = strtod(text, &end);
-    const char *units = "kKmMgGtT";
-    const char *u = *end ? strchr(units, *end) : NULL;
+    double v = 0, scale = 1;
+    for (; *p >= '0' && *p <= '9'; p++)
+        v = v * 10 + (*p - '0');
+    if (*p == '.')
+        for (p++; *p >= '0' && *p <= '9'; p++)
+            v += (*p - '0') * (scale /= 10);
+    const char *units = "kKmMgGtT", *u = *p ? strchr(units, *p) : NULL;
     if (u) {
-        v *= pow(1000.0, (double)((u - units) / 2 + 1));
-        end++;
-        end += *end == 'B' || *end == 'b'; /* 4GB as 4G */
+        const int power = (int)(u - units) / 2 + 1;
+        const int binary = p[1] == 'i'; /* 4Gi, 4GiB: powers of 1024 */
+        v *= pow(binary ? 1024.0 : 1000.0, power);
+        p += 1 + binary;
+        p += *p == 'B' || *p == 'b'; /* 4GB as 4G */
     }
-    return errno || *end || !(v >= 1) || !isfinite(v) ? -1 : v;
+    return *p || !(v >= 1) || !isfinite(v) ? -1 : v;
 }
 
 const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
@@ -175,5 +180,5 @@ double sl_memory_available(void)
 {
     double have = sl_memory_available_at("/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup");
     const double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));
-    return cap > 0 && (have <= 0 || cap < have) ? cap : have;
+    return cap > 0 && (have < 0 || cap < have) ? cap : have;
 }

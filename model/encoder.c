@@ -263,7 +263,7 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
     }
     /* more than there is would be touched below: the OOM killer, not an error */
     const double need = (double)sl_encoder_memory_bytes(m, max_T), have = sl_memory_available();
-    if (have > 0 && need > have) {
+    if (have >= 0 && need > have) {
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err && errlen)
             snprintf(err, errlen, "an encoder of window %d needs %s, more than the %s of memory "
@@ -516,7 +516,7 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
     const double more = (double)sizeof(float) * (n_threads - 1) *
                         ((double)e->att_stride + (e->pack ? (double)e->pack_stride : 0)),
                  have = sl_memory_available();
-    if (have > 0 && more > have) {
+    if (have >= 0 && more > have) {
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err && errlen)
             snprintf(err, errlen, "%d encoder threads need %s more, more than the %s of memory "

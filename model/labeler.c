@@ -305,7 +305,7 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
      * a megabyte may ask for gigabytes per thread, and pages touched beyond
      * the memory there is bring the OOM killer, not an error. */
     const double have = sl_memory_available();
-    if (have > 0 && (double)l->memory > have) {
+    if (have >= 0 && (double)l->memory > have) {
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err)
             snprintf(err, errlen,

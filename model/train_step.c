@@ -175,7 +175,7 @@ sl_train_step *sl_train_step_new(const sl_model *m, int max_B, int max_T, char *
             /* more than there is would be touched below: the OOM killer, not
              * an error (common/memory.h) */
             const double have = sl_memory_available(), bytes = (double)used * sizeof(float);
-            if (have > 0 && bytes > have) {
+            if (have >= 0 && bytes > have) {
                 char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
                 if (err && errlen)
                     snprintf(err, errlen,

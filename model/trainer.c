@@ -17,6 +17,8 @@
 #include <time.h>
 
 #include "common/blas_threads.h"
+#include "common/memory.h"
+#include "model/layers_backward.h"
 #include "model/train_step.h"
 #include "model/model_internal.h"
 #include "model/trainer_internal.h"
@@ -748,6 +750,31 @@ static int best_written(const sl_train_config *c, const sl_train_state *st, int 
 {
     return saved || (st->best_step > 0 && file_exists(c->out_path));
 }
+/* What training takes beyond the step's activations (which sl_train_step_new
+ * weighs, and has taken by now): each thread's gradient block and score
+ * scratch, the gradients, the optimiser's two moments and the decay mask, and
+ * the batch's features and labels; weighed before any is made, as pages
+ * touched beyond the memory there is bring the OOM killer, not an error. */
+static int rest_fits(const sl_train_config *c, size_t np, int F, char *err, size_t errlen)
+{
+    const double batch = (double)c->batch * c->window;
+    const double need = (double)np * (3 * sizeof(float) + 1) +
+                        (double)(c->num_threads - 1) * np * sizeof(float) +
+                        (double)c->num_threads * sl_attention_backward_scratch(c->window) *
+                            sizeof(float) +
+                        batch * F * sizeof(float) * (c->teacher_clean ? 2 : 1) +
+                        batch * sizeof(int32_t);
+    const double have = sl_memory_available();
+    if (have < 0 || need <= have)
+        return 0;
+    char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+    return sl_fail(err, errlen, "training on %d thread%s needs %s more for gradients, optimiser "
+                   "moments and the batch, more than the %s of memory this process may still "
+                   "take (fewer --threads, a smaller --batch or --window, or a smaller model)",
+                   c->num_threads, c->num_threads == 1 ? "" : "s", sl_memory_shown(a, need),
+                   sl_memory_shown(b, have));
+}
+
 
 int sl_train(const sl_train_config *given, char *err, size_t errlen)
 {
@@ -974,7 +1001,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     if (r.silence && sl_model_silence_frame(r.m, r.silence, err, errlen))
         goto out;
     r.step = sl_train_step_new(r.m, B, T, err, errlen);
-    if (!r.step || sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
+    if (!r.step || rest_fits(c, np, F, err, errlen) ||
+        sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
         goto out;
     if (c->n_teachers > 0) {
         if (sl_teachers_load(&r.teachers, c->teacher_paths, c->n_teachers, r.m, B, T,

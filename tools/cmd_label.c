@@ -910,7 +910,7 @@ static int jobs_fit(const label_args *a, const sl_model *m, const char *model_pa
         return 0;
     const double one = (double)sl_labeler_memory_bytes(l), have = sl_memory_available();
     sl_labeler_free(l);
-    if (have <= 0 || workers * one <= have)
+    if (have < 0 || workers * one <= have)
         return 0;
     char sa[SL_MEMORY_SHOWN], sb[SL_MEMORY_SHOWN];
     return cli_usage_error("--jobs %d: %d labelers of %s each (%s) need more than the %s of "

@@ -32,7 +32,7 @@ static void usage(FILE *fp)
                 "  --help      this text\n  --version   print the version\n"
                 "\nExit status: 0 done, 1 the work failed (a file missing, unreadable or\n"
                 "refused), 2 a wrong command line (an unknown option, a bad value).\n"
-                "\nSEQLABEL_MEMORY_LIMIT=BYTES (4G, 512M) caps the memory a labeler, an\n"
+                "\nSEQLABEL_MEMORY_LIMIT=BYTES (4G, 512M, 4GiB) caps the memory a labeler, an\n"
                 "encoder or a training step may take, below what the machine has free.\n");
 }
 

@@ -2000,8 +2000,9 @@ static void test_stall_timeout(void **state)
  * takes, without taking it; more threads than the process may take is a
  * wrong command line (2) naming the model, the window and both figures, and
  * so are more --jobs workers than it may take together, each of which alone
- * would fit; eval's encoder and train's activations beyond it fail (1), saying
- * so; all before anything is allocated (else the OOM killer, not an error).
+ * would fit; eval's encoder, and train's activations and its gradients and
+ * optimiser moments beyond it fail (1), saying so; all before anything is
+ * allocated (else the OOM killer, not an error).
  * SEQLABEL_MEMORY_LIMIT stands for the machine's free memory, so that this
  * holds on any machine; a value that is no number of bytes is refused. */
 static void test_memory_refused(void **state)
@@ -2073,6 +2074,20 @@ static void test_memory_refused(void **state)
     if (!strstr(e, "a training step of 8 windows x 20000 frames needs ") ||
         !strstr(e, " of activations, more than the 1 GB of memory this process may still take "
                    "(a smaller --batch or --window)"))
+        fail_msg("%s", e);
+    free(e);
+    assert_false(exists("t.slm"));
+    /* a step's activations that fit, but not the gradients and the optimiser's
+     * moments of 18 million parameters (13 bytes each) */
+    setenv("SEQLABEL_MEMORY_LIMIT", "200M", 1);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
+             "t.slm --d-model 256 --heads 4 --d-ff 8192 --layers 4 --window 16 --batch 2 "
+             "--steps 1 --no-cache 2> err.txt", dir, seqlabel);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    e = slurp("err.txt");
+    if (!strstr(e, "training on 1 thread needs 2") ||
+        !strstr(e, " MB more for gradients, optimiser moments and the batch, more than the "
+                   "200 MB of memory this process may still take"))
         fail_msg("%s", e);
     free(e);
     assert_false(exists("t.slm"));

@@ -190,8 +190,10 @@ static void test_limit_setting(void **state)
     assert_true(sl_memory_limit_setting("512M") == 512e6);
     assert_true(sl_memory_limit_setting("1.5k") == 1500);
     assert_true(sl_memory_limit_setting("2T") == 2e12);
-    const char *bad[] = {NULL, "", "G", "-1", "0", "0.5", "4x", "4 G", "4GiB", " 4G", "4GBs",
-                         "nan", "1e999"};
+    assert_true(sl_memory_limit_setting("4GiB") == 4.0 * 1024 * 1024 * 1024);
+    assert_true(sl_memory_limit_setting("512Mi") == 512.0 * 1024 * 1024);
+    const char *bad[] = {NULL, "", "G", "-1", "0", "0.5", "4x", "4 G", " 4G", "4GBs", "nan",
+                         "1e9", "0x40000000", "1,5k", "4iG", "4Gi B"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (sl_memory_limit_setting(bad[i]) != -1)
             fail_msg("'%s' read as %g", bad[i] ? bad[i] : "(null)",
@@ -215,9 +217,9 @@ static void write_in(const char *root, const char *name, const char *text)
 
 /* The memory this process may still take: the kernel's MemAvailable, or less
  * where a control group over it (its own or one above, cgroup v1's and v2's)
- * has less room left under its limit, its inactive page cache not counted as
- * use; read from copies of /proc/meminfo, /proc/self/cgroup and
- * /sys/fs/cgroup made here. */
+ * has less room left under its limit, its page cache not counted as use;
+ * read from copies of /proc/meminfo, /proc/self/cgroup and /sys/fs/cgroup
+ * made here. */
 static void test_memory_available(void **state)
 {
     (void)state;
@@ -237,27 +239,32 @@ static void test_memory_available(void **state)
     write_in(root, "sys/memory/memory.usage_in_bytes", "873250816\n");
     write_in(root, "sys/c/d/memory.max", "max\n");
     assert_true(sl_memory_available_at(meminfo, proc, sys) == 8000000.0 * 1024);
-    /* v1: 3 GB less 1 GB used of which 0.5 inactive cache: 2.5 GB; above it 2 GB
-     * less 1.5 GB of which 1 GB inactive cache: 1.5 GB, the least */
+    /* v1: 3 GB less 1 GB used of which 0.5 page cache: 2.5 GB; above it 2 GB
+     * less 1.5 GB of which 1 GB page cache: 1.5 GB, the least (a limit file
+     * with a space after its number too) */
     write_in(root, "sys/memory/a/b/memory.limit_in_bytes", "3000000000\n");
     write_in(root, "sys/memory/a/b/memory.usage_in_bytes", "1000000000\n");
-    write_in(root, "sys/memory/a/b/memory.stat", "cache 900000000\ninactive_file 1\n"
-                                                 "total_inactive_file 500000000\n");
-    write_in(root, "sys/memory/a/memory.limit_in_bytes", "2000000000\n");
+    write_in(root, "sys/memory/a/b/memory.stat", "cache 1\ninactive_file 1\n"
+                                                 "total_cache 500000000\n");
+    write_in(root, "sys/memory/a/memory.limit_in_bytes", "2000000000 \n");
     write_in(root, "sys/memory/a/memory.usage_in_bytes", "1500000000\n");
-    write_in(root, "sys/memory/a/memory.stat", "total_inactive_file 1000000000\n");
+    write_in(root, "sys/memory/a/memory.stat", "total_cache 1000000000\n");
     assert_true(sl_memory_available_at(meminfo, proc, sys) == 1.5e9);
-    /* v2, less still in the group itself; a v1 line of other controllers */
+    /* v2, less still in the group itself (1 GB less 0.4 used, of which 0.1
+     * page cache); a v1 line of other controllers */
     write_in(root, "sys/c/d/memory.max", "1000000000\n");
     write_in(root, "sys/c/d/memory.current", "400000000\n");
-    write_in(root, "sys/c/d/memory.stat", "anon 300000000\nfile 100000000\ninactive_file 0\n");
+    write_in(root, "sys/c/d/memory.stat", "anon 300000000\nfile 100000000\n");
     write_text(proc, "3:cpu,cpuacct:/x\n4:blkio,memory:/a/b\n0::/c/d\n");
-    assert_true(sl_memory_available_at(meminfo, proc, sys) == 6e8);
-    /* a group at its limit leaves nothing (a byte, so that any buffer is refused) */
-    write_in(root, "sys/c/d/memory.current", "1000000000\n");
-    assert_true(sl_memory_available_at(meminfo, proc, sys) == 1);
-    /* none of it there: the machine's physical memory */
+    assert_true(sl_memory_available_at(meminfo, proc, sys) == 7e8);
+    /* a group at its limit, none of it cache, leaves nothing; so does a
+     * MemAvailable of 0 */
+    write_in(root, "sys/c/d/memory.current", "1100000000\n");
+    assert_true(sl_memory_available_at(meminfo, proc, sys) == 0);
+    write_in(root, "meminfo", "MemAvailable:          0 kB\n");
     snprintf(cmd, sizeof cmd, "%s/none", root);
+    assert_true(sl_memory_available_at(meminfo, cmd, sys) == 0);
+    /* none of it there: the machine's physical memory */
     assert_true(sl_memory_available_at(cmd, cmd, sys) == machine);
     assert_true(sl_memory_available() > 0 && sl_memory_available() <= machine);
     snprintf(cmd, sizeof cmd, "rm -rf %s", root);
