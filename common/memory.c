@@ -46,10 +46,12 @@ static double stat_value(const char *path, const char *key)
 
 /* The least room left under a limit in root + group and each folder above
  * it, up to root: the limit in file `limit` less the use in file `used`, of
- * which the page cache (memory.stat's `cache`) does not count, as the kernel
- * drops it before it fails an allocation (as MemAvailable counts it free);
- * -1: no limit. (A group whose folder this namespace cannot see is skipped:
- * its limits show in the folders that are seen, the root's.) */
+ * which the file pages on the kernel's active and inactive lists
+ * (memory.stat's `<cache>active_file` and `<cache>inactive_file`) do not
+ * count, as the kernel drops them before it fails an allocation (tmpfs's
+ * pages do: only swap frees them); -1: no limit. (A group whose folder this
+ * namespace cannot see is skipped: its limits show in the folders that are
+ * seen, the root's.) */
 static double group_room(const char *root, const char *group, const char *limit,
                          const char *used, const char *cache)
 {
@@ -70,7 +72,15 @@ static double group_room(const char *root, const char *group, const char *limit,
             snprintf(path + len, n - len, "/%s", used);
             double u = limit_in(path);
             snprintf(path + len, n - len, "/memory.stat");
-            u -= u < 0 ? 0 : stat_value(path, cache);
+            /* the file pages on the kernel's lists, not tmpfs's (shmem,
+             * which only swap would free) */
+            if (u >= 0) {
+                char key[64];
+                snprintf(key, sizeof key, "%sactive_file", cache);
+                u -= stat_value(path, key);
+                snprintf(key, sizeof key, "%sinactive_file", cache);
+                u -= stat_value(path, key);
+            }
             v = u <= 0 ? v : u < v ? v - u : 0;
             if (low < 0 || v < low)
                 low = v;
@@ -124,7 +134,7 @@ double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
             snprintf(root, sizeof root, "%s", sys_cgroup);
             limit = "memory.max";
             used = "memory.current";
-            cache = "file";
+            cache = ""; /* active_file, inactive_file */
         } else {
             char *save = NULL; /* strtok_r: the caller's strtok, and other threads', untouched */
             for (char *tok = strtok_r(c + 1, ",", &save); tok && !limit;
@@ -132,7 +142,7 @@ double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,
                 if (!strcmp(tok, "memory")) {
                     limit = "memory.limit_in_bytes";
                     used = "memory.usage_in_bytes";
-                    cache = "total_cache";
+                    cache = "total_"; /* total_active_file, ... */
                 }
             snprintf(root, sizeof root, "%s/memory", sys_cgroup);
         }
@@ -154,9 +164,12 @@ double sl_memory_limit_setting(const char *text)
     double v = 0, scale = 1;
     for (; *p >= '0' && *p <= '9'; p++)
         v = v * 10 + (*p - '0');
-    if (*p == '.')
+    if (*p == '.') {
+        if (p[1] < '0' || p[1] > '9')
+            return -1; /* "4." */
         for (p++; *p >= '0' && *p <= '9'; p++)
             v += (*p - '0') * (scale /= 10);
+    }
     const char *units = "kKmMgGtT", *u = *p ? strchr(units, *p) : NULL;
     if (u) {
         const int power = (int)(u - units) / 2 + 1;
@@ -164,6 +177,8 @@ double sl_memory_limit_setting(const char *text)
         v *= pow(binary ? 1024.0 : 1000.0, power);
         p += 1 + binary;
         p += *p == 'B' || *p == 'b'; /* 4GB as 4G */
+    } else if (*p == 'B' && !p[1]) {
+        p++; /* 4096B */
     }
     return *p || !(v >= 1) || !isfinite(v) ? -1 : v;
 }
@@ -179,6 +194,15 @@ const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
 double sl_memory_available(void)
 {
     double have = sl_memory_available_at("/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup");
-    const double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));
-    return cap > 0 && (have < 0 || cap < have) ? cap : have;
+    double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));
+    if (cap > 0) { /* a cap on the whole process: less what it holds already */
+        FILE *f = fopen("/proc/self/statm", "r");
+        unsigned long long size, resident;
+        const long page = sysconf(_SC_PAGESIZE);
+        if (f && fscanf(f, "%llu %llu", &size, &resident) == 2 && page > 0)
+            cap = cap > (double)resident * page ? cap - (double)resident * page : 0;
+        if (f)
+            fclose(f);
+    }
+    return cap > 0 && (have < 0 || cap < have) ? cap : cap == 0 ? 0 : have;
 }

@@ -7,16 +7,17 @@
  * (MemAvailable: free memory and the caches it can drop), or less where a
  * control group that holds this process (a container) has less room left
  * under its limit (cgroup v2's memory.max less memory.current, v1's
- * memory.limit_in_bytes less memory.usage_in_bytes, its page cache not
- * counted as use; of its group or any above it); the machine's physical
- * memory when the kernel gives no MemAvailable. -1: unknown (nothing is then
- * refused). 0: none. */
+ * memory.limit_in_bytes less memory.usage_in_bytes, its file pages on the
+ * kernel's lists not counted as use; of its group or any above it); the
+ * machine's physical memory when the kernel gives no MemAvailable. -1:
+ * unknown (nothing is then refused). 0: none. */
 double sl_memory_available(void);
 /* $SEQLABEL_MEMORY_LIMIT, where set to a number of bytes (digits, a '.' and
  * digits or not; a suffix k, M, G or T in any case, powers of 1000, or with
- * an i after it (Gi) powers of 1024; a B after it or not; at least 1 byte), is
- * a cap of the user's own on it: what a shared machine's user sets aside for
- * a model. */
+ * an i after it (Gi) powers of 1024; a B after it or not, or a B alone; at
+ * least 1 byte), is a cap of the user's own on the whole process (it may
+ * still take the cap less what it holds: its resident pages): what a shared
+ * machine's user sets aside for a model. */
 /* The bytes that text gives as that setting; -1: not such a number (the
  * setting is then passed over). */
 double sl_memory_limit_setting(const char *text);

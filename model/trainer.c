@@ -752,13 +752,18 @@ static int best_written(const sl_train_config *c, const sl_train_state *st, int 
 }
 /* What training takes beyond the step's activations (which sl_train_step_new
  * weighs, and has taken by now): each thread's gradient block and score
- * scratch, the gradients, the optimiser's two moments and the decay mask, and
- * the batch's features and labels; weighed before any is made, as pages
- * touched beyond the memory there is bring the OOM killer, not an error. */
-static int rest_fits(const sl_train_config *c, size_t np, int F, char *err, size_t errlen)
+ * scratch, the gradients, the optimiser's two moments (unless a checkpoint
+ * brought them) and the decay mask, the batch's features and labels, and the
+ * buffer a model is saved through; weighed before any is made, as pages
+ * touched beyond the memory there is bring the OOM killer, not an error. The
+ * dataset's features (held or cached) and noise are not weighed. */
+static int rest_fits(const sl_train_config *c, size_t np, int F, int have_moments, char *err,
+                     size_t errlen)
 {
     const double batch = (double)c->batch * c->window;
-    const double need = (double)np * (3 * sizeof(float) + 1) +
+    /* gradients, decay mask, the moments unless a checkpoint brought them,
+     * and a saved model's bytes (sl_model_serialize's buffer) */
+    const double need = (double)np * ((have_moments ? 2 : 4) * sizeof(float) + 1) +
                         (double)(c->num_threads - 1) * np * sizeof(float) +
                         (double)c->num_threads * sl_attention_backward_scratch(c->window) *
                             sizeof(float) +
@@ -1001,7 +1006,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     if (r.silence && sl_model_silence_frame(r.m, r.silence, err, errlen))
         goto out;
     r.step = sl_train_step_new(r.m, B, T, err, errlen);
-    if (!r.step || rest_fits(c, np, F, err, errlen) ||
+    if (!r.step || rest_fits(c, np, F, r.adam_m != NULL, err, errlen) ||
         sl_train_step_set_threads(r.step, c->num_threads, err, errlen))
         goto out;
     if (c->n_teachers > 0) {

@@ -157,12 +157,12 @@ static void test_more_than_there_is(void **state)
     assert_null(sl_labeler_new(m, &cfg, err, sizeof err));
     print_message("%s\n", err);
     assert_non_null(strstr(err, "labeler: a window of 65536 frames on 2 threads needs 4."));
-    assert_non_null(strstr(err, " GB, more than the 4 GB of memory this process may still take"));
+    assert_non_null(strstr(err, " GB, more than the 3.9"));
     setenv("SEQLABEL_MEMORY_LIMIT", "1G", 1);
     assert_null(sl_encoder_new(m, 65536, err, sizeof err));
     print_message("%s\n", err);
     assert_non_null(strstr(err, "an encoder of window 65536 needs 2."));
-    assert_non_null(strstr(err, " GB, more than the 1 GB of memory this process may still take"));
+    assert_non_null(strstr(err, " GB, more than the 9"));
     /* threads: each more one's attention scratch (a block of queries by 4096
      * keys: 1.6 MB each), 63 more asked of a cap of 50 MB (the cap weighs each
      * request alone, as the machine's free memory does once the encoder's
@@ -192,8 +192,9 @@ static void test_limit_setting(void **state)
     assert_true(sl_memory_limit_setting("2T") == 2e12);
     assert_true(sl_memory_limit_setting("4GiB") == 4.0 * 1024 * 1024 * 1024);
     assert_true(sl_memory_limit_setting("512Mi") == 512.0 * 1024 * 1024);
+    assert_true(sl_memory_limit_setting("4096B") == 4096);
     const char *bad[] = {NULL, "", "G", "-1", "0", "0.5", "4x", "4 G", " 4G", "4GBs", "nan",
-                         "1e9", "0x40000000", "1,5k", "4iG", "4Gi B"};
+                         "1e9", "0x40000000", "1,5k", "4iG", "4Gi B", "4.", "4.G", "4BG"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++)
         if (sl_memory_limit_setting(bad[i]) != -1)
             fail_msg("'%s' read as %g", bad[i] ? bad[i] : "(null)",
@@ -217,7 +218,8 @@ static void write_in(const char *root, const char *name, const char *text)
 
 /* The memory this process may still take: the kernel's MemAvailable, or less
  * where a control group over it (its own or one above, cgroup v1's and v2's)
- * has less room left under its limit, its page cache not counted as use;
+ * has less room left under its limit, the file pages the kernel can drop not
+ * counted as use;
  * read from copies of /proc/meminfo, /proc/self/cgroup and /sys/fs/cgroup
  * made here. */
 static void test_memory_available(void **state)
@@ -245,21 +247,26 @@ static void test_memory_available(void **state)
     write_in(root, "sys/memory/a/b/memory.limit_in_bytes", "3000000000\n");
     write_in(root, "sys/memory/a/b/memory.usage_in_bytes", "1000000000\n");
     write_in(root, "sys/memory/a/b/memory.stat", "cache 1\ninactive_file 1\n"
-                                                 "total_cache 500000000\n");
+                                                 "total_cache 900000000\n"
+                                                 "total_shmem 400000000\n"
+                                                 "total_active_file 300000000\n"
+                                                 "total_inactive_file 200000000\n");
     write_in(root, "sys/memory/a/memory.limit_in_bytes", "2000000000 \n");
     write_in(root, "sys/memory/a/memory.usage_in_bytes", "1500000000\n");
-    write_in(root, "sys/memory/a/memory.stat", "total_cache 1000000000\n");
+    write_in(root, "sys/memory/a/memory.stat", "total_inactive_file 1000000000\n");
     assert_true(sl_memory_available_at(meminfo, proc, sys) == 1.5e9);
     /* v2, less still in the group itself (1 GB less 0.4 used, of which 0.1
      * page cache); a v1 line of other controllers */
     write_in(root, "sys/c/d/memory.max", "1000000000\n");
     write_in(root, "sys/c/d/memory.current", "400000000\n");
-    write_in(root, "sys/c/d/memory.stat", "anon 300000000\nfile 100000000\n");
+    write_in(root, "sys/c/d/memory.stat", "anon 300000000\nfile 100000000\nshmem 0\n"
+                                          "active_file 60000000\ninactive_file 40000000\n");
     write_text(proc, "3:cpu,cpuacct:/x\n4:blkio,memory:/a/b\n0::/c/d\n");
     assert_true(sl_memory_available_at(meminfo, proc, sys) == 7e8);
-    /* a group at its limit, none of it cache, leaves nothing; so does a
-     * MemAvailable of 0 */
+    /* a group at its limit, none of it file pages the kernel can drop (tmpfs's
+     * are not), leaves nothing; so does a MemAvailable of 0 */
     write_in(root, "sys/c/d/memory.current", "1100000000\n");
+    write_in(root, "sys/c/d/memory.stat", "file 500000000\nshmem 500000000\n");
     assert_true(sl_memory_available_at(meminfo, proc, sys) == 0);
     write_in(root, "meminfo", "MemAvailable:          0 kB\n");
     snprintf(cmd, sizeof cmd, "%s/none", root);
