@@ -1193,6 +1193,14 @@ typedef struct {
      * reference: the rest non-speech, as md-eval scores it); -1 (default): such
      * time is not scored */
     int ref_gap_class;
+    /* sl_score_manifest: NULL (default), or the folder that `seqlabel label`
+     * labelled to write a hypothesis CSV or JSON Lines file of several inputs'
+     * segments (its file column: each input's path below that folder without
+     * extension): each entry takes the rows of its audio's path below it (real
+     * paths), and one that lies elsewhere is an error. Such a file for several
+     * entries without it is refused: its names alone cannot tell a/x.wav given
+     * alone from a folder's x.wav. */
+    const char *hyp_root;
 } sl_eval_options;
 
 void sl_eval_options_default(sl_eval_options *opt);

@@ -203,6 +203,8 @@ char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name)
     return key;
 }
 
+int sl_hyp_stream_names(const sl_hyp_stream *s) { return s->n; }
+
 int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key)
 {
     return GPOINTER_TO_INT(g_hash_table_lookup(s->index, key)) - 1;

@@ -79,8 +79,8 @@ size_t sl_manifest_root_len(const char *manifest_path);
  * was named (data/set.tsv or /home/u/data/set.tsv). */
 const char *sl_manifest_below_root(const char *manifest_path, size_t root_len, const char *path);
 /* Each entry's audio as a path from the manifest's folder, one key however
- * the folder and the lines are spelt (what --valid-share hashes, and what
- * `eval --hyp` finds a stream's rows by): a relative line's text with '.',
+ * the folder and the lines are spelt (what --valid-share hashes): a relative
+ * line's text with '.',
  * '..' and '//' resolved; an absolute line below the folder the rest of it,
  * the folder found among its ancestors by device and inode; elsewhere the path
  * from the folder's real path. n = m->n strings (malloc'ed), NULL when out of
@@ -142,6 +142,8 @@ void sl_hyp_stream_free(sl_hyp_stream *s);
  * not UTF-8 as a JSON writer gives it (U+FFFD); malloc'ed, NULL: out of
  * memory. */
 char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name);
+/* How many names its rows give. */
+int sl_hyp_stream_names(const sl_hyp_stream *s);
 /* The part whose name is key (sl_hyp_stream_key's), or -1. */
 int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key);
 /* A part's segments, sorted and checked for overlaps the first time (the

@@ -72,6 +72,34 @@ static const char *entry_name(const sl_manifest_entry *e, const char *manifest, 
     return rel;
 }
 
+/* The path of `audio` below the folder whose real path is `root` (root_len
+ * bytes), the audio's folder's real path taken (the file itself may be a
+ * link, which label names as it finds it), without extension; malloc'ed, or
+ * NULL (*elsewhere set when it lies elsewhere or cannot be found). */
+static char *path_below(const char *root, size_t root_len, const char *audio, int *elsewhere)
+{
+    *elsewhere = 0;
+    const char *slash = strrchr(audio, '/');
+    char *folder = slash ? strndup(audio, slash == audio ? 1 : (size_t)(slash - audio))
+                         : strdup(".");
+    char *real = folder ? realpath(folder, NULL) : NULL;
+    free(folder);
+    const char *name = slash ? slash + 1 : audio;
+    char *rel = NULL;
+    if (!real) {
+        *elsewhere = 1;
+    } else if (strncmp(real, root, root_len) || (real[root_len] && real[root_len] != '/')) {
+        *elsewhere = 1;
+    } else {
+        const char *below = real[root_len] ? real + root_len + 1 : "";
+        const size_t stem = (size_t)(sl_path_extension_at(name) - name);
+        if ((rel = malloc(strlen(below) + stem + 2)) != NULL)
+            sprintf(rel, "%s%s%.*s", below, *below ? "/" : "", (int)stem, name);
+    }
+    free(real);
+    return rel;
+}
+
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
  * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
@@ -80,7 +108,8 @@ static const char *entry_name(const sl_manifest_entry *e, const char *manifest, 
  * `seqlabel label` mirrors a folder it labels (-o DIR/: spk1/001.txt) and names
  * files it is given by their names, so both are found. NULL on an error (said). */
 static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, size_t root_len,
-                           const char *hyp, int hyp_is_dir, char *err, size_t errlen)
+                           const char *hyp, int hyp_is_dir, const char *hyp_root, char *err,
+                           size_t errlen)
 {
     if (!hyp_is_dir) {
         char *path = strdup(hyp);
@@ -88,15 +117,33 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
             sl_fail(err, errlen, "out of memory");
         return path;
     }
-    const char *rel = entry_name(e, manifest, root_len);
-    const char *slash = strrchr(rel, '/'), *name = slash ? slash + 1 : rel;
-    const char *end = sl_path_extension_at(rel);
+    /* with the folder labelled: the path below it, and that alone */
+    char *below = NULL, *real_root = hyp_root ? realpath(hyp_root, NULL) : NULL;
+    if (hyp_root) {
+        int elsewhere = 1;
+        if (real_root)
+            below = path_below(real_root, strcmp(real_root, "/") ? strlen(real_root) : 0,
+                               e->audio, &elsewhere);
+        free(real_root);
+        if (!below) {
+            if (elsewhere)
+                sl_fail(err, errlen, "%s is not below --hyp-root %s, the folder whose files %s "
+                        "holds the labels of", e->audio, hyp_root, hyp);
+            else
+                sl_fail(err, errlen, "out of memory");
+            return NULL;
+        }
+    }
+    const char *rel = below ? below : entry_name(e, manifest, root_len);
+    const char *slash = strrchr(rel, '/'), *name = below ? rel : slash ? slash + 1 : rel;
+    const char *end = below ? rel + strlen(rel) : sl_path_extension_at(rel);
     size_t hl = strlen(hyp);
     while (hl > 1 && hyp[hl - 1] == '/') /* hyp/: hyp/x.txt, not hyp//x.txt */
         hl--;
     char *prefix = malloc(hl + 2);
     if (!prefix) {
         sl_fail(err, errlen, "out of memory");
+        free(below);
         return NULL;
     }
     snprintf(prefix, hl + 2, "%.*s/", (int)hl, hyp);
@@ -112,6 +159,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
                 hyp, e->audio, path, other);
         free(path);
         free(other);
+        free(below);
         return NULL;
     }
     if (!path && oom)
@@ -121,6 +169,7 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
                 ".vtt, .srt, .jsonl, .csv and .tsv there%s%.*s%s)", hyp, e->audio,
                 (int)(end - rel), rel, name > rel ? ", and for the same of its end, down to " : "",
                 name > rel ? (int)(end - name) : 0, name, name > rel ? ".*" : "");
+    free(below);
     return path;
 }
 
@@ -380,7 +429,7 @@ static int audio_frames(const char *path, const sl_feature_config *fc, int64_t *
  * the file or id. */
 static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const char *manifest,
                                 size_t root_len, const char *hyp, int hyp_is_dir, int by_id,
-                                char *err, size_t errlen)
+                                const char *hyp_root, char *err, size_t errlen)
 {
     if (!hyp_is_dir && !(by_id && sl_is_rttm_path(hyp)))
         return 0; /* one file, the same for every entry by design */
@@ -393,7 +442,8 @@ static int ambiguous_hypotheses(const sl_manifest *man, unsigned mask, const cha
         if (!(mask & SL_SPLIT_BIT(e->split)))
             continue;
         /* an entry without a hypothesis in the folder: said when it is scored */
-        char *key = hyp_is_dir ? hypothesis_of(e, manifest, root_len, hyp, 1, err, errlen)
+        char *key = hyp_is_dir ? hypothesis_of(e, manifest, root_len, hyp, 1, hyp_root, err,
+                                               errlen)
                                : sl_rttm_file_id(e->audio);
         if (key)
             keys[n++] = (sl_keyed_entry){key, e};
@@ -454,7 +504,8 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     double duration = 0.0;
     if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
-    char *hyp_path = hypothesis_of(e, manifest, root_len, hyp, hyp_is_dir, err, errlen);
+    char *hyp_path = hypothesis_of(e, manifest, root_len, hyp, hyp_is_dir, opt->hyp_root, err,
+                                   errlen);
     int32_t *ref = malloc((size_t)(n ? n : 1) * sizeof *ref);
     int32_t *got = malloc((size_t)(n ? n : 1) * sizeof *got);
     double *prob = opt->sweep ? malloc((size_t)(n ? n : 1) * sizeof *prob) : NULL;
@@ -524,59 +575,44 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
 }
 
 /* The stream's part each entry of the set takes (*parts, one per manifest
- * entry, -1: none): the rows named by its path from the manifest's folder
- * without extension (sl_manifest_entry_keys; past any leading '..'), as label
- * names the files of a folder it labels by their paths below it: so the
- * stream of the set's folder (`seqlabel label SETDIR`). A file without rows of
- * its own name is a VAD's that found nothing in it, or one named otherwise
- * (given alone: by its name; a folder below the set's labelled: by its path
- * below that): where the stream has rows named by the end of its path
- * (a/x.wav, rows of x) that no file of the manifest is named by, whose rows
- * they are cannot be told, and that is refused, naming both, rather than
- * guessed (a/x's rows, or another x.wav's). */
+ * entry, -1: none, a file without rows: a VAD's that found nothing in it):
+ * the rows named by its audio's path below hyp_root, the folder label
+ * labelled to write the stream (label names each file of a folder by its path
+ * below it). An entry whose audio lies elsewhere is refused: none of the
+ * stream's names is its. */
 static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned mask,
-                        const char *manifest, const char *hyp, int **parts, char *err,
-                        size_t errlen)
+                        const char *manifest, const char *hyp, const char *hyp_root, int **parts,
+                        char *err, size_t errlen)
 {
-    char **keys = sl_manifest_entry_keys(man);
     *parts = malloc(sizeof **parts * (size_t)(man->n ? man->n : 1));
-    char **names = calloc((size_t)(man->n ? man->n : 1), sizeof *names);
-    GHashTable *named = g_hash_table_new(g_str_hash, g_str_equal); /* every entry's name */
-    int rc = keys && *parts && names && named ? 0 : sl_fail(err, errlen, "out of memory");
+    char *root = realpath(hyp_root, NULL);
+    struct stat st;
+    int rc = !*parts ? sl_fail(err, errlen, "out of memory")
+             : !root || stat(root, &st) || !S_ISDIR(st.st_mode)
+                 ? sl_fail(err, errlen, "--hyp-root %s: not a folder", hyp_root)
+                 : 0;
+    const size_t root_len = root && !strcmp(root, "/") ? 0 : root ? strlen(root) : 0;
     for (int i = 0; i < man->n && rc == 0; i++) {
-        const char *ext = sl_path_extension_at(keys[i]);
-        keys[i][ext - keys[i]] = '\0';
-        if (!(names[i] = sl_hyp_stream_key(stream, keys[i])))
+        const sl_manifest_entry *e = &man->entries[i];
+        (*parts)[i] = -1;
+        if (!(mask & SL_SPLIT_BIT(e->split)))
+            continue;
+        int elsewhere;
+        char *rel = path_below(root, root_len, e->audio, &elsewhere);
+        char *key = rel ? sl_hyp_stream_key(stream, rel) : NULL;
+        char where[SL_ERR_LEN];
+        if (elsewhere)
+            rc = sl_fail(err, errlen, "%s: %s is not below --hyp-root %s, the folder whose files "
+                         "%s names", manifest, entry_where(e, where, sizeof where), hyp_root,
+                         hyp);
+        else if (!key)
             rc = sl_fail(err, errlen, "out of memory");
         else
-            g_hash_table_add(named, names[i]);
+            (*parts)[i] = sl_hyp_stream_find(stream, key);
+        free(rel);
+        free(key);
     }
-    for (int i = 0; i < man->n && rc == 0; i++) {
-        const char *name = names[i]; /* audio beside the manifest's folder: past its '..' */
-        while (!strncmp(name, "../", 3))
-            name += 3;
-        (*parts)[i] = (mask & SL_SPLIT_BIT(man->entries[i].split))
-                          ? sl_hyp_stream_find(stream, name) : -1;
-        if ((*parts)[i] >= 0 || !(mask & SL_SPLIT_BIT(man->entries[i].split)))
-            continue;
-        for (const char *end = strchr(name, '/'); end && rc == 0; end = strchr(end + 1, '/')) {
-            if (sl_hyp_stream_find(stream, end + 1) < 0 || g_hash_table_contains(named, end + 1))
-                continue;
-            char where[SL_ERR_LEN], shown[SL_SHOWN_LEN];
-            sl_text_shown(shown, end + 1);
-            rc = sl_fail(err, errlen, "%s: %s has no rows of its own name (%s) in %s, which has "
-                         "rows of '%s', the end of it: its, or another file's? (seqlabel label "
-                         "names each file of a folder it labels by its path below it: label the "
-                         "set's folder, or write a file each with -o DIR/)", manifest,
-                         entry_where(&man->entries[i], where, sizeof where), name, hyp, shown);
-        }
-    }
-    if (named)
-        g_hash_table_destroy(named);
-    for (int i = 0; names && i < man->n; i++)
-        free(names[i]);
-    free(names);
-    sl_manifest_entry_keys_free(keys, man->n);
+    free(root);
     return rc;
 }
 
@@ -662,8 +698,25 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     if (rc == 0 && hyp_exists && !hyp_is_dir && !sl_is_rttm_path(hyp) &&
         (!strcasecmp(hyp_ext, ".csv") || !strcasecmp(hyp_ext, ".jsonl")))
         rc = sl_hyp_stream_read(hyp, &stream, err, errlen);
+    /* without the folder labelled: one input's file for a set of one, its rows
+     * of one name; else refused (its names alone cannot tell a/x.wav given
+     * alone from a folder's x.wav) */
+    if (rc == 0 && stream && !opt->hyp_root) {
+        if (entries == 1 && sl_hyp_stream_names(stream) <= 1) {
+            sl_hyp_stream_free(stream);
+            stream = NULL;
+        } else {
+            rc = sl_fail(err, errlen, "%s: rows of %d inputs (a file column, as seqlabel label "
+                         "writes several): give --hyp-root DIR, the folder labelled to write it, "
+                         "and each file of %s takes the rows of its path below it",
+                         hyp, sl_hyp_stream_names(stream), manifest);
+        }
+    }
     if (rc == 0 && stream)
-        rc = stream_parts(stream, &man, mask, manifest, hyp, &parts, err, errlen);
+        rc = stream_parts(stream, &man, mask, manifest, hyp, opt->hyp_root, &parts, err, errlen);
+    if (rc == 0 && hyp_exists && opt->hyp_root && !stream && !hyp_is_dir)
+        rc = sl_fail(err, errlen, "--hyp-root goes with a folder of label files, or a CSV or "
+                     "JSON Lines file whose rows name their inputs (%s is neither)", hyp);
     sl_uem *uem = NULL;
     if (rc == 0)
         rc = sl_uem_for_manifest(opt->uem, &man, mask,
@@ -672,8 +725,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     if (rc == 0 && hyp_exists && !hyp_is_dir && !sl_is_rttm_path(hyp) && !stream)
         rc = one_file_for_several(&man, mask, manifest, hyp, err, errlen);
     if (rc == 0)
-        rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id, err,
-                                  errlen);
+        rc = ambiguous_hypotheses(&man, mask, manifest, root_len, hyp, hyp_is_dir, by_id,
+                                  opt->hyp_root, err, errlen);
     int64_t frames = 0;
     for (int i = 0; i < man.n && rc == 0; i++) {
         const sl_manifest_entry *e = &man.entries[i];
@@ -704,8 +757,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
     if (rc == 0 && (by_id || stream) && !labelled_any)
         rc = sl_fail(err, errlen, "%s: labels none of the set's files (%s)", hyp,
-                     stream ? "a row's file is its audio's path below the set's folder without "
-                              "extension, or the end of it, as seqlabel label writes it"
+                     stream ? "a row's file is its audio's path below --hyp-root without "
+                              "extension, as seqlabel label writes it"
                             : "an RTTM line's file id is its audio's name without folder and "
                               "extension");
     if (rc == 0 && frames == 0)

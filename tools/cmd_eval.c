@@ -38,11 +38,18 @@ static void usage(FILE *fp)
         "                            RTTM file with every file's lines (file id NAME;\n"
         "                            x.rttm#speech: every turn as class speech), or\n"
         "                            one CSV or JSON Lines file of segments whose\n"
-        "                            file column names each row's input by its path\n"
-        "                            below SET's folder (seqlabel label SETDIR\n"
-        "                            --format csv > x.csv writes one); one\n"
+        "                            file column names each row's input (seqlabel\n"
+        "                            label DIR --format csv > x.csv writes one; with\n"
+        "                            --hyp-root DIR); one\n"
         "                            file or id that two files of SET.tsv would\n"
         "                            share (a/x.wav and b/x.wav: x) is refused\n"
+        "  --hyp-root DIR            the folder seqlabel label labelled to write --hyp\n"
+        "                            (one CSV or JSON Lines file of several inputs'\n"
+        "                            segments, where it is needed, or a folder of\n"
+        "                            label files): each audio file of SET.tsv takes\n"
+        "                            the rows, or the file, of its path below DIR and\n"
+        "                            that alone (one elsewhere is an error) [a\n"
+        "                            folder: the path below SET's folder or its end]\n"
         "  --hyp-gap CLASS           the class of time no hypothesis segment covers\n"
         "                            (a VAD's speech-only output: e.g. silence) [such\n"
         "                            time is an error]\n"
@@ -474,7 +481,8 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
 int sl_cmd_eval(int argc, char **argv)
 {
     enum { O_MODEL = 256, O_MANIFEST, O_SPLIT, O_CACHE, O_NOCACHE, O_THREADS, O_CLIP, O_JSON, O_HELP,
-           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR, O_UEM, O_REF_GAP };
+           O_HYP, O_GAP, O_CLASSES, O_COLLAR, O_PER_FILE, O_SWEEP, O_EVENTS, O_EVENT_COLLAR, O_UEM, O_REF_GAP,
+           O_HYP_ROOT };
     static const struct option opts[] = {
         {"model", required_argument, 0, O_MODEL}, {"manifest", required_argument, 0, O_MANIFEST},
         {"split", required_argument, 0, O_SPLIT}, {"cache-dir", required_argument, 0, O_CACHE},
@@ -485,6 +493,7 @@ int sl_cmd_eval(int argc, char **argv)
         {"collar", required_argument, 0, O_COLLAR}, {"per-file", no_argument, 0, O_PER_FILE},
         {"sweep", required_argument, 0, O_SWEEP}, {"events", required_argument, 0, O_EVENTS},
         {"event-collar", required_argument, 0, O_EVENT_COLLAR}, {"uem", required_argument, 0, O_UEM},
+        {"hyp-root", required_argument, 0, O_HYP_ROOT},
         {"ref-gap", required_argument, 0, O_REF_GAP},
         CLI_DECODER_LONG_OPTIONS,
         {0, 0, 0, 0}};
@@ -526,6 +535,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_GAP: gap = optarg; break;
         case O_CLASSES: classes = optarg; break;
         case O_UEM: opt.uem = optarg; break;
+        case O_HYP_ROOT: opt.hyp_root = optarg; break;
         case O_REF_GAP: ref_gap = optarg; break;
         case O_COLLAR:
             if (cli_parse_float("--collar", optarg, 0.0, 60.0, &opt.collar_s))
@@ -554,6 +564,8 @@ int sl_cmd_eval(int argc, char **argv)
         return cli_usage_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
     if (event_collar != 0.2 && !events)
         return cli_usage_error("eval: --event-collar goes with --events");
+    if (opt.hyp_root && !hyp)
+        return cli_usage_error("eval: --hyp-root goes with --hyp");
     if (opt.uem && events) /* sed_eval's events have no scoring regions */
         return cli_usage_error("eval: --uem scores frames, not --events");
     opt.num_threads = (int)threads;

@@ -39,6 +39,9 @@ static void write_audio(const char *dir, const char *name, double seconds, int r
     sf_close(f);
 }
 
+/* sl_eval_options.hyp_root of the calls below (a test sets it and clears it) */
+static const char *hyp_root;
+
 /* Scores and checks the confusion matrix (row-major, 3 x 3) and frame count;
  * returns the call's result when it fails (err holds the message). */
 static int score_in(const char *dir, const char *manifest, const char *hyp, double collar,
@@ -51,6 +54,7 @@ static int score_in(const char *dir, const char *manifest, const char *hyp, doub
     opt.collar_s = collar;
     opt.gap_class = gap;
     opt.uem = uem;
+    opt.hyp_root = hyp_root;
     int rc = sl_score_manifest(tt_path(dir, manifest), hyp, classes, 3, &opt, &mt, err, errlen);
     if (rc == 0) {
         int64_t total = 0;
@@ -633,19 +637,21 @@ static int count_frame(void *user, int64_t index, int label, float confidence, c
 
 /* A file at 22.05 kHz is scored on the frames the labeler gives it after
  * resampling (counted here by labelling it). */
-/* One CSV or JSON Lines stream for the set, as `seqlabel label` writes several
- * inputs to its standard output, read once: a row's file column names its
- * input, by its path below the folder labelled without extension (a/x), and
- * each file of the set takes the rows of its path from the manifest's folder.
- * Rows of files outside the set are passed over, also where a file's path ends
- * with their name and it has rows of its own; where it has none, whose rows
- * they are cannot be told, and that is refused, naming both. A stream of
- * frames, or a line without a name among named ones, is refused. */
+/* One CSV or JSON Lines stream for the set, as `seqlabel label DIR` writes
+ * several inputs to its standard output (a file column: each input's path
+ * below DIR without extension), read once with DIR given (--hyp-root): each
+ * file of the set takes the rows of its path below DIR, and none where it has
+ * none (a VAD's that found nothing); rows of files outside the set are passed
+ * over; a file outside DIR is refused. Without DIR such a file is refused for
+ * a set of several: its names alone cannot tell a/x.wav given alone from a
+ * folder's x.wav. A stream of frames, or a line without a name among named
+ * ones, is refused. */
 static void test_streams_of_several_inputs(void **state)
 {
     (void)state;
-    char dir[512], err[SL_ERR_LEN], want_err[2600];
+    char dir[512], err[SL_ERR_LEN], want_err[2600], sub[600];
     tt_mkdtemp(dir, sizeof dir, "score-stream");
+    hyp_root = dir;
     mkdir(tt_path(dir, "a"), 0755);
     mkdir(tt_path(dir, "b"), 0755);
     mkdir(tt_path(dir, "c"), 0755);
@@ -659,8 +665,8 @@ static void test_streams_of_several_inputs(void **state)
     tt_write_text(tt_path(dir, "x.ref"), "0\t1.0\tsilence\n");
     tt_write_text(tt_path(dir, "set.tsv"), "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\n");
     /* a: all speech (48 music frames wrong), b: right, y: right; rows of x
-     * (x.wav, outside the set) first, whose name a/x and b/x end with: not
-     * theirs, as they have rows of their own; the columns in another order */
+     * (x.wav, outside the set) first and of a file gone; the columns in
+     * another order */
     tt_write_text(tt_path(dir, "h.csv"),
                   "label,start,end,file,confidence\n"
                   "silence,0,1,x,0.9\n"
@@ -684,57 +690,71 @@ static void test_streams_of_several_inputs(void **state)
     const int64_t with_x[9] = {50 + 98, 0, 0, 48, 98, 0, 0, 0, 98};
     assert_int_equal(score(dir, "all.tsv", tt_path(dir, "h.csv"), 0, -1, with_x, err, sizeof err),
                      0);
-    /* a VAD's stream of the folder, where a/x and b/x had no speech and so no
-     * rows: x's rows are x.wav's, and a/x and b/x are all silence, the gap's
-     * class (a/x's 50 speech frames wrong, and x.wav's 98 silence ones) */
+    /* a VAD's stream, where a/x and b/x had no speech and so no rows: they
+     * are all silence, the gap's class, whether x.wav is in the set or not
+     * (a/x's 50 speech frames wrong; x.wav's 98 silence ones too) */
     tt_write_text(tt_path(dir, "vad.csv"),
                   "file,start,end,label\nx,0,1,speech\nc/y,0,1,speech\n");
-    const int64_t vad[9] = {98, 0, 50, 0, 0, 48 + 98, 98, 0, 0};
-    assert_int_equal(score(dir, "all.tsv", tt_path(dir, "vad.csv"), 0, 2, vad, err, sizeof err),
-                     0);
-    /* without x.wav in the set, x's rows could be a/x's (given alone) as well */
+    const int64_t vad_all[9] = {98, 0, 50, 0, 0, 48 + 98, 98, 0, 0};
+    assert_int_equal(score(dir, "all.tsv", tt_path(dir, "vad.csv"), 0, 2, vad_all, err,
+                           sizeof err), 0);
+    const int64_t vad[9] = {98, 0, 50, 0, 0, 48 + 98, 0, 0, 0};
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "vad.csv"), 0, 2, vad, err, sizeof err),
-                     -1);
-    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) has no rows of its own "
-             "name (a/x) in %s/vad.csv, which has rows of 'x', the end of it", dir, dir, dir);
-    if (!strstr(err, want_err))
-        fail_msg("'%s' lacks '%s'", err, want_err);
-    /* so too files labelled one by one (named by their names alone), and a
-     * manifest above the folder labelled: refused, not guessed */
-    tt_write_text(tt_path(dir, "y.tsv"), "c/y.wav\tc/y.ref\n");
-    tt_write_text(tt_path(dir, "alone.csv"), "file,start,end,label\nz,0,1,music\ny,0,1,speech\n");
-    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "alone.csv"), 0, -1, by_file, err,
-                           sizeof err), -1);
-    assert_non_null(strstr(err, "has no rows of its own name (c/y) in "));
-    mkdir(tt_path(dir, "p"), 0755);
-    mkdir(tt_path(dir, "p/q"), 0755);
-    write_audio(dir, "p/q/x.wav", 1.0, 16000);
-    tt_write_text(tt_path(dir, "up.tsv"), "p/q/x.wav\tc/y.ref\n");
-    tt_write_text(tt_path(dir, "up.csv"), "file,start,end,label\nq/x,0,1,speech\n");
-    assert_int_equal(score(dir, "up.tsv", tt_path(dir, "up.csv"), 0, -1, by_file, err, sizeof err),
-                     -1);
-    assert_non_null(strstr(err, "has no rows of its own name (p/q/x) in "));
-    /* paths spelt otherwise in the manifest are the same names */
+                     0);
+    /* paths spelt otherwise in the manifest are the same files */
     mkdir(tt_path(dir, "a/b"), 0755);
     tt_write_text(tt_path(dir, "spelt.tsv"), "a//x.wav\ta/x.ref\n./b/./x.wav\tb/x.ref\n"
                                              "c/../c/y.wav\tc/y.ref\na/b/../../c/y.wav\tc/y.ref\n");
     const int64_t spelt[9] = {50 + 98 + 98, 0, 0, 48, 98, 0, 0, 0, 0}; /* y twice */
     assert_int_equal(score(dir, "spelt.tsv", tt_path(dir, "h.csv"), 0, -1, spelt, err,
                            sizeof err), 0);
-    /* a set of one entry goes by name too: y's rows are not b's */
-    tt_write_text(tt_path(dir, "b.tsv"), "b/x.wav\tb/x.ref\n");
-    tt_write_text(tt_path(dir, "y.csv"), "file,start,end,label\ny,0,1,speech\n");
-    const int64_t b_gap[9] = {0, 0, 0, 0, 0, 98, 0, 0, 0};
-    const int64_t b_right[9] = {0, 0, 0, 0, 98, 0, 0, 0, 0};
-    assert_int_equal(score(dir, "b.tsv", tt_path(dir, "h.csv"), 0, -1, b_right, err, sizeof err),
-                     0);
-    assert_int_equal(score(dir, "b.tsv", tt_path(dir, "y.csv"), 0, 2, b_gap, err, sizeof err), -1);
-    assert_non_null(strstr(err, "y.csv: labels none of the set's files"));
-    /* x, the end of a/x's and b/x's paths, neither with rows of its own */
-    tt_write_text(tt_path(dir, "x.csv"), "file,start,end,label\nx,0,1,speech\nc/y,0,1,speech\n");
-    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "x.csv"), 0, -1, by_file, err, sizeof err),
+    /* the folder labelled below the manifest's (c/: y), or where the manifest
+     * lies below it (the same rows from a manifest in c/) */
+    snprintf(sub, sizeof sub, "%s/c", dir);
+    hyp_root = sub;
+    tt_write_text(tt_path(dir, "y.tsv"), "c/y.wav\tc/y.ref\n");
+    tt_write_text(tt_path(dir, "c/y.tsv"), "y.wav\ty.ref\n");
+    tt_write_text(tt_path(dir, "alone.csv"), "file,start,end,label\nz,0,1,music\ny,0,1,speech\n");
+    const int64_t y_right[9] = {98, 0, 0, 0, 0, 0, 0, 0, 0};
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "alone.csv"), 0, -1, y_right, err,
+                           sizeof err), 0);
+    assert_int_equal(score(dir, "c/y.tsv", tt_path(dir, "alone.csv"), 0, -1, y_right, err,
+                           sizeof err), 0);
+    hyp_root = dir;
+    assert_int_equal(score(dir, "c/y.tsv", tt_path(dir, "h.csv"), 0, -1, y_right, err,
+                           sizeof err), 0);
+    /* a file outside the folder labelled */
+    hyp_root = sub;
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "alone.csv"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    snprintf(want_err, sizeof want_err, "%s/set.tsv: line 1 (%s/a/x.wav) is not below --hyp-root "
+             "%s, the folder whose files %s/alone.csv names", dir, dir, sub, dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
+    /* a folder of label files mirroring the folder labelled (-o DIR/), with a
+     * manifest below that folder: with --hyp-root, a/x.wav's labels are
+     * hd/a/x.txt, not the folder's x.wav's hd/x.txt that its name alone finds */
+    mkdir(tt_path(dir, "hd"), 0755);
+    mkdir(tt_path(dir, "hd/a"), 0755);
+    tt_write_text(tt_path(dir, "hd/x.txt"), "0\t1.0\tsilence\n");
+    tt_write_text(tt_path(dir, "hd/a/x.txt"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
+    tt_write_text(tt_path(dir, "a/ax.tsv"), "x.wav\tx.ref\n");
+    const int64_t ax[9] = {50, 0, 0, 0, 48, 0, 0, 0, 0};
+    hyp_root = dir;
+    assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "hd"), 0, -1, ax, err, sizeof err), 0);
+    hyp_root = sub; /* a/x.wav lies elsewhere */
+    assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "hd"), 0, -1, ax, err, sizeof err), -1);
+    assert_non_null(strstr(err, "/a/x.wav is not below --hyp-root "));
+    /* without the folder: refused for several files; one input's rows for one */
+    hyp_root = NULL;
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err, sizeof err),
                      -1);
-    assert_non_null(strstr(err, "rows of 'x', the end of it: its, or another file's?"));
+    if (!strstr(err, "h.csv: rows of 5 inputs (a file column, as seqlabel label writes several): "
+                     "give --hyp-root DIR, the folder labelled to write it"))
+        fail_msg("%s", err);
+    tt_write_text(tt_path(dir, "only.csv"), "file,start,end,label\nmine,0,1,speech\n");
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "only.csv"), 0, -1, y_right, err,
+                           sizeof err), 0);
     /* no file column, or no line naming its input: one input's, not the set's */
     tt_write_text(tt_path(dir, "one.csv"), "start,end,label\n0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.csv"), 0, -1, by_file, err,
@@ -744,12 +764,6 @@ static void test_streams_of_several_inputs(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.jsonl"), 0, -1, by_file, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "one.jsonl: one label file for line 1 ("));
-    tt_write_text(tt_path(dir, "mixed.jsonl"),
-                  "{\"file\":\"y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n"
-                  "{\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
-    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "mixed.jsonl"), 0, -1, by_file, err,
-                           sizeof err), -1);
-    assert_non_null(strstr(err, "mixed.jsonl:2: a line that names no input"));
     /* frames: a file each; one input's frames, its name on each line, read
      * as one input's file (its first frame speech, the rest the gap's) */
     tt_write_text(tt_path(dir, "a.tsv"), "a/x.wav\ta/x.ref\n");
@@ -758,6 +772,10 @@ static void test_streams_of_several_inputs(void **state)
     const int64_t one_frame[9] = {1, 0, 49, 0, 0, 48, 0, 0, 0};
     assert_int_equal(score(dir, "a.tsv", tt_path(dir, "f1.jsonl"), 0, 2, one_frame, err,
                            sizeof err), 0);
+    hyp_root = dir;
+    assert_int_equal(score(dir, "a.tsv", tt_path(dir, "f1.jsonl"), 0, 2, one_frame, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "--hyp-root goes with a folder of label files, or a CSV or JSON"));
     tt_write_text(tt_path(dir, "f.jsonl"),
                   "{\"file\":\"a/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n"
                   "{\"file\":\"b/x\",\"frame\":0,\"time\":0,\"label\":\"speech\"}\n");
@@ -765,12 +783,18 @@ static void test_streams_of_several_inputs(void **state)
                            sizeof err), -1);
     if (!strstr(err, "f.jsonl:1: a frame in a stream of several inputs"))
         fail_msg("%s", err);
-    /* a header alone (a VAD's stream that found nothing): a stream still */
+    tt_write_text(tt_path(dir, "mixed.jsonl"),
+                  "{\"file\":\"c/y\",\"start\":0,\"end\":1,\"label\":\"speech\"}\n"
+                  "{\"start\":0,\"end\":1,\"label\":\"speech\"}\n");
+    assert_int_equal(score(dir, "set.tsv", tt_path(dir, "mixed.jsonl"), 0, -1, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "mixed.jsonl:2: a line that names no input"));
+    /* a header alone (a VAD's stream that found nothing), and rows of none of
+     * the set's files: refused as labelling none of them */
     tt_write_text(tt_path(dir, "empty.csv"), "file,start,end,label\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "empty.csv"), 0, 2, by_file, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "empty.csv: labels none of the set's files (a row's file is"));
-    /* rows of none of the set's files */
     tt_write_text(tt_path(dir, "none.csv"), "file,start,end,label\nz,0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "none.csv"), 0, 2, by_file, err,
                            sizeof err), -1);
@@ -785,6 +809,7 @@ static void test_streams_of_several_inputs(void **state)
     const int64_t lat[9] = {98, 0, 0, 0, 0, 0, 0, 0, 0};
     assert_int_equal(score(dir, "lat.tsv", tt_path(dir, "lat.jsonl"), 0, -1, lat, err, sizeof err),
                      0);
+    hyp_root = NULL;
     tt_rmtree(dir);
 }
 
