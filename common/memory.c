@@ -194,15 +194,8 @@ const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
 double sl_memory_available(void)
 {
     double have = sl_memory_available_at("/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup");
-    double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));
-    if (cap > 0) { /* a cap on the whole process: less what it holds already */
-        FILE *f = fopen("/proc/self/statm", "r");
-        unsigned long long size, resident;
-        const long page = sysconf(_SC_PAGESIZE);
-        if (f && fscanf(f, "%llu %llu", &size, &resident) == 2 && page > 0)
-            cap = cap > (double)resident * page ? cap - (double)resident * page : 0;
-        if (f)
-            fclose(f);
-    }
-    return cap > 0 && (have < 0 || cap < have) ? cap : cap == 0 ? 0 : have;
+    /* a cap on each request, not on the process: one weighed again later (a
+     * validation's encoder) is weighed the same, whatever the heap kept */
+    const double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));
+    return cap > 0 && (have < 0 || cap < have) ? cap : have;
 }

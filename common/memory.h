@@ -15,9 +15,9 @@ double sl_memory_available(void);
 /* $SEQLABEL_MEMORY_LIMIT, where set to a number of bytes (digits, a '.' and
  * digits or not; a suffix k, M, G or T in any case, powers of 1000, or with
  * an i after it (Gi) powers of 1024; a B after it or not, or a B alone; at
- * least 1 byte), is a cap of the user's own on the whole process (it may
- * still take the cap less what it holds: its resident pages): what a shared
- * machine's user sets aside for a model. */
+ * least 1 byte), is a cap of the user's own on each request (a labeler, an
+ * encoder, a training step's activations, the rest of training's buffers),
+ * not on the process: what a shared machine's user sets aside for a model. */
 /* The bytes that text gives as that setting; -1: not such a number (the
  * setting is then passed over). */
 double sl_memory_limit_setting(const char *text);

@@ -32,8 +32,9 @@ static void usage(FILE *fp)
                 "  --help      this text\n  --version   print the version\n"
                 "\nExit status: 0 done, 1 the work failed (a file missing, unreadable or\n"
                 "refused), 2 a wrong command line (an unknown option, a bad value).\n"
-                "\nSEQLABEL_MEMORY_LIMIT=BYTES (4G, 512M, 4GiB) caps the memory a labeler, an\n"
-                "encoder or a training step may take, below what the machine has free.\n");
+                "\nSEQLABEL_MEMORY_LIMIT=BYTES (4G, 512M, 4GiB) caps what each labeler, encoder,\n"
+                "training step and the rest of training's buffers may take, below what the\n"
+                "machine has free (docs/labeling.md, \"Memory and work\").\n");
 }
 
 /* What a command that succeeded printed must have arrived: `eval --json > f` on a
