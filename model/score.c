@@ -2,6 +2,7 @@
  * segments (a VAD's, a diariser's RTTM, `seqlabel label`'s own) on the frame
  * grid and by the frame rule the trainer and `seqlabel eval --model` use, so
  * the figures of a model and of the label files it writes are the same. */
+#include <dirent.h>
 #include <glib.h>
 #include <math.h>
 #include <stdio.h>
@@ -100,6 +101,52 @@ static char *path_below(const char *root, size_t root_len, const char *audio, in
     return rel;
 }
 
+/* path_below of the audio as its folder's real path gives it, else of the
+ * file a link leads to (a symbolic link farm's, outside the folder labelled,
+ * to its files). */
+static char *entry_below(const char *root, size_t root_len, const char *audio, int *elsewhere)
+{
+    char *rel = path_below(root, root_len, audio, elsewhere);
+    if (*elsewhere) {
+        char *target = realpath(audio, NULL);
+        if (target) {
+            free(rel);
+            rel = path_below(root, root_len, target, elsewhere);
+            free(target);
+        }
+    }
+    return rel;
+}
+
+/* Whether a file other than a label file has the path `name` below root
+ * without extension (root/a/x.wav for a/x): a file the folder labelled could
+ * have named so. */
+static int file_of_name(const char *root, const char *name)
+{
+    static const char *const labels[] = {".txt", ".textgrid", ".rttm", ".vtt", ".srt",
+                                         ".jsonl", ".csv", ".tsv"};
+    const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
+    char *dir = malloc(strlen(root) + strlen(name) + 2);
+    if (!dir)
+        return 0;
+    sprintf(dir, "%s/%.*s", root, slash ? (int)(slash - name) : 0, name);
+    DIR *d = opendir(dir);
+    free(dir);
+    int found = 0;
+    const size_t bl = strlen(base);
+    for (struct dirent *f; d && !found && (f = readdir(d)) != NULL;) {
+        const char *ext = sl_path_extension_at(f->d_name);
+        if ((size_t)(ext - f->d_name) != bl || strncmp(f->d_name, base, bl) || !*ext)
+            continue;
+        found = 1;
+        for (size_t k = 0; k < sizeof labels / sizeof *labels && found; k++)
+            found = strcasecmp(ext, labels[k]) != 0;
+    }
+    if (d)
+        closedir(d);
+    return found;
+}
+
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
  * the audio's path below the manifest's folder without extension, or
  * the end of that path (its last folders dropped one by one down to its name),
@@ -122,11 +169,13 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     if (hyp_root) {
         int elsewhere = 1;
         if (real_root)
-            below = path_below(real_root, strcmp(real_root, "/") ? strlen(real_root) : 0,
-                               e->audio, &elsewhere);
+            below = entry_below(real_root, strcmp(real_root, "/") ? strlen(real_root) : 0,
+                                e->audio, &elsewhere);
         free(real_root);
         if (!below) {
-            if (elsewhere)
+            if (!real_root)
+                sl_fail(err, errlen, "--hyp-root %s: not a folder", hyp_root);
+            else if (elsewhere)
                 sl_fail(err, errlen, "%s is not below --hyp-root %s, the folder whose files %s "
                         "holds the labels of", e->audio, hyp_root, hyp);
             else
@@ -598,7 +647,7 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
         if (!(mask & SL_SPLIT_BIT(e->split)))
             continue;
         int elsewhere;
-        char *rel = path_below(root, root_len, e->audio, &elsewhere);
+        char *rel = entry_below(root, root_len, e->audio, &elsewhere);
         char *key = rel ? sl_hyp_stream_key(stream, rel) : NULL;
         char where[SL_ERR_LEN];
         if (elsewhere)
@@ -609,11 +658,51 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
             rc = sl_fail(err, errlen, "out of memory");
         else
             (*parts)[i] = sl_hyp_stream_find(stream, key);
+        /* without rows of its own path: a VAD's that found nothing, unless the
+         * stream has rows of the end of its path that no file of the folder
+         * is named by: it was labelled alone, or in a folder below */
+        for (const char *end = key && (*parts)[i] < 0 ? strchr(key, '/') : NULL; end && rc == 0;
+             end = strchr(end + 1, '/')) {
+            if (sl_hyp_stream_find(stream, end + 1) < 0 || file_of_name(root, end + 1))
+                continue;
+            char shown[SL_SHOWN_LEN];
+            sl_text_shown(shown, end + 1);
+            rc = sl_fail(err, errlen, "%s: %s has no rows of its path below --hyp-root (%s) in "
+                         "%s, which has rows of '%s', the end of it, that no file of %s is "
+                         "named by: labelled alone, or in a folder below? (label the folder as "
+                         "a whole, or write a file each with -o DIR/)", manifest,
+                         entry_where(e, where, sizeof where), key, hyp, shown, hyp_root);
+        }
         free(rel);
         free(key);
     }
     free(root);
     return rc;
+}
+
+/* A stream's rows of one name, for a set of one file: that file's if the name
+ * is its path's end (label names a file given alone by its name, one of a
+ * folder by its path below it), else refused: another input's rows. */
+static int one_name_fits(const sl_hyp_stream *stream, const sl_manifest *man, unsigned mask,
+                         const char *hyp, char *err, size_t errlen)
+{
+    for (int i = 0; i < man->n; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        if (!(mask & SL_SPLIT_BIT(e->split)))
+            continue;
+        int elsewhere, fits = 0;
+        char *rel = path_below("", 0, e->audio, &elsewhere); /* from "/" */
+        char *key = rel ? sl_hyp_stream_key(stream, rel) : NULL;
+        for (const char *end = key; end && !fits; end = strchr(end, '/') ? strchr(end, '/') + 1
+                                                                         : NULL)
+            fits = sl_hyp_stream_find(stream, end) >= 0;
+        free(rel);
+        free(key);
+        if (!fits)
+            return sl_fail(err, errlen, "%s: its rows name another input than %s (give "
+                           "--hyp-root DIR, the folder labelled to write it)", hyp, e->audio);
+    }
+    return 0;
 }
 
 /* One label file whose lines do not name their input (Audacity's, TextGrid,
@@ -701,8 +790,9 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     /* without the folder labelled: one input's file for a set of one, its rows
      * of one name; else refused (its names alone cannot tell a/x.wav given
      * alone from a folder's x.wav) */
-    if (rc == 0 && stream && !opt->hyp_root) {
-        if (entries == 1 && sl_hyp_stream_names(stream) <= 1) {
+    if (rc == 0 && stream && !opt->hyp_root && sl_hyp_stream_names(stream) > 0) {
+        if (entries == 1 && sl_hyp_stream_names(stream) == 1) {
+            rc = one_name_fits(stream, &man, mask, hyp, err, errlen);
             sl_hyp_stream_free(stream);
             stream = NULL;
         } else {
@@ -712,7 +802,7 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
                          hyp, sl_hyp_stream_names(stream), manifest);
         }
     }
-    if (rc == 0 && stream)
+    if (rc == 0 && stream && opt->hyp_root) /* (a header alone: no rows of any file) */
         rc = stream_parts(stream, &man, mask, manifest, hyp, opt->hyp_root, &parts, err, errlen);
     if (rc == 0 && hyp_exists && opt->hyp_root && !stream && !hyp_is_dir)
         rc = sl_fail(err, errlen, "--hyp-root goes with a folder of label files, or a CSV or "

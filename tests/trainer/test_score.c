@@ -723,6 +723,24 @@ static void test_streams_of_several_inputs(void **state)
     hyp_root = dir;
     assert_int_equal(score(dir, "c/y.tsv", tt_path(dir, "h.csv"), 0, -1, y_right, err,
                            sizeof err), 0);
+    /* a link farm outside the folder labelled, its links to files in it */
+    mkdir(tt_path(dir, "farm"), 0755);
+    assert_int_equal(symlink(tt_path(dir, "c/y.wav"), tt_path(dir, "farm/y.wav")), 0);
+    tt_write_text(tt_path(dir, "farm.tsv"), "farm/y.wav\tc/y.ref\n");
+    hyp_root = sub;
+    assert_int_equal(score(dir, "farm.tsv", tt_path(dir, "alone.csv"), 0, -1, y_right, err,
+                           sizeof err), 0);
+    /* c/y.wav labelled alone (named y) scored as a file of the folder above:
+     * no file y.* there, so whose rows y's are is asked, not c/y taken as a
+     * VAD's file without rows */
+    hyp_root = dir;
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "alone.csv"), 0, 2, y_right, err,
+                           sizeof err), -1);
+    snprintf(want_err, sizeof want_err, "%s/y.tsv: line 1 (%s/c/y.wav) has no rows of its path "
+             "below --hyp-root (c/y) in %s/alone.csv, which has rows of 'y', the end of it, that "
+             "no file of %s is named by", dir, dir, dir, dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
     /* a file outside the folder labelled */
     hyp_root = sub;
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "alone.csv"), 0, -1, by_file, err,
@@ -752,9 +770,18 @@ static void test_streams_of_several_inputs(void **state)
     if (!strstr(err, "h.csv: rows of 5 inputs (a file column, as seqlabel label writes several): "
                      "give --hyp-root DIR, the folder labelled to write it"))
         fail_msg("%s", err);
-    tt_write_text(tt_path(dir, "only.csv"), "file,start,end,label\nmine,0,1,speech\n");
+    tt_write_text(tt_path(dir, "only.csv"), "file,start,end,label\ny,0,1,speech\n");
     assert_int_equal(score(dir, "y.tsv", tt_path(dir, "only.csv"), 0, -1, y_right, err,
                            sizeof err), 0);
+    tt_write_text(tt_path(dir, "other.csv"), "file,start,end,label\nb/x,0,1,speech\n");
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "other.csv"), 0, -1, y_right, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "other.csv: its rows name another input than "));
+    /* a header alone, for a set of one: no rows of it either */
+    tt_write_text(tt_path(dir, "header.csv"), "file,start,end,label\n");
+    assert_int_equal(score(dir, "y.tsv", tt_path(dir, "header.csv"), 0, 2, y_right, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "header.csv: labels none of the set's files"));
     /* no file column, or no line naming its input: one input's, not the set's */
     tt_write_text(tt_path(dir, "one.csv"), "start,end,label\n0,1,speech\n");
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "one.csv"), 0, -1, by_file, err,
