@@ -531,16 +531,11 @@ static void test_rttm(void **state)
     tt_rmtree(dir);
 }
 
-/* Two entries whose audio has one name in two folders (a/x.wav, b/x.wav) have
- * one RTTM file id and one hypothesis found by name alone: each would be scored
- * against the other's labels, so that is refused, naming the manifest, both
- * lines and the id or file. An id the RTTM file never names, a mirrored folder,
- * and one audio listed twice are no such thing, and are scored. */
-static void test_one_name_two_entries(void **state)
+/* dir/a/x.wav, b/x.wav and c/y.wav (1 s, 98 frames each), their references
+ * (a: 50 frames speech, 48 music; b: music; y: speech) and set.tsv of the three:
+ * one name (x) in two folders. */
+static void one_name_in_two_folders(const char *dir)
 {
-    (void)state;
-    char dir[512], err[SL_ERR_LEN], want_err[2600];
-    tt_mkdtemp(dir, sizeof dir, "score-dup");
     mkdir(tt_path(dir, "a"), 0755);
     mkdir(tt_path(dir, "b"), 0755);
     mkdir(tt_path(dir, "c"), 0755);
@@ -551,6 +546,19 @@ static void test_one_name_two_entries(void **state)
     tt_write_text(tt_path(dir, "b/x.ref"), "0\t1.0\tmusic\n");
     tt_write_text(tt_path(dir, "c/y.ref"), "0\t1.0\tspeech\n");
     tt_write_text(tt_path(dir, "set.tsv"), "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\n");
+}
+
+/* Two entries whose audio has one name in two folders (a/x.wav, b/x.wav) have
+ * one RTTM file id and one hypothesis found by name alone: each would be scored
+ * against the other's labels, so that is refused, naming the manifest, both
+ * lines and the id or file. An id the RTTM file never names, a mirrored folder,
+ * and one audio listed twice are no such thing, and are scored. */
+static void test_one_name_two_entries(void **state)
+{
+    (void)state;
+    char dir[512], err[SL_ERR_LEN], want_err[2600];
+    tt_mkdtemp(dir, sizeof dir, "score-dup");
+    one_name_in_two_folders(dir);
     /* a's turns, exactly right for a: b would take them too (its first 50 frames
      * music as speech) */
     tt_write_text(tt_path(dir, "h.rttm"),
@@ -652,18 +660,9 @@ static void test_streams_of_several_inputs(void **state)
     char dir[512], err[SL_ERR_LEN], want_err[2600], sub[600];
     tt_mkdtemp(dir, sizeof dir, "score-stream");
     hyp_root = dir;
-    mkdir(tt_path(dir, "a"), 0755);
-    mkdir(tt_path(dir, "b"), 0755);
-    mkdir(tt_path(dir, "c"), 0755);
-    write_audio(dir, "a/x.wav", 1.0, 16000); /* 98 frames each */
-    write_audio(dir, "b/x.wav", 1.0, 16000);
-    write_audio(dir, "c/y.wav", 1.0, 16000);
+    one_name_in_two_folders(dir);
     write_audio(dir, "x.wav", 1.0, 16000);
-    tt_write_text(tt_path(dir, "a/x.ref"), "0\t0.5\tspeech\n0.5\t1.0\tmusic\n");
-    tt_write_text(tt_path(dir, "b/x.ref"), "0\t1.0\tmusic\n");
-    tt_write_text(tt_path(dir, "c/y.ref"), "0\t1.0\tspeech\n");
     tt_write_text(tt_path(dir, "x.ref"), "0\t1.0\tsilence\n");
-    tt_write_text(tt_path(dir, "set.tsv"), "a/x.wav\ta/x.ref\nb/x.wav\tb/x.ref\nc/y.wav\tc/y.ref\n");
     /* a: all speech (48 music frames wrong), b: right, y: right; rows of x
      * (x.wav, outside the set) first and of a file gone; the columns in
      * another order */
