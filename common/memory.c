@@ -191,9 +191,14 @@ const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
     return buf;
 }
 
+double sl_memory_free(void)
+{
+    return sl_memory_available_at("/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup");
+}
+
 double sl_memory_available(void)
 {
-    double have = sl_memory_available_at("/proc/meminfo", "/proc/self/cgroup", "/sys/fs/cgroup");
+    double have = sl_memory_free();
     /* a cap on each request, not on the process: one weighed again later (a
      * validation's encoder) is weighed the same, whatever the heap kept */
     const double cap = sl_memory_limit_setting(getenv("SEQLABEL_MEMORY_LIMIT"));

@@ -12,6 +12,9 @@
  * machine's physical memory when the kernel gives no MemAvailable. -1:
  * unknown (nothing is then refused). 0: none. */
 double sl_memory_available(void);
+/* The same without $SEQLABEL_MEMORY_LIMIT: what several requests together
+ * are weighed against (label --jobs). */
+double sl_memory_free(void);
 /* $SEQLABEL_MEMORY_LIMIT, where set to a number of bytes (digits, a '.' and
  * digits or not; a suffix k, M, G or T in any case, powers of 1000, or with
  * an i after it (Gi) powers of 1024; a B after it or not, or a B alone; at

@@ -267,7 +267,7 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err && errlen)
             snprintf(err, errlen, "an encoder of window %d needs %s, more than the %s of memory "
-                     "this process may still take (a shorter window)", max_T,
+                     "it may take (a shorter window)", max_T,
                      sl_memory_shown(a, need), sl_memory_shown(b, have));
         return NULL;
     }
@@ -520,7 +520,7 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err && errlen)
             snprintf(err, errlen, "%d encoder threads need %s more, more than the %s of memory "
-                     "this process may still take", n_threads, sl_memory_shown(a, more),
+                     "it may take", n_threads, sl_memory_shown(a, more),
                      sl_memory_shown(b, have));
         return -1;
     }

@@ -310,7 +310,7 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
         if (err)
             snprintf(err, errlen,
                      "labeler: a window of %d frames on %d thread%s needs %s, more than the %s "
-                     "of memory this process may still take (a shorter window, or fewer "
+                     "of memory it may take (a shorter window, or fewer "
                      "threads)", l->W, l->T, l->T == 1 ? "" : "s",
                      sl_memory_shown(a, (double)l->memory), sl_memory_shown(b, have));
         goto fail;

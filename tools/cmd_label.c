@@ -896,8 +896,10 @@ typedef struct {
 } label_run;
 
 /* --jobs: each worker holds a labeler of its own, all at once, each within
- * what this process may still take (sl_labeler_new checks it) but maybe not all
- * together; so they are weighed together before any is made. 0, or 2 (said). */
+ * what it may take (sl_labeler_new checks it) but maybe not all together; so
+ * they are weighed together against the memory free (SEQLABEL_MEMORY_LIMIT
+ * caps each) before any is made. 0, or 1 (said): not a wrong command line,
+ * too little memory. */
 static int jobs_fit(const label_args *a, const sl_model *m, const char *model_path, int nin)
 {
     int workers = a->jobs < nin ? a->jobs : nin; /* as cli_jobs_run starts them */
@@ -908,15 +910,14 @@ static int jobs_fit(const label_args *a, const sl_model *m, const char *model_pa
     sl_labeler *l = sl_labeler_plan(m, &a->cfg, err, sizeof err);
     if (!l) /* said by run_start, which makes it */
         return 0;
-    const double one = (double)sl_labeler_memory_bytes(l), have = sl_memory_available();
+    const double one = (double)sl_labeler_memory_bytes(l), have = sl_memory_free();
     sl_labeler_free(l);
     if (have < 0 || workers * one <= have)
         return 0;
     char sa[SL_MEMORY_SHOWN], sb[SL_MEMORY_SHOWN];
-    return cli_usage_error("--jobs %d: %d labelers of %s each (%s) need more than the %s of "
-                           "memory this process may still take: fewer jobs, or fewer threads",
-                           a->jobs, workers, sl_memory_shown(sa, one), model_path,
-                           sl_memory_shown(sb, have));
+    return cli_error("--jobs %d: %d labelers of %s each (%s) need more than the %s of memory "
+                     "free: fewer jobs, or fewer threads", a->jobs, workers,
+                     sl_memory_shown(sa, one), model_path, sl_memory_shown(sb, have));
 }
 
 /* A labeler and its read block (each --jobs worker makes its own). 0, or 1 (said). */
@@ -929,8 +930,13 @@ static int run_start(void *user)
     r->block = r->l ? malloc((size_t)r->block_len * sizeof(float)) : NULL;
     if (r->l && r->block)
         return 0;
-    /* no labeler: the options ask what this model cannot do (a wrong command line) */
-    int rc = r->l ? cli_error("out of memory") : cli_usage_error("%s: %s", r->model_path, err);
+    /* no labeler: the options ask what this model cannot do (a wrong command
+     * line), or more memory than there is (settings that plan: 1) */
+    sl_labeler *planned = r->l ? NULL : sl_labeler_plan(r->m, &r->a->cfg, NULL, 0);
+    int rc = r->l ? cli_error("out of memory")
+             : planned ? cli_error("%s: %s", r->model_path, err)
+                       : cli_usage_error("%s: %s", r->model_path, err);
+    sl_labeler_free(planned);
     sl_labeler_free(r->l);
     r->l = NULL;
     return rc;

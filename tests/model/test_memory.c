@@ -157,12 +157,12 @@ static void test_more_than_there_is(void **state)
     assert_null(sl_labeler_new(m, &cfg, err, sizeof err));
     print_message("%s\n", err);
     assert_non_null(strstr(err, "labeler: a window of 65536 frames on 2 threads needs 4."));
-    assert_non_null(strstr(err, " GB, more than the 4 GB of memory this process may still take"));
+    assert_non_null(strstr(err, " GB, more than the 4 GB of memory it may take"));
     setenv("SEQLABEL_MEMORY_LIMIT", "1G", 1);
     assert_null(sl_encoder_new(m, 65536, err, sizeof err));
     print_message("%s\n", err);
     assert_non_null(strstr(err, "an encoder of window 65536 needs 2."));
-    assert_non_null(strstr(err, " GB, more than the 1 GB of memory this process may still take"));
+    assert_non_null(strstr(err, " GB, more than the 1 GB of memory it may take"));
     /* threads: each more one's attention scratch (a block of queries by 4096
      * keys: 1.6 MB each), 63 more asked of a cap of 50 MB (the cap weighs each
      * request alone, as the machine's free memory does once the encoder's
