@@ -1199,7 +1199,8 @@ typedef struct {
      * extension): each entry takes the rows of its audio's path below it (real
      * paths), and one that lies elsewhere is an error. Such a file for several
      * entries without it is refused: its names alone cannot tell a/x.wav given
-     * alone from a folder's x.wav. */
+     * alone from a folder's x.wav. With a folder of label files (`label DIR -o
+     * HYP/`), each entry's file is HYP/ and its path below it, that alone. */
     const char *hyp_root;
 } sl_eval_options;
 

@@ -118,13 +118,14 @@ static char *entry_below(const char *root, size_t root_len, const char *audio, i
     return rel;
 }
 
-/* Whether a file other than a label file has the path `name` below root
- * without extension (root/a/x.wav for a/x): a file the folder labelled could
- * have named so. */
+/* Whether a regular file other than a label or reference file has the path
+ * `name` below root without extension (root/a/x.wav for a/x): a file the
+ * folder labelled could have named so. */
 static int file_of_name(const char *root, const char *name)
 {
     static const char *const labels[] = {".txt", ".textgrid", ".rttm", ".vtt", ".srt",
-                                         ".jsonl", ".csv", ".tsv"};
+                                         ".jsonl", ".csv", ".tsv", ".lab", ".json", ".ref",
+                                         ".eaf", ".xml", ".uem", ".ctm", ".stm"};
     const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
     char *dir = malloc(strlen(root) + strlen(name) + 2);
     if (!dir)
@@ -136,7 +137,9 @@ static int file_of_name(const char *root, const char *name)
     const size_t bl = strlen(base);
     for (struct dirent *f; d && !found && (f = readdir(d)) != NULL;) {
         const char *ext = sl_path_extension_at(f->d_name);
-        if ((size_t)(ext - f->d_name) != bl || strncmp(f->d_name, base, bl) || !*ext)
+        struct stat st;
+        if ((size_t)(ext - f->d_name) != bl || strncmp(f->d_name, base, bl) || !*ext ||
+            fstatat(dirfd(d), f->d_name, &st, 0) || !S_ISREG(st.st_mode))
             continue;
         found = 1;
         for (size_t k = 0; k < sizeof labels / sizeof *labels && found; k++)
@@ -167,13 +170,15 @@ static char *hypothesis_of(const sl_manifest_entry *e, const char *manifest, siz
     /* with the folder labelled: the path below it, and that alone */
     char *below = NULL, *real_root = hyp_root ? realpath(hyp_root, NULL) : NULL;
     if (hyp_root) {
+        struct stat st;
+        const int folder = real_root && stat(real_root, &st) == 0 && S_ISDIR(st.st_mode);
         int elsewhere = 1;
-        if (real_root)
+        if (folder)
             below = entry_below(real_root, strcmp(real_root, "/") ? strlen(real_root) : 0,
                                 e->audio, &elsewhere);
         free(real_root);
         if (!below) {
-            if (!real_root)
+            if (!folder)
                 sl_fail(err, errlen, "--hyp-root %s: not a folder", hyp_root);
             else if (elsewhere)
                 sl_fail(err, errlen, "%s is not below --hyp-root %s, the folder whose files %s "
@@ -623,6 +628,18 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     return rc;
 }
 
+/* An entry and the stream's part it takes, in qsort order of part then entry. */
+typedef struct {
+    int part, entry;
+} part_of_entry;
+
+static int by_part(const void *a, const void *b)
+{
+    const part_of_entry *x = a, *y = b;
+    return x->part != y->part ? (x->part > y->part) - (x->part < y->part)
+                              : (x->entry > y->entry) - (x->entry < y->entry);
+}
+
 /* The stream's part each entry of the set takes (*parts, one per manifest
  * entry, -1: none, a file without rows: a VAD's that found nothing in it):
  * the rows named by its audio's path below hyp_root, the folder label
@@ -673,9 +690,44 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
                          "a whole, or write a file each with -o DIR/)", manifest,
                          entry_where(e, where, sizeof where), key, hyp, shown, hyp_root);
         }
+        /* rows of a longer name that ends with its path, and is no file's in
+         * the folder: the folder labelled lies above --hyp-root */
+        const char *longer = key && rc == 0 ? sl_hyp_stream_longer(stream, key) : NULL;
+        if (longer && !file_of_name(root, longer)) {
+            char shown[SL_SHOWN_LEN];
+            sl_text_shown(shown, longer);
+            rc = sl_fail(err, errlen, "%s: %s has rows named '%s' in %s, which ends with its "
+                         "path below --hyp-root (%s) and is no file's in %s: is that the folder "
+                         "labelled? (the one above it, it seems)", manifest,
+                         entry_where(e, where, sizeof where), shown, hyp, key, hyp_root);
+        }
         free(rel);
         free(key);
     }
+    /* two audio files of one path without extension (x.wav, x.flac): label
+     * refuses to write both into one stream, so the rows are one's alone */
+    part_of_entry *order = rc == 0 ? malloc(sizeof *order * (size_t)(man->n ? man->n : 1))
+                                   : NULL;
+    int n = 0;
+    if (rc == 0 && !order)
+        rc = sl_fail(err, errlen, "out of memory");
+    for (int i = 0; order && i < man->n; i++)
+        if ((*parts)[i] >= 0)
+            order[n++] = (part_of_entry){(*parts)[i], i};
+    if (order)
+        qsort(order, (size_t)n, sizeof *order, by_part);
+    for (int k = 1; k < n && rc == 0; k++) {
+        const int i = order[k - 1].entry, j = order[k].entry;
+        if ((*parts)[i] != (*parts)[j] ||
+            sl_same_file(man->entries[i].audio, man->entries[j].audio))
+            continue;
+        char wa[SL_ERR_LEN], wb[SL_ERR_LEN];
+        rc = sl_fail(err, errlen, "%s: %s and %s would both be scored against the same rows of "
+                     "%s (one path without extension: label writes one of them)", manifest,
+                     entry_where(&man->entries[i], wa, sizeof wa),
+                     entry_where(&man->entries[j], wb, sizeof wb), hyp);
+    }
+    free(order);
     free(root);
     return rc;
 }

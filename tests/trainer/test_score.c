@@ -762,6 +762,28 @@ static void test_streams_of_several_inputs(void **state)
     hyp_root = sub; /* a/x.wav lies elsewhere */
     assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "hd"), 0, -1, ax, err, sizeof err), -1);
     assert_non_null(strstr(err, "/a/x.wav is not below --hyp-root "));
+    /* a --hyp-root one folder too deep (a/ of the folder labelled): a/x.wav's
+     * path below it is x, but the stream's rows of a/x (and b/x) end with
+     * that and name no file in a/: refused, not the folder's x.wav's rows
+     * taken */
+    char deep[600];
+    snprintf(deep, sizeof deep, "%s/a", dir);
+    hyp_root = deep;
+    assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "h.csv"), 0, -1, ax, err, sizeof err),
+                     -1);
+    if (!strstr(err, "/a/x.wav) has rows named '") || /* a/x's or b/x's */
+        !strstr(err, "which ends with its path below --hyp-root (x) and is no file's in "))
+        fail_msg("%s", err);
+    /* two audio files of one path without extension take no rows together */
+    write_audio(dir, "c/y.flac", 1.0, 16000);
+    tt_write_text(tt_path(dir, "two.tsv"), "c/y.wav\tc/y.ref\nc/y.flac\tc/y.ref\n");
+    hyp_root = dir;
+    assert_int_equal(score(dir, "two.tsv", tt_path(dir, "h.csv"), 0, -1, y_right, err,
+                           sizeof err), -1);
+    snprintf(want_err, sizeof want_err, "%s/two.tsv: line 1 (%s/c/y.wav) and line 2 "
+             "(%s/c/y.flac) would both be scored against the same rows of", dir, dir, dir);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
     /* without the folder: refused for several files; one input's rows for one */
     hyp_root = NULL;
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "h.csv"), 0, -1, by_file, err, sizeof err),
