@@ -15,6 +15,7 @@
 #include "seqlabel.h"
 
 typedef struct {
+    const char *name; /* the index's key */
     sl_label_segment *segs;
     int n, cap;
     int finished; /* sorted and checked for overlaps */
@@ -24,7 +25,6 @@ struct sl_hyp_stream {
     const char *path;
     int jsonl;
     GHashTable *index; /* normalised name -> part number + 1 */
-    GHashTable *ends;  /* each name's end after each '/' -> a name it ends */
     stream_part *parts;
     int n, cap;
     int named, unnamed_line, frame_line; /* rows with a name; the first without; a frame's */
@@ -113,7 +113,7 @@ static int add_name(sl_hyp_stream *s, const char *file, int line, char *err, siz
             s->cap = cap;
         }
         part = s->n++;
-        s->parts[part] = (stream_part){0};
+        s->parts[part] = (stream_part){.name = key};
         g_hash_table_insert(s->index, key, GINT_TO_POINTER(part + 1)); /* takes key */
     } else {
         free(key);
@@ -163,8 +163,6 @@ void sl_hyp_stream_free(sl_hyp_stream *s)
     for (int i = 0; i < s->n; i++)
         sl_label_segments_free(s->parts[i].segs, s->parts[i].n);
     free(s->parts);
-    if (s->ends)
-        g_hash_table_destroy(s->ends);
     if (s->index)
         g_hash_table_destroy(s->index);
     free(s);
@@ -191,19 +189,8 @@ int sl_hyp_stream_read(const char *path, sl_hyp_stream **out, char *err, size_t 
                      "is read for segments (seqlabel label --segments), frames from a file each "
                      "(seqlabel label -o DIR/)", path, s->frame_line);
     /* frames of one name: one input's file (a stream's lines of one input) */
-    if (rc == 0 && (s->named || file_column) && !s->frame_line) {
-        if (!(s->ends = g_hash_table_new(g_str_hash, g_str_equal)))
-            rc = sl_fail(err, errlen, "%s: out of memory", path);
-        GHashTableIter it;
-        gpointer name;
-        g_hash_table_iter_init(&it, s->index);
-        while (rc == 0 && g_hash_table_iter_next(&it, &name, NULL))
-            for (const char *end = strchr(name, '/'); end; end = strchr(end + 1, '/'))
-                if (!g_hash_table_contains(s->ends, end + 1))
-                    g_hash_table_insert(s->ends, (gpointer)(end + 1), name);
-        if (rc == 0)
-            *out = s;
-    }
+    if (rc == 0 && (s->named || file_column) && !s->frame_line)
+        *out = s;
     else
         sl_hyp_stream_free(s);
     return rc;
@@ -219,10 +206,7 @@ char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name)
 
 int sl_hyp_stream_names(const sl_hyp_stream *s) { return s->n; }
 
-const char *sl_hyp_stream_longer(const sl_hyp_stream *s, const char *key)
-{
-    return g_hash_table_lookup(s->ends, key);
-}
+const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part) { return s->parts[part].name; }
 
 int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key)
 {

@@ -144,8 +144,8 @@ void sl_hyp_stream_free(sl_hyp_stream *s);
 char *sl_hyp_stream_key(const sl_hyp_stream *s, const char *name);
 /* How many names its rows give. */
 int sl_hyp_stream_names(const sl_hyp_stream *s);
-/* A name of the stream that ends with '/' and key (c/x for x), or NULL. */
-const char *sl_hyp_stream_longer(const sl_hyp_stream *s, const char *key);
+/* Part `part`'s name (0 .. sl_hyp_stream_names - 1), normalised. */
+const char *sl_hyp_stream_name(const sl_hyp_stream *s, int part);
 /* The part whose name is key (sl_hyp_stream_key's), or -1. */
 int sl_hyp_stream_find(const sl_hyp_stream *s, const char *key);
 /* A part's segments, sorted and checked for overlaps the first time (the

@@ -118,36 +118,71 @@ static char *entry_below(const char *root, size_t root_len, const char *audio, i
     return rel;
 }
 
-/* Whether a regular file other than a label or reference file has the path
- * `name` below root without extension (root/a/x.wav for a/x): a file the
- * folder labelled could have named so. */
-static int file_of_name(const char *root, const char *name)
+/* The stems of the regular files in a folder other than label or reference
+ * files (x for x.wav), as the stream compares names (sl_hyp_stream_key): the
+ * names `seqlabel label` gives the files it finds there. A set (keys owned),
+ * empty when the folder cannot be read; NULL: out of memory. */
+static GHashTable *folder_stems(const sl_hyp_stream *stream, const char *dir)
 {
     static const char *const labels[] = {".txt", ".textgrid", ".rttm", ".vtt", ".srt",
                                          ".jsonl", ".csv", ".tsv", ".lab", ".json", ".ref",
                                          ".eaf", ".xml", ".uem", ".ctm", ".stm"};
-    const char *slash = strrchr(name, '/'), *base = slash ? slash + 1 : name;
-    char *dir = malloc(strlen(root) + strlen(name) + 2);
-    if (!dir)
-        return 0;
-    sprintf(dir, "%s/%.*s", root, slash ? (int)(slash - name) : 0, name);
-    DIR *d = opendir(dir);
-    free(dir);
-    int found = 0;
-    const size_t bl = strlen(base);
-    for (struct dirent *f; d && !found && (f = readdir(d)) != NULL;) {
+    GHashTable *stems = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
+    DIR *d = stems ? opendir(dir) : NULL;
+    for (struct dirent *f; d && (f = readdir(d)) != NULL;) {
         const char *ext = sl_path_extension_at(f->d_name);
         struct stat st;
-        if ((size_t)(ext - f->d_name) != bl || strncmp(f->d_name, base, bl) || !*ext ||
-            fstatat(dirfd(d), f->d_name, &st, 0) || !S_ISREG(st.st_mode))
-            continue;
-        found = 1;
-        for (size_t k = 0; k < sizeof labels / sizeof *labels && found; k++)
-            found = strcasecmp(ext, labels[k]) != 0;
+        int take = *ext && fstatat(dirfd(d), f->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
+        for (size_t k = 0; k < sizeof labels / sizeof *labels && take; k++)
+            take = strcasecmp(ext, labels[k]) != 0;
+        char *stem = take ? strndup(f->d_name, (size_t)(ext - f->d_name)) : NULL;
+        char *key = stem ? sl_hyp_stream_key(stream, stem) : NULL;
+        free(stem);
+        if (key)
+            g_hash_table_add(stems, key);
     }
     if (d)
         closedir(d);
-    return found;
+    return stems;
+}
+
+/* The first of the stream's names that is no file's below root (a folder's
+ * listing read once), or NULL: each must be, if root is the folder labelled
+ * (label names each file it finds below it by its path there). *oom: out of
+ * memory. */
+static const char *name_of_no_file(const sl_hyp_stream *stream, const char *root, int *oom)
+{
+    GHashTable *folders = g_hash_table_new_full(g_str_hash, g_str_equal, free,
+                                                (GDestroyNotify)g_hash_table_destroy);
+    const char *missing = NULL;
+    *oom = !folders;
+    for (int p = 0; folders && p < sl_hyp_stream_names(stream) && !missing && !*oom; p++) {
+        const char *name = sl_hyp_stream_name(stream, p), *slash = strrchr(name, '/');
+        if (slash && memmem(name, (size_t)(slash - name), "\xef\xbf\xbd", 3))
+            continue; /* a folder's name a JSON writer could not give: not looked up */
+        char *dir = malloc(strlen(root) + strlen(name) + 2);
+        if (!dir) {
+            *oom = 1;
+            break;
+        }
+        sprintf(dir, "%s/%.*s", root, slash ? (int)(slash - name) : 0, name);
+        GHashTable *stems = g_hash_table_lookup(folders, dir);
+        if (!stems) {
+            if (!(stems = folder_stems(stream, dir))) {
+                free(dir);
+                *oom = 1;
+                break;
+            }
+            g_hash_table_insert(folders, dir, stems); /* takes dir */
+        } else {
+            free(dir);
+        }
+        if (!g_hash_table_contains(stems, slash ? slash + 1 : name))
+            missing = name;
+    }
+    if (folders)
+        g_hash_table_destroy(folders);
+    return missing;
 }
 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
@@ -658,6 +693,19 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
                  ? sl_fail(err, errlen, "--hyp-root %s: not a folder", hyp_root)
                  : 0;
     const size_t root_len = root && !strcmp(root, "/") ? 0 : root ? strlen(root) : 0;
+    /* every name a file below root: else root is not the folder labelled (one
+     * below it, or above it), or a file was labelled alone, and whose rows a
+     * file's are could be guessed wrong */
+    int oom = 0;
+    const char *stray = rc == 0 ? name_of_no_file(stream, root, &oom) : NULL;
+    char shown[SL_SHOWN_LEN];
+    if (oom)
+        rc = sl_fail(err, errlen, "out of memory");
+    else if (stray && (sl_text_shown(shown, stray), 1))
+        rc = sl_fail(err, errlen, "%s: rows named '%s', which is no file's below --hyp-root %s: "
+                     "is that the folder labelled to write it? (every name of the stream must "
+                     "be a file's path below it, without extension; label the folder as a "
+                     "whole, or write a file each with -o DIR/)", hyp, shown, hyp_root);
     for (int i = 0; i < man->n && rc == 0; i++) {
         const sl_manifest_entry *e = &man->entries[i];
         (*parts)[i] = -1;
@@ -675,32 +723,6 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
             rc = sl_fail(err, errlen, "out of memory");
         else
             (*parts)[i] = sl_hyp_stream_find(stream, key);
-        /* without rows of its own path: a VAD's that found nothing, unless the
-         * stream has rows of the end of its path that no file of the folder
-         * is named by: it was labelled alone, or in a folder below */
-        for (const char *end = key && (*parts)[i] < 0 ? strchr(key, '/') : NULL; end && rc == 0;
-             end = strchr(end + 1, '/')) {
-            if (sl_hyp_stream_find(stream, end + 1) < 0 || file_of_name(root, end + 1))
-                continue;
-            char shown[SL_SHOWN_LEN];
-            sl_text_shown(shown, end + 1);
-            rc = sl_fail(err, errlen, "%s: %s has no rows of its path below --hyp-root (%s) in "
-                         "%s, which has rows of '%s', the end of it, that no file of %s is "
-                         "named by: labelled alone, or in a folder below? (label the folder as "
-                         "a whole, or write a file each with -o DIR/)", manifest,
-                         entry_where(e, where, sizeof where), key, hyp, shown, hyp_root);
-        }
-        /* rows of a longer name that ends with its path, and is no file's in
-         * the folder: the folder labelled lies above --hyp-root */
-        const char *longer = key && rc == 0 ? sl_hyp_stream_longer(stream, key) : NULL;
-        if (longer && !file_of_name(root, longer)) {
-            char shown[SL_SHOWN_LEN];
-            sl_text_shown(shown, longer);
-            rc = sl_fail(err, errlen, "%s: %s has rows named '%s' in %s, which ends with its "
-                         "path below --hyp-root (%s) and is no file's in %s: is that the folder "
-                         "labelled? (the one above it, it seems)", manifest,
-                         entry_where(e, where, sizeof where), shown, hyp, key, hyp_root);
-        }
         free(rel);
         free(key);
     }
@@ -897,7 +919,9 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     }
     if (rc == 0 && scored == 0)
         rc = sl_fail(err, errlen, "%s: no entries to evaluate", manifest);
-    if (rc == 0 && (by_id || stream) && !labelled_any)
+    /* (a stream whose names are files below --hyp-root may leave every file of
+     * the set without rows: a VAD's that found nothing in a noise-only set) */
+    if (rc == 0 && ((by_id && !stream) || (stream && !opt->hyp_root)) && !labelled_any)
         rc = sl_fail(err, errlen, "%s: labels none of the set's files (%s)", hyp,
                      stream ? "a row's file is its audio's path below --hyp-root without "
                               "extension, as seqlabel label writes it"
