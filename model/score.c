@@ -723,6 +723,14 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
             rc = sl_fail(err, errlen, "out of memory");
         else
             (*parts)[i] = sl_hyp_stream_find(stream, key);
+        /* no rows: a VAD's file that found nothing, if label took it from the
+         * folder at all (an audio file by its name, nothing hidden on the way) */
+        if (rc == 0 && rel && (*parts)[i] < 0 &&
+            (rel[0] == '.' || strstr(rel, "/.") || !sl_audio_name_known(e->audio)))
+            rc = sl_fail(err, errlen, "%s: %s has no rows in %s, and seqlabel label %s does not "
+                         "take it (hidden, or no audio file by its name): scored as a file "
+                         "without speech, it would read as measured", manifest,
+                         entry_where(e, where, sizeof where), hyp, hyp_root);
         free(rel);
         free(key);
     }

@@ -834,6 +834,20 @@ static void test_streams_of_several_inputs(void **state)
     assert_int_equal(score(dir, "set.tsv", tt_path(dir, "mixed.jsonl"), 0, -1, by_file, err,
                            sizeof err), -1);
     assert_non_null(strstr(err, "mixed.jsonl:2: a line that names no input"));
+    /* a file label does not take from a folder (hidden, or no audio file by
+     * its name) has no rows because it was never labelled: refused */
+    write_audio(dir, ".h.wav", 1.0, 16000);
+    write_audio(dir, "rec.dat", 1.0, 16000);
+    tt_write_text(tt_path(dir, "skipped.tsv"), ".h.wav\tx.ref\nrec.dat\tx.ref\n");
+    assert_int_equal(score(dir, "skipped.tsv", tt_path(dir, "h.csv"), 0, 2, by_file, err,
+                           sizeof err), -1);
+    if (!strstr(err, "/.h.wav) has no rows in ") ||
+        !strstr(err, " does not take it (hidden, or no audio file by its name)"))
+        fail_msg("%s", err);
+    tt_write_text(tt_path(dir, "skipped.tsv"), "rec.dat\tx.ref\n");
+    assert_int_equal(score(dir, "skipped.tsv", tt_path(dir, "h.csv"), 0, 2, by_file, err,
+                           sizeof err), -1);
+    assert_non_null(strstr(err, "/rec.dat) has no rows in "));
     /* a header alone: a VAD's stream that found nothing, every file all the
      * gap's class; rows of no file below the folder: refused */
     tt_write_text(tt_path(dir, "empty.csv"), "file,start,end,label\n");
