@@ -30,34 +30,14 @@ struct sl_hyp_stream {
     int named, unnamed_line, frame_line; /* rows with a name; the first without; a frame's */
 };
 
-/* The path's parts without empty ones, '.', and those a '..' after them
- * takes back, joined by '/' (malloc'ed): a//x, a/./x and a/b/../x are a/x, as
- * label writes a path it walked. NULL: out of memory. */
+/* name with '//', '/./' and 'x/..' resolved on the text (sl_normal_path), a
+ * leading '/' dropped: a//x, a/./x and a/b/../x are a/x, as label writes a
+ * path it walked. malloc'ed; NULL: out of memory. */
 static char *normal_name(const char *name)
 {
-    char *out = malloc(strlen(name) + 1);
-    if (!out)
-        return NULL;
-    size_t len = 0;
-    for (const char *p = name; *p;) {
-        const char *end = strchr(p, '/');
-        size_t n = end ? (size_t)(end - p) : strlen(p);
-        const int back = n == 2 && !strncmp(p, "..", 2);
-        size_t last = len; /* where the part before starts */
-        while (last > 0 && out[last - 1] != '/')
-            last--;
-        const int can_back = len > 0 && strncmp(out + last, "..", len - last > 2 ? len - last : 2);
-        if (back && can_back) {
-            len = last > 0 ? last - 1 : 0;
-        } else if (n > 0 && !(n == 1 && *p == '.')) {
-            if (len)
-                out[len++] = '/';
-            memcpy(out + len, p, n);
-            len += n;
-        }
-        p += n + (end ? 1 : 0);
-    }
-    out[len] = '\0';
+    char *out = sl_normal_path(name, strlen(name));
+    if (out && out[0] == '/')
+        memmove(out, out + 1, strlen(out));
     return out;
 }
 

@@ -78,6 +78,10 @@ size_t sl_manifest_root_len(const char *manifest_path);
  * path itself when it lies elsewhere: what names an entry however the manifest
  * was named (data/set.tsv or /home/u/data/set.tsv). */
 const char *sl_manifest_below_root(const char *manifest_path, size_t root_len, const char *path);
+/* path (n bytes) with "." and empty components dropped and ".." taking the
+ * one before it (a relative path keeps those it cannot take: "../b/y.wav"),
+ * resolved on the text; malloc'ed, NULL when out of memory. */
+char *sl_normal_path(const char *path, size_t n);
 /* Each entry's audio as a path from the manifest's folder, one key however
  * the folder and the lines are spelt (what --valid-share hashes): a relative
  * line's text with '.',

@@ -584,10 +584,7 @@ static double hold_out_hash(const char *p, size_t n)
     return (double)(h >> 11) / 9007199254740992.0;
 }
 
-/* path (n bytes) with "." and empty components dropped and ".." taking the
- * one before it (a relative path keeps those it cannot take: "../b/y.wav"),
- * resolved on the text; malloc'ed, NULL when out of memory. */
-static char *normal_path(const char *path, size_t n)
+char *sl_normal_path(const char *path, size_t n)
 {
     char *out = malloc(n + 2), *q = out;
     if (!out)
@@ -685,11 +682,11 @@ static char *hold_out_key(const char *dir, size_t root_len, const struct stat *w
     size_t dl = strlen(dir);
     struct stat at;
     if (root_len && !strncmp(audio, dir, dl) && audio[dl] == '/') { /* as resolve() made it */
-        key = normal_path(audio + dl + 1, strlen(audio + dl + 1));
+        key = sl_normal_path(audio + dl + 1, strlen(audio + dl + 1));
     } else if (audio[0] != '/' || !want) { /* the line itself */
-        key = normal_path(audio, strlen(audio));
+        key = sl_normal_path(audio, strlen(audio));
     } else {
-        char *norm = normal_path(audio, strlen(audio));
+        char *norm = sl_normal_path(audio, strlen(audio));
         /* each ancestor, the deepest first: is it the folder? */
         for (char *cut = norm ? strrchr(norm, '/') : NULL; cut && !key;) {
             *cut = '\0';
