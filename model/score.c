@@ -118,23 +118,28 @@ static char *entry_below(const char *root, size_t root_len, const char *audio, i
     return rel;
 }
 
-/* The stems of the regular files in a folder other than label or reference
- * files (x for x.wav), as the stream compares names (sl_hyp_stream_key): the
- * names `seqlabel label` gives the files it finds there. A set (keys owned),
- * empty when the folder cannot be read; NULL: out of memory. */
+/* Whether `seqlabel label` takes a file of this name from a folder it is
+ * given: audio by its name (sl_audio_name_known), or with --raw-format, which
+ * eval cannot know of, .raw and .pcm. Hidden names aside (the caller's). */
+static int label_takes(const char *name)
+{
+    const char *ext = sl_path_extension_at(name);
+    return sl_audio_name_known(name) || !strcasecmp(ext, ".raw") || !strcasecmp(ext, ".pcm");
+}
+
+/* The stems of the regular files in a folder that label takes (x for x.wav),
+ * as the stream compares names (sl_hyp_stream_key): the names `seqlabel
+ * label` gives the files it finds there. A set (keys owned), empty when the
+ * folder cannot be read; NULL: out of memory. */
 static GHashTable *folder_stems(const sl_hyp_stream *stream, const char *dir)
 {
-    static const char *const labels[] = {".txt", ".textgrid", ".rttm", ".vtt", ".srt",
-                                         ".jsonl", ".csv", ".tsv", ".lab", ".json", ".ref",
-                                         ".eaf", ".xml", ".uem", ".ctm", ".stm"};
     GHashTable *stems = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
     DIR *d = stems ? opendir(dir) : NULL;
     for (struct dirent *f; d && (f = readdir(d)) != NULL;) {
         const char *ext = sl_path_extension_at(f->d_name);
         struct stat st;
-        int take = *ext && fstatat(dirfd(d), f->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
-        for (size_t k = 0; k < sizeof labels / sizeof *labels && take; k++)
-            take = strcasecmp(ext, labels[k]) != 0;
+        const int take = *ext && label_takes(f->d_name) &&
+                         fstatat(dirfd(d), f->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
         char *stem = take ? strndup(f->d_name, (size_t)(ext - f->d_name)) : NULL;
         char *key = stem ? sl_hyp_stream_key(stream, stem) : NULL;
         free(stem);
@@ -726,7 +731,7 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
         /* no rows: a VAD's file that found nothing, if label took it from the
          * folder at all (an audio file by its name, nothing hidden on the way) */
         if (rc == 0 && rel && (*parts)[i] < 0 &&
-            (rel[0] == '.' || strstr(rel, "/.") || !sl_audio_name_known(e->audio)))
+            (rel[0] == '.' || strstr(rel, "/.") || !label_takes(e->audio)))
             rc = sl_fail(err, errlen, "%s: %s has no rows in %s, and seqlabel label %s does not "
                          "take it (hidden, or no audio file by its name): scored as a file "
                          "without speech, it would read as measured", manifest,
