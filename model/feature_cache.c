@@ -18,6 +18,7 @@
 #include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/memory.h"
 
 /* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr; 04:
  * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c; 05: a CRC-32;
@@ -73,10 +74,43 @@ static uint64_t cache_key(const char *real, const struct stat *st, const sl_feat
     return h;
 }
 
+/* A file's features or samples are held in memory while they are computed
+ * (all of them with --no-cache, where the files before it hold theirs too):
+ * refused, naming the file, before the pages that would not fit are touched,
+ * as pages touched beyond the memory there is bring the OOM killer, not an
+ * error. `floats` more are asked for; 0 when they fit. */
+static int room_for(const char *audio, const char *what, int64_t floats, char *err, size_t errlen)
+{
+    const double need = (double)floats * sizeof(float), have = sl_memory_available();
+    if (have < 0 || need <= have)
+        return 0;
+    char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+    return sl_fail(err, errlen, "%s: its %s need %s, more than the %s of memory it may take "
+                   "(a cache, without --no-cache, keeps the files before it on disk; or cut this "
+                   "file shorter)", audio, what, sl_memory_shown(a, need), sl_memory_shown(b, have));
+}
+
+/* The capacity a full buffer (cap values, n of them used) grows to, where
+ * the file's length says it takes est values (-1: unknown), or -1 when that
+ * is refused (said). A known length is weighed once, whole; an unknown one
+ * (or a file longer than it said), a doubling at a time from `first`. */
+static int64_t grow_to(const char *audio, const char *what, int64_t cap, int64_t n, int64_t est,
+                       int64_t first, char *err, size_t errlen)
+{
+    int64_t want = est > n ? est : (cap ? 2 * cap : first);
+    if (want < n + 1)
+        want = n + 1;
+    return room_for(audio, what, want - cap, err, errlen) ? -1 : want;
+}
+
+enum { OUT_OF_MEMORY = 1, REFUSED = 2 }; /* collect_frame's answers (said) */
 typedef struct {
     float *buf;
-    int64_t n, cap;
+    int64_t n, cap, est; /* est: the frames the file's length gives, -1 when unknown */
     int dim;
+    const char *audio;
+    char *err;
+    size_t errlen;
 } frame_sink;
 
 static int collect_frame(void *user, int64_t index, const float *frame, int dim)
@@ -84,12 +118,15 @@ static int collect_frame(void *user, int64_t index, const float *frame, int dim)
     (void)index;
     frame_sink *s = user;
     if (s->n == s->cap) {
-        int64_t nc = s->cap ? 2 * s->cap : 4096;
-        float *nb = realloc(s->buf, (size_t)nc * (size_t)dim * sizeof *nb);
+        const int64_t nc = grow_to(s->audio, "features", s->cap * dim, s->n * dim, s->est * dim,
+                                   4096 * dim, s->err, s->errlen);
+        if (nc < 0)
+            return REFUSED;
+        float *nb = realloc(s->buf, (size_t)nc * sizeof *nb);
         if (!nb)
-            return 1;
+            return OUT_OF_MEMORY;
         s->buf = nb;
-        s->cap = nc;
+        s->cap = nc / dim;
     }
     memcpy(s->buf + (size_t)s->n * (size_t)dim, frame, (size_t)dim * sizeof *frame);
     s->n++;
@@ -105,7 +142,12 @@ static int compute(const char *audio, const sl_feature_config *fc, sl_feature_fi
     sl_features *f = sl_features_new(fc, err, errlen);
     enum { BLOCK = 16384 };
     float *pcm = malloc(BLOCK * sizeof *pcm);
-    frame_sink sink = {NULL, 0, 0, sl_feature_dim(fc)};
+    /* the frames the file's length gives, at most (-1: unknown) */
+    const int64_t file_frames = sl_audio_file_frames(r);
+    const int64_t est = file_frames < 0 ? -1
+        : (int64_t)((double)file_frames * fc->sample_rate / sl_audio_file_rate(r) /
+                    sl_feature_frame_shift(fc)) + 2;
+    frame_sink sink = {NULL, 0, 0, est, sl_feature_dim(fc), audio, err, errlen};
     int rc = (!f || !pcm) ? -1 : 0;
     if (f && !pcm)
         sl_fail(err, errlen, "%s: out of memory", audio);
@@ -121,7 +163,9 @@ static int compute(const char *audio, const sl_feature_config *fc, sl_feature_fi
         samples += got;
         sl_quantize_s16(pcm, pcm, (size_t)got); /* as the labeler does (model_internal.h) */
         int prc = sl_features_push(f, pcm, (size_t)got, collect_frame, &sink, err, errlen);
-        if (prc > 0)
+        if (prc == REFUSED)
+            rc = -1;
+        else if (prc > 0)
             rc = sl_fail(err, errlen, "%s: out of memory", audio);
         else if (prc < 0) {
             /* The extractor names no file: add it. */
@@ -349,18 +393,22 @@ static int compute_pcm(const char *audio, const void *rate_arg, sl_feature_file 
     sl_audio_reader *r = sl_audio_open(audio, rate, err, errlen);
     if (!r)
         return -1;
-    int64_t cap = 1 << 16, n = 0;
-    float *buf = malloc((size_t)cap * sizeof *buf);
-    int rc = buf ? 0 : sl_fail(err, errlen, "%s: out of memory", audio);
+    const int64_t file_frames = sl_audio_file_frames(r);
+    const int64_t est = file_frames < 0 ? -1
+        : (int64_t)((double)file_frames * rate / sl_audio_file_rate(r)) + 2;
+    int64_t cap = 0, n = 0;
+    float *buf = NULL;
+    int rc = 0;
     while (rc == 0) {
         if (n == cap) {
-            float *nb = realloc(buf, (size_t)cap * 2 * sizeof *nb);
+            const int64_t nc = grow_to(audio, "samples", cap, n, est, 1 << 16, err, errlen);
+            float *nb = nc < 0 ? NULL : realloc(buf, (size_t)nc * sizeof *nb);
             if (!nb) {
-                rc = sl_fail(err, errlen, "%s: out of memory", audio);
+                rc = nc < 0 ? -1 : sl_fail(err, errlen, "%s: out of memory", audio);
                 break;
             }
             buf = nb;
-            cap *= 2;
+            cap = nc;
         }
         long got = sl_audio_read(r, buf + n, (long)(cap - n), err, errlen);
         if (got < 0)

@@ -2098,6 +2098,20 @@ static void test_memory_refused(void **state)
         fail_msg("%s", e);
     free(e);
     assert_false(exists("t.slm"));
+    /* a file's features, held in memory (all files' with --no-cache): in.wav's
+     * 1.5 s at 16 kHz give 150 frames and 2 more at most, of 80 floats */
+    setenv("SEQLABEL_MEMORY_LIMIT", "40k", 1);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
+             "t.slm --d-model 8 --heads 1 --layers 1 --steps 1 --no-cache 2> err.txt", dir,
+             seqlabel);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    e = slurp("err.txt");
+    if (!strstr(e, "big.tsv:1: in.wav: its features need 48.6 kB, more than the 40 kB of memory "
+                   "it may take (a cache, without --no-cache, keeps the files before it on disk; "
+                   "or cut this file shorter)"))
+        fail_msg("%s", e);
+    free(e);
+    assert_false(exists("t.slm"));
     setenv("SEQLABEL_MEMORY_LIMIT", "3 GB", 1);
     assert_int_equal(run_label("in.wav --model big.slm -o t.tsv"), 2);
     e = slurp("err.txt");
