@@ -179,6 +179,15 @@ int sl_audio_is_uri(const char *path);
 int sl_audio_files_below(const char *dir, int (*take)(const char *name),
                          int (*fn)(void *user, const char *path, const char *rel), void *user,
                          char *err, size_t errlen);
+/* The same, going on past the parts of the tree that cannot be taken (a
+ * folder that cannot be read, a path too long, folders nested too deep):
+ * each is handed to lost with the message that names it, and the walk goes
+ * on where lost returns 0 (a batch labels what it can and says what it could
+ * not), or ends with its non-zero value. */
+int sl_audio_files_below_ex(const char *dir, int (*take)(const char *name),
+                            int (*fn)(void *user, const char *path, const char *rel),
+                            int (*lost)(void *user, const char *why), void *user, char *err,
+                            size_t errlen);
 
 /* How libsoxr converts rates (linear phase; docs/io.md has the figures). */
 typedef enum {

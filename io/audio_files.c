@@ -20,10 +20,18 @@ typedef struct {
     const char *root;
     int (*take)(const char *name);
     int (*fn)(void *user, const char *path, const char *rel);
+    int (*lost)(void *user, const char *why);
     void *user;
     char *err;
     size_t errlen;
 } walk_job;
+
+/* A part of the tree that cannot be taken, said in j->err: the walk's end
+ * (-1), or, where the caller takes such parts one by one, its answer. */
+static int part_lost(const walk_job *j)
+{
+    return j->lost ? j->lost(j->user, j->err ? j->err : "") : -1;
+}
 
 /* Folders nested deeper than this are refused rather than walked: the path
  * limit allows some 2,000 levels ("a/a/a/..."), and no tree of audio needs
@@ -45,18 +53,20 @@ static int walk(const walk_job *j, const char *rel, int depth)
     int n = 0, rc = 0;
     if ((size_t)snprintf(dir, LEN, "%s%s%s", j->root, rl && j->root[rl - 1] == '/' ? "" : "/",
                          rel) >= LEN)
-        rc = (sl_io_err(j->err, j->errlen, "%s%s: the path is too long", j->root, rel), -1);
+        rc = (sl_io_err(j->err, j->errlen, "%s%s: the path is too long", j->root, rel),
+              part_lost(j));
     else if (depth > MAX_DEPTH)
         rc = (sl_io_err(j->err, j->errlen, "%s: folders nested more than %d deep below %s",
-                        dir, MAX_DEPTH, j->root), -1);
+                        dir, MAX_DEPTH, j->root), part_lost(j));
     else if ((n = scandir(dir, &names, skip_hidden, alphasort)) < 0)
         rc = (sl_io_err(j->err, j->errlen, "%s: cannot read this folder: %s", dir,
-                        strerror(errno)), -1);
+                        strerror(errno)), part_lost(j));
     for (int i = 0; i < n; i++) {
         if (rc == 0 && ((size_t)snprintf(path, LEN, "%s%s", dir, names[i]->d_name) >= LEN ||
                         (size_t)snprintf(sub, LEN - 1, "%s%s", rel, names[i]->d_name) >= LEN - 1)) {
             sl_io_err(j->err, j->errlen, "%s%s: the path is too long", dir, names[i]->d_name);
-            rc = -1;
+            if ((rc = part_lost(j)) == 0)
+                goto next;
         }
         struct stat st, link;
         /* folders are entered only as themselves, as find(1) does: a link to a
@@ -73,6 +83,7 @@ static int walk(const walk_job *j, const char *rel, int depth)
                 rc = j->fn(j->user, path, sub);
             }
         }
+    next:
         free(names[i]);
     }
     free(names);
@@ -84,6 +95,16 @@ int sl_audio_files_below(const char *dir, int (*take)(const char *name),
                          int (*fn)(void *user, const char *path, const char *rel), void *user,
                          char *err, size_t errlen)
 {
-    walk_job j = {dir, take ? take : sl_audio_name_known, fn, user, err, errlen};
+    return sl_audio_files_below_ex(dir, take, fn, NULL, user, err, errlen);
+}
+
+int sl_audio_files_below_ex(const char *dir, int (*take)(const char *name),
+                            int (*fn)(void *user, const char *path, const char *rel),
+                            int (*lost)(void *user, const char *why), void *user, char *err,
+                            size_t errlen)
+{
+    char own[SL_ERR_LEN]; /* where the caller gives no room, lost still hears why */
+    walk_job j = {dir, take ? take : sl_audio_name_known, fn, lost, user,
+                  err ? err : (lost ? own : NULL), err ? errlen : sizeof own};
     return walk(&j, "", 0);
 }

@@ -237,9 +237,10 @@ static void usage(FILE *fp)
         "end and the output kept; a second Ctrl-C ends the command. An error that ends\n"
         "live input (a network stream that fails) keeps its labels too (exit 1).\n"
         "\n"
-        "Errors (missing model, unreadable, corrupt or empty file, NaN/Inf samples)\n"
-        "print one line naming the file; the other files are still labelled and the exit\n"
-        "status is 1. A wrong command line (an unknown option, a bad value) exits 2.\n",
+        "Errors (missing model, unreadable, corrupt or empty file or folder, NaN/Inf\n"
+        "samples) print one line naming the file; the other files are still labelled and\n"
+        "the exit status is 1. A wrong command line (an unknown option, a bad value)\n"
+        "exits 2.\n",
         /* the source tree's path is not said: it would be the build machine's
          * in the manual page made from this text (not reproducible) */
         sl_installed_model_path());
@@ -1380,10 +1381,13 @@ int sl_cmd_label(int argc, char **argv)
         return prc > 0 ? 0 : 2;
     cli_input *inputs;
     int nin;
-    if (cli_inputs_expand(argv + optind, argc - optind, a.audio.raw_encoding != SL_RAW_NONE, &inputs,
-                          &nin) != 0)
+    /* a folder, or a part of one, that could not be read is said, and the
+     * rest labelled: exit 1 at the end, as for a file that cannot be read */
+    const int lost = cli_inputs_expand(argv + optind, argc - optind,
+                                       a.audio.raw_encoding != SL_RAW_NONE, &inputs, &nin);
+    if (lost < 0)
         return 1;
-    int rc = label_inputs(a, inputs, nin);
+    int rc = nin ? label_inputs(a, inputs, nin) : 1;
     cli_inputs_free(inputs, nin);
-    return rc;
+    return rc ? rc : lost;
 }

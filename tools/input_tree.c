@@ -102,22 +102,44 @@ static int push_found(void *user, const char *path, const char *rel)
     return 0;
 }
 
+/* A folder's walk: its files go on the list; a part of it that cannot be
+ * read is said, as a file that cannot be read is, and the rest is taken. */
+typedef struct {
+    input_list *list;
+    int lost;
+} walk_state;
+
+static int push_walked(void *user, const char *path, const char *rel)
+{
+    return push_found(((walk_state *)user)->list, path, rel);
+}
+
+static int lost_walked(void *user, const char *why)
+{
+    ((walk_state *)user)->lost = 1;
+    cli_error("%s", why);
+    return 0;
+}
+
 int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs, int *n)
 {
     input_list l = {0};
+    int lost = 0;
     for (int i = 0; i < n_args; i++) {
         struct stat st;
         if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             int before = l.n;
             char err[SL_ERR_LEN] = "";
-            int rc = sl_audio_files_below(args[i], raw ? is_raw_name : NULL, push_found, &l, err,
-                                          sizeof err);
+            walk_state w = {&l, 0};
+            int rc = sl_audio_files_below_ex(args[i], raw ? is_raw_name : NULL, push_walked,
+                                             lost_walked, &w, err, sizeof err);
+            lost |= w.lost;
             if (rc != 0) {
                 if (rc < 0 && err[0])
                     cli_error("%s", err);
                 goto fail;
             }
-            if (l.n == before) {
+            if (l.n == before && !w.lost) {
                 if (raw)
                     cli_error("%s: a folder with no .raw or .pcm file in it (--raw-format takes "
                               "those from folders)", args[i]);
@@ -126,7 +148,7 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs
                               ".opus .mp3 .aiff .au .caf ..., .m4a .mp4 .mkv .webm ... and "
                               "Asterisk's .gsm .ulaw .sln ...)",
                               args[i]);
-                goto fail;
+                lost = 1;
             }
             continue;
         }
@@ -143,7 +165,7 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs
     }
     *inputs = l.v;
     *n = l.n;
-    return 0;
+    return lost;
 fail:
     cli_inputs_free(l.v, l.n);
     return -1;

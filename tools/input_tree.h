@@ -17,8 +17,10 @@ typedef struct {
  * sl_audio_name_known; with `raw`, for --raw-format, its .raw and .pcm files)
  * sorted by path, hidden files and folders left out, links to files followed
  * and links to folders not (as find(1) does). 0 with
- * *inputs (free with cli_inputs_free) and *n set, or -1 (said: an unreadable
- * folder, one with no audio file, out of memory). */
+ * *inputs (free with cli_inputs_free) and *n set; 1 the same, where a part of
+ * a folder could not be read, or a folder held no audio file (said: the rest
+ * is labelled, as past a file that cannot be read); or -1 (said: out of
+ * memory). */
 int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs, int *n);
 void cli_inputs_free(cli_input *inputs, int n);
 

@@ -1260,6 +1260,25 @@ static void test_folder_inputs(void **state)
     sh("ln -s nowhere.wav tree/a/gone.wav");
     expect_error("tree --model m.slm --format frames -o tree-out/", 1, "tree/a/gone.wav");
     sh("rm tree/a/gone.wav");
+    /* a folder below that cannot be read (lost+found, to a user), and an empty
+     * folder given beside a file: each said, the rest labelled (exit 1), as
+     * past a file that cannot be read (tried as nobody: root reads any folder) */
+    sh("mkdir -p locked/spk1 locked/lost+found && cp in.wav locked/spk1/001.wav && "
+       "chmod 700 locked/lost+found && mkdir -m 777 locked-out && chmod 777 .");
+    {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "'%s' label locked --model m.slm --format frames -o locked-out/ "
+                 "2> locked.err", seqlabel);
+        assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+        char *e = slurp("locked.err");
+        if (!e || !strstr(e, "locked/lost+found/: cannot read this folder: Permission denied"))
+            fail_msg("%s", e ? e : "nothing said");
+        free(e);
+    }
+    sh("cmp locked-out/spk1/001.tsv tree-one.tsv && rm -r locked locked-out locked.err");
+    expect_error("in.wav tree-empty --model m.slm --format frames -o both.tsv", 1,
+                 "tree-empty: a folder with no audio file");
+    sh("cmp both.tsv tree-one.tsv");
     /* every pair of inputs that would write one output, said in one run */
     sh("cp in.wav tree/b/x.flac && cp in.wav tree/a/x.au");
     expect_error("tree --model m.slm -o tree-out/", 2, "would both write b/x.*");

@@ -476,6 +476,26 @@ static void folder_manifests(void **state)
     assert_non_null(strstr(err, "would train as one class named 'Valid'"));
 }
 
+typedef struct {
+    int found, lost;
+    char why[SL_ERR_LEN];
+} walk_count;
+
+static int count_found(void *user, const char *path, const char *rel)
+{
+    (void)path, (void)rel;
+    ((walk_count *)user)->found++;
+    return 0;
+}
+
+static int count_lost(void *user, const char *why)
+{
+    walk_count *w = user;
+    w->lost++;
+    snprintf(w->why, sizeof w->why, "%s", why);
+    return 0;
+}
+
 /* A folder tree as deep as 256 levels is walked; one deeper is refused, naming
  * it, not walked until the stack runs out (a tree of ~700 levels crashed it). */
 static void deep_folders(void **state)
@@ -504,6 +524,15 @@ static void deep_folders(void **state)
     assert_int_equal(sl_manifest_load(tt_path(dir, "deep"), &man, err, sizeof err), -1);
     if (!strstr(err, "/a/a/: folders nested more than 256 deep below ") || !strstr(err, "/deep"))
         fail_msg("%s", err);
+    /* a walk that goes on past the parts it cannot take (seqlabel label's
+     * folders) hears why, and still finds the file above them */
+    walk_count w = {0, 0, ""};
+    assert_int_equal(sl_audio_files_below_ex(tt_path(dir, "deep"), NULL, count_found, count_lost,
+                                             &w, NULL, 0), 0);
+    assert_int_equal(w.found, 1);
+    assert_int_equal(w.lost, 1);
+    if (!strstr(w.why, "/a/a/: folders nested more than 256 deep below "))
+        fail_msg("%s", w.why);
 }
 
 /* sl_manifest_hold_out_groups: every file of one key goes one way, the way a
