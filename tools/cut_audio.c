@@ -16,6 +16,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <sndfile.h>
 
@@ -24,10 +25,73 @@
 
 #define CUT_RUN 8192 /* sample frames a run of one decision waits at most before it is written */
 
+/* A FLAC cut into a pipe (libsndfile's virtual I/O). At its end libFLAC
+ * seeks back to fill in the stream's length and MD5; libsndfile takes a
+ * pipe's seek for done, so those bytes were appended and the stream ended in
+ * garbage that readers lose sync on. Here a seek that a pipe cannot make
+ * fails, and what is written until a seek comes back to the pipe's end is
+ * dropped: the stream keeps its length and MD5 unknown, as FLAC allows. */
+typedef struct {
+    int fd;
+    sf_count_t at;   /* bytes written to the pipe */
+    sf_count_t seek; /* where libsndfile thinks it is */
+} pipe_out;
+
+static sf_count_t pipe_length(void *user)
+{
+    return ((pipe_out *)user)->at;
+}
+
+static sf_count_t pipe_seek(sf_count_t offset, int whence, void *user)
+{
+    pipe_out *p = user;
+    const sf_count_t from = whence == SEEK_SET ? 0 : whence == SEEK_CUR ? p->seek : p->at;
+    const sf_count_t to = from + offset;
+    p->seek = to;
+    if (to == p->at)
+        return to;
+    errno = ESPIPE;
+    return -1;
+}
+
+static sf_count_t pipe_read(void *ptr, sf_count_t count, void *user)
+{
+    (void)ptr, (void)count, (void)user;
+    errno = EBADF;
+    return -1;
+}
+
+static sf_count_t pipe_write(const void *ptr, sf_count_t count, void *user)
+{
+    pipe_out *p = user;
+    if (p->seek != p->at) { /* meant for a place the pipe has passed */
+        p->seek += count;
+        return count;
+    }
+    sf_count_t done = 0;
+    while (done < count) {
+        ssize_t n = write(p->fd, (const char *)ptr + done, (size_t)(count - done));
+        if (n < 0 && errno == EINTR)
+            continue;
+        if (n <= 0)
+            break;
+        done += n;
+    }
+    p->at += done;
+    p->seek = p->at;
+    return done;
+}
+
+static sf_count_t pipe_tell(void *user)
+{
+    return ((pipe_out *)user)->seek;
+}
+
 struct cli_cut {
     /* the file being written: the cut, or the current segment (--split) */
     cli_output o;
     SNDFILE *out;
+    pipe_out pipe;            /* a FLAC cut into a pipe: what libsndfile writes through */
     SF_INFO oinfo;
     char *path;               /* its name, for messages */
     /* --split only (dir not NULL): DIR/STEM-NNNN_START-END.EXT per run of kept frames */
@@ -97,7 +161,13 @@ static int open_file(cli_cut *c, const char *path)
     const int piped = !strcmp(path, "-") && fstat(fileno(c->o.fp), &st) == 0 &&
                       !S_ISREG(st.st_mode);
     errno = 0;
-    c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
+    if (piped && major == SF_FORMAT_FLAC) {
+        static SF_VIRTUAL_IO vio = {pipe_length, pipe_seek, pipe_read, pipe_write, pipe_tell};
+        c->pipe = (pipe_out){fileno(c->o.fp), 0, 0};
+        c->out = sf_open_virtual(&vio, SFM_WRITE, &info, &c->pipe);
+    } else {
+        c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
+    }
     if (!c->out && piped && errno == EPIPE) {
         /* the reader left before the header (AU writes it at once): the first
          * frame stops the labelling, and the command ends as by SIGPIPE */
