@@ -153,10 +153,10 @@ static void usage(FILE *fp)
         "                          file of its own, DIR/NAME-0001_START-END.EXT (NAME and\n"
         "                          EXT the input's, START and END in seconds); in the\n"
         "                          input's format; --cut may be given too\n"
-        "  --split-max S           with --split: no file longer than S seconds; a longer\n"
-        "                          segment is split at its least likely frame in the last\n"
-        "                          third of S (for speech recognisers that take 30 s at\n"
-        "                          most)\n"
+        "  --split-max S           with --split: no file longer than S seconds (0.1 or\n"
+        "                          more); a longer segment is split at its least likely\n"
+        "                          frame in the last third of S (for speech recognisers\n"
+        "                          that take 30 s at most)\n"
         "\n"
         "model and windows:\n"
         "  --model PATH            model file [$SEQLABEL_MODEL, else the installed\n"
@@ -785,7 +785,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_CUT_SILENCE: a->cut_silence = 1; break;
         case OPT_SPLIT: a->split_dir = optarg; break;
         case OPT_SPLIT_MAX:
-            if (cli_parse_float("--split-max", optarg, 0.01, 1e6, &d)) return -1;
+            if (cli_parse_float("--split-max", optarg, 0.1, 1e6, &d)) return -1;
             a->split_max = d;
             break;
         case OPT_RAW:

@@ -99,6 +99,7 @@ struct cli_cut {
     int segments;
     int64_t seg_first;        /* the open segment's first frame */
     int64_t max_frames;       /* --split-max: the longest segment (0: no limit) */
+    int64_t max_samples;      /* ... in the input's samples */
     float *seg_p;             /* ... and the target's probability of each of its frames */
     int channels, rate, hop, model_rate, silence;
     double *q;                /* samples not yet written or skipped, interleaved */
@@ -271,6 +272,7 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     c->stem = strdup(stem);
     c->ext = strdup(ext);
     c->max_frames = max_s > 0 ? (int64_t)(max_s * model_rate / hop) : 0;
+    c->max_samples = (int64_t)(max_s * rate);
     if (max_s > 0 && c->max_frames < 1)
         c->max_frames = 1;
     c->seg_p = c->max_frames ? malloc(sizeof *c->seg_p * (size_t)(c->max_frames + 1)) : NULL;
@@ -389,6 +391,29 @@ static void split_long_segment(cli_cut *c, int64_t f)
     memmove(c->seg_p, c->seg_p + (at - first), sizeof *c->seg_p * (size_t)(f - at));
 }
 
+/* --split-max: the input ends in a kept segment, which the samples after its
+ * last frame (the rest of its window) would make longer than S: it ends, as
+ * one that reached S does, at its least likely frame of its last third (the
+ * latest of equals), of those that leave the rest no longer than S. None
+ * does only where S is shorter than about a window and a half. */
+static void split_at_end(cli_cut *c)
+{
+    const int64_t end = c->q_start + c->q_len, first = c->seg_first, f = c->frames;
+    if (end - frame_start(c, first) <= c->max_samples)
+        return;
+    int64_t at = f;
+    for (int64_t g = first + c->max_frames - c->max_frames / 3; g < f; g++)
+        if (g > first && end - frame_start(c, g) <= c->max_samples &&
+            (at == f || c->seg_p[g - first] <= c->seg_p[at - first]))
+            at = g;
+    if (at == f)
+        return;
+    flush_before(c, frame_start(c, at));
+    end_segment(c, at);
+    if (!c->failed)
+        start_segment(c, at);
+}
+
 int cli_cut_frame(cli_cut *c, int keep, float p)
 {
     int64_t f = c->frames;
@@ -426,6 +451,8 @@ static void free_cut(cli_cut *c)
 
 int cli_cut_finish(cli_cut *c)
 {
+    if (c->dir && c->max_frames && c->run_keep && c->out && !c->failed)
+        split_at_end(c);
     flush_before(c, INT64_MAX); /* the last frame's run (none: not kept) takes the rest */
     if (c->out) {
         if (c->dir)

@@ -2521,12 +2521,37 @@ static void test_split(void **state)
         snprintf(want, sizeof want, "in-%04d_%.3f-%.3f.wav", k + 1, a / 16000.0,
                  k < nb ? b / 16000.0 : NFRAMES * 0.01);
         assert_string_equal(strrchr(g.gl_pathv[k], '/') + 1, want);
-        assert_true(k == nb || b - a <= 50 * 160);
+        assert_true(b - a <= 50 * 160);
         float *y = read_floats(g.gl_pathv[k], 0, b - a);
         assert_memory_equal(y, x + a, sizeof *x * (size_t)(b - a));
         free(y);
     }
     assert_true(nb >= 2);
+    globfree(&g);
+    /* --split-max 1.48: the 148 frames fit, but not the 320 samples after
+     * them (the rest of the last window): the piece ends at its least likely
+     * frame of its last third, the rest no longer than S either */
+    sh("mkdir ended");
+    assert_int_equal(run_label("in.wav --model m.slm --target music --on-threshold 0 "
+                               "--off-threshold 0 --split ended --split-max 1.48 -o /dev/null"), 0);
+    int at = NFRAMES;
+    for (int f = NFRAMES - NFRAMES / 3; f < NFRAMES; f++)
+        if (at == NFRAMES || p[f] <= p[at])
+            at = f;
+    char want[2][64];
+    snprintf(want[0], sizeof want[0], "ended/in-0001_0.000-%.3f.wav", at * 0.01);
+    snprintf(want[1], sizeof want[1], "ended/in-0002_%.3f-1.480.wav", at * 0.01);
+    snprintf(path, sizeof path, "%s/ended/in-*.wav", dir);
+    assert_int_equal(glob(path, 0, NULL, &g), 0);
+    assert_int_equal(g.gl_pathc, 2);
+    for (int k = 0; k < 2; k++) {
+        const int64_t a = k ? at * 160 : 0, b = k ? NSAMP : at * 160;
+        assert_string_equal(g.gl_pathv[k] + strlen(dir) + 1, want[k]);
+        assert_true(b - a <= 23680);
+        float *y = read_floats(g.gl_pathv[k], 0, b - a);
+        assert_memory_equal(y, x + a, sizeof *x * (size_t)(b - a));
+        free(y);
+    }
     globfree(&g);
     /* refusals: no target, no directory, with --cut */
     expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
