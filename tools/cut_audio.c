@@ -283,6 +283,18 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
         cli_cut_abort(c);
         return NULL;
     }
+    /* a piece's name, its number and times added to the input's, may pass
+     * what a file system takes (255 bytes) where the input's did not: said
+     * before the first piece, not at the one whose times are longest (a
+     * stream's length unknown, as of 11 days) */
+    const double longest = in_frames >= 0 ? (double)in_frames / rate : 1e6;
+    const int piece = snprintf(NULL, 0, "%s-%04d_%.3f-%.3f%s", stem, 9999, longest, longest, ext);
+    if (piece > 255) {
+        cli_error("%s/%s-0001_START-END%s: a piece's name would have %d bytes, more than a file "
+                  "name may (255): give the input a shorter name", c->dir, stem, ext, piece);
+        cli_cut_abort(c);
+        return NULL;
+    }
     if (check_format(c, name, in_format) != 0) {
         cli_cut_abort(c);
         return NULL;

@@ -2553,6 +2553,18 @@ static void test_split(void **state)
         free(y);
     }
     globfree(&g);
+    /* a piece's name that a file system would refuse (over 255 bytes) where
+     * the input's is not: said before any piece, and the input not labelled;
+     * one of 255 bytes is written */
+    sh("mkdir longs && cp in.wav longs/$(printf 'a%.0s' $(seq 240)).wav && "
+       "cp in.wav longs/$(printf 'b%.0s' $(seq 234)).wav");
+    expect_error("longs --model m.slm --target music --on-threshold 0 --off-threshold 0 "
+                 "--split long-pieces -o long-labels/", 1,
+                 "a-0001_START-END.wav: a piece's name would have 261 bytes, more than a file "
+                 "name may (255): give the input a shorter name");
+    sh("test \"$(ls long-pieces)\" = \"$(printf 'b%.0s' $(seq 234))-0001_0.000-1.480.wav\" && "
+       "test \"$(ls long-labels)\" = \"$(printf 'b%.0s' $(seq 234)).txt\" && "
+       "rm -r longs long-pieces long-labels");
     /* refusals: no target, no directory, with --cut */
     expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
     /* output folders are made as needed; a file where one should be is refused */
