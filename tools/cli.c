@@ -329,7 +329,11 @@ int cli_parse_decoder(cli_decoder_option which, const char *s, const char *as_gi
         d->viterbi_only = as_given;
     else if (which >= CLI_ON_THRESHOLD && which <= CLI_PADDING)
         d->target_only = as_given;
-    if (which == CLI_ON_THRESHOLD)
+    if (which == CLI_TARGET)
+        d->target_as = as_given;
+    else if (which == CLI_MIN_DURATION)
+        d->min_duration_as = as_given;
+    else if (which == CLI_ON_THRESHOLD)
         d->on_as = as_given;
     else if (which == CLI_OFF_THRESHOLD)
         d->off_as = as_given;
@@ -359,12 +363,15 @@ int cli_decoder_check(const cli_decoder *d, int target_elsewhere)
 
 int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_path)
 {
-    char err[SL_ERR_LEN];
+    char err[SL_ERR_LEN], as[64];
     if (d->min_duration &&
         sl_decoder_parse_min_durations(&d->cfg, m, d->min_duration, err, sizeof err))
-        return cli_usage_error("--min-duration: %s", err);
+        return cli_usage_error("%s: %s",
+                               as_typed(d->min_duration_as, "--min-duration", as, sizeof as), err);
     if (d->target && (d->cfg.target_class = sl_model_class_index(m, d->target)) < 0)
-        return cli_usage_error("--target: %s has no class '%s'", model_path, d->target);
+        return cli_usage_error("%s: %s has no class '%s'",
+                               as_typed(d->target_as, "--target", as, sizeof as), model_path,
+                               d->target);
     return 0;
 }
 

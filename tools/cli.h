@@ -56,6 +56,7 @@ typedef struct {
     const char *viterbi_only;          /* the last of --switch-penalty, --smoothing-lag given */
     const char *target_only;           /* the last of the thresholds and paddings given */
     const char *on_as, *off_as;        /* the thresholds as given (NULL: the default) */
+    const char *target_as, *min_duration_as; /* those options as typed (--target-class) */
 } cli_decoder;
 void cli_decoder_init(cli_decoder *d);
 /* One option's value into d, or an error naming the option and -1. as_given:

@@ -116,6 +116,10 @@ expect 2 "--off-threshold 0.9 is above --on-threshold 0.5 (its default)" label \
     "$SL_SOURCE_ROOT/samples/speech.wav" --target speech --off-threshold 0.9
 expect 2 "--threshold-on: 'abc' is not a number" label "$SL_SOURCE_ROOT/samples/speech.wav" \
     --target speech --threshold-on=abc
+expect 2 "--min-durations: minimum durations 'speech=abc'" label \
+    "$SL_SOURCE_ROOT/samples/speech.wav" --min-durations speech=abc
+expect 2 "--target-class: $SL_SOURCE_ROOT/model/default.slm has no class 'dog'" label \
+    "$SL_SOURCE_ROOT/samples/speech.wav" --target-class=dog
 expect 2 "--threshold-off 0.6 is above --threshold-on 0.3: set --threshold-off" eval \
     --model "$absent.slm" --manifest "$absent.tsv" --target speech --threshold-on=0.3 \
     --threshold-off 0.6
