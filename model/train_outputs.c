@@ -126,7 +126,14 @@ int sl_train_check_outputs(const sl_train_config *c, const sl_manifest *train,
     if (c->checkpoint_path && sl_same_file(c->out_path, c->checkpoint_path))
         return sl_fail(err, errlen, "the model and the checkpoint are one file, %s: give each "
                        "its own", c->out_path);
+    /* a run that forgot --resume would write over the one it was to continue
+     * at its first checkpoint, hours of training lost unsaid */
     struct stat st;
+    if (c->checkpoint_path && !c->resume && stat(c->checkpoint_path, &st) == 0 &&
+        S_ISREG(st.st_mode))
+        return sl_fail(err, errlen, "the checkpoint %s is there already, an earlier run's: "
+                       "--resume continues that run; to start afresh, remove it or name "
+                       "another", c->checkpoint_path);
     if (c->cache_dir && stat(c->cache_dir, &st) == 0 && !S_ISDIR(st.st_mode))
         return sl_fail(err, errlen, "the feature cache %s is a file, not a folder", c->cache_dir);
     return 0;

@@ -138,7 +138,7 @@ static void usage(FILE *fp)
         "checkpoints:\n"
         "  --checkpoint PATH       weights, AdamW moments, generator state and step,\n"
         "                          written after each epoch (temp file + rename: never\n"
-        "                          half-written)\n"
+        "                          half-written); one already there needs --resume\n"
         "  --checkpoint-every N    also every N steps\n"
         "  --resume                continue from --checkpoint exactly (fresh start if\n"
         "                          absent)\n"

@@ -93,12 +93,16 @@ static void same_seed_same_model(void **state)
 static void resume_is_exact(void **state)
 {
     (void)state;
-    train("--steps 40 --seed 7", "a", 0);
+    train("--steps 40 --seed 7", "straight", 0);
     train("--steps 40 --seed 7 --stop-after 20", "b", 0);
-    assert_false(tt_same_file(dir, "a.ckpt", "b.ckpt")); /* really stopped early */
+    assert_false(tt_same_file(dir, "straight.ckpt", "b.ckpt")); /* really stopped early */
+    /* the same command without --resume would start afresh over it: refused,
+     * the checkpoint kept */
+    train("--steps 40 --seed 7", "b", 1);
+    assert_false(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
     train("--steps 40 --seed 7 --resume", "b", 0);
-    assert_true(tt_same_file(dir, "a.ckpt", "b.ckpt"));
-    assert_true(tt_same_file(dir, "a.slm", "b.slm"));
+    assert_true(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
+    assert_true(tt_same_file(dir, "straight.slm", "b.slm"));
 }
 
 static void resume_is_exact_on_two_threads(void **state)
@@ -288,22 +292,18 @@ static void kill_never_corrupts_the_checkpoint(void **state)
 {
     (void)state;
     const char *ck = tt_path(dir, "k.ckpt");
-    train("--steps 5 --seed 5", "k", 0); /* a good checkpoint to start from */
+    /* a good checkpoint to start from, then runs that resume it, killed */
+    train("--steps 100000 --seed 5 --checkpoint-every 1 --stop-after 1", "k", 0);
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd,
+             "exec %s train --manifest %s/all.tsv --out %s/k.slm --checkpoint %s/k.ckpt "
+             "--cache-dir %s/cache " TINY " --steps 100000 --seed 5 --checkpoint-every 1 "
+             "--resume > /dev/null", seqlabel, dir, dir, dir, dir);
     srand(12345);
     for (int round = 0; round < 4; round++) {
         pid_t pid = fork();
         if (pid == 0) {
-            char out[1024], ckp[1024], man[1024], cache[1024];
-            snprintf(out, sizeof out, "%s/k.slm", dir);
-            snprintf(ckp, sizeof ckp, "%s/k.ckpt", dir);
-            snprintf(man, sizeof man, "%s/all.tsv", dir);
-            snprintf(cache, sizeof cache, "%s/cache", dir);
-            if (!freopen("/dev/null", "w", stdout))
-                _exit(127);
-            execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--checkpoint", ckp,
-                  "--checkpoint-every", "1", "--cache-dir", cache, "--mel-bins", "24",
-                  "--d-model", "32", "--heads", "2", "--layers", "1", "--d-ff", "64", "--window",
-                  "64", "--batch", "8", "--steps", "100000", "--quiet", (char *)NULL);
+            execl("/bin/sh", "sh", "-c", cmd, (char *)NULL);
             _exit(127);
         }
         struct timespec ts = {0, 150000000L + (long)(rand() % 300) * 1000000L};
