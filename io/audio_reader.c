@@ -3,7 +3,6 @@
  * allocated at open, so memory does not depend on the file's length and the
  * read path allocates nothing. */
 #include "io/io_internal.h"
-#include "io/sample_bytes.h"
 
 #include <errno.h>
 #include <limits.h>
@@ -35,7 +34,7 @@ struct sl_audio_reader {
     int seekable;        /* regular file: the header's frame count can be trusted */
     int check_length;    /* a short read before file_frames means truncation */
     int64_t file_frames; /* -1 when unknown */
-    int64_t promised_frames; /* a WAV's header, where more than file_frames; else 0 */
+    int64_t promised_frames; /* the header's, where more than file_frames; else 0 */
     int64_t pos;         /* sample frames taken from the file so far */
     int64_t recorded_us; /* when the recording began, as the file says */
     int has_recorded;    /* 1 when it says */
@@ -347,12 +346,11 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     r->file_frames = r->seekable && info.frames >= 0 && info.frames != SF_COUNT_MAX ? info.frames : -1;
     /* MPEG frame counts are estimates; elsewhere a short read is damage. */
     r->check_length = r->file_frames >= 0 && (info.format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
-    /* a WAV cut short: libsndfile's count is what the file holds, the header's
-     * what it should (the file by name; standard input is not opened again) */
-    const int major = info.format & SF_FORMAT_TYPEMASK;
-    if (r->check_length && !r->media && (major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX) &&
-        strcmp(path, "-")) {
-        int64_t promised = sl_wav_promised_frames(path, info.channels * sl_sample_bytes(info.format));
+    /* a WAV, AIFF, AU, ... cut short: libsndfile's count is what the file
+     * holds, the header's what it should (the file by name; standard input is
+     * not opened again) */
+    if (r->check_length && !r->media && strcmp(path, "-")) {
+        int64_t promised = sl_header_promised_frames(path, info.format, info.channels);
         if (promised > r->file_frames)
             r->promised_frames = promised;
     }

@@ -76,10 +76,13 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
  * epoch. 0; -1 when the file has no such chunk or its date is none. */
 int sl_bwf_origination(SNDFILE *sf, int64_t *us);
 
-/* The frames a WAV file's data chunk claims (io/wav_length.c) where it
- * reaches past the file's end, at frame_bytes bytes a frame; -1 where the file
- * holds the whole chunk, or the claim is a placeholder (0, from 2 GiB - 64 KiB
- * up), or it is no WAV file, or cannot be read, or frame_bytes is 0. */
-int64_t sl_wav_promised_frames(const char *path, int frame_bytes);
+/* The frames a file's header promises (io/header_length.c) where its data
+ * reaches past the file's end, counted as libsndfile counts them for a file of
+ * its `format` and `channels` (SF_INFO's): WAV (RIFX, WAVEX), RF64, W64,
+ * AIFF/AIFC and AU, of samples of a fixed size, and in WAV and W64 IMA and MS
+ * ADPCM and GSM 6.10, and AIFC's IMA ADPCM and GSM 6.10. -1 where the file
+ * holds the whole data, or the size is a placeholder (written before the
+ * length was known), or it is another container or coding, or cannot be read. */
+int64_t sl_header_promised_frames(const char *path, int format, int channels);
 
 #endif
