@@ -1624,6 +1624,218 @@ static void test_error_truncated_wav(void **state)
     free(pcm);
 }
 
+/* Copies src to dst but its last `drop` bytes: a copy that stopped. */
+static void copy_cut(const char *src, const char *dst, long drop)
+{
+    size_t size;
+    unsigned char *bytes = test_read_file(src, &size);
+    assert_true((long)size > drop);
+    FILE *fp = fopen(dst, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(bytes, 1, size - (size_t)drop, fp), size - (size_t)drop);
+    assert_int_equal(fclose(fp), 0);
+    free(bytes);
+}
+
+/* Writes n bytes over path's, `skip` bytes after the first `marker` (a chunk's
+ * name), as a writer that did not know the length leaves its header. */
+static void patch_after(const char *path, const char *marker, long skip, const char *bytes, size_t n)
+{
+    size_t size;
+    unsigned char *file = test_read_file(path, &size);
+    unsigned char *at = memmem(file, size, marker, strlen(marker));
+    assert_non_null(at);
+    assert_true((size_t)(at - file) + (size_t)skip + n <= size);
+    memcpy(at + skip, bytes, n);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(file, 1, size, fp), size);
+    assert_int_equal(fclose(fp), 0);
+    free(file);
+}
+
+/* 16000 frames of a sine (1.00 s at 16 kHz) written by libsndfile as `format`
+ * into name; every one of its frames (as libsndfile counts them: whole blocks
+ * of ADPCM) read back. */
+static void write_sine_file(const char *name, int format, int channels, long frames_read)
+{
+    const long n = 16000;
+    short *pcm = malloc(sizeof(short) * (size_t)n * (size_t)channels);
+    for (long i = 0; i < n; i++)
+        for (int c = 0; c < channels; c++)
+            pcm[i * channels + c] = sine16(i, c, 440.0, 16000);
+    write_short(tmp_path(name), format, 16000, channels, pcm, n);
+    free(pcm);
+    long got_n;
+    float *got = read_path(tmp_path(name), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, frames_read);
+    free(got);
+}
+
+/* AIFF, AIFC, AU, W64, RF64, big-endian WAV (RIFX), and IMA ADPCM, MS ADPCM
+ * and GSM 6.10 in WAV (and W64 and AIFC) cut short: libsndfile takes their
+ * length from the file as it does a PCM WAV's, and the header's data size says
+ * what is missing. A quarter of the data (whole blocks) is cut from the end;
+ * the whole file reads as before. ADPCM is promised as libsndfile counts it:
+ * whole blocks of samples (IMA's 512-byte blocks of 1017 here), or the fact
+ * chunk's count where it ends in the last block (MS ADPCM's 16000). */
+static void test_error_truncated_containers(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int format, channels;
+        long whole, drop;
+        const char *msg;
+    } cases[] = {
+        {"t16.aiff", SF_FORMAT_AIFF | SF_FORMAT_PCM_16, 1, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"t8.aiff", SF_FORMAT_AIFF | SF_FORMAT_PCM_S8, 1, 16000, 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* AIFC: 32-bit float ('fl32'), two channels */
+        {"tf.aifc", SF_FORMAT_AIFF | SF_FORMAT_FLOAT, 2, 16000, 8 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"t16.au", SF_FORMAT_AU | SF_FORMAT_PCM_16, 1, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* little-endian AU ("dns."), mu-law */
+        {"tule.au", SF_FORMAT_AU | SF_FORMAT_ULAW | SF_ENDIAN_LITTLE, 1, 16000, 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"t24.w64", SF_FORMAT_W64 | SF_FORMAT_PCM_24, 2, 16000, 6 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"t16.rf64", SF_FORMAT_RF64 | SF_FORMAT_PCM_16, 1, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"trifx.wav", SF_FORMAT_WAV | SF_FORMAT_PCM_16 | SF_ENDIAN_BIG, 1, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* 16 blocks of 512 bytes: 4 cut */
+        {"tima.wav", SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM, 1, 16 * 1017, 4 * 512,
+         "promises 16272 samples (1.02 s), the file holds 12204 (0.76 s)"},
+        {"tima.w64", SF_FORMAT_W64 | SF_FORMAT_IMA_ADPCM, 1, 16 * 1017, 4 * 512,
+         "promises 16272 samples (1.02 s), the file holds 12204 (0.76 s)"},
+        {"tms.wav", SF_FORMAT_WAV | SF_FORMAT_MS_ADPCM, 1, 16 * 1012, 4 * 512,
+         "promises 16000 samples (1.00 s), the file holds 12144 (0.76 s)"},
+        /* 50 blocks of 65 bytes, 320 samples each: 12 cut */
+        {"tgsm.wav", SF_FORMAT_WAV | SF_FORMAT_GSM610, 1, 16000, 12 * 65,
+         "promises 16000 samples (1.00 s), the file holds 12160 (0.76 s)"},
+        /* AIFC's GSM 6.10: 100 blocks of 33 bytes, 160 samples each: 25 cut */
+        {"tgsm.aifc", SF_FORMAT_AIFF | SF_FORMAT_GSM610, 1, 16000, 25 * 33,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* AIFC 'ima4': 250 blocks of 34 bytes, 64 samples each: 62 cut */
+        {"tima4.aifc", SF_FORMAT_AIFF | SF_FORMAT_IMA_ADPCM, 1, 16000, 62 * 34,
+         "promises 16000 samples (1.00 s), the file holds 12032 (0.75 s)"},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        write_sine_file(cases[k].name, cases[k].format, cases[k].channels, cases[k].whole);
+        char cut[64], msg[256];
+        snprintf(cut, sizeof cut, "cut_%s", cases[k].name);
+        copy_cut(tmp_path(cases[k].name), tmp_path(cut), cases[k].drop);
+        snprintf(msg, sizeof msg, "%s: truncated: the header %s", cut, cases[k].msg);
+        expect_read_error(tmp_path(cut), msg);
+    }
+}
+
+/* The last block of ADPCM cut into: IMA's libsndfile decodes as a whole (the
+ * file holds all it counts: accepted), MS ADPCM's it drops (refused). */
+static void test_truncated_last_block(void **state)
+{
+    (void)state;
+    write_sine_file("lima.wav", SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM, 1, 16 * 1017);
+    copy_cut(tmp_path("lima.wav"), tmp_path("lima_cut.wav"), 100);
+    long got_n;
+    float *got = read_path(tmp_path("lima_cut.wav"), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, 16 * 1017);
+    free(got);
+    write_sine_file("lms.wav", SF_FORMAT_WAV | SF_FORMAT_MS_ADPCM, 1, 16 * 1012);
+    copy_cut(tmp_path("lms.wav"), tmp_path("lms_cut.wav"), 100);
+    expect_read_error(tmp_path("lms_cut.wav"), "lms_cut.wav: truncated: the header promises "
+                                               "16000 samples (1.00 s), the file holds 15180 (0.95 s)");
+}
+
+/* A data size written before the length was known promises nothing: the
+ * file cut short reads to its end, as from a pipe. AIFF: sox's 0x7F000008
+ * (16-bit mono) and GStreamer aiffmux's 0x7FFF0008; AU: 0xFFFFFFFF, AU's
+ * "unknown" (sox to a pipe); W64: all ones; IMA ADPCM WAV: sox's 0x7FFFF000. */
+static void test_truncated_placeholder_sizes(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int format;
+        long whole, drop;
+        const char *marker;
+        long skip;
+        const char *size;
+        size_t size_len;
+        long held;
+    } cases[] = {
+        {"psox.aiff", SF_FORMAT_AIFF | SF_FORMAT_PCM_16, 16000, 8000, "SSND", 4, "\x7f\0\0\x08", 4,
+         12000},
+        {"pgst.aiff", SF_FORMAT_AIFF | SF_FORMAT_PCM_16, 16000, 8000, "SSND", 4,
+         "\x7f\xff\0\x08", 4, 12000},
+        {"p.au", SF_FORMAT_AU | SF_FORMAT_PCM_16, 16000, 8000, ".snd", 8, "\xff\xff\xff\xff", 4,
+         12000},
+        {"p.w64", SF_FORMAT_W64 | SF_FORMAT_PCM_16, 16000, 8000, "data", 16,
+         "\xff\xff\xff\xff\xff\xff\xff\xff", 8, 12000},
+        {"pima.wav", SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM, 16 * 1017, 4 * 512, "data", 4,
+         "\0\xf0\xff\x7f", 4, 12 * 1017},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        write_sine_file(cases[k].name, cases[k].format, 1, cases[k].whole);
+        char cut[64];
+        snprintf(cut, sizeof cut, "cut_%s", cases[k].name);
+        copy_cut(tmp_path(cases[k].name), tmp_path(cut), cases[k].drop);
+        patch_after(tmp_path(cut), cases[k].marker, cases[k].skip, cases[k].size,
+                    cases[k].size_len);
+        long got_n;
+        float *got = read_path(tmp_path(cut), NULL, 0, 1000, &got_n);
+        if (got_n != cases[k].held)
+            fail_msg("%s: %ld samples read, %ld expected", cut, got_n, cases[k].held);
+        free(got);
+    }
+}
+
+/* Chunks after the data (AIFF's ANNO and AUTH, WAV's LIST, as libsndfile writes
+ * strings set after the samples; an ID3 chunk a tagger appends to a WAV) are
+ * no data cut short. */
+static void test_trailing_chunks_not_truncated(void **state)
+{
+    (void)state;
+    const long n = 16000;
+    short *pcm = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = sine16(i, 0, 440.0, 16000);
+    const char *names[] = {"tail.aiff", "tail.wav", "tail.rf64"};
+    const int formats[] = {SF_FORMAT_AIFF | SF_FORMAT_PCM_16, SF_FORMAT_WAV | SF_FORMAT_PCM_16,
+                           SF_FORMAT_RF64 | SF_FORMAT_PCM_16};
+    for (int k = 0; k < 3; k++) {
+        SF_INFO info = {.samplerate = 16000, .channels = 1, .format = formats[k]};
+        SNDFILE *sf = sf_open(tmp_path(names[k]), SFM_WRITE, &info);
+        assert_non_null(sf);
+        assert_int_equal(sf_writef_short(sf, pcm, n), n);
+        sf_set_string(sf, SF_STR_COMMENT, "a comment after the samples");
+        sf_set_string(sf, SF_STR_ARTIST, "someone");
+        sf_close(sf);
+        size_t size;
+        unsigned char *bytes = test_read_file(tmp_path(names[k]), &size);
+        const char *tail = k == 0 ? "ANNO" : "LIST";
+        unsigned char *at = memmem(bytes, size, tail, 4);
+        unsigned char *data = memmem(bytes, size, k == 0 ? "SSND" : "data", 4);
+        assert_true(at && data && at > data); /* the chunk is after the data */
+        free(bytes);
+        long got_n;
+        float *got = read_path(tmp_path(names[k]), NULL, 0, 1000, &got_n);
+        assert_int_equal(got_n, n);
+        free(got);
+    }
+    write_short(tmp_path("id3.wav"), SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, n);
+    sh_ok("printf 'id3 \\022\\0\\0\\0ID3\\004\\0\\0\\0\\0\\0\\012TIT2\\0\\0\\0\\0' "
+          ">> id3.wav");
+    long got_n;
+    float *got = read_path(tmp_path("id3.wav"), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, n);
+    free(got);
+    free(pcm);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -1663,6 +1875,10 @@ int main(void)
         cmocka_unit_test(test_error_nonfinite_resampled),
         cmocka_unit_test(test_error_corrupt_flac),
         cmocka_unit_test(test_error_truncated_wav),
+        cmocka_unit_test(test_error_truncated_containers),
+        cmocka_unit_test(test_truncated_last_block),
+        cmocka_unit_test(test_truncated_placeholder_sizes),
+        cmocka_unit_test(test_trailing_chunks_not_truncated),
     };
     return cmocka_run_group_tests_name("io/audio_reader", tests, setup_dir, teardown_dir);
 }
