@@ -531,6 +531,12 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
     if (c->valid_group && c->valid_share <= 0.0f)
         return sl_fail(err, errlen, "valid group: it chooses what a valid share holds out "
                                     "(give a share too)");
+    if (c->valid_group) { /* a pattern regcomp refuses: said before any data is read */
+        sl_manifest none = {0};
+        char why[SL_ERR_LEN];
+        if (sl_manifest_hold_out_groups(&none, c->valid_share, c->valid_group, why, sizeof why) < 0)
+            return sl_fail(err, errlen, "valid group: %s", why);
+    }
     if (c->valid_share > 0.0f && c->valid_manifest)
         return sl_fail(err, errlen, "valid share: the validation set is the valid manifest's "
                                     "(give one or the other)");
@@ -575,6 +581,11 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
         for (int j = 0; j < i; j++)
             if (!strcmp(c->class_names[i], c->class_names[j]))
                 return sl_fail(err, errlen, "class '%s' is listed twice", c->class_names[i]);
+    /* a new model's classes are those asked for (an init model's, its own) */
+    if (c->gap_class && c->n_classes > 0 && !c->init_path &&
+        sl_class_of(c->gap_class, (const char *const *)c->class_names, c->n_classes) < 0)
+        return sl_fail(err, errlen, "gap class '%s' is not one of the classes asked for",
+                       c->gap_class);
     if (sl_feature_config_validate(&c->features, err, errlen))
         return -1;
     if (c->init_path) /* the shape is the init model's, checked when it is read */

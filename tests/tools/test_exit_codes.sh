@@ -99,6 +99,11 @@ expect 2 "--classes: class 'sil' is listed twice" eval --hyp "$dir" --manifest "
 expect 2 "cepstra" train --manifest "$absent.tsv" --out "$dir/m.slm" --mel-bins 20 --mfcc 30
 expect 2 "not a multiple of n_heads" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --d-model 30 --heads 4
+# settings that can be judged before any data is read
+expect 2 "valid group: group pattern '([0-9': " train --manifest "$absent.tsv" \
+    --out "$dir/m.slm" --valid-share 0.3 --valid-group '([0-9'
+expect 2 "gap class 'nonspeech' is not one of the classes asked for" train \
+    --manifest "$absent.tsv" --out "$dir/m.slm" --ref-gap nonspeech --classes other,speech
 # options that would do nothing are refused, not ignored
 expect 2 "--switch-penalty goes with Viterbi smoothing" label "$SL_SOURCE_ROOT/samples/speech.wav" \
     --smoothing none --switch-penalty 3
