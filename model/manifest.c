@@ -933,7 +933,7 @@ int sl_segment_from_text(const char *path, int line, const char *start, const ch
     if (sl_parse_seconds(start, &a) || sl_parse_seconds(end, &b))
         return sl_fail_bad_time(err, errlen, path, line, sl_parse_seconds(start, &a) ? start : end);
     if (b < a)
-        return sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)", path,
+        return sl_fail(err, errlen, "%s:%d: segment ends (%.12g s) before it starts (%.12g s)", path,
                        line, b, a);
     if (!sl_label_name_fits(name))
         return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
@@ -957,7 +957,7 @@ int sl_segments_finish(const char *path, sl_label_segment *s, int cnt, int rc,
                 continue;
             if (prev >= 0 && s[i].start < s[prev].end)
                 rc = sl_fail(err, errlen,
-                          "%s:%d: segment %g-%g s overlaps the segment %g-%g s of line %d", path,
+                          "%s:%d: segment %.12g-%.12g s overlaps the segment %.12g-%.12g s of line %d", path,
                           s[i].line, s[i].start, s[i].end, s[prev].start, s[prev].end,
                           s[prev].line);
             prev = i;

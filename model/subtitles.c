@@ -213,7 +213,7 @@ static int end_cue(reader *r)
             rc = sl_fail(r->err, r->errlen, "%s:%d: a cue's text must be a class name of at "
                          "most %d bytes without tabs", r->path, r->cue_line, SL_MAX_CLASS_NAME);
         else if (r->end < r->start)
-            rc = sl_fail(r->err, r->errlen, "%s:%d: cue ends (%g s) before it starts (%g s)",
+            rc = sl_fail(r->err, r->errlen, "%s:%d: cue ends (%.12g s) before it starts (%.12g s)",
                          r->path, r->cue_line, r->end, r->start);
         else if (*label &&
                  sl_segments_push(&r->s, &r->cnt, &r->cap, r->start, r->end, label, r->cue_line))

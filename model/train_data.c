@@ -188,7 +188,7 @@ int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *labe
         if (isfinite(segs[k].end) && segs[k].end > duration + slack) {
             free(idx);
             return sl_fail(err, errlen,
-                        "%s:%d: segment %g-%g s ends after the audio (%s is %.3f s long)",
+                        "%s:%d: segment %.12g-%.12g s ends after the audio (%s is %.3f s long)",
                         label_path, segs[k].line, segs[k].start, segs[k].end, audio, duration);
         }
     }

@@ -237,6 +237,12 @@ static void json_lines(void **state)
     refused_as(sl_jsonl_read, dir, "i.jsonl",
                "{\"start\":0,\"end\":2,\"label\":\"a\"}\n{\"start\":1,\"end\":3,\"label\":\"b\"}\n",
                ":2: segment 1-3 s overlaps the segment 0-2 s of line 1");
+    /* times as they were written (Audacity's six decimals): a segment of a
+     * microsecond is not said as a point label */
+    refused_as(sl_jsonl_read, dir, "j.jsonl",
+               "{\"start\":2,\"end\":3,\"label\":\"a\"}\n"
+               "{\"start\":2.5,\"end\":2.500001,\"label\":\"b\"}\n",
+               ":2: segment 2.5-2.500001 s overlaps the segment 2-3 s of line 1");
     /* a stream's "file" member: one input's lines are its labels; lines of
      * two (seqlabel label a.wav b.wav --format jsonl) are refused as such,
      * not as b's segment overlapping a's */
