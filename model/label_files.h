@@ -61,6 +61,9 @@ char *sl_rttm_file_id(const char *audio);
 /* 1 when a label path names an RTTM file (x.rttm, X.RTTM#CLASS: its lines an
  * entry's by file id). */
 int sl_is_rttm_path(const char *labels);
+/* 1 when name ends in an extension sl_label_file_of looks for (any case:
+ * x.TXT too), the frames table's .tsv included. */
+int sl_label_name_known(const char *name);
 /* The label file of a name: prefix + the n bytes of stem + .txt, .TextGrid,
  * .rttm, .vtt, .srt, .jsonl or .csv (and with frames_table .tsv: a frames table of
  * `seqlabel label --format frames`), the extension as listed, in lower case, in

@@ -510,13 +510,25 @@ char *sl_rttm_file_id(const char *audio)
     return id;
 }
 
+/* the frames table last: only a hypothesis may be one */
+static const char *const label_exts[] = {".txt", ".TextGrid", ".rttm", ".vtt", ".srt", ".jsonl",
+                                         ".csv", ".tsv"};
+#define N_LABEL_EXTS (sizeof label_exts / sizeof label_exts[0])
+
+int sl_label_name_known(const char *name)
+{
+    const char *ext = sl_path_extension_at(name);
+    for (size_t k = 0; *ext && k < N_LABEL_EXTS; k++)
+        if (!strcasecmp(ext, label_exts[k]))
+            return 1;
+    return 0;
+}
+
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
                        int *out_of_memory, char **other)
 {
-    /* the frames table last: only a hypothesis may be one */
-    static const char *const exts[] = {".txt", ".TextGrid", ".rttm", ".vtt", ".srt", ".jsonl",
-                                       ".csv", ".tsv"};
-    const size_t n_exts = sizeof exts / sizeof exts[0] - !frames_table;
+    const char *const *exts = label_exts;
+    const size_t n_exts = N_LABEL_EXTS - !frames_table;
     char *found = NULL;
     dev_t dev = 0;
     ino_t ino = 0;

@@ -128,9 +128,9 @@ static int label_takes(const char *name)
 }
 
 /* The stems of the regular files in a folder that label takes (x for x.wav),
- * as the stream compares names (sl_hyp_stream_key): the names `seqlabel
- * label` gives the files it finds there. A set (keys owned), empty when the
- * folder cannot be read; NULL: out of memory. */
+ * as the stream compares names (sl_hyp_stream_key; no stream: as they are):
+ * the names `seqlabel label` gives the files it finds there. A set (keys
+ * owned), empty when the folder cannot be read; NULL: out of memory. */
 static GHashTable *folder_stems(const sl_hyp_stream *stream, const char *dir)
 {
     GHashTable *stems = g_hash_table_new_full(g_str_hash, g_str_equal, free, NULL);
@@ -141,8 +141,9 @@ static GHashTable *folder_stems(const sl_hyp_stream *stream, const char *dir)
         const int take = *ext && label_takes(f->d_name) &&
                          fstatat(dirfd(d), f->d_name, &st, 0) == 0 && S_ISREG(st.st_mode);
         char *stem = take ? strndup(f->d_name, (size_t)(ext - f->d_name)) : NULL;
-        char *key = stem ? sl_hyp_stream_key(stream, stem) : NULL;
-        free(stem);
+        char *key = stem && stream ? sl_hyp_stream_key(stream, stem) : stem;
+        if (key != stem)
+            free(stem);
         if (key)
             g_hash_table_add(stems, key);
     }
@@ -151,18 +152,20 @@ static GHashTable *folder_stems(const sl_hyp_stream *stream, const char *dir)
     return stems;
 }
 
-/* The first of the stream's names that is no file's below root (a folder's
- * listing read once), or NULL: each must be, if root is the folder labelled
- * (label names each file it finds below it by its path there). *oom: out of
- * memory. */
-static const char *name_of_no_file(const sl_hyp_stream *stream, const char *root, int *oom)
+/* The first of n names (the stream's, or with no stream names[]) that is no
+ * file's below root (a folder's listing read once), or NULL: each must be, if
+ * root is the folder labelled (label names each file it finds below it by its
+ * path there, without extension). *oom: out of memory. */
+static const char *name_of_no_file(const sl_hyp_stream *stream, const char *const *names, int n,
+                                   const char *root, int *oom)
 {
     GHashTable *folders = g_hash_table_new_full(g_str_hash, g_str_equal, free,
                                                 (GDestroyNotify)g_hash_table_destroy);
     const char *missing = NULL;
     *oom = !folders;
-    for (int p = 0; folders && p < sl_hyp_stream_names(stream) && !missing && !*oom; p++) {
-        const char *name = sl_hyp_stream_name(stream, p), *slash = strrchr(name, '/');
+    for (int p = 0; folders && p < n && !missing && !*oom; p++) {
+        const char *name = stream ? sl_hyp_stream_name(stream, p) : names[p];
+        const char *slash = strrchr(name, '/');
         if (slash && memmem(name, (size_t)(slash - name), "\xef\xbf\xbd", 3))
             continue; /* a folder's name a JSON writer could not give: not looked up */
         char *dir = malloc(strlen(root) + strlen(name) + 2);
@@ -188,6 +191,58 @@ static const char *name_of_no_file(const sl_hyp_stream *stream, const char *root
     if (folders)
         g_hash_table_destroy(folders);
     return missing;
+}
+
+typedef struct {
+    char **v;
+    int n, cap;
+} name_list;
+
+/* sl_audio_files_below's callback over a folder of label files: each one's
+ * path below it, without extension. */
+static int add_label_stem(void *user, const char *path, const char *rel)
+{
+    (void)path;
+    name_list *l = user;
+    char **v = l->n < l->cap ? l->v : realloc(l->v, sizeof *v * (size_t)(l->cap = 2 * l->cap + 16));
+    if (!v)
+        return 1; /* out of memory */
+    l->v = v;
+    return (l->v[l->n] = strndup(rel, (size_t)(sl_path_extension_at(rel) - rel))) ? (l->n++, 0)
+                                                                                : 1;
+}
+
+/* With --hyp-root, a folder of label files must be the one label wrote of
+ * that folder (-o DIR/ mirrors its tree), as a stream's names must: each of
+ * its label files the path of a file below the root, without extension.
+ * Otherwise the root is one folder too deep or too shallow, and an entry's
+ * path below it could find another file's labels. */
+static int label_folder_fits(const char *hyp, const char *hyp_root, char *err, size_t errlen)
+{
+    char *root = realpath(hyp_root, NULL);
+    struct stat st;
+    name_list l = {0};
+    int rc = !root || stat(root, &st) || !S_ISDIR(st.st_mode)
+                 ? sl_fail(err, errlen, "--hyp-root %s: not a folder", hyp_root)
+                 : sl_audio_files_below(hyp, sl_label_name_known, add_label_stem, &l, err, errlen);
+    if (rc > 0)
+        rc = sl_fail(err, errlen, "out of memory");
+    int oom = 0;
+    const char *stray = rc == 0 ? name_of_no_file(NULL, (const char *const *)l.v, l.n, root, &oom)
+                                : NULL;
+    char shown[SL_SHOWN_LEN];
+    if (oom)
+        rc = sl_fail(err, errlen, "out of memory");
+    else if (stray && (sl_text_shown(shown, stray), 1))
+        rc = sl_fail(err, errlen, "%s: a label file of '%s', which is no file's below --hyp-root "
+                     "%s: is that the folder labelled to write it? (each label file's path "
+                     "below %s, without extension, must be a file's below it, as seqlabel label "
+                     "DIR -o %s/ writes them)", hyp, shown, hyp_root, hyp, hyp);
+    for (int i = 0; i < l.n; i++)
+        free(l.v[i]);
+    free(l.v);
+    free(root);
+    return rc;
 }
 
 /* The label file that holds entry e's hypothesis (malloc'ed): in a folder,
@@ -702,7 +757,9 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
      * below it, or above it), or a file was labelled alone, and whose rows a
      * file's are could be guessed wrong */
     int oom = 0;
-    const char *stray = rc == 0 ? name_of_no_file(stream, root, &oom) : NULL;
+    const char *stray = rc == 0 ? name_of_no_file(stream, NULL, sl_hyp_stream_names(stream), root,
+                                                  &oom)
+                                : NULL;
     char shown[SL_SHOWN_LEN];
     if (oom)
         rc = sl_fail(err, errlen, "out of memory");
@@ -891,6 +948,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     }
     if (rc == 0 && stream && opt->hyp_root) /* (a header alone: no rows of any file) */
         rc = stream_parts(stream, &man, mask, manifest, hyp, opt->hyp_root, &parts, err, errlen);
+    if (rc == 0 && hyp_is_dir && opt->hyp_root)
+        rc = label_folder_fits(hyp, opt->hyp_root, err, errlen);
     if (rc == 0 && hyp_exists && opt->hyp_root && !stream && !hyp_is_dir)
         rc = sl_fail(err, errlen, "--hyp-root goes with a folder of label files, or a CSV or "
                      "JSON Lines file whose rows name their inputs (%s is neither)", hyp);

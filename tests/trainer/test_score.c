@@ -756,8 +756,16 @@ static void test_streams_of_several_inputs(void **state)
     const int64_t ax[9] = {50, 0, 0, 0, 48, 0, 0, 0, 0};
     hyp_root = dir;
     assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "hd"), 0, -1, ax, err, sizeof err), 0);
-    hyp_root = sub; /* a/x.wav lies elsewhere */
+    hyp_root = sub; /* a/x.wav lies elsewhere, and so do hd's files: x, a/x */
     assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "hd"), 0, -1, ax, err, sizeof err), -1);
+    snprintf(want_err, sizeof want_err, "%s/hd: a label file of 'a/x', which is no file's below "
+             "--hyp-root %s: is that the folder labelled to write it?", dir, sub);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
+    /* ... and a file of the set outside the folder whose files hd holds all */
+    mkdir(tt_path(dir, "c/hd"), 0755);
+    tt_write_text(tt_path(dir, "c/hd/y.txt"), "0\t1.0\tspeech\n");
+    assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "c/hd"), 0, -1, ax, err, sizeof err), -1);
     assert_non_null(strstr(err, "/a/x.wav is not below --hyp-root "));
     /* a --hyp-root one folder too deep (a/ of the folder labelled): a/x.wav's
      * path below it is x, but the stream's rows of a/x (and b/x) end with
@@ -771,6 +779,15 @@ static void test_streams_of_several_inputs(void **state)
     if (!strstr(err, "h.csv: rows named '") || /* a/x, b/x or c/y */
         !strstr(err, "', which is no file's below --hyp-root "))
         fail_msg("%s", err);
+    /* the same with the folder of label files: a/x.wav's path below a/ is x,
+     * and hd/x.txt, the folder's x.wav's labels, would be taken for its own
+     * (the 50 speech frames of hd/a/x.txt scored as silence's); hd/a/x.txt
+     * names no file a/a/x.*: refused */
+    assert_int_equal(score(dir, "a/ax.tsv", tt_path(dir, "hd"), 0, -1, ax, err, sizeof err), -1);
+    snprintf(want_err, sizeof want_err, "%s/hd: a label file of 'a/x', which is no file's below "
+             "--hyp-root %s: is that the folder labelled to write it?", dir, deep);
+    if (!strstr(err, want_err))
+        fail_msg("'%s' lacks '%s'", err, want_err);
     /* two audio files of one path without extension take no rows together */
     write_audio(dir, "c/y.flac", 1.0, 16000);
     tt_write_text(tt_path(dir, "two.tsv"), "c/y.wav\tc/y.ref\nc/y.flac\tc/y.ref\n");
