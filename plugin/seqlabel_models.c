@@ -1,15 +1,16 @@
 /* Models shared by the seqlabel elements of a process: every element that
  * names the same file uses one loaded copy (the weights are only read while
- * labelling), so a server with a stream per call holds the model once. A file
- * replaced on disk (another inode, size or modification time) is loaded anew
- * for the elements that start after it; those running keep theirs. */
+ * labelling), so a server with a stream per call holds the model once. The
+ * file is known by its identity (device and inode), not by how its path is
+ * spelt: `m.slm`, `./m.slm`, `dir/../m.slm` and a symlink to it are one file.
+ * A file replaced on disk (another inode, size or modification time) is loaded
+ * anew for the elements that start after it; those running keep theirs. */
 #include "gstseqlabel.h"
 
 #include <sys/stat.h>
 
 typedef struct {
-  gchar *path;
-  struct stat st;               /* the file as it was loaded */
+  struct stat st;               /* the file as it was loaded: its identity */
   sl_model *model;
   guint refs;
 } SharedModel;
@@ -39,14 +40,14 @@ gst_seqlabel_model_get (const gchar * path, char *err, size_t errlen)
   g_mutex_lock (&models_lock);
   for (GList * l = models; l != NULL; l = l->next) {
     SharedModel *c = l->data;
-    if (g_strcmp0 (c->path, path) == 0 && same_file (&c->st, &st)) {
+    /* the same file by any path (the spelling is no part of the key) */
+    if (same_file (&c->st, &st)) {
       s = c;
       break;
     }
   }
   if (s == NULL && (m = sl_model_load (path, err, errlen)) != NULL) {
     s = g_new0 (SharedModel, 1);
-    s->path = g_strdup (path);
     s->st = st;
     s->model = m;
     models = g_list_prepend (models, s);
@@ -69,7 +70,6 @@ gst_seqlabel_model_release (const sl_model * model)
       if (--s->refs == 0) {
         models = g_list_delete_link (models, l);
         sl_model_free (s->model);
-        g_free (s->path);
         g_free (s);
       }
       break;

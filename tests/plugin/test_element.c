@@ -14,6 +14,7 @@
 #include <cmocka.h>
 #include <fcntl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <glib/gstdio.h>
 #include <gst/audio/audio.h>
 #include <gst/check/gstharness.h>
@@ -2684,6 +2685,54 @@ test_model_shared (void **state)
   g_free (data);
 }
 
+/* One model file named by other spellings of its path (a `..`, a symlink, a
+ * path relative to the working directory) is one loaded copy too: the cache
+ * knows the file by its device and inode, not by the string. */
+static void
+test_model_shared_by_any_spelling (void **state)
+{
+  const gchar *dir = pt_tmp_dir ();
+  gchar *data, *path = g_build_filename (dir, "spelt.slm", NULL);
+  gchar *base = g_path_get_basename (dir);
+  gchar *dotdot = g_strdup_printf ("%s/../%s/spelt.slm", dir, base);
+  gchar *link = g_build_filename (dir, "spelt-link.slm", NULL);
+  gchar *cwd = g_get_current_dir ();
+  GString *relative = g_string_new (NULL);
+  GstElement *el[4];
+  gsize len;
+  (void) state;
+
+  assert_true (g_path_is_absolute (path));
+  assert_true (g_file_get_contents (pt_model_path (), &data, &len, NULL));
+  assert_true (g_file_set_contents (path, data, (gssize) len, NULL));
+  g_remove (link);
+  assert_int_equal (symlink (path, link), 0);
+  /* up from the working directory to the root, then down to the file */
+  for (const gchar * c = cwd; *c; c++)
+    if (*c == '/' && c[1] != '\0')
+      g_string_append (relative, "../");
+  g_string_append (relative, path + 1);
+  assert_false (g_path_is_absolute (relative->str));
+
+  el[0] = started (path);
+  el[1] = started (dotdot);
+  el[2] = started (link);
+  el[3] = started (relative->str);
+  for (int k = 1; k < 4; k++)
+    assert_ptr_equal (((GstSeqLabel *) el[k])->model, ((GstSeqLabel *) el[0])->model);
+  for (int k = 0; k < 4; k++)
+    stopped (el[k]);
+  g_remove (link);
+  g_remove (path);
+  g_string_free (relative, TRUE);
+  g_free (cwd);
+  g_free (link);
+  g_free (dotdot);
+  g_free (base);
+  g_free (path);
+  g_free (data);
+}
+
 /* The decimal defaults read back as the decimals the docs give (0.35, not
  * 0.3499999940395355, the library's float as a double), both from the param
  * spec and from a new element. */
@@ -2819,6 +2868,7 @@ main (void)
     cmocka_unit_test (test_untimed_runs_continue),
     cmocka_unit_test (test_brief_gap_is_silence),
     cmocka_unit_test (test_model_shared),
+    cmocka_unit_test (test_model_shared_by_any_spelling),
     cmocka_unit_test (test_model_property_read_back),
     cmocka_unit_test (test_decimal_defaults),
   };
