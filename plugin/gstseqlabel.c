@@ -587,6 +587,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
        * one's frames are labelled from its own audio, as at EOS, the audio the
        * gate holds goes out, and its labels and document go out on its own
        * stream and segment, all before the new stream begins */
+      gst_seqlabel_reverse_flush (self);
       gst_seqlabel_finish_run (self);
       if (self->document_start >= 0)
         gst_seqlabel_labelpad_document (self);
@@ -600,7 +601,9 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       break;
     case GST_EVENT_FLUSH_STOP:
       /* a flush (a seek) discards the run: its tail is not wanted, and the
-       * voice activity and time before it are no more */
+       * voice activity and time before it are no more; so is the audio
+       * gathered in reverse playback */
+      gst_seqlabel_reverse_clear (self);
       gst_seqlabel_reset_run (self);
       self->next_run_ts = GST_CLOCK_TIME_NONE;
       self->last_is_speech = FALSE;
@@ -629,6 +632,8 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       cur.position = seg.position;
       if (gst_segment_is_equal (&cur, &seg))
         break;
+      /* audio gathered in reverse playback is of the segment before: out first */
+      gst_seqlabel_reverse_flush (self);
       if (!same_time_mapping (&self->segment, &seg)) {
         gst_seqlabel_finish_run (self);
         self->next_run_ts = GST_CLOCK_TIME_NONE;
@@ -643,6 +648,8 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
     case GST_EVENT_GAP:{
       GstClockTime ts, dur;
       gst_event_parse_gap (event, &ts, &dur);
+      /* the audio gathered before it goes first (reverse playback) */
+      gst_seqlabel_reverse_flush (self);
       /* a brief one (a lost packet) is silence within the run, its frames
        * labelled once the audio goes on: it goes on on the audio pad, not on
        * the labels pad */
@@ -660,23 +667,37 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       /* a segment seek's segment is played: its last frames are labelled
        * (and held audio let out) now, not when a next segment comes, and its
        * document written, as at EOS (a looping segment seek: one per loop) */
+      gst_seqlabel_reverse_flush (self);
       gst_seqlabel_finish_run (self);
       if (self->document_start >= 0)
         gst_seqlabel_labelpad_document (self);
       break;
     case GST_EVENT_EOS:
+      gst_seqlabel_reverse_flush (self);
       gst_seqlabel_finish_run (self);
       /* (a stream with no audio has its empty document too) */
       if (self->document_start >= 0 || !self->document_sent)
         gst_seqlabel_labelpad_document (self);
       gst_seqlabel_labelpad_event (self, gst_event_new_eos ());
       break;
-    case GST_EVENT_CAPS:
-      /* set_caps ends the run first when the gate holds audio in the old format */
+    case GST_EVENT_CAPS:{
+      /* set_caps ends the run first when the gate holds audio in the old
+       * format; audio gathered in reverse playback is in it too: labelled
+       * and out first, unless the caps are the same again */
+      GstCaps *caps, *cur;
+      gst_event_parse_caps (event, &caps);
+      cur = gst_pad_get_current_caps (GST_BASE_TRANSFORM_SINK_PAD (trans));
+      if (cur == NULL || !gst_caps_is_equal (cur, caps))
+        gst_seqlabel_reverse_flush (self);
+      if (cur != NULL)
+        gst_caps_unref (cur);
       break;
+    }
     default:
-      /* others (tags, ...) wait behind the audio the gate holds */
-      if (GST_EVENT_IS_SERIALIZED (event) && gst_seqlabel_gate_hold_event (self, event))
+      /* others (tags, ...) wait behind the audio gathered in reverse
+       * playback, or that the gate holds */
+      if (GST_EVENT_IS_SERIALIZED (event) && (gst_seqlabel_reverse_hold_event (self, event)
+              || gst_seqlabel_gate_hold_event (self, event)))
         return TRUE;
       break;
   }
@@ -793,8 +814,13 @@ static GstFlowReturn
 gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
 {
   GstSeqLabel *self = GST_SEQLABEL (trans);
-  GstFlowReturn ret = gst_seqlabel_process (self, buf);
+  GstFlowReturn ret;
   guint64 n;
+
+  /* reverse playback: gathered, and labelled forwards once the span is whole */
+  if (self->segment.rate < 0 && gst_seqlabel_reverse_take (self, buf, &ret))
+    return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
+  ret = gst_seqlabel_process (self, buf);
 
   if (ret == SEQLABEL_FLOW_UNLABELLED) {
     if (self->gate_mode == GST_SEQLABEL_GATE_NONE)
@@ -832,6 +858,7 @@ gst_seqlabel_finalize (GObject * object)
   g_byte_array_unref (self->unpacked);
   g_byte_array_unref (self->interleaved);
   gst_seqlabel_gate_free (self);
+  gst_seqlabel_reverse_free (self);
   g_free (self->text);
   g_mutex_clear (&self->model_lock);
   while (!g_queue_is_empty (&self->lq))
@@ -879,6 +906,7 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->label_format = DEFAULT_LABEL_FORMAT;
   self->gate = DEFAULT_GATE;
   gst_seqlabel_gate_init (self);
+  gst_seqlabel_reverse_init (self);
   self->latency = GST_CLOCK_TIME_NONE;
   self->speech_class = -1;
   self->piece_label = -1;

@@ -181,6 +181,25 @@ struct _GstSeqLabel {
                                 drop costs no more per buffer than a short one) */
   GArray *gate_carry_probs;  /* gfloat, n_classes per carried frame */
 
+  /* --- reverse playback (seqlabel_reverse.c; streaming thread): the buffers
+   * that go on backwards are gathered, then labelled forwards as one run --- */
+  GQueue rev_q;              /* gathered buffers and serialized events, as they came */
+  GstClockTime rev_start;    /* the PTS of the earliest gathered buffer */
+  guint64 rev_samples;       /* sample frames gathered */
+  gboolean rev_pass;         /* the gathered span is being labelled */
+  GstClockTime rev_end;      /* where its audio ends (at most the segment's stop):
+                                no frame of it is labelled at or past this */
+  gint64 rev_first_frame;    /* the run's first frame of the span's own audio: those
+                                before are of the silence that puts the run on the
+                                encoder's block grid (0 outside a span) */
+  GArray *rev_keep;          /* the gate's decisions in the span: guint8 per stream
+                                frame from rev_keep_base */
+  gint64 rev_keep_base;
+  gboolean rev_last_keep;    /* the span's latest decision */
+  GQueue rev_ctx;            /* GstBuffer refs, in time order: the earliest audio of
+                                the span labelled last when the bound cut it, which
+                                the span before it hears as its lookahead */
+
   /* --- the "labels" request pad (pointer under GST_OBJECT_LOCK) --- */
   GstPad *labelpad;
   gboolean labelpad_need_start; /* stream-start, caps, header, segment pending */
@@ -226,6 +245,11 @@ GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
  * when the run must end there (seqlabel_run.c says which). */
 gboolean gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration);
 void gst_seqlabel_reset_run (GstSeqLabel * self);
+/* Reverse playback: starts a run for audio from buffer time ts on the encoder's
+ * core-block grid of the stream (as the stream played from its start has it),
+ * silence before ts to the block's start; the frames of that silence are not
+ * labelled. */
+void gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts);
 /* Sample frames in a buffer of the negotiated format (a non-interleaved one's
  * from its GstAudioMeta). */
 guint64 gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf);
@@ -280,6 +304,30 @@ GstFlowReturn gst_seqlabel_gate_hold (GstSeqLabel * self, GstBuffer * buf, guint
 gboolean gst_seqlabel_gate_hold_event (GstSeqLabel * self, GstEvent * event);
 /* The run is over and every frame labelled: all held audio and events go out. */
 GstFlowReturn gst_seqlabel_gate_run_over (GstSeqLabel * self);
+/* Reverse playback: buf (whose first sample is sample `first` of a run whose
+ * frame 0 is stream frame frame_offset; the gate takes the reference) passes,
+ * is dropped or silenced at once by the decisions of the span labelled
+ * (rev_keep); unlabelled: as audio not of the class. */
+GstFlowReturn gst_seqlabel_gate_pass (GstSeqLabel * self, GstBuffer * buf, guint64 first,
+    gint64 frame_offset, gboolean labelled, gboolean own_meta);
+
+/* seqlabel_reverse.c: reverse playback (segment rate below 0) */
+void gst_seqlabel_reverse_init (GstSeqLabel * self);
+void gst_seqlabel_reverse_free (GstSeqLabel * self);
+/* What is gathered is dropped (a flush, stop). */
+void gst_seqlabel_reverse_clear (GstSeqLabel * self);
+/* Gathers buf (TRUE; a reference is taken), labelling the span gathered before
+ * first when buf does not go on backwards from it or the span is full; FALSE:
+ * buf is to be labelled as forwards (no timestamp), after the span. *ret: the
+ * flow of what went out. */
+gboolean gst_seqlabel_reverse_take (GstSeqLabel * self, GstBuffer * buf, GstFlowReturn * ret);
+/* Labels the span gathered forwards as one run, then pushes its audio (through
+ * the gate) and events in the order they came. */
+GstFlowReturn gst_seqlabel_reverse_flush (GstSeqLabel * self);
+/* Queues a serialized event behind gathered audio; FALSE when none is gathered. */
+gboolean gst_seqlabel_reverse_hold_event (GstSeqLabel * self, GstEvent * event);
+/* While a span is labelled: the gate's decision for a stream frame. */
+void gst_seqlabel_reverse_keep (GstSeqLabel * self, gint64 stream_frame, gboolean keep);
 
 G_END_DECLS
 

@@ -81,6 +81,7 @@ gst_seqlabel_gate_frame (GstSeqLabel * self, gint64 index, int label)
   g_warn_if_fail (index == self->gate_keep_base + (gint64) self->gate_keep->len);
   g_array_append_val (self->gate_keep, keep);
   self->gate_last_keep = keep;
+  gst_seqlabel_reverse_keep (self, self->frame_offset + index, keep);
 }
 
 /* The first input sample of run frame f: its hop's start in time. */
@@ -369,5 +370,34 @@ gst_seqlabel_gate_run_over (GstSeqLabel * self)
   reset_frames (self);
   /* the run's labels that found no piece went to the bus and the labels pad */
   forget_carried (self);
+  return ret;
+}
+
+GstFlowReturn
+gst_seqlabel_gate_pass (GstSeqLabel * self, GstBuffer * buf, guint64 first,
+    gint64 frame_offset, gboolean labelled, gboolean own_meta)
+{
+  Held h = { 0 };
+  GArray *keep = self->gate_keep;
+  gint64 base = self->gate_keep_base;
+  gboolean last = self->gate_last_keep;
+  GstFlowReturn ret = GST_FLOW_OK;
+
+  h.buf = buf;
+  h.own_meta = own_meta;
+  h.start = h.next = first;
+  h.end = first + gst_seqlabel_buffer_frames (self, buf);
+  /* the span's decisions, by stream frame, read as its run's frames; a buffer
+   * not labelled reads none of them (far past them: the latest, FALSE) */
+  self->gate_keep = self->rev_keep;
+  self->gate_keep_base = labelled ? self->rev_keep_base - frame_offset : G_MININT64 / 2;
+  self->gate_last_keep = labelled && self->rev_last_keep;
+  if (h.next < h.end)
+    ret = let_out (self, &h, h.end);
+  carry_labels (self, &h);
+  self->gate_keep = keep;
+  self->gate_keep_base = base;
+  self->gate_last_keep = last;
+  gst_buffer_unref (buf);
   return ret;
 }

@@ -450,8 +450,20 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
           (guint64) self->rate, (guint64) self->hop * GST_SECOND), self->document_start);
   if (pad != NULL) {
     /* runs in time order: reverse playback gives them latest first, each
-     * forward (its chunk); one stream's runs never overlap */
+     * forward (its span); one stream's runs never overlap */
     g_array_sort (self->document_segs, by_start);
+    /* a segment of one class across two spans of reverse playback is one, as
+     * a run that goes on in its class forwards continues it (on_segment) */
+    for (guint i = 1; i < self->document_segs->len;) {
+      sl_frame_segment *a = &g_array_index (self->document_segs, sl_frame_segment, i - 1);
+      sl_frame_segment *b = &g_array_index (self->document_segs, sl_frame_segment, i);
+      if (a->label == b->label && a->end == b->start) {
+        a->end = b->end;
+        g_array_remove_index (self->document_segs, i);
+      } else {
+        i++;
+      }
+    }
     const sl_frame_segment *segs = (const sl_frame_segment *) self->document_segs->data;
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
         self->document_end);

@@ -308,6 +308,7 @@ gst_seqlabel_close (GstSeqLabel * self)
   self->run_started = FALSE;
   GST_OBJECT_UNLOCK (self);
   gst_seqlabel_gate_clear (self);
+  gst_seqlabel_reverse_clear (self);
 }
 
 /* ---------------------------------------------------------------------- */
@@ -405,6 +406,22 @@ add_to_text_piece (GstSeqLabel * self, int64_t index, int label)
     push_text_piece (self);
 }
 
+/* Reverse playback: the first frame of the run at or past the end of the
+ * span being labelled. The span's frames run on its sample count, which a
+ * decoder's chunks that overlap a little (Vorbis's) can make longer than the
+ * time its buffers cover: no frame is labelled past the span (past the file's
+ * end, or over the span after it). G_MAXINT64: no limit. */
+static gint64
+rev_end_frame (GstSeqLabel * self)
+{
+  if (!self->rev_pass || !GST_CLOCK_TIME_IS_VALID (self->rev_end))
+    return G_MAXINT64;
+  if (self->rev_end <= self->base_ts)
+    return 0;
+  return (gint64) gst_util_uint64_scale_ceil (self->rev_end - self->base_ts,
+      (guint64) self->rate, (guint64) self->hop * GST_SECOND);
+}
+
 static int
 on_frame (void *user, int64_t index, int label, float confidence,
     const float *probs, int n_classes)
@@ -412,6 +429,8 @@ on_frame (void *user, int64_t index, int label, float confidence,
   GstSeqLabel *self = user;
   GstSeqLabelFrame f;
 
+  if (index < self->rev_first_frame || index >= rev_end_frame (self))
+    return self->cb_flow == GST_FLOW_OK ? 0 : 1;
   f.index = (guint64) (self->frame_offset + index);
   f.pts = run_frame_time (self, index);
   f.duration = run_frame_time (self, index + 1) - f.pts;
@@ -443,9 +462,15 @@ static int
 on_segment (void *user, int64_t start, int64_t end, int label, float mean_confidence)
 {
   GstSeqLabel *self = user;
-  GstClockTime t0 = run_frame_time (self, start), t1 = run_frame_time (self, end);
+  GstClockTime t0, t1;
 
   self->open_segment_start = end;
+  start = MAX (start, self->rev_first_frame);
+  end = MIN (end, rev_end_frame (self));
+  if (start >= end)
+    return self->cb_flow == GST_FLOW_OK ? 0 : 1;
+  t0 = run_frame_time (self, start);
+  t1 = run_frame_time (self, end);
   if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_SEGMENT)
     gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
         self->frame_offset + start, self->frame_offset + end);
@@ -790,6 +815,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
    * through gst_seqlabel_reset_run, and each start begins with it */
   self->off_track_since = GST_CLOCK_TIME_NONE;
   self->open_segment_start = 0;
+  self->rev_first_frame = 0;
   self->run_started = TRUE;
   if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
     self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
@@ -803,6 +829,44 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   GST_OBJECT_UNLOCK (self);
   /* lets a sink on the labels pad preroll before the first label exists */
   gst_seqlabel_labelpad_gap (self, ts, 0);
+}
+
+/* The encoder labels a run in core blocks from its first frame, each seen with
+ * the audio around it: a run that starts elsewhere than the stream played from
+ * its start sees other windows, and gives other labels throughout. So a span
+ * of reverse playback that begins inside the stream (cut by its bound) starts
+ * its run at the block's start before it, on silence (as a run's first window
+ * is filled out anyway), and gives, after its first block, the windows and so
+ * the labels of forward playback. */
+void
+gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts)
+{
+  int window, left, lookahead, core;
+  guint64 stream_time;
+  gint64 frame, pad = 0, doc_start = self->document_start;
+  GstClockTime at = ts;
+
+  sl_labeler_window (self->labeler, &window, &left, &lookahead, &core);
+  if (GST_CLOCK_TIME_IS_VALID (ts) && core > 1 && gst_segment_to_stream_time_full (
+          &self->segment, GST_FORMAT_TIME, ts, &stream_time) > 0) {
+    frame = (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
+        (guint64) self->hop * GST_SECOND);
+    pad = frame % core;
+    at = ts - MIN (ts, gst_util_uint64_scale_int ((guint64) pad * self->hop, GST_SECOND,
+            self->rate));
+  }
+  start_run (self, at);
+  if (at == ts)
+    return;
+  /* the silence goes to the labeler with the first buffer, as a gap's does */
+  self->gap_pending = gst_util_uint64_scale_int_round (ts - at,
+      GST_AUDIO_INFO_RATE (&self->info), GST_SECOND);
+  self->rev_first_frame = pad;
+  /* the document begins with the audio, not the silence */
+  self->document_start = doc_start >= 0 ? MIN (doc_start, self->frame_offset + pad)
+      : self->frame_offset + pad;
+  GST_DEBUG_OBJECT (self, "run on the block grid: %" G_GINT64_FORMAT " frames of "
+      "silence before %" GST_TIME_FORMAT, pad, GST_TIME_ARGS (ts));
 }
 
 gboolean

@@ -1975,7 +1975,7 @@ summary_duration (GstBuffer * b)
  * first when the second starts, and no warning; the second again, its
  * stream-start's id the same (one file looped), a third. Reverse playback
  * (rate -1: chunks latest first, each forward): one summary of the whole
- * second. A DISCONT back by 60 ms (a resync after clock drift): one summary,
+ * second (test_reverse_like_a_decoder: as a decoder pushes it). A DISCONT back by 60 ms (a resync after clock drift): one summary,
  * the newer frames kept where they overlap. A segment seek's segment done,
  * twice (a loop): a summary each. */
 /* Fails when the element said something went wrong (a warning or an error). */
@@ -2030,7 +2030,8 @@ test_document_per_stream (void **state)
   gst_harness_teardown (hl);
   pt_free_harness (h, bus);
 
-  /* reverse: [0.5 s, 1 s) first, then [0, 0.5 s), each a run of its own */
+  /* reverse: [0.5 s, 1 s) first, then [0, 0.5 s), which ends where it began:
+   * gathered and labelled forwards as one run */
   h = pt_make_harness (&bus, NULL, "label-format", 8, NULL);
   hl = gst_harness_new_with_element (h->element, NULL, "labels");
   gst_harness_set_src_caps_str (h, F32_CAPS);
@@ -2630,6 +2631,245 @@ test_brief_gap_is_silence (void **state)
   free (y);
 }
 
+/* Pushes n samples as a decoder does in reverse playback (GstAudioDecoder
+ * with flacdec, vorbisdec...): a segment of rate -1 over them, chunks of
+ * `chunk` samples latest first, each decoded forwards into pieces of `piece`
+ * samples and pushed latest first, DISCONT on each chunk's first alone. The
+ * buffers pushed, in order, go to `pushed` (PTS and size) when not NULL. */
+static void
+push_like_reverse_decoder (GstHarness * h, const float *x, int64_t n, int64_t chunk,
+    int64_t piece, GArray * pushed)
+{
+  GstSegment seg;
+
+  gst_segment_init (&seg, GST_FORMAT_TIME);
+  seg.rate = -1.0;
+  seg.stop = samples_time (n);
+  seg.position = seg.stop;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  for (int64_t c0 = (n - 1) / chunk * chunk; c0 >= 0; c0 -= chunk) {
+    int64_t c1 = MIN (n, c0 + chunk), p0 = c0 + (c1 - c0 - 1) / piece * piece;
+    for (gboolean first = TRUE; p0 >= c0; p0 -= piece, first = FALSE) {
+      int64_t p1 = MIN (c1, p0 + piece);
+      GstBuffer *b = gst_buffer_new_memdup (x + p0, (gsize) (p1 - p0) * sizeof *x);
+      GST_BUFFER_PTS (b) = samples_time (p0);
+      GST_BUFFER_DURATION (b) = samples_time (p1) - samples_time (p0);
+      if (first)
+        GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
+      if (pushed != NULL) {
+        g_array_append_val (pushed, p0);
+        g_array_append_val (pushed, p1);
+      }
+      assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+    }
+  }
+}
+
+/* Every buffer on the labels pad until its EOS, one string; none ends past
+ * `end`. */
+static gchar *
+labels_text_until (GstHarness * hl, const char *media_type, GstClockTime end)
+{
+  GString *all = g_string_new (NULL);
+  GstBuffer *b;
+
+  wait_eos (hl, media_type);
+  while ((b = gst_harness_try_pull (hl)) != NULL) {
+    gchar *text = buffer_text (b);
+    if (GST_BUFFER_PTS (b) + GST_BUFFER_DURATION (b) > end)
+      fail_msg ("a label past the end, at %" GST_TIME_FORMAT ": %s",
+          GST_TIME_ARGS (GST_BUFFER_PTS (b)), text);
+    g_string_append (all, text);
+    g_free (text);
+    gst_buffer_unref (b);
+  }
+  return g_string_free (all, FALSE);
+}
+
+/* Reverse playback as a real decoder pushes it (push_like_reverse_decoder:
+ * 1 s chunks latest first, 0.2 s buffers latest first in each, DISCONT on a
+ * chunk's first alone) gives the labels of forward playback: the frames on the
+ * bus and on the metas are the library's (every one, bitwise; each once, on
+ * the metas too), the Audacity lines and the TextGrid those of forward
+ * playback byte for byte, none past the end; the audio comes out unchanged in
+ * the order it came; with gate=silence each buffer is silenced as forwards.
+ * Labelled as it came, each buffer ran on the sample count past the one
+ * before: ~0.5 s segments with holes, and labels past the end. Longer than the
+ * 30 s gathered at most (40 s: a span of 30 s, then one of 10 s): every frame
+ * once, none past the end, and the frames the library's but for a window's
+ * at most where the later span begins (8 of 3,998 here), which heard silence
+ * before it, not the audio. */
+static void
+test_reverse_like_a_decoder (void **state)
+{
+  const int64_t N = 5 * PT_RATE + 77, LONG = 40 * PT_RATE;
+  float *x = pt_signal (LONG, 41);
+  pt_frames ref, msgs, metas;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, NULL);
+  for (int format = 0; format < 2; format++) {  /* audacity, textgrid */
+    const char *media = format == 0 ? "text/x-raw" : "application/x-praat-textgrid";
+    gchar *forward, *reverse;
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, NULL, "label-format", format == 0 ? 0 : 7, NULL), *hl;
+    GArray *pushed = g_array_new (FALSE, FALSE, sizeof (int64_t));
+    GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+    GstBuffer *b;
+
+    hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    for (int64_t off = 0; off < N; off += PT_RATE / 5)
+      assert_int_equal (push_f32 (h, x + off, MIN (PT_RATE / 5, N - off), off), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    forward = labels_text_until (hl, media, samples_time (N));
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
+
+    h = pt_make_harness (&bus, NULL, "label-format", format == 0 ? 0 : 7, NULL);
+    hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    push_like_reverse_decoder (h, x, N, PT_RATE, PT_RATE / 5, pushed);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    reverse = labels_text_until (hl, media, samples_time (N));
+    assert_string_equal (reverse, forward);
+
+    /* the frames on the bus: the library's, at their times (and no warning;
+     * popping it discards the rest) */
+    pt_frames_init (&msgs);
+    pt_collect_frame_messages (bus, &msgs);
+    pt_assert_frames_equal (&msgs, &ref, 0, 0);
+    assert_no_warning (bus, "reverse");
+    /* the audio in the order it came, unchanged; the metas of its buffers
+     * from the earliest on: every frame once, the span's tail on the latest */
+    while ((b = gst_harness_try_pull (h)) != NULL)
+      g_ptr_array_add (out, b);
+    assert_int_equal (out->len, pushed->len / 2);
+    pt_frames_init (&metas);
+    for (guint i = 0; i < out->len; i++) {
+      int64_t p0 = g_array_index (pushed, int64_t, 2 * i);
+      int64_t p1 = g_array_index (pushed, int64_t, 2 * i + 1);
+      GstMapInfo map;
+      b = g_ptr_array_index (out, i);
+      assert_int_equal (GST_BUFFER_PTS (b), samples_time (p0));
+      assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+      assert_int_equal (map.size, (p1 - p0) * sizeof (float));
+      assert_memory_equal (map.data, x + p0, map.size);
+      gst_buffer_unmap (b, &map);
+    }
+    for (guint i = out->len; i-- > 0;)
+      pt_collect_meta (g_ptr_array_index (out, i), &metas);
+    pt_assert_frames_equal (&metas, &ref, 0, 0);
+    pt_frames_free (&metas);
+    pt_frames_free (&msgs);
+    g_ptr_array_unref (out);
+    g_array_unref (pushed);
+    g_free (forward);
+    g_free (reverse);
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
+  }
+
+  /* the gate: the audio silenced where forwards it is (forwards the gate lets
+   * pieces out as their frames are labelled: compared sample by sample) */
+  {
+    float *played[2] = { g_new0 (float, N), g_new0 (float, N) };
+    for (int dir = 0; dir < 2; dir++) {
+      GstBus *bus;
+      GstHarness *h = pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
+          "threshold-on", 0.45, "threshold-off", 0.4, "gate", 2, NULL); /* silence */
+      GstBuffer *b;
+      int64_t got = 0;
+      if (dir == 0) {
+        for (int64_t off = 0; off < N; off += PT_RATE / 5)
+          assert_int_equal (push_f32 (h, x + off, MIN (PT_RATE / 5, N - off), off),
+              GST_FLOW_OK);
+      } else {
+        push_like_reverse_decoder (h, x, N, PT_RATE, PT_RATE / 5, NULL);
+      }
+      assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+      while ((b = gst_harness_try_pull (h)) != NULL) {
+        int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
+            GST_SECOND);
+        GstMapInfo map;
+        assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+        assert_true (at >= 0 && at + (int64_t) (map.size / sizeof (float)) <= N);
+        memcpy (played[dir] + at, map.data, map.size);
+        got += (int64_t) (map.size / sizeof (float));
+        gst_buffer_unmap (b, &map);
+        gst_buffer_unref (b);
+      }
+      assert_int_equal (got, N);
+      assert_no_warning (bus, "gate");
+      pt_free_harness (h, bus);
+    }
+    assert_memory_equal (played[1], played[0], N * sizeof (float));
+    assert_memory_not_equal (played[0], x, N * sizeof (float)); /* something silenced */
+    g_free (played[0]);
+    g_free (played[1]);
+  }
+
+  /* longer than the bound */
+  {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, NULL, "label-format", 7, NULL); /* textgrid */
+    GstHarness *hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    gchar *forward, *reverse;
+    int64_t *at, differ = 0;
+
+    pt_frames_free (&ref);
+    pt_frames_init (&ref);
+    pt_reference (x, LONG, NULL, &ref, NULL);
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    assert_int_equal (push_f32 (h, x, LONG, 0), GST_FLOW_OK);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    forward = labels_text_until (hl, "application/x-praat-textgrid", samples_time (LONG));
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
+
+    h = pt_make_harness (&bus, NULL, "label-format", 7, NULL);
+    hl = gst_harness_new_with_element (h->element, NULL, "labels");
+    gst_harness_set_src_caps_str (h, F32_CAPS);
+    push_like_reverse_decoder (h, x, LONG, PT_RATE, PT_RATE / 5, NULL);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    reverse = labels_text_until (hl, "application/x-praat-textgrid", samples_time (LONG));
+    pt_frames_init (&msgs);
+    pt_collect_frame_messages (bus, &msgs);
+    assert_no_warning (bus, "long reverse");
+    assert_int_equal (msgs.n, ref.n);
+    at = g_new (int64_t, ref.n);
+    for (int64_t i = 0; i < ref.n; i++)
+      at[i] = -1;
+    for (int64_t i = 0; i < msgs.n; i++) {
+      int64_t f = msgs.index[i];
+      assert_in_range (f, 0, ref.n - 1);
+      assert_int_equal (at[f], -1);     /* once */
+      at[f] = i;
+      assert_true (msgs.pts[i] + msgs.dur[i] <= samples_time (LONG));
+      if (msgs.label[i] != ref.label[f] || memcmp (msgs.probs + i * PT_K,
+              ref.probs + f * PT_K, PT_K * sizeof (float)) != 0)
+        differ++;
+    }
+    /* the later span's first core blocks heard silence before them, not the
+     * audio (the test model's window: 24 frames) */
+    if (differ > 24)
+      fail_msg ("%" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " frames differ from forward playback's",
+          differ, ref.n);
+    printf ("reverse over the bound: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+        " frames differ; TextGrid %s\n", differ, ref.n,
+        strcmp (forward, reverse) == 0 ? "the same" : "differs");
+    g_free (at);
+    g_free (forward);
+    g_free (reverse);
+    pt_frames_free (&msgs);
+    gst_harness_teardown (hl);
+    pt_free_harness (h, bus);
+  }
+  pt_frames_free (&ref);
+  free (x);
+}
+
 /* A started element with model=path. */
 static GstElement *
 started (const gchar * path)
@@ -2867,6 +3107,7 @@ main (void)
     cmocka_unit_test (test_restart_begins_afresh),
     cmocka_unit_test (test_untimed_runs_continue),
     cmocka_unit_test (test_brief_gap_is_silence),
+    cmocka_unit_test (test_reverse_like_a_decoder),
     cmocka_unit_test (test_model_shared),
     cmocka_unit_test (test_model_shared_by_any_spelling),
     cmocka_unit_test (test_model_property_read_back),
