@@ -193,6 +193,25 @@ static const char *name_of_no_file(const sl_hyp_stream *stream, const char *cons
     return missing;
 }
 
+/* 0 when each of n names (name_of_no_file's) is a file's below root, else -1
+ * with a message naming the first that is not: what hyp `holds` of it, and
+ * `how` the names are made. */
+static int names_are_files(const sl_hyp_stream *stream, const char *const *names, int n,
+                           const char *root, const char *hyp, const char *hyp_root,
+                           const char *holds, const char *how, char *err, size_t errlen)
+{
+    int oom = 0;
+    const char *stray = name_of_no_file(stream, names, n, root, &oom);
+    char shown[SL_SHOWN_LEN];
+    if (oom)
+        return sl_fail(err, errlen, "out of memory");
+    if (!stray)
+        return 0;
+    sl_text_shown(shown, stray);
+    return sl_fail(err, errlen, "%s: %s '%s', which is no file's below --hyp-root %s: is that the "
+                   "folder labelled to write it? (%s)", hyp, holds, shown, hyp_root, how);
+}
+
 typedef struct {
     char **v;
     int n, cap;
@@ -227,17 +246,12 @@ static int label_folder_fits(const char *hyp, const char *hyp_root, char *err, s
                  : sl_audio_files_below(hyp, sl_label_name_known, add_label_stem, &l, err, errlen);
     if (rc > 0)
         rc = sl_fail(err, errlen, "out of memory");
-    int oom = 0;
-    const char *stray = rc == 0 ? name_of_no_file(NULL, (const char *const *)l.v, l.n, root, &oom)
-                                : NULL;
-    char shown[SL_SHOWN_LEN];
-    if (oom)
-        rc = sl_fail(err, errlen, "out of memory");
-    else if (stray && (sl_text_shown(shown, stray), 1))
-        rc = sl_fail(err, errlen, "%s: a label file of '%s', which is no file's below --hyp-root "
-                     "%s: is that the folder labelled to write it? (each label file's path "
-                     "below %s, without extension, must be a file's below it, as seqlabel label "
-                     "DIR -o %s/ writes them)", hyp, shown, hyp_root, hyp, hyp);
+    char how[SL_ERR_LEN];
+    snprintf(how, sizeof how, "each label file's path below %s, without extension, must be a "
+             "file's below it, as seqlabel label DIR -o %s/ writes them", hyp, hyp);
+    if (rc == 0)
+        rc = names_are_files(NULL, (const char *const *)l.v, l.n, root, hyp, hyp_root,
+                             "a label file of", how, err, errlen);
     for (int i = 0; i < l.n; i++)
         free(l.v[i]);
     free(l.v);
@@ -756,18 +770,11 @@ static int stream_parts(sl_hyp_stream *stream, const sl_manifest *man, unsigned 
     /* every name a file below root: else root is not the folder labelled (one
      * below it, or above it), or a file was labelled alone, and whose rows a
      * file's are could be guessed wrong */
-    int oom = 0;
-    const char *stray = rc == 0 ? name_of_no_file(stream, NULL, sl_hyp_stream_names(stream), root,
-                                                  &oom)
-                                : NULL;
-    char shown[SL_SHOWN_LEN];
-    if (oom)
-        rc = sl_fail(err, errlen, "out of memory");
-    else if (stray && (sl_text_shown(shown, stray), 1))
-        rc = sl_fail(err, errlen, "%s: rows named '%s', which is no file's below --hyp-root %s: "
-                     "is that the folder labelled to write it? (every name of the stream must "
-                     "be a file's path below it, without extension; label the folder as a "
-                     "whole, or write a file each with -o DIR/)", hyp, shown, hyp_root);
+    if (rc == 0)
+        rc = names_are_files(stream, NULL, sl_hyp_stream_names(stream), root, hyp, hyp_root,
+                             "rows named", "every name of the stream must be a file's path "
+                             "below it, without extension; label the folder as a whole, or "
+                             "write a file each with -o DIR/", err, errlen);
     for (int i = 0; i < man->n && rc == 0; i++) {
         const sl_manifest_entry *e = &man->entries[i];
         (*parts)[i] = -1;
