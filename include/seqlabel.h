@@ -256,9 +256,12 @@ int64_t sl_audio_file_frames(const sl_audio_reader *r); /* -1 when unknown (pipe
  * MP3 read by name, which GStreamer decodes when it states no length. */
 int sl_audio_file_format(const sl_audio_reader *r);
 /* Reads up to max mono samples at the output rate. Returns the count (0 at end),
- * or -1 with a message naming the file (corrupt data, NaN/Inf at a position
- * counted in the file's own sample frames from 0). Memory is bounded: the file
- * is read in fixed blocks whatever its length. */
+ * or -1 with a message naming the file (corrupt data, a file cut short, NaN/Inf
+ * at a position counted in the file's own sample frames from 0). The samples
+ * before a failure come first, whatever max is (the block that holds a
+ * NaN/Inf aside), then -1, and every read after it is -1 with the same
+ * message. Memory is bounded: the file is read in fixed blocks whatever its
+ * length. */
 long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t errlen);
 /* Sample frames taken from the file so far (at the file's rate). */
 int64_t sl_audio_file_position(const sl_audio_reader *r);

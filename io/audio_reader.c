@@ -40,6 +40,11 @@ struct sl_audio_reader {
     int has_recorded;    /* 1 when it says */
     int file_eof;        /* libsndfile has nothing more */
     int done;            /* everything (including the resampler's tail) delivered */
+    /* A read that fails (damage, truncation, a NaN) first hands over the
+     * samples before it (the resampler's tail included), then fails, and every
+     * read after it fails the same: 1 while those samples go out, 2 after. */
+    int failing;
+    char failure[SL_ERR_LEN];
     long block_frames;   /* frames per libsndfile read */
     float *block;        /* block_frames x channels, interleaved */
     void (*tap)(void *, const double *, long, int); /* sl_audio_options.tap */
@@ -485,9 +490,12 @@ static long read_resampled(sl_audio_reader *r, float *out, long max, char *err, 
     long total = 0;
     while (total < max && !r->done) {
         if (r->mono_off == r->mono_len && !r->file_eof) {
-            long n = read_mono(r, r->mono, r->block_frames, err, errlen);
-            if (n < 0)
-                return -1;
+            long n = read_mono(r, r->mono, r->block_frames, r->failure, sizeof r->failure);
+            if (n < 0) { /* the samples before it, through the resampler's tail, go first */
+                r->failing = 1;
+                r->file_eof = 1;
+                n = 0;
+            }
             r->mono_len = n;
             r->mono_off = 0;
         }
@@ -524,17 +532,26 @@ long sl_audio_read(sl_audio_reader *r, float *out, long max, char *err, size_t e
     }
     if (max == 0)
         return 0;
-    if (r->soxr)
-        return read_resampled(r, out, max, err, errlen);
-    /* Same rate: fill `out` directly, one block at a time. */
     long total = 0;
-    while (total < max) {
-        long n = read_mono(r, out + total, max - total, err, errlen);
-        if (n < 0)
-            return -1;
-        if (n == 0)
-            break;
-        total += n;
+    if (r->failing == 2) {
+        total = -1;
+    } else if (r->soxr) {
+        total = read_resampled(r, out, max, err, errlen);
+    } else { /* same rate: fill `out` directly, one block at a time */
+        while (total < max && !r->failing) {
+            long n = read_mono(r, out + total, max - total, r->failure, sizeof r->failure);
+            if (n < 0)
+                r->failing = 1;
+            if (n <= 0)
+                break;
+            total += n;
+        }
     }
+    if (r->failing && total == 0) { /* every sample before the failure handed over */
+        r->failing = 2;
+        total = -1;
+    }
+    if (total < 0 && r->failing)
+        sl_io_err(err, errlen, "%s", r->failure);
     return total;
 }

@@ -1567,6 +1567,68 @@ static void test_error_corrupt_flac(void **state)
     free(pcm);
 }
 
+/* Reads of `max` samples (at `rate`, 0: the file's) until one fails: the
+ * samples handed over before it; the failure's message in err. A read after it
+ * fails again, saying the same. */
+static long read_until_failure(const char *path, int rate, long max, char *err, size_t errlen)
+{
+    sl_audio_reader *r = open_ok(path, rate);
+    float *buf = malloc(sizeof *buf * (size_t)max);
+    long total = 0, got;
+    while ((got = sl_audio_read(r, buf, max, err, errlen)) > 0)
+        total += got;
+    assert_int_equal(got, -1);
+    char again[SL_ERR_LEN] = "";
+    assert_int_equal(sl_audio_read(r, buf, max, again, sizeof again), -1);
+    assert_string_equal(again, err);
+    sl_audio_close(r);
+    free(buf);
+    return total;
+}
+
+/* A read that fails hands over every sample before the failure first,
+ * whatever the reads' size, and every read after it fails the same way: a
+ * file cut short gives what it holds, also through the resampler (its tail
+ * too), then the truncation; one with a NaN, the samples before its block,
+ * then the NaN, never the samples after it or a second, other failure. */
+static void test_failure_after_the_samples_before_it(void **state)
+{
+    (void)state;
+    const long n = 16000;
+    short *pcm = malloc(sizeof(short) * n);
+    for (long i = 0; i < n; i++)
+        pcm[i] = (short)sine16(i, 0, 440.0, 16000);
+    write_short(tmp_path("whole5.wav"), SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, n);
+    free(pcm);
+    sh_ok("head -c $((44 + 2 * 5000)) whole5.wav > cut5.wav");
+    const long sizes[] = {1, 1000, 4096, 16384, 100000};
+    char err[SL_ERR_LEN], first[SL_ERR_LEN] = "";
+    long resampled = -1;
+    for (int k = 0; k < 5; k++) {
+        assert_int_equal(read_until_failure(tmp_path("cut5.wav"), 0, sizes[k], err, sizeof err),
+                         5000);
+        assert_non_null(strstr(err, "cut5.wav: truncated: the header promises 16000 samples "
+                                    "(1.00 s), the file holds 5000 (0.31 s)"));
+        long got = read_until_failure(tmp_path("cut5.wav"), 8000, sizes[k], err, sizeof err);
+        assert_true(resampled < 0 || got == resampled);
+        resampled = got;
+        if (k == 0)
+            snprintf(first, sizeof first, "%s", err);
+        assert_string_equal(err, first);
+    }
+    assert_int_equal(resampled, 2500); /* 5000 samples at 16 kHz, the tail included */
+    /* a NaN at sample 500 of 1600: reads of 300 give 0..299, reads of 5000 none */
+    float x[1600];
+    for (int i = 0; i < 1600; i++)
+        x[i] = 0.001f * (float)(i % 100);
+    x[500] = NAN;
+    write_float(tmp_path("nan5.wav"), SF_FORMAT_WAV | SF_FORMAT_FLOAT, 16000, 1, x, 1600);
+    assert_int_equal(read_until_failure(tmp_path("nan5.wav"), 0, 300, err, sizeof err), 300);
+    assert_non_null(strstr(err, "nan5.wav: non-finite sample (NaN) at sample 500"));
+    assert_int_equal(read_until_failure(tmp_path("nan5.wav"), 0, 5000, err, sizeof err), 0);
+    assert_non_null(strstr(err, "nan5.wav: non-finite sample (NaN) at sample 500"));
+}
+
 /* A WAV cut short reads as far as it goes, then says it was cut (libsndfile
  * takes the length from the file, and read it as whole); a header whose data
  * size is a placeholder (a recorder's, written before the length was known)
@@ -1875,6 +1937,7 @@ int main(void)
         cmocka_unit_test(test_error_nonfinite_resampled),
         cmocka_unit_test(test_error_corrupt_flac),
         cmocka_unit_test(test_error_truncated_wav),
+        cmocka_unit_test(test_failure_after_the_samples_before_it),
         cmocka_unit_test(test_error_truncated_containers),
         cmocka_unit_test(test_truncated_last_block),
         cmocka_unit_test(test_truncated_placeholder_sizes),
