@@ -9,6 +9,7 @@
 
 #include <cmocka.h>
 
+#include <math.h>
 #include <stdio.h>
 
 #include "seqlabel.h"
@@ -139,6 +140,16 @@ static void test_jsonl(void **state)
     sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 0, 0.5f);
     assert_string_equal(buf, "{\"start\":0.120000,\"end\":1.500000,\"label\":\"silence\","
                              "\"confidence\":0.5,\"start_frame\":12,\"end_frame\":150}\n");
+    /* JSON has no NaN or Inf (probabilities the decoder takes as 0): null */
+    sl_label_format_segment(&w, buf, sizeof buf, 12, 150, 0, NAN);
+    assert_string_equal(buf, "{\"start\":0.120000,\"end\":1.500000,\"label\":\"silence\","
+                             "\"confidence\":null,\"start_frame\":12,\"end_frame\":150}\n");
+    w.jsonl_segments = 0;
+    const float odd[3] = {NAN, INFINITY, 0.25f};
+    sl_label_format_frame(&w, buf, sizeof buf, 7, 1, NAN, odd);
+    assert_string_equal(buf, "{\"frame\":7,\"time\":0.070000,\"label\":\"speech\","
+                             "\"confidence\":null,\"probs\":{\"silence\":null,\"speech\":null,"
+                             "\"say \\\"hi\\\"\\\\\":0.25}}\n");
 }
 
 /* Moments as sl_parse_utc reads them, against hand-computed epoch times
