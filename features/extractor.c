@@ -369,6 +369,11 @@ int sl_check_finite(const float *pcm, size_t n, int64_t first, char *err, size_t
 int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
                      char *err, size_t errlen)
 {
+    if (n && !pcm) { /* refused as the labeler refuses it, not read */
+        if (err && errlen)
+            snprintf(err, errlen, "features: %zu samples pushed from NULL", n);
+        return -1;
+    }
     long bad = first_beyond(pcm, n, f->max_abs);
     if (bad >= 0)
         return refused(pcm, bad, f->samples_seen, f->max_abs, err, errlen);

@@ -52,6 +52,8 @@ void sl_stats_finish(const sl_stats *s, float *mean, float *inv_std)
 
 void sl_stats_free(sl_stats *s)
 {
+    if (!s)
+        return;
     free(s->sum);
     free(s->sum_sq);
     s->sum = s->sum_sq = NULL;

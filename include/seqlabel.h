@@ -105,7 +105,8 @@ const sl_feature_config *sl_features_config(const sl_features *f);
  * power would overflow float (beyond about 1.1e10 at the default input scale
  * and window: docs/features.md), are refused: returns -1 with a message giving
  * the value and the absolute sample position, and nothing of the chunk is
- * taken (the caller may repair or skip it and push on). */
+ * taken (the caller may repair or skip it and push on); so is a pcm of NULL
+ * with n > 0. */
 int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn, void *user,
                      char *err, size_t errlen);
 /* Samples received since creation/reset. */
@@ -124,7 +125,7 @@ int sl_stats_init(sl_stats *s, int dim);
 void sl_stats_add(sl_stats *s, const float *frame);
 /* Writes mean and 1/stddev (stddev floored so constant dims do not blow up). */
 void sl_stats_finish(const sl_stats *s, float *mean, float *inv_std);
-void sl_stats_free(sl_stats *s);
+void sl_stats_free(sl_stats *s); /* NULL: nothing */
 
 /* ======================================================================
  * Audio files (io/): any format libsndfile reads and Asterisk's headerless
@@ -1089,7 +1090,8 @@ int sl_sweep_init_events(sl_sweep *s, const struct sl_events *like);
  * -1 with a message when the decoder cannot be made. */
 int sl_sweep_init_decoder(sl_sweep *s, const sl_decoder_config *cfg, int n_classes,
                           double frames_per_second, char *err, size_t errlen);
-/* Frees what sl_sweep_init_events and sl_sweep_init_decoder gave. */
+/* Frees what sl_sweep_init_events and sl_sweep_init_decoder gave (NULL:
+ * nothing). */
 void sl_sweep_release(sl_sweep *s);
 /* Adds one file to a decoder's sweep: its n x n_classes probabilities decoded
  * at each point, counted against `scored` (its references after any collar; -1:

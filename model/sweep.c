@@ -166,6 +166,8 @@ int sl_sweep_init_decoder(sl_sweep *s, const sl_decoder_config *cfg, int n_class
 
 void sl_sweep_release(sl_sweep *s)
 {
+    if (!s)
+        return;
     free(s->events);
     s->events = NULL;
     sl_decoder_free(s->decoder);

@@ -129,6 +129,7 @@ static void test_stats_and_normalize(void **state)
     assert_float_equal(v[0], 2.0 / sqrt(8.0 / 3.0), 1e-6);
     assert_float_equal(v[1], -3.0 / sqrt(26.0 / 3.0), 1e-6);
     assert_float_equal(v[2], 0.0, 1e-6);
+    sl_stats_free(NULL); /* as free(NULL) */
     sl_stats_free(&s);
 
     /* Double accumulation: a large offset does not swamp a small variance

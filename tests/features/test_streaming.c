@@ -197,6 +197,10 @@ static void test_non_finite_refused_with_position(void **state)
     assert_non_null(strstr(err, "sample -1e+12 at sample 1100 is beyond"));
     printf("  %s\n", err);
     bad[100] = x[1100];
+    /* samples from nowhere: refused, not read */
+    assert_int_equal(sl_features_push(f, NULL, 5, sink_frame, &got, err, sizeof err), -1);
+    assert_non_null(strstr(err, "5 samples pushed from NULL"));
+    assert_int_equal(sl_features_push(f, NULL, 0, sink_frame, &got, err, sizeof err), 0);
     /* The refused chunks were not taken: the rest of the clean signal gives
      * exactly the frames of an uninterrupted run. */
     assert_int_equal(sl_features_samples_seen(f), 1000);

@@ -1060,6 +1060,7 @@ static void test_sweep_events_by_hand(void **state)
                           "equal error rate - (no frame of speech)\n",
                           NULL};
     assert_sweep_says(s, json, text);
+    sl_sweep_release(NULL); /* as free(NULL) */
     sl_sweep_release(s);
     assert_null(s->events);
     /* without a reference event the error rate is undefined ('-', null), and
