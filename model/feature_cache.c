@@ -79,28 +79,30 @@ static uint64_t cache_key(const char *real, const struct stat *st, const sl_feat
  * refused, naming the file, before the pages that would not fit are touched,
  * as pages touched beyond the memory there is bring the OOM killer, not an
  * error. `floats` more are asked for; 0 when they fit. */
-static int room_for(const char *audio, const char *what, int64_t floats, char *err, size_t errlen)
+static int room_for(const char *audio, const char *what, int held, int64_t floats, char *err,
+                    size_t errlen)
 {
     const double need = (double)floats * sizeof(float), have = sl_memory_available();
     if (have < 0 || need <= have)
         return 0;
     char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
     return sl_fail(err, errlen, "%s: its %s need %s, more than the %s of memory it may take "
-                   "(a cache, without --no-cache, keeps the files before it on disk; or cut this "
-                   "file shorter)", audio, what, sl_memory_shown(a, need), sl_memory_shown(b, have));
+                   "(%scut this file shorter)", audio, what, sl_memory_shown(a, need),
+                   sl_memory_shown(b, have),
+                   held ? "a cache, without --no-cache, keeps the files before it on disk; or " : "");
 }
 
 /* The capacity a full buffer (cap values, n of them used) grows to, where
  * the file's length says it takes est values (-1: unknown), or -1 when that
  * is refused (said). A known length is weighed once, whole; an unknown one
  * (or a file longer than it said), a doubling at a time from `first`. */
-static int64_t grow_to(const char *audio, const char *what, int64_t cap, int64_t n, int64_t est,
-                       int64_t first, char *err, size_t errlen)
+static int64_t grow_to(const char *audio, const char *what, int held, int64_t cap, int64_t n,
+                       int64_t est, int64_t first, char *err, size_t errlen)
 {
     int64_t want = est > n ? est : (cap ? 2 * cap : first);
     if (want < n + 1)
         want = n + 1;
-    return room_for(audio, what, want - cap, err, errlen) ? -1 : want;
+    return room_for(audio, what, held, want - cap, err, errlen) ? -1 : want;
 }
 
 enum { OUT_OF_MEMORY = 1, REFUSED = 2 }; /* collect_frame's answers (said) */
@@ -109,6 +111,7 @@ typedef struct {
     int64_t n, cap, est; /* est: the frames the file's length gives, -1 when unknown */
     int dim;
     const char *audio;
+    int held;            /* kept in memory for good (no cache): the files before it too */
     char *err;
     size_t errlen;
 } frame_sink;
@@ -118,7 +121,7 @@ static int collect_frame(void *user, int64_t index, const float *frame, int dim)
     (void)index;
     frame_sink *s = user;
     if (s->n == s->cap) {
-        const int64_t nc = grow_to(s->audio, "features", s->cap * dim, s->n * dim, s->est * dim,
+        const int64_t nc = grow_to(s->audio, "features", s->held, s->cap * dim, s->n * dim, s->est * dim,
                                    4096 * dim, s->err, s->errlen);
         if (nc < 0)
             return REFUSED;
@@ -133,8 +136,8 @@ static int collect_frame(void *user, int64_t index, const float *frame, int dim)
     return 0;
 }
 
-static int compute(const char *audio, const sl_feature_config *fc, sl_feature_file *out,
-                   char *err, size_t errlen)
+static int compute(const char *audio, const sl_feature_config *fc, int held,
+                   sl_feature_file *out, char *err, size_t errlen)
 {
     sl_audio_reader *r = sl_audio_open(audio, fc->sample_rate, err, errlen);
     if (!r)
@@ -147,7 +150,7 @@ static int compute(const char *audio, const sl_feature_config *fc, sl_feature_fi
     const int64_t est = file_frames < 0 ? -1
         : (int64_t)((double)file_frames * fc->sample_rate / sl_audio_file_rate(r) /
                     sl_feature_frame_shift(fc)) + 2;
-    frame_sink sink = {NULL, 0, 0, est, sl_feature_dim(fc), audio, err, errlen};
+    frame_sink sink = {NULL, 0, 0, est, sl_feature_dim(fc), audio, held, err, errlen};
     int rc = (!f || !pcm) ? -1 : 0;
     if (f && !pcm)
         sl_fail(err, errlen, "%s: out of memory", audio);
@@ -325,7 +328,9 @@ typedef struct {
     const sl_feature_config *key_cfg; /* the settings the entry depends on */
     uint64_t key_salt;
     int dim;
-    int (*compute)(const char *audio, const void *arg, sl_feature_file *out, char *err, size_t errlen);
+    /* held: no cache, the result kept in memory for good */
+    int (*compute)(const char *audio, const void *arg, int held, sl_feature_file *out, char *err,
+                   size_t errlen);
     const void *arg;
 } cache_kind;
 
@@ -341,7 +346,7 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
     if (S_ISDIR(st.st_mode))
         return sl_fail(err, errlen, "%s: is a directory, not an audio file", audio);
     if (!cache_dir || !cache_dir[0])
-        return k->compute(audio, k->arg, out, err, errlen);
+        return k->compute(audio, k->arg, 1, out, err, errlen);
     char *real = realpath(audio, NULL);
     if (!real)
         return sl_fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));
@@ -350,11 +355,11 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
     int rc;
     if (snprintf(entry, sizeof entry, "%s/%016llx.%s", cache_dir, (unsigned long long)key, k->ext) >=
         (int)sizeof entry) {
-        rc = k->compute(audio, k->arg, out, err, errlen);
+        rc = k->compute(audio, k->arg, 0, out, err, errlen);
     } else if (try_read(entry, k->magic, key, real, k->dim, out) == 0) {
         rc = 0;
     } else {
-        rc = k->compute(audio, k->arg, out, err, errlen);
+        rc = k->compute(audio, k->arg, 0, out, err, errlen);
         /* Once written, the entry replaces the computed copy: mapped pages are
          * the kernel's to drop and reread, so a training set larger than the
          * memory still loads on a fresh cache (malloc'ed copies of 65,000
@@ -373,10 +378,10 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
     return rc;
 }
 
-static int compute_features(const char *audio, const void *fc, sl_feature_file *out, char *err,
-                            size_t errlen)
+static int compute_features(const char *audio, const void *fc, int held, sl_feature_file *out,
+                            char *err, size_t errlen)
 {
-    return compute(audio, fc, out, err, errlen);
+    return compute(audio, fc, held, out, err, errlen);
 }
 
 int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
@@ -386,8 +391,8 @@ int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const c
     return cached_load(audio, cache_dir, &k, out, err, errlen);
 }
 
-static int compute_pcm(const char *audio, const void *rate_arg, sl_feature_file *out, char *err,
-                       size_t errlen)
+static int compute_pcm(const char *audio, const void *rate_arg, int held, sl_feature_file *out,
+                       char *err, size_t errlen)
 {
     int rate = *(const int *)rate_arg;
     sl_audio_reader *r = sl_audio_open(audio, rate, err, errlen);
@@ -401,7 +406,7 @@ static int compute_pcm(const char *audio, const void *rate_arg, sl_feature_file 
     int rc = 0;
     while (rc == 0) {
         if (n == cap) {
-            const int64_t nc = grow_to(audio, "samples", cap, n, est, 1 << 16, err, errlen);
+            const int64_t nc = grow_to(audio, "samples", held, cap, n, est, 1 << 16, err, errlen);
             float *nb = nc < 0 ? NULL : realloc(buf, (size_t)nc * sizeof *nb);
             if (!nb) {
                 rc = nc < 0 ? -1 : sl_fail(err, errlen, "%s: out of memory", audio);

@@ -2164,6 +2164,17 @@ static void test_memory_refused(void **state)
         fail_msg("%s", e);
     free(e);
     assert_false(exists("t.slm"));
+    /* with a cache the files before it are on disk: the file alone is too long */
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
+             "t.slm --d-model 8 --heads 1 --layers 1 --steps 1 --cache-dir fresh-cache "
+             "2> err.txt", dir, seqlabel);
+    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
+    e = slurp("err.txt");
+    if (!strstr(e, "in.wav: its features need 48.6 kB, more than the 40 kB of memory it may "
+                   "take (cut this file shorter)"))
+        fail_msg("%s", e);
+    free(e);
+    sh("rm -rf fresh-cache");
     setenv("SEQLABEL_MEMORY_LIMIT", "3 GB", 1);
     assert_int_equal(run_label("in.wav --model big.slm -o t.tsv"), 2);
     e = slurp("err.txt");
