@@ -88,7 +88,7 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
                            "SECONDS,\"label\":NAME}, or a frame, {\"frame\":N,\"time\":SECONDS,"
                            "\"label\":NAME}", path, row->line);
         if (row->end < row->start)
-            return sl_fail(err, errlen, "%s:%d: segment ends (%g s) before it starts (%g s)",
+            return sl_fail(err, errlen, "%s:%d: segment ends (%.12g s) before it starts (%.12g s)",
                            path, row->line, row->end, row->start);
         return 0;
     }

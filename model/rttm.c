@@ -144,7 +144,7 @@ int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class,
             char a[SL_SHOWN_LEN], b[SL_SHOWN_LEN];
             sl_text_shown(a, s->name);
             sl_text_shown(b, last->name);
-            rc = sl_fail(err, errlen, "%s:%d: '%s' (%g-%g s) overlaps '%s' of line %d; "
+            rc = sl_fail(err, errlen, "%s:%d: '%s' (%.12g-%.12g s) overlaps '%s' of line %d; "
                          "for speech activity name one class for all: %s#speech", path,
                          s->line, a, s->start, s->end, b, last->line, path);
             break;

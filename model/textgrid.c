@@ -159,7 +159,7 @@ static int expect_count(lexer *lx, const char *what, long *out, char *err, size_
     if (expect(lx, TOK_NUM, what, err, errlen))
         return -1;
     if (lx->num < 0 || lx->num > 1e8 || lx->num != floor(lx->num))
-        return sl_fail(err, errlen, "%s:%d: bad %s %g", lx->path, lx->tok_line, what, lx->num);
+        return sl_fail(err, errlen, "%s:%d: bad %s %.12g", lx->path, lx->tok_line, what, lx->num);
     *out = (long)lx->num;
     return 0;
 }
@@ -226,7 +226,7 @@ static int read_tiers(lexer *lx, const char *tier, sl_label_segment **segs, int 
                 continue;
             char *text = sl_trim_space(lx->str);
             if (a < 0.0 || b < a || a < prev_end - 1e-9)
-                return sl_fail(err, errlen, "%s:%d: interval %g-%g s is %s", lx->path,
+                return sl_fail(err, errlen, "%s:%d: interval %.12g-%.12g s is %s", lx->path,
                                start_line, a, b,
                                a < 0.0 ? "before 0 s" : b < a ? "reversed" : "out of order");
             prev_end = b;

@@ -234,6 +234,8 @@ static void json_lines(void **state)
                ":1: expected a segment");
     refused_as(sl_jsonl_read, dir, "h.jsonl", "{\"start\":2,\"end\":1,\"label\":\"a\"}\n",
                ":1: segment ends (1 s) before it starts (2 s)");
+    refused_as(sl_jsonl_read, dir, "h2.jsonl", "{\"start\":2.500001,\"end\":2.5,\"label\":\"a\"}\n",
+               ":1: segment ends (2.5 s) before it starts (2.500001 s)");
     refused_as(sl_jsonl_read, dir, "i.jsonl",
                "{\"start\":0,\"end\":2,\"label\":\"a\"}\n{\"start\":1,\"end\":3,\"label\":\"b\"}\n",
                ":2: segment 1-3 s overlaps the segment 0-2 s of line 1");
