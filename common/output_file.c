@@ -92,6 +92,13 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
     o->fd = -1;
     if (!path[0])
         return sl_fail(err, errlen, "an output with an empty name");
+    /* refused now, not at the rename after the work (its temporary name is
+     * made to fit) */
+    const char *slash = strrchr(path, '/');
+    const size_t name_len = strlen(slash ? slash + 1 : path);
+    if (name_len > NAME_MAX)
+        return sl_fail(err, errlen, "%s: a name of %zu bytes, more than a file's may have (%d)",
+                       path, name_len, NAME_MAX);
     struct stat st;
     int there = stat(path, &st) == 0; /* through any links */
     if (there && S_ISDIR(st.st_mode))

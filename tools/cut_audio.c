@@ -285,10 +285,12 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     }
     /* a piece's name, its number and times added to the input's, may pass
      * what a file system takes (255 bytes) where the input's did not: said
-     * before the first piece, not at the one whose times are longest (a
-     * stream's length unknown, as of 11 days) */
+     * before the first piece, not at the one whose times or number are
+     * longest (a stream's length unknown, as of 11 days; a piece a frame at
+     * least) */
     const double longest = in_frames >= 0 ? (double)in_frames / rate : 1e6;
-    const int piece = snprintf(NULL, 0, "%s-%04d_%.3f-%.3f%s", stem, 9999, longest, longest, ext);
+    const long long most = (long long)(longest * model_rate / hop) + 1;
+    const int piece = snprintf(NULL, 0, "%s-%04lld_%.3f-%.3f%s", stem, most, longest, longest, ext);
     if (piece > 255) {
         cli_error("%s/%s-0001_START-END%s: a piece's name would have %d bytes, more than a file "
                   "name may (255): give the input a shorter name", c->dir, stem, ext, piece);

@@ -2576,6 +2576,34 @@ static void test_split(void **state)
     sh("test \"$(ls long-pieces)\" = \"$(printf 'b%.0s' $(seq 234))-0001_0.000-1.480.wav\" && "
        "test \"$(ls long-labels)\" = \"$(printf 'b%.0s' $(seq 234)).txt\" && "
        "rm -r longs long-pieces long-labels");
+    /* ... counting the pieces a file's length may give: 120 s, 12,001 frames,
+     * a fifth digit (230 + 26 bytes) */
+    {
+        float *quiet = calloc(120 * 16000, sizeof *quiet);
+        char stem[231], wav[400];
+        memset(stem, 'q', 230);
+        stem[230] = '\0';
+        snprintf(wav, sizeof wav, "%s/%s.wav", dir, stem);
+        write_wav(wav, quiet, 120 * 16000, 16000, 1, SF_FORMAT_PCM_16);
+        free(quiet);
+        char args[600], want[400];
+        snprintf(args, sizeof args, "%s.wav --model m.slm --target music --split many -o /dev/null",
+                 stem);
+        snprintf(want, sizeof want, "%s-0001_START-END.wav: a piece's name would have 256 bytes",
+                 stem);
+        expect_error(args, 1, want);
+        sh("test -z \"$(ls many)\" && rmdir many"); /* no piece */
+        assert_int_equal(unlink(wav), 0);
+    }
+    /* an output whose name a file system would refuse: said before the input
+     * is labelled, not at the rename after it */
+    {
+        char args[600], name[300];
+        memset(name, 'o', 260);
+        strcpy(name + 260, ".txt");
+        snprintf(args, sizeof args, "in.wav --model m.slm -o %s", name);
+        expect_error(args, 1, ": a name of 264 bytes, more than a file's may have (255)");
+    }
     /* refusals: no target, no directory, with --cut */
     expect_error("in.wav --model m.slm --split parts", 2, "--split needs --target");
     /* output folders are made as needed; a file where one should be is refused */
