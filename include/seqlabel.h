@@ -1262,7 +1262,8 @@ typedef struct {
     const char *valid_manifest;  /* NULL: the valid rows of train_manifest */
     const char *out_path;        /* the best model by validation macro F1 (the last
                                     model without validation data), saved atomically */
-    const char *checkpoint_path; /* NULL: none. Written atomically (temp + rename) */
+    const char *checkpoint_path; /* NULL: none. Written atomically (temp + rename); a
+                                    file already there is refused without resume */
     int resume;                  /* continue from checkpoint_path, exactly */
     int n_teachers;              /* knowledge distillation: 0 (off) .. SL_MAX_TEACHERS */
     const char *teacher_paths[SL_MAX_TEACHERS]; /* models run on every training window
