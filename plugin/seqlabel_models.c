@@ -3,8 +3,11 @@
  * labelling), so a server with a stream per call holds the model once. The
  * file is known by its identity (device and inode), not by how its path is
  * spelt: `m.slm`, `./m.slm`, `dir/../m.slm` and a symlink to it are one file.
- * A file replaced on disk (another inode, size or modification time) is loaded
- * anew for the elements that start after it; those running keep theirs. */
+ * A file replaced on disk is loaded anew for the elements that start after
+ * it; those running keep theirs. Replaced: another inode, size, modification
+ * or status change time. The last is the kernel's own, which no copy sets:
+ * a file of the same size and modification time (cp -p, tar, rsync -t) that
+ * takes a deleted one's inode, or is written over it in place, has another. */
 #include "gstseqlabel.h"
 
 #include <sys/stat.h>
@@ -22,7 +25,8 @@ static gboolean
 same_file (const struct stat *a, const struct stat *b)
 {
   return a->st_dev == b->st_dev && a->st_ino == b->st_ino && a->st_size == b->st_size
-      && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec;
+      && a->st_mtim.tv_sec == b->st_mtim.tv_sec && a->st_mtim.tv_nsec == b->st_mtim.tv_nsec
+      && a->st_ctim.tv_sec == b->st_ctim.tv_sec && a->st_ctim.tv_nsec == b->st_ctim.tv_nsec;
 }
 
 const sl_model *

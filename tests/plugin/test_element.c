@@ -2960,6 +2960,39 @@ test_model_shared_by_any_spelling (void **state)
   el[3] = started (relative->str);
   for (int k = 1; k < 4; k++)
     assert_ptr_equal (((GstSeqLabel *) el[k])->model, ((GstSeqLabel *) el[0])->model);
+  {
+    /* another model of the same size written over the file in place (its
+     * inode kept), its modification time put back as cp -p would: loaded
+     * anew, not taken for the one running */
+    char err[SL_ERR_LEN];
+    gchar *other_path = g_build_filename (dir, "other.slm", NULL), *other;
+    gsize other_len;
+    struct stat before, after;
+    sl_model *m = sl_model_load_memory (data, len, "spelt.slm", err, sizeof err);
+    assert_non_null (m);
+    sl_model_init_params (m, 99);
+    assert_int_equal (sl_model_save (m, other_path, err, sizeof err), 0);
+    sl_model_free (m);
+    assert_true (g_file_get_contents (other_path, &other, &other_len, NULL));
+    assert_int_equal (other_len, len);
+    assert_int_equal (stat (path, &before), 0);
+    g_usleep (20000);           /* past the kernel's clock tick */
+    int fd = open (path, O_WRONLY);
+    assert_true (fd >= 0);
+    assert_int_equal (write (fd, other, other_len), (ssize_t) other_len);
+    assert_int_equal (close (fd), 0);
+    const struct timespec times[2] = { before.st_atim, before.st_mtim };
+    assert_int_equal (utimensat (AT_FDCWD, path, times, 0), 0);
+    assert_int_equal (stat (path, &after), 0);
+    assert_true (after.st_ino == before.st_ino && after.st_size == before.st_size
+        && after.st_mtim.tv_nsec == before.st_mtim.tv_nsec);
+    GstElement *rewritten = started (path);
+    assert_ptr_not_equal (((GstSeqLabel *) rewritten)->model, ((GstSeqLabel *) el[0])->model);
+    stopped (rewritten);
+    g_remove (other_path);
+    g_free (other);
+    g_free (other_path);
+  }
   for (int k = 0; k < 4; k++)
     stopped (el[k]);
   g_remove (link);
