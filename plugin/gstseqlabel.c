@@ -818,9 +818,12 @@ gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   guint64 n;
 
   /* reverse playback: gathered, and labelled forwards once the span is whole */
+  ret = GST_FLOW_OK;
   if (self->segment.rate < 0 && gst_seqlabel_reverse_take (self, buf, &ret))
     return ret == GST_FLOW_OK ? GST_BASE_TRANSFORM_FLOW_DROPPED : ret;
-  ret = gst_seqlabel_process (self, buf);
+  /* (one without a timestamp in reverse playback is not labelled) */
+  if (ret == GST_FLOW_OK)
+    ret = gst_seqlabel_process (self, buf);
 
   if (ret == SEQLABEL_FLOW_UNLABELLED) {
     if (self->gate_mode == GST_SEQLABEL_GATE_NONE)

@@ -189,9 +189,10 @@ struct _GstSeqLabel {
   gboolean rev_pass;         /* the gathered span is being labelled */
   GstClockTime rev_end;      /* where its audio ends (at most the segment's stop):
                                 no frame of it is labelled at or past this */
-  gint64 rev_first_frame;    /* the run's first frame of the span's own audio: those
-                                before are of the silence that puts the run on the
-                                encoder's block grid (0 outside a span) */
+  gint64 rev_first_frame;    /* the run's first frame of the span's own audio (the
+                                first that begins in it): those before are of the
+                                silence that puts the run on the encoder's block
+                                grid, or the span before's (0 outside a span) */
   GArray *rev_keep;          /* the gate's decisions in the span: guint8 per stream
                                 frame from rev_keep_base */
   gint64 rev_keep_base;
@@ -246,9 +247,10 @@ GstFlowReturn gst_seqlabel_finish_run (GstSeqLabel * self);
 gboolean gst_seqlabel_fill_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime duration);
 void gst_seqlabel_reset_run (GstSeqLabel * self);
 /* Reverse playback: starts a run for audio from buffer time ts on the encoder's
- * core-block grid of the stream (as the stream played from its start has it),
- * silence before ts to the block's start; the frames of that silence are not
- * labelled. */
+ * core-block grid of the stream (as the stream played from its start has it,
+ * at a block that begins on an input sample), silence before ts to the block's
+ * start; the frames before the first that begins at or after ts (silence, or
+ * the one ts cuts, the span before's) are not labelled. */
 void gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts);
 /* Sample frames in a buffer of the negotiated format (a non-interleaved one's
  * from its GstAudioMeta). */
@@ -318,8 +320,9 @@ void gst_seqlabel_reverse_free (GstSeqLabel * self);
 void gst_seqlabel_reverse_clear (GstSeqLabel * self);
 /* Gathers buf (TRUE; a reference is taken), labelling the span gathered before
  * first when buf does not go on backwards from it or the span is full; FALSE:
- * buf is to be labelled as forwards (no timestamp), after the span. *ret: the
- * flow of what went out. */
+ * buf goes on after the span, as forwards (*ret GST_FLOW_OK: labelled, cut
+ * inside a sample frame) or unlabelled (*ret SEQLABEL_FLOW_UNLABELLED: no
+ * timestamp). *ret otherwise: the flow of what went out. */
 gboolean gst_seqlabel_reverse_take (GstSeqLabel * self, GstBuffer * buf, GstFlowReturn * ret);
 /* Labels the span gathered forwards as one run, then pushes its audio (through
  * the gate) and events in the order they came. */

@@ -77,11 +77,17 @@ gst_seqlabel_gate_frame (GstSeqLabel * self, gint64 index, int label)
   guint8 keep = label == self->gate_class;
   if (self->gate_mode == GST_SEQLABEL_GATE_NONE)
     return;
+  /* reverse playback: the span's decisions alone (the gate holds none of its
+   * audio while it is labelled), from its first frame of its own audio on,
+   * which is not the run's frame 0 where silence puts the run on the grid */
+  if (self->rev_pass) {
+    gst_seqlabel_reverse_keep (self, self->frame_offset + index, keep);
+    return;
+  }
   /* frames come in order, once each: index is the next one */
   g_warn_if_fail (index == self->gate_keep_base + (gint64) self->gate_keep->len);
   g_array_append_val (self->gate_keep, keep);
   self->gate_last_keep = keep;
-  gst_seqlabel_reverse_keep (self, self->frame_offset + index, keep);
 }
 
 /* The first input sample of run frame f: its hop's start in time. */

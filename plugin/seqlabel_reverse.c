@@ -7,10 +7,13 @@
  * audio forwards, so here the buffers that go on backwards are gathered, up to
  * REVERSE_SPAN of audio, and the span is labelled forwards as one run, as the
  * file would be: when the backward run breaks (a buffer that does not end
- * where the span begins, one without a timestamp), at the bound, and at EOS, a
- * segment's end, a gap, a new segment, new caps or a new stream. Then the
- * audio, with its metas, and the serialized events that came among it go out
- * in the order they came. A flush drops what is gathered. See docs/element.md. */
+ * where the span begins, or one without a timestamp, which goes out
+ * unlabelled), at the bound, and at EOS, a segment's end, a gap, a new
+ * segment, new caps or a new stream. Then the audio, with its metas, and the
+ * serialized events that came among it go out in the order they came. A flush
+ * drops what is gathered. A span starts its run on the stream's frame grid,
+ * so each frame is labelled once, by the span its first sample is in, at
+ * forward playback's time. See docs/element.md. */
 #include "gstseqlabel.h"
 #include "seqlabelmeta.h"
 
@@ -307,10 +310,21 @@ gst_seqlabel_reverse_take (GstSeqLabel * self, GstBuffer * buf, GstFlowReturn * 
   *ret = GST_FLOW_OK;
   if (!self->have_info || self->labeler == NULL)
     return FALSE;       /* refused as forwards */
-  /* a buffer without a timestamp, or cut inside a sample frame (an error),
-   * goes as forwards, after the span */
-  if (!GST_CLOCK_TIME_IS_VALID (ts) || (!gst_seqlabel_planar (self)
-          && gst_buffer_get_size (buf) % GST_AUDIO_INFO_BPF (&self->info) != 0)) {
+  /* a buffer without a timestamp has no place in time: forwards it would go
+   * on from the audio before it, which in reverse playback is later audio (a
+   * run past the span's end, past the segment's stop); it goes out after the
+   * span, unlabelled (the gate: as audio not of its class) */
+  if (!GST_CLOCK_TIME_IS_VALID (ts)) {
+    GST_DEBUG_OBJECT (self, "a buffer without a timestamp in reverse playback: "
+        "not labelled");
+    *ret = gst_seqlabel_reverse_flush (self);
+    if (*ret == GST_FLOW_OK)
+      *ret = SEQLABEL_FLOW_UNLABELLED;
+    return FALSE;
+  }
+  /* one cut inside a sample frame (an error) goes as forwards, after the span */
+  if (!gst_seqlabel_planar (self)
+      && gst_buffer_get_size (buf) % GST_AUDIO_INFO_BPF (&self->info) != 0) {
     *ret = gst_seqlabel_reverse_flush (self);
     return *ret != GST_FLOW_OK;
   }

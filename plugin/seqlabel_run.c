@@ -406,18 +406,55 @@ add_to_text_piece (GstSeqLabel * self, int64_t index, int label)
     push_text_piece (self);
 }
 
+/* The input sample at buffer time ts, counted from stream time 0 (the file
+ * played from its start), in *s; FALSE where ts has no stream time. */
+static gboolean
+stream_sample (GstSeqLabel * self, GstClockTime ts, guint64 * s)
+{
+  guint64 stream_time;
+
+  if (!GST_CLOCK_TIME_IS_VALID (ts) || gst_segment_to_stream_time_full (&self->segment,
+          GST_FORMAT_TIME, ts, &stream_time) <= 0)
+    return FALSE;
+  *s = gst_util_uint64_scale_int_round (stream_time, GST_AUDIO_INFO_RATE (&self->info),
+      GST_SECOND);
+  return TRUE;
+}
+
+/* The first frame of a run whose first input sample (of frame 0) is at s or
+ * after it: frame f begins at sample floor(f * hop * in_rate / rate). */
+static gint64
+first_frame_from (GstSeqLabel * self, guint64 s)
+{
+  const gint in_rate = GST_AUDIO_INFO_RATE (&self->info);
+  gint64 f = (gint64) gst_util_uint64_scale_int (s, self->rate, self->hop * in_rate);
+
+  while (f > 0 && (guint64) sl_frame_start_sample (f - 1, self->hop, in_rate, self->rate) >= s)
+    f--;
+  while ((guint64) sl_frame_start_sample (f, self->hop, in_rate, self->rate) < s)
+    f++;
+  return f;
+}
+
 /* Reverse playback: the first frame of the run at or past the end of the
- * span being labelled. The span's frames run on its sample count, which a
+ * span being labelled: a frame is the span's whose first input sample is
+ * (gst_seqlabel_start_run_aligned puts the run's frame 0 on the stream's
+ * grid, so the span after it begins its own at the same frame: each frame is
+ * labelled once). The span's frames run on its sample count, which a
  * decoder's chunks that overlap a little (Vorbis's) can make longer than the
  * time its buffers cover: no frame is labelled past the span (past the file's
  * end, or over the span after it). G_MAXINT64: no limit. */
 static gint64
 rev_end_frame (GstSeqLabel * self)
 {
+  guint64 s0, s1;
+
   if (!self->rev_pass || !GST_CLOCK_TIME_IS_VALID (self->rev_end))
     return G_MAXINT64;
   if (self->rev_end <= self->base_ts)
     return 0;
+  if (stream_sample (self, self->base_ts, &s0) && stream_sample (self, self->rev_end, &s1))
+    return s1 > s0 ? first_frame_from (self, s1 - s0) : 0;
   return (gint64) gst_util_uint64_scale_ceil (self->rev_end - self->base_ts,
       (guint64) self->rate, (guint64) self->hop * GST_SECOND);
 }
@@ -841,32 +878,48 @@ start_run (GstSeqLabel * self, GstClockTime ts)
 void
 gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts)
 {
+  const gint in_rate = GST_AUDIO_INFO_RATE (&self->info);
   int window, left, lookahead, core;
-  guint64 stream_time;
-  gint64 frame, pad = 0, doc_start = self->document_start;
+  guint64 s = 0, s0 = 0, stream_time;
+  gint64 step = 1, block = 0, first = 0, doc_start = self->document_start;
   GstClockTime at = ts;
 
   sl_labeler_window (self->labeler, &window, &left, &lookahead, &core);
-  if (GST_CLOCK_TIME_IS_VALID (ts) && core > 1 && gst_segment_to_stream_time_full (
-          &self->segment, GST_FORMAT_TIME, ts, &stream_time) > 0) {
-    frame = (gint64) gst_util_uint64_scale_round (stream_time, self->rate,
-        (guint64) self->hop * GST_SECOND);
-    pad = frame % core;
-    at = ts - MIN (ts, gst_util_uint64_scale_int ((guint64) pad * self->hop, GST_SECOND,
-            self->rate));
+  if (stream_sample (self, ts, &s)) {
+    /* the block's start must be an input sample too, so that the run's frames
+     * begin on the samples forward playback's do (the hop is not a whole
+     * number of samples at 22050 Hz: every 2nd frame's start is, at 11025 Hz
+     * every 4th): a multiple of both the core and that step */
+    gint64 in_step = self->rate / (gint64) gst_util_greatest_common_divisor_int64 (
+        (gint64) self->hop * in_rate, self->rate);
+    gint64 c = MAX (core, 1);
+    step = c / gst_util_greatest_common_divisor_int64 (c, in_step) * in_step;
+    /* the frame ts lies in (the last that begins at or before it) */
+    first = first_frame_from (self, s);
+    if ((guint64) sl_frame_start_sample (first, self->hop, in_rate, self->rate) > s)
+      first--;
+    block = first / step * step;
+    s0 = (guint64) sl_frame_start_sample (block, self->hop, in_rate, self->rate);
+    stream_time = gst_util_uint64_scale_int (block * self->hop, GST_SECOND, self->rate);
+    if (gst_segment_position_from_stream_time_full (&self->segment, GST_FORMAT_TIME,
+            stream_time, &at) <= 0 || at > ts)
+      at = ts;          /* before the segment's time: as it comes */
   }
   start_run (self, at);
   if (at == ts)
     return;
   /* the silence goes to the labeler with the first buffer, as a gap's does */
-  self->gap_pending = gst_util_uint64_scale_int_round (ts - at,
-      GST_AUDIO_INFO_RATE (&self->info), GST_SECOND);
-  self->rev_first_frame = pad;
+  self->gap_pending = s - s0;
+  /* the first frame that begins in the span's audio: those before are the
+   * span after's (the frame ts cuts, in which its audio begins) or silence */
+  self->rev_first_frame = first_frame_from (self, s) - block;
   /* the document begins with the audio, not the silence */
-  self->document_start = doc_start >= 0 ? MIN (doc_start, self->frame_offset + pad)
-      : self->frame_offset + pad;
-  GST_DEBUG_OBJECT (self, "run on the block grid: %" G_GINT64_FORMAT " frames of "
-      "silence before %" GST_TIME_FORMAT, pad, GST_TIME_ARGS (ts));
+  self->document_start = doc_start >= 0 ? MIN (doc_start,
+      self->frame_offset + self->rev_first_frame) : self->frame_offset + self->rev_first_frame;
+  GST_DEBUG_OBJECT (self, "run on the block grid: from stream frame %" G_GINT64_FORMAT
+      ", %" G_GUINT64_FORMAT " samples of silence before %" GST_TIME_FORMAT
+      ", its frames from %" G_GINT64_FORMAT, self->frame_offset, s - s0,
+      GST_TIME_ARGS (ts), self->frame_offset + self->rev_first_frame);
 }
 
 gboolean

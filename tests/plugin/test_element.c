@@ -2631,29 +2631,37 @@ test_brief_gap_is_silence (void **state)
   free (y);
 }
 
-/* Pushes n samples as a decoder does in reverse playback (GstAudioDecoder
- * with flacdec, vorbisdec...): a segment of rate -1 over them, chunks of
- * `chunk` samples latest first, each decoded forwards into pieces of `piece`
- * samples and pushed latest first, DISCONT on each chunk's first alone. The
- * buffers pushed, in order, go to `pushed` (PTS and size) when not NULL. */
+/* Pushes n sample frames of `channels` interleaved F32 channels at `rate` as
+ * a decoder does in reverse playback (GstAudioDecoder with flacdec,
+ * vorbisdec...): a segment of rate -1 over them (its stop: `stop`, or their
+ * end when NONE), chunks of `chunk` frames latest first, each decoded forwards
+ * into pieces of `piece` frames and pushed latest first, DISCONT on each
+ * chunk's first alone. The piece at frame no_pts_at (-1: none) has no
+ * timestamp. The buffers pushed, in order, go to `pushed` (first and end
+ * frame) when not NULL. */
 static void
-push_like_reverse_decoder (GstHarness * h, const float *x, int64_t n, int64_t chunk,
-    int64_t piece, GArray * pushed)
+push_reverse_at (GstHarness * h, const float *x, int64_t n, int channels, int rate,
+    int64_t chunk, int64_t piece, GstClockTime stop, int64_t no_pts_at, GArray * pushed)
 {
   GstSegment seg;
 
   gst_segment_init (&seg, GST_FORMAT_TIME);
   seg.rate = -1.0;
-  seg.stop = samples_time (n);
+  seg.stop = GST_CLOCK_TIME_IS_VALID (stop) ? stop
+      : gst_util_uint64_scale ((guint64) n, GST_SECOND, (guint64) rate);
   seg.position = seg.stop;
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   for (int64_t c0 = (n - 1) / chunk * chunk; c0 >= 0; c0 -= chunk) {
     int64_t c1 = MIN (n, c0 + chunk), p0 = c0 + (c1 - c0 - 1) / piece * piece;
     for (gboolean first = TRUE; p0 >= c0; p0 -= piece, first = FALSE) {
       int64_t p1 = MIN (c1, p0 + piece);
-      GstBuffer *b = gst_buffer_new_memdup (x + p0, (gsize) (p1 - p0) * sizeof *x);
-      GST_BUFFER_PTS (b) = samples_time (p0);
-      GST_BUFFER_DURATION (b) = samples_time (p1) - samples_time (p0);
+      GstBuffer *b = gst_buffer_new_memdup (x + p0 * channels,
+          (gsize) ((p1 - p0) * channels) * sizeof *x);
+      if (p0 != no_pts_at) {
+        GST_BUFFER_PTS (b) = gst_util_uint64_scale ((guint64) p0, GST_SECOND, (guint64) rate);
+        GST_BUFFER_DURATION (b) = gst_util_uint64_scale ((guint64) p1, GST_SECOND,
+            (guint64) rate) - GST_BUFFER_PTS (b);
+      }
       if (first)
         GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
       if (pushed != NULL) {
@@ -2663,6 +2671,14 @@ push_like_reverse_decoder (GstHarness * h, const float *x, int64_t n, int64_t ch
       assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
     }
   }
+}
+
+/* push_reverse_at of mono audio at PT_RATE over the whole of it */
+static void
+push_like_reverse_decoder (GstHarness * h, const float *x, int64_t n, int64_t chunk,
+    int64_t piece, GArray * pushed)
+{
+  push_reverse_at (h, x, n, 1, PT_RATE, chunk, piece, GST_CLOCK_TIME_NONE, -1, pushed);
 }
 
 /* Every buffer on the labels pad until its EOS, one string; none ends past
@@ -2867,6 +2883,285 @@ test_reverse_like_a_decoder (void **state)
     pt_free_harness (h, bus);
   }
   pt_frames_free (&ref);
+  free (x);
+}
+
+/* Reverse playback in spans whose cuts are off the 10 ms frame grid: FLAC's
+ * blocks of 4,608 samples (0.288 s at 16 kHz, 0.1045 s at 44.1 kHz), 4 to a
+ * decoder's chunk, over 35-40 s (a span of 30 s, then the rest, cut inside a
+ * frame). Each frame on the bus once, at forward playback's time (the file at
+ * rate 1 through the element), with its label but for a window's at most
+ * where the later span begins; each on one meta; no warning (the TextGrid
+ * written). Mono at 16 kHz (checked against the library too), stereo at
+ * 44.1 kHz, and 22,050 and 11,025 Hz, where the hop is not a whole number of
+ * samples. Before 2026-12-07 the later span's run started off the grid: a
+ * frame labelled twice, every later one 2 ms late at 16 kHz, the document
+ * refused ("the stream's time went back"). */
+static void
+test_reverse_off_grid_spans (void **state)
+{
+  /* the spans' cut, 30 s of whole blocks from the end: at 10.368 s (frame
+   * 1036.8), 10.031 s (1003.1), 5.0155 s and 5.0155 s (501.55) */
+  const int64_t block = 4608;
+  static const struct { int rate, channels; int64_t n; } cases[] = {
+    { 16000, 1, 40 * 16000 + 4608 }, { 44100, 2, 40 * 44100 }, { 22050, 1, 35 * 22050 },
+    { 11025, 1, 35 * 11025 }
+  };
+  (void) state;
+
+  for (guint c = 0; c < G_N_ELEMENTS (cases); c++) {
+    const int rate = cases[c].rate, ch = cases[c].channels;
+    const int64_t n = cases[c].n;
+    const GstClockTime end = gst_util_uint64_scale ((guint64) n, GST_SECOND, (guint64) rate);
+    float *mono = pt_signal (n, 43 + c), *x = g_new (float, n * ch);
+    gchar *caps = g_strdup_printf ("audio/x-raw,format=F32LE,rate=%d,channels=%d,"
+        "layout=interleaved%s", rate, ch, ch == 2 ? ",channel-mask=(bitmask)0x3" : "");
+    pt_frames fwd, rev, metas;
+    gchar *tg[2];
+    int64_t differ = 0;
+
+    for (int64_t i = 0; i < n; i++)
+      for (int k = 0; k < ch; k++)
+        x[i * ch + k] = mono[i] * (k == 0 ? 1.0f : 0.5f);
+    for (int dir = 0; dir < 2; dir++) {
+      GstBus *bus;
+      GstHarness *h = pt_make_harness (&bus, caps, "label-format", 7, NULL), *hl;
+      GstBuffer *b;
+      GPtrArray *out = g_ptr_array_new_with_free_func ((GDestroyNotify) gst_buffer_unref);
+      hl = gst_harness_new_with_element (h->element, NULL, "labels");
+      if (dir == 0) {
+        for (int64_t off = 0; off < n; off += block) {
+          int64_t m = MIN (block, n - off);
+          b = gst_buffer_new_memdup (x + off * ch, (gsize) (m * ch) * sizeof *x);
+          GST_BUFFER_PTS (b) = gst_util_uint64_scale ((guint64) off, GST_SECOND, (guint64) rate);
+          assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
+        }
+      } else {
+        push_reverse_at (h, x, n, ch, rate, 4 * block, block, GST_CLOCK_TIME_NONE, -1, NULL);
+      }
+      assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+      tg[dir] = labels_text_until (hl, "application/x-praat-textgrid", end);
+      pt_frames_init (dir == 0 ? &fwd : &rev);
+      pt_collect_frame_messages (bus, dir == 0 ? &fwd : &rev);
+      assert_no_warning (bus, dir == 0 ? "forward" : "reverse off the grid");
+      assert_true (strlen (tg[dir]) > 0);
+      if (dir == 1) {
+        /* every frame on one meta (the buffers as they came: latest first) */
+        while ((b = gst_harness_try_pull (h)) != NULL)
+          g_ptr_array_add (out, b);
+        pt_frames_init (&metas);
+        for (guint i = out->len; i-- > 0;)
+          pt_collect_meta (g_ptr_array_index (out, i), &metas);
+        assert_int_equal (metas.n, fwd.n);
+        {
+          guint8 *seen = g_new0 (guint8, fwd.n);
+          for (int64_t i = 0; i < metas.n; i++) {
+            assert_in_range (metas.index[i], 0, fwd.n - 1);
+            assert_int_equal (seen[metas.index[i]], 0);
+            seen[metas.index[i]] = 1;
+          }
+          g_free (seen);
+        }
+        pt_frames_free (&metas);
+      }
+      g_ptr_array_unref (out);
+      gst_harness_teardown (hl);
+      pt_free_harness (h, bus);
+    }
+    /* forwards: frames 0.. in order; reverse: each of them once, at its time */
+    assert_int_equal (rev.n, fwd.n);
+    {
+      int64_t *at = g_new (int64_t, fwd.n);
+      for (int64_t i = 0; i < fwd.n; i++) {
+        assert_int_equal (fwd.index[i], i);
+        at[i] = -1;
+      }
+      for (int64_t i = 0; i < rev.n; i++) {
+        int64_t f = rev.index[i];
+        assert_in_range (f, 0, fwd.n - 1);
+        if (at[f] != -1)
+          fail_msg ("%d Hz: frame %" G_GINT64_FORMAT " labelled twice", rate, f);
+        at[f] = i;
+        if (rev.pts[i] != fwd.pts[f] || rev.dur[i] != fwd.dur[f])
+          fail_msg ("%d Hz: frame %" G_GINT64_FORMAT " at %" GST_TIME_FORMAT
+              ", forwards at %" GST_TIME_FORMAT, rate, f, GST_TIME_ARGS (rev.pts[i]),
+              GST_TIME_ARGS (fwd.pts[f]));
+        if (rev.label[i] != fwd.label[f])
+          differ++;
+      }
+      g_free (at);
+    }
+    /* the later span's first core blocks heard silence before them (the test
+     * model's window: 24 frames) */
+    if (differ > 24)
+      fail_msg ("%d Hz: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT " labels differ",
+          rate, differ, fwd.n);
+    if (rate == PT_RATE) {      /* the library's frames, but for that window */
+      pt_frames ref;
+      int64_t off = 0;
+      pt_frames_init (&ref);
+      pt_reference (mono, n, NULL, &ref, NULL);
+      assert_int_equal (ref.n, fwd.n);
+      for (int64_t i = 0; i < fwd.n; i++)
+        off += memcmp (fwd.probs + i * PT_K, ref.probs + i * PT_K, PT_K * sizeof (float)) != 0;
+      assert_int_equal (off, 0);
+      pt_frames_free (&ref);
+    }
+    printf ("reverse off the grid at %d Hz: %" G_GINT64_FORMAT " of %" G_GINT64_FORMAT
+        " labels differ; TextGrid %s\n", rate, differ, fwd.n,
+        strcmp (tg[0], tg[1]) == 0 ? "the same" : "differs");
+    pt_frames_free (&fwd);
+    pt_frames_free (&rev);
+    g_free (tg[0]);
+    g_free (tg[1]);
+    g_free (caps);
+    g_free (x);
+    free (mono);
+  }
+}
+
+/* GLib warnings and criticals (g_warn_if_fail, g_return_if_fail) counted, not
+ * printed, while a test runs. */
+static guint glib_warnings;
+
+static void
+count_glib_warnings (const gchar * domain, GLogLevelFlags level, const gchar * message,
+    gpointer data)
+{
+  (void) domain;
+  (void) data;
+  if (level & (G_LOG_LEVEL_WARNING | G_LOG_LEVEL_CRITICAL))
+    glib_warnings++;
+  else
+    g_log_default_handler (domain, level, message, NULL);
+}
+
+/* The gate in reverse playback over 40 s in FLAC-like blocks (the later span's
+ * run starting on silence before its audio): not a GLib warning, and the audio
+ * silenced where forwards it is but for a window's frames at the later span's
+ * start. Before 2026-12-07 each frame of such a span gave "runtime check
+ * failed" (its first frame was not the run's 0). */
+static void
+test_reverse_gate_long (void **state)
+{
+  const int64_t block = 4608, N = 40 * PT_RATE + block;   /* cut at 10.368 s */
+  float *x = pt_signal (N, 47);
+  float *played[2] = { g_new0 (float, N), g_new0 (float, N) };
+  GLogFunc old;
+  int64_t differ = 0;
+  (void) state;
+
+  glib_warnings = 0;
+  old = g_log_set_default_handler (count_glib_warnings, NULL);
+  for (int dir = 0; dir < 2; dir++) {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
+        "threshold-on", 0.45, "threshold-off", 0.4, "gate", 2, NULL);   /* silence */
+    GstBuffer *b;
+    int64_t got = 0;
+    if (dir == 0) {
+      for (int64_t off = 0; off < N; off += block)
+        assert_int_equal (push_f32 (h, x + off, MIN (block, N - off), off), GST_FLOW_OK);
+    } else {
+      push_like_reverse_decoder (h, x, N, 4 * block, block, NULL);
+    }
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
+          GST_SECOND);
+      GstMapInfo map;
+      assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+      assert_true (at >= 0 && at + (int64_t) (map.size / sizeof (float)) <= N);
+      memcpy (played[dir] + at, map.data, map.size);
+      got += (int64_t) (map.size / sizeof (float));
+      gst_buffer_unmap (b, &map);
+      gst_buffer_unref (b);
+    }
+    assert_int_equal (got, N);
+    assert_no_warning (bus, "gate");
+    pt_free_harness (h, bus);
+  }
+  g_log_set_default_handler (old, NULL);
+  assert_int_equal (glib_warnings, 0);
+  for (int64_t i = 0; i < N; i++)
+    differ += played[0][i] != played[1][i];
+  if (differ > 24 * 160)
+    fail_msg ("%" G_GINT64_FORMAT " samples gated otherwise than forwards", differ);
+  assert_memory_not_equal (played[0], x, N * sizeof (float));   /* something silenced */
+  g_free (played[0]);
+  g_free (played[1]);
+  free (x);
+}
+
+/* A buffer without a timestamp in reverse playback (at 10.0-10.2 s of 20 s,
+ * the segment's stop) has no place in time: it goes out unlabelled, its
+ * frames (1000-1019) on no message and no meta, the rest each once, none past
+ * the stop (the span before it ends there: its last window's frames, as at
+ * a file's end); the gate silences it as audio not of its class. Before
+ * 2026-12-07 it was labelled as going on from the span before it, which in
+ * reverse is the later audio: 18 frames at 20.00-20.18 s. */
+static void
+test_reverse_buffer_without_timestamp (void **state)
+{
+  const int64_t N = 20 * PT_RATE, piece = PT_RATE / 5, hole = 10 * PT_RATE;
+  float *x = pt_signal (N, 53);
+  (void) state;
+
+  for (int gate = 0; gate < 2; gate++) {
+    GstBus *bus;
+    GstHarness *h = gate ? pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
+        "gate", 2, NULL) : pt_make_harness (&bus, F32_CAPS, NULL);
+    GArray *pushed = g_array_new (FALSE, FALSE, sizeof (int64_t));
+    pt_frames msgs, metas;
+    guint8 *seen = g_new0 (guint8, N / 160);
+    GstBuffer *b;
+    gboolean untimed_seen = FALSE;
+
+    push_reverse_at (h, x, N, 1, PT_RATE, PT_RATE, piece, samples_time (N), hole, pushed);
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    pt_frames_init (&msgs);
+    pt_collect_frame_messages (bus, &msgs);
+    assert_no_warning (bus, "untimed");
+    for (int64_t i = 0; i < msgs.n; i++) {
+      int64_t f = msgs.index[i];
+      if (msgs.pts[i] + msgs.dur[i] > samples_time (N))
+        fail_msg ("frame %" G_GINT64_FORMAT " past the stop, at %" GST_TIME_FORMAT, f,
+            GST_TIME_ARGS (msgs.pts[i]));
+      assert_in_range (f, 0, N / 160 - 1);
+      assert_int_equal (seen[f], 0);
+      seen[f] = 1;
+      assert_true (f < hole / 160 || f >= (hole + piece) / 160);
+    }
+    /* the span before it ends its run there, the frames its window's tail
+     * needs the audio after for not labelled (as at a file's end) */
+    assert_int_equal (msgs.n, expected_frames (hole) + expected_frames (N) - (hole + piece) / 160);
+    pt_frames_init (&metas);
+    while ((b = gst_harness_try_pull (h)) != NULL) {
+      if (!GST_BUFFER_PTS_IS_VALID (b)) {
+        GstMapInfo map;
+        untimed_seen = TRUE;
+        assert_null (gst_buffer_get_meta (b, gst_seqlabel_meta_api_type ()));
+        assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+        assert_int_equal (map.size, piece * sizeof (float));
+        if (gate) {             /* silenced */
+          for (gsize i = 0; i < map.size / sizeof (float); i++)
+            assert_true (((const float *) map.data)[i] == 0.0f);
+        } else {
+          assert_memory_equal (map.data, x + hole, map.size);
+        }
+        gst_buffer_unmap (b, &map);
+      }
+      pt_collect_meta (b, &metas);
+      gst_buffer_unref (b);
+    }
+    assert_true (untimed_seen);
+    assert_int_equal (metas.n, msgs.n);
+    pt_frames_free (&metas);
+    pt_frames_free (&msgs);
+    g_free (seen);
+    g_array_unref (pushed);
+    pt_free_harness (h, bus);
+  }
   free (x);
 }
 
@@ -3141,6 +3436,9 @@ main (void)
     cmocka_unit_test (test_untimed_runs_continue),
     cmocka_unit_test (test_brief_gap_is_silence),
     cmocka_unit_test (test_reverse_like_a_decoder),
+    cmocka_unit_test (test_reverse_off_grid_spans),
+    cmocka_unit_test (test_reverse_gate_long),
+    cmocka_unit_test (test_reverse_buffer_without_timestamp),
     cmocka_unit_test (test_model_shared),
     cmocka_unit_test (test_model_shared_by_any_spelling),
     cmocka_unit_test (test_model_property_read_back),
