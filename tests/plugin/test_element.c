@@ -2702,6 +2702,28 @@ labels_text_until (GstHarness * hl, const char *media_type, GstClockTime end)
   return g_string_free (all, FALSE);
 }
 
+/* The audio the harness gives out, each buffer put at its time in played
+ * (n samples, 16 kHz mono float): how many samples came. */
+static int64_t
+pull_played (GstHarness * h, float *played, int64_t n)
+{
+  GstBuffer *b;
+  int64_t got = 0;
+
+  while ((b = gst_harness_try_pull (h)) != NULL) {
+    int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
+        GST_SECOND);
+    GstMapInfo map;
+    assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
+    assert_true (at >= 0 && at + (int64_t) (map.size / sizeof (float)) <= n);
+    memcpy (played + at, map.data, map.size);
+    got += (int64_t) (map.size / sizeof (float));
+    gst_buffer_unmap (b, &map);
+    gst_buffer_unref (b);
+  }
+  return got;
+}
+
 /* Reverse playback as a real decoder pushes it (push_like_reverse_decoder:
  * 1 s chunks latest first, 0.2 s buffers latest first in each, DISCONT on a
  * chunk's first alone) gives the labels of forward playback: the frames on the
@@ -2795,8 +2817,6 @@ test_reverse_like_a_decoder (void **state)
       GstBus *bus;
       GstHarness *h = pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
           "threshold-on", 0.45, "threshold-off", 0.4, "gate", 2, NULL); /* silence */
-      GstBuffer *b;
-      int64_t got = 0;
       if (dir == 0) {
         for (int64_t off = 0; off < N; off += PT_RATE / 5)
           assert_int_equal (push_f32 (h, x + off, MIN (PT_RATE / 5, N - off), off),
@@ -2805,18 +2825,7 @@ test_reverse_like_a_decoder (void **state)
         push_like_reverse_decoder (h, x, N, PT_RATE, PT_RATE / 5, NULL);
       }
       assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-      while ((b = gst_harness_try_pull (h)) != NULL) {
-        int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
-            GST_SECOND);
-        GstMapInfo map;
-        assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
-        assert_true (at >= 0 && at + (int64_t) (map.size / sizeof (float)) <= N);
-        memcpy (played[dir] + at, map.data, map.size);
-        got += (int64_t) (map.size / sizeof (float));
-        gst_buffer_unmap (b, &map);
-        gst_buffer_unref (b);
-      }
-      assert_int_equal (got, N);
+      assert_int_equal (pull_played (h, played[dir], N), N);
       assert_no_warning (bus, "gate");
       pt_free_harness (h, bus);
     }
@@ -3057,8 +3066,6 @@ test_reverse_gate_long (void **state)
     GstBus *bus;
     GstHarness *h = pt_make_harness (&bus, F32_CAPS, "target-class", "speech",
         "threshold-on", 0.45, "threshold-off", 0.4, "gate", 2, NULL);   /* silence */
-    GstBuffer *b;
-    int64_t got = 0;
     if (dir == 0) {
       for (int64_t off = 0; off < N; off += block)
         assert_int_equal (push_f32 (h, x + off, MIN (block, N - off), off), GST_FLOW_OK);
@@ -3066,18 +3073,7 @@ test_reverse_gate_long (void **state)
       push_like_reverse_decoder (h, x, N, 4 * block, block, NULL);
     }
     assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
-    while ((b = gst_harness_try_pull (h)) != NULL) {
-      int64_t at = (int64_t) gst_util_uint64_scale_round (GST_BUFFER_PTS (b), PT_RATE,
-          GST_SECOND);
-      GstMapInfo map;
-      assert_true (gst_buffer_map (b, &map, GST_MAP_READ));
-      assert_true (at >= 0 && at + (int64_t) (map.size / sizeof (float)) <= N);
-      memcpy (played[dir] + at, map.data, map.size);
-      got += (int64_t) (map.size / sizeof (float));
-      gst_buffer_unmap (b, &map);
-      gst_buffer_unref (b);
-    }
-    assert_int_equal (got, N);
+    assert_int_equal (pull_played (h, played[dir], N), N);
     assert_no_warning (bus, "gate");
     pt_free_harness (h, bus);
   }
