@@ -193,6 +193,9 @@ struct _GstSeqLabel {
                                 first that begins in it): those before are of the
                                 silence that puts the run on the encoder's block
                                 grid, or the span before's (0 outside a span) */
+  gint64 rev_next_frame;     /* the stream frame after the span's latest labelled:
+                                a run the span restarts (a decoder's gap or repeat
+                                at a chunk's edge) labels none before it */
   GArray *rev_keep;          /* the gate's decisions in the span: guint8 per stream
                                 frame from rev_keep_base */
   gint64 rev_keep_base;

@@ -221,6 +221,7 @@ flush_span (GstSeqLabel * self, gboolean cut)
   }
   g_array_set_size (self->rev_keep, 0);
   self->rev_last_keep = FALSE;
+  self->rev_next_frame = G_MININT64;
   for (GList * l = self->rev_q.tail; l != NULL && ret == GST_FLOW_OK; l = l->prev) {
     GstFlowReturn r;
     g = l->data;

@@ -469,6 +469,8 @@ on_frame (void *user, int64_t index, int label, float confidence,
   if (index < self->rev_first_frame || index >= rev_end_frame (self))
     return self->cb_flow == GST_FLOW_OK ? 0 : 1;
   f.index = (guint64) (self->frame_offset + index);
+  if (self->rev_pass)
+    self->rev_next_frame = MAX (self->rev_next_frame, (gint64) f.index + 1);
   f.pts = run_frame_time (self, index);
   f.duration = run_frame_time (self, index + 1) - f.pts;
   f.class_index = label;
@@ -906,13 +908,19 @@ gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts)
       at = ts;          /* before the segment's time: as it comes */
   }
   start_run (self, at);
-  if (at == ts)
+  if (at == ts) {
+    if (self->rev_pass && self->rev_next_frame > self->frame_offset)
+      self->rev_first_frame = self->rev_next_frame - self->frame_offset;
     return;
+  }
   /* the silence goes to the labeler with the first buffer, as a gap's does */
   self->gap_pending = s - s0;
   /* the first frame that begins in the span's audio: those before are the
    * span after's (the frame ts cuts, in which its audio begins) or silence */
   self->rev_first_frame = first_frame_from (self, s) - block;
+  /* a run the span restarts: the frames the run before labelled are its */
+  if (self->rev_pass && self->rev_next_frame > self->frame_offset + self->rev_first_frame)
+    self->rev_first_frame = self->rev_next_frame - self->frame_offset;
   /* the document begins with the audio, not the silence */
   self->document_start = doc_start >= 0 ? MIN (doc_start,
       self->frame_offset + self->rev_first_frame) : self->frame_offset + self->rev_first_frame;
@@ -1217,7 +1225,12 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
     }
   }
   if (!self->run_started) {
-    start_run (self, ts);
+    /* in a span labelled forwards, a restart (a decoder's gap or repeat where
+     * its chunks meet) stays on the frame grid, as the span's first run */
+    if (self->rev_pass && GST_CLOCK_TIME_IS_VALID (ts))
+      gst_seqlabel_start_run_aligned (self, ts);
+    else
+      start_run (self, ts);
   } else {
     gboolean fresh;
     GST_OBJECT_LOCK (self);

@@ -2637,11 +2637,14 @@ test_brief_gap_is_silence (void **state)
  * end when NONE), chunks of `chunk` frames latest first, each decoded forwards
  * into pieces of `piece` frames and pushed latest first, DISCONT on each
  * chunk's first alone. The piece at frame no_pts_at (-1: none) has no
- * timestamp. The buffers pushed, in order, go to `pushed` (first and end
- * frame) when not NULL. */
+ * timestamp. Each chunk but the first lacks its first `gap` frames, its
+ * earliest piece then DISCONT, as vorbisdec's where its chunks meet. The
+ * buffers pushed, in order, go to `pushed` (first and end frame) when not
+ * NULL. */
 static void
 push_reverse_at (GstHarness * h, const float *x, int64_t n, int channels, int rate,
-    int64_t chunk, int64_t piece, GstClockTime stop, int64_t no_pts_at, GArray * pushed)
+    int64_t chunk, int64_t piece, GstClockTime stop, int64_t no_pts_at, int64_t gap,
+    GArray * pushed)
 {
   GstSegment seg;
 
@@ -2654,15 +2657,16 @@ push_reverse_at (GstHarness * h, const float *x, int64_t n, int channels, int ra
   for (int64_t c0 = (n - 1) / chunk * chunk; c0 >= 0; c0 -= chunk) {
     int64_t c1 = MIN (n, c0 + chunk), p0 = c0 + (c1 - c0 - 1) / piece * piece;
     for (gboolean first = TRUE; p0 >= c0; p0 -= piece, first = FALSE) {
-      int64_t p1 = MIN (c1, p0 + piece);
-      GstBuffer *b = gst_buffer_new_memdup (x + p0 * channels,
-          (gsize) ((p1 - p0) * channels) * sizeof *x);
+      const gboolean short_piece = gap > 0 && c0 > 0 && p0 == c0;
+      int64_t p1 = MIN (c1, p0 + piece), from = short_piece ? p0 + gap : p0;
+      GstBuffer *b = gst_buffer_new_memdup (x + from * channels,
+          (gsize) ((p1 - from) * channels) * sizeof *x);
       if (p0 != no_pts_at) {
-        GST_BUFFER_PTS (b) = gst_util_uint64_scale ((guint64) p0, GST_SECOND, (guint64) rate);
+        GST_BUFFER_PTS (b) = gst_util_uint64_scale ((guint64) from, GST_SECOND, (guint64) rate);
         GST_BUFFER_DURATION (b) = gst_util_uint64_scale ((guint64) p1, GST_SECOND,
             (guint64) rate) - GST_BUFFER_PTS (b);
       }
-      if (first)
+      if (first || short_piece)
         GST_BUFFER_FLAG_SET (b, GST_BUFFER_FLAG_DISCONT);
       if (pushed != NULL) {
         g_array_append_val (pushed, p0);
@@ -2678,7 +2682,7 @@ static void
 push_like_reverse_decoder (GstHarness * h, const float *x, int64_t n, int64_t chunk,
     int64_t piece, GArray * pushed)
 {
-  push_reverse_at (h, x, n, 1, PT_RATE, chunk, piece, GST_CLOCK_TIME_NONE, -1, pushed);
+  push_reverse_at (h, x, n, 1, PT_RATE, chunk, piece, GST_CLOCK_TIME_NONE, -1, 0, pushed);
 }
 
 /* Every buffer on the labels pad until its EOS, one string; none ends past
@@ -2946,7 +2950,7 @@ test_reverse_off_grid_spans (void **state)
           assert_int_equal (gst_harness_push (h, b), GST_FLOW_OK);
         }
       } else {
-        push_reverse_at (h, x, n, ch, rate, 4 * block, block, GST_CLOCK_TIME_NONE, -1, NULL);
+        push_reverse_at (h, x, n, ch, rate, 4 * block, block, GST_CLOCK_TIME_NONE, -1, 0, NULL);
       }
       assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
       tg[dir] = labels_text_until (hl, "application/x-praat-textgrid", end);
@@ -3045,6 +3049,66 @@ count_glib_warnings (const gchar * domain, GLogLevelFlags level, const gchar * m
     g_log_default_handler (domain, level, message, NULL);
 }
 
+/* A decoder's gaps in reverse (vorbisdec's, some 30 ms where its chunks
+ * meet, the buffer after each DISCONT): each under the 40 ms a span goes on
+ * across, together more than the run's tolerance, so the span's run restarts,
+ * off the 10 ms grid. The run after it stays on the grid: every frame at
+ * forward playback's time and once, none but the gaps' own left out. */
+static void
+test_reverse_restart_in_span (void **state)
+{
+  const int64_t block = 4608, n = 20 * PT_RATE + 1234, gap = 488; /* 30.5 ms */
+  float *x = pt_signal (n, 47);
+  pt_frames fwd, rev;
+  (void) state;
+
+  for (int dir = 0; dir < 2; dir++) {
+    GstBus *bus;
+    GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
+    if (dir == 0) {
+      for (int64_t off = 0; off < n; off += block)
+        assert_int_equal (push_f32 (h, x + off, MIN (block, n - off), off), GST_FLOW_OK);
+    } else {
+      push_reverse_at (h, x, n, 1, PT_RATE, 4 * block, block, GST_CLOCK_TIME_NONE, -1, gap, NULL);
+    }
+    assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+    pt_frames_init (dir == 0 ? &fwd : &rev);
+    pt_collect_frame_messages (bus, dir == 0 ? &fwd : &rev);
+    pt_free_harness (h, bus);
+  }
+  {
+    guint8 *seen = g_new0 (guint8, fwd.n);
+    int64_t missing = 0;
+    for (int64_t i = 0; i < rev.n; i++) {
+      int64_t f = rev.index[i];
+      assert_in_range (f, 0, fwd.n - 1);
+      if (seen[f])
+        fail_msg ("frame %" G_GINT64_FORMAT " labelled twice", f);
+      seen[f] = 1;
+      if (rev.pts[i] != fwd.pts[f])
+        fail_msg ("frame %" G_GINT64_FORMAT " at %" GST_TIME_FORMAT ", forwards at %"
+            GST_TIME_FORMAT, f, GST_TIME_ARGS (rev.pts[i]), GST_TIME_ARGS (fwd.pts[f]));
+    }
+    for (int64_t f = 0; f < fwd.n; f++)
+      if (!seen[f]) {
+        /* only frames by a chunk's edge: of a gap, of the drift of the gap
+         * before it (the run went on on its sample count across that one), or
+         * whose window reaches them; at the end, those the drift left no
+         * samples for */
+        const int64_t s0 = f * PT_RATE / 100, chunk = 4 * block;
+        const int64_t c = (s0 + 2 * gap + 400) / chunk * chunk;
+        missing++;
+        if (!(c > 0 && s0 >= c - 2 * gap - 400 && s0 < c + gap) && s0 + 400 <= n - 2 * gap)
+          fail_msg ("frame %" G_GINT64_FORMAT " left out, far from a gap", f);
+      }
+    assert_in_range (missing, 1, 12 * (n / (4 * block)));
+    g_free (seen);
+  }
+  pt_frames_free (&fwd);
+  pt_frames_free (&rev);
+  g_free (x);
+}
+
 /* The gate in reverse playback over 40 s in FLAC-like blocks (the later span's
  * run starting on silence before its audio): not a GLib warning, and the audio
  * silenced where forwards it is but for a window's frames at the later span's
@@ -3113,7 +3177,7 @@ test_reverse_buffer_without_timestamp (void **state)
     GstBuffer *b;
     gboolean untimed_seen = FALSE;
 
-    push_reverse_at (h, x, N, 1, PT_RATE, PT_RATE, piece, samples_time (N), hole, pushed);
+    push_reverse_at (h, x, N, 1, PT_RATE, PT_RATE, piece, samples_time (N), hole, 0, pushed);
     assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
     pt_frames_init (&msgs);
     pt_collect_frame_messages (bus, &msgs);
@@ -3433,6 +3497,7 @@ main (void)
     cmocka_unit_test (test_brief_gap_is_silence),
     cmocka_unit_test (test_reverse_like_a_decoder),
     cmocka_unit_test (test_reverse_off_grid_spans),
+    cmocka_unit_test (test_reverse_restart_in_span),
     cmocka_unit_test (test_reverse_gate_long),
     cmocka_unit_test (test_reverse_buffer_without_timestamp),
     cmocka_unit_test (test_model_shared),
