@@ -43,7 +43,7 @@ typedef enum {
     SL_WINDOW_POVEY = 0, /* Kaldi's default: hann^0.85 */
     SL_WINDOW_HANN,
     SL_WINDOW_HAMMING,
-    SL_WINDOW_RECTANGULAR,
+    SL_WINDOW_RECTANGULAR
 } sl_window_type;
 
 /* The rates and mel bin counts sl_features_new takes. */
@@ -145,7 +145,7 @@ typedef enum {
     SL_RAW_ULAW,     /* G.711 mu-law, a byte per sample */
     SL_RAW_ALAW,     /* G.711 A-law, a byte per sample */
     SL_RAW_GSM,      /* GSM 06.10 full rate: 33-byte frames of 160 samples */
-    SL_RAW_G722,     /* G.722 at 64 kbit/s (spandsp decodes it): 16 kHz only, files only */
+    SL_RAW_G722      /* G.722 at 64 kbit/s (spandsp decodes it): 16 kHz only, files only */
 } sl_raw_encoding;
 
 /* The command-line name of an encoding ("s16le", "f32le", "ulaw", "alaw", "gsm",
@@ -194,7 +194,7 @@ int sl_audio_files_below_ex(const char *dir, int (*take)(const char *name),
 typedef enum {
     SL_RESAMPLE_BEST = 0,   /* SOXR_VHQ | SOXR_STEEP_FILTER: flat to 97.5% of Nyquist (tested) */
     SL_RESAMPLE_MEDIUM = 1, /* SOXR_HQ */
-    SL_RESAMPLE_FAST = 2,   /* SOXR_LQ */
+    SL_RESAMPLE_FAST = 2    /* SOXR_LQ */
 } sl_resample_quality;
 
 typedef struct {
@@ -513,7 +513,7 @@ double sl_encoder_flops(const sl_model_config *cfg, int T);
 /* How frame labels are smoothed before minimum durations apply. */
 typedef enum {
     SL_SMOOTH_NONE = 0,    /* per-frame argmax */
-    SL_SMOOTH_VITERBI = 1, /* most probable label path where every label change costs
+    SL_SMOOTH_VITERBI = 1  /* most probable label path where every label change costs
                               `switch_penalty` nats, decided with a fixed lag of
                               `smoothing_lag` frames (docs/labeling.md says why) */
 } sl_smoothing;
@@ -739,7 +739,7 @@ typedef enum {
                                (sl_label_format_summary): each class's time and segments */
     SL_FORMAT_SRT,          /* SubRip subtitles: per segment a cue numbered from 1,
                                "1\n00:00:00,120 --> 00:00:01,500\nspeech" and a blank line */
-    SL_FORMAT_CSV,          /* segments as a CSV table (RFC 4180's quoting; line ends
+    SL_FORMAT_CSV           /* segments as a CSV table (RFC 4180's quoting; line ends
                                LF, as the other formats', which its readers take): a
                                header "start,end,label,confidence", then
                                "0.120000,1.500000,speech,0.9" per segment; a field
