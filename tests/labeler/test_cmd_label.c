@@ -2047,6 +2047,19 @@ static void test_stall_timeout(void **state)
     free(err);
 }
 
+/* `seqlabel ARGS` (run in the test folder) fails with exit 1, its standard
+ * error holding want and, when not NULL, also. */
+static void expect_fails_saying(const char *args, const char *want, const char *also)
+{
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' %s 2> err.txt", dir, seqlabel, args);
+    const int st = system(cmd);
+    char *e = slurp("err.txt");
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 1 || !strstr(e, want) || (also && !strstr(e, also)))
+        fail_msg("'%s': status %d, stderr: %s", args, st, e);
+    free(e);
+}
+
 /* A model whose window asks gigabytes per thread (d_ff 8192 over 65536
  * frames, a file of about half a megabyte): `info` says what one labeler
  * takes, without taking it; more threads than the process may take fail (1),
@@ -2117,63 +2130,38 @@ static void test_memory_refused(void **state)
     setenv("SEQLABEL_MEMORY_LIMIT", "1G", 1);
     sh("printf '0\\t0.7\\tspeech\\n0.7\\t1.5\\tnoise\\n' > big.txt && "
        "printf 'in.wav\\tbig.txt\\n' > big.tsv");
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --model big.slm --manifest big.tsv --no-cache "
-             "2> err.txt", dir, seqlabel);
-    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
-    e = slurp("err.txt");
-    if (!strstr(e, "an encoder of window 65536 needs 2.") ||
-        !strstr(e, " GB, more than the 1 GB of memory it may take (a shorter window)"))
-        fail_msg("%s", e);
-    free(e);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
-             "t.slm --d-model 8 --heads 1 --d-ff 8192 --layers 1 --window 20000 --batch 8 "
-             "--steps 1 --no-cache 2> err.txt", dir, seqlabel);
-    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
-    e = slurp("err.txt");
-    if (!strstr(e, "a training step of 8 windows x 20000 frames needs ") ||
-        !strstr(e, " of activations, more than the 1 GB of memory it may take (a smaller "
-                   "--batch or --window)"))
-        fail_msg("%s", e);
-    free(e);
+    expect_fails_saying("eval --model big.slm --manifest big.tsv --no-cache",
+                        "an encoder of window 65536 needs 2.",
+                        " GB, more than the 1 GB of memory it may take (a shorter window)");
+#define TRAIN_BIG "train --manifest big.tsv --valid big.tsv --out t.slm --steps 1 "
+    expect_fails_saying(TRAIN_BIG "--d-model 8 --heads 1 --d-ff 8192 --layers 1 --window 20000 "
+                        "--batch 8 --no-cache",
+                        "a training step of 8 windows x 20000 frames needs ",
+                        " of activations, more than the 1 GB of memory it may take (a smaller "
+                        "--batch or --window)");
     assert_false(exists("t.slm"));
     /* a step's activations that fit, but not the gradients, the optimiser's
      * moments and a save's buffer of 18 million parameters (17 bytes each) */
     setenv("SEQLABEL_MEMORY_LIMIT", "200M", 1);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
-             "t.slm --d-model 256 --heads 4 --d-ff 8192 --layers 4 --window 16 --batch 2 "
-             "--steps 1 --no-cache 2> err.txt", dir, seqlabel);
-    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
-    e = slurp("err.txt");
-    if (!strstr(e, "training on 1 thread needs 3") ||
-        !strstr(e, " MB more for gradients, optimiser moments and the batch, more than the "
-                   "200 MB of memory it may take"))
-        fail_msg("%s", e);
-    free(e);
+    expect_fails_saying(TRAIN_BIG "--d-model 256 --heads 4 --d-ff 8192 --layers 4 --window 16 "
+                        "--batch 2 --no-cache",
+                        "training on 1 thread needs 3",
+                        " MB more for gradients, optimiser moments and the batch, more than the "
+                        "200 MB of memory it may take");
     assert_false(exists("t.slm"));
     /* a file's features, held in memory (all files' with --no-cache): in.wav's
      * 1.5 s at 16 kHz give 150 frames and 2 more at most, of 80 floats */
     setenv("SEQLABEL_MEMORY_LIMIT", "40k", 1);
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
-             "t.slm --d-model 8 --heads 1 --layers 1 --steps 1 --no-cache 2> err.txt", dir,
-             seqlabel);
-    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
-    e = slurp("err.txt");
-    if (!strstr(e, "big.tsv:1: in.wav: its features need 48.6 kB, more than the 40 kB of memory "
-                   "it may take (a cache, without --no-cache, keeps the files before it on disk; "
-                   "or cut this file shorter)"))
-        fail_msg("%s", e);
-    free(e);
+    expect_fails_saying(TRAIN_BIG "--d-model 8 --heads 1 --layers 1 --no-cache",
+                        "big.tsv:1: in.wav: its features need 48.6 kB, more than the 40 kB of "
+                        "memory it may take (a cache, without --no-cache, keeps the files "
+                        "before it on disk; or cut this file shorter)", NULL);
     assert_false(exists("t.slm"));
     /* with a cache the files before it are on disk: the file alone is too long */
-    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest big.tsv --valid big.tsv --out "
-             "t.slm --d-model 8 --heads 1 --layers 1 --steps 1 --cache-dir fresh-cache "
-             "2> err.txt", dir, seqlabel);
-    assert_int_equal(WEXITSTATUS(system(cmd)), 1);
-    e = slurp("err.txt");
-    if (!strstr(e, "in.wav: its features need 48.6 kB, more than the 40 kB of memory it may "
-                   "take (cut this file shorter)"))
-        fail_msg("%s", e);
-    free(e);
+    expect_fails_saying(TRAIN_BIG "--d-model 8 --heads 1 --layers 1 --cache-dir fresh-cache",
+                        "in.wav: its features need 48.6 kB, more than the 40 kB of memory it "
+                        "may take (cut this file shorter)", NULL);
+#undef TRAIN_BIG
     sh("rm -rf fresh-cache");
     setenv("SEQLABEL_MEMORY_LIMIT", "3 GB", 1);
     assert_int_equal(run_label("in.wav --model big.slm -o t.tsv"), 2);
