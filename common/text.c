@@ -217,12 +217,18 @@ const char *sl_text_figure(char *buf, size_t n, int defined, double v)
     return buf;
 }
 
-void sl_text_json_figure(sl_text *t, const char *key, int defined, double v)
+void sl_text_json_number(sl_text *t, int defined, double v)
 {
     if (defined)
-        sl_text_put(t, "\"%s\":%.9g", key, v);
+        sl_text_put(t, "%.9g", v);
     else
-        sl_text_put(t, "\"%s\":null", key);
+        sl_text_put(t, "null");
+}
+
+void sl_text_json_figure(sl_text *t, const char *key, int defined, double v)
+{
+    sl_text_put(t, "\"%s\":", key);
+    sl_text_json_number(t, defined, v);
 }
 
 void sl_text_json_next_figure(sl_text *t, const char *key, int defined, double v)

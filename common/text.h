@@ -26,6 +26,9 @@ float sl_strtof_c(const char *s, char **end);
  * cut short) as \ufffd, the replacement character, so the JSON stays valid
  * (class names are valid UTF-8 already: the model loader checks). */
 void sl_text_json_string(sl_text *t, const char *s);
+/* A number as JSON has it, %.9g, or null where it is not defined (JSON has
+ * no NaN or Inf). */
+void sl_text_json_number(sl_text *t, int defined, double v);
 /* "key":%.9g, or "key":null where the figure is undefined (an F1 of nothing,
  * an error rate without a reference). */
 void sl_text_json_figure(sl_text *t, const char *key, int defined, double v);

@@ -147,16 +147,6 @@ static double frame_time(const sl_label_writer *w, int64_t frame)
 }
 
 /* With a UTC origin: `,"key":"2026-12-05T10:00:00.070000Z"`, frame's start. */
-/* A probability as JSON has it: JSON has no NaN or Inf (a model's or a
- * caller's, which the decoder takes as 0), so those are null. */
-static void put_json_number(sl_text *t, double v)
-{
-    if (isfinite(v))
-        sl_text_put(t, "%.9g", v);
-    else
-        sl_text_put(t, "null");
-}
-
 static void put_utc(sl_text *t, const sl_label_writer *w, const char *key, int64_t frame)
 {
     if (!w->has_utc_origin)
@@ -257,15 +247,16 @@ int sl_label_format_frame(const sl_label_writer *w, char *buf, size_t len, int64
         put_utc(&t, w, "utc", index);
         sl_text_put(&t, ",\"label\":");
         sl_text_json_string(&t, w->class_names[label]);
-        sl_text_put(&t, ",\"confidence\":");
-        put_json_number(&t, confidence);
+        /* JSON has no NaN or Inf (a model's or a caller's probability, which
+         * the decoder takes as 0): null */
+        sl_text_json_next_figure(&t, "confidence", isfinite(confidence), confidence);
         sl_text_put(&t, ",\"probs\":{");
         for (int k = 0; k < w->n_classes; k++) {
             if (k)
                 sl_text_put(&t, ",");
             sl_text_json_string(&t, w->class_names[k]);
             sl_text_put(&t, ":");
-            put_json_number(&t, probs[k]);
+            sl_text_json_number(&t, isfinite(probs[k]), probs[k]);
         }
         sl_text_put(&t, "}}\n");
     }
@@ -320,8 +311,7 @@ int sl_label_format_segment(sl_label_writer *w, char *buf, size_t len, int64_t s
         put_utc(&t, w, "end_utc", end);
         sl_text_put(&t, ",\"label\":");
         sl_text_json_string(&t, w->class_names[label]);
-        sl_text_put(&t, ",\"confidence\":");
-        put_json_number(&t, mean_confidence);
+        sl_text_json_next_figure(&t, "confidence", isfinite(mean_confidence), mean_confidence);
         sl_text_put(&t, ",\"start_frame\":%lld,\"end_frame\":%lld}\n", (long long)start,
                     (long long)end);
         break;
