@@ -92,16 +92,14 @@ static int room_for(const char *audio, const char *what, int held, int64_t float
                    held ? "a cache, without --no-cache, keeps the files before it on disk; or " : "");
 }
 
-/* The capacity a full buffer (cap values, n of them used) grows to, where
- * the file's length says it takes est values (-1: unknown), or -1 when that
- * is refused (said). A known length is weighed once, whole; an unknown one
- * (or a file longer than it said), a doubling at a time from `first`. */
-static int64_t grow_to(const char *audio, const char *what, int held, int64_t cap, int64_t n,
-                       int64_t est, int64_t first, char *err, size_t errlen)
+/* The capacity a full buffer of cap values grows to, where the file's length
+ * says it takes est values (-1: unknown), or -1 when that is refused (said).
+ * A known length is weighed once, whole; an unknown one (or a file longer
+ * than it said), a doubling at a time from `first`. */
+static int64_t grow_to(const char *audio, const char *what, int held, int64_t cap, int64_t est,
+                       int64_t first, char *err, size_t errlen)
 {
-    int64_t want = est > n ? est : (cap ? 2 * cap : first);
-    if (want < n + 1)
-        want = n + 1;
+    const int64_t want = est > cap ? est : (cap ? 2 * cap : first);
     return room_for(audio, what, held, want - cap, err, errlen) ? -1 : want;
 }
 
@@ -121,7 +119,7 @@ static int collect_frame(void *user, int64_t index, const float *frame, int dim)
     (void)index;
     frame_sink *s = user;
     if (s->n == s->cap) {
-        const int64_t nc = grow_to(s->audio, "features", s->held, s->cap * dim, s->n * dim, s->est * dim,
+        const int64_t nc = grow_to(s->audio, "features", s->held, s->cap * dim, s->est * dim,
                                    4096 * dim, s->err, s->errlen);
         if (nc < 0)
             return REFUSED;
@@ -136,9 +134,10 @@ static int collect_frame(void *user, int64_t index, const float *frame, int dim)
     return 0;
 }
 
-static int compute(const char *audio, const sl_feature_config *fc, int held,
-                   sl_feature_file *out, char *err, size_t errlen)
+static int compute_features(const char *audio, const void *fc_arg, int held,
+                            sl_feature_file *out, char *err, size_t errlen)
 {
+    const sl_feature_config *fc = fc_arg;
     sl_audio_reader *r = sl_audio_open(audio, fc->sample_rate, err, errlen);
     if (!r)
         return -1;
@@ -378,12 +377,6 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
     return rc;
 }
 
-static int compute_features(const char *audio, const void *fc, int held, sl_feature_file *out,
-                            char *err, size_t errlen)
-{
-    return compute(audio, fc, held, out, err, errlen);
-}
-
 int sl_feature_file_load(const char *audio, const sl_feature_config *fc, const char *cache_dir,
                          sl_feature_file *out, char *err, size_t errlen)
 {
@@ -406,7 +399,7 @@ static int compute_pcm(const char *audio, const void *rate_arg, int held, sl_fea
     int rc = 0;
     while (rc == 0) {
         if (n == cap) {
-            const int64_t nc = grow_to(audio, "samples", held, cap, n, est, 1 << 16, err, errlen);
+            const int64_t nc = grow_to(audio, "samples", held, cap, est, 1 << 16, err, errlen);
             float *nb = nc < 0 ? NULL : realloc(buf, (size_t)nc * sizeof *nb);
             if (!nb) {
                 rc = nc < 0 ? -1 : sl_fail(err, errlen, "%s: out of memory", audio);

@@ -12,6 +12,7 @@
 #include "tools/cut_audio.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
@@ -291,9 +292,10 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
     const double longest = in_frames >= 0 ? (double)in_frames / rate : 1e6;
     const long long most = (long long)(longest * model_rate / hop) + 1;
     const int piece = snprintf(NULL, 0, "%s-%04lld_%.3f-%.3f%s", stem, most, longest, longest, ext);
-    if (piece > 255) {
+    if (piece > NAME_MAX) {
         cli_error("%s/%s-0001_START-END%s: a piece's name would have %d bytes, more than a file "
-                  "name may (255): give the input a shorter name", c->dir, stem, ext, piece);
+                  "name may (%d): give the input a shorter name", c->dir, stem, ext, piece,
+                  NAME_MAX);
         cli_cut_abort(c);
         return NULL;
     }
@@ -417,7 +419,7 @@ static void split_at_end(cli_cut *c)
         return;
     int64_t at = f;
     for (int64_t g = first + c->max_frames - c->max_frames / 3; g < f; g++)
-        if (g > first && end - frame_start(c, g) <= c->max_samples &&
+        if (end - frame_start(c, g) <= c->max_samples &&
             (at == f || c->seg_p[g - first] <= c->seg_p[at - first]))
             at = g;
     if (at == f)
