@@ -189,6 +189,7 @@ struct _GstSeqLabel {
   gboolean rev_pass;         /* the gathered span is being labelled */
   GstClockTime rev_end;      /* where its audio ends (at most the segment's stop):
                                 no frame of it is labelled at or past this */
+  gint64 rev_end_frame;      /* the run's first frame at or past it (start_run) */
   gint64 rev_first_frame;    /* the run's first frame of the span's own audio (the
                                 first that begins in it): those before are of the
                                 silence that puts the run on the encoder's block

@@ -445,7 +445,7 @@ first_frame_from (GstSeqLabel * self, guint64 s)
  * time its buffers cover: no frame is labelled past the span (past the file's
  * end, or over the span after it). G_MAXINT64: no limit. */
 static gint64
-rev_end_frame (GstSeqLabel * self)
+rev_end_frame_of_run (GstSeqLabel * self)
 {
   guint64 s0, s1;
 
@@ -457,6 +457,14 @@ rev_end_frame (GstSeqLabel * self)
     return s1 > s0 ? first_frame_from (self, s1 - s0) : 0;
   return (gint64) gst_util_uint64_scale_ceil (self->rev_end - self->base_ts,
       (guint64) self->rate, (guint64) self->hop * GST_SECOND);
+}
+
+/* The same, reckoned once a run (start_run): its inputs do not change while
+ * it goes on, and it bounds every frame */
+static gint64
+rev_end_frame (GstSeqLabel * self)
+{
+  return self->rev_pass ? self->rev_end_frame : G_MAXINT64;
 }
 
 static int
@@ -868,6 +876,7 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   GST_OBJECT_UNLOCK (self);
   /* lets a sink on the labels pad preroll before the first label exists */
   gst_seqlabel_labelpad_gap (self, ts, 0);
+  self->rev_end_frame = rev_end_frame_of_run (self);
 }
 
 /* The encoder labels a run in core blocks from its first frame, each seen with
