@@ -27,18 +27,23 @@ static double limit_in(const char *path)
     return v;
 }
 
-/* The value of `key` in a memory.stat file (bytes); 0 when not there. */
-static double stat_value(const char *path, const char *key)
+/* The file pages on the kernel's lists in a memory.stat file (bytes): its
+ * `<cache>active_file` and `<cache>inactive_file` (cache: "" for cgroup v2,
+ * "total_" for v1), in one reading; 0 where not there. */
+static double file_pages(const char *path, const char *cache)
 {
     FILE *f = fopen(path, "r");
     char line[256];
     double v = 0;
-    size_t kl = strlen(key);
-    while (f && fgets(line, sizeof line, f))
-        if (!strncmp(line, key, kl) && line[kl] == ' ') {
-            v = strtod(line + kl + 1, NULL);
-            break;
-        }
+    const size_t cl = strlen(cache);
+    while (f && fgets(line, sizeof line, f)) {
+        const char *key = strncmp(line, cache, cl) ? NULL : line + cl;
+        const char *rest = !key ? NULL
+            : !strncmp(key, "active_file ", 12) ? key + 12
+            : !strncmp(key, "inactive_file ", 14) ? key + 14 : NULL;
+        if (rest)
+            v += strtod(rest, NULL);
+    }
     if (f)
         fclose(f);
     return v;
@@ -74,13 +79,8 @@ static double group_room(const char *root, const char *group, const char *limit,
             snprintf(path + len, n - len, "/memory.stat");
             /* the file pages on the kernel's lists, not tmpfs's (shmem,
              * which only swap would free) */
-            if (u >= 0) {
-                char key[64];
-                snprintf(key, sizeof key, "%sactive_file", cache);
-                u -= stat_value(path, key);
-                snprintf(key, sizeof key, "%sinactive_file", cache);
-                u -= stat_value(path, key);
-            }
+            if (u >= 0)
+                u -= file_pages(path, cache);
             v = u <= 0 ? v : u < v ? v - u : 0;
             if (low < 0 || v < low)
                 low = v;
