@@ -541,7 +541,8 @@ typedef enum {
  *  4. padding: target-class segments grow by pad_before_s earlier and pad_after_s
  *     later, over other labels (delay: pad_before);
  *  5. segments: runs of equal labels with their mean confidence.
- * Durations in seconds are rounded to whole frames. */
+ * Durations in seconds count whole frames: the fewest that last as long (a
+ * minimum of 0.015 s is 2 frames of 10 ms, so no run of 1 frame is kept). */
 typedef struct {
     sl_smoothing smoothing;               /* default SL_SMOOTH_VITERBI */
     float switch_penalty;                 /* nats per label change; default 5 */

@@ -74,9 +74,12 @@ void sl_decoder_config_default(sl_decoder_config *cfg)
     cfg->off_threshold = 0.35f;
 }
 
+/* The fewest whole frames that last s: a minimum of s keeps no shorter run, a
+ * padding of s covers at least s. What lies within a float's precision of a
+ * whole count is that count (0.3f is 0.30000001 s, 30 frames; 0.015 s is 2). */
 static int seconds_to_frames(double s, double fps)
 {
-    return (int)lround(s * fps);
+    return (int)ceil(s * fps * (1.0 - 1e-6));
 }
 
 static int check_seconds(const char *what, double s, char *err, size_t errlen)

@@ -699,6 +699,49 @@ static void test_padding(void **state)
     sl_decoder_free(d);
 }
 
+/* Seconds become the fewest whole frames that last as long, whatever side of
+ * a half frame they fall (a float's 0.015 is just below it, 0.025 just above):
+ * a minimum keeps no run shorter than itself, a padding covers at least itself.
+ * Seen in the delays, a minimum's frames - 1 and padding before's frames. */
+static void test_seconds_to_whole_frames(void **state)
+{
+    (void)state;
+    const float s[] = {0.01f, 0.011f, 0.015f, 0.019f, 0.02f, 0.025f, 0.3f, 0.305f, 3600.0f};
+    const int frames[] = {1, 2, 2, 2, 2, 3, 30, 31, 360000};
+    for (size_t i = 0; i < sizeof s / sizeof s[0]; i++) {
+        sl_decoder_config cfg;
+        argmax_config(&cfg);
+        cfg.min_duration_s[1] = s[i];
+        sl_decoder *d = make(&cfg, 2);
+        if (sl_decoder_delay_frames(d) != frames[i] - 1)
+            fail_msg("minimum %g s: %d frames, expected %d", s[i], sl_decoder_delay_frames(d) + 1,
+                     frames[i]);
+        sl_decoder_free(d);
+        argmax_config(&cfg);
+        cfg.target_class = 1;
+        cfg.pad_before_s = s[i];
+        d = make(&cfg, 2);
+        if (sl_decoder_delay_frames(d) != frames[i])
+            fail_msg("padding %g s: %d frames, expected %d", s[i], sl_decoder_delay_frames(d),
+                     frames[i]);
+        sl_decoder_free(d);
+    }
+    /* a minimum of 0.015 s: a run of 1 frame (0.01 s) is not kept */
+    const int in[] = {0, 0, 1, 0, 0, 1, 1, 0};
+    float probs[8 * 2];
+    one_hot(probs, in, 8, 2, 0.8f);
+    sl_decoder_config cfg;
+    argmax_config(&cfg);
+    cfg.min_duration_s[1] = 0.015f;
+    sl_decoder *d = make(&cfg, 2);
+    collector *c = malloc(sizeof *c);
+    run(d, probs, 8, 2, c);
+    const int want[] = {0, 0, 0, 0, 0, 1, 1, 0};
+    expect_labels(c, want, 8);
+    free(c);
+    sl_decoder_free(d);
+}
+
 /* All stages at once: the delay is the sum of the stage delays. */
 static void test_delay_sum_and_errors(void **state)
 {
@@ -799,6 +842,7 @@ int main(void)
         cmocka_unit_test(test_penalty_retuned),
         cmocka_unit_test(test_min_durations),
         cmocka_unit_test(test_padding),
+        cmocka_unit_test(test_seconds_to_whole_frames),
         cmocka_unit_test(test_delay_sum_and_errors),
         cmocka_unit_test(test_defaults),
         cmocka_unit_test(test_sink_stop),
