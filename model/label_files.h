@@ -58,6 +58,11 @@ const char *sl_path_extension_at(const char *path);
  * (sl_rttm_field; malloc'ed; NULL: out of memory). Files of one name in two
  * folders have one id. */
 char *sl_rttm_file_id(const char *audio);
+/* The length of the file's path in a label path, and in *selector what follows
+ * its '#' (NULL: none): x.TextGrid#TIER and x.rttm#CLASS name x.TextGrid and
+ * x.rttm and a tier or a class; any other '#' is the file name's own
+ * (take#1.TextGrid, run#2.txt). */
+size_t sl_label_path_split(const char *labels, const char **selector);
 /* 1 when a label path names an RTTM file (x.rttm, X.RTTM#CLASS: its lines an
  * entry's by file id). */
 int sl_is_rttm_path(const char *labels);

@@ -347,8 +347,8 @@ static int shared_rttm_references(sl_manifest *m, char *err, size_t errlen)
         sl_manifest_entry *e = &m->entries[i];
         if (e->labels[0] == '=' || !sl_is_rttm_path(e->labels))
             continue;
-        const char *hash = strrchr(e->labels, '#');
-        size_t len = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
+        const char *selector;
+        const size_t len = sl_label_path_split(e->labels, &selector);
         r[n] = (rttm_ref){e->labels, len, file_identity(e->labels, len), sl_rttm_file_id(e->audio),
                           e};
         if (!r[n].file || !r[n].id)
@@ -483,11 +483,30 @@ const char *sl_path_extension_at(const char *path)
     return dot && dot != name ? dot : name + strlen(name);
 }
 
+static int ends_in(const char *s, size_t len, const char *ext)
+{
+    const size_t n = strlen(ext);
+    return len >= n && !strncasecmp(s + len - n, ext, n);
+}
+
+size_t sl_label_path_split(const char *labels, const char **selector)
+{
+    for (const char *hash = strchr(labels, '#'); hash; hash = strchr(hash + 1, '#')) {
+        const size_t len = (size_t)(hash - labels);
+        if ((ends_in(labels, len, ".TextGrid") || ends_in(labels, len, ".rttm")) &&
+            !strchr(hash + 1, '/')) {
+            *selector = hash + 1;
+            return len;
+        }
+    }
+    *selector = NULL;
+    return strlen(labels);
+}
+
 int sl_is_rttm_path(const char *labels)
 {
-    const char *hash = strrchr(labels, '#');
-    size_t plen = hash ? (size_t)(hash - labels) : strlen(labels);
-    return plen >= 5 && !strncasecmp(labels + plen - 5, ".rttm", 5);
+    const char *selector;
+    return ends_in(labels, sl_label_path_split(labels, &selector), ".rttm");
 }
 
 int sl_manifest_entries_in(const sl_manifest *man, unsigned mask)
@@ -994,11 +1013,10 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
                                   sl_label_segment **segs, int *n, char *err, size_t errlen)
 {
     /* x.TextGrid or x.TextGrid#TIER; x.rttm or x.rttm#CLASS */
-    const char *hash = strrchr(e->labels, '#');
-    size_t plen = hash ? (size_t)(hash - e->labels) : strlen(e->labels);
-    int textgrid = plen >= 9 && !strncasecmp(e->labels + plen - 9, ".TextGrid", 9);
-    int rttm = sl_is_rttm_path(e->labels);
-    if (e->labels[0] != '=' && (textgrid || rttm) && hash && !hash[1])
+    const char *selector;
+    const size_t plen = sl_label_path_split(e->labels, &selector);
+    const int textgrid = ends_in(e->labels, plen, ".TextGrid"), rttm = sl_is_rttm_path(e->labels);
+    if (e->labels[0] != '=' && (textgrid || rttm) && selector && !selector[0])
         return sl_fail(err, errlen, "%s: '#' names no %s (%s#%s)", e->labels,
                        rttm ? "class" : "tier", rttm ? "x.rttm" : "x.TextGrid",
                        rttm ? "speech: every turn as that class" : "words: that tier");
@@ -1007,8 +1025,8 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
         if (path && rttm)
             stem = sl_rttm_file_id(e->audio);
         int rc = !path || (rttm && !stem) ? sl_fail(err, errlen, "out of memory")
-                 : textgrid ? sl_textgrid_read(path, hash ? hash + 1 : NULL, segs, n, err, errlen)
-                            : sl_rttm_read_ex(path, stem, hash ? hash + 1 : NULL, by_id, segs, n,
+                 : textgrid ? sl_textgrid_read(path, selector, segs, n, err, errlen)
+                            : sl_rttm_read_ex(path, stem, selector, by_id, segs, n,
                                               err, errlen);
         free(path);
         free(stem);

@@ -916,9 +916,8 @@ int sl_score_manifest(const char *manifest, const char *hyp, const char *const *
     const int hyp_is_dir = stat(hyp, &st) == 0 && S_ISDIR(st.st_mode);
     /* a file of that name (run#2.txt too), or x.TextGrid#words, x.rttm#speech:
      * the file is x.TextGrid, x.rttm */
-    char *hyp_file = strdup(hyp), *hash = hyp_file ? strrchr(hyp_file, '#') : NULL;
-    if (hash && !strchr(hash, '/'))
-        *hash = '\0';
+    const char *selector;
+    char *hyp_file = strndup(hyp, sl_label_path_split(hyp, &selector));
     const int hyp_exists = stat(hyp, &st) == 0 || (hyp_file && stat(hyp_file, &st) == 0);
     free(hyp_file);
     sl_events *file_events = opt->events ? malloc(sizeof *file_events) : NULL; /* each entry's */

@@ -45,9 +45,10 @@ static int check_entries(const char *what, const char *out, const sl_manifest *m
         const sl_manifest_entry *e = &man->entries[i];
         int hit = sl_same_file(out, e->audio);
         if (!hit && e->labels[0] != '=') { /* x.TextGrid#tier, x.rttm#class: the file */
-            const char *hash = strrchr(e->labels, '#');
-            char *labels = hash ? strndup(e->labels, (size_t)(hash - e->labels)) : NULL;
-            if (hash && !labels)
+            const char *selector;
+            const size_t len = sl_label_path_split(e->labels, &selector);
+            char *labels = selector ? strndup(e->labels, len) : NULL;
+            if (selector && !labels)
                 return sl_fail(err, errlen, "out of memory");
             hit = sl_same_file(out, labels ? labels : e->labels);
             free(labels);

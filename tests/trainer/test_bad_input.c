@@ -730,7 +730,8 @@ static void eval_reports_and_checks_labels(void **state)
         {1, "--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
         /* one label file for two audio files: each scored against the same labels */
         {1, "--hyp %s/a.txt --manifest %s/e.tsv", "a.txt: one label file for line 1 ("},
-        {1, "--hyp '%s/a.txt#words' --manifest %s/e.tsv", "a.txt#words: one label file for line 1 ("},
+        /* '#' names a tier or class of a TextGrid or RTTM file only: here, the file's own */
+        {1, "--hyp '%s/a.txt#words' --manifest %s/e.tsv", "a.txt#words: cannot open: No such file"},
         {1, "--hyp '%s/run#2.txt' --manifest %s/e.tsv", "run#2.txt: one label file for line 1 ("},
         {2, "--hyp %s/e-hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
         {2, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},

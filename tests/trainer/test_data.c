@@ -156,6 +156,20 @@ static void textgrid_labels(void **state)
     load_label_file("short.textgrid", NULL, short_tg, &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
+    /* a '#' of the file's own name (take#1.TextGrid), and of a tier's: only
+     * x.TextGrid#TIER names a tier */
+    load_label_file("take#1.TextGrid", NULL, short_tg, &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    load_label_file("take#2.TextGrid", "take#2.TextGrid#words", LONG_TEXTGRID, &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    const char *hash_tier = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n1\n"
+                            "<exists>\n1\n\"IntervalTier\"\n\"words#2\"\n0\n1\n4\n"
+                            "0\n0.255\n\"a\"\n0.255\n0.3\n\"\"\n0.3\n0.5\n\"b\"\n0.5\n1\n\"\"\n";
+    load_label_file("take#3.TextGrid", "take#3.TextGrid#words#2", hash_tier, &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
     /* UTF-16BE with its byte order mark, as Praat saves non-ASCII text */
     FILE *f = fopen(tt_path(dir, "utf16.TextGrid"), "wb");
     fputc(0xFE, f);
@@ -192,6 +206,12 @@ static void rttm_labels(void **state)
                     "SPEAKER one 1 0.300 0.200 <NA> <NA> b <NA> <NA>\n"
                     "SPEAKER other 1 0.255 0.045 <NA> <NA> b <NA> <NA>\n"
                     "SPEAKER one 1 0.000 0.255 <NA> <NA> a <NA> <NA>\n", &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
+    /* a '#' of the file's own name is no class (take#1.rttm) */
+    load_label_file("take#1.rttm", NULL,
+                    "SPEAKER take#1 1 0.300 0.200 <NA> <NA> b <NA> <NA>\n"
+                    "SPEAKER take#1 1 0.000 0.255 <NA> <NA> a <NA> <NA>\n", &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
     /* every turn as class a: 0-0.2 and 0.1-0.255 (two at once) and 0.255-0.255

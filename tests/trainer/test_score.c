@@ -285,6 +285,16 @@ static void test_gaps_by_name(void **state)
     if (!strstr(out, "{\"frames\":98,") || !strstr(out, "\"confusion\":[[30,0],[20,48]]}"))
         fail_msg("%s", out);
     free(out), free(err);
+    /* the same, the files' own names holding a '#' (their turns named speech) */
+    tt_write_text(tt_path(dir, "ref#1.rttm"), "SPEAKER a 1 0.2 0.3 <NA> <NA> speech <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "hyp#1.rttm"), "SPEAKER a 1 0 0.5 <NA> <NA> speech <NA> <NA>\n");
+    tt_write_text(tt_path(dir, "set#1.tsv"), "a.wav\tref#1.rttm\n");
+    assert_int_equal(eval_in(dir, "--hyp 'hyp#1.rttm' --manifest 'set#1.tsv' --hyp-gap "
+                                  "nonspeech --ref-gap nonspeech --classes speech,nonspeech "
+                                  "--json", &out, &err), 0);
+    if (!strstr(out, "{\"frames\":98,") || !strstr(out, "\"confusion\":[[30,0],[20,48]]}"))
+        fail_msg("%s", out);
+    free(out), free(err);
     assert_int_equal(eval_in(dir, "--hyp 'hyp.rttm#speech' --manifest set.tsv --hyp-gap "
                                   "nonspeech --ref-gap nonspeech", &out, &err), 2);
     if (!strstr(err, "--hyp-gap: 'nonspeech' is not one of the classes the references name "
