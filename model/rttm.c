@@ -40,11 +40,38 @@ static double turn_end(const char *start_text, double start, const char *dur_tex
     return nearbyint(sum * scale) / scale;
 }
 
+/* The channels an RTTM file names, each once, in the order first seen. */
+typedef struct {
+    char **name;
+    int n;
+} channels;
+
+/* The index of channel c in ch, added if new; -1: out of memory. */
+static int channel_index(channels *ch, const char *c)
+{
+    for (int i = 0; i < ch->n; i++)
+        if (!strcmp(ch->name[i], c))
+            return i;
+    char **grown = realloc(ch->name, sizeof *grown * (size_t)(ch->n + 1));
+    if (!grown)
+        return -1;
+    ch->name = grown;
+    return (ch->name[ch->n] = strdup(c)) ? ch->n++ : -1;
+}
+
+static void channels_free(channels *ch)
+{
+    for (int i = 0; i < ch->n; i++)
+        free(ch->name[i]);
+    free(ch->name);
+}
+
 /* Every SPEAKER line of `path` as a segment, unsorted; mine[i]: whether turn i
- * is file_id's. *many: whether the file names more than one file. */
+ * is file_id's; chan[i]: its channel's index in ch. *many: whether the file
+ * names more than one file. */
 static int read_turns(const char *path, const char *file_id, const char *as_class,
-                      sl_label_segment **segs, int *n, unsigned char **mine, int *many,
-                      char *err, size_t errlen)
+                      sl_label_segment **segs, int *n, unsigned char **mine, int **chan,
+                      channels *ch, int *many, char *err, size_t errlen)
 {
     /* the whole text, as the other label readers read it (BOM, CR-only lines) */
     size_t len;
@@ -87,12 +114,17 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
         unsigned char *m = realloc(*mine, (size_t)*n + 1);
         if (m)
             *mine = m;
-        if (!m || sl_segments_push(segs, n, &cap, start, turn_end(f[3], start, f[4], dur), name,
-                                  line_no)) {
+        int *c = realloc(*chan, sizeof *c * ((size_t)*n + 1));
+        if (c)
+            *chan = c;
+        const int ci = m && c ? channel_index(ch, f[2]) : -1;
+        if (ci < 0 || sl_segments_push(segs, n, &cap, start, turn_end(f[3], start, f[4], dur),
+                                       name, line_no)) {
             rc = sl_fail(err, errlen, "%s: out of memory", path);
             break;
         }
         m[*n - 1] = !file_id || !strcmp(f[1], file_id);
+        c[*n - 1] = ci;
     }
     free(text);
     return rc;
@@ -110,7 +142,9 @@ int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class,
     *segs = NULL;
     *n = 0;
     unsigned char *mine = NULL;
-    int many = 0, rc = read_turns(path, file_id, as_class, segs, n, &mine, &many, err, errlen);
+    int *chan = NULL, many = 0;
+    channels ch = {NULL, 0};
+    int rc = read_turns(path, file_id, as_class, segs, n, &mine, &chan, &ch, &many, err, errlen);
     /* the audio's turns; one file's turns under another id (a renamed
      * recording) are its too, unless lines go by id alone */
     int kept = 0;
@@ -119,6 +153,23 @@ int sl_rttm_read_ex(const char *path, const char *file_id, const char *as_class,
     if (rc == 0 && kept == 0 && *n > 0 && many && !by_id)
         rc = sl_fail(err, errlen, "%s: no SPEAKER line of file '%s' among the files it holds",
                      path, file_id);
+    /* labels are one channel's: turns of a file's two channels (a call, one
+     * speaker a side) would be scored as one sequence, the second's speech
+     * where the first is silent */
+    const int all = kept == 0 && !by_id;
+    for (int i = 0, first = -1; rc == 0 && i < *n; i++) {
+        if (!all && !mine[i])
+            continue;
+        if (first < 0)
+            first = i;
+        else if (chan[i] != chan[first])
+            rc = sl_fail(err, errlen, "%s:%d: channel %s, where line %d of the same file is "
+                         "channel %s: a file's labels are one channel's; keep one channel's lines "
+                         "(seqlabel label --channel N writes channel N's)", path, (*segs)[i].line,
+                         ch.name[chan[i]], (*segs)[first].line, ch.name[chan[first]]);
+    }
+    free(chan);
+    channels_free(&ch);
     if (rc == 0 && kept < *n && (kept > 0 || by_id)) {
         int out = 0;
         for (int i = 0; i < *n; i++) {

@@ -242,6 +242,17 @@ static void rttm_labels(void **state)
                   * 0.57 + 5.44 is 6.0100000000000007 in double, no overlap */
                  {"SPEAKER one 1 0.570000 5.440000 <NA> <NA> a <NA> <NA>\n"
                   "SPEAKER one 1 6.010000 2.790000 <NA> <NA> b <NA> <NA>\n", NULL},
+                 /* another file's lines may be of another channel; one file's
+                  * (or a renamed recording's) are one channel's */
+                 {"SPEAKER one 1 0 0.255 <NA> <NA> a <NA> <NA>\n"
+                  "SPEAKER two 2 0 0.2 <NA> <NA> b <NA> <NA>\n"
+                  "SPEAKER one 1 0.3 0.2 <NA> <NA> b <NA> <NA>\n", NULL},
+                 {"SPEAKER one 1 0 0.255 <NA> <NA> a <NA> <NA>\n"
+                  "SPEAKER one 2 0.3 0.2 <NA> <NA> b <NA> <NA>\n",
+                  "c.rttm:2: channel 2, where line 1 of the same file is channel 1"},
+                 {"SPEAKER renamed 1 0 0.255 <NA> <NA> a <NA> <NA>\n"
+                  "SPEAKER renamed 2 0.3 0.2 <NA> <NA> b <NA> <NA>\n",
+                  "c.rttm:2: channel 2, where line 1 of the same file is channel 1"},
                  {"SPEAKER x 1 0 0.2 <NA> <NA> a <NA> <NA>\nSPEAKER y 1 0 0.2 <NA> <NA> a <NA> <NA>\n",
                   "no SPEAKER line of file 'one'"},
                  {"SPEAKER one 1 0 soon <NA> <NA> a <NA> <NA>\n", "c.rttm:1: bad time 'soon'"},
