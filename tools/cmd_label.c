@@ -674,7 +674,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         rc = t.failed || t.cut_failed ? 1 : cli_error("%s: %s", in_path, err);
     /* not an error (exit 0), but an empty output should not pass for silence */
     if (!rc && !ended_by_error && t.frames == 0 && !a->quiet)
-        cli_error("%s: %.3f s of audio, shorter than one analysis window (%.3f s): no frame to "
+        cli_error("%s: %.6g s of audio, shorter than one analysis window (%.6g s): no frame to "
                   "label", in_path, (double)sl_audio_file_position(r) / file_rate,
                   (double)sl_labeler_frame_length(l) / sl_labeler_sample_rate(l));
     if (!rc && sl_label_format_is_document(&t.w)) { /* written whole at the end */

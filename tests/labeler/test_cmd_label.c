@@ -2625,8 +2625,17 @@ static void test_bad_inputs(void **state)
         write_wav(path, x, 320, 16000, 1, SF_FORMAT_PCM_16);
         free(x);
     }
-    expect_error("short.wav --model m.slm > short.txt", 0, "short.wav: 0.020 s of audio, shorter "
+    expect_error("short.wav --model m.slm > short.txt", 0, "short.wav: 0.02 s of audio, shorter "
                  "than one analysis window (0.025 s): no frame to label");
+    /* one sample short of a window: said as such, not rounded up to one */
+    {
+        float *x = tu_make_signal(399, 7);
+        snprintf(path, sizeof path, "%s/short399.wav", dir);
+        write_wav(path, x, 399, 16000, 1, SF_FORMAT_PCM_16);
+        free(x);
+    }
+    expect_error("short399.wav --model m.slm > short.txt", 0, "short399.wav: 0.0249375 s of "
+                 "audio, shorter than one analysis window (0.025 s)");
     assert_int_equal(run_label("short.wav --model m.slm -q > short.txt"), 0);
     sh("test ! -s short.txt && test ! -s err.txt");
     snprintf(path, sizeof path, "%s/keep.txt", dir);
