@@ -927,6 +927,12 @@ int sl_audacity_read(const char *path, sl_label_segment **segs, int *n, char *er
             continue;
         if (line[0] == '\\') /* Audacity's spectral selection line under a label */
             continue;
+        if (line_no == 1 && !strncmp(line, "frame\ttime\tlabel\t", 17)) {
+            rc = sl_fail(err, errlen, "%s: a frames table (seqlabel label --format frames), "
+                         "not labels: label files are segments; seqlabel eval --hyp scores "
+                         "frames tables too", path);
+            break;
+        }
         char *t1 = strchr(line, '\t');
         char *t2 = t1 ? strchr(t1 + 1, '\t') : NULL;
         if (!t1 || !t2) {

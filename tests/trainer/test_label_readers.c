@@ -318,6 +318,11 @@ static void cr_only_lines(void **state)
     refused_as(sl_audacity_read, dir, "digits.txt", "001\t0.000000\t0.800000\tsilence\n",
                ":1: a line of several inputs' labels (NAME<TAB>start<TAB>end<TAB>label");
     refused_as(sl_audacity_read, dir, "word.txt", "x\t1\t2\n", ":1: bad time 'x'");
+    /* seqlabel label --format frames' table, named as labels: said as such */
+    refused_as(sl_audacity_read, dir, "frames.tsv",
+               "frame\ttime\tlabel\tconfidence\tsilence\tspeech\n"
+               "0\t0.000000\tsilence\t0.9\t0.9\t0.1\n",
+               "frames.tsv: a frames table (seqlabel label --format frames), not labels");
     refused_as(sl_audacity_read, dir, "tab.txt", "0\t1\t2\t\n", ":1: label name must be");
     /* a FIFO or a pipe is refused, not waited on (its open would wait for a
      * writer) nor read twice (the second read of a pipe gives nothing) */
