@@ -91,6 +91,10 @@ for f in "$bindir/seqlabel" ${shared:+"$libdir/$soname"} ${SL_PLUGINSDIR:+"$SL_P
     for tree in "$(cd "$src" && pwd -P)" "$(cd "$build" && pwd -P)"; do
         ! grep -aqF "$tree/" "$tmp/stripped" || fail "$f holds the path $tree/"
     done
+    # nor the way from the build folder to the source's (__FILE__: ../plugin/x.c)
+    ! grep -aqE '\.\./([^ ]*/)?(plugin|model|io|features|common|tools)/[a-z_]+\.c' "$tmp/stripped" ||
+        fail "$f holds a source file's path from the build folder: $(grep -aoE \
+            '\.\./([^ ]*/)?(plugin|model|io|features|common|tools)/[a-z_]+\.c' "$tmp/stripped" | head -1)"
 done
 
 runpath() { readelf -d "$1" | sed -n 's/.*(RUNPATH).*\[\(.*\)\]/\1/p'; }
@@ -125,13 +129,17 @@ installed=$root$bindir/seqlabel
 # nor to a tree that a seqlabel-source-root above its prefix names. Every folder
 # from $tmp down to the staged bindir's, libdir's and plugin folder's parents holds
 # one, naming a tree whose model/default.slm loads (model/default_model.c looks for
-# the file where meson's layout of the build folder puts it alone)
+# the file where meson's layout of the build folder puts it alone), but libdir
+# itself (the plugin's parent where it lies in <libdir>/gstreamer-1.0): beside
+# the library is where a build folder's top has it, and a file there is the
+# library's own folder's, as much the installer's as the library itself
 mkdir -p "$tmp/evilsrc/model" || fail "cannot make $tmp/evilsrc"
 cp "$src/model/default.slm" "$tmp/evilsrc/model/" || fail "cannot copy the model into $tmp/evilsrc"
 for d in "$root$bindir" "$root$libdir" ${SL_PLUGINSDIR:+"$root$SL_PLUGINSDIR"}; do
     d=${d%/*}
     while case $d in "$tmp" | "$tmp"/*) true ;; *) false ;; esac; do
-        printf '%s\n' "$tmp/evilsrc" > "$d/seqlabel-source-root" || fail "cannot write $d/seqlabel-source-root"
+        [ "$d" = "$root$libdir" ] ||
+            printf '%s\n' "$tmp/evilsrc" > "$d/seqlabel-source-root" || fail "cannot write $d/seqlabel-source-root"
         d=${d%/*}
     done
 done
