@@ -799,8 +799,19 @@ gst_seqlabel_stop (GstBaseTransform * trans)
 static GstStateChangeReturn
 gst_seqlabel_change_state (GstElement * element, GstStateChange transition)
 {
-  GstStateChangeReturn ret =
-      GST_ELEMENT_CLASS (gst_seqlabel_parent_class)->change_state (element, transition);
+  GstStateChangeReturn ret;
+
+  /* the labels queue is bounded in PLAYING alone, and unbounded before the
+   * pause's own gap below is queued: a paused labels sink drains nothing, and
+   * the streaming thread (or this one) waiting on a full queue would keep the
+   * audio sink from prerolling, and the pause from returning, for good */
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    gst_seqlabel_labelpad_bound (GST_SEQLABEL (element), FALSE);
+  ret = GST_ELEMENT_CLASS (gst_seqlabel_parent_class)->change_state (element, transition);
+  if (ret != GST_STATE_CHANGE_FAILURE && transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+    gst_seqlabel_labelpad_bound (GST_SEQLABEL (element), TRUE);
+  if (ret == GST_STATE_CHANGE_FAILURE && transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    gst_seqlabel_labelpad_bound (GST_SEQLABEL (element), TRUE);     /* still playing */
 
   /* a sink on the labels pad prerolls again on pause, and the labels of the
    * audio that prerolls the audio sink may be a second away: without a gap now

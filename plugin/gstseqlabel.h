@@ -221,6 +221,7 @@ struct _GstSeqLabel {
   GCond lq_cond;
   GQueue lq;                /* GstBuffer / serialized GstEvent */
   gboolean lq_flushing;
+  gboolean lq_bounded;          /* in PLAYING alone: LABELQ_MAX items at most */
   GstFlowReturn lq_flow;    /* a fatal flow downstream of the labels pad */
   GstPad *lq_push_peer;     /* the peer the task is pushing to right now (a ref), or
                                NULL: what a release must flush to unblock it */
@@ -287,6 +288,9 @@ void gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts,
 /* PLAYING -> PAUSED: the labels sink must preroll again, on a gap where the
  * labels stand, for the pipeline to reach PAUSED (labels may be a second away). */
 void gst_seqlabel_labelpad_preroll_again (GstSeqLabel * self);
+/* Whether the labels queue is bounded (PLAYING) or not; wakes a thread
+ * waiting on it. */
+void gst_seqlabel_labelpad_bound (GstSeqLabel * self, gboolean bounded);
 /* label-format=textgrid or summary: the document of the segments so far (at EOS). */
 void gst_seqlabel_labelpad_document (GstSeqLabel * self);
 

@@ -126,13 +126,8 @@ labelq_clear_locked (GstSeqLabel * self)
 static void
 labelq_enqueue (GstSeqLabel * self, GstMiniObject * item)
 {
-  gboolean playing;
-
-  GST_OBJECT_LOCK (self);
-  playing = GST_STATE (self) == GST_STATE_PLAYING;
-  GST_OBJECT_UNLOCK (self);
   g_mutex_lock (&self->lq_lock);
-  while (playing && g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
+  while (self->lq_bounded && g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
     g_cond_wait (&self->lq_cond, &self->lq_lock);
   if (self->lq_flushing) {
     g_mutex_unlock (&self->lq_lock);
@@ -406,6 +401,15 @@ gst_seqlabel_labelpad_gap (GstSeqLabel * self, GstClockTime ts, GstClockTime dur
     end = MIN (end, stop);
   }
   gst_seqlabel_labelpad_event (self, gst_event_new_gap (ts, end - ts));
+}
+
+void
+gst_seqlabel_labelpad_bound (GstSeqLabel * self, gboolean bounded)
+{
+  g_mutex_lock (&self->lq_lock);
+  self->lq_bounded = bounded;
+  g_cond_broadcast (&self->lq_cond);    /* a thread waiting on a full queue goes on */
+  g_mutex_unlock (&self->lq_lock);
 }
 
 void

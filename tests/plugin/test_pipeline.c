@@ -847,6 +847,54 @@ release_labels (gpointer element)
   return NULL;
 }
 
+static gpointer
+set_state_paused (gpointer pipe)
+{
+  gst_element_set_state (pipe, GST_STATE_PAUSED);
+  return NULL;
+}
+
+/* Paused while the labels queue is full (labels per frame to a sink that
+ * keeps time, audio to one that does not: the audio runs minutes ahead): the
+ * state change returns and PAUSED is reached, the audio sink prerolling as the
+ * labels sink does (it hung: the pause's gap and the streaming thread waited
+ * on a queue that a paused sink drains no more), then the pipeline stops. */
+static void
+test_pause_with_labels_queue_full (void **state)
+{
+  gchar *launch;
+  GstElement *pipe;
+  GThread *t;
+  gint64 deadline;
+  (void) state;
+
+  launch = g_strdup_printf ("audiotestsrc num-buffers=1000 samplesperbuffer=9600 ! "
+      "audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l label-format=frames ! "
+      "fakesink sync=false  l.labels ! fakesink sync=true", PT_RATE, pt_model_path ());
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  assert_int_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_SUCCESS);
+  /* 600 s of audio: the queue's 20,000 frames are labelled in a few seconds */
+  g_usleep (4 * G_USEC_PER_SEC);
+  t = g_thread_new ("pause", set_state_paused, pipe);
+  deadline = g_get_monotonic_time () + 10 * G_TIME_SPAN_SECOND;
+  for (;;) {
+    GstState now, pending;
+    if (gst_element_get_state (pipe, &now, &pending, 0) != GST_STATE_CHANGE_ASYNC &&
+        now == GST_STATE_PAUSED && pending == GST_STATE_VOID_PENDING)
+      break;
+    if (g_get_monotonic_time () > deadline)
+      fail_msg ("paused with the labels queue full: not PAUSED in 10 s (%s)", launch);
+    g_usleep (10000);
+  }
+  g_thread_join (t);
+  assert_int_equal (gst_element_set_state (pipe, GST_STATE_NULL), GST_STATE_CHANGE_SUCCESS);
+  gst_object_unref (pipe);
+  g_free (launch);
+}
+
 /* Releasing the labels pad in PAUSED, while its task waits in a prerolled
  * sink's push, returns (the sink it pushes to gets a flush-start to let the task go),
  * also when the application unlinked the pad first, and the pipeline then
@@ -1029,6 +1077,7 @@ main (void)
     cmocka_unit_test (test_labels_file_same_as_command),
     cmocka_unit_test (test_gate_same_as_command),
     cmocka_unit_test (test_pause_while_playing),
+    cmocka_unit_test (test_pause_with_labels_queue_full),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
