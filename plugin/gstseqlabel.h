@@ -160,6 +160,7 @@ struct _GstSeqLabel {
   gint piece_len;
   gsize text_len;
   GstSeqLabelFormat run_format; /* label-format when the element started */
+  gdouble run_max_latency;      /* max-latency when the element started */
   GArray *document_segs;    /* textgrid, summary: sl_frame_segment in stream frames, until EOS */
   gint64 document_end;      /* the stream frame after the last labelled one */
   gint64 document_start;    /* the stream frame the earliest run since the start, a flush,

@@ -178,6 +178,7 @@ gst_seqlabel_open (GstSeqLabel * self)
   cfg.left_context = p.left_context;
   cfg.lookahead = p.lookahead;
   cfg.max_latency_s = p.max_latency;
+  self->run_max_latency = p.max_latency;
   cfg.clip_edges = p.clip_edges;
   cfg.num_threads = p.num_threads;
   cfg.decoder.smoothing = (sl_smoothing) p.smoothing;
@@ -737,6 +738,15 @@ gst_seqlabel_set_input (GstSeqLabel * self, const GstAudioInfo * info)
   GST_INFO_OBJECT (self, "input %d channel(s) at %d Hz%s, latency %" GST_TIME_FORMAT "%s",
       channels, rate, conv ? " converted" : "", GST_TIME_ARGS (latency),
       keep_run ? "; the run goes on" : "");
+  /* the limit is the labeler's; the resampler's delay (0.13 s at 48 kHz) comes on top */
+  if (conv && self->run_max_latency > 0.0
+      && latency > (GstClockTime) (self->run_max_latency * GST_SECOND) + GST_MSECOND)
+    GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+        ("seqlabel: labels come %.3f s after their audio, past max-latency %.3f s: input at "
+            "%d Hz adds the resampler's %.3f s; give the element %d Hz audio (audioresample ! "
+            "audio/x-raw,rate=%d before it) to keep within it", (double) latency / GST_SECOND,
+            self->run_max_latency, rate,
+            (double) sl_converter_delay (conv) / self->rate, self->rate, self->rate), (NULL));
   GST_OBJECT_LOCK (self);
   if (latency != self->latency) {
     self->latency = latency;

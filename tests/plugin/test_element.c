@@ -843,8 +843,32 @@ test_latency_converted (void **state)
   assert_int_equal (gst_harness_push (h, gst_buffer_new_memdup (x + 480,
               (gsize) (in - 480) * sizeof *x)), GST_FLOW_OK);
   assert_frame0_out (bus);
-  free (x);
   pt_free_harness (h, bus);
+
+  /* past max-latency by the resampler's delay: a warning says so and how to
+   * keep within it; at the model's rate, none */
+  for (int converted = 1; converted >= 0; converted--) {
+    GstMessage *msg;
+    h = pt_make_harness (&bus, converted ? "audio/x-raw,format=F32LE,rate=48000,channels=1,"
+        "layout=interleaved" : F32_CAPS, "max-latency", 0.1, NULL);
+    assert_int_equal (gst_harness_push (h, gst_buffer_new_memdup (x, 480 * sizeof *x)),
+        GST_FLOW_OK);
+    msg = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+    if (converted) {
+      GError *e = NULL;
+      assert_non_null (msg);
+      gst_message_parse_warning (msg, &e, NULL);
+      if (!strstr (e->message, "past max-latency 0.100 s: input at 48000 Hz adds the "
+              "resampler's") || !strstr (e->message, "audioresample ! audio/x-raw,rate=16000"))
+        fail_msg ("%s", e->message);
+      g_error_free (e);
+      gst_message_unref (msg);
+    } else {
+      assert_null (msg);
+    }
+    pt_free_harness (h, bus);
+  }
+  free (x);
 }
 
 /* A format change mid-stream (F32 -> S16, same rate) keeps the run going. */
