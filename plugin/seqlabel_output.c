@@ -179,8 +179,12 @@ labelpad_loop (gpointer user)
   g_clear_object (&self->lq_push_peer);
   g_mutex_unlock (&self->lq_lock);
   if (ret < GST_FLOW_EOS && ret != GST_FLOW_NOT_LINKED && ret != GST_FLOW_FLUSHING) {
-    /* the audio keeps flowing; the labels branch reports its failure */
-    GST_ELEMENT_FLOW_ERROR (self, ret);
+    /* said here, and handed to the streaming thread, which stops the audio as
+     * tee stops at a branch's failure: labels lost for good should not pass
+     * for a stream that went on without any */
+    GST_ELEMENT_ERROR (self, STREAM, FAILED,
+        ("seqlabel: the labels pad's downstream failed (%s): no more labels, and the audio "
+            "stops with them", gst_flow_get_name (ret)), (NULL));
     g_mutex_lock (&self->lq_lock);
     self->lq_flow = ret;
     g_mutex_unlock (&self->lq_lock);

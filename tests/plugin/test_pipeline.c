@@ -895,6 +895,51 @@ test_pause_with_labels_queue_full (void **state)
   g_free (launch);
 }
 
+/* A failure downstream of the labels pad is said by the element, naming the
+ * labels pad and the flow, and the audio stops with it (as at a tee's
+ * branch): the source gets the flow error, and says so. */
+static void
+test_labels_branch_failure (void **state)
+{
+  gchar *launch;
+  GstElement *pipe;
+  GstBus *bus;
+  gboolean said = FALSE, stopped = FALSE;
+  (void) state;
+
+  /* live, 3 s: the audio is still coming when the labels branch fails */
+  launch = g_strdup_printf ("audiotestsrc is-live=true num-buffers=30 samplesperbuffer=1600 ! "
+      "audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l label-format=frames ! "
+      "fakesink  l.labels ! identity error-after=5 ! fakesink", PT_RATE, pt_model_path ());
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (GstMessage * m; (m = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
+              GST_MESSAGE_ERROR | GST_MESSAGE_EOS)) != NULL;) {
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_EOS) {   /* (a source sends it after an error) */
+      gst_message_unref (m);
+      break;
+    }
+    GError *e = NULL;
+    gst_message_parse_error (m, &e, NULL);
+    if (!strcmp (GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), "l")
+        && strstr (e->message, "the labels pad's downstream failed (error)"))
+      said = TRUE;
+    if (g_str_has_prefix (GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), "audiotestsrc"))
+      stopped = TRUE;
+    g_error_free (e);
+    gst_message_unref (m);
+  }
+  if (!said || !stopped)
+    fail_msg ("a failure after the labels pad: %s%s", said ? "said" : "not said by the element",
+        stopped ? ", the audio stopped" : ", the audio went on");
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_free (launch);
+}
+
 /* Releasing the labels pad in PAUSED, while its task waits in a prerolled
  * sink's push, returns (the sink it pushes to gets a flush-start to let the task go),
  * also when the application unlinked the pad first, and the pipeline then
@@ -1078,6 +1123,7 @@ main (void)
     cmocka_unit_test (test_gate_same_as_command),
     cmocka_unit_test (test_pause_while_playing),
     cmocka_unit_test (test_pause_with_labels_queue_full),
+    cmocka_unit_test (test_labels_branch_failure),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
