@@ -214,7 +214,7 @@ int bench_encoder(int argc, char **argv)
     int band[2] = {-1, -1};
     long heads = 4, reps = 5;
     double min_time = 0.05;
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i];
         const char *v = i + 1 < argc ? argv[i + 1] : NULL;
         int ok = 1;
@@ -249,7 +249,6 @@ int bench_encoder(int argc, char **argv)
         }
         if (!ok) /* the value's fault said */
             return 2;
-        i++;
     }
 
     /* Roofline: one thread, 1024^3. */

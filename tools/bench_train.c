@@ -65,7 +65,7 @@ int bench_train(int argc, char **argv)
     int threads[8] = {1, 2}, n_threads = 2;
     long batch = 16, window = 400, reps = 7, dm = 128, heads = 4, layers = 4, dff = 512;
     int band[2] = {-1, -1};
-    for (int i = 1; i < argc; i++) {
+    for (int i = 1; i < argc; i += 2) { /* each option and its value */
         const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
         int bad = 0;
         if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
@@ -106,7 +106,6 @@ int bench_train(int argc, char **argv)
         }
         if (bad)
             return cli_usage_error("bench train: bad value for %s", a);
-        i++;
     }
     sl_feature_config fc;
     sl_feature_config_default(&fc);

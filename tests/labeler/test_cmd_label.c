@@ -2568,7 +2568,7 @@ static void test_split(void **state)
      * a fifth digit (230 + 26 bytes) */
     {
         float *quiet = calloc(120 * 16000, sizeof *quiet);
-        char stem[231], wav[400];
+        char stem[231], wav[1024];
         memset(stem, 'q', 230);
         stem[230] = '\0';
         snprintf(wav, sizeof wav, "%s/%s.wav", dir, stem);
