@@ -1,0 +1,34 @@
+/* Internal to io/header_*.c: what a container's header says of its data, read
+ * by one parser per container (header_riff.c, header_iff.c, header_fixed.c)
+ * for the truncation check in header_length.c. */
+#ifndef SL_IO_HEADER_CLAIM_H
+#define SL_IO_HEADER_CLAIM_H
+
+#include <stdint.h>
+
+/* What a header says of its data: where it starts and how many bytes it
+ * claims, and for block codings (ADPCM, GSM) the fmt chunk's block size and
+ * frames a block, and the fact chunk's (AIFF: COMM's) frame count (0: none). */
+typedef struct {
+    uint64_t start, bytes;
+    uint32_t block_align, block_frames;
+    uint64_t fact;
+} sl_claim;
+
+/* A parser: 0 with *cl filled where the file is of its container and its
+ * header claims a size; -1 where it is not, or the size is a placeholder (one
+ * a writer leaves before it knows the length: each parser says which). */
+typedef int (*sl_claim_parser)(int fd, sl_claim *cl);
+
+/* A few hundred chunks before the data at most; more is no audio file. */
+#define SL_CLAIM_MAX_CHUNKS 1000
+
+/* header_riff.c: WAV, RIFX and RF64; Sony Wave64 */
+int sl_riff_claim(int fd, sl_claim *cl);
+int sl_w64_claim(int fd, sl_claim *cl);
+/* header_iff.c: AIFF and AIFC */
+int sl_aiff_claim(int fd, sl_claim *cl);
+/* header_fixed.c: Sun/NeXT AU */
+int sl_au_claim(int fd, sl_claim *cl);
+
+#endif
