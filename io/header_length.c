@@ -31,12 +31,20 @@
  *   160): whole blocks, and a last part of one as a whole (libsndfile decodes
  *   it; but for GSM's one byte over, AIFF's pad byte);
  * - MS ADPCM: whole blocks alone;
- * - AIFC's IMA ADPCM ('ima4'): 34-byte blocks of 64 samples of one channel.
+ * - AIFC's IMA ADPCM ('ima4'): 34-byte blocks of 64 samples of one channel;
+ * - G.721 and G.723 (AU's, WAV's G.721): 120 samples a block of 60 bytes
+ *   (G.721), 45 (G.723 at 24 kbit/s) or 75 (at 40), a last part of one a
+ *   whole, as g72x_init counts them; NMS ADPCM (WAV): 160 a block of 42, 62
+ *   or 82 bytes (16, 24, 32 kbit/s), the same way (nms_adpcm_init);
+ * - AIFC's DWVW, whose words vary in length, so its bytes say nothing of its
+ *   frames: libsndfile decodes the whole file to count them, capped at the
+ *   COMM chunk's count, which is the promise (DWVW 12 it does not read: 0).
  * A block coding's fact chunk (WAV, W64) says how many of the last block's
  * samples are audio, not padding: its count where it is within the last
  * block (libsndfile writes a stereo IMA file's as half the frames: no
- * promise, so libsndfile's count of the blocks is). AIFF's GSM is cut to
- * the COMM chunk's count, as libsndfile cuts it. */
+ * promise, so libsndfile's count of the blocks is); G.72x and NMS ADPCM's
+ * libsndfile does not read. AIFF's GSM is cut to the COMM chunk's count, as
+ * libsndfile cuts it. */
 static int64_t frames_of(const sl_claim *cl, uint64_t bytes, int format, int channels)
 {
     const int major = format & SF_FORMAT_TYPEMASK;
@@ -44,7 +52,7 @@ static int64_t frames_of(const sl_claim *cl, uint64_t bytes, int format, int cha
     if (sl_sample_bytes(format) > 0)
         return (int64_t)(bytes / ((uint64_t)sl_sample_bytes(format) * (uint64_t)channels));
     uint64_t block = 0, frames = 0, per = 1, over = 0;
-    int partial = 1;
+    int partial = 1, fact = 1;
     switch (format & SF_FORMAT_SUBMASK) {
     case SF_FORMAT_IMA_ADPCM:
         if (major == SF_FORMAT_AIFF)
@@ -62,6 +70,22 @@ static int64_t frames_of(const sl_claim *cl, uint64_t bytes, int format, int cha
         else if (wavlike)
             block = 65, frames = 320;
         break;
+    case SF_FORMAT_G721_32: case SF_FORMAT_G723_24: case SF_FORMAT_G723_40:
+        if (major == SF_FORMAT_AU || major == SF_FORMAT_WAV) {
+            const int sub = format & SF_FORMAT_SUBMASK;
+            block = sub == SF_FORMAT_G721_32 ? 60 : sub == SF_FORMAT_G723_24 ? 45 : 75;
+            frames = 120, fact = 0;
+        }
+        break;
+    case SF_FORMAT_NMS_ADPCM_16: case SF_FORMAT_NMS_ADPCM_24: case SF_FORMAT_NMS_ADPCM_32:
+        if (major == SF_FORMAT_WAV) {
+            const int sub = format & SF_FORMAT_SUBMASK;
+            block = sub == SF_FORMAT_NMS_ADPCM_16 ? 42 : sub == SF_FORMAT_NMS_ADPCM_24 ? 62 : 82;
+            frames = 160, fact = 0;
+        }
+        break;
+    case SF_FORMAT_DWVW_16: case SF_FORMAT_DWVW_24: case SF_FORMAT_DWVW_N:
+        return major == SF_FORMAT_AIFF && cl->fact > 0 ? (int64_t)cl->fact : -1;
     default:
         break;
     }
@@ -73,6 +97,8 @@ static int64_t frames_of(const sl_claim *cl, uint64_t bytes, int format, int cha
     const uint64_t n = blocks * frames / per;
     if (major == SF_FORMAT_AIFF)
         return (int64_t)(over && cl->fact > 0 && cl->fact < n ? cl->fact : n);
+    if (!fact)
+        return (int64_t)n;
     return (int64_t)(cl->fact > 0 && cl->fact <= n && cl->fact + frames > n ? cl->fact : n);
 }
 

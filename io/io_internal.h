@@ -80,9 +80,10 @@ int sl_bwf_origination(SNDFILE *sf, int64_t *us);
  * reaches past the file's end, counted as libsndfile counts them for a file of
  * its `format` and `channels` (SF_INFO's): WAV (RIFX, WAVEX), RF64, W64,
  * AIFF/AIFC and AU, of samples of a fixed size, and in WAV and W64 IMA and MS
- * ADPCM and GSM 6.10, and AIFC's IMA ADPCM and GSM 6.10. -1 where the file
- * holds the whole data, or the size is a placeholder (written before the
- * length was known), or it is another container or coding, or cannot be read. */
+ * ADPCM and GSM 6.10, AIFC's IMA ADPCM, GSM 6.10 and DWVW, AU's G.721 and
+ * G.723, WAV's G.721 and NMS ADPCM. -1 where the file holds the whole data,
+ * or the size is a placeholder (written before the length was known), or it
+ * is another container or coding, or cannot be read. */
 int64_t sl_header_promised_frames(const char *path, int format, int channels);
 
 #endif

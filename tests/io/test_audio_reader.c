@@ -1735,9 +1735,10 @@ static void write_sine_file(const char *name, int format, int channels, long fra
 }
 
 /* AIFF, AIFC, AU, W64, RF64, big-endian WAV (RIFX), and IMA ADPCM, MS ADPCM
- * and GSM 6.10 in WAV (and W64 and AIFC) cut short: libsndfile takes their
- * length from the file as it does a PCM WAV's, and the header's data size says
- * what is missing. A quarter of the data (whole blocks) is cut from the end;
+ * and GSM 6.10 in WAV (and W64 and AIFC), G.721 and G.723 in AU (and WAV), NMS
+ * ADPCM in WAV and DWVW in AIFC cut short: libsndfile takes their length from
+ * the file as it does a PCM WAV's, and the header's data size says what is
+ * missing. A quarter of the data (whole blocks) is cut from the end;
  * the whole file reads as before. ADPCM is promised as libsndfile counts it:
  * whole blocks of samples (IMA's 512-byte blocks of 1017 here), or the fact
  * chunk's count where it ends in the last block (MS ADPCM's 16000). */
@@ -1784,6 +1785,22 @@ static void test_error_truncated_containers(void **state)
         /* AIFC 'ima4': 250 blocks of 34 bytes, 64 samples each: 62 cut */
         {"tima4.aifc", SF_FORMAT_AIFF | SF_FORMAT_IMA_ADPCM, 1, 16000, 62 * 34,
          "promises 16000 samples (1.00 s), the file holds 12032 (0.75 s)"},
+        /* G.721 and G.723 in AU, G.721 in WAV: 134 blocks of 120 samples
+         * (60, 45 and 75 bytes): 34 cut */
+        {"tg721.au", SF_FORMAT_AU | SF_FORMAT_G721_32, 1, 16080, 34 * 60,
+         "promises 16080 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tg723.au", SF_FORMAT_AU | SF_FORMAT_G723_24, 1, 16080, 34 * 45,
+         "promises 16080 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tg723_40.au", SF_FORMAT_AU | SF_FORMAT_G723_40, 1, 16080, 34 * 75,
+         "promises 16080 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tg721.wav", SF_FORMAT_WAV | SF_FORMAT_G721_32, 1, 16080, 34 * 60,
+         "promises 16080 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* NMS ADPCM in WAV: 100 blocks of 42 bytes (16 kbit/s), 160 samples each: 25 cut */
+        {"tnms.wav", SF_FORMAT_WAV | SF_FORMAT_NMS_ADPCM_16, 1, 16000, 25 * 42,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* AIFC's DWVW, whose words vary in length: the COMM chunk's count */
+        {"tdwvw.aifc", SF_FORMAT_AIFF | SF_FORMAT_DWVW_16, 1, 16000, 2000,
+         "promises 16000 samples (1.00 s), the file holds "},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         write_sine_file(cases[k].name, cases[k].format, cases[k].channels, cases[k].whole);
@@ -1795,8 +1812,9 @@ static void test_error_truncated_containers(void **state)
     }
 }
 
-/* The last block of ADPCM cut into: IMA's libsndfile decodes as a whole (the
- * file holds all it counts: accepted), MS ADPCM's it drops (refused). */
+/* The last block of ADPCM cut into: IMA's and G.721's libsndfile decodes as a
+ * whole (the file holds all it counts: accepted), MS ADPCM's it drops
+ * (refused). */
 static void test_truncated_last_block(void **state)
 {
     (void)state;
@@ -1805,6 +1823,12 @@ static void test_truncated_last_block(void **state)
     long got_n;
     float *got = read_path(tmp_path("lima_cut.wav"), NULL, 0, 1000, &got_n);
     assert_int_equal(got_n, 16 * 1017);
+    free(got);
+    /* 10 of the last 60-byte block's bytes cut: its 120 samples still read */
+    write_sine_file("lg721.au", SF_FORMAT_AU | SF_FORMAT_G721_32, 1, 16080);
+    copy_cut(tmp_path("lg721.au"), tmp_path("lg721_cut.au"), 10);
+    got = read_path(tmp_path("lg721_cut.au"), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, 16080);
     free(got);
     write_sine_file("lms.wav", SF_FORMAT_WAV | SF_FORMAT_MS_ADPCM, 1, 16 * 1012);
     copy_cut(tmp_path("lms.wav"), tmp_path("lms_cut.wav"), 100);
