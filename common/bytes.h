@@ -31,4 +31,9 @@ static inline uint64_t sl_le64(const unsigned char *p)
     return (uint64_t)sl_le32(p) | (uint64_t)sl_le32(p + 4) << 32;
 }
 
+static inline uint64_t sl_be64(const unsigned char *p)
+{
+    return (uint64_t)sl_be32(p) << 32 | (uint64_t)sl_be32(p + 4);
+}
+
 #endif

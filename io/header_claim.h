@@ -1,6 +1,6 @@
 /* Internal to io/header_*.c: what a container's header says of its data, read
- * by one parser per container (header_riff.c, header_iff.c, header_fixed.c)
- * for the truncation check in header_length.c. */
+ * by one parser per container (header_riff.c, header_iff.c, header_fixed.c,
+ * header_matlab.c) for the truncation check in header_length.c. */
 #ifndef SL_IO_HEADER_CLAIM_H
 #define SL_IO_HEADER_CLAIM_H
 
@@ -8,11 +8,15 @@
 
 /* What a header says of its data: where it starts and how many bytes it
  * claims, and for block codings (ADPCM, GSM) the fmt chunk's block size and
- * frames a block, and the fact chunk's (AIFF: COMM's) frame count (0: none). */
+ * frames a block, and the fact chunk's (AIFF: COMM's) frame count (0: none).
+ * A header that counts frames, not bytes (NIST, AVR, MATLAB, MPC 2000), sets
+ * frames instead of bytes: header_length.c reckons the bytes from the
+ * samples' size, as libsndfile reckons the frames from the bytes it finds. */
 typedef struct {
     uint64_t start, bytes;
     uint32_t block_align, block_frames;
     uint64_t fact;
+    uint64_t frames;
 } sl_claim;
 
 /* A parser: 0 with *cl filled where the file is of its container and its
@@ -23,12 +27,31 @@ typedef int (*sl_claim_parser)(int fd, sl_claim *cl);
 /* A few hundred chunks before the data at most; more is no audio file. */
 #define SL_CLAIM_MAX_CHUNKS 1000
 
+/* A 32-bit size or count that promises nothing where a header has no other
+ * word for "unknown": 0, or all ones. */
+static inline int sl_claim_unknown32(uint32_t v)
+{
+    return v == 0 || v == UINT32_MAX;
+}
+
 /* header_riff.c: WAV, RIFX and RF64; Sony Wave64 */
 int sl_riff_claim(int fd, sl_claim *cl);
 int sl_w64_claim(int fd, sl_claim *cl);
-/* header_iff.c: AIFF and AIFC */
+/* header_iff.c: AIFF and AIFC; IFF 8SVX and 16SV; Apple CAF */
 int sl_aiff_claim(int fd, sl_claim *cl);
-/* header_fixed.c: Sun/NeXT AU */
+int sl_svx_claim(int fd, sl_claim *cl);
+int sl_caf_claim(int fd, sl_claim *cl);
+/* header_fixed.c: Sun/NeXT AU, NIST SPHERE, Creative VOC, AVR, Psion WVE,
+ * Akai MPC 2000, FastTracker 2 XI */
 int sl_au_claim(int fd, sl_claim *cl);
+int sl_nist_claim(int fd, sl_claim *cl);
+int sl_voc_claim(int fd, sl_claim *cl);
+int sl_avr_claim(int fd, sl_claim *cl);
+int sl_wve_claim(int fd, sl_claim *cl);
+int sl_mpc2k_claim(int fd, sl_claim *cl);
+int sl_xi_claim(int fd, sl_claim *cl);
+/* header_matlab.c: MATLAB 4 (GNU Octave 2.0) and MATLAB 5 */
+int sl_mat4_claim(int fd, sl_claim *cl);
+int sl_mat5_claim(int fd, sl_claim *cl);
 
 #endif

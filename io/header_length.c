@@ -1,10 +1,12 @@
 /* How many frames a file's header promises, where the file holds fewer.
  * libsndfile takes the length of a WAV (RIFF, RIFX, WAVE_FORMAT_EXTENSIBLE),
- * RF64, W64, AIFF/AIFC or AU file from the file itself when the header's data
- * size claims more than the file holds, so a file cut short (a copy that
- * stopped, a damaged archive) reads as a whole, shorter one; this reads the
- * claim itself, for the reader's truncation check. (A CAF cut short libsndfile
- * refuses at open; FLAC says so itself; an Ogg's length is its last granule.)
+ * RF64, W64, AIFF/AIFC, AU, NIST, VOC (16-bit, A-law, mu-law), 8SVX, CAF,
+ * MAT4, MAT5, AVR, WVE, MPC 2000 or XI file from the file itself when the
+ * header's data size claims more than the file holds, so a file cut short (a
+ * copy that stopped, a damaged archive) reads as a whole, shorter one; this
+ * reads the claim itself, for the reader's truncation check. (libsndfile
+ * refuses an 8-bit VOC or an HTK file cut short, and a CAF cut by more than
+ * its header; FLAC says so itself; an Ogg's length is its last granule.)
  *
  * The data size decides, and only where the data reaches past the file's end:
  * a whole file, whatever else its header says, promises nothing. The claimed
@@ -12,8 +14,9 @@
  * file promises no more than libsndfile would read of it whole; a sample count
  * beside them (fact, AIFF's COMM) says only how much of a block coding's last
  * block is audio (frames_of). Placeholders promise nothing: each parser (one a
- * container, in header_riff.c, header_iff.c and header_fixed.c) says which
- * sizes writers leave before they know the length. */
+ * container, in header_riff.c, header_iff.c, header_fixed.c and
+ * header_matlab.c) says which sizes writers leave before they know the
+ * length. */
 #include "io/header_claim.h"
 #include "io/io_internal.h"
 #include "io/sample_bytes.h"
@@ -22,6 +25,17 @@
 #include <stdint.h>
 #include <sys/stat.h>
 #include <unistd.h>
+
+/* Bytes a sample of a coding of a fixed size takes, as libsndfile counts
+ * them: sl_sample_bytes's, and XI's delta PCM; 0 for a coding of blocks. */
+static int fixed_sample_bytes(int format)
+{
+    switch (format & SF_FORMAT_SUBMASK) {
+    case SF_FORMAT_DPCM_8: return 1;
+    case SF_FORMAT_DPCM_16: return 2;
+    default: return sl_sample_bytes(format);
+    }
+}
 
 /* The frames `bytes` of data make, counted as libsndfile counts them (the
  * codecs' reader_init functions), or -1 for a coding not counted here:
@@ -49,8 +63,8 @@ static int64_t frames_of(const sl_claim *cl, uint64_t bytes, int format, int cha
 {
     const int major = format & SF_FORMAT_TYPEMASK;
     const int wavlike = major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX || major == SF_FORMAT_W64;
-    if (sl_sample_bytes(format) > 0)
-        return (int64_t)(bytes / ((uint64_t)sl_sample_bytes(format) * (uint64_t)channels));
+    if (fixed_sample_bytes(format) > 0)
+        return (int64_t)(bytes / ((uint64_t)fixed_sample_bytes(format) * (uint64_t)channels));
     uint64_t block = 0, frames = 0, per = 1, over = 0;
     int partial = 1, fact = 1;
     switch (format & SF_FORMAT_SUBMASK) {
@@ -102,36 +116,57 @@ static int64_t frames_of(const sl_claim *cl, uint64_t bytes, int format, int cha
     return (int64_t)(cl->fact > 0 && cl->fact <= n && cl->fact + frames > n ? cl->fact : n);
 }
 
+/* The containers libsndfile reads whose headers claim a data size, each with
+ * its parser. Not here: IRCAM, PAF, PVF and SD2, whose headers (SD2's
+ * resource fork) say nothing of the data's length, libsndfile taking the
+ * file's; HTK, which libsndfile refuses cut short; SDS, which libsndfile
+ * reads to the header's length whatever the file holds. */
+static const struct {
+    int major;
+    sl_claim_parser parse;
+} parsers[] = {
+    {SF_FORMAT_WAV, sl_riff_claim},   {SF_FORMAT_WAVEX, sl_riff_claim},
+    {SF_FORMAT_RF64, sl_riff_claim},  {SF_FORMAT_W64, sl_w64_claim},
+    {SF_FORMAT_AIFF, sl_aiff_claim},  {SF_FORMAT_SVX, sl_svx_claim},
+    {SF_FORMAT_CAF, sl_caf_claim},    {SF_FORMAT_AU, sl_au_claim},
+    {SF_FORMAT_NIST, sl_nist_claim},  {SF_FORMAT_VOC, sl_voc_claim},
+    {SF_FORMAT_AVR, sl_avr_claim},    {SF_FORMAT_WVE, sl_wve_claim},
+    {SF_FORMAT_MPC2K, sl_mpc2k_claim}, {SF_FORMAT_XI, sl_xi_claim},
+    {SF_FORMAT_MAT4, sl_mat4_claim},  {SF_FORMAT_MAT5, sl_mat5_claim},
+};
+
+/* A header that counts frames: the bytes they take, for the check against
+ * the file's end; -1 for a coding not of a fixed size, or a count no file
+ * holds. */
+static int bytes_of_frames(sl_claim *cl, int format, int channels)
+{
+    const uint64_t frame = (uint64_t)fixed_sample_bytes(format) * (uint64_t)channels;
+    if (frame == 0 || cl->frames > UINT64_MAX / frame)
+        return -1;
+    cl->bytes = cl->frames * frame;
+    return 0;
+}
+
 int64_t sl_header_promised_frames(const char *path, int format, int channels)
 {
     sl_claim_parser parse = NULL;
-    switch (format & SF_FORMAT_TYPEMASK) {
-    case SF_FORMAT_WAV: case SF_FORMAT_WAVEX: case SF_FORMAT_RF64:
-        parse = sl_riff_claim;
-        break;
-    case SF_FORMAT_W64:
-        parse = sl_w64_claim;
-        break;
-    case SF_FORMAT_AIFF:
-        parse = sl_aiff_claim;
-        break;
-    case SF_FORMAT_AU:
-        parse = sl_au_claim;
-        break;
-    default: /* another container: not read here (docs/io.md says which are) */
-        return -1;
-    }
-    if (channels <= 0)
+    for (size_t k = 0; k < sizeof parsers / sizeof parsers[0]; k++)
+        if (parsers[k].major == (format & SF_FORMAT_TYPEMASK))
+            parse = parsers[k].parse;
+    if (!parse || channels <= 0) /* another container (docs/io.md says which are read) */
         return -1;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
     if (fd < 0)
         return -1;
     struct stat st;
     sl_claim cl = {0};
-    const int found = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? parse(fd, &cl) : -1;
+    int found = fstat(fd, &st) == 0 && S_ISREG(st.st_mode) ? parse(fd, &cl) : -1;
     close(fd);
-    /* the whole of the data in the file: nothing is missing */
-    if (found < 0 || cl.start > (uint64_t)st.st_size || cl.bytes <= (uint64_t)st.st_size - cl.start)
+    if (found == 0 && cl.frames > 0)
+        found = bytes_of_frames(&cl, format, channels);
+    /* the whole of the data in the file: nothing is missing (a file cut
+     * before its data starts misses all of it) */
+    if (found < 0 || (cl.start <= (uint64_t)st.st_size && cl.bytes <= (uint64_t)st.st_size - cl.start))
         return -1;
     return frames_of(&cl, cl.bytes, format, channels);
 }

@@ -79,11 +79,12 @@ int sl_bwf_origination(SNDFILE *sf, int64_t *us);
 /* The frames a file's header promises (io/header_length.c) where its data
  * reaches past the file's end, counted as libsndfile counts them for a file of
  * its `format` and `channels` (SF_INFO's): WAV (RIFX, WAVEX), RF64, W64,
- * AIFF/AIFC and AU, of samples of a fixed size, and in WAV and W64 IMA and MS
- * ADPCM and GSM 6.10, AIFC's IMA ADPCM, GSM 6.10 and DWVW, AU's G.721 and
- * G.723, WAV's G.721 and NMS ADPCM. -1 where the file holds the whole data,
- * or the size is a placeholder (written before the length was known), or it
- * is another container or coding, or cannot be read. */
+ * AIFF/AIFC, AU, NIST, VOC, 8SVX, CAF, MAT4, MAT5, AVR, WVE, MPC 2000 and XI,
+ * of samples of a fixed size, and in WAV and W64 IMA and MS ADPCM and GSM
+ * 6.10, AIFC's IMA ADPCM, GSM 6.10 and DWVW, AU's G.721 and G.723, WAV's
+ * G.721 and NMS ADPCM. -1 where the file holds the whole data, or the size
+ * is a placeholder (written before the length was known), or it is another
+ * container or coding, or cannot be read. */
 int64_t sl_header_promised_frames(const char *path, int format, int channels);
 
 #endif

@@ -1736,9 +1736,10 @@ static void write_sine_file(const char *name, int format, int channels, long fra
 
 /* AIFF, AIFC, AU, W64, RF64, big-endian WAV (RIFX), and IMA ADPCM, MS ADPCM
  * and GSM 6.10 in WAV (and W64 and AIFC), G.721 and G.723 in AU (and WAV), NMS
- * ADPCM in WAV and DWVW in AIFC cut short: libsndfile takes their length from
- * the file as it does a PCM WAV's, and the header's data size says what is
- * missing. A quarter of the data (whole blocks) is cut from the end;
+ * ADPCM in WAV and DWVW in AIFC, and NIST, VOC, 8SVX, CAF, MAT4, MAT5, AVR,
+ * WVE, MPC 2000 and XI files cut short: libsndfile takes their length from
+ * the file as it does a PCM WAV's, and the header's data size (or frame
+ * count) says what is missing. A quarter of the data (whole blocks) is cut from the end;
  * the whole file reads as before. ADPCM is promised as libsndfile counts it:
  * whole blocks of samples (IMA's 512-byte blocks of 1017 here), or the fact
  * chunk's count where it ends in the last block (MS ADPCM's 16000). */
@@ -1801,6 +1802,43 @@ static void test_error_truncated_containers(void **state)
         /* AIFC's DWVW, whose words vary in length: the COMM chunk's count */
         {"tdwvw.aifc", SF_FORMAT_AIFF | SF_FORMAT_DWVW_16, 1, 16000, 2000,
          "promises 16000 samples (1.00 s), the file holds "},
+        /* NIST SPHERE: its sample_count; mu-law, two channels */
+        {"t16.nist", SF_FORMAT_NIST | SF_FORMAT_PCM_16, 1, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tu.nist", SF_FORMAT_NIST | SF_FORMAT_ULAW, 2, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* VOC's 16-bit block (type 9), before its terminating byte */
+        {"t16.voc", SF_FORMAT_VOC | SF_FORMAT_PCM_16, 2, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* IFF 8SVX's BODY chunk, and 16SV's */
+        {"t8.svx", SF_FORMAT_SVX | SF_FORMAT_PCM_S8, 1, 16000, 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"t16.svx", SF_FORMAT_SVX | SF_FORMAT_PCM_16, 1, 16000, 2 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* CAF cut by less than its 4 KiB header, which libsndfile reads to
+         * 8 bytes before the end: 500 frames cut, 502 missing */
+        {"t16.caf", SF_FORMAT_CAF | SF_FORMAT_PCM_16, 2, 16000, 4 * 500,
+         "promises 16000 samples (1.00 s), the file holds 15498 (0.97 s)"},
+        /* MATLAB 4 and 5: the samples' columns; big-endian too */
+        {"t16.mat4", SF_FORMAT_MAT4 | SF_FORMAT_PCM_16, 2, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tbe.mat4", SF_FORMAT_MAT4 | SF_FORMAT_FLOAT | SF_ENDIAN_BIG, 1, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tf.mat5", SF_FORMAT_MAT5 | SF_FORMAT_FLOAT, 1, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"tbe.mat5", SF_FORMAT_MAT5 | SF_FORMAT_PCM_16 | SF_ENDIAN_BIG, 2, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* AVR's frame count, unsigned 8-bit too */
+        {"t16.avr", SF_FORMAT_AVR | SF_FORMAT_PCM_16, 2, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        {"t8.avr", SF_FORMAT_AVR | SF_FORMAT_PCM_U8, 1, 16000, 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
+        /* Psion WVE, A-law at 8 kHz whatever the rate it was written at */
+        {"t.wve", SF_FORMAT_WVE | SF_FORMAT_ALAW, 1, 16000, 4000,
+         "promises 16000 samples (2.00 s), the file holds 12000 (1.50 s)"},
+        /* Akai MPC 2000's frame count */
+        {"t.mpc2k", SF_FORMAT_MPC2K | SF_FORMAT_PCM_16, 2, 16000, 4 * 4000,
+         "promises 16000 samples (1.00 s), the file holds 12000 (0.75 s)"},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         write_sine_file(cases[k].name, cases[k].format, cases[k].channels, cases[k].whole);
@@ -1810,6 +1848,24 @@ static void test_error_truncated_containers(void **state)
         snprintf(msg, sizeof msg, "%s: truncated: the header %s", cut, cases[k].msg);
         expect_read_error(tmp_path(cut), msg);
     }
+    /* FastTracker 2 XI: the sample's length, in bytes; libsndfile writes it
+     * (its frame count) when told to update the header, else 0 (no promise) */
+    short pcm[1600];
+    for (int i = 0; i < 1600; i++)
+        pcm[i] = sine16(i, 0, 440.0, 16000);
+    SF_INFO info = {.samplerate = 44100, .channels = 1, .format = SF_FORMAT_XI | SF_FORMAT_DPCM_8};
+    SNDFILE *sf = sf_open(tmp_path("t8.xi"), SFM_WRITE, &info);
+    assert_non_null(sf);
+    assert_int_equal(sf_writef_short(sf, pcm, 1600), 1600);
+    sf_command(sf, SFC_UPDATE_HEADER_NOW, NULL, 0);
+    sf_close(sf);
+    long got_n;
+    float *got = read_path(tmp_path("t8.xi"), NULL, 0, 1000, &got_n);
+    assert_int_equal(got_n, 1600);
+    free(got);
+    copy_cut(tmp_path("t8.xi"), tmp_path("cut_t8.xi"), 400);
+    expect_read_error(tmp_path("cut_t8.xi"), "cut_t8.xi: truncated: the header promises 1600 "
+                                             "samples (0.04 s), the file holds 1200 (0.03 s)");
 }
 
 /* The last block of ADPCM cut into: IMA's and G.721's libsndfile decodes as a
@@ -1839,7 +1895,9 @@ static void test_truncated_last_block(void **state)
 /* A data size written before the length was known promises nothing: the
  * file cut short reads to its end, as from a pipe. AIFF: sox's 0x7F000008
  * (16-bit mono) and GStreamer aiffmux's 0x7FFF0008; AU: 0xFFFFFFFF, AU's
- * "unknown" (sox to a pipe); W64: all ones; IMA ADPCM WAV: sox's 0x7FFFF000. */
+ * "unknown" (sox to a pipe); W64: all ones; IMA ADPCM WAV: sox's 0x7FFFF000;
+ * NIST: no sample_count (sox's); VOC: a block of no samples (libsndfile's, 12
+ * bytes of fields); 8SVX's BODY, AVR's, WVE's and MPC 2000's length: 0. */
 static void test_truncated_placeholder_sizes(void **state)
 {
     (void)state;
@@ -1863,6 +1921,17 @@ static void test_truncated_placeholder_sizes(void **state)
          "\xff\xff\xff\xff\xff\xff\xff\xff", 8, 12000},
         {"pima.wav", SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM, 16 * 1017, 4 * 512, "data", 4,
          "\0\xf0\xff\x7f", 4, 12 * 1017},
+        {"p.nist", SF_FORMAT_NIST | SF_FORMAT_PCM_16, 16000, 8000, "sample_count", 0,
+         "xample_count", 12, 12000},
+        {"p.voc", SF_FORMAT_VOC | SF_FORMAT_PCM_16, 16000, 8000, "Creative Voice File", 27,
+         "\x0c\0\0", 3, 12000},
+        {"p.svx", SF_FORMAT_SVX | SF_FORMAT_PCM_16, 16000, 8000, "BODY", 4, "\0\0\0\0", 4, 12000},
+        {"p.avr", SF_FORMAT_AVR | SF_FORMAT_PCM_16, 16000, 8000, "2BIT", 26, "\0\0\0\0", 4,
+         12000},
+        {"p.wve", SF_FORMAT_WVE | SF_FORMAT_ALAW, 16000, 4000, "ALawSoundFile", 18,
+         "\0\0\0\0", 4, 12000},
+        {"p.mpc2k", SF_FORMAT_MPC2K | SF_FORMAT_PCM_16, 16000, 8000, "\x01\x04", 30,
+         "\0\0\0\0", 4, 12000},
     };
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         write_sine_file(cases[k].name, cases[k].format, 1, cases[k].whole);
@@ -1879,9 +1948,9 @@ static void test_truncated_placeholder_sizes(void **state)
     }
 }
 
-/* Chunks after the data (AIFF's ANNO and AUTH, WAV's LIST, as libsndfile writes
- * strings set after the samples; an ID3 chunk a tagger appends to a WAV) are
- * no data cut short. */
+/* Chunks after the data (AIFF's ANNO and AUTH, WAV's LIST, CAF's info, as
+ * libsndfile writes strings set after the samples; an ID3 chunk a tagger
+ * appends to a WAV) are no data cut short. */
 static void test_trailing_chunks_not_truncated(void **state)
 {
     (void)state;
@@ -1889,10 +1958,12 @@ static void test_trailing_chunks_not_truncated(void **state)
     short *pcm = malloc(sizeof(short) * n);
     for (long i = 0; i < n; i++)
         pcm[i] = sine16(i, 0, 440.0, 16000);
-    const char *names[] = {"tail.aiff", "tail.wav", "tail.rf64"};
+    const char *names[] = {"tail.aiff", "tail.wav", "tail.rf64", "tail.caf"};
     const int formats[] = {SF_FORMAT_AIFF | SF_FORMAT_PCM_16, SF_FORMAT_WAV | SF_FORMAT_PCM_16,
-                           SF_FORMAT_RF64 | SF_FORMAT_PCM_16};
-    for (int k = 0; k < 3; k++) {
+                           SF_FORMAT_RF64 | SF_FORMAT_PCM_16, SF_FORMAT_CAF | SF_FORMAT_PCM_16};
+    const char *tails[] = {"ANNO", "LIST", "LIST", "info"};
+    const char *datas[] = {"SSND", "data", "data", "data"};
+    for (int k = 0; k < 4; k++) {
         SF_INFO info = {.samplerate = 16000, .channels = 1, .format = formats[k]};
         SNDFILE *sf = sf_open(tmp_path(names[k]), SFM_WRITE, &info);
         assert_non_null(sf);
@@ -1902,9 +1973,8 @@ static void test_trailing_chunks_not_truncated(void **state)
         sf_close(sf);
         size_t size;
         unsigned char *bytes = test_read_file(tmp_path(names[k]), &size);
-        const char *tail = k == 0 ? "ANNO" : "LIST";
-        unsigned char *at = memmem(bytes, size, tail, 4);
-        unsigned char *data = memmem(bytes, size, k == 0 ? "SSND" : "data", 4);
+        unsigned char *at = memmem(bytes, size, tails[k], 4);
+        unsigned char *data = memmem(bytes, size, datas[k], 4);
         assert_true(at && data && at > data); /* the chunk is after the data */
         free(bytes);
         long got_n;
