@@ -114,9 +114,13 @@ int sl_audio_is_uri(const char *path)
 
 int sl_audio_name_known(const char *path)
 {
+    /* libsndfile's own (its damaged files its messages say best: GStreamer
+     * would only hand 8SVX, AVR, ... to its sndfile element, which at times
+     * neither decodes nor fails) */
     static const char *const exts[] = {"wav", "wave", "bwf", "w64", "rf64", "flac", "ogg", "oga",
                                        "opus", "mp3", "mp2", "aif", "aiff", "aifc", "au", "snd",
-                                       "caf", "sph", "nist", "voc", "sd2"};
+                                       "caf", "sph", "nist", "voc", "sd2", "8svx", "16sv", "svx",
+                                       "avr", "wve", "paf", "pvf", "xi"};
     /* containers and codecs GStreamer decodes (io/media_source.c) */
     static const char *const media[] = {"m4a", "m4b", "mp4", "aac", "mkv", "mka", "webm", "wma",
                                         "wmv", "mov", "avi", "3gp", "amr", "ac3", "mpg", "mpeg"};

@@ -523,6 +523,7 @@ static void test_gstreamer_decodes(void **state)
     assert_int_equal(sl_audio_name_known("x.MKA"), 2);
     assert_int_equal(sl_audio_name_known("x.m4a"), 2);
     assert_int_equal(sl_audio_name_known("x.wav"), 1);
+    assert_int_equal(sl_audio_name_known("x.8svx"), 1);
     for (int rate = 0; rate <= 16000; rate += 16000)
         for (int v = 0; v < 2; v++) {
             long want_n, got_n;
