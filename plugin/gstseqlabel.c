@@ -444,6 +444,8 @@ gst_seqlabel_answer_latency (GstSeqLabel * self, GstQuery * query, gboolean labe
     return FALSE;
   gst_query_parse_latency (query, &live, &min, &max);
   GST_OBJECT_LOCK (self);
+  self->upstream_live = live;   /* its pauses stop the time of its audio */
+  self->upstream_live_known = TRUE;
   ours = self->latency;
   if (GST_CLOCK_TIME_IS_VALID (ours) && labels && self->run_format == GST_SEQLABEL_FORMAT_TEXT)
     ours += gst_util_uint64_scale_int_ceil (TEXT_PIECE_FRAMES * self->hop, GST_SECOND,
@@ -781,6 +783,9 @@ gst_seqlabel_start (GstBaseTransform * trans)
   self->document_sent = FALSE;
   self->labelpad_need_start = TRUE;
   self->labelpad_need_segment = TRUE;
+  GST_OBJECT_LOCK (self);
+  self->upstream_live_known = FALSE;    /* the next latency query says */
+  GST_OBJECT_UNLOCK (self);
   if (!gst_seqlabel_ensure_model (self, TRUE) || !gst_seqlabel_open (self))
     return FALSE;
   /* the latency is known now: let a live pipeline reconfigure */
@@ -805,13 +810,21 @@ gst_seqlabel_change_state (GstElement * element, GstStateChange transition)
    * pause's own gap below is queued: a paused labels sink drains nothing, and
    * the streaming thread (or this one) waiting on a full queue would keep the
    * audio sink from prerolling, and the pause from returning, for good */
-  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+  if (transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) {
     gst_seqlabel_labelpad_bound (GST_SEQLABEL (element), FALSE);
+    gst_seqlabel_pause_begins (GST_SEQLABEL (element));
+  }
   ret = GST_ELEMENT_CLASS (gst_seqlabel_parent_class)->change_state (element, transition);
-  if (ret != GST_STATE_CHANGE_FAILURE && transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING)
+  if (ret != GST_STATE_CHANGE_FAILURE && transition == GST_STATE_CHANGE_PAUSED_TO_PLAYING) {
     gst_seqlabel_labelpad_bound (GST_SEQLABEL (element), TRUE);
-  if (ret == GST_STATE_CHANGE_FAILURE && transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED)
+    gst_seqlabel_pause_ends (GST_SEQLABEL (element), TRUE);
+  }
+  if (ret == GST_STATE_CHANGE_FAILURE && transition == GST_STATE_CHANGE_PLAYING_TO_PAUSED) {
     gst_seqlabel_labelpad_bound (GST_SEQLABEL (element), TRUE);     /* still playing */
+    gst_seqlabel_pause_ends (GST_SEQLABEL (element), FALSE);
+  }
+  if (transition == GST_STATE_CHANGE_PAUSED_TO_READY)
+    gst_seqlabel_pause_ends (GST_SEQLABEL (element), FALSE);        /* stopped, not paused */
 
   /* a sink on the labels pad prerolls again on pause, and the labels of the
    * audio that prerolls the audio sink may be a second away: without a gap now
@@ -867,6 +880,8 @@ gst_seqlabel_finalize (GObject * object)
   g_free (self->props.only_classes);
   g_free (self->props.time_origin);
   g_array_free (self->document_segs, TRUE);
+  g_array_free (self->utc_shifts, TRUE);
+  g_array_free (self->utc_pauses, TRUE);
   g_array_free (self->frames, TRUE);
   g_array_free (self->probs, TRUE);
   g_byte_array_unref (self->unpacked);
@@ -928,6 +943,9 @@ gst_seqlabel_init (GstSeqLabel * self)
   self->probs = g_array_new (FALSE, FALSE, sizeof (gfloat));
   self->document_segs = g_array_new (FALSE, FALSE, sizeof (sl_frame_segment));
   self->document_start = -1;
+  self->utc_shifts = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelPause));
+  self->utc_pauses = g_array_new (FALSE, FALSE, sizeof (GstSeqLabelPause));
+  self->pause_began_us = -1;
   self->unpacked = g_byte_array_new ();
   self->interleaved = g_byte_array_new ();
   gst_segment_init (&self->segment, GST_FORMAT_TIME);

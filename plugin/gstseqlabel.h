@@ -41,6 +41,15 @@ typedef enum {
   GST_SEQLABEL_FORMAT_CSV = 10,           /* a CSV table: the header, a row per segment */
 } GstSeqLabelFormat;
 
+/* time-origin=now behind a live source: a pause of the pipeline, `us` of the
+ * time of day during which the running time stood still at `running_time`;
+ * placed, from stream frame `frame` on (the first captured after it). */
+typedef struct {
+  GstClockTime running_time;
+  gint64 us;
+  gint64 frame;
+} GstSeqLabelPause;
+
 typedef enum {
   GST_SEQLABEL_SMOOTHING_NONE = SL_SMOOTH_NONE,
   GST_SEQLABEL_SMOOTHING_VITERBI = SL_SMOOTH_VITERBI,
@@ -124,6 +133,10 @@ struct _GstSeqLabel {
   gint64 frame_offset;      /* run frame 0 is stream frame frame_offset */
   gboolean utc_now;         /* time-origin=now: the writer's origin is set when the
                                stream's first run starts */
+  gint64 utc_origin_us;     /* ... to this, the time of day of stream time 0 before
+                               any pause; the writer's is set from it for each line */
+  GArray *utc_shifts;       /* GstSeqLabelPause placed: from stream frame `frame` on,
+                               the times of day are later by `us` (gst_seqlabel_utc_origin) */
   guint64 run_samples;      /* samples pushed in this run at the current rate */
   guint64 gap_pending;      /* samples of silence that gaps gave the run, pushed
                                when its next buffer comes (gst_seqlabel_fill_gap) */
@@ -217,6 +230,15 @@ struct _GstSeqLabel {
   guint32 last_seek_seqnum; /* of the seek sent upstream last (object lock):
                                the same seek from the other src pad's sink is
                                not sent again */
+  /* time-origin=now behind a live source, whose running time stands still
+   * while the pipeline is paused and the time of day does not: change_state
+   * measures each pause, the streaming thread places it (utc_shifts) */
+  gboolean upstream_live;   /* upstream's latency answer said live (object lock) */
+  gboolean upstream_live_known;
+  gint64 pause_began_us;    /* g_get_real_time () at PLAYING -> PAUSED, -1: not paused
+                               from PLAYING (change_state: the state lock) */
+  GstClockTime pause_running_time; /* the running time then */
+  GArray *utc_pauses;       /* GstSeqLabelPause measured, not yet placed (object lock) */
   /* its queue, served by the pad's task (lq_lock) */
   GMutex lq_lock;
   GCond lq_cond;
@@ -263,6 +285,15 @@ void gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts);
 guint64 gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf);
 /* Whether the negotiated layout is non-interleaved (planes, GstAudioMeta). */
 gboolean gst_seqlabel_planar (GstSeqLabel * self);
+/* time-origin=now: the writer's origin (the time of day of stream frame 0)
+ * for a line's time at stream frame `frame`: the origin at the start, made
+ * later by each pause of a live pipeline before that frame was captured. `end`:
+ * the moment is the end of frame - 1 (a segment's end), not frame's start. */
+gint64 gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame, gboolean end);
+/* PLAYING -> PAUSED and PAUSED -> PLAYING (application thread): a pause of a
+ * live pipeline is measured, for the streaming thread to place. */
+void gst_seqlabel_pause_begins (GstSeqLabel * self);
+void gst_seqlabel_pause_ends (GstSeqLabel * self, gboolean resumed);
 
 /* seqlabel_output.c: completed frames/segments -> bus messages, labels pad */
 void gst_seqlabel_post_frame (GstSeqLabel * self, const GstSeqLabelFrame * f,

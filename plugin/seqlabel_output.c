@@ -473,6 +473,14 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
       }
     }
     const sl_frame_segment *segs = (const sl_frame_segment *) self->document_segs->data;
+    if (self->utc_now && self->writer.has_utc_origin) {
+      /* the summary's "start_utc": the time of day of the frame it begins at
+       * (the library's: first_frame, or the first segment's start before it) */
+      gint64 begin = MAX (self->writer.first_frame, 0);
+      if (self->document_segs->len > 0 && segs[0].start < begin)
+        begin = MAX (segs[0].start, 0);
+      self->writer.utc_origin_us = gst_seqlabel_utc_origin (self, begin, FALSE);
+    }
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
         self->document_end);
     if (n < 0) {

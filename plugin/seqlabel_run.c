@@ -223,6 +223,10 @@ gst_seqlabel_open (GstSeqLabel * self)
   writer.channel = p.channel;
   writer.jsonl_segments = format == GST_SEQLABEL_FORMAT_JSONL_SEGMENTS;
   self->utc_now = FALSE;
+  g_array_set_size (self->utc_shifts, 0);
+  GST_OBJECT_LOCK (self);
+  g_array_set_size (self->utc_pauses, 0);
+  GST_OBJECT_UNLOCK (self);
   if (p.time_origin && p.time_origin[0]) {
     if (!sl_label_format_has_utc (writer.format)) {
       GEnumClass *formats = g_type_class_ref (gst_seqlabel_format_get_type ());
@@ -321,6 +325,175 @@ format_is_per_frame (GstSeqLabel * self)
   return sl_label_format_is_per_frame (&self->writer) != 0;
 }
 
+/* ---------------------------------------------------------------------- */
+/* time-origin=now behind a live source: the pauses
+ *
+ * A live source stamps its audio with the running time, which stands still
+ * while the pipeline is paused: the origin plus a frame's stream time is its
+ * time of day until the first pause, and then short by every pause before the
+ * frame. So each pause is measured in the time of day (g_get_real_time, from
+ * PLAYING -> PAUSED to PAUSED -> PLAYING) and, with the running time where it
+ * stood still, handed to the streaming thread, which makes it a shift of the
+ * times of day from the first frame at or after that running time: the frames
+ * captured after the pause, while those before it, whose labels may come out
+ * after it (the labeler's latency, a queue before the element), keep theirs. A
+ * source that is not live (a file) plays its stream time, which does not
+ * follow the time of day anyway: time-origin=now is stream time 0's moment,
+ * pauses or not. */
+
+void
+gst_seqlabel_pause_begins (GstSeqLabel * self)
+{
+  GstElement *element = GST_ELEMENT (self);
+  GstClock *clock;
+  GstClockTime running_time = GST_CLOCK_TIME_NONE;
+  gboolean live, known;
+
+  if (!self->utc_now)         /* set by start (), on this thread too */
+    return;
+  GST_OBJECT_LOCK (self);
+  live = self->upstream_live;
+  known = self->upstream_live_known;
+  GST_OBJECT_UNLOCK (self);
+  if (!known) {               /* no latency query came through: ask upstream */
+    GstQuery *query = gst_query_new_latency ();
+    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+      gst_query_parse_latency (query, &live, NULL, NULL);
+    gst_query_unref (query);
+  }
+  if (!live)
+    return;
+  clock = gst_element_get_clock (element);
+  if (clock != NULL) {
+    GstClockTime now = gst_clock_get_time (clock), base = gst_element_get_base_time (element);
+    if (GST_CLOCK_TIME_IS_VALID (now) && GST_CLOCK_TIME_IS_VALID (base) && now >= base)
+      running_time = now - base;
+    gst_object_unref (clock);
+  }
+  self->pause_running_time = running_time;
+  self->pause_began_us = g_get_real_time ();
+}
+
+void
+gst_seqlabel_pause_ends (GstSeqLabel * self, gboolean resumed)
+{
+  GstSeqLabelPause pause;
+
+  if (self->pause_began_us < 0)
+    return;
+  pause.us = g_get_real_time () - self->pause_began_us;
+  pause.running_time = self->pause_running_time;
+  pause.frame = -1;
+  self->pause_began_us = -1;
+  if (!resumed || pause.us <= 0)
+    return;
+  GST_DEBUG_OBJECT (self, "paused for %" G_GINT64_FORMAT " us at running time %"
+      GST_TIME_FORMAT, pause.us, GST_TIME_ARGS (pause.running_time));
+  GST_OBJECT_LOCK (self);
+  g_array_append_val (self->utc_pauses, pause);
+  GST_OBJECT_UNLOCK (self);
+}
+
+/* The stream frame of the buffer at ts, its first (streaming thread). */
+static gint64
+frame_at (GstSeqLabel * self, GstClockTime ts)
+{
+  guint64 stream_time;
+
+  if (GST_CLOCK_TIME_IS_VALID (ts) && gst_segment_to_stream_time_full (&self->segment,
+          GST_FORMAT_TIME, ts, &stream_time) > 0)
+    return (gint64) gst_util_uint64_scale_ceil (stream_time, (guint64) self->rate,
+        (guint64) self->hop * GST_SECOND);
+  return self->frame_offset + (gint64) gst_util_uint64_scale_int (self->run_samples,
+      self->rate, self->hop * GST_AUDIO_INFO_RATE (&self->info));
+}
+
+/* The pauses measured since the last buffer (ts the PTS of the one now come)
+ * placed: from the first frame at or after the running time where the pause
+ * stood still (a buffer from before it may come later still, from a queue),
+ * or without that running time (no clock), from this buffer's first frame. */
+static void
+place_pauses (GstSeqLabel * self, GstClockTime ts)
+{
+  GstSeqLabelPause *pause;
+  guint64 position;
+
+  if (!self->utc_now || !self->writer.has_utc_origin)
+    return;
+  GST_OBJECT_LOCK (self);
+  for (guint i = 0; i < self->utc_pauses->len; i++) {
+    pause = &g_array_index (self->utc_pauses, GstSeqLabelPause, i);
+    if (GST_CLOCK_TIME_IS_VALID (pause->running_time)
+        && gst_segment_position_from_running_time_full (&self->segment, GST_FORMAT_TIME,
+            pause->running_time, &position) > 0)
+      pause->frame = frame_at (self, position);
+    else
+      pause->frame = frame_at (self, ts);
+    g_array_append_val (self->utc_shifts, *pause);
+    GST_INFO_OBJECT (self, "time of day %" G_GINT64_FORMAT " us later from stream frame %"
+        G_GINT64_FORMAT " on (a pause)", pause->us, pause->frame);
+  }
+  g_array_set_size (self->utc_pauses, 0);
+  GST_OBJECT_UNLOCK (self);
+}
+
+gint64
+gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame, gboolean end)
+{
+  gint64 origin = self->utc_origin_us;
+
+  for (guint i = 0; i < self->utc_shifts->len; i++) {
+    const GstSeqLabelPause *s = &g_array_index (self->utc_shifts, GstSeqLabelPause, i);
+    if (end ? s->frame < frame : s->frame <= frame)
+      origin += s->us;
+  }
+  return origin;
+}
+
+/* A segment line (n bytes in self->text, its time of day from its start's
+ * origin) whose end lies after a pause its start lies before: "end_utc" is
+ * its end's own time of day, from the origin after the pause, as "start_utc"
+ * is its start's. The library writes both from one origin: the line is
+ * written again from the end's, and that "end_utc" value put in. Returns the
+ * line's length, which may then need a larger buffer than self->text_len. */
+static int
+end_utc_after_pause (GstSeqLabel * self, int n, gint64 a, gint64 b, int label,
+    float confidence)
+{
+  static const char key[] = "\"end_utc\":\"";
+  sl_label_writer w = self->writer;     /* a copy: its count of lines stays */
+  gchar *again, *at, *again_at, *end, *again_end;
+  gsize value, again_value, tail;
+  int m;
+
+  w.utc_origin_us = gst_seqlabel_utc_origin (self, b, TRUE);
+  if (w.utc_origin_us == self->writer.utc_origin_us || (gsize) n >= self->text_len)
+    return n;
+  m = sl_label_format_segment (&w, NULL, 0, a, b, label, confidence);
+  if (m <= 0)
+    return n;
+  again = g_malloc ((gsize) m + 1);
+  sl_label_format_segment (&w, again, (gsize) m + 1, a, b, label, confidence);
+  at = strstr (self->text, key);
+  again_at = strstr (again, key);
+  if (at != NULL && again_at != NULL) {
+    at += sizeof key - 1;
+    again_at += sizeof key - 1;
+    end = strchr (at, '"');
+    again_end = strchr (again_at, '"');
+    value = (gsize) (end - at);
+    again_value = (gsize) (again_end - again_at);
+    tail = (gsize) n - (gsize) (end - self->text);
+    if ((gsize) n - value + again_value < self->text_len) {
+      memmove (at + again_value, end, tail + 1);      /* the NUL too */
+      memcpy (at, again_at, again_value);
+    }
+    n = n - (int) value + (int) again_value;
+  }
+  g_free (again);
+  return n;
+}
+
 /* Formats with the library into the reused text buffer; returns the length. */
 static int
 format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int label,
@@ -341,12 +514,16 @@ format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int labe
   GST_OBJECT_UNLOCK (self);
   if (renumber)
     self->writer.segments_written = 0;
+  if (self->utc_now && self->writer.has_utc_origin)
+    self->writer.utc_origin_us = gst_seqlabel_utc_origin (self, a, FALSE);
   for (int attempt = 0; attempt < 2; attempt++) {
     int n = is_frame ?
         sl_label_format_frame (&self->writer, self->text, self->text_len, a, label,
         confidence, probs) :
         sl_label_format_segment (&self->writer, self->text, self->text_len, a, b,
         label, confidence);
+    if (n > 0 && !is_frame && self->utc_now && self->writer.has_utc_origin)
+      n = end_utc_after_pause (self, n, a, b, label, confidence);
     if (n < 0 || (gsize) n < self->text_len)
       return n;
     /* rare: a line longer than any before it */
@@ -875,9 +1052,14 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->rev_first_frame = 0;
   self->run_started = TRUE;
   if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
-    self->writer.utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
+    self->utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
         G_USEC_PER_SEC / self->rate;
+    self->writer.utc_origin_us = self->utc_origin_us;
     self->writer.has_utc_origin = 1;
+    /* pauses before it are in it already */
+    GST_OBJECT_LOCK (self);
+    g_array_set_size (self->utc_pauses, 0);
+    GST_OBJECT_UNLOCK (self);
   }
   GST_DEBUG_OBJECT (self, "run starts at %" GST_TIME_FORMAT ", stream frame %"
       G_GINT64_FORMAT, GST_TIME_ARGS (ts), self->frame_offset);
@@ -1243,6 +1425,8 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
         return ret;
     }
   }
+  /* a pause since the last buffer: the times of day of the audio after it */
+  place_pauses (self, ts);
   if (!self->run_started) {
     /* in a span labelled forwards, a restart (a decoder's gap or repeat where
      * its chunks meet) stays on the frame grid, as the span's first run */

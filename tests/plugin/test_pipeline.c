@@ -12,9 +12,11 @@
 
 #include <cmocka.h>
 #include <glib/gstdio.h>
+#include <gst/app/gstappsink.h>
 #include <gst/app/gstappsrc.h>
 
 #include "plugin_test_util.h"
+#include "tests/common/test_files.h"
 
 static int64_t
 expected_frames (int64_t n)
@@ -1103,6 +1105,264 @@ test_one_large_buffer_prerolls (void **state)
   g_free (launch);
 }
 
+/* The JSON Lines frames that came out of appsink "out", each with the time of
+ * day when its buffer came (appsink's new-sample, on the labels pad's task). */
+typedef struct {
+  GMutex lock;
+  GPtrArray *lines;             /* gchar *: one frame's object */
+  GArray *came;                 /* gdouble: seconds since 1970 */
+} UtcLines;
+
+static GstFlowReturn
+utc_line_came (GstAppSink * sink, gpointer user)
+{
+  UtcLines *u = user;
+  GstSample *sample = gst_app_sink_pull_sample (sink);
+  gdouble now = g_get_real_time () / 1e6;
+  GstMapInfo map;
+
+  if (sample == NULL)
+    return GST_FLOW_EOS;
+  if (gst_buffer_map (gst_sample_get_buffer (sample), &map, GST_MAP_READ)) {
+    gchar *text = g_strndup ((const gchar *) map.data, map.size);
+    gchar **lines = g_strsplit (text, "\n", -1);
+    g_mutex_lock (&u->lock);
+    for (gchar ** l = lines; *l != NULL; l++)
+      if (**l != '\0') {
+        g_ptr_array_add (u->lines, g_strdup (*l));
+        g_array_append_val (u->came, now);
+      }
+    g_mutex_unlock (&u->lock);
+    g_strfreev (lines);
+    g_free (text);
+    gst_buffer_unmap (gst_sample_get_buffer (sample), &map);
+  }
+  gst_sample_unref (sample);
+  return GST_FLOW_OK;
+}
+
+/* Gathers what appsink `name` of pipe gets into u. */
+static void
+utc_lines_from (GstElement * pipe, const gchar * name, UtcLines * u)
+{
+  GstElement *sink = gst_bin_get_by_name (GST_BIN (pipe), name);
+  GstAppSinkCallbacks cb = { 0 };
+
+  assert_non_null (sink);
+  cb.new_sample = utc_line_came;
+  gst_app_sink_set_callbacks (GST_APP_SINK (sink), &cb, u, NULL);
+  gst_object_unref (sink);
+}
+
+/* Plays `launch` (its labels into appsink "out", gathered in u, and when segs
+ * is not NULL appsink "segs" into segs) for play_us, pauses it for pause_us,
+ * plays it again for again_us and then sends EOS (again_us 0: waits for the
+ * source's own), and stops it. *paused and *resumed: the time of day just
+ * before the pause and the resume. */
+static void
+play_pause_play (const gchar * launch, UtcLines * u, UtcLines * segs, gulong play_us,
+    gulong pause_us, gulong again_us, gdouble * paused, gdouble * resumed)
+{
+  GError *e = NULL;
+  GstElement *pipe = gst_parse_launch (launch, &e);
+  GstBus *bus;
+
+  if (pipe == NULL)
+    fail_msg ("%s: %s", launch, e ? e->message : "?");
+  utc_lines_from (pipe, "out", u);
+  if (segs != NULL)
+    utc_lines_from (pipe, "segs", segs);
+  bus = gst_element_get_bus (pipe);
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  assert_int_not_equal (gst_element_get_state (pipe, NULL, NULL, 10 * GST_SECOND),
+      GST_STATE_CHANGE_FAILURE);
+  g_usleep (play_us);
+  *paused = g_get_real_time () / 1e6;
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PAUSED),
+      GST_STATE_CHANGE_FAILURE);
+  assert_int_not_equal (gst_element_get_state (pipe, NULL, NULL, 5 * GST_SECOND),
+      GST_STATE_CHANGE_FAILURE);
+  g_usleep (pause_us);
+  *resumed = g_get_real_time () / 1e6;
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  if (again_us > 0) {
+    g_usleep (again_us);
+    gst_element_send_event (pipe, gst_event_new_eos ());
+  }
+  play_to_eos (pipe, bus, 10, launch, "after a pause");
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+}
+
+/* A frame's "frame", "time" and "utc" (seconds since 1970). */
+static void
+utc_line_parse (const gchar * line, gint64 * frame, gdouble * time, gdouble * utc)
+{
+  const gchar *f = strstr (line, "\"frame\":"), *t = strstr (line, "\"time\":");
+
+  if (f == NULL || t == NULL)
+    fail_msg ("not a frame's line: %s", line);
+  *frame = g_ascii_strtoll (f + strlen ("\"frame\":"), NULL, 10);
+  *time = g_ascii_strtod (t + strlen ("\"time\":"), NULL);
+  *utc = test_utc_seconds (line, "utc");
+}
+
+static void
+utc_lines_init (UtcLines * u)
+{
+  g_mutex_init (&u->lock);
+  u->lines = g_ptr_array_new_with_free_func (g_free);
+  u->came = g_array_new (FALSE, FALSE, sizeof (gdouble));
+}
+
+static void
+utc_lines_clear (UtcLines * u)
+{
+  g_ptr_array_unref (u->lines);
+  g_array_unref (u->came);
+  g_mutex_clear (&u->lock);
+}
+
+/* time-origin=now behind a live source paused for 1.5 s: a live source's
+ * time (the running time) stands still while paused, the time of day does
+ * not. Each frame's "utc" is when its audio was captured: the frames are
+ * contiguous in stream time, and their times of day jump once, by the pause,
+ * between the last frame captured before it and the first after it (those
+ * before keep theirs, though the labeler's latency puts some of their labels
+ * after the resume); every label comes shortly after its frame's time of day
+ * (the pause added for the labels of frames before it that came after it).
+ * It drifted: each frame after the pause was the pause's length early. A
+ * second element (jsonl-segments) on the same audio: each segment's ends have
+ * the times of day of their own frames, so one across the pause (a steady
+ * tone's) lasts its length plus the pause in the time of day. */
+static void
+test_live_pause_time_of_day (void **state)
+{
+  gchar *launch = g_strdup_printf ("audiotestsrc is-live=true samplesperbuffer=160 "
+      "wave=sine ! audio/x-raw,rate=%d,channels=1 ! tee name=t ! queue ! seqlabel "
+      "model=%s name=l label-format=jsonl time-origin=now max-latency=0.1 ! fakesink "
+      "l.labels ! appsink name=out sync=false  t. ! queue ! seqlabel model=%s name=s "
+      "label-format=jsonl-segments time-origin=now max-latency=0.1 ! fakesink s.labels ! "
+      "appsink name=segs sync=false", PT_RATE, pt_model_path (), pt_model_path ());
+  UtcLines u, segs;
+  gdouble paused, resumed, pause, max_lag = -1e9, min_lag = 1e9;
+  gint64 *frames, jump = -1;
+  gdouble *times, *utcs, *came;
+  guint n, last, across = 0;
+  (void) state;
+
+  utc_lines_init (&u);
+  utc_lines_init (&segs);
+  play_pause_play (launch, &u, &segs, 1500000, 1500000, 1500000, &paused, &resumed);
+  pause = resumed - paused;
+  n = u.lines->len;
+  assert_true (n > 200);
+  frames = g_new (gint64, n);
+  times = g_new (gdouble, n);
+  utcs = g_new (gdouble, n);
+  came = (gdouble *) u.came->data;
+  for (guint i = 0; i < n; i++)
+    utc_line_parse (g_ptr_array_index (u.lines, i), &frames[i], &times[i], &utcs[i]);
+  for (last = 0; last + 1 < n && came[last + 1] < paused; last++)
+    ;
+  printf ("paused %.3f s; a label came %.3f s after its frame's \"utc\" before the pause "
+      "(the last), %.3f s at the end\n", pause, came[last] - utcs[last],
+      came[n - 1] - utcs[n - 1]);
+  for (guint i = 1; i < n; i++) {
+    gdouble step = (utcs[i] - utcs[i - 1]) - (times[i] - times[i - 1]);
+    assert_int_equal (frames[i], frames[i - 1] + 1);
+    assert_true (fabs (times[i] - times[i - 1] - 0.01) < 1e-5);
+    if (fabs (step) > 1e-5) {
+      printf ("time of day: %.3f s on between frames %" G_GINT64_FORMAT " and %"
+          G_GINT64_FORMAT "; before it %.3f s from the pause, after it %.3f s from "
+          "the resume\n", step, frames[i - 1], frames[i], utcs[i - 1] - paused,
+          utcs[i] - resumed);
+      assert_int_equal (jump, -1);      /* one jump */
+      jump = frames[i];
+      assert_true (fabs (step - pause) < 0.3);
+      assert_true (utcs[i - 1] < paused + 0.3);
+      assert_true (utcs[i] > resumed - 0.3);
+    }
+  }
+  /* each label after its frame's time of day, by the labeler's latency and a
+   * little more (and the pause, for a frame before it labelled after it) */
+  for (guint i = 0; i < n; i++) {
+    gdouble lag = came[i] - utcs[i] - (frames[i] < jump && came[i] >= resumed ? pause : 0);
+    max_lag = MAX (max_lag, lag);
+    min_lag = MIN (min_lag, lag);
+  }
+  printf ("%u frames; each label %.3f to %.3f s after its frame's time of day\n", n,
+      min_lag, max_lag);
+  assert_true (min_lag > -0.3 && max_lag < 0.6);
+  assert_true (jump > 0);
+
+  /* the segments' ends at their frames' times of day (the other element's,
+   * whose moments were taken apart from these: a few ms) */
+  assert_true (segs.lines->len > 0);
+  for (guint i = 0; i < segs.lines->len; i++) {
+    const gchar *line = g_ptr_array_index (segs.lines, i);
+    const gchar *a = strstr (line, "\"start_frame\":"), *b = strstr (line, "\"end_frame\":");
+    gint64 start, end;
+    gdouble start_utc = test_utc_seconds (line, "start_utc");
+    gdouble end_utc = test_utc_seconds (line, "end_utc");
+    assert_true (a != NULL && b != NULL);
+    start = g_ascii_strtoll (a + strlen ("\"start_frame\":"), NULL, 10) - frames[0];
+    end = g_ascii_strtoll (b + strlen ("\"end_frame\":"), NULL, 10) - frames[0];
+    if (start >= 0 && start < n)
+      assert_true (fabs (start_utc - utcs[start]) < 0.05);
+    if (end >= 1 && end <= n)
+      assert_true (fabs (end_utc - (utcs[end - 1] + 0.01)) < 0.05);
+    if (end_utc - start_utc - (end - start) * 0.01 > 1e-3) {
+      printf ("a segment across the pause: frames %" G_GINT64_FORMAT " to %" G_GINT64_FORMAT
+          ", %.3f s of audio from %.3f s before the pause to %.3f s after the resume\n",
+          start + frames[0], end + frames[0], (end - start) * 0.01, paused - start_utc,
+          end_utc - resumed);
+      assert_true (fabs (end_utc - start_utc - (end - start) * 0.01 - pause) < 0.3);
+      across++;
+    }
+  }
+  assert_int_equal (across, 1);
+  utc_lines_clear (&segs);
+  g_free (frames);
+  g_free (times);
+  g_free (utcs);
+  utc_lines_clear (&u);
+  g_free (launch);
+}
+
+/* time-origin=now behind a source that is not live (a file's time, not the
+ * time of day): every frame's "utc" is the moment its first audio came plus
+ * its stream time, a pause or not. */
+static void
+test_pause_time_of_day_not_live (void **state)
+{
+  gchar *launch = g_strdup_printf ("audiotestsrc num-buffers=200 samplesperbuffer=160 "
+      "wave=pink-noise ! audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l "
+      "label-format=jsonl time-origin=now ! fakesink sync=true l.labels ! "
+      "appsink name=out sync=false", PT_RATE, pt_model_path ());
+  UtcLines u;
+  gdouble paused, resumed, origin = 0, start = g_get_real_time () / 1e6;
+  (void) state;
+
+  utc_lines_init (&u);
+  play_pause_play (launch, &u, NULL, 800000, 500000, 0, &paused, &resumed);
+  assert_int_equal (u.lines->len, expected_frames (200 * 160));
+  for (guint i = 0; i < u.lines->len; i++) {
+    gint64 frame;
+    gdouble time, utc;
+    utc_line_parse (g_ptr_array_index (u.lines, i), &frame, &time, &utc);
+    assert_int_equal (frame, i);
+    if (i == 0)
+      origin = utc - time;
+    assert_true (fabs (utc - time - origin) < 1e-5);
+  }
+  assert_true (origin > start - 1e-3 && origin < g_array_index (u.came, gdouble, 0));
+  utc_lines_clear (&u);
+  g_free (launch);
+}
+
 int
 main (void)
 {
@@ -1124,6 +1384,8 @@ main (void)
     cmocka_unit_test (test_pause_while_playing),
     cmocka_unit_test (test_pause_with_labels_queue_full),
     cmocka_unit_test (test_labels_branch_failure),
+    cmocka_unit_test (test_live_pause_time_of_day),
+    cmocka_unit_test (test_pause_time_of_day_not_live),
   };
   pt_init ();
   return cmocka_run_group_tests (tests, NULL, NULL);
