@@ -1086,8 +1086,10 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_string ("time-origin", "Time origin",
           "jsonl, jsonl-segments and summary on the labels pad: times as UTC too (\"utc\", "
           "\"start_utc\", \"end_utc\", ISO 8601), stream time 0 being this moment: \"now\" "
-          "(when the stream's first audio arrives), \"@SECONDS\" since 1970, or ISO 8601 with "
-          "its zone, e.g. \"2026-12-05T10:00:00Z\"", NULL, rw_ready));
+          "(when the stream's first audio arrives; behind a live source each frame's time "
+          "of day as captured, every pause of the pipeline added to the frames captured "
+          "after it; behind a file, that moment plus stream time), \"@SECONDS\" since 1970, "
+          "or ISO 8601 with its zone, e.g. \"2026-12-05T10:00:00Z\"", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_ONLY_CLASSES,
       g_param_spec_string ("only-classes", "Only classes",
           "Segment formats on the labels pad: only the segments of these classes, e.g. "
