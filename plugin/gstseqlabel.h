@@ -286,10 +286,10 @@ guint64 gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf);
 /* Whether the negotiated layout is non-interleaved (planes, GstAudioMeta). */
 gboolean gst_seqlabel_planar (GstSeqLabel * self);
 /* time-origin=now: the writer's origin (the time of day of stream frame 0)
- * for a line's time at stream frame `frame`: the origin at the start, made
- * later by each pause of a live pipeline before that frame was captured. `end`:
- * the moment is the end of frame - 1 (a segment's end), not frame's start. */
-gint64 gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame, gboolean end);
+ * for a line at stream frame `frame` (a segment's start): the origin at the
+ * start, made later by each pause of a live pipeline before that frame was
+ * captured. */
+gint64 gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame);
 /* PLAYING -> PAUSED and PAUSED -> PLAYING (application thread): a pause of a
  * live pipeline is measured, for the streaming thread to place. */
 void gst_seqlabel_pause_begins (GstSeqLabel * self);

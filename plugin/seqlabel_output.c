@@ -479,7 +479,7 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
       gint64 begin = MAX (self->writer.first_frame, 0);
       if (self->document_segs->len > 0 && segs[0].start < begin)
         begin = MAX (segs[0].start, 0);
-      self->writer.utc_origin_us = gst_seqlabel_utc_origin (self, begin, FALSE);
+      self->writer.utc_origin_us = gst_seqlabel_utc_origin (self, begin);
     }
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
         self->document_end);

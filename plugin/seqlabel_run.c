@@ -438,60 +438,16 @@ place_pauses (GstSeqLabel * self, GstClockTime ts)
 }
 
 gint64
-gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame, gboolean end)
+gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame)
 {
   gint64 origin = self->utc_origin_us;
 
   for (guint i = 0; i < self->utc_shifts->len; i++) {
     const GstSeqLabelPause *s = &g_array_index (self->utc_shifts, GstSeqLabelPause, i);
-    if (end ? s->frame < frame : s->frame <= frame)
+    if (s->frame <= frame)
       origin += s->us;
   }
   return origin;
-}
-
-/* A segment line (n bytes in self->text, its time of day from its start's
- * origin) whose end lies after a pause its start lies before: "end_utc" is
- * its end's own time of day, from the origin after the pause, as "start_utc"
- * is its start's. The library writes both from one origin: the line is
- * written again from the end's, and that "end_utc" value put in. Returns the
- * line's length, which may then need a larger buffer than self->text_len. */
-static int
-end_utc_after_pause (GstSeqLabel * self, int n, gint64 a, gint64 b, int label,
-    float confidence)
-{
-  static const char key[] = "\"end_utc\":\"";
-  sl_label_writer w = self->writer;     /* a copy: its count of lines stays */
-  gchar *again, *at, *again_at, *end, *again_end;
-  gsize value, again_value, tail;
-  int m;
-
-  w.utc_origin_us = gst_seqlabel_utc_origin (self, b, TRUE);
-  if (w.utc_origin_us == self->writer.utc_origin_us || (gsize) n >= self->text_len)
-    return n;
-  m = sl_label_format_segment (&w, NULL, 0, a, b, label, confidence);
-  if (m <= 0)
-    return n;
-  again = g_malloc ((gsize) m + 1);
-  sl_label_format_segment (&w, again, (gsize) m + 1, a, b, label, confidence);
-  at = strstr (self->text, key);
-  again_at = strstr (again, key);
-  if (at != NULL && again_at != NULL) {
-    at += sizeof key - 1;
-    again_at += sizeof key - 1;
-    end = strchr (at, '"');
-    again_end = strchr (again_at, '"');
-    value = (gsize) (end - at);
-    again_value = (gsize) (again_end - again_at);
-    tail = (gsize) n - (gsize) (end - self->text);
-    if ((gsize) n - value + again_value < self->text_len) {
-      memmove (at + again_value, end, tail + 1);      /* the NUL too */
-      memcpy (at, again_at, again_value);
-    }
-    n = n - (int) value + (int) again_value;
-  }
-  g_free (again);
-  return n;
 }
 
 /* Formats with the library into the reused text buffer; returns the length. */
@@ -515,15 +471,13 @@ format_text (GstSeqLabel * self, gboolean is_frame, gint64 a, gint64 b, int labe
   if (renumber)
     self->writer.segments_written = 0;
   if (self->utc_now && self->writer.has_utc_origin)
-    self->writer.utc_origin_us = gst_seqlabel_utc_origin (self, a, FALSE);
+    self->writer.utc_origin_us = gst_seqlabel_utc_origin (self, a);
   for (int attempt = 0; attempt < 2; attempt++) {
     int n = is_frame ?
         sl_label_format_frame (&self->writer, self->text, self->text_len, a, label,
         confidence, probs) :
         sl_label_format_segment (&self->writer, self->text, self->text_len, a, b,
         label, confidence);
-    if (n > 0 && !is_frame && self->utc_now && self->writer.has_utc_origin)
-      n = end_utc_after_pause (self, n, a, b, label, confidence);
     if (n < 0 || (gsize) n < self->text_len)
       return n;
     /* rare: a line longer than any before it */
