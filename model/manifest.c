@@ -148,8 +148,10 @@ static char *resolve(const char *manifest, const char *path)
     if (path[0] == '/')
         return strdup(path);
     const char *slash = strrchr(manifest, '/');
+    /* "-" is a file of that name in the manifest's folder, not the standard
+     * input that the audio reader takes it for */
     if (!slash)
-        return strdup(path);
+        return strdup(strcmp(path, "-") ? path : "./-");
     size_t dl = (size_t)(slash - manifest) + 1, pl = strlen(path);
     char *out = malloc(dl + pl + 1);
     if (out) {
@@ -414,6 +416,17 @@ int sl_manifest_load(const char *path, sl_manifest *out, char *err, size_t errle
         if (cols[1][0] == '=' && !cols[1][1]) {
             rc = sl_fail(err, errlen, "%s:%d: '=' names no class (=NAME labels the whole file NAME)",
                          path, line_no);
+            break;
+        }
+        /* An entry is a file (relative ones from the manifest's folder): a URI
+         * (http://, fd://3), which the audio reader would fetch or read, is
+         * refused, as whichever way the manifest were named, so training,
+         * eval --model and eval --hyp read the same files of one line. */
+        if (sl_audio_is_uri(cols[0])) {
+            char shown[SL_SHOWN_LEN];
+            sl_text_shown(shown, cols[0]);
+            rc = sl_fail(err, errlen, "%s:%d: %s: a URI; manifest entries are files", path,
+                         line_no, shown);
             break;
         }
         sl_split split = SL_SPLIT_NONE;

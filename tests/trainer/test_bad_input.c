@@ -252,6 +252,54 @@ static void labels_that_are_no_files(void **state)
                    (const char *[]){"folder.txt: cannot read: a folder, not a file", NULL});
 }
 
+/* A manifest's audio entries are files: a URI (http://, fd://N), which the
+ * audio reader would fetch or read, is refused naming the line, by train, eval
+ * --model and eval --hyp alike and however the manifest is named (u.tsv from
+ * its folder, or DIR/u.tsv), before anything is opened (no network needed). A
+ * line "-" is the file of that name, not the standard input. */
+static void uri_entries_refused(void **state)
+{
+    (void)state;
+    const char *uris[] = {"http://127.0.0.1:9/a.wav", "fd://0"};
+    for (size_t u = 0; u < sizeof uris / sizeof uris[0]; u++) {
+        char text[128], want[160];
+        snprintf(text, sizeof text, "a.wav\ta.txt\n%s\ta.txt\n", uris[u]);
+        tt_write_text(tt_path(dir, "u.tsv"), text);
+        snprintf(want, sizeof want, "u.tsv:2: %s: a URI; manifest entries are files", uris[u]);
+        for (int named = 0; named < 6; named++) {
+            /* even: the manifest named from its folder (no '/'); odd: DIR/u.tsv */
+            const char *m = named % 2 ? tt_path(dir, "u.tsv") : "u.tsv";
+            char cmd[4096];
+            if (named < 2)
+                snprintf(cmd, sizeof cmd, "cd %s && %s train --manifest %s --out %s/u.slm " TINY,
+                         dir, seqlabel, m, dir);
+            else if (named < 4)
+                snprintf(cmd, sizeof cmd, "cd %s && %s eval --model %s/good.slm --manifest %s "
+                         "--no-cache", dir, seqlabel, dir, m);
+            else
+                snprintf(cmd, sizeof cmd, "cd %s && %s eval --hyp %s/a.txt --manifest %s", dir,
+                         seqlabel, dir, m);
+            strcat(cmd, " < /dev/null > /dev/null");
+            char *err = NULL;
+            const int rc = tt_run(cmd, &err);
+            if (rc != 1 || !strstr(err, want))
+                fail_msg("%s: exit %d, %s (want '%s')", cmd, rc, err ? err : "", want);
+            free(err);
+            assert_int_equal(access(tt_path(dir, "u.slm"), F_OK), -1);
+        }
+    }
+    /* "-": no file of that name here, whatever the standard input holds */
+    tt_write_text(tt_path(dir, "u.tsv"), "-\ta.txt\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd %s && %s eval --hyp a.txt --manifest u.tsv < a.wav > /dev/null",
+             dir, seqlabel);
+    char *err = NULL;
+    assert_int_equal(tt_run(cmd, &err), 1);
+    if (!strstr(err, "u.tsv:1: ./-: cannot open"))
+        fail_msg("%s", err);
+    free(err);
+}
+
 /* Whole-file labels (=NAME): a class the --classes list lacks, and '=' alone,
  * named by the manifest line (there is no label file). */
 static void whole_file_label_errors(void **state)
@@ -765,6 +813,7 @@ int main(void)
         cmocka_unit_test(labels_beyond_the_audio),
         cmocka_unit_test(unknown_class_with_classes_option),
         cmocka_unit_test(labels_that_are_no_files),
+        cmocka_unit_test(uri_entries_refused),
         cmocka_unit_test(overlapping_segments),
         cmocka_unit_test(textgrid_errors),
         cmocka_unit_test(best_model_named_truly),
