@@ -344,6 +344,12 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
         return sl_fail(err, errlen, "%s: cannot open: %s", audio, strerror(errno));
     if (S_ISDIR(st.st_mode))
         return sl_fail(err, errlen, "%s: is a directory, not an audio file", audio);
+    /* a FIFO's open would wait for a writer, a device's read never end (a
+     * noise list's entries come here unchecked, a manifest's checked before) */
+    if (!S_ISREG(st.st_mode))
+        return sl_fail(err, errlen, "%s: a %s, not an audio file: what training reads is files",
+                       audio, S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode) ? "device"
+                                                                        : "FIFO, pipe or socket");
     if (!cache_dir || !cache_dir[0])
         return k->compute(audio, k->arg, 1, out, err, errlen);
     char *real = realpath(audio, NULL);

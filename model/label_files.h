@@ -82,6 +82,10 @@ char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frame
  * manifest_path (the manifest itself when it is a folder, else the manifest
  * file's folder; 0: the current one). */
 size_t sl_manifest_root_len(const char *manifest_path);
+/* A manifest entry's audio is a regular file that can be read: 0, or -1 saying
+ * why not (missing, unreadable, a folder, a device, a FIFO: whose open would
+ * wait for a writer), naming the file. */
+int sl_audio_entry_check(const char *audio, char *err, size_t errlen);
 /* The part of path below that folder (root_len from sl_manifest_root_len), or
  * path itself when it lies elsewhere: what names an entry however the manifest
  * was named (data/set.tsv or /home/u/data/set.tsv). */

@@ -23,6 +23,24 @@
 #include "common/text.h"
 
 /* Why st is no file a text input may be, or NULL: a regular file only. */
+int sl_audio_entry_check(const char *audio, char *err, size_t errlen)
+{
+    /* stat, not open: opening a FIFO waits for a writer (for ever, where
+     * nobody writes). The feature cache asks again just before the audio is
+     * read (feature_cache.c). */
+    struct stat st;
+    if (stat(audio, &st) || access(audio, R_OK))
+        return sl_fail(err, errlen, "%s: cannot open the audio file: %s", audio, strerror(errno));
+    if (!S_ISREG(st.st_mode))
+        return sl_fail(err, errlen, "%s: %s", audio,
+                       S_ISDIR(st.st_mode) ? "is a directory, not an audio file"
+                       : S_ISCHR(st.st_mode) || S_ISBLK(st.st_mode)
+                           ? "a device, not an audio file: manifest entries are files"
+                           : "a FIFO, pipe or socket, not an audio file: manifest entries are "
+                             "files, read more than once (save what it gives to a file)");
+    return 0;
+}
+
 static const char *not_a_file(const struct stat *st)
 {
     return S_ISREG(st->st_mode) ? NULL

@@ -665,7 +665,9 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
     const int hop = sl_feature_frame_shift(fc), rate = fc->sample_rate;
     int64_t n = 0;
     double duration = 0.0;
-    if (audio_frames(e->audio, fc, &n, &duration, err, errlen))
+    /* a regular file (a FIFO's open would wait for a writer), as training reads */
+    if (sl_audio_entry_check(e->audio, err, errlen) ||
+        audio_frames(e->audio, fc, &n, &duration, err, errlen))
         return -1;
     char *hyp_path = hypothesis_of(e, manifest, root_len, hyp, hyp_is_dir, opt->hyp_root, err,
                                    errlen);

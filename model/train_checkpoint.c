@@ -12,10 +12,12 @@
  *   | f64 epoch_loss_sum | i64 epoch_loss_steps | u64 settings_hash
  *   | f32 adam_m[n_params] | f32 adam_v[n_params] | u32 crc32(all before) */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
 
@@ -28,9 +30,32 @@
 
 static unsigned char *read_all(const char *path, size_t *len, char *err, size_t errlen)
 {
-    FILE *fp = fopen(path, "rb");
+    /* A regular file alone, asked of what was opened: a FIFO's blocking open
+     * would wait for a writer for ever, a device's read never end. O_NONBLOCK
+     * opens either at once (and changes nothing for a regular file). */
+    int fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC);
+    if (fd < 0) {
+        sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        return NULL;
+    }
+    struct stat fst;
+    const int stated = fstat(fd, &fst) == 0;
+    if (!stated || !S_ISREG(fst.st_mode)) {
+        sl_fail(err, errlen, "%s: cannot resume: %s", path,
+                !stated ? strerror(errno)
+                : S_ISDIR(fst.st_mode) ? "a folder, not a checkpoint file"
+                : S_ISCHR(fst.st_mode) || S_ISBLK(fst.st_mode)
+                    ? "a device, not a checkpoint file (one is written to a device as it is, "
+                      "but read back from a file alone)"
+                    : "a FIFO, pipe or socket, not a checkpoint file (one is written to a FIFO "
+                      "as it is, but read back from a file alone)");
+        close(fd);
+        return NULL;
+    }
+    FILE *fp = fdopen(fd, "rb");
     if (!fp) {
         sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        close(fd);
         return NULL;
     }
     unsigned char *buf = NULL;

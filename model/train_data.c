@@ -377,16 +377,14 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     ds->class_frames = calloc((size_t)n_classes, sizeof *ds->class_frames);
     if (!ds->files || !ds->class_frames)
         return sl_fail(err, errlen, "out of memory");
-    /* First the cheap checks for every entry (audio present, labels valid), so
+    /* First the cheap checks for every entry (audio a readable file, labels valid), so
      * a typo in the last line fails at once, not after an hour of features. */
     for (int i = 0; i < man->n; i++) {
         const sl_manifest_entry *e = &man->entries[i];
         if (!selected(e, split_mask))
             continue;
-        if (access(e->audio, R_OK)) {
-            sl_fail(err, errlen, "%s: cannot open the audio file: %s", e->audio, strerror(errno));
+        if (sl_audio_entry_check(e->audio, err, errlen)) /* a FIFO would wait for ever */
             return sl_blame_entry(man, e, err, errlen);
-        }
         sl_label_segment *segs;
         int ns;
         if (sl_manifest_entry_segments(e, &segs, &ns, err, errlen))

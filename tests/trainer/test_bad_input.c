@@ -300,6 +300,61 @@ static void uri_entries_refused(void **state)
     free(err);
 }
 
+/* Audio that is no file: a FIFO as a manifest's audio entry (whose open would
+ * wait for a writer for ever), a device and a folder are refused at once,
+ * naming the line, by train, eval --model and eval --hyp; a FIFO as the
+ * checkpoint to resume, too. Each command runs under timeout(1), so that a
+ * return of the wait fails the test rather than hanging it. */
+static void audio_and_checkpoint_that_are_no_files(void **state)
+{
+    (void)state;
+    assert_int_equal(mkfifo(tt_path(dir, "fifo.wav"), 0644), 0);
+    assert_int_equal(mkdir(tt_path(dir, "folder.wav"), 0755), 0);
+    const struct {
+        const char *audio, *want;
+    } cases[] = {
+        {"fifo.wav", "fifo.wav: a FIFO, pipe or socket, not an audio file"},
+        {"/dev/zero", "/dev/zero: a device, not an audio file"},
+        {"folder.wav", "folder.wav: is a directory, not an audio file"},
+    };
+    char cmd[4096];
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        char text[128];
+        snprintf(text, sizeof text, "%s\ta.txt\n", cases[k].audio);
+        tt_write_text(tt_path(dir, "nf.tsv"), text);
+        for (int how = 0; how < 3; how++) {
+            if (how == 0)
+                snprintf(cmd, sizeof cmd, "timeout 10 %s train --manifest %s/nf.tsv --out "
+                         "%s/nf.slm " TINY, seqlabel, dir, dir);
+            else if (how == 1)
+                snprintf(cmd, sizeof cmd, "timeout 10 %s eval --model %s/good.slm --manifest "
+                         "%s/nf.tsv --no-cache", seqlabel, dir, dir);
+            else
+                snprintf(cmd, sizeof cmd, "timeout 10 %s eval --hyp %s/a.txt --manifest "
+                         "%s/nf.tsv", seqlabel, dir, dir);
+            strcat(cmd, " < /dev/null > /dev/null");
+            char *err = NULL;
+            const int rc = tt_run(cmd, &err);
+            if (rc != 1 || !strstr(err, "nf.tsv:1: ") || !strstr(err, cases[k].want))
+                fail_msg("%s: exit %d (124: timed out), %s (want '%s')", cmd, rc,
+                         err ? err : "", cases[k].want);
+            free(err);
+        }
+    }
+    /* the checkpoint --resume reads: a FIFO refused, not waited on */
+    assert_int_equal(mkfifo(tt_path(dir, "fifo.ckpt"), 0644), 0);
+    tt_write_text(tt_path(dir, "nf.tsv"), "a.wav\ta.txt\n");
+    snprintf(cmd, sizeof cmd, "timeout 10 %s train --manifest %s/nf.tsv --out %s/nf.slm "
+             "--checkpoint %s/fifo.ckpt " TINY " --resume < /dev/null > /dev/null", seqlabel,
+             dir, dir, dir);
+    char *err = NULL;
+    const int rc = tt_run(cmd, &err);
+    if (rc != 1 || !strstr(err, "fifo.ckpt: cannot resume: a FIFO"))
+        fail_msg("%s: exit %d (124: timed out), %s", cmd, rc, err ? err : "");
+    free(err);
+    assert_int_equal(access(tt_path(dir, "nf.slm"), F_OK), -1);
+}
+
 /* Whole-file labels (=NAME): a class the --classes list lacks, and '=' alone,
  * named by the manifest line (there is no label file). */
 static void whole_file_label_errors(void **state)
@@ -814,6 +869,7 @@ int main(void)
         cmocka_unit_test(unknown_class_with_classes_option),
         cmocka_unit_test(labels_that_are_no_files),
         cmocka_unit_test(uri_entries_refused),
+        cmocka_unit_test(audio_and_checkpoint_that_are_no_files),
         cmocka_unit_test(overlapping_segments),
         cmocka_unit_test(textgrid_errors),
         cmocka_unit_test(best_model_named_truly),
