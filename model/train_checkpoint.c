@@ -232,6 +232,18 @@ int sl_checkpoint_load(const char *path, sl_model **mp, float **am, float **av,
         rc = sl_fail(err, errlen, "%s: checkpoint state does not match its model", path);
         goto out;
     }
+    /* The counts are steps taken: never negative, the best and the epoch's
+     * within them (the run's own total is the trainer's to hold it to, once
+     * the data give it). A step past them (INT64_MAX: step + 1 overflows) is a
+     * file made by hand, or damaged with its checksum written anew. */
+    if (st->step < 0 || st->best_step < 0 || st->best_step > st->step ||
+        st->epoch_loss_steps < 0 || st->epoch_loss_steps > st->step) {
+        rc = sl_fail(err, errlen, "%s: damaged checkpoint: step %lld, best at step %lld, %lld "
+                     "steps in its epoch (steps taken: none negative, nor past the step)", path,
+                     (long long)st->step, (long long)st->best_step,
+                     (long long)st->epoch_loss_steps);
+        goto out;
+    }
     *am = malloc(np * sizeof(float));
     *av = malloc(np * sizeof(float));
     if (!*am || !*av) {

@@ -1085,6 +1085,13 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
                                          : "");
             goto out;
         }
+        /* the settings (its total of steps among them) are this run's, so a
+         * step past that total is no checkpoint this run wrote */
+        if (st.step > total) {
+            sl_fail(err, errlen, "%s: damaged checkpoint: at step %lld, past the run's %lld "
+                    "steps", c->checkpoint_path, (long long)st.step, (long long)total);
+            goto out;
+        }
     } else {
         sl_rng_seed(&st.rng, c->seed);
         st.best_score = -1.0;

@@ -732,6 +732,72 @@ static void damaged_checkpoint(void **state)
     free(err);
 }
 
+/* CRC-32 (zlib's: reflected, polynomial 0xEDB88320), bit by bit, as a
+ * checkpoint closes with it. */
+static uint32_t crc32_of(const unsigned char *p, size_t n)
+{
+    uint32_t crc = 0xffffffffu;
+    for (size_t i = 0; i < n; i++) {
+        crc ^= p[i];
+        for (int b = 0; b < 8; b++)
+            crc = crc & 1 ? (crc >> 1) ^ 0xedb88320u : crc >> 1;
+    }
+    return ~crc;
+}
+
+/* dir/c3.ckpt with its step (model/train_checkpoint.c: "SLCKPT01", u32 version,
+ * u32 0, u64 model_bytes, the model, u64 n_params, i64 step, ...) set to `step`
+ * and its CRC-32 written anew, as dir/p.ckpt. */
+static void write_checkpoint_at(int64_t step)
+{
+    size_t n;
+    unsigned char *b = (unsigned char *)tt_read_file(tt_path(dir, "c3.ckpt"), &n);
+    assert_non_null(b);
+    assert_true(n > 36);
+    uint64_t mlen;
+    memcpy(&mlen, b + 16, 8); /* little-endian, as the hosts it is written on */
+    const size_t at = 24 + (size_t)mlen + 8;
+    assert_true(at + 8 + 4 <= n);
+    memcpy(b + at, &step, 8);
+    const uint32_t crc = crc32_of(b, n - 4);
+    memcpy(b + n - 4, &crc, 4);
+    FILE *fp = fopen(tt_path(dir, "p.ckpt"), "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b, 1, n, fp), n);
+    assert_int_equal(fclose(fp), 0);
+    free(b);
+}
+
+/* A checkpoint whose step is out of range, its checksum right (made by hand):
+ * INT64_MAX (step + 1 overflowed, then "diverged at step -9223372036854775807")
+ * a negative step and one past the run's 3 are refused as damaged, naming the
+ * file; the step it was at, written back the same way, resumes (the run done),
+ * so the file was patched right. */
+static void checkpoint_step_out_of_range(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "good3.tsv"), "a.wav\ta.txt\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good3.tsv --out %s/c3.slm --checkpoint "
+             "%s/c3.ckpt " TINY " > /dev/null", seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    const int64_t steps[] = {INT64_MAX, -3, 4, 3};
+    for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
+        write_checkpoint_at(steps[k]);
+        snprintf(cmd, sizeof cmd, "%s train --manifest %s/good3.tsv --out %s/c3.slm --checkpoint "
+                 "%s/p.ckpt " TINY " --resume > /dev/null", seqlabel, dir, dir, dir);
+        char *err = NULL;
+        const int rc = tt_run(cmd, &err);
+        if (steps[k] == 3) { /* the step it was at, the run done */
+            if (rc != 0)
+                fail_msg("step 3: exit %d, %s", rc, err ? err : "");
+        } else if (rc != 1 || !strstr(err, "p.ckpt: damaged checkpoint")) {
+            fail_msg("step %lld: exit %d, %s", (long long)steps[k], rc, err ? err : "");
+        }
+        free(err);
+    }
+}
+
 static void eval_reports_and_checks_labels(void **state)
 {
     (void)state;
@@ -882,6 +948,7 @@ int main(void)
         cmocka_unit_test(gap_class_trains),
         cmocka_unit_test(bad_noise_list),
         cmocka_unit_test(damaged_checkpoint),
+        cmocka_unit_test(checkpoint_step_out_of_range),
         cmocka_unit_test(eval_reports_and_checks_labels),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
