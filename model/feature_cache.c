@@ -235,16 +235,30 @@ static uint32_t entry_crc(const unsigned char *head, const void *data, size_t n)
     return (uint32_t)crc;
 }
 
+/* An entry this process may trust: a regular file of its effective user (or
+ * root) that no one else may write. In a cache folder others may write
+ * (--cache-dir shared, world-writable), another user could plant an entry with
+ * a right key and CRC-32 (no protection against a forger) and so poison the
+ * features, or cut short an entry of theirs while it is mapped (SIGBUS);
+ * such an entry is taken as absent, and computed again. */
+static int entry_trusted(const struct stat *st)
+{
+    return S_ISREG(st->st_mode) && (st->st_uid == geteuid() || st->st_uid == 0) &&
+           !(st->st_mode & (S_IWGRP | S_IWOTH));
+}
+
 /* Maps a cache entry if it is exactly what we want; 0 on success. */
 static int try_read(const char *entry, const char *magic, uint64_t key, const char *real, int dim,
                     sl_feature_file *out)
 {
-    int fd = open(entry, O_RDONLY | O_CLOEXEC);
+    /* not through a link, nor waiting on a FIFO planted at the name: what was
+     * opened is then asked whose it is */
+    int fd = open(entry, O_RDONLY | O_CLOEXEC | O_NOFOLLOW | O_NONBLOCK);
     if (fd < 0)
         return -1;
     struct stat st;
     size_t plen = strlen(real);
-    if (fstat(fd, &st) || (size_t)st.st_size < CACHE_HEADER + plen) {
+    if (fstat(fd, &st) || !entry_trusted(&st) || (size_t)st.st_size < CACHE_HEADER + plen) {
         close(fd);
         return -1;
     }
@@ -289,8 +303,12 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
                  atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
         return -1;
     /* a new file of its own: in a cache folder others may write, a link or a
-     * file planted at the name is never written through */
-    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+     * file planted at the name is never written through. Writable by its
+     * owner alone, as try_read trusts no other entry (the umask may take
+     * more). Renamed over an entry another user planted where the folder lets
+     * it be (without the sticky bit); where it does not, the features are
+     * used as computed, and computed again next time. */
+    int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
         if (fd >= 0) {

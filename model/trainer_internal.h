@@ -17,7 +17,10 @@
  * of the audio or the settings gives another key, so a stale entry is never
  * read (old entries are simply left behind). Entries are written to a
  * temporary file and renamed, and are checked (magic, key, path, size, the
- * data's CRC-32) before use, so a damaged entry is recomputed, never trusted. */
+ * data's CRC-32) before use, so a damaged entry is recomputed, never trusted.
+ * Only entries of the effective user (or root) that no one else may write are
+ * read at all: in a shared cache folder another user's entry is taken as
+ * absent (its key and CRC-32 are no proof against a forger). */
 typedef struct {
     const float *feats;  /* n_frames x dim, not normalised */
     int64_t n_frames;

@@ -24,6 +24,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include <zlib.h>
 
 #include "model/label_files.h"
 #include "model/trainer_internal.h"
@@ -1055,6 +1056,115 @@ static void feature_cache_is_exact_and_invalidated(void **state)
     free(ref2);
 }
 
+/* The one entry in cache (a .feat file) into path. */
+static void only_entry(const char *cache, char *path, size_t len)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "ls %s/*.feat", cache);
+    FILE *p = popen(cmd, "r");
+    assert_non_null(p);
+    assert_non_null(fgets(path, (int)len, p));
+    path[strcspn(path, "\n")] = '\0';
+    pclose(p);
+}
+
+/* Rewrites the entry as a forger would: every feature -15 (a "silent" file),
+ * its CRC-32 (of the header's first 40 bytes and the features, at byte 40)
+ * computed anew, so that every check of its contents passes. */
+static void poison_entry(const char *path)
+{
+    size_t n;
+    unsigned char *b = (unsigned char *)tt_read_file(path, &n);
+    assert_non_null(b);
+    uint32_t plen;
+    memcpy(&plen, b + 36, 4);
+    const size_t off = (48 + (size_t)plen + 3) & ~(size_t)3;
+    assert_true(off < n && (n - off) % sizeof(float) == 0);
+    for (size_t at = off; at < n; at += sizeof(float)) {
+        const float v = -15.0f;
+        memcpy(b + at, &v, sizeof v);
+    }
+    uLong crc = crc32(crc32(0L, Z_NULL, 0), b, 40);
+    crc = crc32(crc, b + off, (uInt)(n - off));
+    const uint64_t stored = (uint32_t)crc;
+    memcpy(b + 40, &stored, 8);
+    FILE *fp = fopen(path, "wb");
+    assert_non_null(fp);
+    assert_int_equal(fwrite(b, 1, n, fp), n);
+    assert_int_equal(fclose(fp), 0);
+    free(b);
+}
+
+/* A cache folder others may write (--cache-dir shared): an entry is used only
+ * when it is the effective user's (or root's) and no one else may write it.
+ * One forged with a right key and CRC-32, owned by another user (nobody, as
+ * root) or writable by all, is taken as absent: the features are those
+ * without a cache, and the entry is written anew as this user's. (A forged
+ * entry of one's own, which only oneself could have made, is read: so the
+ * forgery passes every check of the contents.) */
+static void feature_cache_trusts_own_entries(void **state)
+{
+    (void)state;
+    tt_make_task_file(dir, "own", 3.0, 7);
+    const char *wav = tt_path(dir, "own.wav");
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s", tt_path(dir, "shared-cache"));
+    assert_int_equal(mkdir(cache, 0777), 0);
+    assert_int_equal(chmod(cache, 0777), 0); /* open to all, whatever the umask */
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    char err[SL_ERR_LEN];
+    sl_feature_file ff;
+    assert_int_equal(sl_feature_file_load(wav, &fc, NULL, &ff, err, sizeof err), 0);
+    const int64_t n = ff.n_frames;
+    const size_t bytes = (size_t)n * (size_t)ff.dim * sizeof(float);
+    float *ref = malloc(bytes); /* --no-cache's */
+    memcpy(ref, ff.feats, bytes);
+    sl_feature_file_free(&ff);
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    sl_feature_file_free(&ff);
+    char entry[1024];
+    only_entry(cache, entry, sizeof entry);
+    struct stat st;
+    assert_int_equal(stat(entry, &st), 0);
+    assert_int_equal(st.st_mode & 022, 0); /* written for its owner alone */
+    /* the forgery passes the checks: one's own is read */
+    poison_entry(entry);
+    assert_int_equal(chmod(entry, 0644), 0);
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.from_cache, 1);
+    assert_int_equal(ff.n_frames, n);
+    assert_memory_not_equal(ff.feats, ref, bytes);
+    sl_feature_file_free(&ff);
+    for (int how = 0; how < 2; how++) {
+        if (how == 0) { /* writable by all: anyone could have forged it */
+            poison_entry(entry);
+            assert_int_equal(chmod(entry, 0666), 0);
+        } else if (geteuid() == 0) { /* another user's (root may give it away) */
+            poison_entry(entry);
+            assert_int_equal(chmod(entry, 0644), 0);
+            assert_int_equal(chown(entry, 65534, 65534), 0);
+        } else {
+            printf("not root: an entry of another user not tried\n");
+            break;
+        }
+        assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+        assert_int_equal(ff.from_cache, 0);
+        assert_int_equal(ff.n_frames, n);
+        assert_memory_equal(ff.feats, ref, bytes);
+        sl_feature_file_free(&ff);
+        /* replaced (the folder lets it be): this user's, and read from then on */
+        assert_int_equal(stat(entry, &st), 0);
+        assert_int_equal(st.st_uid, geteuid());
+        assert_int_equal(st.st_mode & 022, 0);
+        assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+        assert_int_equal(ff.from_cache, 1);
+        assert_memory_equal(ff.feats, ref, bytes);
+        sl_feature_file_free(&ff);
+    }
+    free(ref);
+}
+
 typedef struct {
     int64_t hist[3];
     double nll;
@@ -1246,6 +1356,7 @@ int main(void)
         cmocka_unit_test(metrics_by_hand),
         cmocka_unit_test(threads_load_the_same_dataset),
         cmocka_unit_test(feature_cache_is_exact_and_invalidated),
+        cmocka_unit_test(feature_cache_trusts_own_entries),
         cmocka_unit_test(evaluation_uses_the_labeler_windows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
