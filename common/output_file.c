@@ -38,12 +38,45 @@ static char *link_destination(const char *link)
     return out;
 }
 
+/* 1 when the folder holding `path` is one many users share: anyone may write
+ * in it and only a file's owner (or the folder's) may remove it (sticky,
+ * world-writable: /tmp, /var/tmp, /dev/shm); *owner gets the folder's owner. */
+static int in_shared_folder(const char *path, uid_t *owner)
+{
+    const char *slash = strrchr(path, '/');
+    char *dir = !slash ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    struct stat st;
+    int shared = dir && stat(dir, &st) == 0 &&
+                 (st.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
+    if (shared)
+        *owner = st.st_uid;
+    free(dir);
+    return shared;
+}
+
+/* 1 when `st`, the file or link at `path`, is another user's in a shared
+ * folder whose owner it is not either: the kernel's protected_symlinks and
+ * protected_regular (Documentation/admin-guide/sysctl/fs.rst) refuse to follow
+ * such a link or to open such a file with O_CREAT, also for root, since that
+ * user may have put it there for this one to follow or write. The output's
+ * links are followed here (lstat, readlink) and its file replaced by rename,
+ * which the kernel does not check so: the rule is kept here instead, whatever
+ * the sysctls say. */
+static int planted(const char *path, const struct stat *st)
+{
+    uid_t dir_owner;
+    return st->st_uid != geteuid() && in_shared_folder(path, &dir_owner) &&
+           st->st_uid != dir_owner;
+}
+
 /* The file the symbolic links at `path` end at, or path itself (malloc'd).
  * A link to nothing ends at the name it gives, which is then created, as the
- * shell's `>` creates it. NULL: errno (ELOOP, ENOMEM, ...). */
-static char *follow_links(const char *path)
+ * shell's `>` creates it. NULL: errno (ELOOP, ENOMEM, EACCES: a link another
+ * user planted in a shared folder, not followed, named in *refused). */
+static char *follow_links(const char *path, char **refused)
 {
     char *cur = strdup(path);
+    *refused = NULL;
     for (int hops = 0; cur; hops++) {
         struct stat st;
         if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
@@ -53,11 +86,28 @@ static char *follow_links(const char *path)
             errno = ELOOP;
             return NULL;
         }
+        if (planted(cur, &st)) {
+            *refused = cur;
+            errno = EACCES;
+            return NULL;
+        }
         char *next = link_destination(cur);
         free(cur);
         cur = next;
     }
     return NULL;
+}
+
+/* Says that `path` (through `link`, a link at or after it) is one planted(). */
+static int refuse_planted(const char *path, const char *link, const char *what,
+                          const char *done, char *err, size_t errlen)
+{
+    if (!strcmp(path, link))
+        return sl_fail(err, errlen, "%s: %s another user owns in a shared folder (sticky, "
+                       "world-writable): not %s, as the kernel would not", path, what, done);
+    return sl_fail(err, errlen, "%s: %s, where it leads, is %s another user owns in a shared "
+                   "folder (sticky, world-writable): not %s, as the kernel would not", path, link,
+                   what, done);
 }
 
 /* TARGET.tmp.<pid>; where that name would pass the file-name limit, TARGET's
@@ -103,13 +153,35 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
     int there = stat(path, &st) == 0; /* through any links */
     if (there && S_ISDIR(st.st_mode))
         return sl_fail(err, errlen, "%s: cannot write: it is a directory", path);
+    char *refused;
+    if (!(o->target = follow_links(path, &refused))) {
+        int rc = refused ? refuse_planted(path, refused, "a link", "followed", err, errlen)
+                         : sl_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+        free(refused);
+        return rc;
+    }
+    struct stat end; /* the file the links end at, itself */
+    const int end_there = lstat(o->target, &end) == 0;
     if (there && !S_ISREG(st.st_mode)) { /* a device, FIFO, socket */
+        /* the kernel opens it, following the links again (/dev/stdout's lead
+         * where no path does); a FIFO another user put in a shared folder is
+         * refused as the kernel's protected_fifos refuses it to `>` */
+        if (S_ISFIFO(st.st_mode) && end_there && end.st_dev == st.st_dev &&
+            end.st_ino == st.st_ino && planted(o->target, &end)) {
+            int rc = refuse_planted(path, o->target, "a FIFO", "written", err, errlen);
+            sl_output_free(o);
+            return rc;
+        }
+        free(o->target);
         if (!(o->target = strdup(path)))
             return sl_fail(err, errlen, "%s: out of memory", path);
         return 0;
     }
-    if (!(o->target = follow_links(path)))
-        return sl_fail(err, errlen, "%s: cannot write: %s", path, strerror(errno));
+    if (end_there && S_ISREG(end.st_mode) && planted(o->target, &end)) {
+        int rc = refuse_planted(path, o->target, "a file", "replaced", err, errlen);
+        sl_output_free(o);
+        return rc;
+    }
     if (stat(o->target, &st) == 0) {
         /* access(), not the mode bits: it answers as open() would for this
          * user (root writes a 0444 file, as `>` does; nobody writes on a

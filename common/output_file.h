@@ -13,7 +13,13 @@
  *    file beside that file), so the link stays a link to the new contents;
  *  - a device, FIFO or socket (`/dev/null`): written as it is, in place, since
  *    a rename would replace it (as root, /dev/null itself);
- *  - a directory: refused.
+ *  - a directory: refused;
+ *  - in a folder anyone may write and only a file's owner may remove files
+ *    from (sticky, world-writable: /tmp), another user's link (not followed),
+ *    file or FIFO (not replaced), unless that user owns the folder: refused,
+ *    root included, as the kernel's protected_symlinks, protected_regular and
+ *    protected_fifos refuse them to `>`, whatever those sysctls say (the links
+ *    are followed here, and a file replaced by rename, out of their reach).
  * The temporary name is TARGET.tmp.<pid> (TARGET: the file written; where the
  * suffix would pass NAME_MAX, its name shortened and the suffix
  * .tmp.<pid>.<hash of the whole name>), so a program ending on a
@@ -38,7 +44,8 @@ typedef struct {
 } sl_output;
 
 /* Decides where `path` is written (nothing is created). 0, or -1 with a message
- * naming path: a directory, a file this user may not write, a loop of links. */
+ * naming path: a directory, a file this user may not write, a loop of links,
+ * another user's link or file in a shared folder. */
 int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen);
 /* Opens o->fd: the temporary file (created anew, with the kept mode), or the
  * device or FIFO itself. 0, or -1 with a message and errno kept. */

@@ -380,7 +380,10 @@ void sl_model_free(sl_model *m);
 /* Atomic: PATH.tmp.<pid> (beside the file a symbolic link at PATH leads to),
  * renamed over it when complete, with the mode of the file it replaces; a
  * device or FIFO at PATH is written as it is (a rename would replace it), and
- * a file this user may not write is refused. */
+ * a file this user may not write is refused, as are, in a folder anyone may write
+ * whose files only their owners may remove (sticky, world-writable: /tmp), a
+ * link another user owns and a file or FIFO another user owns, unless that user
+ * owns the folder (the kernel's protected_symlinks and protected_regular). */
 int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen);
 /* PyTorch's default initialisation of the reference module (Linear: uniform
  * +-1/sqrt(fan_in); in_proj: Xavier uniform, its bias and out_proj's bias 0;

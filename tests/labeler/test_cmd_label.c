@@ -2928,6 +2928,89 @@ static void test_output_files(void **state)
     free(r);
 }
 
+/* Labels in.wav with `args`, which must fail (exit 1) saying `want` about `out`. */
+static void expect_refused(const char *args, const char *out, const char *want)
+{
+    assert_int_equal(run_label(args), 1);
+    char *e = slurp("err.txt"), said[600];
+    snprintf(said, sizeof said, "%s: %s", out, want);
+    if (!e || !strstr(e, said))
+        fail_msg("%s said: %s (want '%s')", args, e ? e : "nothing", said);
+    free(e);
+}
+
+/* In a folder every user may write and only a file's owner remove (sticky,
+ * world-writable, as /tmp), another user's symbolic link is not followed and
+ * another user's file or FIFO not replaced, also by root, as the kernel's
+ * protected_symlinks, protected_regular and protected_fifos would refuse them
+ * to the shell's `>`: that user may have put them there for root to write
+ * through (a link to /etc/shadow, to a file that does not exist yet) or to be
+ * given root's output (the file's owner is kept). Refused before the input is
+ * labelled, naming the path, nothing written. The writer's own link there, or
+ * one the folder's owner made, is followed as everywhere (docs/labeling.md).
+ * The other user's files need root (chown to nobody); as another user only the
+ * files followed as ever are tried. */
+static void test_output_shared_folder(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o ref-shared.txt"), 0);
+    sh("rm -rf shared victim && mkdir -m 1777 shared && chmod 1777 shared && mkdir victim && "
+       "printf precious > victim/file && chmod 600 victim/file && "
+       "ln -s ../victim/file shared/labels.txt && ln -s ../victim/new.txt shared/dangling.txt && "
+       "ln -s ../victim/cut.wav shared/cut.wav && printf theirs > shared/theirs.txt && "
+       "mkfifo shared/theirs.fifo && ln -s ../victim/mine.txt shared/mine.txt && "
+       "printf mine > victim/mine.txt");
+    if (geteuid() == 0) {
+        sh("chown -h 65534:65534 shared/labels.txt shared/dangling.txt shared/cut.wav "
+           "shared/theirs.txt shared/theirs.fifo");
+        expect_refused("in.wav --model m.slm -o shared/labels.txt", "shared/labels.txt",
+                       "a link another user owns in a shared folder (sticky, world-writable): "
+                       "not followed, as the kernel would not");
+        expect_refused("in.wav --model m.slm -o shared/dangling.txt", "shared/dangling.txt",
+                       "a link another user owns");
+        expect_refused("in.wav --model m.slm --target speech --cut shared/cut.wav "
+                       "-o victim/labels.txt", "shared/cut.wav", "a link another user owns");
+        /* a chain: the writer's own link to theirs */
+        sh("ln -s labels.txt shared/chain.txt");
+        expect_refused("in.wav --model m.slm -o shared/chain.txt", "shared/chain.txt",
+                       "shared/labels.txt, where it leads, is a link another user owns");
+        expect_refused("in.wav --model m.slm -o shared/theirs.txt", "shared/theirs.txt",
+                       "a file another user owns in a shared folder (sticky, world-writable): "
+                       "not replaced, as the kernel would not");
+        expect_refused("in.wav --model m.slm -o shared/theirs.fifo", "shared/theirs.fifo",
+                       "a FIFO another user owns");
+        /* reached through the writer's own link in a folder of its own */
+        sh("ln -s ../shared/theirs.txt victim/to-theirs.txt");
+        expect_refused("in.wav --model m.slm -o victim/to-theirs.txt", "victim/to-theirs.txt",
+                       "victim/../shared/theirs.txt, where it leads, is a file another user owns");
+        sh("test \"$(cat victim/file)\" = precious && test ! -e victim/new.txt && "
+           "test ! -e victim/cut.wav && test ! -e victim/labels.txt && "
+           "test \"$(cat shared/theirs.txt)\" = theirs && "
+           "test \"$(stat -c %u shared/theirs.txt)\" = 65534 && test -p shared/theirs.fifo && "
+           "test -z \"$(ls shared victim | grep '\\.tmp\\.')\"");
+        /* the folder's owner's files are its own to give: in a folder of
+         * nobody's, nobody's link and file are followed and replaced (the file
+         * stays nobody's) */
+        sh("rm -rf theirs-dir && mkdir -m 1777 theirs-dir && chmod 1777 theirs-dir && "
+           "printf old > theirs-dir/f.txt && ln -s f.txt theirs-dir/l.txt && "
+           "chown -h 65534:65534 theirs-dir theirs-dir/f.txt theirs-dir/l.txt");
+        assert_int_equal(run_label("in.wav --model m.slm -o theirs-dir/l.txt"), 0);
+        sh("cmp theirs-dir/f.txt ref-shared.txt && test \"$(stat -c %u theirs-dir/f.txt)\" = 65534 "
+           "&& test -L theirs-dir/l.txt");
+        /* not sticky: links and files are the user's to follow and replace */
+        sh("chmod 0777 shared");
+        assert_int_equal(run_label("in.wav --model m.slm -o shared/theirs.txt"), 0);
+        sh("cmp shared/theirs.txt ref-shared.txt && chmod 1777 shared");
+    } else {
+        print_message("(another user's files in a shared folder: tried as root alone, who may "
+                      "give files to nobody)\n");
+    }
+    /* the writer's own link in the shared folder is followed, as documented */
+    assert_int_equal(run_label("in.wav --model m.slm -o shared/mine.txt"), 0);
+    sh("test -L shared/mine.txt && cmp victim/mine.txt ref-shared.txt && "
+       "test -z \"$(ls shared victim | grep '\\.tmp\\.')\"");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -2960,6 +3043,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_output_files),
+        cmocka_unit_test(test_output_shared_folder),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

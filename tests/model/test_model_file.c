@@ -689,6 +689,85 @@ static void test_save_over_files(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* 0 when saving the model, or with ckpt a checkpoint, to path is refused with
+ * a message saying `want` about it. */
+static int refused_saying(const char *path, int ckpt, const char *want)
+{
+    char err[SL_ERR_LEN] = "", said[1200];
+    sl_model *m = tiny_model();
+    size_t np = sl_model_num_params(m);
+    float *am = calloc(np, sizeof *am), *av = calloc(np, sizeof *av);
+    sl_train_state st;
+    memset(&st, 0, sizeof st);
+    int rc = !am || !av ? 0
+             : ckpt     ? sl_checkpoint_save(path, m, am, av, &st, err, sizeof err)
+                        : sl_model_save(m, path, err, sizeof err);
+    free(am);
+    free(av);
+    sl_model_free(m);
+    snprintf(said, sizeof said, "%s: %s", path, want);
+    if (rc != -1 || !strstr(err, said))
+        printf("%s: %d, said '%s' (want '%s')\n", path, rc, err, said);
+    return rc == -1 && strstr(err, said) ? 0 : 1;
+}
+
+/* In a folder every user may write and only a file's owner remove (sticky,
+ * world-writable: /tmp), another user's link is not followed and another
+ * user's file not replaced, by the model and checkpoint writers as by the
+ * command (the kernel's protected_symlinks and protected_regular, which the
+ * writers' own following and rename would bypass); the writer's own link is
+ * followed. The other user's files need root (given to nobody). */
+static void test_save_shared_folder(void **state)
+{
+    (void)state;
+    char dir[512], cmd[1200];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl_model_save_XXXXXX")));
+    const char *shared = test_in_dir(dir, "shared");
+    assert_int_equal(mkdir(shared, 0777), 0);
+    assert_int_equal(chmod(shared, 01777), 0);
+    const char *victim = test_in_dir(dir, "victim");
+    test_write_text(victim, "precious", 0600);
+    char link[600], dangling[600], theirs[600], mine[600], real[600];
+    snprintf(link, sizeof link, "%s/model.slm", shared);
+    snprintf(dangling, sizeof dangling, "%s/new.ckpt", shared);
+    snprintf(theirs, sizeof theirs, "%s/theirs.slm", shared);
+    snprintf(mine, sizeof mine, "%s/mine.slm", shared);
+    snprintf(real, sizeof real, "%s/mine-real.slm", dir);
+    assert_int_equal(symlink(victim, link), 0);
+    assert_int_equal(symlink(test_in_dir(dir, "created"), dangling), 0);
+    test_write_text(theirs, "theirs", 0644);
+    assert_int_equal(symlink(real, mine), 0);
+    if (geteuid() == 0) {
+        assert_int_equal(lchown(link, 65534, 65534), 0);
+        assert_int_equal(lchown(dangling, 65534, 65534), 0);
+        assert_int_equal(chown(theirs, 65534, 65534), 0);
+        const char *link_said = "a link another user owns in a shared folder (sticky, "
+                                "world-writable): not followed, as the kernel would not";
+        const char *file_said = "a file another user owns in a shared folder (sticky, "
+                                "world-writable): not replaced, as the kernel would not";
+        assert_int_equal(refused_saying(link, 0, link_said), 0);
+        assert_int_equal(refused_saying(link, 1, link_said), 0);
+        assert_int_equal(refused_saying(dangling, 1, link_said), 0);
+        assert_int_equal(refused_saying(theirs, 0, file_said), 0);
+        assert_int_equal(refused_saying(theirs, 1, file_said), 0);
+        assert_file_holds(victim, "precious", 8);
+        assert_file_holds(theirs, "theirs", 6);
+        struct stat st;
+        assert_int_equal(stat(theirs, &st), 0);
+        assert_int_equal(st.st_uid, 65534);
+        assert_int_equal(lstat(test_in_dir(dir, "created"), &st), -1);
+    } else {
+        print_message("(another user's files in a shared folder: tried as root alone)\n");
+    }
+    assert_int_equal(save_to(mine), 0);
+    assert_file_holds(real, tiny, tiny_size);
+    assert_int_equal(checkpoint_to(mine), 0);
+    assert_checkpoint(real);
+    assert_true(test_no_tmp_left(dir) && test_no_tmp_left(shared));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -705,6 +784,7 @@ int main(void)
         cmocka_unit_test(test_trailing_bytes_and_tensor_table),
         cmocka_unit_test(test_save_to_fifo_and_device),
         cmocka_unit_test(test_save_over_files),
+        cmocka_unit_test(test_save_shared_folder),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
