@@ -1,8 +1,10 @@
 #include "common/output_file.h"
 
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -110,21 +112,27 @@ static int refuse_planted(const char *path, const char *link, const char *what,
                    what, done);
 }
 
-/* TARGET.tmp.<pid>; where that name would pass the file-name limit, TARGET's
- * name is shortened (at a character's start) to make room for the suffix,
- * which then holds a hash of the whole name too: two outputs of one process
- * whose names differ only past the cut (x....txt and x....wav) get two. */
+/* The pattern of the temporary name, TARGET.tmp.<pid>.XXXXXX, whose X's
+ * mkostemp makes random: the name cannot be foreseen (another user cannot put
+ * a file or link there first, and a file left there cannot stop a run), while
+ * its `.tmp.<pid>.` tells what it is and whose. Where it would pass the
+ * file-name limit, TARGET's name is shortened (at a character's start) to make
+ * room for the suffix, which then holds a hash of the whole name too: the
+ * patterns of two outputs whose names differ only past the cut (x....txt and
+ * x....wav) differ. */
+#define TMP_RANDOM "XXXXXX"
 static char *tmp_name(const char *target, pid_t pid)
 {
     char suffix[48];
-    int ns = snprintf(suffix, sizeof suffix, ".tmp.%ld", (long)pid);
+    int ns = snprintf(suffix, sizeof suffix, ".tmp.%ld." TMP_RANDOM, (long)pid);
     const char *slash = strrchr(target, '/');
     size_t dir = slash ? (size_t)(slash - target) + 1 : 0, base = strlen(target + dir);
     if (base + (size_t)ns > NAME_MAX) {
         uint32_t h = 2166136261u; /* FNV-1a */
         for (const char *c = target + dir; *c; c++)
             h = (h ^ (unsigned char)*c) * 16777619u;
-        ns = snprintf(suffix, sizeof suffix, ".tmp.%ld.%08x", (long)pid, (unsigned)h);
+        ns = snprintf(suffix, sizeof suffix, ".tmp.%ld.%08x." TMP_RANDOM, (long)pid,
+                      (unsigned)h);
         base = NAME_MAX - (size_t)ns;
         while (base > 0 && (target[dir + base] & 0xC0) == 0x80) /* a UTF-8 continuation */
             base--;
@@ -133,6 +141,61 @@ static char *tmp_name(const char *target, pid_t pid)
     if (tmp)
         sprintf(tmp, "%.*s%s", (int)(dir + base), target, suffix);
     return tmp;
+}
+
+/* The temporary files this process is writing (their names, owned by their
+ * sl_output), for sl_output_remove_temporaries to remove when a signal ends
+ * it: the library's saves too, whose random names the program cannot know.
+ * Lock-free slots, taken and freed by compare-and-swap: any thread, and read
+ * by a signal handler. An output past the last slot is written all the same,
+ * unwatched. */
+#define LIVE_MAX 16
+static _Atomic(char *) live[LIVE_MAX];
+
+static void watch(char *tmp)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *none = NULL;
+        if (atomic_compare_exchange_strong(&live[i], &none, tmp))
+            return;
+    }
+}
+
+static void unwatch(char *tmp)
+{
+    for (int i = 0; tmp && i < LIVE_MAX; i++) {
+        char *was = tmp;
+        atomic_compare_exchange_strong(&live[i], &was, NULL);
+    }
+}
+
+void sl_output_remove_temporaries(void)
+{
+    for (int i = 0; i < LIVE_MAX; i++) {
+        char *tmp = atomic_load(&live[i]);
+        if (tmp)
+            unlink(tmp); /* async-signal-safe */
+    }
+}
+
+/* The mode a new file gets here: 0666 less the umask, read without setting it
+ * (umask() sets it, for every thread, while it asks). */
+static mode_t new_file_mode(void)
+{
+    unsigned mask = 0;
+    int found = 0;
+    FILE *f = fopen("/proc/self/status", "re"); /* Linux 4.7 on */
+    char line[256];
+    while (f && !found && fgets(line, sizeof line, f))
+        found = sscanf(line, "Umask: %o", &mask) == 1;
+    if (f)
+        fclose(f);
+    if (!found) {
+        mode_t m = umask(022);
+        umask(m);
+        mask = m;
+    }
+    return 0666 & ~(mode_t)mask;
 }
 
 int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
@@ -206,10 +269,21 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
 
 /* The temporary file, created by this call alone (O_EXCL: never one another
  * user put there, nor a link, nor one this process is writing for another
- * output of the same file), with the umask's mode as a new file gets. */
-static int create_tmp(const char *tmp)
+ * output of the same file) under a name made random here, with mode 0600: no
+ * other user can open it before it has its final mode (sl_output_create).
+ * Watched first: a signal between its creation and the watch would leave it
+ * (mkostemp writes the name it tries into tmp; one not created is no file). */
+static int create_tmp(char *tmp)
 {
-    return open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0666);
+    watch(tmp);
+    int fd = mkostemp(tmp, O_CLOEXEC);
+    if (fd < 0) {
+        int e = errno;
+        unwatch(tmp);
+        memcpy(tmp + strlen(tmp) - strlen(TMP_RANDOM), TMP_RANDOM, strlen(TMP_RANDOM));
+        errno = e;
+    }
+    return fd;
 }
 
 int sl_output_create(sl_output *o, char *err, size_t errlen)
@@ -220,6 +294,11 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
     if (o->fd >= 0 && o->keep_mode && fchown(o->fd, o->uid, o->gid) != 0)
         (void)!fchown(o->fd, (uid_t)-1, o->gid); /* failing: this user's group */
     o->mode_failed = 0;
+    /* then the mode, from 0600: the replaced file's, or a new file's (the
+     * umask's; where the file system has no modes to give, vfat, whatever it
+     * shows) */
+    if (o->fd >= 0 && o->tmp && !o->keep_mode)
+        (void)!fchmod(o->fd, new_file_mode());
     if (o->fd >= 0 && o->keep_mode && fchmod(o->fd, o->mode) != 0) {
         int e = errno;
         sl_output_discard(o);
@@ -232,9 +311,6 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
             sl_fail(err, errlen, "%s: cannot write: cannot give its temporary file %s the mode "
                     "of the file it replaces (%03o): %s", o->name, o->tmp, (unsigned)o->mode,
                     strerror(e));
-        else if (e == EEXIST)
-            sl_fail(err, errlen, "%s: cannot write: %s exists (another output of this run, or "
-                    "left by a crash: remove it)", o->name, o->tmp);
         else if (o->tmp) /* the file itself may exist, writable: the temporary failed */
             sl_fail(err, errlen, "%s: cannot write: cannot create its temporary file %s (an "
                     "output is written under it, then renamed over the file): %s", o->name,
@@ -269,6 +345,7 @@ int sl_output_commit(sl_output *o, char *err, size_t errlen)
                      strerror(errno));
     if (rc && o->tmp)
         unlink(o->tmp);
+    unwatch(o->tmp);
     return rc;
 }
 
@@ -279,10 +356,12 @@ void sl_output_discard(sl_output *o)
     o->fd = -1;
     if (o->tmp)
         unlink(o->tmp);
+    unwatch(o->tmp);
 }
 
 void sl_output_free(sl_output *o)
 {
+    unwatch(o->tmp); /* gone by now: committed or discarded */
     free(o->target);
     free(o->tmp);
     o->target = o->tmp = NULL;
@@ -295,9 +374,7 @@ int sl_same_file(const char *a, const char *b)
                              sa.st_ino == sb.st_ino);
 }
 
-char *sl_output_tmp_name(const char *path) { return sl_output_tmp_name_of(path, getpid()); }
-
-char *sl_output_tmp_name_of(const char *path, pid_t pid)
+char *sl_output_tmp_pattern_of(const char *path, pid_t pid)
 {
     sl_output o;
     if (sl_output_plan(&o, path, NULL, 0))
@@ -305,4 +382,32 @@ char *sl_output_tmp_name_of(const char *path, pid_t pid)
     char *tmp = o.tmp ? tmp_name(o.target, pid) : NULL;
     sl_output_free(&o);
     return tmp;
+}
+
+int sl_output_remove_temporaries_of(const char *path, pid_t pid)
+{
+    char *pattern = sl_output_tmp_pattern_of(path, pid);
+    if (!pattern)
+        return 0;
+    const char *slash = strrchr(pattern, '/'), *base = slash ? slash + 1 : pattern;
+    const size_t len = strlen(base), stem = len - strlen(TMP_RANDOM);
+    char *dir = !slash ? strdup(".")
+                       : strndup(pattern, slash == pattern ? 1 : (size_t)(slash - pattern));
+    int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, removed = 0;
+    DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
+    struct dirent *e;
+    struct stat st;
+    /* only names of the pattern: what any other name holds is not ours */
+    while (d && (e = readdir(d)))
+        if (strlen(e->d_name) == len && !strncmp(e->d_name, base, stem) &&
+            fstatat(fd, e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && S_ISREG(st.st_mode) &&
+            unlinkat(fd, e->d_name, 0) == 0)
+            removed++;
+    if (d)
+        closedir(d);
+    else if (fd >= 0)
+        close(fd);
+    free(dir);
+    free(pattern);
+    return removed;
 }

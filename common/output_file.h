@@ -20,10 +20,13 @@
  *    root included, as the kernel's protected_symlinks, protected_regular and
  *    protected_fifos refuse them to `>`, whatever those sysctls say (the links
  *    are followed here, and a file replaced by rename, out of their reach).
- * The temporary name is TARGET.tmp.<pid> (TARGET: the file written; where the
- * suffix would pass NAME_MAX, its name shortened and the suffix
- * .tmp.<pid>.<hash of the whole name>), so a program ending on a
- * signal can remove it by name (sl_output_tmp_name). */
+ * The temporary file is created with mode 0600 (then given the owner and mode
+ * it is to have, before anything is written), under a name no one can foresee:
+ * TARGET.tmp.<pid>.XXXXXX, X's random (mkostemp; TARGET: the file written;
+ * where the suffix would pass NAME_MAX, its name shortened and the suffix
+ * .tmp.<pid>.<hash of the whole name>.XXXXXX). A program ending on a signal
+ * removes this process's with sl_output_remove_temporaries, and those of a
+ * process of its own that died with sl_output_remove_temporaries_of. */
 #ifndef SL_COMMON_OUTPUT_FILE_H
 #define SL_COMMON_OUTPUT_FILE_H
 
@@ -62,11 +65,16 @@ void sl_output_free(sl_output *o);
 /* 1 when paths a and b name one file: one name, or one inode (./x, a link,
  * a hard link); what an output may not be of the inputs it is made from. */
 int sl_same_file(const char *a, const char *b);
-/* The temporary name writing `path` now would use (malloc'd), NULL when it
- * would use none (in place, refused, out of memory): for a signal handler to
- * remove while a library call writes path. */
-char *sl_output_tmp_name(const char *path);
-/* The same for process pid's writing: what a worker that died left. */
-char *sl_output_tmp_name_of(const char *path, pid_t pid);
+/* Removes the temporary files this process is writing, the library's saves'
+ * too (created and not yet renamed or removed; 16 at a time are watched).
+ * Async-signal-safe: for a handler of SIGINT, SIGTERM, SIGHUP. */
+void sl_output_remove_temporaries(void);
+/* The pattern of the temporary names that process pid writing `path` would use
+ * (malloc'd; XXXXXX at their end), NULL when it would use none (in place,
+ * refused, out of memory). */
+char *sl_output_tmp_pattern_of(const char *path, pid_t pid);
+/* Removes the temporary files of that pattern (what a worker that died left
+ * writing path): how many. */
+int sl_output_remove_temporaries_of(const char *path, pid_t pid);
 
 #endif

@@ -377,13 +377,14 @@ sl_model *sl_model_create(const sl_model_config *cfg, const sl_feature_config *f
                           const float *norm_mean, const float *norm_inv_std,
                           const char *const *class_names, char *err, size_t errlen);
 void sl_model_free(sl_model *m);
-/* Atomic: PATH.tmp.<pid> (beside the file a symbolic link at PATH leads to),
- * renamed over it when complete, with the mode of the file it replaces; a
- * device or FIFO at PATH is written as it is (a rename would replace it), and
- * a file this user may not write is refused, as are, in a folder anyone may write
- * whose files only their owners may remove (sticky, world-writable: /tmp), a
- * link another user owns and a file or FIFO another user owns, unless that user
- * owns the folder (the kernel's protected_symlinks and protected_regular). */
+/* Atomic: PATH.tmp.<pid>.XXXXXX (X's random, mode 0600; beside the file a
+ * symbolic link at PATH leads to), renamed over it when complete, with the mode
+ * of the file it replaces; a device or FIFO at PATH is written as it is (a
+ * rename would replace it), and a file this user may not write is refused, as
+ * are, in a folder anyone may write whose files only their owners may remove
+ * (sticky, world-writable: /tmp), a link another user owns and a file or FIFO
+ * another user owns, unless that user owns the folder (the kernel's
+ * protected_symlinks and protected_regular). */
 int sl_model_save(const sl_model *m, const char *path, char *err, size_t errlen);
 /* PyTorch's default initialisation of the reference module (Linear: uniform
  * +-1/sqrt(fan_in); in_proj: Xavier uniform, its bias and out_proj's bias 0;

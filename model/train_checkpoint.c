@@ -134,7 +134,7 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
     size_t mlen;
     if (sl_model_serialize(m, &mbytes, &mlen, path, err, errlen))
         return -1;
-    /* PATH.tmp.<pid> renamed over PATH (the file its links lead to), a device
+    /* PATH.tmp.<pid>.XXXXXX renamed over PATH (the file its links lead to), a device
      * or FIFO written as it is: common/output_file.h */
     sl_output out;
     int rc = sl_output_open(&out, path, err, errlen);

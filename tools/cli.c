@@ -10,10 +10,6 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* The temporary output files of this process, removed if a signal ends it
- * (labels and --cut audio are written at once). Tool-side state only. */
-#define MAX_PENDING 4
-static char *volatile pending_tmp[MAX_PENDING];
 /* While live input is read, the first Ctrl-C ends the input, not the command:
  * the input's descriptor becomes /dev/null, so a read waiting on a pipe that
  * stalls (libsndfile retries a read a signal interrupts) sees its end. */
@@ -23,11 +19,9 @@ static int devnull_fd = -1;
 
 void cli_end_by_signal(int sig)
 {
-    for (int i = 0; i < MAX_PENDING; i++) {
-        char *p = pending_tmp[i];
-        if (p)
-            unlink(p); /* async-signal-safe */
-    }
+    /* the command's outputs and the library's saves alike: their names are
+     * random (common/output_file.h), known to that file's watch alone */
+    sl_output_remove_temporaries();
     signal(sig, SIG_DFL);
     raise(sig);
 }
@@ -63,46 +57,9 @@ static void catch_signals(void)
     installed = 1;
 }
 
-/* Watches path (removed on a signal) until unwatch_tmp(path). */
-static void watch_tmp(char *path)
+void cli_catch_signals(void)
 {
     catch_signals();
-    for (int i = 0; i < MAX_PENDING; i++)
-        if (!pending_tmp[i]) {
-            pending_tmp[i] = path;
-            return;
-        }
-}
-
-static void unwatch_tmp(const char *path)
-{
-    for (int i = 0; i < MAX_PENDING; i++)
-        if (pending_tmp[i] == path)
-            pending_tmp[i] = NULL;
-}
-
-/* The temporary names of the library's saves being watched (cli_watch_save):
- * a model and a checkpoint at most. */
-static char *save_tmp[2];
-
-void cli_watch_save(const char *path)
-{
-    for (int i = 0; i < 2; i++)
-        if (!save_tmp[i]) {
-            save_tmp[i] = sl_output_tmp_name(path); /* NULL: a device or FIFO, none */
-            if (save_tmp[i])
-                watch_tmp(save_tmp[i]);
-            return;
-        }
-}
-
-void cli_unwatch_save(void)
-{
-    for (int i = 0; i < 2; i++) {
-        unwatch_tmp(save_tmp[i]);
-        free(save_tmp[i]);
-        save_tmp[i] = NULL;
-    }
 }
 
 void cli_interrupt_ends_input(int on, int input_fd)
@@ -453,15 +410,14 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         cli_error("%s", err);
         return open_failed(o);
     }
-    /* watched before it exists: a signal between the open and the watch would
-     * leave it behind (the features test's SIGTERM hit that window) */
+    /* the temporary file is watched as it is made (common/output_file.c): a
+     * signal ending the command removes it */
     if (o->out.tmp)
-        watch_tmp(o->out.tmp);
+        catch_signals();
     if (sl_output_create(&o->out, err, sizeof err) != 0 ||
         !(o->fp = fdopen(o->out.fd, mode))) {
         int e = errno;
         sl_output_discard(&o->out);
-        unwatch_tmp(o->out.tmp);
         if (o->out.mode_failed) /* created, then its mode refused: the library says so */
             cli_error("%s", err);
         else
@@ -475,7 +431,6 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
 /* Ends o: frees and clears it. Returns rc. */
 static int output_done(cli_output *o, int rc)
 {
-    unwatch_tmp(o->out.tmp);
     sl_output_free(&o->out);
     free(o->path);
     memset(o, 0, sizeof *o);

@@ -127,15 +127,16 @@ int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints
 int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 
-/* While a library call writes `path` the way common/output_file.h says
- * (sl_model_save: PATH.tmp.<pid> renamed over PATH), SIGINT, SIGTERM and SIGHUP
- * remove that temporary file before they end the command, as they remove the
- * command's own; cli_unwatch_save stops that. */
-void cli_watch_save(const char *path); /* two at a time at most */
-void cli_unwatch_save(void);            /* all of them */
+/* Installs the command's handlers of SIGINT, SIGTERM and SIGHUP (once; one
+ * the command was started to ignore stays ignored): they remove the temporary
+ * files of this process's outputs, the library's saves too (sl_model_save:
+ * PATH.tmp.<pid>.XXXXXX renamed over PATH, common/output_file.h), then end it.
+ * cli_output_open installs them too; a command that saves through the library
+ * alone calls this first. */
+void cli_catch_signals(void);
 /* What SIGINT, SIGTERM and SIGHUP do once they end the command (a handler of a
- * command's own may call it, async-signal-safe): the watched temporary files
- * removed, then the signal's default action. */
+ * command's own may call it, async-signal-safe): the temporary files of this
+ * process's outputs removed, then the signal's default action. */
 void cli_end_by_signal(int sig);
 
 /* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the

@@ -79,12 +79,11 @@ int sl_cmd_average(int argc, char **argv)
     }
     /* a signal during the save ends the command at once, and takes the
      * temporary file with it; OUT stays as it was */
-    cli_watch_save(out);
+    cli_catch_signals();
     if (sl_model_save(avg, out, err, sizeof err))
         cli_error("%s", err);
     else
         rc = 0;
-    cli_unwatch_save();
     sl_model_free(avg);
 done:
     for (int i = 0; i < n; i++)

@@ -991,13 +991,9 @@ static void run_lost(void *user, int i, long pid, int sig)
     int fits = item_outputs(r, i, path, cut, &outs[0], &outs[1]) == 0;
     cli_error("%s: not labelled: the worker labelling it ended by signal %d (%s)",
               r->inputs[i].path, sig, strsignal(sig));
-    for (int k = 0; fits && pid > 0 && k < 2; k++) { /* 0: not begun, nothing written */
-        char *tmp = outs[k] && strcmp(outs[k], "-") ? sl_output_tmp_name_of(outs[k], (pid_t)pid)
-                                                    : NULL;
-        if (tmp)
-            unlink(tmp);
-        free(tmp);
-    }
+    for (int k = 0; fits && pid > 0 && k < 2; k++) /* 0: not begun, nothing written */
+        if (outs[k] && strcmp(outs[k], "-")) /* its names' X's are random: looked for */
+            sl_output_remove_temporaries_of(outs[k], (pid_t)pid);
 }
 
 /* Labels input i into its outputs, named after it in their folders (made as

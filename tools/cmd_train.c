@@ -155,7 +155,7 @@ static void usage(FILE *fp)
 static volatile int interrupted;
 
 /* The second signal may come in the middle of a save: the model's and the
- * checkpoint's temporary files (watched by cli_watch_save) go with it. */
+ * checkpoint's temporary files go with it (cli_end_by_signal). */
 static void on_signal(int sig)
 {
     if (interrupted)
@@ -411,10 +411,9 @@ int sl_cmd_train(int argc, char **argv)
     char cache_buf[4096];
     if (!no_cache)
         c.cache_dir = cache_dir ? cache_dir : train_cli_default_cache(cache_buf, sizeof cache_buf);
-    /* watched first: watching installs the command's own handlers, replaced here */
-    cli_watch_save(c.out_path);
-    if (c.checkpoint_path)
-        cli_watch_save(c.checkpoint_path);
+    /* the command's own handlers first (an output opened later would install
+     * them over these), replaced here */
+    cli_catch_signals();
     /* SIGINT, SIGTERM and a hang-up (the terminal closed) checkpoint and stop; a
      * hang-up the command was started to ignore (nohup) stays ignored */
     const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
@@ -432,7 +431,6 @@ int sl_cmd_train(int argc, char **argv)
     int rc = sl_train(&c, err, sizeof err);
     for (int i = 0; i < 3; i++)
         sigaction(sigs[i], &old[i], NULL);
-    cli_unwatch_save();
     free(class_buf);
     if (rc)
         return cli_error("%s", err);

@@ -3011,6 +3011,44 @@ static void test_output_shared_folder(void **state)
        "test -z \"$(ls shared victim | grep '\\.tmp\\.')\"");
 }
 
+/* The temporary file an output is written under has a name no one can foresee
+ * (OUT.tmp.<pid>.XXXXXX, X's random) and is made with mode 0600, so another
+ * user can neither put a file or link there first nor read the output in it
+ * before it has its final mode. What was the name, OUT.tmp.<pid>, found taken
+ * by a file or a link (planted by the shell that then becomes the command:
+ * one pid) no longer stops the run, nor is the file or the link's file
+ * touched; a 0600 file replaced stays 0600. A new output whose mode the file
+ * system refuses to set (vfat; fchmod failing, preloaded) keeps the 0600 it
+ * was made with, never the umask's wider one. */
+static void test_output_tmp_names(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o tmp-ref.txt"), 0);
+    sh("printf old > tmp-out.txt && chmod 600 tmp-out.txt && printf precious > tmp-victim && "
+       "rm -f tmp-cut.wav tmp-*.tmp.*");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "cd '%s' && printf planted > tmp-out.txt.tmp.$$ && "
+             "ln -s tmp-victim tmp-cut.wav.tmp.$$ && exec '%s' label in.wav --model m.slm "
+             "--target speech --cut tmp-cut.wav -o tmp-out.txt 2> err.txt", dir, seqlabel);
+    int st = system(cmd);
+    if (!WIFEXITED(st) || WEXITSTATUS(st) != 0) {
+        char *e = slurp("err.txt");
+        fail_msg("exit %d: %s", WIFEXITED(st) ? WEXITSTATUS(st) : -1, e ? e : "");
+    }
+    sh("cmp tmp-out.txt tmp-ref.txt && test \"$(stat -c %a tmp-out.txt)\" = 600 && "
+       "test -s tmp-cut.wav && test ! -L tmp-cut.wav && test \"$(cat tmp-victim)\" = precious && "
+       "test \"$(cat tmp-out.txt.tmp.*)\" = planted && test -L tmp-cut.wav.tmp.* && "
+       "test $(ls | grep -c '^tmp-.*\\.tmp\\.') = 2 && rm tmp-*.tmp.*");
+    snprintf(cmd, sizeof cmd, "cd '%s' && rm -f tmp-new.txt && umask 022 && SL_FAIL_FCHMOD=1 "
+             "LD_PRELOAD='%s' ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" '%s' label "
+             "in.wav --model m.slm -o tmp-new.txt 2> err.txt", dir,
+             getenv("SL_RAISE_IN_RENAME_LIB"), seqlabel);
+    st = system(cmd);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    sh("cmp tmp-new.txt tmp-ref.txt && test \"$(stat -c %a tmp-new.txt)\" = 600 && "
+       "! ls tmp-new.txt.tmp.* 2>/dev/null");
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -3044,6 +3082,7 @@ int main(void)
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_output_files),
         cmocka_unit_test(test_output_shared_folder),
+        cmocka_unit_test(test_output_tmp_names),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }

@@ -641,15 +641,15 @@ static void test_save_over_files(void **state)
     assert_file_holds(test_in_dir(dir, longest), tiny, tiny_size);
     assert_int_equal(save_to(test_in_dir(dir, longest)), 0); /* and over it */
     /* two names that differ only past that cut (a run's labels and cut, x....txt
-     * and x....wav) get two temporary names, each within the limit */
+     * and x....wav) get two patterns of temporary names, each within the limit */
     {
         char a[NAME_MAX + 1], b[NAME_MAX + 1];
         memset(a, 'm', 250);
         strcpy(a + 250, ".txt");
         memcpy(b, a, 250);
         strcpy(b + 250, ".wav");
-        char *ta = sl_output_tmp_name(test_in_dir(dir, a));
-        char *tb = sl_output_tmp_name(test_in_dir(dir, b));
+        char *ta = sl_output_tmp_pattern_of(test_in_dir(dir, a), getpid());
+        char *tb = sl_output_tmp_pattern_of(test_in_dir(dir, b), getpid());
         assert_non_null(ta);
         assert_non_null(tb);
         assert_string_not_equal(ta, tb);
@@ -768,6 +768,41 @@ static void test_save_shared_folder(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* The temporary file has a name no one can foresee (PATH.tmp.<pid>.XXXXXX):
+ * what was the name, PATH.tmp.<pid>, taken by a file or by a link to another
+ * file, stops neither the model nor the checkpoint writer, and both are left
+ * as they were; a 0600 file replaced stays 0600. */
+static void test_save_tmp_name_taken(void **state)
+{
+    (void)state;
+    char dir[512], cmd[600], planted[700];
+    assert_non_null(mkdtemp(test_tmp_path(dir, sizeof dir, "sl_model_save_XXXXXX")));
+    const char *out = test_in_dir(dir, "out.slm"), *victim = test_in_dir(dir, "victim");
+    test_write_text(out, "old", 0600);
+    test_write_text(victim, "precious", 0644);
+    snprintf(planted, sizeof planted, "%s.tmp.%ld", out, (long)getpid());
+    test_write_text(planted, "planted", 0644);
+    assert_int_equal(save_to(out), 0);
+    assert_file_holds(out, tiny, tiny_size);
+    assert_file_holds(planted, "planted", 7);
+    struct stat st;
+    assert_int_equal(stat(out, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal(unlink(planted), 0);
+    assert_int_equal(symlink(victim, planted), 0);
+    assert_int_equal(checkpoint_to(out), 0);
+    assert_checkpoint(out);
+    assert_int_equal(stat(out, &st), 0);
+    assert_int_equal(st.st_mode & 0777, 0600);
+    assert_int_equal(lstat(planted, &st), 0);
+    assert_true(S_ISLNK(st.st_mode));
+    assert_file_holds(victim, "precious", 8);
+    assert_int_equal(unlink(planted), 0);
+    assert_true(test_no_tmp_left(dir));
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    assert_int_equal(system(cmd), 0);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -785,6 +820,7 @@ int main(void)
         cmocka_unit_test(test_save_to_fifo_and_device),
         cmocka_unit_test(test_save_over_files),
         cmocka_unit_test(test_save_shared_folder),
+        cmocka_unit_test(test_save_tmp_name_taken),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
