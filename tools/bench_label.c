@@ -5,6 +5,7 @@
  * so both see the same load on a shared machine). Each length runs in its own
  * child process, so its peak RSS is its own: constant memory shows as the same
  * figure for every length. */
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -227,7 +228,8 @@ void bench_label_help(FILE *fp)
 {
     fprintf(fp,
             "seqlabel bench label: labels generated 16-bit WAV files of each length (written\n"
-            "to $TMPDIR, removed after) as `seqlabel label` does, each in its own process;\n"
+            "in a folder of its own made in $TMPDIR or /tmp, removed after) as `seqlabel\n"
+            "label` does, each in its own process;\n"
             "prints wall time, frames/s, peak RSS and the encoder-only time on the same\n"
             "windows.\n"
             "  --minutes LIST          lengths of the files [10,60]\n"
@@ -293,11 +295,25 @@ int bench_label(int argc, char **argv)
            " alone, interleaved with the labelling; ratios label/encoder, of CPU and wall time)\n");
     printf("%8s %9s %9s %10s %8s %9s %11s %9s %9s\n", "minutes", "frames", "label_s",
            "frames/s", "rss_MB", "label_cpu", "encoder_cpu", "cpu_ratio", "wall_ratio");
+    /* the files in a folder of this run's own (mkdtemp: a new name, mode 0700),
+     * not under a name of $TMPDIR another user could foresee and put a link or
+     * file at first, for the write to follow */
+    const char *tmp = tmpdir && tmpdir[0] ? tmpdir : "/tmp";
+    char dir[4096];
+    if (snprintf(dir, sizeof dir, "%s/seqlabel_bench_XXXXXX", tmp) >= (int)sizeof dir) {
+        sl_model_free(m);
+        return cli_error("bench label: cannot make a folder in %s: %s", tmp,
+                         strerror(ENAMETOOLONG));
+    }
+    if (!mkdtemp(dir)) {
+        int e = errno;
+        sl_model_free(m);
+        return cli_error("bench label: cannot make a folder in %s: %s", tmp, strerror(e));
+    }
     int rc = 0;
     for (int i = 0; i < nmin; i++) {
-        char path[512];
-        snprintf(path, sizeof path, "%s/seqlabel_bench_%ld_%d.wav", tmpdir ? tmpdir : "/tmp",
-                 (long)getpid(), i);
+        char path[4200];
+        snprintf(path, sizeof path, "%s/%d.wav", dir, i);
         if (write_test_wav(path, minutes[i], sl_model_feature_config(m)->sample_rate)) {
             rc = 1;
             break;
@@ -335,6 +351,8 @@ int bench_label(int argc, char **argv)
                res.label_s / res.encoder_s);
         fflush(stdout);
     }
+    if (rmdir(dir) != 0) /* each file removed after its run, or not made */
+        rc = cli_error("bench label: cannot remove %s: %s", dir, strerror(errno));
     sl_model_free(m);
     return rc;
 }

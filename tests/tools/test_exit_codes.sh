@@ -151,6 +151,30 @@ expect 2 "--sweep: 'nosuch' is not one of the classes" eval --hyp "$samples" \
 expect 2 "--minutes" bench label --minutes x
 expect 2 "not a list of 1 to 8 lengths" bench label --minutes 1,,2
 expect 2 "--minutes needs a value" bench label --minutes
+# bench label writes its WAV files in a folder of its own (mkdtemp), not at
+# $TMPDIR/seqlabel_bench_<pid>_<i>.wav, where another user could put a link
+# first (the shell that becomes the command plants one at that name: one pid),
+# and removes it after; also when it cannot make it, or a write fails
+mkdir "$dir/bench" && echo precious > "$dir/bench-victim"
+TMPDIR=$dir/bench sh -c 'ln -s "$TMPDIR/../bench-victim" "$TMPDIR/seqlabel_bench_$$_0.wav" &&
+    echo $$ > "$TMPDIR/../bench-pid" &&
+    exec "$SL_SEQLABEL" bench label --minutes 0.01' > "$dir/bench-out" 2> "$dir/bench-err" ||
+    fail "bench label: exit $?: $(cat "$dir/bench-err")"
+[ "$(cat "$dir/bench-victim")" = precious ] || fail "bench label wrote through a planted link"
+left=$(find "$dir/bench" -mindepth 1 ! -type l)
+[ -z "$left" ] || fail "bench label left in TMPDIR: $left"
+[ -L "$dir/bench/seqlabel_bench_$(cat "$dir/bench-pid")_0.wav" ] || fail "the planted link went"
+grep -q '^ *0.01 ' "$dir/bench-out" || fail "bench label: no result: $(cat "$dir/bench-out")"
+rm "$dir/bench/"*
+(export TMPDIR="$absent"
+ expect 1 "bench label: cannot make a folder in $absent: No such file" bench label --minutes 0.01
+) || exit 1
+(trap '' XFSZ; ulimit -f 2; TMPDIR=$dir/bench exec "$SL_SEQLABEL" bench label --minutes 0.01 \
+    > /dev/null 2> "$dir/bench-err") && fail "bench label: a write past the size limit passed"
+grep -q "^seqlabel: $dir/bench/seqlabel_bench_....../0.wav: write failed" "$dir/bench-err" ||
+    fail "bench label's failed write: $(cat "$dir/bench-err")"
+[ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after a failed write: $(ls -lA "$dir/bench")"
+echo "ok: bench label writes in a folder of its own, removed after"
 expect 2 "not a list of 1 to 8 integers" bench encoder --threads 1,,2
 expect 2 "not two numbers of frames" bench encoder --band 1
 expect 2 "not a list of 1 to 8 thread counts" bench train --threads 1,
