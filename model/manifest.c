@@ -22,7 +22,6 @@
 #include "common/output_file.h"
 #include "common/text.h"
 
-/* Why st is no file a text input may be, or NULL: a regular file only. */
 int sl_audio_entry_check(const char *audio, char *err, size_t errlen)
 {
     /* stat, not open: opening a FIFO waits for a writer (for ever, where
@@ -41,6 +40,7 @@ int sl_audio_entry_check(const char *audio, char *err, size_t errlen)
     return 0;
 }
 
+/* Why st is no file a text input may be, or NULL: a regular file only. */
 static const char *not_a_file(const struct stat *st)
 {
     return S_ISREG(st->st_mode) ? NULL
