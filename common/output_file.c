@@ -45,8 +45,7 @@ static char *link_destination(const char *link)
  * world-writable: /tmp, /var/tmp, /dev/shm); *owner gets the folder's owner. */
 static int in_shared_folder(const char *path, uid_t *owner)
 {
-    const char *slash = strrchr(path, '/');
-    char *dir = !slash ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
+    char *dir = sl_path_folder(path);
     struct stat st;
     int shared = dir && stat(dir, &st) == 0 &&
                  (st.st_mode & (S_ISVTX | S_IWOTH)) == (S_ISVTX | S_IWOTH);
@@ -367,6 +366,12 @@ void sl_output_free(sl_output *o)
     o->target = o->tmp = NULL;
 }
 
+char *sl_path_folder(const char *path)
+{
+    const char *slash = strrchr(path, '/');
+    return !slash ? strdup(".") : strndup(path, slash == path ? 1 : (size_t)(slash - path));
+}
+
 int sl_same_file(const char *a, const char *b)
 {
     struct stat sa, sb;
@@ -391,8 +396,7 @@ int sl_output_remove_temporaries_of(const char *path, pid_t pid)
         return 0;
     const char *slash = strrchr(pattern, '/'), *base = slash ? slash + 1 : pattern;
     const size_t len = strlen(base), stem = len - strlen(TMP_RANDOM);
-    char *dir = !slash ? strdup(".")
-                       : strndup(pattern, slash == pattern ? 1 : (size_t)(slash - pattern));
+    char *dir = sl_path_folder(pattern);
     int fd = dir ? open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC) : -1, removed = 0;
     DIR *d = fd >= 0 ? fdopendir(fd) : NULL;
     struct dirent *e;

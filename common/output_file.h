@@ -65,6 +65,9 @@ void sl_output_free(sl_output *o);
 /* 1 when paths a and b name one file: one name, or one inode (./x, a link,
  * a hard link); what an output may not be of the inputs it is made from. */
 int sl_same_file(const char *a, const char *b);
+/* The folder a path's last part lies in: "." for a bare name, "/" for one at
+ * the root (malloc'ed; NULL: out of memory). */
+char *sl_path_folder(const char *path);
 /* Removes the temporary files this process is writing, the library's saves'
  * too (created and not yet renamed or removed; 16 at a time are watched).
  * Async-signal-safe: for a handler of SIGINT, SIGTERM, SIGHUP. */

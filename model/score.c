@@ -81,8 +81,7 @@ static char *path_below(const char *root, size_t root_len, const char *audio, in
 {
     *elsewhere = 0;
     const char *slash = strrchr(audio, '/');
-    char *folder = slash ? strndup(audio, slash == audio ? 1 : (size_t)(slash - audio))
-                         : strdup(".");
+    char *folder = sl_path_folder(audio);
     char *real = folder ? realpath(folder, NULL) : NULL;
     free(folder);
     const char *name = slash ? slash + 1 : audio;
