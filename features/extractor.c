@@ -189,6 +189,8 @@ void sl_features_free(sl_features *f)
 
 void sl_features_reset(sl_features *f)
 {
+    if (!f)
+        return;
     f->samples_seen = 0;
     f->next_frame = 0;
     f->next_start = 0;

@@ -7,6 +7,7 @@
  * Conventions: functions that can fail return 0 on success and a negative
  * value on failure, writing a one-line message (naming the file and the
  * problem where there is one) into `err` (at most `errlen` bytes, may be NULL).
+ * An object's _free and _reset take NULL and do nothing, as free(NULL) does.
  * No global state: objects are independent and may be used from different
  * threads as long as one object is not used by two threads at once. Two
  * process-wide libraries are shared with the program: FFTW, whose planner the

@@ -84,6 +84,8 @@ void sl_converter_free(sl_converter *c)
 
 void sl_converter_reset(sl_converter *c)
 {
+    if (!c)
+        return;
     if (c->soxr)
         soxr_clear(c->soxr);
     c->in_frames = 0;

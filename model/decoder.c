@@ -222,6 +222,8 @@ void sl_decoder_free(sl_decoder *d)
 
 void sl_decoder_reset(sl_decoder *d)
 {
+    if (!d)
+        return;
     d->next_in = 0;
     d->given = -1;
     d->target_on = 0;

@@ -400,7 +400,7 @@ static void pad_to(sl_labeler *l, int64_t end)
 
 void sl_labeler_reset(sl_labeler *l)
 {
-    if (l->busy) /* from a sink's callback: its push or finish is mid-way (see the header) */
+    if (!l || l->busy) /* from a sink's callback: its push or finish is mid-way (see the header) */
         return;
     l->stopped = 0;
     sl_features_reset(l->feat);

@@ -22,7 +22,10 @@ int sl_metrics_init(sl_metrics *mt, int n_classes)
 
 void sl_metrics_reset(sl_metrics *mt)
 {
-    memset(mt->confusion, 0, (size_t)mt->n_classes * (size_t)mt->n_classes * sizeof *mt->confusion);
+    if (!mt)
+        return;
+    if (mt->confusion) /* (none in a zeroed or freed one) */
+        memset(mt->confusion, 0, (size_t)mt->n_classes * (size_t)mt->n_classes * sizeof *mt->confusion);
     mt->loss_sum = 0.0;
     mt->frames = 0;
 }

@@ -698,6 +698,14 @@ static void test_misuse(void **state)
     assert_int_equal(sl_labeler_push(l, NULL, 0, NULL, err, sizeof err), 0);
     assert_null(sl_labeler_new(NULL, NULL, err, sizeof err));
     assert_string_equal(err, "labeler: no model given");
+    /* _reset takes NULL as _free does (the header's conventions) */
+    sl_labeler_reset(NULL);
+    sl_decoder_reset(NULL);
+    sl_features_reset(NULL);
+    sl_converter_reset(NULL);
+    sl_metrics_reset(NULL);
+    sl_metrics zeroed = {0};
+    sl_metrics_reset(&zeroed); /* one never initialised, or freed */
     sl_labeler_free(l);
     tu_record_free(&want);
     tu_record_free(&got);
