@@ -13,10 +13,10 @@ static const struct {
     sl_cmd_fn fn;
     const char *summary;
 } commands[] = {
-    {"label", sl_cmd_label, "label audio files and folders frame by frame (Audacity, frames, JSON\n            Lines, RTTM, TextGrid, WebVTT, SubRip, summary), cut or split\n            their audio by class"},
+    {"label", sl_cmd_label, "label audio files and folders frame by frame (Audacity, frames, CSV,\n            JSON Lines, RTTM, TextGrid, WebVTT, SubRip, summary), cut or split\n            their audio by class"},
     {"features", sl_cmd_features, "compute Kaldi-compatible log-mel / MFCC features of an audio file"},
     {"info", sl_cmd_info, "print everything a model file says about itself"},
-    {"train", sl_cmd_train, "train a labeler from a manifest of audio + labels (Audacity,\n            TextGrid, RTTM, WebVTT, SubRip, JSON Lines, whole-file classes)\n            or a folder of them"},
+    {"train", sl_cmd_train, "train a labeler from a manifest of audio + labels (Audacity,\n            TextGrid, RTTM, WebVTT, SubRip, JSON Lines, CSV, whole-file\n            classes) or a folder of them"},
     {"eval", sl_cmd_eval, "measure a model, or any tool's label files, on a labeled\n            manifest or folder; choose a VAD threshold (--sweep)"},
     {"average", sl_cmd_average, "average the weights of models of one shape (checkpoint averaging)"},
     {"bench", sl_cmd_bench, "benchmarks: features, encoder, label, train"},
