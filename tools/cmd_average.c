@@ -18,7 +18,10 @@ static void usage(FILE *fp)
             "classes and streaming window must be identical. Evaluate the result (seqlabel\n"
             "eval) before using it. One MODEL is written out as it is. OUT is written\n"
             "under a temporary name, then renamed (a device or FIFO is written as it is,\n"
-            "a link's file is replaced and a file's mode kept); not to standard output.\n");
+            "a link's file is replaced and a file's mode kept); not to standard output.\n"
+            "\n"
+            "  -o, --output OUT  the averaged model [required]\n"
+            "  -h, --help        this text\n");
 }
 
 int sl_cmd_average(int argc, char **argv)

@@ -103,8 +103,9 @@ static void usage(FILE *fp)
         "  --event-collar S          the events' collar in seconds [0.2]\n"
         "  --smoothing none|viterbi, --switch-penalty X, --smoothing-lag N,\n"
         "  --min-duration SPEC, --target CLASS, --on-threshold X, --off-threshold X,\n"
-        "  --pad-before S, --pad-after S, --padding S (or the element's names, as\n"
-        "  label takes them)\n"
+        "  --pad-before S, --pad-after S, --padding S (the element's names too, as\n"
+        "  label takes them:\n"
+        "  --min-durations, --target-class, --threshold-on, --threshold-off)\n"
         "                            with --model: score the labels `seqlabel label`\n"
         "                            gives with these decoder options (its defaults\n"
         "                            for the others: --smoothing viterbi alone scores\n"
@@ -118,7 +119,8 @@ static void usage(FILE *fp)
         "                            (frames, loss, accuracy, macro_f1,\n"
         "                            speech_vs_rest_f1, classes, confusion) instead of\n"
         "                            the table; with --per-file, a line for each file\n"
-        "                            first (\"audio\" its path), in the set's order\n");
+        "                            first (\"audio\" its path), in the set's order\n"
+        "  -h, --help                this text\n");
 }
 
 /* --per-file: each file's figures, kept as they come (sl_eval_options.on_file). */

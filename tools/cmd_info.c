@@ -67,7 +67,9 @@ int sl_cmd_info(int argc, char **argv)
                "Prints every header field of a seqlabel model file (encoder shape, feature\n"
                "settings, normalisation statistics, streaming window), the latency and\n"
                "memory of a labeler with the default settings, its classes, its tensors\n"
-               "with their shapes, and the parameter count.\n");
+               "with their shapes, and the parameter count.\n"
+               "\n"
+               "  -h, --help  this text\n");
         return 0;
     }
     if (argc != 2)

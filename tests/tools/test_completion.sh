@@ -45,6 +45,18 @@ expect --raw-format features --raw
 for opt in $("$SL_SEQLABEL" label --help | grep -oE -- '--[a-z][a-z0-9-]*' | sort -u); do
     expect "$opt" label "$opt"
 done
+# every fixed list of values an option line gives ("--window NAME
+# povey|hann|...") completes to exactly that list; eval's "--events all|a,b"
+# (a list of one's own after all) is the one such line not a fixed list
+for cmd in label features train eval; do
+    while read -r opt list; do
+        want=$(tr '|' '\n' <<< "$list" | sort | tr '\n' ' ')
+        got=$(completes "$cmd" "$opt" "" | sort | tr '\n' ' ')
+        [ "$got" = "$want" ] || fail "'seqlabel $cmd $opt' completes to '$got', its --help gives '$want'"
+    done < <("$SL_SEQLABEL" "$cmd" --help | grep -E -- '^  --' |
+             sed -nE 's/^  (--[a-z][a-z0-9-]*).*[ :]([a-z0-9]+(\|[a-z0-9]+)+)($|[ ,]).*/\1 \2/p' |
+             grep -v '^--events ')
+done
 # and nothing else: no hyphenated words of the prose ("speech-vs-rest",
 # "8-bit"), no options of other commands a help names (eval's names label's
 # --format and -o; bench's lists all four benches')
@@ -65,6 +77,15 @@ expect --minutes bench label -
 expect --model eval --m
 expect --manifest eval --m
 expect -o average -
+# each command's --help lists every option it takes: --help itself, average's
+# long name, the element's names eval takes as label does
+for cmd in label features info train eval average; do
+    expect --help "$cmd" --he
+done
+expect --output average --o
+for opt in --target-class --threshold-on --threshold-off --min-durations; do
+    expect "$opt" eval "$opt"
+done
 only --windows bench encoder --win
 only encoder bench enc
 # --model: model files and folders, not other files

@@ -27,6 +27,7 @@ _seqlabel()
         *:--smoothing) values="none viterbi" ;;
         *:--raw-format) values="s16le f32le ulaw alaw gsm g722" ;;
         features:--window) values="povey hann hamming rectangular" ;;
+        features:--resample-quality) values="best medium fast" ;;
         eval:--split) values="train valid test" ;;
         eval:--events) values="all" ;;
         train:--activation) values="relu gelu" ;;
