@@ -63,6 +63,19 @@ static int env_set(const char *name)
 
 enum { KIND_NONE, KIND_AVX2, KIND_AVX512 };
 
+int sl_vector_level(void)
+{
+    static int level = -1;
+    int l = __atomic_load_n(&level, __ATOMIC_RELAXED);
+    if (l >= 0)
+        return l;
+    __builtin_cpu_init();
+    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    l = __builtin_cpu_supports("avx512f") && !env_set("SL_GEMM_AVX2") ? 2 : avx2 ? 1 : 0;
+    __atomic_store_n(&level, l, __ATOMIC_RELAXED);
+    return l;
+}
+
 /* The kernels this process runs, decided once: AVX-512's where the CPU has
  * it, else AVX2's (with FMA), else none (cblas). SL_NO_AVX512=1 forces cblas,
  * SL_GEMM_AVX2=1 the AVX2 kernels (the tests run every path). */
@@ -72,11 +85,10 @@ static int gemm_kind(void)
     int k = __atomic_load_n(&kind, __ATOMIC_RELAXED);
     if (k >= 0)
         return k;
-    __builtin_cpu_init();
-    const int avx2 = __builtin_cpu_supports("avx2") && __builtin_cpu_supports("fma");
+    const int level = sl_vector_level();
     k = env_set("SL_NO_AVX512") ? KIND_NONE
-        : __builtin_cpu_supports("avx512f") && !env_set("SL_GEMM_AVX2") ? KIND_AVX512
-        : avx2 ? KIND_AVX2 : KIND_NONE;
+        : level == 2 ? KIND_AVX512
+        : level == 1 ? KIND_AVX2 : KIND_NONE;
     __atomic_store_n(&kind, k, __ATOMIC_RELAXED);
     return k;
 }
@@ -510,6 +522,7 @@ float sl_gemm_exp_row_max(float *x, int n, const float *max16)
 
 #else
 
+int sl_vector_level(void) { return 0; }
 int sl_gemm_available(void) { return 0; }
 int sl_gemm_avx512(void) { return 0; }
 

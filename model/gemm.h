@@ -31,6 +31,12 @@
 int sl_gemm_available(void);
 /* 1 if they are AVX-512's (which the AMX kernel's machinery needs). */
 int sl_gemm_avx512(void);
+/* The instruction set the elementwise kernels (model/layers.c) run with,
+ * chosen as the packed kernels are, so that an AVX2 CPU's whole pass is the
+ * AVX-512 one's bit for bit and SL_GEMM_AVX2=1 runs all of it here: 2 AVX-512
+ * where the CPU has it and SL_GEMM_AVX2 is not set, 1 AVX2 with FMA, 0 the
+ * baseline. SL_NO_AVX512 (cblas for the products) leaves it as it is. */
+int sl_vector_level(void);
 
 /* Floats a packed N-column, K-deep operand takes. */
 size_t sl_gemm_packed_size(int N, int K);

@@ -2,7 +2,6 @@
  * goes to cblas_sgemm; the elementwise kernels are written so the compiler
  * vectorises them, with AVX2 clones picked at load time where the CPU has it. */
 #include "model/layers.h"
-#include "common/target_clones.h"
 #include "model/gemm.h"
 #include "model/gemm_amx.h"
 
@@ -11,16 +10,33 @@
 #include <stdint.h>
 #include <string.h>
 
-/* The elementwise kernels (softmax over T x T scores above all) must vectorise;
- * AVX-512 and AVX2 clones widen them over the x86-64 baseline. Multiply-adds
- * may fuse into FMAs where the clone has them (-std=c11 would forbid it): the
- * exp polynomial and its range reduction only gain accuracy from that. No other
- * fast-math option: the range reduction depends on evaluation order. */
+/* The elementwise kernels (softmax over T x T scores above all) must vectorise:
+ * each is built for AVX-512, for AVX2 with FMA and for the x86-64 baseline, and
+ * the build for this CPU is picked at run time as the packed products' kernels
+ * are (sl_vector_level; SL_GEMM_AVX2=1 picks AVX2's here too). Multiply-adds
+ * may fuse into FMAs (-std=c11 would forbid it): the exp polynomial and its
+ * range reduction only gain accuracy from that. AVX-512's and AVX2's builds
+ * fuse alike, so an AVX2 CPU gets AVX-512's results bit for bit (GCC's
+ * target_clones "avx2" has no FMA: with it, it did not). No other fast-math
+ * option: the range reduction depends on evaluation order. */
 #if defined(__GNUC__) && !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #pragma GCC optimize("fp-contract=fast")
 #endif
-#define SL_VECTOR_CLONES SL_TARGET_CLONES("avx512f", "avx2", "default")
+#define SL_VECTOR_BODY static inline __attribute__((always_inline)) void
+#if defined(__x86_64__) && (defined(__GNUC__) || defined(__clang__))
+/* name##_body (params) built once per instruction set */
+#define SL_VECTOR_BUILDS(name, params, args)                                                  \
+    __attribute__((target("avx512f"))) static void name##_avx512 params { name##_body args; } \
+    __attribute__((target("avx2,fma"))) static void name##_avx2 params { name##_body args; }  \
+    static void name##_base params { name##_body args; }
+#define SL_VECTOR_CALL(name, args)                                                            \
+    (sl_vector_level() == 2 ? name##_avx512 args                                              \
+     : sl_vector_level() == 1 ? name##_avx2 args : name##_base args)
+#else
+#define SL_VECTOR_BUILDS(name, params, args) static void name##_base params { name##_body args; }
+#define SL_VECTOR_CALL(name, args) name##_base args
+#endif
 
 #define LANES 16 /* one AVX-512 vector; two AVX2 or four SSE2 ones in the other clones */
 typedef float vecf __attribute__((vector_size(4 * LANES)));
@@ -45,9 +61,8 @@ void sl_linear_forward(float *out, const float *in, const float *w, const float 
     cblas_sgemm(CblasRowMajor, CblasNoTrans, CblasTrans, T, N, K, 1.0f, in, K, w, K, beta, out, N);
 }
 
-SL_VECTOR_CLONES
-static void layernorm_forward_clones(float *out, float *mean, float *rstd, const float *in,
-                                     const float *w, const float *b, int T, int d, float eps)
+SL_VECTOR_BODY layernorm_forward_body(float *out, float *mean, float *rstd, const float *in,
+                                      const float *w, const float *b, int T, int d, float eps)
 {
     for (int t = 0; t < T; t++) {
         const float *x = in + (size_t)t * d;
@@ -91,22 +106,28 @@ static void layernorm_forward_clones(float *out, float *mean, float *rstd, const
     }
 }
 
+SL_VECTOR_BUILDS(layernorm_forward,
+                 (float *out, float *mean, float *rstd, const float *in, const float *w,
+                  const float *b, int T, int d, float eps),
+                 (out, mean, rstd, in, w, b, T, d, eps))
+
 void sl_layernorm_forward(float *out, float *mean, float *rstd, const float *in,
                           const float *w, const float *b, int T, int d, float eps)
 {
-    layernorm_forward_clones(out, mean, rstd, in, w, b, T, d, eps);
+    SL_VECTOR_CALL(layernorm_forward, (out, mean, rstd, in, w, b, T, d, eps));
 }
 
-SL_VECTOR_CLONES
-static void relu_forward_clones(float *out, const float *in, size_t n)
+SL_VECTOR_BODY relu_forward_body(float *out, const float *in, size_t n)
 {
     for (size_t i = 0; i < n; i++)
         out[i] = in[i] > 0.0f ? in[i] : 0.0f;
 }
 
+SL_VECTOR_BUILDS(relu_forward, (float *out, const float *in, size_t n), (out, in, n))
+
 void sl_relu_forward(float *out, const float *in, size_t n)
 {
-    relu_forward_clones(out, in, n);
+    SL_VECTOR_CALL(relu_forward, (out, in, n));
 }
 
 /* Cephes' expf: exp(x) = 2^n * exp(r), |r| <= ln2/2, a degree-6 polynomial for
@@ -149,8 +170,7 @@ static inline __attribute__((always_inline)) void exp_tail(float *out, const flo
     memcpy(out, buf, n * sizeof(float));
 }
 
-SL_VECTOR_CLONES
-static void exp_forward_clones(float *out, const float *in, size_t n)
+SL_VECTOR_BODY exp_forward_body(float *out, const float *in, size_t n)
 {
     size_t i = 0;
     for (; i + LANES <= n; i += LANES)
@@ -159,9 +179,11 @@ static void exp_forward_clones(float *out, const float *in, size_t n)
         exp_tail(out + i, in + i, n - i);
 }
 
+SL_VECTOR_BUILDS(exp_forward, (float *out, const float *in, size_t n), (out, in, n))
+
 void sl_exp_forward(float *out, const float *in, size_t n)
 {
-    exp_forward_clones(out, in, n);
+    SL_VECTOR_CALL(exp_forward, (out, in, n));
 }
 
 /* GELU, 0.5 x (1 + erf(x / sqrt 2)), with erf from Abramowitz & Stegun 7.1.26
@@ -190,8 +212,7 @@ static inline __attribute__((always_inline)) void geluv(float *out, const float 
     memcpy(out, &y, sizeof y);
 }
 
-SL_VECTOR_CLONES
-static void gelu_forward_clones(float *out, const float *in, size_t n)
+SL_VECTOR_BODY gelu_forward_body(float *out, const float *in, size_t n)
 {
     size_t i = 0;
     for (; i + LANES <= n; i += LANES)
@@ -204,14 +225,15 @@ static void gelu_forward_clones(float *out, const float *in, size_t n)
     }
 }
 
+SL_VECTOR_BUILDS(gelu_forward, (float *out, const float *in, size_t n), (out, in, n))
+
 void sl_gelu_forward(float *out, const float *in, size_t n)
 {
-    gelu_forward_clones(out, in, n);
+    SL_VECTOR_CALL(gelu_forward, (out, in, n));
 }
 
-/* exp(x - max) of one row, in place; returns the row's sum. */
-SL_VECTOR_CLONES
-static float exp_row(float *x, int n)
+/* exp(x - max) of one row, in place; *sum the row's sum. */
+SL_VECTOR_BODY exp_row_body(float *x, int n, float *sum)
 {
     float mx = x[0];
     int i = 0;
@@ -253,7 +275,16 @@ static float exp_row(float *x, int n)
             s += buf[k];
         }
     }
-    return s;
+    *sum = s;
+}
+SL_VECTOR_BUILDS(exp_row, (float *x, int n, float *sum), (x, n, sum))
+
+/* exp(x - max) of one row, in place; returns the row's sum. */
+static float exp_row(float *x, int n)
+{
+    float sum;
+    SL_VECTOR_CALL(exp_row, (x, n, &sum));
+    return sum;
 }
 
 static void scale_row(float *x, int n, float v)
