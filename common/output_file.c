@@ -70,6 +70,32 @@ static int planted(const char *path, const struct stat *st)
            st->st_uid != dir_owner;
 }
 
+/* The descriptor `path` names, as the shell's redirections take such names
+ * (bash opens none of them, it duplicates the descriptor): /dev/stdin 0,
+ * /dev/stdout 1, /dev/stderr 2, /dev/fd/N, /proc/self/fd/N (and thread-self's,
+ * and this process's /proc/PID/fd/N) N; -1 for any other path. */
+static int descriptor_named(const char *path)
+{
+    static const char *const standard[] = {"/dev/stdin", "/dev/stdout", "/dev/stderr"};
+    for (int i = 0; i < 3; i++)
+        if (!strcmp(path, standard[i]))
+            return i;
+    char own[64];
+    snprintf(own, sizeof own, "/proc/%ld/fd/", (long)getpid());
+    const char *const folders[] = {"/dev/fd/", "/proc/self/fd/", "/proc/thread-self/fd/", own};
+    for (int i = 0; i < 4; i++) {
+        size_t n = strlen(folders[i]);
+        if (strncmp(path, folders[i], n) || path[n] < '0' || path[n] > '9')
+            continue;
+        char *end;
+        errno = 0;
+        long fd = strtol(path + n, &end, 10);
+        if (!*end && !errno && fd <= INT_MAX)
+            return (int)fd;
+    }
+    return -1;
+}
+
 /* The file the symbolic links at `path` end at, or path itself (malloc'd).
  * A link to nothing ends at the name it gives, which is then created, as the
  * shell's `>` creates it. NULL: errno (ELOOP, ENOMEM, EACCES: a link another
@@ -80,7 +106,7 @@ static char *follow_links(const char *path, char **refused)
     *refused = NULL;
     for (int hops = 0; cur; hops++) {
         struct stat st;
-        if (lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
+        if (descriptor_named(cur) >= 0 || lstat(cur, &st) != 0 || !S_ISLNK(st.st_mode))
             return cur; /* a missing folder or the like: said when it is created */
         if (hops == MAX_LINKS) {
             free(cur);
@@ -202,6 +228,7 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
     memset(o, 0, sizeof *o);
     o->name = path;
     o->fd = -1;
+    o->through = -1;
     if (!path[0])
         return sl_fail(err, errlen, "an output with an empty name");
     /* refused now, not at the rename after the work (its temporary name is
@@ -222,6 +249,8 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
         free(refused);
         return rc;
     }
+    if ((o->through = descriptor_named(o->target)) >= 0)
+        return 0;
     struct stat end; /* the file the links end at, itself */
     const int end_there = lstat(o->target, &end) == 0;
     if (there && !S_ISREG(st.st_mode)) { /* a device, FIFO, socket */
@@ -285,8 +314,27 @@ static int create_tmp(char *tmp)
     return fd;
 }
 
+/* A duplicate of o->through, or -1 with a message. */
+static int dup_through(const sl_output *o, char *err, size_t errlen)
+{
+    int flags = fcntl(o->through, F_GETFL);
+    if (flags < 0 || (flags & O_ACCMODE) == O_RDONLY) {
+        int e = flags < 0 ? errno : EBADF;
+        sl_fail(err, errlen, "%s: cannot write: descriptor %d is not open for writing", o->name,
+                o->through);
+        errno = e;
+        return -1;
+    }
+    int fd = fcntl(o->through, F_DUPFD_CLOEXEC, 3);
+    if (fd < 0)
+        sl_fail(err, errlen, "%s: cannot write: %s", o->name, strerror(errno));
+    return fd;
+}
+
 int sl_output_create(sl_output *o, char *err, size_t errlen)
 {
+    if (o->through >= 0)
+        return (o->fd = dup_through(o, err, errlen)) < 0 ? -1 : 0;
     o->fd = o->tmp ? create_tmp(o->tmp) : open(o->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
     /* the replaced file's owner and group where this user may give them (root
      * may; another user keeps the group when a member of it), as `>` keeps them */

@@ -13,6 +13,13 @@
  *    file beside that file), so the link stays a link to the new contents;
  *  - a device, FIFO or socket (`/dev/null`): written as it is, in place, since
  *    a rename would replace it (as root, /dev/null itself);
+ *  - a name of an open descriptor, `/dev/stdout`, `/dev/stderr`, `/dev/fd/N`,
+ *    `/proc/self/fd/N` (or a link to one): written through that descriptor, as
+ *    the shell's own redirections do, at its offset (a `>>` log is appended
+ *    to, what a script's other commands write around it kept); refused where
+ *    it is not open for writing (closed: see tools/seqlabel.c). Opened anew it
+ *    would start at 0 and truncate, and its link's file replaced by rename
+ *    would lose all of that;
  *  - a directory: refused;
  *  - in a folder anyone may write and only a file's owner may remove files
  *    from (sticky, world-writable: /tmp), another user's link (not followed),
@@ -37,6 +44,8 @@ typedef struct {
     const char *name; /* the path as given, for messages (borrowed) */
     char *target;     /* the file written: the end of its links, or name itself */
     char *tmp;        /* the temporary name; NULL: target is written in place */
+    int through;      /* >= 0: the descriptor a name such as /dev/stdout gives, written
+                         through (a duplicate of it); -1: none */
     int fd;           /* open for writing after sl_output_create, else -1 */
     int keep_mode;    /* 1: a regular file is there, whose permission bits are mode */
     mode_t mode;

@@ -418,7 +418,7 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         !(o->fp = fdopen(o->out.fd, mode))) {
         int e = errno;
         sl_output_discard(&o->out);
-        if (o->out.mode_failed) /* created, then its mode refused: the library says so */
+        if (o->out.mode_failed || o->out.through >= 0) /* the library says why */
             cli_error("%s", err);
         else
             explain_open_failure(path, e, o->out.tmp);

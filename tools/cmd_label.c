@@ -542,6 +542,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
                      float *block, long block_len, int progress)
 {
     const char *in_path = in->path;
+    const char *out_name = out_said ? out_said : strcmp(out_path, "-") ? out_path : "standard output";
     char err[SL_ERR_LEN];
     const sl_feature_config *fc = sl_model_feature_config(m);
     if (cli_output_is_input(out_path, in_path) ||
@@ -680,7 +681,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (!rc && sl_label_format_is_document(&t.w)) { /* written whole at the end */
         if (emit_text(&t, format_document(&t, &t.frames), format_document, &t.frames) != 0 &&
             !t.failed)
-            rc = cli_error("%s: out of memory", out_said ? out_said : out_path);
+            rc = cli_error("%s: out of memory", out_name);
     }
     if (progress)
         fprintf(stderr, "\r\033[K");
@@ -690,7 +691,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     if (t.failed == EPIPE && to_stdout)
         rc = READER_GONE; /* the cuts' temporary files are removed below */
     else if (t.failed)
-        rc = cli_error("%s: write failed: %s", out_said ? out_said : out_path, strerror(t.failed));
+        rc = cli_error("%s: write failed: %s", out_name, strerror(t.failed));
     /* the cut's own error (a write failure stopped the labeling) is said here;
      * a cut to standard output whose reader left ends the command as SIGPIPE does */
     for (int c = 0; c < 2; c++) {

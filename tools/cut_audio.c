@@ -12,6 +12,7 @@
 #include "tools/cut_audio.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <stdint.h>
 #include <stdlib.h>
@@ -160,8 +161,16 @@ static int open_file(cli_cut *c, const char *path)
     c->wav_room = wav && !grow ? room : 0;
     c->written = 0;
     struct stat st; /* before libsndfile, which closes a descriptor it fails on */
-    const int piped = !strcmp(path, "-") && fstat(fileno(c->o.fp), &st) == 0 &&
-                      !S_ISREG(st.st_mode);
+    const int given_fd = !strcmp(path, "-") || c->o.out.through >= 0; /* /dev/stdout too */
+    const int regular = fstat(fileno(c->o.fp), &st) == 0 && S_ISREG(st.st_mode);
+    const int piped = given_fd && !regular;
+    if (given_fd && regular && (fcntl(fileno(c->o.fp), F_GETFL) & O_APPEND)) {
+        /* the header, finished last, would land at the file's end */
+        cli_error("%s: a file opened for appending (>>): a cut's header is finished last, in "
+                  "place, which appending would put at the file's end (redirect with >)", path);
+        cli_output_abort(&c->o);
+        return -1;
+    }
     errno = 0;
     if (piped && major == SF_FORMAT_FLAC) {
         static SF_VIRTUAL_IO vio = {pipe_length, pipe_seek, pipe_read, pipe_write, pipe_tell};
@@ -179,9 +188,9 @@ static int open_file(cli_cut *c, const char *path)
         return 0;
     }
     if (!c->out && piped) { /* WAV and others finish their header last */
-        cli_error("-: libsndfile cannot write this container into a pipe (%s): write the cut "
+        cli_error("%s: libsndfile cannot write this container into a pipe (%s): write the cut "
                   "to a file (--cut FILE, or standard output redirected to one: > cut.wav), or "
-                  "cut FLAC, Ogg or AU audio, which stream", sf_strerror(NULL));
+                  "cut FLAC, Ogg or AU audio, which stream", path, sf_strerror(NULL));
         cli_output_abort(&c->o);
         return -1;
     }

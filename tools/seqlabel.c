@@ -1,6 +1,7 @@
 /* `seqlabel`: the command-line front-end. Each subcommand lives in its own
  * cmd_*.c file; this file only dispatches. */
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -49,8 +50,21 @@ static int stdout_written(int rc)
     return 1;
 }
 
+/* Descriptors 0-2 that the caller closed (`>&-`) are taken by /dev/null, read
+ * only: otherwise the next file opened, the input audio, would be descriptor 1,
+ * and the labels bound for standard output would be written into it. Writing
+ * to a closed standard output then fails (EBADF) and is said, as coreutils'
+ * commands say it. */
+static void reserve_standard_descriptors(void)
+{
+    for (int fd = 0; fd <= 2; fd++)
+        if (fcntl(fd, F_GETFD) < 0 && errno == EBADF)
+            (void)!open("/dev/null", O_RDONLY); /* the lowest free descriptor: fd */
+}
+
 int main(int argc, char **argv)
 {
+    reserve_standard_descriptors();
     if (argc < 2) {
         usage(stderr);
         return 2;

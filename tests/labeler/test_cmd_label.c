@@ -3020,6 +3020,50 @@ static void test_output_shared_folder(void **state)
  * touched; a 0600 file replaced stays 0600. A new output whose mode the file
  * system refuses to set (vfat; fchmod failing, preloaded) keeps the 0600 it
  * was made with, never the umask's wider one. */
+/* Names of open descriptors (/dev/stdout, /dev/fd/N) are written through the
+ * descriptor, as the shell's redirections are: a `>>` log is appended to and a
+ * script's lines around the labels kept, where following /dev/stdout's link and
+ * renaming over its file lost both. A closed standard output is no input's
+ * descriptor: labels bound for it fail, said, and the input is untouched (the
+ * input audio, opened as descriptor 1, used to be overwritten with them). */
+static void test_output_descriptors(void **state)
+{
+    (void)state;
+    assert_int_equal(run_label("in.wav --model m.slm -o fd-ref.txt"), 0);
+    sh("cp in.wav fd-in.wav && printf 'old line\\n' > fd-log.txt");
+    assert_int_equal(run_label("fd-in.wav --model m.slm -o /dev/stdout >> fd-log.txt"), 0);
+    sh("(echo 'old line'; cat fd-ref.txt) | cmp - fd-log.txt");
+    assert_int_equal(run_label("fd-in.wav --model m.slm -o /dev/stdout > fd-mid.txt; "
+                               "echo footer >> fd-mid.txt"), 0);
+    sh("(cat fd-ref.txt; echo footer) | cmp - fd-mid.txt");
+    assert_int_equal(run_label("fd-in.wav --model m.slm -o /dev/fd/7 7> fd-7.txt"), 0);
+    sh("cmp fd-ref.txt fd-7.txt && ln -sf /dev/stdout fd-link.txt");
+    assert_int_equal(run_label("fd-in.wav --model m.slm -o fd-link.txt > fd-via-link.txt"), 0);
+    sh("cmp fd-ref.txt fd-via-link.txt && test -L fd-link.txt");
+    /* a cut through one: whole when the descriptor is a file from its start;
+     * appending would put the header it finishes last at the end: refused */
+#define CUT_ARGS "--model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 "
+    assert_int_equal(run_label("fd-in.wav " CUT_ARGS "--cut fd-cut.wav -o /dev/null"), 0);
+    assert_int_equal(run_label("fd-in.wav " CUT_ARGS "--cut /dev/stdout -o /dev/null "
+                               "> fd-cut2.wav"), 0);
+    assert_same_audio("fd-cut.wav", "fd-cut2.wav");
+    sh("printf x > fd-append.wav");
+    expect_error("fd-in.wav " CUT_ARGS "--cut /dev/stdout -o /dev/null >> fd-append.wav", 1,
+                 "/dev/stdout: a file opened for appending (>>)");
+    sh("test \"$(cat fd-append.wav)\" = x");
+    /* closed: said, the input untouched */
+    expect_error("fd-in.wav --model m.slm >&-", 1, "standard output: write failed: Bad file "
+                 "descriptor");
+    expect_error("fd-in.wav --model m.slm -o /dev/stdout >&-", 1,
+                 "/dev/stdout: cannot write: descriptor 1 is not open for writing");
+    expect_error("fd-in.wav " CUT_ARGS "--cut /dev/stdout -o /dev/null >&-", 1,
+                 "/dev/stdout: cannot write: descriptor 1 is not open for writing");
+#undef CUT_ARGS
+    expect_error("fd-in.wav --model m.slm -o /dev/stdin <&-", 1,
+                 "/dev/stdin: cannot write: descriptor 0 is not open for writing");
+    sh("cmp in.wav fd-in.wav");
+}
+
 static void test_output_tmp_names(void **state)
 {
     (void)state;
@@ -3081,6 +3125,7 @@ int main(void)
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_output_files),
+        cmocka_unit_test(test_output_descriptors),
         cmocka_unit_test(test_output_shared_folder),
         cmocka_unit_test(test_output_tmp_names),
     };
