@@ -2,6 +2,7 @@
  * cmd_*.c file; this file only dispatches. */
 #include <errno.h>
 #include <fcntl.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -65,6 +66,9 @@ static void reserve_standard_descriptors(void)
 int main(int argc, char **argv)
 {
     reserve_standard_descriptors();
+    /* past `ulimit -f`, a write fails (EFBIG, said, its temporary file removed)
+     * instead of the process ending on SIGXFSZ with the file left */
+    signal(SIGXFSZ, SIG_IGN);
     if (argc < 2) {
         usage(stderr);
         return 2;

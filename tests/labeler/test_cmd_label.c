@@ -20,6 +20,7 @@
 #include <netinet/in.h>
 #include <sys/ioctl.h>
 #include <sys/prctl.h>
+#include <sys/resource.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
@@ -135,7 +136,8 @@ static void sh(const char *what)
 {
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "cd '%s' && %s", dir, what);
-    assert_int_equal(system(cmd), 0);
+    if (system(cmd) != 0)
+        fail_msg("failed: %s", what);
 }
 
 /* The file dir/NAME whole (NULL if it cannot be read), its length in *len
@@ -892,6 +894,24 @@ static void test_interrupt_ends_live_input(void **state)
     st = signal_after(cut_args, 0, SIGTERM, s16, sizeof(short) * LIVE_IN);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
     sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
+    /* so do Ctrl-\\ and a soft CPU-time limit, as their default does (a core) */
+    const int core_sigs[2] = {SIGQUIT, SIGXCPU};
+    struct rlimit core;
+    assert_int_equal(getrlimit(RLIMIT_CORE, &core), 0);
+    struct rlimit no_core = {0, core.rlim_max};
+    assert_int_equal(setrlimit(RLIMIT_CORE, &no_core), 0); /* (the child's) */
+    for (int k = 0; k < 2; k++) {
+        st = signal_after(cut_args, 0, core_sigs[k], s16, sizeof(short) * LIVE_IN);
+        assert_true(WIFSIGNALED(st) && WTERMSIG(st) == core_sigs[k]);
+        sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
+    }
+    assert_int_equal(setrlimit(RLIMIT_CORE, &core), 0);
+    /* past the file-size limit (sh's ulimit -f: 512-byte blocks) a write fails,
+     * said, not SIGXFSZ: exit 1, no temporary file, the older file kept */
+    sh("echo older > xfsz.tsv && (ulimit -f 1 && exec \"$SL_SEQLABEL\" label in.wav --model m.slm "
+       "--format frames -o xfsz.tsv) 2> xfsz.err; test $? = 1");
+    sh("grep -q 'xfsz.tsv: write failed: File too large' xfsz.err && test \"$(cat xfsz.tsv)\" = "
+       "older && test -z \"$(ls | grep '\\.tmp\\.')\"");
     /* Without nohup a hangup still ends the command and leaves no partial file. */
     st = signal_live("hungup.tsv", 0, SIGHUP, s16);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);
