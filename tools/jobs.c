@@ -106,8 +106,12 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     const size_t shared_size = sizeof(shared_state) + (size_t)n * sizeof(atomic_uchar);
     shared_state *s = mmap(NULL, shared_size, PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS,
                            -1, 0); /* zeroed: no item has run */
-    if (s == MAP_FAILED)
-        return cli_error("--jobs: cannot share memory between workers: %s", strerror(errno));
+    if (s == MAP_FAILED) {
+        cli_error("--jobs: cannot share memory between workers: %s", strerror(errno));
+        if (jobs->finish) /* what the caller made for the run (its spool folder) */
+            jobs->finish(jobs->user);
+        return 1;
+    }
     atomic_init(&s->next, 0);
     atomic_init(&s->interrupted, 0);
     for (int w = 0; w < MAX_WORKERS; w++)
@@ -116,9 +120,12 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     int ended_pipe[2];
     unsigned char *ended = calloc((size_t)n, 1);
     if (!ended || pipe(ended_pipe) != 0) {
+        cli_error("--jobs: cannot set up the workers: %s", ended ? strerror(errno) : "out of memory");
         free(ended);
         munmap(s, shared_size);
-        return cli_error("--jobs: cannot set up the workers: %s", ended ? strerror(errno) : "out of memory");
+        if (jobs->finish)
+            jobs->finish(jobs->user);
+        return 1;
     }
 
     /* signals wait until every worker's pid is known */

@@ -18,8 +18,9 @@ typedef struct {
      * the workers are ended by SIGTERM and no item is taken after), in item
      * order, as soon as item i and every item before it have ended. */
     int (*emit)(void *user, int i);
-    /* In this process, NULL or: called once every worker is gone, before
-     * cli_jobs_run returns or ends this process by a worker's signal. */
+    /* In this process, NULL or: called once every worker is gone (or none
+     * could be set up), before cli_jobs_run returns or ends this process by a
+     * worker's signal. */
     void (*finish)(void *user);
     /* In this process, NULL or: item i's worker (process pid; 0: unknown, the
      * item taken but not begun) was ended by signal sig, not one this command

@@ -1046,6 +1046,11 @@ static void test_jobs(void **state)
              dir, seqlabel);
     assert_int_equal(system(cmd), 0);
     sh("test $(cat jobs-rc) = 141 && test -z \"$(ls jobs-tmp | grep seqlabel)\"");
+    /* workers that cannot be set up (no descriptor left for their pipe): said,
+     * and the folder made to hold their labels removed */
+    sh("(ulimit -n 4 && exec \"$SL_SEQLABEL\" label jobs-in/a.wav jobs-in/b.wav --model m.slm "
+       "-j 2) > /dev/null 2> jobs-fds.err; test $? = 1 && grep -q 'cannot set up the workers' "
+       "jobs-fds.err && test -z \"$(ls jobs-tmp | grep seqlabel)\"");
     /* no folder to hold the labels in: without --jobs, they are written as
      * they come (said); --jobs N needs it */
     assert_int_equal(run_label("jobs-in/a.wav jobs-in/b.wav --model m.slm > jobs-held.txt"), 0);
