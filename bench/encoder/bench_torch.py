@@ -3,8 +3,10 @@
 80 inputs, 4 heads, d_ff = 4 d_model, 4 classes, post-norm ReLU, whole window) timed
 the same way (warm-up, then the median of --reps batches of >= --min-time seconds),
 in eval mode under torch.inference_mode (its fastest path), softmax included.
-Prints the same TSV columns as the C bench. Run it with OPENBLAS_NUM_THREADS equal to
---threads (bench/encoder/run.sh does), or Debian's OpenBLAS oversubscribes."""
+Prints the same TSV columns as the C bench. bench/encoder/run.sh runs it with
+OPENBLAS_NUM_THREADS equal to --threads and with 1, and on one thread, and keeps the
+fastest: Debian's OpenBLAS threads and PyTorch's OpenMP ones oversubscribe a small
+machine."""
 import argparse
 import os
 import sys
