@@ -229,6 +229,7 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
     o->name = path;
     o->fd = -1;
     o->through = -1;
+    o->tmp_dir = -1;
     if (!path[0])
         return sl_fail(err, errlen, "an output with an empty name");
     /* refused now, not at the rename after the work (its temporary name is
@@ -331,10 +332,43 @@ static int dup_through(const sl_output *o, char *err, size_t errlen)
     return fd;
 }
 
+/* The temporary file's folder, opened before the file is made in it (-1 where
+ * it cannot be: the file's making then fails and says why, or the file is
+ * renamed and removed by its path). */
+static int open_tmp_dir(const char *tmp)
+{
+    char *dir = sl_path_folder(tmp);
+    int fd = dir ? open(dir, O_PATH | O_DIRECTORY | O_CLOEXEC) : -1;
+    free(dir);
+    return fd;
+}
+
+/* Removes the temporary file, through its folder's descriptor where there is one. */
+static void remove_tmp(sl_output *o)
+{
+    const char *slash = strrchr(o->tmp, '/');
+    if (o->tmp_dir >= 0)
+        unlinkat(o->tmp_dir, slash ? slash + 1 : o->tmp, 0);
+    else
+        unlink(o->tmp);
+}
+
+/* Closes the temporary file's folder. */
+static void close_tmp_dir(sl_output *o)
+{
+    if (o->tmp_dir >= 0)
+        close(o->tmp_dir);
+    o->tmp_dir = -1;
+}
+
 int sl_output_create(sl_output *o, char *err, size_t errlen)
 {
     if (o->through >= 0)
         return (o->fd = dup_through(o, err, errlen)) < 0 ? -1 : 0;
+    if (o->tmp) {
+        close_tmp_dir(o);
+        o->tmp_dir = open_tmp_dir(o->tmp);
+    }
     o->fd = o->tmp ? create_tmp(o->tmp) : open(o->target, O_WRONLY | O_CLOEXEC | O_NOCTTY);
     /* the replaced file's owner and group where this user may give them (root
      * may; another user keeps the group when a member of it), as `>` keeps them */
@@ -354,6 +388,7 @@ int sl_output_create(sl_output *o, char *err, size_t errlen)
     }
     if (o->fd < 0) {
         int e = errno;
+        close_tmp_dir(o);
         if (o->mode_failed) /* a file system without modes (vfat) refuses it */
             sl_fail(err, errlen, "%s: cannot write: cannot give its temporary file %s the mode "
                     "of the file it replaces (%03o): %s", o->name, o->tmp, (unsigned)o->mode,
@@ -387,12 +422,16 @@ int sl_output_commit(sl_output *o, char *err, size_t errlen)
     if (o->fd >= 0 && close(o->fd) != 0)
         rc = sl_fail(err, errlen, "%s: write failed: %s", o->name, strerror(errno));
     o->fd = -1;
-    if (rc == 0 && o->tmp && rename(o->tmp, o->target) != 0)
+    const char *slash = o->tmp ? strrchr(o->tmp, '/') : NULL;
+    if (rc == 0 && o->tmp &&
+        (o->tmp_dir >= 0 ? renameat(o->tmp_dir, slash ? slash + 1 : o->tmp, AT_FDCWD, o->target)
+                         : rename(o->tmp, o->target)) != 0)
         rc = sl_fail(err, errlen, "%s: cannot rename the temporary file into place: %s", o->name,
                      strerror(errno));
     if (rc && o->tmp)
-        unlink(o->tmp);
+        remove_tmp(o);
     unwatch(o->tmp);
+    close_tmp_dir(o);
     return rc;
 }
 
@@ -402,8 +441,9 @@ void sl_output_discard(sl_output *o)
         close(o->fd);
     o->fd = -1;
     if (o->tmp)
-        unlink(o->tmp);
+        remove_tmp(o);
     unwatch(o->tmp);
+    close_tmp_dir(o);
 }
 
 void sl_output_free(sl_output *o)

@@ -46,6 +46,9 @@ typedef struct {
     char *tmp;        /* the temporary name; NULL: target is written in place */
     int through;      /* >= 0: the descriptor a name such as /dev/stdout gives, written
                          through (a duplicate of it); -1: none */
+    int tmp_dir;      /* the temporary file's folder, open while the file is (-1: none):
+                         it is renamed and removed through this, so a folder renamed
+                         meanwhile leaves no temporary file behind */
     int fd;           /* open for writing after sl_output_create, else -1 */
     int keep_mode;    /* 1: a regular file is there, whose permission bits are mode */
     mode_t mode;

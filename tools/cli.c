@@ -394,7 +394,7 @@ static int open_failed(cli_output *o)
 int cli_output_open(cli_output *o, const char *path, const char *mode)
 {
     memset(o, 0, sizeof *o);
-    o->out.fd = -1;
+    o->out.fd = o->out.through = o->out.tmp_dir = -1; /* (planned below, but for "-") */
     o->path = strdup(path);
     if (!o->path)
         return cli_error("out of memory");

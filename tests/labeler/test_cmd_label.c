@@ -912,6 +912,25 @@ static void test_interrupt_ends_live_input(void **state)
        "--format frames -o xfsz.tsv) 2> xfsz.err; test $? = 1");
     sh("grep -q 'xfsz.tsv: write failed: File too large' xfsz.err && test \"$(cat xfsz.tsv)\" = "
        "older && test -z \"$(ls | grep '\\.tmp\\.')\"");
+    /* the output's folder renamed while the command writes into it: the rename
+     * into place fails, said, and the temporary file goes with it (it was
+     * removed by its old path) */
+    {
+        sh("mkdir -p moving && rm -rf moved");
+        const char *args[] = {LIVE_ARGS, "-o", "moving/live.tsv", NULL};
+        int to, from;
+        pid_t pid = spawn_label(args, 0, &to, &from);
+        write_all(to, s16, sizeof(short) * LIVE_IN);
+        wait_drained(to);
+        sh("mv moving moved");
+        close(to);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        close(from);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
+        sh("test -z \"$(ls moved)\""); /* ("moving/live.tsv: cannot rename the temporary
+                                            file into place: No such file or directory") */
+    }
     /* Without nohup a hangup still ends the command and leaves no partial file. */
     st = signal_live("hungup.tsv", 0, SIGHUP, s16);
     assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);

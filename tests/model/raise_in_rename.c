@@ -13,15 +13,30 @@
 #include <stdlib.h>
 #include <string.h>
 
-int rename(const char *from, const char *to)
+/* The signal, where `from` is a temporary file. */
+static void raise_before(const char *from)
 {
     const char *sig = getenv("SL_RAISE_IN_RENAME"), *times = getenv("SL_RAISE_TIMES");
     if (sig && strstr(from, ".tmp."))
         for (int i = times ? atoi(times) : 1; i > 0; i--)
             raise(atoi(sig));
+}
+
+int rename(const char *from, const char *to)
+{
+    raise_before(from);
     int (*real)(const char *, const char *);
     *(void **)&real = dlsym(RTLD_NEXT, "rename");
     return real ? real(from, to) : -1;
+}
+
+/* The writer renames through its temporary file's folder (common/output_file.c) */
+int renameat(int from_dir, const char *from, int to_dir, const char *to)
+{
+    raise_before(from);
+    int (*real)(int, const char *, int, const char *);
+    *(void **)&real = dlsym(RTLD_NEXT, "renameat");
+    return real ? real(from_dir, from, to_dir, to) : -1;
 }
 
 int fchmod(int fd, mode_t mode)
