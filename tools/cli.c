@@ -5,6 +5,7 @@
 #include <libgen.h>
 #include <signal.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -336,46 +337,71 @@ int cli_decoder_classes(cli_decoder *d, const sl_model *m, const char *model_pat
 int cli_output_is_input(const char *out_path, const char *in_path)
 {
     struct stat so, si;
-    int is_stdin = !strcmp(in_path, "-");
-    if (!strcmp(out_path, "-") || stat(out_path, &so) != 0 || !S_ISREG(so.st_mode) ||
+    const int is_stdin = !strcmp(in_path, "-"), is_stdout = !strcmp(out_path, "-");
+    if ((is_stdout ? fstat(STDOUT_FILENO, &so) : stat(out_path, &so)) != 0 ||
+        !S_ISREG(so.st_mode) ||
         (is_stdin ? fstat(STDIN_FILENO, &si) : stat(in_path, &si)) != 0 ||
         so.st_dev != si.st_dev || so.st_ino != si.st_ino)
         return 0;
+    /* standard output into the input (label x.wav >> x.wav) would write into
+     * the audio as it is read */
+    const char *out = is_stdout ? "standard output" : out_path;
     if (is_stdin)
-        cli_error("%s: is the file on standard input; not replacing it (name another output)",
-                  out_path);
+        cli_error("%s: is the file on standard input; not %s (name another output)", out,
+                  is_stdout ? "writing into it" : "replacing it");
     else
-        cli_error("%s: is the input %s itself; not replacing it (name another output)", out_path,
-                  in_path);
+        cli_error("%s: is the input %s itself; not %s (name another output)", out, in_path,
+                  is_stdout ? "writing into it" : "replacing it");
     return 1;
 }
 
-/* The file writing `path` writes, canonical (malloc'd): the end of its links,
- * its folder resolved; NULL when that cannot be told. */
-static char *output_file_of(const char *path)
+/* What writing `path` ("-": standard output) writes, as a string two outputs
+ * can be compared by (malloc'd; NULL when it cannot be told, or is a character
+ * device, which two outputs may share): a file that is
+ * there by its device and inode, so that its names (links, hard links, a
+ * descriptor such as /dev/stdout open on it) are one; one that is not there
+ * yet by the end of its links, its folder resolved. */
+static char *output_identity(const char *path)
 {
     sl_output o;
-    if (sl_output_plan(&o, path, NULL, 0))
-        return NULL;
-    char *dir = strdup(o.target), *base = strdup(o.target), *out = NULL;
-    char *real = dir ? realpath(dirname(dir), NULL) : NULL;
-    if (real && base) {
-        const char *name = basename(base);
-        size_t n = strlen(real) + strlen(name) + 2;
-        if ((out = malloc(n)))
-            snprintf(out, n, "%s/%s", real, name);
+    int fd = STDOUT_FILENO;
+    char *canonical = NULL;
+    if (strcmp(path, "-")) {
+        if (sl_output_plan(&o, path, NULL, 0))
+            return NULL;
+        fd = o.through;
+        if (fd < 0) {
+            char *dir = strdup(o.target), *base = strdup(o.target);
+            char *real = dir ? realpath(dirname(dir), NULL) : NULL;
+            if (real && base) {
+                const char *name = basename(base);
+                size_t n = strlen(real) + strlen(name) + 2;
+                if ((canonical = malloc(n)))
+                    snprintf(canonical, n, "%s/%s", real, name);
+            }
+            free(real);
+            free(dir);
+            free(base);
+        }
+        sl_output_free(&o);
+        if (fd < 0 && !canonical)
+            return NULL;
     }
-    free(real);
-    free(dir);
-    free(base);
-    sl_output_free(&o);
-    return out;
+    struct stat st;
+    if (fd >= 0 ? fstat(fd, &st) == 0 : stat(canonical, &st) == 0) {
+        free(canonical);
+        if (S_ISCHR(st.st_mode)) /* /dev/null, a terminal: two outputs spoil nothing there */
+            return NULL;
+        char id[64];
+        snprintf(id, sizeof id, "inode %ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+        return strdup(id);
+    }
+    return canonical;
 }
 
 int cli_same_output(const char *a, const char *b)
 {
-    char *fa = strcmp(a, "-") ? output_file_of(a) : NULL;
-    char *fb = strcmp(b, "-") ? output_file_of(b) : NULL;
+    char *fa = output_identity(a), *fb = output_identity(b);
     int same = fa && fb && !strcmp(fa, fb);
     free(fa);
     free(fb);

@@ -112,12 +112,14 @@ typedef struct {
     sl_output out; /* where it goes; out.tmp NULL for stdout, a device or a FIFO */
 } cli_output;
 int cli_output_open(cli_output *o, const char *path, const char *mode);
-/* 1, with an error naming both, when the output path is the very file that
- * in_path ("-": standard input) reads: renaming the output into place would
- * replace the audio it came from. */
+/* 1, with an error naming both, when the output path ("-": standard output)
+ * is the very file that in_path ("-": standard input) reads: renaming the
+ * output into place would replace the audio it came from, and standard output
+ * would be written into it (label x.wav >> x.wav). */
 int cli_output_is_input(const char *out_path, const char *in_path);
-/* 1 when writing a and writing b would write one file (by name or through
- * links, existing or not): two outputs of one command must not. */
+/* 1 when writing a and writing b ("-": standard output) would write one file
+ * (by name, through links, as one inode, or through a descriptor such as
+ * /dev/stdout open on it; existing or not): two outputs of one command must not. */
 int cli_same_output(const char *a, const char *b);
 /* The extension of path's last part, from its '.' ("x/a.b.wav": ".wav"); NULL
  * when it has none (a leading dot, as in ".hidden", is no extension). */

@@ -1272,8 +1272,10 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
                                "-o DIR, not to standard output", sl_label_format_name(a.format));
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
     /* the labels and the cut into one file would destroy each other */
-    if (a.out_path && a.cut_path && !to_dir && !cut_to_dir && cli_same_output(a.out_path, a.cut_path))
-        return cli_usage_error("-o %s and --cut %s are one file: name two", a.out_path, a.cut_path);
+    if (a.cut_path && !to_dir && !cut_to_dir &&
+        cli_same_output(a.out_path ? a.out_path : "-", a.cut_path))
+        return cli_usage_error("%s%s and --cut %s are one file: name two", a.out_path ? "-o " : "",
+                               a.out_path ? a.out_path : "the labels' standard output", a.cut_path);
     if (nin > 1 && a.cut_path && !cut_to_dir)
         return cli_usage_error("--cut %s: several inputs need --cut DIR (an existing folder, or a "
                                "name ending in '/')", a.cut_path);

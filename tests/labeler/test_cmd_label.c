@@ -2783,6 +2783,11 @@ static void test_bad_inputs(void **state)
     expect_error("self.wav --model m.slm --target speech --cut ./self.wav -o self.txt", 1,
                  "./self.wav: is the input self.wav");
     expect_error("- --model m.slm -o self.wav < self.wav", 1, "file on standard input");
+    /* so is standard output open on the input: it would be written into */
+    expect_error("self.wav --model m.slm >> self.wav", 1,
+                 "standard output: is the input self.wav itself; not writing into it");
+    expect_error("- --model m.slm < self.wav >> self.wav", 1,
+                 "standard output: is the file on standard input");
     sh("cmp in.wav self.wav && ! ls self.txt* 2>/dev/null");
     /* A cut that cannot be written (here: beyond the file size limit, 96 KB of
      * float samples) stops the labelling: it says so, and leaves no file. */
@@ -2944,6 +2949,19 @@ static void test_output_files(void **state)
     expect_error("in.wav --model m.slm --target speech -o both.txt --cut both-link.wav", 2,
                  "are one file");
     sh("test \"$(cat both.txt)\" = old && ! ls both.txt.tmp.* 2>/dev/null");
+    /* so are names of one descriptor, or of the file it is open on, standard
+     * output given as "-" or by default among them; /dev/null may take both */
+    expect_error("in.wav --model m.slm --target speech -o /dev/stdout --cut /dev/fd/1 "
+                 "> both-fd.out", 2, "-o /dev/stdout and --cut /dev/fd/1 are one file");
+    sh("\"$SL_SEQLABEL\" label in.wav --model m.slm --target speech -o /dev/stdout --cut "
+       "/dev/stderr > both-fd.out 2>&1; test $? = 2 && grep -q 'are one file' both-fd.out");
+    expect_error("in.wav --model m.slm --target speech --cut /dev/stdout > both-fd.out", 2,
+                 "the labels' standard output and --cut /dev/stdout are one file");
+    expect_error("in.wav --model m.slm --target speech -o both.txt --cut /dev/stdout "
+                 ">> both.txt", 2, "are one file");
+    sh("test \"$(cat both.txt)\" = old");
+    assert_int_equal(run_label("in.wav --model m.slm --target speech -o /dev/null --cut /dev/null"),
+                     0);
 
     /* --split's pieces, named once their end is known, keep the rule too: the
      * file a link leads to gets the piece, a file's mode is kept */
