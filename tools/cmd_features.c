@@ -3,12 +3,14 @@
  * the reader and the streaming extractor, so memory does not grow with its
  * length; the output appears (atomically, by rename) only when all went well. */
 #include <errno.h>
+#include <fcntl.h>
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include "seqlabel.h"
 #include "tools/cli.h"
@@ -274,12 +276,17 @@ static int write_frame(void *user, int64_t index, const float *frame, int dim)
     return s->failed;
 }
 
-/* Whether fp can seek back (a regular file): npy states its row count in its
- * header, written last. */
+/* Whether npy, which states its row count in its header, written last, can be
+ * written in place: fp is a regular file at its start and not appending (a
+ * temporary file; standard output redirected with `>` before anything else
+ * was written to it). Otherwise (a pipe; `>>`; a script's lines before it)
+ * it is assembled in a spool file and copied after. */
 static int seekable(FILE *fp)
 {
     struct stat st;
-    return fstat(fileno(fp), &st) == 0 && S_ISREG(st.st_mode);
+    const int fd = fileno(fp), flags = fcntl(fd, F_GETFL);
+    return fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && flags >= 0 && !(flags & O_APPEND) &&
+           lseek(fd, 0, SEEK_CUR) == 0;
 }
 
 /* Copies a finished spool file to out (a pipe, a terminal, a device). */

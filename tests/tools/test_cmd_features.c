@@ -371,6 +371,13 @@ static void test_tsv_and_stdio(void **state)
     assert_int_equal(run(err, sizeof err, "features '%s' -o - --mel-bins 23 | cat > '%s'", wav,
                          out_path("f.tsv")), 0);
     assert_true(same_bytes(out_path("d.tsv"), out_path("f.tsv")));
+    /* nor can a file that standard output appends to, or holds a line before
+     * the array: the array follows what is there, whole */
+    snprintf(cmd, sizeof cmd, "cd '%s' && printf 'PRE\\n' > i.npy && '%s' features '%s' -o /dev/stdout "
+             "--format npy --mel-bins 23 >> i.npy && { echo '# line'; '%s' features '%s' --format npy "
+             "-o - --mel-bins 23; } > j.npy && (echo PRE; cat d.npy) | cmp - i.npy && "
+             "(echo '# line'; cat d.npy) | cmp - j.npy", outdir, seqlabel, wav, seqlabel, wav);
+    assert_int_equal(system(cmd), 0);
     free(npy);
     free(pcm);
 }
