@@ -8,6 +8,7 @@
 #include <string.h>
 
 #include "seqlabel.h"
+#include "common/output_file.h"
 #include "model/model_internal.h" /* sl_model_new_class_refused */
 #include "model/trainer_internal.h" /* sl_train_init_check */
 #include "tools/cli.h"
@@ -368,6 +369,24 @@ int sl_cmd_train(int argc, char **argv)
             return cli_usage_error("train: %s: an empty name%s", named[k][0],
                                    k == 2 ? " (--no-cache keeps features in memory only)" : "");
         }
+    /* the model and the checkpoint are saved again and again as training goes
+     * (each better model, every --checkpoint-every steps): through a descriptor
+     * (/dev/stdout, /dev/fd/N) they would follow one another, a file no reader
+     * takes */
+    for (int k = 0; k < 2; k++) {
+        sl_output o;
+        if (!named[k][1] || sl_output_plan(&o, named[k][1], NULL, 0))
+            continue; /* (a name it refuses: said where it is written) */
+        const int through = o.through >= 0;
+        sl_output_free(&o);
+        if (through) {
+            free(class_buf);
+            return cli_usage_error("train: %s %s: %s is saved more than once as training goes, "
+                                   "and through a descriptor the saves would follow one another: "
+                                   "name a file", named[k][0], named[k][1],
+                                   k ? "the checkpoint" : "the model");
+        }
+    }
     if (noise_option && !c.noise_list) {
         free(class_buf);
         return cli_usage_error("train: --%s goes with --noise-list (the noise it mixes in)", noise_option);

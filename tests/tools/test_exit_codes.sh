@@ -79,6 +79,11 @@ expect 2 "is the input $dir/in.slm itself" average -o "$dir/link.slm" "$dir/in.s
 cmp -s "$SL_SOURCE_ROOT/model/default.slm" "$dir/in.slm" || fail "average wrote over its input"
 expect 2 "--out -: a model is written to a file" train --manifest "$absent.tsv" --out -
 expect 2 "--out: an empty name" train --manifest "$absent.tsv" --out ""
+# saved again and again: not through a descriptor, where the saves would follow one another
+expect 2 "--out /dev/stdout: the model is saved more than once" train --manifest "$absent.tsv" \
+    --out /dev/stdout
+expect 2 "--checkpoint /dev/fd/1: the checkpoint is saved more than once" train \
+    --manifest "$absent.tsv" --out "$dir/m.slm" --checkpoint /dev/fd/1
 expect 2 "--checkpoint: an empty name" train --manifest "$absent.tsv" --out "$dir/m.slm" \
     --checkpoint ""
 expect 2 "--cache-dir: an empty name" eval --model "$absent.slm" --manifest "$absent.tsv" \
