@@ -31,27 +31,37 @@ typedef struct {
 static pid_t workers_pid[MAX_WORKERS];
 static int n_workers;
 static shared_state *shared;
-/* which of SIGINT, SIGTERM and SIGHUP this process got (or sent itself on): a
- * worker ended by one of them was stopped with the command; by one this
- * process never got, it was killed alone */
-static volatile sig_atomic_t got_int, got_term, got_hup;
+/* The signals this process takes while it has workers, and which of them it
+ * got (or sent itself on): a worker ended by one of them was stopped with the
+ * command; by one this process never got, it was killed alone. */
+#define N_CAUGHT 5
+static const int caught[N_CAUGHT] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU};
+static volatile sig_atomic_t got[N_CAUGHT];
 
-/* SIGTERM and SIGHUP sent to this process go on to the workers (they end
- * them, removing their temporary files). SIGINT does not: Ctrl-C reaches the
- * workers from the terminal already, and a second one would end a live input's
- * labelling instead of the input; here it only stops new inputs being taken
- * (a SIGINT sent to this process alone lets the workers finish theirs). */
+static int caught_index(int sig)
+{
+    for (int k = 0; k < N_CAUGHT; k++)
+        if (caught[k] == sig)
+            return k;
+    return -1;
+}
+
+/* SIGTERM, SIGHUP, SIGQUIT and SIGXCPU sent to this process go on to the
+ * workers (they end them, removing their temporary files), and the command
+ * ends by it once they are gone and its own temporary folder is removed.
+ * SIGINT does not: Ctrl-C reaches the workers from the terminal already, and a
+ * second one would end a live input's labelling instead of the input; here it
+ * only stops new inputs being taken (a SIGINT sent to this process alone lets
+ * the workers finish theirs). */
 static void pass_on(int sig)
 {
+    const int k = caught_index(sig);
+    if (k >= 0)
+        got[k] = 1;
     if (sig == SIGINT) {
-        got_int = 1;
         atomic_store(&shared->interrupted, 1);
         return;
     }
-    if (sig == SIGTERM)
-        got_term = 1;
-    else if (sig == SIGHUP)
-        got_hup = 1;
     for (int w = 0; w < n_workers; w++)
         if (workers_pid[w] > 0)
             kill(workers_pid[w], sig);
@@ -131,16 +141,14 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     /* signals wait until every worker's pid is known */
     sigset_t block, old;
     sigemptyset(&block);
-    sigaddset(&block, SIGINT);
-    sigaddset(&block, SIGTERM);
-    sigaddset(&block, SIGHUP);
+    for (int k = 0; k < N_CAUGHT; k++)
+        sigaddset(&block, caught[k]);
     sigprocmask(SIG_BLOCK, &block, &old);
-    struct sigaction sa = {.sa_handler = pass_on, .sa_flags = SA_RESTART}, prev[3];
-    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    for (int k = 0; k < 3; k++) {
-        sigaction(sigs[k], NULL, &prev[k]);
+    struct sigaction sa = {.sa_handler = pass_on, .sa_flags = SA_RESTART}, prev[N_CAUGHT];
+    for (int k = 0; k < N_CAUGHT; k++) {
+        sigaction(caught[k], NULL, &prev[k]);
         if (prev[k].sa_handler != SIG_IGN) /* nohup stays nohup */
-            sigaction(sigs[k], &sa, NULL);
+            sigaction(caught[k], &sa, NULL);
     }
     fflush(NULL); /* nothing buffered is written twice */
     n_workers = 0;
@@ -148,8 +156,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     for (int w = 0; w < workers; w++) {
         pid_t pid = fork();
         if (pid == 0) {
-            for (int k = 0; k < 3; k++)
-                sigaction(sigs[k], &prev[k], NULL);
+            for (int k = 0; k < N_CAUGHT; k++)
+                sigaction(caught[k], &prev[k], NULL);
             /* this process killed outright (SIGKILL, the OOM killer): the worker
              * stops as at SIGTERM, removing its temporary files, rather than
              * labelling every input left for nobody */
@@ -206,7 +214,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         workers_pid[w] = 0;
         alive--;
         int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0, lost = atomic_load(&s->current[w]);
-        int asked = sig == SIGINT ? got_int : sig == SIGTERM ? got_term : sig == SIGHUP ? got_hup : 0;
+        int asked = sig && caught_index(sig) >= 0 && got[caught_index(sig)];
         if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
             rc = 1;
         } else if (sig && !asked) {
@@ -251,8 +259,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     free(ended);
     if (progress)
         fprintf(stderr, "\r\033[K");
-    for (int k = 0; k < 3; k++)
-        sigaction(sigs[k], &prev[k], NULL);
+    for (int k = 0; k < N_CAUGHT; k++)
+        sigaction(caught[k], &prev[k], NULL);
     int left = n - done;
     int interrupted = atomic_load(&s->interrupted) && !emit_stopped;
     munmap(s, shared_size);

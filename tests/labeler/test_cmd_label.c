@@ -1141,6 +1141,46 @@ static void test_jobs(void **state)
             sh("test -z \"$(ls jobs-live)\"");
         }
     }
+    /* Ctrl-\\ (SIGQUIT to the process group) with the labels held for standard
+     * output: the workers end, and so does the command, as by SIGQUIT, its
+     * folder of held labels removed */
+    {
+        char quit_tmp[600];
+        snprintf(quit_tmp, sizeof quit_tmp, "%s/jobs-quit-tmp", dir);
+        sh("mkdir jobs-quit-tmp");
+        char *saved_tmpdir = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
+        setenv("TMPDIR", quit_tmp, 1);
+        struct rlimit core;
+        assert_int_equal(getrlimit(RLIMIT_CORE, &core), 0);
+        struct rlimit no_core = {0, core.rlim_max};
+        assert_int_equal(setrlimit(RLIMIT_CORE, &no_core), 0);
+        const char *quit_args[] = {"f1.raw", "f2.raw", "f3.raw", "--model", "m.slm", "--format",
+                                   "frames", "--raw-format", "s16le", "--raw-rate", "16000",
+                                   "-j", "2", NULL};
+        int to, from;
+        pid_t pid = spawn_label(quit_args, SPAWN_OWN_GROUP, &to, &from);
+        int w1 = open_fifo_writer("f1.raw"), w2 = open_fifo_writer("f2.raw");
+        write_all(w1, s16, sizeof(short) * LIVE_IN);
+        write_all(w2, s16, sizeof(short) * LIVE_IN);
+        wait_drained(w1);
+        wait_drained(w2);
+        sh("test -n \"$(ls jobs-quit-tmp)\""); /* the folder the labels are held in */
+        assert_int_equal(kill(-pid, SIGQUIT), 0);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        close(w1);
+        close(w2);
+        close(to);
+        close(from);
+        assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGQUIT);
+        sh("test -z \"$(ls jobs-quit-tmp)\"");
+        assert_int_equal(setrlimit(RLIMIT_CORE, &core), 0);
+        if (saved_tmpdir)
+            setenv("TMPDIR", saved_tmpdir, 1);
+        else
+            unsetenv("TMPDIR");
+        free(saved_tmpdir);
+    }
     free(want);
     free(s16);
 }
