@@ -485,12 +485,19 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
     return n;
 }
 
+/* Reads no more of the file than the `max` samples asked need (at the file's
+ * rate, and the resampler's delay on the first read): a whole block read from a
+ * live pipe would wait for it to fill (16384 samples: 2 s at 8 kHz) before the
+ * samples it already holds could be labelled. soxr's output does not depend on
+ * how its input is cut. */
 static long read_resampled(sl_audio_reader *r, float *out, long max, char *err, size_t errlen)
 {
     long total = 0;
     while (total < max && !r->done) {
         if (r->mono_off == r->mono_len && !r->file_eof) {
-            long n = read_mono(r, r->mono, r->block_frames, r->failure, sizeof r->failure);
+            double need = ceil((double)(max - total) * r->file_rate / r->out_rate);
+            long want = need < (double)r->block_frames ? (long)need : r->block_frames;
+            long n = read_mono(r, r->mono, want > 0 ? want : 1, r->failure, sizeof r->failure);
             if (n < 0) { /* the samples before it, through the resampler's tail, go first */
                 r->failing = 1;
                 r->file_eof = 1;

@@ -912,6 +912,32 @@ static void test_interrupt_ends_live_input(void **state)
        "--format frames -o xfsz.tsv) 2> xfsz.err; test $? = 1");
     sh("grep -q 'xfsz.tsv: write failed: File too large' xfsz.err && test \"$(cat xfsz.tsv)\" = "
        "older && test -z \"$(ls | grep '\\.tmp\\.')\"");
+    /* live input at another rate (8 kHz telephony) is labelled as it comes:
+     * with the pipe still open, every frame but those within the resampler's
+     * delay and the lookahead (0.43 + 0.1 s) is out, where a whole block of
+     * 16384 samples used to be read first (2 s at 8 kHz, the rest waiting) */
+    {
+        const char *args8k[] = {"-", "--model", "m.slm", "--format", "frames", "--raw-format",
+                                "s16le", "--raw-rate", "8000", "--max-latency", "0.1", NULL};
+        int to, from;
+        pid_t pid = spawn_label(args8k, 0, &to, &from);
+        write_all(to, s16, sizeof(short) * LIVE_IN); /* 3.75 s: 375 frames */
+        int lines = 0;
+        char buf[4096];
+        for (struct pollfd p = {from, POLLIN, 0}; lines < 1 + 300 && poll(&p, 1, 30000) > 0;) {
+            ssize_t got = read(from, buf, sizeof buf);
+            if (got <= 0)
+                break;
+            for (ssize_t k = 0; k < got; k++)
+                lines += buf[k] == '\n';
+        }
+        close(to);
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        close(from);
+        if (lines < 1 + 300)
+            fail_msg("8 kHz live input: %d frames out of 375 before the pipe closed", lines - 1);
+    }
     /* the output's folder renamed while the command writes into it: the rename
      * into place fails, said, and the temporary file goes with it (it was
      * removed by its old path) */
