@@ -341,27 +341,61 @@ format_is_per_frame (GstSeqLabel * self)
  * follow the time of day anyway: time-origin=now is stream time 0's moment,
  * pauses or not. */
 
+/* Whether upstream is live: its latency answer, asked here where none came
+ * through yet. */
+static gboolean
+upstream_is_live (GstSeqLabel * self)
+{
+  gboolean live, known;
+
+  GST_OBJECT_LOCK (self);
+  live = self->upstream_live;
+  known = self->upstream_live_known;
+  GST_OBJECT_UNLOCK (self);
+  if (!known) {
+    GstQuery *query = gst_query_new_latency ();
+    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
+      gst_query_parse_latency (query, &live, NULL, NULL);
+    gst_query_unref (query);
+  }
+  return live;
+}
+
+/* The time of day the audio at ts was captured: behind a live source, now less
+ * how long ago the clock says it was (its running time against the clock's: a
+ * queue or jitter buffer upstream has held it since); behind a file, which is
+ * not played in time as it is labelled, now. */
+static gint64
+time_of_day_of (GstSeqLabel * self, GstClockTime ts)
+{
+  gint64 now_us = g_get_real_time ();
+  GstClock *clock;
+  GstClockTime running = gst_segment_to_running_time (&self->segment, GST_FORMAT_TIME, ts);
+
+  if (!GST_CLOCK_TIME_IS_VALID (running) || !upstream_is_live (self))
+    return now_us;
+  clock = gst_element_get_clock (GST_ELEMENT (self));
+  if (clock != NULL) {
+    GstClockTime now = gst_clock_get_time (clock);
+    GstClockTime base = gst_element_get_base_time (GST_ELEMENT (self));
+    if (GST_CLOCK_TIME_IS_VALID (now) && GST_CLOCK_TIME_IS_VALID (base)
+        && now > base + running)
+      now_us -= (gint64) ((now - base - running) / GST_USECOND);
+    gst_object_unref (clock);
+  }
+  return now_us;
+}
+
 void
 gst_seqlabel_pause_begins (GstSeqLabel * self)
 {
   GstElement *element = GST_ELEMENT (self);
   GstClock *clock;
   GstClockTime running_time = GST_CLOCK_TIME_NONE;
-  gboolean live, known;
 
   if (!self->utc_now)         /* set by start (), on this thread too */
     return;
-  GST_OBJECT_LOCK (self);
-  live = self->upstream_live;
-  known = self->upstream_live_known;
-  GST_OBJECT_UNLOCK (self);
-  if (!known) {               /* no latency query came through: ask upstream */
-    GstQuery *query = gst_query_new_latency ();
-    if (gst_pad_peer_query (GST_BASE_TRANSFORM_SINK_PAD (self), query))
-      gst_query_parse_latency (query, &live, NULL, NULL);
-    gst_query_unref (query);
-  }
-  if (!live)
+  if (!upstream_is_live (self))
     return;
   clock = gst_element_get_clock (element);
   if (clock != NULL) {
@@ -1005,8 +1039,8 @@ start_run (GstSeqLabel * self, GstClockTime ts)
   self->open_segment_start = 0;
   self->rev_first_frame = 0;
   self->run_started = TRUE;
-  if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0, now */
-    self->utc_origin_us = g_get_real_time () - self->frame_offset * self->hop *
+  if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0's time of day */
+    self->utc_origin_us = time_of_day_of (self, ts) - self->frame_offset * self->hop *
         G_USEC_PER_SEC / self->rate;
     self->writer.utc_origin_us = self->utc_origin_us;
     self->writer.has_utc_origin = 1;

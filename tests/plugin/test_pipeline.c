@@ -1225,6 +1225,57 @@ utc_lines_clear (UtcLines * u)
   g_mutex_clear (&u->lock);
 }
 
+/* time-origin=now behind a live source and a queue that holds its audio for
+ * 0.5 s: each frame's "utc" is when its audio was captured (its running time on
+ * the clock), not when it reached the element, so every label comes at least
+ * the queue's hold after it. It was the arrival: 0.5 s late on every frame. */
+static void
+test_live_queue_time_of_day (void **state)
+{
+  gchar *launch = g_strdup_printf ("audiotestsrc is-live=true samplesperbuffer=160 "
+      "wave=sine ! audio/x-raw,rate=%d,channels=1 ! queue min-threshold-time=500000000 "
+      "max-size-time=2000000000 max-size-buffers=0 max-size-bytes=0 ! seqlabel model=%s "
+      "name=l label-format=jsonl time-origin=now max-latency=0.1 ! fakesink "
+      "l.labels ! appsink name=out sync=false", PT_RATE, pt_model_path ());
+  GError *e = NULL;
+  GstElement *pipe = gst_parse_launch (launch, &e);
+  GstBus *bus;
+  UtcLines u;
+  gdouble min_lag = 1e9, max_lag = -1e9, eos;
+  guint before_eos = 0;
+  (void) state;
+
+  if (pipe == NULL)
+    fail_msg ("%s: %s", launch, e ? e->message : "?");
+  utc_lines_init (&u);
+  utc_lines_from (pipe, "out", &u);
+  bus = gst_element_get_bus (pipe);
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  g_usleep (2000000);
+  eos = g_get_real_time () / 1e6;
+  gst_element_send_event (pipe, gst_event_new_eos ());
+  play_to_eos (pipe, bus, 10, launch, "behind a queue");
+  /* (at the EOS the queue lets what it holds go at once: those labels aside) */
+  for (guint i = 0; i < u.lines->len && g_array_index (u.came, gdouble, i) < eos; i++) {
+    gint64 frame;
+    gdouble time, utc, lag;
+    utc_line_parse (g_ptr_array_index (u.lines, i), &frame, &time, &utc);
+    lag = g_array_index (u.came, gdouble, i) - utc;
+    min_lag = MIN (min_lag, lag);
+    max_lag = MAX (max_lag, lag);
+    before_eos++;
+  }
+  printf ("behind a 0.5 s queue: %u frames labelled before the EOS, each label %.3f to "
+      "%.3f s after its frame's time of day\n", before_eos, min_lag, max_lag);
+  assert_true (before_eos > 50);
+  assert_true (min_lag > 0.45 && max_lag < 1.2);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  utc_lines_clear (&u);
+  g_free (launch);
+}
+
 /* time-origin=now behind a live source paused for 1.5 s: a live source's
  * time (the running time) stands still while paused, the time of day does
  * not. Each frame's "utc" is when its audio was captured: the frames are
@@ -1382,6 +1433,7 @@ main (void)
     cmocka_unit_test (test_pause_with_labels_queue_full),
     cmocka_unit_test (test_labels_branch_failure),
     cmocka_unit_test (test_live_pause_time_of_day),
+    cmocka_unit_test (test_live_queue_time_of_day),
     cmocka_unit_test (test_pause_time_of_day_not_live),
   };
   pt_init ();
