@@ -764,6 +764,33 @@ static int open_fifo_writer(const char *name)
     return -1;
 }
 
+/* Sets this process's core size limit to 0 for the commands it starts (SIGQUIT
+ * and SIGXCPU end them with a core); returns the limit to put back. */
+static struct rlimit no_core_dumps(void)
+{
+    struct rlimit core;
+    assert_int_equal(getrlimit(RLIMIT_CORE, &core), 0);
+    struct rlimit none = {0, core.rlim_max};
+    assert_int_equal(setrlimit(RLIMIT_CORE, &none), 0);
+    return core;
+}
+
+/* Starts `seqlabel label ARGS` (in a process group of its own) whose inputs
+ * are the FIFOs f1.raw and f2.raw, each then fed LIVE_IN samples of s16 and
+ * left open (*w1, *w2) once the command has read them. */
+static pid_t spawn_fed_jobs(const char *const *args, const short *s16, int *to, int *from,
+                            int *w1, int *w2)
+{
+    pid_t pid = spawn_label(args, SPAWN_OWN_GROUP, to, from);
+    *w1 = open_fifo_writer("f1.raw");
+    *w2 = open_fifo_writer("f2.raw");
+    write_all(*w1, s16, sizeof(short) * LIVE_IN);
+    write_all(*w2, s16, sizeof(short) * LIVE_IN);
+    wait_drained(*w1);
+    wait_drained(*w2);
+    return pid;
+}
+
 /* Starts `seqlabel label ARGS` with `head` on its standard input (or in the FIFO
  * dir/fifo when not NULL), kept open as *to, and waits until its first frames are
  * out: it is then in its reading loop, waiting for more. SIGPIPE is ignored until
@@ -896,10 +923,7 @@ static void test_interrupt_ends_live_input(void **state)
     sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
     /* so do Ctrl-\\ and a soft CPU-time limit, as their default does (a core) */
     const int core_sigs[2] = {SIGQUIT, SIGXCPU};
-    struct rlimit core;
-    assert_int_equal(getrlimit(RLIMIT_CORE, &core), 0);
-    struct rlimit no_core = {0, core.rlim_max};
-    assert_int_equal(setrlimit(RLIMIT_CORE, &no_core), 0); /* (the child's) */
+    struct rlimit core = no_core_dumps();
     for (int k = 0; k < 2; k++) {
         st = signal_after(cut_args, 0, core_sigs[k], s16, sizeof(short) * LIVE_IN);
         assert_true(WIFSIGNALED(st) && WTERMSIG(st) == core_sigs[k]);
@@ -1124,13 +1148,8 @@ static void test_jobs(void **state)
                           "-j", "2", NULL};
     const int sigs[2] = {SIGINT, SIGTERM};
     for (int k = 0; k < 2; k++) {
-        int to, from;
-        pid_t pid = spawn_label(args, SPAWN_OWN_GROUP, &to, &from);
-        int w1 = open_fifo_writer("f1.raw"), w2 = open_fifo_writer("f2.raw");
-        write_all(w1, s16, sizeof(short) * LIVE_IN);
-        write_all(w2, s16, sizeof(short) * LIVE_IN);
-        wait_drained(w1);
-        wait_drained(w2);
+        int to, from, w1, w2;
+        pid_t pid = spawn_fed_jobs(args, s16, &to, &from, &w1, &w2);
         /* Ctrl-C ends the inputs, which then end (as a recorder stopped by the
          * same Ctrl-C closes them); SIGTERM ends the workers with their inputs
          * still open, so nothing can finish before it arrives */
@@ -1176,20 +1195,12 @@ static void test_jobs(void **state)
         sh("mkdir jobs-quit-tmp");
         char *saved_tmpdir = getenv("TMPDIR") ? strdup(getenv("TMPDIR")) : NULL;
         setenv("TMPDIR", quit_tmp, 1);
-        struct rlimit core;
-        assert_int_equal(getrlimit(RLIMIT_CORE, &core), 0);
-        struct rlimit no_core = {0, core.rlim_max};
-        assert_int_equal(setrlimit(RLIMIT_CORE, &no_core), 0);
+        struct rlimit core = no_core_dumps();
         const char *quit_args[] = {"f1.raw", "f2.raw", "f3.raw", "--model", "m.slm", "--format",
                                    "frames", "--raw-format", "s16le", "--raw-rate", "16000",
                                    "-j", "2", NULL};
-        int to, from;
-        pid_t pid = spawn_label(quit_args, SPAWN_OWN_GROUP, &to, &from);
-        int w1 = open_fifo_writer("f1.raw"), w2 = open_fifo_writer("f2.raw");
-        write_all(w1, s16, sizeof(short) * LIVE_IN);
-        write_all(w2, s16, sizeof(short) * LIVE_IN);
-        wait_drained(w1);
-        wait_drained(w2);
+        int to, from, w1, w2;
+        pid_t pid = spawn_fed_jobs(quit_args, s16, &to, &from, &w1, &w2);
         sh("test -n \"$(ls jobs-quit-tmp)\""); /* the folder the labels are held in */
         assert_int_equal(kill(-pid, SIGQUIT), 0);
         int st;
