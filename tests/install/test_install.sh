@@ -87,7 +87,8 @@ done
 # build finds its source tree's model at run time, model/default_model.c);
 # debug information, which names its build folder, is a package's to split off
 for f in "$bindir/seqlabel" ${shared:+"$libdir/$soname"} ${SL_PLUGINSDIR:+"$SL_PLUGINSDIR/libgstseqlabel.so"}; do
-    objcopy --strip-debug "$root$f" "$tmp/stripped" || fail "objcopy --strip-debug $f exited $?"
+    "${SL_OBJCOPY:-objcopy}" --strip-debug "$root$f" "$tmp/stripped" ||
+        fail "objcopy --strip-debug $f exited $?"
     for tree in "$(cd "$src" && pwd -P)" "$(cd "$build" && pwd -P)"; do
         ! grep -aqF "$tree/" "$tmp/stripped" || fail "$f holds the path $tree/"
     done

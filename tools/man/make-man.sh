@@ -3,7 +3,11 @@
 # make-man.sh SEQLABEL OUT [COMMAND] DESCRIPTION  (no COMMAND: the overview page).
 set -eu
 seqlabel=$1 out=$2
-if [ $# -ge 4 ]; then cmd=$3 desc=$4; else cmd= desc=$3; fi
+if [ $# -ge 4 ]; then cmd=$3 desc=$4; else cmd='' desc=$3; fi
+# a command that cannot run here makes no page (help2man would render its error)
+# shellcheck disable=SC2086 # no command: the overview's help
+"$seqlabel" $cmd --help > /dev/null ||
+  { echo "make-man.sh: '$seqlabel${cmd:+ $cmd} --help' failed: no manual page (-Dman=disabled)" >&2; exit 1; }
 # SYNOPSIS from the help's usage lines (help2man takes only "Usage:" for one)
 synopsis=$out.synopsis.h2m
 {
@@ -18,7 +22,7 @@ help2man --no-info --no-discard-stderr --name="$desc" --section=1 \
 rm -f "$synopsis"
 if [ -n "$cmd" ]; then
   # help2man names the page after the program; this one is the command's
-  sed -i -e "s/^\.TH SEQLABEL /.TH SEQLABEL-$(echo "$cmd" | tr a-z A-Z) /" \
+  sed -i -e "s/^\.TH SEQLABEL /.TH SEQLABEL-$(echo "$cmd" | tr '[:lower:]' '[:upper:]') /" \
     -e "s/^seqlabel \\\\- /seqlabel-$cmd \\\\- /" "$out.tmp"
 fi
 mv "$out.tmp" "$out"
