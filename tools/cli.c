@@ -396,7 +396,20 @@ static char *output_identity(const char *path)
         snprintf(id, sizeof id, "inode %ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
         return strdup(id);
     }
-    return canonical;
+    /* not there yet: its folder by device and inode (two mounts of one folder
+     * are one) and its name */
+    char *folder = sl_path_folder(canonical), *id = NULL;
+    const char *name = strrchr(canonical, '/');
+    if (folder && name && stat(folder, &st) == 0) {
+        size_t n = strlen(name) + 64;
+        if ((id = malloc(n)))
+            snprintf(id, n, "folder %ju:%ju%s", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, name);
+    }
+    free(folder);
+    if (!id)
+        return canonical;
+    free(canonical);
+    return id;
 }
 
 int cli_same_output(const char *a, const char *b)

@@ -1271,6 +1271,13 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
         return cli_usage_error("--format %s: a document per input, so several inputs go to "
                                "-o DIR, not to standard output", sl_label_format_name(a.format));
     int cut_to_dir = a.cut_path && is_dir_path(a.cut_path);
+    /* standard output open on an input (label a.wav b.wav >> b.wav): its labels
+     * would be written into it; one input is checked as it is labelled, several
+     * here, as their labels are held apart until each is done */
+    if (!to_dir && (!a.out_path || !strcmp(a.out_path, "-")) && nin > 1)
+        for (int i = 0; i < nin; i++)
+            if (cli_output_is_input("-", inputs[i].path))
+                return 1;
     /* the labels and the cut into one file would destroy each other */
     if (a.cut_path && !to_dir && !cut_to_dir &&
         cli_same_output(a.out_path ? a.out_path : "-", a.cut_path))

@@ -2865,6 +2865,10 @@ static void test_bad_inputs(void **state)
                  "standard output: is the input self.wav itself; not writing into it");
     expect_error("- --model m.slm < self.wav >> self.wav", 1,
                  "standard output: is the file on standard input");
+    expect_error("in.wav self.wav --model m.slm >> self.wav", 1,
+                 "standard output: is the input self.wav itself");
+    expect_error("self.wav in.wav --model m.slm -j 2 >> self.wav", 1,
+                 "standard output: is the input self.wav itself");
     sh("cmp in.wav self.wav && ! ls self.txt* 2>/dev/null");
     /* A cut that cannot be written (here: beyond the file size limit, 96 KB of
      * float samples) stops the labelling: it says so, and leaves no file. */
