@@ -27,11 +27,14 @@ typedef int (*sl_claim_parser)(int fd, sl_claim *cl);
 /* A few hundred chunks before the data at most; more is no audio file. */
 #define SL_CLAIM_MAX_CHUNKS 1000
 
-/* A 32-bit size or count that promises nothing where a header has no other
- * word for "unknown": 0, or all ones. */
-static inline int sl_claim_unknown32(uint32_t v)
+/* Claims the samples from `start`, `count` of them (*field: cl->frames or
+ * cl->bytes); -1 where that 32-bit count promises nothing, a header having no
+ * other word for "unknown": 0, or all ones. */
+static inline int sl_claim_count32(sl_claim *cl, uint64_t start, uint64_t *field, uint32_t count)
 {
-    return v == 0 || v == UINT32_MAX;
+    cl->start = start;
+    *field = count;
+    return count == 0 || count == UINT32_MAX ? -1 : 0;
 }
 
 /* header_riff.c: WAV, RIFX and RF64; Sony Wave64 */

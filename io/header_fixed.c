@@ -97,9 +97,7 @@ int sl_avr_claim(int fd, sl_claim *cl)
     unsigned char head[30];
     if (pread(fd, head, 30, 0) != 30 || memcmp(head, "2BIT", 4))
         return -1;
-    cl->start = 128;
-    cl->frames = sl_be32(head + 26);
-    return sl_claim_unknown32(sl_be32(head + 26)) ? -1 : 0;
+    return sl_claim_count32(cl, 128, &cl->frames, sl_be32(head + 26));
 }
 
 /* Psion WVE: "ALawSoundFile**", a version, then the A-law bytes' count
@@ -110,9 +108,7 @@ int sl_wve_claim(int fd, sl_claim *cl)
     unsigned char head[22];
     if (pread(fd, head, 22, 0) != 22 || memcmp(head, "ALawSoundFile**\0", 16))
         return -1;
-    cl->start = 32;
-    cl->bytes = sl_be32(head + 18);
-    return sl_claim_unknown32(sl_be32(head + 18)) ? -1 : 0;
+    return sl_claim_count32(cl, 32, &cl->bytes, sl_be32(head + 18));
 }
 
 /* Akai MPC 2000 sample: bytes 1 and 4, a 17-byte name, level, tune and a
@@ -124,9 +120,7 @@ int sl_mpc2k_claim(int fd, sl_claim *cl)
     unsigned char head[42];
     if (pread(fd, head, 42, 0) != 42 || head[0] != 1 || head[1] != 4)
         return -1;
-    cl->start = 42;
-    cl->frames = sl_le32(head + 30);
-    return sl_claim_unknown32(sl_le32(head + 30)) ? -1 : 0;
+    return sl_claim_count32(cl, 42, &cl->frames, sl_le32(head + 30));
 }
 
 /* FastTracker 2 XI instrument: 298 bytes of instrument, then 40 bytes a sample

@@ -48,9 +48,7 @@ int sl_svx_claim(int fd, sl_claim *cl)
     for (int n = 0; n < SL_CLAIM_MAX_CHUNKS && pread(fd, chunk, 8, at) == 8; n++) {
         const uint32_t size = sl_be32(chunk + 4);
         if (!memcmp(chunk, "BODY", 4)) {
-            cl->start = (uint64_t)at + 8;
-            cl->bytes = size;
-            return sl_claim_unknown32(size) ? -1 : 0;
+            return sl_claim_count32(cl, (uint64_t)at + 8, &cl->bytes, size);
         }
         at += 8 + (off_t)size + (size & 1);
     }
