@@ -357,58 +357,37 @@ int cli_output_is_input(const char *out_path, const char *in_path)
 
 /* What writing `path` ("-": standard output) writes, as a string two outputs
  * can be compared by (malloc'd; NULL when it cannot be told, or is a character
- * device, which two outputs may share): a file that is
- * there by its device and inode, so that its names (links, hard links, a
- * descriptor such as /dev/stdout open on it) are one; one that is not there
- * yet by the end of its links, its folder resolved. */
+ * device, which two outputs may share): a file that is there by its device and
+ * inode, so that its names (links, hard links, a descriptor such as
+ * /dev/stdout open on it) are one; one not there yet by the end of its links,
+ * its folder by device and inode (two mounts of one folder are one). */
 static char *output_identity(const char *path)
 {
-    sl_output o;
     int fd = STDOUT_FILENO;
-    char *canonical = NULL;
+    char *target = NULL;
     if (strcmp(path, "-")) {
+        sl_output o;
         if (sl_output_plan(&o, path, NULL, 0))
             return NULL;
         fd = o.through;
-        if (fd < 0) {
-            char *dir = strdup(o.target), *base = strdup(o.target);
-            char *real = dir ? realpath(dirname(dir), NULL) : NULL;
-            if (real && base) {
-                const char *name = basename(base);
-                size_t n = strlen(real) + strlen(name) + 2;
-                if ((canonical = malloc(n)))
-                    snprintf(canonical, n, "%s/%s", real, name);
-            }
-            free(real);
-            free(dir);
-            free(base);
-        }
+        target = o.target; /* taken over */
+        o.target = NULL;
         sl_output_free(&o);
-        if (fd < 0 && !canonical)
-            return NULL;
     }
     struct stat st;
-    if (fd >= 0 ? fstat(fd, &st) == 0 : stat(canonical, &st) == 0) {
-        free(canonical);
-        if (S_ISCHR(st.st_mode)) /* /dev/null, a terminal: two outputs spoil nothing there */
-            return NULL;
-        char id[64];
-        snprintf(id, sizeof id, "inode %ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
-        return strdup(id);
-    }
-    /* not there yet: its folder by device and inode (two mounts of one folder
-     * are one) and its name */
-    char *folder = sl_path_folder(canonical), *id = NULL;
-    const char *name = strrchr(canonical, '/');
-    if (folder && name && stat(folder, &st) == 0) {
+    char *id = NULL;
+    if (fd >= 0 ? fstat(fd, &st) == 0 : stat(target, &st) == 0) {
+        if (!S_ISCHR(st.st_mode) && (id = malloc(64))) /* (/dev/null, a terminal: shared) */
+            snprintf(id, 64, "inode %ju:%ju", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino);
+    } else if (fd < 0) {
+        char *folder = sl_path_folder(target);
+        const char *slash = strrchr(target, '/'), *name = slash ? slash + 1 : target;
         size_t n = strlen(name) + 64;
-        if ((id = malloc(n)))
-            snprintf(id, n, "folder %ju:%ju%s", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, name);
+        if (folder && stat(folder, &st) == 0 && (id = malloc(n)))
+            snprintf(id, n, "folder %ju:%ju/%s", (uintmax_t)st.st_dev, (uintmax_t)st.st_ino, name);
+        free(folder);
     }
-    free(folder);
-    if (!id)
-        return canonical;
-    free(canonical);
+    free(target);
     return id;
 }
 
