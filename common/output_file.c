@@ -343,14 +343,21 @@ static int open_tmp_dir(const char *tmp)
     return fd;
 }
 
+/* The temporary file's name for the descriptor it is reached through: its
+ * name within its folder where the folder is open, else its path. */
+static const char *tmp_at(const sl_output *o, int *dir)
+{
+    const char *slash = strrchr(o->tmp, '/');
+    *dir = o->tmp_dir >= 0 ? o->tmp_dir : AT_FDCWD;
+    return o->tmp_dir >= 0 && slash ? slash + 1 : o->tmp;
+}
+
 /* Removes the temporary file, through its folder's descriptor where there is one. */
 static void remove_tmp(sl_output *o)
 {
-    const char *slash = strrchr(o->tmp, '/');
-    if (o->tmp_dir >= 0)
-        unlinkat(o->tmp_dir, slash ? slash + 1 : o->tmp, 0);
-    else
-        unlink(o->tmp);
+    int dir;
+    const char *name = tmp_at(o, &dir);
+    unlinkat(dir, name, 0);
 }
 
 /* Closes the temporary file's folder. */
@@ -422,10 +429,9 @@ int sl_output_commit(sl_output *o, char *err, size_t errlen)
     if (o->fd >= 0 && close(o->fd) != 0)
         rc = sl_fail(err, errlen, "%s: write failed: %s", o->name, strerror(errno));
     o->fd = -1;
-    const char *slash = o->tmp ? strrchr(o->tmp, '/') : NULL;
-    if (rc == 0 && o->tmp &&
-        (o->tmp_dir >= 0 ? renameat(o->tmp_dir, slash ? slash + 1 : o->tmp, AT_FDCWD, o->target)
-                         : rename(o->tmp, o->target)) != 0)
+    int dir = AT_FDCWD;
+    const char *name = o->tmp ? tmp_at(o, &dir) : NULL;
+    if (rc == 0 && name && renameat(dir, name, AT_FDCWD, o->target) != 0)
         rc = sl_fail(err, errlen, "%s: cannot rename the temporary file into place: %s", o->name,
                      strerror(errno));
     if (rc && o->tmp)

@@ -214,7 +214,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         workers_pid[w] = 0;
         alive--;
         int sig = WIFSIGNALED(st) ? WTERMSIG(st) : 0, lost = atomic_load(&s->current[w]);
-        int asked = sig && caught_index(sig) >= 0 && got[caught_index(sig)];
+        const int k = sig ? caught_index(sig) : -1;
+        int asked = k >= 0 && got[k];
         if (WIFEXITED(st) && WEXITSTATUS(st) != 0) {
             rc = 1;
         } else if (sig && !asked) {
