@@ -475,6 +475,61 @@ int cli_output_commit(cli_output *o)
     return output_done(o, rc);
 }
 
+int cli_copy_file(FILE *from, FILE *to)
+{
+    char buf[65536];
+    size_t n;
+    rewind(from);
+    while ((n = fread(buf, 1, sizeof buf, from)) > 0)
+        if (fwrite(buf, 1, n, to) != n)
+            return -1;
+    return ferror(from) ? -1 : 0;
+}
+
+/* 1 when the folder `target` goes into is on another file system than the
+ * open temporary file, where no rename reaches (0 where either is unknown:
+ * the rename then says what is wrong). */
+static int on_another_file_system(FILE *written, const char *target)
+{
+    struct stat a, b;
+    char *folder = sl_path_folder(target);
+    int other = folder && fstat(fileno(written), &a) == 0 && stat(folder, &b) == 0 &&
+                a.st_dev != b.st_dev;
+    free(folder);
+    return other;
+}
+
+/* Commits o as `final` (planned), copying what o holds into final's own
+ * temporary file beside its target first; o's is removed. 0, or 1 (said). */
+static int commit_across(cli_output *o, sl_output *final)
+{
+    char err[SL_ERR_LEN];
+    int rc = 0, ok = fflush(o->fp) == 0 && !ferror(o->fp);
+    if (ok && sl_output_create(final, err, sizeof err) != 0) {
+        rc = cli_error("%s", err);
+    } else if (ok) {
+        int in = dup(fileno(o->fp)); /* (made read-write by mkostemp) */
+        FILE *from = in >= 0 ? fdopen(in, "rb") : NULL, *to = fdopen(final->fd, "wb");
+        if (in >= 0 && !from)
+            close(in);
+        if (to)
+            final->fd = -1; /* fclose closes it */
+        ok = from && to && cli_copy_file(from, to) == 0;
+        ok = (!to || fclose(to) == 0) && ok;
+        if (from)
+            fclose(from);
+    }
+    if (!ok && !rc)
+        rc = cli_error("%s: write failed: %s", final->name, strerror(errno));
+    if (rc)
+        sl_output_discard(final);
+    else if (sl_output_commit(final, err, sizeof err) != 0)
+        rc = cli_error("%s", err);
+    sl_output_free(final);
+    cli_output_abort(o);
+    return rc;
+}
+
 int cli_output_commit_as(cli_output *o, const char *path)
 {
     if (path && o->out.tmp) {
@@ -494,6 +549,10 @@ int cli_output_commit_as(cli_output *o, const char *path)
             free(p);
             cli_output_abort(o);
             return cli_error("%s", err);
+        }
+        if (on_another_file_system(o->fp, final.target)) { /* (a link there) */
+            free(p);
+            return commit_across(o, &final);
         }
         if (final.keep_mode)
             fchmod(fileno(o->fp), final.mode);

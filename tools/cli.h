@@ -125,9 +125,12 @@ int cli_same_output(const char *a, const char *b);
  * when it has none (a leading dot, as in ".hidden", is no extension). */
 const char *cli_extension(const char *path);
 int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints errors */
-/* The same, renamed to `path` instead (NULL: the path it was opened with). */
+/* The same, renamed to `path` instead (NULL: the path it was opened with);
+ * where path leads into another file system, copied there first. */
 int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
+/* All of `from` (from its start) written to `to`: 0, or -1 (errno says why). */
+int cli_copy_file(FILE *from, FILE *to);
 
 /* Installs the command's handlers of SIGINT, SIGTERM and SIGHUP (once; one
  * the command was started to ignore stays ignored): they remove the temporary

@@ -289,18 +289,6 @@ static int seekable(FILE *fp)
            lseek(fd, 0, SEEK_CUR) == 0;
 }
 
-/* Copies a finished spool file to out (a pipe, a terminal, a device). */
-static int copy_out(FILE *spool, FILE *out)
-{
-    char buf[65536];
-    size_t n;
-    rewind(spool);
-    while ((n = fread(buf, 1, sizeof buf, spool)) > 0)
-        if (fwrite(buf, 1, n, out) != n)
-            return -1;
-    return ferror(spool) ? -1 : 0;
-}
-
 /* "NAME: write failed: reason" (errno's, when it has one); returns 1. */
 static int write_failed(const char *name)
 {
@@ -381,7 +369,7 @@ int sl_cmd_features(int argc, char **argv)
         rc = write_failed(out_name);
         goto done;
     }
-    if (spool && copy_out(spool, out.fp) != 0)
+    if (spool && cli_copy_file(spool, out.fp) != 0)
         rc = write_failed(out_name);
 done:
     if (spool)

@@ -1035,16 +1035,12 @@ static int run_input(void *user, int i)
 static int run_emit(void *user, int i)
 {
     label_run *r = user;
-    char path[4096], buf[65536];
+    char path[4096];
     snprintf(path, sizeof path, "%s/%d", r->collect_dir, i);
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return 0;
-    size_t got;
-    int rc = 0;
-    while (!rc && (got = fread(buf, 1, sizeof buf, fp)) > 0)
-        rc = fwrite(buf, 1, got, stdout) != got;
-    rc = rc || ferror(fp) || fflush(stdout) != 0;
+    int rc = cli_copy_file(fp, stdout) != 0 || fflush(stdout) != 0;
     if (rc && errno == EPIPE)
         r->broken_pipe = 1; /* said as one at a time says it: by SIGPIPE, later */
     else if (rc)

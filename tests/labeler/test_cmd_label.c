@@ -3059,6 +3059,15 @@ static void test_output_files(void **state)
     sh("p=$(ls pieces-ref | head -1) && test \"$(stat -c %a \"pieces/$p\")\" = 600 && "
        "cp \"pieces/$p\" got-piece.wav && ! ls pieces/*.tmp.* 2>/dev/null");
     assert_same_audio("got-piece.wav", "ref-piece.wav");
+    /* a link into another file system (tmpfs /dev/shm), where no rename from
+     * the folder the piece was written in reaches: the piece still arrives */
+    sh("test \"$(stat -c %d /dev/shm)\" != \"$(stat -c %d .)\" && mkdir pieces-far && "
+       "p=$(ls pieces-ref | head -1) && far=/dev/shm/seqlabel-piece-$$.wav && "
+       "ln -s \"$far\" \"pieces-far/$p\" && echo \"$far\" > far-name.txt");
+    assert_int_equal(run_label("in.wav " PIECE_ARGS "-o /dev/null --split pieces-far/"), 0);
+    sh("far=$(cat far-name.txt) && cp \"$far\" far-piece.wav && rm \"$far\" && "
+       "! ls pieces-far/*.tmp.* /dev/shm/seqlabel-piece-*.tmp.* 2>/dev/null");
+    assert_same_audio("far-piece.wav", "ref-piece.wav");
 
     sh("cp in.wav 'two words.wav'");
     assert_int_equal(run_label("'two words.wav' --model m.slm --format summary -o words.jsonl"), 0);
