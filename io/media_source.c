@@ -341,6 +341,15 @@ static GstElement *add(GstElement *pipeline, const char *factory)
     return e;
 }
 
+/* 1 for fd://N of a descriptor that is no regular file (a pipe, a socket). */
+static int through_pipe(const char *path)
+{
+    int fd;
+    char tail;
+    struct stat st;
+    return sscanf(path, "fd://%d%c", &fd, &tail) == 1 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode));
+}
+
 SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_options *opt,
                        SF_INFO *info, sl_media_source **src, char *err, size_t errlen)
 {
@@ -428,7 +437,11 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
                                              NULL);
         g_object_set(s->filter, "caps", fixed, NULL);
         gst_caps_unref(fixed);
-        if (gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
+        /* a stream's writer (wavenc, arecord or sox into a pipe) does not know its
+         * length and leaves a placeholder: in a pipe a container promises
+         * nothing, as libsndfile's containers on standard input do not */
+        if (!through_pipe(path) &&
+            gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
             s->promised = (gint64)gst_util_uint64_scale((guint64)duration, (guint64)rate, GST_SECOND);
     }
     if (s->untyped && sl_audio_is_uri(path)) {
