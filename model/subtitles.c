@@ -8,7 +8,9 @@
  * first or second line holds "-->" is a cue: an identifier line (optional),
  * the timing line "START --> END [settings]", then the text, which ends at a
  * blank line or at the next line with "-->" (as WebVTT's parser reads it; a
- * SubRip file without its blank line has the next cue's number before it).
+ * SubRip file without its blank line has the next cue's number before it; in
+ * SubRip's text only a whole timing line counts, so a class named "-->" reads
+ * back).
  * WebVTT begins "WEBVTT"; its header, NOTE, STYLE and REGION blocks hold no
  * "-->" (the specification forbids it) and are skipped. Times are [hh:]mm:ss.ttt
  * (WebVTT) or hh:mm:ss,ttt (SubRip; '.' taken too). The text's markup
@@ -292,7 +294,11 @@ int sl_subtitles_read(const char *path, sl_label_segment **segs, int *n, char *e
             continue;
         }
         in_block++;
-        const int times = strstr(line, "-->") != NULL && !(r.vtt && line_no == 1);
+        double t0, t1;
+        /* in a SubRip cue's text, a line with "-->" that is no timing line is
+         * text (SubRip has no escapes: a class may be named "-->") */
+        const int times = strstr(line, "-->") != NULL && !(r.vtt && line_no == 1) &&
+                          !(!r.vtt && r.cue && timing_line(line, 1, &t0, &t1) != 0);
         /* a cue's times end the header, or any other block, as WebVTT's
          * parser reads them (such a line in a NOTE is forbidden) */
         if (skip_block && !times)

@@ -162,6 +162,13 @@ static void subrip(void **state)
     read_as(sl_subtitles_read, dir, "u.srt",
             "1\n00:00:00,000 --> 00:00:01,000\n<s>\n2\n00:00:01,000 --> 00:00:02,000\nspeech\n",
             joined_tag, 2);
+    /* a class named with "-->" (SubRip has no escapes): in a cue's text only a
+     * whole timing line starts the next cue */
+    const want_seg arrows[] = {{0, 1, "-->", 2}, {1, 2, "a-->b", 6}, {2, 3, "speech", 9}};
+    read_as(sl_subtitles_read, dir, "v.srt",
+            "1\n00:00:00,000 --> 00:00:01,000\n-->\n\n2\n00:00:01,000 --> 00:00:02,000\na-->b\n"
+            "3\n00:00:02,000 --> 00:00:03,000\nspeech\n",
+            arrows, 3);
     /* times on the millisecond as strtod reads them from an Audacity file:
      * 1.265 is the double nearest 1.265, so a frame centred there falls alike */
     const want_seg ms[] = {{0, 1.265, "speech", 2}, {1.265, 1.515, "music", 6}};
