@@ -2,7 +2,8 @@
 """How late `seqlabel label -` gives each frame's label on audio arriving in real time.
 
 usage: bench/live/run.py [--seqlabel build/tools/seqlabel] [--model M] [--wav W]
-                         [--seconds 30] [--chunk-ms 20] [-- LABEL OPTIONS...]
+                         [--seconds 30] [--chunk-ms 20] [--gstreamer]
+                         [-- LABEL OPTIONS...]
 
 Writes a 16 kHz mono 16-bit WAV's samples (looped to --seconds; default
 samples/mixture.wav) into the command's standard input as raw s16 at real-time
@@ -17,6 +18,7 @@ latency, which is then printed alone). No Python packages needed."""
 import argparse
 import os
 import re
+import struct
 import subprocess
 import sys
 import threading
@@ -33,6 +35,7 @@ def main():
     ap.add_argument("--wav", default=os.path.join(ROOT, "samples", "mixture.wav"))
     ap.add_argument("--seconds", type=float, default=30.0)
     ap.add_argument("--chunk-ms", type=float, default=20.0)
+    ap.add_argument("--gstreamer", action="store_true", help="a WAV stream read as fd://0")
     ap.add_argument("extra", nargs="*", help="options for seqlabel label (after --)")
     a = ap.parse_args()
 
@@ -49,9 +52,12 @@ def main():
     m = re.search(r"latency\s+(\d+) samples \(([\d.]+) s\)", info)
     latency = float(m.group(2)) if m else float("nan")
 
-    cmd = [a.seqlabel, "label", "-", "--model", a.model, "--format", "frames", "--raw-format", "s16le",
-           "--raw-rate", "16000", "-q"] + a.extra
+    source = ["fd://0"] if a.gstreamer else ["-", "--raw-format", "s16le", "--raw-rate", "16000"]
+    cmd = [a.seqlabel, "label"] + source + ["--model", a.model, "--format", "frames", "-q"] + a.extra
     p = subprocess.Popen(cmd, stdin=subprocess.PIPE, stdout=subprocess.PIPE, bufsize=0)
+    if a.gstreamer:  # RIFF and data sizes of a stream whose length is not known
+        p.stdin.write(b"RIFF\xff\xff\xff\xffWAVEfmt " + struct.pack("<IHHIIHH", 16, 1, 1, 16000, 32000, 2, 16) +
+                      b"data\xff\xff\xff\xff")
     arrived = []  # (time, frame index)
 
     def read_lines():
@@ -95,8 +101,8 @@ def main():
     def q(x):
         return lags[min(len(lags) - 1, int(x * len(lags)))]
 
-    print("seqlabel label - on %.0f s of %s at real-time pace, %g ms chunks%s" %
-          (a.seconds, os.path.basename(a.wav), a.chunk_ms, (" (" + " ".join(a.extra) + ")") if a.extra else ""))
+    print("seqlabel label %s on %.0f s of %s at real-time pace, %g ms chunks%s" %
+          (source[0], a.seconds, os.path.basename(a.wav), a.chunk_ms, (" (" + " ".join(a.extra) + ")") if a.extra else ""))
     print("frames before the end of input: %d of %d" % (len(lags), len(arrived)))
     print("lag of a frame's label behind its audio: min %.3f s, median %.3f s, p99 %.3f s, max %.3f s" %
           (lags[0], q(0.5), q(0.99), lags[-1]))
