@@ -5,6 +5,7 @@
 #include "io/io_internal.h"
 
 #include <errno.h>
+#include <fcntl.h>
 #include <limits.h>
 #include <math.h>
 #include <poll.h>
@@ -151,6 +152,18 @@ static int pipe_ends_empty(int fd)
     return (p.revents & POLLHUP) && ioctl(fd, FIONREAD, &held) == 0 && held == 0;
 }
 
+/* sf_open for reading, also of a path longer than libsndfile takes (1023
+ * bytes, SF_FILENAME_LEN; the system takes PATH_MAX): that one is opened here
+ * and handed over by descriptor (which libsndfile closes, also when it fails;
+ * its guess by the name's extension, for headerless files, is then not made). */
+static SNDFILE *sf_open_path(const char *path, SF_INFO *info)
+{
+    if (strlen(path) < 1024)
+        return sf_open(path, SFM_READ, info);
+    int fd = open(path, O_RDONLY | O_CLOEXEC);
+    return fd < 0 ? NULL : sf_open_fd(fd, SFM_READ, info, SF_TRUE);
+}
+
 /* Opens the libsndfile handle; on failure writes a message saying why in the
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
@@ -226,8 +239,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     /* where standard input stands (a file: `< talk.mp3`, or part of it read
      * by a script first), before libsndfile reads its header */
     const off_t stdin_at = is_stdin && *seekable ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
-    SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
-                           : sf_open(path, SFM_READ, info);
+    SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0) : sf_open_path(path, info);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).

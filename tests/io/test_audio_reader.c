@@ -26,7 +26,7 @@ static char tmpdir[256];
 
 static const char *tmp_path(const char *name)
 {
-    static char buf[4][512];
+    static char buf[4][2048];
     static int k;
     k = (k + 1) % 4;
     snprintf(buf[k], sizeof buf[k], "%s/%s", tmpdir, name);
@@ -222,6 +222,34 @@ static void test_wav_exact(void **state)
 {
     (void)state;
     check_lossless(SF_FORMAT_WAV | SF_FORMAT_PCM_16, "sine.wav");
+}
+
+static void sh_ok(const char *what);
+
+/* A path longer than libsndfile takes by name (1023 bytes; the system's
+ * limit is 4096): read as any other. */
+static void test_long_path(void **state)
+{
+    (void)state;
+    check_lossless(SF_FORMAT_WAV | SF_FORMAT_PCM_16, "long.wav"); /* (written by libsndfile) */
+    char folder[1100] = "", cmd[2400];
+    for (int k = 0; k < 4; k++) { /* four names of 250 bytes, each under NAME_MAX */
+        size_t at = strlen(folder);
+        memset(folder + at, 'a' + k, 250);
+        folder[at + 250] = '/';
+        folder[at + 251] = '\0';
+    }
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && cp long.wav '%s'", folder, folder);
+    sh_ok(cmd);
+    strcat(folder, "long.wav");
+    assert_true(strlen(tmp_path(folder)) > 1024);
+    long n, n_long;
+    float *x = read_path(tmp_path("long.wav"), NULL, 0, 1000, &n);
+    float *y = read_path(tmp_path(folder), NULL, 0, 1000, &n_long);
+    assert_int_equal(n_long, n);
+    assert_memory_equal(y, x, sizeof *x * (size_t)n);
+    free(x);
+    free(y);
 }
 
 static void test_flac_exact(void **state)
@@ -1997,6 +2025,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_wav_exact),
+        cmocka_unit_test(test_long_path),
         cmocka_unit_test(test_flac_exact),
         cmocka_unit_test(test_aiff_exact),
         cmocka_unit_test(test_ogg_vorbis_close),
