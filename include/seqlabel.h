@@ -767,12 +767,13 @@ typedef struct {
     int hop;
     int n_classes;
     const char *class_names[SL_MAX_CLASSES]; /* borrowed */
-    char file_id[256];      /* RTTM file column: the name, whitespace and bytes
+    char file_id[4096];     /* RTTM file column: the name, whitespace and bytes
                                that are not UTF-8 replaced by '_' (so it is one
-                               field), cut past 255 bytes (a file name's most) at
-                               a character boundary */
-    char file_name[1024];   /* the summary's "file": the name as given (cut only
-                               past 1023 bytes, at a character boundary; a byte
+                               field), cut past 4095 bytes (a path's most: a
+                               stream's name column holds the folders below
+                               the one labelled) at a character boundary */
+    char file_name[4096];   /* the summary's "file": the name as given (cut only
+                               past 4095 bytes, at a character boundary; a byte
                                that is not UTF-8 is written as U+FFFD); "" (a
                                writer filled by hand): file_id is used */
     int channel;            /* the channel labelled (1-based; sl_audio_options.channel):

@@ -1096,6 +1096,17 @@ static void test_jobs(void **state)
        "cp jobs-in/b.wav \"$(printf 'jobs-x/c\\350.wav')\"");
     assert_int_equal(run_label("jobs-tree/ --model m.slm > jobs-tree.txt"), 0);
     sh("test \"$(cut -f1 jobs-tree.txt | uniq | tr '\\n' ' ')\" = 'spk1/001 spk2/001 '");
+    /* written whole however long (a tree's folders pass a file name's 255
+     * bytes; JSON's string 1023): two names that differ only past them are
+     * two, and a name is the path below the folder labelled */
+    sh("L=$(printf '%0250d' 0) && mkdir -p jobs-long/$L/$L/$L/$L/$L/a jobs-long/$L/$L/$L/$L/$L/b && "
+       "cp jobs-in/a.wav jobs-long/$L/$L/$L/$L/$L/a/x.wav && "
+       "cp jobs-in/b.wav jobs-long/$L/$L/$L/$L/$L/b/x.wav");
+    assert_int_equal(run_label("jobs-long/ --model m.slm > jobs-long.txt"), 0);
+    assert_int_equal(run_label("jobs-long/ --model m.slm --format jsonl > jobs-long.jsonl"), 0);
+    sh("L=$(printf '%0250d' 0) && test \"$(cut -f1 jobs-long.txt | uniq | tr '\\n' ' ')\" = "
+       "\"$L/$L/$L/$L/$L/a/x $L/$L/$L/$L/$L/b/x \" && grep -q \"^{\\\"file\\\":\\\"$L/$L/$L/$L/$L/b/x\\\",\" "
+       "jobs-long.jsonl");
     expect_error("'jobs-x/x y.wav' jobs-x/x_y.wav --model m.slm", 2,
                  "would both be 'x_y' in one audacity stream");
     expect_error("jobs-x/c?.wav --model m.slm --format summary", 2,
