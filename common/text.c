@@ -144,7 +144,10 @@ void sl_rttm_field(char *dst, size_t size, const char *s)
     while (in < len) {
         uint32_t cp;
         size_t n = sl_utf8_char(s + in, len - in, &cp);
-        int blank = n && sl_is_space_char(cp);
+        /* (a '"' first would open a quoted field for CSV readers of a
+         * tab-separated column, pandas' and Python's csv, which would then
+         * run on across lines) */
+        int blank = n && (sl_is_space_char(cp) || (in == 0 && cp == '"'));
         size_t put = n && !blank ? n : 1;
         if (out + put >= size)
             break;

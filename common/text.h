@@ -52,8 +52,8 @@ size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
  * unseen. */
 int sl_is_space_char(uint32_t cp);
 /* One RTTM field made of s, in dst[size]: RTTM's fields are split at
- * whitespace, so each space (sl_is_space_char), other ASCII whitespace and each
- * byte that is not part of valid UTF-8 becomes '_'; cut, if it must be, before
+ * whitespace, so each space (sl_is_space_char), other ASCII whitespace, each
+ * byte that is not part of valid UTF-8 and a '"' at its start becomes '_'; cut, if it must be, before
  * a character that does not fit whole. The writer's file ids and class names
  * and eval's lookup of an audio file's id are made by this one rule. */
 void sl_rttm_field(char *dst, size_t size, const char *s);

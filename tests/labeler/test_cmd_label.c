@@ -1093,7 +1093,12 @@ static void test_jobs(void **state)
     sh("mkdir -p jobs-tree/spk1 jobs-tree/spk2 jobs-x && cp jobs-in/a.wav jobs-tree/spk1/001.wav && "
        "cp jobs-in/b.wav jobs-tree/spk2/001.wav && cp jobs-in/a.wav 'jobs-x/x y.wav' && "
        "cp jobs-in/b.wav jobs-x/x_y.wav && cp jobs-in/a.wav \"$(printf 'jobs-x/c\\351.wav')\" && "
-       "cp jobs-in/b.wav \"$(printf 'jobs-x/c\\350.wav')\"");
+       "cp jobs-in/b.wav \"$(printf 'jobs-x/c\\350.wav')\" && mkdir jobs-q && "
+       "cp jobs-in/a.wav 'jobs-q/\"q\".wav' && cp jobs-in/b.wav jobs-q/r.wav");
+    /* a '"' first in a column would open a quoted field for pandas and
+     * Python's csv (tab-separated), which would run on across lines */
+    assert_int_equal(run_label("jobs-q/ --model m.slm --format frames > jobs-q.tsv"), 0);
+    sh("test \"$(cut -f1 jobs-q.tsv | uniq | tr '\\n' ' ')\" = 'file _q\" r '");
     assert_int_equal(run_label("jobs-tree/ --model m.slm > jobs-tree.txt"), 0);
     sh("test \"$(cut -f1 jobs-tree.txt | uniq | tr '\\n' ' ')\" = 'spk1/001 spk2/001 '");
     /* written whole however long (a tree's folders pass a file name's 255

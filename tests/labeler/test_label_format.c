@@ -597,6 +597,10 @@ static void test_file_names(void **state)
     sl_label_writer_init(&w, SL_FORMAT_RTTM, m, "no\xc2\xa0" "break");
     sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
     assert_string_equal(buf, "SPEAKER no_break 1 0.000000 1.000000 <NA> <NA> speech <NA> <NA>\n");
+    /* a '"' first would open a quoted field for CSV readers of a column */
+    sl_label_writer_init(&w, SL_FORMAT_RTTM, m, "\"q\"");
+    sl_label_format_segment(&w, buf, sizeof buf, 0, 100, 1, 0.5f);
+    assert_string_equal(buf, "SPEAKER _q\" 1 0.000000 1.000000 <NA> <NA> speech <NA> <NA>\n");
     sl_label_writer_init(&w, SL_FORMAT_SUMMARY, m, "caf\xe9 m\xc3\xbasica\xff\n\v\xe6\x97");
     sl_label_format_summary(&w, buf, sizeof buf, &seg, 1, 100);
     assert_string_equal(buf, "{\"file\":\"caf\\ufffd m\xc3\xbasica\\ufffd\\u000a\\u000b\\ufffd\\ufffd\","
