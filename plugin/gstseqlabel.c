@@ -607,6 +607,7 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
        * gathered in reverse playback */
       gst_seqlabel_reverse_clear (self);
       gst_seqlabel_reset_run (self);
+      gst_seqlabel_utc_flush (self);
       self->next_run_ts = GST_CLOCK_TIME_NONE;
       self->last_is_speech = FALSE;
       g_array_set_size (self->document_segs, 0);

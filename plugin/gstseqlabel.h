@@ -290,6 +290,11 @@ gboolean gst_seqlabel_planar (GstSeqLabel * self);
  * start, made later by each pause of a live pipeline before that frame was
  * captured. */
 gint64 gst_seqlabel_utc_origin (GstSeqLabel * self, gint64 frame);
+/* time-origin=now at a flush (streaming thread): behind a live source the
+ * running time starts anew, and the stream time with it, so the next run takes
+ * a new origin and the pauses before are forgotten; behind a file the frames
+ * keep their places in its time, and the origin stays. */
+void gst_seqlabel_utc_flush (GstSeqLabel * self);
 /* PLAYING -> PAUSED and PAUSED -> PLAYING (application thread): a pause of a
  * live pipeline is measured, for the streaming thread to place. */
 void gst_seqlabel_pause_begins (GstSeqLabel * self);

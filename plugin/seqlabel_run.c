@@ -428,6 +428,18 @@ gst_seqlabel_pause_ends (GstSeqLabel * self, gboolean resumed)
   GST_OBJECT_UNLOCK (self);
 }
 
+void
+gst_seqlabel_utc_flush (GstSeqLabel * self)
+{
+  if (!self->utc_now || !upstream_is_live (self))
+    return;
+  self->writer.has_utc_origin = 0;
+  g_array_set_size (self->utc_shifts, 0);
+  GST_OBJECT_LOCK (self);
+  g_array_set_size (self->utc_pauses, 0);
+  GST_OBJECT_UNLOCK (self);
+}
+
 /* The stream frame of the buffer at ts, its first (streaming thread). */
 static gint64
 frame_at (GstSeqLabel * self, GstClockTime ts)

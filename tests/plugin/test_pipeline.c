@@ -1276,6 +1276,63 @@ test_live_queue_time_of_day (void **state)
   g_free (launch);
 }
 
+/* time-origin=now behind a live source through a flushing seek 1.5 s in: the
+ * running time starts anew, and with it the stream time (its frames counted
+ * from 0 again), so the audio after it takes a new origin: every label comes
+ * shortly after its frame's time of day. It kept the first origin: the frames
+ * after the seek were the 1.5 s played before it early. */
+static void
+test_live_flush_time_of_day (void **state)
+{
+  gchar *launch = g_strdup_printf ("audiotestsrc is-live=true samplesperbuffer=160 "
+      "wave=sine ! audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l "
+      "label-format=jsonl time-origin=now max-latency=0.1 ! fakesink l.labels ! "
+      "appsink name=out sync=false", PT_RATE, pt_model_path ());
+  GError *e = NULL;
+  GstElement *pipe = gst_parse_launch (launch, &e);
+  GstBus *bus;
+  UtcLines u;
+  gdouble min_lag = 1e9, max_lag = -1e9, eos;
+  guint before_eos = 0, restarts = 0;
+  gint64 last_frame = -1;
+  (void) state;
+
+  if (pipe == NULL)
+    fail_msg ("%s: %s", launch, e ? e->message : "?");
+  utc_lines_init (&u);
+  utc_lines_from (pipe, "out", &u);
+  bus = gst_element_get_bus (pipe);
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  g_usleep (1500000);
+  assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0));
+  g_usleep (1500000);
+  eos = g_get_real_time () / 1e6;
+  gst_element_send_event (pipe, gst_event_new_eos ());
+  play_to_eos (pipe, bus, 10, launch, "after a flushing seek");
+  for (guint i = 0; i < u.lines->len && g_array_index (u.came, gdouble, i) < eos; i++) {
+    gint64 frame;
+    gdouble time, utc, lag;
+    utc_line_parse (g_ptr_array_index (u.lines, i), &frame, &time, &utc);
+    restarts += frame < last_frame;
+    last_frame = frame;
+    lag = g_array_index (u.came, gdouble, i) - utc;
+    min_lag = MIN (min_lag, lag);
+    max_lag = MAX (max_lag, lag);
+    before_eos++;
+  }
+  printf ("through a flushing seek: %u frames labelled before the EOS, the frames counted "
+      "anew %u time(s), each label %.3f to %.3f s after its frame's time of day\n",
+      before_eos, restarts, min_lag, max_lag);
+  assert_true (before_eos > 100);
+  assert_int_equal (restarts, 1);
+  assert_true (min_lag > -0.05 && max_lag < 0.8);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  utc_lines_clear (&u);
+  g_free (launch);
+}
+
 /* time-origin=now behind a live source paused for 1.5 s: a live source's
  * time (the running time) stands still while paused, the time of day does
  * not. Each frame's "utc" is when its audio was captured: the frames are
@@ -1434,6 +1491,7 @@ main (void)
     cmocka_unit_test (test_labels_branch_failure),
     cmocka_unit_test (test_live_pause_time_of_day),
     cmocka_unit_test (test_live_queue_time_of_day),
+    cmocka_unit_test (test_live_flush_time_of_day),
     cmocka_unit_test (test_pause_time_of_day_not_live),
   };
   pt_init ();
