@@ -244,6 +244,9 @@ struct _GstSeqLabel {
   GCond lq_cond;
   GQueue lq;                /* GstBuffer / serialized GstEvent */
   gboolean lq_flushing;
+  guint lq_epoch;           /* counts the pad's activations: a queue cleared by one
+                               wants its stream-start, caps and segment again, so
+                               what was prepared before it is not queued after */
   gboolean lq_bounded;          /* in PLAYING alone: LABELQ_MAX items at most */
   GstFlowReturn lq_flow;    /* a fatal flow downstream of the labels pad */
   GstPad *lq_push_peer;     /* the peer the task is pushing to right now (a ref), or

@@ -122,17 +122,24 @@ labelq_clear_locked (GstSeqLabel * self)
     gst_mini_object_unref (item);
 }
 
-/* Takes ownership of item (a buffer or a serialized event). */
-static void
-labelq_enqueue (GstSeqLabel * self, GstMiniObject * item)
+/* Takes ownership of item (a buffer or a serialized event) and returns TRUE,
+ * unless the pad was activated again since `epoch` (the queue cleared: item was
+ * made before the events it needs before it were queued again): FALSE, item
+ * not taken. */
+static gboolean
+labelq_enqueue_at (GstSeqLabel * self, GstMiniObject * item, guint epoch)
 {
   g_mutex_lock (&self->lq_lock);
+  if (epoch != self->lq_epoch) {
+    g_mutex_unlock (&self->lq_lock);
+    return FALSE;
+  }
   while (self->lq_bounded && g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
     g_cond_wait (&self->lq_cond, &self->lq_lock);
   if (self->lq_flushing) {
     g_mutex_unlock (&self->lq_lock);
     gst_mini_object_unref (item);
-    return;
+    return TRUE;
   }
   if (GST_IS_BUFFER (item) && GST_BUFFER_PTS_IS_VALID (GST_BUFFER (item)))
     self->lq_position = GST_BUFFER_PTS (GST_BUFFER (item)) +
@@ -143,6 +150,7 @@ labelq_enqueue (GstSeqLabel * self, GstMiniObject * item)
   g_queue_push_tail (&self->lq, item);
   g_cond_broadcast (&self->lq_cond);
   g_mutex_unlock (&self->lq_lock);
+  return TRUE;
 }
 
 static void
@@ -203,6 +211,7 @@ labelpad_activate_mode (GstPad * pad, GstObject * parent, GstPadMode mode,
     return FALSE;
   g_mutex_lock (&self->lq_lock);
   self->lq_flushing = !active;
+  self->lq_epoch++;
   self->lq_flow = GST_FLOW_OK;
   self->lq_position = GST_CLOCK_TIME_NONE;
   labelq_clear_locked (self);
@@ -288,21 +297,33 @@ gst_seqlabel_labelpad_unblock (GstSeqLabel * self, GstPad * pad)
   gst_object_unref (peer);
 }
 
+/* labelq_enqueue_at, item dropped where not taken; whether it was. */
+static gboolean
+labelq_enqueue_kept (GstSeqLabel * self, GstMiniObject * item, guint epoch)
+{
+  if (labelq_enqueue_at (self, item, epoch))
+    return TRUE;
+  gst_mini_object_unref (item);
+  return FALSE;
+}
+
 /* Queues what must precede data: stream-start and caps once per stream, the
  * segment once per segment/flush, the header line of the format once per
  * stream and after each flush (a filesink starts its file anew at a flush).
  * While the pad is not active nothing is taken: what it needs stays pending. */
-void
-gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
+static guint
+labelpad_prepare_at (GstSeqLabel * self, GstPad * pad)
 {
   gboolean need_start, need_segment, need_header;
   GstSeqLabelFormat format;
   GstSegment segment;
+  guint epoch;
 
   g_mutex_lock (&self->lq_lock);
+  epoch = self->lq_epoch;
   if (self->lq_flushing) {
     g_mutex_unlock (&self->lq_lock);
-    return;
+    return epoch;
   }
   GST_OBJECT_LOCK (self);
   need_start = self->labelpad_need_start;
@@ -319,16 +340,20 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
   GST_OBJECT_UNLOCK (self);
   g_mutex_unlock (&self->lq_lock);
 
+  /* (an activation meanwhile wants all of them again: the rest is not queued) */
   if (need_start) {
     gchar *id = gst_pad_create_stream_id (pad, GST_ELEMENT (self), "labels");
     GstCaps *caps = gst_seqlabel_labelpad_caps (format);
-    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_stream_start (id)));
-    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_caps (caps)));
+    need_segment = labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_stream_start (id)),
+        epoch) && labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_caps (caps)), epoch)
+        && need_segment;
+    need_header = need_segment && need_header;
     gst_caps_unref (caps);
     g_free (id);
   }
   if (need_segment)
-    labelq_enqueue (self, GST_MINI_OBJECT (gst_event_new_segment (&segment)));
+    need_header = labelq_enqueue_kept (self,
+        GST_MINI_OBJECT (gst_event_new_segment (&segment)), epoch) && need_header;
   if (need_header && self->labeler != NULL) {
     char header[1024];
     int n = sl_label_format_header (&self->writer, header, sizeof header);
@@ -336,9 +361,24 @@ gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
       GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
       GST_BUFFER_PTS (b) = segment.start;
       GST_BUFFER_DURATION (b) = 0;
-      labelq_enqueue (self, GST_MINI_OBJECT (b));
+      labelq_enqueue_kept (self, GST_MINI_OBJECT (b), epoch);
     }
   }
+  return epoch;
+}
+
+void
+gst_seqlabel_labelpad_prepare (GstSeqLabel * self, GstPad * pad)
+{
+  labelpad_prepare_at (self, pad);
+}
+
+/* Queues item after what must precede it (labelpad_prepare_at), both in one
+ * activation of the pad: requested again between the two, it starts anew. */
+static void
+labelq_enqueue_prepared (GstSeqLabel * self, GstPad * pad, GstMiniObject * item)
+{
+  while (!labelq_enqueue_at (self, item, labelpad_prepare_at (self, pad)));
 }
 
 GstFlowReturn
@@ -348,11 +388,10 @@ gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
   GstBuffer *b;
   GstFlowReturn ret;
 
-  gst_seqlabel_labelpad_prepare (self, pad);
   b = gst_buffer_new_memdup (text, len);
   GST_BUFFER_PTS (b) = pts;
   GST_BUFFER_DURATION (b) = duration;
-  labelq_enqueue (self, GST_MINI_OBJECT (b));
+  labelq_enqueue_prepared (self, pad, GST_MINI_OBJECT (b));
   g_mutex_lock (&self->lq_lock);
   ret = self->lq_flow;
   g_mutex_unlock (&self->lq_lock);
@@ -376,8 +415,7 @@ gst_seqlabel_labelpad_event (GstSeqLabel * self, GstEvent * event)
       labelpad_flush_stop (self, pad, event);
       break;
     default:
-      gst_seqlabel_labelpad_prepare (self, pad);
-      labelq_enqueue (self, GST_MINI_OBJECT (event));
+      labelq_enqueue_prepared (self, pad, GST_MINI_OBJECT (event));
       break;
   }
   gst_object_unref (pad);

@@ -996,6 +996,83 @@ release_labels_in_paused (gboolean unlink)
   free (x);
 }
 
+/* Per sink of the labels pad: what came before its first buffer. */
+typedef struct
+{
+  gboolean stream_start, caps, segment, checked;
+  gint *bad;
+} FirstBuffer;
+
+static GstPadProbeReturn
+first_buffer_probe (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  FirstBuffer *f = user;
+  (void) pad;
+
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER) {
+    if (!f->checked && !(f->stream_start && f->caps && f->segment))
+      g_atomic_int_inc (f->bad);
+    f->checked = TRUE;
+  } else if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM) {
+    GstEventType t = GST_EVENT_TYPE (GST_PAD_PROBE_INFO_EVENT (info));
+    f->stream_start |= t == GST_EVENT_STREAM_START;
+    f->caps |= t == GST_EVENT_CAPS;
+    f->segment |= t == GST_EVENT_SEGMENT;
+  }
+  return GST_PAD_PROBE_OK;
+}
+
+/* The labels pad requested, linked, unlinked and released again and again
+ * while audio flows as fast as it can: every sink gets stream-start, caps and
+ * segment before its first buffer. A request between the streaming thread's
+ * preparing a line and its queueing it let that line go out first (3 to 16
+ * of 1000 requests). */
+static void
+test_request_again_while_flowing (void **state)
+{
+  gchar *launch = g_strdup_printf ("audiotestsrc wave=pink-noise samplesperbuffer=1600 ! "
+      "audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l label-format=jsonl ! "
+      "fakesink sync=false", PT_RATE, pt_model_path ());
+  GstElement *pipe = gst_parse_launch (launch, NULL), *l;
+  gint bad = 0, got = 0;
+  (void) state;
+
+  assert_non_null (pipe);
+  l = gst_bin_get_by_name (GST_BIN (pipe), "l");
+  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
+      GST_STATE_CHANGE_FAILURE);
+  for (int i = 0; i < 2000; i++) {
+    GstElement *sink = gst_element_factory_make ("fakesink", NULL);
+    GstPad *sinkpad = gst_element_get_static_pad (sink, "sink"), *pad;
+    FirstBuffer *f = g_new0 (FirstBuffer, 1);
+    f->bad = &bad;
+    g_object_set (sink, "sync", FALSE, "async", FALSE, NULL);
+    gst_pad_add_probe (sinkpad, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+        first_buffer_probe, f, g_free);
+    gst_bin_add (GST_BIN (pipe), sink);
+    gst_element_sync_state_with_parent (sink);
+    pad = gst_element_request_pad_simple (l, "labels");
+    assert_non_null (pad);
+    assert_int_equal (gst_pad_link (pad, sinkpad), GST_PAD_LINK_OK);
+    g_usleep (2000);
+    gst_pad_unlink (pad, sinkpad);
+    gst_element_release_request_pad (l, pad);
+    gst_object_unref (pad);
+    got += f->checked;
+    gst_element_set_state (sink, GST_STATE_NULL);
+    gst_bin_remove (GST_BIN (pipe), sink);
+    gst_object_unref (sinkpad);
+  }
+  printf ("2000 requests while audio flows: %d sinks got a buffer, %d of them before "
+      "stream-start, caps or segment\n", got, bad);
+  assert_true (got > 200);
+  assert_int_equal (bad, 0);
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  gst_object_unref (l);
+  gst_object_unref (pipe);
+  g_free (launch);
+}
+
 static void
 test_release_labels_in_paused (void **state)
 {
@@ -1482,6 +1559,7 @@ main (void)
     cmocka_unit_test (test_refused_seek_not_remembered),
     cmocka_unit_test (test_header_after_seek),
     cmocka_unit_test (test_release_labels_in_paused),
+    cmocka_unit_test (test_request_again_while_flowing),
     cmocka_unit_test (test_release_keeps_labels_file),
     cmocka_unit_test (test_one_large_buffer_prerolls),
     cmocka_unit_test (test_labels_file_same_as_command),
