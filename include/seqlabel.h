@@ -350,6 +350,8 @@ typedef struct {
 #define SL_MAX_HEADS 64
 #define SL_MAX_WINDOW 65536
 #define SL_MAX_TENSOR_NAME 64
+/* Threads an encoder, a labeler, an evaluation or a training takes at most. */
+#define SL_MAX_THREADS 64
 
 /* A new model's training crops and streaming window when none is given (frames). */
 #define SL_TRAIN_WINDOW_NEW 400

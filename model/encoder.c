@@ -16,6 +16,7 @@
 #include "model/layers.h"
 #include "model/model_internal.h"
 #include "common/memory.h"
+#include "common/errors.h"
 
 #include <math.h>
 #include <pthread.h>
@@ -504,8 +505,9 @@ static void *worker_main(void *arg)
 
 int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errlen)
 {
-    if (n_threads < 1 || n_threads > 64)
-        return set_err(err, errlen, "encoder threads %d is outside 1..64", n_threads);
+    if (n_threads < 1 || n_threads > SL_MAX_THREADS)
+        return sl_fail(err, errlen, "encoder threads %d is outside 1..%d", n_threads,
+                       SL_MAX_THREADS);
     if (n_threads == e->n_threads)
         return 0;
     stop_pool(e);

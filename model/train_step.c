@@ -36,7 +36,6 @@
  *   h1 = LN1(in); qkv = h1 Wqkv; r1 = in + attn Wo; h2 = LN2(r1);
  *   ff = act(h2 W1); out = r1 + ff W2.
  * `hr` holds r2 (post) or h2 (pre). */
-#define SL_TRAIN_MAX_THREADS 64
 
 typedef struct {
     float *in;     /* N x d: the layer's input (the previous layer's out) */
@@ -82,8 +81,8 @@ struct sl_train_step {
     worker *workers;
     float *tgrads;        /* (n_threads - 1) x n_params gradient blocks */
     size_t n_params;
-    double part_loss[SL_TRAIN_MAX_THREADS];
-    int has_rows[SL_TRAIN_MAX_THREADS];
+    double part_loss[SL_MAX_THREADS];
+    int has_rows[SL_MAX_THREADS];
     pthread_mutex_t mu;
     pthread_cond_t cv_start, cv_done;
     pthread_barrier_t barrier;
@@ -472,10 +471,10 @@ static void *worker_main(void *arg)
 
 int sl_train_step_set_threads(sl_train_step *s, int n_threads, char *err, size_t errlen)
 {
-    if (n_threads < 1 || n_threads > SL_TRAIN_MAX_THREADS) {
+    if (n_threads < 1 || n_threads > SL_MAX_THREADS) {
         if (err && errlen)
             snprintf(err, errlen, "training threads %d is outside 1..%d", n_threads,
-                     SL_TRAIN_MAX_THREADS);
+                     SL_MAX_THREADS);
         return -1;
     }
     if (n_threads == s->n_threads)

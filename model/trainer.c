@@ -498,6 +498,9 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
     if (c->window < 0 || c->window > SL_MAX_WINDOW || c->batch < 1 || c->batch > 65536)
         return sl_fail(err, errlen, "window must be 0 (the default) to %d frames and batch "
                        "1..65536", SL_MAX_WINDOW);
+    if (c->num_threads < 1 || c->num_threads > SL_MAX_THREADS)
+        return sl_fail(err, errlen, "training threads %d is outside 1..%d", c->num_threads,
+                       SL_MAX_THREADS);
     if (c->epochs < 1 && c->max_steps <= 0)
         return sl_fail(err, errlen, "epochs must be at least 1");
     if (!(c->lr > 0.0f) || !(c->min_lr_ratio >= 0.0f && c->min_lr_ratio <= 1.0f) ||

@@ -231,7 +231,7 @@ int bench_encoder(int argc, char **argv)
         } else if (!strcmp(a, "--windows")) {
             ok = (n_wins = parse_list(a, v, 1, SL_MAX_WINDOW, wins, 8)) > 0;
         } else if (!strcmp(a, "--threads")) {
-            ok = (n_threads = parse_list(a, v, 1, 256, threads, 8)) > 0;
+            ok = (n_threads = parse_list(a, v, 1, SL_MAX_THREADS, threads, 8)) > 0;
         } else if (!strcmp(a, "--band")) {
             int n = parse_list(a, v, -1, SL_MAX_WINDOW, band, 2);
             if (n == 1)

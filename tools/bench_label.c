@@ -262,7 +262,7 @@ int bench_label(int argc, char **argv)
                     return 2;
         } else if (!strcmp(argv[i], "--threads")) {
             long v;
-            if (cli_parse_int("--threads", argv[++i], 1, 64, &v))
+            if (cli_parse_int("--threads", argv[++i], 1, SL_MAX_THREADS, &v))
                 return 2;
             threads = (int)v;
         } else if (!strcmp(argv[i], "--model")) {

@@ -81,7 +81,7 @@ int bench_train(int argc, char **argv)
                 return cli_usage_error("%s: '%s' is not a list of 1 to 8 thread counts (1,2)", a, v);
             for (int t = 0; t < n_threads && !bad; t++) {
                 long x;
-                bad = cli_parse_int(a, items[t], 1, 256, &x);
+                bad = cli_parse_int(a, items[t], 1, SL_MAX_THREADS, &x);
                 threads[t] = (int)x;
             }
         } else if (!strcmp(a, "--batch")) {

@@ -546,7 +546,7 @@ int sl_cmd_eval(int argc, char **argv)
                 return 2;
             break;
         case O_THREADS:
-            if (cli_parse_int("--threads", optarg, 1, 256, &threads))
+            if (cli_parse_int("--threads", optarg, 1, SL_MAX_THREADS, &threads))
                 return 2;
             break;
         case O_HELP:

@@ -760,7 +760,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case OPT_ONLY: a->only = optarg; break;
         case OPT_MODEL: a->model_path = optarg; break;
         case OPT_THREADS:
-            if (cli_parse_int("--threads", optarg, 1, 64, &v)) return -1;
+            if (cli_parse_int("--threads", optarg, 1, SL_MAX_THREADS, &v)) return -1;
             a->cfg.num_threads = (int)v;
             break;
         case OPT_LEFT:

@@ -304,7 +304,7 @@ int sl_cmd_train(int argc, char **argv)
         case O_EQ: bad = cli_parse_float("--augment-eq", a, 0.0, 20.0, &d); c.augment_eq_db = (float)d; break;
         case O_GAIN: bad = cli_parse_float("--augment-gain", a, 0.0, 60.0, &d); c.augment_gain_db = (float)d; break;
         case O_SEED: bad = cli_parse_int("--seed", a, 0, 0x7fffffffL, &v); c.seed = (uint64_t)v; break;
-        case O_THREADS: bad = cli_parse_int("--threads", a, 1, 256, &v); c.num_threads = (int)v; break;
+        case O_THREADS: bad = cli_parse_int("--threads", a, 1, SL_MAX_THREADS, &v); c.num_threads = (int)v; break;
         case O_CKPT: c.checkpoint_path = a; break;
         case O_CKPT_EVERY: bad = cli_parse_int("--checkpoint-every", a, 0, 1000000000, &v); c.checkpoint_every = (int)v; break;
         case O_RESUME: c.resume = 1; break;

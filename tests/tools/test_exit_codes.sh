@@ -63,6 +63,13 @@ done
     exit 1
 expect 2 "--threads" label "$absent.wav" --threads x
 expect 2 "--threads" eval --model "$absent.slm" --manifest "$absent.tsv" --threads x
+# one limit for every command, said before any data is read (it was 256 for
+# train and eval, refused by the library once every feature was computed)
+for cmd in "label $absent.wav" "eval --model $absent.slm --manifest $absent.tsv" \
+           "train --manifest $absent.tsv --out $dir/m.slm"; do
+    # shellcheck disable=SC2086 # the words of each command
+    expect 2 "--threads: '65' is not an integer in [1, 64]" $cmd --threads 65
+done
 expect 2 "--mel-bins" features "$absent.wav" -o "$dir/f.npy" --mel-bins x
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
 expect 2 "usage: seqlabel info MODEL" info

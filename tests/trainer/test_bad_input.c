@@ -508,7 +508,9 @@ static void config_check_refuses(void **state)
         const char *want;
     } cases[] = {{0, "class 2: no name"}, {1, "class 1 (''): a class name must be 1..64 bytes"},
                  {2, "teacher 1: no model file named"}, {3, "cosine or linear"},
-                 {4, "-1 or more"}, {5, "-1 or more"}, {6, "-1 or more"}};
+                 {4, "-1 or more"}, {5, "-1 or more"}, {6, "-1 or more"},
+                 {7, "training threads 65 is outside 1..64"},
+                 {8, "training threads 0 is outside 1..64"}};
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         sl_train_config_default(&c);
         c.train_manifest = "m.tsv";
@@ -522,6 +524,8 @@ static void config_check_refuses(void **state)
         case 4: c.warmup = -5; break;
         case 5: c.checkpoint_every = -1; break;
         case 6: c.max_steps = -3; break;
+        case 7: c.num_threads = SL_MAX_THREADS + 1; break;
+        case 8: c.num_threads = 0; break;
         }
         err[0] = '\0';
         assert_int_equal(sl_train_config_check(&c, err, sizeof err), -1);
