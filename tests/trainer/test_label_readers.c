@@ -331,6 +331,13 @@ static void cr_only_lines(void **state)
                "0\t0.000000\tsilence\t0.9\t0.9\t0.1\n",
                "frames.tsv: a frames table (seqlabel label --format frames), not labels");
     refused_as(sl_audacity_read, dir, "tab.txt", "0\t1\t2\t\n", ":1: label name must be");
+    /* a label left empty (Audacity writes its times and a tab) labels nothing,
+     * its times still checked; so does a CSV row's empty label */
+    const want_seg around[] = {{0, 1, "x", 1}, {2, 3, "z", 3}};
+    read_as(sl_audacity_read, dir, "empty.txt", "0\t1\tx\n1\t2\t\n2\t3\tz\n", around, 2);
+    refused_as(sl_audacity_read, dir, "empty2.txt", "0\t1\tx\n1\tq\t\n", ":2: bad time 'q'");
+    const want_seg around_csv[] = {{0, 1, "x", 2}, {2, 3, "z", 4}};
+    read_as(sl_csv_read, dir, "empty.csv", "start,end,label\n0,1,x\n1,2,\n2,3,z\n", around_csv, 2);
     /* a FIFO or a pipe is refused, not waited on (its open would wait for a
      * writer) nor read twice (the second read of a pipe gives nothing) */
     char fifo[600];
