@@ -114,8 +114,8 @@ static int setup(void **state)
 static int teardown(void **state)
 {
     (void)state;
-    char cmd[512];
-    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "chmod -R u+rwX '%s' 2> /dev/null; rm -rf '%s'", dir, dir); /* (rodir) */
     if (system(cmd) != 0)
         return -1;
     tu_record_free(&ref);
@@ -1399,9 +1399,10 @@ static void test_folder_inputs(void **state)
     sh("rm tree/a/gone.wav");
     /* a folder below that cannot be read (lost+found, to a user), and an empty
      * folder given beside a file: each said, the rest labelled (exit 1), as
-     * past a file that cannot be read (tried as nobody: root reads any folder) */
+     * past a file that cannot be read (tried as nobody, root reading any folder,
+     * or as its owner where the tests are not run as root: mode 000) */
     sh("mkdir -p locked/spk1 locked/lost+found && cp in.wav locked/spk1/001.wav && "
-       "chmod 700 locked/lost+found && mkdir -m 777 locked-out && chmod 777 .");
+       "chmod 000 locked/lost+found && mkdir -m 777 locked-out && chmod 777 .");
     {
         char cmd[1024];
         snprintf(cmd, sizeof cmd, "'%s' label locked --model m.slm --format frames -o locked-out/ "
@@ -1412,7 +1413,8 @@ static void test_folder_inputs(void **state)
             fail_msg("%s", e ? e : "nothing said");
         free(e);
     }
-    sh("cmp locked-out/spk1/001.tsv tree-one.tsv && rm -r locked locked-out locked.err");
+    sh("cmp locked-out/spk1/001.tsv tree-one.tsv && chmod 700 locked/lost+found && "
+       "rm -r locked locked-out locked.err");
     expect_error("in.wav tree-empty --model m.slm --format frames -o both.tsv", 1,
                  "tree-empty: a folder with no audio file");
     sh("cmp both.tsv tree-one.tsv");
@@ -3031,9 +3033,10 @@ static void test_output_files(void **state)
     sh("chmod 777 . && printf old > ro.txt && chmod 444 ro.txt");
     expect_unprivileged_error("ro.txt", "ro.txt: cannot write: Permission denied");
     sh("test \"$(cat ro.txt)\" = old && ! ls ro.txt.tmp.* 2>/dev/null");
-    /* a file anyone may write in a folder only its owner may: `>` would write
-     * it, the command needs the folder too, and says so */
-    sh("mkdir -m 755 rodir && printf old > rodir/a.txt && chmod 666 rodir/a.txt");
+    /* a file anyone may write in a folder no one may (but root, tried as
+     * nobody): `>` would write it, the command needs the folder too, and says so */
+    sh("mkdir -m 755 rodir && printf old > rodir/a.txt && chmod 666 rodir/a.txt && "
+       "chmod 555 rodir");
     expect_unprivileged_error("rodir/a.txt", "rodir/a.txt: cannot write: cannot create a file in "
                               "'rodir' (an output is written there under a temporary name, then "
                               "renamed over it): Permission denied");
