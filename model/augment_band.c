@@ -65,7 +65,7 @@ struct sl_band_limiter {
 static int fill_window_response(sl_band_limiter *b, const sl_feature_config *fc)
 {
     const int n = sl_feature_frame_length(fc);
-    float *w = malloc((size_t)n * sizeof *w);
+    float *w = n > 0 ? malloc((size_t)n * sizeof *w) : NULL; /* (-1: settings no frame fits) */
     if (!w)
         return -1;
     sl_window_fill(w, n, fc->window);
