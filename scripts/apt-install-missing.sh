@@ -4,9 +4,13 @@
 # Usage: scripts/apt-install-missing.sh PACKAGE...
 set -euo pipefail
 SUDO=""; [ "$(id -u)" -eq 0 ] || SUDO="sudo"
+native=$(dpkg --print-architecture)
 missing=()
 for p in "$@"; do
-  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+  # installed for this machine (its architecture, or all): one installed only
+  # for another (arm64 build dependencies of a cross build) is not
+  dpkg-query -W -f='${Status} ${Architecture}\n' "$p" 2>/dev/null |
+    grep -qE "^install ok installed ($native|all)\$" || missing+=("$p")
 done
 [ ${#missing[@]} -gt 0 ] || exit 0
 echo "installing: ${missing[*]}" >&2
