@@ -486,16 +486,19 @@ int cli_copy_file(FILE *from, FILE *to)
     return ferror(from) ? -1 : 0;
 }
 
-/* 1 when the folder `target` goes into is on another file system than the
- * open temporary file, where no rename reaches (0 where either is unknown:
- * the rename then says what is wrong). */
-static int on_another_file_system(FILE *written, const char *target)
+/* 1 when the folder `target` goes into is not the temporary file's (a link
+ * there leads elsewhere), where a rename may not reach: another file system,
+ * or a bind mount of this one, which has its device number and still refuses
+ * a rename across it (0 where either is unknown: the rename says what is wrong). */
+static int in_another_folder(const sl_output *tmp, const char *target)
 {
     struct stat a, b;
-    char *folder = sl_path_folder(target);
-    int other = folder && fstat(fileno(written), &a) == 0 && stat(folder, &b) == 0 &&
-                a.st_dev != b.st_dev;
+    char *folder = sl_path_folder(target), *tmp_folder = sl_path_folder(tmp->tmp);
+    int other = folder && tmp_folder &&
+                (tmp->tmp_dir >= 0 ? fstat(tmp->tmp_dir, &a) : stat(tmp_folder, &a)) == 0 &&
+                stat(folder, &b) == 0 && (a.st_dev != b.st_dev || a.st_ino != b.st_ino);
     free(folder);
+    free(tmp_folder);
     return other;
 }
 
@@ -550,7 +553,7 @@ int cli_output_commit_as(cli_output *o, const char *path)
             cli_output_abort(o);
             return cli_error("%s", err);
         }
-        if (on_another_file_system(o->fp, final.target)) { /* (a link there) */
+        if (in_another_folder(&o->out, final.target)) {
             free(p);
             return commit_across(o, &final);
         }
