@@ -341,13 +341,21 @@ static GstElement *add(GstElement *pipeline, const char *factory)
     return e;
 }
 
-/* 1 for fd://N of a descriptor that is no regular file (a pipe, a socket). */
+/* 1 for a pipe, a FIFO or a socket, however it is reached: fd://N, a path
+ * (mkfifo talk.mka) or a file:// URI of one; 0 for a regular file and for
+ * network URIs, whose servers know the length they send. */
 static int through_pipe(const char *path)
 {
     int fd;
     char tail;
     struct stat st;
-    return sscanf(path, "fd://%d%c", &fd, &tail) == 1 && (fstat(fd, &st) != 0 || !S_ISREG(st.st_mode));
+    if (sscanf(path, "fd://%d%c", &fd, &tail) == 1)
+        return fstat(fd, &st) != 0 || !S_ISREG(st.st_mode);
+    gchar *file = !gst_uri_is_valid(path) ? g_strdup(path)
+                  : g_str_has_prefix(path, "file:") ? g_filename_from_uri(path, NULL, NULL) : NULL;
+    int piped = file && stat(file, &st) == 0 && !S_ISREG(st.st_mode);
+    g_free(file);
+    return piped;
 }
 
 SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_options *opt,

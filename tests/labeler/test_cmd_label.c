@@ -2343,6 +2343,15 @@ static void test_gstreamer_input(void **state)
              "fdsink 2> /dev/null | '%s' label fd://0 " CUT_ARGS "--format frames > stream.tsv "
              "&& cmp wav.tsv stream.tsv", seqlabel);
     sh(uri);
+    /* ... also through a FIFO named as media, by its path and as a file:// URI */
+    for (int by_uri = 0; by_uri < 2; by_uri++) {
+        snprintf(uri, sizeof uri, "rm -f stream.mka && mkfifo stream.mka && "
+                 "(gst-launch-1.0 -q filesrc location=in16.wav ! wavparse ! wavenc ! fdsink "
+                 "2> /dev/null > stream.mka &) && '%s' label %s%s%sstream.mka " CUT_ARGS
+                 "--format frames > stream.tsv && cmp wav.tsv stream.tsv", seqlabel,
+                 by_uri ? "file://" : "", by_uri ? dir : "", by_uri ? "/" : "");
+        sh(uri);
+    }
     expect_error("nosuch://x --model m.slm", 1,
                  "nosuch://x: GStreamer cannot read or decode this stream: ");
     /* a missing audio decoder is named whole, beside a video's or alone, and a
