@@ -199,6 +199,9 @@ const char *sl_class_name_flaw(const char *s, int new_model)
     if (strpbrk(s, ",="))
         return "a class name holds no ',' or '=' (lists such as --only speech,music and "
                "--min-duration speech=0.2 could not name it)";
+    if (s[0] == '"')
+        return "a class name does not begin with '\"' (readers of the tab-separated outputs, "
+               "pandas and Python's csv, would take it for a quoted field)";
     return NULL;
 }
 

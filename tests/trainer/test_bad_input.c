@@ -399,6 +399,9 @@ static void bad_class_names(void **state)
     tt_write_text(tt_path(dir, "nbsp.txt"), "0\t1\tknock\xc2\xa0\n");
     expect_failure("a.wav\tnbsp.txt\n", NULL, (const char *[]){"nbsp.txt:1:", "Unicode's", NULL});
     expect_failure("a.wav\t=speech=0.2\n", NULL, (const char *[]){"no ',' or '='", NULL});
+    tt_write_text(tt_path(dir, "quote.txt"), "0\t1\t\"x\n");
+    expect_failure("a.wav\tquote.txt\n", NULL,
+                   (const char *[]){"quote.txt:1:", "does not begin with '\"'", NULL});
     expect_exit(2, "a.wav\ta.txt\n", "--classes 'tone,dog bark'",
                 (const char *[]){"class 2 ('dog bark'): a class name holds no spaces", NULL});
 }
