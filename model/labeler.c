@@ -252,9 +252,10 @@ sl_labeler *sl_labeler_plan(const sl_model *m, const sl_labeler_config *cfg_in, 
         sl_labeler_config_default(&defcfg);
         cfg_in = &defcfg;
     }
-    if (cfg_in->num_threads < 1 || cfg_in->num_threads > 256) {
+    if (cfg_in->num_threads < 1 || cfg_in->num_threads > SL_MAX_THREADS) {
         if (err)
-            snprintf(err, errlen, "labeler: %d threads is not in [1, 256]", cfg_in->num_threads);
+            snprintf(err, errlen, "labeler: %d threads is not in [1, %d]", cfg_in->num_threads,
+                     SL_MAX_THREADS);
         return NULL;
     }
     sl_labeler *l = calloc(1, sizeof *l);

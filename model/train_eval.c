@@ -489,6 +489,9 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
         sl_eval_options_default(&defaults);
         opt = &defaults;
     }
+    if (opt->num_threads > SL_MAX_THREADS) /* said before any file is read */
+        return sl_fail(err, errlen, "encoder threads %d is outside 1..%d", opt->num_threads,
+                       SL_MAX_THREADS);
     sl_manifest man;
     if (sl_manifest_load(manifest, &man, err, errlen))
         return -1;

@@ -1221,6 +1221,19 @@ static void evaluation_uses_the_labeler_windows(void **state)
     assert_non_null(strstr(err, "metrics for 4 classes: the model has 3"));
     sl_metrics_free(&mt);
     sl_metrics_init(&mt, 3);
+    /* more threads than any encoder takes: said before a file is read (the
+     * manifest named is not there), as a labeler refuses them */
+    sl_eval_options eo;
+    sl_eval_options_default(&eo);
+    eo.num_threads = SL_MAX_THREADS + 1;
+    assert_int_equal(sl_evaluate_manifest(m, tt_path(dir, "absent.tsv"), &eo, &mt, err,
+                                          sizeof err), -1);
+    assert_non_null(strstr(err, "encoder threads 65 is outside 1..64"));
+    sl_labeler_config many;
+    sl_labeler_config_default(&many);
+    many.num_threads = SL_MAX_THREADS + 1;
+    assert_null(sl_labeler_new(m, &many, err, sizeof err));
+    assert_non_null(strstr(err, "65 threads is not in [1, 64]"));
     if (sl_evaluate_manifest(m, tt_path(dir, "w.tsv"), NULL, &mt, err,
                              sizeof err))
         fail_msg("%s", err);
