@@ -77,10 +77,12 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
     if (!label || !JSON_NODE_HOLDS_VALUE(label) || json_node_get_value_type(label) != G_TYPE_STRING)
         return sl_fail(err, errlen, "%s:%d: no \"label\" string", path, row->line);
     row->label = json_node_get_string(label);
-    if (!sl_label_name_fits(row->label))
+    row->is_frame = json_object_has_member(o, "frame");
+    /* a segment's label left empty labels nothing (sl_segments_push); a frame's
+     * is its class */
+    if ((row->label[0] || row->is_frame) && !sl_label_name_fits(row->label))
         return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
                        row->line, SL_MAX_CLASS_NAME);
-    row->is_frame = json_object_has_member(o, "frame");
     if (!row->is_frame) {
         if (!number_member(o, "start", &row->start) || !number_member(o, "end", &row->end) ||
             row->start < 0)

@@ -47,7 +47,8 @@ int sl_parse_seconds(const char *s, double *out);
 int sl_segment_from_text(const char *path, int line, const char *start, const char *end,
                          const char *name, sl_label_segment **segs, int *n, int *cap,
                          char *err, size_t errlen);
-/* Appends a segment (the name copied) to *segs of *n, growing *cap. -1: out of
+/* Appends a segment (the name copied) to *segs of *n, growing *cap; one of no
+ * name (a label left empty) labels nothing and is not appended. -1: out of
  * memory (nothing appended). */
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
                      const char *name, int line);

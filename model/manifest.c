@@ -858,6 +858,8 @@ int sl_manifest_hold_out(sl_manifest *m, double share)
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
                      const char *name, int line)
 {
+    if (!name[0]) /* every reader's rule: a label with no text labels nothing */
+        return 0;
     if (*n == *cap) {
         int nc = *cap ? 2 * *cap : 32;
         sl_label_segment *ns = realloc(*segs, (size_t)nc * sizeof *ns);

@@ -218,6 +218,12 @@ static void json_lines(void **state)
             want, 2);
     const want_seg ints[] = {{1, 2, "noise", 1}};
     read_as(sl_jsonl_read, dir, "b.jsonl", "{\"label\":\"noise\",\"end\":2,\"start\":1}", ints, 1);
+    /* a segment's label left empty labels nothing, as in every reader; a
+     * frame's may not be empty */
+    const want_seg ints2[] = {{1, 2, "noise", 2}};
+    read_as(sl_jsonl_read, dir, "b2.jsonl",
+            "{\"start\":0,\"end\":1,\"label\":\"\"}\n{\"label\":\"noise\",\"end\":2,\"start\":1}",
+            ints2, 1);
     refused_as(sl_jsonl_read, dir, "c.jsonl",
                "{\"frame\":0,\"time\":0.000000,\"label\":\"music\",\"probs\":{\"music\":1}}\n",
                ":1: a frame, not a segment");
