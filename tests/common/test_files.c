@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include <dirent.h>
+#include <errno.h>
 #include <fcntl.h>
 #include <grp.h>
 #include <signal.h>
@@ -200,4 +201,13 @@ const char *test_in_dir(const char *dir, const char *name)
     k = (k + 1) % 8;
     snprintf(buf[k], sizeof buf[k], "%s/%s", dir, name);
     return buf[k];
+}
+
+const char *test_preload_path(char *buf, size_t len, const char *dir, const char *lib)
+{
+    snprintf(buf, len, "%s/preload.so", dir);
+    unlink(buf);
+    if (symlink(lib, buf) != 0)
+        fail_msg("symlink %s to %s: %s", buf, lib, strerror(errno));
+    return buf;
 }

@@ -12,6 +12,11 @@ char *test_tmp_path(char *buf, size_t len, const char *pattern);
 /* dir/name in one of 8 buffers used in turn: a path stays good for the next 7
  * calls (enough for the arguments of one call). */
 const char *test_in_dir(const char *dir, const char *name);
+/* lib for LD_PRELOAD, named by a symlink dir/preload.so (made anew) put in buf:
+ * the dynamic loader splits LD_PRELOAD at blanks and colons and no quoting
+ * escapes them, so a build folder with a blank in its path ("b d") cannot be
+ * named there; dir, a test's own folder under $TMPDIR, has none. */
+const char *test_preload_path(char *buf, size_t len, const char *dir, const char *lib);
 /* 1 when no name in dir holds ".tmp.": no temporary file was left. */
 int test_no_tmp_left(const char *dir);
 /* Writes text into path (fails the test when it cannot), then gives it mode. */

@@ -3024,13 +3024,14 @@ static void test_output_files(void **state)
     /* a mode the file system refuses (vfat; fchmod failing, preloaded): said
      * as such, not as a folder that takes no file, and the file kept */
     {
-        char cmd[2048];
+        char cmd[2048], preload[1024];
         sh("printf old > mode.txt && chmod 600 mode.txt");
+        test_preload_path(preload, sizeof preload, dir, getenv("SL_RAISE_IN_RENAME_LIB"));
         snprintf(cmd, sizeof cmd, "cd '%s' && SL_FAIL_FCHMOD=1 LD_PRELOAD='%s' "
                  "ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" '%s' label in.wav "
-                 "--model m.slm -o mode.txt 2> err.txt", dir, getenv("SL_RAISE_IN_RENAME_LIB"),
-                 seqlabel);
+                 "--model m.slm -o mode.txt 2> err.txt", dir, preload, seqlabel);
         int st = system(cmd);
+        unlink(preload); /* not among the files of the tests after this one */
         assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
         char *err = slurp("err.txt");
         if (!strstr(err, "mode.txt: cannot write: cannot give its temporary file ") ||
@@ -3269,11 +3270,13 @@ static void test_output_tmp_names(void **state)
        "test -s tmp-cut.wav && test ! -L tmp-cut.wav && test \"$(cat tmp-victim)\" = precious && "
        "test \"$(cat tmp-out.txt.tmp.*)\" = planted && test -L tmp-cut.wav.tmp.* && "
        "test $(ls | grep -c '^tmp-.*\\.tmp\\.') = 2 && rm tmp-*.tmp.*");
+    char preload[1024];
+    test_preload_path(preload, sizeof preload, dir, getenv("SL_RAISE_IN_RENAME_LIB"));
     snprintf(cmd, sizeof cmd, "cd '%s' && rm -f tmp-new.txt && umask 022 && SL_FAIL_FCHMOD=1 "
              "LD_PRELOAD='%s' ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" '%s' label "
-             "in.wav --model m.slm -o tmp-new.txt 2> err.txt", dir,
-             getenv("SL_RAISE_IN_RENAME_LIB"), seqlabel);
+             "in.wav --model m.slm -o tmp-new.txt 2> err.txt", dir, preload, seqlabel);
     st = system(cmd);
+    unlink(preload);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     sh("cmp tmp-new.txt tmp-ref.txt && test \"$(stat -c %a tmp-new.txt)\" = 600 && "
        "! ls tmp-new.txt.tmp.* 2>/dev/null");

@@ -124,7 +124,7 @@ static int run(const char *cmd, char **err)
     char name[64];
     snprintf(name, sizeof name, "sl-average-err-%d", (int)getpid());
     test_tmp_path(path, sizeof path, name);
-    snprintf(full, sizeof full, "%s 2>%s", cmd, path);
+    snprintf(full, sizeof full, "%s 2>'%s'", cmd, path);
     int st = system(full);
     FILE *f = fopen(path, "rb");
     *err = calloc(1, 4096);
@@ -156,7 +156,7 @@ static void command(void **state)
     assert_int_equal(sl_model_save(w, pw, err, sizeof err), 0);
 
     char *e = NULL;
-    snprintf(cmd, sizeof cmd, "%s average %s --output %s %s", exe, pa, po, pb); /* anywhere */
+    snprintf(cmd, sizeof cmd, "'%s' average '%s' --output '%s' '%s'", exe, pa, po, pb); /* anywhere */
     assert_int_equal(run(cmd, &e), 0);
     free(e);
     sl_model *out = sl_model_load(po, err, sizeof err);
@@ -170,18 +170,18 @@ static void command(void **state)
     sl_model_free(lib);
     unlink(po);
 
-    snprintf(cmd, sizeof cmd, "%s average -o %s %s %s", exe, po, pa, pw);
+    snprintf(cmd, sizeof cmd, "'%s' average -o '%s' '%s' '%s'", exe, po, pa, pw);
     assert_int_equal(run(cmd, &e), 1);
     assert_non_null(strstr(e, "wrong.slm"));
     printf("%s", e);
     free(e);
-    snprintf(cmd, sizeof cmd, "%s average -o %s %s %s/absent.slm", exe, po, pa, dir);
+    snprintf(cmd, sizeof cmd, "'%s' average -o '%s' '%s' '%s/absent.slm'", exe, po, pa, dir);
     assert_int_equal(run(cmd, &e), 1);
     assert_non_null(strstr(e, "absent.slm"));
     printf("%s", e);
     free(e);
     assert_int_equal(access(po, F_OK), -1); /* nothing written by the failures */
-    snprintf(cmd, sizeof cmd, "%s average -o %s %s %s", exe, pa, pa, pb);
+    snprintf(cmd, sizeof cmd, "'%s' average -o '%s' '%s' '%s'", exe, pa, pa, pb);
     assert_int_equal(run(cmd, &e), 2); /* the command line is wrong */
     assert_non_null(strstr(e, "both an input and the output"));
     printf("%s", e);
@@ -190,7 +190,7 @@ static void command(void **state)
     sl_model_free(a);
     sl_model_free(b);
     sl_model_free(w);
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
 
@@ -235,7 +235,7 @@ static void command_outputs(void **state)
     char *e = NULL;
 
     int reader = test_fifo_reader(test_in_dir(dir, "out.fifo"), test_in_dir(dir, "fifo.copy"));
-    snprintf(cmd, sizeof cmd, "%s average -o %s/out.fifo %s", exe, dir, a);
+    snprintf(cmd, sizeof cmd, "'%s' average -o '%s/out.fifo' '%s'", exe, dir, a);
     assert_int_equal(run(cmd, &e), 0);
     free(e);
     assert_int_equal(test_fifo_done(reader), 0);
@@ -252,7 +252,7 @@ static void command_outputs(void **state)
     assert_int_equal(mkdir(test_in_dir(dir, "real"), 0755), 0);
     test_write_text(test_in_dir(dir, "real/m.slm"), "old", 0600);
     assert_int_equal(symlink("real/m.slm", test_in_dir(dir, "link.slm")), 0);
-    snprintf(cmd, sizeof cmd, "%s average -o %s/link.slm %s", exe, dir, a);
+    snprintf(cmd, sizeof cmd, "'%s' average -o '%s/link.slm' '%s'", exe, dir, a);
     assert_int_equal(run(cmd, &e), 0);
     free(e);
     assert_int_equal(lstat(test_in_dir(dir, "link.slm"), &st), 0);
@@ -273,14 +273,14 @@ static void command_outputs(void **state)
     assert_string_equal(old, "old");
     free(old);
 
-    snprintf(cmd, sizeof cmd, "cd %s && %s average -o - a.slm", dir, exe);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' average -o - a.slm", dir, exe);
     assert_int_equal(run(cmd, &e), 2);
     assert_non_null(strstr(e, "-o -: a model is written to a file, not to standard output"));
     printf("%s", e);
     free(e);
     assert_int_equal(access(test_in_dir(dir, "-"), F_OK), -1);
     assert_true(test_no_tmp_left(dir) && test_no_tmp_left(test_in_dir(dir, "real")));
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
 
@@ -293,6 +293,8 @@ static int average_signalled(const char *dir, int sig)
     const char *exe = getenv("SL_SEQLABEL"), *lib = getenv("SL_RAISE_IN_RENAME_LIB");
     assert_non_null(exe);
     assert_non_null(lib);
+    char preload[1024];
+    test_preload_path(preload, sizeof preload, dir, lib);
     pid_t pid = fork();
     assert_true(pid >= 0);
     if (pid == 0) {
@@ -310,7 +312,7 @@ static int average_signalled(const char *dir, int sig)
         setenv("ASAN_OPTIONS", asan, 1);
         if (sig)
             setenv("SL_RAISE_IN_RENAME", s, 1);
-        setenv("LD_PRELOAD", lib, 1);
+        setenv("LD_PRELOAD", preload, 1);
         if (chdir(dir) == 0)
             execl(exe, exe, "average", "-o", "out.slm", "a.slm", (char *)NULL);
         _exit(127);
@@ -360,7 +362,7 @@ static void signal_during_save(void **state)
     assert_string_equal(old, "old");
     free(old);
     char cmd[600];
-    snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
     assert_int_equal(system(cmd), 0);
 }
 

@@ -49,7 +49,7 @@ static void expect_exit(int code, const char *manifest, const char *extra, const
     tt_write_text(tt_path(dir, "m.tsv"), manifest);
     unlink(tt_path(dir, "out.slm"));
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/m.tsv --out %s/out.slm " TINY " %s",
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/m.tsv' --out '%s/out.slm' " TINY " %s",
              seqlabel, dir, dir, extra ? extra : "");
     char *err = NULL;
     int rc = tt_run(cmd, &err);
@@ -75,7 +75,7 @@ static void good_manifest_trains(void **state)
     (void)state;
     tt_write_text(tt_path(dir, "good.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\tvalid\n");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good.tsv --out %s/good.slm " TINY " >/dev/null",
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/good.tsv' --out '%s/good.slm' " TINY " >/dev/null",
              seqlabel, dir, dir);
     char *err = NULL;
     int rc = tt_run(cmd, &err);
@@ -103,7 +103,7 @@ static void folder_manifest_trains(void **state)
         assert_int_equal(link(from, tt_path(dir, links[k][1])), 0);
     }
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fm --out %s/fm.slm " TINY " > %s/fm.report",
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/fm' --out '%s/fm.slm' " TINY " > '%s/fm.report'",
              seqlabel, dir, dir, dir);
     char *err = NULL;
     if (tt_run(cmd, &err))
@@ -128,8 +128,8 @@ static void folder_manifest_trains(void **state)
         assert_int_equal(link(from, tt_path(dir, to)), 0);
     }
     for (int run = 0; run < 2; run++) {
-        snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid-share 0.5 --out %s/fs.slm " TINY
-                 " > %s/fs%d.report", seqlabel, dir, dir, dir, run);
+        snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/fs' --valid-share 0.5 --out '%s/fs.slm' " TINY
+                 " > '%s/fs%d.report'", seqlabel, dir, dir, dir, run);
         if (tt_run(cmd, &err))
             fail_msg("%s", err);
         free(err);
@@ -151,8 +151,8 @@ static void folder_manifest_trains(void **state)
     int held = sl_manifest_hold_out_groups(&fs, 0.5, "[0-9]", lib_err, sizeof lib_err);
     sl_manifest_free(&fs);
     assert_true(held > 0 && held < 8); /* else pick another pattern */
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid-share 0.5 --valid-group '[0-9]' "
-             "--out %s/fg.slm " TINY " > %s/fg.report", seqlabel, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/fs' --valid-share 0.5 --valid-group '[0-9]' "
+             "--out '%s/fg.slm' " TINY " > '%s/fg.report'", seqlabel, dir, dir, dir);
     if (tt_run(cmd, &err))
         fail_msg("%s", err);
     free(err);
@@ -169,22 +169,22 @@ static void folder_manifest_trains(void **state)
         {"--valid-share 0.5 --valid-group '[0-3]'", "fs: noise/4.wav: the group pattern '[0-3]' does not match it"},
     };
     for (size_t k = 0; k < 3; k++) {
-        snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs %s --out %s/fg2.slm " TINY, seqlabel,
+        snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/fs' %s --out '%s/fg2.slm' " TINY, seqlabel,
                  dir, group_errors[k][0], dir);
         assert_int_equal(tt_run(cmd, &err), k < 2 ? 2 : 1);
         if (!strstr(err, group_errors[k][1]))
             fail_msg("%s: %s", group_errors[k][0], err);
         free(err);
     }
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fs --valid %s/fm --valid-share 0.5 --out "
-             "%s/fs2.slm " TINY, seqlabel, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/fs' --valid '%s/fm' --valid-share 0.5 --out "
+             "'%s/fs2.slm' " TINY, seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, &err), 2);
     assert_non_null(strstr(err, "one or the other"));
     free(err);
 
     snprintf(from, sizeof from, "%s", tt_path(dir, "a.wav"));
     assert_int_equal(link(from, tt_path(dir, "fm/loose.wav")), 0);
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/fm --out %s/fm2.slm " TINY, seqlabel, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/fm' --out '%s/fm2.slm' " TINY, seqlabel, dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);
     assert_non_null(strstr(err, "fm/loose.wav: no labels"));
     free(err);
@@ -271,13 +271,13 @@ static void uri_entries_refused(void **state)
             const char *m = named % 2 ? tt_path(dir, "u.tsv") : "u.tsv";
             char cmd[4096];
             if (named < 2)
-                snprintf(cmd, sizeof cmd, "cd %s && %s train --manifest %s --out %s/u.slm " TINY,
+                snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest '%s' --out '%s/u.slm' " TINY,
                          dir, seqlabel, m, dir);
             else if (named < 4)
-                snprintf(cmd, sizeof cmd, "cd %s && %s eval --model %s/good.slm --manifest %s "
+                snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --model '%s/good.slm' --manifest '%s' "
                          "--no-cache", dir, seqlabel, dir, m);
             else
-                snprintf(cmd, sizeof cmd, "cd %s && %s eval --hyp %s/a.txt --manifest %s", dir,
+                snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --hyp '%s/a.txt' --manifest '%s'", dir,
                          seqlabel, dir, m);
             strcat(cmd, " < /dev/null > /dev/null");
             char *err = NULL;
@@ -291,7 +291,7 @@ static void uri_entries_refused(void **state)
     /* "-": no file of that name here, whatever the standard input holds */
     tt_write_text(tt_path(dir, "u.tsv"), "-\ta.txt\n");
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "cd %s && %s eval --hyp a.txt --manifest u.tsv < a.wav > /dev/null",
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --hyp a.txt --manifest u.tsv < a.wav > /dev/null",
              dir, seqlabel);
     char *err = NULL;
     assert_int_equal(tt_run(cmd, &err), 1);
@@ -324,14 +324,14 @@ static void audio_and_checkpoint_that_are_no_files(void **state)
         tt_write_text(tt_path(dir, "nf.tsv"), text);
         for (int how = 0; how < 3; how++) {
             if (how == 0)
-                snprintf(cmd, sizeof cmd, "timeout 10 %s train --manifest %s/nf.tsv --out "
-                         "%s/nf.slm " TINY, seqlabel, dir, dir);
+                snprintf(cmd, sizeof cmd, "timeout 10 '%s' train --manifest '%s/nf.tsv' --out "
+                         "'%s/nf.slm' " TINY, seqlabel, dir, dir);
             else if (how == 1)
-                snprintf(cmd, sizeof cmd, "timeout 10 %s eval --model %s/good.slm --manifest "
-                         "%s/nf.tsv --no-cache", seqlabel, dir, dir);
+                snprintf(cmd, sizeof cmd, "timeout 10 '%s' eval --model '%s/good.slm' --manifest "
+                         "'%s/nf.tsv' --no-cache", seqlabel, dir, dir);
             else
-                snprintf(cmd, sizeof cmd, "timeout 10 %s eval --hyp %s/a.txt --manifest "
-                         "%s/nf.tsv", seqlabel, dir, dir);
+                snprintf(cmd, sizeof cmd, "timeout 10 '%s' eval --hyp '%s/a.txt' --manifest "
+                         "'%s/nf.tsv'", seqlabel, dir, dir);
             strcat(cmd, " < /dev/null > /dev/null");
             char *err = NULL;
             const int rc = tt_run(cmd, &err);
@@ -344,8 +344,8 @@ static void audio_and_checkpoint_that_are_no_files(void **state)
     /* the checkpoint --resume reads: a FIFO refused, not waited on */
     assert_int_equal(mkfifo(tt_path(dir, "fifo.ckpt"), 0644), 0);
     tt_write_text(tt_path(dir, "nf.tsv"), "a.wav\ta.txt\n");
-    snprintf(cmd, sizeof cmd, "timeout 10 %s train --manifest %s/nf.tsv --out %s/nf.slm "
-             "--checkpoint %s/fifo.ckpt " TINY " --resume < /dev/null > /dev/null", seqlabel,
+    snprintf(cmd, sizeof cmd, "timeout 10 '%s' train --manifest '%s/nf.tsv' --out '%s/nf.slm' "
+             "--checkpoint '%s/fifo.ckpt' " TINY " --resume < /dev/null > /dev/null", seqlabel,
              dir, dir, dir);
     char *err = NULL;
     const int rc = tt_run(cmd, &err);
@@ -419,20 +419,20 @@ static void outputs_checked_before_training(void **state)
     tt_write_text(tt_path(dir, "nl.txt"), "# noise\nnz.wav\n");
     tt_write_text(tt_path(dir, "nz.wav"), "RIFF (a noise file the run reads)");
     const char *cases[][3] = {
-        {"--out %s/o.tsv", "o.tsv: is an input of the run", NULL},
-        {"--out %s/x.slm --checkpoint %s/nz.wav --noise-list %s/nl.txt", "nz.wav: is a file of the "
+        {"--out '%s/o.tsv'", "o.tsv: is an input of the run", NULL},
+        {"--out '%s/x.slm' --checkpoint '%s/nz.wav' --noise-list '%s/nl.txt'", "nz.wav: is a file of the "
          "noise list", "(line 2)"},
-        {"--out %s/a.wav", "a.wav: is a file of", "(line 1)"},
-        {"--out %s/a.txt", "a.txt: is a file of", "(line 1)"},
-        {"--out %s/same --checkpoint %s/same", "one file", NULL},
-        {"--out %s/nowhere/x.slm", "nowhere", "No such file or directory"},
-        {"--out %s/x.slm --checkpoint %s/nowhere/x.ckpt", "the checkpoint", "nowhere"},
-        {"--out %s/x.slm --stop-after 3", "--stop-after", "--checkpoint"}};
+        {"--out '%s/a.wav'", "a.wav: is a file of", "(line 1)"},
+        {"--out '%s/a.txt'", "a.txt: is a file of", "(line 1)"},
+        {"--out '%s/same' --checkpoint '%s/same'", "one file", NULL},
+        {"--out '%s/nowhere/x.slm'", "nowhere", "No such file or directory"},
+        {"--out '%s/x.slm' --checkpoint '%s/nowhere/x.ckpt'", "the checkpoint", "nowhere"},
+        {"--out '%s/x.slm' --stop-after 3", "--stop-after", "--checkpoint"}};
     const size_t settings = 7; /* the last: options that do not go together (exit 2) */
     for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
         char opts[1024], cmd[4096];
         snprintf(opts, sizeof opts, cases[k][0], dir, dir, dir);
-        snprintf(cmd, sizeof cmd, "%s train --manifest %s/o.tsv " TINY " %s", seqlabel, dir, opts);
+        snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/o.tsv' " TINY " %s", seqlabel, dir, opts);
         char *err = NULL, *manifest = NULL;
         int rc = tt_run(cmd, &err);
         printf("%s: %s", opts, err ? err : "");
@@ -450,8 +450,8 @@ static void outputs_checked_before_training(void **state)
     }
     /* TINY keeps features in memory: the cache's own case without it */
     char cmd[4096], *err = NULL;
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/o.tsv --out %s/x.slm --cache-dir "
-             "%s/cachefile --mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 "
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/o.tsv' --out '%s/x.slm' --cache-dir "
+             "'%s/cachefile' --mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 "
              "--batch 8 --steps 3 --quiet", seqlabel, dir, dir, dir);
     int rc = tt_run(cmd, &err);
     tt_expect_refusal("--cache-dir FILE", 1, rc, err, "cachefile", "is a file, not a folder");
@@ -477,8 +477,8 @@ static void best_model_named_truly(void **state)
     (void)state;
     tt_write_text(tt_path(dir, "bv.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\tvalid\n");
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/bv.tsv --out %s/b1.slm --checkpoint "
-             "%s/b.ckpt " TINY " > %s/b1.out", seqlabel, dir, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/bv.tsv' --out '%s/b1.slm' --checkpoint "
+             "'%s/b.ckpt' " TINY " > '%s/b1.out'", seqlabel, dir, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     char *out = tt_read_file(tt_path(dir, "b1.out"), NULL);
     char want[1024];
@@ -486,8 +486,8 @@ static void best_model_named_truly(void **state)
     assert_non_null(strstr(out, "best valid_macro_f1 "));
     assert_non_null(strstr(out, want));
     free(out);
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/bv.tsv --out %s/b2.slm --checkpoint "
-             "%s/b.ckpt --resume " TINY " > %s/b2.out", seqlabel, dir, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/bv.tsv' --out '%s/b2.slm' --checkpoint "
+             "'%s/b.ckpt' --resume " TINY " > '%s/b2.out'", seqlabel, dir, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     out = tt_read_file(tt_path(dir, "b2.out"), NULL);
     snprintf(want, sizeof want, "saved before the resume to that run's --out: no step since did "
@@ -547,7 +547,7 @@ static void empty_training_split(void **state)
     /* --valid naming no validation entry: refused, not trained without one */
     tt_write_text(tt_path(dir, "novalid.tsv"), "# only a test file\nb.wav\tb.txt\ttest\n");
     char extra[1024];
-    snprintf(extra, sizeof extra, "--valid %s/novalid.tsv", dir);
+    snprintf(extra, sizeof extra, "--valid '%s/novalid.tsv'", dir);
     expect_failure("a.wav\ta.txt\n", extra,
                    (const char *[]){"novalid.tsv", "the validation set is empty", NULL});
     const char *want[] = {"m.tsv", "training split is empty", NULL};
@@ -653,7 +653,7 @@ static void class_without_training_frames(void **state)
                 (const char *[]){"gap class 'hum' is not one of the classes asked for", NULL});
     /* a teacher that gives no soft targets (weight 0) teaches 'hum' nothing */
     char teacher[700];
-    snprintf(teacher, sizeof teacher, "--classes tone,noise,silence,hum --teacher %s "
+    snprintf(teacher, sizeof teacher, "--classes tone,noise,silence,hum --teacher '%s' "
              "--distill-weight 0", tt_path(dir, "good.slm"));
     expect_failure("a.wav\ta.txt\n", teacher,
                    (const char *[]){"m.tsv: no training frame is of class 'hum'", NULL});
@@ -669,9 +669,9 @@ static void gap_class_trains(void **state)
     tt_write_text(tt_path(dir, "half.txt"), "0.00\t1.50\ttone\n");
     tt_write_text(tt_path(dir, "m.tsv"), "a.wav\thalf.txt\n");
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "{ %s train --manifest %s/m.tsv --out %s/gap.slm --mel-bins 24 "
+    snprintf(cmd, sizeof cmd, "{ '%s' train --manifest '%s/m.tsv' --out '%s/gap.slm' --mel-bins 24 "
              "--d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 --batch 8 --steps 3 "
-             "--no-cache --ref-gap rest >/dev/null && %s info %s/gap.slm >&2; }",
+             "--no-cache --ref-gap rest >/dev/null && '%s' info '%s/gap.slm' >&2; }",
              seqlabel, dir, dir, seqlabel, dir);
     char *err = NULL;
     int rc = tt_run(cmd, &err);
@@ -689,7 +689,7 @@ static void bad_noise_list(void **state)
     (void)state;
     tt_write_text(tt_path(dir, "noise.txt"), "a.wav\n# next is missing\nquiet.wav\n");
     char extra[1024];
-    snprintf(extra, sizeof extra, "--noise-list %s/noise.txt", dir);
+    snprintf(extra, sizeof extra, "--noise-list '%s/noise.txt'", dir);
     expect_failure("a.wav\ta.txt\n", extra, (const char *[]){"noise.txt:3:", "quiet.wav", NULL});
     expect_exit(2, "a.wav\ta.txt\n", "--noise-list a.wav --snr-range 10,5",
                 (const char *[]){"--snr-range", NULL});
@@ -718,7 +718,7 @@ static void damaged_checkpoint(void **state)
     (void)state;
     tt_write_text(tt_path(dir, "good2.tsv"), "a.wav\ta.txt\n");
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good2.tsv --out %s/c.slm --checkpoint %s/c.ckpt " TINY
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/good2.tsv' --out '%s/c.slm' --checkpoint '%s/c.ckpt' " TINY
              " > /dev/null", seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     /* Flip one byte in the middle. */
@@ -730,7 +730,7 @@ static void damaged_checkpoint(void **state)
     fseek(fp, n / 2, SEEK_SET);
     fputc(ch ^ 0x5a, fp);
     fclose(fp);
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good2.tsv --out %s/c.slm --checkpoint %s/c.ckpt " TINY
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/good2.tsv' --out '%s/c.slm' --checkpoint '%s/c.ckpt' " TINY
              " --resume", seqlabel, dir, dir, dir);
     char *err = NULL;
     assert_int_equal(tt_run(cmd, &err), 1);
@@ -785,14 +785,14 @@ static void checkpoint_step_out_of_range(void **state)
     (void)state;
     tt_write_text(tt_path(dir, "good3.tsv"), "a.wav\ta.txt\n");
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/good3.tsv --out %s/c3.slm --checkpoint "
-             "%s/c3.ckpt " TINY " > /dev/null", seqlabel, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/good3.tsv' --out '%s/c3.slm' --checkpoint "
+             "'%s/c3.ckpt' " TINY " > /dev/null", seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     const int64_t steps[] = {INT64_MAX, -3, 4, 3};
     for (size_t k = 0; k < sizeof steps / sizeof steps[0]; k++) {
         write_checkpoint_at(steps[k]);
-        snprintf(cmd, sizeof cmd, "%s train --manifest %s/good3.tsv --out %s/c3.slm --checkpoint "
-                 "%s/p.ckpt " TINY " --resume > /dev/null", seqlabel, dir, dir, dir);
+        snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/good3.tsv' --out '%s/c3.slm' --checkpoint "
+                 "'%s/p.ckpt' " TINY " --resume > /dev/null", seqlabel, dir, dir, dir);
         char *err = NULL;
         const int rc = tt_run(cmd, &err);
         if (steps[k] == 3) { /* the step it was at, the run done */
@@ -811,7 +811,7 @@ static void eval_reports_and_checks_labels(void **state)
     char cmd[4096];
     tt_write_text(tt_path(dir, "e.tsv"), "a.wav\ta.txt\nb.wav\tb.txt\n");
     tt_write_text(tt_path(dir, "run#2.txt"), "0\t1\ttone\n"); /* '#' in a file's own name */
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache > %s/eval.txt",
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e.tsv' --no-cache > '%s/eval.txt'",
              seqlabel, dir, dir, dir);
     char *err = NULL;
     int rc = tt_run(cmd, &err);
@@ -825,8 +825,8 @@ static void eval_reports_and_checks_labels(void **state)
     assert_non_null(strstr(out, "confusion"));
     free(out);
     /* --json: the same count, as one object on one line */
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache --json "
-             "> %s/eval.json", seqlabel, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e.tsv' --no-cache --json "
+             "> '%s/eval.json'", seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     out = tt_read_file(tt_path(dir, "eval.json"), NULL);
     assert_true(out[0] == '{' && strchr(out, '\n') == out + strlen(out) - 1);
@@ -835,7 +835,7 @@ static void eval_reports_and_checks_labels(void **state)
     free(out);
     tt_write_text(tt_path(dir, "odd2.txt"), "0.00\t1.00\ttone\n1.00\t2.00\tbirds\n");
     tt_write_text(tt_path(dir, "e2.tsv"), "a.wav\ta.txt\na.wav\todd2.txt\n");
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e2.tsv --no-cache",
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e2.tsv' --no-cache",
              seqlabel, dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);
     assert_non_null(strstr(err, "odd2.txt:2: unknown class 'birds'"));
@@ -846,24 +846,24 @@ static void eval_reports_and_checks_labels(void **state)
      * qsort a NULL array, as the fuzzer found). */
     tt_write_text(tt_path(dir, "empty.txt"), "");
     tt_write_text(tt_path(dir, "e3.tsv"), "a.wav\tempty.txt\n");
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e3.tsv --no-cache",
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e3.tsv' --no-cache",
              seqlabel, dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);
     assert_non_null(strstr(err, "e3.tsv: no frame is labelled"));
     free(err);
     /* nor does a collar that covers every labelled frame (a's and b's labels change
      * within 3 s of every frame): refused as eval --hyp refuses it, not 0 frames */
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache "
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e.tsv' --no-cache "
              "--collar 3 --json", seqlabel, dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);
     if (!strstr(err, "e.tsv: no frame is scored (the collar covers it all)\n"))
         fail_msg("%s", err);
     free(err);
     /* the references as hypotheses, alone in a folder of their own */
-    snprintf(cmd, sizeof cmd, "mkdir -p %s/e-hyp && cp %s/a.txt %s/b.txt %s/e-hyp/", dir, dir, dir,
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s/e-hyp' && cp '%s/a.txt' '%s/b.txt' '%s/e-hyp/'", dir, dir, dir,
              dir);
     assert_int_equal(system(cmd), 0);
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s/e-hyp --manifest %s/e.tsv --collar 3", seqlabel,
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s/e-hyp' --manifest '%s/e.tsv' --collar 3", seqlabel,
              dir, dir);
     assert_int_equal(tt_run(cmd, &err), 1);
     if (!strstr(err, "e.tsv: no frame is scored (the label files cover no audio, or the collar "
@@ -873,9 +873,9 @@ static void eval_reports_and_checks_labels(void **state)
 
     /* --per-file: each file's figures after the set's (the table), or before it,
      * a line each (JSON); the files' frames add up to the set's */
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/good.slm --manifest %s/e.tsv --no-cache --per-file "
-             "> %s/eval.txt && %s eval --model %s/good.slm --manifest %s/e.tsv --no-cache --per-file "
-             "--json > %s/eval.json", seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e.tsv' --no-cache --per-file "
+             "> '%s/eval.txt' && '%s' eval --model '%s/good.slm' --manifest '%s/e.tsv' --no-cache --per-file "
+             "--json > '%s/eval.json'", seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     out = tt_read_file(tt_path(dir, "eval.txt"), NULL);
     char *files = strstr(out, "files, the worst first:\n");
@@ -892,7 +892,7 @@ static void eval_reports_and_checks_labels(void **state)
     free(out);
     /* --hyp: the figures of label files, and what is refused with them */
     /* the references as the hypotheses (e-hyp/: a.txt, b.txt) */
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s/e-hyp --manifest %s/e.tsv --json > %s/hyp.json",
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s/e-hyp' --manifest '%s/e.tsv' --json > '%s/hyp.json'",
              seqlabel, dir, dir, dir);
     assert_int_equal(tt_run(cmd, NULL), 0);
     out = tt_read_file(tt_path(dir, "hyp.json"), NULL);
@@ -903,24 +903,24 @@ static void eval_reports_and_checks_labels(void **state)
         int code; /* 2: the command line is wrong, 1: what it reads */
         const char *args, *want;
     } refused[] = {
-        {1, "--hyp %s/nowhere --manifest %s/e.tsv", "e.tsv:1: "},
+        {1, "--hyp '%s/nowhere' --manifest '%s/e.tsv'", "e.tsv:1: "},
         /* one label file for two audio files: each scored against the same labels */
-        {1, "--hyp %s/a.txt --manifest %s/e.tsv", "a.txt: one label file for line 1 ("},
+        {1, "--hyp '%s/a.txt' --manifest '%s/e.tsv'", "a.txt: one label file for line 1 ("},
         /* '#' names a tier or class of a TextGrid or RTTM file only: here, the file's own */
-        {1, "--hyp '%s/a.txt#words' --manifest %s/e.tsv", "a.txt#words: cannot open: No such file"},
-        {1, "--hyp '%s/run#2.txt' --manifest %s/e.tsv", "run#2.txt: one label file for line 1 ("},
-        {2, "--hyp %s/e-hyp --manifest %s/e.tsv --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
-        {2, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone --model good.slm", "one or the other"},
-        {1, "--hyp %s/e-hyp --manifest %s/e.tsv --classes tone", "e.tsv:1: "},
-        {2, "--model %s/good.slm --manifest %s/e.tsv --hyp-gap tone", "--hyp-gap goes with --hyp"},
-        {2, "--model %s/good.slm --manifest %s/e.tsv --sweep bird", "--sweep: "},
-        {1, "--hyp %s/e-hyp --manifest %s/e.tsv --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
-        {2, "--hyp %s/e-hyp --manifest %s/e.tsv --sweep bird", "--sweep: 'bird' is not one of the classes"},
+        {1, "--hyp '%s/a.txt#words' --manifest '%s/e.tsv'", "a.txt#words: cannot open: No such file"},
+        {1, "--hyp '%s/run#2.txt' --manifest '%s/e.tsv'", "run#2.txt: one label file for line 1 ("},
+        {2, "--hyp '%s/e-hyp' --manifest '%s/e.tsv' --hyp-gap bird", "--hyp-gap: 'bird' is not one of"},
+        {2, "--hyp '%s/e-hyp' --manifest '%s/e.tsv' --classes tone --model good.slm", "one or the other"},
+        {1, "--hyp '%s/e-hyp' --manifest '%s/e.tsv' --classes tone", "e.tsv:1: "},
+        {2, "--model '%s/good.slm' --manifest '%s/e.tsv' --hyp-gap tone", "--hyp-gap goes with --hyp"},
+        {2, "--model '%s/good.slm' --manifest '%s/e.tsv' --sweep bird", "--sweep: "},
+        {1, "--hyp '%s/e-hyp' --manifest '%s/e.tsv' --sweep tone", "a.txt: a sweep needs each frame's probability: a frames table"},
+        {2, "--hyp '%s/e-hyp' --manifest '%s/e.tsv' --sweep bird", "--sweep: 'bird' is not one of the classes"},
     };
     for (size_t k = 0; k < sizeof refused / sizeof refused[0]; k++) {
         char args[512];
         snprintf(args, sizeof args, refused[k].args, dir, dir);
-        snprintf(cmd, sizeof cmd, "%s eval %s", seqlabel, args);
+        snprintf(cmd, sizeof cmd, "'%s' eval %s", seqlabel, args);
         assert_int_equal(tt_run(cmd, &err), refused[k].code);
         if (!strstr(err, refused[k].want))
             fail_msg("eval %s: %s (want '%s')", args, err, refused[k].want);

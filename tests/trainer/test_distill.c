@@ -61,8 +61,8 @@ static int setup(void **state)
     tt_write_text(tt_path(dir, "wrong.tsv"), man);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/te.tsv --valid %s/va.tsv --out %s/teacher.slm --cache-dir "
-             "%s/cache " SHAPE " --classes silence,tone,noise --lr 3e-3 --steps 300 --seed 1 "
+             "'%s' train --manifest '%s/te.tsv' --valid '%s/va.tsv' --out '%s/teacher.slm' --cache-dir "
+             "'%s/cache' " SHAPE " --classes silence,tone,noise --lr 3e-3 --steps 300 --seed 1 "
              "> /dev/null", seqlabel, dir, dir, dir, dir);
     return tt_run(cmd, NULL) == 0 ? 0 : -1;
 }
@@ -78,7 +78,7 @@ static int teardown(void **state)
 static const char *args_on(const char *manifest, const char *opts)
 {
     static char a[3072];
-    snprintf(a, sizeof a, "--manifest %s/%s --cache-dir %s/cache " SHAPE
+    snprintf(a, sizeof a, "--manifest '%s/%s' --cache-dir '%s/cache' " SHAPE
              " --classes silence,tone,noise --lr 3e-3 %s", dir, manifest, dir, opts);
     return a;
 }
@@ -186,10 +186,10 @@ static void the_teacher_teaches(void **state)
 {
     (void)state;
     char opts[1024];
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 1 --steps 300 --seed 3",
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --distill-weight 1 --steps 300 --seed 3",
              dir);
     train_ok(opts, "distilled");
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0 --steps 300 --seed 3",
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --distill-weight 0 --steps 300 --seed 3",
              dir);
     train_ok(opts, "labels_only");
     double teacher = held_out_accuracy("teacher"), distilled = held_out_accuracy("distilled"),
@@ -207,11 +207,11 @@ static void weight_zero_is_plain_training(void **state)
     char opts[1024];
     /* the student's right labels: without a teacher, the wrong ones (no tone,
      * no noise) are refused as classes no training frame holds */
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0 --steps 20 --seed 5",
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --distill-weight 0 --steps 20 --seed 5",
              dir);
     tt_train_ok(dir, "w0", args_on("st.tsv", opts));
     tt_train_ok(dir, "plain", args_on("st.tsv", "--steps 20 --seed 5"));
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --distill-weight 0.5 --steps 20 --seed 5",
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --distill-weight 0.5 --steps 20 --seed 5",
              dir);
     tt_train_ok(dir, "w05", args_on("st.tsv", opts));
     assert_true(tt_same_file(dir, "w0.slm", "plain.slm"));
@@ -222,15 +222,15 @@ static void clean_windows_for_the_teacher(void **state)
 {
     (void)state;
     char opts[1024];
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --steps 20 --seed 6", dir);
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --steps 20 --seed 6", dir);
     train_ok(opts, "heard_as_student");
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --teacher-clean --steps 20 --seed 6", dir);
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --teacher-clean --steps 20 --seed 6", dir);
     train_ok(opts, "heard_clean");
     assert_true(tt_same_file(dir, "heard_as_student.slm", "heard_clean.slm"));
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --steps 20 --seed 6 --augment-gain 20 "
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --steps 20 --seed 6 --augment-gain 20 "
              "--augment-time-mask 8", dir);
     train_ok(opts, "aug_heard_as_student");
-    snprintf(opts, sizeof opts, "--teacher %s/teacher.slm --teacher-clean --steps 20 --seed 6 "
+    snprintf(opts, sizeof opts, "--teacher '%s/teacher.slm' --teacher-clean --steps 20 --seed 6 "
              "--augment-gain 20 --augment-time-mask 8", dir);
     train_ok(opts, "aug_heard_clean");
     assert_false(tt_same_file(dir, "aug_heard_as_student.slm", "aug_heard_clean.slm"));
@@ -253,21 +253,21 @@ static void refusals(void **state)
                   "0\t3\tsilence\n3\t6\ttone\n6\t9\tnoise\n9\t12\tbirds\n");
     tt_write_text(tt_path(dir, "birds.tsv"), "te_0.wav\tbirds.txt\n");
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/te.tsv --out %s/other_feats.slm --cache-dir %s/cache "
+             "'%s' train --manifest '%s/te.tsv' --out '%s/other_feats.slm' --cache-dir '%s/cache' "
              "--mel-bins 16 --d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 --batch 8 "
              "--quiet --steps 2 > /dev/null && "
-             "%s train --manifest %s/birds.tsv --out %s/other_classes.slm --cache-dir %s/cache "
+             "'%s' train --manifest '%s/birds.tsv' --out '%s/other_classes.slm' --cache-dir '%s/cache' "
              SHAPE " --classes silence,tone,noise,birds --steps 2 > /dev/null",
              seqlabel, dir, dir, dir, seqlabel, dir, dir, dir);
     char *err = NULL;
     if (tt_run(cmd, &err))
         fail_msg("%s", err);
     free(err);
-    snprintf(opts, sizeof opts, "--teacher %s/other_feats.slm --steps 2", dir);
+    snprintf(opts, sizeof opts, "--teacher '%s/other_feats.slm' --steps 2", dir);
     expect_refusal(opts, 1, "other_feats.slm", "feature settings");
-    snprintf(opts, sizeof opts, "--teacher %s/other_classes.slm --steps 2", dir);
+    snprintf(opts, sizeof opts, "--teacher '%s/other_classes.slm' --steps 2", dir);
     expect_refusal(opts, 1, "other_classes.slm", "classes");
-    snprintf(opts, sizeof opts, "--teacher %s/absent.slm --steps 2", dir);
+    snprintf(opts, sizeof opts, "--teacher '%s/absent.slm' --steps 2", dir);
     expect_refusal(opts, 1, "absent.slm", "");
     expect_refusal("--distill-weight 0.5 --steps 2", 2, "--distill-weight", "--teacher");
     expect_refusal("--teacher-clean --steps 2", 2, "--teacher-clean", "--teacher");

@@ -253,7 +253,7 @@ static char dir[512], hyp[600];
 static char *eval_output(const char *manifest, const char *options)
 {
     char cmd[4096], *out_path = strdup(tt_path(dir, "out.txt"));
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/%s --classes c0,c1,c2 %s > %s",
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s' --manifest '%s/%s' --classes c0,c1,c2 %s > '%s'",
              getenv("SL_SEQLABEL"), hyp, dir, manifest, options, out_path);
     assert_int_equal(tt_run(cmd, NULL), 0);
     char *out = tt_read_file(out_path, NULL);
@@ -305,7 +305,7 @@ static void test_command(void **state)
     free(out);
     /* --per-file: each file's own events; b's hypothesis is its reference */
     char copy[4096];
-    snprintf(copy, sizeof copy, "cp %s/a.wav %s/b.wav", dir, dir);
+    snprintf(copy, sizeof copy, "cp '%s/a.wav' '%s/b.wav'", dir, dir);
     assert_int_equal(tt_run(copy, NULL), 0);
     write_track(tt_path(dir, "b.txt"), ref_runs, 5);
     write_track(tt_path(hyp, "b.txt"), ref_runs, 5);
@@ -330,16 +330,16 @@ static void test_command(void **state)
     free(out);
     /* refusals: a class not among them, a collar without events, a UEM with them */
     char cmd[4096], *err = NULL;
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events c9",
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s' --manifest '%s/set.tsv' --events c9",
              getenv("SL_SEQLABEL"), hyp, dir);
     int rc = tt_run(cmd, &err);
     tt_expect_refusal("--events c9", 2, rc, err, "--events", "'c9'");
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --event-collar 0.1",
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s' --manifest '%s/set.tsv' --event-collar 0.1",
              getenv("SL_SEQLABEL"), hyp, dir);
     rc = tt_run(cmd, &err);
     tt_expect_refusal("--event-collar alone", 2, rc, err, "--event-collar", "--events");
     /* a UEM file's regions would cut events into new ones */
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s --manifest %s/set.tsv --events all --uem x.uem",
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s' --manifest '%s/set.tsv' --events all --uem x.uem",
              getenv("SL_SEQLABEL"), hyp, dir);
     rc = tt_run(cmd, &err);
     tt_expect_refusal("--uem with --events", 2, rc, err, "--uem", "--events");
@@ -381,12 +381,12 @@ static void test_model_events(void **state)
         snprintf(line, sizeof line, "%s/samples/mixture.wav\t%s/samples/mixture.txt\n", root, root);
         tt_write_text(set, line);
         char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
-        snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s "
-                 "--no-cache %s --events all --json > %s && "
-                 "%s label %s/samples/mixture.wav --model %s/model/default.slm %s -q "
-                 "--format frames -o %s/hyp/ && "
-                 "%s eval --hyp %s/hyp --model %s/model/default.slm --manifest %s "
-                 "--events all --json > %s",
+        snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/model/default.slm' --manifest '%s' "
+                 "--no-cache %s --events all --json > '%s' && "
+                 "'%s' label '%s/samples/mixture.wav' --model '%s/model/default.slm' %s -q "
+                 "--format frames -o '%s/hyp/' && "
+                 "'%s' eval --hyp '%s/hyp' --model '%s/model/default.slm' --manifest '%s' "
+                 "--events all --json > '%s'",
                  seqlabel, root, set, pairs[k][0], a, seqlabel, root, root, pairs[k][1], dir,
                  seqlabel, dir, root, set, b);
         assert_int_equal(tt_run(cmd, NULL), 0);
@@ -414,18 +414,18 @@ static void test_model_events(void **state)
     for (int k = 0; k < N_PAIRS; k++)
         free(seen[k]);
     char cmd[4096], *err = NULL;
-    snprintf(cmd, sizeof cmd, "%s eval --hyp %s/samples --manifest %s/samples --smoothing viterbi",
+    snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s/samples' --manifest '%s/samples' --smoothing viterbi",
              seqlabel, root, root);
     int rc = tt_run(cmd, &err);
     tt_expect_refusal("--smoothing with --hyp", 2, rc, err, "--model", "decoded already");
     /* a decoder's sweep labels its own class as the target */
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/model/default.slm' --manifest '%s/samples' "
              "--no-cache --sweep speech --target music", seqlabel, root, root);
     rc = tt_run(cmd, &err);
     tt_expect_refusal("--sweep speech --target music", 2, rc, err, "--sweep speech decodes speech",
                       "--target's music");
     /* thresholds the wrong way round are said as given, not as the sweep's first point */
-    snprintf(cmd, sizeof cmd, "%s eval --model %s/model/default.slm --manifest %s/samples "
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/model/default.slm' --manifest '%s/samples' "
              "--no-cache --sweep speech --on-threshold 0.3 --off-threshold 0.4", seqlabel, root,
              root);
     rc = tt_run(cmd, &err);

@@ -47,15 +47,15 @@ static int setup(void **state)
         return -1;
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/base.slm --cache-dir %s/cache " SHAPE
-             " " RUN " --lr 3e-3 --steps 60 --seed 7 > %s/base.report",
+             "'%s' train --manifest '%s/all.tsv' --out '%s/base.slm' --cache-dir '%s/cache' " SHAPE
+             " " RUN " --lr 3e-3 --steps 60 --seed 7 > '%s/base.report'",
              seqlabel, dir, dir, dir, dir);
     if (tt_run(cmd, NULL) != 0)
         return -1;
     /* The same audio labelled with classes of its own: "other" for noise and
      * silence, which the base model tells apart, and "tone" as before. */
     snprintf(cmd, sizeof cmd,
-             "cd %s && for f in tr_0 tr_1 va_0; do "
+             "cd '%s' && for f in tr_0 tr_1 va_0; do "
              "sed -e 's/\tnoise$/\tother/' -e 's/\tsilence$/\tother/' $f.txt > $f.other.txt "
              "|| exit 1; done && sed 's/[.]txt/.other.txt/' all.tsv > other.tsv",
              dir);
@@ -74,7 +74,7 @@ static int teardown(void **state)
 static const char *args(const char *opts, const char *tag)
 {
     static char a[6144];
-    snprintf(a, sizeof a, "--manifest %s/all.tsv --checkpoint %s/%s.ckpt --cache-dir %s/cache "
+    snprintf(a, sizeof a, "--manifest '%s/all.tsv' --checkpoint '%s/%s.ckpt' --cache-dir '%s/cache' "
              RUN " %s", dir, dir, tag, dir, opts);
     return a;
 }
@@ -124,7 +124,7 @@ static void starts_from_the_model(void **state)
 {
     (void)state;
     char opts[1024];
-    snprintf(opts, sizeof opts, "--init %s/base.slm --steps 1 --lr 1e-9 --warmup 0 "
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --steps 1 --lr 1e-9 --warmup 0 "
              "--weight-decay 0 --seed 3", dir);
     train_ok(opts, "tiny_step");
     train_ok(SHAPE " --steps 1 --lr 1e-9 --warmup 0 --weight-decay 0 --seed 3", "fresh");
@@ -153,8 +153,8 @@ static void crops_are_the_models_window(void **state)
 {
     (void)state;
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s train --manifest %s/all.tsv --init %s/base.slm --out "
-             "%s/crops.slm --cache-dir %s/cache --batch 8 --steps 1 > /dev/null",
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/all.tsv' --init '%s/base.slm' --out "
+             "'%s/crops.slm' --cache-dir '%s/cache' --batch 8 --steps 1 > /dev/null",
              seqlabel, dir, dir, dir, dir);
     char *err = NULL;
     if (tt_run(cmd, &err))
@@ -168,7 +168,7 @@ static void training_continues_from_the_model(void **state)
 {
     (void)state;
     char opts[1024];
-    snprintf(opts, sizeof opts, "--init %s/base.slm --steps 3 --lr 1e-3 --seed 5", dir);
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --steps 3 --lr 1e-3 --seed 5", dir);
     train_ok(opts, "cont");
     /* 2 x 6 s of training audio = 1196 frames, 512 per step: 3 steps an epoch. */
     double base_first = tt_epoch_train_loss(dir, "base", 1);
@@ -185,7 +185,7 @@ static void resume_is_exact(void **state)
 {
     (void)state;
     char opts[1024], opts2[1100];
-    snprintf(opts, sizeof opts, "--init %s/base.slm --steps 12 --lr 1e-3 --seed 9", dir);
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --steps 12 --lr 1e-3 --seed 9", dir);
     train_ok(opts, "s");
     snprintf(opts2, sizeof opts2, "%s --stop-after 5", opts);
     train_ok(opts2, "r");
@@ -340,7 +340,7 @@ static void training_other_classes(void **state)
 {
     (void)state;
     char opts[2048];
-    snprintf(opts, sizeof opts, "--manifest %s/other.tsv --init %s/base.slm --classes other,tone "
+    snprintf(opts, sizeof opts, "--manifest '%s/other.tsv' --init '%s/base.slm' --classes other,tone "
              "--steps 1 --lr 1e-9 --warmup 0 --weight-decay 0 --seed 3", dir, dir);
     train_ok(opts, "own_tiny");
     sl_model *base = load("base"), *own = load("own_tiny");
@@ -359,10 +359,10 @@ static void training_other_classes(void **state)
     sl_model_free(own);
 
     /* the same few steps from the model and from random weights */
-    snprintf(opts, sizeof opts, "--manifest %s/other.tsv --init %s/base.slm --classes other,tone "
+    snprintf(opts, sizeof opts, "--manifest '%s/other.tsv' --init '%s/base.slm' --classes other,tone "
              "--steps " TRANSFER_STEPS " --lr 3e-3 --seed 13", dir, dir);
     train_ok(opts, "own");
-    snprintf(opts, sizeof opts, "--manifest %s/other.tsv " SHAPE " --classes other,tone "
+    snprintf(opts, sizeof opts, "--manifest '%s/other.tsv' " SHAPE " --classes other,tone "
              "--steps " TRANSFER_STEPS " --lr 3e-3 --seed 13", dir);
     train_ok(opts, "own_scratch");
     double f_own = best_macro_f1("own"), f_scratch = best_macro_f1("own_scratch");
@@ -388,10 +388,10 @@ static void kept_classes_need_no_frames(void **state)
     tt_write_text(tt_path(dir, "tone_only.txt"), "0\t6\ttone\n");
     tt_write_text(tt_path(dir, "tone_only.tsv"), "tr_0.wav\ttone_only.txt\n");
     char opts[2048];
-    snprintf(opts, sizeof opts, "--init %s/base.slm --manifest %s/tone_only.tsv --steps 1 --seed 3",
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --manifest '%s/tone_only.tsv' --steps 1 --seed 3",
              dir, dir);
     train_ok(opts, "tone_only");
-    snprintf(opts, sizeof opts, "--init %s/base.slm --manifest %s/tone_only.tsv --steps 1 "
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --manifest '%s/tone_only.tsv' --steps 1 "
              "--classes tone,silence,hum", dir, dir);
     expect_refusal(opts, 1, "no training frame is of class 'hum'", "");
 }
@@ -401,26 +401,26 @@ static void refusals(void **state)
     (void)state;
     char opts[2048], base[600];
     snprintf(base, sizeof base, "%s/base.slm", dir);
-    snprintf(opts, sizeof opts, "--init %s --steps 2 --d-model 64", base);
+    snprintf(opts, sizeof opts, "--init '%s' --steps 2 --d-model 64", base);
     expect_refusal(opts, 2, "--d-model", "--init");
-    snprintf(opts, sizeof opts, "--mel-bins 40 --init %s --steps 2", base);
+    snprintf(opts, sizeof opts, "--mel-bins 40 --init '%s' --steps 2", base);
     expect_refusal(opts, 2, "--mel-bins", "--init");
-    snprintf(opts, sizeof opts, "--init %s/absent.slm --steps 2", dir);
+    snprintf(opts, sizeof opts, "--init '%s/absent.slm' --steps 2", dir);
     expect_refusal(opts, 1, "absent.slm", "");
     sl_model *m = load("base");
     const int max_window = sl_model_get_config(m)->max_window;
     sl_model_free(m);
-    snprintf(opts, sizeof opts, "--init %s --steps 2 --classes tone", base);
+    snprintf(opts, sizeof opts, "--init '%s' --steps 2 --classes tone", base);
     expect_refusal(opts, 1, "base.slm", "2 to");
     /* the labels name a class the model lacks, and --classes does not */
-    snprintf(opts, sizeof opts, "--init %s --steps 2 --manifest %s/other.tsv", base, dir);
+    snprintf(opts, sizeof opts, "--init '%s' --steps 2 --manifest '%s/other.tsv'", base, dir);
     expect_refusal(opts, 1, "class 'other'", "--classes");
     /* a time mask checked against the model's window (64) and features (24 bins),
      * not a new model's 400 frames and the options' 80 bins */
-    snprintf(opts, sizeof opts, "--init %s --steps 2 --augment-time-mask 300", base);
+    snprintf(opts, sizeof opts, "--init '%s' --steps 2 --augment-time-mask 300", base);
     expect_refusal(opts, 2, "half the 24 feature bins and half the 64-frame window", "");
     char want[64];
-    snprintf(opts, sizeof opts, "--init %s --steps 2 --window %d", base, max_window + 1);
+    snprintf(opts, sizeof opts, "--init '%s' --steps 2 --window %d", base, max_window + 1);
     snprintf(want, sizeof want, "at most %d frames", max_window);
     expect_refusal(opts, 2, "base.slm", want);
 }

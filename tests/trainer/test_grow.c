@@ -199,7 +199,7 @@ static void refusals(void **state)
 static const char *args(const char *opts)
 {
     static char a[3072];
-    snprintf(a, sizeof a, "--manifest %s/all.tsv --cache-dir %s/cache " RUN " %s", dir, dir, opts);
+    snprintf(a, sizeof a, "--manifest '%s/all.tsv' --cache-dir '%s/cache' " RUN " %s", dir, dir, opts);
     return a;
 }
 
@@ -233,7 +233,7 @@ static void command_grows_the_model(void **state)
 {
     (void)state;
     char opts[1024];
-    snprintf(opts, sizeof opts, "--init %s/base.slm --layers 3 --d-ff 96 --steps 1 --lr 1e-9 "
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --layers 3 --d-ff 96 --steps 1 --lr 1e-9 "
              "--warmup 0 --weight-decay 0 --seed 3", dir);
     train_ok(opts, "grown0");
     sl_model *base = load("base"), *g = load("grown0");
@@ -255,7 +255,7 @@ static void command_grows_the_model(void **state)
     sl_model_free(g);
 
     /* Real training: the zero branches move, and it starts where the base stands. */
-    snprintf(opts, sizeof opts, "--init %s/base.slm --layers 2 --steps 3 --lr 1e-3 --seed 4", dir);
+    snprintf(opts, sizeof opts, "--init '%s/base.slm' --layers 2 --steps 3 --lr 1e-3 --seed 4", dir);
     train_ok(opts, "grown");
     train_ok(BASE " --layers 2 --steps 3 --lr 1e-3 --seed 4", "fresh");
     g = load("grown");
@@ -283,16 +283,16 @@ static void refused(const char *what, int code, const char *opts_fmt, const char
 static void command_refusals(void **state)
 {
     (void)state;
-    refused("grow post-norm", 1, "--init %s/post.slm --layers 2 --steps 1", "post.slm", "pre-norm");
+    refused("grow post-norm", 1, "--init '%s/post.slm' --layers 2 --steps 1", "post.slm", "pre-norm");
     /* its own sizes given again grow nothing: a post-norm model fine-tunes */
     char opts[1024], *err = NULL;
-    snprintf(opts, sizeof opts, "--init %s/post.slm --layers 1 --d-ff 64 --steps 1", dir);
+    snprintf(opts, sizeof opts, "--init '%s/post.slm' --layers 1 --d-ff 64 --steps 1", dir);
     int rc = tt_train(dir, "same-size", args(opts), &err);
     if (rc != 0)
         fail_msg("--layers 1 --d-ff 64 on a 1-layer post-norm model: exit %d: %s", rc, err);
     free(err);
-    refused("shrink", 1, "--init %s/base.slm --d-ff 32 --steps 1", "base.slm", "never shrinks");
-    refused("d-model", 2, "--init %s/base.slm --layers 2 --d-model 64 --steps 1", "--d-model",
+    refused("shrink", 1, "--init '%s/base.slm' --d-ff 32 --steps 1", "base.slm", "never shrinks");
+    refused("d-model", 2, "--init '%s/base.slm' --layers 2 --d-model 64 --steps 1", "--d-model",
             "base.slm");
 }
 

@@ -34,6 +34,7 @@
 
 #include "model/trainer_internal.h"
 #include "trainer_test_util.h"
+#include "tests/common/test_files.h"
 
 static char dir[512];
 static const char *seqlabel;
@@ -62,8 +63,8 @@ static void train(const char *extra, const char *tag, int expect_rc)
 {
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/%s.slm --checkpoint %s/%s.ckpt "
-             "--cache-dir %s/cache " TINY " %s > %s/%s.report",
+             "'%s' train --manifest '%s/all.tsv' --out '%s/%s.slm' --checkpoint '%s/%s.ckpt' "
+             "--cache-dir '%s/cache' " TINY " %s > '%s/%s.report'",
              seqlabel, dir, dir, tag, dir, tag, dir, extra, dir, tag);
     char *err = NULL;
     int rc = tt_run(cmd, &err);
@@ -124,7 +125,7 @@ static void resume_is_exact_with_augmentation(void **state)
     tt_write_text(tt_path(dir, "noise.txt"), "# noises\nnz0.wav\n\nnz1.wav\n");
     char opts[1024];
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
-             "--augment-8bit 0.5 --augment-eq 6 --noise-list %s/noise.txt --snr-range 5,15 "
+             "--augment-8bit 0.5 --augment-eq 6 --noise-list '%s/noise.txt' --snr-range 5,15 "
              "--noise-prob 0.7", dir);
     train(opts, "n", 0);
     char opts2[1100];
@@ -142,17 +143,17 @@ static void resume_is_exact_with_augmentation(void **state)
     assert_false(tt_same_file(dir, "n.ckpt", "plain.ckpt"));
     /* Nor is it without the band limit alone. */
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-8bit 0.5 "
-             "--augment-eq 6 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+             "--augment-eq 6 --noise-list '%s/noise.txt' --snr-range 5,15 --noise-prob 0.7", dir);
     train(opts, "nolp", 0);
     assert_false(tt_same_file(dir, "n.ckpt", "nolp.ckpt"));
     /* Nor without the 8-bit floor alone. */
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
-             "--augment-eq 6 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+             "--augment-eq 6 --noise-list '%s/noise.txt' --snr-range 5,15 --noise-prob 0.7", dir);
     train(opts, "no8", 0);
     assert_false(tt_same_file(dir, "n.ckpt", "no8.ckpt"));
     /* Nor without the shelves alone. */
     snprintf(opts, sizeof opts, "--steps 24 --seed 9 --augment-gain 6 --augment-lowpass 0.5 "
-             "--augment-8bit 0.5 --noise-list %s/noise.txt --snr-range 5,15 --noise-prob 0.7", dir);
+             "--augment-8bit 0.5 --noise-list '%s/noise.txt' --snr-range 5,15 --noise-prob 0.7", dir);
     train(opts, "noeq", 0);
     assert_false(tt_same_file(dir, "n.ckpt", "noeq.ckpt"));
 }
@@ -163,8 +164,8 @@ static void resume_with_other_settings_is_refused(void **state)
     train("--steps 40 --seed 7 --stop-after 10", "c", 0);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/c.slm --checkpoint %s/c.ckpt --cache-dir "
-             "%s/cache " TINY " --steps 40 --seed 7 --batch 4 --resume",
+             "'%s' train --manifest '%s/all.tsv' --out '%s/c.slm' --checkpoint '%s/c.ckpt' --cache-dir "
+             "'%s/cache' " TINY " --steps 40 --seed 7 --batch 4 --resume",
              seqlabel, dir, dir, dir, dir);
     char *err = NULL;
     assert_int_equal(tt_run(cmd, &err), 1);
@@ -180,8 +181,8 @@ static void resume_with_other_settings_is_refused(void **state)
         {"--stop-after 5", "at step 10 already, past stop-after 5"}};
     for (int k = 0; k < 3; k++) {
         snprintf(cmd, sizeof cmd,
-                 "%s train --manifest %s/all.tsv --out %s/c.slm --checkpoint %s/c.ckpt --cache-dir "
-                 "%s/cache " TINY " --steps 40 --seed 7 --resume %s",
+                 "'%s' train --manifest '%s/all.tsv' --out '%s/c.slm' --checkpoint '%s/c.ckpt' --cache-dir "
+                 "'%s/cache' " TINY " --steps 40 --seed 7 --resume %s",
                  seqlabel, dir, dir, dir, dir, other[k][0]);
         err = NULL;
         int rc = tt_run(cmd, &err);
@@ -189,11 +190,11 @@ static void resume_with_other_settings_is_refused(void **state)
     }
     /* another teacher is another run (t.slm and t2.slm: models of an earlier test) */
     char teach[1024];
-    snprintf(teach, sizeof teach, "--steps 40 --seed 7 --stop-after 10 --teacher %s/t.slm", dir);
+    snprintf(teach, sizeof teach, "--steps 40 --seed 7 --stop-after 10 --teacher '%s/t.slm'", dir);
     train(teach, "d", 0);
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/d.slm --checkpoint %s/d.ckpt --cache-dir "
-             "%s/cache " TINY " --steps 40 --seed 7 --resume --teacher %s/t2.slm",
+             "'%s' train --manifest '%s/all.tsv' --out '%s/d.slm' --checkpoint '%s/d.ckpt' --cache-dir "
+             "'%s/cache' " TINY " --steps 40 --seed 7 --resume --teacher '%s/t2.slm'",
              seqlabel, dir, dir, dir, dir, dir);
     err = NULL;
     int rc = tt_run(cmd, &err);
@@ -213,8 +214,8 @@ static void resume_with_other_settings_is_refused(void **state)
              (int)(end2 - class2), class2, end1);
     tt_write_text(tt_path(dir, "tr_0.txt"), changed);
     snprintf(cmd, sizeof cmd,
-             "%s train --manifest %s/all.tsv --out %s/c.slm --checkpoint %s/c.ckpt --cache-dir "
-             "%s/cache " TINY " --steps 40 --seed 7 --resume", seqlabel, dir, dir, dir, dir);
+             "'%s' train --manifest '%s/all.tsv' --out '%s/c.slm' --checkpoint '%s/c.ckpt' --cache-dir "
+             "'%s/cache' " TINY " --steps 40 --seed 7 --resume", seqlabel, dir, dir, dir, dir);
     err = NULL;
     rc = tt_run(cmd, &err);
     tt_write_text(tt_path(dir, "tr_0.txt"), labels); /* as it was, for the other tests */
@@ -296,8 +297,8 @@ static void kill_never_corrupts_the_checkpoint(void **state)
     train("--steps 100000 --seed 5 --checkpoint-every 1 --stop-after 1", "k", 0);
     char cmd[4096];
     snprintf(cmd, sizeof cmd,
-             "exec %s train --manifest %s/all.tsv --out %s/k.slm --checkpoint %s/k.ckpt "
-             "--cache-dir %s/cache " TINY " --steps 100000 --seed 5 --checkpoint-every 1 "
+             "exec '%s' train --manifest '%s/all.tsv' --out '%s/k.slm' --checkpoint '%s/k.ckpt' "
+             "--cache-dir '%s/cache' " TINY " --steps 100000 --seed 5 --checkpoint-every 1 "
              "--resume > /dev/null", seqlabel, dir, dir, dir, dir);
     srand(12345);
     for (int round = 0; round < 4; round++) {
@@ -340,6 +341,8 @@ static void second_signal_in_a_save(void **state)
     snprintf(out, sizeof out, "%s/s.slm", sub);
     snprintf(man, sizeof man, "%s/all.tsv", dir);
     snprintf(cache, sizeof cache, "%s/cache", dir);
+    char preload[1024];
+    test_preload_path(preload, sizeof preload, dir, lib);
     pid_t pid = fork();
     if (pid == 0) {
         char asan[1024];
@@ -350,7 +353,7 @@ static void second_signal_in_a_save(void **state)
         setenv("ASAN_OPTIONS", asan, 1);
         setenv("SL_RAISE_IN_RENAME", "15", 1); /* SIGTERM */
         setenv("SL_RAISE_TIMES", "2", 1);
-        setenv("LD_PRELOAD", lib, 1);
+        setenv("LD_PRELOAD", preload, 1);
         if (!freopen("/dev/null", "w", stdout))
             _exit(127);
         execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--cache-dir", cache,

@@ -159,7 +159,7 @@ int tt_run(const char *cmd, char **err_out)
     int fd = mkstemp(errfile);
     close(fd);
     char full[8192];
-    snprintf(full, sizeof full, "%s 2>%s", cmd, errfile);
+    snprintf(full, sizeof full, "%s 2>'%s'", cmd, errfile);
     int st = system(full);
     if (err_out)
         *err_out = tt_read_file(errfile, NULL);
@@ -174,7 +174,7 @@ int tt_make_train_valid(const char *dir, uint64_t seed)
     tt_make_task_set(dir, "tr.tsv", "tr", 2, 6.0, seed, "train");
     tt_make_task_set(dir, "va.tsv", "va", 1, 4.0, seed + 1, "valid");
     char cmd[2048];
-    snprintf(cmd, sizeof cmd, "cat %s/tr.tsv %s/va.tsv > %s/all.tsv", dir, dir, dir);
+    snprintf(cmd, sizeof cmd, "cat '%s/tr.tsv' '%s/va.tsv' > '%s/all.tsv'", dir, dir, dir);
     return system(cmd) == 0 ? 0 : -1;
 }
 
@@ -183,7 +183,7 @@ int tt_train(const char *dir, const char *tag, const char *args, char **err)
     const char *seqlabel = getenv("SL_SEQLABEL");
     assert_non_null(seqlabel);
     char cmd[4096];
-    snprintf(cmd, sizeof cmd, "%s train --out %s/%s.slm %s > %s/%s.report", seqlabel, dir, tag,
+    snprintf(cmd, sizeof cmd, "'%s' train --out '%s/%s.slm' %s > '%s/%s.report'", seqlabel, dir, tag,
              args, dir, tag);
     return tt_run(cmd, err);
 }
