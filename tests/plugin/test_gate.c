@@ -575,8 +575,10 @@ test_gate_behind_another_element (void **state)
   const int64_t N = 3 * PT_RATE, M = 2 * PT_RATE, B = PT_RATE / 10;
   float *x = pt_signal (N + M, 16);
   gint16 *s = g_new (gint16, N + M);
-  gchar *launch = g_strdup_printf ("seqlabel model=%s/model/tiny.slm ! seqlabel name=g "
-      "model=%s target-class=speech gate=drop threshold-on=1 threshold-off=1",
+  /* the paths quoted: a blank in one (a source tree in "My Projects")
+   * would end the property's value */
+  gchar *launch = g_strdup_printf ("seqlabel model=\"%s/model/tiny.slm\" ! seqlabel name=g "
+      "model=\"%s\" target-class=speech gate=drop threshold-on=1 threshold-off=1",
       g_getenv ("SL_FIXTURES"), pt_model_path ());
   GstHarness *h = gst_harness_new_parse (launch);
   GstElement *g = gst_bin_get_by_name (GST_BIN (h->element), "g");
