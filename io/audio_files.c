@@ -50,7 +50,7 @@ static int walk(const walk_job *j, const char *rel, int depth)
     char *dir = b->dir, *path = b->path, *sub = b->sub;
     size_t rl = strlen(j->root);
     struct dirent **names = NULL;
-    int n = 0, rc = 0;
+    int n = 0, rc = 0, unreachable = 0;
     if ((size_t)snprintf(dir, LEN, "%s%s%s", j->root, rl && j->root[rl - 1] == '/' ? "" : "/",
                          rel) >= LEN)
         rc = (sl_io_err(j->err, j->errlen, "%s%s: the path is too long", j->root, rel),
@@ -73,7 +73,9 @@ static int walk(const walk_job *j, const char *rel, int depth)
          * folder (to one above, say) is not followed; links to files are, and
          * one named as audio that leads nowhere is passed on as well, so that
          * its open fails naming it rather than the file going missing unsaid */
-        if (rc == 0 && lstat(path, &link) == 0) {
+        if (rc != 0 || unreachable) {
+            /* nothing more of this folder */
+        } else if (lstat(path, &link) == 0) {
             int there = stat(path, &st) == 0;
             if (there && S_ISDIR(st.st_mode) && !S_ISLNK(link.st_mode)) {
                 strcat(sub, "/"); /* room kept above */
@@ -82,6 +84,13 @@ static int walk(const walk_job *j, const char *rel, int depth)
                        j->take(names[i]->d_name)) {
                 rc = j->fn(j->user, path, sub);
             }
+        } else if (errno != ENOENT) { /* (ENOENT: gone since it was listed) */
+            /* a folder that may be read but not searched (r without x): its
+             * names are there, what they name cannot be reached; said once */
+            sl_io_err(j->err, j->errlen, "%s: cannot reach the files in this folder: %s", dir,
+                      strerror(errno));
+            unreachable = 1;
+            rc = part_lost(j);
         }
     next:
         free(names[i]);
