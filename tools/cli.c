@@ -3,6 +3,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
+#include <sched.h>
 #include <signal.h>
 #include <stdarg.h>
 #include <stdint.h>
@@ -473,6 +474,41 @@ int cli_output_commit(cli_output *o)
         }
     }
     return output_done(o, rc);
+}
+
+/* The CPUs of a cgroup v2 quota (cpu.max "QUOTA PERIOD", rounded up) on the
+ * path of this process's group, or 0 for none. */
+static int cgroup_cpus(void)
+{
+    char line[4096], path[4200];
+    FILE *fp = fopen("/proc/self/cgroup", "r");
+    int cpus = 0;
+    while (fp && !cpus && fgets(line, sizeof line, fp)) {
+        if (strncmp(line, "0::", 3)) /* the unified hierarchy's line alone */
+            continue;
+        line[strcspn(line, "\n")] = '\0';
+        snprintf(path, sizeof path, "/sys/fs/cgroup%s/cpu.max", line + 3);
+        FILE *max = fopen(path, "r");
+        long long quota, period;
+        if (max && fscanf(max, "%lld %lld", &quota, &period) == 2 && quota > 0 && period > 0)
+            cpus = (int)((quota + period - 1) / period);
+        if (max)
+            fclose(max);
+    }
+    if (fp)
+        fclose(fp);
+    return cpus;
+}
+
+int cli_cpus(void)
+{
+    cpu_set_t set;
+    int n = sched_getaffinity(0, sizeof set, &set) == 0 ? CPU_COUNT(&set)
+                                                         : (int)sysconf(_SC_NPROCESSORS_ONLN);
+    int quota = cgroup_cpus();
+    if (quota > 0 && quota < n)
+        n = quota;
+    return n > 0 ? n : 1;
 }
 
 int cli_copy_file(FILE *from, FILE *to)

@@ -129,6 +129,9 @@ int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints
  * where path leads into another file system, copied there first. */
 int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
+/* The CPUs this process may use (at least 1): its affinity (taskset, a
+ * container's cpuset), and a cgroup v2 quota (cpu.max) where one is less. */
+int cli_cpus(void);
 /* All of `from` (from its start) written to `to`: 0, or -1 (errno says why). */
 int cli_copy_file(FILE *from, FILE *to);
 

@@ -165,8 +165,9 @@ static void usage(FILE *fp)
         "                          model/default.slm]\n"
         "  --threads N             encoder threads; labels do not depend on it [1]\n"
         "  -j, --jobs N            label N inputs at a time, each in a process of its own\n"
-        "                          (0: one per CPU); the outputs, standard output too,\n"
-        "                          are those of one at a time, in the inputs' order [1].\n"
+        "                          (0: one per CPU it may use); the outputs, standard\n"
+        "                          output too, are those of one at a time, in the\n"
+        "                          inputs' order [1].\n"
         "                          On standard output, an input's labels come once it\n"
         "                          is done, and one that fails leaves none\n"
         "  --keep-existing         with -o DIR: an input whose output is there already\n"
@@ -734,9 +735,7 @@ static int parse_args(int argc, char **argv, label_args *a)
         case 'o': a->out_path = optarg; break;
         case 'j':
             if (cli_parse_int("--jobs", optarg, 0, 256, &v)) return -1;
-            a->jobs = v ? (int)v : (int)sysconf(_SC_NPROCESSORS_ONLN); /* 0: one per CPU */
-            if (a->jobs < 1)
-                a->jobs = 1;
+            a->jobs = v ? (int)v : cli_cpus(); /* 0: one per CPU it may use */
             break;
         case 'q': a->quiet = 1; break;
         case OPT_KEEP_EXISTING: a->keep_existing = 1; break;

@@ -8,6 +8,7 @@
 #include <glob.h>
 #include <math.h>
 #include <poll.h>
+#include <sched.h>
 #include <setjmp.h>
 #include <signal.h>
 #include <stdarg.h>
@@ -1361,6 +1362,48 @@ static void test_jobs_worker_killed(void **state)
         close(to);
         close(from);
     }
+    free(s16);
+}
+
+/* --jobs 0 is a worker per CPU the command may use: under an affinity of one
+ * CPU (taskset -c 0, a container's cpuset), one at a time, which the command
+ * does itself, reading the first input while the second waits. It was every
+ * CPU online (two workers here). */
+static void test_jobs_per_usable_cpu(void **state)
+{
+    (void)state;
+    float *xq;
+    short *s16 = live_signal(&xq);
+    free(xq);
+    sh("rm -rf jobs-cpu && mkdir jobs-cpu && rm -f c1.raw c2.raw && mkfifo c1.raw c2.raw");
+    const char *args[] = {"c1.raw", "c2.raw", "--model", "m.slm", "--raw-format", "s16le",
+                          "--raw-rate", "16000", "-o", "jobs-cpu/", "-j", "0", NULL};
+    cpu_set_t all, one;
+    assert_int_equal(sched_getaffinity(0, sizeof all, &all), 0);
+    CPU_ZERO(&one);
+    for (int c = 0; c < CPU_SETSIZE; c++)
+        if (CPU_ISSET(c, &all)) {
+            CPU_SET(c, &one);
+            break;
+        }
+    assert_int_equal(sched_setaffinity(0, sizeof one, &one), 0); /* the child's too */
+    int to, from, st;
+    pid_t pid = spawn_label(args, 0, &to, &from);
+    assert_int_equal(sched_setaffinity(0, sizeof all, &all), 0);
+    int w1 = open_fifo_writer("c1.raw");
+    write_all(w1, s16, sizeof(short) * LIVE_IN);
+    wait_drained(w1);
+    pid_t workers[4];
+    assert_int_equal(children_of(pid, workers, 4), 0); /* one at a time: by the command */
+    close(w1);
+    int w2 = open_fifo_writer("c2.raw"); /* the command, done with c1, opens it */
+    write_all(w2, s16, sizeof(short) * LIVE_IN);
+    close(w2);
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    sh("test -s jobs-cpu/c1.txt && test -s jobs-cpu/c2.txt");
+    close(to);
+    close(from);
     free(s16);
 }
 
@@ -3306,6 +3349,7 @@ int main(void)
         cmocka_unit_test(test_rtsp_input),
         cmocka_unit_test(test_jobs),
         cmocka_unit_test(test_jobs_worker_killed),
+        cmocka_unit_test(test_jobs_per_usable_cpu),
         cmocka_unit_test(test_folder_inputs),
         cmocka_unit_test(test_skip_and_only),
         cmocka_unit_test(test_summary),
