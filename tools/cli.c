@@ -511,6 +511,31 @@ int cli_cpus(void)
     return n > 0 ? n : 1;
 }
 
+const char *cli_tmp_folder(void)
+{
+    const char *tmp = getenv("TMPDIR");
+    return tmp && *tmp ? tmp : "/tmp";
+}
+
+FILE *cli_spool(void)
+{
+    int fd = open(cli_tmp_folder(), O_TMPFILE | O_RDWR | O_CLOEXEC, 0600);
+    if (fd < 0 && (errno == EOPNOTSUPP || errno == EISDIR || errno == EINVAL)) {
+        /* a file system without O_TMPFILE: a name of its own, removed at once */
+        char path[4096];
+        snprintf(path, sizeof path, "%s/seqlabel-spool-XXXXXX", cli_tmp_folder());
+        if ((fd = mkostemp(path, O_CLOEXEC)) >= 0)
+            unlink(path);
+    }
+    FILE *fp = fd >= 0 ? fdopen(fd, "w+b") : NULL;
+    if (fd >= 0 && !fp) {
+        int e = errno;
+        close(fd);
+        errno = e;
+    }
+    return fp;
+}
+
 int cli_copy_file(FILE *from, FILE *to)
 {
     char buf[65536];

@@ -132,6 +132,11 @@ void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 /* The CPUs this process may use (at least 1): its affinity (taskset, a
  * container's cpuset), and a cgroup v2 quota (cpu.max) where one is less. */
 int cli_cpus(void);
+/* The folder of the command's temporary files: $TMPDIR, else /tmp. */
+const char *cli_tmp_folder(void);
+/* A nameless temporary file in cli_tmp_folder(), gone once closed, open for
+ * reading and writing (tmpfile() would ignore $TMPDIR); NULL with errno. */
+FILE *cli_spool(void);
 /* All of `from` (from its start) written to `to`: 0, or -1 (errno says why). */
 int cli_copy_file(FILE *from, FILE *to);
 

@@ -337,14 +337,19 @@ int sl_cmd_features(int argc, char **argv)
         return 1;
     }
     const char *out_name = strcmp(a.out_path, "-") ? a.out_path : "standard output";
+    char spool_name[4200];
     frame_sink sink = {.fp = out.fp, .format = a.format};
     if (a.format == FORMAT_NPY && !seekable(out.fp)) {
-        spool = tmpfile();
+        spool = cli_spool();
+        snprintf(spool_name, sizeof spool_name, "%s (a temporary file there assembles the .npy "
+                 "output)", cli_tmp_folder());
         if (!spool) {
-            rc = cli_error("cannot create a temporary file to assemble the .npy output");
+            rc = cli_error("%s: cannot create a temporary file to assemble the .npy output: %s",
+                           cli_tmp_folder(), strerror(errno));
             goto done;
         }
         sink.fp = spool;
+        out_name = spool_name; /* where a write fails, up to the copy */
     }
     errno = 0;
     if (a.format == FORMAT_NPY && npy_begin(sink.fp, dim) != 0) {
@@ -370,7 +375,7 @@ int sl_cmd_features(int argc, char **argv)
         goto done;
     }
     if (spool && cli_copy_file(spool, out.fp) != 0)
-        rc = write_failed(out_name);
+        rc = write_failed(strcmp(a.out_path, "-") ? a.out_path : "standard output");
 done:
     if (spool)
         fclose(spool);

@@ -1079,8 +1079,7 @@ static int run_jobs(label_run *run, int nin)
     cli_jobs jobs = {run, run_start, run_input, run_stop, NULL, NULL, run_lost};
     char dir[4096];
     if (!run->to_dir) { /* standard output, in input order */
-        const char *tmp = getenv("TMPDIR");
-        tmp = tmp && *tmp ? tmp : "/tmp";
+        const char *tmp = cli_tmp_folder();
         snprintf(dir, sizeof dir, "%s/seqlabel-jobs-XXXXXX", tmp);
         if (!mkdtemp(dir)) {
             const int e = errno;

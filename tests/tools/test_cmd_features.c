@@ -358,7 +358,7 @@ static void test_tsv_and_stdio(void **state)
                          out_path("e.npy")), 0);
     assert_true(same_bytes(out_path("d.npy"), out_path("e.npy")));
     /* a real pipe into stdin: the reader cannot know the length beforehand */
-    char cmd[2048];
+    char cmd[4096];
     snprintf(cmd, sizeof cmd, "cat '%s' | '%s' features - -o '%s' --mel-bins 23", wav, seqlabel,
              out_path("h.npy"));
     assert_int_equal(system(cmd), 0);
@@ -368,6 +368,16 @@ static void test_tsv_and_stdio(void **state)
     assert_int_equal(run(err, sizeof err, "features '%s' -o /dev/stdout --format npy --mel-bins 23 "
                          "| cat > '%s'", wav, out_path("g.npy")), 0);
     assert_true(same_bytes(out_path("d.npy"), out_path("g.npy")));
+    /* assembled in a temporary file of $TMPDIR (tmpfile() took /tmp whatever it
+     * said), and one that cannot be made there is said, naming the folder */
+    char spool[512];
+    snprintf(spool, sizeof spool, "%s", in_path("spool"));
+    snprintf(cmd, sizeof cmd, "mkdir -p '%s' && TMPDIR='%s' '%s' features '%s' -o - --format npy "
+             "--mel-bins 23 | cmp - '%s' && TMPDIR='%s/absent' '%s' features '%s' -o - --format "
+             "npy --mel-bins 23 2>&1 >/dev/null | grep -q '^seqlabel: %s/absent: cannot create a "
+             "temporary file to assemble the .npy output: No such file or directory'", spool, spool,
+             seqlabel, wav, out_path("d.npy"), spool, seqlabel, wav, spool);
+    assert_int_equal(system(cmd), 0);
     assert_int_equal(run(err, sizeof err, "features '%s' -o - --mel-bins 23 | cat > '%s'", wav,
                          out_path("f.tsv")), 0);
     assert_true(same_bytes(out_path("d.tsv"), out_path("f.tsv")));
