@@ -107,11 +107,35 @@ static int push_found(void *user, const char *path, const char *rel)
 typedef struct {
     input_list *list;
     int lost;
+    char *root;               /* the folder walked, canonical ("/a/corpus/") */
+    char *const *leave_out;   /* canonical folders below it whose files are no inputs */
+    int n_leave_out;
 } walk_state;
 
 static int push_walked(void *user, const char *path, const char *rel)
 {
-    return push_found(((walk_state *)user)->list, path, rel);
+    walk_state *w = user;
+    /* the walk enters folders as themselves, never through links: a file's
+     * canonical folder is the root's and rel's */
+    for (int k = 0; k < w->n_leave_out; k++) {
+        const char *below = w->leave_out[k] + strlen(w->root); /* "cuts/" */
+        if (!strncmp(rel, below, strlen(below)))
+            return 0;
+    }
+    return push_found(w->list, path, rel);
+}
+
+/* realpath of path as a folder, ending in '/' (malloc'd); NULL where it is no
+ * folder (not there yet). */
+static char *canonical_folder(const char *path)
+{
+    struct stat st;
+    char *real = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? realpath(path, NULL) : NULL;
+    char *folder = real ? malloc(strlen(real) + 2) : NULL;
+    if (folder)
+        sprintf(folder, "%s%s", real, strcmp(real, "/") ? "/" : "");
+    free(real);
+    return folder;
 }
 
 static int lost_walked(void *user, const char *why)
@@ -121,18 +145,32 @@ static int lost_walked(void *user, const char *why)
     return 0;
 }
 
-int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs, int *n)
+int cli_inputs_expand(char *const *args, int n_args, int raw, const char *const *outputs,
+                      cli_input **inputs, int *n)
 {
     input_list l = {0};
-    int lost = 0;
+    int lost = 0, n_out = 0;
+    char *out_dirs[4];
+    for (int k = 0; outputs && outputs[k] && n_out < 4; k++)
+        if ((out_dirs[n_out] = canonical_folder(outputs[k])))
+            n_out++;
     for (int i = 0; i < n_args; i++) {
         struct stat st;
         if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             int before = l.n;
             char err[SL_ERR_LEN] = "";
-            walk_state w = {&l, 0};
+            /* the run's own output folders below it (a rerun's -o, --cut and
+             * --split folders), not the folder itself (labels beside audio) */
+            char *root = canonical_folder(args[i]), *leave_out[4];
+            int n_leave_out = 0;
+            for (int k = 0; root && k < n_out; k++)
+                if (strlen(out_dirs[k]) > strlen(root) &&
+                    !strncmp(out_dirs[k], root, strlen(root)))
+                    leave_out[n_leave_out++] = out_dirs[k];
+            walk_state w = {&l, 0, root, leave_out, n_leave_out};
             int rc = sl_audio_files_below_ex(args[i], raw ? is_raw_name : NULL, push_walked,
                                              lost_walked, &w, err, sizeof err);
+            free(root);
             lost |= w.lost;
             if (rc != 0) {
                 if (rc < 0 && err[0])
@@ -165,9 +203,13 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, cli_input **inputs
     }
     *inputs = l.v;
     *n = l.n;
+    for (int k = 0; k < n_out; k++)
+        free(out_dirs[k]);
     return lost;
 fail:
     cli_inputs_free(l.v, l.n);
+    for (int k = 0; k < n_out; k++)
+        free(out_dirs[k]);
     return -1;
 }
 

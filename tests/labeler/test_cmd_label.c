@@ -1435,6 +1435,19 @@ static void test_folder_inputs(void **state)
     sh("ls tree-split/a/x-0001_*.wav tree-split/b/x-0001_*.wav tree-split/b/c/y.au-0001_*.wav "
        "> /dev/null && test -z \"$(ls tree-split | grep -v '^[ab]$')\"");
     expect_error("tree-empty --model m.slm", 1, "tree-empty: a folder with no audio file");
+    /* the run's own output folders below the folder labelled are no inputs: the
+     * same command run again labels nothing new (its cuts were labelled and
+     * cut again into cuts/cuts/ before) */
+    sh("mkdir -p own/a && cp in.wav own/a/x.wav");
+#define OWN_ARGS "own --model m.slm --target music --on-threshold 0.4 --off-threshold 0.4 " \
+                 "--cut own/cuts/ -o own/labels/"
+    assert_int_equal(run_label(OWN_ARGS), 0);
+    assert_int_equal(run_label(OWN_ARGS " --keep-existing"), 0);
+    assert_int_equal(run_label(OWN_ARGS " --split own/pieces"), 0);
+    assert_int_equal(run_label(OWN_ARGS " --split own/pieces"), 0);
+    sh("test \"$(cd own && find . -type f -name '*.txt' | sort | tr '\\n' ' ')\" = "
+       "'./labels/a/x.txt ' && test \"$(cd own && find . -type f -name '*.wav' | "
+       "grep -cv '^./pieces/a/x-')\" = 2 && cmp own/a/x.wav in.wav");
     /* a link named as audio that leads nowhere is an input that fails, named,
      * not a file gone missing unsaid; the others are labelled (exit 1) */
     sh("ln -s nowhere.wav tree/a/gone.wav");
