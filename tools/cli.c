@@ -112,7 +112,10 @@ static void explain_open_failure(const char *path, int e, const char *tmp)
  * line written in pieces ran into another worker's. */
 static void say(const char *fmt, va_list ap)
 {
-    char line[SL_ERR_LEN + 4096] = "seqlabel: ";
+    /* on a terminal, a progress line (this process's, or the --jobs count of
+     * the command a worker belongs to) is cleared first, not run on into */
+    char line[SL_ERR_LEN + 4096];
+    snprintf(line, sizeof line, "%sseqlabel: ", isatty(STDERR_FILENO) ? "\r\033[K" : "");
     const size_t n = strlen(line);
     vsnprintf(line + n, sizeof line - n - 1, fmt, ap); /* a byte kept for the newline */
     size_t len = strlen(line);

@@ -194,7 +194,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         ended[i] = 1;
         done++;
         if (progress)
-            fprintf(stderr, "\r%d of %d inputs labelled", done, n);
+            fprintf(stderr, "\r%d of %d inputs done", done, n); /* (failed ones too) */
         emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
     }
     close(ended_pipe[0]);

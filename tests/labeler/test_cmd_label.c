@@ -1040,6 +1040,18 @@ static void test_jobs(void **state)
            "cmp jobs-1/a.tsv jobs-keep/a.tsv && grep -q '4 of 5 inputs labelled already in "
            "jobs-keep/: not again' err.txt");
     }
+    /* on a terminal (script(1) gives one), a line said clears the count of
+     * inputs done first rather than running on after it, and the count says
+     * done, failed ones among them, not labelled */
+    {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "script -qec \"'%s' label jobs-in/a.wav jobs-absent.wav "
+                 "--model m.slm -j 2 -o jobs-tty/\" /dev/null > jobs-tty.out; "
+                 "tr '\\r\\033' 'RE' < jobs-tty.out > jobs-tty.txt && "
+                 "grep -q 'RE\\[Kseqlabel: jobs-absent.wav: ' jobs-tty.txt && "
+                 "grep -q 'R2 of 2 inputs done' jobs-tty.txt", seqlabel);
+        sh(cmd);
+    }
     expect_error("jobs-in/*.wav --model m.slm --keep-existing", 2, "-o DIR");
     expect_error("jobs-in/a.wav --model m.slm -o x.txt --keep-existing", 2, "-o DIR");
     expect_error("jobs-in/a.wav --model m.slm -o jobs-keep/ --target speech --split jobs-split/ "
