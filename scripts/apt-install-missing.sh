@@ -8,9 +8,11 @@ native=$(dpkg --print-architecture)
 missing=()
 for p in "$@"; do
   # installed for this machine (its architecture, or all): one installed only
-  # for another (arm64 build dependencies of a cross build) is not
+  # for another (arm64 build dependencies of a cross build) is not; a name
+  # with its architecture (libc6:arm64) is that one
+  arch=$native; case $p in *:*) arch=${p##*:} ;; esac
   dpkg-query -W -f='${Status} ${Architecture}\n' "$p" 2>/dev/null |
-    grep -qE "^install ok installed ($native|all)\$" || missing+=("$p")
+    grep -qE "^install ok installed ($arch|all)\$" || missing+=("$p")
 done
 [ ${#missing[@]} -gt 0 ] || exit 0
 echo "installing: ${missing[*]}" >&2
