@@ -1302,25 +1302,28 @@ utc_lines_clear (UtcLines * u)
   g_mutex_clear (&u->lock);
 }
 
-/* time-origin=now behind a live source and a queue that holds its audio for
- * 0.5 s: each frame's "utc" is when its audio was captured (its running time on
- * the clock), not when it reached the element, so every label comes at least
- * the queue's hold after it. It was the arrival: 0.5 s late on every frame. */
-static void
-test_live_queue_time_of_day (void **state)
+/* Over the labels of a live pipeline (jsonl frames on the appsink "out") that
+ * came before its EOS: how many, how often the frames were counted anew, and
+ * how long after its frame's time of day each came. */
+typedef struct
 {
-  gchar *launch = g_strdup_printf ("audiotestsrc is-live=true samplesperbuffer=160 "
-      "wave=sine ! audio/x-raw,rate=%d,channels=1 ! queue min-threshold-time=500000000 "
-      "max-size-time=2000000000 max-size-buffers=0 max-size-bytes=0 ! seqlabel model=%s "
-      "name=l label-format=jsonl time-origin=now max-latency=0.1 ! fakesink "
-      "l.labels ! appsink name=out sync=false", PT_RATE, pt_model_path ());
+  guint labels, restarts;
+  gdouble min_lag, max_lag;
+} LiveLags;
+
+/* Plays launch for first_us, then, with seek, seeks (flushing) to 0 and plays
+ * then_us more, then ends it with an EOS. */
+static LiveLags
+live_lags (const gchar * launch, gulong first_us, gboolean seek, gulong then_us,
+    const gchar * what)
+{
   GError *e = NULL;
   GstElement *pipe = gst_parse_launch (launch, &e);
   GstBus *bus;
   UtcLines u;
-  gdouble min_lag = 1e9, max_lag = -1e9, eos;
-  guint before_eos = 0;
-  (void) state;
+  LiveLags r = { 0, 0, 1e9, -1e9 };
+  gint64 last_frame = -1;
+  gdouble eos;
 
   if (pipe == NULL)
     fail_msg ("%s: %s", launch, e ? e->message : "?");
@@ -1329,27 +1332,51 @@ test_live_queue_time_of_day (void **state)
   bus = gst_element_get_bus (pipe);
   assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
       GST_STATE_CHANGE_FAILURE);
-  g_usleep (2000000);
+  g_usleep (first_us);
+  if (seek) {
+    assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0));
+    g_usleep (then_us);
+  }
   eos = g_get_real_time () / 1e6;
   gst_element_send_event (pipe, gst_event_new_eos ());
-  play_to_eos (pipe, bus, 10, launch, "behind a queue");
-  /* (at the EOS the queue lets what it holds go at once: those labels aside) */
+  play_to_eos (pipe, bus, 10, launch, what);
   for (guint i = 0; i < u.lines->len && g_array_index (u.came, gdouble, i) < eos; i++) {
     gint64 frame;
     gdouble time, utc, lag;
     utc_line_parse (g_ptr_array_index (u.lines, i), &frame, &time, &utc);
+    r.restarts += frame < last_frame;
+    last_frame = frame;
     lag = g_array_index (u.came, gdouble, i) - utc;
-    min_lag = MIN (min_lag, lag);
-    max_lag = MAX (max_lag, lag);
-    before_eos++;
+    r.min_lag = MIN (r.min_lag, lag);
+    r.max_lag = MAX (r.max_lag, lag);
+    r.labels++;
   }
-  printf ("behind a 0.5 s queue: %u frames labelled before the EOS, each label %.3f to "
-      "%.3f s after its frame's time of day\n", before_eos, min_lag, max_lag);
-  assert_true (before_eos > 50);
-  assert_true (min_lag > 0.45 && max_lag < 1.2);
   gst_object_unref (bus);
   gst_object_unref (pipe);
   utc_lines_clear (&u);
+  return r;
+}
+
+/* time-origin=now behind a live source and a queue that holds its audio for
+ * 0.5 s: each frame's "utc" is when its audio was captured (its running time on
+ * the clock), not when it reached the element, so every label comes at least
+ * the queue's hold after it. It was the arrival: 0.5 s late on every frame.
+ * (At the EOS the queue lets what it holds go at once: those labels aside.) */
+static void
+test_live_queue_time_of_day (void **state)
+{
+  gchar *launch = g_strdup_printf ("audiotestsrc is-live=true samplesperbuffer=160 "
+      "wave=sine ! audio/x-raw,rate=%d,channels=1 ! queue min-threshold-time=500000000 "
+      "max-size-time=2000000000 max-size-buffers=0 max-size-bytes=0 ! seqlabel model=%s "
+      "name=l label-format=jsonl time-origin=now max-latency=0.1 ! fakesink "
+      "l.labels ! appsink name=out sync=false", PT_RATE, pt_model_path ());
+  LiveLags r = live_lags (launch, 2000000, FALSE, 0, "behind a queue");
+  (void) state;
+
+  printf ("behind a 0.5 s queue: %u frames labelled before the EOS, each label %.3f to "
+      "%.3f s after its frame's time of day\n", r.labels, r.min_lag, r.max_lag);
+  assert_true (r.labels > 50);
+  assert_true (r.min_lag > 0.45 && r.max_lag < 1.2);
   g_free (launch);
 }
 
@@ -1365,48 +1392,15 @@ test_live_flush_time_of_day (void **state)
       "wave=sine ! audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l "
       "label-format=jsonl time-origin=now max-latency=0.1 ! fakesink l.labels ! "
       "appsink name=out sync=false", PT_RATE, pt_model_path ());
-  GError *e = NULL;
-  GstElement *pipe = gst_parse_launch (launch, &e);
-  GstBus *bus;
-  UtcLines u;
-  gdouble min_lag = 1e9, max_lag = -1e9, eos;
-  guint before_eos = 0, restarts = 0;
-  gint64 last_frame = -1;
+  LiveLags r = live_lags (launch, 1500000, TRUE, 1500000, "after a flushing seek");
   (void) state;
 
-  if (pipe == NULL)
-    fail_msg ("%s: %s", launch, e ? e->message : "?");
-  utc_lines_init (&u);
-  utc_lines_from (pipe, "out", &u);
-  bus = gst_element_get_bus (pipe);
-  assert_int_not_equal (gst_element_set_state (pipe, GST_STATE_PLAYING),
-      GST_STATE_CHANGE_FAILURE);
-  g_usleep (1500000);
-  assert_true (gst_element_seek_simple (pipe, GST_FORMAT_TIME, GST_SEEK_FLAG_FLUSH, 0));
-  g_usleep (1500000);
-  eos = g_get_real_time () / 1e6;
-  gst_element_send_event (pipe, gst_event_new_eos ());
-  play_to_eos (pipe, bus, 10, launch, "after a flushing seek");
-  for (guint i = 0; i < u.lines->len && g_array_index (u.came, gdouble, i) < eos; i++) {
-    gint64 frame;
-    gdouble time, utc, lag;
-    utc_line_parse (g_ptr_array_index (u.lines, i), &frame, &time, &utc);
-    restarts += frame < last_frame;
-    last_frame = frame;
-    lag = g_array_index (u.came, gdouble, i) - utc;
-    min_lag = MIN (min_lag, lag);
-    max_lag = MAX (max_lag, lag);
-    before_eos++;
-  }
   printf ("through a flushing seek: %u frames labelled before the EOS, the frames counted "
       "anew %u time(s), each label %.3f to %.3f s after its frame's time of day\n",
-      before_eos, restarts, min_lag, max_lag);
-  assert_true (before_eos > 100);
-  assert_int_equal (restarts, 1);
-  assert_true (min_lag > -0.05 && max_lag < 0.8);
-  gst_object_unref (bus);
-  gst_object_unref (pipe);
-  utc_lines_clear (&u);
+      r.labels, r.restarts, r.min_lag, r.max_lag);
+  assert_true (r.labels > 100);
+  assert_int_equal (r.restarts, 1);
+  assert_true (r.min_lag > -0.05 && r.max_lag < 0.8);
   g_free (launch);
 }
 
