@@ -486,17 +486,29 @@ static int cgroup_cpus(void)
     char line[4096], path[4200];
     FILE *fp = fopen("/proc/self/cgroup", "r");
     int cpus = 0;
-    while (fp && !cpus && fgets(line, sizeof line, fp)) {
+    while (fp && fgets(line, sizeof line, fp)) {
         if (strncmp(line, "0::", 3)) /* the unified hierarchy's line alone */
             continue;
         line[strcspn(line, "\n")] = '\0';
-        snprintf(path, sizeof path, "/sys/fs/cgroup%s/cpu.max", line + 3);
-        FILE *max = fopen(path, "r");
-        long long quota, period;
-        if (max && fscanf(max, "%lld %lld", &quota, &period) == 2 && quota > 0 && period > 0)
-            cpus = (int)((quota + period - 1) / period);
-        if (max)
-            fclose(max);
+        /* the group's and each one above it (a systemd slice's CPUQuota): the
+         * least of their quotas */
+        for (char *end = line + strlen(line); end >= line + 3; end--) {
+            if (*end != '/' && *end != '\0')
+                continue;
+            snprintf(path, sizeof path, "/sys/fs/cgroup%.*s/cpu.max", (int)(end - (line + 3)),
+                     line + 3);
+            FILE *max = fopen(path, "r");
+            long long quota, period;
+            if (max && fscanf(max, "%lld %lld", &quota, &period) == 2 && quota > 0 &&
+                period > 0) {
+                const int n = (int)((quota + period - 1) / period);
+                if (!cpus || n < cpus)
+                    cpus = n;
+            }
+            if (max)
+                fclose(max);
+        }
+        break;
     }
     if (fp)
         fclose(fp);
@@ -551,16 +563,22 @@ int cli_copy_file(FILE *from, FILE *to)
 }
 
 /* 1 when the folder `target` goes into is not the temporary file's (a link
- * there leads elsewhere), where a rename may not reach: another file system,
- * or a bind mount of this one, which has its device number and still refuses
- * a rename across it (0 where either is unknown: the rename says what is wrong). */
+ * there leads elsewhere), or is it through another mount, where a rename may
+ * not reach: another file system, or a bind mount of this one (a container's
+ * volume), which has its device number, even its folder, and still refuses a
+ * rename across it (0 where either is unknown: the rename says what is wrong). */
 static int in_another_folder(const sl_output *tmp, const char *target)
 {
-    struct stat a, b;
+    struct statx a, b;
     char *folder = sl_path_folder(target), *tmp_folder = sl_path_folder(tmp->tmp);
+    const unsigned want = STATX_INO | STATX_MNT_ID;
     int other = folder && tmp_folder &&
-                (tmp->tmp_dir >= 0 ? fstat(tmp->tmp_dir, &a) : stat(tmp_folder, &a)) == 0 &&
-                stat(folder, &b) == 0 && (a.st_dev != b.st_dev || a.st_ino != b.st_ino);
+                (tmp->tmp_dir >= 0 ? statx(tmp->tmp_dir, "", AT_EMPTY_PATH, want, &a)
+                                   : statx(AT_FDCWD, tmp_folder, 0, want, &a)) == 0 &&
+                statx(AT_FDCWD, folder, 0, want, &b) == 0 &&
+                (a.stx_dev_major != b.stx_dev_major || a.stx_dev_minor != b.stx_dev_minor ||
+                 a.stx_ino != b.stx_ino ||
+                 ((a.stx_mask & b.stx_mask & STATX_MNT_ID) && a.stx_mnt_id != b.stx_mnt_id));
     free(folder);
     free(tmp_folder);
     return other;
