@@ -193,9 +193,11 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             break;
         ended[i] = 1;
         done++;
+        if (progress) /* (labels written to the same terminal come on a line of their own) */
+            fprintf(stderr, "\r\033[K");
+        emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
         if (progress)
             fprintf(stderr, "\r%d of %d inputs done", done, n); /* (failed ones too) */
-        emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
     }
     close(ended_pipe[0]);
 
