@@ -104,38 +104,52 @@ static int push_found(void *user, const char *path, const char *rel)
 
 /* A folder's walk: its files go on the list; a part of it that cannot be
  * read is said, as a file that cannot be read is, and the rest is taken. */
+/* A folder by what it is, not by the path it was reached by (a link, a bind
+ * mount): its device and inode. */
+typedef struct {
+    dev_t dev;
+    ino_t ino;
+} folder_id;
+
 typedef struct {
     input_list *list;
     int lost;
-    char *root;               /* the folder walked, canonical ("/a/corpus/") */
-    char *const *leave_out;   /* canonical folders below it whose files are no inputs */
-    int n_leave_out;
+    const char *root;        /* the folder walked, as given */
+    const folder_id *outputs; /* the run's output folders: their files are no inputs */
+    int n_outputs;
+    char last[4096];         /* the folder below root of the file before, and */
+    int last_left_out;       /* whether it lies in an output folder */
 } walk_state;
+
+/* Whether rel's folders below the root (not the root itself: labels written
+ * beside the audio) hold one of the run's output folders. */
+static int in_output_folder(walk_state *w, const char *rel)
+{
+    const char *slash = strrchr(rel, '/');
+    const size_t len = slash ? (size_t)(slash - rel) : 0;
+    if (!w->n_outputs || !len || len >= sizeof w->last)
+        return 0;
+    if (!strncmp(w->last, rel, len) && w->last[len] == '\0')
+        return w->last_left_out; /* a folder's files come one after another */
+    memcpy(w->last, rel, len);
+    w->last[len] = '\0';
+    w->last_left_out = 0;
+    char path[8192];
+    for (size_t k = 0; k <= len && !w->last_left_out; k++) {
+        struct stat st;
+        if (k < len && rel[k] != '/')
+            continue;
+        snprintf(path, sizeof path, "%s/%.*s", w->root, (int)k, rel);
+        for (int o = 0; o < w->n_outputs && stat(path, &st) == 0; o++)
+            w->last_left_out |= st.st_dev == w->outputs[o].dev && st.st_ino == w->outputs[o].ino;
+    }
+    return w->last_left_out;
+}
 
 static int push_walked(void *user, const char *path, const char *rel)
 {
     walk_state *w = user;
-    /* the walk enters folders as themselves, never through links: a file's
-     * canonical folder is the root's and rel's */
-    for (int k = 0; k < w->n_leave_out; k++) {
-        const char *below = w->leave_out[k] + strlen(w->root); /* "cuts/" */
-        if (!strncmp(rel, below, strlen(below)))
-            return 0;
-    }
-    return push_found(w->list, path, rel);
-}
-
-/* realpath of path as a folder, ending in '/' (malloc'd); NULL where it is no
- * folder (not there yet). */
-static char *canonical_folder(const char *path)
-{
-    struct stat st;
-    char *real = stat(path, &st) == 0 && S_ISDIR(st.st_mode) ? realpath(path, NULL) : NULL;
-    char *folder = real ? malloc(strlen(real) + 2) : NULL;
-    if (folder)
-        sprintf(folder, "%s%s", real, strcmp(real, "/") ? "/" : "");
-    free(real);
-    return folder;
+    return in_output_folder(w, rel) ? 0 : push_found(w->list, path, rel);
 }
 
 static int lost_walked(void *user, const char *why)
@@ -150,34 +164,36 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, const char *const 
 {
     input_list l = {0};
     int lost = 0, n_out = 0;
-    char *out_dirs[4];
-    for (int k = 0; outputs && outputs[k] && n_out < 4; k++)
-        if ((out_dirs[n_out] = canonical_folder(outputs[k])))
-            n_out++;
+    folder_id out_ids[4];
+    for (int k = 0; outputs && outputs[k] && n_out < 4; k++) {
+        struct stat st;
+        if (stat(outputs[k], &st) == 0 && S_ISDIR(st.st_mode))
+            out_ids[n_out++] = (folder_id){st.st_dev, st.st_ino};
+    }
     for (int i = 0; i < n_args; i++) {
         struct stat st;
         if (strcmp(args[i], "-") && stat(args[i], &st) == 0 && S_ISDIR(st.st_mode)) {
             int before = l.n;
             char err[SL_ERR_LEN] = "";
             /* the run's own output folders below it (a rerun's -o, --cut and
-             * --split folders), not the folder itself (labels beside audio) */
-            char *root = canonical_folder(args[i]), *leave_out[4];
-            int n_leave_out = 0;
-            for (int k = 0; root && k < n_out; k++)
-                if (strlen(out_dirs[k]) > strlen(root) &&
-                    !strncmp(out_dirs[k], root, strlen(root)))
-                    leave_out[n_leave_out++] = out_dirs[k];
-            walk_state w = {&l, 0, root, leave_out, n_leave_out};
+             * --split folders) are left out */
+            walk_state *w = calloc(1, sizeof *w);
+            if (!w) {
+                cli_error("out of memory");
+                goto fail;
+            }
+            *w = (walk_state){&l, 0, args[i], out_ids, n_out, "", 0};
             int rc = sl_audio_files_below_ex(args[i], raw ? is_raw_name : NULL, push_walked,
-                                             lost_walked, &w, err, sizeof err);
-            free(root);
-            lost |= w.lost;
+                                             lost_walked, w, err, sizeof err);
+            const int walk_lost = w->lost;
+            free(w);
+            lost |= walk_lost;
             if (rc != 0) {
                 if (rc < 0 && err[0])
                     cli_error("%s", err);
                 goto fail;
             }
-            if (l.n == before && !w.lost) {
+            if (l.n == before && !walk_lost) {
                 if (raw)
                     cli_error("%s: a folder with no .raw or .pcm file in it (--raw-format takes "
                               "those from folders)", args[i]);
@@ -203,13 +219,9 @@ int cli_inputs_expand(char *const *args, int n_args, int raw, const char *const 
     }
     *inputs = l.v;
     *n = l.n;
-    for (int k = 0; k < n_out; k++)
-        free(out_dirs[k]);
     return lost;
 fail:
     cli_inputs_free(l.v, l.n);
-    for (int k = 0; k < n_out; k++)
-        free(out_dirs[k]);
     return -1;
 }
 
