@@ -568,7 +568,12 @@ static pid_t spawn_label(const char *const *args, int how, int *to_child, int *f
         dup2(in[0], STDIN_FILENO);
         dup2(out[1], STDOUT_FILENO);
         close(in[0]), close(in[1]), close(out[0]), close(out[1]);
-        signal(SIGPIPE, SIG_DFL); /* as a shell starts a command, whatever the test's */
+        /* as a shell at a terminal starts a command, whatever the test's (run in
+         * the background, SIGINT and SIGQUIT come ignored, which the command
+         * keeps, as a background job does: Ctrl-C would end nothing) */
+        signal(SIGPIPE, SIG_DFL);
+        signal(SIGINT, SIG_DFL);
+        signal(SIGQUIT, SIG_DFL);
         if (how & SPAWN_NOHUP)
             signal(SIGHUP, SIG_IGN);
         if (how & SPAWN_OWN_GROUP)
