@@ -373,11 +373,17 @@ static void test_tsv_and_stdio(void **state)
     char spool[512];
     snprintf(spool, sizeof spool, "%s", in_path("spool"));
     snprintf(cmd, sizeof cmd, "mkdir -p '%s' && TMPDIR='%s' '%s' features '%s' -o - --format npy "
-             "--mel-bins 23 | cmp - '%s' && TMPDIR='%s/absent' '%s' features '%s' -o - --format "
-             "npy --mel-bins 23 2>&1 >/dev/null | grep -q '^seqlabel: %s/absent: cannot create a "
-             "temporary file to assemble the .npy output: No such file or directory'", spool, spool,
-             seqlabel, wav, out_path("d.npy"), spool, seqlabel, wav, spool);
+             "--mel-bins 23 | cmp - '%s'", spool, spool, seqlabel, wav, out_path("d.npy"));
     assert_int_equal(system(cmd), 0);
+    /* (valgrind makes files of its own in $TMPDIR and cannot start without it:
+     * scripts/check-memory.sh says so with SL_VALGRIND; every other run checks) */
+    if (!getenv("SL_VALGRIND")) {
+        snprintf(cmd, sizeof cmd, "TMPDIR='%s/absent' '%s' features '%s' -o - --format npy "
+                 "--mel-bins 23 2>&1 >/dev/null | grep -q '^seqlabel: %s/absent: cannot create "
+                 "a temporary file to assemble the .npy output: No such file or directory'",
+                 spool, seqlabel, wav, spool);
+        assert_int_equal(system(cmd), 0);
+    }
     assert_int_equal(run(err, sizeof err, "features '%s' -o - --mel-bins 23 | cat > '%s'", wav,
                          out_path("f.tsv")), 0);
     assert_true(same_bytes(out_path("d.tsv"), out_path("f.tsv")));
