@@ -102,8 +102,6 @@ static int push_found(void *user, const char *path, const char *rel)
     return 0;
 }
 
-/* A folder's walk: its files go on the list; a part of it that cannot be
- * read is said, as a file that cannot be read is, and the rest is taken. */
 /* A folder by what it is, not by the path it was reached by (a link, a bind
  * mount): its device and inode. */
 typedef struct {
@@ -111,6 +109,8 @@ typedef struct {
     ino_t ino;
 } folder_id;
 
+/* A folder's walk: its files go on the list; a part of it that cannot be
+ * read is said, as a file that cannot be read is, and the rest is taken. */
 typedef struct {
     input_list *list;
     int lost;
@@ -140,8 +140,10 @@ static int in_output_folder(walk_state *w, const char *rel)
         if (k < len && rel[k] != '/')
             continue;
         snprintf(path, sizeof path, "%s/%.*s", w->root, (int)k, rel);
-        for (int o = 0; o < w->n_outputs && stat(path, &st) == 0; o++)
-            w->last_left_out |= st.st_dev == w->outputs[o].dev && st.st_ino == w->outputs[o].ino;
+        if (stat(path, &st) != 0)
+            continue;
+        for (int o = 0; o < w->n_outputs && !w->last_left_out; o++)
+            w->last_left_out = st.st_dev == w->outputs[o].dev && st.st_ino == w->outputs[o].ino;
     }
     return w->last_left_out;
 }
