@@ -130,12 +130,13 @@ static gboolean
 labelq_enqueue_at (GstSeqLabel * self, GstMiniObject * item, guint epoch)
 {
   g_mutex_lock (&self->lq_lock);
-  if (epoch != self->lq_epoch) {
+  while (epoch == self->lq_epoch && self->lq_bounded
+      && g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
+    g_cond_wait (&self->lq_cond, &self->lq_lock);
+  if (epoch != self->lq_epoch) {        /* (also while it waited for room) */
     g_mutex_unlock (&self->lq_lock);
     return FALSE;
   }
-  while (self->lq_bounded && g_queue_get_length (&self->lq) >= LABELQ_MAX && !self->lq_flushing)
-    g_cond_wait (&self->lq_cond, &self->lq_lock);
   if (self->lq_flushing) {
     g_mutex_unlock (&self->lq_lock);
     gst_mini_object_unref (item);
