@@ -479,36 +479,66 @@ int cli_output_commit(cli_output *o)
     return output_done(o, rc);
 }
 
-/* The CPUs of a cgroup v2 quota (cpu.max "QUOTA PERIOD", rounded up) on the
- * path of this process's group, or 0 for none. */
+/* The CPUs of the CPU quota of the cgroup folder `folder` (rounded up), or 0
+ * for none: cgroup v2's cpu.max ("QUOTA PERIOD", "max PERIOD"), v1's
+ * cpu.cfs_quota_us (-1: none) and cpu.cfs_period_us. */
+static int quota_at(const char *folder, int v1)
+{
+    char path[8500];
+    long long quota = -1, period = 0;
+    snprintf(path, sizeof path, "%s/%s", folder, v1 ? "cpu.cfs_quota_us" : "cpu.max");
+    FILE *fp = fopen(path, "r");
+    if (fp && (v1 ? fscanf(fp, "%lld", &quota) != 1
+                  : fscanf(fp, "%lld %lld", &quota, &period) != 2))
+        quota = -1;
+    if (fp)
+        fclose(fp);
+    snprintf(path, sizeof path, "%s/cpu.cfs_period_us", folder);
+    if (v1 && quota > 0 && (fp = fopen(path, "r"))) {
+        if (fscanf(fp, "%lld", &period) != 1)
+            period = 0;
+        fclose(fp);
+    }
+    return quota > 0 && period > 0 ? (int)((quota + period - 1) / period) : 0;
+}
+
+/* The least CPU quota of this process's cgroup and each one above it (a
+ * systemd slice's CPUQuota, a container's outer group), in cgroup v2 or v1's
+ * cpu controller; 0 for none. */
 static int cgroup_cpus(void)
 {
-    char line[4096], path[4200];
+    char line[4096], base[4200], folder[8400];
     FILE *fp = fopen("/proc/self/cgroup", "r");
     int cpus = 0;
     while (fp && fgets(line, sizeof line, fp)) {
-        if (strncmp(line, "0::", 3)) /* the unified hierarchy's line alone */
-            continue;
         line[strcspn(line, "\n")] = '\0';
-        /* the group's and each one above it (a systemd slice's CPUQuota): the
-         * least of their quotas */
-        for (char *end = line + strlen(line); end >= line + 3; end--) {
+        /* "0::/PATH" (v2), or "N:CONTROLLERS:/PATH" (v1) with the cpu controller */
+        char *ctrl = strchr(line, ':'), *group = ctrl ? strchr(ctrl + 1, ':') : NULL;
+        if (!group)
+            continue;
+        *group++ = '\0';
+        ctrl++;
+        const int v1 = *ctrl != '\0';
+        if (v1) {
+            char list[256], *save = NULL;
+            int cpu = 0;
+            snprintf(list, sizeof list, "%s", ctrl);
+            for (char *c = strtok_r(list, ",", &save); c && !cpu; c = strtok_r(NULL, ",", &save))
+                cpu = !strcmp(c, "cpu");
+            if (!cpu)
+                continue;
+        }
+        snprintf(base, sizeof base, "/sys/fs/cgroup%s%s", v1 ? "/" : "", ctrl);
+        /* the group's folder and each above it, the hierarchy's root too (a
+         * container's own view: its group is there) */
+        for (char *end = group + strlen(group); end >= group; end--) {
             if (*end != '/' && *end != '\0')
                 continue;
-            snprintf(path, sizeof path, "/sys/fs/cgroup%.*s/cpu.max", (int)(end - (line + 3)),
-                     line + 3);
-            FILE *max = fopen(path, "r");
-            long long quota, period;
-            if (max && fscanf(max, "%lld %lld", &quota, &period) == 2 && quota > 0 &&
-                period > 0) {
-                const int n = (int)((quota + period - 1) / period);
-                if (!cpus || n < cpus)
-                    cpus = n;
-            }
-            if (max)
-                fclose(max);
+            snprintf(folder, sizeof folder, "%s%.*s", base, (int)(end - group), group);
+            const int n = quota_at(folder, v1);
+            if (n > 0 && (!cpus || n < cpus))
+                cpus = n;
         }
-        break;
     }
     if (fp)
         fclose(fp);

@@ -130,7 +130,7 @@ int cli_output_commit(cli_output *o); /* flush, fsync-less close, rename; prints
 int cli_output_commit_as(cli_output *o, const char *path);
 void cli_output_abort(cli_output *o); /* close and remove the temporary file */
 /* The CPUs this process may use (at least 1): its affinity (taskset, a
- * container's cpuset), and a cgroup v2 quota (cpu.max) where one is less. */
+ * container's cpuset), and a cgroup CPU quota (v2 or v1) where one is less. */
 int cli_cpus(void);
 /* The folder of the command's temporary files: $TMPDIR, else /tmp. */
 const char *cli_tmp_folder(void);
