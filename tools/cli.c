@@ -112,13 +112,25 @@ static void explain_open_failure(const char *path, int e, const char *tmp)
  * line written in pieces ran into another worker's. */
 static void say(const char *fmt, va_list ap)
 {
+    char said[SL_ERR_LEN + 4096], line[4 * sizeof said + 16];
+    vsnprintf(said, sizeof said, fmt, ap);
     /* on a terminal, a progress line (this process's, or the --jobs count of
      * the command a worker belongs to) is cleared first, not run on into */
-    char line[SL_ERR_LEN + 4096];
-    snprintf(line, sizeof line, "%sseqlabel: ", isatty(STDERR_FILENO) ? "\r\033[K" : "");
-    const size_t n = strlen(line);
-    vsnprintf(line + n, sizeof line - n - 1, fmt, ap); /* a byte kept for the newline */
-    size_t len = strlen(line);
+    size_t len = (size_t)snprintf(line, sizeof line, "%sseqlabel: ",
+                                  isatty(STDERR_FILENO) ? "\r\033[K" : "");
+    /* a message is one line, and the names in it (an uploaded folder's files,
+     * a manifest's lines) are not the terminal's to act on: control bytes, C0,
+     * DEL and UTF-8's C1, are shown as \xNN, as a class name's are */
+    for (const unsigned char *p = (const unsigned char *)said; *p; p++) {
+        const int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7f || c1) {
+            len += (size_t)snprintf(line + len, sizeof line - len, c1 ? "\\x%02x\\x%02x" : "\\x%02x",
+                                    p[0], c1 ? p[1] : 0);
+            p += c1;
+        } else {
+            line[len++] = (char)*p;
+        }
+    }
     line[len++] = '\n';
     fflush(stderr);
     for (size_t done = 0; done < len;) {

@@ -199,3 +199,9 @@ expect 1 "$absent.slm" eval --model "$absent.slm" --manifest "$absent.tsv"
 expect 1 "$absent.tsv" train --manifest "$absent.tsv" --out "$dir/m.slm" --no-cache
 expect 1 "$absent.slm" info "$absent.slm"
 expect 1 "$absent.slm" average -o "$dir/m.slm" "$absent.slm"
+# a name quoted from a file (a manifest's line, an uploaded folder's file) is
+# shown with its control bytes as \xNN: a terminal is not sent its escapes
+printf '%s\tlab.txt\n' "$(printf 'x\033[2Jy.wav')" > "$dir/esc.tsv"
+expect 1 'esc.tsv:1: '"$dir"'/x\x1b[2Jy.wav: cannot open' eval --model "$SL_SOURCE_ROOT/model/default.slm" \
+    --manifest "$dir/esc.tsv" --no-cache
+if grep -q "$(printf '\033')" "$dir/err"; then fail "a raw escape reached stderr"; fi
