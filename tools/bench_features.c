@@ -26,21 +26,20 @@ static double now_s(void)
  * white noise, so every mel band sees energy. Deterministic (own LCG). */
 /* x as raw float32 into path; 0 when written. A file cut short is removed (a
  * device, /dev/null, is written in place and left alone). */
+/* The signal written as every output of the command is (cli_output_open:
+ * a temporary file renamed into place, another user's link in /tmp refused).
+ * 0, or 1 (said). */
 static int save_signal(const char *path, const float *x, size_t n)
 {
-    FILE *fp = fopen(path, "wb");
-    if (!fp)
-        return -1;
-    int ok = fwrite(x, sizeof *x, n, fp) == n;
-    ok = fclose(fp) == 0 && ok;
-    struct stat st;
-    if (!ok) {
-        int e = errno;
-        if (stat(path, &st) == 0 && S_ISREG(st.st_mode))
-            remove(path);
-        errno = e;
+    cli_output o;
+    if (cli_output_open(&o, path, "wb") != 0)
+        return 1;
+    if (fwrite(x, sizeof *x, n, o.fp) != n) {
+        cli_error("%s: write failed: %s", path, strerror(errno));
+        cli_output_abort(&o);
+        return 1;
     }
-    return ok ? 0 : -1;
+    return cli_output_commit(&o);
 }
 
 static void make_signal(float *x, size_t n, int rate)
@@ -175,7 +174,7 @@ int bench_features(int argc, char **argv)
         free(x);
         free(times);
         sl_features_free(f);
-        return cli_error("bench features: cannot write %s: %s", save, strerror(errno));
+        return 1;
     }
     sink k = {0, 0};
     /* Warm-up: caches, branch predictors, lazily mapped pages of the library. */

@@ -3232,6 +3232,14 @@ static void test_output_shared_folder(void **state)
                        "not followed, as the kernel would not");
         expect_refused("in.wav --model m.slm -o shared/dangling.txt", "shared/dangling.txt",
                        "a link another user owns");
+        /* every output of the command: bench features' signal too (it was an fopen) */
+        {
+            char cmd[1024];
+            snprintf(cmd, sizeof cmd, "'%s' bench features --seconds 1 --save-signal "
+                     "shared/labels.txt > /dev/null 2> err.txt; test $? = 1 && grep -q "
+                     "'shared/labels.txt: .*a link another user owns' err.txt", seqlabel);
+            sh(cmd);
+        }
         expect_refused("in.wav --model m.slm --target speech --cut shared/cut.wav "
                        "-o victim/labels.txt", "shared/cut.wav", "a link another user owns");
         /* a chain: the writer's own link to theirs */
