@@ -137,6 +137,17 @@ static int refuse_planted(const char *path, const char *link, const char *what,
                    what, done);
 }
 
+int sl_output_folder_check(const char *path, char *err, size_t errlen)
+{
+    char *refused = NULL, *end = follow_links(path, &refused);
+    int rc = 0;
+    if (!end && refused)
+        rc = refuse_planted(path, refused, "a link", "followed", err, errlen);
+    free(end);
+    free(refused);
+    return rc;
+}
+
 /* The pattern of the temporary name, TARGET.tmp.<pid>.XXXXXX, whose X's
  * mkostemp makes random: the name cannot be foreseen (another user cannot put
  * a file or link there first, and a file left there cannot stop a run), while
@@ -239,6 +250,12 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
     if (name_len > NAME_MAX)
         return sl_fail(err, errlen, "%s: a name of %zu bytes, more than a file's may have (%d)",
                        path, name_len, NAME_MAX);
+    /* its folder by the same rule (/tmp/NAME/out.txt, NAME another user's link) */
+    char *folder = slash ? sl_path_folder(path) : NULL;
+    int planted_folder = folder && sl_output_folder_check(folder, err, errlen) != 0;
+    free(folder);
+    if (planted_folder)
+        return -1;
     struct stat st;
     int there = stat(path, &st) == 0; /* through any links */
     if (there && S_ISDIR(st.st_mode))

@@ -74,6 +74,13 @@ int sl_output_commit(sl_output *o, char *err, size_t errlen);
 void sl_output_discard(sl_output *o);
 /* Frees what sl_output_plan allocated (after commit or discard). */
 void sl_output_free(sl_output *o);
+/* 0 when the folder `path` (one an output goes into, made or written in) is
+ * no link another user planted in a shared folder, nor leads through one, by
+ * the rule above for an output's own name; -1 with a message naming it (a
+ * folder of root's /tmp/NAME/ that is another user's link to a folder of
+ * theirs, or of root's, is refused). Each folder of an output's path is
+ * checked so as it is made. */
+int sl_output_folder_check(const char *path, char *err, size_t errlen);
 /* 1 when paths a and b name one file: one name, or one inode (./x, a link,
  * a hard link); what an output may not be of the inputs it is made from. */
 int sl_same_file(const char *a, const char *b);

@@ -19,6 +19,7 @@
 #include "model/trainer_internal.h"
 #include "common/errors.h"
 #include "common/memory.h"
+#include "common/output_file.h"
 
 /* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr; 04:
  * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c; 05: a CRC-32;
@@ -370,6 +371,10 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
                                                                         : "FIFO, pipe or socket");
     if (!cache_dir || !cache_dir[0])
         return k->compute(audio, k->arg, 1, out, err, errlen);
+    /* a cache folder in /tmp that another user made a link of, to a folder
+     * of this one's: not followed (its entries would be written there) */
+    if (sl_output_folder_check(cache_dir, err, errlen) != 0)
+        return -1;
     char *real = realpath(audio, NULL);
     if (!real)
         return sl_fail(err, errlen, "%s: cannot resolve: %s", audio, strerror(errno));

@@ -244,6 +244,9 @@ static int make_folders(char *path, size_t from)
         if (p == path)
             continue; /* the root of an absolute path */
         *p = '\0';
+        char err[SL_ERR_LEN];
+        if (sl_output_folder_check(path, err, sizeof err) != 0)
+            return cli_error("%s", err), -1;
         int e = mkdir(path, 0777) != 0 ? errno : 0;
         struct stat st;
         if (e && (e != EEXIST || stat(path, &st) != 0 || !S_ISDIR(st.st_mode)))

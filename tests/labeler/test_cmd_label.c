@@ -3232,6 +3232,24 @@ static void test_output_shared_folder(void **state)
                        "not followed, as the kernel would not");
         expect_refused("in.wav --model m.slm -o shared/dangling.txt", "shared/dangling.txt",
                        "a link another user owns");
+        /* a folder so: -o DIR/, the folder of -o FILE, --cut DIR, a feature cache
+         * (they were followed, their files written in the folder it led to) */
+        sh("ln -s ../victim shared/dir-link && chown -h 65534:65534 shared/dir-link && "
+           "printf 'in.wav\\tin-lab.txt\\n' > cache-m.tsv && printf '0\\t1\\tmusic\\n' > in-lab.txt");
+        expect_refused("in.wav --model m.slm -o shared/dir-link/", "shared/dir-link",
+                       "a link another user owns in a shared folder");
+        expect_refused("in.wav --model m.slm -o shared/dir-link/x.txt", "shared/dir-link",
+                       "a link another user owns in a shared folder");
+        expect_refused("in.wav --model m.slm --target speech --cut shared/dir-link -o /dev/null",
+                       "shared/dir-link", "a link another user owns in a shared folder");
+        {
+            char cmd[1024];
+            snprintf(cmd, sizeof cmd, "'%s' eval --model m.slm --manifest cache-m.tsv --cache-dir "
+                     "shared/dir-link > /dev/null 2> err.txt; test $? = 1 && grep -q "
+                     "'shared/dir-link: a link another user owns' err.txt && "
+                     "test -z \"$(ls victim | grep -v '^file$\\|^mine.txt$')\"", seqlabel);
+            sh(cmd);
+        }
         /* every output of the command: bench features' signal too (it was an fopen) */
         {
             char cmd[1024];
