@@ -139,12 +139,26 @@ static int refuse_planted(const char *path, const char *link, const char *what,
 
 int sl_output_folder_check(const char *path, char *err, size_t errlen)
 {
-    char *refused = NULL, *end = follow_links(path, &refused);
+    /* each folder of the path in turn, as the kernel walks it: a planted link
+     * anywhere in it (/tmp/NAME/sub, /tmp/NAME/., /tmp/NAME/) leads there */
+    char *p = strdup(path);
+    if (!p)
+        return sl_fail(err, errlen, "%s: out of memory", path);
+    const size_t len = strlen(p);
     int rc = 0;
-    if (!end && refused)
-        rc = refuse_planted(path, refused, "a link", "followed", err, errlen);
-    free(end);
-    free(refused);
+    for (size_t k = 1; k <= len && rc == 0; k++) {
+        if ((k < len && p[k] != '/') || p[k - 1] == '/')
+            continue;
+        const char kept = p[k];
+        p[k] = '\0';
+        char *refused = NULL, *end = follow_links(p, &refused);
+        if (!end && refused)
+            rc = refuse_planted(p, refused, "a link", "followed", err, errlen);
+        free(end);
+        free(refused);
+        p[k] = kept;
+    }
+    free(p);
     return rc;
 }
 

@@ -3240,14 +3240,20 @@ static void test_output_shared_folder(void **state)
                        "a link another user owns in a shared folder");
         expect_refused("in.wav --model m.slm -o shared/dir-link/x.txt", "shared/dir-link",
                        "a link another user owns in a shared folder");
+        /* anywhere in the path, as the kernel walks it */
+        expect_refused("in.wav --model m.slm -o shared/dir-link/sub/x.txt", "shared/dir-link",
+                       "a link another user owns in a shared folder");
+        expect_refused("in.wav --model m.slm -o shared/dir-link/./x.txt", "shared/dir-link",
+                       "a link another user owns in a shared folder");
         expect_refused("in.wav --model m.slm --target speech --cut shared/dir-link -o /dev/null",
                        "shared/dir-link", "a link another user owns in a shared folder");
         {
             char cmd[1024];
-            snprintf(cmd, sizeof cmd, "'%s' eval --model m.slm --manifest cache-m.tsv --cache-dir "
-                     "shared/dir-link > /dev/null 2> err.txt; test $? = 1 && grep -q "
-                     "'shared/dir-link: a link another user owns' err.txt && "
-                     "test -z \"$(ls victim | grep -v '^file$\\|^mine.txt$')\"", seqlabel);
+            snprintf(cmd, sizeof cmd, "for c in shared/dir-link shared/dir-link/cache; do '%s' eval "
+                     "--model m.slm --manifest cache-m.tsv --cache-dir $c > /dev/null 2> err.txt; "
+                     "test $? = 1 && grep -q 'shared/dir-link: a link another user owns' err.txt || "
+                     "exit 1; done && test -z \"$(ls victim | grep -v '^file$\\|^mine.txt$')\"",
+                     seqlabel);
             sh(cmd);
         }
         /* every output of the command: bench features' signal too (it was an fopen) */
