@@ -110,6 +110,28 @@ static void explain_open_failure(const char *path, int e, const char *tmp)
 
 /* One write for the whole line: the --jobs workers share standard error, and a
  * line written in pieces ran into another worker's. */
+size_t cli_shown(char *out, size_t size, const char *s)
+{
+    size_t len = 0;
+    int follow = 0; /* continuation bytes a UTF-8 lead byte announced */
+    for (const unsigned char *p = (const unsigned char *)s; *p && len + 9 < size; p++) {
+        const int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
+        const int lone_c1 = *p >= 0x80 && *p <= 0x9f && !follow; /* (CSI to an 8-bit terminal) */
+        if ((*p < 0x20 && *p != '\t') || *p == 0x7f || c1 || lone_c1) {
+            len += (size_t)snprintf(out + len, size - len, c1 ? "\\x%02x\\x%02x" : "\\x%02x",
+                                    p[0], c1 ? p[1] : 0);
+            p += c1;
+            follow = 0;
+        } else {
+            out[len++] = (char)*p;
+            follow = *p >= 0xc0 ? (*p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 : 1)
+                     : *p >= 0x80 && follow ? follow - 1 : 0;
+        }
+    }
+    out[len] = '\0';
+    return len;
+}
+
 static void say(const char *fmt, va_list ap)
 {
     char said[SL_ERR_LEN + 4096], line[4 * sizeof said + 16];
@@ -119,18 +141,8 @@ static void say(const char *fmt, va_list ap)
     size_t len = (size_t)snprintf(line, sizeof line, "%sseqlabel: ",
                                   isatty(STDERR_FILENO) ? "\r\033[K" : "");
     /* a message is one line, and the names in it (an uploaded folder's files,
-     * a manifest's lines) are not the terminal's to act on: control bytes, C0,
-     * DEL and UTF-8's C1, are shown as \xNN, as a class name's are */
-    for (const unsigned char *p = (const unsigned char *)said; *p; p++) {
-        const int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-        if ((*p < 0x20 && *p != '\t') || *p == 0x7f || c1) {
-            len += (size_t)snprintf(line + len, sizeof line - len, c1 ? "\\x%02x\\x%02x" : "\\x%02x",
-                                    p[0], c1 ? p[1] : 0);
-            p += c1;
-        } else {
-            line[len++] = (char)*p;
-        }
-    }
+     * a manifest's lines) are not the terminal's to act on */
+    len += cli_shown(line + len, sizeof line - len - 1, said);
     line[len++] = '\n';
     fflush(stderr);
     for (size_t done = 0; done < len;) {

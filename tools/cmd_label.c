@@ -662,11 +662,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
             if (tn - last > 0.25) {
                 last = tn;
                 double done = (double)sl_audio_file_position(r) / file_rate;
+                char shown[4 * 4096 + 16];
+                cli_shown(shown, sizeof shown, in_path);
                 if (total > 0)
-                    fprintf(stderr, "\r%s: %.1f / %.1f s (%.0f%%)", in_path, done,
+                    fprintf(stderr, "\r%s: %.1f / %.1f s (%.0f%%)", shown, done,
                             (double)total / file_rate, 100.0 * done * file_rate / (double)total);
                 else
-                    fprintf(stderr, "\r%s: %.1f s", in_path, done);
+                    fprintf(stderr, "\r%s: %.1f s", shown, done);
             }
         }
     }

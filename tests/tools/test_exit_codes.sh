@@ -209,3 +209,7 @@ printf '%s\tlab.txt\n' "$(printf 'x\033[2Jy.wav')" > "$dir/esc.tsv"
 expect 1 'esc.tsv:1: '"$dir"'/x\x1b[2Jy.wav: cannot open' eval --model "$SL_SOURCE_ROOT/model/default.slm" \
     --manifest "$dir/esc.tsv" --no-cache
 if grep -q "$(printf '\033')" "$dir/err"; then fail "a raw escape reached stderr"; fi
+# a C1 control byte alone (not UTF-8: CSI to an 8-bit terminal) too
+printf '%s\tlab.txt\n' "$(printf 'x\233y.wav')" > "$dir/c1.tsv"
+expect 1 'c1.tsv:1: '"$dir"'/x\x9by.wav: cannot open' eval --model "$SL_SOURCE_ROOT/model/default.slm" \
+    --manifest "$dir/c1.tsv" --no-cache
