@@ -147,6 +147,9 @@ int bench_features(int argc, char **argv)
                 return 2;
         } else if (!strcmp(a, "--save-signal")) {
             save = v;
+            if (!strcmp(save, "-")) /* (cli_output_open's name for standard output) */
+                return cli_usage_error("--save-signal: a file, not standard output, where the "
+                                       "report goes");
         } else {
             return cli_usage_error("bench features: unknown option %s (see --help)", a);
         }

@@ -194,6 +194,7 @@ echo "ok: bench label writes in a folder of its own, removed after"
 expect 2 "not a list of 1 to 8 integers" bench encoder --threads 1,,2
 expect 2 "not two numbers of frames" bench encoder --band 1
 expect 2 "not a list of 1 to 8 thread counts" bench train --threads 1,
+expect 2 "--save-signal: a file, not standard output" bench features --save-signal -
 expect 1 "$absent.wav" label "$absent.wav"
 # an output folder that cannot be made fails the work, not the command line
 : > "$dir/file"
