@@ -137,7 +137,8 @@ static int refuse_planted(const char *path, const char *link, const char *what,
                    what, done);
 }
 
-int sl_output_folder_check(const char *path, char *err, size_t errlen)
+/* sl_output_folder_check, `depth` links deep (a link's own path checked so). */
+static int folder_check(const char *path, int depth, char *err, size_t errlen)
 {
     /* each folder of the path in turn, as the kernel walks it: a planted link
      * anywhere in it (/tmp/NAME/sub, /tmp/NAME/., /tmp/NAME/) leads there */
@@ -154,12 +155,21 @@ int sl_output_folder_check(const char *path, char *err, size_t errlen)
         char *refused = NULL, *end = follow_links(p, &refused);
         if (!end && refused)
             rc = refuse_planted(p, refused, "a link", "followed", err, errlen);
+        /* a link of this user's own (~/out): the folders of where it leads too
+         * (/tmp/NAME/sub, NAME planted) */
+        else if (end && strcmp(end, p) && depth < MAX_LINKS)
+            rc = folder_check(end, depth + 1, err, errlen);
         free(end);
         free(refused);
         p[k] = kept;
     }
     free(p);
     return rc;
+}
+
+int sl_output_folder_check(const char *path, char *err, size_t errlen)
+{
+    return folder_check(path, 0, err, errlen);
 }
 
 /* The pattern of the temporary name, TARGET.tmp.<pid>.XXXXXX, whose X's

@@ -3245,6 +3245,10 @@ static void test_output_shared_folder(void **state)
                        "a link another user owns in a shared folder");
         expect_refused("in.wav --model m.slm -o shared/dir-link/./x.txt", "shared/dir-link",
                        "a link another user owns in a shared folder");
+        /* ... and where a link of the writer's own leads (own-out -> its folder) */
+        sh("ln -s shared/dir-link/sub own-out");
+        expect_refused("in.wav --model m.slm -o own-out/x.txt", "shared/dir-link",
+                       "a link another user owns in a shared folder");
         expect_refused("in.wav --model m.slm --target speech --cut shared/dir-link -o /dev/null",
                        "shared/dir-link", "a link another user owns in a shared folder");
         {
