@@ -41,8 +41,8 @@ int sl_keyed_entry_cmp(const void *a, const void *b);
 int sl_parse_seconds(const char *s, double *out);
 /* A segment of a text label file's line: times start and end (strings, as
  * sl_parse_seconds takes them) and the label name, checked (times >= 0, end not
- * before start, a name that fits) and appended as sl_segments_push does (an
- * empty name, after its times are checked, appends nothing). 0, or
+ * before start, a name that fits, or none) and appended as sl_segments_push does
+ * (which takes no segment of no name). 0, or
  * -1 with a message naming path and line. */
 int sl_segment_from_text(const char *path, int line, const char *start, const char *end,
                          const char *name, sl_label_segment **segs, int *n, int *cap,

@@ -1005,10 +1005,7 @@ int sl_segment_from_text(const char *path, int line, const char *start, const ch
     if (b < a)
         return sl_fail(err, errlen, "%s:%d: segment ends (%.12g s) before it starts (%.12g s)", path,
                        line, b, a);
-    if (!name[0]) /* a label with no text (Audacity makes them): labels nothing, as an
-                     empty TextGrid interval or cue does */
-        return 0;
-    if (!sl_label_name_fits(name))
+    if (name[0] && !sl_label_name_fits(name)) /* (none: sl_segments_push takes nothing) */
         return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
                        line, SL_MAX_CLASS_NAME);
     if (sl_segments_push(segs, n, cap, a, b, name, line))
