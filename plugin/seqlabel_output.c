@@ -342,20 +342,18 @@ labelpad_prepare_at (GstSeqLabel * self, GstPad * pad)
   g_mutex_unlock (&self->lq_lock);
 
   /* (an activation meanwhile wants all of them again: the rest is not queued) */
+  gboolean taken = TRUE;
   if (need_start) {
     gchar *id = gst_pad_create_stream_id (pad, GST_ELEMENT (self), "labels");
     GstCaps *caps = gst_seqlabel_labelpad_caps (format);
-    need_segment = labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_stream_start (id)),
-        epoch) && labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_caps (caps)), epoch)
-        && need_segment;
-    need_header = need_segment && need_header;
+    taken = labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_stream_start (id)), epoch)
+        && labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_caps (caps)), epoch);
     gst_caps_unref (caps);
     g_free (id);
   }
-  if (need_segment)
-    need_header = labelq_enqueue_kept (self,
-        GST_MINI_OBJECT (gst_event_new_segment (&segment)), epoch) && need_header;
-  if (need_header && self->labeler != NULL) {
+  if (taken && need_segment)
+    taken = labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_segment (&segment)), epoch);
+  if (taken && need_header && self->labeler != NULL) {
     char header[1024];
     int n = sl_label_format_header (&self->writer, header, sizeof header);
     if (n > 0 && (gsize) n < sizeof header) {

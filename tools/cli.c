@@ -108,8 +108,6 @@ static void explain_open_failure(const char *path, int e, const char *tmp)
     free(copy);
 }
 
-/* One write for the whole line: the --jobs workers share standard error, and a
- * line written in pieces ran into another worker's. */
 size_t cli_shown(char *out, size_t size, const char *s)
 {
     size_t len = 0;
@@ -132,6 +130,8 @@ size_t cli_shown(char *out, size_t size, const char *s)
     return len;
 }
 
+/* One write for the whole line: the --jobs workers share standard error, and a
+ * line written in pieces ran into another worker's. */
 static void say(const char *fmt, va_list ap)
 {
     char said[SL_ERR_LEN + 4096], line[4 * sizeof said + 16];

@@ -336,7 +336,8 @@ int sl_cmd_features(int argc, char **argv)
         sl_audio_close(r);
         return 1;
     }
-    const char *out_name = strcmp(a.out_path, "-") ? a.out_path : "standard output";
+    const char *dest_name = strcmp(a.out_path, "-") ? a.out_path : "standard output";
+    const char *out_name = dest_name; /* where a write fails */
     char spool_name[4200];
     frame_sink sink = {.fp = out.fp, .format = a.format};
     if (a.format == FORMAT_NPY && !seekable(out.fp)) {
@@ -375,7 +376,7 @@ int sl_cmd_features(int argc, char **argv)
         goto done;
     }
     if (spool && cli_copy_file(spool, out.fp) != 0)
-        rc = write_failed(strcmp(a.out_path, "-") ? a.out_path : "standard output");
+        rc = write_failed(dest_name);
 done:
     if (spool)
         fclose(spool);

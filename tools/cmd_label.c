@@ -1385,14 +1385,10 @@ int sl_cmd_label(int argc, char **argv)
     int nin;
     /* a folder, or a part of one, that could not be read is said, and the
      * rest labelled: exit 1 at the end, as for a file that cannot be read */
-    const char *given[] = {a.out_path, a.cut_path, a.split_dir}, *outputs[4];
-    int n_out = 0;
-    for (int k = 0; k < 3; k++)
-        if (given[k])
-            outputs[n_out++] = given[k];
-    outputs[n_out] = NULL;
+    const char *outputs[] = {a.out_path, a.cut_path, a.split_dir};
     const int lost = cli_inputs_expand(argv + optind, argc - optind,
-                                       a.audio.raw_encoding != SL_RAW_NONE, outputs, &inputs, &nin);
+                                       a.audio.raw_encoding != SL_RAW_NONE, outputs, 3, &inputs,
+                                       &nin);
     if (lost < 0)
         return 1;
     int rc = nin ? label_inputs(a, inputs, nin) : 1;

@@ -162,14 +162,14 @@ static int lost_walked(void *user, const char *why)
 }
 
 int cli_inputs_expand(char *const *args, int n_args, int raw, const char *const *outputs,
-                      cli_input **inputs, int *n)
+                      int n_outputs, cli_input **inputs, int *n)
 {
     input_list l = {0};
     int lost = 0, n_out = 0;
     folder_id out_ids[4];
-    for (int k = 0; outputs && outputs[k] && n_out < 4; k++) {
+    for (int k = 0; k < n_outputs && n_out < 4; k++) {
         struct stat st;
-        if (stat(outputs[k], &st) == 0 && S_ISDIR(st.st_mode))
+        if (outputs[k] && stat(outputs[k], &st) == 0 && S_ISDIR(st.st_mode))
             out_ids[n_out++] = (folder_id){st.st_dev, st.st_ino};
     }
     for (int i = 0; i < n_args; i++) {

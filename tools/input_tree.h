@@ -17,14 +17,15 @@ typedef struct {
  * sl_audio_name_known; with `raw`, for --raw-format, its .raw and .pcm files)
  * sorted by path, hidden files and folders left out, links to files followed
  * and links to folders not (as find(1) does), and the files of the output
- * folders named in `outputs` (NULL-terminated: -o, --cut, --split; those
+ * folders named in `outputs` (n_outputs of them, NULL where none is given:
+ * -o, --cut, --split; those
  * below a folder given, so that a rerun does not label its own outputs). 0 with
  * *inputs (free with cli_inputs_free) and *n set; 1 the same, where a part of
  * a folder could not be read, or a folder held no audio file (said: the rest
  * is labelled, as past a file that cannot be read); or -1 (said: out of
  * memory). */
 int cli_inputs_expand(char *const *args, int n_args, int raw, const char *const *outputs,
-                      cli_input **inputs, int *n);
+                      int n_outputs, cli_input **inputs, int *n);
 void cli_inputs_free(cli_input *inputs, int n);
 
 /* Creates the folder dir and the folders above it that do not exist yet
