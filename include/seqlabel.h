@@ -1104,8 +1104,8 @@ int sl_sweep_init_decoder(sl_sweep *s, const sl_decoder_config *cfg, int n_class
 void sl_sweep_release(sl_sweep *s);
 /* Adds one file to a decoder's sweep: its n x n_classes probabilities decoded
  * at each point, counted against `scored` (its references after any collar; -1:
- * not scored) and, with events, against `ref` (its references as they are).
- * -1 when out of memory. */
+ * not scored) and, with events, against `ref` (its references as they are:
+ * where it is -1, the decoded events are cut away). -1 when out of memory. */
 int sl_sweep_add_decoded(sl_sweep *s, const int32_t *scored, const int32_t *ref,
                          const float *probs, int n_classes, int64_t n);
 /* Adds one file to the sweep's events (none: nothing): its reference labels and
@@ -1196,9 +1196,8 @@ typedef struct {
     int gap_class;
     /* NULL, or each entry's events counted into it (sl_events_init by the caller):
      * the references' before the collar, and sl_score_manifest's hypotheses (a
-     * gap as gap_class) or sl_evaluate_manifest's argmax frames (unlabelled
-     * stretches of the references whose windows hold no labelled frame: no
-     * event) */
+     * gap as gap_class) or sl_evaluate_manifest's labels (the argmax frames or
+     * the decoder's), cut away where the references leave time unlabelled */
     sl_events *events;
     /* sl_evaluate_manifest: NULL (default), the model's argmax frames are scored,
      * as the trainer scores them; or the labels this decoder makes of the same

@@ -247,9 +247,12 @@ int sl_metrics_format_json(const sl_metrics *mt, const sl_model *m, char *buf, s
  * silence frame outside [0, n), or, with silence NULL, that window clipped to
  * [0, n) — the rule of sl_labeler (include/seqlabel.h). */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
-                   const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
-                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred, float *frame_probs)
+                   const int32_t *labels, const int32_t *wanted, int64_t n, float *x,
+                   float *logits, float *probs, sl_sweep *sweep, sl_metrics *mt, int32_t *pred,
+                   float *frame_probs)
 {
+    if (!wanted)
+        wanted = labels;
     const sl_model_config *c = sl_model_get_config(m);
     const int F = c->n_features, C = c->n_classes;
     const int left = c->stream_left, look = c->stream_lookahead;
@@ -265,7 +268,7 @@ int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const
         int T = (int)(w1 - w0);
         int any = 0;
         for (int64_t i = c0; i < c1 && !any; i++)
-            any = labels[i] >= 0;
+            any = wanted[i] >= 0;
         if (!any && !frame_probs)
             continue;
         for (int t = 0; t < T; t++) {
@@ -339,7 +342,9 @@ int sl_decode_all(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t
     return sl_decoder_finish(dec, &sink);
 }
 
-/* The sweep's events of one file, from its n x K probabilities. */
+/* The sweep's events of one file, from its n x K probabilities; time the
+ * references leave unlabelled is not scored: no probability there (as the
+ * --hyp path has it, model/score.c). */
 static int add_sweep_events(sl_sweep *sweep, const int32_t *ref, const float *probs, int64_t n,
                             int K)
 {
@@ -347,7 +352,7 @@ static int add_sweep_events(sl_sweep *sweep, const int32_t *ref, const float *pr
     if (!p)
         return -1;
     for (int64_t i = 0; i < n; i++)
-        p[i] = probs[(size_t)i * K + sweep->target];
+        p[i] = ref[i] < 0 ? -1.0 : probs[(size_t)i * K + sweep->target];
     int rc = sl_sweep_add_events(sweep, ref, p, n);
     free(p);
     return rc;
@@ -426,8 +431,8 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         for (int64_t k = 0; pred && k < n; k++)
             pred[k] = -1;
         const int32_t *scored = collared ? collared : labels;
-        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, n, x, logits, probs,
-                                      sweep, &file, dec ? NULL : pred, fprobs))
+        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, labels, n, x, logits,
+                                      probs, sweep, &file, dec ? NULL : pred, fprobs))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
         if (rc == 0 && dec && sl_decode_all(dec, fprobs, n, c->n_classes, pred))
             rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);
@@ -444,6 +449,11 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
                 if (scored[k] >= 0)
                     file.confusion[(size_t)scored[k] * c->n_classes + pred[k]]++;
         }
+        /* time the references leave unlabelled is not scored: a system event
+         * there is cut away, no insertion (as the --hyp path has it) */
+        for (int64_t k = 0; pred && k < n; k++)
+            if (labels[k] < 0)
+                pred[k] = -1;
         if (rc == 0 && events && sl_events_add_file(events, file_events, labels, pred, n))
             rc = sl_fail(err, errlen, "out of memory");
         free(collared);

@@ -223,12 +223,15 @@ int sl_decode_all(sl_decoder *dec, const float *probs, int64_t n, int K, int32_t
  * mt. x: window x n_features scratch, logits and probs: window x n_classes
  * scratch (window = the model's stream_window); sweep: NULL, or the frames'
  * probabilities of its class counted into it; pred: NULL, or each frame's argmax
- * class where the model ran (the frames of windows whose core holds a labelled
- * frame; the caller sets the rest); frame_probs: NULL, or each frame's
- * probabilities (n x n_classes), the model then run on every window. */
+ * class where the model ran (the frames of windows whose core holds a frame of
+ * wanted's, or of labels' with wanted NULL; the caller sets the rest): wanted,
+ * the references before a collar took frames from labels, whose predictions
+ * the events still count; frame_probs: NULL, or each frame's probabilities
+ * (n x n_classes), the model then run on every window. */
 int sl_eval_frames(sl_encoder *e, const sl_model *m, const float *silence, const float *feats,
-                   const int32_t *labels, int64_t n, float *x, float *logits, float *probs,
-                   sl_sweep *sweep, sl_metrics *mt, int32_t *pred, float *frame_probs);
+                   const int32_t *labels, const int32_t *wanted, int64_t n, float *x,
+                   float *logits, float *probs, sl_sweep *sweep, sl_metrics *mt, int32_t *pred,
+                   float *frame_probs);
 struct sl_uem; /* model/label_files.h */
 /* num_threads: the encoder's own threads (results do not depend on them).
  * clip_edges: as sl_labeler_config's. per_file: NULL, or the options whose

@@ -346,12 +346,64 @@ static void test_command(void **state)
     tt_rmtree(dir);
 }
 
+/* The figures (from "accuracy" on: all but the loss, which label files lack)
+ * of `eval --model` with eval_opts on samples/mixture.wav against the
+ * reference `reference` (its text: the mixture's own when NULL), asserted the
+ * same as those of `seqlabel label` with label_opts written as frames and
+ * scored with `eval --hyp` and hyp_opts. The caller frees them. */
+static char *model_as_label(const char *reference, const char *eval_opts, const char *label_opts,
+                            const char *hyp_opts)
+{
+    const char *seqlabel = getenv("SL_SEQLABEL"), *root = getenv("SL_SOURCE_ROOT");
+    assert_non_null(seqlabel);
+    assert_non_null(root);
+    tt_mkdtemp(dir, sizeof dir, "events-model");
+    /* the mixture alone (every class, and the most boundaries): five settings
+     * of the whole samples/ would take half an hour under valgrind */
+    char *set = strdup(tt_path(dir, "set.tsv")), line[4096];
+    if (reference) {
+        tt_write_text(tt_path(dir, "ref.txt"), reference);
+        snprintf(line, sizeof line, "%s/samples/mixture.wav\t%s/ref.txt\n", root, dir);
+    } else {
+        snprintf(line, sizeof line, "%s/samples/mixture.wav\t%s/samples/mixture.txt\n", root,
+                 root);
+    }
+    tt_write_text(set, line);
+    char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/model/default.slm' --manifest '%s' "
+             "--no-cache %s --events all --json > '%s' && "
+             "'%s' label '%s/samples/mixture.wav' --model '%s/model/default.slm' %s -q "
+             "--format frames -o '%s/hyp/' && "
+             "'%s' eval --hyp '%s/hyp' --model '%s/model/default.slm' --manifest '%s' %s "
+             "--events all --json > '%s'",
+             seqlabel, root, set, eval_opts, a, seqlabel, root, root, label_opts, dir, seqlabel,
+             dir, root, set, hyp_opts, b);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    char *x = tt_read_file(a, NULL), *y = tt_read_file(b, NULL);
+    assert_non_null(x);
+    assert_non_null(y);
+    printf("%s%s", eval_opts, x);
+    const char *fx = strstr(x, "\"accuracy\""), *fy = strstr(y, "\"accuracy\"");
+    assert_non_null(fx);
+    assert_non_null(fy);
+    assert_non_null(strstr(fx, "\n{\"events\":"));
+    assert_string_equal(fx, fy);
+    char *seen = strdup(fx);
+    free(x);
+    free(y);
+    free(a);
+    free(b);
+    free(set);
+    tt_rmtree(dir);
+    return seen;
+}
+
 /* eval --model scores the model's argmax frames, or with the decoder's options
  * (smoothing, minimum durations, a target class's hysteresis and padding) the
  * labels `seqlabel label` gives with the same options (its defaults for the
- * rest): the same frame figures (all but the loss, which label files lack) and
- * the same events as those labels written by `seqlabel label` and scored with
- * --hyp. The decoder's options with --hyp are refused. */
+ * rest): the same frame figures and the same events as those labels written
+ * by `seqlabel label` and scored with --hyp. The decoder's options with --hyp
+ * are refused. */
 static void test_model_events(void **state)
 {
     (void)state;
@@ -373,40 +425,8 @@ static void test_model_events(void **state)
     };
     enum { N_PAIRS = sizeof pairs / sizeof pairs[0] };
     char *seen[N_PAIRS];
-    for (int k = 0; k < N_PAIRS; k++) {
-        tt_mkdtemp(dir, sizeof dir, "events-model");
-        /* the mixture alone (every class, and the most boundaries): five settings
-         * of the whole samples/ would take half an hour under valgrind */
-        char *set = strdup(tt_path(dir, "set.tsv")), line[4096];
-        snprintf(line, sizeof line, "%s/samples/mixture.wav\t%s/samples/mixture.txt\n", root, root);
-        tt_write_text(set, line);
-        char cmd[4096], *a = strdup(tt_path(dir, "a.json")), *b = strdup(tt_path(dir, "b.json"));
-        snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/model/default.slm' --manifest '%s' "
-                 "--no-cache %s --events all --json > '%s' && "
-                 "'%s' label '%s/samples/mixture.wav' --model '%s/model/default.slm' %s -q "
-                 "--format frames -o '%s/hyp/' && "
-                 "'%s' eval --hyp '%s/hyp' --model '%s/model/default.slm' --manifest '%s' "
-                 "--events all --json > '%s'",
-                 seqlabel, root, set, pairs[k][0], a, seqlabel, root, root, pairs[k][1], dir,
-                 seqlabel, dir, root, set, b);
-        assert_int_equal(tt_run(cmd, NULL), 0);
-        char *x = tt_read_file(a, NULL), *y = tt_read_file(b, NULL);
-        assert_non_null(x);
-        assert_non_null(y);
-        printf("%s%s", pairs[k][0], x);
-        const char *fx = strstr(x, "\"accuracy\""), *fy = strstr(y, "\"accuracy\"");
-        assert_non_null(fx);
-        assert_non_null(fy);
-        assert_non_null(strstr(fx, "\n{\"events\":"));
-        assert_string_equal(fx, fy);
-        seen[k] = strdup(fx);
-        free(x);
-        free(y);
-        free(a);
-        free(b);
-        free(set);
-        tt_rmtree(dir);
-    }
+    for (int k = 0; k < N_PAIRS; k++)
+        seen[k] = model_as_label(NULL, pairs[k][0], pairs[k][1], "");
     /* different labelings, so each setting was applied */
     for (int k = 1; k < N_PAIRS; k++)
         assert_string_not_equal(seen[k - 1], seen[k]);
@@ -432,6 +452,32 @@ static void test_model_events(void **state)
     tt_expect_refusal("--sweep with off above on", 1, rc, err, "thresholds", "off (0.4) <= on (0.3)");
 }
 
+/* Where the references leave time unlabelled (5.96-14 s and the last 0.5 s),
+ * eval --model's events are cut away as --hyp cuts the hypothesis's: no
+ * insertion there, whatever a collar takes from the frames, with the decoder,
+ * and with a sweep, whose table's events are cut too. Before, the model's
+ * events there were insertions, a sweep (run on every window) added more, and
+ * a collar that left a window's core no scored frame dropped its events. */
+static void test_model_events_unlabelled_time(void **state)
+{
+    (void)state;
+    static const char *const reference = "0.00\t0.60\tmusic\n0.60\t5.96\tspeech\n"
+                                         "14.00\t19.50\tspeech\n";
+    static const char *const cases[][3] = { /* eval --model's options, label's, eval --hyp's */
+        {"", "--smoothing none", ""},
+        {"--collar 0.5", "--smoothing none", "--collar 0.5"},
+        {"--smoothing viterbi", "", ""},
+        {"--sweep speech", "--smoothing none", "--sweep speech"},
+    };
+    enum { N_CASES = sizeof cases / sizeof cases[0] };
+    for (int k = 0; k < N_CASES; k++) {
+        char *seen = model_as_label(reference, cases[k][0], cases[k][1], cases[k][2]);
+        if (k == N_CASES - 1) /* the sweep's table has events */
+            assert_non_null(strstr(seen, "\"event_f1\":"));
+        free(seen);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -441,6 +487,7 @@ int main(void)
         cmocka_unit_test(test_gap_and_collar),
         cmocka_unit_test(test_command),
         cmocka_unit_test(test_model_events),
+        cmocka_unit_test(test_model_events_unlabelled_time),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
 }

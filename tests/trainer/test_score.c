@@ -1162,6 +1162,49 @@ static void test_sweep_decoded_by_hand(void **state)
     free(s);
 }
 
+/* The decoder's sweep in time the references leave unlabelled (frames 5-9):
+ * its events there are cut away, as eval --hyp cuts a hypothesis's, so the
+ * run it decodes over them (on from 5 at 0.5) is no insertion. At 0.5 (off
+ * 0.35, padded by a frame): on at 0, off at 3 (.1), padded to [0,4): 3 of 3
+ * target frames and 1 of 2 others called the target (precision 3/4, false
+ * alarms 1/2); the event [0,4) matches [0,3) within the collar: F1 1, error
+ * rate 0 (before: an insertion, F1 2/3, error rate 1). */
+static void test_sweep_decoded_unlabelled_time(void **state)
+{
+    (void)state;
+    const int32_t ref[10] = {1, 1, 1, 0, 0, -1, -1, -1, -1, -1};
+    const double p1[10] = {0.9, 0.9, 0.9, 0.1, 0.1, 0.9, 0.9, 0.9, 0.9, 0.9};
+    float probs[20];
+    sl_sweep *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    s->target = 1;
+    for (int k = 0; k < 10; k++) {
+        probs[2 * k] = (float)(1 - p1[k]);
+        probs[2 * k + 1] = (float)p1[k];
+        if (ref[k] >= 0)
+            sl_sweep_count(s, p1[k], ref[k] == 1);
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.smoothing = SL_SMOOTH_NONE;
+    cfg.pad_after_s = 0.01f;
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), 0);
+    sl_events like;
+    sl_events_init(&like, 2, 1, 5);
+    assert_int_equal(sl_sweep_init_events(s, &like), 0);
+    assert_int_equal(sl_sweep_add_decoded(s, ref, ref, probs, 2, 10), 0);
+    const char *json[] = {
+        "{\"threshold\":0.5,\"off_threshold\":0.35,\"precision\":0.75,\"recall\":1,"
+        "\"f1\":0.857142857,\"false_alarm\":0.5,\"miss\":0,\"event_f1\":1,"
+        "\"event_error_rate\":0}",
+        NULL};
+    const char *text[] = {"threshold off_threshold precision", NULL};
+    assert_sweep_says(s, json, text);
+    sl_sweep_release(s);
+    free(s);
+}
+
 /* A frames table (`seqlabel label --format frames`) as the hypothesis: its
  * labels scored as segments are, its probabilities swept into hand-computed
  * bins (the collar's frames left out of both), and a malformed table, one off
@@ -1416,6 +1459,7 @@ int main(void)
         cmocka_unit_test(test_sweep_threshold_ties),
         cmocka_unit_test(test_sweep_events_by_hand),
         cmocka_unit_test(test_sweep_decoded_by_hand),
+        cmocka_unit_test(test_sweep_decoded_unlabelled_time),
         cmocka_unit_test(test_frames_table),
         cmocka_unit_test(test_json_lines_and_subtitles),
     };
