@@ -2,7 +2,10 @@
  * writes, and such tables from spreadsheets: a header naming the columns
  * start, end and label (any order, any case; others such as confidence passed
  * over), a row per segment, RFC 4180's quoting (a quoted field may hold commas,
- * doubled quotes and line breaks), LF or CRLF line ends. */
+ * doubled quotes and line breaks), LF, CRLF or CR line ends (Excel's "CSV
+ * (Macintosh)", whose quoted cells hold LF). A header of no comma but a
+ * semicolon separates by semicolons, as spreadsheets of locales whose decimal
+ * mark is a comma write it, and their times' decimal commas are read. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -18,7 +21,24 @@ typedef struct {
     char *p;      /* the text not yet read */
     int line;     /* of the record being read (1-based) */
     int next_line; /* of the text at p */
+    char sep;     /* ',' or ';' */
 } csv_reader;
+
+/* A line break at p: its length (CRLF 2, LF or CR 1), or 0. */
+static int line_break(const char *p)
+{
+    return *p == '\r' ? (p[1] == '\n' ? 2 : 1) : *p == '\n';
+}
+
+/* The separator of the text's first line that is not blank: ';' where it
+ * holds a semicolon and no comma, else ','. */
+static char separator(const char *p)
+{
+    while (line_break(p))
+        p += line_break(p);
+    size_t len = strcspn(p, "\r\n");
+    return memchr(p, ';', len) && !memchr(p, ',', len) ? ';' : ',';
+}
 
 /* The next record's fields, unquoted in place, into f[]; their count, 0 for
  * a blank line, or -1 at the end of the text, -2 for a quote that never
@@ -42,22 +62,22 @@ static int csv_record(csv_reader *r, char **f)
                     return -2;
                 if (*p == '"' && p[1] != '"')
                     break;
-                if (*p == '\n')
+                if (line_break(p) == 1) /* (CRLF's LF counts it) */
                     r->next_line++;
                 *out++ = *p == '"' ? (p++, '"') : *p;
                 p++;
             }
             p++; /* the closing quote; what follows it up to the separator is kept */
         }
-        while (*p && *p != ',' && *p != '\n' && !(*p == '\r' && p[1] == '\n'))
+        while (*p && *p != r->sep && !line_break(p))
             *out++ = *p++;
-        char sep = *p;
+        const int at_sep = *p == r->sep, brk = line_break(p); /* (before out ends the field) */
         *out = '\0';
-        if (sep == ',') {
+        if (at_sep) {
             p++;
             continue;
         }
-        p += sep == '\r' ? 2 : sep == '\n' ? 1 : 0;
+        p += brk;
         r->next_line++;
         r->p = p;
         return n == 1 && !f[0][0] ? 0 : n;
@@ -71,7 +91,7 @@ int sl_csv_each(const char *path, int several, int *file_column, sl_csv_row_fn f
     char *text = sl_read_text(path, &len, err, errlen);
     if (!text)
         return -1;
-    csv_reader r = {text, 0, 1};
+    csv_reader r = {text, 0, 1, separator(text)};
     char *f[CSV_MAX_FIELDS], *first_file = NULL;
     int col_start = -1, col_end = -1, col_label = -1, col_file = -1, cols = 0, k, rc = 0;
     while (rc == 0 && (k = csv_record(&r, f)) != -1) {
@@ -115,6 +135,10 @@ int sl_csv_each(const char *path, int several, int *file_column, sl_csv_row_fn f
             rc = sl_fail(err, errlen, "%s:%d: %d fields, the header has %d", path, r.line, k, cols);
             break;
         }
+        for (char *c = f[col_start]; r.sep == ';' && *c; c++) /* decimal commas */
+            *c = *c == ',' ? '.' : *c;
+        for (char *c = f[col_end]; r.sep == ';' && *c; c++)
+            *c = *c == ',' ? '.' : *c;
         const sl_csv_row row = {r.line, col_file < 0 ? NULL : f[col_file], f[col_start],
                                 f[col_end], f[col_label]};
         if (row.file && !several)

@@ -274,7 +274,9 @@ static void json_lines(void **state)
 
 /* CSV: as `seqlabel label --format csv` writes it, and as a spreadsheet saves
  * one (columns in another order and case, CRLF, quoted fields holding commas,
- * quotes and a line break, blank lines, a file column of one name); refused:
+ * quotes and a line break, blank lines, a file column of one name; Excel's
+ * "CSV (Macintosh)", rows ended by CR and a cell's line break LF, which was
+ * read as a header alone; a locale's semicolons and decimal commas); refused:
  * a header without the columns, rows of another width, two files' rows, an
  * unclosed quote, bad times and overlaps, naming the file and line. */
 static void csv_tables(void **state)
@@ -291,6 +293,14 @@ static void csv_tables(void **state)
     read_as(sl_csv_read, dir, "theirs.csv",
             "File,Label,END,Start\r\ntalk,\"dog, barking\",1,0.5\r\n\r\n"
             "talk,\"say \"\"hi\"\"\",2,1\r\n,,,\r\ntalk,\"two\nlines\",3,2", theirs, 3);
+    const want_seg mac[] = {{0, 1.23, "silence", 2}, {1.23, 5.005, "speech", 4}};
+    read_as(sl_csv_read, dir, "mac.csv",
+            "start,end,label,note\r0,1.23,silence,\"first\nnote\"\r1.23,5.005,speech,\r", mac, 2);
+    refused_as(sl_csv_read, dir, "mac2.csv", "start,end,label\r0,1,\"a\nb\"\r1,x,b\r",
+               ":4: bad time 'x'");
+    const want_seg semi[] = {{0, 1.23, "a; b", 2}, {1.23, 5.005, "speech", 3}};
+    read_as(sl_csv_read, dir, "semi.csv",
+            "\xef\xbb\xbfstart;end;label\r\n0;1,23;\"a; b\"\r\n1,23;5,005;speech\r\n", semi, 2);
     refused_as(sl_csv_read, dir, "a.csv", "begin,end,label\n0,1,a\n",
                ":1: the header names no start column");
     refused_as(sl_csv_read, dir, "a2.csv", "start,end,Label,label\n0,1,a,b\n",
