@@ -255,7 +255,11 @@ int sl_textgrid_read(const char *path, const char *tier, sl_label_segment **segs
     char names[512] = "";
     int found = 0, rc;
     next(&lx);
-    if (lx.kind != TOK_STR || strncmp(lx.str, "ooTextFile", 10)) {
+    if (lx.kind == TOK_STR && !strncmp(lx.str, "Praat chronological TextGrid", 28)) {
+        rc = sl_fail(err, errlen, "%s: a TextGrid in Praat's chronological format, which is not "
+                     "read: save it from Praat with \"Save as text file\" (long) or \"Save as "
+                     "short text file\"", path);
+    } else if (lx.kind != TOK_STR || strncmp(lx.str, "ooTextFile", 10)) {
         rc = sl_fail(err, errlen, "%s: not a Praat text file (no \"ooTextFile\" at its start)", path);
     } else {
         next(&lx);

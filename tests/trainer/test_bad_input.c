@@ -593,7 +593,7 @@ static void malformed_lines(void **state)
 
 /* TextGrid labels: a tier that is not there (the ones that are, named), a
  * point tier asked for, intervals out of order (the line), a file cut short,
- * something that is not a TextGrid. */
+ * something that is not a TextGrid, Praat's chronological format. */
 static void textgrid_errors(void **state)
 {
     (void)state;
@@ -617,6 +617,13 @@ static void textgrid_errors(void **state)
     tt_write_text(tt_path(dir, "not.TextGrid"), "0.00\t1.00\ttone\n");
     expect_failure("a.wav\tnot.TextGrid\n", NULL,
                    (const char *[]){"not.TextGrid:", "not a Praat text file", NULL});
+    /* Praat's "Save as chronological text file": said as such, with the way out */
+    tt_write_text(tt_path(dir, "chrono.TextGrid"),
+                  "\"Praat chronological TextGrid text file\"\n0 3   ! Time domain.\n1   ! "
+                  "Number of tiers.\n\"IntervalTier\" \"words\" 0 3\n\n1 0 3\n\"tone\"\n");
+    expect_failure("a.wav\tchrono.TextGrid\n", NULL,
+                   (const char *[]){"chrono.TextGrid:", "Praat's chronological format",
+                                    "\"Save as text file\"", NULL});
 }
 
 /* A validation split whose labels cover no frame would keep the step-1 model as
