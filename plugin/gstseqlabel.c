@@ -635,6 +635,15 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
       cur.position = seg.position;
       if (gst_segment_is_equal (&cur, &seg))
         break;
+      /* audio that comes faster or slower than its stream plays (a trick
+       * mode: scaletempo's fast forward) is labelled as it comes, 10 ms of it
+       * a frame, where a frame would be 10 ms of the stream: said, once */
+      if (seg.applied_rate != 1.0 && seg.applied_rate != self->segment.applied_rate)
+        GST_ELEMENT_WARNING (self, STREAM, FORMAT,
+            ("seqlabel: the audio comes at %g times its stream's speed (the segment's applied "
+                "rate, a trick mode): its labels are of the audio as it comes, and their frames "
+                "and text times count its own time from the stream time it began at; the "
+                "messages' stream-time is the stream's", seg.applied_rate), (NULL));
       /* audio gathered in reverse playback is of the segment before: out first */
       gst_seqlabel_reverse_flush (self);
       if (!same_time_mapping (&self->segment, &seg)) {
