@@ -204,15 +204,16 @@ static char *tmp_name(const char *target, pid_t pid)
 }
 
 /* The temporary files this process is writing (their names, owned by their
- * sl_output), for sl_output_remove_temporaries to remove when a signal ends
- * it: the library's saves too, whose random names the program cannot know.
+ * sl_output, or by a caller of sl_output_watch), for
+ * sl_output_remove_temporaries to remove when a signal ends it: the library's
+ * saves and feature cache entries too, whose names the program cannot know.
  * Lock-free slots, taken and freed by compare-and-swap: any thread, and read
  * by a signal handler. An output past the last slot is written all the same,
  * unwatched. */
 #define LIVE_MAX 16
 static _Atomic(char *) live[LIVE_MAX];
 
-static void watch(char *tmp)
+void sl_output_watch(char *tmp)
 {
     for (int i = 0; i < LIVE_MAX; i++) {
         char *none = NULL;
@@ -221,7 +222,7 @@ static void watch(char *tmp)
     }
 }
 
-static void unwatch(char *tmp)
+void sl_output_unwatch(char *tmp)
 {
     for (int i = 0; tmp && i < LIVE_MAX; i++) {
         char *was = tmp;
@@ -235,6 +236,11 @@ void sl_output_remove_temporaries(void)
         char *tmp = atomic_load(&live[i]);
         if (tmp)
             unlink(tmp); /* async-signal-safe */
+    }
+    for (int i = 0; i < LIVE_MAX; i++) { /* a folder, once the files in it are gone */
+        char *tmp = atomic_load(&live[i]);
+        if (tmp)
+            rmdir(tmp);
     }
 }
 
@@ -345,11 +351,11 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
  * (mkostemp writes the name it tries into tmp; one not created is no file). */
 static int create_tmp(char *tmp)
 {
-    watch(tmp);
+    sl_output_watch(tmp);
     int fd = mkostemp(tmp, O_CLOEXEC);
     if (fd < 0) {
         int e = errno;
-        unwatch(tmp);
+        sl_output_unwatch(tmp);
         memcpy(tmp + strlen(tmp) - strlen(TMP_RANDOM), TMP_RANDOM, strlen(TMP_RANDOM));
         errno = e;
     }
@@ -477,7 +483,7 @@ int sl_output_commit(sl_output *o, char *err, size_t errlen)
                      strerror(errno));
     if (rc && o->tmp)
         remove_tmp(o);
-    unwatch(o->tmp);
+    sl_output_unwatch(o->tmp);
     close_tmp_dir(o);
     return rc;
 }
@@ -489,13 +495,13 @@ void sl_output_discard(sl_output *o)
     o->fd = -1;
     if (o->tmp)
         remove_tmp(o);
-    unwatch(o->tmp);
+    sl_output_unwatch(o->tmp);
     close_tmp_dir(o);
 }
 
 void sl_output_free(sl_output *o)
 {
-    unwatch(o->tmp); /* gone by now: committed or discarded */
+    sl_output_unwatch(o->tmp); /* gone by now: committed or discarded */
     free(o->target);
     free(o->tmp);
     o->target = o->tmp = NULL;

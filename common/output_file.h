@@ -87,10 +87,18 @@ int sl_same_file(const char *a, const char *b);
 /* The folder a path's last part lies in: "." for a bare name, "/" for one at
  * the root (malloc'ed; NULL: out of memory). */
 char *sl_path_folder(const char *path);
-/* Removes the temporary files this process is writing, the library's saves'
- * too (created and not yet renamed or removed; 16 at a time are watched).
+/* Removes the temporary files this process is writing, the library's saves
+ * and feature cache entries too (created and not yet renamed or removed, and
+ * those of sl_output_watch; 16 at a time are watched).
  * Async-signal-safe: for a handler of SIGINT, SIGTERM, SIGHUP. */
 void sl_output_remove_temporaries(void);
+/* Watches a temporary file (or folder) written other than through sl_output
+ * (a feature cache entry, a benchmark's audio), for
+ * sl_output_remove_temporaries to remove, files first, folders once empty;
+ * `tmp` stays valid until sl_output_unwatch. Watch it before creating it: a
+ * signal between would leave it. */
+void sl_output_watch(char *tmp);
+void sl_output_unwatch(char *tmp);
 /* The pattern of the temporary names that process pid writing `path` would use
  * (malloc'd; XXXXXX at their end), NULL when it would use none (in place,
  * refused, out of memory). */

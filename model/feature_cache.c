@@ -309,6 +309,9 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
      * more). Renamed over an entry another user planted where the folder lets
      * it be (without the sticky bit); where it does not, the features are
      * used as computed, and computed again next time. */
+    /* watched while it is written: a signal that ends the program
+     * (sl_output_remove_temporaries) leaves no part of an entry behind */
+    sl_output_watch(tmp);
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
@@ -316,6 +319,7 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
             close(fd);
             unlink(tmp);
         }
+        sl_output_unwatch(tmp);
         return -1;
     }
     unsigned char head[CACHE_HEADER] = {0};
@@ -334,8 +338,10 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
     ok = (fclose(fp) == 0) && ok;
     if (!ok || rename(tmp, entry)) {
         unlink(tmp);
+        sl_output_unwatch(tmp);
         return -1;
     }
+    sl_output_unwatch(tmp);
     return 0;
 }
 

@@ -645,6 +645,8 @@ int sl_cmd_eval(int argc, char **argv)
         sl_sweep_init_decoder(sw, &decoder.cfg, n_classes, 1.0 / frame_s, err, sizeof err))
         rc = -1;
     opt.decoder = decoder.given ? &decoder.cfg : NULL;
+    if (rc == 0 && cache_dir) /* a cache entry being written goes with a signal's end */
+        cli_catch_signals();
     if (rc == 0)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
     if (rc == 0)
