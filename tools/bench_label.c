@@ -7,6 +7,7 @@
  * figure for every length. */
 #include <errno.h>
 #include <math.h>
+#include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,6 +18,7 @@
 
 #include <sndfile.h>
 
+#include "common/output_file.h"
 #include "tools/bench.h"
 #include "tools/cli.h"
 
@@ -305,14 +307,24 @@ int bench_label(int argc, char **argv)
         return cli_error("bench label: cannot make a folder in %s: %s", tmp,
                          strerror(ENAMETOOLONG));
     }
+    /* the folder and the file in it go with a signal that ends the run (Ctrl-C,
+     * or `| head` that closed the report: SIGPIPE) */
+    cli_catch_signals();
+    struct sigaction end = {.sa_handler = cli_end_by_signal}, old_pipe;
+    sigemptyset(&end.sa_mask);
+    sigaction(SIGPIPE, &end, &old_pipe);
+    sl_output_watch(dir);
     if (!mkdtemp(dir)) {
         int e = errno;
+        sl_output_unwatch(dir);
+        sigaction(SIGPIPE, &old_pipe, NULL);
         sl_model_free(m);
         return cli_error("bench label: cannot make a folder in %s: %s", tmp, strerror(e));
     }
     int rc = 0;
+    char path[4200] = "";
+    sl_output_watch(path);
     for (int i = 0; i < nmin; i++) {
-        char path[4200];
         snprintf(path, sizeof path, "%s/%d.wav", dir, i);
         if (write_test_wav(path, minutes[i], sl_model_feature_config(m)->sample_rate)) {
             rc = 1;
@@ -351,8 +363,11 @@ int bench_label(int argc, char **argv)
                res.label_s / res.encoder_s);
         fflush(stdout);
     }
+    sl_output_unwatch(path);
     if (rmdir(dir) != 0) /* each file removed after its run, or not made */
         rc = cli_error("bench label: cannot remove %s: %s", dir, strerror(errno));
+    sl_output_unwatch(dir);
+    sigaction(SIGPIPE, &old_pipe, NULL);
     sl_model_free(m);
     return rc;
 }

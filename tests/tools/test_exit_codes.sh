@@ -190,6 +190,21 @@ fi
 grep -q "^seqlabel: $dir/bench/seqlabel_bench_....../0.wav: write failed" "$dir/bench-err" ||
     fail "bench label's failed write: $(cat "$dir/bench-err")"
 [ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after a failed write: $(ls -lA "$dir/bench")"
+# ... and when a signal ends it: SIGTERM while it labels its file (which, and
+# its folder, were left: a 60-minute run's 115 MB), SIGPIPE from a report
+# whose reader is gone (the folder was left)
+TMPDIR=$dir/bench "$SL_SEQLABEL" bench label --minutes 10 > /dev/null 2>&1 &
+bench=$!
+i=0
+while [ -z "$(find "$dir/bench" -name '*.wav' 2>/dev/null)" ] && [ $i -lt 3000 ]; do
+    sleep 0.01; i=$((i + 1))
+done
+kill -TERM $bench
+wait $bench
+[ $? -eq 143 ] || fail "bench label: SIGTERM did not end it"
+[ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after SIGTERM: $(ls -lAR "$dir/bench")"
+TMPDIR=$dir/bench "$SL_SEQLABEL" bench label --minutes 0.01,0.01,0.01 2>/dev/null | head -c 1 > /dev/null
+[ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after SIGPIPE: $(ls -lAR "$dir/bench")"
 echo "ok: bench label writes in a folder of its own, removed after"
 expect 2 "not a list of 1 to 8 integers" bench encoder --threads 1,,2
 expect 2 "not two numbers of frames" bench encoder --band 1
