@@ -8,6 +8,7 @@
  * labelled at once by worker processes (--jobs: tools/jobs.c). */
 #include <dirent.h>
 #include <errno.h>
+#include <limits.h>
 #include <getopt.h>
 #include <signal.h>
 #include <stdio.h>
@@ -15,6 +16,7 @@
 #include <string.h>
 #include <strings.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -46,10 +48,17 @@ static long read_block(const sl_labeler *l, int threads)
  * not a file that is all there: `arecord | seqlabel label -`. */
 static int arrives_live(const char *path)
 {
-    if (sl_audio_is_uri(path)) /* a stream from the network (file:// is a file) */
-        return strncmp(path, "file://", 7) != 0;
     struct stat st;
-    int ok = strcmp(path, "-") ? stat(path, &st) == 0 : fstat(STDIN_FILENO, &st) == 0;
+    int ok;
+    if (strncmp(path, "fd://", 5) == 0) { /* what the descriptor is: `< file.wav` is a file */
+        char *end;
+        long fd = strtol(path + 5, &end, 10);
+        ok = end != path + 5 && fd >= 0 && fd <= INT_MAX && fstat((int)fd, &st) == 0;
+    } else if (sl_audio_is_uri(path)) { /* a stream from the network (file:// is a file) */
+        return strncmp(path, "file://", 7) != 0;
+    } else {
+        ok = strcmp(path, "-") ? stat(path, &st) == 0 : fstat(STDIN_FILENO, &st) == 0;
+    }
     return ok && !S_ISREG(st.st_mode) && !S_ISBLK(st.st_mode);
 }
 
@@ -1070,6 +1079,20 @@ static void run_finish(void *user)
  * one at a time, in this process */
 #define NOT_HELD (-2)
 
+/* Whether the folder's file system has no room for a file (no block, or no
+ * inode, free to this user; root may use the blocks kept for it): mkdtemp
+ * makes a folder in a full one all the same, and every input held there would
+ * then fail. */
+static int no_room_in(const char *dir)
+{
+    struct statvfs fs;
+    if (statvfs(dir, &fs) != 0)
+        return 0; /* unknown: the writes will say */
+    const int root = geteuid() == 0;
+    return (root ? fs.f_bfree : fs.f_bavail) == 0 || (fs.f_files && (root ? fs.f_ffree
+                                                                        : fs.f_favail) == 0);
+}
+
 /* Labels the inputs in worker processes: --jobs, and several inputs onto
  * standard output at --jobs 1 too (one worker), whose labels are held in a
  * temporary folder until each input is done. Where that folder cannot be made
@@ -1083,8 +1106,13 @@ static int run_jobs(label_run *run, int nin)
     if (!run->to_dir) { /* standard output, in input order */
         const char *tmp = cli_tmp_folder();
         snprintf(dir, sizeof dir, "%s/seqlabel-jobs-XXXXXX", tmp);
-        if (!mkdtemp(dir)) {
-            const int e = errno;
+        int made = mkdtemp(dir) != NULL, e = errno;
+        if (made && no_room_in(dir)) {
+            rmdir(dir);
+            made = 0;
+            e = ENOSPC;
+        }
+        if (!made) {
             if (a->jobs > 1)
                 return cli_error("--jobs: cannot make a temporary folder in %s: %s", tmp,
                                  strerror(e));

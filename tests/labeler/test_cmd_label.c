@@ -1172,6 +1172,20 @@ static void test_jobs(void **state)
         else
             unsetenv("TMPDIR");
     }
+    /* nor in a full one, where a folder is still made (tmpfs's take no block;
+     * statvfs preloaded to say so): every input held there failed */
+    {
+        char cmd[2048], preload[1024];
+        test_preload_path(preload, sizeof preload, dir, getenv("SL_RAISE_IN_RENAME_LIB"));
+        snprintf(cmd, sizeof cmd, "cd '%s' && SL_FULL_DISK=1 LD_PRELOAD='%s' "
+                 "ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" '%s' label jobs-in/a.wav "
+                 "jobs-in/b.wav --model m.slm > jobs-full.txt 2> err.txt", dir, preload, seqlabel);
+        int st = system(cmd);
+        unlink(preload);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        sh("cmp jobs-held.txt jobs-full.txt && grep -q 'to hold each input.s labels until it is "
+           "done (No space left on device): they are written as they come' err.txt");
+    }
     free(old_tmpdir);
 
     float *xq;
@@ -2393,6 +2407,49 @@ static void test_memory_refused(void **state)
     sh("rm -f big.slm big.tsv big.txt info.txt j.csv");
 }
 
+/* fd://0 given a `<` redirect of a regular file is a file, not live input, as
+ * `-` given one is: Ctrl-C ends the command, leaving no labels, where it ended
+ * the "input" and wrote the labels of its first part as the whole file's
+ * (exit 0: a 1220 s file's labels ended at 375-500 s, unsaid). */
+static void test_fd_file_not_live(void **state)
+{
+    (void)state;
+    const int64_t n = 16000 * 300; /* 300 s: labelled for a second or more */
+    float *x = malloc((size_t)n * sizeof *x);
+    assert_non_null(x);
+    for (int64_t i = 0; i < n; i++)
+        x[i] = 0.3f * sinf(0.05f * (float)i) * (float)((i / 8000) % 2);
+    char path[1024];
+    snprintf(path, sizeof path, "%s/fd-long.wav", dir);
+    write_wav(path, x, n, 16000, 1, SF_FORMAT_PCM_16);
+    free(x);
+    pid_t pid = fork();
+    assert_true(pid >= 0);
+    if (pid == 0) {
+        int in = open(path, O_RDONLY);
+        int null = open("/dev/null", O_WRONLY);
+        if (in < 0 || null < 0 || dup2(in, STDIN_FILENO) < 0 || dup2(null, STDOUT_FILENO) < 0 ||
+            dup2(null, STDERR_FILENO) < 0 || chdir(dir) != 0)
+            _exit(127);
+        signal(SIGINT, SIG_DFL); /* as a shell at a terminal starts it */
+        execl(seqlabel, seqlabel, "label", "fd://0", "--model", "m.slm", "-o", "fd-int.txt",
+              (char *)NULL);
+        _exit(127);
+    }
+    /* Ctrl-C once its output is open (its temporary file is there) */
+    char open_yet[1200];
+    snprintf(open_yet, sizeof open_yet, "cd '%s' && ls | grep -q '^fd-int.txt.tmp'", dir);
+    for (int i = 0; i < 6000 && system(open_yet) != 0; i++)
+        usleep(5000);
+    assert_int_equal(kill(pid, SIGINT), 0);
+    int st;
+    assert_int_equal(waitpid(pid, &st, 0), pid);
+    if (!WIFSIGNALED(st) || WTERMSIG(st) != SIGINT)
+        fail_msg("fd://0 < file after SIGINT: %s %d (want ended by SIGINT)",
+                 WIFEXITED(st) ? "exit" : "signal", WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+    sh("test ! -e fd-int.txt && test -z \"$(ls | grep '\\.tmp\\.')\" && rm fd-long.wav");
+}
+
 /* A file libsndfile does not read (FLAC in Matroska here) is decoded by
  * GStreamer: its labels are the WAV's byte for byte, also named by a URI and
  * through a pipe (fd://0); a folder takes it in, a cut of it into a folder is
@@ -3430,6 +3487,7 @@ int main(void)
         cmocka_unit_test(test_split),
         cmocka_unit_test(test_cut_telephony),
         cmocka_unit_test(test_interrupt_ends_live_input),
+        cmocka_unit_test(test_fd_file_not_live),
         cmocka_unit_test(test_bad_inputs),
         cmocka_unit_test(test_output_files),
         cmocka_unit_test(test_output_descriptors),

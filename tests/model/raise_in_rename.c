@@ -4,10 +4,13 @@
  * the middle of a save, when the temporary file is complete and the output not
  * yet replaced: where a signal ending the command at once leaves it behind
  * unless the command removes it. With $SL_FAIL_FCHMOD set, fchmod fails with
- * EPERM, as on a file system without modes (vfat). */
+ * EPERM, as on a file system without modes (vfat); with $SL_FULL_DISK set,
+ * statvfs says no block is free, as on a full one (a folder is still made
+ * there: tmpfs's take no block). */
 #include <dlfcn.h>
 #include <errno.h>
 #include <sys/stat.h>
+#include <sys/statvfs.h>
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -48,4 +51,14 @@ int fchmod(int fd, mode_t mode)
     int (*real)(int, mode_t);
     *(void **)&real = dlsym(RTLD_NEXT, "fchmod");
     return real ? real(fd, mode) : -1;
+}
+
+int statvfs(const char *path, struct statvfs *buf)
+{
+    int (*real)(const char *, struct statvfs *);
+    *(void **)&real = dlsym(RTLD_NEXT, "statvfs");
+    int rc = real ? real(path, buf) : -1;
+    if (rc == 0 && getenv("SL_FULL_DISK"))
+        buf->f_bfree = buf->f_bavail = 0;
+    return rc;
 }
