@@ -136,6 +136,12 @@ int sl_feature_config_validate(const sl_feature_config *cfg, char *err, size_t e
         return fail(err, errlen, "cepstral lifter %g must be >= 0", (double)cfg->cepstral_lifter);
     if (!isfinite(cfg->input_scale) || cfg->input_scale <= 0.0f)
         return fail(err, errlen, "input scale %g must be positive", (double)cfg->input_scale);
+    /* switches: 0 or 1, as the model's own are (a model file's 2 or -7 would
+     * be "on" here and something else to another reader of the format) */
+    if ((unsigned)cfg->remove_dc > 1 || (unsigned)cfg->use_energy > 1 ||
+        (unsigned)cfg->raw_energy > 1)
+        return fail(err, errlen, "remove_dc %d, use_energy %d, raw_energy %d: each is 0 (off) or "
+                    "1 (on)", cfg->remove_dc, cfg->use_energy, cfg->raw_energy);
     /* Kaldi refuses a mel bin that covers no FFT bin ("--num-mel-bins too large"). */
     int fft = sl_feature_fft_size(cfg), m = sl_mel_first_empty_bin(cfg, fft);
     if (m >= 0)

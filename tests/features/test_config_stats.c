@@ -58,6 +58,13 @@ static void test_validate(void **state)
     expect_invalid(&cfg, "input scale");
     cfg = d; cfg.preemph = 1.5f;
     expect_invalid(&cfg, "pre-emphasis");
+    /* the switches are 0 or 1 (a model file's 2 or -7 loaded as "on") */
+    cfg = d; cfg.remove_dc = 2;
+    expect_invalid(&cfg, "remove_dc 2, use_energy 0, raw_energy 1: each is 0 (off) or 1 (on)");
+    cfg = d; cfg.use_energy = -7;
+    expect_invalid(&cfg, "use_energy -7");
+    cfg = d; cfg.raw_energy = 5;
+    expect_invalid(&cfg, "raw_energy 5");
     /* Near the limit but valid: 40 bins at 8 kHz (the fixtures use it). */
     cfg = d; cfg.sample_rate = 8000; cfg.num_mel_bins = 40;
     assert_int_equal(sl_feature_config_validate(&cfg, NULL, 0), 0);
