@@ -3,9 +3,10 @@
  * start, end and label (any order, any case; others such as confidence passed
  * over), a row per segment, RFC 4180's quoting (a quoted field may hold commas,
  * doubled quotes and line breaks), LF, CRLF or CR line ends (Excel's "CSV
- * (Macintosh)", whose quoted cells hold LF). A header of no comma but a
- * semicolon separates by semicolons, as spreadsheets of locales whose decimal
- * mark is a comma write it, and their times' decimal commas are read. */
+ * (Macintosh)", whose quoted cells hold LF). A header whose columns are found
+ * split at semicolons, not at commas, separates by semicolons, as spreadsheets
+ * of locales whose decimal mark is a comma write it, and their times' decimal
+ * commas are read. */
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -30,14 +31,48 @@ static int line_break(const char *p)
     return *p == '\r' ? (p[1] == '\n' ? 2 : 1) : *p == '\n';
 }
 
-/* The separator of the text's first line that is not blank: ';' where it
- * holds a semicolon and no comma, else ','. */
+/* Whether the header line [p, p + len) split at sep names a start, an end and
+ * a label column (any case, quoted or not). */
+static int names_columns(const char *p, size_t len, char sep)
+{
+    int found = 0;
+    for (size_t i = 0; i <= len;) {
+        size_t j = i;
+        int quoted = 0;
+        while (j < len && (quoted || p[j] != sep)) /* a field, its quotes' separators in it */
+            quoted ^= p[j++] == '"';
+        const char *f = p + i;
+        size_t n = j - i;
+        if (n >= 2 && f[0] == '"' && f[n - 1] == '"')
+            f++, n -= 2;
+        found |= (n == 5 && !strncasecmp(f, "start", 5)) ? 1
+                 : (n == 3 && !strncasecmp(f, "end", 3)) ? 2
+                 : (n == 5 && !strncasecmp(f, "label", 5)) ? 4 : 0;
+        i = j + 1;
+    }
+    return found == 7;
+}
+
+/* The separator of the text's first line that is not blank: ',' where the
+ * header's columns are found split at commas, ';' where only split at
+ * semicolons (a spreadsheet's in a locale whose decimal mark is a comma, whose
+ * other columns may hold commas), else ',' (the header then said wrong). */
 static char separator(const char *p)
 {
     while (line_break(p))
         p += line_break(p);
     size_t len = strcspn(p, "\r\n");
-    return memchr(p, ';', len) && !memchr(p, ',', len) ? ';' : ',';
+    return !names_columns(p, len, ',') && names_columns(p, len, ';') ? ';' : ',';
+}
+
+/* A time of a semicolon table with its decimal comma as a point, in place; one
+ * that holds a point too (a thousands separator: 1.234,5) is left as it is,
+ * and refused as written. */
+static void decimal_point(char *t)
+{
+    if (!strchr(t, '.'))
+        for (; *t; t++)
+            *t = *t == ',' ? '.' : *t;
 }
 
 /* The next record's fields, unquoted in place, into f[]; their count, 0 for
@@ -135,10 +170,10 @@ int sl_csv_each(const char *path, int several, int *file_column, sl_csv_row_fn f
             rc = sl_fail(err, errlen, "%s:%d: %d fields, the header has %d", path, r.line, k, cols);
             break;
         }
-        for (char *c = f[col_start]; r.sep == ';' && *c; c++) /* decimal commas */
-            *c = *c == ',' ? '.' : *c;
-        for (char *c = f[col_end]; r.sep == ';' && *c; c++)
-            *c = *c == ',' ? '.' : *c;
+        if (r.sep == ';') { /* decimal commas */
+            decimal_point(f[col_start]);
+            decimal_point(f[col_end]);
+        }
         const sl_csv_row row = {r.line, col_file < 0 ? NULL : f[col_file], f[col_start],
                                 f[col_end], f[col_label]};
         if (row.file && !several)

@@ -431,8 +431,10 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         for (int64_t k = 0; pred && k < n; k++)
             pred[k] = -1;
         const int32_t *scored = collared ? collared : labels;
-        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, labels, n, x, logits,
-                                      probs, sweep, &file, dec ? NULL : pred, fprobs))
+        /* the windows run where a frame is scored, and for events wherever the
+         * references (before the collar) label one */
+        if (rc == 0 && sl_eval_frames(e, m, silence, f->ff.feats, scored, events ? labels : NULL,
+                                      n, x, logits, probs, sweep, &file, dec ? NULL : pred, fprobs))
             rc = sl_fail(err, errlen, "%s: the encoder refused a window", f->audio);
         if (rc == 0 && dec && sl_decode_all(dec, fprobs, n, c->n_classes, pred))
             rc = sl_fail(err, errlen, "%s: the decoder stopped", f->audio);

@@ -301,6 +301,15 @@ static void csv_tables(void **state)
     const want_seg semi[] = {{0, 1.23, "a; b", 2}, {1.23, 5.005, "speech", 3}};
     read_as(sl_csv_read, dir, "semi.csv",
             "\xef\xbb\xbfstart;end;label\r\n0;1,23;\"a; b\"\r\n1,23;5,005;speech\r\n", semi, 2);
+    /* a column named with a comma, unquoted as such a spreadsheet writes it,
+     * or quoted; a thousands separator refused as written */
+    const want_seg semi2[] = {{0.5, 1.25, "speech", 2}};
+    read_as(sl_csv_read, dir, "semi2.csv", "start;end;label;note, free\n0,5;1,25;speech;x\n",
+            semi2, 1);
+    read_as(sl_csv_read, dir, "semi3.csv", "start;end;label;\"note, free\"\n0,5;1,25;speech;x\n",
+            semi2, 1);
+    refused_as(sl_csv_read, dir, "semi4.csv", "start;end;label\n0;1.234,5;speech\n",
+               ":2: bad time '1.234,5'");
     refused_as(sl_csv_read, dir, "a.csv", "begin,end,label\n0,1,a\n",
                ":1: the header names no start column");
     refused_as(sl_csv_read, dir, "a2.csv", "start,end,Label,label\n0,1,a,b\n",
