@@ -1,5 +1,7 @@
 #include "common/output_file.h"
 
+#include "seqlabel.h" /* SL_MAX_THREADS */
+
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -210,7 +212,7 @@ static char *tmp_name(const char *target, pid_t pid)
  * Lock-free slots, taken and freed by compare-and-swap: any thread, and read
  * by a signal handler. An output past the last slot is written all the same,
  * unwatched. */
-#define LIVE_MAX 16
+#define LIVE_MAX (SL_MAX_THREADS + 32) /* a cache entry per thread, and the outputs */
 static _Atomic(char *) live[LIVE_MAX];
 
 void sl_output_watch(char *tmp)

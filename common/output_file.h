@@ -89,7 +89,7 @@ int sl_same_file(const char *a, const char *b);
 char *sl_path_folder(const char *path);
 /* Removes the temporary files this process is writing, the library's saves
  * and feature cache entries too (created and not yet renamed or removed, and
- * those of sl_output_watch; 16 at a time are watched).
+ * those of sl_output_watch; SL_MAX_THREADS + 32 at a time are watched).
  * Async-signal-safe: for a handler of SIGINT, SIGTERM, SIGHUP. */
 void sl_output_remove_temporaries(void);
 /* Watches a temporary file (or folder) written other than through sl_output

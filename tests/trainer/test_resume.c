@@ -32,6 +32,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "common/output_file.h"
 #include "model/trainer_internal.h"
 #include "trainer_test_util.h"
 #include "tests/common/test_files.h"
@@ -413,6 +414,29 @@ static void signal_in_a_cache_entry(void **state)
     assert_int_equal(system(cmd), 0);
 }
 
+/* As many temporaries are watched as SL_MAX_THREADS threads write cache
+ * entries at once, with outputs besides: a signal removes every one (only 16
+ * were watched: eval --threads 32 killed left 16 entries' temporary files). */
+static void every_writer_watched(void **state)
+{
+    (void)state;
+    enum { N = SL_MAX_THREADS + 16 };
+    static char names[N][700];
+    for (int i = 0; i < N; i++) {
+        snprintf(names[i], sizeof names[i], "%s/watched-%d.tmp.1", dir, i);
+        sl_output_watch(names[i]);
+        FILE *fp = fopen(names[i], "w");
+        assert_non_null(fp);
+        fclose(fp);
+    }
+    sl_output_remove_temporaries(); /* what a signal's handler calls */
+    for (int i = 0; i < N; i++) {
+        if (access(names[i], F_OK) == 0)
+            fail_msg("%s was left", names[i]);
+        sl_output_unwatch(names[i]);
+    }
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
@@ -425,6 +449,7 @@ int main(void)
         cmocka_unit_test(kill_never_corrupts_the_checkpoint),
         cmocka_unit_test(second_signal_in_a_save),
         cmocka_unit_test(signal_in_a_cache_entry),
+        cmocka_unit_test(every_writer_watched),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
 }
