@@ -1088,9 +1088,9 @@ static int no_room_in(const char *dir)
     struct statvfs fs;
     if (statvfs(dir, &fs) != 0)
         return 0; /* unknown: the writes will say */
-    const int root = geteuid() == 0;
-    return (root ? fs.f_bfree : fs.f_bavail) == 0 || (fs.f_files && (root ? fs.f_ffree
-                                                                        : fs.f_favail) == 0);
+    const int root = geteuid() == 0; /* (no blocks or inodes at all: unlimited, ramfs's) */
+    return (fs.f_blocks && (root ? fs.f_bfree : fs.f_bavail) == 0) ||
+           (fs.f_files && (root ? fs.f_ffree : fs.f_favail) == 0);
 }
 
 /* Labels the inputs in worker processes: --jobs, and several inputs onto

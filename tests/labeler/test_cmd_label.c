@@ -1185,6 +1185,17 @@ static void test_jobs(void **state)
         assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
         sh("cmp jobs-held.txt jobs-full.txt && grep -q 'to hold each input.s labels until it is "
            "done (No space left on device): they are written as they come' err.txt");
+        /* one that counts no block or inode at all (ramfs, an unlimited tmpfs)
+         * is no full one: held there, --jobs 2 too */
+        test_preload_path(preload, sizeof preload, dir, getenv("SL_RAISE_IN_RENAME_LIB"));
+        snprintf(cmd, sizeof cmd, "cd '%s' && SL_FULL_DISK=unlimited LD_PRELOAD='%s' "
+                 "ASAN_OPTIONS=\"$ASAN_OPTIONS:verify_asan_link_order=0\" '%s' label jobs-in/a.wav "
+                 "jobs-in/b.wav --model m.slm -j 2 > jobs-ramfs.txt 2> err.txt", dir, preload,
+                 seqlabel);
+        st = system(cmd);
+        unlink(preload);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        sh("cmp jobs-held.txt jobs-ramfs.txt && ! grep -q 'temporary folder' err.txt");
     }
     free(old_tmpdir);
 

@@ -6,7 +6,8 @@
  * unless the command removes it. With $SL_FAIL_FCHMOD set, fchmod fails with
  * EPERM, as on a file system without modes (vfat); with $SL_FULL_DISK set,
  * statvfs says no block is free, as on a full one (a folder is still made
- * there: tmpfs's take no block). */
+ * there: tmpfs's take no block), or with it "unlimited" no block or inode at
+ * all, as ramfs and an unlimited tmpfs say. */
 #include <dlfcn.h>
 #include <errno.h>
 #include <sys/stat.h>
@@ -58,7 +59,10 @@ int statvfs(const char *path, struct statvfs *buf)
     int (*real)(const char *, struct statvfs *);
     *(void **)&real = dlsym(RTLD_NEXT, "statvfs");
     int rc = real ? real(path, buf) : -1;
-    if (rc == 0 && getenv("SL_FULL_DISK"))
+    const char *full = getenv("SL_FULL_DISK");
+    if (rc == 0 && full)
         buf->f_bfree = buf->f_bavail = 0;
+    if (rc == 0 && full && !strcmp(full, "unlimited"))
+        buf->f_blocks = buf->f_files = buf->f_ffree = buf->f_favail = 0;
     return rc;
 }
