@@ -339,6 +339,10 @@ int bench_label(int argc, char **argv)
         fflush(stdout);
         pid_t pid = fork();
         if (pid == 0) {
+            /* the folder and file are the parent's to remove: a signal that
+             * ends this run (a CPU limit, a kill) leaves them to it */
+            sl_output_unwatch(path);
+            sl_output_unwatch(dir);
             close(fd[0]);
             bench_result res;
             measure(path, m, threads, &res);

@@ -205,6 +205,26 @@ wait $bench
 [ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after SIGTERM: $(ls -lAR "$dir/bench")"
 TMPDIR=$dir/bench "$SL_SEQLABEL" bench label --minutes 0.01,0.01,0.01 2>/dev/null | head -c 1 > /dev/null
 [ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after SIGPIPE: $(ls -lAR "$dir/bench")"
+# a run's measuring process ended by a signal (a CPU limit, a kill) fails that
+# run alone: the folder and file are the parent's (the child's watch removed
+# the folder, and every later run failed)
+TMPDIR=$dir/bench "$SL_SEQLABEL" bench label --minutes 10,0.01 > "$dir/bench-out" \
+    2> "$dir/bench-err" &
+bench=$!
+# (its child from /proc, field 4 of stat its parent: no procps needed)
+child_of() { for p in /proc/[0-9]*; do
+    [ "$(cut -d' ' -f4 "$p/stat" 2>/dev/null)" = "$1" ] && echo "${p#/proc/}"; done; }
+i=0
+while [ -z "$(child_of $bench)" ] && [ $i -lt 3000 ]; do
+    sleep 0.01; i=$((i + 1))
+done
+kill -TERM $(child_of $bench)
+wait $bench
+[ $? -eq 1 ] || fail "bench label with its measuring process killed: not exit 1"
+grep -q "the 10-minute run failed" "$dir/bench-err" && ! grep -vq "run failed" "$dir/bench-err" ||
+    fail "bench label with its measuring process killed: $(cat "$dir/bench-err")"
+grep -q '^ *0.01 ' "$dir/bench-out" || fail "bench label: no later run: $(cat "$dir/bench-out")"
+[ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after its run's kill: $(ls -lAR "$dir/bench")"
 echo "ok: bench label writes in a folder of its own, removed after"
 expect 2 "not a list of 1 to 8 integers" bench encoder --threads 1,,2
 expect 2 "not two numbers of frames" bench encoder --band 1
