@@ -3,6 +3,7 @@
  * feeds it); this file only wires it into GStreamer. See docs/element.md. */
 #include "gstseqlabel.h"
 
+#include <math.h>
 #include <string.h>
 
 GST_DEBUG_CATEGORY (gst_seqlabel_debug);
@@ -640,10 +641,11 @@ gst_seqlabel_sink_event (GstBaseTransform * trans, GstEvent * event)
        * a frame, where a frame would be 10 ms of the stream: said, once */
       if (seg.applied_rate != 1.0 && seg.applied_rate != self->segment.applied_rate)
         GST_ELEMENT_WARNING (self, STREAM, FORMAT,
-            ("seqlabel: the audio comes at %g times its stream's speed (the segment's applied "
-                "rate, a trick mode): its labels are of the audio as it comes, and their frames "
-                "and text times count its own time from the stream time it began at; the "
-                "messages' stream-time is the stream's", seg.applied_rate), (NULL));
+            ("seqlabel: the audio comes %sat %g times its stream's speed (the segment's applied "
+                "rate %g, a trick mode): its labels are of the audio as it comes, and their "
+                "frames and text times count its own time from the stream time it began at; "
+                "the messages' stream-time is the stream's", seg.applied_rate < 0 ?
+                "reversed, " : "", fabs (seg.applied_rate), seg.applied_rate), (NULL));
       /* audio gathered in reverse playback is of the segment before: out first */
       gst_seqlabel_reverse_flush (self);
       if (!same_time_mapping (&self->segment, &seg)) {

@@ -234,6 +234,21 @@ test_applied_rate_said (void **state)
   g_error_free (e);
   gst_message_unref (m);
   assert_no_warning (bus, "the same segment again");
+  /* scaletempo's reverse: the audio at its speed, reversed */
+  seg.applied_rate = -1.0;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  assert_non_null (m);
+  gst_message_parse_warning (m, &e, NULL);
+  if (!strstr (e->message, "the audio comes reversed, at 1 times its stream's speed (the "
+          "segment's applied rate -1"))
+    fail_msg ("warning '%s'", e->message);
+  g_error_free (e);
+  e = NULL;
+  gst_message_unref (m);
+  seg.applied_rate = 2.0;
+  assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  gst_message_unref (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING));
   /* labelled as it comes: a frame per 10 ms of the audio, from 0 */
   pt_frames_init (&frames);
   assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
