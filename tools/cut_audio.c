@@ -110,7 +110,7 @@ struct cli_cut {
     int64_t frames;           /* frames decided */
     int64_t written;          /* sample frames written into the file being written */
     int64_t in_frames;        /* the input's length in sample frames; -1: unknown */
-    int64_t wav_room;         /* > 0: the sample frames a plain WAV holds (4 GiB) */
+    int64_t wav_room;         /* > 0: the sample frames a plain WAV or an AIFF holds (4 GiB) */
     int run_keep;             /* the decision of the run of frames being gathered */
     int failed;               /* 1: out of memory, 2: write failed, 3: said already */
     int write_errno;          /* why the write failed (EPIPE: standard output's reader left) */
@@ -125,6 +125,10 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     if (f == 0)
         return -1;
     c->oinfo.format = f > 0 ? f : cli_output_format(name, in_format, c->rate, c->channels);
+    if ((c->oinfo.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_SD2)
+        return cli_error("%s: libsndfile writes Sound Designer II (its resource fork) only to a "
+                         "file it opens by name, not to the temporary file a cut is written to: "
+                         "name it .aiff, .wav or .flac", name), -1;
     if (sf_format_check(&c->oinfo))
         return 0;
     if (c->oinfo.format == 0)
@@ -147,7 +151,9 @@ static int open_file(cli_cut *c, const char *path)
     /* A WAV's 32-bit sizes wrap past 4 GiB, and the file reads back short. An
      * input that long is cut into RF64 (libsndfile makes it a WAV again at the
      * end, WAVE_FORMAT_EXTENSIBLE, if the cut stays under 4 GiB); one of unknown
-     * length (a stream) into a WAV that stops, said, before its sizes wrap. */
+     * length (a stream) into a WAV that stops, said, before its sizes wrap. An
+     * AIFF's SSND chunk wraps alike (a 4.4 GB cut read back as 35 s of 1900),
+     * and has no 64-bit form: it stops, said, whatever the input's length. */
     SF_INFO rf64 = {.samplerate = info.samplerate, .channels = info.channels,
                     .format = SF_FORMAT_RF64 | (info.format & ~SF_FORMAT_TYPEMASK)};
     const int major = info.format & SF_FORMAT_TYPEMASK;
@@ -158,7 +164,7 @@ static int open_file(cli_cut *c, const char *path)
     const int grow = wav && c->in_frames >= room && sf_format_check(&rf64);
     if (grow)
         info = rf64;
-    c->wav_room = wav && !grow ? room : 0;
+    c->wav_room = (wav && !grow) || major == SF_FORMAT_AIFF ? room : 0;
     c->written = 0;
     struct stat st; /* before libsndfile, which closes a descriptor it fails on */
     const int given_fd = !strcmp(path, "-") || c->o.out.through >= 0; /* /dev/stdout too */
@@ -225,6 +231,9 @@ static int close_file(cli_cut *c, const char *final_path)
         rc = 1; /* standard output's reader left: the command ends as by SIGPIPE */
     else if (c->failed == 2)
         rc = cli_error("%s: write failed: %s", name, sf_strerror(c->out));
+    else if (c->failed == 4 && major == SF_FORMAT_AIFF)
+        rc = cli_error("%s: the cut would pass an AIFF file's 4 GiB, where its sizes wrap: name "
+                       "it .w64, .rf64, .caf or .flac", name);
     else if (c->failed == 4)
         rc = cli_error("%s: the cut would pass a WAV file's 4 GiB, where its sizes wrap (the "
                        "input's length was not known, so it was not begun as RF64): name it "

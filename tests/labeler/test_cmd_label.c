@@ -2572,6 +2572,11 @@ static void test_gstreamer_input(void **state)
     assert_same_cut("wav-cut.wav", "mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT);
     expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
                  "x.m4a: not a container libsndfile writes");
+    /* SD2, which libsndfile writes only by a name of its own: said before the
+     * labelling, not as its "cannot open SD2 file without a file name" after */
+    expect_error("in16.wav " CUT_ARGS "--cut x.sd2", 1,
+                 "x.sd2: libsndfile writes Sound Designer II (its resource fork) only to a file "
+                 "it opens by name");
 #undef CUT_ARGS
     assert_false(exists("x.m4a"));
 }
