@@ -1,5 +1,9 @@
 #include "common/text.h"
 
+#include "seqlabel.h" /* SL_TEXT_TOO_LONG */
+
+#include <limits.h>
+
 #include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -119,13 +123,14 @@ char *sl_skip_bom(char *s)
 
 int sl_text_finish(sl_text *t)
 {
-    if (!t->buf)
-        return (int)t->pos;
-    if (t->len > 0 && t->pos >= t->len)
+    if (t->buf && t->len > 0 && t->pos >= t->len)
         t->buf[t->len - 1] = '\0';
-    else if (t->len > 0)
+    else if (t->buf && t->len > 0)
         t->buf[t->pos] = '\0';
-    return (int)t->pos;
+    /* a length an int cannot hold: said, not wrapped (a TextGrid of 20
+     * million intervals came back as -1778300118, of 40 million as a short
+     * positive length, a document cut short) */
+    return t->pos > INT_MAX ? SL_TEXT_TOO_LONG : (int)t->pos;
 }
 
 int sl_is_space_char(uint32_t cp)

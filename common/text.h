@@ -63,7 +63,8 @@ char *sl_skip_bom(char *s);
 /* s trimmed of ASCII whitespace at both ends, in place (its new start): how
  * label readers take a class name from free text (TextGrid, subtitles). */
 char *sl_trim_space(char *s);
-/* NUL-terminates (within len) and returns the length the whole text needs. */
+/* NUL-terminates (within len) and returns the length the whole text needs, or
+ * SL_TEXT_TOO_LONG when that passes INT_MAX bytes. */
 int sl_text_finish(sl_text *t);
 /* Text read from a file as an error shows it, into buf of SL_SHOWN_LEN bytes:
  * its first 128 bytes ("..." after them when there are more), those that are

@@ -848,7 +848,10 @@ typedef struct {
  * IntervalTier named "labels" from w->first_frame (or the first segment's
  * start, when earlier) to the later of end_frame and the last segment's end. Gaps and segments of skipped classes are intervals with empty text,
  * merged, as a tier must cover its whole time. Returns the length needed like
- * the functions above, or -1 on a bad argument (overlap, unknown class). */
+ * the functions above, or -1 on a bad argument (overlap, unknown class), or
+ * SL_TEXT_TOO_LONG when the document would pass INT_MAX bytes (2 GiB: about
+ * 17 million intervals). */
+#define SL_TEXT_TOO_LONG (-2)
 int sl_label_format_textgrid(const sl_label_writer *w, char *buf, size_t len,
                              const sl_frame_segment *segs, size_t n, int64_t end_frame);
 /* What a stream holds, from the same segments over the same span: one JSON

@@ -520,7 +520,12 @@ gst_seqlabel_labelpad_document (GstSeqLabel * self)
     }
     n = sl_label_format_document (&self->writer, NULL, 0, segs, self->document_segs->len,
         self->document_end);
-    if (n < 0) {
+    if (n == SL_TEXT_TOO_LONG) {
+      GST_ELEMENT_WARNING (self, STREAM, FAILED,
+          ("seqlabel: no %s: its %u segments would pass 2 GiB, more than a document is "
+              "written as (use a line format)", sl_label_format_name (self->writer.format),
+              self->document_segs->len), (NULL));
+    } else if (n < 0) {
       /* segments that overlap: a stream whose time went back without a flush */
       GST_ELEMENT_WARNING (self, STREAM, FAILED,
           ("seqlabel: no %s: the stream's time went back without a flush",

@@ -691,8 +691,13 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
                   "label", in_path, (double)sl_audio_file_position(r) / file_rate,
                   (double)sl_labeler_frame_length(l) / sl_labeler_sample_rate(l));
     if (!rc && sl_label_format_is_document(&t.w)) { /* written whole at the end */
-        if (emit_text(&t, format_document(&t, &t.frames), format_document, &t.frames) != 0 &&
-            !t.failed)
+        const int need = format_document(&t, &t.frames);
+        if (need == SL_TEXT_TOO_LONG)
+            rc = cli_error("%s: the %s of %zu segments would pass 2 GiB, more than a document "
+                           "is written as: label shorter stretches, or use a line format "
+                           "(audacity, rttm, csv, jsonl)", out_name,
+                           sl_label_format_name(t.w.format), t.n_segs);
+        else if (emit_text(&t, need, format_document, &t.frames) != 0 && !t.failed)
             rc = cli_error("%s: out of memory", out_name);
     }
     if (progress)

@@ -5,6 +5,7 @@
  * WebVTT files, one RTTM file for every entry, x.rttm#class) and one two entries would share, a
  * file at another rate counted as the labeler counts it, the errors, and a
  * threshold sweep's figures. */
+#include <limits.h>
 #include <math.h>
 #include <setjmp.h>
 #include <stdarg.h>
@@ -20,6 +21,7 @@
 #include <sndfile.h>
 
 #include "seqlabel.h"
+#include "common/text.h"
 #include "trainer_test_util.h"
 
 static const char *const classes[3] = {"speech", "music", "silence"};
@@ -385,6 +387,21 @@ static void test_events_in_unlabelled_time(void **state)
         fail_msg("%s", out);
     free(out), free(err);
     tt_rmtree(dir);
+}
+
+/* A text whose length passes INT_MAX is said as such (SL_TEXT_TOO_LONG), not
+ * given as a wrapped int: a TextGrid of 20 million intervals came back as
+ * -1778300118, of 40 million as a short positive length, written cut short.
+ * (The library's writers return what sl_text_finish says.) */
+static void test_text_past_int_max(void **state)
+{
+    (void)state;
+    sl_text t = {NULL, 0, (size_t)INT_MAX};
+    assert_int_equal(sl_text_finish(&t), INT_MAX);
+    t.pos = (size_t)INT_MAX + 1;
+    assert_int_equal(sl_text_finish(&t), SL_TEXT_TOO_LONG);
+    t.pos = ((size_t)1 << 32) + 771699882; /* 40 million intervals' wrap */
+    assert_int_equal(sl_text_finish(&t), SL_TEXT_TOO_LONG);
 }
 
 /* Class names in UTF-8 keep the text tables in line: a field is filled to its
@@ -1451,6 +1468,7 @@ int main(void)
         cmocka_unit_test(test_gaps_by_name),
         cmocka_unit_test(test_events_in_unlabelled_time),
         cmocka_unit_test(test_utf8_columns),
+        cmocka_unit_test(test_text_past_int_max),
         cmocka_unit_test(test_rttm),
         cmocka_unit_test(test_one_name_two_entries),
         cmocka_unit_test(test_streams_of_several_inputs),
