@@ -38,9 +38,11 @@ static int names_columns(const char *p, size_t len, char sep)
     int found = 0;
     for (size_t i = 0; i <= len;) {
         size_t j = i;
-        int quoted = 0;
-        while (j < len && (quoted || p[j] != sep)) /* a field, its quotes' separators in it */
-            quoted ^= p[j++] == '"';
+        if (j < len && p[j] == '"') /* quoted, as csv_record reads it: to the quote not doubled */
+            for (j++; j < len && !(p[j] == '"' && (j + 1 >= len || p[j + 1] != '"'));)
+                j += p[j] == '"' ? 2 : 1;
+        while (j < len && p[j] != sep)
+            j++;
         const char *f = p + i;
         size_t n = j - i;
         if (n >= 2 && f[0] == '"' && f[n - 1] == '"')
@@ -59,8 +61,10 @@ static int names_columns(const char *p, size_t len, char sep)
  * other columns may hold commas), else ',' (the header then said wrong). */
 static char separator(const char *p)
 {
-    while (line_break(p))
-        p += line_break(p);
+    /* past blank lines, and a spreadsheet's blank rows (",,,", ";;;"), which
+     * the reader skips too */
+    while (*p && (line_break(p) || strspn(p, ",; \t") == strcspn(p, "\r\n")))
+        p += line_break(p) ? (size_t)line_break(p) : strcspn(p, "\r\n");
     size_t len = strcspn(p, "\r\n");
     return !names_columns(p, len, ',') && names_columns(p, len, ';') ? ';' : ',';
 }

@@ -110,7 +110,8 @@ struct cli_cut {
     int64_t frames;           /* frames decided */
     int64_t written;          /* sample frames written into the file being written */
     int64_t in_frames;        /* the input's length in sample frames; -1: unknown */
-    int64_t wav_room;         /* > 0: the sample frames a plain WAV or an AIFF holds (4 GiB) */
+    int64_t room;             /* > 0: the sample frames the container's sizes can count */
+    const char *room_said;    /* ... in words: "an AIFF file's 4 GiB" */
     int run_keep;             /* the decision of the run of frames being gathered */
     int failed;               /* 1: out of memory, 2: write failed, 3: said already */
     int write_errno;          /* why the write failed (EPIPE: standard output's reader left) */
@@ -156,15 +157,31 @@ static int open_file(cli_cut *c, const char *path)
      * and has no 64-bit form: it stops, said, whatever the input's length. */
     SF_INFO rf64 = {.samplerate = info.samplerate, .channels = info.channels,
                     .format = SF_FORMAT_RF64 | (info.format & ~SF_FORMAT_TYPEMASK)};
-    const int major = info.format & SF_FORMAT_TYPEMASK;
+    const int major = info.format & SF_FORMAT_TYPEMASK, sub = info.format & SF_FORMAT_SUBMASK;
     const int b = sl_sample_bytes(info.format);
-    const int64_t frame_bytes = (int64_t)info.channels * (b ? b : 8); /* compressed: less */
+    /* a coding of blocks takes at most a byte a sample (ADPCM, GSM, G.72x),
+     * DWVW up to its word and a little */
+    const int dwvw = sub == SF_FORMAT_DWVW_12 || sub == SF_FORMAT_DWVW_16 ||
+                     sub == SF_FORMAT_DWVW_24 || sub == SF_FORMAT_DWVW_N;
+    const int64_t frame_bytes = (int64_t)info.channels * (b ? b : dwvw ? 4 : 1);
     const int64_t room = (((int64_t)1 << 32) - ((int64_t)1 << 20)) / frame_bytes;
     const int wav = major == SF_FORMAT_WAV || major == SF_FORMAT_WAVEX;
     const int grow = wav && c->in_frames >= room && sf_format_check(&rf64);
     if (grow)
         info = rf64;
-    c->wav_room = (wav && !grow) || major == SF_FORMAT_AIFF ? room : 0;
+    /* what other containers' sizes count, past which libsndfile writes a file
+     * that reads back short or not at all (checked by hand, 2026-12-07) */
+    c->room = 0;
+    if (wav && !grow)
+        c->room = room, c->room_said = NULL; /* said as the WAV's own (close_file) */
+    else if (major == SF_FORMAT_AIFF) /* the SSND chunk's 32-bit size */
+        c->room = room, c->room_said = "an AIFF file's 4 GiB";
+    else if (major == SF_FORMAT_SDS) /* 21 bits of sample frames */
+        c->room = ((int64_t)1 << 21) - 1, c->room_said = "an SDS file's 2,097,151 sample frames";
+    else if (major == SF_FORMAT_VOC && sub == SF_FORMAT_PCM_U8) /* a block's 24-bit size */
+        c->room = (((int64_t)1 << 24) - 64) / info.channels, c->room_said = "an 8-bit VOC file's 16 MiB";
+    else if (major == SF_FORMAT_HTK) /* a 32-bit count of samples */
+        c->room = INT32_MAX, c->room_said = "an HTK file's 2^31 samples";
     c->written = 0;
     struct stat st; /* before libsndfile, which closes a descriptor it fails on */
     const int given_fd = !strcmp(path, "-") || c->o.out.through >= 0; /* /dev/stdout too */
@@ -231,9 +248,9 @@ static int close_file(cli_cut *c, const char *final_path)
         rc = 1; /* standard output's reader left: the command ends as by SIGPIPE */
     else if (c->failed == 2)
         rc = cli_error("%s: write failed: %s", name, sf_strerror(c->out));
-    else if (c->failed == 4 && major == SF_FORMAT_AIFF)
-        rc = cli_error("%s: the cut would pass an AIFF file's 4 GiB, where its sizes wrap: name "
-                       "it .w64, .rf64, .caf or .flac", name);
+    else if (c->failed == 4 && c->room_said)
+        rc = cli_error("%s: the cut would pass %s, where its sizes wrap: name it .w64, .rf64, "
+                       ".caf or .flac", name, c->room_said);
     else if (c->failed == 4)
         rc = cli_error("%s: the cut would pass a WAV file's 4 GiB, where its sizes wrap (the "
                        "input's length was not known, so it was not begun as RF64): name it "
@@ -359,7 +376,7 @@ static void flush_before(cli_cut *c, int64_t end)
     double *p = c->q + c->q_off * c->channels;
     if (!c->run_keep && c->silence)
         memset(p, 0, sizeof *p * (size_t)n * (size_t)c->channels);
-    if ((c->run_keep || c->silence) && c->out && c->wav_room && c->written + n > c->wav_room) {
+    if ((c->run_keep || c->silence) && c->out && c->room && c->written + n > c->room) {
         c->failed = 4;
         return;
     }

@@ -1833,6 +1833,22 @@ static void test_cut_container(void **state)
         if (cuts[i].format != (SF_FORMAT_OGG | SF_FORMAT_OPUS)) /* Opus pads its frames */
             assert_int_equal(info.frames, NSAMP);
     }
+    /* containers whose sizes count less than the cut: an SDS file's 21 bits of
+     * sample frames (2,097,151: 131 s at 16 kHz), past which libsndfile wrote
+     * a file that read back as 8.91 s of 140, exit 0: stopped, said */
+    {
+        const int64_t n = 16000 * 132;
+        float *x = calloc((size_t)n, sizeof *x);
+        assert_non_null(x);
+        char path[600];
+        snprintf(path, sizeof path, "%s/long132.wav", dir);
+        write_wav(path, x, n, 16000, 1, SF_FORMAT_PCM_16);
+        free(x);
+        expect_error("long132.wav --model m.slm --target speech --cut-silence --cut long.sds "
+                     "-o /dev/null", 1, "long.sds: the cut would pass an SDS file's 2,097,151 "
+                     "sample frames, where its sizes wrap: name it .w64");
+        sh("test ! -e long.sds && ! ls long.sds.tmp.* 2>/dev/null && rm long132.wav");
+    }
     /* a FLAC cut into a pipe: the length and MD5 that libFLAC goes back for at
      * its end cannot be written there, and are not appended either (readers
      * lost sync on them): the bytes of the cut into a file, less those */

@@ -310,6 +310,13 @@ static void csv_tables(void **state)
             semi2, 1);
     refused_as(sl_csv_read, dir, "semi4.csv", "start;end;label\n0;1.234,5;speech\n",
                ":2: bad time '1.234,5'");
+    /* the separator found past a blank row (";;;"), and a quote inside a
+     * field, which opens no quoted field (only one at its start does) */
+    const want_seg semi5[] = {{0.5, 1.5, "speech", 3}};
+    read_as(sl_csv_read, dir, "semi5.csv", ";;;\nstart;end;label\n0,5;1,5;speech\n", semi5, 1);
+    const want_seg semi6[] = {{0.5, 1.5, "speech", 2}};
+    read_as(sl_csv_read, dir, "semi6.csv", "size\"in;start;end;label\n3;0,5;1,5;speech\n", semi6,
+            1);
     refused_as(sl_csv_read, dir, "a.csv", "begin,end,label\n0,1,a\n",
                ":1: the header names no start column");
     refused_as(sl_csv_read, dir, "a2.csv", "start,end,Label,label\n0,1,a,b\n",
