@@ -327,21 +327,14 @@ static void kill_never_corrupts_the_checkpoint(void **state)
     }
 }
 
-/* SIGTERM twice as the model's complete temporary file is about to be renamed
- * (raise_in_rename.c, preloaded; tests/model/meson.build): the first asks for
- * the end after the step, the second ends the process at once, in the middle
- * of the save, and takes the temporary file with it. */
-static void second_signal_in_a_save(void **state)
+/* Runs `seqlabel argv...` (argv[0] the subcommand; standard output to
+ * /dev/null) with SIGTERM raised `times` times as a temporary file is about to
+ * be renamed into place (raise_in_rename.c, preloaded; tests/model/meson.build),
+ * and asserts that it ended by SIGTERM. */
+static void term_in_rename(const char *times, char *const argv[])
 {
-    (void)state;
     const char *lib = getenv("SL_RAISE_IN_RENAME_LIB");
     assert_non_null(lib);
-    char sub[600], out[700], man[700], cache[700];
-    snprintf(sub, sizeof sub, "%s/second-signal", dir);
-    assert_int_equal(mkdir(sub, 0755), 0);
-    snprintf(out, sizeof out, "%s/s.slm", sub);
-    snprintf(man, sizeof man, "%s/all.tsv", dir);
-    snprintf(cache, sizeof cache, "%s/cache", dir);
     char preload[1024];
     test_preload_path(preload, sizeof preload, dir, lib);
     pid_t pid = fork();
@@ -353,19 +346,39 @@ static void second_signal_in_a_save(void **state)
                  getenv("ASAN_OPTIONS") ? ":" : "");
         setenv("ASAN_OPTIONS", asan, 1);
         setenv("SL_RAISE_IN_RENAME", "15", 1); /* SIGTERM */
-        setenv("SL_RAISE_TIMES", "2", 1);
+        setenv("SL_RAISE_TIMES", times, 1);
         setenv("LD_PRELOAD", preload, 1);
         if (!freopen("/dev/null", "w", stdout))
             _exit(127);
-        execl(seqlabel, seqlabel, "train", "--manifest", man, "--out", out, "--cache-dir", cache,
-              "--mel-bins", "24", "--d-model", "32", "--heads", "2", "--layers", "1", "--d-ff",
-              "64", "--window", "64", "--batch", "8", "--quiet", "--steps", "3", (char *)NULL);
+        char *args[32] = {(char *)seqlabel};
+        for (int i = 0; argv[i] && i < 30; i++)
+            args[i + 1] = argv[i];
+        execv(seqlabel, args);
         _exit(127);
     }
     int st;
     assert_int_equal(waitpid(pid, &st, 0), pid);
     assert_true(WIFSIGNALED(st));
     assert_int_equal(WTERMSIG(st), SIGTERM);
+}
+
+/* SIGTERM twice as the model's complete temporary file is about to be renamed:
+ * the first asks for the end after the step, the second ends the process at
+ * once, in the middle of the save, and takes the temporary file with it. */
+static void second_signal_in_a_save(void **state)
+{
+    (void)state;
+    char sub[600], out[700], man[700], cache[700];
+    snprintf(sub, sizeof sub, "%s/second-signal", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    snprintf(out, sizeof out, "%s/s.slm", sub);
+    snprintf(man, sizeof man, "%s/all.tsv", dir);
+    snprintf(cache, sizeof cache, "%s/cache", dir);
+    char *const train[] = {"train", "--manifest", man, "--out", out, "--cache-dir", cache,
+                           "--mel-bins", "24", "--d-model", "32", "--heads", "2", "--layers",
+                           "1", "--d-ff", "64", "--window", "64", "--batch", "8", "--quiet",
+                           "--steps", "3", NULL};
+    term_in_rename("2", train);
     DIR *d = opendir(sub);
     struct dirent *e;
     int files = 0;
@@ -381,33 +394,15 @@ static void second_signal_in_a_save(void **state)
 static void signal_in_a_cache_entry(void **state)
 {
     (void)state;
-    const char *lib = getenv("SL_RAISE_IN_RENAME_LIB"), *root = getenv("SL_SOURCE_ROOT");
-    assert_non_null(lib);
+    const char *root = getenv("SL_SOURCE_ROOT");
     assert_non_null(root);
-    char cache[700], model[1024], samples[1024], preload[1024];
+    char cache[700], model[1024], samples[1024];
     snprintf(cache, sizeof cache, "%s/cache-signal", dir);
     snprintf(model, sizeof model, "%s/model/default.slm", root);
     snprintf(samples, sizeof samples, "%s/samples", root);
-    test_preload_path(preload, sizeof preload, dir, lib);
-    pid_t pid = fork();
-    if (pid == 0) {
-        char asan[1024];
-        snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0",
-                 getenv("ASAN_OPTIONS") ? getenv("ASAN_OPTIONS") : "",
-                 getenv("ASAN_OPTIONS") ? ":" : "");
-        setenv("ASAN_OPTIONS", asan, 1);
-        setenv("SL_RAISE_IN_RENAME", "15", 1); /* SIGTERM */
-        setenv("LD_PRELOAD", preload, 1);
-        if (!freopen("/dev/null", "w", stdout))
-            _exit(127);
-        execl(seqlabel, seqlabel, "eval", "--model", model, "--manifest", samples, "--cache-dir",
-              cache, (char *)NULL);
-        _exit(127);
-    }
-    int st;
-    assert_int_equal(waitpid(pid, &st, 0), pid);
-    assert_true(WIFSIGNALED(st));
-    assert_int_equal(WTERMSIG(st), SIGTERM);
+    char *const eval[] = {"eval", "--model", model, "--manifest", samples, "--cache-dir", cache,
+                          NULL};
+    term_in_rename("1", eval);
     char cmd[2048];
     snprintf(cmd, sizeof cmd, "test -d '%s' && test -z \"$(find '%s' -name '*.tmp.*')\"", cache,
              cache);

@@ -1110,6 +1110,36 @@ static void test_sweep_events_by_hand(void **state)
     free(s);
 }
 
+/* A decoder's sweep of class 1 over 10 frames whose class-1 probabilities are
+ * p1: no smoothing, the default thresholds (on 0.5, off 0.35), a frame of
+ * padding after, events with a collar of a frame; the frames of `scored`
+ * counted as sl_eval_frames counts them, `ref` the references for the events
+ * (the caller releases and frees it). */
+static sl_sweep *decoded_sweep(const int32_t *scored, const int32_t *ref, const double *p1)
+{
+    float probs[20];
+    sl_sweep *s = calloc(1, sizeof *s);
+    assert_non_null(s);
+    s->target = 1;
+    for (int k = 0; k < 10; k++) {
+        probs[2 * k] = (float)(1 - p1[k]);
+        probs[2 * k + 1] = (float)p1[k];
+        if (scored[k] >= 0) /* the frames of the class and others */
+            sl_sweep_count(s, p1[k], scored[k] == 1);
+    }
+    sl_decoder_config cfg;
+    sl_decoder_config_default(&cfg);
+    cfg.smoothing = SL_SMOOTH_NONE;
+    cfg.pad_after_s = 0.01f;
+    char err[SL_ERR_LEN];
+    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), 0);
+    sl_events like;
+    sl_events_init(&like, 2, 1, 5);
+    assert_int_equal(sl_sweep_init_events(s, &like), 0);
+    assert_int_equal(sl_sweep_add_decoded(s, scored, ref, probs, 2, 10), 0);
+    return s;
+}
+
 /* A decoder's sweep by hand: argmax labels, the options' hysteresis gap of
  * 0.15 and one frame of padding after speech (class 1), a collar of 1 frame for
  * the events. Probabilities of class 1: .1 .6 .4 .3 .7 .2 .1 .97 .97 .1;
@@ -1127,30 +1157,16 @@ static void test_sweep_decoded_by_hand(void **state)
     const int32_t ref[10] = {0, 1, 1, 1, 1, 0, 0, 1, 1, 0};
     const int32_t scored[10] = {0, 1, 1, 1, 1, 0, 0, 1, 1, -1};
     const double p1[10] = {0.1, 0.6, 0.4, 0.3, 0.7, 0.2, 0.1, 0.97, 0.97, 0.1};
-    float probs[20];
-    sl_sweep *s = calloc(1, sizeof *s);
-    assert_non_null(s);
-    s->target = 1;
-    for (int k = 0; k < 10; k++) {
-        probs[2 * k] = (float)(1 - p1[k]);
-        probs[2 * k + 1] = (float)p1[k];
-        if (scored[k] >= 0) /* what sl_eval_frames counts: the frames of the class and others */
-            sl_sweep_count(s, p1[k], scored[k] == 1);
+    { /* a padding below 0 refused, no decoder left */
+        sl_sweep bad = {.target = 1};
+        sl_decoder_config cfg;
+        sl_decoder_config_default(&cfg);
+        cfg.pad_after_s = -1;
+        char err[SL_ERR_LEN];
+        assert_int_equal(sl_sweep_init_decoder(&bad, &cfg, 2, 100.0, err, sizeof err), -1);
+        assert_null(bad.decoder);
     }
-    sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg); /* on 0.5, off 0.35: a gap of 0.15 */
-    cfg.smoothing = SL_SMOOTH_NONE;
-    cfg.pad_after_s = 0.01f;
-    char err[SL_ERR_LEN];
-    cfg.pad_after_s = -1;
-    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), -1);
-    assert_null(s->decoder);
-    cfg.pad_after_s = 0.01f;
-    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), 0);
-    sl_events like;
-    sl_events_init(&like, 2, 1, 5);
-    assert_int_equal(sl_sweep_init_events(s, &like), 0);
-    assert_int_equal(sl_sweep_add_decoded(s, scored, ref, probs, 2, 10), 0);
+    sl_sweep *s = decoded_sweep(scored, ref, p1);
     /* the best of the table's points: F1 12/13 from 0.4 to 0.55 (at 0.35 frame 5's
      * .2 holds speech on, and the padding takes frame 6 too), the lowest of them;
      * false alarms and misses closest at 0.6 (on at 1, off at 2: recall 5/6, false
@@ -1191,26 +1207,7 @@ static void test_sweep_decoded_unlabelled_time(void **state)
     (void)state;
     const int32_t ref[10] = {1, 1, 1, 0, 0, -1, -1, -1, -1, -1};
     const double p1[10] = {0.9, 0.9, 0.9, 0.1, 0.1, 0.9, 0.9, 0.9, 0.9, 0.9};
-    float probs[20];
-    sl_sweep *s = calloc(1, sizeof *s);
-    assert_non_null(s);
-    s->target = 1;
-    for (int k = 0; k < 10; k++) {
-        probs[2 * k] = (float)(1 - p1[k]);
-        probs[2 * k + 1] = (float)p1[k];
-        if (ref[k] >= 0)
-            sl_sweep_count(s, p1[k], ref[k] == 1);
-    }
-    sl_decoder_config cfg;
-    sl_decoder_config_default(&cfg);
-    cfg.smoothing = SL_SMOOTH_NONE;
-    cfg.pad_after_s = 0.01f;
-    char err[SL_ERR_LEN];
-    assert_int_equal(sl_sweep_init_decoder(s, &cfg, 2, 100.0, err, sizeof err), 0);
-    sl_events like;
-    sl_events_init(&like, 2, 1, 5);
-    assert_int_equal(sl_sweep_init_events(s, &like), 0);
-    assert_int_equal(sl_sweep_add_decoded(s, ref, ref, probs, 2, 10), 0);
+    sl_sweep *s = decoded_sweep(ref, ref, p1);
     const char *json[] = {
         "{\"threshold\":0.5,\"off_threshold\":0.35,\"precision\":0.75,\"recall\":1,"
         "\"f1\":0.857142857,\"false_alarm\":0.5,\"miss\":0,\"event_f1\":1,"
