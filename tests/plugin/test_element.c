@@ -66,6 +66,24 @@ assert_no_warning (GstBus * bus, const char *what)
     fail_msg ("%s: %s", what, gst_structure_to_string (gst_message_get_structure (m)));
 }
 
+/* The next warning on the bus holds each of the NULL-ended texts. */
+static void
+assert_warning_says (GstBus * bus, const char *text, ...)
+{
+  GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
+  GError *e = NULL;
+  va_list ap;
+  assert_non_null (m);
+  gst_message_parse_warning (m, &e, NULL);
+  va_start (ap, text);
+  for (const char *t = text; t != NULL; t = va_arg (ap, const char *))
+    if (!strstr (e->message, t))
+      fail_msg ("warning '%s' lacks '%s'", e->message, t);
+  va_end (ap);
+  g_error_free (e);
+  gst_message_unref (m);
+}
+
 /* Pulls every output buffer: their metas, and their samples as bytes. */
 static void
 pull_metas (GstHarness * h, pt_frames * metas, GByteArray * bytes)
@@ -216,8 +234,6 @@ test_applied_rate_said (void **state)
   GstBus *bus;
   GstHarness *h = pt_make_harness (&bus, F32_CAPS, NULL);
   GstSegment seg;
-  GstMessage *m;
-  GError *e = NULL;
   pt_frames frames;
   (void) state;
 
@@ -225,27 +241,14 @@ test_applied_rate_said (void **state)
   seg.applied_rate = 2.0;
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
-  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
-  assert_non_null (m);
-  gst_message_parse_warning (m, &e, NULL);
-  if (!strstr (e->message, "the audio comes at 2 times its stream's speed")
-      || !strstr (e->message, "their frames and text times count its own time"))
-    fail_msg ("warning '%s'", e->message);
-  g_error_free (e);
-  gst_message_unref (m);
+  assert_warning_says (bus, "the audio comes at 2 times its stream's speed",
+      "their frames and text times count its own time", NULL);
   assert_no_warning (bus, "the same segment again");
   /* scaletempo's reverse: the audio at its speed, reversed */
   seg.applied_rate = -1.0;
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
-  m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
-  assert_non_null (m);
-  gst_message_parse_warning (m, &e, NULL);
-  if (!strstr (e->message, "the audio comes reversed, at 1 times its stream's speed (the "
-          "segment's applied rate -1"))
-    fail_msg ("warning '%s'", e->message);
-  g_error_free (e);
-  e = NULL;
-  gst_message_unref (m);
+  assert_warning_says (bus, "the audio comes reversed, at 1 times its stream's speed (the "
+      "segment's applied rate -1", NULL);
   seg.applied_rate = 2.0;
   assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
   gst_message_unref (gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING));
@@ -2387,14 +2390,8 @@ test_label_format_while_playing (void **state)
   assert_true (lines > 0);
   /* each setting said on the bus, where an application sees it */
   for (int k = 0; k < 2; k++) {
-    GstMessage *m = gst_bus_pop_filtered (bus, GST_MESSAGE_WARNING);
-    GError *e = NULL;
-    assert_non_null (m);
-    gst_message_parse_warning (m, &e, NULL);
-    if (!strstr (e->message, "label-format set while PLAYING takes effect at the next start"))
-      fail_msg ("warning '%s'", e->message);
-    g_error_free (e);
-    gst_message_unref (m);
+    assert_warning_says (bus, "label-format set while PLAYING takes effect at the next start",
+        NULL);
   }
   gst_object_unref (pad);
   gst_harness_teardown (hl);
