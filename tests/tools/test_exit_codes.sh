@@ -218,11 +218,13 @@ i=0
 while [ -z "$(child_of $bench)" ] && [ $i -lt 3000 ]; do
     sleep 0.01; i=$((i + 1))
 done
-kill -TERM $(child_of $bench)
+kill -TERM "$(child_of $bench)"
 wait $bench
 [ $? -eq 1 ] || fail "bench label with its measuring process killed: not exit 1"
-grep -q "the 10-minute run failed" "$dir/bench-err" && ! grep -vq "run failed" "$dir/bench-err" ||
+if ! grep -q "the 10-minute run failed" "$dir/bench-err" || grep -vq "run failed" "$dir/bench-err"
+then
     fail "bench label with its measuring process killed: $(cat "$dir/bench-err")"
+fi
 grep -q '^ *0.01 ' "$dir/bench-out" || fail "bench label: no later run: $(cat "$dir/bench-out")"
 [ -z "$(ls -A "$dir/bench")" ] || fail "bench label left after its run's kill: $(ls -lAR "$dir/bench")"
 echo "ok: bench label writes in a folder of its own, removed after"
