@@ -177,6 +177,14 @@ labelpad_loop (gpointer user)
   }
   item = g_queue_pop_head (&self->lq);
   g_cond_broadcast (&self->lq_cond);
+  if (self->lq_flow != GST_FLOW_OK) {
+    /* downstream failed for good (said once, below): nothing more goes to
+     * it until a flush (every later item went on to it) */
+    g_mutex_unlock (&self->lq_lock);
+    gst_mini_object_unref (item);
+    gst_object_unref (self);
+    return;
+  }
   self->lq_push_peer = gst_pad_get_peer (pad);
   g_mutex_unlock (&self->lq_lock);
 

@@ -897,9 +897,23 @@ test_pause_with_labels_queue_full (void **state)
   g_free (launch);
 }
 
-/* A failure downstream of the labels pad is said by the element, naming the
- * labels pad and the flow, and the audio stops with it (as at a tee's
- * branch): the source gets the flow error, and says so. */
+/* What reaches a pad after the buffer it failed: counted by a probe. */
+static GstPadProbeReturn
+count_after_failure (GstPad * pad, GstPadProbeInfo * info, gpointer user)
+{
+  gint *seen = user;            /* [0]: buffers so far, [1]: items after the 5th buffer */
+  (void) pad;
+  if (g_atomic_int_get (&seen[0]) >= 5) /* identity error-after=5 failed the 5th */
+    g_atomic_int_inc (&seen[1]);
+  if (GST_PAD_PROBE_INFO_TYPE (info) & GST_PAD_PROBE_TYPE_BUFFER)
+    g_atomic_int_inc (&seen[0]);
+  return GST_PAD_PROBE_OK;
+}
+
+/* A failure downstream of the labels pad is said by the element, once, naming
+ * the labels pad and the flow, and the audio stops with it (as at a tee's
+ * branch): the source gets the flow error, and says so. Nothing more goes to
+ * the failed branch (7 more items went, each later buffer failing again). */
 static void
 test_labels_branch_failure (void **state)
 {
@@ -907,14 +921,24 @@ test_labels_branch_failure (void **state)
   GstElement *pipe;
   GstBus *bus;
   gboolean said = FALSE, stopped = FALSE;
+  gint seen[2] = { 0, 0 }, errors = 0;
   (void) state;
 
   /* live, 3 s: the audio is still coming when the labels branch fails */
   launch = g_strdup_printf ("audiotestsrc is-live=true num-buffers=30 samplesperbuffer=1600 ! "
       "audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l label-format=frames ! "
-      "fakesink  l.labels ! identity error-after=5 ! fakesink", PT_RATE, pt_model_path ());
+      "fakesink  l.labels ! identity name=failing error-after=5 ! fakesink", PT_RATE,
+      pt_model_path ());
   pipe = gst_parse_launch (launch, NULL);
   assert_non_null (pipe);
+  {
+    GstElement *id = gst_bin_get_by_name (GST_BIN (pipe), "failing");
+    GstPad *sink = gst_element_get_static_pad (id, "sink");
+    gst_pad_add_probe (sink, GST_PAD_PROBE_TYPE_BUFFER | GST_PAD_PROBE_TYPE_EVENT_DOWNSTREAM,
+        count_after_failure, seen, NULL);
+    gst_object_unref (sink);
+    gst_object_unref (id);
+  }
   bus = gst_element_get_bus (pipe);
   gst_element_set_state (pipe, GST_STATE_PLAYING);
   for (GstMessage * m; (m = gst_bus_timed_pop_filtered (bus, 10 * GST_SECOND,
@@ -927,7 +951,7 @@ test_labels_branch_failure (void **state)
     gst_message_parse_error (m, &e, NULL);
     if (!strcmp (GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), "l")
         && strstr (e->message, "the labels pad's downstream failed (error)"))
-      said = TRUE;
+      said = TRUE, errors++;
     if (g_str_has_prefix (GST_OBJECT_NAME (GST_MESSAGE_SRC (m)), "audiotestsrc"))
       stopped = TRUE;
     g_error_free (e);
@@ -937,6 +961,9 @@ test_labels_branch_failure (void **state)
     fail_msg ("a failure after the labels pad: %s%s", said ? "said" : "not said by the element",
         stopped ? ", the audio stopped" : ", the audio went on");
   gst_element_set_state (pipe, GST_STATE_NULL);
+  if (errors != 1 || g_atomic_int_get (&seen[1]) != 0)
+    fail_msg ("after the labels branch failed: said %d times, %d more items sent to it", errors,
+        g_atomic_int_get (&seen[1]));
   gst_object_unref (bus);
   gst_object_unref (pipe);
   g_free (launch);
