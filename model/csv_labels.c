@@ -59,11 +59,22 @@ static int names_columns(const char *p, size_t len, char sep)
  * header's columns are found split at commas, ';' where only split at
  * semicolons (a spreadsheet's in a locale whose decimal mark is a comma, whose
  * other columns may hold commas), else ',' (the header then said wrong). */
+/* Whether the line [p, p + len) holds only separators and empty quoted
+ * fields: a spreadsheet's blank row (",,,", ";;;", "";""), whose fields the
+ * reader finds empty at its separator. */
+static int blank_row(const char *p, size_t len)
+{
+    for (size_t i = 0; i < len; i++)
+        if (p[i] == '"' && i + 1 < len && p[i + 1] == '"')
+            i++;
+        else if (p[i] != ',' && p[i] != ';')
+            return 0;
+    return 1;
+}
+
 static char separator(const char *p)
 {
-    /* past blank lines, and a spreadsheet's blank rows (",,,", ";;;"), which
-     * the reader skips too */
-    while (*p && (line_break(p) || strspn(p, ",; \t") == strcspn(p, "\r\n")))
+    while (*p && (line_break(p) || blank_row(p, strcspn(p, "\r\n")))) /* past blank rows */
         p += line_break(p) ? (size_t)line_break(p) : strcspn(p, "\r\n");
     size_t len = strcspn(p, "\r\n");
     return !names_columns(p, len, ',') && names_columns(p, len, ';') ? ';' : ',';

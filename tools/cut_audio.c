@@ -178,8 +178,8 @@ static int open_file(cli_cut *c, const char *path)
         c->room = room, c->room_said = "an AIFF file's 4 GiB";
     else if (major == SF_FORMAT_SDS) /* 21 bits of sample frames */
         c->room = ((int64_t)1 << 21) - 1, c->room_said = "an SDS file's 2,097,151 sample frames";
-    else if (major == SF_FORMAT_VOC && sub == SF_FORMAT_PCM_U8) /* a block's 24-bit size */
-        c->room = (((int64_t)1 << 24) - 64) / info.channels, c->room_said = "an 8-bit VOC file's 16 MiB";
+    else if (major == SF_FORMAT_VOC) /* a block's 24-bit size (type 1 or 9) */
+        c->room = (((int64_t)1 << 24) - 64) / frame_bytes, c->room_said = "a VOC file's 16 MiB";
     else if (major == SF_FORMAT_HTK) /* a 32-bit count of samples */
         c->room = INT32_MAX, c->room_said = "an HTK file's 2^31 samples";
     c->written = 0;
@@ -194,15 +194,19 @@ static int open_file(cli_cut *c, const char *path)
         cli_output_abort(&c->o);
         return -1;
     }
+    /* an SDS into a pipe is written, but libsndfile reads none of it back */
+    const int sds_piped = piped && major == SF_FORMAT_SDS;
     errno = 0;
-    if (piped && major == SF_FORMAT_FLAC) {
+    if (sds_piped) {
+        c->out = NULL;
+    } else if (piped && major == SF_FORMAT_FLAC) {
         static SF_VIRTUAL_IO vio = {pipe_length, pipe_seek, pipe_read, pipe_write, pipe_tell};
         c->pipe = (pipe_out){fileno(c->o.fp), 0, 0};
         c->out = sf_open_virtual(&vio, SFM_WRITE, &info, &c->pipe);
     } else {
         c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
     }
-    if (!c->out && piped && errno == EPIPE) {
+    if (!c->out && piped && !sds_piped && errno == EPIPE) {
         /* the reader left before the header (AU writes it at once): the first
          * frame stops the labelling, and the command ends as by SIGPIPE */
         cli_output_abort(&c->o);
@@ -213,7 +217,8 @@ static int open_file(cli_cut *c, const char *path)
     if (!c->out && piped) { /* WAV and others finish their header last */
         cli_error("%s: libsndfile cannot write this container into a pipe (%s): write the cut "
                   "to a file (--cut FILE, or standard output redirected to one: > cut.wav), or "
-                  "cut FLAC, Ogg or AU audio, which stream", path, sf_strerror(NULL));
+                  "cut FLAC, Ogg or AU audio, which stream", path,
+                  sds_piped ? "an SDS file written there reads back as none" : sf_strerror(NULL));
         cli_output_abort(&c->o);
         return -1;
     }

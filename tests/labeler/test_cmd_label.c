@@ -1848,6 +1848,14 @@ static void test_cut_container(void **state)
                      "-o /dev/null", 1, "long.sds: the cut would pass an SDS file's 2,097,151 "
                      "sample frames, where its sizes wrap: name it .w64");
         sh("test ! -e long.sds && ! ls long.sds.tmp.* 2>/dev/null && rm long132.wav");
+        /* into a pipe, where libsndfile writes one it reads back as none: refused */
+        assert_int_equal(run_label("in.wav --model m.slm --target speech --cut-silence --cut "
+                                   "small.sds -o /dev/null"), 0);
+        sh("(\"$SL_SEQLABEL\" label small.sds --model m.slm --target speech --cut-silence --cut - "
+           "-o /dev/null 2> sds.err; echo $? > sds.rc) | cat > piped.sds; test \"$(cat sds.rc)\" "
+           "= 1 && grep -q '^seqlabel: -: libsndfile cannot write this container into a pipe (an "
+           "SDS file written there reads back as none)' sds.err && test ! -s piped.sds && "
+           "rm small.sds piped.sds sds.err sds.rc");
     }
     /* a FLAC cut into a pipe: the length and MD5 that libFLAC goes back for at
      * its end cannot be written there, and are not appended either (readers

@@ -314,6 +314,8 @@ static void csv_tables(void **state)
      * field, which opens no quoted field (only one at its start does) */
     const want_seg semi5[] = {{0.5, 1.5, "speech", 3}};
     read_as(sl_csv_read, dir, "semi5.csv", ";;;\nstart;end;label\n0,5;1,5;speech\n", semi5, 1);
+    read_as(sl_csv_read, dir, "semi7.csv", "\"\";\"\";\"\"\nstart;end;label\n0,5;1,5;speech\n", semi5,
+            1);
     const want_seg semi6[] = {{0.5, 1.5, "speech", 2}};
     read_as(sl_csv_read, dir, "semi6.csv", "size\"in;start;end;label\n3;0,5;1,5;speech\n", semi6,
             1);
