@@ -11,15 +11,14 @@
 #include "seqlabel.h"
 #include "tools/cli.h"
 
-/* The container OUT's extension names (libsndfile's list; .ogg .mp3 .opus .aif too),
- * with the input's encoding where it fits, else a usual one; 0 when libsndfile
- * cannot write it. No known extension: the input's format. */
-int cli_output_format(const char *out_path, int in_format, int rate, int channels)
+int cli_output_container(const char *out_path, int *wanted_sub)
 {
     const char *dot = cli_extension(out_path);
-    int major = 0, count = 0, wanted_sub = 0;
+    int major = 0, count = 0;
+    if (wanted_sub)
+        *wanted_sub = 0;
     if (!dot)
-        return in_format;
+        return 0;
     dot++;
     /* names libsndfile's list lacks: its Ogg is .oga, its AIFF .aiff, and Opus
      * is an Ogg encoding, which a .opus name asks for whatever the input's */
@@ -31,18 +30,29 @@ int cli_output_format(const char *out_path, int in_format, int rate, int channel
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0] && !major; i++)
         if (!strcasecmp(dot, aliases[i].ext)) {
             major = aliases[i].major;
-            wanted_sub = aliases[i].sub;
+            if (wanted_sub)
+                *wanted_sub = aliases[i].sub;
         }
-    if (wanted_sub) {
-        SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | wanted_sub};
-        return sf_format_check(&t) ? t.format : 0;
-    }
     sf_command(NULL, SFC_GET_FORMAT_MAJOR_COUNT, &count, sizeof count);
     for (int i = 0; i < count && !major; i++) {
         SF_FORMAT_INFO fi = {.format = i};
         if (sf_command(NULL, SFC_GET_FORMAT_MAJOR, &fi, sizeof fi) == 0 && fi.extension &&
             !strcasecmp(dot, fi.extension))
             major = fi.format;
+    }
+    return major;
+}
+
+/* The container OUT's extension names (libsndfile's list; .ogg .mp3 .opus .aif too),
+ * with the input's encoding where it fits, else a usual one; 0 when libsndfile
+ * cannot write it. No known extension: the input's format. */
+int cli_output_format(const char *out_path, int in_format, int rate, int channels)
+{
+    int wanted_sub;
+    const int major = cli_output_container(out_path, &wanted_sub);
+    if (wanted_sub) {
+        SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | wanted_sub};
+        return sf_format_check(&t) ? t.format : 0;
     }
     if (!major || major == (in_format & SF_FORMAT_TYPEMASK))
         return in_format;

@@ -7,6 +7,9 @@
  * than 16 bits, else 16-bit, else the container's own (Vorbis, MP3); 0 when
  * libsndfile cannot write it. No known extension: in_format. */
 int cli_output_format(const char *out_path, int in_format, int rate, int channels);
+/* The container out_path's extension names (its SF_FORMAT_ major; *wanted_sub,
+ * if not NULL: the encoding the name asks for, .opus's, else 0), or 0 for none. */
+int cli_output_container(const char *out_path, int *wanted_sub);
 /* Asterisk's headerless names (.gsm .ulaw .alaw .sln16 ...): the encoding they
  * stand for, mono at their rate; 0 (said) where that cannot be: G.722 is read,
  * not written. -1: not such a name. */

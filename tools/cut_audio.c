@@ -132,9 +132,11 @@ static int check_format(cli_cut *c, const char *name, int in_format)
                          "name it .aiff, .wav or .flac", name), -1;
     if (sf_format_check(&c->oinfo))
         return 0;
-    if (c->oinfo.format == 0)
+    if (c->oinfo.format == 0 && !cli_output_container(name, NULL))
         return cli_error("%s: not a container libsndfile writes (the input's is none either): "
                          "name it .wav, .flac, .ogg, .mp3, ...", name), -1;
+    /* a container libsndfile writes, but in no encoding at this rate and
+     * channel count (SDS and HTK are mono): said below */
     cli_error("%s: libsndfile cannot write this format at %d Hz, %d channel%s", name, c->rate,
               c->channels, c->channels > 1 ? "s" : "");
     return -1;

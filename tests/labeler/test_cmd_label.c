@@ -1848,6 +1848,13 @@ static void test_cut_container(void **state)
                      "-o /dev/null", 1, "long.sds: the cut would pass an SDS file's 2,097,151 "
                      "sample frames, where its sizes wrap: name it .w64");
         sh("test ! -e long.sds && ! ls long.sds.tmp.* 2>/dev/null && rm long132.wav");
+        /* stereo into SDS, a mono container: said as the channels it cannot
+         * take, not as a container libsndfile does not write */
+        float st[3200] = {0};
+        snprintf(path, sizeof path, "%s/stereo.wav", dir);
+        write_wav(path, st, 1600, 16000, 2, SF_FORMAT_PCM_16);
+        expect_error("stereo.wav --model m.slm --target speech --cut st.sds -o /dev/null", 1,
+                     "st.sds: libsndfile cannot write this format at 16000 Hz, 2 channels");
         /* into a pipe, where libsndfile writes one it reads back as none: refused */
         assert_int_equal(run_label("in.wav --model m.slm --target speech --cut-silence --cut "
                                    "small.sds -o /dev/null"), 0);
