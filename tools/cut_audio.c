@@ -196,10 +196,15 @@ static int open_file(cli_cut *c, const char *path)
         cli_output_abort(&c->o);
         return -1;
     }
-    /* an SDS into a pipe is written, but libsndfile reads none of it back */
-    const int sds_piped = piped && major == SF_FORMAT_SDS;
+    /* refused here, before libsndfile writes a byte: an SDS into a pipe is
+     * written, but reads back as none; an AIFF's header went out (54 bytes)
+     * before libsndfile refused the pipe */
+    const char *no_pipe = !piped                     ? NULL
+                          : major == SF_FORMAT_SDS  ? "an SDS file written there reads back as none"
+                          : major == SF_FORMAT_AIFF ? "an AIFF's sizes are finished last, in place"
+                                                    : NULL;
     errno = 0;
-    if (sds_piped) {
+    if (no_pipe) {
         c->out = NULL;
     } else if (piped && major == SF_FORMAT_FLAC) {
         static SF_VIRTUAL_IO vio = {pipe_length, pipe_seek, pipe_read, pipe_write, pipe_tell};
@@ -208,7 +213,7 @@ static int open_file(cli_cut *c, const char *path)
     } else {
         c->out = sf_open_fd(fileno(c->o.fp), SFM_WRITE, &info, 0);
     }
-    if (!c->out && piped && !sds_piped && errno == EPIPE) {
+    if (!c->out && piped && !no_pipe && errno == EPIPE) {
         /* the reader left before the header (AU writes it at once): the first
          * frame stops the labelling, and the command ends as by SIGPIPE */
         cli_output_abort(&c->o);
@@ -220,7 +225,7 @@ static int open_file(cli_cut *c, const char *path)
         cli_error("%s: libsndfile cannot write this container into a pipe (%s): write the cut "
                   "to a file (--cut FILE, or standard output redirected to one: > cut.wav), or "
                   "cut FLAC, Ogg or AU audio, which stream", path,
-                  sds_piped ? "an SDS file written there reads back as none" : sf_strerror(NULL));
+                  no_pipe ? no_pipe : sf_strerror(NULL));
         cli_output_abort(&c->o);
         return -1;
     }

@@ -1863,6 +1863,13 @@ static void test_cut_container(void **state)
            "= 1 && grep -q '^seqlabel: -: libsndfile cannot write this container into a pipe (an "
            "SDS file written there reads back as none)' sds.err && test ! -s piped.sds && "
            "rm small.sds piped.sds sds.err sds.rc");
+        /* nor an AIFF, whose header went out before libsndfile refused the pipe */
+        assert_int_equal(run_label("in.wav --model m.slm --target speech --cut-silence --cut "
+                                   "small.aiff -o /dev/null"), 0);
+        sh("(\"$SL_SEQLABEL\" label small.aiff --model m.slm --target speech --cut-silence --cut "
+           "- -o /dev/null 2> aiff.err; echo $? > aiff.rc) | cat > piped.aiff; test \"$(cat "
+           "aiff.rc)\" = 1 && grep -q 'cannot write this container into a pipe (an AIFF' aiff.err "
+           "&& test ! -s piped.aiff && rm small.aiff piped.aiff aiff.err aiff.rc");
     }
     /* a FLAC cut into a pipe: the length and MD5 that libFLAC goes back for at
      * its end cannot be written there, and are not appended either (readers
