@@ -55,10 +55,6 @@ static int names_columns(const char *p, size_t len, char sep)
     return found == 7;
 }
 
-/* The separator of the text's first line that is not blank: ',' where the
- * header's columns are found split at commas, ';' where only split at
- * semicolons (a spreadsheet's in a locale whose decimal mark is a comma, whose
- * other columns may hold commas), else ',' (the header then said wrong). */
 /* Whether the line [p, p + len) holds only separators and empty quoted
  * fields: a spreadsheet's blank row (",,,", ";;;", "";""), whose fields the
  * reader finds empty at its separator. */
@@ -72,6 +68,10 @@ static int blank_row(const char *p, size_t len)
     return 1;
 }
 
+/* The separator of the text's first line that is not blank: ',' where the
+ * header's columns are found split at commas, ';' where only split at
+ * semicolons (a spreadsheet's in a locale whose decimal mark is a comma, whose
+ * other columns may hold commas), else ',' (the header then said wrong). */
 static char separator(const char *p)
 {
     while (*p && (line_break(p) || blank_row(p, strcspn(p, "\r\n")))) /* past blank rows */

@@ -319,7 +319,7 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
             close(fd);
             unlink(tmp);
         }
-        sl_output_unwatch(tmp);
+        sl_output_unwatch(tmp); /* (not made: none of ours to remove) */
         return -1;
     }
     unsigned char head[CACHE_HEADER] = {0};
@@ -335,14 +335,11 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
              fwrite(zeros, 1, off - CACHE_HEADER - plen, fp) == off - CACHE_HEADER - plen &&
              fwrite(f->feats, sizeof(float), (size_t)f->n_frames * (size_t)f->dim, fp) ==
                  (size_t)f->n_frames * (size_t)f->dim;
-    ok = (fclose(fp) == 0) && ok;
-    if (!ok || rename(tmp, entry)) {
+    ok = (fclose(fp) == 0) && ok && rename(tmp, entry) == 0;
+    if (!ok)
         unlink(tmp);
-        sl_output_unwatch(tmp);
-        return -1;
-    }
     sl_output_unwatch(tmp);
-    return 0;
+    return ok ? 0 : -1;
 }
 
 /* One kind of cache entry: log-mel features of a config, or samples at a rate. */

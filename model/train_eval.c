@@ -453,7 +453,7 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
         }
         /* time the references leave unlabelled is not scored: a system event
          * there is cut away, no insertion (as the --hyp path has it) */
-        for (int64_t k = 0; pred && k < n; k++)
+        for (int64_t k = 0; events && k < n; k++)
             if (labels[k] < 0)
                 pred[k] = -1;
         if (rc == 0 && events && sl_events_add_file(events, file_events, labels, pred, n))

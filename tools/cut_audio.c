@@ -113,7 +113,8 @@ struct cli_cut {
     int64_t room;             /* > 0: the sample frames the container's sizes can count */
     const char *room_said;    /* ... in words: "an AIFF file's 4 GiB" */
     int run_keep;             /* the decision of the run of frames being gathered */
-    int failed;               /* 1: out of memory, 2: write failed, 3: said already */
+    int failed;               /* 1: out of memory, 2: write failed, 3: said already,
+                                 4: the container's room (room) would be passed */
     int write_errno;          /* why the write failed (EPIPE: standard output's reader left) */
 };
 
@@ -140,6 +141,26 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     cli_error("%s: libsndfile cannot write this format at %d Hz, %d channel%s", name, c->rate,
               c->channels, c->channels > 1 ? "s" : "");
     return -1;
+}
+
+/* The sample frames a container other than WAV can count (frame_bytes a
+ * frame; room32: what 32-bit byte sizes hold), past which libsndfile writes a
+ * file that reads back short or not at all (checked by hand, 2026-12-07), in
+ * words in *said; 0: no such limit. */
+static int64_t container_room(int major, int64_t frame_bytes, int64_t room32, const char **said)
+{
+    switch (major) {
+    case SF_FORMAT_AIFF: /* the SSND chunk's 32-bit size */
+        return *said = "an AIFF file's 4 GiB", room32;
+    case SF_FORMAT_SDS: /* 21 bits of sample frames */
+        return *said = "an SDS file's 2,097,151 sample frames", ((int64_t)1 << 21) - 1;
+    case SF_FORMAT_VOC: /* a block's 24-bit size (type 1 or 9) */
+        return *said = "a VOC file's 16 MiB", (((int64_t)1 << 24) - 64) / frame_bytes;
+    case SF_FORMAT_HTK: /* a 32-bit count of samples */
+        return *said = "an HTK file's 2^31 samples", INT32_MAX;
+    default:
+        return *said = NULL, 0;
+    }
 }
 
 /* Starts writing `path` (under a temporary name). -1 when it cannot (said). */
@@ -171,19 +192,10 @@ static int open_file(cli_cut *c, const char *path)
     const int grow = wav && c->in_frames >= room && sf_format_check(&rf64);
     if (grow)
         info = rf64;
-    /* what other containers' sizes count, past which libsndfile writes a file
-     * that reads back short or not at all (checked by hand, 2026-12-07) */
-    c->room = 0;
+    /* a plain WAV's room is said as its own (close_file: room_said NULL) */
+    c->room = container_room(major, frame_bytes, room, &c->room_said);
     if (wav && !grow)
-        c->room = room, c->room_said = NULL; /* said as the WAV's own (close_file) */
-    else if (major == SF_FORMAT_AIFF) /* the SSND chunk's 32-bit size */
-        c->room = room, c->room_said = "an AIFF file's 4 GiB";
-    else if (major == SF_FORMAT_SDS) /* 21 bits of sample frames */
-        c->room = ((int64_t)1 << 21) - 1, c->room_said = "an SDS file's 2,097,151 sample frames";
-    else if (major == SF_FORMAT_VOC) /* a block's 24-bit size (type 1 or 9) */
-        c->room = (((int64_t)1 << 24) - 64) / frame_bytes, c->room_said = "a VOC file's 16 MiB";
-    else if (major == SF_FORMAT_HTK) /* a 32-bit count of samples */
-        c->room = INT32_MAX, c->room_said = "an HTK file's 2^31 samples";
+        c->room = room;
     c->written = 0;
     struct stat st; /* before libsndfile, which closes a descriptor it fails on */
     const int given_fd = !strcmp(path, "-") || c->o.out.through >= 0; /* /dev/stdout too */
