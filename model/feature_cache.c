@@ -195,8 +195,10 @@ static int compute_features(const char *audio, const void *fc_arg, int held,
 static int mkdir_p(const char *dir)
 {
     char buf[4096];
-    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf)
+    if (snprintf(buf, sizeof buf, "%s", dir) >= (int)sizeof buf) {
+        errno = ENAMETOOLONG;
         return -1;
+    }
     for (char *p = buf + 1; *p; p++)
         if (*p == '/') {
             *p = '\0';
@@ -290,7 +292,8 @@ static int try_read(const char *entry, const char *magic, uint64_t key, const ch
     return 0;
 }
 
-/* Best effort: a cache that cannot be written only costs time. 0 when written. */
+/* Best effort: a cache that cannot be written only costs time (said by the
+ * caller). 0 when written, else the errno that stopped it. */
 static int try_write(const char *entry, const char *magic, uint64_t key, const char *real,
                       const sl_feature_file *f)
 {
@@ -302,7 +305,7 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
     static atomic_ulong serial;
     if (snprintf(tmp, sizeof tmp, "%s.tmp.%ld.%lu", entry, (long)getpid(),
                  atomic_fetch_add(&serial, 1)) >= (int)sizeof tmp)
-        return -1;
+        return ENAMETOOLONG;
     /* a new file of its own: in a cache folder others may write, a link or a
      * file planted at the name is never written through. Writable by its
      * owner alone, as try_read trusts no other entry (the umask may take
@@ -315,12 +318,13 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
     int fd = open(tmp, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
     FILE *fp = fd >= 0 ? fdopen(fd, "wb") : NULL;
     if (!fp) {
+        const int why = errno;
         if (fd >= 0) {
             close(fd);
             unlink(tmp);
         }
         sl_output_unwatch(tmp); /* (not made: none of ours to remove) */
-        return -1;
+        return why;
     }
     unsigned char head[CACHE_HEADER] = {0};
     memcpy(head, magic, 8);
@@ -335,11 +339,15 @@ static int try_write(const char *entry, const char *magic, uint64_t key, const c
              fwrite(zeros, 1, off - CACHE_HEADER - plen, fp) == off - CACHE_HEADER - plen &&
              fwrite(f->feats, sizeof(float), (size_t)f->n_frames * (size_t)f->dim, fp) ==
                  (size_t)f->n_frames * (size_t)f->dim;
-    ok = (fclose(fp) == 0) && ok && rename(tmp, entry) == 0;
-    if (!ok)
+    int why = ok ? 0 : errno;
+    if (fclose(fp) && !why)
+        why = errno;
+    if (!why && rename(tmp, entry))
+        why = errno;
+    if (why)
         unlink(tmp);
     sl_output_unwatch(tmp);
-    return ok ? 0 : -1;
+    return why;
 }
 
 /* One kind of cache entry: log-mel features of a config, or samples at a rate. */
@@ -387,6 +395,7 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
     if (snprintf(entry, sizeof entry, "%s/%016llx.%s", cache_dir, (unsigned long long)key, k->ext) >=
         (int)sizeof entry) {
         rc = k->compute(audio, k->arg, 0, out, err, errlen);
+        out->cache_error = ENAMETOOLONG;
     } else if (try_read(entry, k->magic, key, real, k->dim, out) == 0) {
         rc = 0;
     } else {
@@ -397,13 +406,16 @@ static int cached_load(const char *audio, const char *cache_dir, const cache_kin
          * files' features outgrew 24 GB). The bytes are the same. */
         sl_feature_file mapped;
         memset(&mapped, 0, sizeof mapped);
-        if (rc == 0 && mkdir_p(cache_dir) == 0 &&
-            try_write(entry, k->magic, key, real, out) == 0 &&
+        int why = 0;
+        if (rc == 0 && (why = mkdir_p(cache_dir) ? errno : 0) == 0 &&
+            (why = try_write(entry, k->magic, key, real, out)) == 0 &&
             try_read(entry, k->magic, key, real, k->dim, &mapped) == 0) {
             sl_feature_file_free(out);
             *out = mapped;
             out->from_cache = 0; /* computed by this call */
         }
+        if (rc == 0)
+            out->cache_error = why;
     }
     free(real);
     return rc;

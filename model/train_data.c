@@ -477,9 +477,19 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     if (rc)
         return rc;
     count_labels(ds);
+    /* A cache that takes no entry (a full disk, a folder not ours) only costs
+     * time, but the next run's: said, with the first reason in manifest order. */
+    int uncached = 0, why = 0;
+    for (int i = 0; i < count; i++)
+        if (!ds->files[i].borrowed && ds->files[i].ff.cache_error && !uncached++)
+            why = ds->files[i].ff.cache_error;
     if (progress && count)
         fprintf(stderr, "%s: features of %d file%s ready (%d from the cache)\n", progress, count,
                 count == 1 ? "" : "s", cached);
+    if (progress && uncached)
+        fprintf(stderr, "%s: %d file%s' features could not be cached in %s (%s): held in memory, "
+                "and computed again next run\n", progress, uncached, uncached == 1 ? "" : "s",
+                cache_dir, strerror(why));
     return 0;
 }
 

@@ -27,6 +27,7 @@ typedef struct {
     int dim;
     int64_t n_samples;   /* samples at the feature sample rate */
     int from_cache;      /* 1 when read from the cache */
+    int cache_error;     /* the errno that kept it out of the cache, else 0 */
     void *map;           /* mmap of the cache entry, or NULL */
     size_t map_len;
     float *owned;        /* malloc'ed features when not mapped */

@@ -15,6 +15,7 @@
 
 #include <cmocka.h>
 
+#include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
 #include <math.h>
@@ -1165,6 +1166,63 @@ static void feature_cache_trusts_own_entries(void **state)
     free(ref);
 }
 
+/* A cache that takes no entry only costs time, but the next run's: the load
+ * says why (each entry's name is a folder here, so renaming onto it fails as a
+ * full disk's write would), the features are those computed, and train says
+ * how many files were left out of the cache and why. */
+static void feature_cache_write_failure_said(void **state)
+{
+    (void)state;
+    tt_make_task_file(dir, "uncached", 3.0, 11);
+    const char *wav = tt_path(dir, "uncached.wav");
+    char cache[600];
+    snprintf(cache, sizeof cache, "%s", tt_path(dir, "cache-of-folders"));
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    int64_t n;
+    float *ref = direct_features(wav, &fc, &n);
+    const size_t bytes = (size_t)n * 80 * sizeof(float);
+    char err[SL_ERR_LEN], entry[1024];
+    sl_feature_file ff;
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.cache_error, 0);
+    sl_feature_file_free(&ff);
+    only_entry(cache, entry, sizeof entry);
+    assert_int_equal(unlink(entry), 0);
+    assert_int_equal(mkdir(entry, 0755), 0);
+    assert_int_equal(sl_feature_file_load(wav, &fc, cache, &ff, err, sizeof err), 0);
+    assert_int_equal(ff.from_cache, 0);
+    assert_int_equal(ff.cache_error, EISDIR);
+    assert_int_equal(ff.n_frames, n);
+    assert_memory_equal(ff.feats, ref, bytes);
+    sl_feature_file_free(&ff);
+    free(ref);
+
+    /* the command: every entry of a first run made a folder, then run again */
+    const char *seqlabel = getenv("SL_SEQLABEL");
+    assert_non_null(seqlabel);
+    tt_make_task_set(dir, "uncached.tsv", "unc", 2, 2.0, 12, NULL);
+    char cmd[4096], *out = NULL;
+    for (int run = 0; run < 2; run++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest uncached.tsv --out unc.slm "
+                 "--cache-dir unc-cache --mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 "
+                 "--window 64 --batch 8 --steps 1 > /dev/null", dir, seqlabel);
+        assert_int_equal(tt_run(cmd, &out), 0);
+        assert_non_null(out);
+        if (run == 0) {
+            assert_null(strstr(out, "could not be cached"));
+            snprintf(cmd, sizeof cmd, "cd '%s/unc-cache' && for f in *.feat; do rm \"$f\" && "
+                     "mkdir \"$f\"; done", dir);
+            assert_int_equal(system(cmd), 0);
+        } else if (!strstr(out, "training set: 2 files' features could not be cached in "
+                                "unc-cache (Is a directory): held in memory, and computed again "
+                                "next run")) {
+            fail_msg("train said: %s", out);
+        }
+        free(out);
+    }
+}
+
 typedef struct {
     int64_t hist[3];
     double nll;
@@ -1370,6 +1428,7 @@ int main(void)
         cmocka_unit_test(threads_load_the_same_dataset),
         cmocka_unit_test(feature_cache_is_exact_and_invalidated),
         cmocka_unit_test(feature_cache_trusts_own_entries),
+        cmocka_unit_test(feature_cache_write_failure_said),
         cmocka_unit_test(evaluation_uses_the_labeler_windows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
