@@ -188,10 +188,29 @@ labelpad_loop (gpointer user)
   self->lq_push_peer = gst_pad_get_peer (pad);
   g_mutex_unlock (&self->lq_lock);
 
-  if (GST_IS_BUFFER (item))
+  if (GST_IS_BUFFER (item)) {
     ret = gst_pad_push (pad, GST_BUFFER (item));
-  else
+  } else if (GST_EVENT_TYPE (item) == GST_EVENT_CAPS && self->lq_push_peer) {
+    /* caps a linked peer refuses (a muxer's subtitle pad, label-format set
+     * after linking) fail what follows: said now, as not-negotiated, and
+     * nothing more goes there (a gap after refused caps reaches collectpads
+     * with no segment, a GStreamer-CRITICAL). The push says TRUE for any
+     * sticky event, so the peer is asked what it took (a flushing one takes
+     * nothing now, and gets the caps again after the flush). */
+    GstCaps *caps, *took;
+    gst_event_parse_caps (GST_EVENT (item), &caps);
+    gst_caps_ref (caps);
     gst_pad_push_event (pad, GST_EVENT (item));
+    took = gst_pad_get_current_caps (self->lq_push_peer);
+    if ((took == NULL || !gst_caps_is_equal (took, caps))
+        && !GST_PAD_IS_FLUSHING (self->lq_push_peer))
+      ret = GST_FLOW_NOT_NEGOTIATED;
+    if (took != NULL)
+      gst_caps_unref (took);
+    gst_caps_unref (caps);
+  } else {
+    gst_pad_push_event (pad, GST_EVENT (item));
+  }
   g_mutex_lock (&self->lq_lock);
   g_clear_object (&self->lq_push_peer);
   g_mutex_unlock (&self->lq_lock);

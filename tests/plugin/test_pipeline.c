@@ -969,6 +969,70 @@ test_labels_branch_failure (void **state)
   g_free (launch);
 }
 
+/* GStreamer's criticals (g_return_if_fail), counted, not printed. */
+static guint criticals;
+
+static void
+count_criticals (const gchar * domain, GLogLevelFlags level, const gchar * message,
+    gpointer data)
+{
+  (void) data;
+  if (level & G_LOG_LEVEL_CRITICAL)
+    criticals++;
+  else
+    g_log_default_handler (domain, level, message, NULL);
+}
+
+/* Caps the labels pad's peer refuses (label-format set to JSON Lines after
+ * the pad was linked to a Matroska muxer's subtitle pad) are said as the
+ * branch's failure, once, and nothing more goes there: the first gap used to
+ * reach the muxer's collectpads with no segment, a GStreamer-CRITICAL. */
+static void
+test_labels_caps_refused (void **state)
+{
+  gchar *launch;
+  GstElement *pipe, *l;
+  GstBus *bus;
+  GLogFunc old;
+  gint said = 0;
+  (void) state;
+
+  launch = g_strdup_printf ("audiotestsrc num-buffers=40 samplesperbuffer=1600 ! "
+      "audio/x-raw,rate=%d,channels=1 ! seqlabel model=%s name=l ! audioconvert ! "
+      "vorbisenc ! queue ! matroskamux name=m ! fakesink  l.labels ! queue ! m.", PT_RATE,
+      pt_model_path ());
+  pipe = gst_parse_launch (launch, NULL);
+  assert_non_null (pipe);
+  l = gst_bin_get_by_name (GST_BIN (pipe), "l");
+  assert_int_equal (gst_element_set_state (pipe, GST_STATE_READY), GST_STATE_CHANGE_SUCCESS);
+  gst_util_set_object_arg (G_OBJECT (l), "label-format", "jsonl");
+  criticals = 0;
+  old = g_log_set_default_handler (count_criticals, NULL);
+  bus = gst_element_get_bus (pipe);
+  gst_element_set_state (pipe, GST_STATE_PLAYING);
+  for (GstMessage * m; (m = gst_bus_timed_pop_filtered (bus, 5 * GST_SECOND,
+              GST_MESSAGE_ERROR | GST_MESSAGE_EOS)) != NULL;) {
+    GError *e = NULL;
+    if (GST_MESSAGE_TYPE (m) == GST_MESSAGE_ERROR) {
+      gst_message_parse_error (m, &e, NULL);
+      if (GST_MESSAGE_SRC (m) == GST_OBJECT (l)
+          && strstr (e->message, "the labels pad's downstream failed (not-negotiated)"))
+        said++;
+      g_error_free (e);
+    }
+    gst_message_unref (m);
+  }
+  gst_element_set_state (pipe, GST_STATE_NULL);
+  g_log_set_default_handler (old, NULL);
+  if (said != 1 || criticals != 0)
+    fail_msg ("labels caps refused: said %d times (once wanted), %u GStreamer-CRITICAL", said,
+        criticals);
+  gst_object_unref (l);
+  gst_object_unref (bus);
+  gst_object_unref (pipe);
+  g_free (launch);
+}
+
 /* Releasing the labels pad in PAUSED, while its task waits in a prerolled
  * sink's push, returns (the sink it pushes to gets a flush-start to let the task go),
  * also when the application unlinked the pad first, and the pipeline then
@@ -1588,6 +1652,7 @@ main (void)
     cmocka_unit_test (test_pause_while_playing),
     cmocka_unit_test (test_pause_with_labels_queue_full),
     cmocka_unit_test (test_labels_branch_failure),
+    cmocka_unit_test (test_labels_caps_refused),
     cmocka_unit_test (test_live_pause_time_of_day),
     cmocka_unit_test (test_live_queue_time_of_day),
     cmocka_unit_test (test_live_flush_time_of_day),
