@@ -381,14 +381,22 @@ labelpad_prepare_at (GstSeqLabel * self, GstPad * pad)
   if (taken && need_segment)
     taken = labelq_enqueue_kept (self, GST_MINI_OBJECT (gst_event_new_segment (&segment)), epoch);
   if (taken && need_header && self->labeler != NULL) {
-    char header[1024];
-    int n = sl_label_format_header (&self->writer, header, sizeof header);
-    if (n > 0 && (gsize) n < sizeof header) {
+    /* (formatted again at its length where it is longer: a frames table of
+     * many long class names) */
+    char line[1024], *header = line;
+    int n = sl_label_format_header (&self->writer, line, sizeof line);
+    if (n >= (int) sizeof line) {
+      header = g_malloc ((gsize) n + 1);
+      n = sl_label_format_header (&self->writer, header, (gsize) n + 1);
+    }
+    if (n > 0) {
       GstBuffer *b = gst_buffer_new_memdup (header, (gsize) n);
       GST_BUFFER_PTS (b) = segment.start;
       GST_BUFFER_DURATION (b) = 0;
       labelq_enqueue_kept (self, GST_MINI_OBJECT (b), epoch);
     }
+    if (header != line)
+      g_free (header);
   }
   return epoch;
 }

@@ -383,6 +383,12 @@ static int format_segment(text_sink *t, void *arg)
     return sl_label_format_segment(&t->w, t->buf, t->cap, it->start, it->end, it->label, it->conf);
 }
 
+static int format_header(text_sink *t, void *arg)
+{
+    (void)arg;
+    return sl_label_format_header(&t->w, t->buf, t->cap);
+}
+
 /* A document format (textgrid, summary) of the input's segments up to frame *arg. */
 static int format_document(text_sink *t, void *arg)
 {
@@ -619,9 +625,10 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     int to_stdout = out.fp == stdout;
     sl_label_sink sink = {&t, text_on_frame, text_on_segment};
     int rc = 0;
-    int n = a->name_lines ? 0 : sl_label_format_header(&t.w, t.buf, t.cap);
-    if (n > 0 && fwrite(t.buf, 1, (size_t)n, t.fp) != (size_t)n)
-        t.failed = write_errno();
+    /* (a frames table of many long class names: a header past the buffer) */
+    if (!a->name_lines && emit_text(&t, format_header(&t, NULL), format_header, NULL) &&
+        !t.failed)
+        t.failed = ENOMEM;
 
     /* A read waits until its block is full: live input is read 10 hops at a time,
      * so a label comes out at most 0.1 s after the labeler's latency, not a whole

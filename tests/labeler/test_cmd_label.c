@@ -218,6 +218,53 @@ static void test_frames_format(void **state)
     free(e);
 }
 
+/* A frames header longer than the command's line buffer (40 class names of
+ * 64 bytes: 2,600 bytes; 256 such names pass 16 kB) is written whole, and the
+ * rows follow it on their own line: it was cut at 4,095 bytes and followed by
+ * what lay past the buffer. */
+static void test_frames_long_header(void **state)
+{
+    (void)state;
+    static const int counts[] = {40, SL_MAX_CLASSES};
+    char err[SL_ERR_LEN];
+    sl_model *m = sl_model_load(model_path, err, sizeof err);
+    assert_non_null(m);
+    for (int c = 0; c < 2; c++) {
+        const int n = counts[c];
+        char names[SL_MAX_CLASSES][SL_MAX_CLASS_NAME + 1];
+        const char *list[SL_MAX_CLASSES];
+        char *want = malloc(64 + (size_t)n * (SL_MAX_CLASS_NAME + 1));
+        assert_non_null(want);
+        int at = sprintf(want, "frame\ttime\tlabel\tconfidence");
+        for (int k = 0; k < n; k++) {
+            snprintf(names[k], sizeof names[k], "%03d_%s", k,
+                     "a_class_name_of_sixty_four_bytes_as_sound_event_sets_give_it");
+            assert_int_equal(strlen(names[k]), SL_MAX_CLASS_NAME);
+            list[k] = names[k];
+            at += sprintf(want + at, "\t%s", names[k]);
+        }
+        sprintf(want + at, "\n");
+        sl_model *wide = sl_model_with_classes(m, list, n, 5, err, sizeof err);
+        assert_non_null(wide);
+        char path[600];
+        snprintf(path, sizeof path, "%s/wide.slm", dir);
+        assert_int_equal(sl_model_save(wide, path, err, sizeof err), 0);
+        sl_model_free(wide);
+        assert_int_equal(run_label("in.wav --model wide.slm --format frames -o wide.tsv"), 0);
+        size_t len = 0;
+        char *got = slurp_n("wide.tsv", &len);
+        assert_non_null(got);
+        const size_t head = strlen(want);
+        if (len < head || memcmp(got, want, head) || strlen(got) != len)
+            fail_msg("%d classes: the header is not the one wanted (%zu bytes, %zu written)", n,
+                     head, len);
+        assert_true(len > head && got[head] == '0' && got[head + 1] == '\t'); /* row 0 */
+        free(got);
+        free(want);
+    }
+    sl_model_free(m);
+}
+
 /* --clip-edges reaches the labeler: the command's frames are the library's with
  * clip_edges, which differ from the default's at the edges. */
 static void test_clip_edges(void **state)
@@ -3514,6 +3561,7 @@ int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(test_frames_format),
+        cmocka_unit_test(test_frames_long_header),
         cmocka_unit_test(test_clip_edges),
         cmocka_unit_test(test_audacity_and_rttm),
         cmocka_unit_test(test_jsonl),

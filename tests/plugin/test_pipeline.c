@@ -551,6 +551,62 @@ test_labels_file_same_as_command (void **state)
   free (x);
 }
 
+/* A frames header past the element's line buffer (40 class names of 64
+ * bytes: 2,600 bytes) heads the labels as the command's does: it was dropped,
+ * without a word, from 1,024 bytes on. */
+static void
+test_labels_long_header (void **state)
+{
+  enum { N_CLASSES = 40 };
+  char names[N_CLASSES][SL_MAX_CLASS_NAME + 1], err[SL_ERR_LEN];
+  const char *list[N_CLASSES];
+  GString *want = g_string_new ("frame\ttime\tlabel\tconfidence");
+  gchar *model = g_build_filename (pt_tmp_dir (), "wide.slm", NULL);
+  gchar *wav = g_build_filename (pt_tmp_dir (), "wide.wav", NULL);
+  gchar *txt = g_build_filename (pt_tmp_dir (), "wide.tsv", NULL);
+  gchar *launch, *got = NULL;
+  float *x = pt_signal (PT_RATE, 31);
+  sl_model *m, *wide;
+  pt_frames frames;
+  (void) state;
+
+  for (int k = 0; k < N_CLASSES; k++) {
+    g_snprintf (names[k], sizeof names[k], "%03d_%s", k,
+        "a_class_name_of_sixty_four_bytes_as_sound_event_sets_give_it");
+    assert_int_equal (strlen (names[k]), SL_MAX_CLASS_NAME);
+    list[k] = names[k];
+    g_string_append_printf (want, "\t%s", names[k]);
+  }
+  g_string_append_c (want, '\n');
+  m = sl_model_load (pt_model_path (), err, sizeof err);
+  assert_non_null (m);
+  wide = sl_model_with_classes (m, list, N_CLASSES, 5, err, sizeof err);
+  assert_non_null (wide);
+  assert_int_equal (sl_model_save (wide, model, err, sizeof err), 0);
+  sl_model_free (wide);
+  sl_model_free (m);
+  pt_write_wav (wav, x, PT_RATE, PT_RATE, 1);
+  launch = g_strdup_printf ("filesrc location=%s ! wavparse ! seqlabel model=%s name=l "
+      "label-format=frames ! fakesink  l.labels ! filesink location=%s", wav, model, txt);
+  pt_frames_init (&frames);
+  run_pipeline (launch, &frames);
+  assert_true (g_file_get_contents (txt, &got, NULL, NULL));
+  if (!g_str_has_prefix (got, want->str) || strncmp (got + want->len, "0\t", 2) != 0)
+    fail_msg ("the labels pad's frames table does not start with its %" G_GSIZE_FORMAT
+        "-byte header, then frame 0", want->len);
+  pt_frames_free (&frames);
+  g_remove (model);
+  g_remove (wav);
+  g_remove (txt);
+  g_free (got);
+  g_free (launch);
+  g_free (model);
+  g_free (wav);
+  g_free (txt);
+  g_string_free (want, TRUE);
+  free (x);
+}
+
 /* Fails unless the 44.1 kHz stereo 16-bit file at path holds exactly the n
  * sample frames `want`. */
 static void
@@ -1653,6 +1709,7 @@ main (void)
     cmocka_unit_test (test_pause_with_labels_queue_full),
     cmocka_unit_test (test_labels_branch_failure),
     cmocka_unit_test (test_labels_caps_refused),
+    cmocka_unit_test (test_labels_long_header),
     cmocka_unit_test (test_live_pause_time_of_day),
     cmocka_unit_test (test_live_queue_time_of_day),
     cmocka_unit_test (test_live_flush_time_of_day),
