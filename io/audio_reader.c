@@ -239,7 +239,10 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     /* where standard input stands (a file: `< talk.mp3`, or part of it read
      * by a script first), before libsndfile reads its header */
     const off_t stdin_at = is_stdin && *seekable ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
-    SNDFILE *sf = is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0) : sf_open_path(path, info);
+    sl_sf_failure failed;
+    sl_sf_open_begin(*seekable);
+    SNDFILE *sf = sl_sf_open_end(is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
+                                          : sf_open_path(path, info), &failed, *seekable);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).
@@ -266,7 +269,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         *info = mp3;
     }
     if (!sf) {
-        int code = sf_error(NULL);
+        const int code = failed.code;
         const char *codec = is_stdin ? NULL : sl_raw_undecoded_codec(path);
         if (codec)
             sl_io_err(err, errlen, "%s: %s audio (Asterisk's headerless format) is not decoded "
@@ -276,8 +279,6 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                                                      : codec_refused(code, path))) {
             /* a container or codec of GStreamer's: read at the stream's own rate,
              * length unknown until the end, as a pipe's */
-            char sf_why[256];
-            snprintf(sf_why, sizeof sf_why, "%s", sf_strerror(NULL));
             sf = sl_media_open(path, name, opt, info, media, err, errlen);
             *seekable = 0;
             /* GStreamer could not either: libsndfile says it best, but for
@@ -285,7 +286,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             if (!sf && code != SF_ERR_UNRECOGNISED_FORMAT && !sl_audio_name_compressed(path))
                 sl_io_err(err, errlen, "%s: %s: %s", name,
                           code == SF_ERR_UNSUPPORTED_ENCODING ? "unreadable audio file"
-                                                              : "cannot read as audio", sf_why);
+                                                              : "cannot read as audio", failed.why);
         } else if (code == SF_ERR_UNRECOGNISED_FORMAT)
             /* what libsndfile read of a pipe is gone: GStreamer must have it whole */
             sl_io_err(err, errlen, "%s: not an audio file in a format libsndfile reads "
@@ -297,14 +298,14 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
                                      "... or give it on standard input as fd://0, which "
                                      "GStreamer decodes" : "");
         else if (code == SF_ERR_MALFORMED_FILE || code == SF_ERR_UNSUPPORTED_ENCODING)
-            sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, sf_strerror(NULL));
+            sl_io_err(err, errlen, "%s: unreadable audio file: %s", name, failed.why);
         else if (is_stdin && !*seekable)
             /* libsndfile decodes FLAC (and some others) only from seekable files */
             sl_io_err(err, errlen, "%s: cannot read as audio through a pipe (%s): "
                     "pass the file's name, pipe WAV, or read it as fd://0 (GStreamer)", name,
-                    sf_strerror(NULL));
+                    failed.why);
         else
-            sl_io_err(err, errlen, "%s: cannot read as audio: %s", name, sf_strerror(NULL));
+            sl_io_err(err, errlen, "%s: cannot read as audio: %s", name, failed.why);
     }
     return sf;
 }

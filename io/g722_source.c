@@ -131,9 +131,11 @@ SNDFILE *sl_g722_open(const char *path, const char *name, SF_INFO *info, sl_g722
     }
     s->length = 4 * (sf_count_t)bytes;
     SF_VIRTUAL_IO vio = {vio_length, vio_seek, vio_read, NULL, vio_tell};
-    SNDFILE *sf = sf_open_virtual(&vio, SFM_READ, info, s);
+    sl_sf_failure failed;
+    sl_sf_open_begin(1);
+    SNDFILE *sf = sl_sf_open_end(sf_open_virtual(&vio, SFM_READ, info, s), &failed, 1);
     if (!sf) {
-        sl_io_err(err, errlen, "%s: cannot read as G.722: %s", name, sf_strerror(NULL));
+        sl_io_err(err, errlen, "%s: cannot read as G.722: %s", name, failed.why);
         goto fail;
     }
     *src = s;

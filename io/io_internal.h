@@ -14,6 +14,19 @@
 void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
     __attribute__((format(printf, 3, 4)));
 
+/* A libsndfile open and the reason it failed, as one step (io/sndfile_open.c):
+ *     sl_sf_open_begin(locked);
+ *     sf = sl_sf_open_end(sf_open(...), &failed, locked);
+ * where `locked` serializes it with every other open in the process. A pipe's
+ * open, which waits on its writer, is made without (its reason may then be
+ * another's, where another thread opens a file at that moment). */
+typedef struct {
+    int code;      /* sf_error(NULL) of the open that failed */
+    char why[256]; /* its sf_strerror(NULL) */
+} sl_sf_failure;
+void sl_sf_open_begin(int locked);
+SNDFILE *sl_sf_open_end(SNDFILE *sf, sl_sf_failure *failed, int locked);
+
 /* Fills info (format, rate, channels) for raw input of opt's encoding; -1 with a
  * message naming `name` when the encoding, rate or channel count cannot be. */
 int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,

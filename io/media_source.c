@@ -479,9 +479,11 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     info->channels = channels;
     info->format = SF_FORMAT_RAW | SF_FORMAT_FLOAT | SF_ENDIAN_LITTLE;
     SF_VIRTUAL_IO vio = {vio_length, vio_seek, vio_read, NULL, vio_tell};
-    SNDFILE *sf = sf_open_virtual(&vio, SFM_READ, info, s);
+    sl_sf_failure failed;
+    sl_sf_open_begin(1); /* (raw samples: libsndfile reads no header, nothing waits) */
+    SNDFILE *sf = sl_sf_open_end(sf_open_virtual(&vio, SFM_READ, info, s), &failed, 1);
     if (!sf) {
-        sl_io_err(err, errlen, "%s: cannot read GStreamer's decoding: %s", name, sf_strerror(NULL));
+        sl_io_err(err, errlen, "%s: cannot read GStreamer's decoding: %s", name, failed.why);
         goto fail;
     }
     *src = s;

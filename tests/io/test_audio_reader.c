@@ -10,7 +10,9 @@
 #include <cmocka.h>
 
 #include <fcntl.h>
+#include <pthread.h>
 #include <math.h>
+#include <stdatomic.h>
 #include <sndfile.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -795,6 +797,55 @@ static void write_bytes(const char *path, const void *data, size_t n)
     assert_non_null(fp);
     assert_int_equal(fwrite(data, 1, n, fp), n);
     fclose(fp);
+}
+
+/* Threads that open a good file over and over while another opens a bad one. */
+static atomic_int opening_done;
+
+static void *open_good_file(void *path)
+{
+    char err[SL_ERR_LEN];
+    while (!atomic_load(&opening_done))
+        sl_audio_close(sl_audio_open(path, 0, err, sizeof err));
+    return NULL;
+}
+
+/* libsndfile keeps a failed open's reason in one variable for the process:
+ * with other threads opening files meanwhile, a bad file's message was
+ * another's reason, or "No Error." (some 4% of opens). Each open now reads its
+ * own: the message is the one it gives alone, every time. */
+static void test_open_error_own_under_threads(void **state)
+{
+    (void)state;
+    /* a WAV whose format tag (0x1234) libsndfile does not know */
+    static const unsigned char bad[] = {
+        'R', 'I', 'F', 'F', 0x88, 0, 0, 0, 'W', 'A', 'V', 'E', 'f', 'm', 't', ' ', 0x10, 0, 0, 0,
+        0x34, 0x12, 0x01, 0x00, 0x80, 0x3e, 0, 0, 0x00, 0x7d, 0, 0, 0x02, 0, 0x10, 0,
+        'd', 'a', 't', 'a', 0x64, 0, 0, 0};
+    char bad_path[2048], good_path[2048], alone[SL_ERR_LEN] = "", err[SL_ERR_LEN];
+    snprintf(bad_path, sizeof bad_path, "%s", tmp_path("bad_tag.wav"));
+    snprintf(good_path, sizeof good_path, "%s", tmp_path("good_for_threads.wav"));
+    write_bytes(bad_path, bad, sizeof bad);
+    short pcm[1600] = {0};
+    write_short(good_path, SF_FORMAT_WAV | SF_FORMAT_PCM_16, 16000, 1, pcm, 1600);
+    assert_null(sl_audio_open(bad_path, 0, alone, sizeof alone));
+    assert_non_null(strstr(alone, "bad_tag.wav: "));
+    pthread_t t[3];
+    atomic_store(&opening_done, 0);
+    for (int k = 0; k < 3; k++)
+        assert_int_equal(pthread_create(&t[k], NULL, open_good_file, good_path), 0);
+    int other = 0;
+    for (int i = 0; i < 2000; i++) {
+        err[0] = '\0';
+        assert_null(sl_audio_open(bad_path, 0, err, sizeof err));
+        if (strcmp(err, alone) && !other++)
+            fprintf(stderr, "open %d said: %s\n", i, err);
+    }
+    atomic_store(&opening_done, 1);
+    for (int k = 0; k < 3; k++)
+        pthread_join(t[k], NULL);
+    if (other)
+        fail_msg("%d of 2000 opens with other threads said other than alone (%s)", other, alone);
 }
 
 /* Raw s16le samples, stereo, described by the caller. */
@@ -2066,6 +2117,7 @@ int main(void)
         cmocka_unit_test(test_truncated_last_block),
         cmocka_unit_test(test_truncated_placeholder_sizes),
         cmocka_unit_test(test_trailing_chunks_not_truncated),
+        cmocka_unit_test(test_open_error_own_under_threads),
     };
     return cmocka_run_group_tests_name("io/audio_reader", tests, setup_dir, teardown_dir);
 }
