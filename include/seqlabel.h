@@ -33,7 +33,7 @@ extern "C" {
 #pragma GCC visibility push(default)
 #endif
 
-#define SL_VERSION_STRING "0.1.0"
+#define SL_VERSION_STRING "0.2.0"
 #define SL_ERR_LEN 4608 /* error buffers: a path as long as PATH_MAX (4096) and the reason */
 
 /* ======================================================================
