@@ -486,11 +486,28 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     if (progress && count)
         fprintf(stderr, "%s: features of %d file%s ready (%d from the cache)\n", progress, count,
                 count == 1 ? "" : "s", cached);
+    /* a clip shorter than one window (a 10 ms click of a sound-event set)
+     * gives no frame to learn from: said, as label says it */
+    const char *first_short = NULL;
+    const int n_short = sl_dataset_frameless(ds, &first_short);
+    if (progress && n_short)
+        fprintf(stderr, "%s: %d file%s shorter than one analysis window (%.6g ms) give%s no "
+                "frame (the first: %s)\n", progress, n_short, n_short == 1 ? "" : "s",
+                (double)fc->frame_length_ms, n_short == 1 ? "s" : "", first_short);
     if (progress && uncached)
         fprintf(stderr, "%s: %d file%s' features could not be cached in %s (%s): held in memory, "
                 "and computed again next run\n", progress, uncached, uncached == 1 ? "" : "s",
                 cache_dir, strerror(why));
     return 0;
+}
+
+int sl_dataset_frameless(const sl_dataset *ds, const char **first)
+{
+    int n = 0;
+    for (int i = 0; i < ds->n_files; i++)
+        if (ds->files[i].ff.n_frames == 0 && !ds->files[i].borrowed && !n++ && first)
+            *first = ds->files[i].audio;
+    return n;
 }
 
 void sl_dataset_fill_gaps(sl_dataset *ds, int k)

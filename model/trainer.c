@@ -978,10 +978,19 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     const int soft_targets = c->n_teachers > 0 && c->distill_weight > 0.0f;
     for (int k = 0; k < n_classes && !soft_targets; k++)
         if (r.train.class_frames[k] == 0 && fresh[k]) {
-            sl_fail(err, errlen, "%s: no training frame is of class '%s', so the model could "
+            const char *first_short = NULL;
+            const int n_short = sl_dataset_frameless(&r.train, &first_short);
+            char shorts[SL_ERR_LEN / 2] = "";
+            if (n_short)
+                snprintf(shorts, sizeof shorts, " (%d training file%s shorter than one analysis "
+                         "window, %.6g ms, give%s no frame: %s%s)", n_short,
+                         n_short == 1 ? "" : "s", (double)fc->frame_length_ms,
+                         n_short == 1 ? "s" : "", first_short, n_short > 1 ? ", ..." : "");
+            sl_fail(err, errlen, "%s: no training frame is of class '%s'%s, so the model could "
                     "not learn it: give it labelled time, leave it out of the classes, or, "
                     "where the labels mark some classes and the rest is '%s', give that rest "
-                    "its class (--ref-gap %s)", c->train_manifest, names[k], names[k], names[k]);
+                    "its class (--ref-gap %s)", c->train_manifest, names[k], shorts, names[k],
+                    names[k]);
             goto out;
         }
     /* validation on no frame would score 0 at every step and keep the first */

@@ -174,6 +174,9 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
  * NULL) is non-zero, and computing n_threads files at a time (the dataset does
  * not depend on it; an error names the first failing entry in manifest order). */
 /* Gives every unlabelled frame of ds class k, and counts them. */
+/* How many files (repeats aside) give no frame, shorter than one analysis
+ * window; *first (may be NULL): the first such file's audio. */
+int sl_dataset_frameless(const sl_dataset *ds, const char **first);
 void sl_dataset_fill_gaps(sl_dataset *ds, int k);
 
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,

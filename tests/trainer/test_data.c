@@ -1223,6 +1223,40 @@ static void feature_cache_write_failure_said(void **state)
     }
 }
 
+/* A clip shorter than one analysis window (25 ms: a click of a sound-event
+ * set) gives no frame: train says so, naming it, and a class that only such
+ * clips hold is refused with that reason, not as one without labelled time. */
+static void clips_shorter_than_a_window_said(void **state)
+{
+    (void)state;
+    const char *seqlabel = getenv("SL_SEQLABEL");
+    assert_non_null(seqlabel);
+    tt_make_task_set(dir, "short.tsv", "sh", 2, 2.0, 13, NULL);
+    tt_make_task_file(dir, "click", 0.02, 14); /* 320 samples */
+    tt_write_text(tt_path(dir, "blip.txt"), "0.00\t0.02\tblip\n");
+    char cmd[4096], *out = NULL;
+    snprintf(cmd, sizeof cmd, "cd '%s' && cat short.tsv > short1.tsv && "
+             "printf 'click.wav\\tclick.txt\\n' >> short1.tsv && "
+             "cat short.tsv > short2.tsv && printf 'click.wav\\tblip.txt\\n' >> short2.tsv", dir);
+    assert_int_equal(system(cmd), 0);
+    for (int k = 1; k <= 2; k++) {
+        snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest short%d.tsv --out short.slm "
+                 "--no-cache --mel-bins 24 --d-model 32 --heads 2 --layers 1 --d-ff 64 "
+                 "--window 64 --batch 8 --steps 1 > /dev/null", dir, seqlabel, k);
+        const int rc = tt_run(cmd, &out);
+        assert_non_null(out);
+        if (k == 1 && (rc != 0 || !strstr(out, "training set: 1 file shorter than one analysis "
+                                                  "window (25 ms) gives no frame (the first: ")
+                       || !strstr(out, "click.wav)")))
+            fail_msg("train (exit %d) said: %s", rc, out);
+        if (k == 2 && (rc != 1 || !strstr(out, "no training frame is of class 'blip' (1 training "
+                                                  "file shorter than one analysis window, 25 ms, "
+                                                  "gives no frame: ")))
+            fail_msg("train (exit %d) said: %s", rc, out);
+        free(out);
+    }
+}
+
 typedef struct {
     int64_t hist[3];
     double nll;
@@ -1429,6 +1463,7 @@ int main(void)
         cmocka_unit_test(feature_cache_is_exact_and_invalidated),
         cmocka_unit_test(feature_cache_trusts_own_entries),
         cmocka_unit_test(feature_cache_write_failure_said),
+        cmocka_unit_test(clips_shorter_than_a_window_said),
         cmocka_unit_test(evaluation_uses_the_labeler_windows),
     };
     return cmocka_run_group_tests(tests, setup, teardown);
