@@ -146,13 +146,28 @@ void sl_metrics_print_names(const sl_metrics *mt, const char *const *names, cons
                 sl_text_figure(a, sizeof a, pred > 0, p), sl_text_figure(b, sizeof b, truth > 0, r),
                 sl_text_figure(c, sizeof c, truth + pred > 0, f), (long long)truth);
     }
-    char name[4 * SL_MAX_CLASS_NAME + 32];
-    fprintf(fp, "%sconfusion (rows: true class, columns: predicted)\n%s%-16s", prefix, prefix, "");
-    for (int k = 0; k < n; k++) /* a name's first 10 columns over its column */
-        fprintf(fp, " %s", sl_text_field(name, sizeof name, names[k], 10, 10, 1));
+    /* A name's first 10 columns over its column, unless two read alike so
+     * (door_wood_knock, door_wood_creaks): then the classes' numbers, before
+     * the rows' names too */
+    char name[4 * SL_MAX_CLASS_NAME + 32], other[4 * SL_MAX_CLASS_NAME + 32];
+    char whole[SL_MAX_CLASS_NAME + 16];
+    int numbered = 0;
+    for (int k = 0; k < n && !numbered; k++)
+        for (int j = k + 1; j < n && !numbered; j++)
+            numbered = !strcmp(sl_text_field(name, sizeof name, names[k], 0, 10, 0),
+                               sl_text_field(other, sizeof other, names[j], 0, 10, 0));
+    fprintf(fp, "%sconfusion (rows: true class, columns: predicted%s)\n%s%-16s", prefix,
+            numbered ? ", by number" : "", prefix, "");
+    for (int k = 0; k < n; k++) {
+        snprintf(whole, sizeof whole, "%d", k);
+        fprintf(fp, " %s", sl_text_field(name, sizeof name, numbered ? whole : names[k], 10, 10, 1));
+    }
     fputc('\n', fp);
     for (int t = 0; t < n; t++) {
-        fprintf(fp, "%s%s", prefix, sl_text_field(name, sizeof name, names[t], 16, 0, 0));
+        if (numbered)
+            snprintf(whole, sizeof whole, "%d %s", t, names[t]);
+        fprintf(fp, "%s%s", prefix, sl_text_field(name, sizeof name, numbered ? whole : names[t],
+                                                  16, 0, 0));
         for (int p = 0; p < n; p++)
             fprintf(fp, " %10lld", (long long)mt->confusion[t * n + p]);
         fputc('\n', fp);

@@ -909,6 +909,19 @@ static void metrics_by_hand(void **state)
     /* noise neither true nor called: its precision, recall and F1 are undefined */
     assert_non_null(strstr(text, "> noise                    -         -         -          0\n"));
     free(text);
+    /* names wider than a column (10) that would read alike cut to one: the
+     * columns are numbered, and each row says its number */
+    const char *long_names[] = {"door_wood_knock", "door_wood_creaks", "noise"};
+    text = NULL;
+    fp = open_memstream(&text, &len);
+    sl_metrics_print_names(&mt, long_names, "> ", fp);
+    fclose(fp);
+    printf("%s", text);
+    assert_non_null(strstr(text, "> confusion (rows: true class, columns: predicted, by number)\n"
+                                 ">                           0          1          2\n"
+                                 "> 0 door_wood_knock          3          1          0\n"
+                                 "> 1 door_wood_creaks          2          4          0\n"));
+    free(text);
 
     /* The same as JSON, every number written out by hand (%.9g): music P 3/5,
      * R 3/4, F1 2/3; speech P 4/5, R 4/6, F1 8/11; noise all null; a buffer too
