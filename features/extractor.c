@@ -381,25 +381,10 @@ int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn,
         return refused(pcm, bad, f->samples_seen, f->max_abs, err, errlen);
     const float scale = f->cfg.input_scale;
     size_t i = 0;
-    while (i < n) {
-        if (f->buf_len == 0 && f->samples_seen < f->next_start) {
-            /* A hop longer than the window skips samples no frame uses. */
-            int64_t gap = f->next_start - f->samples_seen;
-            size_t skip = (size_t)gap < n - i ? (size_t)gap : n - i;
-            i += skip;
-            f->samples_seen += (int64_t)skip;
-            continue;
-        }
-        size_t take = (size_t)(f->buf_cap - f->buf_len);
-        if (take > n - i)
-            take = n - i;
-        float *dst = f->buf + f->buf_len;
-        for (size_t k = 0; k < take; k++)
-            dst[k] = pcm[i + k] * scale;
-        f->buf_len += (int)take;
-        f->samples_seen += (int64_t)take;
-        i += take;
-
+    for (;;) {
+        /* Frames whose window is whole, first: those a stopped push left in
+         * the buffer come out on the next push, one of 0 samples too (else,
+         * at the stream's end, they would be lost). */
         int off = 0, rv = 0;
         while (off + f->win <= f->buf_len) {
             compute_frame(f, f->buf + off);
@@ -419,6 +404,24 @@ int sl_features_push(sl_features *f, const float *pcm, size_t n, sl_frame_fn fn,
         }
         if (rv != 0)
             return rv;
+        if (i >= n)
+            return 0;
+        if (f->buf_len == 0 && f->samples_seen < f->next_start) {
+            /* A hop longer than the window skips samples no frame uses. */
+            int64_t gap = f->next_start - f->samples_seen;
+            size_t skip = (size_t)gap < n - i ? (size_t)gap : n - i;
+            i += skip;
+            f->samples_seen += (int64_t)skip;
+            continue;
+        }
+        size_t take = (size_t)(f->buf_cap - f->buf_len);
+        if (take > n - i)
+            take = n - i;
+        float *dst = f->buf + f->buf_len;
+        for (size_t k = 0; k < take; k++)
+            dst[k] = pcm[i + k] * scale;
+        f->buf_len += (int)take;
+        f->samples_seen += (int64_t)take;
+        i += take;
     }
-    return 0;
 }

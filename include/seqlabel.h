@@ -95,7 +95,8 @@ typedef struct sl_features sl_features;
 /* Called for each finished frame; `index` counts frames from 0 since creation or
  * the last reset. Return non-zero to stop the push (it then returns that value;
  * samples of that chunk not yet taken are dropped: sl_features_samples_seen
- * says how many were). */
+ * says how many were; frames whose samples were taken come first on the next
+ * push, one of 0 samples too). */
 typedef int (*sl_frame_fn)(void *user, int64_t index, const float *frame, int dim);
 
 sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t errlen);

@@ -325,6 +325,73 @@ static void test_callback_stops_push(void **state)
     free(x);
 }
 
+/* Frames to a sink that stops the push once, at frame `stop_at`. */
+typedef struct {
+    frame_sink sink;
+    int64_t stop_at;
+} stopping_sink;
+
+static int stop_once(void *user, int64_t index, const float *frame, int dim)
+{
+    stopping_sink *s = user;
+    sink_frame(&s->sink, index, frame, dim);
+    if (index != s->stop_at)
+        return 0;
+    s->stop_at = -1;
+    return 7;
+}
+
+/* A push stopped after it took its last samples (whole chunks of a file, the
+ * callback stopping near the end) leaves whole windows in the buffer: they
+ * come out on the next push, one of 0 samples too, so that a caller resuming
+ * as the header says (from samples_seen) gets every frame, the same frames.
+ * They were lost: 7 of 298 frames when stopped at frame 290 of 3 s. */
+static void test_stopped_push_resumes_whole(void **state)
+{
+    (void)state;
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    const size_t n = 48000; /* 298 frames */
+    float *x = malloc(n * sizeof *x);
+    uint32_t r = 12345;
+    for (size_t i = 0; i < n; i++) {
+        r = r * 1664525u + 1013904223u;
+        x[i] = (float)((double)r / 4294967296.0 - 0.5);
+    }
+    frame_sink ref = {0};
+    extract(&cfg, x, n, NULL, 0, &ref);
+    assert_int_equal(ref.frames, 298);
+    static const struct { size_t chunk; int64_t stop_at; } cases[] = {
+        {48000, 290}, {1000, 295}, {48000, 100}, {160, 297}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        stopping_sink got = {{0}, cases[c].stop_at};
+        sl_features *f = sl_features_new(&cfg, NULL, 0);
+        assert_non_null(f);
+        size_t at = 0;
+        int stops = 0;
+        while (at < n) {
+            const size_t len = n - at < cases[c].chunk ? n - at : cases[c].chunk;
+            const int64_t before = sl_features_samples_seen(f);
+            const int rv = sl_features_push(f, x + at, len, stop_once, &got, NULL, 0);
+            assert_true(rv == 0 || rv == 7);
+            stops += rv == 7;
+            at += (size_t)(sl_features_samples_seen(f) - before); /* what it took */
+        }
+        assert_int_equal(sl_features_push(f, x + n, 0, stop_once, &got, NULL, 0), 0);
+        assert_int_equal(stops, 1);
+        if (got.sink.frames != ref.frames)
+            fail_msg("chunks of %zu, stopped at frame %lld: %lld frames, not %lld", cases[c].chunk,
+                     (long long)cases[c].stop_at, (long long)got.sink.frames,
+                     (long long)ref.frames);
+        assert_memory_equal(got.sink.data, ref.data,
+                            (size_t)ref.frames * (size_t)ref.dim * sizeof(float));
+        sl_features_free(f);
+        sink_free(&got.sink);
+    }
+    sink_free(&ref);
+    free(x);
+}
+
 /* Extractors made, used and freed on several threads at once (FFTW's planner
  * is shared and not thread-safe) give the frames of a single-threaded run. */
 typedef struct {
@@ -404,6 +471,7 @@ int main(void)
         cmocka_unit_test(test_dither_seeded),
         cmocka_unit_test(test_dither_as_documented),
         cmocka_unit_test(test_callback_stops_push),
+        cmocka_unit_test(test_stopped_push_resumes_whole),
         cmocka_unit_test(test_threads_same_frames),
     };
     return cmocka_run_group_tests_name("features_streaming", tests, NULL, NULL);
