@@ -152,6 +152,14 @@ static int pipe_ends_empty(int fd)
     return (p.revents & POLLHUP) && ioctl(fd, FIONREAD, &held) == 0 && held == 0;
 }
 
+/* MPEG audio: an MP3 file, or its frames inside another container. */
+static int mp3_coded(int format)
+{
+    const int coding = format & SF_FORMAT_SUBMASK;
+    return (format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG || coding == SF_FORMAT_MPEG_LAYER_I ||
+           coding == SF_FORMAT_MPEG_LAYER_II || coding == SF_FORMAT_MPEG_LAYER_III;
+}
+
 /* sf_open for reading, also of a path longer than libsndfile takes (1023
  * bytes, SF_FILENAME_LEN; the system takes PATH_MAX): that one is opened here
  * and handed over by descriptor (which libsndfile closes, also when it fails;
@@ -250,10 +258,14 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
      * from further in it cannot be looked at by name, and GStreamer reads on
      * from there (fd://0) whatever its tag says. From a pipe libsndfile
      * estimates nothing and reads an untagged file to its end. */
+    /* MP3 inside another container (a WAV of format tag 0x55, as ffmpeg and
+     * call recorders write it) has no MP3 file's tags to look at: it goes to
+     * GStreamer whole (libsndfile cut a variable-bit-rate one at 17%). */
     const char *file = !is_stdin ? path : stdin_at == 0 ? "/dev/stdin" : "fd://0";
+    const int mp3_file = sf && (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG;
     if (sf && *seekable && (!is_stdin || stdin_at >= 0) && gstreamer_may_read(opt) &&
-        (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG &&
-        (stdin_at > 0 || !sl_mp3_states_length(file))) {
+        mp3_coded(info->format) &&
+        (stdin_at > 0 || !mp3_file || !sl_mp3_states_length(file))) {
         SF_INFO mp3 = *info;
         const off_t sf_at = stdin_at > 0 ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
         SNDFILE *whole = stdin_at > 0 && lseek(STDIN_FILENO, stdin_at, SEEK_SET) != stdin_at
@@ -362,8 +374,9 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     /* Through a pipe the header's length may be a placeholder; from a regular
      * file it is what libsndfile found (it already trims overlong headers). */
     r->file_frames = r->seekable && info.frames >= 0 && info.frames != SF_COUNT_MAX ? info.frames : -1;
-    /* MPEG frame counts are estimates; elsewhere a short read is damage. */
-    r->check_length = r->file_frames >= 0 && (info.format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG;
+    /* MPEG frame counts are estimates (in a WAV too); elsewhere a short read
+     * is damage. */
+    r->check_length = r->file_frames >= 0 && !mp3_coded(info.format);
     /* a WAV, AIFF, AU, ... cut short: libsndfile's count is what the file
      * holds, the header's what it should (the file by name; standard input is
      * not opened again) */

@@ -24,8 +24,8 @@
 /* features (02: of samples on the 16-bit grid; 03: resampled by libsoxr; 04:
  * MP3s without a Xing/Info tag read whole, io/mp3_gapless.c; 05: a CRC-32;
  * 06: MP3s joined by `cat` read whole) */
-#define CACHE_MAGIC "SLFEAT06"
-#define PCM_MAGIC "SLPCM005"   /* samples at one rate (noise augmentation; 002: libsoxr; 005: as 06) */
+#define CACHE_MAGIC "SLFEAT07"
+#define PCM_MAGIC "SLPCM006"   /* samples at one rate (noise augmentation; 002: libsoxr; 006: as 07) */
 /* magic 8, key 8, n_samples 8, n_frames 8, dim 4, path_len 4, CRC-32 4 (zlib's,
  * of the 40 bytes before it and the data: a damaged entry, a flipped bit
  * included, is computed again), reserved 4 */
