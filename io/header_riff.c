@@ -6,11 +6,13 @@
 #include <string.h>
 #include <unistd.h>
 
-/* A 64-bit size (RF64's ds64, W64) that promises nothing: 0, or one libsndfile
- * reads as negative (all ones: unknown). */
+/* A 64-bit size (RF64's ds64, W64) that promises nothing: 0, one libsndfile
+ * reads as negative (all ones: unknown), or ffmpeg's INT64_MAX (a recording
+ * into a pipe, or killed before its header was put right): any from 2^62
+ * bytes (4 EiB) up, which no file holds. */
 static int placeholder64(uint64_t size)
 {
-    return size == 0 || size >= UINT64_C(1) << 63;
+    return size == 0 || size >= UINT64_C(1) << 62;
 }
 
 /* WAV, RIFX (big-endian WAV) and RF64: the chunks before 'data' ('fmt ', 'fact',

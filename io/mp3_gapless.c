@@ -170,19 +170,48 @@ static gsize frame_bytes(const guint8 *p)
     return (gsize)((layer == 2 && !mpeg1 ? 72 : 144) * bits / rate + pad);
 }
 
+/* The bytes of a closing tag at `at` that does not start with a name of its
+ * own: an APEv2 tag written without its header (its items first, then the
+ * footer, whose size counts them and itself) or a Lyrics3v2 tag (LYRICSBEGIN
+ * ... a 6-digit size, LYRICS200); 0 where none is there whole. */
+static off_t unnamed_closing_tag(FILE *fp, off_t at)
+{
+    static const gsize window = 65536;
+    guint8 *w = g_malloc(window);
+    gsize n = fseeko(fp, at, SEEK_SET) == 0 ? fread(w, 1, window, fp) : 0;
+    off_t bytes = 0;
+    if (n >= 20 && !memcmp(w, "LYRICSBEGIN", 11)) {
+        for (gsize i = 11; i + 9 <= n && !bytes; i++)
+            if (!memcmp(w + i, "LYRICS200", 9))
+                bytes = (off_t)(i + 9);
+    } else {
+        for (gsize i = 0; i + 32 <= n && !bytes; i++)
+            if (!memcmp(w + i, "APETAGEX", 8) && !(w[i + 23] & 0x20) &&
+                (gsize)sl_le32(w + i + 12) == i + 32)
+                bytes = (off_t)(i + 32);
+    }
+    g_free(w);
+    return bytes;
+}
+
 int sl_mp3_states_length(const char *path)
 {
     FILE *fp = fopen(path, "rb");
     if (!fp)
         return 1; /* libsndfile's to judge */
     guint8 head[8192];
-    /* past an ID3v2 tag (cover art may make it megabytes): its size is
-     * syncsafe, 7 bits a byte, after a 10-byte header, and a footer of 10 */
-    gsize n = fread(head, 1, 10, fp);
+    /* past ID3v2 tags (cover art may make one megabytes; a tagger may add a
+     * second): a tag's size is syncsafe, 7 bits a byte, after a 10-byte
+     * header, and a footer of 10 */
     long skip = 0;
-    if (n == 10 && !memcmp(head, "ID3", 3))
-        skip = 10 + ((long)(head[6] & 0x7F) << 21 | (long)(head[7] & 0x7F) << 14 |
-                     (long)(head[8] & 0x7F) << 7 | (head[9] & 0x7F)) + (head[5] & 0x10 ? 10 : 0);
+    gsize n;
+    for (int tags = 0; tags < 16; tags++) {
+        n = fseek(fp, skip, SEEK_SET) == 0 ? fread(head, 1, 10, fp) : 0;
+        if (n < 10 || memcmp(head, "ID3", 3))
+            break;
+        skip += 10 + ((long)(head[6] & 0x7F) << 21 | (long)(head[7] & 0x7F) << 14 |
+                      (long)(head[8] & 0x7F) << 7 | (head[9] & 0x7F)) + (head[5] & 0x10 ? 10 : 0);
+    }
     n = fseek(fp, skip, SEEK_SET) == 0 ? fread(head, 1, sizeof head, fp) : 0;
     /* the first frame, a header that another follows where the frame ends (a
      * sync in junk before it is not one), unless that lies past what was read:
@@ -205,7 +234,8 @@ int sl_mp3_states_length(const char *path)
         int states = tag && i + tag + 16 <= n && (sl_be32(t + 4) & 1) && sl_be32(t + 8) > 0;
         /* MP3s joined by `cat`: the first one's tag counts its own frames and
          * bytes, and past them and the first file's closing tags (ID3v1's TAG
-         * and its extended TAG+, an APEv2 tag with its header) come another
+         * and its extended TAG+, an APEv2 tag with its header or without,
+         * Lyrics3v2) come another
          * file's ID3v2 tag or frames; libmpg123 would stop there */
         if (states && (sl_be32(t + 4) & 2)) {
             off_t at = (off_t)skip + (off_t)i + (off_t)sl_be32(t + 12);
@@ -220,9 +250,14 @@ int sl_mp3_states_length(const char *path)
                     at += 128;
                 else if (!memcmp(after, "APETAGEX", 8) && (after[23] & 0x20)) /* its header */
                     at += 32 + (off_t)sl_le32(after + 12);
-                else {
-                    states = !(!memcmp(after, "ID3", 3) || frame_header(after));
+                else if (!memcmp(after, "ID3", 3) || frame_header(after)) {
+                    states = 0;
                     break;
+                } else {
+                    const off_t tag = unnamed_closing_tag(fp, at);
+                    if (!tag)
+                        break;
+                    at += tag;
                 }
             }
         }
@@ -230,7 +265,9 @@ int sl_mp3_states_length(const char *path)
         return states;
     }
     fclose(fp);
-    return 1; /* no frame found: libsndfile's to judge */
+    /* no frame where one was looked for (a tag's padding not counted in its
+     * size, junk): nothing says the length, and libmpg123 would estimate it */
+    return 0;
 }
 
 void sl_mp3_gapless_watch(struct _GstElement *pipeline)

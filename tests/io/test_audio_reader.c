@@ -1211,6 +1211,34 @@ static void test_mp3_gapless(void **state)
             fail_msg("noxing16k.mp3 as %s: %d int16 steps from FFmpeg's decode", ways[w], worst);
         free(out);
     }
+    /* ... also behind a second ID3v2 tag (20 kB of cover art a tagger added),
+     * and behind a tag whose padding its size leaves out (9,000 zero bytes):
+     * only the first tag was skipped and no frame found in the 8 kB looked
+     * at, so libsndfile's estimate cut them (1.01 s and 1.38 s of 6 s) */
+    {
+        size_t nb;
+        unsigned char *one = test_read_file(path, &nb);
+        const size_t big = 20000, zeros = 9000;
+        unsigned char *two = calloc(1, 30 + 10 + big + zeros + nb);
+        static const unsigned char small_tag[10] = {'I', 'D', '3', 4, 0, 0, 0, 0, 0, 20};
+        memcpy(two, small_tag, 10); /* 20 bytes of padding follow, zero */
+        const unsigned char big_tag[10] = {'I', 'D', '3', 4, 0, 0, 0, (big >> 14) & 0x7F,
+                                           (big >> 7) & 0x7F, big & 0x7F};
+        memcpy(two + 30, big_tag, 10);
+        memcpy(two + 40 + big, one, nb);
+        write_bytes(tmp_path("noxing-two-tags.mp3"), two, 40 + big + nb);
+        memset(two + 30, 0, 10 + big + zeros);
+        memcpy(two + 30 + zeros, one, nb);
+        write_bytes(tmp_path("noxing-padded.mp3"), two, 30 + zeros + nb);
+        free(one);
+        free(two);
+        long got_tags, got_padded;
+        free(read_path(tmp_path("noxing-two-tags.mp3"), NULL, 0, 1000, &got_tags));
+        free(read_path(tmp_path("noxing-padded.mp3"), NULL, 0, 1000, &got_padded));
+        if (got_tags != n || got_padded != n)
+            fail_msg("noxing16k.mp3 behind two ID3v2 tags: %ld samples; behind a tag and "
+                     "padding: %ld; want %ld", got_tags, got_padded, n);
+    }
     /* ... and on standard input from further in (a script read the first of
      * two such joined): GStreamer reads on from there, all of it */
     {
@@ -1291,13 +1319,35 @@ static void test_mp3_gapless(void **state)
         memcpy(plus + coded_bytes + 227 + 128, tagged, coded_bytes + 128);
         write_bytes(tmp_path("two-plus.mp3"), plus, 2 * (coded_bytes + 128) + 227);
         free(plus);
-        long n_two, n_ape, n_plus;
+        /* ... with an APEv2 tag written without its header (one item, then the
+         * footer, whose size counts both), and with a Lyrics3v2 tag before the
+         * ID3v1 one: the second file was lost behind either (24,000 samples) */
+        static const char ape_item[] = "\x05\0\0\0\0\0\0\0Title\0hello"; /* 19 bytes */
+        static const char ape_footer[] = "APETAGEX\xd0\x07\0\0\x33\0\0\0\x01\0\0\0"
+                                         "\0\0\0\0\0\0\0\0\0\0\0\0"; /* 51 bytes, 1 item */
+        static const char lyrics[] = "LYRICSBEGININD0000210000021LYRICS200"; /* 36 bytes */
+        unsigned char *tags = malloc(2 * coded_bytes + 51 + 36 + 128);
+        memcpy(tags, coded, coded_bytes);
+        memcpy(tags + coded_bytes, ape_item, 19);
+        memcpy(tags + coded_bytes + 19, ape_footer, 32);
+        memcpy(tags + coded_bytes + 51, coded, coded_bytes);
+        write_bytes(tmp_path("two-ape-footer.mp3"), tags, 2 * coded_bytes + 51);
+        memcpy(tags + coded_bytes, lyrics, 36);
+        memcpy(tags + coded_bytes + 36, tagged + coded_bytes, 128);
+        memcpy(tags + coded_bytes + 36 + 128, coded, coded_bytes);
+        write_bytes(tmp_path("two-lyrics.mp3"), tags, 2 * coded_bytes + 36 + 128);
+        free(tags);
+        long n_two, n_ape, n_plus, n_footer, n_lyrics;
         free(read_path(tmp_path("two-v1.mp3"), NULL, 0, 1000, &n_two));
         free(read_path(tmp_path("two-ape.mp3"), NULL, 0, 1000, &n_ape));
         free(read_path(tmp_path("two-plus.mp3"), NULL, 0, 1000, &n_plus));
-        if (n_two < 48000 || n_ape != n_two || n_plus != n_two)
+        free(read_path(tmp_path("two-ape-footer.mp3"), NULL, 0, 1000, &n_footer));
+        free(read_path(tmp_path("two-lyrics.mp3"), NULL, 0, 1000, &n_lyrics));
+        if (n_two < 48000 || n_ape != n_two || n_plus != n_two || n_footer != n_two ||
+            n_lyrics != n_two)
             fail_msg("two joined, ID3v1 between: %ld samples, with an APE tag too %ld, with "
-                     "TAG+ %ld; want over 48000 all", n_two, n_ape, n_plus);
+                     "TAG+ %ld, an APE tag without header %ld, Lyrics3v2 %ld; want over 48000 "
+                     "all", n_two, n_ape, n_plus, n_footer, n_lyrics);
     }
     /* standard input read on from past its start (a script read the first
      * file): what follows alone, never from byte 0 again */
@@ -2044,7 +2094,8 @@ static void test_truncated_last_block(void **state)
 /* A data size written before the length was known promises nothing: the
  * file cut short reads to its end, as from a pipe. AIFF: sox's 0x7F000008
  * (16-bit mono) and GStreamer aiffmux's 0x7FFF0008; AU: 0xFFFFFFFF, AU's
- * "unknown" (sox to a pipe); W64: all ones; IMA ADPCM WAV: sox's 0x7FFFF000;
+ * "unknown" (sox to a pipe); W64: all ones, and ffmpeg's INT64_MAX (refused
+ * as a promise of 4.6e18 samples); IMA ADPCM WAV: sox's 0x7FFFF000;
  * NIST: no sample_count (sox's); VOC: a block of no samples (libsndfile's, 12
  * bytes of fields); 8SVX's BODY, AVR's, WVE's and MPC 2000's length: 0. */
 static void test_truncated_placeholder_sizes(void **state)
@@ -2068,6 +2119,8 @@ static void test_truncated_placeholder_sizes(void **state)
          12000},
         {"p.w64", SF_FORMAT_W64 | SF_FORMAT_PCM_16, 16000, 8000, "data", 16,
          "\xff\xff\xff\xff\xff\xff\xff\xff", 8, 12000},
+        {"pff.w64", SF_FORMAT_W64 | SF_FORMAT_PCM_16, 16000, 8000, "data", 16,
+         "\xff\xff\xff\xff\xff\xff\xff\x7f", 8, 12000},
         {"pima.wav", SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM, 16 * 1017, 4 * 512, "data", 4,
          "\0\xf0\xff\x7f", 4, 12 * 1017},
         {"p.nist", SF_FORMAT_NIST | SF_FORMAT_PCM_16, 16000, 8000, "sample_count", 0,
