@@ -234,6 +234,14 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         return NULL;
     if (opt->raw_encoding == SL_RAW_G722)
         return sl_g722_open(path, name, info, g722, err, errlen);
+    /* libsndfile's GSM 06.10 decoder, whose stream has no length, reads on past
+     * the end of a pipe: it made up noise for ever (100 hours of labels a
+     * minute, at full CPU) */
+    if (opt->raw_encoding == SL_RAW_GSM && !*seekable) {
+        sl_io_err(err, errlen, "%s: headerless GSM 06.10 is read from files only (through a "
+                  "pipe its end is not seen): name the file, or send it in a WAV", name);
+        return NULL;
+    }
     /* a FIFO named as GStreamer's media (`mkfifo talk.mka`): what libsndfile
      * would read of it first is gone for GStreamer, so it goes there at once */
     if (!is_stdin && !*seekable && gstreamer_may_read(opt) && sl_audio_name_known(path) == 2)

@@ -1429,6 +1429,31 @@ static void test_raw_codec_errors(void **state)
     assert_null(sl_audio_open_ex("-", &opt, err, sizeof err));
     assert_non_null(strstr(err, "standard input"));
     assert_non_null(strstr(err, "files only"));
+    /* GSM through a pipe: libsndfile's decoder reads on past its end, making
+     * up audio for ever (2 s of GSM gave hours of labels); refused as G.722's,
+     * here within 100 times the pipe's samples if it is not */
+    {
+        int fds[2];
+        assert_int_equal(pipe(fds), 0);
+        assert_int_equal(write(fds[1], bytes, sizeof bytes), (ssize_t)sizeof bytes);
+        close(fds[1]);
+        int saved = dup(STDIN_FILENO);
+        dup2(fds[0], STDIN_FILENO);
+        close(fds[0]);
+        opt.raw_encoding = SL_RAW_GSM;
+        opt.raw_rate = 8000;
+        sl_audio_reader *r = sl_audio_open_ex("-", &opt, err, sizeof err);
+        long got = 0, n;
+        float buf[1000];
+        while (r && got < 100 * 320 && (n = sl_audio_read(r, buf, 1000, err, sizeof err)) > 0)
+            got += n;
+        sl_audio_close(r);
+        dup2(saved, STDIN_FILENO);
+        close(saved);
+        if (r || !strstr(err, "standard input: headerless GSM 06.10 is read from files only"))
+            fail_msg("GSM through a pipe of 2 frames (320 samples): %s %ld samples (%s)",
+                     r ? "read" : "refused,", got, err);
+    }
     /* Asterisk's formats that are not decoded: named, not "not an audio file" */
     const char *names[] = {"hold.g729", "hold.G726-32", "hold.ilbc", "hold.siren14"};
     const char *codecs[] = {"G.729 audio", "G.726 audio", "iLBC audio", "Siren14"};
