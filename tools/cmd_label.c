@@ -649,6 +649,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     int file_rate = sl_audio_file_rate(r);
     double last = 0.0;
     int ended_by_error = 0; /* live input: said, its labels kept, exit 1 */
+    int64_t drained = 0;    /* samples read since Ctrl-C */
     for (;;) {
         long got = sl_audio_read(r, block, n_read, err, sizeof err);
         if (got < 0 && live) { /* a stream that fails hours in: as at Ctrl-C */
@@ -671,7 +672,11 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
             t.failed = write_errno();
             break;
         }
-        if (live && cli_input_interrupted())
+        /* Ctrl-C made the input /dev/null: the reads go on to its end, so what
+         * the resampler holds (up to 0.43 s at 8 kHz) is labelled too; never
+         * more than 2 s past it, whatever the input */
+        if (live && cli_input_interrupted() &&
+            (drained += got) > 2 * (int64_t)sl_labeler_sample_rate(l))
             break;
         if (progress) {
             double tn = now_s();

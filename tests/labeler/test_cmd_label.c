@@ -949,6 +949,23 @@ static void test_interrupt_ends_live_input(void **state)
         assert_string_equal(got, want);
         free(got);
     }
+    /* At another rate the resampler holds the last 0.43 s (8 kHz) back: after
+     * Ctrl-C it is labelled too, as at the input's end (it was lost) */
+    assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 8000 "
+                               "< live-head.raw > head-8k.tsv"), 0);
+    {
+        const char *at8k[] = {"-", "--model", "m.slm", "--format", "frames", "--raw-format",
+                              "s16le", "--raw-rate", "8000", "-o", "interrupted-8k.tsv", NULL};
+        int st = signal_after(at8k, 0, SIGINT, s16, sizeof(short) * LIVE_IN);
+        assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+        char *got = slurp("interrupted-8k.tsv"), *whole = slurp("head-8k.tsv");
+        assert_non_null(got);
+        if (strcmp(got, whole))
+            fail_msg("8 kHz input ended by Ctrl-C: %zu lines, %zu from the same samples in a file",
+                     count_lines(got, strlen(got)), count_lines(whole, strlen(whole)));
+        free(got);
+        free(whole);
+    }
     /* The same while the recorder stalls, its pipe open (no read returns): the
      * Ctrl-C alone ends the input, through a FIFO too */
     const char *stalled[] = {LIVE_ARGS, NULL};
