@@ -1033,12 +1033,12 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_double ("switch-penalty", "Switch penalty",
           "Viterbi smoothing: cost of one label change, in nats (changeable while "
           "playing: from the next buffer's frames on)",
-          0.0, 1000.0, decimal_of (def.decoder.switch_penalty), rw_playing));
+          0.0, 1e6, decimal_of (def.decoder.switch_penalty), rw_playing));
   g_object_class_install_property (gobject_class, PROP_SMOOTHING_LAG,
       g_param_spec_int ("smoothing-lag", "Smoothing lag",
           "Viterbi smoothing: frames after which a label is decided (-1: 5, or "
           "under max-latency as many of those as it leaves)",
-          -1, 10000, def.decoder.smoothing_lag, rw_ready));
+          -1, 100000, def.decoder.smoothing_lag, rw_ready));
   g_object_class_install_property (gobject_class, PROP_MIN_DURATIONS,
       g_param_spec_string ("min-durations", "Minimum durations",
           "Shortest segment per class in seconds, e.g. \"speech=0.2,music=0.5\"; "
@@ -1060,7 +1060,7 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
   g_object_class_install_property (gobject_class, PROP_PADDING,
       g_param_spec_double ("padding", "Padding",
           "Target class: seconds added before and after each target segment",
-          0.0, 60.0, decimal_of (def.decoder.pad_before_s), rw_ready));
+          0.0, 3600.0, decimal_of (def.decoder.pad_before_s), rw_ready));
   g_object_class_install_property (gobject_class, PROP_POST_MESSAGES,
       g_param_spec_boolean ("post-messages", "Post messages",
           "Post \"seqlabel\" element messages on the bus",

@@ -209,6 +209,27 @@ gst_seqlabel_open (GstSeqLabel * self)
         ("seqlabel: gate needs target-class, the class whose audio passes"), (NULL));
     goto out;
   }
+  /* settings that would do nothing are refused, as the command refuses them
+   * (a default cannot be told from a value set to it) */
+  {
+    sl_labeler_config def;
+    sl_labeler_config_default (&def);
+    if (cfg.decoder.target_class < 0 && p.padding != def.decoder.pad_before_s) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: padding goes with target-class: it pads that class's segments"),
+          (NULL));
+      goto out;
+    }
+    if (cfg.decoder.smoothing == SL_SMOOTH_NONE
+        && (p.smoothing_lag != def.decoder.smoothing_lag
+            || (float) p.switch_penalty != def.decoder.switch_penalty)) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: %s goes with Viterbi smoothing, not smoothing=none",
+              p.smoothing_lag != def.decoder.smoothing_lag ? "smoothing-lag" :
+              "switch-penalty"), (NULL));
+      goto out;
+    }
+  }
   /* the thresholds shape the target class alone: without one, unused, and
    * threshold-on set below threshold-off's default alone is no mistake */
   if (cfg.decoder.target_class >= 0
@@ -250,6 +271,25 @@ gst_seqlabel_open (GstSeqLabel * self)
   if (skip && only) {
     GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
         ("seqlabel: skip-classes and only-classes: one or the other"), (NULL));
+    goto out;
+  }
+  /* a list of separators alone (a stray comma) would leave every label out,
+   * or none; and the per-frame formats keep every frame: both refused, as
+   * the command refuses them */
+  if ((skip || only) && !(skip ? p.skip_classes : p.only_classes)[strspn (skip ?
+              p.skip_classes : p.only_classes, ", \t")]) {
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: %s \"%s\" names no class", skip ? "skip-classes" : "only-classes",
+            skip ? p.skip_classes : p.only_classes), (NULL));
+    goto out;
+  }
+  if ((skip || only) && sl_label_format_is_per_frame (&writer)) {
+    GEnumClass *formats = g_type_class_ref (gst_seqlabel_format_get_type ());
+    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+        ("seqlabel: %s leaves out segments: label-format %s keeps every frame",
+            skip ? "skip-classes" : "only-classes",
+            g_enum_get_value (formats, (gint) format)->value_nick), (NULL));
+    g_type_class_unref (formats);
     goto out;
   }
   if ((skip || only) && sl_label_writer_set_skip (&writer, skip ? p.skip_classes :

@@ -1400,6 +1400,63 @@ test_bad_settings (void **state)
   }
 }
 
+/* Settings that would do nothing are refused as the command refuses them: a
+ * class list of separators alone (every label left out, silently), a class
+ * list with a format that keeps every frame, padding without a target class,
+ * the Viterbi settings with smoothing=none (each was ignored without a word).
+ * The command's ranges are the element's: padding 100 s, switch-penalty 5000
+ * and smoothing-lag 20000 start (they were out of range, the defaults used). */
+static void
+test_settings_that_do_nothing (void **state)
+{
+  static const char *cases[][5] = {     /* property, value, property, value, error */
+    {"only-classes", ", ,", NULL, NULL, "only-classes \", ,\" names no class"},
+    {"skip-classes", " ", NULL, NULL, "skip-classes \" \" names no class"},
+    {"skip-classes", "silence", "label-format", "frames",
+        "skip-classes leaves out segments: label-format frames keeps every frame"},
+    {"only-classes", "speech", "label-format", "jsonl",
+        "only-classes leaves out segments: label-format jsonl keeps every frame"},
+    {"padding", "0.5", NULL, NULL, "padding goes with target-class"},
+    {"smoothing", "none", "smoothing-lag", "7",
+        "smoothing-lag goes with Viterbi smoothing, not smoothing=none"},
+    {"smoothing", "none", "switch-penalty", "9",
+        "switch-penalty goes with Viterbi smoothing, not smoothing=none"},
+    {"target-class", "speech", "padding", "100", NULL},
+    {"switch-penalty", "5000", "smoothing-lag", "20000", NULL},
+  };
+  (void) state;
+  for (size_t i = 0; i < G_N_ELEMENTS (cases); i++) {
+    GstElement *el = gst_element_factory_make ("seqlabel", NULL);
+    GstBus *bus = gst_bus_new ();
+    g_object_set (el, "model", pt_model_path (), NULL);
+    for (int k = 0; k < 4 && cases[i][k]; k += 2)
+      gst_util_set_object_arg (G_OBJECT (el), cases[i][k], cases[i][k + 1]);
+    gst_element_set_bus (el, bus);
+    if (cases[i][4]) {
+      assert_int_equal (gst_element_set_state (el, GST_STATE_PAUSED), GST_STATE_CHANGE_FAILURE);
+      assert_error_mentions (bus, "seqlabel: ", cases[i][4]);
+    } else {
+      gchar *got;
+      assert_int_not_equal (gst_element_set_state (el, GST_STATE_PAUSED),
+          GST_STATE_CHANGE_FAILURE);
+      for (int k = 0; k < 4; k += 2) {
+        GValue v = G_VALUE_INIT;
+        g_object_get_property (G_OBJECT (el), cases[i][k], &v);
+        got = g_strdup_value_contents (&v);
+        if (G_VALUE_HOLDS_STRING (&v) ? strcmp (g_value_get_string (&v), cases[i][k + 1]) :
+            g_ascii_strtod (got, NULL) != g_ascii_strtod (cases[i][k + 1], NULL))
+          fail_msg ("%s=%s read back as %s", cases[i][k], cases[i][k + 1], got);
+        g_free (got);
+        g_value_unset (&v);
+      }
+    }
+    gst_element_set_state (el, GST_STATE_NULL);
+    gst_element_set_bus (el, NULL);
+    gst_object_unref (el);
+    gst_object_unref (bus);
+  }
+}
+
 /* message-mode=segment: one message per segment, as the library segments
  * them, with the mean confidence of their frames. */
 static void
@@ -3555,6 +3612,7 @@ main (void)
     cmocka_unit_test (test_decoder_properties),
     cmocka_unit_test (test_retune_while_playing),
     cmocka_unit_test (test_bad_settings),
+    cmocka_unit_test (test_settings_that_do_nothing),
     cmocka_unit_test (test_segment_messages),
     cmocka_unit_test (test_labels_pad_audacity),
     cmocka_unit_test (test_labels_pad_requested_midrun),
