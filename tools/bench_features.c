@@ -162,8 +162,9 @@ int bench_features(int argc, char **argv)
     cfg.num_ceps = (int)ceps;
     char err[SL_ERR_LEN];
     sl_features *f = sl_features_new(&cfg, err, sizeof err);
-    if (!f)
-        return cli_error("bench features: %s", err);
+    if (!f) /* the settings given (out of memory aside): a wrong command line */
+        return sl_feature_config_validate(&cfg, NULL, 0) ? cli_usage_error("bench features: %s", err)
+                                                         : cli_error("bench features: %s", err);
 
     size_t n = (size_t)(seconds * (double)rate);
     float *x = malloc(n * sizeof *x);

@@ -71,6 +71,12 @@ for cmd in "label $absent.wav" "eval --model $absent.slm --manifest $absent.tsv"
     expect 2 "--threads: '65' is not an integer in [1, 64]" $cmd --threads 65
 done
 expect 2 "--mel-bins" features "$absent.wav" -o "$dir/f.npy" --mel-bins x
+# settings no rate can take are the command line's fault, said before the
+# input is opened (exit 1, after "cannot open", as train says exit 2)
+expect 2 "100 cepstra with 80 mel bins" features "$absent.wav" -o "$dir/f.npy" --mfcc 100
+expect 2 "must be above low frequency 4000 Hz" features "$absent.wav" -o "$dir/f.npy" \
+    --low-freq 4000 --high-freq 3000
+expect 2 "100 cepstra with 80 mel bins" bench features --mfcc 100 --seconds 1 --runs 1
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
 expect 2 "usage: seqlabel info MODEL" info
 expect 2 "-o: an empty name" features "$absent.wav" -o ""
