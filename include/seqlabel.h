@@ -822,7 +822,8 @@ void sl_label_writer_init(sl_label_writer *w, sl_label_format format, const sl_m
  * ("silence,noise"; spaces around a name ignored): keep_only 0, the segments
  * of those classes are left out (the command's --skip, the element's
  * skip-classes); 1, those of every other class are (--only, only-classes).
- * 0, or -1 with a message naming an unknown class. */
+ * 0, or -1 with a message naming an unknown class, or an empty name (a comma
+ * too many: ",noise"). */
 int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only, char *err,
                              size_t errlen);
 /* Each formats one piece of text into buf (NUL-terminated, truncated to len like

@@ -178,7 +178,8 @@ int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only
                              size_t errlen)
 {
     unsigned char named[SL_MAX_CLASSES] = {0};
-    for (const char *p = list ? list : ""; *p;) {
+    const char *all = list ? list : "";
+    for (const char *p = all; *p || (p > all && p[-1] == ',');) { /* "noise," ends empty */
         const char *end = strchr(p, ',');
         size_t len = end ? (size_t)(end - p) : strlen(p);
         const char *a = p, *b = p + len;
@@ -186,7 +187,13 @@ int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only
             a++;
         while (b > a && isspace((unsigned char)b[-1]))
             b--;
-        if (b > a) {
+        if (b == a) { /* ",noise", "noise,": a name left out, or a stray comma */
+            sl_text t = {err, errlen, 0};
+            sl_text_put(&t, "an empty name in the list (a comma too many?)");
+            sl_text_finish(&t);
+            return -1;
+        }
+        {
             int k = 0;
             while (k < w->n_classes &&
                    (strncmp(w->class_names[k], a, (size_t)(b - a)) || w->class_names[k][b - a]))

@@ -1,5 +1,6 @@
 #include "tools/cli.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <libgen.h>
@@ -195,12 +196,19 @@ const char *cli_refused_option(char *const argv[])
     return said;
 }
 
+/* A number as a person types it: strtol and strtod skip leading blanks (a
+ * trailing one was refused) and strtod reads C's hex floats (0x1p-3). */
+static int typed_as_number(const char *s)
+{
+    return !isspace((unsigned char)s[0]) && !strpbrk(s, "xX");
+}
+
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < lo || v > hi) {
+    if (errno || end == s || *end != '\0' || v < lo || v > hi || !typed_as_number(s)) {
         cli_error("%s: '%s' is not an integer in [%ld, %ld]", opt, s, lo, hi);
         return -1;
     }
@@ -221,7 +229,7 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !(v >= lo && v <= hi)) {
+    if (errno || end == s || *end != '\0' || !(v >= lo && v <= hi) || !typed_as_number(s)) {
         cli_error("%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
         return -1;
     }
@@ -302,7 +310,14 @@ static int parse_decoder(cli_decoder_option which, const char *s, cli_decoder *d
     case CLI_PADDING:
         return float_option("--padding", s, 3600, &d->pad_before_s, &d->pad_after_s);
     case CLI_TARGET: dec->target = s; return 0;
-    case CLI_MIN_DURATION: dec->min_duration = s; return 0;
+    case CLI_MIN_DURATION:
+        if (!s[strspn(s, " \t")]) { /* (as --skip '' is) not taken for no option */
+            cli_error("%s: an empty list (CLASS=SECONDS,...)",
+                      as_typed(dec->min_duration_as, "--min-duration", name, sizeof name));
+            return -1;
+        }
+        dec->min_duration = s;
+        return 0;
     case CLI_DECODER_OPTIONS: break;
     }
     return -1;

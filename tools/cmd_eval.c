@@ -508,6 +508,7 @@ int sl_cmd_eval(int argc, char **argv)
     cli_decoder decoder; /* with any of its options: label's defaults and those */
     cli_decoder_init(&decoder);
     double event_collar = 0.2;
+    int event_collar_given = 0;
     long threads = 1;
     sl_eval_options opt;
     sl_eval_options_default(&opt);
@@ -531,6 +532,7 @@ int sl_cmd_eval(int argc, char **argv)
         case O_SWEEP: sweep = optarg; break;
         case O_EVENTS: events = optarg; break;
         case O_EVENT_COLLAR:
+            event_collar_given = 1;
             if (cli_parse_float("--event-collar", optarg, 0.0, 60.0, &event_collar))
                 return 2;
             break;
@@ -566,8 +568,10 @@ int sl_cmd_eval(int argc, char **argv)
     }
     if (optind < argc)
         return cli_usage_error("eval: unexpected argument '%s' (options only; see --help)", argv[optind]);
-    if (event_collar != 0.2 && !events)
+    if (event_collar_given && !events)
         return cli_usage_error("eval: --event-collar goes with --events");
+    if (no_cache && cache_dir)
+        return cli_usage_error("eval: --cache-dir and --no-cache: one or the other");
     if (opt.hyp_root && !hyp)
         return cli_usage_error("eval: --hyp-root goes with --hyp");
     if (opt.uem && events) /* sed_eval's events have no scoring regions */

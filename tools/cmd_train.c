@@ -361,6 +361,10 @@ int sl_cmd_train(int argc, char **argv)
         return cli_usage_error("train: --out -: a model is written to a file, not to standard "
                                "output; name one");
     }
+    if (no_cache && cache_dir) {
+        free(class_buf);
+        return cli_usage_error("train: --cache-dir and --no-cache: one or the other");
+    }
     const char *const named[3][2] = {{"--out", c.out_path}, {"--checkpoint", c.checkpoint_path},
                                      {"--cache-dir", cache_dir}};
     for (int k = 0; k < 3; k++)

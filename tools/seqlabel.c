@@ -30,7 +30,8 @@ static void usage(FILE *fp)
                 "Audio sequence labeling: a label for every 10 ms frame.\n\ncommands:\n");
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         fprintf(fp, "  %-9s %s\n", commands[i].name, commands[i].summary);
-    fprintf(fp, "\n'seqlabel COMMAND --help' describes each command.\n"
+    fprintf(fp, "\n'seqlabel COMMAND --help' (or 'seqlabel help COMMAND') describes each "
+                "command.\n"
                 "  --help      this text\n  --version   print the version\n"
                 "\nExit status: 0 done, 1 the work failed (a file missing, unreadable or\n"
                 "refused), 2 a wrong command line (an unknown option, a bad value).\n"
@@ -73,9 +74,20 @@ int main(int argc, char **argv)
         usage(stderr);
         return 2;
     }
-    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+    if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+        (!strcmp(argv[1], "help") && argc == 2)) {
         usage(stdout);
         return stdout_written(0);
+    }
+    if (!strcmp(argv[1], "help")) { /* `seqlabel help label`: `seqlabel label --help` */
+        for (size_t i = 0; argc == 3 && i < sizeof commands / sizeof commands[0]; i++)
+            if (!strcmp(argv[2], commands[i].name)) {
+                char *help_argv[] = {argv[2], "--help", NULL};
+                return stdout_written(commands[i].fn(2, help_argv));
+            }
+        if (argc != 3)
+            return cli_usage_error("help: one command at most (seqlabel help COMMAND)");
+        return cli_usage_error("help: '%s' is not a command (see seqlabel --help)", argv[2]);
     }
     if (!strcmp(argv[1], "--version")) {
         printf("seqlabel %s\n", SL_VERSION_STRING);

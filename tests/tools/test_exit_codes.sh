@@ -238,6 +238,24 @@ expect 2 "not a list of 1 to 8 integers" bench encoder --threads 1,,2
 expect 2 "not two numbers of frames" bench encoder --band 1
 expect 2 "not a list of 1 to 8 thread counts" bench train --threads 1,
 expect 2 "--save-signal: a file, not standard output" bench features --save-signal -
+# numbers as typed: a leading blank (a trailing one was refused) and C's hex
+# floats are no numbers here; lists with an empty name, or empty, are refused
+expect 2 "--threads: ' 2' is not an integer" label "$absent.wav" --threads ' 2'
+expect 2 "--max-latency: '0x1p-3' is not a number" label "$absent.wav" --max-latency 0x1p-3
+expect 2 "an empty name in the list" label "$samples/speech.wav" --skip ,noise
+expect 2 "an empty name in the list" label "$samples/speech.wav" --only speech,
+expect 2 "--min-duration: an empty list" label "$absent.wav" --min-duration ''
+# options that would do nothing (their default given, or beside their opposite)
+expect 2 "--event-collar goes with --events" eval --hyp "$absent" --manifest "$absent.tsv" \
+    --event-collar 0.2
+for cmd in "eval --hyp $absent --manifest $absent.tsv" "train --manifest $absent.tsv --out $dir/m.slm"; do
+    # shellcheck disable=SC2086 # the words of each command
+    expect 2 "--cache-dir and --no-cache: one or the other" $cmd --no-cache --cache-dir "$dir/c"
+done
+# help COMMAND is COMMAND --help; another word is no command
+expect 2 "help: 'bogus' is not a command" help bogus
+"$SL_SEQLABEL" help label > "$dir/help" || fail "seqlabel help label: exit $?"
+"$SL_SEQLABEL" label --help | cmp -s - "$dir/help" || fail "seqlabel help label is not label --help"
 expect 1 "$absent.wav" label "$absent.wav"
 # an output folder that cannot be made fails the work, not the command line
 : > "$dir/file"
