@@ -376,8 +376,19 @@ int sl_cmd_features(int argc, char **argv)
         if (n == 0)
             break;
         if (sl_features_push(feat, pcm, (size_t)n, write_frame, &sink, err, sizeof err) != 0) {
+            /* the extractor counts the samples it is given: where they are not
+             * the file's own (resampled, channels mixed), it is said */
+            const int mixed = sl_audio_channels(r) > 1,
+                      resampled = sl_audio_file_rate(r) != a.cfg.sample_rate;
+            char where[128] = "";
+            if (mixed || resampled)
+                snprintf(where, sizeof where, " (value and position of the %s%s at %d Hz)",
+                         mixed ? "channels' mean" : "samples", resampled ? ", resampled," : "",
+                         a.cfg.sample_rate);
             rc = sink.failed ? write_failed(out_name)
-                             : cli_error("%s: %s", strcmp(a.in_path, "-") ? a.in_path : "standard input", err);
+                             : cli_error("%s: %s%s", strcmp(a.in_path, "-") ? a.in_path
+                                                                         : "standard input",
+                                         err, where);
             goto done;
         }
     }

@@ -492,6 +492,16 @@ static void test_bad_inputs(void **state)
     snprintf(path, sizeof path, "%s", in_path("inf.wav"));
     write_float_wav(path, 16000, f, n);
     expect_failure(path, "inf.wav", "sample 47999", "--sample-rate 8000");
+    /* a sample too large, found after resampling: its value and position are
+     * the resampled signal's, and the message says so (they read as the
+     * file's: position 20000 of the file was 10000 said) */
+    f[47999] = 0;
+    f[20000] = 1e12f;
+    snprintf(path, sizeof path, "%s", in_path("huge.wav"));
+    write_float_wav(path, 16000, f, n);
+    expect_failure(path, "huge.wav", "(value and position of the samples, resampled, at 8000 Hz)",
+                   "--sample-rate 8000");
+    expect_failure(path, "huge.wav", "at sample 20000 is beyond", NULL);
     free(f);
 
     /* Option errors name the option. */
