@@ -103,7 +103,10 @@ sl_features *sl_features_new(const sl_feature_config *cfg, char *err, size_t err
     f->half = f->fft_size / 2;
     f->dim = sl_feature_dim(cfg);
     f->num_mel = cfg->num_mel_bins;
-    f->buf_cap = f->win + SL_BLOCK_FRAMES * f->shift;
+    /* 64 hops of samples past a window; a hop longer than the window skips
+     * the samples between windows, which the buffer then need not hold (a
+     * 10 s hop at 384 kHz took 1 GB for 25 ms windows) */
+    f->buf_cap = f->win + SL_BLOCK_FRAMES * (f->shift < f->win ? f->shift : f->win);
     /* After DC removal and pre-emphasis a sample is at most 4x the largest,
      * a bin of the FFT at most win times that, and a mel energy sums half + 1
      * bins' powers: below FLT_MAX with a factor of 2 to spare. Kaldi's int16

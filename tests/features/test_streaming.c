@@ -12,6 +12,7 @@
 #include <cmocka.h>
 
 #include "test_util.h"
+#include "features/features_internal.h"
 
 static uint64_t lcg = 12345;
 static size_t rand_size(size_t max)
@@ -93,6 +94,24 @@ static void test_long_hop_frames_are_their_own_windows(void **state)
     }
     sink_free(&all);
     free(x);
+}
+
+/* The buffer holds 64 windows where a hop is longer than the window (the
+ * samples between windows are skipped), not 64 hops: a 10 s hop at 384 kHz
+ * took 1 GB for 25 ms windows. */
+static void test_long_hop_memory(void **state)
+{
+    (void)state;
+    sl_feature_config cfg;
+    sl_feature_config_default(&cfg);
+    cfg.sample_rate = 384000;
+    cfg.frame_shift_ms = 10000.0f;
+    sl_features *f = sl_features_new(&cfg, NULL, 0);
+    assert_non_null(f);
+    const size_t bytes = sl_features_memory_bytes(f);
+    if (bytes > 16u << 20)
+        fail_msg("a 10 s hop of 25 ms windows at 384 kHz takes %zu bytes", bytes);
+    sl_features_free(f);
 }
 
 static void test_frame_counts(void **state)
@@ -472,6 +491,7 @@ int main(void)
         cmocka_unit_test(test_dither_as_documented),
         cmocka_unit_test(test_callback_stops_push),
         cmocka_unit_test(test_stopped_push_resumes_whole),
+        cmocka_unit_test(test_long_hop_memory),
         cmocka_unit_test(test_threads_same_frames),
     };
     return cmocka_run_group_tests_name("features_streaming", tests, NULL, NULL);
