@@ -2,6 +2,7 @@
 
 #include <ctype.h>
 #include <errno.h>
+#include <getopt.h>
 #include <fcntl.h>
 #include <libgen.h>
 #include <sched.h>
@@ -177,20 +178,47 @@ int cli_usage_error(const char *fmt, ...)
 /* A long option is argv[optind - 1], as it was typed. A short one is optopt,
  * and getopt may still be inside its word, argv[optind]: for "-dash.wav" after
  * "label", argv[optind - 1] is "label". */
-const char *cli_refused_option(char *const argv[])
+const char *cli_refused_option(char *const argv[], const struct option *longopts)
 {
     static char said[1024];
     const char *prev = argv[optind - 1];
+    if (!strncmp(prev, "--", 2) && prev[2] && longopts) {
+        /* getopt_long takes a unique prefix of a long option: say what an
+         * ambiguous one could be, and a value glued to one that takes none */
+        const char *name = prev + 2;
+        const size_t len = strcspn(name, "=");
+        const struct option *exact = NULL, *only = NULL;
+        int n = 0;
+        char could[768] = "";
+        for (const struct option *o = longopts; o->name; o++)
+            if (!strncmp(o->name, name, len)) {
+                if (strlen(o->name) == len)
+                    exact = o;
+                only = o;
+                size_t at = strlen(could);
+                snprintf(could + at, sizeof could - at, "%s--%s", n++ ? ", " : "", o->name);
+            }
+        const struct option *o = exact ? exact : n == 1 ? only : NULL;
+        if (o && name[len] == '=' && o->has_arg == no_argument)
+            snprintf(said, sizeof said, "option '--%s' takes no value ('%s')", o->name, prev);
+        else if (o && o->has_arg == required_argument && name[len] != '=')
+            snprintf(said, sizeof said, "option '--%s' needs a value", o->name);
+        else if (!o && n > 1)
+            snprintf(said, sizeof said, "ambiguous option '--%.*s' (%s)", (int)len, name, could);
+        else
+            snprintf(said, sizeof said, "unknown option '%s'", prev);
+        return said;
+    }
     if (optopt <= 0 || optopt > 127 || !strncmp(prev, "--", 2)) {
-        snprintf(said, sizeof said, "'%s'", prev);
+        snprintf(said, sizeof said, "unknown option '%s'", prev);
         return said;
     }
     const char *cur = argv[optind];
     const char *word = cur && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, optopt) ? cur : prev;
     if (strlen(word) <= 2)
-        snprintf(said, sizeof said, "'-%c'", optopt);
+        snprintf(said, sizeof said, "unknown option '-%c'", optopt);
     else
-        snprintf(said, sizeof said, "'-%c' (in '%s'%s%s)", optopt, word,
+        snprintf(said, sizeof said, "unknown option '-%c' (in '%s'%s%s)", optopt, word,
                  access(word, F_OK) == 0 ? "; a file of that name: ./" : "",
                  access(word, F_OK) == 0 ? word : "");
     return said;

@@ -26,10 +26,13 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * exits on such errors (1: the work failed). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
-/* The option getopt_long has just refused, as typed and quoted: "'--foo'",
- * "'-d' (in '-dash.wav'; ...)" for a short one in a word of several (with a
- * hint when a file has that name). */
-const char *cli_refused_option(char *const argv[]);
+/* What is wrong with the option getopt_long has just refused, as typed and
+ * quoted: "unknown option '--foo'", "ambiguous option '--thr' (--threads,
+ * --threshold-on, ...)", "option '--segments' takes no value", "option
+ * '--threads' needs a value", "unknown option '-d' (in '-dash.wav'; ...)" for
+ * a short one in a word of several (with a hint when a file has that name). */
+struct option;
+const char *cli_refused_option(char *const argv[], const struct option *longopts);
 
 /* Strict number parsing for option values: the whole string must be a number
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */

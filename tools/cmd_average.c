@@ -43,8 +43,8 @@ int sl_cmd_average(int argc, char **argv)
         case 'h': usage(stdout); return 0;
         case ':': return cli_usage_error("average: %s needs a value", argv[optind - 1]);
         default:
-            return cli_usage_error("average: unknown option %s (see seqlabel average --help)",
-                                   cli_refused_option(argv));
+            return cli_usage_error("average: %s (see seqlabel average --help)",
+                                   cli_refused_option(argv, opts));
         }
     }
     const int first = optind, n = argc - first;

@@ -563,7 +563,7 @@ int sl_cmd_eval(int argc, char **argv)
                 break;
             }
             usage(stderr);
-            return cli_usage_error("eval: unknown option or missing value: %s", cli_refused_option(argv));
+            return cli_usage_error("eval: %s (see seqlabel eval --help)", cli_refused_option(argv, opts));
         }
     }
     if (optind < argc)

@@ -225,7 +225,7 @@ static int parse_args(int argc, char **argv, features_args *a)
             a->audio.raw_channels = (int)iv;
             break;
         case ':': return cli_error("features: option %s needs a value", argv[optind - 1]);
-        default: return cli_error("features: unknown option %s (see seqlabel features --help)", cli_refused_option(argv));
+        default: return cli_error("features: %s (see seqlabel features --help)", cli_refused_option(argv, long_opts));
         }
     }
     if (optind != argc - 1)

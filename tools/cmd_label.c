@@ -849,7 +849,7 @@ static int parse_args(int argc, char **argv, label_args *a)
                     return -1;
                 break;
             }
-            return cli_error("unknown option %s (see seqlabel label --help)", cli_refused_option(argv)), -1;
+            return cli_error("%s (see seqlabel label --help)", cli_refused_option(argv, long_opts)), -1;
         }
     }
     if (optind >= argc)

@@ -340,7 +340,7 @@ int sl_cmd_train(int argc, char **argv)
         default:
             free(class_buf);
             usage(stderr);
-            return cli_usage_error("train: unknown option or missing value: %s", cli_refused_option(argv));
+            return cli_usage_error("train: %s (see seqlabel train --help)", cli_refused_option(argv, opts));
         }
         if (bad) {
             free(class_buf);

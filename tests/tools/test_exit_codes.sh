@@ -252,6 +252,14 @@ for cmd in "eval --hyp $absent --manifest $absent.tsv" "train --manifest $absent
     # shellcheck disable=SC2086 # the words of each command
     expect 2 "--cache-dir and --no-cache: one or the other" $cmd --no-cache --cache-dir "$dir/c"
 done
+# an option refused says why: a prefix of several, a value glued to a flag,
+# a missing value (each was "unknown option")
+expect 2 "ambiguous option '--thr' (--threads, --threshold-on, --threshold-off)" label \
+    "$absent.wav" --thr 2
+expect 2 "option '--segments' takes no value ('--segments=1')" label "$absent.wav" \
+    --segments=1 --format jsonl
+expect 2 "option '--model' needs a value" eval --model
+expect 2 "unknown option '--stepz'" train --manifest "$absent.tsv" --out "$dir/m.slm" --stepz 3
 # help COMMAND is COMMAND --help; another word is no command
 expect 2 "help: 'bogus' is not a command" help bogus
 "$SL_SEQLABEL" help label > "$dir/help" || fail "seqlabel help label: exit $?"
