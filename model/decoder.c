@@ -6,6 +6,7 @@
  * frame's probabilities stay in a ring until its final label is emitted, so the
  * sink always gets the encoder's probabilities next to the decided label. */
 #include <limits.h>
+#include <ctype.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -543,6 +544,7 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
 {
     const char *s = spec;
     float values[SL_MAX_CLASSES];
+    unsigned char named[SL_MAX_CLASSES] = {0};
     memcpy(values, cfg->min_duration_s, sizeof values);
     while (*s) {
         const char *comma = strchr(s, ',');
@@ -579,13 +581,20 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
             memcpy(num, eq + 1, vlen);
             num[vlen] = '\0';
             v = sl_strtod_c(num, &end);
-            if (*end != '\0')
+            /* seconds as a person writes them: no blank first, no C hex float
+             * (0x10 read as 16 s) */
+            if (*end != '\0' || isspace((unsigned char)num[0]) || strpbrk(num, "xX"))
                 v = -1.0;
         }
         if (!(v >= 0.0 && v <= 3600.0)) {
             if (err)
                 snprintf(err, errlen, "minimum durations '%s': '%.*s' is not a duration in seconds "
                          "in [0, 3600]", spec, (int)(vlen > 64 ? 64 : vlen), eq + 1);
+            return -1;
+        }
+        if (named[k]++) { /* speech=0.2,speech=0.5: which was meant is asked */
+            if (err)
+                snprintf(err, errlen, "minimum durations '%s': class '%s' given twice", spec, name);
             return -1;
         }
         values[k] = (float)v;

@@ -723,7 +723,11 @@ static void test_parse_min_durations(void **state)
     assert_float_equal(cfg.min_duration_s[2], 0.5, 1e-7);
     assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "", err, sizeof err), 0);
     const char *bad[] = {"noise=0.2", "speech", "speech=", "speech=abc", "speech=-1",
-                         "speech=0.2,", "=0.2", "speech=0.2;music=1"};
+                         "speech=0.2,", "=0.2", "speech=0.2;music=1",
+                         /* read as 16 s, 0.125 s, and the first dropped: refused as
+                          * the command's numbers are */
+                         "speech=0x10", "speech=0x1p-3", "speech=0.2,speech=0.5",
+                         "speech= 0.2"};
     for (size_t i = 0; i < sizeof bad / sizeof bad[0]; i++) {
         err[0] = '\0';
         if (sl_decoder_parse_min_durations(&cfg, f->m, bad[i], err, sizeof err) != -1)
