@@ -239,7 +239,8 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
      * minute, at full CPU) */
     if (opt->raw_encoding == SL_RAW_GSM && !*seekable) {
         sl_io_err(err, errlen, "%s: headerless GSM 06.10 is read from files only (through a "
-                  "pipe its end is not seen): name the file, or send it in a WAV", name);
+                  "pipe its end is not seen): name the file, or give it as standard input "
+                  "(< talk.gsm)", name);
         return NULL;
     }
     /* a FIFO named as GStreamer's media (`mkfifo talk.mka`): what libsndfile
@@ -255,10 +256,23 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     /* where standard input stands (a file: `< talk.mp3`, or part of it read
      * by a script first), before libsndfile reads its header */
     const off_t stdin_at = is_stdin && *seekable ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
+    /* Every open is under the lock (one made outside it would spoil another
+     * thread's reason, sl_sf_open_begin); a pipe's or FIFO's first waits for
+     * its writer's first bytes outside it, as a recorder may take its time. A
+     * FIFO is opened here and handed over by descriptor (opened again by name,
+     * it would wait for a writer that may have come and gone). */
+    const int waits = !*seekable;
+    const int fifo = waits && !is_stdin ? open(path, O_RDONLY | O_CLOEXEC) : -1;
+    if (waits) {
+        struct pollfd p = {is_stdin ? STDIN_FILENO : fifo, POLLIN, 0};
+        while (p.fd >= 0 && poll(&p, 1, -1) < 0 && errno == EINTR)
+            ;
+    }
     sl_sf_failure failed;
-    sl_sf_open_begin(*seekable);
-    SNDFILE *sf = sl_sf_open_end(is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
-                                          : sf_open_path(path, info), &failed, *seekable);
+    sl_sf_open_begin(1);
+    SNDFILE *sf = sl_sf_open_end(is_stdin  ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
+                                 : waits   ? (fifo < 0 ? NULL : sf_open_fd(fifo, SFM_READ, info, SF_TRUE))
+                                           : sf_open_path(path, info), &failed, 1);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).

@@ -866,6 +866,13 @@ static void test_mp3_in_wav(void **state)
     write_mp3_in_wav("mono16k.mp3", tmp_path("cbr_in.wav"));
     free(read_path(tmp_path("cbr_in.wav"), NULL, 0, 1000, &got));
     assert_true(got >= 24000 - 1152); /* 1.5 s; its decoder's delay and tag frame kept */
+    /* a WAV cut of it is 16-bit (libsndfile writes MP3 as an MP3 file alone:
+     * "unsupported encoding", exit 1) */
+    sh_ok("\"$SL_SEQLABEL\" label vbr_in.wav --target noise --on-threshold 0 --off-threshold 0 "
+          "--cut vbr_cut.wav -q > /dev/null");
+    sl_audio_reader *r = open_ok(tmp_path("vbr_cut.wav"), 0);
+    assert_int_equal(sl_audio_file_format(r), SF_FORMAT_WAV | SF_FORMAT_PCM_16);
+    sl_audio_close(r);
 }
 
 /* Threads that open a good file over and over while another opens a bad one. */
@@ -874,8 +881,15 @@ static atomic_int opening_done;
 static void *open_good_file(void *path)
 {
     char err[SL_ERR_LEN];
+    sl_audio_options opt;
+    sl_audio_options_default(&opt);
+    if (!strcmp(path, "/dev/zero")) { /* a device: no regular file, opened as a pipe is */
+        opt.raw_encoding = SL_RAW_S16LE;
+        opt.raw_rate = 16000;
+        opt.raw_channels = 1;
+    }
     while (!atomic_load(&opening_done))
-        sl_audio_close(sl_audio_open(path, 0, err, sizeof err));
+        sl_audio_close(sl_audio_open_ex(path, &opt, err, sizeof err));
     return NULL;
 }
 
@@ -901,8 +915,9 @@ static void test_open_error_own_under_threads(void **state)
     assert_non_null(strstr(alone, "bad_tag.wav: "));
     pthread_t t[3];
     atomic_store(&opening_done, 0);
-    for (int k = 0; k < 3; k++)
-        assert_int_equal(pthread_create(&t[k], NULL, open_good_file, good_path), 0);
+    for (int k = 0; k < 3; k++) /* (the third reads a device, not a regular file) */
+        assert_int_equal(pthread_create(&t[k], NULL, open_good_file,
+                                        k == 2 ? "/dev/zero" : good_path), 0);
     int other = 0;
     for (int i = 0; i < 2000; i++) {
         err[0] = '\0';
