@@ -54,6 +54,17 @@ int cli_output_format(const char *out_path, int in_format, int rate, int channel
         SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | wanted_sub};
         return sf_format_check(&t) ? t.format : 0;
     }
+    /* MP3 inside a WAV (format tag 0x55) is read, but libsndfile writes MP3
+     * only as an MP3 file: such a cut is 16-bit, in the input's container */
+    const int sub_in = in_format & SF_FORMAT_SUBMASK;
+    const int mp3_inside = (in_format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG &&
+                           (sub_in == SF_FORMAT_MPEG_LAYER_I || sub_in == SF_FORMAT_MPEG_LAYER_II ||
+                            sub_in == SF_FORMAT_MPEG_LAYER_III);
+    if (mp3_inside && (!major || major == (in_format & SF_FORMAT_TYPEMASK))) {
+        SF_INFO t = {.samplerate = rate, .channels = channels,
+                     .format = (in_format & SF_FORMAT_TYPEMASK) | SF_FORMAT_PCM_16};
+        return sf_format_check(&t) ? t.format : 0;
+    }
     if (!major || major == (in_format & SF_FORMAT_TYPEMASK))
         return in_format;
     /* into another container the input's encoding goes only if it is plain
