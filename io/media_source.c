@@ -341,6 +341,35 @@ static GstElement *add(GstElement *pipeline, const char *factory)
     return e;
 }
 
+/* souphttpsrc gives up on a server silent for 15 s (its own I/O timeout,
+ * then retries with a range request that a live server refuses: "Server
+ * does not support seeking"), where a URI is to be waited on for ever unless
+ * --stall-timeout says otherwise (the reader's own count of silent polls) */
+static void on_source_setup(GstElement *decode, GstElement *source, gpointer user)
+{
+    (void)decode;
+    (void)user;
+    if (!strcmp(G_OBJECT_TYPE_NAME(source), "GstSoupHTTPSrc"))
+        g_object_set(source, "timeout", 0u, NULL);
+}
+
+/* Whether the source knows how many bytes it will give: a server that sends
+ * no length (a live stream) does not, and then a container's duration is
+ * its writer's placeholder (a WAV of ffmpeg's or arecord's: 67,108 s),
+ * which promises nothing, as in a pipe. */
+static int source_knows_its_length(GstElement *decode)
+{
+    GstElement *source = NULL;
+    gint64 bytes = -1;
+    g_object_get(decode, "source", &source, NULL);
+    if (source) {
+        if (!gst_element_query_duration(source, GST_FORMAT_BYTES, &bytes))
+            bytes = -1;
+        gst_object_unref(source);
+    }
+    return bytes > 0;
+}
+
 /* 1 for a pipe, a FIFO or a socket, however it is reached: fd://N, a path
  * (mkfifo talk.mka) or a file:// URI of one; 0 for a regular file and for
  * network URIs, whose servers know the length they send. */
@@ -412,6 +441,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
     gst_caps_unref(raw);
     gst_caps_unref(f32);
     g_free(uri);
+    g_signal_connect(decode, "source-setup", G_CALLBACK(on_source_setup), NULL);
     g_signal_connect(decode, "pad-added", G_CALLBACK(on_pad_added), s);
     g_signal_connect(decode, "autoplug-continue", G_CALLBACK(on_autoplug_continue), s);
     g_signal_connect(decode, "no-more-pads", G_CALLBACK(on_no_more_pads), s);
@@ -448,7 +478,7 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
         /* a stream's writer (wavenc, arecord or sox into a pipe) does not know its
          * length and leaves a placeholder: in a pipe a container promises
          * nothing, as libsndfile's containers on standard input do not */
-        if (!through_pipe(path) &&
+        if (!through_pipe(path) && source_knows_its_length(decode) &&
             gst_element_query_duration(s->pipeline, GST_FORMAT_TIME, &duration) && duration > 0)
             s->promised = (gint64)gst_util_uint64_scale((guint64)duration, (guint64)rate, GST_SECOND);
     }
