@@ -305,14 +305,20 @@ int sl_cmd_features(int argc, char **argv)
     char err[SL_ERR_LEN];
     /* settings no rate can take (more cepstra than mel bins) are a wrong
      * command line, said before the input is opened: at the rate asked for,
-     * else at 16 kHz and at the highest rate alike */
-    sl_feature_config at = a.cfg;
-    at.sample_rate = a.want_rate ? a.want_rate : 16000;
-    if (sl_feature_config_validate(&at, err, sizeof err) != 0) {
-        at.sample_rate = SL_MAX_SAMPLE_RATE;
-        if (a.want_rate || sl_feature_config_validate(&at, NULL, 0) != 0)
-            return cli_usage_error("features: %s", err);
+     * else at none of the usual rates (one of them may fit where 16 kHz's
+     * Nyquist and 384 kHz's window length do not: the file's rate decides) */
+    static const int rates[] = {16000, 8000, 11025, 22050, 32000, 44100, 48000, 96000, 192000,
+                                SL_MAX_SAMPLE_RATE};
+    int fits = 0;
+    for (size_t i = 0; i < sizeof rates / sizeof rates[0] && !fits; i++) {
+        sl_feature_config at = a.cfg;
+        at.sample_rate = a.want_rate ? a.want_rate : rates[i];
+        fits = sl_feature_config_validate(&at, i ? NULL : err, sizeof err) == 0;
+        if (a.want_rate)
+            break;
     }
+    if (!fits)
+        return cli_usage_error("features: %s", err);
     if (cli_output_is_input(a.out_path, a.in_path))
         return 1;
     sl_audio_reader *r = sl_audio_open_ex(a.in_path, &a.audio, err, sizeof err);

@@ -509,6 +509,19 @@ static void test_bad_inputs(void **state)
     snprintf(path, sizeof path, "%s", in_path("ok.wav"));
     write_wav(path, 16000, 1, pcm, 4000);
     expect_failure(path, "--mel-bins", "not an integer", "--mel-bins 0");
+    /* settings that neither 16 kHz (its Nyquist below 10 kHz) nor 384 kHz (a
+     * 500 ms window past 65,536 samples) take, but a 44.1 kHz file's rate does:
+     * not refused before the input is read (they were, as a usage error) */
+    {
+        short *p44 = make_pcm(44100, 1, 6);
+        char p44_path[600], e44[4096];
+        snprintf(p44_path, sizeof p44_path, "%s", in_path("f44.wav"));
+        write_wav(p44_path, 44100, 1, p44, 44100);
+        free(p44);
+        if (run(e44, sizeof e44, "features '%s' -o '%s' --high-freq 10000 --frame-length 500",
+                p44_path, out_path("f44.npy")) != 0)
+            fail_msg("44.1 kHz, --high-freq 10000 --frame-length 500: %s", e44);
+    }
     expect_failure(path, "--window", "povey", "--window triangle");
     /* The output is the input itself: refused, the audio untouched. */
     char err[4096];
