@@ -269,13 +269,19 @@ int cli_list_items(const char *s, char items[][CLI_ITEM_LEN], int max)
 {
     for (int n = 0;; n++) {
         size_t len = strcspn(s, ",");
-        if (n == max || len == 0 || len >= CLI_ITEM_LEN)
+        const char *end = s + len;
+        const char *a = s, *b = end; /* blanks around an item, as --skip 'a, b' takes */
+        while (a < b && isspace((unsigned char)*a))
+            a++;
+        while (b > a && isspace((unsigned char)b[-1]))
+            b--;
+        if (n == max || b == a || (size_t)(b - a) >= CLI_ITEM_LEN)
             return -1;
-        memcpy(items[n], s, len);
-        items[n][len] = '\0';
-        if (!s[len])
+        memcpy(items[n], a, (size_t)(b - a));
+        items[n][b - a] = '\0';
+        if (!*end)
             return n + 1;
-        s += len + 1;
+        s = end + 1;
     }
 }
 
