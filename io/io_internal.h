@@ -17,9 +17,9 @@ void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
 /* A libsndfile open and the reason it failed, as one step (io/sndfile_open.c):
  *     sl_sf_open_begin(locked);
  *     sf = sl_sf_open_end(sf_open(...), &failed, locked);
- * where `locked` serializes it with every other open in the process: every
- * open of the library is (one outside the lock resets the reason another
- * reads); a pipe's waits for its first bytes before it. */
+ * where `locked` serializes it with every other open in the process (one
+ * outside the lock resets the reason another reads): every open of the
+ * library is, but a FIFO's by its name (io/audio_reader.c, open_sndfile). */
 typedef struct {
     int code;      /* sf_error(NULL) of the open that failed */
     char why[256]; /* its sf_strerror(NULL) */
