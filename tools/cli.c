@@ -181,8 +181,12 @@ int cli_usage_error(const char *fmt, ...)
 const char *cli_refused_option(char *const argv[], const struct option *longopts)
 {
     static char said[1024];
-    const char *prev = argv[optind - 1];
-    if (!strncmp(prev, "--", 2) && prev[2] && longopts) {
+    const char *prev = argv[optind - 1], *cur = argv[optind];
+    /* a short option inside a word getopt has not left yet (-dash.wav after
+     * --json): that word's, not the long option before it */
+    const int in_word = optopt > 0 && optopt <= 127 && cur && cur[0] == '-' && cur[1] != '-' &&
+                        strchr(cur + 1, optopt);
+    if (!in_word && !strncmp(prev, "--", 2) && prev[2] && longopts) {
         /* getopt_long takes a unique prefix of a long option: say what an
          * ambiguous one could be, and a value glued to one that takes none */
         const char *name = prev + 2;
@@ -209,12 +213,11 @@ const char *cli_refused_option(char *const argv[], const struct option *longopts
             snprintf(said, sizeof said, "unknown option '%s'", prev);
         return said;
     }
-    if (optopt <= 0 || optopt > 127 || !strncmp(prev, "--", 2)) {
+    if (!in_word && (optopt <= 0 || optopt > 127 || !strncmp(prev, "--", 2))) {
         snprintf(said, sizeof said, "unknown option '%s'", prev);
         return said;
     }
-    const char *cur = argv[optind];
-    const char *word = cur && cur[0] == '-' && cur[1] != '-' && strchr(cur + 1, optopt) ? cur : prev;
+    const char *word = in_word ? cur : prev;
     if (strlen(word) <= 2)
         snprintf(said, sizeof said, "unknown option '-%c'", optopt);
     else

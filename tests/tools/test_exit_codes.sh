@@ -260,6 +260,8 @@ expect 2 "option '--segments' takes no value ('--segments=1')" label "$absent.wa
     --segments=1 --format jsonl
 expect 2 "option '--model' needs a value" eval --model
 expect 2 "unknown option '--stepz'" train --manifest "$absent.tsv" --out "$dir/m.slm" --stepz 3
+# a short option in a word after a long one is that word's (it was "--json")
+expect 2 "unknown option '-z' (in '-zz')" eval --manifest "$absent.tsv" --json -zz
 # help COMMAND is COMMAND --help; another word is no command
 expect 2 "help: 'bogus' is not a command" help bogus
 "$SL_SEQLABEL" help label > "$dir/help" || fail "seqlabel help label: exit $?"
