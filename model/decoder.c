@@ -547,6 +547,8 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
     unsigned char named[SL_MAX_CLASSES] = {0};
     memcpy(values, cfg->min_duration_s, sizeof values);
     while (*s) {
+        while (isspace((unsigned char)*s)) /* blanks around an item, as --skip 'a, b' */
+            s++;
         const char *comma = strchr(s, ',');
         if (!comma)
             comma = s + strlen(s);
@@ -581,8 +583,10 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
             memcpy(num, eq + 1, vlen);
             num[vlen] = '\0';
             v = sl_strtod_c(num, &end);
-            /* seconds as a person writes them: no blank first, no C hex float
-             * (0x10 read as 16 s) */
+            while (isspace((unsigned char)*end))
+                end++;
+            /* seconds as a person writes them: no blank between '=' and them,
+             * no C hex float (0x10 read as 16 s) */
             if (*end != '\0' || isspace((unsigned char)num[0]) || strpbrk(num, "xX"))
                 v = -1.0;
         }

@@ -722,6 +722,12 @@ static void test_parse_min_durations(void **state)
     assert_float_equal(cfg.min_duration_s[1], 0.2, 1e-7);
     assert_float_equal(cfg.min_duration_s[2], 0.5, 1e-7);
     assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "", err, sizeof err), 0);
+    /* blanks around an item, as the class lists take them */
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, " speech=0.3 , music=0.5 ", err,
+                                                    sizeof err), 0);
+    assert_float_equal(cfg.min_duration_s[1], 0.3, 1e-7);
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "speech=0.2,music=0.5", err,
+                                                    sizeof err), 0);
     const char *bad[] = {"noise=0.2", "speech", "speech=", "speech=abc", "speech=-1",
                          "speech=0.2,", "=0.2", "speech=0.2;music=1",
                          /* read as 16 s, 0.125 s, and the first dropped: refused as
