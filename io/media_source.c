@@ -181,6 +181,27 @@ static int generic_message(const GError *e)
     return same;
 }
 
+/* souphttpsrc's details of a server's answer ("Internal Server Error (500),
+ * URL: ..., Redirect to: ..."): said as the server's answer into buf, 1; 0
+ * where the details are no such answer (no server reached). */
+static int server_answer(const char *d, char *buf, size_t len)
+{
+    const char *url = d ? strstr(d, "), URL: ") : NULL;
+    const char *open = url ? url : NULL;
+    while (open && open > d && open[-1] != '(')
+        open--;
+    int status = 0;
+    if (!open || open <= d || sscanf(open, "%d", &status) != 1 || status < 100 || status > 599)
+        return 0;
+    const char *to = strstr(url, "Redirect to: ");
+    const int redirect = status >= 300 && status < 400 && to && strncmp(to + 13, "(NULL)", 6);
+    snprintf(buf, len, "the server answered %d %.*s%s%.*s%s", status,
+             (int)(open - 1 - d > 0 ? open - 2 - d : 0), d, redirect ? ", redirecting to " : "",
+             redirect ? (int)strcspn(to + 13, "\n") : 0, redirect ? to + 13 : "",
+             redirect ? " (a redirect loop, or more redirects than GStreamer follows)" : "");
+    return 1;
+}
+
 /* The first error on the bus, into buf; 1 if there was one. */
 static int take_error(sl_media_source *s, char *buf, size_t len)
 {
@@ -206,6 +227,8 @@ static int take_error(sl_media_source *s, char *buf, size_t len)
         snprintf(buf, len, "its source (%s) stopped without naming the reason: for a network "
                  "address, is the host's name right and its server up?",
                  GST_OBJECT_NAME(gst_element_get_factory(GST_ELEMENT(GST_MESSAGE_SRC(m)))));
+    else if (e && e->domain == GST_RESOURCE_ERROR && server_answer(detail(debug), buf, len))
+        ; /* a server that answered is up: its answer says what went wrong */
     else if (e && e->domain == GST_RESOURCE_ERROR &&
              (e->code == GST_RESOURCE_ERROR_OPEN_READ ||
               e->code == GST_RESOURCE_ERROR_OPEN_READ_WRITE) && detail(debug))

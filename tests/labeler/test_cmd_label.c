@@ -2253,7 +2253,8 @@ static void test_one_channel(void **state)
  * the connection open; GET /drop/NAME its length and first STALL_BYTES, then
  * closes the connection once the file dir/drop exists (a resume, asked with a
  * Range, gets the same: no seeking); GET /live/NAME sends dir/NAME without
- * its length, as a live stream's server does; anything else is 404 Not Found. */
+ * its length, as a live stream's server does; GET /fail/NAME answers 500;
+ * anything else is 404 Not Found. */
 static void http_answer(int c)
 {
     char req[2048];
@@ -2269,6 +2270,10 @@ static void http_answer(int c)
     char name[256];
     if (sscanf(req, "GET /%255s ", name) != 1)
         return;
+    if (!strncmp(name, "fail/", 5)) { /* a server that is up, and fails */
+        dprintf(c, "HTTP/1.0 500 Internal Server Error\r\nContent-Length: 0\r\n\r\n");
+        return;
+    }
     int stall = strncmp(name, "stall/", 6) == 0, drop = strncmp(name, "drop/", 5) == 0,
         live = strncmp(name, "live/", 5) == 0;
     size_t len;
@@ -2751,8 +2756,19 @@ static void test_http_input(void **state)
     sh("cmp live.tsv live-file.tsv");
     snprintf(args, sizeof args, "http://127.0.0.1:%d/nosuch.mka --model m.slm", port);
     snprintf(uri, sizeof uri, "http://127.0.0.1:%d/nosuch.mka: GStreamer cannot read or decode "
-             "this stream: Not Found", port);
+             "this stream: the server answered 404 Not Found", port);
     expect_error(args, 1, uri);
+    /* a server that answers is up: its answer, not "is its server up?" */
+    snprintf(args, sizeof args, "http://127.0.0.1:%d/fail/in.mka --model m.slm", port);
+    snprintf(uri, sizeof uri, "http://127.0.0.1:%d/fail/in.mka: GStreamer cannot read or decode "
+             "this stream: the server answered 500 Internal Server Error", port);
+    expect_error(args, 1, uri);
+    {
+        char *said = slurp("err.txt");
+        assert_non_null(said);
+        assert_null(strstr(said, "server up?"));
+        free(said);
+    }
     assert_int_equal(kill(-server, SIGKILL), 0);
     assert_int_equal(waitpid(server, NULL, 0), server);
     snprintf(args, sizeof args, "http://127.0.0.1:%d/media/in.mka --model m.slm", port);
