@@ -187,17 +187,20 @@ static int generic_message(const GError *e)
 static int server_answer(const char *d, char *buf, size_t len)
 {
     const char *url = d ? strstr(d, "), URL: ") : NULL;
-    const char *open = url ? url : NULL;
-    while (open && open > d && open[-1] != '(')
-        open--;
+    const char *code = url; /* the status, after the '(' before ", URL" */
+    while (code && code > d && code[-1] != '(')
+        code--;
     int status = 0;
-    if (!open || open <= d || sscanf(open, "%d", &status) != 1 || status < 100 || status > 599)
+    if (!code || code <= d || sscanf(code, "%d", &status) != 1 || status < 100 || status > 599)
         return 0;
+    int reason = (int)(code - 1 - d); /* the text before " (" */
+    while (reason > 0 && d[reason - 1] == ' ')
+        reason--;
     const char *to = strstr(url, "Redirect to: ");
     const int redirect = status >= 300 && status < 400 && to && strncmp(to + 13, "(NULL)", 6);
-    snprintf(buf, len, "the server answered %d %.*s%s%.*s%s", status,
-             (int)(open - 1 - d > 0 ? open - 2 - d : 0), d, redirect ? ", redirecting to " : "",
-             redirect ? (int)strcspn(to + 13, "\n") : 0, redirect ? to + 13 : "",
+    snprintf(buf, len, "the server answered %d %.*s%s%.*s%s", status, reason, d,
+             redirect ? ", redirecting to " : "", redirect ? (int)strcspn(to + 13, "\n") : 0,
+             redirect ? to + 13 : "",
              redirect ? " (a redirect loop, or more redirects than GStreamer follows)" : "");
     return 1;
 }
@@ -395,7 +398,8 @@ static int source_knows_its_length(GstElement *decode)
 
 /* 1 for a pipe, a FIFO or a socket, however it is reached: fd://N, a path
  * (mkfifo talk.mka) or a file:// URI of one; 0 for a regular file and for
- * network URIs, whose servers know the length they send. */
+ * network URIs (whose sources say whether they know their length:
+ * source_knows_its_length). */
 static int through_pipe(const char *path)
 {
     int fd;

@@ -273,31 +273,31 @@ gst_seqlabel_open (GstSeqLabel * self)
         ("seqlabel: skip-classes and only-classes: one or the other"), (NULL));
     goto out;
   }
-  /* a list of separators alone (a stray comma) would leave every label out,
-   * or none; and the per-frame formats keep every frame: both refused, as
-   * the command refuses them */
-  if ((skip || only) && !(skip ? p.skip_classes : p.only_classes)[strspn (skip ?
-              p.skip_classes : p.only_classes, ", \t")]) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("seqlabel: %s \"%s\" names no class", skip ? "skip-classes" : "only-classes",
-            skip ? p.skip_classes : p.only_classes), (NULL));
-    goto out;
-  }
-  if ((skip || only) && sl_label_format_is_per_frame (&writer)) {
-    GEnumClass *formats = g_type_class_ref (gst_seqlabel_format_get_type ());
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("seqlabel: %s leaves out segments: label-format %s keeps every frame",
-            skip ? "skip-classes" : "only-classes",
-            g_enum_get_value (formats, (gint) format)->value_nick), (NULL));
-    g_type_class_unref (formats);
-    goto out;
-  }
-  if ((skip || only) && sl_label_writer_set_skip (&writer, skip ? p.skip_classes :
-          p.only_classes, only, err, sizeof err) != 0) {
-    GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
-        ("seqlabel: %s \"%s\": model %s: %s", skip ? "skip-classes" : "only-classes",
-            skip ? p.skip_classes : p.only_classes, self->model_loaded_path, err), (NULL));
-    goto out;
+  if (skip || only) {
+    /* the list and its property's name; a list of separators alone (a stray
+     * comma) would leave every label out, or none, and the per-frame formats
+     * keep every frame: both refused, as the command refuses them */
+    const gchar *list = skip ? p.skip_classes : p.only_classes;
+    const gchar *prop = skip ? "skip-classes" : "only-classes";
+    if (!list[strspn (list, ", \t")]) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: %s \"%s\" names no class", prop, list), (NULL));
+      goto out;
+    }
+    if (sl_label_format_is_per_frame (&writer)) {
+      GEnumClass *formats = g_type_class_ref (gst_seqlabel_format_get_type ());
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: %s leaves out segments: label-format %s keeps every frame", prop,
+              g_enum_get_value (formats, (gint) format)->value_nick), (NULL));
+      g_type_class_unref (formats);
+      goto out;
+    }
+    if (sl_label_writer_set_skip (&writer, list, only, err, sizeof err) != 0) {
+      GST_ELEMENT_ERROR (self, LIBRARY, SETTINGS,
+          ("seqlabel: %s \"%s\": model %s: %s", prop, list, self->model_loaded_path, err),
+          (NULL));
+      goto out;
+    }
   }
 
   lab = sl_labeler_new (self->model, &cfg, err, sizeof err);
