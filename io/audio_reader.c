@@ -15,7 +15,6 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/ioctl.h>
-#include <time.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -161,26 +160,6 @@ static int mp3_coded(int format)
            coding == SF_FORMAT_MPEG_LAYER_II || coding == SF_FORMAT_MPEG_LAYER_III;
 }
 
-/* Waits (outside the open's lock) until the pipe on fd holds a header's
- * worth of bytes (4 kB: a WAV's is 44, an AIFF's or CAF's some hundreds), or
- * its writer is gone; a device or a descriptor that cannot say, not at all. */
-static void wait_for_header(int fd)
-{
-    for (;;) {
-        struct pollfd p = {fd, POLLIN, 0};
-        int held = 0;
-        if (poll(&p, 1, -1) < 0) {
-            if (errno == EINTR)
-                continue;
-            return;
-        }
-        if ((p.revents & (POLLHUP | POLLERR | POLLNVAL)) || ioctl(fd, FIONREAD, &held) != 0 ||
-            held >= 4096)
-            return;
-        nanosleep(&(struct timespec){0, 10000000}, NULL); /* 10 ms: the writer's next */
-    }
-}
-
 /* sf_open for reading, also of a path longer than libsndfile takes (1023
  * bytes, SF_FILENAME_LEN; the system takes PATH_MAX): that one is opened here
  * and handed over by descriptor (which libsndfile closes, also when it fails;
@@ -278,18 +257,16 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
      * by a script first), before libsndfile reads its header */
     const off_t stdin_at = is_stdin && *seekable ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
     /* Opens are under the lock (one made outside it would spoil another
-     * thread's reason, sl_sf_open_begin), standard input's and a device's
-     * once their header is there to read: a writer slow to send it would
-     * otherwise hold every other thread's open. A FIFO by its name stays
-     * outside (its open waits for a writer, and by name libsndfile takes a
-     * headerless .au by its extension): its reason may be another's. */
-    const int fifo = !is_stdin && S_ISFIFO(st.st_mode);
-    if (is_stdin && !*seekable && opt->raw_encoding == SL_RAW_NONE)
-        wait_for_header(STDIN_FILENO);
+     * thread's reason, sl_sf_open_begin), but those that may wait on a writer:
+     * standard input that is no file (a recorder slow to send its header, a
+     * terminal, a socket would hold every other thread's open) and a FIFO by
+     * its name (its open waits for a writer; by name libsndfile takes a
+     * headerless .au by its extension). Their reason may be another's. */
+    const int locked = is_stdin ? *seekable : !S_ISFIFO(st.st_mode);
     sl_sf_failure failed;
-    sl_sf_open_begin(!fifo);
+    sl_sf_open_begin(locked);
     SNDFILE *sf = sl_sf_open_end(is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
-                                          : sf_open_path(path, info), &failed, !fifo);
+                                          : sf_open_path(path, info), &failed, locked);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).

@@ -19,7 +19,8 @@ void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
  *     sf = sl_sf_open_end(sf_open(...), &failed, locked);
  * where `locked` serializes it with every other open in the process (one
  * outside the lock resets the reason another reads): every open of the
- * library is, but a FIFO's by its name (io/audio_reader.c, open_sndfile). */
+ * library is, but those that may wait on a writer (io/audio_reader.c,
+ * open_sndfile). */
 typedef struct {
     int code;      /* sf_error(NULL) of the open that failed */
     char why[256]; /* its sf_strerror(NULL) */
