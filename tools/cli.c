@@ -183,10 +183,10 @@ const char *cli_refused_option(char *const argv[], const struct option *longopts
     static char said[1024];
     const char *prev = argv[optind - 1], *cur = argv[optind];
     /* a short option inside a word getopt has not left yet (-dash.wav after
-     * --json): that word's, not the long option before it */
+     * --json): that word's, where the long option before it is sound */
     const int in_word = optopt > 0 && optopt <= 127 && cur && cur[0] == '-' && cur[1] != '-' &&
                         strchr(cur + 1, optopt);
-    if (!in_word && !strncmp(prev, "--", 2) && prev[2] && longopts) {
+    if (!strncmp(prev, "--", 2) && prev[2] && longopts) {
         /* getopt_long takes a unique prefix of a long option: say what an
          * ambiguous one could be, and a value glued to one that takes none */
         const char *name = prev + 2;
@@ -205,13 +205,14 @@ const char *cli_refused_option(char *const argv[], const struct option *longopts
         const struct option *o = exact ? exact : n == 1 ? only : NULL;
         if (o && name[len] == '=' && o->has_arg == no_argument)
             snprintf(said, sizeof said, "option '--%s' takes no value ('%s')", o->name, prev);
-        else if (o && o->has_arg == required_argument && name[len] != '=')
+        else if (o && o->has_arg == required_argument && name[len] != '=' && !in_word)
             snprintf(said, sizeof said, "option '--%s' needs a value", o->name);
         else if (!o && n > 1)
             snprintf(said, sizeof said, "ambiguous option '--%.*s' (%s)", (int)len, name, could);
-        else
+        else if (!o || !in_word)
             snprintf(said, sizeof said, "unknown option '%s'", prev);
-        return said;
+        if (!o || !in_word || (name[len] == '=' && o->has_arg == no_argument))
+            return said;
     }
     if (!in_word && (optopt <= 0 || optopt > 127 || !strncmp(prev, "--", 2))) {
         snprintf(said, sizeof said, "unknown option '%s'", prev);

@@ -262,6 +262,8 @@ expect 2 "option '--model' needs a value" eval --model
 expect 2 "unknown option '--stepz'" train --manifest "$absent.tsv" --out "$dir/m.slm" --stepz 3
 # a short option in a word after a long one is that word's (it was "--json")
 expect 2 "unknown option '-z' (in '-zz')" eval --manifest "$absent.tsv" --json -zz
+# ... but a value glued to a flag is that flag's fault, a short option after it or not
+expect 2 "option '--quiet' takes no value ('--quiet=1')" label "$absent.wav" --quiet=1 -q
 # help COMMAND is COMMAND --help; another word is no command
 expect 2 "help: 'bogus' is not a command" help bogus
 "$SL_SEQLABEL" help label > "$dir/help" || fail "seqlabel help label: exit $?"
