@@ -191,7 +191,8 @@ static int server_answer(const char *d, char *buf, size_t len)
     while (code && code > d && code[-1] != '(')
         code--;
     int status = 0;
-    if (!code || code <= d || sscanf(code, "%d", &status) != 1 || status < 100 || status > 599)
+    /* (an error's status: a reason phrase holding "(200), URL: " fakes none) */
+    if (!code || code <= d || sscanf(code, "%d", &status) != 1 || status < 300 || status > 599)
         return 0;
     int reason = (int)(code - 1 - d); /* the text before " (" */
     while (reason > 0 && d[reason - 1] == ' ')
