@@ -2,6 +2,7 @@
 
 #include "seqlabel.h" /* SL_TEXT_TOO_LONG */
 
+#include <ctype.h>
 #include <limits.h>
 
 #include <locale.h>
@@ -164,6 +165,11 @@ void sl_rttm_field(char *dst, size_t size, const char *s)
         in += n ? n : 1;
     }
     dst[out] = '\0';
+}
+
+int sl_number_as_written(const char *s)
+{
+    return !isspace((unsigned char)s[0]) && !strpbrk(s, "xX");
 }
 
 char *sl_trim_space(char *s)

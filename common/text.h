@@ -20,6 +20,10 @@ __attribute__((format(printf, 2, 3))) void sl_text_put(sl_text *t, const char *f
 /* strtod and strtof in the C locale: label files, durations and times are
  * written with a '.' whatever the locale of the program reading them. */
 double sl_strtod_c(const char *s, char **end);
+/* Whether s is a number as a person writes one, for strtod or strtol to read:
+ * no blank first (they skip it, where a blank after it is refused) and no C
+ * hex float (0x10 would be sixteen seconds). */
+int sl_number_as_written(const char *s);
 float sl_strtof_c(const char *s, char **end);
 /* A JSON string of s: quotes, backslashes and control characters escaped,
  * and any byte that is not part of valid UTF-8 (a file name's Latin-1, a name

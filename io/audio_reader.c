@@ -152,8 +152,7 @@ static int pipe_ends_empty(int fd)
     return (p.revents & POLLHUP) && ioctl(fd, FIONREAD, &held) == 0 && held == 0;
 }
 
-/* MPEG audio: an MP3 file, or its frames inside another container. */
-static int mp3_coded(int format)
+int sl_mp3_coded(int format)
 {
     const int coding = format & SF_FORMAT_SUBMASK;
     return (format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG || coding == SF_FORMAT_MPEG_LAYER_I ||
@@ -280,7 +279,7 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     const char *file = !is_stdin ? path : stdin_at == 0 ? "/dev/stdin" : "fd://0";
     const int mp3_file = sf && (info->format & SF_FORMAT_TYPEMASK) == SF_FORMAT_MPEG;
     if (sf && *seekable && (!is_stdin || stdin_at >= 0) && gstreamer_may_read(opt) &&
-        mp3_coded(info->format) &&
+        sl_mp3_coded(info->format) &&
         (stdin_at > 0 || !mp3_file || !sl_mp3_states_length(file))) {
         SF_INFO mp3 = *info;
         const off_t sf_at = stdin_at > 0 ? lseek(STDIN_FILENO, 0, SEEK_CUR) : -1;
@@ -392,7 +391,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     r->file_frames = r->seekable && info.frames >= 0 && info.frames != SF_COUNT_MAX ? info.frames : -1;
     /* MPEG frame counts are estimates (in a WAV too); elsewhere a short read
      * is damage. */
-    r->check_length = r->file_frames >= 0 && !mp3_coded(info.format);
+    r->check_length = r->file_frames >= 0 && !sl_mp3_coded(info.format);
     /* a WAV, AIFF, AU, ... cut short: libsndfile's count is what the file
      * holds, the header's what it should (the file by name; standard input is
      * not opened again) */

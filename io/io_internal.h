@@ -28,6 +28,10 @@ typedef struct {
 void sl_sf_open_begin(int locked);
 SNDFILE *sl_sf_open_end(SNDFILE *sf, sl_sf_failure *failed, int locked);
 
+/* MPEG audio (a libsndfile format): an MP3 file, or its frames inside another
+ * container (a WAV of format tag 0x55), whose length is an estimate alike. */
+int sl_mp3_coded(int format);
+
 /* Fills info (format, rate, channels) for raw input of opt's encoding; -1 with a
  * message naming `name` when the encoding, rate or channel count cannot be. */
 int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,

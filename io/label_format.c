@@ -193,22 +193,20 @@ int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only
             sl_text_finish(&t);
             return -1;
         }
-        {
-            int k = 0;
-            while (k < w->n_classes &&
-                   (strncmp(w->class_names[k], a, (size_t)(b - a)) || w->class_names[k][b - a]))
-                k++;
-            if (k == w->n_classes) {
-                sl_text t = {err, errlen, 0};
-                sl_text_put(&t, "no class '%.*s' (the model's classes:", (int)(b - a), a);
-                for (k = 0; k < w->n_classes; k++)
-                    sl_text_put(&t, "%s %s", k ? "," : "", w->class_names[k]);
-                sl_text_put(&t, ")");
-                sl_text_finish(&t);
-                return -1;
-            }
-            named[k] = 1;
+        int k = 0;
+        while (k < w->n_classes &&
+               (strncmp(w->class_names[k], a, (size_t)(b - a)) || w->class_names[k][b - a]))
+            k++;
+        if (k == w->n_classes) {
+            sl_text t = {err, errlen, 0};
+            sl_text_put(&t, "no class '%.*s' (the model's classes:", (int)(b - a), a);
+            for (k = 0; k < w->n_classes; k++)
+                sl_text_put(&t, "%s %s", k ? "," : "", w->class_names[k]);
+            sl_text_put(&t, ")");
+            sl_text_finish(&t);
+            return -1;
         }
+        named[k] = 1;
         p += len + (end != NULL);
     }
     for (int k = 0; k < w->n_classes; k++)

@@ -585,9 +585,8 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
             v = sl_strtod_c(num, &end);
             while (isspace((unsigned char)*end))
                 end++;
-            /* seconds as a person writes them: no blank between '=' and them,
-             * no C hex float (0x10 read as 16 s) */
-            if (*end != '\0' || isspace((unsigned char)num[0]) || strpbrk(num, "xX"))
+            /* seconds as a person writes them (no blank between '=' and them) */
+            if (*end != '\0' || !sl_number_as_written(num))
                 v = -1.0;
         }
         if (!(v >= 0.0 && v <= 3600.0)) {

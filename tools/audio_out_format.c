@@ -10,6 +10,7 @@
 
 #include "seqlabel.h"
 #include "tools/cli.h"
+#include "io/io_internal.h"
 
 int cli_output_container(const char *out_path, int *wanted_sub)
 {
@@ -49,24 +50,20 @@ int cli_output_container(const char *out_path, int *wanted_sub)
 int cli_output_format(const char *out_path, int in_format, int rate, int channels)
 {
     int wanted_sub;
-    const int major = cli_output_container(out_path, &wanted_sub);
+    int major = cli_output_container(out_path, &wanted_sub);
     if (wanted_sub) {
         SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | wanted_sub};
         return sf_format_check(&t) ? t.format : 0;
     }
-    /* MP3 inside a WAV (format tag 0x55) is read, but libsndfile writes MP3
-     * only as an MP3 file: such a cut is 16-bit, in the input's container */
-    const int sub_in = in_format & SF_FORMAT_SUBMASK;
-    const int mp3_inside = (in_format & SF_FORMAT_TYPEMASK) != SF_FORMAT_MPEG &&
-                           (sub_in == SF_FORMAT_MPEG_LAYER_I || sub_in == SF_FORMAT_MPEG_LAYER_II ||
-                            sub_in == SF_FORMAT_MPEG_LAYER_III);
-    if (mp3_inside && (!major || major == (in_format & SF_FORMAT_TYPEMASK))) {
-        SF_INFO t = {.samplerate = rate, .channels = channels,
-                     .format = (in_format & SF_FORMAT_TYPEMASK) | SF_FORMAT_PCM_16};
-        return sf_format_check(&t) ? t.format : 0;
-    }
-    if (!major || major == (in_format & SF_FORMAT_TYPEMASK))
+    /* the input's own format into its own container, unless that is MP3 inside
+     * a WAV (format tag 0x55), which libsndfile reads but writes only as an
+     * MP3 file: its coding is then chosen as for another container */
+    const int container = in_format & SF_FORMAT_TYPEMASK;
+    const int mp3_inside = sl_mp3_coded(in_format) && container != SF_FORMAT_MPEG;
+    if ((!major || major == container) && !mp3_inside)
         return in_format;
+    if (!major)
+        major = container;
     /* into another container the input's encoding goes only if it is plain
      * samples (a WAV can claim MP3 inside, which libsndfile then cannot write) */
     int sub = in_format ? in_format & SF_FORMAT_SUBMASK : SF_FORMAT_FLOAT; /* 0: GStreamer's float */

@@ -1,6 +1,6 @@
 #include "tools/cli.h"
+#include "common/text.h"
 
-#include <ctype.h>
 #include <errno.h>
 #include <getopt.h>
 #include <fcntl.h>
@@ -228,19 +228,12 @@ const char *cli_refused_option(char *const argv[], const struct option *longopts
     return said;
 }
 
-/* A number as a person types it: strtol and strtod skip leading blanks (a
- * trailing one was refused) and strtod reads C's hex floats (0x1p-3). */
-static int typed_as_number(const char *s)
-{
-    return !isspace((unsigned char)s[0]) && !strpbrk(s, "xX");
-}
-
 int cli_parse_int(const char *opt, const char *s, long lo, long hi, long *out)
 {
     char *end;
     errno = 0;
     long v = strtol(s, &end, 10);
-    if (errno || end == s || *end != '\0' || v < lo || v > hi || !typed_as_number(s)) {
+    if (errno || end == s || *end != '\0' || v < lo || v > hi || !sl_number_as_written(s)) {
         cli_error("%s: '%s' is not an integer in [%ld, %ld]", opt, s, lo, hi);
         return -1;
     }
@@ -261,7 +254,7 @@ int cli_parse_float(const char *opt, const char *s, double lo, double hi, double
     char *end;
     errno = 0;
     double v = strtod(s, &end);
-    if (errno || end == s || *end != '\0' || !(v >= lo && v <= hi) || !typed_as_number(s)) {
+    if (errno || end == s || *end != '\0' || !(v >= lo && v <= hi) || !sl_number_as_written(s)) {
         cli_error("%s: '%s' is not a number in [%g, %g]", opt, s, lo, hi);
         return -1;
     }
@@ -273,19 +266,18 @@ int cli_list_items(const char *s, char items[][CLI_ITEM_LEN], int max)
 {
     for (int n = 0;; n++) {
         size_t len = strcspn(s, ",");
-        const char *end = s + len;
-        const char *a = s, *b = end; /* blanks around an item, as --skip 'a, b' takes */
-        while (a < b && isspace((unsigned char)*a))
-            a++;
-        while (b > a && isspace((unsigned char)b[-1]))
-            b--;
-        if (n == max || b == a || (size_t)(b - a) >= CLI_ITEM_LEN)
+        if (n == max || len >= CLI_ITEM_LEN)
             return -1;
-        memcpy(items[n], a, (size_t)(b - a));
-        items[n][b - a] = '\0';
-        if (!*end)
+        memcpy(items[n], s, len);
+        items[n][len] = '\0';
+        /* blanks around an item, as --skip 'a, b' takes them */
+        const char *item = sl_trim_space(items[n]);
+        if (!*item)
+            return -1;
+        memmove(items[n], item, strlen(item) + 1);
+        if (!s[len])
             return n + 1;
-        s = end + 1;
+        s += len + 1;
     }
 }
 
