@@ -229,7 +229,11 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
         named.raw_channels = 1;
         opt = &named;
     }
-    if (opt->raw_encoding != SL_RAW_NONE && sl_raw_sf_info(opt, name, info, err, errlen) < 0)
+    /* a file's samples: from where standard input stands to its end */
+    const off_t raw_at = is_stdin && *seekable ? lseek(STDIN_FILENO, 0, SEEK_CUR) : 0;
+    const long long raw_bytes = *seekable && raw_at >= 0 ? (long long)(st.st_size - raw_at) : -1;
+    if (opt->raw_encoding != SL_RAW_NONE &&
+        sl_raw_sf_info(opt, name, raw_bytes, info, err, errlen) < 0)
         return NULL;
     if (opt->raw_encoding == SL_RAW_G722)
         return sl_g722_open(path, name, info, g722, err, errlen);

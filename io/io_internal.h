@@ -33,9 +33,10 @@ SNDFILE *sl_sf_open_end(SNDFILE *sf, sl_sf_failure *failed, int locked);
 int sl_mp3_coded(int format);
 
 /* Fills info (format, rate, channels) for raw input of opt's encoding; -1 with a
- * message naming `name` when the encoding, rate or channel count cannot be. */
-int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
-                   size_t errlen);
+ * message naming `name` when the encoding, rate or channel count cannot be, or
+ * when a file's `bytes` of samples (-1: unknown, a pipe's) end mid-sample. */
+int sl_raw_sf_info(const sl_audio_options *opt, const char *name, long long bytes, SF_INFO *info,
+                   char *err, size_t errlen);
 
 /* Whether path's extension names compressed media (.ogg .oga .ogv .ogx .spx
  * .opus .flac .mp3 .mp2), whose codec libraries inside libsndfile may fail on

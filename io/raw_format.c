@@ -139,8 +139,8 @@ int sl_audio_name_known(const char *path)
     return sl_raw_format_from_path(path, &enc, &rate);
 }
 
-int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info, char *err,
-                   size_t errlen)
+int sl_raw_sf_info(const sl_audio_options *opt, const char *name, long long bytes, SF_INFO *info,
+                   char *err, size_t errlen)
 {
     size_t i = 0;
     while (i < N_ENCODINGS && ENCODINGS[i].enc != opt->raw_encoding)
@@ -160,6 +160,19 @@ int sl_raw_sf_info(const sl_audio_options *opt, const char *name, SF_INFO *info,
     if (ENCODINGS[i].rate && opt->raw_rate != ENCODINGS[i].rate) {
         sl_io_err(err, errlen, "%s: %s audio is %d Hz, not %d", name, ENCODINGS[i].title,
                   ENCODINGS[i].rate, opt->raw_rate);
+        return -1;
+    }
+    /* a file that ends mid-sample was cut, or holds another encoding or channel
+     * count than given: libsndfile would drop the odd bytes without a word */
+    const int sample_bytes = opt->raw_encoding == SL_RAW_S16LE ? 2
+                             : opt->raw_encoding == SL_RAW_F32LE ? 4 : 1;
+    const long long frame_bytes = (long long)sample_bytes * opt->raw_channels;
+    if (!ENCODINGS[i].mono && bytes > 0 && bytes % frame_bytes) {
+        sl_io_err(err, errlen, "%s: %lld bytes are not whole samples of headerless %s audio, "
+                  "%d channel%s (%lld bytes each): %lld byte%s left over (a cut file, or "
+                  "another encoding or channel count?)", name, bytes, ENCODINGS[i].name,
+                  opt->raw_channels, opt->raw_channels == 1 ? "" : "s", frame_bytes,
+                  bytes % frame_bytes, bytes % frame_bytes == 1 ? "" : "s");
         return -1;
     }
     info->format = SF_FORMAT_RAW | SF_ENDIAN_LITTLE |

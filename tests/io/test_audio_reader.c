@@ -955,6 +955,21 @@ static void test_raw_input(void **state)
         assert_true(out[i] == (float)((pcm[2 * i] / 32768.0 + pcm[2 * i + 1] / 32768.0) / 2));
     sl_audio_close(r);
     free(out);
+    /* a file that ends mid-sample was cut or is not what was given: libsndfile
+     * dropped the odd bytes without a word */
+    write_bytes(path, pcm, sizeof pcm - 3);
+    char err[SL_ERR_LEN] = "";
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    if (!strstr(err, path) || !strstr(err, "1997 bytes are not whole samples of headerless "
+                                              "s16le audio, 2 channels (4 bytes each): 1 byte left"))
+        fail_msg("a raw file cut mid-sample: %s", err);
+    opt.raw_encoding = SL_RAW_F32LE; /* 2000 bytes: whole samples of s16le, not of f32le */
+    write_bytes(path, pcm, sizeof pcm);
+    opt.raw_channels = 3;
+    assert_null(sl_audio_open_ex(path, &opt, err, sizeof err));
+    assert_non_null(strstr(err, "(12 bytes each): 8 bytes left over"));
+    opt.raw_channels = 1;
+    sl_audio_close(open_ok_ex(path, &opt));
 }
 
 /* Encoding names and the Asterisk extensions that name headerless files. */
