@@ -132,16 +132,50 @@ size_t cli_shown(char *out, size_t size, const char *s)
     return len;
 }
 
+/* a progress line this process drew, and whether the --jobs count may be on
+ * the terminal (a worker's messages clear it) */
+static int progress_drawn, progress_shared;
+
+int cli_progress_wanted(int quiet)
+{
+    const char *term = getenv("TERM");
+    return !quiet && isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
+}
+
+void cli_progress_show(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputc('\r', stderr);
+    vfprintf(stderr, fmt, ap);
+    va_end(ap);
+    progress_drawn = 1;
+}
+
+void cli_progress_clear(void)
+{
+    if (progress_drawn)
+        fputs("\r\033[K", stderr);
+    progress_drawn = 0;
+}
+
+void cli_progress_shared(int on)
+{
+    progress_shared = on;
+}
+
 /* One write for the whole line: the --jobs workers share standard error, and a
  * line written in pieces ran into another worker's. */
 static void say(const char *fmt, va_list ap)
 {
     char said[SL_ERR_LEN + 4096], line[4 * sizeof said + 16];
     vsnprintf(said, sizeof said, fmt, ap);
-    /* on a terminal, a progress line (this process's, or the --jobs count of
-     * the command a worker belongs to) is cleared first, not run on into */
+    /* a progress line (this process's, or the --jobs count of the command a
+     * worker belongs to) is cleared first, not run on into; no control codes
+     * where none was drawn */
     size_t len = (size_t)snprintf(line, sizeof line, "%sseqlabel: ",
-                                  isatty(STDERR_FILENO) ? "\r\033[K" : "");
+                                  progress_drawn || progress_shared ? "\r\033[K" : "");
+    progress_drawn = 0;
     /* a message is one line, and the names in it (an uploaded folder's files,
      * a manifest's lines) are not the terminal's to act on */
     len += cli_shown(line + len, sizeof line - len - 1, said);

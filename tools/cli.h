@@ -26,6 +26,17 @@ int cli_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * exits on such errors (1: the work failed). */
 int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 
+/* The progress line on standard error: wanted where it is a terminal that can
+ * take it back (not TERM=dumb: Emacs' shell, a braille console) and not
+ * --quiet. show draws one ("\r" then text); clear takes a drawn one away, and
+ * so does every message and every line of labels written to the terminal, so
+ * that nothing runs on into it. cli_progress_shared: the --jobs count is on
+ * the terminal, so the workers (forked after) clear it before they speak. */
+int cli_progress_wanted(int quiet);
+void cli_progress_show(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+void cli_progress_clear(void);
+void cli_progress_shared(int on);
+
 /* What is wrong with the option getopt_long has just refused, as typed and
  * quoted: "unknown option '--foo'", "ambiguous option '--thr' (--threads,
  * --threshold-on, ...)", "option '--segments' takes no value", "option

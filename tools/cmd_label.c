@@ -235,7 +235,7 @@ static void usage(FILE *fp)
         "  --raw-rate R            sample rate of headerless input\n"
         "  --raw-channels C        channels of headerless input [1]\n"
         "  -q, --quiet             no progress line (shown only when stderr is a\n"
-        "                          terminal)\n"
+        "                          terminal, not TERM=dumb)\n"
         "  -h, --help              this text\n"
         "\n"
         "Live input (a pipe, FIFO or terminal: arecord -f S16_LE -r 16000 | seqlabel\n"
@@ -357,6 +357,8 @@ static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), voi
         t->cap = (size_t)n + 1;
         n = again(t, arg);
     }
+    if (t->fp == stdout) /* labels on the terminal come on a line of their own */
+        cli_progress_clear();
     if (n > 0 && fwrite(t->buf, 1, (size_t)n, t->fp) != (size_t)n) {
         t->failed = write_errno();
         return -1;
@@ -686,10 +688,11 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
                 char shown[4 * 4096 + 16];
                 cli_shown(shown, sizeof shown, in_path);
                 if (total > 0)
-                    fprintf(stderr, "\r%s: %.1f / %.1f s (%.0f%%)", shown, done,
-                            (double)total / file_rate, 100.0 * done * file_rate / (double)total);
+                    cli_progress_show("%s: %.1f / %.1f s (%.0f%%)", shown, done,
+                                      (double)total / file_rate,
+                                      100.0 * done * file_rate / (double)total);
                 else
-                    fprintf(stderr, "\r%s: %.1f s", shown, done);
+                    cli_progress_show("%s: %.1f s", shown, done);
             }
         }
     }
@@ -712,8 +715,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         else if (emit_text(&t, need, format_document, &t.frames) != 0 && !t.failed)
             rc = cli_error("%s: out of memory", out_name);
     }
-    if (progress)
-        fprintf(stderr, "\r\033[K");
+    cli_progress_clear();
     if (!rc && !t.failed && to_stdout && fflush(t.fp) != 0)
         t.failed = write_errno();
     /* a write that failed (it stopped the labeling, rc 1 unsaid) is said here */
@@ -1145,7 +1147,7 @@ static int run_jobs(label_run *run, int nin)
     run_stop(run); /* each worker makes its own: threads do not cross fork() */
     /* one worker shows its input's progress line, as one at a time does;
      * several, a count of the inputs done */
-    const int tty = !a->quiet && isatty(STDERR_FILENO);
+    const int tty = cli_progress_wanted(a->quiet);
     run->progress = a->jobs <= 1 && tty;
     /* a reader gone (`| head`) fails the copy, which ends the workers */
     return cli_jobs_run(&jobs, nin, a->jobs, tty && a->jobs > 1);
@@ -1156,7 +1158,7 @@ static int run_jobs(label_run *run, int nin)
 static int run_one_at_a_time(label_run *run)
 {
     int rc = 0;
-    run->progress = !run->a->quiet && isatty(STDERR_FILENO);
+    run->progress = cli_progress_wanted(run->a->quiet);
     for (int i = 0; i < run->n_inputs && !run->broken_pipe; i++) {
         int one = run_input(run, i);
         run->broken_pipe = one == READER_GONE;

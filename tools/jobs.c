@@ -151,6 +151,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             sigaction(caught[k], &sa, NULL);
     }
     fflush(NULL); /* nothing buffered is written twice */
+    cli_progress_shared(progress);
     n_workers = 0;
     const pid_t parent = getpid();
     for (int w = 0; w < workers; w++) {
@@ -193,11 +194,11 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             break;
         ended[i] = 1;
         done++;
-        if (progress) /* (labels written to the same terminal come on a line of their own) */
-            fprintf(stderr, "\r\033[K");
+        /* (labels written to the same terminal come on a line of their own) */
+        cli_progress_clear();
         emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
         if (progress)
-            fprintf(stderr, "\r%d of %d inputs done", done, n); /* (failed ones too) */
+            cli_progress_show("%d of %d inputs done", done, n); /* (failed ones too) */
     }
     close(ended_pipe[0]);
 
@@ -260,8 +261,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     /* the items after one whose worker died, held back until now */
     emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
     free(ended);
-    if (progress)
-        fprintf(stderr, "\r\033[K");
+    cli_progress_clear();
+    cli_progress_shared(0);
     for (int k = 0; k < N_CAUGHT; k++)
         sigaction(caught[k], &prev[k], NULL);
     int left = n - done;

@@ -1114,11 +1114,28 @@ static void test_jobs(void **state)
      * done, failed ones among them, not labelled */
     {
         char cmd[1024];
-        snprintf(cmd, sizeof cmd, "script -qec \"'%s' label jobs-in/a.wav jobs-absent.wav "
+        snprintf(cmd, sizeof cmd, "script -qec \"TERM=xterm '%s' label jobs-in/a.wav jobs-absent.wav "
                  "--model m.slm -j 2 -o jobs-tty/\" /dev/null > jobs-tty.out; "
                  "tr '\\r\\033' 'RE' < jobs-tty.out > jobs-tty.txt && "
                  "grep -q 'RE\\[Kseqlabel: jobs-absent.wav: ' jobs-tty.txt && "
                  "grep -q 'R2 of 2 inputs done' jobs-tty.txt", seqlabel);
+        sh(cmd);
+    }
+    /* labels written to that terminal come on a line of their own, the
+     * progress line taken away first; where the terminal cannot take it back
+     * (TERM=dumb: Emacs' shell, a braille console) none is drawn, and no
+     * message carries control codes */
+    {
+        char cmd[1024];
+        snprintf(cmd, sizeof cmd, "script -qec \"TERM=xterm '%s' label jobs-in/c.wav --model m.slm\" "
+                 "/dev/null > tty-labels.out; tr '\\r\\033' 'RE' < tty-labels.out > tty-labels.txt "
+                 "&& grep -q 'c.wav: .*%%)RE\\[K0' tty-labels.txt && ! grep -q '%%)[0-9]' "
+                 "tty-labels.txt", seqlabel);
+        sh(cmd);
+        snprintf(cmd, sizeof cmd, "script -qec \"TERM=dumb '%s' label jobs-in/c.wav jobs-absent.wav "
+                 "--model m.slm\" /dev/null > tty-dumb.out; tr '\\r\\033' 'RE' < tty-dumb.out > "
+                 "tty-dumb.txt && grep -q '^seqlabel: jobs-absent.wav' tty-dumb.txt && "
+                 "grep -q '^c\t' tty-dumb.txt && ! grep -q 'E\\[\\|%%)' tty-dumb.txt", seqlabel);
         sh(cmd);
     }
     expect_error("jobs-in/*.wav --model m.slm --keep-existing", 2, "-o DIR");
