@@ -49,8 +49,8 @@ int sl_cmd_average(int argc, char **argv)
     }
     const int first = optind, n = argc - first;
     if (!out || n < 1) {
-        usage(stderr);
-        return cli_usage_error("average: -o OUT and at least one MODEL are required");
+        return cli_usage_error("average: -o OUT and at least one MODEL are required (see "
+                               "seqlabel average --help)");
     }
     if (!strcmp(out, "-")) /* not a file named "-" either: refused */
         return cli_usage_error("average: -o -: a model is written to a file, not to standard "

@@ -562,7 +562,6 @@ int sl_cmd_eval(int argc, char **argv)
                     return 2;
                 break;
             }
-            usage(stderr);
             return cli_usage_error("eval: %s (see seqlabel eval --help)", cli_refused_option(argv, opts));
         }
     }
@@ -598,8 +597,8 @@ int sl_cmd_eval(int argc, char **argv)
     if (gap || classes)
         return cli_usage_error("eval: %s goes with --hyp", gap ? "--hyp-gap" : "--classes");
     if (!model_path || !manifest) {
-        usage(stderr);
-        return cli_usage_error("eval: --model (or --hyp) and --manifest are required");
+        return cli_usage_error("eval: --model (or --hyp) and --manifest are required (see "
+                               "seqlabel eval --help)");
     }
     char cache_buf[4096];
     if (!no_cache && !cache_dir)

@@ -72,10 +72,12 @@ int sl_cmd_info(int argc, char **argv)
                "  -h, --help  this text\n");
         return 0;
     }
+    for (int i = 1; i < argc; i++)
+        if (argv[i][0] == '-' && argv[i][1]) /* a model so named is ./-NAME */
+            return cli_usage_error("info: unknown option '%s' (see seqlabel info --help)", argv[i]);
     if (argc != 2)
-        return cli_usage_error("usage: seqlabel info MODEL");
-    if (argv[1][0] == '-') /* a model so named is ./-NAME */
-        return cli_usage_error("info: unknown option '%s' (see seqlabel info --help)", argv[1]);
+        return cli_usage_error("info: one MODEL expected, %s (see seqlabel info --help)",
+                               argc < 2 ? "none given" : "more given");
     char err[SL_ERR_LEN];
     sl_model *m = sl_model_load(argv[1], err, sizeof err);
     if (!m)

@@ -143,7 +143,7 @@ static void usage(FILE *fp)
         "  --resume                continue from --checkpoint exactly (fresh start if\n"
         "                          absent)\n"
         "  --stop-after N          leave after step N with a checkpoint\n"
-        "  --quiet                 no progress lines\n"
+        "  -q, --quiet             no progress lines\n"
         "  -h, --help              this text\n"
         "  Ctrl-C or SIGTERM: a checkpoint after the current step, then the end (twice:\n"
         "  the end at once).\n");
@@ -224,7 +224,7 @@ int sl_cmd_train(int argc, char **argv)
     opterr = 0;
     int o;
     int li = 0;
-    while ((o = getopt_long(argc, argv, "h", opts, &li)) != -1) {
+    while ((o = getopt_long(argc, argv, "hq", opts, &li)) != -1) {
         const char *a = optarg;
         int bad = 0;
         if (!shape_option && o != O_LAYERS && o != O_DFF &&
@@ -309,7 +309,8 @@ int sl_cmd_train(int argc, char **argv)
         case O_CKPT_EVERY: bad = cli_parse_int("--checkpoint-every", a, 0, 1000000000, &v); c.checkpoint_every = (int)v; break;
         case O_RESUME: c.resume = 1; break;
         case O_STOP: bad = cli_parse_int("--stop-after", a, 1, 1000000000, &v); c.stop_after = v; break;
-        case O_QUIET: c.progress = 0; break;
+        case O_QUIET:
+        case 'q': c.progress = 0; break;
         case O_NOISE: c.noise_list = a; break;
         case O_SNR: {
             char *end;
@@ -339,7 +340,6 @@ int sl_cmd_train(int argc, char **argv)
             return 0;
         default:
             free(class_buf);
-            usage(stderr);
             return cli_usage_error("train: %s (see seqlabel train --help)", cli_refused_option(argv, opts));
         }
         if (bad) {
@@ -353,8 +353,8 @@ int sl_cmd_train(int argc, char **argv)
     }
     if (!c.train_manifest || !c.out_path) {
         free(class_buf);
-        usage(stderr);
-        return cli_usage_error("train: --manifest and --out are required");
+        return cli_usage_error("train: --manifest and --out are required (see seqlabel train "
+                               "--help)");
     }
     if (!strcmp(c.out_path, "-")) { /* not a file named "-" either */
         free(class_buf);

@@ -78,7 +78,15 @@ expect 2 "must be above low frequency 4000 Hz" features "$absent.wav" -o "$dir/f
     --low-freq 4000 --high-freq 3000
 expect 2 "100 cepstra with 80 mel bins" bench features --mfcc 100 --seconds 1 --runs 1
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
-expect 2 "usage: seqlabel info MODEL" info
+expect 2 "info: one MODEL expected, none given" info
+expect 2 "info: unknown option '--json'" info --json "$absent.slm"
+# a mistake in the command line is said in one line, not after the whole help
+# (a screen reader reads 131 lines to reach it)
+for words in "train -q" "train --bogus" "eval --bogus" "eval --split test" "average x.slm"; do
+    # shellcheck disable=SC2086 # the words of each command
+    lines=$("$SL_SEQLABEL" $words 2>&1 > /dev/null | wc -l)
+    [ "$lines" = 1 ] || fail "seqlabel $words: $lines lines on stderr, not one"
+done
 expect 2 "-o: an empty name" features "$absent.wav" -o ""
 expect 2 "-o OUT" average "$absent.slm"
 # a model goes to a file: "-" is neither standard output nor a file of that name
