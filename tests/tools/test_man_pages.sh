@@ -5,8 +5,8 @@
 # two or more) is a tagged paragraph of its own in the page, with the name alone
 # on its line as groff sets it (a name shorter than the tag indent shares the
 # line with its text), so no item runs into the one before it; groff finds
-# nothing to warn about; the page names its command; and --help fits in 80
-# columns.
+# nothing to warn about; nothing is hyphenated; the page names its command;
+# and --help fits in 80 columns.
 # Usage: test_man_pages.sh MAN_DIR (SL_SEQLABEL: the built command)
 set -u
 fail() { echo "FAIL: $*"; exit 1; }
@@ -22,6 +22,13 @@ for cmd in "" label features info train eval average bench; do
     [ -z "$long" ] || fail "seqlabel $cmd --help has lines over 80 columns: $long"
     # installed pages say nothing of the machine they were built on
     ! grep -qF "$SL_SOURCE_ROOT" "$page" || fail "$page names the source tree $SL_SOURCE_ROOT"
+    # at a narrow width no word is hyphenated (U+2010 at a line's end), nor an
+    # option or a page's name broken at its own hyphen: --smooth-/ing-lag reads
+    # aloud as two words and copies as no option
+    narrow=$(groff -man -Tutf8 -rLL=50n -P-cbou "$page" 2>/dev/null)
+    cut='‐$|(^|[[:space:]])(-|seqlabel)[^[:space:]]*-$'
+    ! printf '%s\n' "$narrow" | grep -Eq -- "$cut" ||
+        fail "$page: words cut at the line's end: $(printf '%s\n' "$narrow" | grep -E -- "$cut" | head -3)"
     warnings=$(groff -man -ww -z "$page" 2>&1)
     [ -z "$warnings" ] || fail "groff warns about $page: $warnings"
     # wide enough that no tag or name wraps; no bold, underline or overstrike

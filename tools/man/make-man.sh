@@ -31,4 +31,7 @@ if [ -n "$cmd" ]; then
   sed -i -e "s/^\.TH SEQLABEL /.TH SEQLABEL-$(echo "$cmd" | tr '[:lower:]' '[:upper:]') /" \
     -e "s/^seqlabel \\\\- /seqlabel-$cmd \\\\- /" "$out.tmp"
 fi
+# no hyphenation: man broke option names at its line ends (--smooth-/ing-lag,
+# with U+2010), which a screen reader reads aloud and a copy makes unknown
+sed -i '/^\.TH /a .nh' "$out.tmp"
 mv "$out.tmp" "$out"
