@@ -27,6 +27,17 @@ only() { # only WANT WORDS...: WANT is the one completion
     [ "$got" = "$want " ] || fail "'seqlabel $*' completes to '$got', want '$want'"
 }
 only label la
+only help he
+# seqlabel help COMMAND: the commands, not files
+only label help la
+got=$(completes help "" | sort | tr '\n' ' ')
+[ "$got" = "average bench eval features info label train " ] || fail "'seqlabel help' completes to '$got'"
+# --format=VALUE: bash gives the words --format, '=' and the value typed
+only csv label --format = c
+got=$(completes label --format = | sort | tr '\n' ' ')
+[ "$got" = "audacity csv frames jsonl rttm srt summary textgrid webvtt " ] || fail "'--format=' completes to '$got'"
+only now label --time-origin n
+only file label --time-origin f
 only --format label --form
 only jsonl label --format j
 only summary label --format su

@@ -6,10 +6,22 @@ _seqlabel()
 {
     local cur=${COMP_WORDS[COMP_CWORD]} prev=${COMP_WORDS[COMP_CWORD-1]}
     local cmd=${COMP_WORDS[0]} sub=${COMP_WORDS[1]}
+    local commands="label features info train eval average bench"
     COMPREPLY=()
     if [[ $COMP_CWORD -eq 1 ]]; then
-        COMPREPLY=($(compgen -W "label features info train eval average bench --help --version" -- "$cur"))
+        COMPREPLY=($(compgen -W "$commands help --help --version" -- "$cur"))
         return
+    fi
+    if [[ $sub == help ]]; then # seqlabel help COMMAND
+        [[ $COMP_CWORD -eq 2 ]] && COMPREPLY=($(compgen -W "$commands" -- "$cur"))
+        return
+    fi
+    # --format=csv: bash splits the word at '=' (COMP_WORDBREAKS); the value
+    # is completed as after --format
+    if [[ $cur == = && $COMP_CWORD -ge 3 ]]; then
+        cur= prev=${COMP_WORDS[COMP_CWORD-1]}
+    elif [[ $prev == = && $COMP_CWORD -ge 3 ]]; then
+        prev=${COMP_WORDS[COMP_CWORD-2]}
     fi
     # bench's own commands, each with its options
     local -a help=("$sub")
@@ -30,6 +42,7 @@ _seqlabel()
         features:--resample-quality) values="best medium fast" ;;
         eval:--split) values="train valid test" ;;
         eval:--events) values="all" ;;
+        label:--time-origin) values="now file" ;;
         train:--activation) values="relu gelu" ;;
         train:--norm) values="post pre" ;;
         train:--schedule) values="cosine linear" ;;
