@@ -14,10 +14,11 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-/* While live input is read, the first Ctrl-C ends the input, not the command:
- * the input's descriptor becomes /dev/null, so a read waiting on a pipe that
- * stalls (libsndfile retries a read a signal interrupts) sees its end. */
-static volatile sig_atomic_t sigint_ends_input, input_interrupted;
+/* While live input is read, the first Ctrl-C or SIGTERM (a service's stop:
+ * systemd's, docker's) ends the input, not the command: the input's descriptor
+ * becomes /dev/null, so a read waiting on a pipe that stalls (libsndfile
+ * retries a read a signal interrupts) sees its end. */
+static volatile sig_atomic_t sigint_ends_input, input_interrupted, sigterm_ends_input = 1;
 static volatile sig_atomic_t live_fd = -1;
 static int devnull_fd = -1;
 
@@ -32,7 +33,8 @@ void cli_end_by_signal(int sig)
 
 static void on_signal(int sig)
 {
-    if (sig == SIGINT && sigint_ends_input && !input_interrupted) {
+    if ((sig == SIGINT || (sig == SIGTERM && sigterm_ends_input)) && sigint_ends_input &&
+        !input_interrupted) {
         input_interrupted = 1;
         if (live_fd >= 0 && devnull_fd >= 0)
             dup2(devnull_fd, live_fd); /* async-signal-safe */
@@ -77,6 +79,11 @@ void cli_interrupt_ends_input(int on, int input_fd)
     }
     live_fd = on ? input_fd : -1;
     sigint_ends_input = on;
+}
+
+void cli_jobs_worker(void)
+{
+    sigterm_ends_input = 0;
 }
 
 int cli_input_interrupted(void)

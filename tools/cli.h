@@ -171,13 +171,17 @@ void cli_catch_signals(void);
  * process's outputs removed, then the signal's default action. */
 void cli_end_by_signal(int sig);
 
-/* Live input (`arecord | seqlabel label -`) ends with Ctrl-C: while on, the
- * first SIGINT only sets cli_input_interrupted() and puts /dev/null in place
- * of input_fd (the descriptor the input is read from, -1 if none), so a read
- * waiting on a stalled pipe ends, what was read is labelled to its end and the
- * output kept; a second one ends the command as before (removing a temporary
- * output). Turning it on clears the flag. */
+/* Live input (`arecord | seqlabel label -`) ends with Ctrl-C or SIGTERM (a
+ * service's stop): while on, the first SIGINT or SIGTERM only sets
+ * cli_input_interrupted() and puts /dev/null in place of input_fd (the
+ * descriptor the input is read from, -1 if none), so a read waiting on a
+ * stalled pipe ends, what was read is labelled to its end and the output
+ * kept; a second one ends the command as before (removing a temporary
+ * output). Turning it on clears the flag. cli_jobs_worker: in a --jobs
+ * worker SIGTERM ends the worker whatever it reads (the command's stop,
+ * passed on, takes every worker's temporary files with it). */
 void cli_interrupt_ends_input(int on, int input_fd);
+void cli_jobs_worker(void);
 int cli_input_interrupted(void);
 /* The flag behind it, for sl_audio_options.interrupt: a read waiting on a
  * stalled network stream ends at Ctrl-C too. */

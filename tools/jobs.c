@@ -163,6 +163,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
              * stops as at SIGTERM, removing its temporary files, rather than
              * labelling every input left for nobody */
             prctl(PR_SET_PDEATHSIG, SIGTERM);
+            cli_jobs_worker();
             sigprocmask(SIG_SETMASK, &old, NULL);
             if (getppid() != parent) /* it died before the line above */
                 raise(SIGTERM);

@@ -923,7 +923,8 @@ static void interrupt_stalled(const char *const *args, const char *fifo, const v
 
 /* Ctrl-C on live input ends the input, not the command: what was read is
  * labelled to its end and the output file kept (a recording's labels survive
- * the Ctrl-C that stops it), equal to the labels of those samples as a file.
+ * the Ctrl-C that stops it), equal to the labels of those samples as a file;
+ * so does SIGTERM, a service's stop (systemctl stop, docker stop).
  * A hangup the command was started to ignore (nohup) is ignored. */
 static void test_interrupt_ends_live_input(void **state)
 {
@@ -938,8 +939,9 @@ static void test_interrupt_ends_live_input(void **state)
     const struct {
         const char *out;
         int ignore_hup, sig;
-    } runs[] = {{"interrupted.tsv", 0, SIGINT}, {"nohup.tsv", 1, SIGHUP}};
-    for (int i = 0; i < 2; i++) {
+    } runs[] = {{"interrupted.tsv", 0, SIGINT}, {"terminated.tsv", 0, SIGTERM},
+                {"nohup.tsv", 1, SIGHUP}};
+    for (int i = 0; i < 3; i++) {
         int st = signal_live(runs[i].out, runs[i].ignore_hup, runs[i].sig, s16);
         if (!WIFEXITED(st) || WEXITSTATUS(st) != 0)
             fail_msg("%s: after signal %d: %s %d (want exit 0)", runs[i].out, runs[i].sig,
@@ -986,10 +988,15 @@ static void test_interrupt_ends_live_input(void **state)
     int st = signal_after(cut_args, 0, SIGINT, s16, sizeof(short) * LIVE_IN);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
     sh("cmp head-cut.wav live-cut.wav && cmp head-cut.txt live-cut.txt && grep -q music head-cut.txt");
-    /* SIGTERM ends the command: neither the labels' nor the cut's temporary file
-     * is left (both are open at once) */
+    /* SIGTERM keeps the cut as Ctrl-C does; a hangup (the terminal gone) ends
+     * the command: neither the labels' nor the cut's temporary file is left
+     * (both are open at once) */
+    sh("rm live-cut.wav live-cut.txt");
     st = signal_after(cut_args, 0, SIGTERM, s16, sizeof(short) * LIVE_IN);
-    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGTERM);
+    assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 0);
+    sh("cmp head-cut.wav live-cut.wav && cmp head-cut.txt live-cut.txt");
+    st = signal_after(cut_args, 0, SIGHUP, s16, sizeof(short) * LIVE_IN);
+    assert_true(WIFSIGNALED(st) && WTERMSIG(st) == SIGHUP);
     sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
     /* so do Ctrl-\\ and a soft CPU-time limit, as their default does (a core) */
     const int core_sigs[2] = {SIGQUIT, SIGXCPU};
