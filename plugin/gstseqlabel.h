@@ -168,6 +168,14 @@ struct _GstSeqLabel {
   gboolean put_meta;        /* the latest buffer processed got a meta of this element */
   gint64 open_segment_start; /* the decoder's open segment's first frame (run
                                index): no label still to come lies before it */
+  /* message-mode changed while playing: the open segment's frames so far (its
+   * label, their confidences' sum, the run index after them) are posted as a
+   * segment on a switch to frame messages, and a segment's frames already
+   * posted one by one are left out of its message on a switch back */
+  gint open_label;
+  gdouble open_conf_sum;
+  gint64 open_framed_end;
+  gint64 segment_messages_from;
   gint piece_label;         /* "text" format: the open piece, -1 none */
   gint64 piece_start;       /* its first frame (run index) */
   gint piece_len;

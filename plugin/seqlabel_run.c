@@ -703,6 +703,11 @@ on_frame (void *user, int64_t index, int label, float confidence,
   f.label = self->class_quarks[label];
   f.confidence = confidence;
   g_array_append_val (self->frames, f);
+  if (index >= self->open_segment_start) {
+    self->open_label = label;
+    self->open_conf_sum += confidence;
+    self->open_framed_end = index + 1;
+  }
   g_array_append_vals (self->probs, probs, n_classes);
   self->last_is_speech = label == self->speech_class;
   /* the latest frame: in reverse playback the runs come latest first */
@@ -729,16 +734,28 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
   GstSeqLabel *self = user;
   GstClockTime t0, t1;
 
+  const gdouble since_switch = self->open_conf_sum;
+
   self->open_segment_start = end;
+  self->open_conf_sum = 0.0;
   start = MAX (start, self->rev_first_frame);
   end = MIN (end, rev_end_frame (self));
   if (start >= end)
     return self->cb_flow == GST_FLOW_OK ? 0 : 1;
   t0 = run_frame_time (self, start);
   t1 = run_frame_time (self, end);
-  if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_SEGMENT)
-    gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
-        self->frame_offset + start, self->frame_offset + end);
+  if (self->cb_post_messages && self->cb_message_mode == GST_SEQLABEL_MESSAGE_SEGMENT) {
+    /* its first frames went as frame messages before a switch to segments */
+    const gint64 from = MAX (start, self->segment_messages_from);
+    if (from > start && from < end)
+      gst_seqlabel_post_segment (self, run_frame_time (self, from),
+          t1 - run_frame_time (self, from), label,
+          (float) (since_switch / (gdouble) (end - from)), self->frame_offset + from,
+          self->frame_offset + end);
+    else if (from == start)
+      gst_seqlabel_post_segment (self, t0, t1 - t0, label, mean_confidence,
+          self->frame_offset + start, self->frame_offset + end);
+  }
 
   if (sl_label_format_is_document (&self->writer)) {
     /* a document: the segments wait for EOS (the skipped too, as empty
@@ -766,6 +783,28 @@ on_segment (void *user, int64_t start, int64_t end, int label, float mean_confid
   return self->cb_flow == GST_FLOW_OK ? 0 : 1;
 }
 
+/* message-mode set while playing, taking effect at this push: the open
+ * segment's frames labelled so far are not lost between the two kinds of
+ * message, nor posted twice. */
+static void
+switch_message_mode (GstSeqLabel * self, GstSeqLabelMessageMode to)
+{
+  /* the frames posted one by one before an earlier switch are not again */
+  const gint64 from = MAX (self->open_segment_start, self->segment_messages_from);
+  const gint64 start = MAX (from, self->rev_first_frame);
+  const gint64 end = self->open_framed_end;
+
+  if (to == GST_SEQLABEL_MESSAGE_FRAME && end > start && !self->rev_pass)
+    gst_seqlabel_post_segment (self, run_frame_time (self, start),
+        run_frame_time (self, end) - run_frame_time (self, start), self->open_label,
+        (float) (self->open_conf_sum / (gdouble) (end - from)),
+        self->frame_offset + start, self->frame_offset + end);
+  else if (to == GST_SEQLABEL_MESSAGE_SEGMENT) {
+    self->segment_messages_from = end;
+    self->open_conf_sum = 0.0;
+  }
+}
+
 /* Snapshot of what the callbacks need, taken once per push; the decoder
  * settings set while playing reach the labeler here, before the push. */
 static void
@@ -774,10 +813,11 @@ begin_callbacks (GstSeqLabel * self, sl_label_sink * sink)
   char err[SL_ERR_LEN];
   gboolean retune;
   gdouble penalty, on, off;
+  GstSeqLabelMessageMode mode;
 
   GST_OBJECT_LOCK (self);
   self->cb_post_messages = self->post_messages;
-  self->cb_message_mode = self->message_mode;
+  mode = self->message_mode;
   self->cb_labelpad = self->labelpad ? gst_object_ref (self->labelpad) : NULL;
   retune = self->retune_pending;
   self->retune_pending = FALSE;
@@ -785,6 +825,10 @@ begin_callbacks (GstSeqLabel * self, sl_label_sink * sink)
   on = self->props.threshold_on;
   off = self->props.threshold_off;
   GST_OBJECT_UNLOCK (self);
+  /* (a message is posted outside the object's lock, which posting takes) */
+  if (self->cb_post_messages && mode != self->cb_message_mode)
+    switch_message_mode (self, mode);
+  self->cb_message_mode = mode;
   /* off above on: one of the two was set, the other is still to come */
   if (retune && sl_labeler_retune (self->labeler, (float) penalty, (float) on,
           (float) off, err, sizeof err) != 0)
@@ -1089,6 +1133,9 @@ start_run (GstSeqLabel * self, GstClockTime ts)
    * through gst_seqlabel_reset_run, and each start begins with it */
   self->off_track_since = GST_CLOCK_TIME_NONE;
   self->open_segment_start = 0;
+  self->open_framed_end = 0;
+  self->open_conf_sum = 0.0;
+  self->segment_messages_from = 0;
   self->rev_first_frame = 0;
   self->run_started = TRUE;
   if (self->utc_now && !self->writer.has_utc_origin) {  /* stream time 0's time of day */

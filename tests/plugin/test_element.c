@@ -1512,6 +1512,76 @@ test_segment_messages (void **state)
   free (x);
 }
 
+/* message-mode changed while playing ("can change while playing"): every
+ * frame is in exactly one message, with its label, through a switch to frame
+ * messages in the middle of a segment (the open segment's frames so far
+ * posted as a segment: they were lost) and back (its frames already posted
+ * one by one left out of its segment: they came twice); a segment's
+ * confidence is the mean of the frames it names. */
+static void
+test_message_mode_switch (void **state)
+{
+  const int64_t N = 8 * PT_RATE, part = PT_RATE / 2;
+  float *x = pt_signal (N, 13);
+  GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GstBus *bus;
+  GstHarness *h;
+  GstMessage *msg;
+  pt_frames ref;
+  int *seen, partial = 0;
+  (void) state;
+
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, segs);
+  seen = g_new0 (int, ref.n);
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
+  for (int64_t at = 0, k = 0; at < N; at += part, k++) {
+    /* frames for the 2nd and 5th seconds, segments else */
+    const gboolean frames = (k >= 2 && k < 4) || (k >= 8 && k < 10);
+    gst_util_set_object_arg (G_OBJECT (h->element), "message-mode",
+        frames ? "frame" : "segment");
+    assert_int_equal (push_f32 (h, x + at, MIN (part, N - at), at), GST_FLOW_OK);
+  }
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+    const GstStructure *st = gst_message_get_structure (msg);
+    guint64 a, b;
+    gint cls;
+    gdouble conf, mean = 0.0;
+    gboolean whole = FALSE;
+
+    assert_true (gst_structure_get_int (st, "class", &cls));
+    assert_true (gst_structure_get_double (st, "confidence", &conf));
+    if (gst_structure_get_uint64 (st, "frame", &a))
+      b = a + 1;
+    else {
+      assert_true (gst_structure_get_uint64 (st, "start-frame", &a));
+      assert_true (gst_structure_get_uint64 (st, "end-frame", &b));
+      for (guint i = 0; i < segs->len; i += 3)
+        whole |= (guint64) g_array_index (segs, gint64, i) == a
+            && (guint64) g_array_index (segs, gint64, i + 1) == b;
+      partial += !whole;
+    }
+    assert_true (a < b && b <= (guint64) ref.n);
+    for (guint64 i = a; i < b; i++) {
+      assert_int_equal (ref.label[i], cls);
+      seen[i]++;
+      mean += ref.conf[i];
+    }
+    assert_true (fabs (conf - mean / (double) (b - a)) < 1e-5);
+    gst_message_unref (msg);
+  }
+  for (int64_t i = 0; i < ref.n; i++)
+    if (seen[i] != 1)
+      fail_msg ("frame %" G_GINT64_FORMAT " is in %d messages, not 1", i, seen[i]);
+  assert_true (partial >= 1);   /* a switch fell in a segment */
+  g_free (seen);
+  g_array_free (segs, TRUE);
+  pt_frames_free (&ref);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* ---------------------------------------------------------------------- */
 /* the labels pad */
 
@@ -3614,6 +3684,7 @@ main (void)
     cmocka_unit_test (test_bad_settings),
     cmocka_unit_test (test_settings_that_do_nothing),
     cmocka_unit_test (test_segment_messages),
+    cmocka_unit_test (test_message_mode_switch),
     cmocka_unit_test (test_labels_pad_audacity),
     cmocka_unit_test (test_labels_pad_requested_midrun),
     cmocka_unit_test (test_labels_pad_jsonl),
