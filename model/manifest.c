@@ -22,14 +22,31 @@
 #include "common/output_file.h"
 #include "common/text.h"
 
+/* A name written on Windows (sub\x.wav, C:\data\x.wav, C:/data/x.wav,
+ * \\server\share) that names nothing here: said, rather than "No such file"
+ * alone. */
+static const char *windows_hint(const char *path, int e)
+{
+    int drive = 0; /* a drive letter, at the start or after the manifest's folder */
+    for (const char *p = path; *p && !drive; p++)
+        drive = (p == path || p[-1] == '/') && isalpha((unsigned char)p[0]) && p[1] == ':' &&
+                (p[2] == '/' || p[2] == '\\');
+    return e == ENOENT && (strchr(path, '\\') || drive)
+               ? " (a Windows path? here folders are separated by '/', with no drive letter)"
+               : "";
+}
+
 int sl_audio_entry_check(const char *audio, char *err, size_t errlen)
 {
     /* stat, not open: opening a FIFO waits for a writer (for ever, where
      * nobody writes). The feature cache asks again just before the audio is
      * read (feature_cache.c). */
     struct stat st;
-    if (stat(audio, &st) || access(audio, R_OK))
-        return sl_fail(err, errlen, "%s: cannot open the audio file: %s", audio, strerror(errno));
+    if (stat(audio, &st) || access(audio, R_OK)) {
+        const int e = errno;
+        return sl_fail(err, errlen, "%s: cannot open the audio file: %s%s", audio, strerror(e),
+                       windows_hint(audio, e));
+    }
     if (!S_ISREG(st.st_mode))
         return sl_fail(err, errlen, "%s: %s", audio,
                        S_ISDIR(st.st_mode) ? "is a directory, not an audio file"
@@ -62,7 +79,8 @@ char *sl_read_file(const char *path, size_t *len, char *err, size_t errlen)
     if (stat(path, &st) == 0 && (refused = not_a_file(&st)) != NULL) {
         /* said below */
     } else if ((fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC)) < 0) {
-        sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
+        const int e = errno;
+        sl_fail(err, errlen, "%s: cannot open: %s%s", path, strerror(e), windows_hint(path, e));
         return NULL;
     } else if (fstat(fd, &st) != 0) {
         refused = strerror(errno);

@@ -583,6 +583,13 @@ static void malformed_lines(void **state)
     expect_failure("gone.wav\ta.txt\n", NULL,
                    (const char *[]){"m.tsv:1:", "gone.wav: cannot open the audio file: No such "
                                     "file or directory", NULL});
+    /* a manifest made on Windows: what is wrong is said (a.wav is there) */
+    const char *windows[] = {".\\a.wav\ta.txt\n", "C:/data/a.wav\ta.txt\n", "a.wav\tsub\\a.txt\n"};
+    for (int i = 0; i < 3; i++)
+        expect_failure(windows[i], NULL,
+                       (const char *[]){"m.tsv:1:", "No such file or directory (a Windows path? "
+                                        "here folders are separated by '/', with no drive letter)",
+                                        NULL});
     tt_write_text(tt_path(dir, "back.txt"), "1.00\t0.50\ttone\n");
     expect_failure("a.wav\tback.txt\n", NULL,
                    (const char *[]){"back.txt:1:", "ends (0.5 s) before it starts", NULL});
