@@ -219,6 +219,52 @@ int cli_usage_error(const char *fmt, ...)
 /* A long option is argv[optind - 1], as it was typed. A short one is optopt,
  * and getopt may still be inside its word, argv[optind]: for "-dash.wav" after
  * "label", argv[optind - 1] is "label". */
+int cli_edits(const char *a, const char *b)
+{
+    const size_t la = strlen(a), lb = strlen(b);
+    if (la > 32 || lb > 32)
+        return 3;
+    int d[33][33];
+    for (size_t i = 0; i <= la; i++)
+        for (size_t j = 0; j <= lb; j++) {
+            if (!i || !j) {
+                d[i][j] = (int)(i + j);
+                continue;
+            }
+            int v = d[i - 1][j - 1] + (a[i - 1] != b[j - 1]);
+            if (d[i - 1][j] + 1 < v)
+                v = d[i - 1][j] + 1;
+            if (d[i][j - 1] + 1 < v)
+                v = d[i][j - 1] + 1;
+            if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1] &&
+                d[i - 2][j - 2] + 1 < v)
+                v = d[i - 2][j - 2] + 1;
+            d[i][j] = v;
+        }
+    return d[la][lb] < 3 ? d[la][lb] : 3;
+}
+
+/* The long option a mistyped name (no "--", len bytes) was meant to be: the
+ * nearest within 2 edits, for a name of 4 letters or more; else NULL. */
+static const char *meant_option(const char *name, size_t len, const struct option *longopts)
+{
+    char typed[33];
+    if (len < 4 || len >= sizeof typed)
+        return NULL;
+    memcpy(typed, name, len);
+    typed[len] = '\0';
+    const char *best = NULL;
+    int best_d = 3;
+    for (const struct option *o = longopts; o->name; o++) {
+        const int d = cli_edits(typed, o->name);
+        if (d < best_d) {
+            best_d = d;
+            best = o->name;
+        }
+    }
+    return best;
+}
+
 const char *cli_refused_option(char *const argv[], const struct option *longopts)
 {
     static char said[1024];
@@ -250,6 +296,9 @@ const char *cli_refused_option(char *const argv[], const struct option *longopts
             snprintf(said, sizeof said, "option '--%s' needs a value", o->name);
         else if (!o && n > 1)
             snprintf(said, sizeof said, "ambiguous option '--%.*s' (%s)", (int)len, name, could);
+        else if (!o && meant_option(name, len, longopts))
+            snprintf(said, sizeof said, "unknown option '%s': did you mean '--%s'?", prev,
+                     meant_option(name, len, longopts));
         else if (!o || !in_word)
             snprintf(said, sizeof said, "unknown option '%s'", prev);
         if (!o || !in_word || (name[len] == '=' && o->has_arg == no_argument))

@@ -38,12 +38,16 @@ void cli_progress_clear(void);
 void cli_progress_shared(int on);
 
 /* What is wrong with the option getopt_long has just refused, as typed and
- * quoted: "unknown option '--foo'", "ambiguous option '--thr' (--threads,
+ * quoted: "unknown option '--foo'", "unknown option '--fromat': did you mean
+ * '--format'?", "ambiguous option '--thr' (--threads,
  * --threshold-on, ...)", "option '--segments' takes no value", "option
  * '--threads' needs a value", "unknown option '-d' (in '-dash.wav'; ...)" for
  * a short one in a word of several (with a hint when a file has that name). */
 struct option;
 const char *cli_refused_option(char *const argv[], const struct option *longopts);
+/* Edits (a letter added, dropped, changed, or two swapped) that make a into b,
+ * counted up to 3: "lable" is 1 from "label"; what a typo was meant to be. */
+int cli_edits(const char *a, const char *b);
 
 /* Strict number parsing for option values: the whole string must be a number
  * within [lo, hi]; otherwise prints an error naming the option and returns -1. */

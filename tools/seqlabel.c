@@ -64,6 +64,38 @@ static void reserve_standard_descriptors(void)
             (void)!open("/dev/null", O_RDONLY); /* the lowest free descriptor: fd */
 }
 
+/* The command a mistyped word was meant to be, or NULL: the one nearest it,
+ * within 2 edits (1 for a word of 3 letters or fewer, which 2 could turn into
+ * any short command). */
+static const char *meant_command(const char *word)
+{
+    const char *best = NULL;
+    int best_d = strlen(word) <= 3 ? 2 : 3;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
+        const int d = cli_edits(word, commands[i].name);
+        if (d < best_d) {
+            best_d = d;
+            best = commands[i].name;
+        }
+    }
+    return best;
+}
+
+/* `seqlabel lable x.wav`, `seqlabel --quiet label x.wav`: what was meant. */
+static int unknown_command(int argc, char **argv)
+{
+    const char *meant = meant_command(argv[1]);
+    if (meant)
+        return cli_usage_error("unknown command '%s': did you mean '%s'? (see seqlabel --help)",
+                               argv[1], meant);
+    for (int i = 2; argv[1][0] == '-' && i < argc; i++)
+        for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
+            if (!strcmp(argv[i], commands[k].name))
+                return cli_usage_error("'%s' before the command: options go after it (seqlabel "
+                                       "%s %s ...)", argv[1], argv[i], argv[1]);
+    return cli_usage_error("unknown command '%s' (see seqlabel --help)", argv[1]);
+}
+
 int main(int argc, char **argv)
 {
     reserve_standard_descriptors();
@@ -87,7 +119,10 @@ int main(int argc, char **argv)
             }
         if (argc != 3)
             return cli_usage_error("help: one command at most (seqlabel help COMMAND)");
-        return cli_usage_error("help: '%s' is not a command (see seqlabel --help)", argv[2]);
+        const char *meant = meant_command(argv[2]);
+        return cli_usage_error("help: '%s' is not a command%s%s%s (see seqlabel --help)", argv[2],
+                               meant ? "; did you mean '" : "", meant ? meant : "",
+                               meant ? "'?" : "");
     }
     if (!strcmp(argv[1], "--version")) {
         printf("seqlabel %s\n", SL_VERSION_STRING);
@@ -101,6 +136,5 @@ int main(int argc, char **argv)
     for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
         if (!strcmp(argv[1], commands[i].name))
             return stdout_written(commands[i].fn(argc - 1, argv + 1));
-    cli_error("unknown command '%s' (see seqlabel --help)", argv[1]);
-    return 2;
+    return unknown_command(argc, argv);
 }

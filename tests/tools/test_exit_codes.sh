@@ -24,7 +24,17 @@ for cmd in label features eval train info average "bench features" "bench encode
     # shellcheck disable=SC2086 # "bench features" is two words
     expect 2 --no-such-option $cmd --no-such-option
 done
-expect 2 "unknown command 'nosuch'" nosuch
+expect 2 "unknown command 'nosuch' (see seqlabel --help)" nosuch
+# a typo is answered with the command meant; an option before the command, with
+# where it goes
+expect 2 "unknown command 'lable': did you mean 'label'?" lable x.wav
+expect 2 "unknown command 'evla': did you mean 'eval'?" evla
+expect 2 "unknown command 'fetaures': did you mean 'features'?" fetaures
+expect 2 "'--quiet' before the command: options go after it (seqlabel label --quiet ...)" \
+    --quiet label x.wav
+expect 2 "help: 'lable' is not a command; did you mean 'label'?" help lable
+expect 2 "unknown option '--fromat': did you mean '--format'?" label x.wav --fromat csv
+expect 2 "unknown option '--trheads=2': did you mean '--threads'?" train --trheads=2
 # a long path (here 640 bytes) leaves room for the reason after it
 long=$dir/$(printf '%0200d' 0)/$(printf '%0200d' 1)/$(printf '%0200d' 2)
 mkdir -p "$long" && echo text > "$long/x.wav"
