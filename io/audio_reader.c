@@ -444,6 +444,17 @@ int64_t sl_audio_file_frames(const sl_audio_reader *r) { return r->file_frames; 
 int sl_audio_file_format(const sl_audio_reader *r) { return r->format; }
 int64_t sl_audio_file_position(const sl_audio_reader *r) { return r->pos; }
 
+int sl_audio_channel_map(const sl_audio_reader *r, int *map)
+{
+    if (r->media || !r->sf ||
+        !sf_command(r->sf, SFC_GET_CHANNEL_MAP_INFO, map, (int)sizeof *map * r->channels))
+        return -1;
+    for (int c = 0; c < r->channels; c++)
+        if (map[c] <= SF_CHANNEL_MAP_INVALID || map[c] >= SF_CHANNEL_MAP_MAX)
+            return -1;
+    return 0;
+}
+
 int sl_audio_recording_start(const sl_audio_reader *r, int64_t *us)
 {
     if (!r || !r->has_recorded)

@@ -95,6 +95,14 @@ soxr_t sl_resampler_new(int in_rate, int out_rate, sl_resample_quality quality, 
  * epoch. 0; -1 when the file has no such chunk or its date is none. */
 int sl_bwf_origination(SNDFILE *sf, int64_t *us);
 
+/* The input's channel map (SF_CHANNEL_MAP_*, one per channel) into map
+ * (sl_audio_channels ints), as libsndfile reads it: a WAVE_FORMAT_EXTENSIBLE
+ * file's mask, CAF's and AIFF's channel layouts. 0; -1 where there is none to
+ * write again: the file says none, its mask names fewer speakers than it has
+ * channels (the rest left unnamed, which libsndfile refuses to write), or
+ * GStreamer decoded it. */
+int sl_audio_channel_map(const sl_audio_reader *r, int *map);
+
 /* The frames a file's header promises (io/header_length.c) where its data
  * reaches past the file's end, counted as libsndfile counts them for a file of
  * its `format` and `channels` (SF_INFO's): WAV (RIFX, WAVEX), RF64, W64,

@@ -27,6 +27,7 @@
 #include "seqlabel.h"
 #include "common/output_file.h"
 #include "common/text.h"
+#include "io/io_internal.h" /* sl_audio_channel_map */
 #include "tools/cli.h"
 #include "tools/cut_audio.h"
 #include "tools/input_tree.h"
@@ -438,6 +439,21 @@ static int text_on_segment(void *user, int64_t start, int64_t end, int label, fl
     return emit_text(t, format_segment(t, &it), format_segment, &it);
 }
 
+/* The input's channel map for its cut and pieces (malloc'd), so a 5.1 WAV's
+ * cut plays as 5.1; NULL where it has none, or the cut is one channel of
+ * several (--channel). */
+static int *cut_channel_map(const sl_audio_reader *r, int cut_channels)
+{
+    if (cut_channels != sl_audio_channels(r))
+        return NULL;
+    int *map = malloc(sizeof *map * (size_t)cut_channels);
+    if (map && sl_audio_channel_map(r, map) != 0) {
+        free(map);
+        map = NULL;
+    }
+    return map;
+}
+
 /* The reader's tap: --cut gets the input's own samples as they are read. */
 static void cut_tap(void *user, const double *frames, long n_frames, int channels)
 {
@@ -606,16 +622,18 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         return cli_error("out of memory");
     }
     t.target = a->cfg.decoder.target_class;
+    int *in_map = cut_path || split_dir ? cut_channel_map(r, cut_channels) : NULL;
     if (cut_path)
-        t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), sl_audio_file_frames(r),
-                             sl_audio_file_rate(r),
-                             cut_channels, sl_labeler_frame_shift(l), fc->sample_rate,
-                             a->cut_silence);
+        t.cuts[0] = cli_cut_open(cut_path, sl_audio_file_format(r), in_map,
+                                 sl_audio_file_frames(r), sl_audio_file_rate(r),
+                                 cut_channels, sl_labeler_frame_shift(l), fc->sample_rate,
+                                 a->cut_silence);
     if (split_dir && (!cut_path || t.cuts[0]))
         t.cuts[1] = cli_split_open(split_dir, stem, cli_cut_extension(in_path),
-                               sl_audio_file_format(r), sl_audio_file_frames(r),
-                               sl_audio_file_rate(r), cut_channels,
-                               sl_labeler_frame_shift(l), fc->sample_rate, a->split_max);
+                                   sl_audio_file_format(r), in_map, sl_audio_file_frames(r),
+                                   sl_audio_file_rate(r), cut_channels,
+                                   sl_labeler_frame_shift(l), fc->sample_rate, a->split_max);
+    free(in_map);
     if ((cut_path && !t.cuts[0]) || (split_dir && !t.cuts[1]) ||
         cli_output_open(&out, out_path, "w") != 0) {
         cli_cut_abort(t.cuts[0]);

@@ -95,6 +95,7 @@ struct cli_cut {
     SNDFILE *out;
     pipe_out pipe;            /* a FLAC cut into a pipe: what libsndfile writes through */
     SF_INFO oinfo;
+    int *map;                 /* the input's channel map, written again; NULL: none */
     char *path;               /* its name, for messages */
     /* --split only (dir not NULL): DIR/STEM-NNNN_START-END.EXT per run of kept frames */
     char *dir, *stem, *ext;
@@ -118,6 +119,30 @@ struct cli_cut {
     int write_errno;          /* why the write failed (EPIPE: standard output's reader left) */
 };
 
+/* A WAV cut of an input with a channel map is a WAVE_FORMAT_EXTENSIBLE one:
+ * libsndfile writes a map into a WAV only as that header's mask (a plain WAV,
+ * format tag 1, has no room for it, and a 5.1 input's cut played as 6 unnamed
+ * channels). Encodings WAVEX lacks (ADPCM, GSM) stay plain, their map lost. */
+static int wav_for_map(const cli_cut *c, int format)
+{
+    SF_INFO x = {.samplerate = c->rate, .channels = c->channels,
+                 .format = SF_FORMAT_WAVEX | (format & ~SF_FORMAT_TYPEMASK)};
+    const int wav = (format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV;
+    return c->map && wav && sf_format_check(&x) ? x.format : format;
+}
+
+/* Keeps the input's channel map (in_map: c->channels entries; NULL: none), for
+ * every file written. -1 (said) when out of memory. */
+static int keep_map(cli_cut *c, const int *in_map)
+{
+    if (!in_map)
+        return 0;
+    if (!(c->map = malloc(sizeof *c->map * (size_t)c->channels)))
+        return cli_error("out of memory"), -1;
+    memcpy(c->map, in_map, sizeof *c->map * (size_t)c->channels);
+    return 0;
+}
+
 /* The output format for a file named `name`, or -1 (said) when libsndfile
  * cannot write it. */
 static int check_format(cli_cut *c, const char *name, int in_format)
@@ -126,7 +151,8 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     int f = cli_asterisk_format(name, c->rate, c->channels);
     if (f == 0)
         return -1;
-    c->oinfo.format = f > 0 ? f : cli_output_format(name, in_format, c->rate, c->channels);
+    c->oinfo.format = wav_for_map(c, f > 0 ? f : cli_output_format(name, in_format, c->rate,
+                                                                    c->channels));
     if ((c->oinfo.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_SD2)
         return cli_error("%s: libsndfile writes Sound Designer II (its resource fork) only to a "
                          "file it opens by name, not to the temporary file a cut is written to: "
@@ -249,6 +275,10 @@ static int open_file(cli_cut *c, const char *path)
     /* samples beyond full scale (float input) into integer samples: clipped,
      * not wrapped (FLAC wrote silence) */
     sf_command(c->out, SFC_SET_CLIPPING, NULL, SF_TRUE);
+    /* before any sample: the header is finished at the end, the map with it
+     * (WAVEX, RF64, CAF, AIFF; containers without one refuse it) */
+    if (c->map)
+        sf_command(c->out, SFC_SET_CHANNEL_MAP_INFO, c->map, (int)sizeof *c->map * c->channels);
     if (grow)
         sf_command(c->out, SFC_RF64_AUTO_DOWNGRADE, NULL, SF_TRUE);
     return 0;
@@ -304,14 +334,15 @@ static cli_cut *new_cut(int rate, int channels, int hop, int model_rate, int64_t
     return c;
 }
 
-cli_cut *cli_cut_open(const char *out_path, int in_format, int64_t in_frames, int rate,
-                      int channels, int hop, int model_rate, int silence)
+cli_cut *cli_cut_open(const char *out_path, int in_format, const int *in_map, int64_t in_frames,
+                      int rate, int channels, int hop, int model_rate, int silence)
 {
     cli_cut *c = new_cut(rate, channels, hop, model_rate, in_frames);
     if (!c)
         return NULL;
     c->silence = silence;
-    if (check_format(c, out_path, in_format) != 0 || open_file(c, out_path) != 0) {
+    if (keep_map(c, in_map) != 0 || check_format(c, out_path, in_format) != 0 ||
+        open_file(c, out_path) != 0) {
         cli_cut_abort(c);
         return NULL;
     }
@@ -319,8 +350,8 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, int64_t in_frames, in
 }
 
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
-                        int64_t in_frames, int rate, int channels, int hop, int model_rate,
-                        double max_s)
+                        const int *in_map, int64_t in_frames, int rate, int channels, int hop,
+                        int model_rate, double max_s)
 {
     cli_cut *c = new_cut(rate, channels, hop, model_rate, in_frames);
     if (!c)
@@ -358,7 +389,7 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
         cli_cut_abort(c);
         return NULL;
     }
-    if (check_format(c, name, in_format) != 0) {
+    if (keep_map(c, in_map) != 0 || check_format(c, name, in_format) != 0) {
         cli_cut_abort(c);
         return NULL;
     }
@@ -516,6 +547,7 @@ int cli_cut_frame(cli_cut *c, int keep, float p)
 static void free_cut(cli_cut *c)
 {
     free(c->q);
+    free(c->map);
     free(c->path);
     free(c->dir);
     free(c->stem);

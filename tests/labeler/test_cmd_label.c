@@ -3072,6 +3072,77 @@ static void test_split(void **state)
     free(x);
 }
 
+/* The channel map (speaker mask) of `path`, a WAVE_FORMAT_EXTENSIBLE file of
+ * float samples, is `want`. */
+static void assert_channel_map(const char *path, const int *want, int channels)
+{
+    SF_INFO info = {0};
+    SNDFILE *f = sf_open(path, SFM_READ, &info);
+    if (!f)
+        fail_msg("%s: %s", path, sf_strerror(NULL));
+    int got[8] = {0};
+    assert_int_equal(info.channels, channels);
+    const int has = sf_command(f, SFC_GET_CHANNEL_MAP_INFO, got, (int)sizeof *got * channels);
+    sf_close(f);
+    if (!has)
+        fail_msg("%s: no channel map (format 0x%x)", path, (unsigned)info.format);
+    assert_int_equal(info.format, SF_FORMAT_WAVEX | SF_FORMAT_FLOAT);
+    assert_memory_equal(got, want, sizeof *want * (size_t)channels);
+}
+
+/* A WAVE_FORMAT_EXTENSIBLE input's channel map stays with its cut and its
+ * --split pieces: a 5.1 recording's cut plays as 5.1, a stereo FL|FR one's as
+ * that, not as channels of no layout in a plain WAV (format tag 1), as
+ * before. */
+static void test_cut_channel_map(void **state)
+{
+    (void)state;
+    static const int map51[] = {SF_CHANNEL_MAP_LEFT,      SF_CHANNEL_MAP_RIGHT,
+                                SF_CHANNEL_MAP_CENTER,    SF_CHANNEL_MAP_LFE,
+                                SF_CHANNEL_MAP_REAR_LEFT, SF_CHANNEL_MAP_REAR_RIGHT},
+                     map2[] = {SF_CHANNEL_MAP_LEFT, SF_CHANNEL_MAP_RIGHT};
+    const struct {
+        const char *stem;
+        const int *map;
+        int channels;
+    } in[] = {{"x51", map51, 6}, {"x2", map2, 2}};
+    float *x = read_floats("in.wav", 0, NSAMP);
+    float *y = malloc(sizeof *y * (size_t)NSAMP * 6);
+    assert_non_null(y);
+    sh("mkdir map-parts");
+    for (int i = 0; i < 2; i++) {
+        const int ch = in[i].channels;
+        for (int64_t k = 0; k < NSAMP; k++)
+            for (int c = 0; c < ch; c++)
+                y[k * ch + c] = x[k];
+        char path[600], args[256];
+        snprintf(path, sizeof path, "%s/%s.wav", dir, in[i].stem);
+        SF_INFO info = {.samplerate = 16000, .channels = ch,
+                        .format = SF_FORMAT_WAVEX | SF_FORMAT_FLOAT};
+        SNDFILE *f = sf_open(path, SFM_WRITE, &info);
+        assert_non_null(f);
+        assert_true(sf_command(f, SFC_SET_CHANNEL_MAP_INFO, (void *)in[i].map,
+                               (int)sizeof *in[i].map * ch));
+        assert_int_equal(sf_writef_float(f, y, NSAMP), NSAMP);
+        sf_close(f);
+        assert_channel_map(path, in[i].map, ch); /* the input says it */
+        snprintf(args, sizeof args, "%s.wav --model m.slm --target music --on-threshold 0.4 "
+                 "--off-threshold 0.4 --cut map-%s.wav --split map-parts -o /dev/null",
+                 in[i].stem, in[i].stem);
+        assert_int_equal(run_label(args), 0);
+        snprintf(path, sizeof path, "%s/map-%s.wav", dir, in[i].stem);
+        assert_channel_map(path, in[i].map, ch);
+        snprintf(path, sizeof path, "%s/map-parts/%s-*.wav", dir, in[i].stem);
+        glob_t g;
+        assert_int_equal(glob(path, 0, NULL, &g), 0);
+        for (size_t k = 0; k < g.gl_pathc; k++)
+            assert_channel_map(g.gl_pathv[k], in[i].map, ch);
+        globfree(&g);
+    }
+    free(x);
+    free(y);
+}
+
 static void expect_error(const char *args, int code, const char *needle)
 {
     int rc = run_label(args);
@@ -3661,6 +3732,7 @@ int main(void)
         cmocka_unit_test(test_max_latency_option),
         cmocka_unit_test(test_cut_stdin_and_raw),
         cmocka_unit_test(test_split),
+        cmocka_unit_test(test_cut_channel_map),
         cmocka_unit_test(test_cut_telephony),
         cmocka_unit_test(test_interrupt_ends_live_input),
         cmocka_unit_test(test_fd_file_not_live),
