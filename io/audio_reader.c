@@ -26,6 +26,7 @@ struct sl_audio_reader {
     SNDFILE *sf;
     sl_g722_source *g722; /* G.722 input only: what sf reads from */
     sl_media_source *media; /* GStreamer's decoding (MP4, Matroska, ...) only: the same */
+    sl_sized_source *sized; /* a data size of 0 read as the file's (reopen_sized): the same */
     char *name;          /* the path, or "standard input", for messages */
     int channels;
     int channel;         /* sl_audio_options.channel */
@@ -101,6 +102,7 @@ void sl_audio_close(sl_audio_reader *r)
         sf_close(r->sf);
     sl_g722_source_free(r->g722);
     sl_media_source_free(r->media);
+    sl_sized_source_free(r->sized);
     if (r->soxr)
         soxr_delete(r->soxr);
     free(r->block);
@@ -171,12 +173,36 @@ static SNDFILE *sf_open_path(const char *path, SF_INFO *info)
     return fd < 0 ? NULL : sf_open_fd(fd, SFM_READ, info, SF_TRUE);
 }
 
+/* libsndfile reads a WAV (RIFX, WAVEX, RF64) or AU whose data size is 0 as
+ * no samples, though that is the placeholder a recorder leaves when it is
+ * stopped before it writes the length, the samples after it (and libsndfile
+ * reads them where the size is all ones). Such a regular file is opened again
+ * with the size its bytes make (io/sized_source.c): the samples of the same
+ * file with a correct header. sf where the file is no such one. */
+static SNDFILE *reopen_sized(SNDFILE *sf, const char *path, int is_stdin, SF_INFO *info,
+                             sl_sized_source **sized)
+{
+    int fd = is_stdin ? fcntl(STDIN_FILENO, F_DUPFD_CLOEXEC, 0) : open(path, O_RDONLY | O_CLOEXEC);
+    sl_size_field field;
+    if (fd >= 0 && sl_header_zero_size(fd, info->format, info->channels, &field) < 0) {
+        close(fd);
+        fd = -1;
+    }
+    SF_INFO whole = {0};
+    SNDFILE *again = fd < 0 ? NULL : sl_sized_open(fd, &field, &whole, sized);
+    if (!again)
+        return sf;
+    sf_close(sf);
+    *info = whole;
+    return again;
+}
+
 /* Opens the libsndfile handle; on failure writes a message saying why in the
  * user's terms (missing, a directory, empty, not audio). */
 static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_options *opt,
                              SF_INFO *info, int *seekable, sl_g722_source **g722,
-                             sl_media_source **media, int *known_format, char *err,
-                             size_t errlen)
+                             sl_media_source **media, sl_sized_source **sized,
+                             int *known_format, char *err, size_t errlen)
 {
     int is_stdin = strcmp(path, "-") == 0;
     if (sl_audio_is_uri(path)) { /* a network stream, or file:// */
@@ -270,6 +296,9 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
     sl_sf_open_begin(locked);
     SNDFILE *sf = sl_sf_open_end(is_stdin ? sf_open_fd(STDIN_FILENO, SFM_READ, info, 0)
                                           : sf_open_path(path, info), &failed, locked);
+    /* standard input from its start only: its header is where the file's is */
+    if (sf && info->frames == 0 && *seekable && (!is_stdin || stdin_at == 0))
+        sf = reopen_sized(sf, path, is_stdin, info, sized);
     /* an MP3 without a Xing/Info tag: libsndfile would stop at an estimate of
      * its length (a variable-bit-rate file lost most of its audio); GStreamer
      * reads it to its end, where it can decode MP3 (else libsndfile's as before).
@@ -363,7 +392,7 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
     }
     SF_INFO info;
     int known_format = 0; /* of a file GStreamer reads though libsndfile knows it */
-    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, &r->media,
+    r->sf = open_sndfile(path, name, opt, &info, &r->seekable, &r->g722, &r->media, &r->sized,
                          &known_format, err, errlen);
     if (!r->sf)
         goto fail;

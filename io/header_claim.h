@@ -17,6 +17,11 @@ typedef struct {
     uint32_t block_align, block_frames;
     uint64_t fact;
     uint64_t frames;
+    /* where the data size is, its bytes (4 or 8) and whether big-endian, where
+     * a 0 there is read again as the bytes the file holds (header_length.c,
+     * sl_header_zero_size): WAV's, RIFX's, RF64's (its ds64's) and AU's */
+    uint64_t size_at;
+    int size_len, size_be;
 } sl_claim;
 
 /* A parser: 0 with *cl filled where the file is of its container and its

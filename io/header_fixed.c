@@ -23,6 +23,7 @@ int sl_au_claim(int fd, sl_claim *cl)
     const uint32_t size = be ? sl_be32(head + 8) : sl_le32(head + 8);
     cl->start = offset;
     cl->bytes = size;
+    cl->size_at = 8, cl->size_len = 4, cl->size_be = be;
     return size > 0 && size < 0x7FFF0000u ? 0 : -1;
 }
 

@@ -147,12 +147,18 @@ static int bytes_of_frames(sl_claim *cl, int format, int channels)
     return 0;
 }
 
-int64_t sl_header_promised_frames(const char *path, int format, int channels)
+/* The parser of a file of libsndfile's `format`; NULL for another container. */
+static sl_claim_parser parser_of(int format)
 {
-    sl_claim_parser parse = NULL;
     for (size_t k = 0; k < sizeof parsers / sizeof parsers[0]; k++)
         if (parsers[k].major == (format & SF_FORMAT_TYPEMASK))
-            parse = parsers[k].parse;
+            return parsers[k].parse;
+    return NULL;
+}
+
+int64_t sl_header_promised_frames(const char *path, int format, int channels)
+{
+    sl_claim_parser parse = parser_of(format);
     if (!parse || channels <= 0) /* another container (docs/io.md says which are read) */
         return -1;
     int fd = open(path, O_RDONLY | O_CLOEXEC);
@@ -169,4 +175,35 @@ int64_t sl_header_promised_frames(const char *path, int format, int channels)
     if (found < 0 || (cl.start <= (uint64_t)st.st_size && cl.bytes <= (uint64_t)st.st_size - cl.start))
         return -1;
     return frames_of(&cl, cl.bytes, format, channels);
+}
+
+/* libsndfile reads a WAV's (RIFX's, WAVEX's, RF64's) or AU's data size of 0
+ * as no samples, though a recorder stopped before it wrote the length leaves
+ * the samples after it (and it reads them where the size is all ones or too
+ * large, taking the length from the file). What the size should say: the bytes from the data's
+ * start to the file's end, in whole frames of a coding of a fixed size (a
+ * block coding's as they are: libsndfile counts its blocks); all ones where
+ * 32 bits cannot hold them, libsndfile's "to the end". */
+int sl_header_zero_size(int fd, int format, int channels, sl_size_field *field)
+{
+    sl_claim_parser parse = parser_of(format);
+    struct stat st;
+    sl_claim cl = {0};
+    if (!parse || channels <= 0 || fstat(fd, &st) != 0 || !S_ISREG(st.st_mode))
+        return -1;
+    /* a size of 0 promises nothing (-1): the size field found says it is there */
+    parse(fd, &cl);
+    if (cl.size_len == 0 || cl.bytes != 0 || cl.start >= (uint64_t)st.st_size)
+        return -1;
+    uint64_t bytes = (uint64_t)st.st_size - cl.start;
+    const uint64_t frame = (uint64_t)fixed_sample_bytes(format) * (uint64_t)channels;
+    if (frame > 0)
+        bytes -= bytes % frame;
+    if (bytes == 0) /* not one frame: no audio, as the header says */
+        return -1;
+    if (cl.size_len == 4 && bytes > UINT32_MAX)
+        bytes = UINT32_MAX;
+    *field = (sl_size_field){.at = cl.size_at, .len = cl.size_len, .be = cl.size_be,
+                             .bytes = bytes};
+    return 0;
 }

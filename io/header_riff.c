@@ -31,6 +31,7 @@ int sl_riff_claim(int fd, sl_claim *cl)
         return -1;
     int have_ds64 = 0;
     uint64_t ds64_data = 0;
+    off_t ds64_at = 0;
     off_t at = 12;
     for (int n = 0; n < SL_CLAIM_MAX_CHUNKS && pread(fd, chunk, 8, at) == 8; n++) {
         const uint32_t size = be ? sl_be32(chunk + 4) : sl_le32(chunk + 4);
@@ -39,14 +40,17 @@ int sl_riff_claim(int fd, sl_claim *cl)
             cl->start = (uint64_t)at + 8;
             if (rf64 && have_ds64) {
                 cl->bytes = ds64_data;
+                cl->size_at = (uint64_t)ds64_at + 16, cl->size_len = 8, cl->size_be = 0;
                 return placeholder64(ds64_data) ? -1 : 0;
             }
             cl->bytes = size;
+            cl->size_at = (uint64_t)at + 4, cl->size_len = 4, cl->size_be = be;
             return size > 0 && size < 0x7FFF0000u ? 0 : -1;
         }
         if (pread(fd, body, want, at + 8) == (ssize_t)want) {
             if (!memcmp(chunk, "ds64", 4) && want >= 16) {
                 have_ds64 = 1;
+                ds64_at = at;
                 ds64_data = sl_le64(body + 8);
             } else if (!memcmp(chunk, "fmt ", 4) && want >= 14) {
                 cl->block_align = be ? sl_be16(body + 12) : sl_le16(body + 12);

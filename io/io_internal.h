@@ -114,4 +114,27 @@ int sl_audio_channel_map(const sl_audio_reader *r, int *map);
  * container or coding, or cannot be read. */
 int64_t sl_header_promised_frames(const char *path, int format, int channels);
 
+/* A header's data size that is a placeholder 0 with samples after it: where
+ * the field is in the file, its bytes (4 or 8) and whether big-endian, and the
+ * data it should claim (the bytes there). */
+typedef struct {
+    uint64_t at;
+    int len, be;
+    uint64_t bytes;
+} sl_size_field;
+
+/* Fills *field (io/header_length.c) where fd's file, of libsndfile's `format`
+ * and `channels`, is a WAV (RIFX, WAVEX), an RF64 or an AU whose data size is 0
+ * and at least a frame follows the data's start; -1 where not. */
+int sl_header_zero_size(int fd, int format, int channels, sl_size_field *field);
+
+/* Opens fd's file for libsndfile through its virtual I/O (io/sized_source.c),
+ * every byte as on disk but field's, which claims field->bytes: a placeholder
+ * data size read as the data there. fd is the source's, closed with it, also
+ * when the open fails (NULL). *src is freed with sl_sized_source_free after
+ * sf_close. */
+typedef struct sl_sized_source sl_sized_source;
+SNDFILE *sl_sized_open(int fd, const sl_size_field *field, SF_INFO *info, sl_sized_source **src);
+void sl_sized_source_free(sl_sized_source *src);
+
 #endif

@@ -2205,6 +2205,65 @@ static void test_truncated_placeholder_sizes(void **state)
     }
 }
 
+/* A data size of 0, the placeholder of a recorder stopped before it wrote the
+ * length, with the samples after it: they read as those of the same file with
+ * a correct header (libsndfile alone read none, "contains no audio"), with the
+ * RIFF size 0 too, and by name or as standard input (`< file`). So do WAVEX's,
+ * RIFX's, IMA ADPCM's (its blocks), RF64's (its ds64 chunk's) and AU's. Half
+ * a frame after the samples is none. */
+static void test_zero_data_size(void **state)
+{
+    (void)state;
+    static const struct {
+        const char *name;
+        int format;
+        const char *marker, *marker2; /* where the sizes are (4 bytes after) */
+        long skip;
+        size_t size_len;
+        const char *tail; /* appended: half a frame */
+    } cases[] = {
+        {"z.wav", SF_FORMAT_WAV | SF_FORMAT_PCM_16, "data", NULL, 4, 4, NULL},
+        {"zr.wav", SF_FORMAT_WAV | SF_FORMAT_PCM_16, "data", "RIFF", 4, 4, NULL},
+        {"zodd.wav", SF_FORMAT_WAV | SF_FORMAT_PCM_16, "data", NULL, 4, 4, "\x01"},
+        {"zx.wav", SF_FORMAT_WAVEX | SF_FORMAT_PCM_16, "data", NULL, 4, 4, NULL},
+        {"zrifx.wav", SF_FORMAT_WAV | SF_FORMAT_PCM_24 | SF_ENDIAN_BIG, "data", NULL, 4, 4, NULL},
+        {"zima.wav", SF_FORMAT_WAV | SF_FORMAT_IMA_ADPCM, "data", NULL, 4, 4, NULL},
+        {"z.rf64", SF_FORMAT_RF64 | SF_FORMAT_PCM_16, "ds64", NULL, 16, 8, NULL},
+        {"z.au", SF_FORMAT_AU | SF_FORMAT_PCM_16, ".snd", NULL, 8, 4, NULL},
+    };
+    for (size_t k = 0; k < sizeof cases / sizeof cases[0]; k++) {
+        const long n = 16000;
+        short *pcm = malloc(sizeof(short) * (size_t)n);
+        for (long i = 0; i < n; i++)
+            pcm[i] = sine16(i, 0, 440.0, 16000);
+        write_short(tmp_path(cases[k].name), cases[k].format, 16000, 1, pcm, n);
+        free(pcm);
+        char zero[64];
+        snprintf(zero, sizeof zero, "zero_%s", cases[k].name);
+        copy_cut(tmp_path(cases[k].name), tmp_path(zero), 0);
+        patch_after(tmp_path(zero), cases[k].marker, cases[k].skip, "\0\0\0\0\0\0\0\0",
+                    cases[k].size_len);
+        if (cases[k].marker2)
+            patch_after(tmp_path(zero), cases[k].marker2, 4, "\0\0\0\0", 4);
+        if (cases[k].tail) {
+            FILE *fp = fopen(tmp_path(zero), "ab");
+            assert_non_null(fp);
+            assert_true(fputs(cases[k].tail, fp) >= 0);
+            assert_int_equal(fclose(fp), 0);
+        }
+        long whole_n, got_n;
+        float *whole = read_path(tmp_path(cases[k].name), NULL, 0, 1000, &whole_n);
+        float *got = read_path(tmp_path(zero), NULL, 0, 1000, &got_n);
+        if (got_n != whole_n)
+            fail_msg("%s: %ld samples read, %ld expected", zero, got_n, whole_n);
+        assert_same_samples(whole, whole_n, got, got_n);
+    }
+    long whole_n, got_n;
+    float *whole = read_path(tmp_path("zr.wav"), NULL, 0, 1000, &whole_n);
+    float *got = read_stdin_at(tmp_path("zero_zr.wav"), 0, &got_n);
+    assert_same_samples(whole, whole_n, got, got_n);
+}
+
 /* Chunks after the data (AIFF's ANNO and AUTH, WAV's LIST, CAF's info, as
  * libsndfile writes strings set after the samples; an ID3 chunk a tagger
  * appends to a WAV) are no data cut short. */
@@ -2294,6 +2353,7 @@ int main(void)
         cmocka_unit_test(test_error_truncated_containers),
         cmocka_unit_test(test_truncated_last_block),
         cmocka_unit_test(test_truncated_placeholder_sizes),
+        cmocka_unit_test(test_zero_data_size),
         cmocka_unit_test(test_trailing_chunks_not_truncated),
         cmocka_unit_test(test_open_error_own_under_threads),
     };
