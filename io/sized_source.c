@@ -67,7 +67,7 @@ SNDFILE *sl_sized_open(int fd, const sl_size_field *field, SF_INFO *info, sl_siz
     *src = NULL;
     struct stat st;
     sl_sized_source *s = calloc(1, sizeof *s);
-    if (!s || fstat(fd, &st) != 0) {
+    if (!s || fstat(fd, &st) != 0 || field->len < 1 || field->len > (int)sizeof s->size) {
         free(s);
         close(fd);
         return NULL;
