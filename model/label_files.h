@@ -80,6 +80,16 @@ int sl_label_name_known(const char *name);
  * (malloc'ed; else NULL): which one is meant is the caller's to ask. */
 char *sl_label_file_of(const char *prefix, const char *stem, size_t n, int frames_table,
                        int *out_of_memory, char **other);
+/* Label files whose names differ from their audio's only in letter case or
+ * Unicode normal form (model/label_near.c), which Windows and macOS match and
+ * a folder manifest here would not. sl_label_near_of: the label file beside
+ * `audio` (a path; its stem the first stem_len bytes) whose stem is the
+ * audio's, NFC and case folded (g_free'd; NULL: none). Each folder is read
+ * once. */
+typedef struct sl_label_near sl_label_near;
+sl_label_near *sl_label_near_new(void);
+void sl_label_near_free(sl_label_near *n);
+char *sl_label_near_of(sl_label_near *n, const char *audio, size_t stem_len);
 /* The length of the folder a manifest's paths are relative to, as a prefix of
  * manifest_path (the manifest itself when it is a folder, else the manifest
  * file's folder; 0: the current one). */

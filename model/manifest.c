@@ -12,6 +12,7 @@
 #include <string.h>
 #include <strings.h>
 #include <fcntl.h>
+#include <glib.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -220,6 +221,7 @@ typedef struct {
     char *err;
     size_t errlen;
     char *split_file, *other_file; /* the first file in a split folder, and outside one */
+    sl_label_near *near;           /* label files named in another case or Unicode form */
 } folder_job;
 
 /* Takes audio and labels (malloc'ed, either NULL: out of memory). 0 or -1. */
@@ -281,6 +283,16 @@ static int add_found(void *user, const char *path, const char *rel)
         free(other);
         return -1;
     }
+    /* a label file that Windows or macOS would take for its own (take1.txt
+     * beside Take1.wav): asked, not passed over for the folder's class */
+    char *near = labels ? NULL : sl_label_near_of(j->near, path, stem);
+    if (near) {
+        sl_fail(j->err, j->errlen, "%s: no label file of its name, but %s differs from it only "
+                "in letter case or Unicode form (which Windows and macOS ignore): rename one "
+                "to the other's name", path, near);
+        g_free(near);
+        return -1;
+    }
     /* the split and class folders of rel: a first folder named as a split */
     sl_split split = SL_SPLIT_NONE;
     const char *r = rel, *cut = strchr(r, '/');
@@ -306,7 +318,7 @@ static int add_found(void *user, const char *path, const char *rel)
 
 static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errlen)
 {
-    folder_job j = {out, 0, err, errlen, NULL, NULL};
+    folder_job j = {out, 0, err, errlen, NULL, NULL, sl_label_near_new()};
     out->path = strdup(dir);
     int rc = out->path ? sl_audio_files_below(dir, NULL, add_found, &j, err, errlen)
                        : sl_fail(err, errlen, "out of memory");
@@ -332,6 +344,7 @@ static int load_folder(const char *dir, sl_manifest *out, char *err, size_t errl
     }
     free(j.split_file);
     free(j.other_file);
+    sl_label_near_free(j.near);
     if (rc) {
         sl_manifest_free(out);
         return -1;

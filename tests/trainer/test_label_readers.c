@@ -475,6 +475,31 @@ static void folder_finds_them(void **state)
         !strstr(err, "a.vtt: keep the one meant"))
         fail_msg("%s", err);
     tt_rmtree(dir);
+    /* a label file whose name differs from its audio's only in case (made on
+     * Windows) or Unicode form (macOS writes é as e + U+0301) is asked about,
+     * not passed over for the folder's class (the audio trained as all
+     * speech); files of other names beside them are not */
+    const char *const pairs[][2] = {{"speech/Take1.wav", "speech/take1.txt"},
+                                    {"speech/caf\xc3\xa9.wav", "speech/cafe\xcc\x81.TXT"}};
+    for (int k = 0; k < 2; k++) {
+        tt_mkdtemp(dir, sizeof dir, "near");
+        assert_int_equal(mkdir(tt_path(dir, "speech"), 0755), 0);
+        tt_write_text(tt_path(dir, "speech/other.wav"), "not read here");
+        tt_write_text(tt_path(dir, "speech/notes.txt"), "0\t0.5\tspeech\n");
+        tt_write_text(tt_path(dir, pairs[k][0]), "not read here");
+        tt_write_text(tt_path(dir, pairs[k][1]), "0\t0.5\tmusic\n");
+        assert_int_not_equal(sl_manifest_load(dir, &man, err, sizeof err), 0);
+        if (!strstr(err, pairs[k][0]) || !strstr(err, pairs[k][1]) ||
+            !strstr(err, "differs from it only in letter case or Unicode form"))
+            fail_msg("%s", err);
+        remove(tt_path(dir, pairs[k][1]));
+        if (sl_manifest_load(dir, &man, err, sizeof err)) /* the folder's class, as before */
+            fail_msg("%s", err);
+        assert_int_equal(man.n, 2);
+        assert_string_equal(man.entries[0].labels, "=speech");
+        sl_manifest_free(&man);
+        tt_rmtree(dir);
+    }
 }
 
 int main(void)
