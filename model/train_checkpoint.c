@@ -17,6 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <zlib.h>
@@ -262,4 +263,63 @@ out:
         *am = *av = NULL;
     }
     return rc;
+}
+
+/* PATH.lock (malloc'ed), or NULL: out of memory. */
+static char *lock_path(const char *path)
+{
+    size_t n = strlen(path) + sizeof ".lock";
+    char *lock = malloc(n);
+    if (lock)
+        snprintf(lock, n, "%s.lock", path);
+    return lock;
+}
+
+int sl_checkpoint_lock(const char *path, char *err, size_t errlen)
+{
+    char *lock = lock_path(path);
+    if (!lock)
+        return sl_fail(err, errlen, "out of memory");
+    /* the file locked must still be the one of that name: a run ending
+     * removes it, and a third run would lock a new one beside the one it had */
+    for (int tries = 0; tries < 100; tries++) {
+        int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        if (fd < 0) {
+            sl_fail(err, errlen, "%s: cannot make the checkpoint's lock: %s", lock, strerror(errno));
+            free(lock);
+            return -1;
+        }
+        if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            const int e = errno;
+            close(fd);
+            if (e == EWOULDBLOCK)
+                sl_fail(err, errlen, "%s: another training run is writing this checkpoint (it "
+                        "holds %s): wait for it to end, or name another checkpoint", path, lock);
+            else
+                sl_fail(err, errlen, "%s: cannot lock: %s", lock, strerror(e));
+            free(lock);
+            return -1;
+        }
+        struct stat held, named;
+        if (fstat(fd, &held) == 0 && stat(lock, &named) == 0 && held.st_dev == named.st_dev &&
+            held.st_ino == named.st_ino) {
+            free(lock);
+            return fd;
+        }
+        close(fd); /* removed under it: again, with the file of that name now */
+    }
+    sl_fail(err, errlen, "%s: cannot lock: it is made and removed over and over", lock);
+    free(lock);
+    return -1;
+}
+
+void sl_checkpoint_unlock(int fd, const char *path)
+{
+    if (fd < 0)
+        return;
+    char *lock = lock_path(path);
+    if (lock) /* removed while held: no run locks the file that goes */
+        unlink(lock);
+    free(lock);
+    close(fd);
 }

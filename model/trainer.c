@@ -804,7 +804,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     FILE *rep = c->report;
     train_run r;
     memset(&r, 0, sizeof r);
-    int rc = -1;
+    int rc = -1, lock_fd = -1;
     /* Threads are the step's own (whole windows per thread, a fixed summation
      * order: deterministic per thread count) with OpenBLAS on one thread, as
      * two kinds of threads at once oversubscribe the cores. */
@@ -867,6 +867,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     }
     if (sl_train_check_outputs(c, &r.train_man, r.have_valid_man ? &r.valid_man : NULL, err,
                                errlen))
+        goto out;
+    if (c->checkpoint_path && (lock_fd = sl_checkpoint_lock(c->checkpoint_path, err, errlen)) < 0)
         goto out;
 
     sl_model *resumed = NULL;
@@ -1267,6 +1269,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     rc = 0;
 out:
     run_free(&r);
+    if (lock_fd >= 0)
+        sl_checkpoint_unlock(lock_fd, c->checkpoint_path);
     sl_blas_set_threads(blas_threads);
     return rc;
 }

@@ -286,6 +286,13 @@ typedef struct {
 int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
                        const float *adam_v, const sl_train_state *st, char *err, size_t errlen);
 /* Loads them; *m is a new model, *adam_m / *adam_v new blocks of its size. */
+/* Two runs of one checkpoint (a timer fired twice) would write over each
+ * other's, and neither could resume: while a run trains it holds an advisory
+ * lock (flock) on PATH.lock, an empty file it removes at its end (one that a
+ * killed run left locks nothing). The descriptor, or -1 saying that another
+ * run holds it (or why the lock cannot be taken). */
+int sl_checkpoint_lock(const char *path, char *err, size_t errlen);
+void sl_checkpoint_unlock(int fd, const char *path);
 int sl_checkpoint_load(const char *path, sl_model **m, float **adam_m, float **adam_v,
                        sl_train_state *st, char *err, size_t errlen);
 

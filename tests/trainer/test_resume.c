@@ -27,6 +27,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <dirent.h>
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -102,9 +104,27 @@ static void resume_is_exact(void **state)
      * the checkpoint kept */
     train("--steps 40 --seed 7", "b", 1);
     assert_false(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
+    /* a second run of the checkpoint while one trains (a timer fired twice)
+     * is refused, the checkpoint kept: the lock the first holds, taken here */
+    char lock[600];
+    snprintf(lock, sizeof lock, "%s/b.ckpt.lock", dir);
+    int held = open(lock, O_RDWR | O_CREAT, 0644);
+    assert_true(held >= 0 && flock(held, LOCK_EX) == 0);
+    char cmd[4096], *err = NULL;
+    snprintf(cmd, sizeof cmd,
+             "'%s' train --manifest '%s/all.tsv' --out '%s/b.slm' --checkpoint '%s/b.ckpt' "
+             "--cache-dir '%s/cache' " TINY " --steps 40 --seed 7 --resume",
+             seqlabel, dir, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    if (!strstr(err, "b.ckpt: another training run is writing this checkpoint"))
+        fail_msg("%s", err);
+    free(err);
+    assert_false(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
+    close(held); /* that run ended (killed: its lock file left, locking nothing) */
     train("--steps 40 --seed 7 --resume", "b", 0);
     assert_true(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
     assert_true(tt_same_file(dir, "straight.slm", "b.slm"));
+    assert_int_equal(access(lock, F_OK), -1); /* a run's own lock goes with it */
 }
 
 static void resume_is_exact_on_two_threads(void **state)
