@@ -1,7 +1,9 @@
 /* `seqlabel info MODEL`: everything a model file says about itself. */
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
+#include "common/text.h"
 #include "model/model_internal.h" /* sl_labeler_plan: asked, not allocated */
 #include "tools/cli.h"
 
@@ -60,32 +62,158 @@ static void print_stats(const char *name, const float *v, int n)
     printf("\n");
 }
 
+/* A labeler's latency in samples with cfg (-1: it cannot be made), and its
+ * rate. */
+static long long latency_samples(const sl_model *m, const sl_labeler_config *cfg, int *rate)
+{
+    sl_labeler *l = sl_labeler_plan(m, cfg, NULL, 0);
+    long long n = l ? (long long)sl_labeler_latency_samples(l) : -1;
+    *rate = l ? sl_labeler_sample_rate(l) : 1;
+    sl_labeler_free(l);
+    return n;
+}
+
+static void json_int(sl_text *t, const char *key, long long v)
+{
+    sl_text_put(t, ",\"%s\":%lld", key, v);
+}
+
+/* "key":[...] after `sep` */
+static void json_floats(sl_text *t, const char *sep, const char *key, const float *v, int n)
+{
+    sl_text_put(t, "%s\"%s\":[", sep, key);
+    for (int i = 0; i < n; i++) {
+        sl_text_put(t, i ? "," : "");
+        sl_text_json_number(t, 1, (double)v[i]);
+    }
+    sl_text_put(t, "]");
+}
+
+/* --json: the text's fields as one JSON object on one line, the same names
+ * (units in the names: _frames, _samples, _s, _hz, _ms, _bytes), for scripts. */
+static void info_json(sl_text *t, const char *path, const sl_model *m)
+{
+    const sl_model_config *c = sl_model_get_config(m);
+    const sl_feature_config *f = sl_model_feature_config(m);
+    sl_text_put(t, "{\"model\":");
+    sl_text_json_string(t, path);
+    sl_text_put(t, ",\"encoder\":{\"n_features\":%d", c->n_features);
+    json_int(t, "d_model", c->d_model);
+    json_int(t, "n_heads", c->n_heads);
+    json_int(t, "n_layers", c->n_layers);
+    json_int(t, "d_ff", c->d_ff);
+    json_int(t, "n_classes", c->n_classes);
+    json_int(t, "max_window_frames", c->max_window);
+    sl_text_put(t, ",\"activation\":\"%s\",\"norm\":\"%s\",\"qkv_bias\":%s,\"scale_input\":%s",
+                c->activation == SL_ACT_GELU ? "gelu" : "relu", c->norm_first ? "pre" : "post",
+                c->qkv_bias ? "true" : "false", c->scale_input ? "true" : "false");
+    json_int(t, "band_left_frames", c->band_left); /* -1: unlimited */
+    json_int(t, "band_right_frames", c->band_right);
+    sl_text_json_next_figure(t, "ln_eps", 1, (double)c->ln_eps);
+    sl_text_put(t, "},\"streaming\":{\"stream_window_frames\":%d", c->stream_window);
+    json_int(t, "stream_left_frames", c->stream_left);
+    json_int(t, "stream_lookahead_frames", c->stream_lookahead);
+    sl_labeler_config cfg;
+    sl_labeler_config_default(&cfg);
+    int rate;
+    long long lat = latency_samples(m, &cfg, &rate);
+    sl_text_put(t, ",\"latency_samples\":%lld", lat);
+    sl_text_json_next_figure(t, "latency_s", lat >= 0, (double)lat / rate);
+    cfg.decoder.smoothing = SL_SMOOTH_NONE;
+    lat = latency_samples(m, &cfg, &rate);
+    sl_text_put(t, ",\"latency_argmax_samples\":%lld", lat);
+    sl_text_json_next_figure(t, "latency_argmax_s", lat >= 0, (double)lat / rate);
+    sl_labeler *l = sl_labeler_plan(m, NULL, NULL, 0);
+    sl_text_put(t, ",\"memory_bytes\":%lld", l ? (long long)sl_labeler_memory_bytes(l) : -1);
+    sl_labeler_free(l);
+    sl_text_put(t, "},\"features\":{\"sample_rate_hz\":%d", f->sample_rate);
+    sl_text_json_next_figure(t, "frame_length_ms", 1, (double)f->frame_length_ms);
+    json_int(t, "frame_length_samples", sl_feature_frame_length(f));
+    sl_text_json_next_figure(t, "frame_shift_ms", 1, (double)f->frame_shift_ms);
+    json_int(t, "frame_shift_samples", sl_feature_frame_shift(f));
+    json_int(t, "num_mel_bins", f->num_mel_bins);
+    sl_text_json_next_figure(t, "low_freq_hz", 1, (double)f->low_freq);
+    sl_text_json_next_figure(t, "high_freq_hz", 1, (double)f->high_freq);
+    sl_text_put(t, ",\"window\":\"%s\"", window_name(f->window));
+    sl_text_json_next_figure(t, "preemph", 1, (double)f->preemph);
+    json_int(t, "remove_dc", f->remove_dc);
+    sl_text_json_next_figure(t, "dither", 1, (double)f->dither);
+    json_int(t, "dither_seed", f->dither_seed);
+    json_int(t, "use_energy", f->use_energy);
+    sl_text_json_next_figure(t, "energy_floor", 1, (double)f->energy_floor);
+    json_int(t, "raw_energy", f->raw_energy);
+    json_int(t, "num_ceps", f->num_ceps);
+    sl_text_json_next_figure(t, "cepstral_lifter", 1, (double)f->cepstral_lifter);
+    sl_text_json_next_figure(t, "input_scale", 1, (double)f->input_scale);
+    json_floats(t, "},\"normalisation\":{", "mean", sl_model_norm_mean(m), c->n_features);
+    json_floats(t, ",", "inv_std", sl_model_norm_inv_std(m), c->n_features);
+    sl_text_put(t, "},\"classes\":[");
+    for (int k = 0; k < c->n_classes; k++) {
+        sl_text_put(t, k ? "," : "");
+        sl_text_json_string(t, sl_model_class_name(m, k));
+    }
+    sl_text_put(t, "],\"tensors\":[");
+    for (int i = 0; i < sl_model_num_tensors(m); i++) {
+        const sl_tensor_info *ti = sl_model_tensor(m, i);
+        sl_text_put(t, "%s{\"name\":", i ? "," : "");
+        sl_text_json_string(t, ti->name);
+        if (ti->ndim == 2)
+            sl_text_put(t, ",\"shape\":[%d,%d]}", ti->shape[0], ti->shape[1]);
+        else
+            sl_text_put(t, ",\"shape\":[%d]}", ti->shape[0]);
+    }
+    sl_text_put(t, "],\"parameters\":%zu", sl_model_num_params(m));
+    sl_text_put(t, ",\"forward_flops_per_window\":%.0f}\n",
+                sl_encoder_flops(c, c->stream_window));
+}
+
 int sl_cmd_info(int argc, char **argv)
 {
-    if (argc == 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
-        printf("usage: seqlabel info MODEL\n\n"
+    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+        printf("usage: seqlabel info [--json] MODEL\n\n"
                "Prints every header field of a seqlabel model file (encoder shape, feature\n"
                "settings, normalisation statistics, streaming window), the latency and\n"
                "memory of a labeler with the default settings, its classes, its tensors\n"
                "with their shapes, and the parameter count.\n"
                "\n"
+               "  --json      the same as one JSON object on one line (units in the names:\n"
+               "              _frames, _samples, _s, _hz, _ms, _bytes; -1: unlimited or\n"
+               "              unknown)\n"
                "  -h, --help  this text\n");
         return 0;
     }
+    const char *path = NULL;
+    int json = 0, models = 0;
     for (int i = 1; i < argc; i++)
-        if (argv[i][0] == '-' && argv[i][1]) /* a model so named is ./-NAME */
+        if (!strcmp(argv[i], "--json"))
+            json = 1;
+        else if (argv[i][0] == '-' && argv[i][1]) /* a model so named is ./-NAME */
             return cli_usage_error("info: unknown option '%s' (see seqlabel info --help)", argv[i]);
-    if (argc != 2)
+        else
+            path = argv[i], models++;
+    if (models != 1)
         return cli_usage_error("info: one MODEL expected, %s (see seqlabel info --help)",
-                               argc < 2 ? "none given" : "more given");
+                               models < 1 ? "none given" : "more given");
     char err[SL_ERR_LEN];
-    sl_model *m = sl_model_load(argv[1], err, sizeof err);
+    sl_model *m = sl_model_load(path, err, sizeof err);
     if (!m)
         return cli_error("%s", err);
+    if (json) {
+        sl_text count = {0};
+        info_json(&count, path, m);
+        sl_text t = {malloc(count.pos + 1), count.pos + 1, 0};
+        if (t.buf) {
+            info_json(&t, path, m);
+            fputs(t.buf, stdout);
+        }
+        free(t.buf);
+        sl_model_free(m);
+        return t.buf ? 0 : cli_error("out of memory");
+    }
     const sl_model_config *c = sl_model_get_config(m);
     const sl_feature_config *f = sl_model_feature_config(m);
 
-    printf("model %s\n", argv[1]);
+    printf("model %s\n", path);
     printf("encoder:\n");
     printf("  %-18s %d\n", "n_features", c->n_features);
     printf("  %-18s %d\n", "d_model", c->d_model);

@@ -89,7 +89,7 @@ expect 2 "must be above low frequency 4000 Hz" features "$absent.wav" -o "$dir/f
 expect 2 "100 cepstra with 80 mel bins" bench features --mfcc 100 --seconds 1 --runs 1
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
 expect 2 "info: one MODEL expected, none given" info
-expect 2 "info: unknown option '--json'" info --json "$absent.slm"
+expect 2 "info: unknown option '--jsn'" info --jsn "$absent.slm"
 # a mistake in the command line is said in one line, not after the whole help
 # (a screen reader reads 131 lines to reach it)
 for words in "train -q" "train --bogus" "eval --bogus" "eval --split test" "average x.slm"; do
