@@ -119,7 +119,9 @@ static void usage(FILE *fp)
         "                            (frames, loss, accuracy, macro_f1,\n"
         "                            speech_vs_rest_f1, classes, confusion) instead of\n"
         "                            the table; with --per-file, a line for each file\n"
-        "                            first (\"audio\" its path), in the set's order\n"
+        "                            first (\"audio\" its path), in the set's order;\n"
+        "                            --sweep and --events add a line each after it,\n"
+        "                            its first key \"sweep\" or \"events\"\n"
         "  -h, --help                this text\n");
 }
 
