@@ -301,7 +301,9 @@ static int close_file(cli_cut *c, const char *final_path)
     else if (c->failed == 2 && c->write_errno == EPIPE && !strcmp(c->path, "-"))
         rc = 1; /* standard output's reader left: the command ends as by SIGPIPE */
     else if (c->failed == 2)
-        rc = cli_error("%s: write failed: %s", name, sf_strerror(c->out));
+        /* the system's reason as it says it, not libsndfile's "System error : ..." */
+        rc = cli_error("%s: write failed: %s", name,
+                       c->write_errno ? strerror(c->write_errno) : sf_strerror(c->out));
     else if (c->failed == 4 && c->room_said)
         rc = cli_error("%s: the cut would pass %s, where its sizes wrap: name it .w64, .rf64, "
                        ".caf or .flac", name, c->room_said);

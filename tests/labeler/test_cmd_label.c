@@ -3296,7 +3296,10 @@ static void test_bad_inputs(void **state)
     int st = system(cmd);
     assert_true(WIFEXITED(st) && WEXITSTATUS(st) == 1);
     char *e = slurp("err.txt");
-    assert_non_null(strstr(e, "big.wav: write failed"));
+    /* the system's reason, as the labels' own failures say it (libsndfile's
+     * was "System error : File too large.") */
+    if (!strstr(e, "big.wav: write failed: File too large\n"))
+        fail_msg("%s", e);
     free(e);
     sh("test -z \"$(ls | grep big)\"");
     expect_error("in.wav --model m.slm --min-duration speech=x", 2, "speech=x");
