@@ -11,6 +11,8 @@
  * files are cut too, and the queue stays short whatever the input's length. */
 #include "tools/cut_audio.h"
 
+#include <ctype.h>
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -99,6 +101,9 @@ struct cli_cut {
     char *path;               /* its name, for messages */
     /* --split only (dir not NULL): DIR/STEM-NNNN_START-END.EXT per run of kept frames */
     char *dir, *stem, *ext;
+    char **earlier;           /* pieces of stem an earlier split left in dir, and their */
+    ino_t *earlier_ino;       /* files: those still there at the end were not written again */
+    int n_earlier;
     int segments;
     int64_t seg_first;        /* the open segment's first frame */
     int64_t max_frames;       /* --split-max: the longest segment (0: no limit) */
@@ -151,6 +156,11 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     int f = cli_asterisk_format(name, c->rate, c->channels);
     if (f == 0)
         return -1;
+    /* a name of GStreamer's media (.m4a, .mka, ...): read here, not written;
+     * the input's container under it (a WAV named .m4a) opens in no player */
+    if (!cli_output_container(name, NULL) && sl_audio_name_known(name) == 2)
+        return cli_error("%s: %s is read here (through GStreamer), not written: name the cut "
+                         ".wav, .flac, .ogg, .opus or .mp3", name, cli_extension(name)), -1;
     c->oinfo.format = wav_for_map(c, f > 0 ? f : cli_output_format(name, in_format, c->rate,
                                                                     c->channels));
     if ((c->oinfo.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_SD2)
@@ -351,6 +361,90 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, const int *in_map, in
     return c;
 }
 
+/* Whether name is a piece of stem's: STEM-NNNN_START-END.EXT, as
+ * piece_name makes it (the extension in any case). */
+static int is_piece(const char *name, const char *stem, const char *ext)
+{
+    const size_t n = strlen(stem), e = strlen(ext), len = strlen(name);
+    if (len <= n + e || strncmp(name, stem, n) || name[n] != '-' ||
+        strcasecmp(name + len - e, ext))
+        return 0;
+    const char *p = name + n + 1;
+    int digits = 0;
+    while (isdigit((unsigned char)*p))
+        p++, digits++;
+    if (digits < 4 || *p++ != '_')
+        return 0;
+    for (int times = 0; times < 2; times++) { /* START '-' END: digits '.' 3 digits */
+        if (!isdigit((unsigned char)*p))
+            return 0;
+        while (isdigit((unsigned char)*p))
+            p++;
+        if (p[0] != '.' || !isdigit((unsigned char)p[1]) || !isdigit((unsigned char)p[2]) ||
+            !isdigit((unsigned char)p[3]))
+            return 0;
+        p += 4;
+        if (times == 0 && *p++ != '-')
+            return 0;
+    }
+    return p == name + len - e;
+}
+
+/* The pieces of stem an earlier split left in dir (their names and inodes,
+ * into c), so that those this run does not write again can be said at its
+ * end: the pieces of two runs (other settings: other times) mix, and a
+ * batch reading the folder takes both. A rerun with the same settings
+ * replaces each. -1 (said) when out of memory. */
+static int note_earlier_pieces(cli_cut *c)
+{
+    DIR *d = opendir(c->dir[0] ? c->dir : "/");
+    int rc = 0;
+    for (struct dirent *e; d && !rc && (e = readdir(d)) != NULL;) {
+        char path[4096];
+        struct stat st; /* the file a link leads to, which a piece replaces */
+        snprintf(path, sizeof path, "%s/%s", c->dir, e->d_name);
+        if (!is_piece(e->d_name, c->stem, c->ext) || stat(path, &st) != 0)
+            continue;
+        char **names = realloc(c->earlier, sizeof *names * (size_t)(c->n_earlier + 1));
+        ino_t *inos = names ? realloc(c->earlier_ino, sizeof *inos * (size_t)(c->n_earlier + 1))
+                            : NULL;
+        if (names)
+            c->earlier = names;
+        if (inos)
+            c->earlier_ino = inos;
+        if (!names || !inos || !(names[c->n_earlier] = strdup(e->d_name))) {
+            cli_error("out of memory");
+            rc = -1;
+        } else {
+            inos[c->n_earlier++] = st.st_ino;
+        }
+    }
+    if (d)
+        closedir(d);
+    return rc;
+}
+
+/* At a split's end: the earlier pieces still there as they were (the same
+ * file: this run's pieces are renamed into place, new files). Said, not an
+ * error: the pieces written are whole. */
+static void say_earlier_pieces_left(const cli_cut *c)
+{
+    int left = 0;
+    const char *first = NULL;
+    for (int i = 0; i < c->n_earlier; i++) {
+        char path[4096];
+        struct stat st;
+        snprintf(path, sizeof path, "%s/%s", c->dir, c->earlier[i]);
+        if (stat(path, &st) == 0 && st.st_ino == c->earlier_ino[i] && !left++)
+            first = c->earlier[i];
+    }
+    if (left)
+        cli_error("%s/: %d piece%s of %s%s from an earlier split %s still there, not written "
+                  "again by this one (%s%s): the two runs' pieces mix; remove %s", c->dir, left,
+                  left == 1 ? "" : "s", c->stem, c->ext, left == 1 ? "is" : "are", first,
+                  left > 1 ? ", ..." : "", left == 1 ? "it" : "them");
+}
+
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
                         const int *in_map, int64_t in_frames, int rate, int channels, int hop,
                         int model_rate, double max_s)
@@ -392,6 +486,10 @@ cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int 
         return NULL;
     }
     if (keep_map(c, in_map) != 0 || check_format(c, name, in_format) != 0) {
+        cli_cut_abort(c);
+        return NULL;
+    }
+    if (note_earlier_pieces(c) != 0) {
         cli_cut_abort(c);
         return NULL;
     }
@@ -555,6 +653,10 @@ static void free_cut(cli_cut *c)
     free(c->stem);
     free(c->ext);
     free(c->seg_p);
+    for (int i = 0; i < c->n_earlier; i++)
+        free(c->earlier[i]);
+    free(c->earlier);
+    free(c->earlier_ino);
     free(c);
 }
 
@@ -571,6 +673,8 @@ int cli_cut_finish(cli_cut *c)
     }
     if ((c->failed == 1 || c->failed == 2) && !cli_cut_reader_gone(c)) /* not said: no file was open */
         cli_error("%s: %s", c->path ? c->path : c->dir, c->failed == 1 ? "out of memory" : "write failed");
+    if (c->dir && !c->failed)
+        say_earlier_pieces_left(c);
     int rc = c->failed != 0;
     free_cut(c);
     return rc;

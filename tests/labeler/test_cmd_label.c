@@ -2706,8 +2706,13 @@ static void test_gstreamer_input(void **state)
                  "samples: seqlabel label and features read them given --raw-format and "
                  "--raw-rate; other media: read standard input as fd://0");
     assert_same_cut("wav-cut.wav", "mcuts/in.wav", SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+    /* a name of media read here, not written: refused whatever the input (a
+     * WAV's cut named .m4a was a WAV, which no player opens as one) */
     expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
-                 "x.m4a: not a container libsndfile writes");
+                 "x.m4a: .m4a is read here (through GStreamer), not written: name the cut "
+                 ".wav, .flac, .ogg, .opus or .mp3");
+    expect_error("in16.wav " CUT_ARGS "--cut x.m4a", 1, "x.m4a: .m4a is read here");
+    expect_error("in16.wav " CUT_ARGS "--cut x.WEBM", 1, "x.WEBM: .WEBM is read here");
     /* SD2, which libsndfile writes only by a name of its own: said before the
      * labelling, not as its "cannot open SD2 file without a file name" after */
     expect_error("in16.wav " CUT_ARGS "--cut x.sd2", 1,
@@ -2939,6 +2944,18 @@ static void test_split(void **state)
         if (in_music(labels, i))
             assert_true(cut[j++] == x[i]);
     free(cut);
+    /* split again into the folder of these pieces: with the same settings
+     * each is replaced, unsaid; with others (other times) the earlier pieces
+     * left are said, not mixed with the new ones unsaid; other files there,
+     * and another input's pieces, are not counted */
+    sh("touch parts/in-notes.wav parts/other-0001_0.000-1.000.wav && ls parts > before.lst");
+    assert_int_equal(run_label("in.wav --model m.slm --target music --on-threshold 0.4 "
+                               "--off-threshold 0.4 --split parts -o again.txt"), 0);
+    sh("test ! -s err.txt && ls parts | cmp - before.lst");
+    assert_int_equal(run_label("in.wav --model m.slm --target music --on-threshold 0.4 "
+                               "--off-threshold 0.4 --padding 0.05 --split parts -o again.txt"), 0);
+    sh("grep -q 'parts/: [0-9]* pieces of in.wav from an earlier split are still "
+       "there, not written again by this one (in-0' err.txt");
     /* --split-max 0.5: every frame kept (on at p >= 0), so one segment of the
      * whole file, cut into pieces of at most 50 frames, each at the least likely
      * frame (music's probability, the latest of equals) of its last third (frames
