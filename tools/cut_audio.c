@@ -124,16 +124,22 @@ struct cli_cut {
     int write_errno;          /* why the write failed (EPIPE: standard output's reader left) */
 };
 
-/* A WAV cut of an input with a channel map is a WAVE_FORMAT_EXTENSIBLE one:
+/* A WAV cut of a WAVE_FORMAT_EXTENSIBLE input with a channel mask is one too:
  * libsndfile writes a map into a WAV only as that header's mask (a plain WAV,
  * format tag 1, has no room for it, and a 5.1 input's cut played as 6 unnamed
- * channels). Encodings WAVEX lacks (ADPCM, GSM) stay plain, their map lost. */
-static int wav_for_map(const cli_cut *c, int format)
+ * channels). Only a mask read is one that can be written: a CAF's or AIFF's
+ * layout in another order (L C R ...) or of speakers a mask has no bit for
+ * (Ambisonics) would be written as libsndfile's default mask, other speakers
+ * than the input's, so such a WAV cut stays plain, as its map is lost.
+ * Encodings WAVEX lacks (ADPCM, GSM) stay plain too. */
+static int wav_for_map(const cli_cut *c, int format, int in_format)
 {
     SF_INFO x = {.samplerate = c->rate, .channels = c->channels,
                  .format = SF_FORMAT_WAVEX | (format & ~SF_FORMAT_TYPEMASK)};
     const int wav = (format & SF_FORMAT_TYPEMASK) == SF_FORMAT_WAV;
-    return c->map && wav && sf_format_check(&x) ? x.format : format;
+    const int in = in_format & SF_FORMAT_TYPEMASK;
+    const int masked = in == SF_FORMAT_WAVEX || in == SF_FORMAT_RF64;
+    return c->map && wav && masked && sf_format_check(&x) ? x.format : format;
 }
 
 /* Keeps the input's channel map (in_map: c->channels entries; NULL: none), for
@@ -162,7 +168,7 @@ static int check_format(cli_cut *c, const char *name, int in_format)
         return cli_error("%s: %s is read here (through GStreamer), not written: name the cut "
                          ".wav, .flac, .ogg, .opus or .mp3", name, cli_extension(name)), -1;
     c->oinfo.format = wav_for_map(c, f > 0 ? f : cli_output_format(name, in_format, c->rate,
-                                                                    c->channels));
+                                                                    c->channels), in_format);
     if ((c->oinfo.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_SD2)
         return cli_error("%s: libsndfile writes Sound Designer II (its resource fork) only to a "
                          "file it opens by name, not to the temporary file a cut is written to: "

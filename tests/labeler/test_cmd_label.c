@@ -3156,6 +3156,41 @@ static void test_cut_channel_map(void **state)
             assert_channel_map(g.gl_pathv[k], in[i].map, ch);
         globfree(&g);
     }
+    /* a layout no mask can hold (a CAF's 5.1 as L C R Ls Rs LFE: a mask's
+     * order is L R C LFE ...) is not written as libsndfile's default mask,
+     * which names other speakers: its WAV cut is a plain one, as before; its
+     * CAF cut keeps it */
+    static const int lcr[] = {SF_CHANNEL_MAP_LEFT,      SF_CHANNEL_MAP_CENTER,
+                              SF_CHANNEL_MAP_RIGHT,     SF_CHANNEL_MAP_REAR_LEFT,
+                              SF_CHANNEL_MAP_REAR_RIGHT, SF_CHANNEL_MAP_LFE};
+    for (int64_t k = 0; k < NSAMP; k++)
+        for (int c = 0; c < 6; c++)
+            y[k * 6 + c] = x[k];
+    char path[600];
+    snprintf(path, sizeof path, "%s/lcr.caf", dir);
+    SF_INFO info = {.samplerate = 16000, .channels = 6, .format = SF_FORMAT_CAF | SF_FORMAT_FLOAT};
+    SNDFILE *f = sf_open(path, SFM_WRITE, &info);
+    assert_non_null(f);
+    assert_true(sf_command(f, SFC_SET_CHANNEL_MAP_INFO, (void *)lcr, (int)sizeof lcr));
+    assert_int_equal(sf_writef_float(f, y, NSAMP), NSAMP);
+    sf_close(f);
+    assert_int_equal(run_label("lcr.caf --model m.slm --target music --on-threshold 0.4 "
+                               "--off-threshold 0.4 --cut lcr-cut.wav -o /dev/null"), 0);
+    snprintf(path, sizeof path, "%s/lcr-cut.wav", dir);
+    memset(&info, 0, sizeof info);
+    f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    sf_close(f);
+    assert_int_equal(info.format, SF_FORMAT_WAV | SF_FORMAT_FLOAT);
+    assert_int_equal(run_label("lcr.caf --model m.slm --target music --on-threshold 0.4 "
+                               "--off-threshold 0.4 --cut lcr-cut.caf -o /dev/null"), 0);
+    int got[6] = {0};
+    snprintf(path, sizeof path, "%s/lcr-cut.caf", dir);
+    f = sf_open(path, SFM_READ, &info);
+    assert_non_null(f);
+    assert_true(sf_command(f, SFC_GET_CHANNEL_MAP_INFO, got, (int)sizeof got));
+    sf_close(f);
+    assert_memory_equal(got, lcr, sizeof lcr);
     free(x);
     free(y);
 }
