@@ -825,10 +825,13 @@ begin_callbacks (GstSeqLabel * self, sl_label_sink * sink)
   on = self->props.threshold_on;
   off = self->props.threshold_off;
   GST_OBJECT_UNLOCK (self);
-  /* (a message is posted outside the object's lock, which posting takes) */
-  if (self->cb_post_messages && mode != self->cb_message_mode)
+  /* (a message is posted outside the object's lock, which posting takes);
+   * while no message is posted the mode stays as it was, to change once they
+   * are again: no frame of the open segment posted twice, or lost between */
+  if (self->cb_post_messages && mode != self->cb_message_mode) {
     switch_message_mode (self, mode);
-  self->cb_message_mode = mode;
+    self->cb_message_mode = mode;
+  }
   /* off above on: one of the two was set, the other is still to come */
   if (retune && sl_labeler_retune (self->labeler, (float) penalty, (float) on,
           (float) off, err, sizeof err) != 0)
