@@ -500,6 +500,31 @@ static void folder_finds_them(void **state)
         sl_manifest_free(&man);
         tt_rmtree(dir);
     }
+    /* no label file of that name, only a link to nothing or a folder so named;
+     * and take1.txt of take1.wav beside Take1.wav, which is take1.wav's: none
+     * is Take1.wav's, which goes to its folder's class (review) */
+    for (int k = 0; k < 3; k++) {
+        tt_mkdtemp(dir, sizeof dir, "near");
+        assert_int_equal(mkdir(tt_path(dir, "speech"), 0755), 0);
+        tt_write_text(tt_path(dir, "speech/Take1.wav"), "not read here");
+        if (k == 0)
+            assert_int_equal(symlink("nowhere.txt", tt_path(dir, "speech/take1.txt")), 0);
+        else if (k == 1)
+            assert_int_equal(mkdir(tt_path(dir, "speech/take1.txt"), 0755), 0);
+        else {
+            tt_write_text(tt_path(dir, "speech/take1.wav"), "not read here");
+            tt_write_text(tt_path(dir, "speech/take1.txt"), "0\t0.5\tmusic\n");
+        }
+        if (sl_manifest_load(dir, &man, err, sizeof err))
+            fail_msg("%d: %s", k, err);
+        assert_int_equal(man.n, k == 2 ? 2 : 1);
+        for (int i = 0; i < man.n; i++)
+            assert_string_equal(man.entries[i].labels,
+                                strstr(man.entries[i].audio, "Take1") ? "=speech"
+                                : tt_path(dir, "speech/take1.txt"));
+        sl_manifest_free(&man);
+        tt_rmtree(dir);
+    }
 }
 
 int main(void)
