@@ -35,7 +35,7 @@ static void on_signal(int sig)
 {
     if ((sig == SIGINT || (sig == SIGTERM && sigterm_ends_input)) && sigint_ends_input &&
         !input_interrupted) {
-        input_interrupted = 1;
+        input_interrupted = sig;
         if (live_fd >= 0 && devnull_fd >= 0)
             dup2(devnull_fd, live_fd); /* async-signal-safe */
         return;

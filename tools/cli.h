@@ -181,11 +181,14 @@ void cli_end_by_signal(int sig);
  * descriptor the input is read from, -1 if none), so a read waiting on a
  * stalled pipe ends, what was read is labelled to its end and the output
  * kept; a second one ends the command as before (removing a temporary
- * output). Turning it on clears the flag. cli_jobs_worker: in a --jobs
- * worker SIGTERM ends the worker whatever it reads (the command's stop,
- * passed on, takes every worker's temporary files with it). */
+ * output). Turning it on clears the flag. cli_jobs_worker: in a worker of
+ * several (--jobs) SIGTERM ends the worker whatever it reads (the command's
+ * stop, passed on, takes every worker's temporary files with it); the one
+ * worker of several inputs onto standard output is the command alone. */
 void cli_interrupt_ends_input(int on, int input_fd);
 void cli_jobs_worker(void);
+/* The signal that ended the input (SIGINT or SIGTERM; the command's exit
+ * status 128 + it where inputs were left), 0: none. */
 int cli_input_interrupted(void);
 /* The flag behind it, for sl_audio_options.interrupt: a read waiting on a
  * stalled network stream ends at Ctrl-C too. */

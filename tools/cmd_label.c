@@ -1173,7 +1173,7 @@ static int run_jobs(label_run *run, int nin)
 }
 
 /* Labels the inputs in this process, in order. 0, 1 (an input failed), or 130
- * (interrupted with inputs left). */
+ * or 143 (interrupted by SIGINT or SIGTERM with inputs left). */
 static int run_one_at_a_time(label_run *run)
 {
     int rc = 0;
@@ -1187,7 +1187,7 @@ static int run_one_at_a_time(label_run *run)
             const int left = run->n_inputs - 1 - i;
             if (left > 0) {
                 cli_error("interrupted: %d more input%s not labelled", left, left > 1 ? "s" : "");
-                rc = 130; /* as a shell reports an end by SIGINT */
+                rc = 128 + cli_input_interrupted(); /* as a shell reports an end by it */
             }
             break;
         }

@@ -59,7 +59,7 @@ static void pass_on(int sig)
     if (k >= 0)
         got[k] = 1;
     if (sig == SIGINT) {
-        atomic_store(&shared->interrupted, 1);
+        atomic_store(&shared->interrupted, SIGINT);
         return;
     }
     for (int w = 0; w < n_workers; w++)
@@ -87,7 +87,7 @@ static int worker(const cli_jobs *jobs, shared_state *s, int w, int n, int ended
         if (put < 0) /* the command is gone (EPIPE): nobody hands the labels on */
             break;
         if (cli_input_interrupted()) /* Ctrl-C ended live input: no more items */
-            atomic_store(&s->interrupted, 1);
+            atomic_store(&s->interrupted, cli_input_interrupted());
     }
     jobs->stop(jobs->user);
     return rc;
@@ -163,7 +163,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
              * stops as at SIGTERM, removing its temporary files, rather than
              * labelling every input left for nobody */
             prctl(PR_SET_PDEATHSIG, SIGTERM);
-            cli_jobs_worker();
+            if (workers > 1)
+                cli_jobs_worker();
             sigprocmask(SIG_SETMASK, &old, NULL);
             if (getppid() != parent) /* it died before the line above */
                 raise(SIGTERM);
@@ -267,7 +268,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     for (int k = 0; k < N_CAUGHT; k++)
         sigaction(caught[k], &prev[k], NULL);
     int left = n - done;
-    int interrupted = atomic_load(&s->interrupted) && !emit_stopped;
+    const int interrupted = emit_stopped ? 0 : atomic_load(&s->interrupted); /* the signal */
     munmap(s, shared_size);
     if (jobs->finish)
         jobs->finish(jobs->user);
@@ -279,7 +280,7 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
     }
     if (interrupted && left > 0) {
         cli_error("interrupted: %d more input%s not labelled", left, left > 1 ? "s" : "");
-        rc = 130;
+        rc = 128 + interrupted;
     } else if (left > 0 && n_workers > 0) { /* every worker ended by a signal of its own */
         cli_error("%d more input%s not labelled: no worker was left", left, left > 1 ? "s" : "");
         rc = 1;

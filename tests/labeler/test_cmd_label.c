@@ -951,6 +951,48 @@ static void test_interrupt_ends_live_input(void **state)
         assert_string_equal(got, want);
         free(got);
     }
+    /* SIGTERM with another input after the live one: the live input's labels
+     * kept, onto standard output (held by the one worker of several inputs,
+     * which the stop reaches as the command) and into a folder alike, the
+     * input after it not begun, exit 143 (128 + SIGTERM, as Ctrl-C's 130) */
+    for (int to_dir = 0; to_dir < 2; to_dir++) {
+        const char *args[] = {LIVE_ARGS, "in.wav", to_dir ? "--output=two-live/" : NULL, NULL};
+        void (*old)(int) = signal(SIGPIPE, SIG_IGN);
+        int to, from;
+        pid_t pid = spawn_label(args, 0, &to, &from);
+        write_all(to, s16, sizeof(short) * LIVE_IN);
+        wait_drained(to);
+        assert_int_equal(kill(pid, SIGTERM), 0);
+        close(to);
+        char out[1 << 16];
+        size_t got = 0;
+        for (ssize_t n; (n = read(from, out + got, sizeof out - 1 - got)) > 0;)
+            got += (size_t)n;
+        out[got] = '\0';
+        int st;
+        assert_int_equal(waitpid(pid, &st, 0), pid);
+        close(from);
+        signal(SIGPIPE, old);
+        if (!WIFEXITED(st) || WEXITSTATUS(st) != 143)
+            fail_msg("two inputs, SIGTERM: %s %d (want exit 143)", WIFEXITED(st) ? "exit" : "signal",
+                     WIFEXITED(st) ? WEXITSTATUS(st) : WTERMSIG(st));
+        char *kept = to_dir ? slurp("two-live/stdin.tsv") : out;
+        assert_non_null(kept);
+        /* the stream's lines name their input first: "stdin\t" */
+        size_t k = 0, w = 0;
+        for (const char *line = kept; *line; line = strchr(line, '\n') + 1) {
+            const char *rest = to_dir ? line : strchr(line, '\t') + 1;
+            const size_t len = (size_t)(strchr(rest, '\n') - rest) + 1;
+            if (strncmp(want + w, rest, len))
+                fail_msg("two inputs, SIGTERM: line %zu differs: %.*s", k, (int)len, rest);
+            w += len;
+            k++;
+        }
+        assert_int_equal(w, strlen(want));
+        if (to_dir)
+            free(kept);
+        assert_false(exists("two-live/in.tsv"));
+    }
     /* At another rate the resampler holds the last 0.43 s (8 kHz) back: after
      * Ctrl-C it is labelled too, as at the input's end (it was lost) */
     assert_int_equal(run_label("- --model m.slm --format frames --raw-format s16le --raw-rate 8000 "
