@@ -161,7 +161,7 @@ void cli_progress_show(const char *fmt, ...)
 
 void cli_progress_clear(void)
 {
-    if (progress_drawn)
+    if (progress_drawn || progress_shared)
         fputs("\r\033[K", stderr);
     progress_drawn = 0;
 }

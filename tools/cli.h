@@ -30,8 +30,9 @@ int cli_usage_error(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
  * take it back (not TERM=dumb: Emacs' shell, a braille console) and not
  * --quiet. show draws one ("\r" then text); clear takes a drawn one away, and
  * so does every message and every line of labels written to the terminal, so
- * that nothing runs on into it. cli_progress_shared: the --jobs count is on
- * the terminal, so the workers (forked after) clear it before they speak. */
+ * that nothing runs on into it. cli_progress_shared: another process of the
+ * command may have one there (the --jobs count, a worker's input), so this
+ * one clears the line before it speaks whether or not it drew it. */
 int cli_progress_wanted(int quiet);
 void cli_progress_show(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
 void cli_progress_clear(void);

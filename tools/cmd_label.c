@@ -333,6 +333,7 @@ static int write_errno(void) { return errno ? errno : EIO; }
 /* Writes each frame/segment as text; remembers the first write error. */
 typedef struct {
     FILE *fp;
+    int terminal; /* fp is a terminal (standard output, -o /dev/tty): a progress line there goes first */
     sl_label_writer w;
     char *buf;
     size_t cap;
@@ -359,7 +360,7 @@ static int emit_text(text_sink *t, int n, int (*again)(text_sink *, void *), voi
         t->cap = (size_t)n + 1;
         n = again(t, arg);
     }
-    if (t->fp == stdout) /* labels on the terminal come on a line of their own */
+    if (t->terminal) /* labels on the terminal come on a line of their own */
         cli_progress_clear();
     if (n > 0 && fwrite(t->buf, 1, (size_t)n, t->fp) != (size_t)n) {
         t->failed = write_errno();
@@ -643,6 +644,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
         return 1;
     }
     t.fp = out.fp;
+    t.terminal = isatty(fileno(out.fp));
     int to_stdout = out.fp == stdout;
     sl_label_sink sink = {&t, text_on_frame, text_on_segment};
     int rc = 0;
@@ -1168,6 +1170,9 @@ static int run_jobs(label_run *run, int nin)
      * several, a count of the inputs done */
     const int tty = cli_progress_wanted(a->quiet);
     run->progress = a->jobs <= 1 && tty;
+    /* the worker's progress line, or the count: another process's, which what
+     * this one says (the labels it hands on too) clears first */
+    cli_progress_shared(tty);
     /* a reader gone (`| head`) fails the copy, which ends the workers */
     return cli_jobs_run(&jobs, nin, a->jobs, tty && a->jobs > 1);
 }

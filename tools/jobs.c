@@ -151,7 +151,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
             sigaction(caught[k], &sa, NULL);
     }
     fflush(NULL); /* nothing buffered is written twice */
-    cli_progress_shared(progress);
+    if (progress)
+        cli_progress_shared(1);
     n_workers = 0;
     const pid_t parent = getpid();
     for (int w = 0; w < workers; w++) {
@@ -197,7 +198,8 @@ int cli_jobs_run(const cli_jobs *jobs, int n, int workers, int progress)
         ended[i] = 1;
         done++;
         /* (labels written to the same terminal come on a line of their own) */
-        cli_progress_clear();
+        if (isatty(STDOUT_FILENO))
+            cli_progress_clear();
         emit_stopped = emit_ended(jobs, ended, n, &next_emit, emit_stopped);
         if (progress)
             cli_progress_show("%d of %d inputs done", done, n); /* (failed ones too) */

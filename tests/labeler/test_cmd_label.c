@@ -1181,6 +1181,15 @@ static void test_jobs(void **state)
                  "&& grep -q 'c.wav: .*%%)RE\\[K0' tty-labels.txt && ! grep -q '%%)[0-9]' "
                  "tty-labels.txt", seqlabel);
         sh(cmd);
+        /* so too for several inputs, whose labels the command hands on while
+         * its worker draws the next one's line, and for the terminal named
+         * another way (-o /dev/stdout) */
+        snprintf(cmd, sizeof cmd, "script -qec \"TERM=xterm '%s' label jobs-in/c.wav jobs-in/e.wav "
+                 "--model m.slm; TERM=xterm '%s' label jobs-in/c.wav --model m.slm -o /dev/stdout\" "
+                 "/dev/null > tty-two.out; tr '\\r\\033' 'RE' < tty-two.out > tty-two.txt && "
+                 "grep -q '^c\t' tty-two.txt && grep -q 'RE\\[K0' tty-two.txt && "
+                 "! grep -q '%%)[^R]' tty-two.txt", seqlabel, seqlabel);
+        sh(cmd);
         snprintf(cmd, sizeof cmd, "script -qec \"TERM=dumb '%s' label jobs-in/c.wav jobs-absent.wav "
                  "--model m.slm\" /dev/null > tty-dumb.out; tr '\\r\\033' 'RE' < tty-dumb.out > "
                  "tty-dumb.txt && grep -q '^seqlabel: jobs-absent.wav' tty-dumb.txt && "
