@@ -32,7 +32,10 @@ static const char *windows_hint(const char *path, int e)
     for (const char *p = path; *p && !drive; p++)
         drive = (p == path || p[-1] == '/') && isalpha((unsigned char)p[0]) && p[1] == ':' &&
                 (p[2] == '/' || p[2] == '\\');
-    return e == ENOENT && (strchr(path, '\\') || drive)
+    /* a backslash in the name's last part: the manifest's own folder may be
+     * named with one here */
+    const char *last = strrchr(path, '/');
+    return e == ENOENT && (strchr(last ? last + 1 : path, '\\') || drive)
                ? " (a Windows path? here folders are separated by '/', with no drive letter)"
                : "";
 }

@@ -14,6 +14,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "model/label_files.h" /* sl_audio_entry_check */
 #include "trainer_test_util.h"
 
 static char dir[512];
@@ -590,6 +591,13 @@ static void malformed_lines(void **state)
                        (const char *[]){"m.tsv:1:", "No such file or directory (a Windows path? "
                                         "here folders are separated by '/', with no drive letter)",
                                         NULL});
+    /* a missing file in a folder named with a backslash here is no Windows path */
+    char err[SL_ERR_LEN];
+    assert_int_equal(mkdir(tt_path(dir, "my\\dir"), 0755), 0);
+    assert_int_not_equal(sl_audio_entry_check(tt_path(dir, "my\\dir/gone.wav"), err, sizeof err), 0);
+    if (!strstr(err, "No such file or directory") || strstr(err, "Windows"))
+        fail_msg("%s", err);
+    rmdir(tt_path(dir, "my\\dir"));
     tt_write_text(tt_path(dir, "back.txt"), "1.00\t0.50\ttone\n");
     expect_failure("a.wav\tback.txt\n", NULL,
                    (const char *[]){"back.txt:1:", "ends (0.5 s) before it starts", NULL});
