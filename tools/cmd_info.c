@@ -169,7 +169,12 @@ static void info_json(sl_text *t, const char *path, const sl_model *m)
 
 int sl_cmd_info(int argc, char **argv)
 {
-    if (argc >= 2 && (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h"))) {
+    int help = 0, options = 1; /* after "--" no word is an option */
+    for (int i = 1; i < argc; i++) {
+        options &= strcmp(argv[i], "--") != 0;
+        help |= options && (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h"));
+    }
+    if (help) {
         printf("usage: seqlabel info [--json] MODEL\n\n"
                "Prints every header field of a seqlabel model file (encoder shape, feature\n"
                "settings, normalisation statistics, streaming window), the latency and\n"
@@ -184,10 +189,13 @@ int sl_cmd_info(int argc, char **argv)
     }
     const char *path = NULL;
     int json = 0, models = 0;
+    options = 1;
     for (int i = 1; i < argc; i++)
-        if (!strcmp(argv[i], "--json"))
+        if (options && !strcmp(argv[i], "--"))
+            options = 0;
+        else if (options && !strcmp(argv[i], "--json"))
             json = 1;
-        else if (argv[i][0] == '-' && argv[i][1]) /* a model so named is ./-NAME */
+        else if (options && argv[i][0] == '-' && argv[i][1]) /* or: ./-NAME, -- -NAME */
             return cli_usage_error("info: unknown option '%s' (see seqlabel info --help)", argv[i]);
         else
             path = argv[i], models++;

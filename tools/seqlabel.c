@@ -64,29 +64,47 @@ static void reserve_standard_descriptors(void)
             (void)!open("/dev/null", O_RDONLY); /* the lowest free descriptor: fd */
 }
 
-/* The command a mistyped word was meant to be, or NULL: the one nearest it,
- * within 2 edits (1 for a word of 3 letters or fewer, which 2 could turn into
- * any short command). */
-static const char *meant_command(const char *word)
+/* The word (a command, help, --help or --version) a mistyped one was meant to
+ * be, into said ("'label'", or "'train' or 'eval'" for two as near): those
+ * nearest it, within 2 edits (1 for a word of 3 letters or fewer, which 2
+ * could turn into any short command). 0: none near. */
+static int meant_word(const char *word, char *said, size_t len, int with_help)
 {
-    const char *best = NULL;
-    int best_d = strlen(word) <= 3 ? 2 : 3;
-    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++) {
-        const int d = cli_edits(word, commands[i].name);
-        if (d < best_d) {
-            best_d = d;
-            best = commands[i].name;
+    const char *words[sizeof commands / sizeof commands[0] + 3];
+    size_t n = 0;
+    for (size_t i = 0; i < sizeof commands / sizeof commands[0]; i++)
+        words[n++] = commands[i].name;
+    if (with_help) {
+        words[n++] = "help";
+        words[n++] = "--help";
+        words[n++] = "--version";
+    }
+    const int most = strlen(word) <= 3 ? 1 : 2;
+    int best = most + 1, found = 0;
+    said[0] = '\0';
+    for (size_t i = 0; i < n; i++) {
+        const int d = cli_edits(word, words[i]);
+        if (d > most)
+            continue;
+        if (d < best) {
+            best = d;
+            found = 0;
+            said[0] = '\0';
+        }
+        if (d == best && found < 2) {
+            size_t at = strlen(said);
+            snprintf(said + at, len - at, "%s'%s'", found++ ? " or " : "", words[i]);
         }
     }
-    return best;
+    return found;
 }
 
 /* `seqlabel lable x.wav`, `seqlabel --quiet label x.wav`: what was meant. */
 static int unknown_command(int argc, char **argv)
 {
-    const char *meant = meant_command(argv[1]);
-    if (meant)
-        return cli_usage_error("unknown command '%s': did you mean '%s'? (see seqlabel --help)",
+    char meant[128];
+    if (meant_word(argv[1], meant, sizeof meant, 1))
+        return cli_usage_error("unknown command '%s': did you mean %s? (see seqlabel --help)",
                                argv[1], meant);
     for (int i = 2; argv[1][0] == '-' && i < argc; i++)
         for (size_t k = 0; k < sizeof commands / sizeof commands[0]; k++)
@@ -119,10 +137,10 @@ int main(int argc, char **argv)
             }
         if (argc != 3)
             return cli_usage_error("help: one command at most (seqlabel help COMMAND)");
-        const char *meant = meant_command(argv[2]);
+        char meant[128];
+        const int near = meant_word(argv[2], meant, sizeof meant, 0);
         return cli_usage_error("help: '%s' is not a command%s%s%s (see seqlabel --help)", argv[2],
-                               meant ? "; did you mean '" : "", meant ? meant : "",
-                               meant ? "'?" : "");
+                               near ? "; did you mean " : "", meant, near ? "?" : "");
     }
     if (!strcmp(argv[1], "--version")) {
         printf("seqlabel %s\n", SL_VERSION_STRING);

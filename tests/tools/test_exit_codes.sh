@@ -33,6 +33,9 @@ expect 2 "unknown command 'fetaures': did you mean 'features'?" fetaures
 expect 2 "'--quiet' before the command: options go after it (seqlabel label --quiet ...)" \
     --quiet label x.wav
 expect 2 "help: 'lable' is not a command; did you mean 'label'?" help lable
+expect 2 "unknown command 'tral': did you mean 'train' or 'eval'?" tral
+expect 2 "unknown command '--verison': did you mean '--version'?" --verison
+expect 2 "unknown command 'x.wav' (see seqlabel --help)" x.wav
 expect 2 "unknown option '--fromat': did you mean '--format'?" label x.wav --fromat csv
 expect 2 "unknown option '--trheads=2': did you mean '--threads'?" train --trheads=2
 # a long path (here 640 bytes) leaves room for the reason after it
@@ -90,6 +93,10 @@ expect 2 "100 cepstra with 80 mel bins" bench features --mfcc 100 --seconds 1 --
 expect 2 "--steps" train --manifest "$absent.tsv" --out "$dir/m.slm" --steps x
 expect 2 "info: one MODEL expected, none given" info
 expect 2 "info: unknown option '--jsn'" info --jsn "$absent.slm"
+# --help after the model, and "--" before a name that begins with '-'
+"$SL_SEQLABEL" info "$absent.slm" --help | grep -q '^usage: seqlabel info' ||
+    fail "seqlabel info MODEL --help: no help"
+expect 1 "-absent.slm: cannot open" info -- -absent.slm
 # a mistake in the command line is said in one line, not after the whole help
 # (a screen reader reads 131 lines to reach it)
 for words in "train -q" "train --bogus" "eval --bogus" "eval --split test" "average x.slm"; do
