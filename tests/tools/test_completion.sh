@@ -36,6 +36,7 @@ got=$(completes help "" | sort | tr '\n' ' ')
 only csv label --format = c
 got=$(completes label --format = | sort | tr '\n' ' ')
 [ "$got" = "audacity csv frames jsonl rttm srt summary textgrid webvtt " ] || fail "'--format=' completes to '$got'"
+only --format=csv label --format=c  # a COMP_WORDBREAKS without '='
 only now label --time-origin n
 only file label --time-origin f
 only --format label --form

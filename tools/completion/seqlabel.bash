@@ -17,11 +17,15 @@ _seqlabel()
         return
     fi
     # --format=csv: bash splits the word at '=' (COMP_WORDBREAKS); the value
-    # is completed as after --format
+    # is completed as after --format. Where '=' is no word break, the word is
+    # whole, and each value is offered with the option before it.
+    local glued=
     if [[ $cur == = && $COMP_CWORD -ge 3 ]]; then
-        cur= prev=${COMP_WORDS[COMP_CWORD-1]}
+        cur='' prev=${COMP_WORDS[COMP_CWORD-1]}
     elif [[ $prev == = && $COMP_CWORD -ge 3 ]]; then
         prev=${COMP_WORDS[COMP_CWORD-2]}
+    elif [[ $cur == --*=* ]]; then
+        glued=${cur%%=*}= prev=${cur%%=*} cur=${cur#*=}
     fi
     # bench's own commands, each with its options
     local -a help=("$sub")
@@ -57,7 +61,7 @@ _seqlabel()
             return ;;
     esac
     if [[ -n $values ]]; then
-        COMPREPLY=($(compgen -W "$values" -- "$cur"))
+        COMPREPLY=($(compgen -P "$glued" -W "$values" -- "$cur"))
     elif [[ $cur == -* ]]; then
         local opts
         # option lines begin with two spaces and an option; a line may name
