@@ -35,6 +35,8 @@ struct sl_audio_reader {
     int format;          /* libsndfile's SF_FORMAT_* of the input */
     int seekable;        /* regular file: the header's frame count can be trusted */
     int check_length;    /* a short read before file_frames means truncation */
+    int mp3_stated;      /* an MP3 whose Xing/Info tag counts its frames: file_frames
+                            is that count, not an estimate, within a frame */
     int64_t file_frames; /* -1 when unknown */
     int64_t promised_frames; /* the header's, where more than file_frames; else 0 */
     int64_t pos;         /* sample frames taken from the file so far */
@@ -433,6 +435,11 @@ sl_audio_reader *sl_audio_open_ex(const char *path, const sl_audio_options *opt,
         if (promised > r->file_frames)
             r->promised_frames = promised;
     }
+    /* an MP3 file read by libsndfile whose tag counts its frames (a partial
+     * download keeps the whole file's tag): that count is no estimate */
+    r->mp3_stated = r->file_frames > 0 && !r->media && strcmp(path, "-") &&
+                    info.format == (SF_FORMAT_MPEG | SF_FORMAT_MPEG_LAYER_III) &&
+                    sl_mp3_states_length(path);
     if (r->file_frames == 0) {
         sl_io_err(err, errlen, "%s: contains no audio (0 samples)", name);
         goto fail;
@@ -538,6 +545,15 @@ static long read_mono(sl_audio_reader *r, float *dst, long max, char *err, size_
             sl_io_err(err, errlen, "%s: truncated or corrupt: the header promises %lld samples, "
                     "only %lld could be decoded", r->name, (long long)r->file_frames,
                     (long long)r->pos);
+            return -1;
+        }
+        /* a frame short is the decoder's to cut (its delay and padding);
+         * more is frames missing */
+        if (r->mp3_stated && r->pos + 1152 < r->file_frames) {
+            sl_io_err(err, errlen, "%s: truncated: its Xing/Info tag promises %lld samples "
+                      "(%.2f s), the file holds %lld (%.2f s)", r->name,
+                      (long long)r->file_frames, (double)r->file_frames / r->file_rate,
+                      (long long)r->pos, (double)r->pos / r->file_rate);
             return -1;
         }
         if (r->pos < r->promised_frames) {
