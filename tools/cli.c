@@ -574,6 +574,11 @@ static int open_failed(cli_output *o)
 
 int cli_output_open(cli_output *o, const char *path, const char *mode)
 {
+    return cli_output_open_as(o, path, mode, NULL);
+}
+
+int cli_output_open_as(cli_output *o, const char *path, const char *mode, const char *said)
+{
     memset(o, 0, sizeof *o);
     o->out.fd = o->out.through = o->out.tmp_dir = -1; /* (planned below, but for "-") */
     o->path = strdup(path);
@@ -602,6 +607,8 @@ int cli_output_open(cli_output *o, const char *path, const char *mode)
         sl_output_discard(&o->out);
         if (o->out.mode_failed || o->out.through >= 0) /* the library says why */
             cli_error("%s", err);
+        else if (said)
+            cli_error("%s: cannot write: %s", said, strerror(e));
         else
             explain_open_failure(path, e, o->out.tmp);
         return open_failed(o);

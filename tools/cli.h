@@ -131,6 +131,9 @@ typedef struct {
     sl_output out; /* where it goes; out.tmp NULL for stdout, a device or a FIFO */
 } cli_output;
 int cli_output_open(cli_output *o, const char *path, const char *mode);
+/* The same, a failure to open said under `said` (a --jobs worker's file that
+ * holds an input's labels, which the user knows as that input's) */
+int cli_output_open_as(cli_output *o, const char *path, const char *mode, const char *said);
 /* 1, with an error naming both, when the output path ("-": standard output)
  * is the very file that in_path ("-": standard input) reads: renaming the
  * output into place would replace the audio it came from, and standard output

@@ -636,7 +636,7 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
                                    sl_labeler_frame_shift(l), fc->sample_rate, a->split_max);
     free(in_map);
     if ((cut_path && !t.cuts[0]) || (split_dir && !t.cuts[1]) ||
-        cli_output_open(&out, out_path, "w") != 0) {
+        cli_output_open_as(&out, out_path, "w", out_said) != 0) {
         cli_cut_abort(t.cuts[0]);
         cli_cut_abort(t.cuts[1]);
         free(t.buf);

@@ -1196,6 +1196,41 @@ static void test_jobs(void **state)
                  "grep -q '^c\t' tty-dumb.txt && ! grep -q 'E\\[\\|%%)' tty-dumb.txt", seqlabel);
         sh(cmd);
     }
+    /* a worker that cannot make the file holding an input's labels for
+     * standard output (descriptors used up) names the input, not that file
+     * (/tmp/seqlabel-jobs-X/0); the limit that first fails there is looked for,
+     * the command started with no descriptor of this process's but 0-2 */
+    {
+        int found = 0;
+        for (int n = 4; n <= 40 && !found; n++) {
+            pid_t pid = fork();
+            assert_true(pid >= 0);
+            if (pid == 0) {
+                if (chdir(dir) != 0)
+                    _exit(127);
+                int err_fd = open("fd.err", O_WRONLY | O_CREAT | O_TRUNC, 0644);
+                int null_fd = open("/dev/null", O_WRONLY);
+                if (err_fd < 0 || null_fd < 0 || dup2(err_fd, 2) < 0 || dup2(null_fd, 1) < 0)
+                    _exit(127);
+                for (int fd = 3; fd < 1024; fd++)
+                    close(fd);
+                struct rlimit lim = {(rlim_t)n, (rlim_t)n};
+                setrlimit(RLIMIT_NOFILE, &lim);
+                execl(seqlabel, seqlabel, "label", "jobs-in/a.wav", "jobs-in/b.wav", "--model",
+                      "m.slm", "-j", "2", (char *)NULL);
+                _exit(127);
+            }
+            int st;
+            assert_int_equal(waitpid(pid, &st, 0), pid);
+            char *e = slurp("fd.err");
+            if (e && strstr(e, "seqlabel-jobs-") && strstr(e, "/0: "))
+                fail_msg("the labels' file named, not the input: %s", e);
+            found = e && strstr(e, "seqlabel: jobs-in/a.wav: its labels, held for standard "
+                                   "output in ") && strstr(e, ": cannot write: Too many open files");
+            free(e);
+        }
+        assert_true(found);
+    }
     expect_error("jobs-in/*.wav --model m.slm --keep-existing", 2, "-o DIR");
     expect_error("jobs-in/a.wav --model m.slm -o x.txt --keep-existing", 2, "-o DIR");
     expect_error("jobs-in/a.wav --model m.slm -o jobs-keep/ --target speech --split jobs-split/ "
