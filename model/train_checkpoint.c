@@ -13,6 +13,7 @@
  *   | f32 adam_m[n_params] | f32 adam_v[n_params] | u32 crc32(all before) */
 #include <errno.h>
 #include <fcntl.h>
+#include <libgen.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -265,13 +266,25 @@ out:
     return rc;
 }
 
-/* PATH.lock (malloc'ed), or NULL: out of memory. */
+/* The lock's name: .NAME.lock beside the file the checkpoint's name leads to
+ * (a link, ./ck and ck: one lock), hidden so that no file of the user's is
+ * taken for it (a model named ck.lock). malloc'ed; NULL: out of memory. */
 static char *lock_path(const char *path)
 {
-    size_t n = strlen(path) + sizeof ".lock";
-    char *lock = malloc(n);
-    if (lock)
-        snprintf(lock, n, "%s.lock", path);
+    char *real = realpath(path, NULL), *copy = strdup(real ? real : path);
+    char *copy2 = copy ? strdup(copy) : NULL;
+    char *lock = NULL;
+    if (copy && copy2) {
+        const char *dir = dirname(copy), *base = basename(copy2);
+        char *real_dir = realpath(dir, NULL);
+        size_t n = strlen(real_dir ? real_dir : dir) + strlen(base) + sizeof "/..lock";
+        if ((lock = malloc(n)))
+            snprintf(lock, n, "%s/.%s.lock", real_dir ? real_dir : dir, base);
+        free(real_dir);
+    }
+    free(real);
+    free(copy);
+    free(copy2);
     return lock;
 }
 
@@ -283,7 +296,14 @@ int sl_checkpoint_lock(const char *path, char *err, size_t errlen)
     /* the file locked must still be the one of that name: a run ending
      * removes it, and a third run would lock a new one beside the one it had */
     for (int tries = 0; tries < 100; tries++) {
-        int fd = open(lock, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+        struct stat was;
+        if (lstat(lock, &was) == 0 && (!S_ISREG(was.st_mode) || was.st_size != 0)) {
+            sl_fail(err, errlen, "%s: the checkpoint's lock would be %s, which is there and no "
+                    "lock (an empty file): move it away", path, lock);
+            free(lock);
+            return -1;
+        }
+        int fd = open(lock, O_RDWR | O_CREAT | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (fd < 0) {
             sl_fail(err, errlen, "%s: cannot make the checkpoint's lock: %s", lock, strerror(errno));
             free(lock);
@@ -301,7 +321,7 @@ int sl_checkpoint_lock(const char *path, char *err, size_t errlen)
             return -1;
         }
         struct stat held, named;
-        if (fstat(fd, &held) == 0 && stat(lock, &named) == 0 && held.st_dev == named.st_dev &&
+        if (fstat(fd, &held) == 0 && lstat(lock, &named) == 0 && held.st_dev == named.st_dev &&
             held.st_ino == named.st_ino) {
             free(lock);
             return fd;
@@ -317,8 +337,12 @@ void sl_checkpoint_unlock(int fd, const char *path)
 {
     if (fd < 0)
         return;
+    /* removed while held (no run locks the file that goes), and only if it is
+     * still the file locked */
     char *lock = lock_path(path);
-    if (lock) /* removed while held: no run locks the file that goes */
+    struct stat held, named;
+    if (lock && fstat(fd, &held) == 0 && lstat(lock, &named) == 0 &&
+        held.st_dev == named.st_dev && held.st_ino == named.st_ino)
         unlink(lock);
     free(lock);
     close(fd);

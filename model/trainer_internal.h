@@ -288,9 +288,10 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
 /* Loads them; *m is a new model, *adam_m / *adam_v new blocks of its size. */
 /* Two runs of one checkpoint (a timer fired twice) would write over each
  * other's, and neither could resume: while a run trains it holds an advisory
- * lock (flock) on PATH.lock, an empty file it removes at its end (one that a
- * killed run left locks nothing). The descriptor, or -1 saying that another
- * run holds it (or why the lock cannot be taken). */
+ * lock (flock) on .NAME.lock beside the file PATH leads to, an empty file it
+ * removes at its end (one that a killed run left locks nothing). The
+ * descriptor, or -1 saying that another run holds it (or why the lock cannot
+ * be taken: a file of that name that is no lock). */
 int sl_checkpoint_lock(const char *path, char *err, size_t errlen);
 void sl_checkpoint_unlock(int fd, const char *path);
 int sl_checkpoint_load(const char *path, sl_model **m, float **adam_m, float **adam_v,

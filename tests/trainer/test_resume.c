@@ -107,24 +107,52 @@ static void resume_is_exact(void **state)
     /* a second run of the checkpoint while one trains (a timer fired twice)
      * is refused, the checkpoint kept: the lock the first holds, taken here */
     char lock[600];
-    snprintf(lock, sizeof lock, "%s/b.ckpt.lock", dir);
+    snprintf(lock, sizeof lock, "%s/.b.ckpt.lock", dir);
     int held = open(lock, O_RDWR | O_CREAT, 0644);
     assert_true(held >= 0 && flock(held, LOCK_EX) == 0);
+    /* by its name, and by a link to it: one checkpoint */
+    assert_int_equal(symlink("b.ckpt", tt_path(dir, "b-link.ckpt")), 0);
+    const char *names[] = {"b.ckpt", "b-link.ckpt"};
     char cmd[4096], *err = NULL;
-    snprintf(cmd, sizeof cmd,
-             "'%s' train --manifest '%s/all.tsv' --out '%s/b.slm' --checkpoint '%s/b.ckpt' "
-             "--cache-dir '%s/cache' " TINY " --steps 40 --seed 7 --resume",
-             seqlabel, dir, dir, dir, dir);
-    assert_int_equal(tt_run(cmd, &err), 1);
-    if (!strstr(err, "b.ckpt: another training run is writing this checkpoint"))
-        fail_msg("%s", err);
-    free(err);
+    for (int k = 0; k < 2; k++) {
+        snprintf(cmd, sizeof cmd,
+                 "'%s' train --manifest '%s/all.tsv' --out '%s/b.slm' --checkpoint '%s/%s' "
+                 "--cache-dir '%s/cache' " TINY " --steps 40 --seed 7 --resume",
+                 seqlabel, dir, dir, dir, names[k], dir);
+        err = NULL;
+        assert_int_equal(tt_run(cmd, &err), 1);
+        if (!strstr(err, ": another training run is writing this checkpoint"))
+            fail_msg("%s: %s", names[k], err);
+        free(err);
+    }
+    remove(tt_path(dir, "b-link.ckpt"));
     assert_false(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
     close(held); /* that run ended (killed: its lock file left, locking nothing) */
     train("--steps 40 --seed 7 --resume", "b", 0);
     assert_true(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
     assert_true(tt_same_file(dir, "straight.slm", "b.slm"));
     assert_int_equal(access(lock, F_OK), -1); /* a run's own lock goes with it */
+    /* no file of the user's is taken for the lock: a model named as the
+     * checkpoint with .lock after it is kept (it was removed), and a file
+     * where the lock would be that is none is said, not removed */
+    snprintf(cmd, sizeof cmd,
+             "'%s' train --manifest '%s/all.tsv' --out '%s/e.ckpt.lock' --checkpoint '%s/e.ckpt' "
+             "--cache-dir '%s/cache' " TINY " --steps 3 --seed 7", seqlabel, dir, dir, dir, dir);
+    err = NULL;
+    assert_int_equal(tt_run(cmd, &err), 0);
+    free(err);
+    assert_int_equal(access(tt_path(dir, "e.ckpt.lock"), F_OK), 0);
+    snprintf(lock, sizeof lock, "%s/.f.ckpt.lock", dir);
+    tt_write_text(lock, "notes\n");
+    snprintf(cmd, sizeof cmd,
+             "'%s' train --manifest '%s/all.tsv' --out '%s/f.slm' --checkpoint '%s/f.ckpt' "
+             "--cache-dir '%s/cache' " TINY " --steps 3 --seed 7", seqlabel, dir, dir, dir, dir);
+    err = NULL;
+    assert_int_equal(tt_run(cmd, &err), 1);
+    if (!strstr(err, ".f.ckpt.lock, which is there and no lock"))
+        fail_msg("%s", err);
+    free(err);
+    assert_int_equal(access(lock, F_OK), 0);
 }
 
 static void resume_is_exact_on_two_threads(void **state)
