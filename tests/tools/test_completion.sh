@@ -110,4 +110,9 @@ got=$(completes label --model "$dir/" | sort | tr '\n' ' ')
 # label --split wants a folder; eval --split a split's name
 got=$(completes label --split "$dir/" | tr '\n' ' ')
 [ "$got" = "$dir/sub " ] || fail "label --split completes to '$got'"
+# glued (a COMP_WORDBREAKS without '='): the option stays before the name
+got=$(completes label --model="$dir/" | sort | tr '\n' ' ')
+[ "$got" = "--model=$dir/m.slm --model=$dir/sub " ] || fail "--model= completes to '$got'"
+got=$(completes label --split="$dir/" | tr '\n' ' ')
+[ "$got" = "--split=$dir/sub " ] || fail "--split= completes to '$got'"
 echo "completion: ok"

@@ -51,13 +51,13 @@ _seqlabel()
         train:--norm) values="post pre" ;;
         train:--schedule) values="cosine linear" ;;
         *:--model|*:--init|*:--teacher)
-            COMPREPLY=($(compgen -f -X '!*.slm' -- "$cur") $(compgen -d -- "$cur"))
+            COMPREPLY=($(compgen -P "$glued" -f -X '!*.slm' -- "$cur") $(compgen -P "$glued" -d -- "$cur"))
             return ;;
         label:--split|*:--cache-dir)
-            COMPREPLY=($(compgen -d -- "$cur"))
+            COMPREPLY=($(compgen -P "$glued" -d -- "$cur"))
             return ;;
         *:-o|*:--output|*:--out|*:--cut|*:--manifest|*:--valid|*:--hyp|*:--checkpoint|*:--noise-list)
-            COMPREPLY=($(compgen -f -- "$cur"))
+            COMPREPLY=($(compgen -P "$glued" -f -- "$cur"))
             return ;;
     esac
     if [[ -n $values ]]; then
