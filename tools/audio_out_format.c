@@ -110,7 +110,15 @@ const char *cli_cut_extension(const char *in_path)
     const char *dot = cli_extension(in_path);
     if (!dot)
         return "";
-    if (sl_audio_name_known(in_path) == 2) /* decoded by GStreamer: libsndfile writes WAV */
+    if (!strcasecmp(dot, ".g722"))
+        return ".sln16";
+    /* decoded by GStreamer (.m4a), or read by libsndfile under a name it does
+     * not write (.mp2, .snd, .sph): a WAV, named so */
+    sl_raw_encoding enc;
+    int rate;
+    const int known = sl_audio_name_known(in_path);
+    if (known == 2 || (known && !cli_output_container(in_path, NULL) &&
+                       !sl_raw_format_from_path(in_path, &enc, &rate)))
         return ".wav";
-    return strcasecmp(dot, ".g722") ? dot : ".sln16";
+    return dot;
 }

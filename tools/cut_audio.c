@@ -162,11 +162,12 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     int f = cli_asterisk_format(name, c->rate, c->channels);
     if (f == 0)
         return -1;
-    /* a name of GStreamer's media (.m4a, .mka, ...): read here, not written;
-     * the input's container under it (a WAV named .m4a) opens in no player */
-    if (!cli_output_container(name, NULL) && sl_audio_name_known(name) == 2)
-        return cli_error("%s: %s is read here (through GStreamer), not written: name the cut "
-                         ".wav, .flac, .ogg, .opus or .mp3", name, cli_extension(name)), -1;
+    /* a name of audio read here but not written by that name (GStreamer's
+     * .m4a, .mka, ...; libsndfile's .mp2, .snd, .sph): the input's container
+     * under it (a WAV named .m4a) opens in no player as what it says */
+    if (f < 0 && !cli_output_container(name, NULL) && sl_audio_name_known(name))
+        return cli_error("%s: %s is read here, not written: name the cut .wav, .flac, .ogg, "
+                         ".opus or .mp3", name, cli_extension(name)), -1;
     c->oinfo.format = wav_for_map(c, f > 0 ? f : cli_output_format(name, in_format, c->rate,
                                                                     c->channels), in_format);
     if ((c->oinfo.format & SF_FORMAT_TYPEMASK) == SF_FORMAT_SD2)

@@ -2795,10 +2795,29 @@ static void test_gstreamer_input(void **state)
     /* a name of media read here, not written: refused whatever the input (a
      * WAV's cut named .m4a was a WAV, which no player opens as one) */
     expect_error("media/in.mka " CUT_ARGS "--cut x.m4a", 1,
-                 "x.m4a: .m4a is read here (through GStreamer), not written: name the cut "
-                 ".wav, .flac, .ogg, .opus or .mp3");
+                 "x.m4a: .m4a is read here, not written: name the cut .wav, .flac, .ogg, .opus "
+                 "or .mp3");
     expect_error("in16.wav " CUT_ARGS "--cut x.m4a", 1, "x.m4a: .m4a is read here");
     expect_error("in16.wav " CUT_ARGS "--cut x.WEBM", 1, "x.WEBM: .WEBM is read here");
+    expect_error("in16.wav " CUT_ARGS "--cut x.mp2", 1, "x.mp2: .mp2 is read here");
+    expect_error("in16.wav " CUT_ARGS "--cut x.sph", 1, "x.sph: .sph is read here");
+    /* an input of such a name (an AU named .snd) is split into WAV pieces,
+     * named so (they were .snd, or refused as unwritable mid-run) */
+    {
+        SF_INFO au = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_AU | SF_FORMAT_PCM_16};
+        char snd[600];
+        snprintf(snd, sizeof snd, "%s/in16.snd", dir);
+        float *y = read_floats("in16.wav", 0, NSAMP);
+        SNDFILE *f = sf_open(snd, SFM_WRITE, &au);
+        assert_non_null(f);
+        assert_int_equal(sf_writef_float(f, y, NSAMP), NSAMP);
+        sf_close(f);
+        free(y);
+        sh("mkdir snd-parts");
+        assert_int_equal(run_label("in16.snd " CUT_ARGS "--split snd-parts -o /dev/null"), 0);
+        sh("ls snd-parts | grep -q '^in16-0001_.*\\.wav$' && test -z \"$(ls snd-parts | grep -v "
+           "'\\.wav$')\"");
+    }
     /* SD2, which libsndfile writes only by a name of its own: said before the
      * labelling, not as its "cannot open SD2 file without a file name" after */
     expect_error("in16.wav " CUT_ARGS "--cut x.sd2", 1,
