@@ -1167,14 +1167,17 @@ static int run_jobs(label_run *run, int nin)
     }
     run_stop(run); /* each worker makes its own: threads do not cross fork() */
     /* one worker shows its input's progress line, as one at a time does;
-     * several, a count of the inputs done */
+     * several, a count of the inputs done; so does one whose labels this
+     * process hands on to the terminal, where the worker's line would be drawn
+     * in the middle of them (only the count's drawer writes both there) */
     const int tty = cli_progress_wanted(a->quiet);
-    run->progress = a->jobs <= 1 && tty;
+    const int labels_to_tty = run->collect_dir && isatty(STDOUT_FILENO);
+    run->progress = a->jobs <= 1 && tty && !labels_to_tty;
     /* the worker's progress line, or the count: another process's, which what
      * this one says (the labels it hands on too) clears first */
     cli_progress_shared(tty);
     /* a reader gone (`| head`) fails the copy, which ends the workers */
-    return cli_jobs_run(&jobs, nin, a->jobs, tty && a->jobs > 1);
+    return cli_jobs_run(&jobs, nin, a->jobs, tty && (a->jobs > 1 || labels_to_tty));
 }
 
 /* Labels the inputs in this process, in order. 0, 1 (an input failed), or 130

@@ -1181,14 +1181,21 @@ static void test_jobs(void **state)
                  "&& grep -q 'c.wav: .*%%)RE\\[K0' tty-labels.txt && ! grep -q '%%)[0-9]' "
                  "tty-labels.txt", seqlabel);
         sh(cmd);
-        /* so too for several inputs, whose labels the command hands on while
-         * its worker draws the next one's line, and for the terminal named
-         * another way (-o /dev/stdout) */
+        /* so too for the terminal named another way (-o /dev/stdout); and
+         * for several inputs, whose labels the command hands on: a worker's
+         * line was drawn in the middle of them, so the command alone draws,
+         * a count of the inputs done, between them */
+        snprintf(cmd, sizeof cmd, "script -qec \"TERM=xterm '%s' label jobs-in/c.wav --model m.slm "
+                 "-o /dev/stdout\" /dev/null > tty-two.out; tr '\\r\\033' 'RE' < tty-two.out > "
+                 "tty-two.txt && grep -q 'RE\\[K0' tty-two.txt && ! grep -q '%%)[^R]' tty-two.txt",
+                 seqlabel);
+        sh(cmd);
         snprintf(cmd, sizeof cmd, "script -qec \"TERM=xterm '%s' label jobs-in/c.wav jobs-in/e.wav "
-                 "--model m.slm; TERM=xterm '%s' label jobs-in/c.wav --model m.slm -o /dev/stdout\" "
-                 "/dev/null > tty-two.out; tr '\\r\\033' 'RE' < tty-two.out > tty-two.txt && "
-                 "grep -q '^c\t' tty-two.txt && grep -q 'RE\\[K0' tty-two.txt && "
-                 "! grep -q '%%)[^R]' tty-two.txt", seqlabel, seqlabel);
+                 "jobs-in/d.wav --model m.slm --format frames\" /dev/null > tty-three.out; "
+                 "tr '\\r\\033' 'RE' < tty-three.out > tty-three.txt && grep -q '^c\t' "
+                 "tty-three.txt && grep -q 'R1 of 3 inputs doneRE\\[K' tty-three.txt && "
+                 "! grep -q '%%)' tty-three.txt && ! grep -q 'inputs done[^R]' tty-three.txt",
+                 seqlabel);
         sh(cmd);
         snprintf(cmd, sizeof cmd, "script -qec \"TERM=dumb '%s' label jobs-in/c.wav jobs-absent.wav "
                  "--model m.slm\" /dev/null > tty-dumb.out; tr '\\r\\033' 'RE' < tty-dumb.out > "
