@@ -266,21 +266,61 @@ out:
     return rc;
 }
 
+/* The file a checkpoint's name leads to, also through a link to a file not
+ * made yet (the first save makes it): its links followed (40 at most), the
+ * folder made real. malloc'ed; NULL: out of memory. */
+static char *lead_to(const char *path)
+{
+    char *at = strdup(path);
+    for (int hops = 0; at && hops < 40; hops++) {
+        char target[4096];
+        ssize_t n = readlink(at, target, sizeof target - 1);
+        if (n <= 0)
+            break;
+        target[n] = '\0';
+        char *copy = strdup(at), *next = NULL;
+        if (copy && target[0] != '/') { /* relative to the link's folder */
+            const char *dir = dirname(copy);
+            size_t len = strlen(dir) + strlen(target) + 2;
+            if ((next = malloc(len)))
+                snprintf(next, len, "%s/%s", dir, target);
+        } else if (copy) {
+            next = strdup(target);
+        }
+        free(copy);
+        free(at);
+        at = next;
+    }
+    if (!at)
+        return NULL;
+    char *copy = strdup(at), *copy2 = strdup(at), *real = NULL;
+    if (copy && copy2) {
+        const char *dir = dirname(copy), *base = basename(copy2);
+        char *real_dir = realpath(dir, NULL);
+        size_t n = strlen(real_dir ? real_dir : dir) + strlen(base) + 2;
+        if ((real = malloc(n)))
+            snprintf(real, n, "%s/%s", real_dir ? real_dir : dir, base);
+        free(real_dir);
+    }
+    free(copy);
+    free(copy2);
+    free(at);
+    return real;
+}
+
 /* The lock's name: .NAME.lock beside the file the checkpoint's name leads to
  * (a link, ./ck and ck: one lock), hidden so that no file of the user's is
  * taken for it (a model named ck.lock). malloc'ed; NULL: out of memory. */
 static char *lock_path(const char *path)
 {
-    char *real = realpath(path, NULL), *copy = strdup(real ? real : path);
+    char *real = lead_to(path), *copy = real ? strdup(real) : NULL;
     char *copy2 = copy ? strdup(copy) : NULL;
     char *lock = NULL;
     if (copy && copy2) {
         const char *dir = dirname(copy), *base = basename(copy2);
-        char *real_dir = realpath(dir, NULL);
-        size_t n = strlen(real_dir ? real_dir : dir) + strlen(base) + sizeof "/..lock";
+        size_t n = strlen(dir) + strlen(base) + sizeof "/..lock";
         if ((lock = malloc(n)))
-            snprintf(lock, n, "%s/.%s.lock", real_dir ? real_dir : dir, base);
-        free(real_dir);
+            snprintf(lock, n, "%s/.%s.lock", dir, base);
     }
     free(real);
     free(copy);
@@ -288,9 +328,10 @@ static char *lock_path(const char *path)
     return lock;
 }
 
-int sl_checkpoint_lock(const char *path, char *err, size_t errlen)
+int sl_checkpoint_lock(const char *path, char **held_lock, char *err, size_t errlen)
 {
     char *lock = lock_path(path);
+    *held_lock = NULL;
     if (!lock)
         return sl_fail(err, errlen, "out of memory");
     /* the file locked must still be the one of that name: a run ending
@@ -323,7 +364,7 @@ int sl_checkpoint_lock(const char *path, char *err, size_t errlen)
         struct stat held, named;
         if (fstat(fd, &held) == 0 && lstat(lock, &named) == 0 && held.st_dev == named.st_dev &&
             held.st_ino == named.st_ino) {
-            free(lock);
+            *held_lock = lock; /* the name unlock removes: a link made meanwhile changes none */
             return fd;
         }
         close(fd); /* removed under it: again, with the file of that name now */
@@ -333,17 +374,15 @@ int sl_checkpoint_lock(const char *path, char *err, size_t errlen)
     return -1;
 }
 
-void sl_checkpoint_unlock(int fd, const char *path)
+void sl_checkpoint_unlock(int fd, char *lock)
 {
-    if (fd < 0)
-        return;
     /* removed while held (no run locks the file that goes), and only if it is
      * still the file locked */
-    char *lock = lock_path(path);
     struct stat held, named;
-    if (lock && fstat(fd, &held) == 0 && lstat(lock, &named) == 0 &&
+    if (fd >= 0 && lock && fstat(fd, &held) == 0 && lstat(lock, &named) == 0 &&
         held.st_dev == named.st_dev && held.st_ino == named.st_ino)
         unlink(lock);
     free(lock);
-    close(fd);
+    if (fd >= 0)
+        close(fd);
 }

@@ -805,6 +805,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     train_run r;
     memset(&r, 0, sizeof r);
     int rc = -1, lock_fd = -1;
+    char *lock_name = NULL; /* the checkpoint's lock, held while the run trains */
     /* Threads are the step's own (whole windows per thread, a fixed summation
      * order: deterministic per thread count) with OpenBLAS on one thread, as
      * two kinds of threads at once oversubscribe the cores. */
@@ -868,7 +869,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     if (sl_train_check_outputs(c, &r.train_man, r.have_valid_man ? &r.valid_man : NULL, err,
                                errlen))
         goto out;
-    if (c->checkpoint_path && (lock_fd = sl_checkpoint_lock(c->checkpoint_path, err, errlen)) < 0)
+    if (c->checkpoint_path &&
+        (lock_fd = sl_checkpoint_lock(c->checkpoint_path, &lock_name, err, errlen)) < 0)
         goto out;
 
     sl_model *resumed = NULL;
@@ -1269,8 +1271,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     rc = 0;
 out:
     run_free(&r);
-    if (lock_fd >= 0)
-        sl_checkpoint_unlock(lock_fd, c->checkpoint_path);
+    sl_checkpoint_unlock(lock_fd, lock_name);
     sl_blas_set_threads(blas_threads);
     return rc;
 }

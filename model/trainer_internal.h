@@ -288,12 +288,14 @@ int sl_checkpoint_save(const char *path, const sl_model *m, const float *adam_m,
 /* Loads them; *m is a new model, *adam_m / *adam_v new blocks of its size. */
 /* Two runs of one checkpoint (a timer fired twice) would write over each
  * other's, and neither could resume: while a run trains it holds an advisory
- * lock (flock) on .NAME.lock beside the file PATH leads to, an empty file it
- * removes at its end (one that a killed run left locks nothing). The
- * descriptor, or -1 saying that another run holds it (or why the lock cannot
- * be taken: a file of that name that is no lock). */
-int sl_checkpoint_lock(const char *path, char *err, size_t errlen);
-void sl_checkpoint_unlock(int fd, const char *path);
+ * lock (flock) on .NAME.lock beside the file PATH leads to (through links,
+ * to one not made yet too), an empty file it removes at its end (one that a
+ * killed run left locks nothing). The descriptor and in *held_lock its name,
+ * or -1 saying that another run holds it (or why the lock cannot be taken: a
+ * file of that name that is no lock). */
+int sl_checkpoint_lock(const char *path, char **held_lock, char *err, size_t errlen);
+/* Removes and frees held_lock (sl_checkpoint_lock's), closes fd. */
+void sl_checkpoint_unlock(int fd, char *held_lock);
 int sl_checkpoint_load(const char *path, sl_model **m, float **adam_m, float **adam_v,
                        sl_train_state *st, char *err, size_t errlen);
 

@@ -126,6 +126,26 @@ static void resume_is_exact(void **state)
         free(err);
     }
     remove(tt_path(dir, "b-link.ckpt"));
+    /* a link to a checkpoint not made yet leads to the same lock as its name */
+    {
+        char lock2[600];
+        snprintf(lock2, sizeof lock2, "%s/.g.ckpt.lock", dir);
+        int held2 = open(lock2, O_RDWR | O_CREAT, 0644);
+        assert_true(held2 >= 0 && flock(held2, LOCK_EX) == 0);
+        assert_int_equal(symlink("g.ckpt", tt_path(dir, "g-link.ckpt")), 0);
+        snprintf(cmd, sizeof cmd,
+                 "'%s' train --manifest '%s/all.tsv' --out '%s/g.slm' --checkpoint "
+                 "'%s/g-link.ckpt' --cache-dir '%s/cache' " TINY " --steps 3 --seed 7",
+                 seqlabel, dir, dir, dir, dir);
+        err = NULL;
+        assert_int_equal(tt_run(cmd, &err), 1);
+        if (!strstr(err, "g-link.ckpt: another training run is writing this checkpoint"))
+            fail_msg("%s", err);
+        free(err);
+        close(held2);
+        remove(lock2);
+        remove(tt_path(dir, "g-link.ckpt"));
+    }
     assert_false(tt_same_file(dir, "straight.ckpt", "b.ckpt"));
     close(held); /* that run ended (killed: its lock file left, locking nothing) */
     train("--steps 40 --seed 7 --resume", "b", 0);
