@@ -21,12 +21,17 @@ int cli_output_container(const char *out_path, int *wanted_sub)
     if (!dot)
         return 0;
     dot++;
-    /* names libsndfile's list lacks: its Ogg is .oga, its AIFF .aiff, and Opus
-     * is an Ogg encoding, which a .opus name asks for whatever the input's */
+    /* names libsndfile's list lacks: its Ogg is .oga, its AIFF .aiff, its AU
+     * .au, its NIST .wav, its 8SVX .iff, and Opus is an Ogg encoding, which a
+     * .opus name asks for whatever the input's; the other names it reads by */
     static const struct { const char *ext; int major, sub; } aliases[] = {
         {"ogg", SF_FORMAT_OGG, 0},         {"mp3", SF_FORMAT_MPEG, 0},
         {"opus", SF_FORMAT_OGG, SF_FORMAT_OPUS}, {"aif", SF_FORMAT_AIFF, 0},
-        {"aifc", SF_FORMAT_AIFF, 0},
+        {"aifc", SF_FORMAT_AIFF, 0},       {"wave", SF_FORMAT_WAV, 0},
+        {"bwf", SF_FORMAT_WAV, 0},         {"snd", SF_FORMAT_AU, 0},
+        {"sph", SF_FORMAT_NIST, 0},        {"nist", SF_FORMAT_NIST, 0},
+        {"8svx", SF_FORMAT_SVX, 0},        {"svx", SF_FORMAT_SVX, 0},
+        {"16sv", SF_FORMAT_SVX, 0},
     };
     for (size_t i = 0; i < sizeof aliases / sizeof aliases[0] && !major; i++)
         if (!strcasecmp(dot, aliases[i].ext)) {
@@ -55,11 +60,16 @@ int cli_output_format(const char *out_path, int in_format, int rate, int channel
         SF_INFO t = {.samplerate = rate, .channels = channels, .format = major | wanted_sub};
         return sf_format_check(&t) ? t.format : 0;
     }
-    /* the input's own format into its own container, unless that is MP3 inside
-     * a WAV (format tag 0x55), which libsndfile reads but writes only as an
-     * MP3 file: its coding is then chosen as for another container */
+    /* the input's own format into its own container, but for MPEG audio
+     * libsndfile reads and does not write as it is */
     const int container = in_format & SF_FORMAT_TYPEMASK;
-    const int mp3_inside = sl_mp3_coded(in_format) && container != SF_FORMAT_MPEG;
+    /* MPEG audio libsndfile reads but writes only as Layer III in an MP3
+     * file: inside a WAV (format tag 0x55), or MP1/MP2 into no named
+     * container, its coding is chosen as for another container (a WAV) */
+    const int layer3 = (in_format & SF_FORMAT_SUBMASK) == SF_FORMAT_MPEG_LAYER_III;
+    const int mp3_inside = sl_mp3_coded(in_format) && (container != SF_FORMAT_MPEG || !layer3);
+    if (mp3_inside && !major)
+        major = SF_FORMAT_WAV;
     if ((!major || major == container) && !mp3_inside)
         return in_format;
     if (!major)

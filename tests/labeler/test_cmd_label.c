@@ -2807,9 +2807,26 @@ static void test_gstreamer_input(void **state)
     expect_error("in16.wav " CUT_ARGS "--cut x.m4a", 1, "x.m4a: .m4a is read here");
     expect_error("in16.wav " CUT_ARGS "--cut x.WEBM", 1, "x.WEBM: .WEBM is read here");
     expect_error("in16.wav " CUT_ARGS "--cut x.mp2", 1, "x.mp2: .mp2 is read here");
-    expect_error("in16.wav " CUT_ARGS "--cut x.sph", 1, "x.sph: .sph is read here");
-    /* an input of such a name (an AU named .snd) is split into WAV pieces,
-     * named so (they were .snd, or refused as unwritable mid-run) */
+    /* the other names libsndfile reads by are written as what they name
+     * (.snd an AU, .sph a NIST SPHERE file, .wave a WAV: they were WAVs, or
+     * refused), and an input of such a name is split into pieces of its own
+     * kind, named so */
+    assert_int_equal(run_label("in16.wav " CUT_ARGS "--cut x.sph -o /dev/null"), 0);
+    assert_int_equal(run_label("in16.wav " CUT_ARGS "--cut x.wave -o /dev/null"), 0);
+    {
+        SF_INFO got = {0};
+        char p[600];
+        snprintf(p, sizeof p, "%s/x.sph", dir);
+        SNDFILE *f = sf_open(p, SFM_READ, &got);
+        assert_non_null(f);
+        sf_close(f);
+        assert_int_equal(got.format & SF_FORMAT_TYPEMASK, SF_FORMAT_NIST);
+        snprintf(p, sizeof p, "%s/x.wave", dir);
+        f = sf_open(p, SFM_READ, &got);
+        assert_non_null(f);
+        sf_close(f);
+        assert_int_equal(got.format & SF_FORMAT_TYPEMASK, SF_FORMAT_WAV);
+    }
     {
         SF_INFO au = {.samplerate = 16000, .channels = 1, .format = SF_FORMAT_AU | SF_FORMAT_PCM_16};
         char snd[600];
@@ -2822,8 +2839,8 @@ static void test_gstreamer_input(void **state)
         free(y);
         sh("mkdir snd-parts");
         assert_int_equal(run_label("in16.snd " CUT_ARGS "--split snd-parts -o /dev/null"), 0);
-        sh("ls snd-parts | grep -q '^in16-0001_.*\\.wav$' && test -z \"$(ls snd-parts | grep -v "
-           "'\\.wav$')\"");
+        sh("ls snd-parts | grep -q '^in16-0001_.*\\.snd$' && test -z \"$(ls snd-parts | grep -v "
+           "'\\.snd$')\" && test \"$(head -c 4 snd-parts/in16-0001_*)\" = .snd");
     }
     /* SD2, which libsndfile writes only by a name of its own: said before the
      * labelling, not as its "cannot open SD2 file without a file name" after */
