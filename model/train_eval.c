@@ -199,12 +199,14 @@ int sl_metrics_format_json_names(const sl_metrics *mt, const char *const *names,
         sl_text_json_string(&t, mt->audio);
         sl_text_put(&t, ",");
     }
+    /* a file with no frame scored (a UEM's regions, or empty references,
+     * leave it none) has no figures, its loss none either (not 0, a perfect
+     * one to a script averaging files) */
     sl_text_put(&t, "\"frames\":%lld,\"loss\":", (long long)mt->frames);
-    if (mt->no_loss)
+    if (mt->no_loss || mt->frames == 0)
         sl_text_put(&t, "null");
     else
         sl_text_put(&t, "%.9g", sl_metrics_loss(mt));
-    /* a file with no frame scored (a UEM's regions leave it none) has no figures */
     sl_text_json_next_figure(&t, "accuracy", mt->frames > 0, sl_metrics_accuracy(mt));
     sl_text_json_next_figure(&t, "macro_f1", mt->frames > 0, sl_metrics_macro_f1(mt));
     sl_text_put(&t, ",");

@@ -912,6 +912,17 @@ static void eval_reports_and_checks_labels(void **state)
     assert_true(!strncmp(line2, "{\"audio\":\"", 10) && strstr(line2, "/b.wav\",\"frames\":298,") < line3);
     assert_true(!strncmp(line3, "{\"frames\":596,", 14) && strchr(line3, '\n')[1] == '\0');
     free(out);
+    /* a file none of whose frames is scored (its labels empty) has no loss
+     * either: null, as its other figures, not a perfect 0 in an average */
+    tt_write_text(tt_path(dir, "none.txt"), "");
+    tt_write_text(tt_path(dir, "e0.tsv"), "a.wav\ta.txt\nb.wav\tnone.txt\n");
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/e0.tsv' --no-cache "
+             "--per-file --json > '%s/eval0.json'", seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(tt_path(dir, "eval0.json"), NULL);
+    if (!strstr(out, "/b.wav\",\"frames\":0,\"loss\":null,\"accuracy\":null,"))
+        fail_msg("%s", out);
+    free(out);
     /* --hyp: the figures of label files, and what is refused with them */
     /* the references as the hypotheses (e-hyp/: a.txt, b.txt) */
     snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s/e-hyp' --manifest '%s/e.tsv' --json > '%s/hyp.json'",
