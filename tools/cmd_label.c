@@ -1242,18 +1242,44 @@ static int names_its_file(sl_label_format format)
            format == SL_FORMAT_FRAMES || format == SL_FORMAT_JSONL || format == SL_FORMAT_CSV;
 }
 
+/* A name as a JSON reader gets it back: a byte that is not UTF-8, written
+ * as \ufffd, is U+FFFD, as the character itself in a name is (malloc'ed;
+ * NULL: out of memory). */
+static char *json_read_back(const char *s)
+{
+    const size_t len = strlen(s);
+    char *out = malloc(3 * len + 1), *o = out;
+    for (size_t i = 0, n; out && i < len; i += n) {
+        uint32_t cp;
+        n = sl_utf8_char(s + i, len - i, &cp);
+        if (n) {
+            memcpy(o, s + i, n);
+            o += n;
+        } else {
+            memcpy(o, "\xef\xbf\xbd", 3);
+            o += 3;
+            n = 1;
+        }
+    }
+    if (out)
+        *o = '\0';
+    return out;
+}
+
 /* Several inputs on one stream in a format whose lines name their file: two
- * files whose lines would carry the same name, as written (RTTM's field with
- * blanks as '_', JSON's string with a byte that is not UTF-8 as U+FFFD), could
- * not be told apart (eval refuses such an RTTM file), so they are refused (2,
- * said). One file listed twice is that file's lines twice. */
+ * files whose lines would carry the same name, as read back (RTTM's field
+ * with blanks as '_', JSON's string with a byte that is not UTF-8 as U+FFFD,
+ * as that character itself is), could not be told apart (eval refuses such an
+ * RTTM file), so they are refused (2, said). One file listed twice is that
+ * file's lines twice. */
 static int check_stream_names(const label_args *a, const cli_input *in, int n, const sl_model *m)
 {
     if (n < 2 || !names_its_file(a->format))
         return 0;
     const int json = a->format == SL_FORMAT_JSONL || a->format == SL_FORMAT_SUMMARY;
     char **written = calloc((size_t)n, sizeof *written);
-    int rc = written ? 0 : (cli_error("out of memory"), 1);
+    char **read_back = calloc((size_t)n, sizeof *read_back);
+    int rc = written && read_back ? 0 : (cli_error("out of memory"), 1);
     sl_label_writer *w = rc ? NULL : malloc(sizeof *w);
     if (!rc && !w)
         rc = (cli_error("out of memory"), 1);
@@ -1265,19 +1291,23 @@ static int check_stream_names(const label_args *a, const cli_input *in, int n, c
             sl_text_json_string(&t, w->file_name);
         else /* CSV's field quotes what it must: the name as it is */
             sl_text_put(&t, "%s", a->format == SL_FORMAT_CSV ? w->file_name : w->file_id);
-        if (sl_text_finish(&t) < 0 || !(written[i] = strdup(buf)))
+        if (sl_text_finish(&t) < 0 || !(written[i] = strdup(buf)) ||
+            !(read_back[i] = json ? json_read_back(w->file_name) : strdup(buf)))
             rc = (cli_error("out of memory"), 1);
     }
     for (int i = 0; i < n && !rc; i++) /* inputs are few next to their labelling */
         for (int j = i + 1; j < n && !rc; j++)
-            if (!strcmp(written[i], written[j]) && !sl_same_file(in[i].path, in[j].path))
+            if (!strcmp(read_back[i], read_back[j]) && !sl_same_file(in[i].path, in[j].path))
                 rc = (cli_error("%s and %s would both be %s%s%s in one %s stream: write each "
                                 "its own with -o DIR/, or give them other names", in[i].path,
                                 in[j].path, json ? "" : "'", written[i], json ? "" : "'",
                                 sl_label_format_name(a->format)), 2);
-    for (int i = 0; written && i < n; i++)
+    for (int i = 0; written && read_back && i < n; i++) {
         free(written[i]);
+        free(read_back[i]);
+    }
     free(written);
+    free(read_back);
     free(w);
     return rc;
 }

@@ -1315,6 +1315,11 @@ static void test_jobs(void **state)
                  "would both be 'x_y' in one audacity stream");
     expect_error("jobs-x/c?.wav --model m.slm --format summary", 2,
                  "would both be \"c\\ufffd\" in one summary stream");
+    /* so does the character U+FFFD itself, which a JSON reader gets back from
+     * "\ufffd" alike (the two streams' lines were told apart by their bytes) */
+    sh("mkdir jobs-fffd && cp jobs-in/a.wav \"jobs-fffd/$(printf 'x\\377.wav')\" && "
+       "cp jobs-in/b.wav \"jobs-fffd/$(printf 'x\\357\\277\\275.wav')\"");
+    expect_error("jobs-fffd/ --model m.slm --format jsonl", 2, "in one jsonl stream");
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm > jobs-1.txt"), 0);
     assert_int_equal(run_label("jobs-in/*.wav --model m.slm -o jobs-1/"), 0);
     sh("for f in jobs-1/*.txt; do sed \"s/^/$(basename $f .txt)\t/\" $f; done | cmp - jobs-1.txt");
