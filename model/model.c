@@ -202,6 +202,13 @@ const char *sl_class_name_flaw(const char *s, int new_model)
     if (s[0] == '"')
         return "a class name does not begin with '\"' (readers of the tab-separated outputs, "
                "pandas and Python's csv, would take it for a quoted field)";
+    /* the frames table's own columns, before a column a class */
+    static const char *const columns[] = {"file", "frame", "time", "label", "confidence"};
+    for (size_t k = 0; k < sizeof columns / sizeof columns[0]; k++)
+        if (!strcmp(s, columns[k]))
+            return "a class name is none of the frames table's own columns (file, frame, time, "
+                   "label, confidence), whose values a class's column of that name would "
+                   "overwrite in Python's csv.DictReader";
     return NULL;
 }
 

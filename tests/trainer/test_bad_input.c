@@ -403,6 +403,10 @@ static void bad_class_names(void **state)
     tt_write_text(tt_path(dir, "quote.txt"), "0\t1\t\"x\n");
     expect_failure("a.wav\tquote.txt\n", NULL,
                    (const char *[]){"quote.txt:1:", "does not begin with '\"'", NULL});
+    /* nor the frames table's own columns, which a class's would overwrite */
+    expect_failure("a.wav\t=time\n", NULL,
+                   (const char *[]){"m.tsv:1:", "none of the frames table's own columns", NULL});
+    expect_failure("a.wav\t=confidence\n", NULL, (const char *[]){"own columns", NULL});
     expect_exit(2, "a.wav\ta.txt\n", "--classes 'tone,dog bark'",
                 (const char *[]){"class 2 ('dog bark'): a class name holds no spaces", NULL});
 }
