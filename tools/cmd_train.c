@@ -145,8 +145,8 @@ static void usage(FILE *fp)
         "  --stop-after N          leave after step N with a checkpoint\n"
         "  -q, --quiet             no progress lines\n"
         "  -h, --help              this text\n"
-        "  Ctrl-C or SIGTERM: a checkpoint after the current step, then the end (twice:\n"
-        "  the end at once).\n");
+        "  Ctrl-C, SIGTERM or a soft CPU-time limit (SIGXCPU): a checkpoint after the\n"
+        "  current step, then the end (Ctrl-C or SIGTERM twice: the end at once).\n");
 }
 
 /* Ctrl-C (or SIGTERM) asks the trainer to checkpoint after the current step
@@ -158,6 +158,10 @@ static volatile int interrupted;
  * checkpoint's temporary files go with it (cli_end_by_signal). */
 static void on_signal(int sig)
 {
+    /* a soft CPU-time limit (ulimit -t, a batch queue's) sends SIGXCPU again
+     * each second until the hard one kills: only the first counts */
+    if (sig == SIGXCPU && interrupted)
+        return;
     if (interrupted)
         cli_end_by_signal(sig);
     interrupted = 1;
@@ -436,14 +440,15 @@ int sl_cmd_train(int argc, char **argv)
     /* the command's own handlers first (an output opened later would install
      * them over these), replaced here */
     cli_catch_signals();
-    /* SIGINT, SIGTERM and a hang-up (the terminal closed) checkpoint and stop; a
-     * hang-up the command was started to ignore (nohup) stays ignored */
-    const int sigs[3] = {SIGINT, SIGTERM, SIGHUP};
-    struct sigaction sa, old[3];
+    /* SIGINT, SIGTERM, a hang-up (the terminal closed) and a soft CPU-time
+     * limit (SIGXCPU) checkpoint and stop; a hang-up the command was started to
+     * ignore (nohup) stays ignored */
+    const int sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGXCPU};
+    struct sigaction sa, old[4];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < 4; i++) {
         sigaction(sigs[i], NULL, &old[i]);
         if (sigs[i] != SIGHUP || old[i].sa_handler != SIG_IGN)
             sigaction(sigs[i], &sa, NULL);
