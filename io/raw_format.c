@@ -2,6 +2,7 @@
  * files Asterisk names by extension alone (its prompts and music on hold ship
  * as .gsm, .g722, .ulaw, .sln16, ... with no header to say what they hold). */
 #include "io/io_internal.h"
+#include "io/sample_bytes.h"
 
 #include <ctype.h>
 #include <stdio.h>
@@ -164,9 +165,8 @@ int sl_raw_sf_info(const sl_audio_options *opt, const char *name, long long byte
     }
     /* a file that ends mid-sample was cut, or holds another encoding or channel
      * count than given: libsndfile would drop the odd bytes without a word */
-    const int sample_bytes = opt->raw_encoding == SL_RAW_S16LE ? 2
-                             : opt->raw_encoding == SL_RAW_F32LE ? 4 : 1;
-    const long long frame_bytes = (long long)sample_bytes * opt->raw_channels;
+    const long long frame_bytes =
+        (long long)sl_sample_bytes(ENCODINGS[i].sf_subtype) * opt->raw_channels;
     if (!ENCODINGS[i].mono && bytes > 0 && bytes % frame_bytes) {
         sl_io_err(err, errlen, "%s: %lld bytes are not whole samples of headerless %s audio, "
                   "%d channel%s (%lld bytes each): %lld byte%s left over (a cut file, or "

@@ -313,18 +313,15 @@ static char *lead_to(const char *path)
  * taken for it (a model named ck.lock). malloc'ed; NULL: out of memory. */
 static char *lock_path(const char *path)
 {
-    char *real = lead_to(path), *copy = real ? strdup(real) : NULL;
-    char *copy2 = copy ? strdup(copy) : NULL;
-    char *lock = NULL;
-    if (copy && copy2) {
-        const char *dir = dirname(copy), *base = basename(copy2);
-        size_t n = strlen(dir) + strlen(base) + sizeof "/..lock";
+    char *real = lead_to(path), *lock = NULL; /* FOLDER/NAME, its folder real */
+    const char *slash = real ? strrchr(real, '/') : NULL;
+    if (slash) {
+        const int dir = (int)(slash - real);
+        size_t n = strlen(real) + sizeof "/..lock";
         if ((lock = malloc(n)))
-            snprintf(lock, n, "%s/.%s.lock", dir, base);
+            snprintf(lock, n, "%.*s/.%s.lock", dir, real, slash + 1);
     }
     free(real);
-    free(copy);
-    free(copy2);
     return lock;
 }
 

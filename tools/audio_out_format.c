@@ -113,6 +113,14 @@ int cli_asterisk_format(const char *name, int rate, int channels)
     return SF_FORMAT_RAW | SF_ENDIAN_LITTLE | sub;
 }
 
+int cli_name_read_not_written(const char *path)
+{
+    sl_raw_encoding enc;
+    int rate;
+    return sl_audio_name_known(path) && !cli_output_container(path, NULL) &&
+           !sl_raw_format_from_path(path, &enc, &rate);
+}
+
 const char *cli_cut_extension(const char *in_path)
 {
     if (!strcmp(in_path, "-"))
@@ -123,12 +131,6 @@ const char *cli_cut_extension(const char *in_path)
     if (!strcasecmp(dot, ".g722"))
         return ".sln16";
     /* decoded by GStreamer (.m4a), or read by libsndfile under a name it does
-     * not write (.mp2, .snd, .sph): a WAV, named so */
-    sl_raw_encoding enc;
-    int rate;
-    const int known = sl_audio_name_known(in_path);
-    if (known == 2 || (known && !cli_output_container(in_path, NULL) &&
-                       !sl_raw_format_from_path(in_path, &enc, &rate)))
-        return ".wav";
-    return dot;
+     * not write (.mp2): a WAV, named so */
+    return cli_name_read_not_written(in_path) ? ".wav" : dot;
 }

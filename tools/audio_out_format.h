@@ -14,6 +14,10 @@ int cli_output_container(const char *out_path, int *wanted_sub);
  * stand for, mono at their rate; 0 (said) where that cannot be: G.722 is read,
  * not written. -1: not such a name. */
 int cli_asterisk_format(const char *name, int rate, int channels);
+/* Whether path's name is one of audio read here (GStreamer's .m4a, .mka;
+ * libsndfile's .mp2) that no container is written by (not Asterisk's
+ * headerless names, which are). */
+int cli_name_read_not_written(const char *path);
 /* The extension of the files cut from in_path: its own (G.722's: .sln16, the
  * linear samples it decodes to, as G.722 is not written), standard input's
  * .wav, "" for a name without one. */

@@ -26,18 +26,28 @@ static void print_band(const char *name, int v)
         printf("  %-18s %d frames\n", name, v);
 }
 
+/* A labeler's latency in samples with cfg and its rate; -1 (why in err, if
+ * given) when it cannot be made. */
+static long long latency_samples(const sl_model *m, const sl_labeler_config *cfg, int *rate,
+                                 char *err, size_t errlen)
+{
+    sl_labeler *l = sl_labeler_plan(m, cfg, err, errlen);
+    long long n = l ? (long long)sl_labeler_latency_samples(l) : -1;
+    *rate = l ? sl_labeler_sample_rate(l) : 1;
+    sl_labeler_free(l);
+    return n;
+}
+
 static void print_latency(const sl_model *m, const sl_labeler_config *cfg, const char *name,
                           const char *with)
 {
     char err[SL_ERR_LEN];
-    sl_labeler *l = sl_labeler_plan(m, cfg, err, sizeof err);
-    if (l)
-        printf("  %-18s %lld samples (%.9g s) with %s\n", name,
-               (long long)sl_labeler_latency_samples(l),
-               (double)sl_labeler_latency_samples(l) / sl_labeler_sample_rate(l), with);
+    int rate;
+    const long long n = latency_samples(m, cfg, &rate, err, sizeof err);
+    if (n >= 0)
+        printf("  %-18s %lld samples (%.9g s) with %s\n", name, n, (double)n / rate, with);
     else
         printf("  %-18s unknown: %s\n", name, err);
-    sl_labeler_free(l);
 }
 
 /* What a labeler allocates with the default settings: a model file of a
@@ -60,17 +70,6 @@ static void print_stats(const char *name, const float *v, int n)
     for (int i = 0; i < n; i++)
         printf(" %.9g", (double)v[i]);
     printf("\n");
-}
-
-/* A labeler's latency in samples with cfg (-1: it cannot be made), and its
- * rate. */
-static long long latency_samples(const sl_model *m, const sl_labeler_config *cfg, int *rate)
-{
-    sl_labeler *l = sl_labeler_plan(m, cfg, NULL, 0);
-    long long n = l ? (long long)sl_labeler_latency_samples(l) : -1;
-    *rate = l ? sl_labeler_sample_rate(l) : 1;
-    sl_labeler_free(l);
-    return n;
 }
 
 static void json_int(sl_text *t, const char *key, long long v)
@@ -116,11 +115,11 @@ static void info_json(sl_text *t, const char *path, const sl_model *m)
     sl_labeler_config cfg;
     sl_labeler_config_default(&cfg);
     int rate;
-    long long lat = latency_samples(m, &cfg, &rate);
+    long long lat = latency_samples(m, &cfg, &rate, NULL, 0);
     sl_text_put(t, ",\"latency_samples\":%lld", lat);
     sl_text_json_next_figure(t, "latency_s", lat >= 0, (double)lat / rate);
     cfg.decoder.smoothing = SL_SMOOTH_NONE;
-    lat = latency_samples(m, &cfg, &rate);
+    lat = latency_samples(m, &cfg, &rate, NULL, 0);
     sl_text_put(t, ",\"latency_argmax_samples\":%lld", lat);
     sl_text_json_next_figure(t, "latency_argmax_s", lat >= 0, (double)lat / rate);
     sl_labeler *l = sl_labeler_plan(m, NULL, NULL, 0);

@@ -165,7 +165,7 @@ static int check_format(cli_cut *c, const char *name, int in_format)
     /* a name of audio read here but not written by that name (GStreamer's
      * .m4a, .mka, ...; libsndfile's .mp2, .snd, .sph): the input's container
      * under it (a WAV named .m4a) opens in no player as what it says */
-    if (f < 0 && !cli_output_container(name, NULL) && sl_audio_name_known(name))
+    if (f < 0 && cli_name_read_not_written(name))
         return cli_error("%s: %s is read here, not written: name the cut .wav, .flac, .ogg, "
                          ".opus or .mp3", name, cli_extension(name)), -1;
     c->oinfo.format = wav_for_map(c, f > 0 ? f : cli_output_format(name, in_format, c->rate,
