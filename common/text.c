@@ -5,6 +5,7 @@
 #include <ctype.h>
 #include <limits.h>
 
+#include <glib.h>
 #include <locale.h>
 #include <pthread.h>
 #include <stdarg.h>
@@ -142,6 +143,44 @@ int sl_is_space_char(uint32_t cp)
            cp == 0x205f || cp == 0x3000 || cp == 0xfeff;
 }
 
+int sl_is_invisible_format(uint32_t cp)
+{
+    return cp <= 0x10ffff && g_unichar_type(cp) == G_UNICODE_FORMAT && cp != 0x200c &&
+           cp != 0x200d && !(cp >= 0xe0020 && cp <= 0xe007f);
+}
+
+static int ascii(const char *s)
+{
+    while (*s && !(*s & 0x80))
+        s++;
+    return !*s;
+}
+
+int sl_text_same(const char *a, const char *b)
+{
+    if (!strcmp(a, b))
+        return 1;
+    /* (not both ASCII: NFC maps a few code points, the Kelvin sign, to ASCII) */
+    if (ascii(a) && ascii(b))
+        return 0;
+    char *x = g_utf8_normalize(a, -1, G_NORMALIZE_NFC), *y = g_utf8_normalize(b, -1, G_NORMALIZE_NFC);
+    const int same = x && y && !strcmp(x, y);
+    g_free(x);
+    g_free(y);
+    return same;
+}
+
+int sl_text_index(const char *const *names, int n, const char *name)
+{
+    for (int k = 0; k < n; k++)
+        if (!strcmp(names[k], name))
+            return k;
+    for (int k = 0; k < n; k++)
+        if (sl_text_same(names[k], name))
+            return k;
+    return -1;
+}
+
 void sl_rttm_field(char *dst, size_t size, const char *s)
 {
     if (!size)
@@ -259,9 +298,9 @@ int sl_text_shown(char *buf, const char *s)
     for (size_t m; i < len && i < 128; i += m) {
         uint32_t cp;
         m = sl_utf8_char(s + i, len - i, &cp);
-        if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0))
+        if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && !sl_is_invisible_format(cp))
             sl_text_put(&t, "%.*s", (int)m, s + i);
-        else /* every byte of a control character, or the one foreign byte */
+        else /* every byte of a control or format character, or the one foreign byte */
             for (size_t b = 0; b < (m ? m : 1); b++)
                 sl_text_put(&t, "\\x%02x", (unsigned char)s[i + b]);
         foreign |= !m;

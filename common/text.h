@@ -55,6 +55,21 @@ size_t sl_utf8_char(const char *s, size_t len, uint32_t *cp);
  * U+3000, ...), or the invisible U+200B and U+FEFF, which no name should hold
  * unseen. */
 int sl_is_space_char(uint32_t cp);
+/* Whether code point cp is one of Unicode's invisible format characters (Cf):
+ * the direction marks and the embeddings, overrides and isolates, which print
+ * nothing yet reorder the rest of a terminal's line, the soft hyphen, the word
+ * joiner, ...; but for the zero-width joiner and non-joiner, which emoji
+ * sequences and Persian or Indic words need, and the tag characters of flag
+ * emoji. */
+int sl_is_invisible_format(uint32_t cp);
+/* Whether a and b are the same text: the same bytes, or the same characters
+ * in two Unicode forms (an é as one code point, NFC, as Linux and Windows
+ * keep text, or as e + U+0301, NFD, as macOS names files), which print alike.
+ * Bytes that are no UTF-8 compare as bytes. */
+int sl_text_same(const char *a, const char *b);
+/* The index of name in names[0..n): the one of its very bytes, else one that
+ * is it in another Unicode form (sl_text_same); -1 when none is. */
+int sl_text_index(const char *const *names, int n, const char *name);
 /* One RTTM field made of s, in dst[size]: RTTM's fields are split at
  * whitespace, so each space (sl_is_space_char), other ASCII whitespace, each
  * byte that is not part of valid UTF-8 and a '"' at its start becomes '_'; cut, if it must be, before
@@ -72,8 +87,9 @@ char *sl_trim_space(char *s);
 int sl_text_finish(sl_text *t);
 /* Text read from a file as an error shows it, into buf of SL_SHOWN_LEN bytes:
  * its first 128 bytes ("..." after them when there are more), those that are
- * no UTF-8 and every byte of a control character as \xNN, so a terminal escape
- * in a label file never reaches the terminal, and Windows-1252's 'caf\xe9' says
+ * no UTF-8 and every byte of a control character or an invisible format
+ * character (sl_is_invisible_format) as \xNN, so a terminal escape or a
+ * right-to-left override in a label file never reaches the terminal, and Windows-1252's 'caf\xe9' says
  * what is wrong where a rule alone does not. 1 when a byte was no UTF-8 (text
  * in another encoding), else 0. */
 #define SL_SHOWN_LEN (4 * 128 + 8)

@@ -193,10 +193,10 @@ int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only
             sl_text_finish(&t);
             return -1;
         }
-        int k = 0;
-        while (k < w->n_classes &&
-               (strncmp(w->class_names[k], a, (size_t)(b - a)) || w->class_names[k][b - a]))
-            k++;
+        char name[SL_MAX_CLASS_NAME * 4 + 1]; /* (longer is no class: cut, it stays none) */
+        snprintf(name, sizeof name, "%.*s", (int)(b - a), a);
+        int k = sl_text_index(w->class_names, w->n_classes, name);
+        k = k < 0 ? w->n_classes : k;
         if (k == w->n_classes) {
             sl_text t = {err, errlen, 0};
             sl_text_put(&t, "no class '%.*s' (the model's classes:", (int)(b - a), a);

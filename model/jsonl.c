@@ -80,9 +80,9 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
     row->is_frame = json_object_has_member(o, "frame");
     /* a segment's label left empty labels nothing (sl_segments_push); a frame's
      * is its class */
-    if ((row->label[0] || row->is_frame) && !sl_label_name_fits(row->label))
-        return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
-                       row->line, SL_MAX_CLASS_NAME);
+    if ((row->label[0] || row->is_frame) &&
+        sl_label_name_unfit(path, row->line, row->label, err, errlen))
+        return -1;
     if (!row->is_frame) {
         if (!number_member(o, "start", &row->start) || !number_member(o, "end", &row->end) ||
             row->start < 0)

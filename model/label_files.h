@@ -24,8 +24,10 @@ char *sl_next_line(char **p);
  * last); NULL when *p is. */
 char *sl_next_field(char **p);
 /* Whether name can be a label file's class name: 1..SL_MAX_CLASS_NAME bytes
- * without a tab (the separator of Audacity's and the TSV files). */
-int sl_label_name_fits(const char *name);
+ * without a tab (the separator of Audacity's and the TSV files). 0 when it
+ * can; else -1 and "PATH:LINE: label 'NAME' is N bytes, ..." or "... holds a
+ * tab, ...", the name as an error shows file text (sl_text_shown). */
+int sl_label_name_unfit(const char *path, int line, const char *name, char *err, size_t errlen);
 /* A strict time in seconds: a finite number >= 0 and the whole string. 0 or -1. */
 /* "PATH:LINE: bad time 'TEXT' (seconds >= 0 expected)", TEXT as an error shows
  * file text (sl_text_shown): -1. */

@@ -945,10 +945,23 @@ int sl_parse_seconds(const char *s, double *out)
     return 0;
 }
 
-int sl_label_name_fits(const char *name)
+int sl_label_name_unfit(const char *path, int line, const char *name, char *err, size_t errlen)
 {
-    size_t n = strlen(name);
-    return n > 0 && n <= SL_MAX_CLASS_NAME && !strchr(name, '\t');
+    _Static_assert(SL_MAX_CLASS_NAME == 64, "the message says 64 bytes");
+    const size_t n = strlen(name);
+    if (n > 0 && n <= SL_MAX_CLASS_NAME && !strchr(name, '\t'))
+        return 0;
+    char shown[SL_SHOWN_LEN];
+    sl_text_shown(shown, name);
+    if (!n)
+        return sl_fail(err, errlen, "%s:%d: an empty label name", path, line);
+    if (n <= SL_MAX_CLASS_NAME)
+        return sl_fail(err, errlen, "%s:%d: label '%s' holds a tab, which no class name may",
+                       path, line, shown);
+    /* bytes, not characters: say what that makes of a name in another script */
+    return sl_fail(err, errlen, "%s:%d: label '%s' is %zu bytes long; a class name holds at "
+                   "most 64 bytes of UTF-8 (64 ASCII letters, 32 Cyrillic or Hebrew, 21 CJK)",
+                   path, line, shown, n);
 }
 
 int sl_one_input(const char *file, char **first, const char *path, int line, const char *format,
@@ -1039,9 +1052,8 @@ int sl_segment_from_text(const char *path, int line, const char *start, const ch
     if (b < a)
         return sl_fail(err, errlen, "%s:%d: segment ends (%.12g s) before it starts (%.12g s)", path,
                        line, b, a);
-    if (name[0] && !sl_label_name_fits(name)) /* (none: sl_segments_push takes nothing) */
-        return sl_fail(err, errlen, "%s:%d: label name must be 1..%d bytes without tabs", path,
-                       line, SL_MAX_CLASS_NAME);
+    if (name[0] && sl_label_name_unfit(path, line, name, err, errlen))
+        return -1; /* (none: sl_segments_push takes nothing) */
     if (sl_segments_push(segs, n, cap, a, b, name, line))
         return sl_fail(err, errlen, "%s: out of memory", path);
     return 0;

@@ -195,6 +195,11 @@ const char *sl_class_name_flaw(const char *s, int new_model)
         if (sl_is_space_char(cp))
             return "a class name holds no spaces, Unicode's (U+00A0, ...) neither (RTTM fields "
                    "and TextGrid text could not keep them): e.g. dog_bark";
+        if (sl_is_invisible_format(cp))
+            return "a class name holds no invisible format characters (direction marks such as "
+                   "U+200F, overrides such as U+202E, the soft hyphen U+00AD, ...): a name "
+                   "with one prints as the name without it, and an override reorders the rest "
+                   "of a terminal's line";
     }
     if (strpbrk(s, ",="))
         return "a class name holds no ',' or '=' (lists such as --only speech,music and "
@@ -373,6 +378,11 @@ int sl_model_class_index(const sl_model *m, const char *name)
 {
     for (int k = 0; k < m->cfg.n_classes; k++)
         if (!strcmp(m->class_names[k], name))
+            return k;
+    /* the name in another Unicode form: "Größe" typed on Linux (NFC) for a
+     * class whose labels macOS wrote (NFD) */
+    for (int k = 0; k < m->cfg.n_classes; k++)
+        if (sl_text_same(m->class_names[k], name))
             return k;
     return -1;
 }

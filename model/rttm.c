@@ -106,9 +106,8 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
             break;
         }
         const char *name = as_class ? as_class : f[7];
-        if (!*name || strlen(name) > SL_MAX_CLASS_NAME) {
-            rc = sl_fail(err, errlen, "%s:%d: class name must be 1..%d bytes", path, line_no,
-                         SL_MAX_CLASS_NAME);
+        if (sl_label_name_unfit(path, line_no, name, err, errlen)) {
+            rc = -1;
             break;
         }
         unsigned char *m = realloc(*mine, (size_t)*n + 1);

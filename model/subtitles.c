@@ -211,9 +211,11 @@ static int end_cue(reader *r)
         char *label = sl_trim_space(r->name);
         if (!*label && r->lone_tag && r->cue == 2) /* that tag was all the cue said */
             label = r->tag;
-        if (need >= (int)sizeof r->name || (*label && !sl_label_name_fits(label)))
+        if (need >= (int)sizeof r->name) /* (too long to hold) */
             rc = sl_fail(r->err, r->errlen, "%s:%d: a cue's text must be a class name of at "
                          "most %d bytes without tabs", r->path, r->cue_line, SL_MAX_CLASS_NAME);
+        else if (*label && sl_label_name_unfit(r->path, r->cue_line, label, r->err, r->errlen))
+            rc = -1;
         else if (r->end < r->start)
             rc = sl_fail(r->err, r->errlen, "%s:%d: cue ends (%.12g s) before it starts (%.12g s)",
                          r->path, r->cue_line, r->end, r->start);

@@ -232,10 +232,11 @@ static int read_tiers(lexer *lx, const char *tier, sl_label_segment **segs, int 
             prev_end = b;
             if (!*text)
                 continue; /* an empty interval labels nothing */
-            if (strlen(text) > SL_MAX_CLASS_NAME || strpbrk(text, "\t\n\r"))
-                return sl_fail(err, errlen, "%s:%d: label \"%.40s\" must be 1..%d bytes on one "
-                               "line without tabs", lx->path, lx->tok_line, text,
-                               SL_MAX_CLASS_NAME);
+            if (strpbrk(text, "\n\r"))
+                return sl_fail(err, errlen, "%s:%d: label \"%.40s\" must be one line", lx->path,
+                               lx->tok_line, text);
+            if (sl_label_name_unfit(lx->path, lx->tok_line, text, err, errlen))
+                return -1;
             if (sl_segments_push(segs, n, &cap, a, b, text, lx->tok_line))
                 return sl_fail(err, errlen, "%s: out of memory", lx->path);
         }

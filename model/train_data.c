@@ -63,24 +63,22 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
             if (segs[k].end == segs[k].start)
                 continue; /* a point label (an Audacity marker) labels nothing: no class */
             int found = 0;
+            /* (one class, the form first met, for a name in two Unicode
+             * forms: labels from macOS, NFD, and from Linux, NFC) */
             for (int c = 0; c < *n && !found; c++)
-                found = !strcmp(names[c], segs[k].name);
+                found = sl_text_same(names[c], segs[k].name);
             if (found)
                 continue;
             char where[SL_ERR_LEN / 2];
             /* a name no model can hold, said where it stands, not at the model */
             const char *flaw = sl_class_name_flaw(segs[k].name, new_model);
-            /* the name quoted where it is valid text (a space at its end shows) */
-            if (flaw && sl_class_name_valid(segs[k].name, strlen(segs[k].name)))
-                rc = sl_fail(err, errlen, "%sclass '%s': %s",
-                             label_where(e, &segs[k], where, sizeof where), segs[k].name, flaw);
-            else if (flaw) {
+            if (flaw) {
                 char shown[SL_SHOWN_LEN];
                 int foreign = sl_text_shown(shown, segs[k].name);
                 rc = sl_fail(err, errlen, "%sclass '%s': %s%s",
                              label_where(e, &segs[k], where, sizeof where), shown, flaw,
-                             foreign ? " (text in another encoding, such as Windows-1252? save "
-                                       "the labels as UTF-8)" : "");
+                             foreign ? " (text in another encoding, such as Windows-1252 or "
+                                       "Shift JIS? save the labels as UTF-8)" : "");
             }
             else if (*n == SL_MAX_CLASSES)
                 rc = sl_fail(err, errlen, "%smore than %d distinct label names",
@@ -114,10 +112,9 @@ static int written_as(const char *cls, const char *name)
  * form of (none when two could be). */
 int sl_class_of(const char *name, const char *const *classes, int n)
 {
-    for (int c = 0; c < n; c++)
-        if (!strcmp(classes[c], name))
-            return c;
-    int found = -1;
+    int found = sl_text_index(classes, n, name); /* (in another Unicode form too) */
+    if (found >= 0)
+        return found;
     for (int c = 0; c < n; c++)
         if (written_as(classes[c], name)) {
             if (found >= 0)
@@ -153,7 +150,7 @@ static void unknown_class(char *buf, size_t len, const char *name, const char *c
                 second = c;
         }
     char shown[SL_SHOWN_LEN];
-    sl_text_shown(shown, name);
+    const int foreign = sl_text_shown(shown, name);
     if (second >= 0) {
         snprintf(buf, len, "'%s' is how two classes are written, '%s' and '%s' (RTTM makes spaces "
                  "'_', TextGrid text is trimmed): name one as it is", shown, classes[first],
@@ -162,7 +159,9 @@ static void unknown_class(char *buf, size_t len, const char *name, const char *c
     }
     char list[SL_ERR_LEN / 2];
     list_classes(list, sizeof list, classes, n);
-    snprintf(buf, len, "unknown class '%s' (classes: %s)", shown, list);
+    snprintf(buf, len, "unknown class '%s' (classes: %s)%s", shown, list,
+             foreign ? " (text in another encoding, such as Windows-1252 or Shift JIS? save the "
+                       "labels as UTF-8)" : "");
 }
 
 int sl_segments_to_frames(const sl_label_segment *segs, int ns, const char *label_path,

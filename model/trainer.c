@@ -23,6 +23,7 @@
 #include "model/model_internal.h"
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/text.h"
 
 /* ---- generator: xoshiro256** seeded through splitmix64 ---------------------- */
 
@@ -569,9 +570,11 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
         /* a new model's names; with --init, the model's own may be any it
          * holds, and new ones are checked where its output layer is made */
         const char *flaw = sl_class_name_flaw(c->class_names[i], !c->init_path);
-        if (flaw)
-            return sl_fail(err, errlen, "class %d ('%.*s'): %s", i + 1, SL_MAX_CLASS_NAME,
-                           c->class_names[i], flaw);
+        char shown[SL_SHOWN_LEN];
+        if (flaw) {
+            sl_text_shown(shown, c->class_names[i]);
+            return sl_fail(err, errlen, "class %d ('%s'): %s", i + 1, shown, flaw);
+        }
     }
     for (int t = 0; t < c->n_teachers && t < SL_MAX_TEACHERS; t++)
         if (!c->teacher_paths[t] || !c->teacher_paths[t][0])
@@ -582,8 +585,11 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
                        "count and schedule: -1 or more, 0 or more, 0 or more, cosine or linear");
     for (int i = 0; i < c->n_classes; i++)
         for (int j = 0; j < i; j++)
-            if (!strcmp(c->class_names[i], c->class_names[j]))
-                return sl_fail(err, errlen, "class '%s' is listed twice", c->class_names[i]);
+            if (sl_text_same(c->class_names[i], c->class_names[j]))
+                return sl_fail(err, errlen, strcmp(c->class_names[i], c->class_names[j])
+                                   ? "class '%s' is listed twice (in two Unicode forms, NFC "
+                                     "and NFD)" : "class '%s' is listed twice",
+                               c->class_names[i]);
     /* a new model's classes are those asked for (an init model's, its own) */
     if (c->gap_class && c->n_classes > 0 && !c->init_path &&
         sl_class_of(c->gap_class, (const char *const *)c->class_names, c->n_classes) < 0)

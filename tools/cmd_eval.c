@@ -5,6 +5,7 @@
  * figures of label files any tool wrote (sl_score_manifest); with --events,
  * sound event detection's figures of the same frames (sl_events). */
 #include "common/blas_threads.h"
+#include "common/text.h"
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -287,14 +288,6 @@ static int report_sweep(const sl_sweep *sw, const char *name, int json)
 }
 
 /* The index of `name` among the n names, or -1. */
-static int name_index(const char *const *names, int n, const char *name)
-{
-    for (int k = 0; k < n; k++)
-        if (!strcmp(names[k], name))
-            return k;
-    return -1;
-}
-
 /* --events: counts for these classes ("all", or a,b,c of names), the collar and
  * 1 s segments on frames of frame_s seconds, into *out. 0, 1 (out of memory) or
  * 2 (a list naming no class of these: a wrong command line), said. */
@@ -316,7 +309,7 @@ static int events_for(const char *list, const char *const *names, int n, double 
         if (train_cli_split_classes(copy, want, &k))
             rc = cli_usage_error("--events: expected all or a,b,c (class names)");
         for (int i = 0; !rc && i < k; i++) {
-            int c = name_index(names, n, want[i]);
+            int c = sl_text_index(names, n, want[i]);
             if (c < 0)
                 rc = cli_usage_error("--events: '%s' is not one of the classes", want[i]);
             else
@@ -431,7 +424,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     for (int g = 0; g < 2 && !rc; g++) {
         if (!gaps[g])
             continue;
-        *gap_classes[g] = name_index((const char *const *)names, n, gaps[g]);
+        *gap_classes[g] = sl_text_index((const char *const *)names, n, gaps[g]);
         if (*gap_classes[g] >= 0)
             continue;
         char list[SL_ERR_LEN / 2] = "";
@@ -448,7 +441,7 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     if (!rc && sweep) { /* from the frames tables' probabilities */
         if (!(sw = calloc(1, sizeof *sw)))
             rc = cli_error("out of memory");
-        else if ((sw->target = name_index((const char *const *)names, n, sweep)) < 0)
+        else if ((sw->target = sl_text_index((const char *const *)names, n, sweep)) < 0)
             rc = cli_usage_error("--sweep: '%s' is not one of the classes", sweep);
         opt.sweep = sw;
     }

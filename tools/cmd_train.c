@@ -9,6 +9,7 @@
 
 #include "seqlabel.h"
 #include "common/output_file.h"
+#include "common/text.h"
 #include "model/model_internal.h" /* sl_model_new_class_refused */
 #include "model/trainer_internal.h" /* sl_train_init_check */
 #include "tools/cli.h"
@@ -423,9 +424,12 @@ int sl_cmd_train(int argc, char **argv)
         sl_model *init = sl_model_load(c.init_path, err, sizeof err);
         int bad = init ? sl_model_new_class_refused(init, c.class_names, c.n_classes) : -1;
         int rc = 0;
-        if (bad >= 0)
-            rc = cli_usage_error("train: --classes: new class '%s': %s", c.class_names[bad],
+        char shown[SL_SHOWN_LEN];
+        if (bad >= 0) {
+            sl_text_shown(shown, c.class_names[bad]);
+            rc = cli_usage_error("train: --classes: new class '%s': %s", shown,
                                  sl_class_name_flaw(c.class_names[bad], 1));
+        }
         else if (init && sl_train_init_check(&c, init, err, sizeof err))
             rc = cli_usage_error("train: %s", err);
         sl_model_free(init); /* unreadable: said where the run reads it */

@@ -46,6 +46,11 @@ static void test_skip_lists(void **state)
     assert_string_equal(err, "no class 'nosuch' (the model's classes: silence, speech, "
                              "say \"hi\"\\)");
     assert_int_equal(sl_label_writer_set_skip(&w, "nosuch", 0, NULL, SL_ERR_LEN), -1);
+    /* a class named in its other Unicode form (NFD: e + U+0301) */
+    w.class_names[2] = "caf\xc3\xa9";
+    assert_int_equal(sl_label_writer_set_skip(&w, "cafe\xcc\x81", 1, err, sizeof err), 0);
+    assert_true(w.skip[0] && w.skip[1] && !w.skip[2]);
+    assert_int_equal(sl_label_writer_set_skip(&w, "cafe", 1, err, sizeof err), -1);
 }
 
 /* A document of a format that has none: nothing, and the buffer says so. */

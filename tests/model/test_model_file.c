@@ -117,6 +117,9 @@ static void test_header_fields(void **state)
     assert_string_equal(sl_model_class_name(m, 1), "m\xc3\xbasica");
     assert_int_equal(sl_model_class_index(m, "ruido"), 2);
     assert_int_equal(sl_model_class_index(m, "speech"), -1);
+    /* the name in its other Unicode form (u + U+0301, NFD, as macOS writes it) */
+    assert_int_equal(sl_model_class_index(m, "mu\xcc\x81sica"), 1);
+    assert_int_equal(sl_model_class_index(m, "musica"), -1);
     assert_null(sl_model_class_name(m, 3));
     /* parameters: d x nf + d; layer: 3d x d + 3d + d x d + d + ff x d + ff + d x ff + d + 4d;
      * final norm 2d; classifier 3 x d + 3 */

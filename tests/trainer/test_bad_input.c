@@ -226,6 +226,11 @@ static void unknown_class_with_classes_option(void **state)
     tt_write_text(tt_path(dir, "esc.txt"), "0.00\t1.00\t\x1b[31mRED\x1b]0;t\x07\n");
     expect_failure("a.wav\tesc.txt\n", "--classes tone,noise,silence",
                    (const char *[]){"esc.txt:1:", "unknown class '\\x1b[31mRED\\x1b]0;t\\x07'", NULL});
+    /* a name in another encoding (Shift JIS, from Excel in Japan): suspected */
+    tt_write_text(tt_path(dir, "sjis.txt"), "0.00\t1.00\t\x89\xb9\x90\xba\n");
+    expect_failure("a.wav\tsjis.txt\n", "--classes tone,noise,silence",
+                   (const char *[]){"sjis.txt:1:", "unknown class '\\x89\\xb9\\x90\\xba'",
+                                    "Shift JIS? save the labels as UTF-8", NULL});
     tt_write_text(tt_path(dir, "esctime.txt"), "0.00\t1\x1b[2J\ttone\n");
     expect_failure("a.wav\tesctime.txt\n", NULL,
                    (const char *[]){"esctime.txt:1:", "bad time '1\\x1b[2J'", NULL});
@@ -409,6 +414,35 @@ static void bad_class_names(void **state)
     expect_failure("a.wav\t=confidence\n", NULL, (const char *[]){"own columns", NULL});
     expect_exit(2, "a.wav\ta.txt\n", "--classes 'tone,dog bark'",
                 (const char *[]){"class 2 ('dog bark'): a class name holds no spaces", NULL});
+    /* an invisible format character (U+200F, a right-to-left mark): two names
+     * that print alike; shown as bytes, so no override reaches the terminal */
+    tt_write_text(tt_path(dir, "rlm.txt"), "0\t1\tabc\n1\t2\t\xe2\x80\x8f" "abc\n");
+    expect_failure("a.wav\trlm.txt\n", NULL,
+                   (const char *[]){"rlm.txt:2:", "class '\\xe2\\x80\\x8f" "abc': ",
+                                    "invisible format characters", NULL});
+    expect_exit(2, "a.wav\ta.txt\n", "--classes 'tone,x\xe2\x80\xaey'",
+                (const char *[]){"class 2 ('x\\xe2\\x80\\xaey'): ", "invisible", NULL});
+    /* ... but the joiners of emoji sequences and Persian words are letters' */
+    tt_write_text(tt_path(dir, "zwj.txt"), "0\t1\ttone\n1\t2\tnoise\n2\t3\t"
+                  "\xf0\x9f\x91\xa9\xe2\x80\x8d\xf0\x9f\x91\xa7\n");
+    tt_write_text(tt_path(dir, "zwj.tsv"), "a.wav\tzwj.txt\n");
+    char cmd[2048];
+    snprintf(cmd, sizeof cmd, "'%s' train --manifest '%s/zwj.tsv' --out '%s/zwj.slm' " TINY
+             " > /dev/null", seqlabel, dir, dir);
+    char *err = NULL;
+    if (tt_run(cmd, &err))
+        fail_msg("%s", err);
+    free(err);
+    /* a label longer than a class name may be: named, with its length in bytes,
+     * which is what the limit counts (22 kanji: 66 bytes) */
+    char kanji[128] = "0\t1\t";
+    for (int k = 0; k < 22; k++)
+        strcat(kanji, "\xe9\x9f\xb3");
+    strcat(kanji, "\n");
+    tt_write_text(tt_path(dir, "kanji.txt"), kanji);
+    expect_failure("a.wav\tkanji.txt\n", NULL,
+                   (const char *[]){"kanji.txt:1: label '\xe9\x9f\xb3\xe9\x9f\xb3", "' is 66 bytes long",
+                                    "at most 64 bytes of UTF-8", "21 CJK", NULL});
 }
 
 /* What the run writes is checked before any audio is read: the model over the

@@ -314,6 +314,40 @@ static void whole_file_labels(void **state)
     sl_manifest_free(&man);
 }
 
+/* A name in two Unicode forms (Größe from Linux, NFC, and from macOS, o +
+ * U+0308, NFD) is one class, by the form first met; a label in the other form
+ * finds it, whichever form the classes were given in. */
+static void unicode_forms_are_one_class(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "u.txt"), "0.00\t0.20\tGr\xc3\xb6\xc3\x9f" "e\n"
+                                         "0.20\t0.40\tGro\xcc\x88\xc3\x9f" "e\n0.40\t0.50\tb\n");
+    tt_write_text(tt_path(dir, "u.tsv"), "one.wav\tu.txt\n");
+    sl_manifest man;
+    char err[SL_ERR_LEN], *found[SL_MAX_CLASSES];
+    int n = 0;
+    assert_int_equal(sl_manifest_load(tt_path(dir, "u.tsv"), &man, err, sizeof err), 0);
+    assert_int_equal(sl_dataset_collect_classes(&man, SL_SPLIT_BIT(SL_SPLIT_NONE), 1, found, &n, err,
+                                                sizeof err), 0);
+    assert_int_equal(n, 2);
+    assert_string_equal(found[0], "Gr\xc3\xb6\xc3\x9f" "e");
+    assert_string_equal(found[1], "b");
+    for (int k = 0; k < n; k++)
+        free(found[k]);
+    sl_feature_config fc;
+    sl_feature_config_default(&fc);
+    const char *names[] = {"b", "Gro\xcc\x88\xc3\x9f" "e"};
+    sl_dataset ds;
+    if (sl_dataset_load(&ds, &man, SL_SPLIT_BIT(SL_SPLIT_NONE), &fc, NULL, names, 2, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(ds.class_frames[1], 40);
+    assert_int_equal(ds.class_frames[0], 10);
+    sl_dataset_free(&ds);
+    sl_manifest_free(&man);
+    /* not a name that merely looks alike: o without its diaeresis */
+    assert_int_equal(sl_class_of("Gro\xc3\x9f" "e", names, 2), -1);
+}
+
 /* A point label (an Audacity marker: start = end) labels nothing, so it names
  * no class either: one class's spans and a marker are one class, refused for
  * training as such, not a model with an output no frame trained. */
@@ -1462,6 +1496,7 @@ int main(void)
         cmocka_unit_test(frame_labels_follow_centres),
         cmocka_unit_test(whole_file_labels),
         cmocka_unit_test(point_labels_name_no_class),
+        cmocka_unit_test(unicode_forms_are_one_class),
         cmocka_unit_test(byte_order_marks),
         cmocka_unit_test(folder_manifests),
         cmocka_unit_test(hold_out_by_path),

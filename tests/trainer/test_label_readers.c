@@ -111,7 +111,8 @@ static void webvtt(void **state)
     refused_as(sl_subtitles_read, dir, "long.vtt",
                "WEBVTT\n\n00:00.000 --> 00:02.000\n"
                "a class name far longer than sixty-four bytes of text, which no class name is\n",
-               ":3: a cue's text must be a class name of at most 64 bytes");
+               ":3: label 'a class name far longer than sixty-four bytes of text, which no class "
+               "name is' is 77 bytes long; a class name holds at most 64 bytes");
     tt_rmtree(dir);
 }
 
@@ -364,7 +365,8 @@ static void cr_only_lines(void **state)
                "frame\ttime\tlabel\tconfidence\tsilence\tspeech\n"
                "0\t0.000000\tsilence\t0.9\t0.9\t0.1\n",
                "frames.tsv: a frames table (seqlabel label --format frames), not labels");
-    refused_as(sl_audacity_read, dir, "tab.txt", "0\t1\t2\t\n", ":1: label name must be");
+    refused_as(sl_audacity_read, dir, "tab.txt", "0\t1\t2\t\n",
+               ":1: label '2\\x09' holds a tab, which no class name may");
     /* a label left empty (Audacity writes its times and a tab) labels nothing,
      * its times still checked; so does a CSV row's empty label */
     const want_seg around[] = {{0, 1, "x", 1}, {2, 3, "z", 3}};
