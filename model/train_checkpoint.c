@@ -25,6 +25,7 @@
 
 #include "model/trainer_internal.h"
 #include "common/errors.h"
+#include "common/memory.h"
 #include "common/output_file.h"
 #include "model/model_internal.h"
 
@@ -58,6 +59,25 @@ static unsigned char *read_all(const char *path, size_t *len, char *err, size_t 
     if (!fp) {
         sl_fail(err, errlen, "%s: cannot open: %s", path, strerror(errno));
         close(fd);
+        return NULL;
+    }
+    /* What the file is, asked of its first bytes and its size before it is
+     * read whole: a dataset or an archive named by mistake is refused at
+     * once, not read into memory first (4 GB of it took 18 s and 4 GB), and a
+     * checkpoint is read only into the memory it may take. */
+    char magic[8];
+    if (fread(magic, 1, 8, fp) != 8 || memcmp(magic, SL_CHECKPOINT_MAGIC, 8)) {
+        fclose(fp);
+        sl_fail(err, errlen, "%s: not a seqlabel checkpoint", path);
+        return NULL;
+    }
+    const double have = sl_memory_available();
+    if (have >= 0 && (double)fst.st_size > have) {
+        char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+        fclose(fp);
+        sl_fail(err, errlen, "%s: reading this checkpoint takes %s, more than the %s of memory "
+                "it may take", path, sl_memory_shown(a, (double)fst.st_size),
+                sl_memory_shown(b, have));
         return NULL;
     }
     unsigned char *buf = NULL;

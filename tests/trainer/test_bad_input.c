@@ -797,6 +797,22 @@ static void damaged_checkpoint(void **state)
     assert_non_null(strstr(err, "c.ckpt"));
     assert_non_null(strstr(err, "damaged"));
     free(err);
+    /* a file larger than the memory training may take is weighed before it
+     * is read: 200 MB that begin as a checkpoint (sparse) under a 10 MB cap */
+    fp = fopen(tt_path(dir, "big.ckpt"), "wb");
+    assert_non_null(fp);
+    fputs("SLCKPT01", fp);
+    assert_int_equal(ftruncate(fileno(fp), 200000000), 0);
+    fclose(fp);
+    snprintf(cmd, sizeof cmd, "SEQLABEL_MEMORY_LIMIT=10M '%s' train --manifest '%s/good2.tsv' "
+             "--out '%s/c.slm' --checkpoint '%s/big.ckpt' " TINY " --resume", seqlabel, dir, dir,
+             dir);
+    assert_int_equal(tt_run(cmd, &err), 1);
+    if (!strstr(err, "big.ckpt: reading this checkpoint takes 200 MB, more than the 10 MB of "
+                     "memory it may take"))
+        fail_msg("%s", err);
+    free(err);
+    unlink(tt_path(dir, "big.ckpt"));
 }
 
 /* CRC-32 (zlib's: reflected, polynomial 0xEDB88320), bit by bit, as a
