@@ -146,8 +146,9 @@ static void usage(FILE *fp)
         "  --stop-after N          leave after step N with a checkpoint\n"
         "  -q, --quiet             no progress lines\n"
         "  -h, --help              this text\n"
-        "  Ctrl-C, SIGTERM or a soft CPU-time limit (SIGXCPU): a checkpoint after the\n"
-        "  current step, then the end (Ctrl-C or SIGTERM twice: the end at once).\n");
+        "  Ctrl-C, SIGTERM, a soft CPU-time limit (SIGXCPU) or a batch queue's warning\n"
+        "  (SIGUSR1, SIGUSR2: SLURM's --signal): a checkpoint after the current step,\n"
+        "  then the end (Ctrl-C or SIGTERM twice: the end at once).\n");
 }
 
 /* Ctrl-C (or SIGTERM) asks the trainer to checkpoint after the current step
@@ -160,8 +161,9 @@ static volatile int interrupted;
 static void on_signal(int sig)
 {
     /* a soft CPU-time limit (ulimit -t, a batch queue's) sends SIGXCPU again
-     * each second until the hard one kills: only the first counts */
-    if (sig == SIGXCPU && interrupted)
+     * each second until the hard one kills: only the first counts; and a
+     * warning (SLURM's --signal=USR1@60) asks for the end, never the end at once */
+    if ((sig == SIGXCPU || sig == SIGUSR1 || sig == SIGUSR2) && interrupted)
         return;
     if (interrupted)
         cli_end_by_signal(sig);
@@ -444,15 +446,18 @@ int sl_cmd_train(int argc, char **argv)
     /* the command's own handlers first (an output opened later would install
      * them over these), replaced here */
     cli_catch_signals();
-    /* SIGINT, SIGTERM, a hang-up (the terminal closed) and a soft CPU-time
-     * limit (SIGXCPU) checkpoint and stop; a hang-up the command was started to
-     * ignore (nohup) stays ignored */
-    const int sigs[4] = {SIGINT, SIGTERM, SIGHUP, SIGXCPU};
-    struct sigaction sa, old[4];
+    /* SIGINT, SIGTERM, a hang-up (the terminal closed), a soft CPU-time limit
+     * (SIGXCPU) and a batch queue's warning before its time limit (SIGUSR1 or
+     * SIGUSR2, whichever SLURM's --signal names; by default either ends a
+     * process at once) checkpoint and stop; a hang-up the command was started
+     * to ignore (nohup) stays ignored */
+    enum { N_SIGS = 6 };
+    const int sigs[N_SIGS] = {SIGINT, SIGTERM, SIGHUP, SIGXCPU, SIGUSR1, SIGUSR2};
+    struct sigaction sa, old[N_SIGS];
     memset(&sa, 0, sizeof sa);
     sa.sa_handler = on_signal;
     sigemptyset(&sa.sa_mask);
-    for (int i = 0; i < 4; i++) {
+    for (int i = 0; i < N_SIGS; i++) {
         sigaction(sigs[i], NULL, &old[i]);
         if (sigs[i] != SIGHUP || old[i].sa_handler != SIG_IGN)
             sigaction(sigs[i], &sa, NULL);
@@ -460,7 +465,7 @@ int sl_cmd_train(int argc, char **argv)
     interrupted = 0;
     c.interrupt = &interrupted;
     int rc = sl_train(&c, err, sizeof err);
-    for (int i = 0; i < 3; i++)
+    for (int i = 0; i < N_SIGS; i++)
         sigaction(sigs[i], &old[i], NULL);
     free(class_buf);
     if (rc)

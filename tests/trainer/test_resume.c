@@ -323,7 +323,8 @@ static int64_t interrupted_run(const char *tag, int sig)
         nanosleep(&ts, NULL);
     }
     kill(pid, sig);
-    if (sig == SIGXCPU) { /* as a soft limit sends it again, each second */
+    if (sig != SIGINT && sig != SIGHUP) { /* sent again, as a soft limit sends SIGXCPU each
+                                            * second: counted once */
         struct timespec ts = {0, 20000000L};
         nanosleep(&ts, NULL);
         kill(pid, sig);
@@ -364,6 +365,12 @@ static void ctrl_c_checkpoints_and_resume_is_exact(void **state)
     /* a soft CPU-time limit (a batch queue's), its signal sent again: the
      * checkpoint once, not the end at the second (a core, no checkpoint) */
     step = interrupted_run("x", SIGXCPU);
+    assert_true(step >= 3 && step < 300);
+    /* a batch queue's warning before its time limit (SLURM's --signal=USR1@60,
+     * or USR2): the checkpoint, not the end at once that is their default */
+    step = interrupted_run("u1", SIGUSR1);
+    assert_true(step >= 3 && step < 300);
+    step = interrupted_run("u2", SIGUSR2);
     assert_true(step >= 3 && step < 300);
 }
 
