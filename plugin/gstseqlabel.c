@@ -511,6 +511,12 @@ gst_seqlabel_src_event (GstBaseTransform * trans, GstEvent * event)
     gst_event_unref (event);
     return TRUE;
   }
+  /* QoS goes upstream, for the source to act on, past the base class, which
+   * with its qos property set would drop late buffers: frames never
+   * labelled, and the run's frames after each drop stamped early by it. An
+   * element that labels every frame drops none for lateness. */
+  if (GST_EVENT_TYPE (event) == GST_EVENT_QOS)
+    return gst_pad_push_event (GST_BASE_TRANSFORM_SINK_PAD (trans), event);
   ok = GST_BASE_TRANSFORM_CLASS (parent_class)->src_event (trans, event);
   if (seek && !ok)
     seek_failed (self, seqnum);

@@ -220,6 +220,44 @@ test_eos_tail (void **state)
   free (x);
 }
 
+/* With the base class's qos property set, a QoS event from a late sink goes
+ * upstream, for the source to act on, and the element drops no audio for it:
+ * every frame is labelled (the base class dropped each buffer before the
+ * event's earliest time, frames unlabelled and the run's later ones early). */
+static void
+test_qos_drops_nothing (void **state)
+{
+  const int64_t N = PT_RATE + 123;
+  float *x = pt_signal (N, 2);
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, F32_CAPS, "qos", TRUE, NULL);
+  pt_frames msgs;
+  GstEvent *ev;
+  int upstream_qos = 0;
+  (void) state;
+
+  pt_frames_init (&msgs);
+  /* a sink 1 s late at 10 s: buffers before 12 s are late by its count */
+  assert_true (gst_harness_push_upstream_event (h, gst_event_new_qos (GST_QOS_TYPE_UNDERFLOW,
+              1.0, GST_SECOND, 10 * GST_SECOND)));
+  while ((ev = gst_harness_try_pull_upstream_event (h)) != NULL) {
+    upstream_qos += GST_EVENT_TYPE (ev) == GST_EVENT_QOS;
+    gst_event_unref (ev);
+  }
+  assert_int_equal (upstream_qos, 1);
+  for (int64_t off = 0; off < N; off += 320)
+    assert_int_equal (push_f32 (h, x + off, MIN (320, N - off), off), GST_FLOW_OK);
+  assert_int_equal (gst_harness_buffers_received (h), (N + 319) / 320);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  pt_collect_frame_messages (bus, &msgs);
+  assert_int_equal (msgs.n, expected_frames (N));
+  for (int64_t i = 0; i < msgs.n; i++)
+    assert_int_equal (msgs.index[i], i);
+  pt_frames_free (&msgs);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* A segment whose applied rate is not 1 (scaletempo's fast forward: audio at
  * twice its stream's speed) is labelled as it comes, its frames counting its
  * own time from where it began, and the element says so, once: its frames
@@ -3683,6 +3721,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_buffer_sizes),
     cmocka_unit_test (test_eos_tail),
+    cmocka_unit_test (test_qos_drops_nothing),
     cmocka_unit_test (test_flush_resets),
     cmocka_unit_test (test_latency),
     cmocka_unit_test (test_latency_answers),
