@@ -156,12 +156,22 @@ static int ascii(const char *s)
     return !*s;
 }
 
+char *sl_text_nfc(const char *s)
+{
+    if (ascii(s) || !g_utf8_validate(s, -1, NULL))
+        return strdup(s);
+    char *g = g_utf8_normalize(s, -1, G_NORMALIZE_NFC), *copy = g ? strdup(g) : NULL;
+    g_free(g);
+    return copy;
+}
+
 int sl_text_same(const char *a, const char *b)
 {
     if (!strcmp(a, b))
         return 1;
-    /* (not both ASCII: NFC maps a few code points, the Kelvin sign, to ASCII) */
-    if (ascii(a) && ascii(b))
+    /* (not both ASCII: NFC maps a few code points, the Kelvin sign, to ASCII;
+     * glib's NFC reads past the end of a sequence cut short) */
+    if ((ascii(a) && ascii(b)) || !g_utf8_validate(a, -1, NULL) || !g_utf8_validate(b, -1, NULL))
         return 0;
     char *x = g_utf8_normalize(a, -1, G_NORMALIZE_NFC), *y = g_utf8_normalize(b, -1, G_NORMALIZE_NFC);
     const int same = x && y && !strcmp(x, y);

@@ -67,6 +67,11 @@ int sl_is_invisible_format(uint32_t cp);
  * keep text, or as e + U+0301, NFD, as macOS names files), which print alike.
  * Bytes that are no UTF-8 compare as bytes. */
 int sl_text_same(const char *a, const char *b);
+/* s in Unicode's NFC (composed: an é as one code point), malloc'ed; s as it
+ * is where it is ASCII or no UTF-8; NULL: out of memory. How label files'
+ * names are kept, so that a label written on macOS (NFD) and one written on
+ * Linux are one name, their bytes too. */
+char *sl_text_nfc(const char *s);
 /* The index of name in names[0..n): the one of its very bytes, else one that
  * is it in another Unicode form (sl_text_same); -1 when none is. */
 int sl_text_index(const char *const *names, int n, const char *name);

@@ -199,7 +199,9 @@ int sl_label_writer_set_skip(sl_label_writer *w, const char *list, int keep_only
         k = k < 0 ? w->n_classes : k;
         if (k == w->n_classes) {
             sl_text t = {err, errlen, 0};
-            sl_text_put(&t, "no class '%.*s' (the model's classes:", (int)(b - a), a);
+            char shown[SL_SHOWN_LEN];
+            sl_text_shown(shown, name);
+            sl_text_put(&t, "no class '%s' (the model's classes:", shown);
             for (k = 0; k < w->n_classes; k++)
                 sl_text_put(&t, "%s %s", k ? "," : "", w->class_names[k]);
             sl_text_put(&t, ")");

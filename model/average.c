@@ -9,6 +9,7 @@
 
 #include "seqlabel.h"
 #include "common/errors.h"
+#include "common/text.h"
 
 /* Both configs hold only 4-byte fields (no padding), so memcmp compares values. */
 static int same_setup(const sl_model *a, const sl_model *b)
@@ -22,7 +23,7 @@ static int same_setup(const sl_model *a, const sl_model *b)
         memcmp(sl_model_norm_inv_std(a), sl_model_norm_inv_std(b), nf))
         return 0;
     for (int k = 0; k < ca->n_classes; k++)
-        if (strcmp(sl_model_class_name(a, k), sl_model_class_name(b, k)))
+        if (!sl_text_same(sl_model_class_name(a, k), sl_model_class_name(b, k)))
             return 0;
     return 1;
 }

@@ -561,10 +561,10 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
                          spec);
             return -1;
         }
-        char name[SL_MAX_CLASS_NAME + 1];
+        char name[SL_MAX_CLASS_NAME * 4 + 1]; /* (NFD, as macOS types it, is longer) */
         size_t nlen = (size_t)(eq - s);
         int k = -1;
-        if (nlen <= SL_MAX_CLASS_NAME) {
+        if (nlen < sizeof name) {
             memcpy(name, s, nlen);
             name[nlen] = '\0';
             k = sl_model_class_index(m, name);

@@ -28,6 +28,23 @@ static int number_member(JsonObject *o, const char *key, double *v)
     return isfinite(*v);
 }
 
+/* The member of o named key, else one named key in another Unicode form
+ * (NFD), else key. */
+static const char *alike_member(JsonObject *o, const char *key)
+{
+    if (json_object_has_member(o, key))
+        return key;
+    const char *found = key;
+    GList *names = json_object_get_members(o);
+    for (GList *l = names; l; l = l->next)
+        if (sl_text_same(l->data, key)) {
+            found = l->data; /* (the object's own string, alive as o is) */
+            break;
+        }
+    g_list_free(names);
+    return found;
+}
+
 /* What json-glib passes over silently in a line: a second value after the
  * first object (a writer that lost a newline) and a NUL (\u0000) in a
  * string, which ends the string there. NULL, or what is wrong; anything else
@@ -106,7 +123,9 @@ static int read_row(JsonObject *o, const char *path, const char *prob_class, sl_
     if (prob_class) {
         JsonNode *probs = json_object_get_member(o, "probs");
         if (!probs || !JSON_NODE_HOLDS_OBJECT(probs) ||
-            !number_member(json_node_get_object(probs), prob_class, &row->prob) ||
+            !number_member(json_node_get_object(probs), alike_member(json_node_get_object(probs),
+                                                                     prob_class),
+                           &row->prob) ||
             !(row->prob >= 0.0 && row->prob <= 1.0))
             return sl_fail(err, errlen, "%s:%d: no probability of '%s' in [0, 1] (\"probs\")",
                            path, row->line, prob_class);

@@ -24,7 +24,8 @@ char *sl_next_line(char **p);
  * last); NULL when *p is. */
 char *sl_next_field(char **p);
 /* Whether name can be a label file's class name: 1..SL_MAX_CLASS_NAME bytes
- * without a tab (the separator of Audacity's and the TSV files). 0 when it
+ * in NFC, as it is kept (sl_segments_push), without a tab (the separator of
+ * Audacity's and the TSV files). 0 when it
  * can; else -1 and "PATH:LINE: label 'NAME' is N bytes, ..." or "... holds a
  * tab, ...", the name as an error shows file text (sl_text_shown). */
 int sl_label_name_unfit(const char *path, int line, const char *name, char *err, size_t errlen);
@@ -49,9 +50,9 @@ int sl_parse_seconds(const char *s, double *out);
 int sl_segment_from_text(const char *path, int line, const char *start, const char *end,
                          const char *name, sl_label_segment **segs, int *n, int *cap,
                          char *err, size_t errlen);
-/* Appends a segment (the name copied) to *segs of *n, growing *cap; one of no
- * name (a label left empty) labels nothing and is not appended. -1: out of
- * memory (nothing appended). */
+/* Appends a segment (the name copied, in NFC: sl_text_nfc) to *segs of *n,
+ * growing *cap; one of no name (a label left empty) labels nothing and is not
+ * appended. -1: out of memory (nothing appended). */
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,
                      const char *name, int line);
 /* Where path's extension starts (the last '.' of its last part, not a leading

@@ -902,7 +902,7 @@ int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, do
         *segs = ns;
         *cap = nc;
     }
-    char *copy = strdup(name);
+    char *copy = sl_text_nfc(name); /* (macOS's NFD and Linux's NFC, one name) */
     if (!copy)
         return -1;
     (*segs)[(*n)++] = (sl_label_segment){.start = start, .end = end, .name = copy, .line = line};
@@ -948,7 +948,11 @@ int sl_parse_seconds(const char *s, double *out)
 int sl_label_name_unfit(const char *path, int line, const char *name, char *err, size_t errlen)
 {
     _Static_assert(SL_MAX_CLASS_NAME == 64, "the message says 64 bytes");
-    const size_t n = strlen(name);
+    /* the length of the name as it is kept: NFC (sl_segments_push), which
+     * macOS's NFD of Korean or accented text can be twice or more */
+    char *nfc = sl_text_nfc(name);
+    const size_t n = strlen(nfc ? nfc : name);
+    free(nfc);
     if (n > 0 && n <= SL_MAX_CLASS_NAME && !strchr(name, '\t'))
         return 0;
     char shown[SL_SHOWN_LEN];
@@ -1128,7 +1132,7 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
         return sl_audacity_read(e->labels, segs, n, err, errlen);
     }
     sl_label_segment *s = calloc(1, sizeof *s);
-    if (!s || !(s->name = strdup(e->labels + 1))) {
+    if (!s || !(s->name = sl_text_nfc(e->labels + 1))) { /* (NFD: a macOS folder's name) */
         free(s);
         return sl_fail(err, errlen, "out of memory");
     }

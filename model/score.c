@@ -379,9 +379,8 @@ static int take_frame(frame_taker *ft, int line, int idx_ok, long long idx, doub
 {
     const int64_t frame = ft->frame;
     const double at = (double)frame * ft->hop / ft->rate;
-    int k = 0;
-    while (k < ft->n_classes && strcmp(label, ft->classes[k]))
-        k++;
+    int k = sl_text_index(ft->classes, ft->n_classes, label); /* (NFD too) */
+    k = k < 0 ? ft->n_classes : k;
     if (!idx_ok || idx != frame || fabs(t - at) > 0.5e-3)
         return sl_fail(err, errlen, "%s:%d: expected frame %lld at %.6f s (the frame grid of "
                        "%d-sample hops at %d Hz), not this line", ft->path, line,
@@ -434,9 +433,15 @@ static int read_frames_table(frame_taker *ft, int target, char *err, size_t errl
                              "frames: a header 'frame time label confidence CLASS...')", path);
                 break;
             }
-            for (int k = 0; ft->prob && p; k++)
-                if (!strcmp(sl_next_field(&p), ft->classes[target]))
+            int alike = -1; /* the class's column in another Unicode form (NFD) */
+            for (int k = 0; ft->prob && p; k++) {
+                const char *name = sl_next_field(&p);
+                if (!strcmp(name, ft->classes[target]))
                     col = k;
+                else if (alike < 0 && sl_text_same(name, ft->classes[target]))
+                    alike = k;
+            }
+            col = col < 0 ? alike : col;
             if (ft->prob && col < 0)
                 rc = sl_fail(err, errlen, "%s:1: no probability column of class '%s' to sweep",
                              path, ft->classes[target]);

@@ -62,12 +62,9 @@ int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int 
         for (int k = 0; k < ns && rc == 0; k++) {
             if (segs[k].end == segs[k].start)
                 continue; /* a point label (an Audacity marker) labels nothing: no class */
-            int found = 0;
-            /* (one class, the form first met, for a name in two Unicode
-             * forms: labels from macOS, NFD, and from Linux, NFC) */
-            for (int c = 0; c < *n && !found; c++)
-                found = sl_text_same(names[c], segs[k].name);
-            if (found)
+            /* (label files' names come in NFC: one class for labels from
+             * macOS, NFD, and from Linux) */
+            if (sl_text_index((const char *const *)names, *n, segs[k].name) >= 0)
                 continue;
             char where[SL_ERR_LEN / 2];
             /* a name no model can hold, said where it stands, not at the model */
@@ -129,7 +126,9 @@ static void list_classes(char *buf, size_t len, const char *const *classes, int 
     size_t used = 0;
     buf[0] = '\0';
     for (int c = 0; c < n && used + 1 < len; c++) {
-        int w = snprintf(buf + used, len - used, "%s%s", c ? ", " : "", classes[c]);
+        char shown[SL_SHOWN_LEN]; /* (a reference's names may be any: a U+202E shown as bytes) */
+        sl_text_shown(shown, classes[c]);
+        int w = snprintf(buf + used, len - used, "%s%s", c ? ", " : "", shown);
         if (w < 0)
             break;
         used += (size_t)w;

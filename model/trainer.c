@@ -585,11 +585,13 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen)
                        "count and schedule: -1 or more, 0 or more, 0 or more, cosine or linear");
     for (int i = 0; i < c->n_classes; i++)
         for (int j = 0; j < i; j++)
-            if (sl_text_same(c->class_names[i], c->class_names[j]))
+            if (sl_text_same(c->class_names[i], c->class_names[j])) {
+                char shown[SL_SHOWN_LEN];
+                sl_text_shown(shown, c->class_names[i]);
                 return sl_fail(err, errlen, strcmp(c->class_names[i], c->class_names[j])
                                    ? "class '%s' is listed twice (in two Unicode forms, NFC "
-                                     "and NFD)" : "class '%s' is listed twice",
-                               c->class_names[i]);
+                                     "and NFD)" : "class '%s' is listed twice", shown);
+            }
     /* a new model's classes are those asked for (an init model's, its own) */
     if (c->gap_class && c->n_classes > 0 && !c->init_path &&
         sl_class_of(c->gap_class, (const char *const *)c->class_names, c->n_classes) < 0)
@@ -650,7 +652,7 @@ static int init_classes(const sl_train_config *c, sl_model **m, unsigned char *f
 {
     int same = c->n_classes == 0 || c->n_classes == sl_model_get_config(*m)->n_classes;
     for (int k = 0; same && k < c->n_classes; k++)
-        same = !strcmp(c->class_names[k], sl_model_class_name(*m, k));
+        same = sl_text_same(c->class_names[k], sl_model_class_name(*m, k));
     if (same)
         return 0;
     for (int k = 0; k < c->n_classes; k++)
@@ -734,7 +736,7 @@ static int check_resumed_model(const sl_train_config *c, const sl_model *m, char
     const sl_model_config *mc = sl_model_get_config(m);
     int same = c->n_classes <= 0 || c->n_classes == mc->n_classes;
     for (int k = 0; same && c->n_classes > 0 && k < c->n_classes; k++)
-        same = strcmp(c->class_names[k], sl_model_class_name(m, k)) == 0;
+        same = sl_text_same(c->class_names[k], sl_model_class_name(m, k));
     if (!same)
         return sl_fail(err, errlen, "%s: the checkpoint's model has other classes than --classes "
                        "(resume with the original run's options)", c->checkpoint_path);

@@ -369,16 +369,19 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
             return cli_usage_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",
                              SL_MAX_CLASSES, SL_MAX_CLASS_NAME);
         }
-        /* a name twice would be a row and column no frame can reach; train refuses it too */
+        /* a name twice would be a row and column no frame can reach; train refuses it too,
+         * in two Unicode forms as well */
         for (int i = 0; i < k; i++)
             for (int j = 0; j < i; j++)
-                if (!strcmp(split[i], split[j])) {
-                    int rc = cli_usage_error("--classes: class '%s' is listed twice", split[i]);
+                if (sl_text_same(split[i], split[j])) {
+                    char shown[SL_SHOWN_LEN];
+                    sl_text_shown(shown, split[i]);
+                    int rc = cli_usage_error("--classes: class '%s' is listed twice", shown);
                     free(list);
                     return rc;
                 }
-        for (; *n < k; (*n)++)
-            if (!(names[*n] = strdup(split[*n]))) {
+        for (; *n < k; (*n)++) /* in NFC, as label files' names are read */
+            if (!(names[*n] = sl_text_nfc(split[*n]))) {
                 free(list);
                 return cli_error("out of memory");
             }

@@ -258,7 +258,7 @@ int sl_cmd_train(int argc, char **argv)
         case O_OUT: c.out_path = a; break;
         case O_CLASSES:
             free(class_buf);
-            class_buf = strdup(a);
+            class_buf = sl_text_nfc(a); /* (as label files' names are read) */
             if (!class_buf || train_cli_split_classes(class_buf, c.class_names, &c.n_classes)) {
                 free(class_buf);
                 return cli_usage_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",

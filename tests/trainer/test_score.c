@@ -1386,6 +1386,70 @@ static void test_frames_table(void **state)
     tt_rmtree(dir);
 }
 
+/* Class names in another Unicode form (NFD: o + U+0308, as macOS writes
+ * text) are the classes' (given in NFC): the references', a frames table's
+ * labels and probability column, JSON Lines' labels and probabilities, scored
+ * and swept as the same names' bytes would be. */
+static void test_unicode_forms(void **state)
+{
+    (void)state;
+#define NFC "Gr\xc3\xb6\xc3\x9f" "e"
+#define NFD "Gro\xcc\x88\xc3\x9f" "e"
+    static const char *const names[2] = {NFC, "b"};
+    char dir[512], err[SL_ERR_LEN];
+    tt_mkdtemp(dir, sizeof dir, "nfd");
+    write_audio(dir, "a.wav", 1.0, 16000);
+    tt_write_text(tt_path(dir, "a.ref.txt"), "0\t0.5\t" NFD "\n0.5\t1.0\tb\n");
+    tt_write_text(tt_path(dir, "set.tsv"), "a.wav\ta.ref.txt\n");
+    mkdir(tt_path(dir, "hyp"), 0755);
+    char *text = malloc(100000);
+    assert_non_null(text);
+    for (int jsonl = 0; jsonl < 2; jsonl++) {
+        size_t n = jsonl ? 0 : (size_t)sprintf(text, "frame\ttime\tlabel\tconfidence\t" NFD "\tb\n");
+        for (int i = 0; i < 98; i++) {
+            const double p = i < 50 ? 0.875 : 0.125;
+            n += (size_t)(jsonl ? sprintf(text + n, "{\"frame\":%d,\"time\":%.6f,\"label\":\"%s\","
+                                          "\"probs\":{\"" NFD "\":%g,\"b\":%g}}\n", i, i * 0.01,
+                                          i < 50 ? NFD : "b", p, 1 - p)
+                                : sprintf(text + n, "%d\t%.6f\t%s\t0.5\t%g\t%g\n", i, i * 0.01,
+                                          i < 50 ? NFD : "b", p, 1 - p));
+        }
+        remove(tt_path(dir, "hyp/a.tsv"));
+        tt_write_text(tt_path(dir, jsonl ? "hyp/a.jsonl" : "hyp/a.tsv"), text);
+        sl_metrics mt;
+        assert_int_equal(sl_metrics_init(&mt, 2), 0);
+        sl_eval_options opt;
+        sl_eval_options_default(&opt);
+        sl_sweep sw = {.target = 0};
+        opt.sweep = &sw;
+        if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), names, 2, &opt, &mt,
+                              err, sizeof err))
+            fail_msg("%s", err);
+        assert_int_equal(mt.confusion[0], 50);
+        assert_int_equal(mt.confusion[3], 48);
+        assert_int_equal(sw.pos[875], 50);
+        assert_int_equal(sw.neg[125], 48);
+        sl_metrics_free(&mt);
+    }
+    free(text);
+    /* through the command: the classes in NFD are the same, and a name in
+     * both forms is one listed twice */
+    char *out, *e;
+    if (eval_in(dir, "--hyp hyp --manifest set.tsv --classes " NFD ",b --json", &out, &e))
+        fail_msg("%s", e);
+    assert_non_null(strstr(out, "\"accuracy\":1,"));
+    free(out);
+    free(e);
+    assert_int_equal(eval_in(dir, "--hyp hyp --manifest set.tsv --classes " NFD "," NFC ",b", &out,
+                             &e), 2);
+    assert_non_null(strstr(e, "--classes: class '" NFC "' is listed twice"));
+    free(out);
+    free(e);
+    tt_rmtree(dir);
+#undef NFC
+#undef NFD
+}
+
 /* write_table's frames as `seqlabel label --format jsonl` writes them. */
 static void write_jsonl_frames(const char *path, int frames)
 {
@@ -1476,6 +1540,7 @@ int main(void)
         cmocka_unit_test(test_sweep_decoded_by_hand),
         cmocka_unit_test(test_sweep_decoded_unlabelled_time),
         cmocka_unit_test(test_frames_table),
+        cmocka_unit_test(test_unicode_forms),
         cmocka_unit_test(test_json_lines_and_subtitles),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
