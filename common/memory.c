@@ -183,12 +183,26 @@ double sl_memory_limit_setting(const char *text)
     return *p || !(v >= 1) || !isfinite(v) ? -1 : v;
 }
 
-const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
+static const char *shown_in(char buf[SL_MEMORY_SHOWN], double bytes, int digits)
 {
     const char *unit = bytes >= 1e12 ? "TB" : bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : "kB";
     const double scale = bytes >= 1e12 ? 1e12 : bytes >= 1e9 ? 1e9 : bytes >= 1e6 ? 1e6 : 1e3;
-    snprintf(buf, SL_MEMORY_SHOWN, "%.3g %s", bytes / scale, unit);
+    snprintf(buf, SL_MEMORY_SHOWN, "%.*g %s", digits, bytes / scale, unit);
     return buf;
+}
+
+const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
+{
+    return shown_in(buf, bytes, 3);
+}
+
+const char *sl_memory_shown_against(char buf[SL_MEMORY_SHOWN], double bytes, double other)
+{
+    char theirs[SL_MEMORY_SHOWN];
+    int digits = 3;
+    while (digits < 16 && !strcmp(shown_in(buf, bytes, digits), shown_in(theirs, other, digits)))
+        digits++;
+    return shown_in(buf, bytes, digits);
 }
 
 double sl_memory_free(void)

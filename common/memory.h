@@ -28,6 +28,10 @@ double sl_memory_limit_setting(const char *text);
  * "1.74 MB", "2.35 GB" (powers of 1000); returns buf. */
 #define SL_MEMORY_SHOWN 32
 const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes);
+/* The same in as many more digits as it takes not to read as other does,
+ * up to the byte: what "needs X, more than the Y" shows, where X and Y would
+ * both read "115 kB" (each of the two figures shown against the other). */
+const char *sl_memory_shown_against(char buf[SL_MEMORY_SHOWN], double bytes, double other);
 /* The same with /proc/meminfo, /proc/self/cgroup and /sys/fs/cgroup elsewhere
  * (tests). */
 double sl_memory_available_at(const char *meminfo, const char *proc_cgroup,

@@ -269,7 +269,8 @@ sl_encoder *sl_encoder_new(const sl_model *m, int max_T, char *err, size_t errle
         if (err && errlen)
             snprintf(err, errlen, "an encoder of window %d needs %s, more than the %s of memory "
                      "it may take (a shorter window)", max_T,
-                     sl_memory_shown(a, need), sl_memory_shown(b, have));
+                     sl_memory_shown_against(a, need, have),
+                     sl_memory_shown_against(b, have, need));
         return NULL;
     }
     sl_encoder *e = calloc(1, sizeof *e);
@@ -522,8 +523,8 @@ int sl_encoder_set_threads(sl_encoder *e, int n_threads, char *err, size_t errle
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         if (err && errlen)
             snprintf(err, errlen, "%d encoder threads need %s more, more than the %s of memory "
-                     "it may take", n_threads, sl_memory_shown(a, more),
-                     sl_memory_shown(b, have));
+                     "it may take", n_threads, sl_memory_shown_against(a, more, have),
+                     sl_memory_shown_against(b, have, more));
         return -1;
     }
     float *att = alloc_floats(e->att_stride * (size_t)n_threads);

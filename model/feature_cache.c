@@ -88,8 +88,8 @@ static int room_for(const char *audio, const char *what, int held, int64_t float
         return 0;
     char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
     return sl_fail(err, errlen, "%s: its %s need %s, more than the %s of memory it may take "
-                   "(%scut this file shorter)", audio, what, sl_memory_shown(a, need),
-                   sl_memory_shown(b, have),
+                   "(%scut this file shorter)", audio, what,
+                   sl_memory_shown_against(a, need, have), sl_memory_shown_against(b, have, need),
                    held ? "a cache, without --no-cache, keeps the files before it on disk; or " : "");
 }
 

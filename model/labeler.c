@@ -313,7 +313,8 @@ sl_labeler *sl_labeler_new(const sl_model *m, const sl_labeler_config *cfg_in, c
                      "labeler: a window of %d frames on %d thread%s needs %s, more than the %s "
                      "of memory it may take (a shorter window, or fewer "
                      "threads)", l->W, l->T, l->T == 1 ? "" : "s",
-                     sl_memory_shown(a, (double)l->memory), sl_memory_shown(b, have));
+                     sl_memory_shown_against(a, (double)l->memory, have),
+                     sl_memory_shown_against(b, have, (double)l->memory));
         goto fail;
     }
     l->frames = malloc((size_t)l->cap * l->F * sizeof(float));

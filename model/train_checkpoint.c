@@ -76,8 +76,9 @@ static unsigned char *read_all(const char *path, size_t *len, char *err, size_t 
         char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
         fclose(fp);
         sl_fail(err, errlen, "%s: reading this checkpoint takes %s, more than the %s of memory "
-                "it may take", path, sl_memory_shown(a, (double)fst.st_size),
-                sl_memory_shown(b, have));
+                "it may take (the memory available, or SEQLABEL_MEMORY_LIMIT where that is less)",
+                path, sl_memory_shown_against(a, (double)fst.st_size, have),
+                sl_memory_shown_against(b, have, (double)fst.st_size));
         return NULL;
     }
     unsigned char *buf = NULL;

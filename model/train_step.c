@@ -181,7 +181,8 @@ sl_train_step *sl_train_step_new(const sl_model *m, int max_B, int max_T, char *
                              "a training step of %d windows x %d frames needs %s of "
                              "activations, more than the %s of memory it may "
                              "take (a smaller --batch or --window)", max_B, max_T,
-                             sl_memory_shown(a, bytes), sl_memory_shown(b, have));
+                             sl_memory_shown_against(a, bytes, have),
+                             sl_memory_shown_against(b, have, bytes));
                 free(L);
                 free(s);
                 return NULL;

@@ -798,8 +798,8 @@ static int rest_fits(const sl_train_config *c, size_t np, int F, int have_moment
     return sl_fail(err, errlen, "training on %d thread%s needs %s more for gradients, optimiser "
                    "moments and the batch, more than the %s of memory it may "
                    "take (fewer --threads, a smaller --batch or --window, or a smaller model)",
-                   c->num_threads, c->num_threads == 1 ? "" : "s", sl_memory_shown(a, need),
-                   sl_memory_shown(b, have));
+                   c->num_threads, c->num_threads == 1 ? "" : "s",
+                   sl_memory_shown_against(a, need, have), sl_memory_shown_against(b, have, need));
 }
 
 

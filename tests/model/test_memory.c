@@ -201,6 +201,21 @@ static void test_limit_setting(void **state)
                      sl_memory_limit_setting(bad[i]));
 }
 
+/* Figures as messages show them: three digits in the unit that fits, more
+ * where two compared would read alike, up to the byte. */
+static void test_figures_shown(void **state)
+{
+    (void)state;
+    char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
+    assert_string_equal(sl_memory_shown(a, 114893), "115 kB");
+    assert_string_equal(sl_memory_shown(a, 2.35e9), "2.35 GB");
+    assert_string_equal(sl_memory_shown_against(a, 114893, 114892), "114.893 kB");
+    assert_string_equal(sl_memory_shown_against(b, 114892, 114893), "114.892 kB");
+    assert_string_equal(sl_memory_shown_against(a, 200e6, 10e6), "200 MB");
+    assert_string_equal(sl_memory_shown_against(b, 1.5e6, 1.5004e6), "1.5 MB");
+    assert_string_equal(sl_memory_shown_against(a, 1.5004e6, 1.5e6), "1.5004 MB");
+}
+
 static void write_text(const char *path, const char *text)
 {
     FILE *f = fopen(path, "w");
@@ -285,6 +300,7 @@ int main(void)
         cmocka_unit_test(test_labeler_as_allocated),
         cmocka_unit_test(test_more_than_there_is),
         cmocka_unit_test(test_limit_setting),
+        cmocka_unit_test(test_figures_shown),
         cmocka_unit_test(test_memory_available),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
