@@ -45,13 +45,15 @@ static void on_signal(int sig)
 
 /* Once; a signal the command was started with ignored (nohup, a background
  * job's SIGINT) stays ignored. SIGQUIT (Ctrl-\) and SIGXCPU (a soft `ulimit
- * -t`) end it as their default does, core and all, after the temporaries. */
+ * -t`) end it as their default does, core and all, after the temporaries;
+ * so do SIGUSR1 and SIGUSR2 (a batch queue's warning before its time limit,
+ * SLURM's --signal), whose default ends a process too. */
 static void catch_signals(void)
 {
     static int installed;
     if (installed)
         return;
-    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU};
+    const int sigs[] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGUSR1, SIGUSR2};
     for (size_t i = 0; i < sizeof sigs / sizeof sigs[0]; i++) {
         struct sigaction sa, old;
         if (sigaction(sigs[i], NULL, &old) == 0 && old.sa_handler == SIG_IGN)

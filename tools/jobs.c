@@ -34,8 +34,8 @@ static shared_state *shared;
 /* The signals this process takes while it has workers, and which of them it
  * got (or sent itself on): a worker ended by one of them was stopped with the
  * command; by one this process never got, it was killed alone. */
-#define N_CAUGHT 5
-static const int caught[N_CAUGHT] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU};
+#define N_CAUGHT 7
+static const int caught[N_CAUGHT] = {SIGINT, SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGUSR1, SIGUSR2};
 static volatile sig_atomic_t got[N_CAUGHT];
 
 static int caught_index(int sig)
@@ -46,8 +46,8 @@ static int caught_index(int sig)
     return -1;
 }
 
-/* SIGTERM, SIGHUP, SIGQUIT and SIGXCPU sent to this process go on to the
- * workers (they end them, removing their temporary files), and the command
+/* SIGTERM, SIGHUP, SIGQUIT, SIGXCPU, SIGUSR1 and SIGUSR2 sent to this process
+ * go on to the workers (they end them, removing their temporary files), and the command
  * ends by it once they are gone and its own temporary folder is removed.
  * SIGINT does not: Ctrl-C reaches the workers from the terminal already, and a
  * second one would end a live input's labelling instead of the input; here it

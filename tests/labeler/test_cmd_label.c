@@ -1049,6 +1049,13 @@ static void test_interrupt_ends_live_input(void **state)
         sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
     }
     assert_int_equal(setrlimit(RLIMIT_CORE, &core), 0);
+    /* and a batch queue's warning (SLURM's --signal=USR1@60), as its default */
+    const int warn_sigs[2] = {SIGUSR1, SIGUSR2};
+    for (int k = 0; k < 2; k++) {
+        st = signal_after(cut_args, 0, warn_sigs[k], s16, sizeof(short) * LIVE_IN);
+        assert_true(WIFSIGNALED(st) && WTERMSIG(st) == warn_sigs[k]);
+        sh("test -z \"$(ls | grep '\\.tmp\\.')\"");
+    }
     /* past the file-size limit (sh's ulimit -f: 512-byte blocks) a write fails,
      * said, not SIGXFSZ: exit 1, no temporary file, the older file kept */
     sh("echo older > xfsz.tsv && (ulimit -f 1 && exec \"$SL_SEQLABEL\" label in.wav --model m.slm "
