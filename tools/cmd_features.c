@@ -13,6 +13,7 @@
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "model/model_internal.h" /* sl_quantize_s16 */
 #include "tools/cli.h"
 #include "tools/npy.h"
 
@@ -48,6 +49,11 @@ static void usage(FILE *fp)
         "                          extension (.npy; .tsv or .txt); tsv for '-'\n"
         "\n"
         "features (defaults in brackets):\n"
+        "  --model M               the features model M takes: its settings, its rate,\n"
+        "                          the samples on the 16-bit grid as its labeler and\n"
+        "                          trainer round them; before its normalisation (seqlabel\n"
+        "                          info --json: normalisation). Not with the options\n"
+        "                          below\n"
         "  --sample-rate R         compute features at R Hz [the file's own rate]\n"
         "  --frame-length MS       window length in ms [%g]\n"
         "  --frame-shift MS        hop in ms [%g]\n"
@@ -79,6 +85,7 @@ static void usage(FILE *fp)
 enum {
     OPT_FORMAT = 256, OPT_MEL, OPT_WINDOW, OPT_RATE, OPT_FLEN, OPT_FSHIFT, OPT_LOW, OPT_HIGH,
     OPT_ENERGY, OPT_MFCC, OPT_DITHER, OPT_SEED, OPT_QUALITY, OPT_RAW, OPT_RAW_RATE, OPT_RAW_CH,
+    OPT_MODEL,
 };
 
 static const struct option long_opts[] = {
@@ -99,6 +106,7 @@ static const struct option long_opts[] = {
     {"raw-format", required_argument, NULL, OPT_RAW},
     {"raw-rate", required_argument, NULL, OPT_RAW_RATE},
     {"raw-channels", required_argument, NULL, OPT_RAW_CH},
+    {"model", required_argument, NULL, OPT_MODEL},
     {"help", no_argument, NULL, 'h'},
     {NULL, 0, NULL, 0},
 };
@@ -109,6 +117,8 @@ typedef struct {
     sl_feature_config cfg;
     int want_rate; /* 0: the file's own */
     sl_audio_options audio;
+    const char *model_path; /* --model: its settings, the 16-bit grid */
+    const char *setting;    /* a feature option given, which --model leaves out */
 } features_args;
 
 static int parse_window(const char *s, sl_window_type *w)
@@ -153,8 +163,14 @@ static int parse_args(int argc, char **argv, features_args *a)
     opterr = 0;
     optind = 1;
     int c;
-    while ((c = getopt_long(argc, argv, ":o:h", long_opts, NULL)) != -1) {
+    int at = -1;
+    while ((c = getopt_long(argc, argv, ":o:h", long_opts, &at)) != -1) {
+        if (c >= OPT_MEL && c <= OPT_SEED && at >= 0)
+            a->setting = long_opts[at].name;
         switch (c) {
+        case OPT_MODEL:
+            a->model_path = optarg;
+            break;
         case 'o':
             if (!optarg[0])
                 return cli_error("-o: an empty name");
@@ -232,6 +248,9 @@ static int parse_args(int argc, char **argv, features_args *a)
         return cli_error(optind >= argc ? "features: no input file (see seqlabel features --help)"
                                         : "features: exactly one input file, please (see --help)");
     a->in_path = argv[optind];
+    if (a->model_path && a->setting)
+        return cli_error("features: --%s: --model gives the model's own settings (seqlabel "
+                         "info MODEL shows them); leave out one or the other", a->setting);
     if (!a->out_path)
         return cli_error("features: no output given: -o OUT (a .npy or .tsv file, or '-')");
     if (a->audio.raw_encoding != SL_RAW_NONE && a->audio.raw_rate <= 0)
@@ -303,6 +322,14 @@ int sl_cmd_features(int argc, char **argv)
         return rc < 0 ? 0 : 2;
 
     char err[SL_ERR_LEN];
+    if (a.model_path) { /* its settings and rate; its samples' grid below */
+        sl_model *m = sl_model_load(a.model_path, err, sizeof err);
+        if (!m)
+            return cli_error("%s", err);
+        a.cfg = *sl_model_feature_config(m);
+        a.want_rate = a.audio.target_rate = a.cfg.sample_rate;
+        sl_model_free(m);
+    }
     /* settings no rate can take (more cepstra than mel bins) are a wrong
      * command line, said before the input is opened: at the rate asked for,
      * else at none of the usual rates (one of them may fit where 16 kHz's
@@ -381,6 +408,8 @@ int sl_cmd_features(int argc, char **argv)
         }
         if (n == 0)
             break;
+        if (a.model_path) /* as the model's labeler and trainer take them */
+            sl_quantize_s16(pcm, pcm, (size_t)n);
         if (sl_features_push(feat, pcm, (size_t)n, write_frame, &sink, err, sizeof err) != 0) {
             /* the extractor counts the samples it is given: where they are not
              * the file's own (resampled, channels mixed), it is said */

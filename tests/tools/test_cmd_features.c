@@ -759,6 +759,74 @@ static void test_against_torchaudio(void **state)
     print_message("%d files, worst %.3g (tolerance %g)\n", n_cases, worst, TORCHAUDIO_TOLERANCE);
 }
 
+/* --model: the features the model takes, checked against the library's
+ * extractor with the model's settings over the samples as read (resampled to
+ * its rate) and rounded here to the 16-bit grid (ties to even), as its labeler
+ * rounds them: a float file off the grid, and 8 kHz audio resampled. Its
+ * settings are its own: another given beside it is refused. */
+static void test_model_features(void **state)
+{
+    (void)state;
+    const char *root = getenv("SL_SOURCE_ROOT");
+    assert_non_null(root);
+    char model[1024], err[4096];
+    snprintf(model, sizeof model, "%s/model/default.slm", root);
+    sl_model *m = sl_model_load(model, err, sizeof err);
+    if (!m)
+        fail_msg("%s", err);
+    const sl_feature_config mcfg = *sl_model_feature_config(m);
+    sl_model_free(m);
+    const long n = 16000;
+    short *pcm = make_pcm(n, 1, 12);
+    float *off = malloc(sizeof(float) * n);
+    for (long i = 0; i < n; i++) /* a third of a step off the grid, and some ties */
+        off[i] = ((float)pcm[i] + (i % 7 == 0 ? 0.5f : 0.3f)) / 32768.0f;
+    write_float_wav(in_path("off.wav"), 16000, off, n);
+    write_wav(in_path("8k.wav"), 8000, 1, pcm, n);
+    const char *inputs[2] = {in_path("off.wav"), in_path("8k.wav")};
+    for (int k = 0; k < 2; k++) {
+        char input[600];
+        snprintf(input, sizeof input, "%s", inputs[k]);
+        if (run(err, sizeof err, "features '%s' --model '%s' -o '%s'", input, model,
+                out_path("m.npy")))
+            fail_msg("%s", err);
+        char e[SL_ERR_LEN];
+        sl_audio_reader *r = sl_audio_open(input, mcfg.sample_rate, e, sizeof e);
+        assert_non_null(r);
+        sl_features *f = sl_features_new(&mcfg, e, sizeof e);
+        assert_non_null(f);
+        frames_buf fb = {0};
+        float buf[1000];
+        long got;
+        while ((got = sl_audio_read(r, buf, 1000, e, sizeof e)) > 0) {
+            for (long i = 0; i < got; i++)
+                buf[i] = fminf(fmaxf(nearbyintf(buf[i] * 32768.0f), -32768.0f), 32767.0f) / 32768.0f;
+            assert_int_equal(sl_features_push(f, buf, got, collect, &fb, e, sizeof e), 0);
+        }
+        sl_features_free(f);
+        sl_audio_close(r);
+        assert_true(fb.rows > 90 && fb.dim == mcfg.num_mel_bins);
+        assert_npy_equals(out_path("m.npy"), &fb);
+        free(fb.data);
+    }
+    /* the float file's samples as they are give other features: the grid is
+     * the model's alone */
+    assert_int_equal(run(err, sizeof err, "features '%s' --model '%s' -o '%s'", in_path("off.wav"),
+                         model, out_path("m.npy")), 0);
+    frames_buf plain = reference(in_path("off.wav"), mcfg.sample_rate, &mcfg);
+    long rows, cols;
+    float *got = load_npy(out_path("m.npy"), &rows, &cols);
+    assert_true(rows == plain.rows && cols == plain.dim);
+    assert_memory_not_equal(got, plain.data, sizeof(float) * rows * cols);
+    free(got);
+    free(plain.data);
+    assert_int_equal(run(err, sizeof err, "features '%s' --model '%s' --mel-bins=40 -o '%s'",
+                         in_path("off.wav"), model, out_path("x.npy")), 2);
+    assert_non_null(strstr(err, "features: --mel-bins: --model gives the model's own settings"));
+    free(off);
+    free(pcm);
+}
+
 /* Over what is there (common/output_file.h): an existing file keeps its mode
  * (0600 stays 0600), a symbolic link stays a link and the file it leads to
  * gets the features, and a file this user may not write is refused, naming
@@ -821,6 +889,7 @@ int main(void)
         cmocka_unit_test(test_rate_unfit),
         cmocka_unit_test(test_help),
         cmocka_unit_test(test_against_torchaudio),
+        cmocka_unit_test(test_model_features),
         cmocka_unit_test(test_memory_bounded),
         cmocka_unit_test(test_signal_removes_temp),
         cmocka_unit_test(test_output_over_files),
