@@ -122,19 +122,22 @@ static void explain_open_failure(const char *path, int e, const char *tmp)
 size_t cli_shown(char *out, size_t size, const char *s)
 {
     size_t len = 0;
-    int follow = 0; /* continuation bytes a UTF-8 lead byte announced */
-    for (const unsigned char *p = (const unsigned char *)s; *p && len + 9 < size; p++) {
-        const int c1 = p[0] == 0xc2 && p[1] >= 0x80 && p[1] <= 0x9f;
-        const int lone_c1 = *p >= 0x80 && *p <= 0x9f && !follow; /* (CSI to an 8-bit terminal) */
-        if ((*p < 0x20 && *p != '\t') || *p == 0x7f || c1 || lone_c1) {
-            len += (size_t)snprintf(out + len, size - len, c1 ? "\\x%02x\\x%02x" : "\\x%02x",
-                                    p[0], c1 ? p[1] : 0);
-            p += c1;
-            follow = 0;
+    for (size_t i = 0, n = strlen(s), m; i < n && len + 13 < size; i += m) {
+        uint32_t cp;
+        m = sl_utf8_char(s + i, n - i, &cp);
+        /* a byte that is no UTF-8 (Windows-1252's é, a C1 byte alone: CSI to
+         * an 8-bit terminal, also after such a byte), a control character
+         * but tab, or an invisible format one (a right-to-left override
+         * reorders the rest of the line): every byte as \xNN */
+        if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && !sl_is_invisible_format(cp)) {
+            memcpy(out + len, s + i, m);
+            len += m;
+        } else if (m == 1 && cp == '\t') {
+            out[len++] = '\t';
         } else {
-            out[len++] = (char)*p;
-            follow = *p >= 0xc0 ? (*p >= 0xf0 ? 3 : *p >= 0xe0 ? 2 : 1)
-                     : *p >= 0x80 && follow ? follow - 1 : 0;
+            m = m ? m : 1;
+            for (size_t b = 0; b < m; b++)
+                len += (size_t)snprintf(out + len, size - len, "\\x%02x", (unsigned char)s[i + b]);
         }
     }
     out[len] = '\0';

@@ -155,9 +155,11 @@ void cli_output_abort(cli_output *o); /* close and remove the temporary file */
  * container's cpuset), and a cgroup CPU quota (v2 or v1) where one is less. */
 int cli_cpus(void);
 /* s as the command shows text to a terminal, into out[size] (cut to fit): its
- * control bytes (C0 but tab, DEL, C1 in UTF-8 or alone) as \xNN, so that a
- * name from a file (an upload's, a manifest's) sends the terminal no escape.
- * Every message is shown so. Returns the length. */
+ * control characters (C0 but tab, DEL, C1 in UTF-8), invisible format ones
+ * (a right-to-left override) and bytes that are no UTF-8 (a C1 byte alone,
+ * Windows-1252's é) as \xNN, so that a name from a file (an upload's, a
+ * manifest's) sends the terminal no escape. Every message is shown so.
+ * Returns the length. */
 size_t cli_shown(char *out, size_t size, const char *s);
 /* The folder of the command's temporary files: $TMPDIR, else /tmp. */
 const char *cli_tmp_folder(void);

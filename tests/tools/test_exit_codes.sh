@@ -312,3 +312,13 @@ if grep -q "$(printf '\033')" "$dir/err"; then fail "a raw escape reached stderr
 printf '%s\tlab.txt\n' "$(printf 'x\233y.wav')" > "$dir/c1.tsv"
 expect 1 'c1.tsv:1: '"$dir"'/x\x9by.wav: cannot open' eval --model "$SL_SOURCE_ROOT/model/default.slm" \
     --manifest "$dir/c1.tsv" --no-cache
+# ... also after a byte that is no UTF-8 (Windows-1252's é), and a right-to-left
+# override, which would reorder the rest of the line
+printf '%s\tlab.txt\n' "$(printf 'x\351\233y.wav')" > "$dir/l1.tsv"
+expect 1 'l1.tsv:1: '"$dir"'/x\xe9\x9by.wav: cannot open' eval --model "$SL_SOURCE_ROOT/model/default.slm" \
+    --manifest "$dir/l1.tsv" --no-cache
+expect 1 'x\xe2\x80\xaey.wav: cannot open' label "$dir/x$(printf '\342\200\256')y.wav"
+# a carriage return in a name the audio reader refuses: shown, not made a
+# space, which named another file ("n x.wav")
+echo junk > "$dir/n$(printf '\r')x.wav"
+expect 1 '/n\x0dx.wav: not an audio file' label "$dir/n$(printf '\r')x.wav"
