@@ -64,16 +64,24 @@ void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
 {
     if (!err || errlen == 0)
         return;
+    char said[SL_ERR_LEN];
     va_list ap;
     va_start(ap, fmt);
-    vsnprintf(err, errlen, fmt, ap);
+    vsnprintf(said, sizeof said, fmt, ap);
     va_end(ap);
-    /* libsndfile's texts may carry newlines; the contract is one line */
-    for (char *p = err; *p; p++)
-        if (*p == '\n' || *p == '\r')
-            *p = ' ';
-    for (size_t n = strlen(err); n > 0 && err[n - 1] == ' '; n--)
-        err[n - 1] = '\0';
+    /* The contract is one line: libsndfile's texts end in newlines, dropped;
+     * one within (a file's name: "n\rx.wav" beside "n x.wav") is shown as
+     * \x0a or \x0d, not made a space, which named the other file. */
+    size_t end = strlen(said);
+    while (end > 0 && strchr(" \n\r", said[end - 1]))
+        end--;
+    size_t len = 0;
+    for (size_t i = 0; i < end && len + 5 < errlen; i++)
+        if (said[i] == '\n' || said[i] == '\r')
+            len += (size_t)snprintf(err + len, errlen - len, "\\x%02x", (unsigned char)said[i]);
+        else
+            err[len++] = said[i];
+    err[len] = '\0';
 }
 
 void sl_audio_options_default(sl_audio_options *opt)
