@@ -272,7 +272,11 @@ static int report(const sl_metrics *mt, const char *const *names, const char *wh
             else /* no event either way: F1 means nothing */
                 printf("%9s ", "-");
         }
-        printf("%10lld  %s\n", (long long)f->frames, f->audio);
+        /* the name as messages show it: a newline in it would make two rows,
+         * an escape in it act on the terminal (the JSON lines keep it whole) */
+        char shown[4 * 4096 + 16];
+        cli_shown(shown, sizeof shown, f->audio);
+        printf("%10lld  %s\n", (long long)f->frames, shown);
     }
     free(order);
     return 0;

@@ -977,6 +977,22 @@ static void eval_reports_and_checks_labels(void **state)
     if (!strstr(out, "/b.wav\",\"frames\":0,\"loss\":null,\"accuracy\":null,"))
         fail_msg("%s", out);
     free(out);
+    /* a name with an escape and a newline in the table (a folder's file): shown
+     * as messages show them, one row, nothing for the terminal to act on */
+    assert_int_equal(mkdir(tt_path(dir, "odd"), 0755), 0);
+    assert_int_equal(mkdir(tt_path(dir, "odd/tone"), 0755), 0);
+    {
+        char from[600];
+        snprintf(from, sizeof from, "%s", tt_path(dir, "a.wav"));
+        assert_int_equal(link(from, tt_path(dir, "odd/tone/x\x1b[31m\n.wav")), 0);
+    }
+    snprintf(cmd, sizeof cmd, "'%s' eval --model '%s/good.slm' --manifest '%s/odd' --no-cache "
+             "--per-file > '%s/odd.txt'", seqlabel, dir, dir, dir);
+    assert_int_equal(tt_run(cmd, NULL), 0);
+    out = tt_read_file(tt_path(dir, "odd.txt"), NULL);
+    if (!strstr(out, "/tone/x\\x1b[31m\\x0a.wav\n") || strchr(out, '\x1b'))
+        fail_msg("%s", out);
+    free(out);
     /* --hyp: the figures of label files, and what is refused with them */
     /* the references as the hypotheses (e-hyp/: a.txt, b.txt) */
     snprintf(cmd, sizeof cmd, "'%s' eval --hyp '%s/e-hyp' --manifest '%s/e.tsv' --json > '%s/hyp.json'",
