@@ -1,6 +1,9 @@
 #include "tools/cli.h"
 #include "common/text.h"
 
+#include <glib.h> /* g_unichar_iswide */
+#include <sys/ioctl.h>
+
 #include <errno.h>
 #include <getopt.h>
 #include <fcntl.h>
@@ -154,13 +157,50 @@ int cli_progress_wanted(int quiet)
     return !quiet && isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
 }
 
+/* Columns the text takes on a terminal: a wide character (CJK) two. */
+static size_t columns_of(const char *s, size_t n)
+{
+    size_t cols = 0;
+    for (size_t i = 0, m; i < n; i += m) {
+        uint32_t cp;
+        m = sl_utf8_char(s + i, n - i, &cp);
+        cols += m && g_unichar_iswide(cp) ? 2 : 1;
+        m = m ? m : 1;
+    }
+    return cols;
+}
+
 void cli_progress_show(const char *fmt, ...)
 {
+    char line[4 * 4096 + 256];
     va_list ap;
     va_start(ap, fmt);
-    fputc('\r', stderr);
-    vfprintf(stderr, fmt, ap);
+    vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    /* one row of the terminal at most, its start left out: a line that wraps
+     * cannot be taken back by \r (a long path's rows of stale progress) */
+    const char *shown = line;
+    struct winsize ws;
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 8) {
+        const size_t room = ws.ws_col - 1u, n = strlen(line);
+        size_t cols = columns_of(line, n);
+        if (cols > room) {
+            while (*shown && cols > room - 3) { /* "..." and the rest */
+                const size_t left = n - (size_t)(shown - line);
+                uint32_t cp;
+                size_t m = sl_utf8_char(shown, left, &cp);
+                m = m ? m : 1;
+                cols -= columns_of(shown, m);
+                shown += m;
+            }
+            fputs("\r...", stderr);
+            fputs(shown, stderr);
+            progress_drawn = 1;
+            return;
+        }
+    }
+    fputc('\r', stderr);
+    fputs(line, stderr);
     progress_drawn = 1;
 }
 

@@ -1209,6 +1209,15 @@ static void test_jobs(void **state)
                  "tty-dumb.txt && grep -q '^seqlabel: jobs-absent.wav' tty-dumb.txt && "
                  "grep -q '^c\t' tty-dumb.txt && ! grep -q 'E\\[\\|%%)' tty-dumb.txt", seqlabel);
         sh(cmd);
+        /* a line wider than the terminal (a long path) would wrap, and \\r
+         * cannot take back the rows above: its start is left out, "..." */
+        sh("ln -f jobs-in/c.wav long-long-long-long-long-long-long-long-name.wav");
+        snprintf(cmd, sizeof cmd, "script -qec \"stty cols 40; TERM=xterm '%s' label "
+                 "long-long-long-long-long-long-long-long-name.wav --model m.slm -o "
+                 "tty-long.txt\" /dev/null > tty-long.out; tr '\\r' '\\n' < tty-long.out | "
+                 "grep '%%)' > tty-long.lines && grep -q '^\\.\\.\\..*-name.wav: ' tty-long.lines "
+                 "&& ! awk 'length($0) > 39' tty-long.lines | grep -q .", seqlabel);
+        sh(cmd);
     }
     /* a worker that cannot make the file holding an input's labels for
      * standard output (descriptors used up) names the input, not that file
