@@ -23,8 +23,15 @@ char *sl_next_line(char **p);
 /* Splits the next tab-separated field off *p in place (*p NULL after the
  * last); NULL when *p is. */
 char *sl_next_field(char **p);
+/* A label's name as it is kept: in NFC (sl_text_nfc), so that macOS's NFD and
+ * Linux's NFC are one name, its bytes too, where that fits a class name's
+ * SL_MAX_CLASS_NAME bytes; else as written (NFC makes a few characters
+ * longer: U+0958, Hebrew's presentation forms). malloc'ed; NULL: out of memory. */
+char *sl_label_name_kept(const char *name);
+/* A list of names, "a,b,c", each as it is kept (--classes). malloc'ed. */
+char *sl_label_list_kept(const char *list);
 /* Whether name can be a label file's class name: 1..SL_MAX_CLASS_NAME bytes
- * in NFC, as it is kept (sl_segments_push), without a tab (the separator of
+ * as it is kept (sl_label_name_kept), without a tab (the separator of
  * Audacity's and the TSV files). 0 when it
  * can; else -1 and "PATH:LINE: label 'NAME' is N bytes, ..." or "... holds a
  * tab, ...", the name as an error shows file text (sl_text_shown). */
@@ -50,7 +57,7 @@ int sl_parse_seconds(const char *s, double *out);
 int sl_segment_from_text(const char *path, int line, const char *start, const char *end,
                          const char *name, sl_label_segment **segs, int *n, int *cap,
                          char *err, size_t errlen);
-/* Appends a segment (the name copied, in NFC: sl_text_nfc) to *segs of *n,
+/* Appends a segment (the name copied as it is kept: sl_label_name_kept) to *segs of *n,
  * growing *cap; one of no name (a label left empty) labels nothing and is not
  * appended. -1: out of memory (nothing appended). */
 int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, double end,

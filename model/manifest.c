@@ -902,7 +902,7 @@ int sl_segments_push(sl_label_segment **segs, int *n, int *cap, double start, do
         *segs = ns;
         *cap = nc;
     }
-    char *copy = sl_text_nfc(name); /* (macOS's NFD and Linux's NFC, one name) */
+    char *copy = sl_label_name_kept(name); /* (macOS's NFD and Linux's NFC, one name) */
     if (!copy)
         return -1;
     (*segs)[(*n)++] = (sl_label_segment){.start = start, .end = end, .name = copy, .line = line};
@@ -945,14 +945,47 @@ int sl_parse_seconds(const char *s, double *out)
     return 0;
 }
 
+char *sl_label_name_kept(const char *name)
+{
+    char *nfc = sl_text_nfc(name);
+    if (nfc && strlen(nfc) > SL_MAX_CLASS_NAME && strlen(name) <= SL_MAX_CLASS_NAME) {
+        free(nfc);
+        return strdup(name);
+    }
+    return nfc;
+}
+
+char *sl_label_list_kept(const char *list)
+{
+    const size_t cap = 3 * strlen(list) + 1; /* (NFC grows text 3 times at most) */
+    char *out = malloc(cap);
+    size_t used = 0;
+    for (const char *p = list; out;) {
+        const size_t len = strcspn(p, ",");
+        char *name = strndup(p, len), *kept = name ? sl_label_name_kept(name) : NULL;
+        if (kept && used + strlen(kept) + 1 < cap)
+            used += (size_t)snprintf(out + used, cap - used, "%s%s", kept, p[len] ? "," : "");
+        else {
+            free(out);
+            out = NULL;
+        }
+        free(name);
+        free(kept);
+        if (!p[len])
+            break;
+        p += len + 1;
+    }
+    return out;
+}
+
 int sl_label_name_unfit(const char *path, int line, const char *name, char *err, size_t errlen)
 {
     _Static_assert(SL_MAX_CLASS_NAME == 64, "the message says 64 bytes");
-    /* the length of the name as it is kept: NFC (sl_segments_push), which
-     * macOS's NFD of Korean or accented text can be twice or more */
-    char *nfc = sl_text_nfc(name);
-    const size_t n = strlen(nfc ? nfc : name);
-    free(nfc);
+    /* the length of the name as it is kept (sl_segments_push), which in NFC
+     * is macOS's NFD of Korean or accented text by half or less */
+    char *kept = sl_label_name_kept(name);
+    const size_t n = strlen(kept ? kept : name);
+    free(kept);
     if (n > 0 && n <= SL_MAX_CLASS_NAME && !strchr(name, '\t'))
         return 0;
     char shown[SL_SHOWN_LEN];
@@ -1132,7 +1165,7 @@ int sl_manifest_entry_segments_ex(const sl_manifest_entry *e, int by_id,
         return sl_audacity_read(e->labels, segs, n, err, errlen);
     }
     sl_label_segment *s = calloc(1, sizeof *s);
-    if (!s || !(s->name = sl_text_nfc(e->labels + 1))) { /* (NFD: a macOS folder's name) */
+    if (!s || !(s->name = sl_label_name_kept(e->labels + 1))) { /* (NFD: a macOS folder's) */
         free(s);
         return sl_fail(err, errlen, "out of memory");
     }

@@ -122,7 +122,7 @@ static int read_turns(const char *path, const char *file_id, const char *as_clas
             rc = sl_fail(err, errlen, "%s: out of memory", path);
             break;
         }
-        m[*n - 1] = !file_id || !strcmp(f[1], file_id);
+        m[*n - 1] = !file_id || sl_text_same(f[1], file_id); /* (NFD: a macOS file's) */
         c[*n - 1] = ci;
     }
     free(text);

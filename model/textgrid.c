@@ -193,8 +193,10 @@ static int read_tiers(lexer *lx, const char *tier, sl_label_segment **segs, int 
         if (expect(lx, TOK_STR, "tier name", err, errlen))
             return -1;
         const char *name = lx->str;
-        int keep = intervals && !*found && (tier ? !strcmp(name, tier) : 1);
-        if (!intervals && tier && !strcmp(name, tier))
+        /* (the name in either Unicode form: a tier named on Linux, NFC, for a
+         * TextGrid Praat saved on macOS, NFD) */
+        int keep = intervals && !*found && (tier ? sl_text_same(name, tier) : 1);
+        if (!intervals && tier && sl_text_same(name, tier))
             return sl_fail(err, errlen, "%s:%d: tier \"%s\" is a point tier; spans come from an "
                            "interval tier", lx->path, lx->tok_line, tier);
         if (intervals) {

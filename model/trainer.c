@@ -22,6 +22,7 @@
 #include "model/train_step.h"
 #include "model/model_internal.h"
 #include "model/trainer_internal.h"
+#include "model/label_files.h"
 #include "common/errors.h"
 #include "common/text.h"
 
@@ -935,17 +936,17 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
             goto out;
         /* a gap class the labels never name (a speech-only RTTM's non-speech) */
         if (c->gap_class && sl_class_of(c->gap_class, (const char *const *)r.names, r.n_names) < 0) {
-            const char *flaw = sl_class_name_flaw(c->gap_class, 1);
-            if (flaw || r.n_names == SL_MAX_CLASSES) {
-                sl_fail(err, errlen, "gap class '%s': %s", c->gap_class,
-                        flaw ? flaw : "one class more than a model holds");
+            /* as a label's name is kept (NFC) */
+            char *gap = sl_label_name_kept(c->gap_class), shown[SL_SHOWN_LEN];
+            const char *flaw = gap ? sl_class_name_flaw(gap, 1) : NULL;
+            if (!gap || flaw || r.n_names == SL_MAX_CLASSES) {
+                sl_text_shown(shown, c->gap_class);
+                sl_fail(err, errlen, "gap class '%s': %s", shown,
+                        !gap ? "out of memory" : flaw ? flaw : "one class more than a model holds");
+                free(gap);
                 goto out;
             }
-            if (!(r.names[r.n_names] = strdup(c->gap_class))) {
-                sl_fail(err, errlen, "out of memory");
-                goto out;
-            }
-            r.n_names++;
+            r.names[r.n_names++] = gap;
         }
         n_classes = r.n_names;
         for (int k = 0; k < n_classes; k++)

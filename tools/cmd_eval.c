@@ -6,6 +6,7 @@
  * sound event detection's figures of the same frames (sl_events). */
 #include "common/blas_threads.h"
 #include "common/text.h"
+#include "model/label_files.h" /* sl_label_list_kept */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -364,8 +365,8 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
     char err[SL_ERR_LEN];
     if (model_path && classes)
         return cli_usage_error("--classes: --model's classes are used (give one or the other)");
-    if (classes) { /* as train reads its --classes */
-        char *list = strdup(classes);
+    if (classes) { /* as train reads its --classes: each name as label files' are kept */
+        char *list = sl_label_list_kept(classes);
         const char *split[SL_MAX_CLASSES];
         int k = 0;
         if (!list || train_cli_split_classes(list, split, &k)) {
@@ -384,8 +385,8 @@ static int hypothesis_classes(const char *manifest, sl_split split, const char *
                     free(list);
                     return rc;
                 }
-        for (; *n < k; (*n)++) /* in NFC, as label files' names are read */
-            if (!(names[*n] = sl_text_nfc(split[*n]))) {
+        for (; *n < k; (*n)++)
+            if (!(names[*n] = strdup(split[*n]))) {
                 free(list);
                 return cli_error("out of memory");
             }

@@ -11,6 +11,7 @@
 #include "common/output_file.h"
 #include "common/text.h"
 #include "model/model_internal.h" /* sl_model_new_class_refused */
+#include "model/label_files.h" /* sl_label_list_kept */
 #include "model/trainer_internal.h" /* sl_train_init_check */
 #include "tools/cli.h"
 #include "tools/train_cli.h"
@@ -258,7 +259,7 @@ int sl_cmd_train(int argc, char **argv)
         case O_OUT: c.out_path = a; break;
         case O_CLASSES:
             free(class_buf);
-            class_buf = sl_text_nfc(a); /* (as label files' names are read) */
+            class_buf = sl_label_list_kept(a); /* (as label files' names are kept) */
             if (!class_buf || train_cli_split_classes(class_buf, c.class_names, &c.n_classes)) {
                 free(class_buf);
                 return cli_usage_error("--classes: expected a,b,c (1..%d names, %d bytes at most)",

@@ -172,6 +172,14 @@ static void textgrid_labels(void **state)
     load_label_file("take#3.TextGrid", "take#3.TextGrid#words#2", hash_tier, &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
+    /* a tier named in the other Unicode form: Praat on macOS saved "Wörter"
+     * in NFD, the manifest names it in NFC */
+    const char *nfd_tier = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n1\n"
+                           "<exists>\n1\n\"IntervalTier\"\n\"Wo\xcc\x88rter\"\n0\n1\n4\n"
+                           "0\n0.255\n\"a\"\n0.255\n0.3\n\"\"\n0.3\n0.5\n\"b\"\n0.5\n1\n\"\"\n";
+    load_label_file("nfd.TextGrid", "nfd.TextGrid#W\xc3\xb6rter", nfd_tier, &ds);
+    check_frame_labels(&ds);
+    sl_dataset_free(&ds);
     /* UTF-16BE with its byte order mark, as Praat saves non-ASCII text */
     FILE *f = fopen(tt_path(dir, "utf16.TextGrid"), "wb");
     fputc(0xFE, f);
@@ -363,6 +371,27 @@ static void unicode_forms_are_one_class(void **state)
     sl_manifest_free(&man);
     /* not a name that merely looks alike: o without its diaeresis */
     assert_int_equal(sl_class_of("Gro\xc3\x9f" "e", names, 2), -1);
+    /* a name NFC makes longer than 64 bytes (21 U+0958, 63 bytes, are 126 in
+     * NFC, which decomposes it) is kept as written */
+    char deva[128] = "0\t1\t";
+    for (int k = 0; k < 21; k++)
+        strcat(deva, "\xe0\xa5\x98");
+    strcat(deva, "\n");
+    tt_write_text(tt_path(dir, "deva.txt"), deva);
+    sl_label_segment *segs;
+    int ns;
+    if (entry_segments("deva.txt", &segs, &ns, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(ns, 1);
+    assert_int_equal(strlen(segs[0].name), 63);
+    assert_memory_equal(segs[0].name, deva + 4, 63);
+    sl_label_segments_free(segs, ns);
+    /* an RTTM's file id in NFC for audio macOS named in NFD */
+    tt_write_text(tt_path(dir, "id.rttm"), "SPEAKER caf\xc3\xa9 1 0 0.5 <NA> <NA> a <NA> <NA>\n");
+    if (sl_rttm_read(tt_path(dir, "id.rttm"), "cafe\xcc\x81", NULL, &segs, &ns, err, sizeof err))
+        fail_msg("%s", err);
+    assert_int_equal(ns, 1);
+    sl_label_segments_free(segs, ns);
     /* nor is a cut sequence (glib's NFC would read past it) */
     assert_int_equal(sl_class_of("Gr\xc3", names, 2), -1);
 #undef KOREAN_NFD

@@ -1440,6 +1440,15 @@ static void test_unicode_forms(void **state)
     assert_non_null(strstr(out, "\"accuracy\":1,"));
     free(out);
     free(e);
+    /* a name over 64 bytes in NFD but not in NFC (9 Korean syllables: 69, 27) */
+    if (eval_in(dir, "--hyp hyp --manifest set.tsv --classes " NFD ",b,"
+                "\xe1\x84\x92\xe1\x85\xa1\xe1\x86\xab\xe1\x84\x80\xe1\x85\xae\xe1\x86\xa8"
+                "\xe1\x84\x8b\xe1\x85\xa5\xe1\x84\x8b\xe1\x85\xb3\xe1\x86\xb7\xe1\x84\x89\xe1\x85\xa5"
+                "\xe1\x86\xbc\xe1\x84\x83\xe1\x85\xa6\xe1\x84\x8b\xe1\x85\xb5\xe1\x84\x90\xe1\x85\xa5"
+                "\xe1\x84\x89\xe1\x85\xa6\xe1\x86\xba", &out, &e))
+        fail_msg("%s", e);
+    free(out);
+    free(e);
     assert_int_equal(eval_in(dir, "--hyp hyp --manifest set.tsv --classes " NFD "," NFC ",b", &out,
                              &e), 2);
     assert_non_null(strstr(e, "--classes: class '" NFC "' is listed twice"));
