@@ -183,26 +183,56 @@ double sl_memory_limit_setting(const char *text)
     return *p || !(v >= 1) || !isfinite(v) ? -1 : v;
 }
 
-static const char *shown_in(char buf[SL_MEMORY_SHOWN], double bytes, int digits)
+/* The unit bytes reads in under 999.5 of (so three digits never round up
+ * to an exponent, "1e+03 kB"): kB, MB, GB or TB. */
+static double unit_of(double bytes, const char **unit)
 {
-    const char *unit = bytes >= 1e12 ? "TB" : bytes >= 1e9 ? "GB" : bytes >= 1e6 ? "MB" : "kB";
-    const double scale = bytes >= 1e12 ? 1e12 : bytes >= 1e9 ? 1e9 : bytes >= 1e6 ? 1e6 : 1e3;
-    snprintf(buf, SL_MEMORY_SHOWN, "%.*g %s", digits, bytes / scale, unit);
-    return buf;
+    static const char *const units[] = {"kB", "MB", "GB", "TB"};
+    double scale = 1e3;
+    int k = 0;
+    while (k < 3 && bytes >= 999.5 * scale) {
+        scale *= 1e3;
+        k++;
+    }
+    *unit = units[k];
+    return scale;
 }
 
 const char *sl_memory_shown(char buf[SL_MEMORY_SHOWN], double bytes)
 {
-    return shown_in(buf, bytes, 3);
+    if (!(bytes >= 0) || isinf(bytes)) { /* (no figure a request has) */
+        snprintf(buf, SL_MEMORY_SHOWN, "%g bytes", bytes);
+        return buf;
+    }
+    const char *unit;
+    const double scale = unit_of(bytes, &unit);
+    snprintf(buf, SL_MEMORY_SHOWN, "%.3g %s", bytes / scale, unit);
+    return buf;
 }
 
 const char *sl_memory_shown_against(char buf[SL_MEMORY_SHOWN], double bytes, double other)
 {
+    if (!(bytes >= 0 && other >= 0) || isinf(bytes) || isinf(other))
+        return sl_memory_shown(buf, bytes);
+    /* both in the larger's unit, with as many decimals as it takes for the
+     * two to read apart (down to the byte) */
+    const char *unit;
+    const double scale = unit_of(bytes > other ? bytes : other, &unit);
+    const double top = (bytes > other ? bytes : other) / scale;
     char theirs[SL_MEMORY_SHOWN];
-    int digits = 3;
-    while (digits < 16 && !strcmp(shown_in(buf, bytes, digits), shown_in(theirs, other, digits)))
-        digits++;
-    return shown_in(buf, bytes, digits);
+    int decimals = top >= 100 ? 0 : top >= 10 ? 1 : 2;
+    for (;; decimals++) {
+        snprintf(buf, SL_MEMORY_SHOWN, "%.*f", decimals, bytes / scale);
+        snprintf(theirs, SL_MEMORY_SHOWN, "%.*f", decimals, other / scale);
+        if (strcmp(buf, theirs) || decimals >= 12)
+            break;
+    }
+    /* no zeros after the last digit that counts ("4 GB", not "4.00 GB") */
+    size_t n = strlen(buf);
+    while (strchr(buf, '.') && (buf[n - 1] == '0' || buf[n - 1] == '.'))
+        buf[--n] = '\0';
+    snprintf(buf + n, SL_MEMORY_SHOWN - n, " %s", unit);
+    return buf;
 }
 
 double sl_memory_free(void)

@@ -209,10 +209,14 @@ static void test_figures_shown(void **state)
     char a[SL_MEMORY_SHOWN], b[SL_MEMORY_SHOWN];
     assert_string_equal(sl_memory_shown(a, 114893), "115 kB");
     assert_string_equal(sl_memory_shown(a, 2.35e9), "2.35 GB");
+    assert_string_equal(sl_memory_shown(a, 999999), "1 MB"); /* not 1e+03 kB */
     assert_string_equal(sl_memory_shown_against(a, 114893, 114892), "114.893 kB");
     assert_string_equal(sl_memory_shown_against(b, 114892, 114893), "114.892 kB");
     assert_string_equal(sl_memory_shown_against(a, 200e6, 10e6), "200 MB");
-    assert_string_equal(sl_memory_shown_against(b, 1.5e6, 1.5004e6), "1.5 MB");
+    assert_string_equal(sl_memory_shown_against(b, 10e6, 200e6), "10 MB");
+    /* across a unit's edge, both in the larger's unit */
+    assert_string_equal(sl_memory_shown_against(a, 1000000, 999999), "1 MB");
+    assert_string_equal(sl_memory_shown_against(b, 999999, 1000000), "0.999999 MB");
     assert_string_equal(sl_memory_shown_against(a, 1.5004e6, 1.5e6), "1.5004 MB");
 }
 
