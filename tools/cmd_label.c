@@ -1210,9 +1210,19 @@ static int by_name(const void *x, const void *y)
     return strcmp((*a)->name, (*b)->name);
 }
 
+/* Whether paths a and b are one file (one listed twice, or by two names):
+ * labelled twice, it writes the same outputs twice, as in a stream. */
+static int same_file(const char *a, const char *b)
+{
+    struct stat sa, sb;
+    return strcmp(a, "-") && strcmp(b, "-") && stat(a, &sa) == 0 && stat(b, &sb) == 0 &&
+           S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
+}
+
 /* Outputs named after their inputs must not write over each other: two inputs
  * of one name into a folder are refused (2, said, every such pair at once, so
- * that one run finds them all), before anything is written. */
+ * that one run finds them all), before anything is written; one file listed
+ * twice is not. */
 static int check_names(const cli_input *in, int n, const char *dir_out)
 {
     const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
@@ -1223,7 +1233,8 @@ static int check_names(const cli_input *in, int n, const char *dir_out)
     qsort(sorted, (size_t)n, sizeof *sorted, by_name);
     int clashes = 0;
     for (int i = 1; i < n; i++)
-        if (!strcmp(sorted[i - 1]->name, sorted[i]->name) && ++clashes <= 20)
+        if (!strcmp(sorted[i - 1]->name, sorted[i]->name) &&
+            !same_file(sorted[i - 1]->path, sorted[i]->path) && ++clashes <= 20)
             cli_error("%s and %s would both write %s.* into %s", sorted[i - 1]->path,
                       sorted[i]->path, sorted[i]->name, dir_out);
     free(sorted);
@@ -1231,6 +1242,59 @@ static int check_names(const cli_input *in, int n, const char *dir_out)
         cli_error("and %d more such pairs", clashes - 20);
     if (clashes)
         cli_error("label such inputs in two runs (into two folders), or give them other names");
+    return clashes ? 2 : 0;
+}
+
+static int name_cmp(const void *key, const void *elt)
+{
+    return strcmp(key, (*(const cli_input *const *)elt)->name);
+}
+
+/* Whether folder names a and b ("out", "out/", made or not yet) are one. */
+static int same_folder(const char *a, const char *b)
+{
+    char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
+    int same = ra && rb && !strcmp(ra, rb);
+    if (!ra || !rb) { /* not made yet: by name, with or without a '/' at the end */
+        size_t la = strlen(a), lb = strlen(b);
+        while (la > 1 && a[la - 1] == '/')
+            la--;
+        while (lb > 1 && b[lb - 1] == '/')
+            lb--;
+        same = la == lb && !strncmp(a, b, la);
+    }
+    free(ra);
+    free(rb);
+    return same;
+}
+
+/* --cut DIR and --split DIR one folder: an input's cut named as another's
+ * piece (y-0001_0.630-3.980 beside y) would be written over by that piece, or
+ * it over the piece, after labelling; refused (2, said) before anything is. */
+static int check_cuts_against_pieces(const cli_input *in, int n, const char *dir)
+{
+    const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
+    if (!sorted)
+        return cli_error("out of memory"), 2;
+    for (int i = 0; i < n; i++)
+        sorted[i] = &in[i];
+    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
+    int clashes = 0;
+    for (int i = 0; i < n; i++) {
+        const char *name = in[i].name;
+        for (const char *dash = strchr(name, '-'); dash; dash = strchr(dash + 1, '-')) {
+            char *stem = strndup(name, (size_t)(dash - name));
+            const cli_input *const *of = stem ? bsearch(stem, sorted, (size_t)n, sizeof *sorted,
+                                                        name_cmp) : NULL;
+            if (of && cli_is_piece_name(name, stem, "") && ++clashes <= 20)
+                cli_error("%s: its cut in %s is named as a piece of %s's would be", in[i].path,
+                          dir, (*of)->path);
+            free(stem);
+        }
+    }
+    free(sorted);
+    if (clashes)
+        cli_error("give --cut and --split two folders");
     return clashes ? 2 : 0;
 }
 
@@ -1393,6 +1457,9 @@ static int label_inputs(label_args a, cli_input *inputs, int nin)
         return cli_usage_error("standard input ('-') can be labelled only once");
     const char *dir_out = to_dir ? a.out_path : cut_to_dir ? a.cut_path : a.split_dir;
     if (dir_out && check_names(inputs, nin, dir_out))
+        return 2;
+    if (cut_to_dir && a.split_dir && same_folder(a.cut_path, a.split_dir) &&
+        check_cuts_against_pieces(inputs, nin, a.cut_path))
         return 2;
     a.name_lines = nin > 1 && !to_dir && a.format != SL_FORMAT_RTTM && a.format != SL_FORMAT_SUMMARY;
     if (a.keep_existing && !to_dir)

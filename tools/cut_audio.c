@@ -368,9 +368,7 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, const int *in_map, in
     return c;
 }
 
-/* Whether name is a piece of stem's: STEM-NNNN_START-END.EXT, as
- * piece_name makes it (the extension in any case). */
-static int is_piece(const char *name, const char *stem, const char *ext)
+int cli_is_piece_name(const char *name, const char *stem, const char *ext)
 {
     const size_t n = strlen(stem), e = strlen(ext), len = strlen(name);
     if (len <= n + e || strncmp(name, stem, n) || name[n] != '-' ||
@@ -410,7 +408,7 @@ static int note_earlier_pieces(cli_cut *c)
         char path[4096];
         struct stat st; /* the file a link leads to, which a piece replaces */
         snprintf(path, sizeof path, "%s/%s", c->dir, e->d_name);
-        if (!is_piece(e->d_name, c->stem, c->ext) || stat(path, &st) != 0)
+        if (!cli_is_piece_name(e->d_name, c->stem, c->ext) || stat(path, &st) != 0)
             continue;
         char **names = realloc(c->earlier, sizeof *names * (size_t)(c->n_earlier + 1));
         ino_t *inos = names ? realloc(c->earlier_ino, sizeof *inos * (size_t)(c->n_earlier + 1))

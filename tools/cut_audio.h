@@ -30,6 +30,9 @@ cli_cut *cli_cut_open(const char *out_path, int in_format, const int *in_map, in
 cli_cut *cli_split_open(const char *dir, const char *stem, const char *ext, int in_format,
                         const int *in_map, int64_t in_frames, int rate, int channels, int hop,
                         int model_rate, double max_s);
+/* Whether name is how --split names a piece of stem's: STEM-NNNN_START-END
+ * and ext (the extension in any case; "" for names without one). */
+int cli_is_piece_name(const char *name, const char *stem, const char *ext);
 /* The input's next samples, in order (from an sl_audio_options.tap). */
 void cli_cut_samples(cli_cut *c, const double *frames, long n_frames, int channels);
 /* The next frame's decision, and the target's probability p there: its samples

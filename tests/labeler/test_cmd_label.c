@@ -1734,6 +1734,18 @@ static void test_folder_inputs(void **state)
     /* a refused run makes no folder */
     expect_error("tree --model m.slm -o tree-never/", 2, "would both write b/x.*");
     assert_false(exists("tree-never"));
+    /* one file listed twice is not refused: the same labels written twice */
+    assert_int_equal(run_label("in.wav in.wav --model m.slm -o twice-out/"), 0);
+    sh("test \"$(ls twice-out)\" = in.txt && rm -r twice-out");
+    /* --cut and --split into one folder: an input whose cut would be named as
+     * a piece of another's (the times as such a piece's) is refused before
+     * anything is written, and the folder is not made */
+    sh("mkdir cutsplit && cp in.wav cutsplit/y.wav && cp in.wav cutsplit/y-0001_0.630-3.980.wav");
+    expect_error("cutsplit --model m.slm --target music --cut cs-out/ --split cs-out -o cs-labels/", 2,
+                 "cutsplit/y-0001_0.630-3.980.wav: its cut in cs-out/ is named as a piece of "
+                 "cutsplit/y.wav's would be");
+    assert_false(exists("cs-out"));
+    sh("rm -r cutsplit");
 
     /* with --raw-format a folder stands for its .raw and .pcm files only */
     sh("mkdir -p rawtree/b && cp in.wav rawtree/d.wav && cp in.wav rawtree/e.ulaw");
