@@ -1282,6 +1282,10 @@ static int
 push_audio (GstSeqLabel * self, const float *f32, const gint16 * s16, gsize frames,
     const sl_label_sink * sink, char *err, size_t errlen)
 {
+  /* a buffer of no samples is nothing to label: its data may map to NULL,
+   * which convert() takes for the end, the resampler's tail flushed mid-run */
+  if (frames == 0)
+    return 0;
   if (self->converter)
     return convert (self, f32, s16, frames, sink, err, errlen);
   if (s16 != NULL)

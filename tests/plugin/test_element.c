@@ -813,7 +813,9 @@ test_refused_caps_one_error (void **state)
 
 /* 44.1 kHz stereo without converters in front: the audio passes unchanged, and
  * the labels are the library's on the stream converted whole (sl_converter,
- * then the labeler), on the 10 ms grid from 0. */
+ * then the labeler), on the 10 ms grid from 0; also with a buffer of no
+ * samples after each (an appsrc's, a GAP's), which flushed the resampler
+ * mid-run. */
 static void
 test_converted_input (void **state)
 {
@@ -847,9 +849,11 @@ test_converted_input (void **state)
   assert_int_equal (conv->len, (guint) lround (N * 16000.0 / 44100));
   pt_reference (mono, conv->len, NULL, &ref, NULL);
 
-  for (int64_t off = 0; off < N; off += 1000)
+  for (int64_t off = 0; off < N; off += 1000) {
     assert_int_equal (pt_push_s16_at (h, s + 2 * off, MIN (1000, N - off), 2, 44100, off),
         GST_FLOW_OK);
+    assert_int_equal (pt_push_s16_at (h, s, 0, 2, 44100, MIN (off + 1000, N)), GST_FLOW_OK);
+  }
   pull_metas (h, &metas, bytes);
   assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
   pt_collect_frame_messages (bus, &got);
