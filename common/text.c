@@ -145,8 +145,18 @@ int sl_is_space_char(uint32_t cp)
 
 int sl_is_invisible_format(uint32_t cp)
 {
-    return cp <= 0x10ffff && g_unichar_type(cp) == G_UNICODE_FORMAT && cp != 0x200c &&
-           cp != 0x200d && !(cp >= 0xe0020 && cp <= 0xe007f);
+    /* (the prepended concatenation marks, Arabic's number signs and the
+     * like, are format characters that print) */
+    static const uint32_t visible[][2] = {{0x200c, 0x200d}, {0x0600, 0x0605}, {0x06dd, 0x06dd},
+                                          {0x070f, 0x070f}, {0x0890, 0x0891}, {0x08e2, 0x08e2},
+                                          {0x110bd, 0x110bd}, {0x110cd, 0x110cd},
+                                          {0xe0020, 0xe007f}};
+    if (cp > 0x10ffff || g_unichar_type(cp) != G_UNICODE_FORMAT)
+        return 0;
+    for (size_t k = 0; k < sizeof visible / sizeof visible[0]; k++)
+        if (cp >= visible[k][0] && cp <= visible[k][1])
+            return 0;
+    return 1;
 }
 
 static int ascii(const char *s)

@@ -59,8 +59,8 @@ int sl_is_space_char(uint32_t cp);
  * the direction marks and the embeddings, overrides and isolates, which print
  * nothing yet reorder the rest of a terminal's line, the soft hyphen, the word
  * joiner, ...; but for the zero-width joiner and non-joiner, which emoji
- * sequences and Persian or Indic words need, and the tag characters of flag
- * emoji. */
+ * sequences and Persian or Indic words need, the tag characters of flag
+ * emoji, and the format characters that print (Arabic's number signs). */
 int sl_is_invisible_format(uint32_t cp);
 /* Whether a and b are the same text: the same bytes, or the same characters
  * in two Unicode forms (an é as one code point, NFC, as Linux and Windows

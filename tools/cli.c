@@ -125,20 +125,24 @@ static void explain_open_failure(const char *path, int e, const char *tmp)
 size_t cli_shown(char *out, size_t size, const char *s)
 {
     size_t len = 0;
-    for (size_t i = 0, n = strlen(s), m; i < n && len + 13 < size; i += m) {
+    if (size == 0)
+        return 0;
+    for (size_t i = 0, n = strlen(s), m; i < n; i += m) {
         uint32_t cp;
         m = sl_utf8_char(s + i, n - i, &cp);
         /* a byte that is no UTF-8 (Windows-1252's é, a C1 byte alone: CSI to
          * an 8-bit terminal, also after such a byte), a control character
          * but tab, or an invisible format one (a right-to-left override
          * reorders the rest of the line): every byte as \xNN */
-        if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && !sl_is_invisible_format(cp)) {
+        const int as_is = (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) &&
+                           !sl_is_invisible_format(cp)) || (m == 1 && cp == '\t');
+        m = m ? m : 1;
+        if (len + (as_is ? m : 4 * m) >= size) /* cut before what does not fit whole */
+            break;
+        if (as_is) {
             memcpy(out + len, s + i, m);
             len += m;
-        } else if (m == 1 && cp == '\t') {
-            out[len++] = '\t';
         } else {
-            m = m ? m : 1;
             for (size_t b = 0; b < m; b++)
                 len += (size_t)snprintf(out + len, size - len, "\\x%02x", (unsigned char)s[i + b]);
         }

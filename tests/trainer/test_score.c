@@ -1396,6 +1396,12 @@ static void test_unicode_forms(void **state)
 #define NFC "Gr\xc3\xb6\xc3\x9f" "e"
 #define NFD "Gro\xcc\x88\xc3\x9f" "e"
     static const char *const names[2] = {NFC, "b"};
+    /* the format characters that print nothing, not those that print
+     * (Arabic's number sign) or join (emoji's ZWJ) */
+    assert_true(sl_is_invisible_format(0x202e) && sl_is_invisible_format(0x200f) &&
+                sl_is_invisible_format(0xad));
+    assert_false(sl_is_invisible_format(0x0600) || sl_is_invisible_format(0x200d) ||
+                 sl_is_invisible_format('a'));
     char dir[512], err[SL_ERR_LEN];
     tt_mkdtemp(dir, sizeof dir, "nfd");
     write_audio(dir, "a.wav", 1.0, 16000);
