@@ -76,11 +76,15 @@ void sl_io_err(char *err, size_t errlen, const char *fmt, ...)
     while (end > 0 && strchr(" \n\r", said[end - 1]))
         end--;
     size_t len = 0;
-    for (size_t i = 0; i < end && len + 5 < errlen; i++)
-        if (said[i] == '\n' || said[i] == '\r')
+    for (size_t i = 0; i < end; i++) {
+        const int shown = said[i] == '\n' || said[i] == '\r';
+        if (len + (shown ? 4 : 1) >= errlen) /* cut before what does not fit whole */
+            break;
+        if (shown)
             len += (size_t)snprintf(err + len, errlen - len, "\\x%02x", (unsigned char)said[i]);
         else
             err[len++] = said[i];
+    }
     err[len] = '\0';
 }
 

@@ -1595,6 +1595,13 @@ static void test_error_missing(void **state)
 {
     (void)state;
     expect_open_error(tmp_path("no-such-file.wav"), "No such file");
+    /* a buffer too short for the message takes as much of it as fits */
+    char err[12];
+    assert_null(sl_audio_open("/nonexistent/abcdefgh.wav", 0, err, sizeof err));
+    assert_string_equal(err, "/nonexisten");
+    char tiny[3];
+    assert_null(sl_audio_open("/nonexistent/abcdefgh.wav", 0, tiny, sizeof tiny));
+    assert_string_equal(tiny, "/n");
 }
 
 static void test_error_directory(void **state)
