@@ -161,14 +161,15 @@ int cli_progress_wanted(int quiet)
     return !quiet && isatty(STDERR_FILENO) && !(term && !strcmp(term, "dumb"));
 }
 
-/* Columns the text takes on a terminal: a wide character (CJK) two. */
+/* Columns the text takes on a terminal: a wide character (CJK) two, a
+ * combining mark none (tabs are made spaces before). */
 static size_t columns_of(const char *s, size_t n)
 {
     size_t cols = 0;
     for (size_t i = 0, m; i < n; i += m) {
         uint32_t cp;
         m = sl_utf8_char(s + i, n - i, &cp);
-        cols += m && g_unichar_iswide(cp) ? 2 : 1;
+        cols += !m ? 1 : g_unichar_iszerowidth(cp) ? 0 : g_unichar_iswide(cp) ? 2 : 1;
         m = m ? m : 1;
     }
     return cols;
@@ -181,23 +182,29 @@ void cli_progress_show(const char *fmt, ...)
     va_start(ap, fmt);
     vsnprintf(line, sizeof line, fmt, ap);
     va_end(ap);
+    for (char *tab = strchr(line, '\t'); tab; tab = strchr(tab, '\t'))
+        *tab = ' '; /* (a tab's columns depend on where it falls) */
     /* one row of the terminal at most, its start left out: a line that wraps
      * cannot be taken back by \r (a long path's rows of stale progress) */
     const char *shown = line;
     struct winsize ws;
-    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 8) {
-        const size_t room = ws.ws_col - 1u, n = strlen(line);
+    if (ioctl(STDERR_FILENO, TIOCGWINSZ, &ws) == 0 && ws.ws_col > 1) {
+        const size_t room = ws.ws_col - 1u, n = strlen(line), dots = room > 8 ? 3 : 0;
         size_t cols = columns_of(line, n);
         if (cols > room) {
-            while (*shown && cols > room - 3) { /* "..." and the rest */
+            /* "..." and the rest, from a character that takes a column (not
+             * a combining mark, which would sit on the dots) */
+            for (;;) {
                 const size_t left = n - (size_t)(shown - line);
                 uint32_t cp;
                 size_t m = sl_utf8_char(shown, left, &cp);
+                if (!*shown || (cols <= room - dots && !(m && g_unichar_iszerowidth(cp))))
+                    break;
                 m = m ? m : 1;
                 cols -= columns_of(shown, m);
                 shown += m;
             }
-            fputs("\r...", stderr);
+            fputs(dots ? "\r..." : "\r", stderr);
             fputs(shown, stderr);
             progress_drawn = 1;
             return;

@@ -1250,18 +1250,21 @@ static int name_cmp(const void *key, const void *elt)
     return strcmp(key, (*(const cli_input *const *)elt)->name);
 }
 
-/* Whether folder names a and b ("out", "out/", made or not yet) are one. */
+/* Whether folder names a and b ("out", "./out/", "$PWD/out", made or not
+ * yet) are one. */
 static int same_folder(const char *a, const char *b)
 {
     char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
     int same = ra && rb && !strcmp(ra, rb);
-    if (!ra || !rb) { /* not made yet: by name, with or without a '/' at the end */
-        size_t la = strlen(a), lb = strlen(b);
-        while (la > 1 && a[la - 1] == '/')
-            la--;
-        while (lb > 1 && b[lb - 1] == '/')
-            lb--;
-        same = la == lb && !strncmp(a, b, la);
+    if (!ra || !rb) { /* not made yet: the name in its folder, as an output's */
+        char *ca = strdup(a), *cb = strdup(b);
+        for (size_t n = ca ? strlen(ca) : 0; n > 1 && ca[n - 1] == '/'; n--)
+            ca[n - 1] = '\0';
+        for (size_t n = cb ? strlen(cb) : 0; n > 1 && cb[n - 1] == '/'; n--)
+            cb[n - 1] = '\0';
+        same = ca && cb && cli_same_output(ca, cb);
+        free(ca);
+        free(cb);
     }
     free(ra);
     free(rb);

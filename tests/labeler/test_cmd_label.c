@@ -1218,6 +1218,14 @@ static void test_jobs(void **state)
                  "grep '%%)' > tty-long.lines && grep -q '^\\.\\.\\..*-name.wav: ' tty-long.lines "
                  "&& ! awk 'length($0) > 39' tty-long.lines | grep -q .", seqlabel);
         sh(cmd);
+        /* a tab in the name takes the columns to the next stop: made a space */
+        sh("ln -f jobs-in/c.wav \"$(printf 'tab\\tt\\ta\\tb\\ts\\tlong-long-long-name.wav')\"");
+        snprintf(cmd, sizeof cmd, "script -qec \"stty cols 40; TERM=xterm '%s' label "
+                 "tab*name.wav --model m.slm -o tty-long.txt\" /dev/null > tty-tab.out; "
+                 "tr '\\r' '\\n' < tty-tab.out | grep '%%)' > tty-tab.lines && "
+                 "grep -q '^\\.\\.\\..*-name.wav: ' tty-tab.lines && ! grep -q \"$(printf '\\t')\" "
+                 "tty-tab.lines && ! awk 'length($0) > 39' tty-tab.lines | grep -q .", seqlabel);
+        sh(cmd);
     }
     /* a worker that cannot make the file holding an input's labels for
      * standard output (descriptors used up) names the input, not that file
@@ -1741,7 +1749,7 @@ static void test_folder_inputs(void **state)
      * a piece of another's (the times as such a piece's) is refused before
      * anything is written, and the folder is not made */
     sh("mkdir cutsplit && cp in.wav cutsplit/y.wav && cp in.wav cutsplit/y-0001_0.630-3.980.wav");
-    expect_error("cutsplit --model m.slm --target music --cut cs-out/ --split cs-out -o cs-labels/", 2,
+    expect_error("cutsplit --model m.slm --target music --cut cs-out/ --split ./cs-out -o cs-labels/", 2,
                  "cutsplit/y-0001_0.630-3.980.wav: its cut in cs-out/ is named as a piece of "
                  "cutsplit/y.wav's would be");
     assert_false(exists("cs-out"));
