@@ -317,6 +317,8 @@ static int events_for(const char *list, const char *const *names, int n, double 
             int c = sl_text_index(names, n, want[i]);
             if (c < 0)
                 rc = cli_usage_error("--events: '%s' is not one of the classes", want[i]);
+            else if (ev->scored[c]) /* (as --classes refuses a name twice) */
+                rc = cli_usage_error("--events: '%s' is listed twice", want[i]);
             else
                 ev->scored[c] = 1;
         }

@@ -189,6 +189,8 @@ expect 2 "--sweep: $model has no class 'nosuch'" eval --model "$model" \
     --manifest "$samples/samples.tsv" --no-cache --sweep nosuch
 expect 2 "--events: 'nosuch' is not one of the classes" eval --model "$model" \
     --manifest "$samples/samples.tsv" --no-cache --events speech,nosuch
+expect 2 "--events: 'speech' is listed twice" eval --model "$model" \
+    --manifest "$samples/samples.tsv" --no-cache --events speech,music,speech
 expect 2 "--sweep: 'nosuch' is not one of the classes" eval --hyp "$samples" \
     --manifest "$samples/samples.tsv" --sweep nosuch
 expect 2 "--minutes" bench label --minutes x
