@@ -80,8 +80,7 @@ void cli_interrupt_ends_input(int on, int input_fd)
         catch_signals();
         if (devnull_fd < 0)
             devnull_fd = open("/dev/null", O_RDONLY | O_CLOEXEC);
-        if (!sigint_ends_input) /* (armed again: a signal meanwhile is kept) */
-            input_interrupted = 0;
+        input_interrupted = 0;
     }
     live_fd = on ? input_fd : -1;
     sigint_ends_input = on;

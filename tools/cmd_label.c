@@ -767,26 +767,6 @@ static int label_one(const label_args *a, sl_model *m, sl_labeler *l, const cli_
     return rc;
 }
 
-/* label_one, with standard input that arrives live (a pipe) ready for Ctrl-C
- * and SIGTERM to end it from before it is opened: one that came while the
- * reader opened it (a service's stop, docker's) ended the command by the
- * signal, where one a moment later ends the input (as a flaky test under ASan
- * showed). Input by name (a FIFO) is made ready once opened, as its
- * descriptor is known only then. */
-static int label_input(const label_args *a, sl_model *m, sl_labeler *l, const cli_input *in,
-                       const char *out_path, const char *out_said, const char *cut_path,
-                       const char *split_dir, float *block, long block_len, int progress)
-{
-    const int early = !strcmp(in->path, "-") && arrives_live(in->path);
-    if (early)
-        cli_interrupt_ends_input(1, STDIN_FILENO);
-    int rc = label_one(a, m, l, in, out_path, out_said, cut_path, split_dir, block, block_len,
-                       progress);
-    if (early) /* (the input's end did so already, unless it was not reached) */
-        cli_interrupt_ends_input(0, -1);
-    return rc;
-}
-
 static int parse_args(int argc, char **argv, label_args *a)
 {
     memset(a, 0, sizeof *a);
@@ -1096,8 +1076,8 @@ static int run_input(void *user, int i)
                  (int)(last_part(in->name) - in->name), in->name);
         split_dir = split;
     }
-    return label_input(a, r->m, r->l, in, out, said[0] ? said : NULL, cut_path, split_dir, r->block,
-                       r->block_len, r->progress);
+    return label_one(a, r->m, r->l, in, out, said[0] ? said : NULL, cut_path, split_dir, r->block,
+                     r->block_len, r->progress);
 }
 
 /* --jobs onto standard output: input i's labels, once it and those before it
