@@ -33,14 +33,54 @@
 #define SL_VECTOR_CALL(name, args)                                                            \
     (sl_vector_level() == 2 ? name##_avx512 args                                              \
      : sl_vector_level() == 1 ? name##_avx2 args : name##_base args)
+/* The same, the body told whether the clone's vectors are narrower than
+ * LANES floats (AVX2's, SSE2's: 1) or not (AVX-512's: 0), for less() */
+#define SL_STRIP(...) __VA_ARGS__
+#define SL_VECTOR_BUILDS_NARROW(name, params, args)                                           \
+    __attribute__((target("avx512f"))) static void name##_avx512 params                       \
+    {                                                                                         \
+        name##_body(0, SL_STRIP args);                                                        \
+    }                                                                                         \
+    __attribute__((target("avx2,fma"))) static void name##_avx2 params                        \
+    {                                                                                         \
+        name##_body(1, SL_STRIP args);                                                        \
+    }                                                                                         \
+    static void name##_base params { name##_body(1, SL_STRIP args); }
 #else
 #define SL_VECTOR_BUILDS(name, params, args) static void name##_base params { name##_body args; }
+#define SL_STRIP(...) __VA_ARGS__
+#define SL_VECTOR_BUILDS_NARROW(name, params, args)                                           \
+    static void name##_base params { name##_body(1, SL_STRIP args); }
 #define SL_VECTOR_CALL(name, args) name##_base args
 #endif
 
 #define LANES 16 /* one AVX-512 vector; two AVX2 or four SSE2 ones in the other clones */
 typedef float vecf __attribute__((vector_size(4 * LANES)));
 typedef int32_t veci __attribute__((vector_size(4 * LANES)));
+typedef float vecf_half __attribute__((vector_size(2 * LANES)));
+typedef int32_t veci_half __attribute__((vector_size(2 * LANES)));
+
+/* *lt = (*a < *b), lane by lane, a mask. Where the clone's vectors are
+ * narrower than LANES floats (narrow), compared half a vector (8 lanes) at a
+ * time: GCC 12 compares a 16-float vector one float at a time (vcomiss) where
+ * it is wider than the clone's vectors, which made the AVX2 clones of GELU
+ * and exp 2.5 times slower than AVX-512's; 8 lanes are one AVX2 compare, two
+ * SSE2 ones (AVX-512's whole vector, compared at once). Exact either way. */
+static inline __attribute__((always_inline)) void less(veci *lt, const vecf *a, const vecf *b,
+                                                        int narrow)
+{
+    if (!narrow) {
+        *lt = *a < *b;
+        return;
+    }
+    for (int h = 0; h < 2; h++) {
+        vecf_half x, y;
+        memcpy(&x, (const char *)a + h * sizeof x, sizeof x);
+        memcpy(&y, (const char *)b + h * sizeof y, sizeof y);
+        veci_half r = x < y;
+        memcpy((char *)lt + h * sizeof r, &r, sizeof r);
+    }
+}
 
 void sl_linear_forward(float *out, const float *in, const float *w, const float *b,
                        int T, int K, int N, int accumulate)
@@ -136,18 +176,21 @@ void sl_relu_forward(float *out, const float *in, size_t n)
  * if-convert the scalar loop, and this form becomes AVX-512, AVX2 or SSE2
  * operations in the three clones (the CPU picks one at load time). */
 
-static inline __attribute__((always_inline)) void expv(float *out, const float *in)
+static inline __attribute__((always_inline)) void expv(float *out, const float *in, int narrow)
 {
     vecf x, zero = {0};
     memcpy(&x, in, sizeof x);
     const vecf lo = zero - 87.0f, hi = zero + 88.0f;
-    veci under = x < lo;
+    veci under, over, up;
+    less(&under, &x, &lo, narrow);
     vecf xc = (vecf)(((veci)x & ~under) | ((veci)lo & under));
-    veci over = xc > hi;
+    less(&over, &hi, &xc, narrow);
     xc = (vecf)(((veci)xc & ~over) | ((veci)hi & over));
     vecf fx = xc * 1.44269504088896341f + 0.5f;
     veci n = __builtin_convertvector(fx, veci);
-    n += (veci)(__builtin_convertvector(n, vecf) > fx); /* floor: -1 where truncation rounded up */
+    vecf truncated = __builtin_convertvector(n, vecf);
+    less(&up, &fx, &truncated, narrow);
+    n += up; /* floor: -1 where truncation rounded up */
     vecf fl = __builtin_convertvector(n, vecf);
     vecf r = xc - fl * 0.693359375f - fl * -2.12194440e-4f;
     vecf p = zero + 1.9875691500e-4f;
@@ -162,24 +205,25 @@ static inline __attribute__((always_inline)) void expv(float *out, const float *
     memcpy(out, &y, sizeof y);
 }
 
-static inline __attribute__((always_inline)) void exp_tail(float *out, const float *in, size_t n)
+static inline __attribute__((always_inline)) void exp_tail(float *out, const float *in, size_t n,
+                                                           int narrow)
 {
     float buf[LANES] = {0};
     memcpy(buf, in, n * sizeof(float));
-    expv(buf, buf);
+    expv(buf, buf, narrow);
     memcpy(out, buf, n * sizeof(float));
 }
 
-SL_VECTOR_BODY exp_forward_body(float *out, const float *in, size_t n)
+SL_VECTOR_BODY exp_forward_body(int narrow, float *out, const float *in, size_t n)
 {
     size_t i = 0;
     for (; i + LANES <= n; i += LANES)
-        expv(out + i, in + i);
+        expv(out + i, in + i, narrow);
     if (i < n)
-        exp_tail(out + i, in + i, n - i);
+        exp_tail(out + i, in + i, n - i, narrow);
 }
 
-SL_VECTOR_BUILDS(exp_forward, (float *out, const float *in, size_t n), (out, in, n))
+SL_VECTOR_BUILDS_NARROW(exp_forward, (float *out, const float *in, size_t n), (out, in, n))
 
 void sl_exp_forward(float *out, const float *in, size_t n)
 {
@@ -191,7 +235,7 @@ void sl_exp_forward(float *out, const float *in, size_t n)
  * erf(a) = 1 - t (p1 + t (p2 + t (p3 + t (p4 + t p5)))) exp(-a^2), t = 1/(1 + p a),
  * for a >= 0, odd in a. LANES at a time like expv; libm's erff would be
  * a scalar call per element (a third of a GELU layer's time). */
-static inline __attribute__((always_inline)) void geluv(float *out, const float *in)
+static inline __attribute__((always_inline)) void geluv(float *out, const float *in, int narrow)
 {
     vecf x, zero = {0};
     memcpy(&x, in, sizeof x);
@@ -205,27 +249,27 @@ static inline __attribute__((always_inline)) void geluv(float *out, const float 
     r = r * t - 0.284496736f;
     r = r * t + 0.254829592f;
     vecf nz2 = zero - a * a, e;
-    expv((float *)&e, (const float *)&nz2);
+    expv((float *)&e, (const float *)&nz2, narrow);
     vecf erf_a = 1.0f - r * t * e;
     vecf erf_z = (vecf)((veci)erf_a ^ sign);
     vecf y = 0.5f * x * (1.0f + erf_z);
     memcpy(out, &y, sizeof y);
 }
 
-SL_VECTOR_BODY gelu_forward_body(float *out, const float *in, size_t n)
+SL_VECTOR_BODY gelu_forward_body(int narrow, float *out, const float *in, size_t n)
 {
     size_t i = 0;
     for (; i + LANES <= n; i += LANES)
-        geluv(out + i, in + i);
+        geluv(out + i, in + i, narrow);
     if (i < n) {
         float buf[LANES] = {0};
         memcpy(buf, in + i, (n - i) * sizeof(float));
-        geluv(buf, buf);
+        geluv(buf, buf, narrow);
         memcpy(out + i, buf, (n - i) * sizeof(float));
     }
 }
 
-SL_VECTOR_BUILDS(gelu_forward, (float *out, const float *in, size_t n), (out, in, n))
+SL_VECTOR_BUILDS_NARROW(gelu_forward, (float *out, const float *in, size_t n), (out, in, n))
 
 void sl_gelu_forward(float *out, const float *in, size_t n)
 {
@@ -233,7 +277,7 @@ void sl_gelu_forward(float *out, const float *in, size_t n)
 }
 
 /* exp(x - max) of one row, in place; *sum the row's sum. */
-SL_VECTOR_BODY exp_row_body(float *x, int n, float *sum)
+SL_VECTOR_BODY exp_row_body(int narrow, float *x, int n, float *sum)
 {
     float mx = x[0];
     int i = 0;
@@ -243,7 +287,8 @@ SL_VECTOR_BODY exp_row_body(float *x, int n, float *sum)
         for (i = LANES; i + LANES <= n; i += LANES) {
             vecf v;
             memcpy(&v, x + i, sizeof v);
-            veci gt = v > m;
+            veci gt;
+            less(&gt, &m, &v, narrow);
             m = (vecf)(((veci)v & gt) | ((veci)m & ~gt));
         }
         for (int k = 0; k < LANES; k++)
@@ -258,7 +303,7 @@ SL_VECTOR_BODY exp_row_body(float *x, int n, float *sum)
         memcpy(&v, x + i, sizeof v);
         v -= mx;
         memcpy(x + i, &v, sizeof v);
-        expv(x + i, x + i);
+        expv(x + i, x + i, narrow);
         memcpy(&v, x + i, sizeof v);
         acc += v;
     }
@@ -269,7 +314,7 @@ SL_VECTOR_BODY exp_row_body(float *x, int n, float *sum)
         float buf[LANES];
         for (int k = 0; k < n - i; k++)
             buf[k] = x[i + k] - mx;
-        exp_tail(buf, buf, (size_t)(n - i));
+        exp_tail(buf, buf, (size_t)(n - i), narrow);
         for (int k = 0; k < n - i; k++) {
             x[i + k] = buf[k];
             s += buf[k];
@@ -277,7 +322,7 @@ SL_VECTOR_BODY exp_row_body(float *x, int n, float *sum)
     }
     *sum = s;
 }
-SL_VECTOR_BUILDS(exp_row, (float *x, int n, float *sum), (x, n, sum))
+SL_VECTOR_BUILDS_NARROW(exp_row, (float *x, int n, float *sum), (x, n, sum))
 
 /* exp(x - max) of one row, in place; returns the row's sum. */
 static float exp_row(float *x, int n)
