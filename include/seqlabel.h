@@ -1150,10 +1150,8 @@ typedef struct {
 } sl_event_figures;
 
 void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment_frames);
-/* Adds one file: its reference and system frame labels (-1: none), n frames.
- * A reference's -1 is time not scored: a system event there is none, one that
- * reaches into scored time counts whole (its own offset); segments count the
- * system's activity in scored time. -1 when out of memory. */
+/* Adds one file: its reference and system frame labels (-1: none), n frames. -1
+ * when out of memory. */
 int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n);
 /* The same for one file of a set: `file` gets total's settings and this file's
  * counts alone, which are added to total's too (per-file figures). */

@@ -225,39 +225,15 @@ void sl_events_init(sl_events *ev, int n_classes, int collar_frames, int segment
     ev->segment = segment_frames > 0 ? segment_frames : 1;
 }
 
-/* The system's events with a frame of scored time (ref >= 0) in them, kept
- * whole: one that runs on into time the references leave unlabelled is one
- * event, its offset its own, not cut there into a match and an insertion;
- * one wholly in such time is none. */
-static int64_t keep_scored(event *s, int64_t ns, const int32_t *ref)
-{
-    int64_t kept = 0;
-    for (int64_t k = 0; k < ns; k++) {
-        int64_t i = s[k].on;
-        while (i < s[k].off && ref[i] < 0)
-            i++;
-        if (i < s[k].off)
-            s[kept++] = s[k];
-    }
-    return kept;
-}
-
 int sl_events_add(sl_events *ev, const int32_t *ref, const int32_t *sys, int64_t n)
 {
-    int64_t nr = 0, ns = 0, nm = 0;
-    /* segments: the system's activity in scored time alone */
-    int32_t *masked = malloc((size_t)(n ? n : 1) * sizeof *masked);
-    for (int64_t i = 0; masked && i < n; i++)
-        masked[i] = ref[i] < 0 ? -1 : sys[i];
-    event *r = masked ? runs_of(ev, ref, n, &nr) : NULL, *s = r ? runs_of(ev, sys, n, &ns) : NULL,
-          *m = s ? runs_of(ev, masked, n, &nm) : NULL;
-    if (s)
-        ns = keep_scored(s, ns, ref);
-    int rc = m && add_events(ev, r, nr, s, ns) == 0 && add_segments(ev, r, nr, m, nm) == 0 ? 0 : -1;
-    free(masked);
+    int64_t nr = 0, ns = 0;
+    event *r = runs_of(ev, ref, n, &nr), *s = r ? runs_of(ev, sys, n, &ns) : NULL;
+    int rc = r && s && add_events(ev, r, nr, s, ns) == 0 && add_segments(ev, r, nr, s, ns) == 0
+                 ? 0
+                 : -1;
     free(r);
     free(s);
-    free(m);
     return rc;
 }
 

@@ -694,12 +694,11 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
             if (ref[i] < 0) /* time the references leave unlabelled, of their gap's class */
                 ref[i] = opt->ref_gap_class;
         if (events) { /* on the references before the collar; a gap is gap_class;
-                       * time the references leave unlabelled is not scored
-                       * (sl_events_add: an event there is none, one reaching
-                       * out of it is whole) */
+                       * time the references leave unlabelled is not scored, so
+                       * the hypothesis's events are cut away there */
             int32_t *sys = malloc((size_t)(n ? n : 1) * sizeof *sys);
             for (int64_t i = 0; sys && i < n; i++)
-                sys[i] = got[i] >= 0 ? got[i] : opt->gap_class;
+                sys[i] = ref[i] < 0 ? -1 : got[i] >= 0 ? got[i] : opt->gap_class;
             if (!sys || sl_events_add_file(opt->events, events, ref, sys, n))
                 rc = sl_fail(err, errlen, "out of memory");
             free(sys);
@@ -707,15 +706,14 @@ static int score_entry(const sl_manifest_entry *e, const char *manifest, size_t 
         /* a frame the hypothesis leaves to the gap's class is that class at every
          * threshold: certainly the target, or certainly not (none: not scored) */
         for (int64_t i = 0; opt->sweep && i < n; i++)
-            if (got[i] < 0)
+            if (ref[i] < 0) /* not scored (as frames, as events) */
+                prob[i] = -1.0;
+            else if (got[i] < 0)
                 prob[i] = opt->gap_class < 0 ? -1.0 : opt->gap_class == opt->sweep->target;
         if (rc == 0 && opt->sweep && opt->sweep->events) { /* references before the collar */
             if (sl_sweep_add_events(opt->sweep, ref, prob, n))
                 rc = sl_fail(err, errlen, "out of memory");
         }
-        for (int64_t i = 0; opt->sweep && i < n; i++)
-            if (ref[i] < 0) /* not scored as frames (as events: sl_events_add) */
-                prob[i] = -1.0;
         if (rc == 0 && sl_labels_collar(ref, n, hop, rate, opt->collar_s))
             rc = sl_fail(err, errlen, "out of memory");
         if (rc == 0 && uem && sl_uem_crop(uem, e->audio, ref, n, hop, rate, err, errlen))

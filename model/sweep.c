@@ -193,9 +193,9 @@ int sl_sweep_add_decoded(sl_sweep *s, const int32_t *scored, const int32_t *ref,
                 else
                     s->fp[i]++;
             }
-            /* the other classes are not scored: none (time the references
-             * leave unlabelled: sl_events_add) */
-            if (labels[k] != s->target)
+            /* the other classes are not scored: none; nor is time the
+             * references leave unlabelled */
+            if (labels[k] != s->target || ref[k] < 0)
                 labels[k] = -1;
         }
         if (s->events)

@@ -368,8 +368,8 @@ static int add_sweep_events(sl_sweep *sweep, const int32_t *ref, const float *pr
     double *p = malloc((size_t)(n ? n : 1) * sizeof *p);
     if (!p)
         return -1;
-    for (int64_t i = 0; i < n; i++) /* (unscored time: sl_events_add) */
-        p[i] = probs[(size_t)i * K + sweep->target];
+    for (int64_t i = 0; i < n; i++)
+        p[i] = ref[i] < 0 ? -1.0 : probs[(size_t)i * K + sweep->target];
     int rc = sl_sweep_add_events(sweep, ref, p, n);
     free(p);
     return rc;
@@ -469,7 +469,10 @@ int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, in
                     file.confusion[(size_t)scored[k] * c->n_classes + pred[k]]++;
         }
         /* time the references leave unlabelled is not scored: a system event
-         * there is none, one reaching out of it whole (sl_events_add) */
+         * there is cut away, no insertion (as the --hyp path has it) */
+        for (int64_t k = 0; events && k < n; k++)
+            if (labels[k] < 0)
+                pred[k] = -1;
         if (rc == 0 && events && sl_events_add_file(events, file_events, labels, pred, n))
             rc = sl_fail(err, errlen, "out of memory");
         free(collared);

@@ -154,13 +154,9 @@ static void test_undefined_figures(void **state)
     for (int i = 0; i < 2; i++)
         if (!strstr(json, want[i]))
             fail_msg("no '%s' in %s", want[i], json);
-    /* no reference event at all (every frame scored, of a class that is not
-     * an event's: -1 would be time not scored): the set's error rates are
-     * undefined too */
-    static const run none[] = {{2, 0, 500}};
-    fill(ref, none, 1);
+    /* no reference event at all: the set's error rates are undefined too */
+    fill(ref, r, 0);
     sl_events_init(&ev, 3, 20, 100);
-    ev.scored[2] = 0;
     assert_int_equal(sl_events_add(&ev, ref, sys, 500), 0);
     assert_true(sl_events_format_json(&ev, names, 0.01, json, sizeof json) > 0);
     if (!strstr(json, "\"collar_s\":0.2,\"f1\":0,\"precision\":0,\"recall\":null,\"macro_f1\":0,"
