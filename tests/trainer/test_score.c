@@ -386,6 +386,21 @@ static void test_events_in_unlabelled_time(void **state)
     if (!strstr(out, "\"insertion_rate\":1,\"reference\":1,\"system\":2}"))
         fail_msg("%s", out);
     free(out), free(err);
+    /* an event across unlabelled time is cut there, as the references' are:
+     * 1-2.35 s against a dog of 1-2 s and a gap to 2.3 s is a match and the
+     * 50 ms after the gap an insertion (docs/training.md); with the gap given
+     * a class, one event, 0.35 s late, within half the reference's length */
+    tt_write_text(tt_path(dir, "a.txt"), "0\t1\tbg\n1\t2\tdog\n2.3\t5\tbg\n");
+    tt_write_text(tt_path(dir, "h/a.txt"), "0\t1\tbg\n1\t2.35\tdog\n2.35\t5\tbg\n");
+    assert_int_equal(eval_in(dir, "--hyp h --manifest set.tsv --events dog --json", &out, &err), 0);
+    if (!strstr(out, "\"deletion_rate\":0,\"insertion_rate\":1,\"reference\":1,\"system\":2}"))
+        fail_msg("%s", out);
+    free(out), free(err);
+    assert_int_equal(eval_in(dir, "--hyp h --manifest set.tsv --events dog --json --ref-gap bg",
+                             &out, &err), 0);
+    if (!strstr(out, "\"deletion_rate\":0,\"insertion_rate\":0,\"reference\":1,\"system\":1}"))
+        fail_msg("%s", out);
+    free(out), free(err);
     tt_rmtree(dir);
 }
 
