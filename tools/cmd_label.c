@@ -1219,18 +1219,29 @@ static int same_file(const char *a, const char *b)
            S_ISREG(sa.st_mode) && sa.st_dev == sb.st_dev && sa.st_ino == sb.st_ino;
 }
 
+/* in[0..n) sorted by name, as pointers (malloc'ed; NULL: out of memory, said). */
+static const cli_input **sorted_by_name(const cli_input *in, int n)
+{
+    const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
+    if (!sorted) {
+        cli_error("out of memory");
+        return NULL;
+    }
+    for (int i = 0; i < n; i++)
+        sorted[i] = &in[i];
+    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
+    return sorted;
+}
+
 /* Outputs named after their inputs must not write over each other: two inputs
  * of one name into a folder are refused (2, said, every such pair at once, so
  * that one run finds them all), before anything is written; one file listed
  * twice is not. */
 static int check_names(const cli_input *in, int n, const char *dir_out)
 {
-    const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
+    const cli_input **sorted = sorted_by_name(in, n);
     if (!sorted)
-        return cli_error("out of memory"), 2;
-    for (int i = 0; i < n; i++)
-        sorted[i] = &in[i];
-    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
+        return 2;
     int clashes = 0;
     for (int i = 1; i < n; i++)
         if (!strcmp(sorted[i - 1]->name, sorted[i]->name) &&
@@ -1276,12 +1287,9 @@ static int same_folder(const char *a, const char *b)
  * it over the piece, after labelling; refused (2, said) before anything is. */
 static int check_cuts_against_pieces(const cli_input *in, int n, const char *dir)
 {
-    const cli_input **sorted = malloc(sizeof *sorted * (size_t)(n ? n : 1));
+    const cli_input **sorted = sorted_by_name(in, n);
     if (!sorted)
-        return cli_error("out of memory"), 2;
-    for (int i = 0; i < n; i++)
-        sorted[i] = &in[i];
-    qsort(sorted, (size_t)n, sizeof *sorted, by_name);
+        return 2;
     int clashes = 0;
     for (int i = 0; i < n; i++) {
         const char *name = in[i].name;
