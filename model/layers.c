@@ -33,8 +33,8 @@
 #define SL_VECTOR_CALL(name, args)                                                            \
     (sl_vector_level() == 2 ? name##_avx512 args                                              \
      : sl_vector_level() == 1 ? name##_avx2 args : name##_base args)
-/* The same, the body told whether the clone's vectors are narrower than
- * LANES floats (AVX2's, SSE2's: 1) or not (AVX-512's: 0), for less() */
+/* The same, the body told how much narrower than LANES floats the clone's
+ * vectors are, for less(): 0 AVX-512's, 1 AVX2's (half), 2 SSE2's (a quarter) */
 #define SL_STRIP(...) __VA_ARGS__
 #define SL_VECTOR_BUILDS_NARROW(name, params, args)                                           \
     __attribute__((target("avx512f"))) static void name##_avx512 params                       \
@@ -45,12 +45,12 @@
     {                                                                                         \
         name##_body(1, SL_STRIP args);                                                        \
     }                                                                                         \
-    static void name##_base params { name##_body(1, SL_STRIP args); }
+    static void name##_base params { name##_body(2, SL_STRIP args); }
 #else
 #define SL_VECTOR_BUILDS(name, params, args) static void name##_base params { name##_body args; }
 #define SL_STRIP(...) __VA_ARGS__
 #define SL_VECTOR_BUILDS_NARROW(name, params, args)                                           \
-    static void name##_base params { name##_body(1, SL_STRIP args); }
+    static void name##_base params { name##_body(2, SL_STRIP args); }
 #define SL_VECTOR_CALL(name, args) name##_base args
 #endif
 
@@ -59,26 +59,36 @@ typedef float vecf __attribute__((vector_size(4 * LANES)));
 typedef int32_t veci __attribute__((vector_size(4 * LANES)));
 typedef float vecf_half __attribute__((vector_size(2 * LANES)));
 typedef int32_t veci_half __attribute__((vector_size(2 * LANES)));
+typedef float vecf_quarter __attribute__((vector_size(LANES)));
+typedef int32_t veci_quarter __attribute__((vector_size(LANES)));
 
-/* *lt = (*a < *b), lane by lane, a mask. Where the clone's vectors are
- * narrower than LANES floats (narrow), compared half a vector (8 lanes) at a
- * time: GCC 12 compares a 16-float vector one float at a time (vcomiss) where
- * it is wider than the clone's vectors, which made the AVX2 clones of GELU
- * and exp 2.5 times slower than AVX-512's; 8 lanes are one AVX2 compare, two
- * SSE2 ones (AVX-512's whole vector, compared at once). Exact either way. */
+/* *lt = (*a < *b), lane by lane, a mask, compared in the clone's own vectors:
+ * GCC 12 compares a 16-float vector one float at a time (vcomiss) where it is
+ * wider than the clone's vectors, which made the AVX2 clones of GELU and exp
+ * 7 to 10 times slower than AVX-512's, the whole pass 2.5 times. narrow: 0,
+ * AVX-512, the vector at once; 1, AVX2, halves of 8; 2, SSE2, quarters of 4.
+ * Exact either way. */
 static inline __attribute__((always_inline)) void less(veci *lt, const vecf *a, const vecf *b,
                                                         int narrow)
 {
     if (!narrow) {
         *lt = *a < *b;
-        return;
-    }
-    for (int h = 0; h < 2; h++) {
-        vecf_half x, y;
-        memcpy(&x, (const char *)a + h * sizeof x, sizeof x);
-        memcpy(&y, (const char *)b + h * sizeof y, sizeof y);
-        veci_half r = x < y;
-        memcpy((char *)lt + h * sizeof r, &r, sizeof r);
+    } else if (narrow == 1) {
+        for (int h = 0; h < 2; h++) {
+            vecf_half x, y;
+            memcpy(&x, (const char *)a + h * sizeof x, sizeof x);
+            memcpy(&y, (const char *)b + h * sizeof y, sizeof y);
+            veci_half r = x < y;
+            memcpy((char *)lt + h * sizeof r, &r, sizeof r);
+        }
+    } else {
+        for (int q = 0; q < 4; q++) {
+            vecf_quarter x, y;
+            memcpy(&x, (const char *)a + q * sizeof x, sizeof x);
+            memcpy(&y, (const char *)b + q * sizeof y, sizeof y);
+            veci_quarter r = x < y;
+            memcpy((char *)lt + q * sizeof r, &r, sizeof r);
+        }
     }
 }
 
