@@ -68,29 +68,27 @@ typedef int32_t veci_quarter __attribute__((vector_size(LANES)));
  * 7 to 10 times slower than AVX-512's, the whole pass 2.5 times. narrow: 0,
  * AVX-512, the vector at once; 1, AVX2, halves of 8; 2, SSE2, quarters of 4.
  * Exact either way. */
+/* *lt = (*a < *b) part by part, each part a VF of floats and VI of masks */
+#define LESS_IN_PARTS(VF, VI)                                                                 \
+    for (size_t p = 0; p < sizeof(vecf) / sizeof(VF); p++) {                                  \
+        VF x, y;                                                                              \
+        memcpy(&x, (const char *)a + p * sizeof x, sizeof x);                                 \
+        memcpy(&y, (const char *)b + p * sizeof y, sizeof y);                                 \
+        VI r = x < y;                                                                         \
+        memcpy((char *)lt + p * sizeof r, &r, sizeof r);                                      \
+    }
+
 static inline __attribute__((always_inline)) void less(veci *lt, const vecf *a, const vecf *b,
                                                         int narrow)
 {
-    if (!narrow) {
+    if (!narrow)
         *lt = *a < *b;
-    } else if (narrow == 1) {
-        for (int h = 0; h < 2; h++) {
-            vecf_half x, y;
-            memcpy(&x, (const char *)a + h * sizeof x, sizeof x);
-            memcpy(&y, (const char *)b + h * sizeof y, sizeof y);
-            veci_half r = x < y;
-            memcpy((char *)lt + h * sizeof r, &r, sizeof r);
-        }
-    } else {
-        for (int q = 0; q < 4; q++) {
-            vecf_quarter x, y;
-            memcpy(&x, (const char *)a + q * sizeof x, sizeof x);
-            memcpy(&y, (const char *)b + q * sizeof y, sizeof y);
-            veci_quarter r = x < y;
-            memcpy((char *)lt + q * sizeof r, &r, sizeof r);
-        }
-    }
+    else if (narrow == 1)
+        LESS_IN_PARTS(vecf_half, veci_half)
+    else
+        LESS_IN_PARTS(vecf_quarter, veci_quarter)
 }
+#undef LESS_IN_PARTS
 
 void sl_linear_forward(float *out, const float *in, const float *w, const float *b,
                        int T, int K, int N, int accumulate)
