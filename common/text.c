@@ -159,6 +159,11 @@ int sl_is_invisible_format(uint32_t cp)
     return 1;
 }
 
+int sl_shows_as_itself(uint32_t cp)
+{
+    return cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && !sl_is_invisible_format(cp);
+}
+
 static int ascii(const char *s)
 {
     while (*s && !(*s & 0x80))
@@ -179,14 +184,13 @@ int sl_text_same(const char *a, const char *b)
 {
     if (!strcmp(a, b))
         return 1;
-    /* (not both ASCII: NFC maps a few code points, the Kelvin sign, to ASCII;
-     * glib's NFC reads past the end of a sequence cut short) */
-    if ((ascii(a) && ascii(b)) || !g_utf8_validate(a, -1, NULL) || !g_utf8_validate(b, -1, NULL))
+    /* (not both ASCII: NFC maps a few code points, the Kelvin sign, to ASCII) */
+    if (ascii(a) && ascii(b))
         return 0;
-    char *x = g_utf8_normalize(a, -1, G_NORMALIZE_NFC), *y = g_utf8_normalize(b, -1, G_NORMALIZE_NFC);
+    char *x = sl_text_nfc(a), *y = sl_text_nfc(b); /* (bytes that are no UTF-8: as they are) */
     const int same = x && y && !strcmp(x, y);
-    g_free(x);
-    g_free(y);
+    free(x);
+    free(y);
     return same;
 }
 
@@ -318,7 +322,7 @@ int sl_text_shown(char *buf, const char *s)
     for (size_t m; i < len && i < 128; i += m) {
         uint32_t cp;
         m = sl_utf8_char(s + i, len - i, &cp);
-        if (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) && !sl_is_invisible_format(cp))
+        if (m && sl_shows_as_itself(cp))
             sl_text_put(&t, "%.*s", (int)m, s + i);
         else /* every byte of a control or format character, or the one foreign byte */
             for (size_t b = 0; b < (m ? m : 1); b++)

@@ -62,6 +62,9 @@ int sl_is_space_char(uint32_t cp);
  * sequences and Persian or Indic words need, the tag characters of flag
  * emoji, and the format characters that print (Arabic's number signs). */
 int sl_is_invisible_format(uint32_t cp);
+/* Whether a terminal shows code point cp as itself: no control character
+ * (C0, DEL, C1) and no invisible format one (sl_is_invisible_format). */
+int sl_shows_as_itself(uint32_t cp);
 /* Whether a and b are the same text: the same bytes, or the same characters
  * in two Unicode forms (an é as one code point, NFC, as Linux and Windows
  * keep text, or as e + U+0301, NFD, as macOS names files), which print alike.

@@ -134,8 +134,7 @@ size_t cli_shown(char *out, size_t size, const char *s)
          * an 8-bit terminal, also after such a byte), a control character
          * but tab, or an invisible format one (a right-to-left override
          * reorders the rest of the line): every byte as \xNN */
-        const int as_is = (m && cp >= 0x20 && !(cp >= 0x7f && cp < 0xa0) &&
-                           !sl_is_invisible_format(cp)) || (m == 1 && cp == '\t');
+        const int as_is = (m && sl_shows_as_itself(cp)) || (m == 1 && cp == '\t');
         m = m ? m : 1;
         if (len + (as_is ? m : 4 * m) >= size) /* cut before what does not fit whole */
             break;
