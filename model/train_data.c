@@ -449,7 +449,7 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     int rc = 0;
     for (int i = 0; i < count && rc == 0; i++) {
         if (job.errs[i].state == LOAD_INTERRUPTED)
-            rc = sl_fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
+            rc = sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " while computing features (%d of %d files done%s)",
                          atomic_load(&job.done), count, cache_dir ? " and cached" : "");
         else if (job.errs[i].state == LOAD_FAILED) {
             snprintf(err, errlen, "%s", job.errs[i].msg);

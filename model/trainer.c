@@ -1154,7 +1154,7 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     double t_start = now_s(), t_last = t_start;
     const int64_t first = st.step;
     if (c->interrupt && *c->interrupt) {
-        sl_fail(err, errlen, "interrupted before the first step");
+        sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " before the first step");
         goto out;
     }
     for (int64_t step = st.step + 1; step <= total; step++) {
@@ -1244,14 +1244,14 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
                 sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;
             if (c->checkpoint_path)
-                sl_fail(err, errlen, "interrupted after step %lld; checkpoint %s written: the same "
+                sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " after step %lld; checkpoint %s written: the same "
                                   "command with --resume continues", (long long)step,
                      c->checkpoint_path);
             else if (best_written(c, &st, saved))
-                sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
+                sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " after step %lld (no --checkpoint: nothing to resume "
                                   "from; the best model so far is %s)", (long long)step, c->out_path);
             else
-                sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
+                sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " after step %lld (no --checkpoint: nothing to resume "
                                   "from; no model saved yet: the first is at the end of epoch 1)",
                         (long long)step);
             goto out;

@@ -149,12 +149,15 @@ static void usage(FILE *fp)
         "  -h, --help              this text\n"
         "  Ctrl-C, SIGTERM, a soft CPU-time limit (SIGXCPU) or a batch queue's warning\n"
         "  (SIGUSR1, SIGUSR2: SLURM's --signal): a checkpoint after the current step,\n"
-        "  then the end (Ctrl-C or SIGTERM twice: the end at once).\n");
+        "  then the end, exit status 128 + the signal's number (Ctrl-C or SIGTERM twice:\n"
+        "  the end at once).\n");
 }
 
 /* Ctrl-C (or SIGTERM) asks the trainer to checkpoint after the current step
  * and stop; a second one ends the process at once (the last checkpoint stays
- * intact either way: it is only ever replaced by rename). */
+ * intact either way: it is only ever replaced by rename). Holds the first
+ * signal's number: the exit status is 128 + it, as a shell reports an end by
+ * that signal, so that a batch script tells "stopped as asked" from a failure. */
 static volatile int interrupted;
 
 /* The second signal may come in the middle of a save: the model's and the
@@ -168,7 +171,7 @@ static void on_signal(int sig)
         return;
     if (interrupted)
         cli_end_by_signal(sig);
-    interrupted = 1;
+    interrupted = sig;
 }
 
 enum {
@@ -469,6 +472,10 @@ int sl_cmd_train(int argc, char **argv)
     for (int i = 0; i < N_SIGS; i++)
         sigaction(sigs[i], &old[i], NULL);
     free(class_buf);
+    if (rc && interrupted && strncmp(err, SL_TRAIN_INTERRUPTED, strlen(SL_TRAIN_INTERRUPTED)) == 0) {
+        cli_error("%s", err);
+        return 128 + interrupted;
+    }
     if (rc)
         return cli_error("%s", err);
     return 0;
