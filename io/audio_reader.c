@@ -229,13 +229,34 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
             return NULL;
         }
-        if (gstreamer_may_read(opt))
-            return sl_media_open(path, name, opt, info, media, err, errlen);
-        sl_io_err(err, errlen, opt->no_gstreamer
-                                   ? "%s: a URI is read through GStreamer, which is turned off here"
-                                   : "%s: a URI is read through GStreamer, not as headerless "
-                                     "samples (--raw-format)", name);
-        return NULL;
+        /* a file:// URI of a local file that is not there: said as by name */
+        char *local = sl_media_local_path(path);
+        struct stat st;
+        if (local && stat(local, &st) != 0) {
+            sl_io_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
+            free(local);
+            return NULL;
+        }
+        SNDFILE *sf = NULL;
+        if (!gstreamer_may_read(opt))
+            sl_io_err(err, errlen, opt->no_gstreamer
+                                       ? "%s: a URI is read through GStreamer, which is turned off here"
+                                       : "%s: a URI is read through GStreamer, not as headerless "
+                                         "samples (--raw-format)", name);
+        else if (!(sf = sl_media_open(path, name, opt, info, media, err, errlen)) && local &&
+                 S_ISREG(st.st_mode)) {
+            /* GStreamer 1.22's wavparse, pulling from a file, reads no sample of
+             * a WAV whose data chunk has an odd size (8-bit or 24-bit mono, an odd
+             * count: phone recordings in G.711): the file by name, as libsndfile
+             * reads it; GStreamer's word where libsndfile cannot either */
+            sl_audio_options by_name = *opt;
+            by_name.no_gstreamer = 1;
+            char why[SL_ERR_LEN];
+            sf = open_sndfile(local, name, &by_name, info, seekable, g722, media, sized,
+                              known_format, why, sizeof why);
+        }
+        free(local);
+        return sf;
     }
     struct stat st;
     int have_st = is_stdin ? fstat(STDIN_FILENO, &st) == 0 : stat(path, &st) == 0;

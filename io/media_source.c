@@ -415,6 +415,16 @@ static int through_pipe(const char *path)
     return piped;
 }
 
+char *sl_media_local_path(const char *uri)
+{
+    if (!g_str_has_prefix(uri, "file:"))
+        return NULL;
+    gchar *file = g_filename_from_uri(uri, NULL, NULL); /* NULL for another host's */
+    char *local = file ? strdup(file) : NULL;
+    g_free(file);
+    return local;
+}
+
 SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_options *opt,
                        SF_INFO *info, sl_media_source **src, char *err, size_t errlen)
 {

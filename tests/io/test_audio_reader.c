@@ -1031,6 +1031,35 @@ static void test_g711_by_name(void **state)
     }
 }
 
+/* A file:// URI of a WAV that GStreamer 1.22's wavparse, pulling, reads no
+ * sample of (a data chunk of odd size and its pad byte: mu-law, A-law and 8-bit
+ * mono of an odd count, as sox writes phone recordings) gives what the file by
+ * name gives; a file:// URI of no file is said as the name is. */
+static void test_file_uri_odd_wav(void **state)
+{
+    (void)state;
+    enum { N = 8001 };
+    short *x = malloc(N * sizeof *x);
+    for (long i = 0; i < N; i++)
+        x[i] = sine16(i, 0, 440, 8000);
+    const int formats[] = {SF_FORMAT_WAV | SF_FORMAT_ULAW, SF_FORMAT_WAV | SF_FORMAT_ALAW,
+                           SF_FORMAT_WAV | SF_FORMAT_PCM_U8};
+    for (int k = 0; k < 3; k++) {
+        write_short(tmp_path("odd.wav"), formats[k], 8000, 1, x, N);
+        char uri[1200];
+        snprintf(uri, sizeof uri, "file://%s", tmp_path("odd.wav"));
+        long n_name, n_uri;
+        float *by_name = read_path(tmp_path("odd.wav"), NULL, 0, 1000, &n_name);
+        float *by_uri = read_path(uri, NULL, 0, 1000, &n_uri);
+        assert_int_equal(n_name, N);
+        assert_same_samples(by_name, n_name, by_uri, n_uri); /* frees both */
+    }
+    free(x);
+    char uri[1200];
+    snprintf(uri, sizeof uri, "file://%s", tmp_path("no-such-file.wav"));
+    expect_open_error(uri, "no-such-file.wav: cannot open: No such file or directory");
+}
+
 /* 16-bit linear by file name (.sln16: 16 kHz); a raw_encoding the caller sets
  * wins over the name. */
 static void test_sln_by_name(void **state)
@@ -2346,6 +2375,7 @@ int main(void)
         cmocka_unit_test(test_raw_input),
         cmocka_unit_test(test_raw_names),
         cmocka_unit_test(test_g711_by_name),
+        cmocka_unit_test(test_file_uri_odd_wav),
         cmocka_unit_test(test_sln_by_name),
         cmocka_unit_test(test_gsm_fixture),
         cmocka_unit_test(test_g722_fixture),
