@@ -217,8 +217,8 @@ static void test_delay_bound(void **state)
     assert_int_equal(sl_converter_delay(same), 0);
     sl_converter_free(same);
     /* the figures docs/element.md and docs/io.md quote */
-    static const int common[] = {8000, 11025, 22050, 44100, 48000};
-    for (int i = 0; i < 5; i++) {
+    static const int common[] = {8000, 11025, 22050, 32000, 44100, 48000};
+    for (int i = 0; i < 6; i++) {
         sl_converter *c = sl_converter_new(common[i], 2, 16000, err, sizeof err);
         assert_non_null(c);
         printf("delay from %d Hz: %d output samples (%.0f ms)\n", common[i],
