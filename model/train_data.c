@@ -47,6 +47,32 @@ static const char *label_where(const sl_manifest_entry *e, const sl_label_segmen
     return buf;
 }
 
+int sl_dataset_class_where(const sl_manifest *man, unsigned split_mask, const char *name,
+                           char *where, size_t len)
+{
+    int found = 0;
+    for (int i = 0; i < man->n && !found; i++) {
+        const sl_manifest_entry *e = &man->entries[i];
+        sl_label_segment *segs;
+        int ns;
+        char err[SL_ERR_LEN];
+        if (!selected(e, split_mask) || sl_manifest_entry_segments(e, &segs, &ns, err, sizeof err))
+            continue;
+        for (int k = 0; k < ns && !found; k++)
+            if (segs[k].end != segs[k].start && sl_class_of(segs[k].name, &name, 1) == 0) {
+                char at[SL_ERR_LEN / 2];
+                snprintf(where, len, "%s", label_where(e, &segs[k], at, sizeof at));
+                sl_blame_entry(man, e, where, len);
+                const size_t n = strlen(where); /* the ": " before a message */
+                if (n >= 2 && !strcmp(where + n - 2, ": "))
+                    where[n - 2] = '\0';
+                found = 1;
+            }
+        sl_label_segments_free(segs, ns);
+    }
+    return found;
+}
+
 int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int new_model,
                                char **names, int *n, char *err, size_t errlen)
 {

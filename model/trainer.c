@@ -999,11 +999,17 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
                          "window, %.6g ms, give%s no frame: %s%s)", n_short,
                          n_short == 1 ? "" : "s", (double)fc->frame_length_ms,
                          n_short == 1 ? "s" : "", first_short, n_short > 1 ? ", ..." : "");
-            sl_fail(err, errlen, "%s: no training frame is of class '%s'%s, so the model could "
+            /* a class of the validation labels alone (a typo there): said where */
+            char where[SL_ERR_LEN / 2], in_valid[SL_ERR_LEN / 2 + 64] = "";
+            if (!sl_dataset_class_where(&r.train_man, train_mask, names[k], where, sizeof where) &&
+                sl_dataset_class_where(vman, valid_mask, names[k], where, sizeof where))
+                snprintf(in_valid, sizeof in_valid, " (only the validation labels name it: %s)",
+                         where);
+            sl_fail(err, errlen, "%s: no training frame is of class '%s'%s%s, so the model could "
                     "not learn it: give it labelled time, leave it out of the classes, or, "
                     "where the labels mark some classes and the rest is '%s', give that rest "
-                    "its class (--ref-gap %s)", c->train_manifest, names[k], shorts, names[k],
-                    names[k]);
+                    "its class (--ref-gap %s)", c->train_manifest, names[k], shorts, in_valid,
+                    names[k], names[k]);
             goto out;
         }
     /* validation on no frame would score 0 at every step and keep the first */

@@ -149,6 +149,11 @@ int sl_class_of(const char *name, const char *const *classes, int n);
  * model's own classes) any name a model can hold. */
 int sl_dataset_collect_classes(const sl_manifest *man, unsigned split_mask, int new_model,
                                char **names, int *n, char *err, size_t errlen);
+/* Where the selected entries first label time with class `name` (any of its
+ * written forms), as errors name a label ("MANIFEST:LINE: LABELS:LINE"): 1, or
+ * 0 where none does. */
+int sl_dataset_class_where(const sl_manifest *man, unsigned split_mask, const char *name,
+                           char *where, size_t len);
 /* Frame labels of one audio file of `duration` seconds: frame i (of n_frames,
  * hop samples apart at rate) takes the class of the segment containing its
  * centre (i + 0.5) * hop / rate, -1 where none does (the manifests' rule).

@@ -698,13 +698,16 @@ static void one_class_only(void **state)
 }
 
 /* A class that no training frame holds cannot be learnt: one of the
- * validation labels alone, or one --classes adds, is refused, named. */
+ * validation labels alone (named where they name it: a typo there), or one
+ * --classes adds, is refused, named. */
 static void class_without_training_frames(void **state)
 {
     (void)state;
-    tt_write_text(tt_path(dir, "bird.txt"), "0.00\t3.00\tbird\n");
+    tt_write_text(tt_path(dir, "bird.txt"), "0.00\t1.00\ttone\n1.00\t3.00\tbird\n");
     expect_failure("a.wav\ta.txt\nb.wav\tbird.txt\tvalid\n", NULL,
-                   (const char *[]){"m.tsv: no training frame is of class 'bird'", NULL});
+                   (const char *[]){"m.tsv: no training frame is of class 'bird' (only the "
+                                    "validation labels name it: ", "m.tsv:2: ",
+                                    "/bird.txt:2), so", NULL});
     expect_failure("a.wav\ta.txt\n", "--classes tone,noise,silence,hum",
                    (const char *[]){"m.tsv: no training frame is of class 'hum'",
                                     "(--ref-gap hum)", NULL});
