@@ -534,6 +534,20 @@ int sl_dataset_frameless(const sl_dataset *ds, const char **first)
     return n;
 }
 
+int sl_dataset_unlabelled(const sl_dataset *ds, const char **first)
+{
+    int n = 0;
+    for (int i = 0; i < ds->n_files; i++) {
+        const sl_data_file *df = &ds->files[i];
+        int64_t t = 0;
+        while (t < df->ff.n_frames && df->labels[t] < 0)
+            t++;
+        if (df->ff.n_frames > 0 && t == df->ff.n_frames && !n++ && first)
+            *first = df->audio;
+    }
+    return n;
+}
+
 void sl_dataset_fill_gaps(sl_dataset *ds, int k)
 {
     for (int i = 0; i < ds->n_files; i++) {

@@ -1137,6 +1137,17 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
                 (long long)r.train.labeled, r.valid.n_files, r.valid.n_files == 1 ? "" : "s", np,
                 (long long)total, total == 1 ? "" : "s", (long long)n_epochs,
                 n_epochs == 1 ? "" : "s", (long long)spe, B, T, resumed ? "; resumed" : "");
+    /* an empty label file leaves its recording out of the loss or the scores:
+     * said, as a clip too short to give a frame is */
+    const sl_dataset *sets[2] = {&r.train, &r.valid};
+    for (int v = 0; v < 2 && c->progress; v++) {
+        const char *first = NULL;
+        const int n = sl_dataset_unlabelled(sets[v], &first);
+        if (n)
+            fprintf(stderr, "seqlabel train: %s files with no labelled frame (an empty label "
+                    "file?), left out of the %s: %d (the first: %s)\n",
+                    v ? "validation" : "training", v ? "scores" : "loss", n, first);
+    }
     if (c->progress) {
         fprintf(stderr, "seqlabel train: training frames by class:");
         for (int k = 0; k < n_classes; k++)

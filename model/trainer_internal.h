@@ -182,6 +182,9 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
 /* How many files (repeats aside) give no frame, shorter than one analysis
  * window; *first (may be NULL): the first such file's audio. */
 int sl_dataset_frameless(const sl_dataset *ds, const char **first);
+/* How many files have frames but no labelled one (an empty label file), and
+ * the first of them. */
+int sl_dataset_unlabelled(const sl_dataset *ds, const char **first);
 void sl_dataset_fill_gaps(sl_dataset *ds, int k);
 
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,

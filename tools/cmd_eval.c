@@ -127,17 +127,23 @@ static void usage(FILE *fp)
         "  -h, --help                this text\n");
 }
 
-/* --per-file: each file's figures, kept as they come (sl_eval_options.on_file). */
+/* Each file's figures as they come (sl_eval_options.on_file): the files no
+ * frame of was scored counted, and with --per-file (keep) all kept. */
 typedef struct {
     sl_metrics *v; /* own copies, v[i].audio strdup'ed */
     int n, cap;
     int failed;    /* out of memory */
+    int keep;
+    int unscored;
+    char *first_unscored;
 } file_list;
 
 static void keep_file(void *user, const sl_metrics *file)
 {
     file_list *l = user;
-    if (l->failed)
+    if (file->frames == 0 && !l->unscored++)
+        l->first_unscored = strdup(file->audio);
+    if (l->failed || !l->keep)
         return;
     if (l->n == l->cap) {
         int cap = l->cap ? 2 * l->cap : 64;
@@ -173,8 +179,19 @@ static void keep_file(void *user, const sl_metrics *file)
     l->n++;
 }
 
+/* A file that no frame was scored of (an empty label file: a recording
+ * missing from the figures) is said, as train says a clip too short. */
+static void say_unscored(const file_list *l)
+{
+    if (l->unscored)
+        fprintf(stderr, "seqlabel eval: files with no frame scored (an empty label file? or "
+                "the collar or --uem leaves none), left out of the figures: %d (the first: %s)\n",
+                l->unscored, l->first_unscored ? l->first_unscored : "?");
+}
+
 static void file_list_free(file_list *l)
 {
+    free(l->first_unscored);
     for (int i = 0; i < l->n; i++) {
         free((char *)l->v[i].audio);
         free((sl_events *)l->v[i].events);
@@ -472,7 +489,10 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
                                           "every class, the hypotheses' too"
                                         : "");
     if (!rc)
-        rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json, files);
+        rc = report(&mt, (const char *const *)names, "labels", hyp, manifest, json,
+                    files->keep ? files : NULL);
+    if (!rc)
+        say_unscored(files);
     if (!rc && sw)
         rc = report_sweep(sw, sweep, json);
     if (!rc && opt.events)
@@ -581,10 +601,9 @@ int sl_cmd_eval(int argc, char **argv)
     if (opt.uem && events) /* sed_eval's events have no scoring regions */
         return cli_usage_error("eval: --uem scores frames, not --events");
     opt.num_threads = (int)threads;
-    if (per_file) {
-        opt.on_file = keep_file;
-        opt.user = &files;
-    }
+    opt.on_file = keep_file;
+    opt.user = &files;
+    files.keep = per_file;
     if (hyp && decoder.given)
         return cli_usage_error("eval: the decoder's options go with --model (label files are "
                          "decoded already)");
@@ -595,7 +614,7 @@ int sl_cmd_eval(int argc, char **argv)
                                "memory only)");
     if (hyp && manifest) {
         int rc = eval_hypotheses(hyp, manifest, &opt, model_path, classes, gap, ref_gap, sweep,
-                                 events, event_collar, json, per_file ? &files : NULL);
+                                 events, event_collar, json, &files);
         file_list_free(&files);
         return rc;
     }
@@ -659,6 +678,8 @@ int sl_cmd_eval(int argc, char **argv)
         rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
     if (rc == 0)
         rc = report(&mt, names, "model", model_path, manifest, json, per_file ? &files : NULL);
+    if (rc == 0)
+        say_unscored(&files);
     if (rc == 0 && sw)
         rc = report_sweep(sw, sweep, json);
     if (rc == 0 && opt.events)

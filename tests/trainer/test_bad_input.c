@@ -689,6 +689,33 @@ static void unlabeled_validation(void **state)
                    (const char *[]){"m.tsv", "validation files have no labeled frames", NULL});
 }
 
+/* An empty label file (an Audacity export of no label) leaves its recording
+ * out of the loss, and eval's figures: said, naming it, not silently. */
+static void empty_label_file_said(void **state)
+{
+    (void)state;
+    tt_write_text(tt_path(dir, "none.txt"), "");
+    tt_write_text(tt_path(dir, "e.tsv"), "a.wav\ta.txt\nb.wav\tnone.txt\na.wav\ta.txt\tvalid\n");
+    char cmd[4096];
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' train --manifest e.tsv --out e.slm --mel-bins 24 "
+             "--d-model 32 --heads 2 --layers 1 --d-ff 64 --window 64 --batch 8 --steps 1 "
+             "--no-cache > /dev/null", dir, seqlabel);
+    char *err = NULL;
+    assert_int_equal(tt_run(cmd, &err), 0);
+    if (!strstr(err, "training files with no labelled frame (an empty label file?), left out of "
+                     "the loss: 1 (the first: ") || !strstr(err, "b.wav)\n"))
+        fail_msg("train said: %s", err);
+    free(err);
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --model e.slm --manifest e.tsv --no-cache "
+             "> /dev/null", dir, seqlabel);
+    assert_int_equal(tt_run(cmd, &err), 0);
+    if (!strstr(err, "files with no frame scored (an empty label file? or the collar or --uem "
+                     "leaves none), left out of the figures: 1 (the first: ") ||
+        !strstr(err, "b.wav)\n"))
+        fail_msg("eval said: %s", err);
+    free(err);
+}
+
 static void one_class_only(void **state)
 {
     (void)state;
@@ -1066,6 +1093,7 @@ int main(void)
         cmocka_unit_test(empty_training_split),
         cmocka_unit_test(malformed_lines),
         cmocka_unit_test(unlabeled_validation),
+        cmocka_unit_test(empty_label_file_said),
         cmocka_unit_test(one_class_only),
         cmocka_unit_test(class_without_training_frames),
         cmocka_unit_test(gap_class_trains),
