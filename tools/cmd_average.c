@@ -4,8 +4,35 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
+#include "model/model_internal.h"   /* SL_CHECKPOINT_MAGIC */
+#include "model/trainer_internal.h" /* sl_checkpoint_load */
 #include "tools/cli.h"
+
+/* A model file, or the model a training checkpoint holds (its weights at the
+ * step it was written): the checkpoints of one run, averaged. */
+static sl_model *load_model(const char *path, char *err, size_t errlen)
+{
+    sl_model *m = sl_model_load(path, err, errlen);
+    if (m)
+        return m;
+    struct stat st_file;
+    char magic[8];
+    FILE *fp = stat(path, &st_file) == 0 && S_ISREG(st_file.st_mode) /* no FIFO's wait */
+                   ? fopen(path, "rb") : NULL;
+    const int checkpoint = fp && fread(magic, 1, 8, fp) == 8 &&
+                           !memcmp(magic, SL_CHECKPOINT_MAGIC, 8);
+    if (fp)
+        fclose(fp);
+    float *adam_m, *adam_v;
+    sl_train_state st;
+    if (!checkpoint || sl_checkpoint_load(path, &m, &adam_m, &adam_v, &st, err, errlen))
+        return NULL;
+    free(adam_m);
+    free(adam_v);
+    return m;
+}
 
 static void usage(FILE *fp)
 {
@@ -16,9 +43,11 @@ static void usage(FILE *fp)
             "stages of one run, or fine-tunings (seqlabel train --init) of one model; the\n"
             "average of unrelated models is a poor model. Shape, features, normalisation,\n"
             "classes and streaming window must be identical. Evaluate the result (seqlabel\n"
-            "eval) before using it. One MODEL is written out as it is. OUT is written\n"
-            "under a temporary name, then renamed (a device or FIFO is written as it is,\n"
-            "a link's file is replaced and a file's mode kept); not to standard output.\n"
+            "eval) before using it. One MODEL is written out as it is. A MODEL may be a\n"
+            "training checkpoint (train --checkpoint): the model it holds, at its step.\n"
+            "OUT is written under a temporary name, then renamed (a device or FIFO is\n"
+            "written as it is, a link's file is replaced and a file's mode kept); not to\n"
+            "standard output.\n"
             "\n"
             "  -o, --output OUT  the averaged model [required]\n"
             "  -h, --help        this text\n");
@@ -70,7 +99,7 @@ int sl_cmd_average(int argc, char **argv)
     char err[SL_ERR_LEN];
     int rc = 1;
     for (int i = 0; i < n; i++)
-        if (!(models[i] = sl_model_load(argv[first + i], err, sizeof err))) {
+        if (!(models[i] = load_model(argv[first + i], err, sizeof err))) {
             cli_error("%s", err);
             goto done;
         }

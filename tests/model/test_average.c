@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "seqlabel.h"
+#include "model/trainer_internal.h" /* sl_checkpoint_save */
 #include "tests/common/test_files.h"
 
 static const char *const CLASSES[] = {"silence", "speech", "music"};
@@ -166,6 +167,25 @@ static void command(void **state)
     sl_model *lib = sl_model_average(pair, names, 2, err, sizeof err);
     assert_memory_equal(sl_model_params_const(out), sl_model_params_const(lib),
                         sl_model_num_params(lib) * sizeof(float));
+    sl_model_free(out);
+    unlink(po);
+    /* a training checkpoint counts as the model it holds: b's, in one */
+    char pk[600];
+    snprintf(pk, sizeof pk, "%s/b.ckpt", dir);
+    const size_t np = sl_model_num_params(b);
+    float *moments = calloc(np, sizeof *moments);
+    assert_non_null(moments);
+    sl_train_state ts = {.step = 40, .best_score = -1.0};
+    assert_int_equal(sl_checkpoint_save(pk, b, moments, moments, &ts, err, sizeof err), 0);
+    free(moments);
+    snprintf(cmd, sizeof cmd, "'%s' average -o '%s' '%s' '%s'", exe, po, pa, pk);
+    if (run(cmd, &e))
+        fail_msg("a model and a checkpoint: %s", e);
+    free(e);
+    out = sl_model_load(po, err, sizeof err);
+    assert_non_null(out);
+    assert_memory_equal(sl_model_params_const(out), sl_model_params_const(lib),
+                        np * sizeof(float));
     sl_model_free(out);
     sl_model_free(lib);
     unlink(po);
