@@ -333,6 +333,20 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
             return sl_fail(err, errlen, "%s: cannot write: %s (not replacing it)", path,
                            strerror(e));
         }
+        /* a sticky folder lets only the file's owner or its own replace the
+         * file (rename(2): EPERM), though this user may write it: refused
+         * now, not after the work */
+        char *dir = sl_path_folder(o->target);
+        struct stat ds;
+        const int fixed = dir && stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) &&
+                          geteuid() != 0 && geteuid() != st.st_uid && geteuid() != ds.st_uid;
+        free(dir);
+        if (fixed) {
+            sl_output_free(o);
+            return sl_fail(err, errlen, "%s: cannot replace it: another user's file in a folder "
+                           "with the sticky bit (as /tmp), which lets only the file's owner or "
+                           "the folder's replace it; write to another name", path);
+        }
         o->keep_mode = 1;
         o->mode = st.st_mode & 0777;
         o->uid = st.st_uid;

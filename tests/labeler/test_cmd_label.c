@@ -3665,6 +3665,18 @@ static void test_output_files(void **state)
     sh("mkdir -m 777 w && ln -s ../rodir/a.txt w/link.txt");
     expect_unprivileged_error("w/link.txt", "w/link.txt: cannot write: cannot create a file in "
                               "'w/../rodir' (an output");
+    /* a file anyone may write, of the user who owns the sticky folder it is in
+     * (root's in /tmp), as nobody: `>` writes it, but no rename may replace
+     * it (only its owner or the folder's): refused before the labelling, not
+     * after it (tried as nobody where the tests run as root) */
+    if (geteuid() == 0) {
+        sh("mkdir -m 1777 sticky && chmod 1777 sticky && printf old > sticky/f.txt && "
+           "chmod 666 sticky/f.txt");
+        expect_unprivileged_error("sticky/f.txt", "sticky/f.txt: cannot replace it: another "
+                                  "user's file in a folder with the sticky bit (as /tmp), which "
+                                  "lets only the file's owner or the folder's replace it");
+        sh("test \"$(cat sticky/f.txt)\" = old && ! ls sticky/f.txt.tmp.* 2>/dev/null");
+    }
 
     /* -o and --cut naming one file (by name or through a link) would destroy
      * each other: refused before anything is written */
