@@ -503,10 +503,8 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     count_labels(ds);
     /* A cache that takes no entry (a full disk, a folder not ours) only costs
      * time, but the next run's: said, with the first reason in manifest order. */
-    int uncached = 0, why = 0;
-    for (int i = 0; i < count; i++)
-        if (!ds->files[i].borrowed && ds->files[i].ff.cache_error && !uncached++)
-            why = ds->files[i].ff.cache_error;
+    int why = 0;
+    const int uncached = sl_dataset_uncached(ds, &why);
     if (progress && count)
         fprintf(stderr, "%s: features of %d file%s ready (%d from the cache)\n", progress, count,
                 count == 1 ? "" : "s", cached);
@@ -523,6 +521,15 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
                 "and computed again next run\n", progress, uncached, uncached == 1 ? "" : "s",
                 cache_dir, strerror(why));
     return 0;
+}
+
+int sl_dataset_uncached(const sl_dataset *ds, int *why)
+{
+    int n = 0;
+    for (int i = 0; i < ds->n_files; i++)
+        if (!ds->files[i].borrowed && ds->files[i].ff.cache_error && !n++)
+            *why = ds->files[i].ff.cache_error;
+    return n;
 }
 
 int sl_dataset_frameless(const sl_dataset *ds, const char **first)

@@ -513,6 +513,16 @@ void sl_eval_options_default(sl_eval_options *opt)
 int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_options *opt,
                          sl_metrics *mt, char *err, size_t errlen)
 {
+    int uncached, why;
+    return sl_evaluate_manifest_cached(m, manifest, opt, mt, &uncached, &why, err, errlen);
+}
+
+int sl_evaluate_manifest_cached(const sl_model *m, const char *manifest,
+                                const sl_eval_options *opt, sl_metrics *mt, int *uncached,
+                                int *why, char *err, size_t errlen)
+{
+    *uncached = 0;
+    *why = 0;
     sl_eval_options defaults;
     if (!opt) {
         sl_eval_options_default(&defaults);
@@ -558,6 +568,8 @@ int sl_evaluate_manifest(const sl_model *m, const char *manifest, const sl_eval_
                      uem ? "the collar or the UEM's regions leave out every labelled one"
                          : "the collar covers it all");
     sl_uem_free(uem);
+    if (rc == 0)
+        *uncached = sl_dataset_uncached(&ds, why);
     sl_dataset_free(&ds);
     sl_manifest_free(&man);
     return rc;

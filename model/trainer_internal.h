@@ -182,6 +182,8 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
 /* How many files (repeats aside) give no frame, shorter than one analysis
  * window; *first (may be NULL): the first such file's audio. */
 int sl_dataset_frameless(const sl_dataset *ds, const char **first);
+/* How many files' features the cache did not take, and the first's errno. */
+int sl_dataset_uncached(const sl_dataset *ds, int *why);
 /* How many files have frames but no labelled one (an empty label file), and
  * the first of them. */
 int sl_dataset_unlabelled(const sl_dataset *ds, const char **first);
@@ -252,6 +254,12 @@ struct sl_uem; /* model/label_files.h */
 int sl_eval_dataset(const sl_model *m, const sl_dataset *ds, int num_threads, int clip_edges,
                     const sl_eval_options *per_file, const struct sl_uem *uem, sl_metrics *mt,
                     char *err, size_t errlen);
+/* sl_evaluate_manifest, saying in *uncached (not NULL) how many files'
+ * features the cache did not take, and in *why the first's errno (the
+ * command says it, as train does). */
+int sl_evaluate_manifest_cached(const sl_model *m, const char *manifest,
+                                const sl_eval_options *opt, sl_metrics *mt, int *uncached,
+                                int *why, char *err, size_t errlen);
 /* The UEM file at path (NULL: none, *out NULL) read, for scoring man's entries
  * of mask: -1 naming the file when it lacks an entry's regions, or with events
  * (with_events), which it cannot crop. */

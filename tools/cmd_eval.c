@@ -7,6 +7,7 @@
 #include "common/blas_threads.h"
 #include "common/text.h"
 #include "model/label_files.h" /* sl_label_list_kept */
+#include "model/trainer_internal.h" /* sl_evaluate_manifest_cached */
 #include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -674,8 +675,13 @@ int sl_cmd_eval(int argc, char **argv)
     opt.decoder = decoder.given ? &decoder.cfg : NULL;
     if (rc == 0 && cache_dir) /* a cache entry being written goes with a signal's end */
         cli_catch_signals();
+    int uncached = 0, why = 0;
     if (rc == 0)
-        rc = sl_evaluate_manifest(m, manifest, &opt, &mt, err, sizeof err);
+        rc = sl_evaluate_manifest_cached(m, manifest, &opt, &mt, &uncached, &why, err, sizeof err);
+    if (rc == 0 && uncached) /* as train says it: the next run computes them again */
+        fprintf(stderr, "seqlabel eval: %d file%s' features could not be cached in %s (%s): "
+                "computed again next run\n", uncached, uncached == 1 ? "" : "s", cache_dir,
+                strerror(why));
     if (rc == 0)
         rc = report(&mt, names, "model", model_path, manifest, json, per_file ? &files : NULL);
     if (rc == 0)

@@ -1318,6 +1318,14 @@ static void feature_cache_write_failure_said(void **state)
         }
         free(out);
     }
+    /* eval too (it said nothing) */
+    snprintf(cmd, sizeof cmd, "cd '%s' && '%s' eval --model unc.slm --manifest uncached.tsv "
+             "--cache-dir unc-cache > /dev/null", dir, seqlabel);
+    assert_int_equal(tt_run(cmd, &out), 0);
+    if (!strstr(out, "seqlabel eval: 2 files' features could not be cached in unc-cache (Is a "
+                     "directory): computed again next run"))
+        fail_msg("eval said: %s", out);
+    free(out);
 }
 
 /* A clip shorter than one analysis window (25 ms: a click of a sound-event
