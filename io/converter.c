@@ -6,6 +6,7 @@
 #include "io/io_internal.h"
 
 #include <math.h>
+#include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -147,6 +148,40 @@ static int measure_delay(sl_converter *c, char *err, size_t errlen)
     return 0;
 }
 
+/* The delays measured so far, by rates: a measurement costs milliseconds (2 s
+ * of input a sample or two at a time), which an element paid at every start
+ * and caps change, its streaming thread held meanwhile; the same rates give
+ * the same delay (the resampler's settings are fixed). */
+typedef struct {
+    int in_rate, out_rate, delay;
+} known_delay;
+enum { DELAYS_KEPT = 32 };
+static known_delay delays[DELAYS_KEPT];
+static int n_delays;
+static pthread_mutex_t delays_lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* c->delay, measured once for its rates */
+static int find_delay(sl_converter *c, char *err, size_t errlen)
+{
+    int found = 0;
+    pthread_mutex_lock(&delays_lock);
+    for (int i = 0; i < n_delays && !found; i++)
+        if (delays[i].in_rate == c->in_rate && delays[i].out_rate == c->out_rate) {
+            c->delay = delays[i].delay;
+            found = 1;
+        }
+    pthread_mutex_unlock(&delays_lock);
+    if (found)
+        return 0;
+    if (measure_delay(c, err, errlen))
+        return -1;
+    pthread_mutex_lock(&delays_lock);
+    if (n_delays < DELAYS_KEPT)
+        delays[n_delays++] = (known_delay){c->in_rate, c->out_rate, c->delay};
+    pthread_mutex_unlock(&delays_lock);
+    return 0;
+}
+
 sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *err, size_t errlen)
 {
     if (in_rate <= 0 || out_rate <= 0 || channels <= 0 || channels > SL_AUDIO_MAX_CHANNELS) {
@@ -164,7 +199,7 @@ sl_converter *sl_converter_new(int in_rate, int channels, int out_rate, char *er
     c->out_rate = out_rate;
     if (in_rate != out_rate) {
         c->soxr = sl_resampler_new(in_rate, out_rate, SL_RESAMPLE_BEST, 1, "stream", err, errlen);
-        if (!c->soxr || measure_delay(c, err, errlen)) {
+        if (!c->soxr || find_delay(c, err, errlen)) {
             sl_converter_free(c);
             return NULL;
         }

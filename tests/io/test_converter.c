@@ -216,6 +216,19 @@ static void test_delay_bound(void **state)
     assert_non_null(same);
     assert_int_equal(sl_converter_delay(same), 0);
     sl_converter_free(same);
+    /* a delay is measured once for its rates (each converter of them takes
+     * it): 44.1 kHz again after 48 kHz gives 44.1 kHz's, not the last one's */
+    {
+        sl_converter *a = sl_converter_new(44100, 1, 16000, err, sizeof err),
+                     *b = sl_converter_new(48000, 2, 16000, err, sizeof err),
+                     *c = sl_converter_new(44100, 2, 16000, err, sizeof err);
+        assert_true(a && b && c);
+        assert_int_equal(sl_converter_delay(c), sl_converter_delay(a));
+        assert_int_not_equal(sl_converter_delay(b), sl_converter_delay(a));
+        sl_converter_free(a);
+        sl_converter_free(b);
+        sl_converter_free(c);
+    }
     /* the figures docs/element.md and docs/io.md quote */
     static const int common[] = {8000, 11025, 22050, 32000, 44100, 48000};
     for (int i = 0; i < 6; i++) {
