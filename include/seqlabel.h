@@ -1355,9 +1355,9 @@ typedef struct {
     void *report;                /* FILE * for per-epoch metrics, or NULL */
     volatile int *interrupt;     /* NULL, or a flag (set by a signal handler): when it
                                     becomes non-zero the run writes a checkpoint after the
-                                    current step and returns -1, err beginning with
-                                    SL_TRAIN_INTERRUPTED (a failure to write that
-                                    checkpoint says so instead) */
+                                    current step and returns SL_TRAIN_STOPPED ("interrupted
+                                    after step N" in err; a failure to write that
+                                    checkpoint returns -1) */
     float valid_share;           /* > 0 (below 1), without valid_manifest: that share of
                                     train_manifest's entries with no split held out for
                                     validation (sl_manifest_hold_out); default 0 */
@@ -1380,10 +1380,11 @@ int sl_train_config_check(const sl_train_config *c, char *err, size_t errlen);
 /* Trains; 0 on success. Same config, seed and thread count: the same model,
  * also when stopped (stop_after or a crash) and resumed from a checkpoint. */
 int sl_train(const sl_train_config *c, char *err, size_t errlen);
-/* How err begins when sl_train stopped at an interrupt as asked ("interrupted
- * after step N; checkpoint PATH written: ...", "... while computing features",
- * "... before the first step"): a run to continue, not a failure. */
-#define SL_TRAIN_INTERRUPTED "interrupted"
+/* What sl_train returns where it stopped at an interrupt as asked (a run to
+ * continue, not a failure: err says where, "interrupted after step N;
+ * checkpoint PATH written: ...", "... while computing features", "... before
+ * the first step"); negative, as a failure's -1, for callers that test < 0. */
+#define SL_TRAIN_STOPPED (-2)
 
 #if defined(SL_BUILDING_LIBRARY) && defined(__GNUC__)
 #pragma GCC visibility pop

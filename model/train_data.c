@@ -474,10 +474,11 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
     /* The first failure in manifest order is the one reported, whatever the threads. */
     int rc = 0;
     for (int i = 0; i < count && rc == 0; i++) {
-        if (job.errs[i].state == LOAD_INTERRUPTED)
-            rc = sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " while computing features (%d of %d files done%s)",
-                         atomic_load(&job.done), count, cache_dir ? " and cached" : "");
-        else if (job.errs[i].state == LOAD_FAILED) {
+        if (job.errs[i].state == LOAD_INTERRUPTED) {
+            sl_fail(err, errlen, "interrupted while computing features (%d of %d files done%s)",
+                    atomic_load(&job.done), count, cache_dir ? " and cached" : "");
+            rc = SL_TRAIN_STOPPED;
+        } else if (job.errs[i].state == LOAD_FAILED) {
             snprintf(err, errlen, "%s", job.errs[i].msg);
             rc = sl_blame_entry(man, job.entries[i], err, errlen);
         }
@@ -549,7 +550,7 @@ int sl_dataset_unlabelled(const sl_dataset *ds, const char **first)
         int64_t t = 0;
         while (t < df->ff.n_frames && df->labels[t] < 0)
             t++;
-        if (df->ff.n_frames > 0 && t == df->ff.n_frames && !n++ && first)
+        if (!df->borrowed && df->ff.n_frames > 0 && t == df->ff.n_frames && !n++ && first)
             *first = df->audio;
     }
     return n;

@@ -969,13 +969,17 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
         fprintf(stderr, "seqlabel train: reading %d training file%s (features cached in %s)\n",
                 n_train_entries, n_train_entries == 1 ? "" : "s",
                 c->cache_dir ? c->cache_dir : "memory only");
-    if (sl_dataset_load_ex(&r.train, &r.train_man, train_mask, fc, c->cache_dir, names, n_classes,
-                           c->progress ? "seqlabel train: training set" : NULL, c->interrupt,
-                           c->num_threads, err, errlen) ||
-        sl_dataset_load_ex(&r.valid, vman, valid_mask, fc, c->cache_dir, names, n_classes,
-                           c->progress ? "seqlabel train: validation set" : NULL, c->interrupt,
-                           c->num_threads, err, errlen))
+    int loaded = sl_dataset_load_ex(&r.train, &r.train_man, train_mask, fc, c->cache_dir, names,
+                                    n_classes, c->progress ? "seqlabel train: training set" : NULL,
+                                    c->interrupt, c->num_threads, err, errlen);
+    if (loaded == 0)
+        loaded = sl_dataset_load_ex(&r.valid, vman, valid_mask, fc, c->cache_dir, names, n_classes,
+                                    c->progress ? "seqlabel train: validation set" : NULL,
+                                    c->interrupt, c->num_threads, err, errlen);
+    if (loaded) {
+        rc = loaded == SL_TRAIN_STOPPED ? SL_TRAIN_STOPPED : -1;
         goto out;
+    }
     if (gap >= 0) {
         sl_dataset_fill_gaps(&r.train, gap);
         sl_dataset_fill_gaps(&r.valid, gap);
@@ -1171,7 +1175,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
     double t_start = now_s(), t_last = t_start;
     const int64_t first = st.step;
     if (c->interrupt && *c->interrupt) {
-        sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " before the first step");
+        sl_fail(err, errlen, "interrupted before the first step");
+        rc = SL_TRAIN_STOPPED;
         goto out;
     }
     for (int64_t step = st.step + 1; step <= total; step++) {
@@ -1261,16 +1266,17 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
                 sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;
             if (c->checkpoint_path)
-                sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " after step %lld; checkpoint %s written: the same "
+                sl_fail(err, errlen, "interrupted after step %lld; checkpoint %s written: the same "
                                   "command with --resume continues", (long long)step,
                      c->checkpoint_path);
             else if (best_written(c, &st, saved))
-                sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " after step %lld (no --checkpoint: nothing to resume "
+                sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
                                   "from; the best model so far is %s)", (long long)step, c->out_path);
             else
-                sl_fail(err, errlen, SL_TRAIN_INTERRUPTED " after step %lld (no --checkpoint: nothing to resume "
+                sl_fail(err, errlen, "interrupted after step %lld (no --checkpoint: nothing to resume "
                                   "from; no model saved yet: the first is at the end of epoch 1)",
                         (long long)step);
+            rc = SL_TRAIN_STOPPED;
             goto out;
         }
         if (c->stop_after > 0 && step >= c->stop_after) {

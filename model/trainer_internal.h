@@ -174,21 +174,22 @@ int sl_labels_collar(int32_t *labels, int64_t n_frames, int hop, int rate, doubl
 int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                     const sl_feature_config *fc, const char *cache_dir,
                     const char *const *class_names, int n_classes, char *err, size_t errlen);
-/* The same, printing "<progress>: features of k/n files" on stderr every 2 s
- * when progress is not NULL, giving up between files once *interrupt (may be
- * NULL) is non-zero, and computing n_threads files at a time (the dataset does
- * not depend on it; an error names the first failing entry in manifest order). */
-/* Gives every unlabelled frame of ds class k, and counts them. */
 /* How many files (repeats aside) give no frame, shorter than one analysis
  * window; *first (may be NULL): the first such file's audio. */
 int sl_dataset_frameless(const sl_dataset *ds, const char **first);
 /* How many files' features the cache did not take, and the first's errno. */
 int sl_dataset_uncached(const sl_dataset *ds, int *why);
-/* How many files have frames but no labelled one (an empty label file), and
- * the first of them. */
+/* How many files (repeats aside) have frames but no labelled one (an empty
+ * label file), and the first of them. */
 int sl_dataset_unlabelled(const sl_dataset *ds, const char **first);
+/* Gives every unlabelled frame of ds class k, and counts them. */
 void sl_dataset_fill_gaps(sl_dataset *ds, int k);
 
+/* sl_dataset_load, printing "<progress>: features of k/n files" on stderr
+ * every 2 s when progress is not NULL, giving up between files once
+ * *interrupt (may be NULL) is non-zero (SL_TRAIN_STOPPED), and computing
+ * n_threads files at a time (the dataset does not depend on it; an error
+ * names the first failing entry in manifest order). */
 int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
                        const sl_feature_config *fc, const char *cache_dir,
                        const char *const *class_names, int n_classes, const char *progress,

@@ -472,7 +472,7 @@ int sl_cmd_train(int argc, char **argv)
     for (int i = 0; i < N_SIGS; i++)
         sigaction(sigs[i], &old[i], NULL);
     free(class_buf);
-    if (rc && interrupted && strncmp(err, SL_TRAIN_INTERRUPTED, strlen(SL_TRAIN_INTERRUPTED)) == 0) {
+    if (rc == SL_TRAIN_STOPPED && interrupted) {
         cli_error("%s", err);
         return 128 + interrupted;
     }

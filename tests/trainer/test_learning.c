@@ -14,6 +14,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "common/blas_threads.h"
 
@@ -110,10 +111,41 @@ static void gives_blas_threads_back(void **state)
     tt_rmtree(dir);
 }
 
+/* An interrupt asked for returns SL_TRAIN_STOPPED, saying where; a failure
+ * whose message holds the same word (a manifest in a folder named so: the
+ * command told them apart by the text, exit 143 for a failure) returns -1. */
+static void stopped_apart_from_failures(void **state)
+{
+    (void)state;
+    char dir[512], sub[600];
+    tt_mkdtemp(dir, sizeof dir, "stopped");
+    snprintf(sub, sizeof sub, "%s/interrupted", dir);
+    assert_int_equal(mkdir(sub, 0755), 0);
+    tt_make_task_set(sub, "train.tsv", "tr", 2, 2.0, 1, NULL);
+    tt_make_task_set(sub, "valid.tsv", "va", 1, 2.0, 2, NULL);
+    sl_train_config c;
+    tiny_config(&c, sub);
+    volatile int asked = 1; /* before the first file's features */
+    c.interrupt = &asked;
+    char err[SL_ERR_LEN] = "";
+    assert_int_equal(sl_train(&c, err, sizeof err), SL_TRAIN_STOPPED);
+    if (strncmp(err, "interrupted while computing features (0 of 2 files done", 55))
+        fail_msg("%s", err);
+    c.interrupt = NULL; /* a real failure */
+    c.valid_manifest = NULL;
+    char none[700];
+    snprintf(none, sizeof none, "%s/none.tsv", sub);
+    c.train_manifest = none;
+    assert_int_equal(sl_train(&c, err, sizeof err), -1);
+    assert_non_null(strstr(err, "interrupted/none.tsv"));
+    tt_rmtree(dir);
+}
+
 int main(void)
 {
     const struct CMUnitTest tests[] = {
         cmocka_unit_test(gives_blas_threads_back),
+        cmocka_unit_test(stopped_apart_from_failures),
         cmocka_unit_test(learns_tones_noise_silence),
     };
     return cmocka_run_group_tests(tests, NULL, NULL);
