@@ -335,11 +335,13 @@ int sl_output_plan(sl_output *o, const char *path, char *err, size_t errlen)
         }
         /* a sticky folder lets only the file's owner or its own replace the
          * file (rename(2): EPERM), though this user may write it: refused
-         * now, not after the work */
+         * now, not after the work (a folder the user may not write at all
+         * is said as such when the temporary file is made) */
         char *dir = sl_path_folder(o->target);
         struct stat ds;
         const int fixed = dir && stat(dir, &ds) == 0 && (ds.st_mode & S_ISVTX) &&
-                          geteuid() != 0 && geteuid() != st.st_uid && geteuid() != ds.st_uid;
+                          geteuid() != 0 && geteuid() != st.st_uid && geteuid() != ds.st_uid &&
+                          access(dir, W_OK) == 0;
         free(dir);
         if (fixed) {
             sl_output_free(o);

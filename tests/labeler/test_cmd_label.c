@@ -3676,6 +3676,11 @@ static void test_output_files(void **state)
                                   "user's file in a folder with the sticky bit (as /tmp), which "
                                   "lets only the file's owner or the folder's replace it");
         sh("test \"$(cat sticky/f.txt)\" = old && ! ls sticky/f.txt.tmp.* 2>/dev/null");
+        /* ... where the folder takes no new file from this user either, that
+         * is the reason: no other name there would do */
+        sh("chmod 1755 sticky");
+        expect_unprivileged_error("sticky/f.txt", "sticky/f.txt: cannot write: cannot create a "
+                                  "file in 'sticky'");
     }
 
     /* -o and --cut naming one file (by name or through a link) would destroy
