@@ -518,8 +518,9 @@ int sl_dataset_load_ex(sl_dataset *ds, const sl_manifest *man, unsigned split_ma
                 "frame (the first: %s)\n", progress, n_short, n_short == 1 ? "" : "s",
                 (double)fc->frame_length_ms, n_short == 1 ? "s" : "", first_short);
     if (progress && uncached)
-        fprintf(stderr, "%s: %d file%s' features could not be cached in %s (%s): held in memory, "
-                "and computed again next run\n", progress, uncached, uncached == 1 ? "" : "s",
+        fprintf(stderr, "%s: %d %s features could not be cached in %s (%s): held in memory, "
+                "and computed again next run\n", progress, uncached,
+                uncached == 1 ? "file's" : "files'",
                 cache_dir, strerror(why));
     return 0;
 }

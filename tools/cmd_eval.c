@@ -185,8 +185,9 @@ static void keep_file(void *user, const sl_metrics *file)
 static void say_unscored(const file_list *l)
 {
     if (l->unscored)
-        fprintf(stderr, "seqlabel eval: files with no frame scored (an empty label file? or "
-                "the collar or --uem leaves none), left out of the figures: %d (the first: %s)\n",
+        fprintf(stderr, "seqlabel eval: files with no frame scored (an empty label file? a "
+                "clip shorter than one analysis window? or the collar or --uem leaves none), "
+                "left out of the figures: %d (the first: %s)\n",
                 l->unscored, l->first_unscored ? l->first_unscored : "?");
 }
 
@@ -679,8 +680,9 @@ int sl_cmd_eval(int argc, char **argv)
     if (rc == 0)
         rc = sl_evaluate_manifest_cached(m, manifest, &opt, &mt, &uncached, &why, err, sizeof err);
     if (rc == 0 && uncached) /* as train says it: the next run computes them again */
-        fprintf(stderr, "seqlabel eval: %d file%s' features could not be cached in %s (%s): "
-                "computed again next run\n", uncached, uncached == 1 ? "" : "s", cache_dir,
+        fprintf(stderr, "seqlabel eval: %d %s features could not be cached in %s (%s): "
+                "computed again next run\n", uncached, uncached == 1 ? "file's" : "files'",
+                cache_dir,
                 strerror(why));
     if (rc == 0)
         rc = report(&mt, names, "model", model_path, manifest, json, per_file ? &files : NULL);
