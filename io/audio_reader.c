@@ -229,10 +229,11 @@ static SNDFILE *open_sndfile(const char *path, const char *name, const sl_audio_
             sl_io_err(err, errlen, "%s: the null device: contains no audio", name);
             return NULL;
         }
-        /* a file:// URI of a local file that is not there: said as by name */
+        /* a file:// URI of a local file that is not there, or that this user
+         * may not read: said as by name (not as GStreamer's network trouble) */
         char *local = sl_media_local_path(path);
         struct stat st;
-        if (local && stat(local, &st) != 0) {
+        if (local && (stat(local, &st) != 0 || access(local, R_OK) != 0)) {
             sl_io_err(err, errlen, "%s: cannot open: %s", name, strerror(errno));
             free(local);
             return NULL;

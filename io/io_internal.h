@@ -68,8 +68,9 @@ SNDFILE *sl_media_open(const char *path, const char *name, const sl_audio_option
                        SF_INFO *info, sl_media_source **src, char *err, size_t errlen);
 const char *sl_media_source_error(const sl_media_source *s);
 void sl_media_source_free(sl_media_source *s);
-/* The local path a file:// URI names (percent-decoded; malloc'd), or NULL:
- * another URI, or another host's. */
+/* The local path a file:// URI names (percent-decoded; malloc'd; a host in
+ * it aside, as GStreamer's filesrc takes it), or NULL: another URI, or one
+ * that names no path (a fragment or query in it). */
 char *sl_media_local_path(const char *uri);
 /* Has MP3 streams decoded in `pipeline` (a GstElement, a bin) cut their
  * encoder's delay and padding, as read by name (io/mp3_gapless.c). */

@@ -419,7 +419,7 @@ char *sl_media_local_path(const char *uri)
 {
     if (!g_str_has_prefix(uri, "file:"))
         return NULL;
-    gchar *file = g_filename_from_uri(uri, NULL, NULL); /* NULL for another host's */
+    gchar *file = g_filename_from_uri(uri, NULL, NULL);
     char *local = file ? strdup(file) : NULL;
     g_free(file);
     return local;

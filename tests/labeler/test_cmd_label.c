@@ -3676,6 +3676,19 @@ static void test_output_files(void **state)
                                   "user's file in a folder with the sticky bit (as /tmp), which "
                                   "lets only the file's owner or the folder's replace it");
         sh("test \"$(cat sticky/f.txt)\" = old && ! ls sticky/f.txt.tmp.* 2>/dev/null");
+        /* a file:// URI of a file this user may not read: said as by name,
+         * not as GStreamer's network trouble */
+        {
+            sh("cp in.wav secret.wav && chmod 600 secret.wav");
+            char cmd[1200];
+            snprintf(cmd, sizeof cmd, "'%s' label 'file://%s/secret.wav' --model m.slm "
+                     "2> secret.err", seqlabel, dir);
+            assert_int_equal(test_system_unprivileged(dir, cmd), 1);
+            char *e = slurp("secret.err");
+            if (!e || !strstr(e, "secret.wav: cannot open: Permission denied\n"))
+                fail_msg("file:// of an unreadable file: %s", e ? e : "nothing said");
+            free(e);
+        }
         /* ... where the folder takes no new file from this user either, that
          * is the reason: no other name there would do */
         sh("chmod 1755 sticky");
