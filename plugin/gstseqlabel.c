@@ -35,6 +35,7 @@ enum {
   PROP_PADDING,
   PROP_POST_MESSAGES,
   PROP_MESSAGE_MODE,
+  PROP_SEGMENT_STARTS,
   PROP_LABEL_FORMAT,
   PROP_NUM_THREADS,
   PROP_GATE,
@@ -232,6 +233,9 @@ gst_seqlabel_set_property (GObject * object, guint prop_id,
     case PROP_MESSAGE_MODE:
       self->message_mode = g_value_get_enum (value);
       break;
+    case PROP_SEGMENT_STARTS:
+      self->segment_starts = g_value_get_boolean (value);
+      break;
     case PROP_LABEL_FORMAT:
       self->label_format = g_value_get_enum (value);
       break;
@@ -329,6 +333,9 @@ gst_seqlabel_get_property (GObject * object, guint prop_id, GValue * value,
       break;
     case PROP_MESSAGE_MODE:
       g_value_set_enum (value, self->message_mode);
+      break;
+    case PROP_SEGMENT_STARTS:
+      g_value_set_boolean (value, self->segment_starts);
       break;
     case PROP_LABEL_FORMAT:
       g_value_set_enum (value, self->label_format);
@@ -1075,6 +1082,11 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
       g_param_spec_enum ("message-mode", "Message mode",
           "One bus message per frame or per finished segment",
           gst_seqlabel_message_mode_get_type (), DEFAULT_MESSAGE_MODE, rw_playing));
+  g_object_class_install_property (gobject_class, PROP_SEGMENT_STARTS,
+      g_param_spec_boolean ("segment-starts", "Segment starts",
+          "Also post a \"seqlabel-start\" element message as each segment begins "
+          "(its label and start, once its first frame is decided), before it ends",
+          FALSE, rw_playing));
   g_object_class_install_property (gobject_class, PROP_LABEL_FORMAT,
       g_param_spec_enum ("label-format", "Label format",
           "Text written on the \"labels\" request pad",

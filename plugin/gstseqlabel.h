@@ -100,6 +100,7 @@ struct _GstSeqLabel {
   GstSeqLabelSettings props;
   gboolean post_messages;
   GstSeqLabelMessageMode message_mode;
+  gboolean segment_starts;  /* also a "seqlabel-start" message as each segment begins */
   GstSeqLabelFormat label_format;
   GstSeqLabelGate gate;
   gboolean retune_pending;  /* switch-penalty or threshold-on/off set since the last push */
@@ -162,6 +163,7 @@ struct _GstSeqLabel {
   gboolean last_is_speech;  /* latest completed frame is labeled speech */
   gboolean cb_post_messages;             /* property snapshot for this push */
   GstSeqLabelMessageMode cb_message_mode;
+  gboolean cb_segment_starts;
   GstPad *cb_labelpad;      /* ref held during a push, NULL if none */
   GstFlowReturn cb_flow;    /* first fatal flow from the labels pad */
   gchar *text;              /* reused formatting buffer */
@@ -317,6 +319,8 @@ void gst_seqlabel_post_frame (GstSeqLabel * self, const GstSeqLabelFrame * f,
 void gst_seqlabel_post_segment (GstSeqLabel * self, GstClockTime start,
     GstClockTime duration, int class_index, double confidence,
     gint64 start_frame, gint64 end_frame);
+void gst_seqlabel_post_start (GstSeqLabel * self, GstClockTime start, int class_index,
+    gint64 start_frame);
 GstCaps *gst_seqlabel_labelpad_caps (GstSeqLabelFormat format);
 GstFlowReturn gst_seqlabel_labelpad_push_text (GstSeqLabel * self, GstPad * pad,
     GstClockTime pts, GstClockTime duration, const char *text, gsize len);

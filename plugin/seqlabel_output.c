@@ -20,16 +20,24 @@ segment_time (const GstSegment * segment, GstClockTime ts, gboolean running)
 }
 
 static GstStructure *
-new_message_structure (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
+new_structure_named (GstSeqLabel * self, const char *name, GstClockTime ts)
 {
   GstClockTime stream_time = segment_time (&self->segment, ts, FALSE);
   GstClockTime running_time = segment_time (&self->segment, ts, TRUE);
 
-  return gst_structure_new ("seqlabel",
+  return gst_structure_new (name,
       "timestamp", G_TYPE_UINT64, (guint64) ts,
       "stream-time", G_TYPE_UINT64, (guint64) stream_time,
-      "running-time", G_TYPE_UINT64, (guint64) running_time,
-      "duration", G_TYPE_UINT64, (guint64) duration, NULL);
+      "running-time", G_TYPE_UINT64, (guint64) running_time, NULL);
+}
+
+static GstStructure *
+new_message_structure (GstSeqLabel * self, GstClockTime ts, GstClockTime duration)
+{
+  GstStructure *s = new_structure_named (self, "seqlabel", ts);
+
+  gst_structure_set (s, "duration", G_TYPE_UINT64, (guint64) duration, NULL);
+  return s;
 }
 
 void
@@ -70,6 +78,23 @@ gst_seqlabel_post_segment (GstSeqLabel * self, GstClockTime start,
       "label", G_TYPE_STRING, g_quark_to_string (self->class_quarks[class_index]),
       "class", G_TYPE_INT, class_index,
       "confidence", G_TYPE_DOUBLE, confidence, NULL);
+  gst_element_post_message (GST_ELEMENT (self),
+      gst_message_new_element (GST_OBJECT (self), s));
+}
+
+/* A segment's beginning, as soon as its first frame is decided: a named
+ * structure of its own, so that an application reading "seqlabel" messages
+ * as frames or finished segments meets none of these */
+void
+gst_seqlabel_post_start (GstSeqLabel * self, GstClockTime start, int class_index,
+    gint64 start_frame)
+{
+  GstStructure *s = new_structure_named (self, "seqlabel-start", start);
+
+  gst_structure_set (s,
+      "start-frame", G_TYPE_UINT64, (guint64) start_frame,
+      "label", G_TYPE_STRING, g_quark_to_string (self->class_quarks[class_index]),
+      "class", G_TYPE_INT, class_index, NULL);
   gst_element_post_message (GST_ELEMENT (self),
       gst_message_new_element (GST_OBJECT (self), s));
 }

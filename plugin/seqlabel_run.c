@@ -703,6 +703,11 @@ on_frame (void *user, int64_t index, int label, float confidence,
   f.label = self->class_quarks[label];
   f.confidence = confidence;
   g_array_append_val (self->frames, f);
+  /* the first frame of a segment (the decoder ended the last one at it, or
+   * the run begins): its start is known now, its end when the label changes */
+  if (index == self->open_segment_start && self->cb_post_messages &&
+      self->cb_segment_starts && !self->rev_pass && self->segment.rate > 0)
+    gst_seqlabel_post_start (self, f.pts, label, (gint64) f.index);
   if (index >= self->open_segment_start) {
     self->open_label = label;
     self->open_conf_sum += confidence;
@@ -817,6 +822,7 @@ begin_callbacks (GstSeqLabel * self, sl_label_sink * sink)
 
   GST_OBJECT_LOCK (self);
   self->cb_post_messages = self->post_messages;
+  self->cb_segment_starts = self->segment_starts;
   mode = self->message_mode;
   self->cb_labelpad = self->labelpad ? gst_object_ref (self->labelpad) : NULL;
   retune = self->retune_pending;

@@ -1554,6 +1554,69 @@ test_segment_messages (void **state)
   free (x);
 }
 
+/* segment-starts: a "seqlabel-start" message as each segment begins (its
+ * start frame, time and class), right after the message of the segment
+ * before it, once the decoder decides its first frame: before the
+ * segment's own message, which waits for its end. */
+static void
+test_segment_start_messages (void **state)
+{
+  const int64_t N = 3 * PT_RATE;
+  float *x = pt_signal (N, 9);  /* three segments */
+  GArray *segs = g_array_new (FALSE, FALSE, sizeof (gint64));
+  GstBus *bus;
+  GstHarness *h;
+  GstMessage *msg;
+  pt_frames ref;
+  guint starts = 0, ends = 0;
+  char err[SL_ERR_LEN];
+  sl_model *m = sl_model_load (pt_model_path (), err, sizeof err);
+  (void) state;
+
+  assert_non_null (m);
+  pt_frames_init (&ref);
+  pt_reference (x, N, NULL, &ref, segs);
+  assert_int_equal (segs->len / 3, 3);
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
+  gst_util_set_object_arg (G_OBJECT (h->element), "message-mode", "segment");
+  g_object_set (h->element, "segment-starts", TRUE, NULL);
+  for (int64_t at = 0; at < N; at += PT_RATE / 10)   /* 0.1 s buffers */
+    assert_int_equal (push_f32 (h, x + at, MIN (PT_RATE / 10, N - at), at), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+    const GstStructure *st = gst_message_get_structure (msg);
+    guint64 a, ts;
+    gint cls;
+    if (gst_structure_has_name (st, "seqlabel-start")) {
+      const gint64 *sg = &g_array_index (segs, gint64, 3 * starts);
+      assert_true (starts < segs->len / 3);
+      assert_int_equal (ends, starts);  /* the segment before it has ended */
+      assert_true (gst_structure_get_uint64 (st, "start-frame", &a));
+      assert_true (gst_structure_get_uint64 (st, "timestamp", &ts));
+      assert_true (gst_structure_get_int (st, "class", &cls));
+      assert_int_equal (a, sg[0]);
+      assert_int_equal (ts, sg[0] * 10 * GST_MSECOND);
+      assert_int_equal (cls, sg[2]);
+      assert_string_equal (gst_structure_get_string (st, "label"),
+          sl_model_class_name (m, cls));
+      assert_false (gst_structure_has_field (st, "duration"));
+      starts++;
+    } else {
+      assert_true (gst_structure_has_name (st, "seqlabel"));
+      assert_int_equal (starts, ends + 1);      /* its start came first */
+      ends++;
+    }
+    gst_message_unref (msg);
+  }
+  assert_int_equal (starts, segs->len / 3);
+  assert_int_equal (ends, segs->len / 3);
+  sl_model_free (m);
+  g_array_free (segs, TRUE);
+  pt_frames_free (&ref);
+  pt_free_harness (h, bus);
+  free (x);
+}
+
 /* One message of test_message_mode_switch: its frames' labels are the
  * reference's, a segment's confidence the mean of the frames it names; each
  * frame it names counted in seen; a segment that is not one of the
@@ -3725,6 +3788,7 @@ main (void)
   const struct CMUnitTest tests[] = {
     cmocka_unit_test (test_buffer_sizes),
     cmocka_unit_test (test_eos_tail),
+    cmocka_unit_test (test_segment_start_messages),
     cmocka_unit_test (test_qos_drops_nothing),
     cmocka_unit_test (test_flush_resets),
     cmocka_unit_test (test_latency),
