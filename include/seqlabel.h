@@ -571,7 +571,9 @@ void sl_decoder_config_default(sl_decoder_config *cfg);
 
 /* Parses per-class minimum durations such as "speech=0.2,music=0.5" (seconds)
  * into cfg->min_duration_s, resolving class names with the model; classes not
- * named keep their value. Unknown class or bad number: -1 with a message. The
+ * named keep their value, or take that of "*=SECONDS" (every class the string
+ * does not name: "speech=0.25,*=0.3", a VAD's minimum speech and minimum gap;
+ * a model's class named '*' is that class). Unknown class or bad number: -1 with a message. The
  * command and the element share it so that both accept the same strings. */
 int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, const char *spec,
                                    char *err, size_t errlen);

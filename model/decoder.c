@@ -545,6 +545,7 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
     const char *s = spec;
     float values[SL_MAX_CLASSES];
     unsigned char named[SL_MAX_CLASSES] = {0};
+    double rest = -1.0; /* '*': every class the spec does not name */
     memcpy(values, cfg->min_duration_s, sizeof values);
     while (*s) {
         while (isspace((unsigned char)*s)) /* blanks around an item, as --skip 'a, b' */
@@ -568,6 +569,8 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
             memcpy(name, s, nlen);
             name[nlen] = '\0';
             k = sl_model_class_index(m, name);
+            if (k < 0 && !strcmp(name, "*"))
+                k = SL_MAX_CLASSES; /* the rest (a class named '*' is itself) */
         }
         if (k < 0) {
             if (err)
@@ -595,12 +598,16 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
                          "in [0, 3600]", spec, (int)(vlen > 64 ? 64 : vlen), eq + 1);
             return -1;
         }
-        if (named[k]++) { /* speech=0.2,speech=0.5: which was meant is asked */
+        if (k == SL_MAX_CLASSES ? rest >= 0.0 : named[k]++) { /* speech=0.2,speech=0.5:
+                                                               * which was meant is asked */
             if (err)
                 snprintf(err, errlen, "minimum durations '%s': class '%s' given twice", spec, name);
             return -1;
         }
-        values[k] = (float)v;
+        if (k == SL_MAX_CLASSES)
+            rest = v;
+        else
+            values[k] = (float)v;
         s = *comma ? comma + 1 : comma;
         if (*comma && !*s) {
             if (err)
@@ -608,6 +615,9 @@ int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, co
             return -1;
         }
     }
+    for (int k = 0; rest >= 0.0 && k < sl_model_get_config(m)->n_classes; k++)
+        if (!named[k])
+            values[k] = (float)rest;
     memcpy(cfg->min_duration_s, values, sizeof values);
     return 0;
 }

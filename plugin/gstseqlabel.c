@@ -1054,8 +1054,9 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           -1, 100000, def.decoder.smoothing_lag, rw_ready));
   g_object_class_install_property (gobject_class, PROP_MIN_DURATIONS,
       g_param_spec_string ("min-durations", "Minimum durations",
-          "Shortest segment per class in seconds, e.g. \"speech=0.2,music=0.5\"; "
-          "shorter runs take the label before them (a stream's first segment is kept)", NULL, rw_ready));
+          "Shortest segment per class in seconds, e.g. \"speech=0.2,music=0.5\" "
+          "(\"*=0.3\": every class not named); shorter runs take the label before them "
+          "(a stream's first segment is kept)", NULL, rw_ready));
   g_object_class_install_property (gobject_class, PROP_TARGET_CLASS,
       g_param_spec_string ("target-class", "Target class",
           "Class decided by hysteresis thresholds and padding (voice activity "

@@ -728,7 +728,19 @@ static void test_parse_min_durations(void **state)
     assert_float_equal(cfg.min_duration_s[1], 0.3, 1e-7);
     assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "speech=0.2,music=0.5", err,
                                                     sizeof err), 0);
+    /* '*': every class not named, in any order (a VAD's minimum gap, whatever
+     * class fills it) */
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "*=0.4,speech=0.25", err,
+                                                    sizeof err), 0);
+    assert_float_equal(cfg.min_duration_s[0], 0.4, 1e-7);
+    assert_float_equal(cfg.min_duration_s[1], 0.25, 1e-7);
+    assert_float_equal(cfg.min_duration_s[2], 0.4, 1e-7);
+    assert_int_equal(sl_decoder_parse_min_durations(&cfg, f->m, "speech=0.2,music=0.5", err,
+                                                    sizeof err), 0);
+    assert_float_equal(cfg.min_duration_s[0], 0.4, 1e-7); /* kept: not named */
+    cfg.min_duration_s[0] = 0.0f;
     const char *bad[] = {"noise=0.2", "speech", "speech=", "speech=abc", "speech=-1",
+                         "*=0.2,*=0.3", "*=x",
                          "speech=0.2,", "=0.2", "speech=0.2;music=1",
                          /* read as 16 s, 0.125 s, and the first dropped: refused as
                           * the command's numbers are */
