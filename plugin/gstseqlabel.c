@@ -1085,8 +1085,8 @@ gst_seqlabel_class_init (GstSeqLabelClass * klass)
           gst_seqlabel_message_mode_get_type (), DEFAULT_MESSAGE_MODE, rw_playing));
   g_object_class_install_property (gobject_class, PROP_SEGMENT_STARTS,
       g_param_spec_boolean ("segment-starts", "Segment starts",
-          "Also post a \"seqlabel-start\" element message as each segment begins "
-          "(its label and start, once its first frame is decided), before it ends",
+          "Post a \"seqlabel-start\" element message as each segment begins (its "
+          "label and start, once its first frame is decided), whatever post-messages says",
           FALSE, rw_playing));
   g_object_class_install_property (gobject_class, PROP_LABEL_FORMAT,
       g_param_spec_enum ("label-format", "Label format",

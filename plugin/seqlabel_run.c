@@ -705,8 +705,8 @@ on_frame (void *user, int64_t index, int label, float confidence,
   g_array_append_val (self->frames, f);
   /* the first frame of a segment (the decoder ended the last one at it, or
    * the run begins): its start is known now, its end when the label changes */
-  if (index == self->open_segment_start && self->cb_post_messages &&
-      self->cb_segment_starts && !self->rev_pass && self->segment.rate > 0)
+  if (index == self->open_segment_start && self->cb_segment_starts && !self->rev_pass &&
+      self->segment.rate > 0)
     gst_seqlabel_post_start (self, f.pts, label, (gint64) f.index);
   if (index >= self->open_segment_start) {
     self->open_label = label;

@@ -1610,6 +1610,19 @@ test_segment_start_messages (void **state)
   }
   assert_int_equal (starts, segs->len / 3);
   assert_int_equal (ends, segs->len / 3);
+  pt_free_harness (h, bus);
+  /* with post-messages off: the starts alone */
+  h = pt_make_harness (&bus, F32_CAPS, NULL);
+  g_object_set (h->element, "segment-starts", TRUE, "post-messages", FALSE, NULL);
+  assert_int_equal (push_f32 (h, x, N, 0), GST_FLOW_OK);
+  assert_true (gst_harness_push_event (h, gst_event_new_eos ()));
+  starts = 0;
+  while ((msg = gst_bus_pop_filtered (bus, GST_MESSAGE_ELEMENT)) != NULL) {
+    assert_true (gst_structure_has_name (gst_message_get_structure (msg), "seqlabel-start"));
+    gst_message_unref (msg);
+    starts++;
+  }
+  assert_int_equal (starts, segs->len / 3);
   sl_model_free (m);
   g_array_free (segs, TRUE);
   pt_frames_free (&ref);
