@@ -1261,7 +1261,8 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
             if (sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;
         }
-        if (c->interrupt && *c->interrupt) {
+        /* (after the last step the run is done: it ends as it would have) */
+        if (c->interrupt && *c->interrupt && step < total) {
             if (c->checkpoint_path &&
                 sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;

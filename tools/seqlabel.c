@@ -36,7 +36,7 @@ static void usage(FILE *fp)
                 "\nExit status: 0 done, 1 the work failed (a file missing, unreadable or\n"
                 "refused), 2 a wrong command line (an unknown option, a bad value),\n"
                 "128 + N stopped by signal N as asked (130 Ctrl-C, 143 SIGTERM: label\n"
-                "with inputs left after a live one, train after a step).\n"
+                "with inputs left after a live one, train before its last step's end).\n"
                 "\nSEQLABEL_MEMORY_LIMIT=BYTES (4G, 512M, 4GiB) caps what each labeler, encoder,\n"
                 "training step and the rest of training's buffers may take, below what the\n"
                 "machine has free (docs/labeling.md, \"Memory and work\").\n");
