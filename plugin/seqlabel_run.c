@@ -1485,6 +1485,17 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
             "audioparse) before seqlabel to cut it into whole frames"));
     return GST_FLOW_ERROR;
   }
+  /* a non-interleaved buffer says where its planes are in a GstAudioMeta,
+   * which GStreamer requires of it: without one they cannot be found (the
+   * audio library's map would fail with a critical warning, not a word) */
+  if (planar && gst_buffer_get_audio_meta (buf) == NULL) {
+    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+        ("seqlabel: a non-interleaved buffer without a GstAudioMeta: where its "
+            "channels' planes lie is unknown"),
+        ("GStreamer requires the meta on non-interleaved audio (gst_buffer_add_audio_meta); "
+            "or send interleaved audio"));
+    return GST_FLOW_ERROR;
+  }
   /* frames a gap or a new segment completed outside any buffer ride on none;
    * a tail that new caps ended rides on this one */
   if (!self->carry_frames) {

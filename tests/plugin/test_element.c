@@ -520,6 +520,25 @@ test_partial_frame_refused (void **state)
   pt_free_harness (h, bus);
 }
 
+/* A non-interleaved buffer without the GstAudioMeta GStreamer requires of
+ * it: an error that says so (the audio library's map failed with a critical
+ * warning, and the error said "cannot map buffer"). */
+static void
+test_planes_without_meta_refused (void **state)
+{
+  GstBus *bus;
+  GstHarness *h = pt_make_harness (&bus, "audio/x-raw,format=S16LE,rate=16000,channels=2,"
+      "layout=non-interleaved", NULL);
+  GstBuffer *b = gst_buffer_new_wrapped (g_malloc0 (6400), 6400);
+  (void) state;
+
+  GST_BUFFER_PTS (b) = 0;
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_ERROR);
+  assert_error_mentions (bus, "non-interleaved buffer without a GstAudioMeta",
+      "planes lie is unknown");
+  pt_free_harness (h, bus);
+}
+
 /* A rate the converter cannot take (beyond 1:256 of the model's): a clear
  * error on the bus that names both rates. */
 static void
@@ -3815,6 +3834,7 @@ main (void)
     cmocka_unit_test (test_flagged_jump_restarts),
     cmocka_unit_test (test_non_finite_buffers_skipped),
     cmocka_unit_test (test_partial_frame_refused),
+    cmocka_unit_test (test_planes_without_meta_refused),
     cmocka_unit_test (test_refused_caps_one_error),
     cmocka_unit_test (test_thresholds_checked_with_a_target),
     cmocka_unit_test (test_caps_change_midstream),
