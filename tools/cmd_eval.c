@@ -486,7 +486,9 @@ static int eval_hypotheses(const char *hyp, const char *manifest, const sl_eval_
     if (!rc && sl_score_manifest(manifest, hyp, (const char *const *)names, n, &opt, &mt, err,
                                  sizeof err))
         /* a hypothesis's class the references never name: a typo, or one to list */
-        rc = cli_error("%s%s", err, !classes && !model_path && strstr(err, "unknown class")
+        rc = cli_error("%s%s", err, !classes && !model_path &&
+                                        (strstr(err, "unknown class") ||
+                                         strstr(err, "' is not one of the classes")) /* frames */
                                         ? "; a class the references lack: --classes names "
                                           "every class, the hypotheses' too"
                                         : "");

@@ -193,6 +193,16 @@ expect 2 "--events: 'speech' is listed twice" eval --model "$model" \
     --manifest "$samples/samples.tsv" --no-cache --events speech,music,speech
 expect 2 "--sweep: 'nosuch' is not one of the classes" eval --hyp "$samples" \
     --manifest "$samples/samples.tsv" --sweep nosuch
+# a hypothesis frames table's class the references lack: the hint to list
+# them all, as the other label files' readers give it
+mkdir "$dir/refs" "$dir/hyp"
+cp "$samples/speech.wav" "$dir/refs/s.wav"
+printf '0\t5\tspeech\n' > "$dir/refs/s.txt"
+printf 's.wav\ts.txt\n' > "$dir/refs/m.tsv"
+"$SL_SEQLABEL" label "$dir/refs/s.wav" --format frames -o "$dir/hyp/" ||
+    fail "label --format frames"
+expect 1 "; a class the references lack: --classes names every class, the hypotheses' too" \
+    eval --hyp "$dir/hyp" --manifest "$dir/refs/m.tsv"
 expect 2 "--minutes" bench label --minutes x
 expect 2 "not a list of 1 to 8 lengths" bench label --minutes 1,,2
 expect 2 "--minutes needs a value" bench label --minutes
