@@ -866,6 +866,8 @@ gst_seqlabel_transform_ip (GstBaseTransform * trans, GstBuffer * buf)
   GstFlowReturn ret;
   guint64 n;
 
+  if (!gst_seqlabel_planes_found (self, buf))
+    return GST_FLOW_ERROR;
   /* reverse playback: gathered, and labelled forwards once the span is whole */
   ret = GST_FLOW_OK;
   if (self->segment.rate < 0 && gst_seqlabel_reverse_take (self, buf, &ret))

@@ -298,6 +298,10 @@ void gst_seqlabel_start_run_aligned (GstSeqLabel * self, GstClockTime ts);
 guint64 gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf);
 /* Whether the negotiated layout is non-interleaved (planes, GstAudioMeta). */
 gboolean gst_seqlabel_planar (GstSeqLabel * self);
+/* A non-interleaved buffer says where its planes lie in a GstAudioMeta,
+ * which GStreamer requires of it: FALSE, with an error posted, where it does
+ * not (the audio library's map would fail with a critical warning). */
+gboolean gst_seqlabel_planes_found (GstSeqLabel * self, GstBuffer * buf);
 /* time-origin=now: the writer's origin (the time of day of stream frame 0)
  * for a line at stream frame `frame` (a segment's start): the origin at the
  * start, made later by each pause of a live pipeline before that frame was

@@ -1233,6 +1233,19 @@ gst_seqlabel_planar (GstSeqLabel * self)
   return GST_AUDIO_INFO_LAYOUT (&self->info) == GST_AUDIO_LAYOUT_NON_INTERLEAVED;
 }
 
+gboolean
+gst_seqlabel_planes_found (GstSeqLabel * self, GstBuffer * buf)
+{
+  if (!gst_seqlabel_planar (self) || gst_buffer_get_audio_meta (buf) != NULL)
+    return TRUE;
+  GST_ELEMENT_ERROR (self, STREAM, FORMAT,
+      ("seqlabel: a non-interleaved buffer without a GstAudioMeta: where its "
+          "channels' planes lie is unknown"),
+      ("GStreamer requires the meta on non-interleaved audio (gst_buffer_add_audio_meta); "
+          "or send interleaved audio"));
+  return FALSE;
+}
+
 guint64
 gst_seqlabel_buffer_frames (GstSeqLabel * self, GstBuffer * buf)
 {
@@ -1483,17 +1496,6 @@ gst_seqlabel_process (GstSeqLabel * self, GstBuffer * buf)
             GST_AUDIO_INFO_BPF (&self->info)),
         ("raw audio read in blocks of any size needs rawaudioparse (or "
             "audioparse) before seqlabel to cut it into whole frames"));
-    return GST_FLOW_ERROR;
-  }
-  /* a non-interleaved buffer says where its planes are in a GstAudioMeta,
-   * which GStreamer requires of it: without one they cannot be found (the
-   * audio library's map would fail with a critical warning, not a word) */
-  if (planar && gst_buffer_get_audio_meta (buf) == NULL) {
-    GST_ELEMENT_ERROR (self, STREAM, FORMAT,
-        ("seqlabel: a non-interleaved buffer without a GstAudioMeta: where its "
-            "channels' planes lie is unknown"),
-        ("GStreamer requires the meta on non-interleaved audio (gst_buffer_add_audio_meta); "
-            "or send interleaved audio"));
     return GST_FLOW_ERROR;
   }
   /* frames a gap or a new segment completed outside any buffer ride on none;

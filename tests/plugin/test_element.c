@@ -537,6 +537,22 @@ test_planes_without_meta_refused (void **state)
   assert_error_mentions (bus, "non-interleaved buffer without a GstAudioMeta",
       "planes lie is unknown");
   pt_free_harness (h, bus);
+  /* ... in reverse playback too, an untimed one with the gate (it went to
+   * the gate unlabelled, and was mapped there) */
+  h = pt_make_harness (&bus, "audio/x-raw,format=S16LE,rate=16000,channels=2,"
+      "layout=non-interleaved", "target-class", "speech", "gate", 2, NULL);
+  {
+    GstSegment seg;
+    gst_segment_init (&seg, GST_FORMAT_TIME);
+    seg.rate = -1.0;
+    seg.stop = GST_SECOND;
+    assert_true (gst_harness_push_event (h, gst_event_new_segment (&seg)));
+  }
+  b = gst_buffer_new_wrapped (g_malloc0 (6400), 6400);
+  assert_int_equal (gst_harness_push (h, b), GST_FLOW_ERROR);
+  assert_error_mentions (bus, "non-interleaved buffer without a GstAudioMeta",
+      "planes lie is unknown");
+  pt_free_harness (h, bus);
 }
 
 /* A rate the converter cannot take (beyond 1:256 of the model's): a clear
