@@ -1261,8 +1261,10 @@ int sl_train(const sl_train_config *given, char *err, size_t errlen)
             if (sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;
         }
-        /* (after the last step the run is done: it ends as it would have) */
-        if (c->interrupt && *c->interrupt && step < total) {
+        /* (after the last step, or the --stop-after one, the run ends as it
+         * would have) */
+        if (c->interrupt && *c->interrupt && step < total &&
+            !(c->stop_after > 0 && step >= c->stop_after)) {
             if (c->checkpoint_path &&
                 sl_checkpoint_save(c->checkpoint_path, r.m, r.adam_m, r.adam_v, &st, err, errlen))
                 goto out;

@@ -150,8 +150,9 @@ static void usage(FILE *fp)
         "  -h, --help              this text\n"
         "  Ctrl-C, SIGTERM, a soft CPU-time limit (SIGXCPU) or a batch queue's warning\n"
         "  (SIGUSR1, SIGUSR2: SLURM's --signal): a checkpoint after the current step,\n"
-        "  then the end, exit status 128 + the signal's number (Ctrl-C or SIGTERM twice:\n"
-        "  the end at once).\n");
+        "  then the end, exit status 128 + the signal's number (in the last step, or\n"
+        "  --stop-after's, the run ends as it would have; Ctrl-C or SIGTERM twice: the\n"
+        "  end at once).\n");
 }
 
 /* Ctrl-C (or SIGTERM) asks the trainer to checkpoint after the current step
