@@ -573,8 +573,9 @@ void sl_decoder_config_default(sl_decoder_config *cfg);
  * into cfg->min_duration_s, resolving class names with the model; classes not
  * named keep their value, or take that of "*=SECONDS" (every class the string
  * does not name: "speech=0.25,*=0.3", a VAD's minimum speech and minimum gap;
- * a model's class named '*' is that class). Unknown class or bad number: -1 with a message. The
- * command and the element share it so that both accept the same strings. */
+ * a model's class named '*' is that class). Unknown class or bad number: -1
+ * with a message. The command and the element share it so that both accept
+ * the same strings. */
 int sl_decoder_parse_min_durations(sl_decoder_config *cfg, const sl_model *m, const char *spec,
                                    char *err, size_t errlen);
 
@@ -1359,7 +1360,8 @@ typedef struct {
                                     becomes non-zero the run writes a checkpoint after the
                                     current step and returns SL_TRAIN_STOPPED ("interrupted
                                     after step N" in err; a failure to write that
-                                    checkpoint returns -1) */
+                                    checkpoint returns -1); in the last step, or
+                                    stop_after's, the run ends as it would have */
     float valid_share;           /* > 0 (below 1), without valid_manifest: that share of
                                     train_manifest's entries with no split held out for
                                     validation (sl_manifest_hold_out); default 0 */
