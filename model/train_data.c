@@ -375,15 +375,20 @@ int sl_dataset_load(sl_dataset *ds, const sl_manifest *man, unsigned split_mask,
 static void count_labels(sl_dataset *ds)
 {
     ds->frames = ds->labeled = 0;
+    ds->unlabelled = 0;
+    ds->first_unlabelled = -1;
     memset(ds->class_frames, 0, (size_t)ds->n_classes * sizeof *ds->class_frames);
     for (int i = 0; i < ds->n_files; i++) {
         const sl_data_file *df = &ds->files[i];
+        const int64_t before = ds->labeled;
         ds->frames += df->ff.n_frames;
         for (int64_t t = 0; t < df->ff.n_frames; t++)
             if (df->labels[t] >= 0) {
                 ds->labeled++;
                 ds->class_frames[df->labels[t]]++;
             }
+        if (!df->borrowed && df->ff.n_frames > 0 && ds->labeled == before && !ds->unlabelled++)
+            ds->first_unlabelled = i;
     }
 }
 
@@ -545,16 +550,9 @@ int sl_dataset_frameless(const sl_dataset *ds, const char **first)
 
 int sl_dataset_unlabelled(const sl_dataset *ds, const char **first)
 {
-    int n = 0;
-    for (int i = 0; i < ds->n_files; i++) {
-        const sl_data_file *df = &ds->files[i];
-        int64_t t = 0;
-        while (t < df->ff.n_frames && df->labels[t] < 0)
-            t++;
-        if (!df->borrowed && df->ff.n_frames > 0 && t == df->ff.n_frames && !n++ && first)
-            *first = df->audio;
-    }
-    return n;
+    if (ds->unlabelled && first)
+        *first = ds->files[ds->first_unlabelled].audio;
+    return ds->unlabelled;
 }
 
 void sl_dataset_fill_gaps(sl_dataset *ds, int k)

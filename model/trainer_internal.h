@@ -114,6 +114,8 @@ typedef struct {
     int64_t frames;            /* all frames */
     int64_t labeled;           /* frames with a label */
     int64_t *class_frames;     /* n_classes counts */
+    int unlabelled;            /* files (repeats aside) with frames, none labelled */
+    int first_unlabelled;      /* the first of them, or -1 */
     int n_classes;
     int64_t *crop_starts_cum;  /* n_files + 1: cumulative count of crop starts (window T) */
     int crop_window;

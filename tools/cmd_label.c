@@ -1262,6 +1262,15 @@ static int name_cmp(const void *key, const void *elt)
     return strcmp(key, (*(const cli_input *const *)elt)->name);
 }
 
+/* s without the slashes that end it ("out/" as "out", "/" kept; malloc'd) */
+static char *without_end_slashes(const char *s)
+{
+    char *c = strdup(s);
+    for (size_t n = c ? strlen(c) : 0; n > 1 && c[n - 1] == '/'; n--)
+        c[n - 1] = '\0';
+    return c;
+}
+
 /* Whether folder names a and b ("out", "./out/", "$PWD/out", made or not
  * yet) are one. */
 static int same_folder(const char *a, const char *b)
@@ -1269,11 +1278,7 @@ static int same_folder(const char *a, const char *b)
     char *ra = realpath(a, NULL), *rb = realpath(b, NULL);
     int same = ra && rb && !strcmp(ra, rb);
     if (!ra || !rb) { /* not made yet: the name in its folder, as an output's */
-        char *ca = strdup(a), *cb = strdup(b);
-        for (size_t n = ca ? strlen(ca) : 0; n > 1 && ca[n - 1] == '/'; n--)
-            ca[n - 1] = '\0';
-        for (size_t n = cb ? strlen(cb) : 0; n > 1 && cb[n - 1] == '/'; n--)
-            cb[n - 1] = '\0';
+        char *ca = without_end_slashes(a), *cb = without_end_slashes(b);
         same = ca && cb && cli_same_output(ca, cb);
         free(ca);
         free(cb);

@@ -49,6 +49,16 @@ static int teardown(void **state)
     return 0;
 }
 
+/* A TextGrid of one interval tier named `tier`, its intervals those of the
+ * tests' labels (a 0-0.255, b 0.3-0.5), into buf. */
+static const char *tier_textgrid(char *buf, size_t len, const char *tier)
+{
+    snprintf(buf, len, "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n1\n"
+             "<exists>\n1\n\"IntervalTier\"\n\"%s\"\n0\n1\n4\n0\n0.255\n\"a\"\n0.255\n"
+             "0.3\n\"\"\n0.3\n0.5\n\"b\"\n0.5\n1\n\"\"\n", tier);
+    return buf;
+}
+
 /* one.wav labelled by the label file `name` holding `label_text`; `ref` is the
  * manifest's labels column (NULL: name). */
 static void load_label_file(const char *name, const char *ref, const char *label_text,
@@ -166,18 +176,15 @@ static void textgrid_labels(void **state)
     load_label_file("take#2.TextGrid", "take#2.TextGrid#words", LONG_TEXTGRID, &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
-    const char *hash_tier = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n1\n"
-                            "<exists>\n1\n\"IntervalTier\"\n\"words#2\"\n0\n1\n4\n"
-                            "0\n0.255\n\"a\"\n0.255\n0.3\n\"\"\n0.3\n0.5\n\"b\"\n0.5\n1\n\"\"\n";
-    load_label_file("take#3.TextGrid", "take#3.TextGrid#words#2", hash_tier, &ds);
+    char one_tier[512];
+    load_label_file("take#3.TextGrid", "take#3.TextGrid#words#2",
+                    tier_textgrid(one_tier, sizeof one_tier, "words#2"), &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
     /* a tier named in the other Unicode form: Praat on macOS saved "Wörter"
      * in NFD, the manifest names it in NFC */
-    const char *nfd_tier = "File type = \"ooTextFile\"\nObject class = \"TextGrid\"\n\n0\n1\n"
-                           "<exists>\n1\n\"IntervalTier\"\n\"Wo\xcc\x88rter\"\n0\n1\n4\n"
-                           "0\n0.255\n\"a\"\n0.255\n0.3\n\"\"\n0.3\n0.5\n\"b\"\n0.5\n1\n\"\"\n";
-    load_label_file("nfd.TextGrid", "nfd.TextGrid#W\xc3\xb6rter", nfd_tier, &ds);
+    load_label_file("nfd.TextGrid", "nfd.TextGrid#W\xc3\xb6rter",
+                    tier_textgrid(one_tier, sizeof one_tier, "Wo\xcc\x88rter"), &ds);
     check_frame_labels(&ds);
     sl_dataset_free(&ds);
     /* UTF-16BE with its byte order mark, as Praat saves non-ASCII text */

@@ -1312,6 +1312,19 @@ static void sweep_as_written(const char *dir)
     }
 }
 
+/* dir/hyp scored against dir/set.tsv (sl_score_manifest) with the frames'
+ * probabilities of names[0] counted into *sw (zeroed here). */
+static int score_swept(const char *dir, const char *const *names, int n, sl_metrics *mt,
+                       sl_sweep *sw, char *err, size_t errlen)
+{
+    sl_eval_options opt;
+    sl_eval_options_default(&opt);
+    *sw = (sl_sweep){.target = 0};
+    opt.sweep = sw;
+    return sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), names, n, &opt, mt,
+                             err, errlen);
+}
+
 /* A sweep of dir/set.tsv against dir/hyp is refused: the hypothesis `file`
  * holds segments, no probabilities. */
 static void sweep_refused(const char *dir, const char *file)
@@ -1319,12 +1332,8 @@ static void sweep_refused(const char *dir, const char *file)
     char err[SL_ERR_LEN], want[256];
     sl_metrics mt;
     assert_int_equal(sl_metrics_init(&mt, 3), 0);
-    sl_eval_options opt;
-    sl_eval_options_default(&opt);
-    sl_sweep sw = {.target = 0};
-    opt.sweep = &sw;
-    assert_int_not_equal(sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), classes, 3,
-                                           &opt, &mt, err, sizeof err), 0);
+    sl_sweep sw;
+    assert_int_not_equal(score_swept(dir, classes, 3, &mt, &sw, err, sizeof err), 0);
     snprintf(want, sizeof want, "%s: a sweep needs each frame's probability", file);
     if (!strstr(err, want))
         fail_msg("'%s' lacks '%s'", err, want);
@@ -1439,12 +1448,8 @@ static void test_unicode_forms(void **state)
         tt_write_text(tt_path(dir, jsonl ? "hyp/a.jsonl" : "hyp/a.tsv"), text);
         sl_metrics mt;
         assert_int_equal(sl_metrics_init(&mt, 2), 0);
-        sl_eval_options opt;
-        sl_eval_options_default(&opt);
-        sl_sweep sw = {.target = 0};
-        opt.sweep = &sw;
-        if (sl_score_manifest(tt_path(dir, "set.tsv"), tt_path(dir, "hyp"), names, 2, &opt, &mt,
-                              err, sizeof err))
+        sl_sweep sw;
+        if (score_swept(dir, names, 2, &mt, &sw, err, sizeof err))
             fail_msg("%s", err);
         assert_int_equal(mt.confusion[0], 50);
         assert_int_equal(mt.confusion[3], 48);
